@@ -1,0 +1,36 @@
+// Ids in pi's shapes: entry ids are 8 lowercase hex characters unique in their file; session ids are
+// UUIDv7. nanoid's customAlphabet draws from the crypto RNG without modulo bias.
+import { createHash } from 'node:crypto';
+import { customAlphabet } from 'nanoid';
+import { v7 as uuidv7 } from 'uuid';
+
+const hex8 = customAlphabet('0123456789abcdef', 8);
+
+/** A fresh entry id not in `taken` (pi retries 100 times; after that the space is effectively full). */
+export function newEntryId(taken: { has(id: string): boolean }): string {
+  for (let i = 0; i < 1000; i++) {
+    const id = hex8();
+    if (!taken.has(id)) return id;
+  }
+  throw new Error('Could not find a free entry id');
+}
+
+export function newSessionId(): string {
+  return uuidv7();
+}
+
+/** Deterministic 8-hex id for in-memory v1 migration, so ids stay stable across loads of one file. */
+export function stableEntryId(seed: string, n: number, taken: Set<string>): string {
+  for (let k = 0; ; k++) {
+    const id = createHash('sha256').update(`${seed}:${n}:${k}`).digest('hex').slice(0, 8);
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** pi's session-id rule for ids that end up in file names. */
+export const SESSION_ID_RE = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** Entry timestamps as pi writes them: ISO-8601 UTC with milliseconds. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,141 @@
+// Streaming JSONL reading on raw bytes (works for files far beyond V8's max string length and for
+// single lines of tens of MB) and the line writer. Lines are split on "\n" only, like pi; "\r" before
+// "\n" is tolerated because JSON.parse accepts trailing whitespace.
+import { FileSource, type ByteSource } from './byteSource.js';
+
+const CHUNK = 1024 * 1024;
+const NL = 0x0a;
+
+export interface LineSink {
+  /** `bytes` is only valid during the call (it may be a view into a reused buffer). */
+  (bytes: Buffer, lineNo: number, offset: number): void;
+}
+
+export interface ScanResult {
+  /** Byte offset just after the last complete line ("\n" included). */
+  endOffset: number;
+  /** Number of the next line to be read (1-based). */
+  nextLine: number;
+  /** Bytes after the last "\n" (a line still being written, or a torn last line). */
+  tail: Buffer;
+  /** Total bytes in the file when the scan ended. */
+  size: number;
+}
+
+export interface ScanOptions {
+  from?: number;
+  firstLine?: number;
+  signal?: AbortSignal;
+  /** Yield to the event loop when a slice of work took longer than this (ms). */
+  sliceMs?: number;
+  /** Stop after this byte offset (used to read up to a known size). */
+  until?: number;
+  /** Lines longer than this are not assembled; `onOversize` is called instead. */
+  maxLineBytes?: number;
+  onOversize?: (lineNo: number, offset: number, length: number) => void;
+}
+
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads `path` from `from`, calling `sink` for every complete line. Never loads the whole file. */
+export async function scanLines(path: string, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
+  const src = await FileSource.open(path);
+  try {
+    return await scanSource(src, sink, opts);
+  } finally {
+    await src.close();
+  }
+}
+
+export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
+  const sliceMs = opts.sliceMs ?? 12;
+  let pos = opts.from ?? 0;
+  let lineNo = opts.firstLine ?? 1;
+  const size = await src.size();
+  const until = Math.min(opts.until ?? size, size);
+  const buf = Buffer.allocUnsafe(CHUNK);
+  // Pieces of a line that spans chunks; joined once when its end is found.
+  let pending: Buffer[] = [];
+  let pendingStart = pos;
+  let lineStart = pos;
+  let pendingBytes = 0;
+  let oversize = false;
+  const maxLine = opts.maxLineBytes ?? 512 * 1024 * 1024;
+  let sliceStart = performance.now();
+  while (pos < until) {
+    opts.signal?.throwIfAborted();
+    const bytesRead = await src.read(buf, 0, Math.min(CHUNK, until - pos), pos);
+    if (bytesRead === 0) break;
+    let start = 0;
+    let nl = buf.indexOf(NL, 0);
+    while (nl !== -1 && nl < bytesRead) {
+      if (oversize) {
+        opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start);
+        oversize = false;
+        pendingBytes = 0;
+        start = nl + 1;
+        nl = buf.indexOf(NL, start);
+        continue;
+      }
+      let line: Buffer;
+      if (pending.length) {
+        pending.push(buf.subarray(start, nl));
+        line = Buffer.concat(pending);
+        pending = [];
+        pendingBytes = 0;
+        lineStart = pendingStart;
+      } else {
+        line = buf.subarray(start, nl);
+        lineStart = pos + start;
+      }
+      sink(line, lineNo++, lineStart);
+      start = nl + 1;
+      nl = buf.indexOf(NL, start);
+    }
+    if (start < bytesRead) {
+      if (!pending.length && !oversize) pendingStart = pos + start;
+      pendingBytes += bytesRead - start;
+      if (pendingBytes > maxLine) {
+        // Too long to assemble: remember only where it started and skip to its end.
+        oversize = true;
+        pending = [];
+      } else if (!oversize) {
+        pending.push(Buffer.from(buf.subarray(start, bytesRead)));
+      }
+    }
+    pos += bytesRead;
+    if (performance.now() - sliceStart > sliceMs) {
+      await yieldNow();
+      sliceStart = performance.now();
+    }
+  }
+  if (oversize) {
+    opts.onOversize?.(lineNo, pendingStart, pendingBytes);
+    return { endOffset: pos, nextLine: lineNo + 1, tail: Buffer.alloc(0), size };
+  }
+  const tail = pending.length ? Buffer.concat(pending) : Buffer.alloc(0);
+  return { endOffset: pos - tail.length, nextLine: lineNo, tail, size };
+}
+
+/** True when the bytes are only spaces, tabs, "\r" (pi skips such lines). */
+export function isBlank(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+/** One compact JSON line, "\n"-terminated, as pi writes it (key order = the object's own order). */
+export function toLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/** Parses a JSON line; returns `undefined` when it is not valid JSON. */
+export function parseLine(bytes: Buffer | string): unknown {
+  try {
+    return JSON.parse(typeof bytes === 'string' ? bytes : bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

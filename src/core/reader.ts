@@ -1,0 +1,390 @@
+// Reads a session file into a SessionIndex, tolerant like pi 1.6.0 (bad lines skipped, torn last line
+// ignored) but every skipped line becomes a diagnostic with its line number. Message lines written
+// by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
+import type { ByteSource } from './byteSource.js';
+import { isBlank, scanSource, type ScanOptions } from './jsonl.js';
+import { migrateEntries } from './migrate.js';
+import { SessionIndex, type EntryRecord } from './sessionIndex.js';
+import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
+
+export class NotASessionError extends Error {
+  override name = 'NotASessionError';
+}
+
+/** Where reading stopped, so that later reads take only the appended bytes. */
+export interface ReadState {
+  endOffset: number;
+  nextLine: number;
+  size: number;
+  /** Bytes after the last "\n": a line still being written or a torn last line. */
+  tailBytes: number;
+  /** The tail parsed as a whole entry (pi counts it; a later "\n" must not index it twice). */
+  tailEntryOffset: number;
+  /** The last complete line, to notice a file that was rewritten rather than appended to. */
+  lastLine: { offset: number; bytes: Buffer } | undefined;
+}
+
+export interface LoadedSession {
+  index: SessionIndex;
+  /** Version as found in the file (1 when the header has none). */
+  fileVersion: number;
+  /** v1/v2: ids and parents exist only in memory until the file is migrated. */
+  legacy: boolean;
+  bom: boolean;
+  /** Why the file must not be written to, if so. */
+  readOnly?: string;
+  state: ReadState;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  sliceMs?: number;
+  maxLineBytes?: number;
+}
+
+const HEAD_BYTES = 320;
+// pi writes message entries as {"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":…
+const MESSAGE_HEAD =
+  /^\{"type":"message","id":"([A-Za-z0-9_.:-]{1,128})","parentId":(?:null|"([A-Za-z0-9_.:-]{1,128})"),"timestamp":"([0-9A-Za-z:.+-]{1,64})","message":\{"role":"([A-Za-z0-9_-]{1,64})"/;
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function timeOf(ts: unknown): number {
+  if (typeof ts !== 'string') return 0;
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Ends with `}}` after optional trailing whitespace / "\r". */
+function endsWithTwoBraces(b: Buffer): boolean {
+  let i = b.length - 1;
+  while (i >= 0 && (b[i] === 0x20 || b[i] === 0x0d || b[i] === 0x09)) i--;
+  return i >= 1 && b[i] === 0x7d && b[i - 1] === 0x7d;
+}
+
+export function recordFromEntry(e: SessionEntry, line: number, offset: number, length: number, keep: boolean): EntryRecord {
+  const role = e.type === 'message' && isObject(e.message) && typeof e.message.role === 'string' ? e.message.role : undefined;
+  return {
+    id: e.id,
+    parentId: e.parentId,
+    type: e.type,
+    time: timeOf(e.timestamp),
+    line,
+    offset,
+    length,
+    role,
+    entry: keep ? e : undefined,
+    seq: 0,
+  };
+}
+
+/** Reads the whole file. Throws NotASessionError when it is not a pi session. */
+export async function readSession(src: ByteSource, opts: ReadOptions = {}): Promise<LoadedSession> {
+  const diagnostics: Diagnostic[] = [];
+  let header: SessionHeader | undefined;
+  let bom = false;
+  let legacyEntries: { e: Obj; line: number }[] | undefined;
+  let index: SessionIndex | undefined;
+  let notSession: string | undefined;
+  let lastLine: ReadState['lastLine'];
+
+  const ingest = (bytes: Buffer, lineNo: number, offset: number) => {
+    if (notSession) return;
+    if (!header) {
+      let b = bytes;
+      if (lineNo === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+        bom = true;
+        b = b.subarray(3);
+      }
+      if (isBlank(b)) return;
+      const v = parse(b);
+      if (v === undefined) {
+        diagnostics.push({ line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` });
+        return;
+      }
+      if (isObject(v) && v.type === 'session' && typeof v.id === 'string') {
+        header = v as SessionHeader;
+        if (bom) {
+          diagnostics.push({ line: 1, severity: 'warning', code: 'bom', message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.' });
+        }
+        const version = (header.version ?? 1) as number;
+        if (version < CURRENT_VERSION) legacyEntries = [];
+        else index = new SessionIndex(header);
+        return;
+      }
+      if (isObject(v) && v.kind === 'header') {
+        notSession = `This is a v${String(v.version ?? '?')} session log of pi's newer harness (lines with "kind"/"seq"); pi 1.6.0 and pi-tree read format v3 only. The file was not changed.`;
+      } else {
+        notSession = `The first JSON line (line ${lineNo}) is not a pi session header ({"type":"session",…}); pi would refuse this file too. The file was not changed.`;
+      }
+      return;
+    }
+    if (isBlank(bytes)) return;
+    lastLine = { offset, bytes: Buffer.from(bytes.subarray(Math.max(0, bytes.length - 64))) };
+    if (legacyEntries) {
+      const v = parse(bytes);
+      if (!isObject(v)) {
+        diagnostics.push(badLine(lineNo, v));
+        return;
+      }
+      if (v.type === 'session') return;
+      legacyEntries.push({ e: v, line: lineNo });
+      return;
+    }
+    const rec = classifyLine(bytes, lineNo, offset, diagnostics);
+    if (rec) index!.add(rec);
+  };
+
+  const oversize = (lineNo: number, _offset: number, length: number) => {
+    diagnostics.push({ line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.` });
+  };
+  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize };
+  const res = await scanSource(src, ingest, scanOpts);
+
+  // A last line without "\n": pi parses it too (and then appends the missing "\n" itself).
+  let tailEntryOffset = -1;
+  if (res.tail.length && !isBlank(res.tail)) {
+    const before = index?.records.length ?? legacyEntries?.length ?? 0;
+    const tailLine = res.nextLine;
+    const keep = lastLine;
+    ingest(res.tail, tailLine, res.endOffset);
+    lastLine = keep;
+    const after = index?.records.length ?? legacyEntries?.length ?? 0;
+    const lastDiag = diagnostics[diagnostics.length - 1];
+    if (after > before) tailEntryOffset = res.endOffset;
+    else if (lastDiag?.line === tailLine && lastDiag.code === 'malformed-json') {
+      lastDiag.code = 'torn-last-line';
+      lastDiag.message = `The last line (${tailLine}) is incomplete (no newline, not valid JSON); it is ignored, as pi ignores it.`;
+    }
+  }
+
+  if (notSession) throw new NotASessionError(notSession);
+  if (!header) {
+    throw new NotASessionError(res.size === 0 ? 'The file is empty: it holds no pi session header.' : 'The file holds no pi session header ({"type":"session",…}).');
+  }
+
+  const fileVersion = (header.version ?? 1) as number;
+  if (legacyEntries) {
+    migrateEntries(header, legacyEntries.map((x) => x.e));
+    index = new SessionIndex(header);
+    for (const { e, line } of legacyEntries) {
+      const ent = e as SessionEntry;
+      if (typeof ent.type !== 'string') {
+        diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
+        continue;
+      }
+      index.add(recordFromEntry(ent, line, -1, 0, true));
+    }
+    diagnostics.push({
+      severity: 'info',
+      code: 'legacy-version',
+      message: `Format v${fileVersion}: migrated to v3 in memory. The file is rewritten (with a backup) only when pi-tree first changes it.`,
+    });
+  }
+  let readOnly: string | undefined;
+  if (bom) readOnly = 'the file starts with a UTF-8 byte-order mark (pi 1.6.0 cannot read it)';
+  if (fileVersion > CURRENT_VERSION) {
+    readOnly = `the file is format v${fileVersion}, newer than the v3 pi-tree writes`;
+    diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
+  }
+  index!.diagnostics.unshift(...diagnostics);
+  return {
+    index: index!,
+    fileVersion,
+    legacy: !!legacyEntries,
+    bom,
+    readOnly,
+    state: {
+      endOffset: res.endOffset,
+      nextLine: res.nextLine,
+      size: res.size,
+      tailBytes: res.tail.length,
+      tailEntryOffset,
+      lastLine,
+    },
+  };
+}
+
+export interface TailResult {
+  added: EntryRecord[];
+  /** The file no longer continues what was read: the caller must read it again from the start. */
+  rewritten: boolean;
+}
+
+/** Reads what was appended since `loaded.state`, adding the new entries to the index. */
+export async function readTail(src: ByteSource, loaded: LoadedSession, opts: ReadOptions = {}): Promise<TailResult> {
+  const st = loaded.state;
+  const size = await src.size();
+  if (size < st.endOffset + (st.tailEntryOffset >= 0 ? st.tailBytes : 0)) return { added: [], rewritten: true };
+  if (st.lastLine) {
+    const b = Buffer.alloc(st.lastLine.bytes.length + 1);
+    const at = st.endOffset - b.length;
+    const n = at >= 0 ? await src.read(b, 0, b.length, at) : 0;
+    if (n !== b.length || b[b.length - 1] !== 0x0a || !b.subarray(0, b.length - 1).equals(st.lastLine.bytes)) {
+      return { added: [], rewritten: true };
+    }
+  }
+  if (size === st.endOffset + st.tailBytes) return { added: [], rewritten: false };
+  if (loaded.legacy) return { added: [], rewritten: true };
+  const index = loaded.index;
+  // A torn last line may have been a line still being written: forget that report, re-read it.
+  for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
+  const before = index.records.length;
+  const diags: Diagnostic[] = [];
+  let lastLine = st.lastLine;
+  const res = await scanSource(
+    src,
+    (bytes, lineNo, offset) => {
+      if (isBlank(bytes)) return;
+      lastLine = { offset, bytes: Buffer.from(bytes.subarray(Math.max(0, bytes.length - 64))) };
+      if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
+      const rec = classifyLine(bytes, lineNo, offset, diags);
+      if (rec) index.add(rec);
+    },
+    { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
+  );
+  let tailEntryOffset = -1;
+  if (res.tail.length && !isBlank(res.tail)) {
+    if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
+    else {
+      const rec = classifyLine(res.tail, res.nextLine, res.endOffset, []);
+      if (rec) {
+        index.add(rec);
+        tailEntryOffset = res.endOffset;
+      }
+    }
+  }
+  index.diagnostics.push(...diags);
+  loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
+  return { added: index.records.slice(before), rewritten: false };
+}
+
+function parse(b: Buffer): unknown {
+  try {
+    return JSON.parse(b.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function badLine(lineNo: number, v: unknown): Diagnostic {
+  return v === undefined
+    ? { line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` }
+    : { line: lineNo, severity: 'warning', code: 'not-an-object', message: `Line ${lineNo} is JSON but not an object; skipped.` };
+}
+
+/** Turns one v3 line into an index record, or reports why it was skipped. */
+export function classifyLine(bytes: Buffer, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+  if (bytes.length > 40 && bytes[0] === 0x7b && endsWithTwoBraces(bytes)) {
+    const m = MESSAGE_HEAD.exec(bytes.toString('latin1', 0, Math.min(bytes.length, HEAD_BYTES)));
+    if (m) {
+      return {
+        id: m[1],
+        parentId: m[2] ?? null,
+        type: 'message',
+        time: timeOf(m[3]),
+        line: lineNo,
+        offset,
+        length: bytes.length,
+        role: m[4],
+        seq: 0,
+      };
+    }
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    const tooLong = err instanceof Error && /string longer|Invalid string length/i.test(err.message);
+    diagnostics.push(
+      tooLong
+        ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${bytes.length} bytes); skipped.` }
+        : badLine(lineNo, undefined),
+    );
+    return undefined;
+  }
+  if (!isObject(v)) {
+    diagnostics.push(badLine(lineNo, v));
+    return undefined;
+  }
+  if (v.type === 'session') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'header-not-first', message: `Line ${lineNo} is a second session header; ignored, as pi ignores it.` });
+    return undefined;
+  }
+  if (typeof v.type !== 'string' || typeof v.id !== 'string' || v.id === '') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo} is not an entry (it needs a string "type" and "id"); skipped.` });
+    return undefined;
+  }
+  if (v.parentId !== null && typeof v.parentId !== 'string') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo}: "parentId" is neither a string nor null; the entry is treated as a root.` });
+    v.parentId = null;
+  }
+  const e = v as SessionEntry;
+  // Message bodies can be huge: keep only the head; other entries are small and kept whole.
+  return recordFromEntry(e, lineNo, offset, bytes.length, e.type !== 'message');
+}
+
+export class StaleFileError extends Error {
+  override name = 'StaleFileError';
+}
+
+/**
+ * Full entries for `records`, reading bodies from `src` in coalesced ranges. Throws StaleFileError if
+ * a line is no longer where the index saw it (the file was rewritten).
+ */
+export async function loadEntries(src: ByteSource, records: readonly EntryRecord[], opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<(SessionEntry | undefined)[]> {
+  const out: (SessionEntry | undefined)[] = new Array(records.length);
+  const need: number[] = [];
+  records.forEach((r, i) => {
+    if (r.entry) out[i] = r.entry;
+    else if (r.offset >= 0) need.push(i);
+  });
+  if (!need.length) return out;
+  need.sort((a, b) => records[a].offset - records[b].offset);
+  const GAP = 64 * 1024;
+  const MAX = 16 * 1024 * 1024;
+  let sliceStart = performance.now();
+  for (let k = 0; k < need.length; ) {
+    const first = records[need[k]];
+    let end = first.offset + first.length;
+    let j = k + 1;
+    while (j < need.length) {
+      const r = records[need[j]];
+      if (r.offset - end > GAP || r.offset + r.length - first.offset > MAX) break;
+      end = Math.max(end, r.offset + r.length);
+      j++;
+    }
+    const buf = Buffer.allocUnsafe(end - first.offset);
+    const n = await src.read(buf, 0, buf.length, first.offset);
+    if (n !== buf.length) throw new StaleFileError('The session file is shorter than when it was read.');
+    for (let q = k; q < j; q++) {
+      opts.signal?.throwIfAborted();
+      const i = need[q];
+      const r = records[i];
+      const bytes = buf.subarray(r.offset - first.offset, r.offset - first.offset + r.length);
+      let v: unknown;
+      try {
+        v = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        v = undefined;
+      }
+      if (!isObject(v) || v.id !== r.id) {
+        if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
+        // The head looked like an entry but the line is damaged further in: report, leave out.
+        out[i] = undefined;
+        continue;
+      }
+      out[i] = v as SessionEntry;
+      if (performance.now() - sliceStart > (opts.sliceMs ?? 12)) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    k = j;
+  }
+  return out;
+}

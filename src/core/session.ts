@@ -1,0 +1,315 @@
+// One open session: its index, its storage, and every change pi-tree makes to it. Changes are appends
+// of whole lines, serialized through one queue; each append first reads what other writers (pi, another
+// window) appended, so the new entry's parent is always the file's real current leaf.
+import { buildContextFromPath } from './context.js';
+import { newEntryId, nowIso } from './ids.js';
+import { toLine } from './jsonl.js';
+import { loadEntries, readSession, readTail, StaleFileError, type LoadedSession, type ReadOptions } from './reader.js';
+import type { EntryRecord, SessionIndex } from './sessionIndex.js';
+import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  Diagnostic,
+  FileDetails,
+  LabelEntry,
+  LeafEntry,
+  MessageEntry,
+  SessionContext,
+  SessionEntry,
+  SessionHeader,
+  SessionInfoEntry,
+  Usage,
+} from './types.js';
+
+export interface SummaryInput {
+  summary: string;
+  details?: FileDetails;
+  usage?: Usage;
+  fromHook?: boolean;
+}
+
+export interface MoveResult {
+  /** False when the leaf already was at the target and nothing was written. */
+  moved: boolean;
+  leafRecordId?: string;
+  summaryId?: string;
+  leafId: string | null;
+}
+
+export type SessionChange =
+  | { kind: 'appended'; records: EntryRecord[] }
+  | { kind: 'reloaded' };
+
+export class ReadOnlyError extends Error {
+  override name = 'ReadOnlyError';
+}
+
+export class EntryNotFoundError extends Error {
+  override name = 'EntryNotFoundError';
+  constructor(readonly entryId: string) {
+    super(`Entry ${entryId} not found`);
+  }
+}
+
+export class Session {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(c: SessionChange) => void>();
+  /** A reason set by the host (e.g. an untrusted workspace) to refuse every write. */
+  writeBlocked: string | undefined;
+
+  private constructor(
+    readonly storage: SessionStorage,
+    private loaded: LoadedSession,
+    private readonly readOpts: ReadOptions,
+  ) {}
+
+  static async open(path: string, opts: ReadOptions = {}): Promise<Session> {
+    return Session.fromStorage(new JsonlStorage(path), opts);
+  }
+
+  static async fromStorage(storage: SessionStorage, opts: ReadOptions = {}): Promise<Session> {
+    const src = await storage.openSource();
+    try {
+      return new Session(storage, await readSession(src, opts), opts);
+    } finally {
+      await src.close();
+    }
+  }
+
+  /** A session held in memory (tests, previews). */
+  static async inMemory(text: string): Promise<Session> {
+    return Session.fromStorage(new MemoryStorage(text));
+  }
+
+  get path(): string | undefined {
+    return this.storage.path;
+  }
+  get index(): SessionIndex {
+    return this.loaded.index;
+  }
+  get header(): SessionHeader {
+    return this.loaded.index.header;
+  }
+  get leafId(): string | null {
+    return this.loaded.index.leafId;
+  }
+  get name(): string | undefined {
+    return this.loaded.index.name;
+  }
+  get diagnostics(): readonly Diagnostic[] {
+    return this.loaded.index.diagnostics;
+  }
+  get fileVersion(): number {
+    return this.loaded.fileVersion;
+  }
+  get legacy(): boolean {
+    return this.loaded.legacy;
+  }
+  /** Why this session cannot be written, or undefined when it can. */
+  get readOnly(): string | undefined {
+    return this.writeBlocked ?? this.loaded.readOnly;
+  }
+  /** Bytes of the file that have been read. */
+  get readSize(): number {
+    return this.loaded.state.size;
+  }
+
+  onChange(listener: (c: SessionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(c: SessionChange): void {
+    for (const l of this.listeners) l(c);
+  }
+
+  /** Picks up what other writers appended (or re-reads a rewritten file). */
+  refresh(): Promise<SessionChange | undefined> {
+    return this.enqueue(() => this.refreshNow());
+  }
+
+  private async refreshNow(): Promise<SessionChange | undefined> {
+    const src = await this.storage.openSource();
+    try {
+      const { added, rewritten } = await readTail(src, this.loaded, this.readOpts);
+      if (rewritten) {
+        this.loaded = await readSession(src, this.readOpts);
+        const c: SessionChange = { kind: 'reloaded' };
+        this.emit(c);
+        return c;
+      }
+      if (added.length) {
+        const c: SessionChange = { kind: 'appended', records: added };
+        this.emit(c);
+        return c;
+      }
+      return undefined;
+    } finally {
+      await src.close();
+    }
+  }
+
+  /** Full entries of `records` (bodies read from the file when not in memory). */
+  async load(records: readonly EntryRecord[], signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
+    try {
+      return await this.loadFrom(records, signal);
+    } catch (e) {
+      if (!(e instanceof StaleFileError)) throw e;
+      // Someone rewrote the file under us (pi migrates old files on open): read it again.
+      await this.refresh();
+      return this.loadFrom(records.map((r) => this.index.get(r.id) ?? r), signal);
+    }
+  }
+
+  private async loadFrom(records: readonly EntryRecord[], signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
+    const src = await this.storage.openSource();
+    try {
+      return await loadEntries(src, records, { signal, sliceMs: this.readOpts.sliceMs });
+    } finally {
+      await src.close();
+    }
+  }
+
+  async getEntry(id: string): Promise<SessionEntry | undefined> {
+    const rec = this.index.get(id);
+    if (!rec) return undefined;
+    return (await this.load([rec]))[0];
+  }
+
+  /** Root→id entries (default: the current leaf), like pi's getBranch. Unreadable lines are left out. */
+  async getBranch(id: string | null = this.leafId, signal?: AbortSignal): Promise<SessionEntry[]> {
+    const recs = this.index.branch(id);
+    const entries = await this.load(recs, signal);
+    return entries.filter((e): e is SessionEntry => !!e);
+  }
+
+  /**
+   * What the model sees with the leaf at `leafId` (default: the current leaf). `messages` equals pi
+   * 1.6.0's buildSessionContext().messages for the same leaf.
+   */
+  async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
+    const path = await this.getBranch(leafId, signal);
+    return { ...buildContextFromPath(path), path: path.map((e) => e.id) };
+  }
+
+  // ───────────────────────────── writes ─────────────────────────────
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Appends entries built from the settled leaf. `build` gets the current leaf and an id factory and
+   * returns the entries to write (in order); they are written in one call.
+   */
+  appendEntries(build: (leafId: string | null, newId: () => string) => SessionEntry[]): Promise<SessionEntry[]> {
+    return this.enqueue(async () => {
+      await this.prepareWrite();
+      const taken = new Set<string>();
+      const newId = () => {
+        const id = newEntryId({ has: (x) => taken.has(x) || this.index.byId.has(x) });
+        taken.add(id);
+        return id;
+      };
+      const entries = build(this.leafId, newId);
+      if (!entries.length) return entries;
+      await this.storage.append(entries.map(toLine).join(''));
+      await this.refreshNow();
+      return entries;
+    });
+  }
+
+  private async prepareWrite(): Promise<void> {
+    const ro = this.readOnly;
+    if (ro) throw new ReadOnlyError(`This session is read-only: ${ro}.`);
+    await this.refreshNow();
+    if (this.loaded.legacy) await this.migrateFile();
+  }
+
+  /** Rewrites a v1/v2 file as v3 (atomically, original kept as `<file>.v<N>.bak`). */
+  private async migrateFile(): Promise<void> {
+    const recs = this.index.records;
+    const entries = await this.load(recs);
+    const lines = [toLine(this.header), ...entries.filter((e): e is SessionEntry => !!e).map(toLine)];
+    await this.storage.replace(lines.join(''), `.v${this.loaded.fileVersion}.bak`);
+    const src = await this.storage.openSource();
+    try {
+      this.loaded = await readSession(src, this.readOpts);
+    } finally {
+      await src.close();
+    }
+    this.emit({ kind: 'reloaded' });
+  }
+
+  async appendMessage(message: AgentMessage): Promise<string> {
+    const [e] = await this.appendEntries((parentId, id) => [
+      { type: 'message', id: id(), parentId, timestamp: nowIso(), message } satisfies MessageEntry,
+    ]);
+    return e.id;
+  }
+
+  /**
+   * Moves the leaf: appends `{type:"leaf", targetId, fromId}` with parentId = target (so pi 1.6.0, which
+   * resumes at the last line, resumes at the same node), then optionally a branch_summary under the
+   * target with fromId = the leaf we came from, as pi writes it.
+   */
+  moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
+    return this.enqueue(async () => {
+      await this.prepareWrite();
+      if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      const from = this.leafId;
+      if (from === targetId && !summary) return { moved: false, leafId: from };
+      const taken = new Set<string>();
+      const id = () => {
+        const x = newEntryId({ has: (k) => taken.has(k) || this.index.byId.has(k) });
+        taken.add(x);
+        return x;
+      };
+      const ts = nowIso();
+      const leaf: LeafEntry = { type: 'leaf', id: id(), parentId: targetId, timestamp: ts, targetId, fromId: from };
+      const entries: SessionEntry[] = [leaf];
+      let summaryId: string | undefined;
+      if (summary) {
+        const bs: BranchSummaryEntry = {
+          type: 'branch_summary',
+          id: (summaryId = id()),
+          parentId: targetId,
+          timestamp: ts,
+          fromId: from ?? 'root',
+          summary: summary.summary,
+          details: summary.details,
+          usage: summary.usage,
+          fromHook: summary.fromHook ?? false,
+        };
+        entries.push(bs);
+      }
+      await this.storage.append(entries.map(toLine).join(''));
+      await this.refreshNow();
+      return { moved: true, leafRecordId: leaf.id, summaryId, leafId: this.leafId };
+    });
+  }
+
+  /** Sets (or with an empty/absent label clears) a label; attached to the current leaf like pi's. */
+  async setLabel(targetId: string, label?: string): Promise<string> {
+    const text = label?.trim();
+    const [e] = await this.appendEntries((parentId, id) => {
+      if (!this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      const entry: LabelEntry = { type: 'label', id: id(), parentId, timestamp: nowIso(), targetId };
+      if (text) entry.label = text;
+      return [entry];
+    });
+    return e.id;
+  }
+
+  /** Names the session (pi's appendSessionInfo: newlines become spaces, trimmed; empty clears). */
+  async setName(name: string): Promise<string> {
+    const clean = name.replace(/[\r\n]+/g, ' ').trim();
+    const [e] = await this.appendEntries((parentId, id) => [
+      { type: 'session_info', id: id(), parentId, timestamp: nowIso(), name: clean } satisfies SessionInfoEntry,
+    ]);
+    return e.id;
+  }
+}
