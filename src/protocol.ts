@@ -1,0 +1,275 @@
+// Every message between the extension host and the tree webview, plus runtime validation of what the
+// webview sends. The webview is untrusted: it names entries by id and states intents; it never sends a
+// file path, and the host checks every request before touching a file.
+
+// ───────────────────────────── shared shapes ─────────────────────────────
+
+/** Visual kind of a node, derived from entry type and message role. */
+export type NodeKind =
+  | 'user'
+  | 'assistant'
+  | 'toolResult'
+  | 'bash'
+  | 'custom'
+  | 'system'
+  | 'branchSummary'
+  | 'compaction'
+  | 'model'
+  | 'thinking'
+  | 'label'
+  | 'name'
+  | 'leaf'
+  | 'usage'
+  | 'contextEdit'
+  | 'customEntry'
+  | 'activeTools'
+  | 'other';
+
+/** The light projection of one entry that the webview draws (no message bodies). */
+export interface NodeView {
+  id: string;
+  /** Tree parent as the host resolved it (null for roots: no parent, missing parent, cycle entry). */
+  parentId: string | null;
+  /** Entry type as stored (`message`, `label`, …, or an unknown type). */
+  type: string;
+  role?: string;
+  kind: NodeKind;
+  /** One-line preview, at most 200 characters (pi's /tree row text). */
+  text: string;
+  /** Entry time, ms since the epoch. */
+  time: number;
+  label?: string;
+  /** Tool calls of an assistant message, or the tool of a tool result. */
+  tools?: string[];
+  /** File paths named by tool calls (read/write/edit …) or summary file lists. */
+  files?: string[];
+  model?: string;
+  tokens?: number;
+  cost?: number;
+  /** Assistant ended with an error or was aborted. */
+  error?: boolean;
+  /** Assistant message without visible text (pi's default filter hides these). */
+  noText?: boolean;
+}
+
+export interface SessionMeta {
+  /** Display name only (file base name); the webview never sends paths back. */
+  fileName: string;
+  sessionId: string;
+  cwd: string;
+  name?: string;
+  /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
+  readOnly?: string;
+  /** pi is writing this session right now. */
+  live: boolean;
+  diagnostics: { line?: number; severity: 'error' | 'warning' | 'info'; message: string }[];
+  /** Host settings the webview needs. */
+  clickAction: 'select' | 'move';
+  summariesAvailable: boolean;
+}
+
+export interface FileLists {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+// ───────────────────────────── host → webview ─────────────────────────────
+
+export type HostMessage =
+  | { type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[] }
+  | { type: 'appended'; rev: number; nodes: NodeView[] }
+  | { type: 'leafMoved'; rev: number; leafId: string | null }
+  | { type: 'labelChanged'; rev: number; targetId: string; label?: string }
+  | { type: 'renamed'; rev: number; name?: string }
+  | { type: 'meta'; rev: number; meta: SessionMeta }
+  | { type: 'reply'; seq: number; ok: true; data: unknown }
+  | { type: 'reply'; seq: number; ok: false; error: string }
+  /** An action chosen outside the webview (native context menu, command palette) for a node. */
+  | { type: 'invoke'; action: InvokeAction; id?: string };
+
+export type InvokeAction = 'editLabel' | 'summaryMove' | 'find' | 'focusLeaf' | 'fit' | 'showShortcuts' | 'details' | 'select';
+
+// ───────────────────────────── webview → host ─────────────────────────────
+
+export type RequestBody =
+  | { kind: 'getEntry'; id: string }
+  | { kind: 'getContext'; id: string | null }
+  /** Move the leaf to `id` with pi's rule (a user message puts the leaf on its parent). */
+  | { kind: 'moveTo'; id: string | null }
+  /** Ask the model for a summary of the branch being left; writes nothing. */
+  | { kind: 'summaryPreview'; id: string | null; focus?: string }
+  /** Move with a summary; `previewId` ties it to a preview (details, usage), `summary` may be edited. */
+  | { kind: 'moveWithSummary'; id: string | null; summary: string; previewId?: string }
+  | { kind: 'cancelPreview'; previewId: string }
+  | { kind: 'fork'; id: string }
+  | { kind: 'clone'; id: string }
+  | { kind: 'setLabel'; id: string; label?: string }
+  | { kind: 'rename'; name: string }
+  | { kind: 'copyText'; id: string }
+  | { kind: 'continueInPi'; id?: string; text?: string }
+  | { kind: 'compactPreview' }
+  | { kind: 'compact'; previewId: string; summary: string };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'request'; seq: number; body: RequestBody }
+  /** Selection changed (so native menu commands and "Show in tree" know the node). */
+  | { type: 'selected'; id: string | null };
+
+// Replies (the `data` of an ok reply), by request kind.
+export interface EntryDetails {
+  id: string;
+  /** The entry as stored; long strings are cut to `truncatedAt` characters. */
+  entry: unknown;
+  truncated: boolean;
+  label?: string;
+  onPath: boolean;
+  isLeaf: boolean;
+}
+export interface ContextView {
+  leafId: string | null;
+  messages: { role: string; text: string; tokens: number; entryId?: string }[];
+  tokens: number;
+  /** Index in `messages` of the compaction summary, when the context starts at a compaction. */
+  compactionAt?: number;
+  thinkingLevel: string;
+  model: string | null;
+}
+export interface MoveReply {
+  leafId: string | null;
+  /** The user message's text, offered for re-editing, when the target was a user message. */
+  editorText?: string;
+  moved: boolean;
+}
+export interface SummaryPreview {
+  previewId: string;
+  summary: string;
+  details: FileLists;
+  /** Number of entries summarized (0 = nothing to summarize, no model call). */
+  entryCount: number;
+  model?: string;
+}
+
+// ───────────────────────────── validation ─────────────────────────────
+
+export const LIMITS = {
+  id: 128,
+  label: 1000,
+  name: 1000,
+  focus: 10_000,
+  summary: 1_000_000,
+  text: 1_000_000,
+};
+
+const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+type Check = { ok: true; value: WebviewMessage } | { ok: false; reason: string };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function str(v: unknown, max: number): v is string {
+  return typeof v === 'string' && v.length <= max;
+}
+function id(v: unknown): v is string {
+  return typeof v === 'string' && ID_RE.test(v);
+}
+function idOrNull(v: unknown): v is string | null {
+  return v === null || id(v);
+}
+function onlyKeys(o: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) return `unexpected field "${k}"`;
+  return undefined;
+}
+
+/** Validates the shape of a request body; entry existence is checked by the host against the index. */
+export function validateBody(b: unknown): { ok: true; value: RequestBody } | { ok: false; reason: string } {
+  if (!isRecord(b) || typeof b.kind !== 'string') return { ok: false, reason: 'body is not an object with a kind' };
+  const bad = (r: string) => ({ ok: false as const, reason: `${b.kind as string}: ${r}` });
+  const fields: Record<string, string[]> = {
+    getEntry: ['id'],
+    getContext: ['id'],
+    moveTo: ['id'],
+    summaryPreview: ['id', 'focus'],
+    moveWithSummary: ['id', 'summary', 'previewId'],
+    cancelPreview: ['previewId'],
+    fork: ['id'],
+    clone: ['id'],
+    setLabel: ['id', 'label'],
+    rename: ['name'],
+    copyText: ['id'],
+    continueInPi: ['id', 'text'],
+    compactPreview: [],
+    compact: ['previewId', 'summary'],
+  };
+  const allowed = fields[b.kind];
+  if (!allowed) return bad('unknown request kind');
+  const extra = onlyKeys(b, ['kind', ...allowed]);
+  if (extra) return bad(extra);
+  switch (b.kind) {
+    case 'getEntry':
+    case 'fork':
+    case 'clone':
+    case 'copyText':
+      if (!id(b.id)) return bad('id must be an entry id');
+      break;
+    case 'getContext':
+    case 'moveTo':
+      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
+      break;
+    case 'summaryPreview':
+      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
+      if (b.focus !== undefined && !str(b.focus, LIMITS.focus)) return bad('focus must be a string');
+      break;
+    case 'moveWithSummary':
+      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
+      if (!str(b.summary, LIMITS.summary)) return bad('summary must be a string');
+      if (b.previewId !== undefined && !id(b.previewId)) return bad('previewId must be an id');
+      break;
+    case 'cancelPreview':
+      if (!id(b.previewId)) return bad('previewId must be an id');
+      break;
+    case 'setLabel':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (b.label !== undefined && !str(b.label, LIMITS.label)) return bad('label must be a string');
+      break;
+    case 'rename':
+      if (!str(b.name, LIMITS.name)) return bad('name must be a string');
+      break;
+    case 'continueInPi':
+      if (b.id !== undefined && !id(b.id)) return bad('id must be an entry id');
+      if (b.text !== undefined && !str(b.text, LIMITS.text)) return bad('text must be a string');
+      break;
+    case 'compact':
+      if (!id(b.previewId)) return bad('previewId must be an id');
+      if (!str(b.summary, LIMITS.summary)) return bad('summary must be a string');
+      break;
+  }
+  return { ok: true, value: b as unknown as RequestBody };
+}
+
+export function validateWebviewMessage(m: unknown): Check {
+  if (!isRecord(m) || typeof m.type !== 'string') return { ok: false, reason: 'message is not an object with a type' };
+  switch (m.type) {
+    case 'ready': {
+      const extra = onlyKeys(m, ['type']);
+      return extra ? { ok: false, reason: `ready: ${extra}` } : { ok: true, value: { type: 'ready' } };
+    }
+    case 'selected': {
+      const extra = onlyKeys(m, ['type', 'id']);
+      if (extra) return { ok: false, reason: `selected: ${extra}` };
+      if (!idOrNull(m.id)) return { ok: false, reason: 'selected: id must be an entry id or null' };
+      return { ok: true, value: { type: 'selected', id: m.id } };
+    }
+    case 'request': {
+      const extra = onlyKeys(m, ['type', 'seq', 'body']);
+      if (extra) return { ok: false, reason: `request: ${extra}` };
+      if (typeof m.seq !== 'number' || !Number.isSafeInteger(m.seq) || m.seq < 0) return { ok: false, reason: 'request: seq must be a non-negative integer' };
+      const body = validateBody(m.body);
+      if (!body.ok) return body;
+      return { ok: true, value: { type: 'request', seq: m.seq, body: body.value } };
+    }
+    default:
+      return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
+  }
+}
