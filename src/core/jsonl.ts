@@ -88,6 +88,12 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
         line = buf.subarray(start, nl);
         lineStart = pos + start;
       }
+      if (line.length > maxLine) {
+        opts.onOversize?.(lineNo++, lineStart, line.length);
+        start = nl + 1;
+        nl = buf.indexOf(NL, start);
+        continue;
+      }
       sink(line, lineNo++, lineStart);
       start = nl + 1;
       nl = buf.indexOf(NL, start);
