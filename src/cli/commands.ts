@@ -125,8 +125,17 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
   }
   const ctx = await session.buildContext(leaf);
   if (values.json) {
-    io.out(JSON.stringify({ leafId: leaf, path: ctx.path, messages: ctx.messages, thinkingLevel: ctx.thinkingLevel, model: ctx.model }));
-    io.out('\n');
+    // Streamed in ~1 MB pieces: the same bytes as one JSON.stringify, without one huge string.
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(ctx.path)},"messages":[`);
+    let chunk = '';
+    ctx.messages.forEach((m, i) => {
+      chunk += (i ? ',' : '') + JSON.stringify(m);
+      if (chunk.length > 1 << 20) {
+        io.out(chunk);
+        chunk = '';
+      }
+    });
+    io.out(`${chunk}],"thinkingLevel":${JSON.stringify(ctx.thinkingLevel)},"model":${JSON.stringify(ctx.model)}}\n`);
     return 0;
   }
   io.out(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)'}\n`);

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { FileSource } from './byteSource.js';
 import { isBlank, scanSource } from './jsonl.js';
+import { parseMessageHead } from './lineHead.js';
 import type { SessionHeader } from './types.js';
 
 export interface SessionInfo {
@@ -36,7 +37,6 @@ interface ScanState {
   lastActivity: number | undefined;
 }
 
-const MSG_HEAD = /^\{"type":"message","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)","message":\{"role":"([A-Za-z0-9_-]*)"/;
 const TAIL_TS = /"timestamp":(\d{1,16})\}\}\s*$/;
 
 type Obj = Record<string, unknown>;
@@ -77,19 +77,19 @@ function applyParsed(st: ScanState, v: unknown): void {
   if (!st.firstMessage && m.role === 'user') st.firstMessage = textOf(m.content);
 }
 
-function ingest(st: ScanState, bytes: Buffer): void {
-  if (st.invalid || isBlank(bytes)) return;
+function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
+  if (st.invalid || isBlank(buf, start, end)) return;
   if (st.header) {
-    const head = MSG_HEAD.exec(bytes.toString('latin1', 0, Math.min(bytes.length, 320)));
+    const head = parseMessageHead(buf, start, end);
     if (head) {
-      const role = head[2];
+      const role = head.role;
       // Only user/assistant lines can carry a shown value; others are just counted.
       if (role !== 'user' && role !== 'assistant') {
         st.messageCount++;
         return;
       }
       if (role === 'assistant' || st.firstMessage) {
-        const tail = TAIL_TS.exec(bytes.toString('latin1', Math.max(0, bytes.length - 48)));
+        const tail = TAIL_TS.exec(buf.toString('latin1', Math.max(start, end - 48), end));
         if (tail) {
           st.messageCount++;
           st.lastActivity = Math.max(st.lastActivity ?? 0, Number(tail[1]));
@@ -98,7 +98,7 @@ function ingest(st: ScanState, bytes: Buffer): void {
       }
     }
   }
-  applyParsed(st, parse(bytes));
+  applyParsed(st, parse(buf.subarray(start, end)));
 }
 
 export class SessionInfoCache {
@@ -125,12 +125,12 @@ export class SessionInfoCache {
     let src: FileSource | undefined;
     try {
       src = await FileSource.open(path);
-      const r = await scanSource(src, (bytes) => ingest(st, bytes), { from: st.offset, firstLine: st.nextLine, signal, until: s.size });
+      const r = await scanSource(src, (buf, start, end) => ingest(st, buf, start, end), { from: st.offset, firstLine: st.nextLine, signal, until: s.size });
       st.offset = r.endOffset;
       st.nextLine = r.nextLine;
       if (r.tail.length) {
         shown = { ...st };
-        ingest(shown, r.tail);
+        ingest(shown, r.tail, 0, r.tail.length);
       }
     } catch (e) {
       if (signal?.aborted) throw e;

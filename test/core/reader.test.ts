@@ -159,12 +159,12 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
   it('fast path and full parse agree on message lines', () => {
     const e = assistant('abcd1234', 'ffff0000', 'hello "quoted" \\ text');
     const line = Buffer.from(JSON.stringify(e));
-    const fast = classifyLine(line, 7, 100, []);
+    const fast = classifyLine(line, 0, line.length, 7, 100, []);
     assert.equal(fast?.entry, undefined, 'pi-shaped message lines take the fast path');
     const reordered = Buffer.from(JSON.stringify({ message: e.message, ...e }));
-    const slow = classifyLine(reordered, 7, 100, []);
+    const slow = classifyLine(reordered, 0, reordered.length, 7, 100, []);
     assert.deepStrictEqual({ ...fast, entry: undefined, length: 0 }, { ...slow, entry: undefined, length: 0 });
     const weird = Buffer.from(JSON.stringify(entry('message', 'a"b', null, { message: { role: 'user', content: 'x' } })));
-    assert.equal(classifyLine(weird, 1, 0, [])?.id, 'a"b');
+    assert.equal(classifyLine(weird, 0, weird.length, 1, 0, [])?.id, 'a"b');
   });
 });
