@@ -66,6 +66,8 @@ export interface SessionMeta {
   /** Host settings the webview needs. */
   clickAction: 'select' | 'move';
   summariesAvailable: boolean;
+  /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
+  restoreToken: string;
 }
 
 export interface FileLists {
