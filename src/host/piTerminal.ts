@@ -1,42 +1,9 @@
 // "Continue in pi": a terminal running `pi --session <file>` when pi is installed, otherwise a message
 // that says how to install it.
-import { constants, existsSync } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-
-export const INSTALL_PI = 'npm install -g @earendil-works/pi-coding-agent';
-
-/** The executable `command` resolves to on PATH (or the path itself), or undefined. */
-export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
-  if (command.includes('/') || command.includes('\\')) {
-    try {
-      await access(command, constants.X_OK);
-      return command;
-    } catch {
-      return undefined;
-    }
-  }
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const ext of exts) {
-      const p = join(dir, command + ext);
-      try {
-        await access(p, constants.X_OK);
-        return p;
-      } catch {
-        // keep looking
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Quotes one argument for the user's shell (POSIX sh, or PowerShell/cmd on Windows). */
-export function shellQuote(arg: string, windows = process.platform === 'win32'): string {
-  if (windows) return `"${arg.replace(/"/g, '""')}"`;
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+import { findOnPath, INSTALL_PI, shellQuote } from './shell.js';
 
 export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string): Promise<void> {
   const exe = await findOnPath(piCommand);
