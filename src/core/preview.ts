@@ -2,7 +2,7 @@
 // formatToolCall, getSearchableText, getEntryCopyText), without colours.
 import { homedir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { SessionEntry } from './types.js';
+import { messageOf, type SessionEntry } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -81,9 +81,8 @@ export function formatToolCall(name: string, args: Obj = {}): string {
 
 /** Tool calls of an assistant message, for labelling the tool results that answer them. */
 export function toolCallsOf(entry: SessionEntry): { id: string; name: string; arguments: Obj }[] {
-  if (entry.type !== 'message') return [];
-  const m = entry.message as Obj;
-  if (m.role !== 'assistant' || !Array.isArray(m.content)) return [];
+  const m = messageOf(entry) as Obj | undefined;
+  if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
   const out: { id: string; name: string; arguments: Obj }[] = [];
   for (const b of m.content as Obj[]) {
     if (b && typeof b === 'object' && b.type === 'toolCall') out.push({ id: String(b.id), name: String(b.name), arguments: (b.arguments as Obj) ?? {} });
@@ -95,7 +94,8 @@ export function toolCallsOf(entry: SessionEntry): { id: string; name: string; ar
 export function entryText(entry: SessionEntry, toolCalls?: Map<string, ToolCallRef>): string {
   switch (entry.type) {
     case 'message': {
-      const m = entry.message as Obj;
+      const m = messageOf(entry) as Obj | undefined;
+      if (!m) return '[message]';
       const role = String(m.role);
       if (role === 'user') return `user: ${normalize(fullText(m.content).slice(0, 200))}`;
       if (role === 'assistant') {
@@ -149,7 +149,8 @@ export function copyText(entry: SessionEntry): string | undefined {
   let text: string | undefined;
   switch (entry.type) {
     case 'message': {
-      const m = entry.message as Obj;
+      const m = messageOf(entry) as Obj | undefined;
+      if (!m) break;
       if (m.role === 'bashExecution') text = m.command as string;
       else if ('content' in m) {
         text = fullText(m.content);

@@ -11,7 +11,7 @@ import { EntryNotFoundError, Session } from './session.js';
 import { SessionInfoCache, type SessionInfo } from './sessionInfo.js';
 import { writeFileAtomic } from './storage.js';
 import { moveToTrash } from './trash.js';
-import { CURRENT_VERSION, type AgentMessage, type CompactionEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './types.js';
+import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './types.js';
 
 export function expandTilde(p: string, home = homedir()): string {
   if (p === '~') return home;
@@ -137,7 +137,7 @@ export class SessionRepository {
     const rec = session.index.get(entryId);
     if (!rec) throw new EntryNotFoundError(entryId);
     const entry = await session.getEntry(entryId);
-    const msg = entry?.type === 'message' ? (entry.message as AgentMessage) : undefined;
+    const msg = entry && messageOf(entry);
     if (!msg || msg.role !== 'user') throw new Error(`Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`);
     const text = userText(msg.content);
     if (rec.parentId === null || !session.index.get(rec.parentId)) {

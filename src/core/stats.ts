@@ -1,7 +1,7 @@
 // Totals over a whole session file: entries, messages by role, tokens, cost and models used (all
 // branches, like pi's /session), plus tree shape.
 import type { Session } from './session.js';
-import type { AgentMessage, Usage } from './types.js';
+import { messageOf, type Usage } from './types.js';
 
 export interface SessionStats {
   file?: string;
@@ -39,8 +39,8 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
   const assistants = live.filter((r) => r.type === 'message' && r.role === 'assistant');
   const loaded = await session.load(assistants, signal);
   for (const e of loaded) {
-    if (!e || e.type !== 'message') continue;
-    const m = e.message as AgentMessage;
+    const m = e && messageOf(e);
+    if (!m) continue;
     const u = m.usage as Usage | undefined;
     if (u) {
       tokens.input += num(u.input);

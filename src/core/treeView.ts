@@ -2,7 +2,7 @@
 // visible ancestor), depth-first order with the branch holding the current leaf first, and the text
 // layout with connectors that indents only at branch points. Iterative throughout: sessions are deep.
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
-import type { SessionEntry } from './types.js';
+import { messageOf, type SessionEntry } from './types.js';
 import { entryText, hasText, toolCallsOf, type ToolCallRef } from './preview.js';
 
 export type FilterMode = 'default' | 'no-tools' | 'user-only' | 'labeled-only' | 'all';
@@ -13,7 +13,7 @@ const SETTINGS_TYPES = new Set(['label', 'context_edit', 'custom', 'model_change
 /** pi's /tree filter for one entry (tree-selector.js applyFilter). */
 export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string | null, label: string | undefined): boolean {
   if (entry.type === 'usage') return false;
-  const m = entry.type === 'message' ? (entry.message as Record<string, unknown>) : undefined;
+  const m = messageOf(entry);
   if (m?.role === 'assistant' && entry.id !== leafId) {
     const err = m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse';
     if (!hasText(m.content) && !err) return false;

@@ -2,7 +2,7 @@
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
 import { entryText, hasText, toolCallsOf, type ToolCallRef } from '../core/preview.js';
 import type { EntryRecord, SessionIndex } from '../core/sessionIndex.js';
-import type { AgentMessage, SessionEntry } from '../core/types.js';
+import { messageOf, type SessionEntry } from '../core/types.js';
 import type { NodeKind, NodeView } from '../protocol.js';
 
 type Obj = Record<string, unknown>;
@@ -10,7 +10,7 @@ type Obj = Record<string, unknown>;
 export function kindOf(entry: SessionEntry): NodeKind {
   switch (entry.type) {
     case 'message': {
-      const role = (entry.message as AgentMessage).role;
+      const role = messageOf(entry)?.role;
       if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'system') return role;
       if (role === 'bashExecution') return 'bash';
       if (role === 'custom') return 'custom';
@@ -65,8 +65,8 @@ export class Projector {
     const calls = toolCallsOf(entry);
     for (const c of calls) this.toolCalls.set(c.id, c);
     node.text = entryText(entry, this.toolCalls).slice(0, 240);
-    if (entry.type === 'message') {
-      const m = entry.message as Obj;
+    const m = messageOf(entry) as Obj | undefined;
+    if (m) {
       node.role = String(m.role);
       if (m.role === 'assistant') {
         if (calls.length) node.tools = [...new Set(calls.map((c) => c.name))];

@@ -9,7 +9,7 @@ import { copyText, fullText } from '../core/preview.js';
 import type { SessionRepository } from '../core/repository.js';
 import type { Session, SessionChange } from '../core/session.js';
 import type { EntryRecord } from '../core/sessionIndex.js';
-import type { AgentMessage, CompactionEntry } from '../core/types.js';
+import { messageOf, type AgentMessage, type CompactionEntry } from '../core/types.js';
 import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type NodeView, type RequestBody, type SessionMeta } from '../protocol.js';
 import { readConfig } from './config.js';
 import { log } from './log.js';
@@ -378,7 +378,7 @@ export class TreeController implements vscode.Disposable {
     const rec = this.need(id);
     if (rec.type === 'message' && rec.role === 'user') {
       const e = await this.session!.getEntry(id);
-      return { leaf: rec.parentId && this.session!.index.get(rec.parentId) ? rec.parentId : null, editorText: e ? fullText((e.message as AgentMessage).content) : '' };
+      return { leaf: rec.parentId && this.session!.index.get(rec.parentId) ? rec.parentId : null, editorText: e ? fullText(messageOf(e)?.content) : '' };
     }
     if (rec.type === 'custom_message') {
       const e = await this.session!.getEntry(id);
