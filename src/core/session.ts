@@ -223,6 +223,11 @@ export class Session {
 
   // ───────────────────────────── writes ─────────────────────────────
 
+  /** A write: in this process's queue, and under the file's lock against other pi-tree processes. */
+  private enqueueWrite<T>(op: () => Promise<T>): Promise<T> {
+    return this.enqueue(() => this.storage.withLock(op));
+  }
+
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op, op);
     this.queue = run.catch(() => undefined);
@@ -234,7 +239,7 @@ export class Session {
    * returns the entries to write (in order); they are written in one call.
    */
   appendEntries(build: (leafId: string | null, newId: () => string) => SessionEntry[]): Promise<SessionEntry[]> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       const taken = new Set<string>();
       const newId = () => {
@@ -285,7 +290,7 @@ export class Session {
    * target with fromId = the leaf we came from, as pi writes it.
    */
   moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;
