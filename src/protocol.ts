@@ -204,7 +204,8 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     compactPreview: [],
     compact: ['previewId', 'summary'],
   };
-  const allowed = fields[b.kind];
+  // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
+  const allowed = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind] : undefined;
   if (!allowed) return bad('unknown request kind');
   const extra = onlyKeys(b, ['kind', ...allowed]);
   if (extra) return bad(extra);
