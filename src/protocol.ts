@@ -167,8 +167,11 @@ const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 type Check = { ok: true; value: WebviewMessage } | { ok: false; reason: string };
 
+/** A plain object (what structured clone delivers); anything with another prototype is refused. */
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 function str(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length <= max;
