@@ -55,6 +55,20 @@ describe('pi-tree CLI', () => {
     assert.equal(r2.path[r2.path.length - 1], leaf);
   });
 
+  it('big files (run in a worker with a small young generation) give the same output', async () => {
+    const g = generateSession({ seed: 8, entries: 20000, branchRate: 0.03, compactions: 1, largeOutputRate: 0.05 });
+    assert.ok(g.text.length > 16 * 1024 * 1024, `${g.text.length} bytes`);
+    const file = tempFile(g.text);
+    const r = cli(['context', file, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const { SessionManager } = await loadPi();
+    assert.equal(JSON.stringify(JSON.parse(r.out).messages), JSON.stringify(SessionManager.open(file).buildSessionContext().messages));
+    const t = cli(['tree', file, '--filter', 'user-only']);
+    assert.equal(t.code, 0, t.err);
+    assert.ok(t.out.split('\n').length > 100);
+    assert.equal(cli(['move', file, 'nope']).code, 1);
+  });
+
   it('tree: text like pi /tree and --json with the current path', () => {
     const file = tempFile(base() + `${JSON.stringify(user('u3', 'a1', 'three'))}\n`);
     cli(['label', file, 'u1', 'start']);

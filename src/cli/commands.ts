@@ -123,21 +123,22 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     leaf = values.leaf === 'root' ? null : (values.leaf as string);
     if (leaf !== null && !session.index.get(leaf)) throw new Error(`Entry ${leaf} not found`);
   }
-  const ctx = await session.buildContext(leaf);
   if (values.json) {
-    // Streamed in ~1 MB pieces: the same bytes as one JSON.stringify, without one huge string.
-    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(ctx.path)},"messages":[`);
-    let chunk = '';
-    ctx.messages.forEach((m, i) => {
-      chunk += (i ? ',' : '') + JSON.stringify(m);
-      if (chunk.length > 1 << 20) {
-        io.out(chunk);
-        chunk = '';
+    // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
+    let first = true;
+    const rest = await session.streamContext(leaf, (messages) => {
+      let chunk = '';
+      for (const m of messages) {
+        chunk += (first ? '' : ',') + JSON.stringify(m);
+        first = false;
       }
+      if (chunk) io.out(chunk);
     });
-    io.out(`${chunk}],"thinkingLevel":${JSON.stringify(ctx.thinkingLevel)},"model":${JSON.stringify(ctx.model)}}\n`);
+    io.out(`],"thinkingLevel":${JSON.stringify(rest.thinkingLevel)},"model":${JSON.stringify(rest.model)}}\n`);
     return 0;
   }
+  const ctx = await session.buildContext(leaf);
   io.out(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)'}\n`);
   for (const m of ctx.messages) io.out(`- ${String(m.role)}\n`);
   return 0;
