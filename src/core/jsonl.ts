@@ -56,7 +56,8 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let lineNo = opts.firstLine ?? 1;
   const size = await src.size();
   const until = Math.min(opts.until ?? size, size);
-  const buf = Buffer.allocUnsafe(CHUNK);
+  // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB.
+  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, until - pos)));
   // Pieces of a line that spans chunks; joined once when its end is found.
   let pending: Buffer[] = [];
   let pendingStart = pos;
