@@ -8,6 +8,17 @@ const P_TS = Buffer.from(',"timestamp":"');
 const P_ROLE = Buffer.from(',"message":{"role":"');
 const NULL = Buffer.from('null');
 
+// One string per role for the whole index instead of one per line (100k lines → a handful of strings).
+const ROLES = new Map<string, string>();
+function intern(s: string): string {
+  let r = ROLES.get(s);
+  if (r === undefined) {
+    if (ROLES.size < 64) ROLES.set(s, s);
+    r = s;
+  }
+  return r;
+}
+
 export interface MessageHead {
   id: string;
   parentId: string | null;
@@ -84,5 +95,5 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length): MessageH
   i += P_ROLE.length;
   const rEnd = token(b, i, end, 64);
   if (rEnd < 0) return undefined;
-  return { id, parentId, time, role: b.toString('latin1', i, rEnd) };
+  return { id, parentId, time, role: intern(b.toString('latin1', i, rEnd)) };
 }

@@ -67,6 +67,11 @@ export class SessionIndex {
       this.diagnostics.push({ line: rec.line || undefined, severity: 'warning', code: 'self-parent', message: `Entry "${rec.id}" names itself as its parent; it is shown as a root.` });
     }
     rec.seq = this.records.length;
+    // Share the parent's id string instead of keeping a copy per child (memory at 100k entries).
+    if (rec.parentId !== null) {
+      const parent = this.byId.get(rec.parentId);
+      if (parent) rec.parentId = parent.id;
+    }
     this.records.push(rec);
     this.byId.set(rec.id, rec);
     const e = rec.entry;
