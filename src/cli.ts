@@ -69,6 +69,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
  * worker thread created with it (same process); small files are not worth the extra start.
  */
 function bigFile(argv: string[]): boolean {
+  if (process.env.PI_TREE_NO_WORKER) return false;
   const file = argv.slice(1).find((a) => a.endsWith('.jsonl'));
   try {
     return !!file && require('node:fs').statSync(file).size >= 16 * 1024 * 1024;

@@ -67,7 +67,18 @@ function isoTime(b: Buffer, pos: number, end: number): number {
 }
 
 /** The head of the message line `b[start…end)`, or undefined when it is not in pi's shape. */
-export function parseMessageHead(b: Buffer, start = 0, end = b.length): MessageHead | undefined {
+/** True when `b[from…to)` spells `s` (ASCII). */
+function same(b: Buffer, from: number, to: number, s: string): boolean {
+  if (to - from !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * `prevId`: the id of the line before. Most entries hang under the line before them; comparing bytes
+ * first saves making a new parent-id string for every line.
+ */
+export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string): MessageHead | undefined {
   if (!at(b, start, end, P_TYPE)) return undefined;
   let i = start + P_TYPE.length;
   const idEnd = token(b, i, end, 128);
@@ -81,7 +92,7 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length): MessageH
   else if (b[i] === 0x22) {
     const pEnd = token(b, i + 1, end, 128);
     if (pEnd < 0) return undefined;
-    parentId = b.toString('latin1', i + 1, pEnd);
+    parentId = prevId !== undefined && same(b, i + 1, pEnd, prevId) ? prevId : b.toString('latin1', i + 1, pEnd);
     i = pEnd + 1;
   } else return undefined;
   if (!at(b, i, end, P_TS)) return undefined;

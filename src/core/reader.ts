@@ -142,7 +142,8 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       legacyEntries.push({ e: v, line: lineNo });
       return;
     }
-    const rec = classifyLine(buf, start, end, lineNo, offset, diagnostics);
+    const recs = index!.records;
+    const rec = classifyLine(buf, start, end, lineNo, offset, diagnostics, recs.length ? recs[recs.length - 1].id : undefined);
     if (rec) index!.add(rec);
   };
 
@@ -288,10 +289,10 @@ function badLine(lineNo: number, v: unknown): Diagnostic {
 }
 
 /** Turns one v3 line into an index record, or reports why it was skipped. */
-export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
   const length = end - start;
   if (length > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end)) {
-    const h = parseMessageHead(buf, start, end);
+    const h = parseMessageHead(buf, start, end, prevId);
     if (h) return { id: h.id, parentId: h.parentId, type: 'message', time: h.time, line: lineNo, offset, length, role: h.role, seq: 0 };
   }
   let v: unknown;
