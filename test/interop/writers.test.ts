@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { ChildProcess } from 'node:child_process';
 import { Session } from '../../src/core/session.js';
 import { piOpen } from '../support/pi.js';
 import { sessionText, tempDir, tempFile, user } from '../support/tmp.js';
@@ -20,6 +21,15 @@ function run(script: string, args: string[]): Promise<{ code: number | null; out
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
     p.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** Kills a child and waits for it, whether or not it already exited (no lost 'exit' event). */
+function killAndWait(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill('SIGKILL');
   });
 }
 
@@ -88,8 +98,7 @@ describe('crashes and write errors', () => {
       copyFileSync(fixture, file);
       const p = spawn(process.execPath, ['--import', 'tsx', 'test/support/writers/migrate-once.ts', file], { cwd: ROOT, stdio: 'ignore' });
       await new Promise((r) => setTimeout(r, 150 + k * 120));
-      p.kill('SIGKILL');
-      await new Promise((r) => p.on('exit', r));
+      await killAndWait(p);
       const now = readFileSync(file);
       if (now.equals(original)) {
         // killed before the rename: the original is untouched
@@ -113,8 +122,7 @@ describe('crashes and write errors', () => {
     for (let k = 0; k < 5; k++) {
       const p = spawn(process.execPath, ['--import', 'tsx', 'test/support/writers/fork-once.ts', big, 'u19999'], { cwd: ROOT, stdio: 'ignore' });
       await new Promise((r) => setTimeout(r, 400 + k * 200));
-      p.kill('SIGKILL');
-      await new Promise((r) => p.on('exit', r));
+      await killAndWait(p);
       for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n !== 'src.jsonl')) {
         const lines = allLinesParse(join(dir, f));
         assert.equal(lines.length, 1 + 19999, `${f} is whole`);
