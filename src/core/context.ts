@@ -53,7 +53,7 @@ export function entryToMessages(entry: SessionEntry): AgentMessage[] {
 }
 
 /** pi's projectContextEntry: applies the latest context edit of an entry. */
-function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
+export function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
   const messages = entryToMessages(entry);
   if (!edit) return messages;
   const replacement = edit.replacement;
