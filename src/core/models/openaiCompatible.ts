@@ -47,7 +47,7 @@ export function chatCompletionsUrl(baseUrl: string): URL {
   return url;
 }
 
-/** pi-ai's parseChunkUsage (api/openai-completions.js), without prices (cost stays 0). */
+/** pi-ai's parseChunkUsage + calculateCost (api/openai-completions.js, models.js) for a model without prices. */
 export function mapOpenAIUsage(raw: Obj): Usage {
   const details = (raw.prompt_tokens_details ?? undefined) as Obj | undefined;
   const promptTokens = (raw.prompt_tokens as number) || 0;
@@ -63,7 +63,7 @@ export function mapOpenAIUsage(raw: Obj): Usage {
     cacheWrite,
     reasoning: (completionDetails?.reasoning_tokens as number) || (raw.reasoning_tokens as number) || 0,
     totalTokens: input + output + cacheRead + cacheWrite,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
   };
 }
 

@@ -44,7 +44,7 @@ describe('request', () => {
       cacheWrite: 0,
       reasoning: 0,
       totalTokens: 1280,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
     });
     assert.deepEqual(progress, [5, 10, 15, 19]);
     assert.equal(lb.requests.length, 1);
@@ -110,7 +110,7 @@ describe('request', () => {
       cacheWrite: 0,
       reasoning: 3,
       totalTokens: 57,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
     });
   });
 });

@@ -131,7 +131,7 @@ describe('branch summary', () => {
       `${PREAMBLE}## Goal\nTry approach A\n\n<read-files>\nsrc/b.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/new.ts\n</modified-files>`,
     );
     assert.deepEqual(bs.details, { readFiles: ['src/b.ts'], modifiedFiles: ['src/a.ts', 'src/new.ts'] });
-    assert.deepEqual(bs.usage, { input: 1000, output: 80, cacheRead: 200, cacheWrite: 0, reasoning: 0, totalTokens: 1280, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    assert.deepEqual(bs.usage, { input: 1000, output: 80, cacheRead: 200, cacheWrite: 0, reasoning: 0, totalTokens: 1280, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false } });
     assert.equal(bs.fromHook, false);
 
     // The session now sits on the summary, and its context ends with the summary in place.
@@ -179,7 +179,8 @@ describe('branch summary', () => {
     for (const t of kept) assert.ok(sent.includes(t.slice(0, 60)), t.slice(0, 10));
     for (const t of texts.slice(0, -4)) assert.ok(!sent.includes(t.slice(0, 60)), `${t.slice(0, 10)} must be cut`);
     assert.ok(sent.indexOf(kept[0].slice(0, 60)) < sent.indexOf(kept[3].slice(0, 60)), 'chronological order');
-    // reserveTokens is a setting too.
+    // A model without a context window gets pi's 128000; reserveTokens is a setting too.
+    assert.equal(previewBranchSummary(plan, { contextWindow: 0 }).tokenBudget, 128000 - 16384);
     assert.equal(previewBranchSummary(plan, { contextWindow: 16384 + 450, reserveTokens: 16384 - 300 }).entryIds.length, 7);
   });
 

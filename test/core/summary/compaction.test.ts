@@ -31,7 +31,7 @@ beforeEach(() => {
 
 const model = () => new OpenAICompatibleModel({ baseUrl: lb.url, model: 'compactor', maxOutputTokens: 8192, stream: false, retryBaseMs: 5 });
 const T = (c: string) => c.repeat(400); // 100 tokens
-const ZERO_COST = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+const ZERO_COST = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false };
 
 function appended(path: string, before: string): any[] {
   const now = readFileSync(path, 'utf8');
@@ -95,6 +95,25 @@ describe('prepareCompaction', () => {
     const prep = prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 200 })!;
     assert.equal(prep.firstKeptEntryId, lbl);
     assert.deepEqual(prep.keptEntryIds.slice(0, 4), [lbl, b.entries[3].id, b.entries[4].id, u]);
+  });
+
+  test('a failed attempt hidden by a context edit at the end moves the cut one entry later (pi overflow recovery)', () => {
+    const b = new SessionBuilder();
+    b.user(T('a'));
+    b.assistant({ text: T('b') });
+    const u = b.user('u'.repeat(200)); // 50 tokens
+    const failed = b.assistant({ text: T('x'), stopReason: 'length' });
+    b.contextEdit(failed, null);
+    const prep = prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 50 })!;
+    // Without the rule the cut would be u; with it, the hidden attempt starts the kept part and u
+    // becomes the prefix of a split turn.
+    assert.equal(prep.firstKeptEntryId, failed);
+    assert.equal(prep.isSplitTurn, true);
+    assert.deepEqual(prep.turnPrefixMessages.map((m) => m.role), ['user']);
+    assert.equal((prep.turnPrefixMessages[0].content as any[])[0].text, 'u'.repeat(200));
+    // An edit that replaces some other entry's content is not a recovery: the cut stays at u.
+    b.contextEdit(u, { content: 'short' });
+    assert.equal(prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 1 })!.firstKeptEntryId, u);
   });
 
   test('nothing to do: already compacted, or too small', () => {
@@ -271,7 +290,7 @@ describe('compact and commit', () => {
     const [line] = appended(file, original);
     assert.equal(line.firstKeptEntryId, cut);
     assert.equal(line.summary, 'SUMMARY 1\n\n---\n\n**Turn Context (split turn):**\n\nSUMMARY 2\n\n<read-files>\nx.ts\n</read-files>');
-    assert.deepEqual(line.usage, { input: 300, output: 30, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 330, cost: { ...ZERO_COST, totalFromProvider: false } });
+    assert.deepEqual(line.usage, { input: 300, output: 30, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 330, cost: ZERO_COST });
   });
 
   test('split turn with no history before it uses "No prior history." and one call', async () => {
