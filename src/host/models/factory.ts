@@ -3,12 +3,18 @@
 import * as vscode from 'vscode';
 import { OpenAICompatibleModel } from '../../core/models/openaiCompatible.js';
 import { SummaryAbortedError, SummaryModelError, type SummaryModel } from '../../core/summary/model.js';
-import { apiKeySecretName, endpointOrigin, matchesLmSetting, readSummarySettings, type SummarySettings } from './settings.js';
+import {
+  apiKeySecretName,
+  CLEAR_API_KEY_COMMAND,
+  endpointOrigin,
+  matchesLmSetting,
+  readSummarySettings,
+  SELECT_LM_MODEL_COMMAND,
+  SET_API_KEY_COMMAND,
+  type SummarySettings,
+} from './settings.js';
 import { VsCodeLmModel } from './vscodeLm.js';
 
-export const SET_API_KEY_COMMAND = 'piTree.summary.setApiKey';
-export const CLEAR_API_KEY_COMMAND = 'piTree.summary.clearApiKey';
-export const SELECT_LM_MODEL_COMMAND = 'piTree.summary.selectModel';
 
 export function summarySettings(): SummarySettings {
   return readSummarySettings(vscode.workspace.getConfiguration('piTree.summary'));

@@ -1,6 +1,10 @@
 // The `piTree.summary.*` settings, read and checked without touching vscode (so the rules are testable
 // in plain Node). The keys and defaults match src/host/models/contributes.json.
 
+export const SET_API_KEY_COMMAND = 'piTree.summary.setApiKey';
+export const CLEAR_API_KEY_COMMAND = 'piTree.summary.clearApiKey';
+export const SELECT_LM_MODEL_COMMAND = 'piTree.summary.selectModel';
+
 export type SummaryProvider = 'vscode-lm' | 'openai-compatible';
 
 export interface SummarySettings {
