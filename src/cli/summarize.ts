@@ -148,9 +148,9 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       const p = previewBranchSummary(plan, { contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
       io.out(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}\n`);
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
-      else if (p.noContent) io.out(`${plan.entries.length} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
+      else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
       else {
-        io.out(`${plan.entries.length} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
+        io.out(`${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
         io.out(`summarized entries: ${p.entryIds.join(' ')}\n`);
       }
       if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);

@@ -274,6 +274,30 @@ describe('pure functions equal pi 1.6.0', () => {
     assert.ok(summariesFitted > 0, 'the 90 % rule for summaries was exercised');
   });
 
+  test('planBranchSummary (partial reads of long branches) gives pi\'s result for budgets up to its cap', async () => {
+    const { api } = await pi();
+    let partial = 0;
+    for (const c of corpora) {
+      const rnd = mulberry32(5);
+      const sm = await piManager(c);
+      for (let k = 0; k < 10; k++) {
+        const target = c.entries[Math.floor(rnd() * c.entries.length)].id;
+        const plan = await planBranchSummary(c.session, target, { tokenCap: 3000, chunk: 16 });
+        const theirs = api.collectEntriesForBranchSummary(sm, c.session.leafId, target);
+        assert.equal(plan.totalEntries, theirs.entries.length);
+        if (plan.tokenCap !== Infinity) partial++;
+        for (const budget of [1, 300, 3000]) {
+          const o = prepareBranchEntries(plan.entries, budget);
+          const t = api.prepareBranchEntries(theirs.entries, budget);
+          assert.deepEqual(o.messages, t.messages, `${c.name} ${target} budget=${budget}`);
+          assert.equal(o.totalTokens, t.totalTokens);
+          assert.deepEqual(o.fileOps, t.fileOps);
+        }
+      }
+    }
+    assert.ok(partial > 5, `partial plans: ${partial}`);
+  });
+
   test('the compaction line equals pi appendCompaction (same id and time)', async () => {
     for (const c of corpora) {
       const sm = await piManager(c, c.session.leafId!);

@@ -6,7 +6,7 @@ import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } 
 import type { AgentMessage, BranchSummaryEntry, CompactionEntry, ContextEditEntry, CustomMessageEntry, SessionEntry } from '../types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
-import type { SummaryModel } from './model.js';
+import { SummaryModelError, type SummaryModel } from './model.js';
 import { BRANCH_PROMPT, BRANCH_SUMMARY_PREAMBLE, conversationPrompt, NO_CONTENT_SUMMARY, withFocus } from './prompts.js';
 import { serializeConversation } from './serialize.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens } from './tokens.js';
@@ -23,8 +23,16 @@ export interface BranchPlan {
   /** Where the leaf goes: the target, or (pi's rule for user messages) its parent. */
   newLeafId: string | null;
   commonAncestorId: string | null;
-  /** Old leaf back to the common ancestor (exclusive), oldest first. */
+  /** How many entries the move leaves behind (old leaf back to the common ancestor, exclusive). */
+  totalEntries: number;
+  /**
+   * The entries a summary can use, oldest first: all of them, or, for very long branches, the newest
+   * ones up to `tokenCap` plus every older branch summary (for their file lists). pi's budget walk
+   * stops inside the newest part for every budget up to the cap, so the result is the same.
+   */
   entries: SessionEntry[];
+  /** Largest token budget the plan is exact for (Infinity when every entry was loaded). */
+  tokenCap: number;
 }
 
 /** pi's collectEntriesForBranchSummary over two root→leaf paths. */
@@ -44,23 +52,29 @@ export function collectBranchEntries(
   return { entries: oldPath.slice(at + 1), commonAncestorId };
 }
 
+/** Loads this many tokens' worth of the newest entries unless told otherwise (above any model's window). */
+export const DEFAULT_BRANCH_TOKEN_CAP = 4_000_000;
+const LOAD_CHUNK = 1024;
+
 /**
- * Which entries a move from the current leaf to `targetId` leaves behind. Only the old branch's
- * bodies are read; the target's path is walked on the index.
+ * Which entries a move from the current leaf to `targetId` leaves behind. The target's path is walked
+ * on the index; of the old branch only the newest entries up to `tokenCap` tokens are read from disk.
  */
 export async function planBranchSummary(
   session: Session,
   targetId: string,
-  opts: { newLeafId?: string | null; signal?: AbortSignal } = {},
+  opts: { newLeafId?: string | null; signal?: AbortSignal; tokenCap?: number; /** Entries read per step. */ chunk?: number } = {},
 ): Promise<BranchPlan> {
   if (!session.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
   const newLeafId = opts.newLeafId === undefined ? targetId : opts.newLeafId;
   if (newLeafId !== null && !session.index.byId.has(newLeafId)) throw new EntryNotFoundError(newLeafId);
   const oldLeafId = session.leafId;
-  if (!oldLeafId) return { oldLeafId, targetId, newLeafId, commonAncestorId: null, entries: [] };
-  const targetPath = session.index.branch(targetId);
-  const onTarget = new Set(targetPath.map((r) => r.id));
+  const empty = { oldLeafId, targetId, newLeafId, commonAncestorId: null, totalEntries: 0, entries: [], tokenCap: Infinity };
+  if (!oldLeafId) return empty;
+  const onTarget = new Set(session.index.branch(targetId).map((r) => r.id));
   const oldRecs = session.index.branch(oldLeafId);
+  // Both are root paths, so pi's "deepest entry of the target's path that is on the old path" is the
+  // deepest shared entry of the old path.
   let cut = -1;
   for (let i = oldRecs.length - 1; i >= 0; i--) {
     if (onTarget.has(oldRecs[i].id)) {
@@ -68,11 +82,32 @@ export async function planBranchSummary(
       break;
     }
   }
-  // pi takes the deepest entry of the target's path that is on the old path; both are root paths,
-  // so that is the deepest shared entry of the old path.
   const commonAncestorId = cut >= 0 ? oldRecs[cut].id : null;
-  const loaded = await session.load(oldRecs.slice(cut + 1), opts.signal);
-  return { oldLeafId, targetId, newLeafId, commonAncestorId, entries: loaded.filter((e): e is SessionEntry => !!e) };
+  const recs = oldRecs.slice(cut + 1);
+  const cap = opts.tokenCap ?? DEFAULT_BRANCH_TOKEN_CAP;
+  const chunks: SessionEntry[][] = [];
+  const edits = new Map<string, ContextEditEntry>();
+  let tokens = 0;
+  let start = recs.length;
+  while (start > 0 && tokens <= cap) {
+    const from = Math.max(0, start - (opts.chunk ?? LOAD_CHUNK));
+    const chunk = (await session.load(recs.slice(from, start), opts.signal)).filter((e): e is SessionEntry => !!e);
+    chunks.unshift(chunk);
+    start = from;
+    // Edits always come after their targets, so every edit that matters here is already loaded.
+    for (const e of chunk) if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
+    for (let i = chunk.length - 1; i >= 0 && tokens <= cap; i--) {
+      const m = branchMessage(chunk[i], edits.get(chunk[i].id));
+      if (m) tokens += estimateTokens(m);
+    }
+  }
+  let entries = chunks.flat();
+  if (start > 0) {
+    // Older summaries still feed the file lists (pi's first pass); their bodies live in the index.
+    const older = recs.slice(0, start).filter((r) => r.type === 'branch_summary');
+    entries = [...(await session.load(older, opts.signal)).filter((e): e is SessionEntry => !!e), ...entries];
+  }
+  return { oldLeafId, targetId, newLeafId, commonAncestorId, totalEntries: recs.length, entries, tokenCap: start > 0 ? cap : Infinity };
 }
 
 /** pi's getMessageFromEntry for branch summaries: tool results left out, summaries included. */
@@ -155,7 +190,7 @@ export interface BranchSummaryPreview extends PreparedBranch {
   nothingLeft: boolean;
   /** Entries are left behind but none carries conversation: the summary is pi's "No content to summarize". */
   noContent: boolean;
-  /** Collected entries whose messages did not fit the budget. */
+  /** Entries left behind whose messages did not fit the budget (approximate for partially loaded plans). */
   droppedEntries: number;
   readFiles: string[];
   modifiedFiles: string[];
@@ -170,15 +205,18 @@ export function budgetOf(b: BranchBudget): number {
 /** What a summary of the plan would cover. Pure: no model call, no write. */
 export function previewBranchSummary(plan: BranchPlan, budget: BranchBudget): BranchSummaryPreview {
   const tokenBudget = budgetOf(budget);
+  if ((tokenBudget <= 0 || tokenBudget > plan.tokenCap) && plan.tokenCap !== Infinity) {
+    throw new RangeError(`This branch plan covers budgets up to ${plan.tokenCap} tokens; plan again with tokenCap ≥ ${tokenBudget <= 0 ? 'Infinity' : tokenBudget}.`);
+  }
   const prepared = prepareBranchEntries(plan.entries, tokenBudget);
   const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
-  const contributing = plan.entries.filter((e) => branchMessage(e, undefined) !== undefined).length;
+  const contributing = plan.entries.filter((e) => branchMessage(e, undefined) !== undefined).length + (plan.totalEntries - plan.entries.length);
   return {
     ...prepared,
     plan,
     tokenBudget,
-    nothingLeft: plan.entries.length === 0,
-    noContent: plan.entries.length > 0 && prepared.messages.length === 0,
+    nothingLeft: plan.totalEntries === 0,
+    noContent: plan.totalEntries > 0 && prepared.messages.length === 0,
     droppedEntries: Math.max(0, contributing - prepared.entryIds.length),
     readFiles,
     modifiedFiles,
@@ -204,7 +242,11 @@ export interface SummarizeBranchOptions extends CallOptions {
 
 /** Asks the model for the summary (pi's generateBranchSummary) and returns what commit will write. */
 export async function summarizeBranch(plan: BranchPlan, model: SummaryModel, opts: SummarizeBranchOptions = {}): Promise<BranchSummaryDraft> {
-  const preview = previewBranchSummary(plan, { contextWindow: model.contextWindow, reserveTokens: opts.reserveTokens });
+  const budget = { contextWindow: model.contextWindow, reserveTokens: opts.reserveTokens };
+  if (budgetOf(budget) <= 0 && plan.tokenCap !== Infinity) {
+    throw new SummaryModelError('bad-request', `${model.id} has a context window of ${model.contextWindow || DEFAULT_CONTEXT_WINDOW} tokens, which leaves no room after reserving ${budget.reserveTokens ?? DEFAULT_BRANCH_RESERVE_TOKENS}; lower reserveTokens or pick a larger model.`);
+  }
+  const preview = previewBranchSummary(plan, budget);
   if (preview.nothingLeft) return { plan, summary: undefined };
   if (preview.noContent) {
     return { plan, summary: { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } };

@@ -201,6 +201,38 @@ describe('branch summary', () => {
     assert.deepEqual([...cut.fileOps.edited], ['old/mod.ts']);
   });
 
+  test('a long branch is read only as far as the budget can reach; the result is the same', async () => {
+    const b = new SessionBuilder();
+    const root = b.user('root');
+    const target = b.assistant({ text: 'target' });
+    b.at(root);
+    b.branchSummary('zzzzzzzz', 'early', { details: { readFiles: ['early/read.md'], modifiedFiles: ['early/mod.ts'] }, fromHook: false });
+    for (let i = 0; i < 1500; i++) {
+      b.user(words(200, i));
+      b.assistant({ text: words(600, i), calls: [{ name: 'read', args: { path: `f${i}.ts` }, id: `c${i}` }] });
+      b.toolResult(`c${i}`, 'read', words(300, i));
+    }
+    const session = await Session.open(b.write());
+    const full = await planBranchSummary(session, target, { tokenCap: Infinity });
+    assert.equal(full.entries.length, 4501);
+    assert.equal(full.tokenCap, Infinity);
+    const part = await planBranchSummary(session, target, { tokenCap: 20000 });
+    assert.equal(part.totalEntries, 4501);
+    assert.ok(part.entries.length <= 1025, `loaded ${part.entries.length}`); // one chunk of 1024 + the early summary
+    assert.equal(part.entries[0].type, 'branch_summary', 'older summaries are kept for their file lists');
+    for (const budget of [1, 500, 5000, 19999, 20000]) {
+      const a = prepareBranchEntries(full.entries, budget);
+      const p = prepareBranchEntries(part.entries, budget);
+      assert.deepEqual(p.messages, a.messages, `budget ${budget}`);
+      assert.equal(p.totalTokens, a.totalTokens);
+      assert.deepEqual(p.fileOps, a.fileOps);
+      assert.ok(a.fileOps.read.has('early/read.md'));
+    }
+    assert.throws(() => previewBranchSummary(part, { contextWindow: 16384 + 20001 }), /covers budgets up to 20000/);
+    assert.equal(previewBranchSummary(part, { contextWindow: 16384 + 20000 }).nothingLeft, false);
+    await assert.rejects(summarizeBranch(part, model({ contextWindow: 1000 })), /leaves no room after reserving 16384/);
+  });
+
   test('entries without conversation give pi\'s "No content to summarize" without a model call', async () => {
     const b = new SessionBuilder();
     const u = b.user('hello');
