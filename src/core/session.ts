@@ -1,7 +1,7 @@
 // One open session: its index, its storage, and every change pi-tree makes to it. Changes are appends
 // of whole lines, serialized through one queue; each append first reads what other writers (pi, another
 // window) appended, so the new entry's parent is always the file's real current leaf.
-import { buildContextFromPath } from './context.js';
+import { activeTools, pathSettings, projectPath } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
 import { loadEntries, readSession, readTail, StaleFileError, type LoadedSession, type ReadOptions } from './reader.js';
@@ -10,6 +10,7 @@ import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
   AgentMessage,
   BranchSummaryEntry,
+  CompactionEntry,
   Diagnostic,
   FileDetails,
   LabelEntry,
@@ -36,6 +37,9 @@ export interface MoveResult {
   summaryId?: string;
   leafId: string | null;
 }
+
+// Entries before a compaction's kept range that still shape the context's settings.
+const SETTINGS_TYPES = new Set(['thinking_level_change', 'model_change', 'active_tools_change', 'compaction']);
 
 export type SessionChange =
   | { kind: 'appended'; records: EntryRecord[] }
@@ -189,11 +193,40 @@ export class Session {
    * 1.6.0's buildSessionContext().messages for the same leaf.
    */
   async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
-    const path = await this.getBranch(leafId, signal);
-    return { ...buildContextFromPath(path), path: path.map((e) => e.id) };
+    const recs = this.index.branch(leafId);
+    // Read only what can matter: message bodies from the latest compaction's kept range on. Before it,
+    // only entries that set the thinking level, the model or the tools (small ones are in memory).
+    let ci = -1;
+    for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (recs[i].type === 'compaction') ci = i;
+    let start = 0;
+    if (ci >= 0) {
+      const firstKept = (recs[ci].entry as CompactionEntry | undefined)?.firstKeptEntryId;
+      start = ci;
+      for (let i = 0; i < ci; i++) {
+        if (recs[i].id === firstKept) {
+          start = i;
+          break;
+        }
+      }
+    }
+    let lastModel = -1;
+    for (let i = recs.length - 1; i >= 0 && lastModel < 0; i--) {
+      const r = recs[i];
+      if (r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')) lastModel = i;
+    }
+    const before = recs.slice(0, start).filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || (r.type === 'message' && r.role === 'system'));
+    const loaded = (await this.load([...before, ...recs.slice(start)], signal)).filter((e): e is SessionEntry => !!e);
+    const slice = loaded.slice(loaded.length - (recs.length - start));
+    const { thinkingLevel, model } = pathSettings(loaded);
+    return { messages: projectPath(slice).messages, thinkingLevel, model, activeToolNames: activeTools(loaded), path: recs.map((r) => r.id) };
   }
 
   // ───────────────────────────── writes ─────────────────────────────
+
+  /** A write: in this process's queue, and under the file's lock against other pi-tree processes. */
+  private enqueueWrite<T>(op: () => Promise<T>): Promise<T> {
+    return this.enqueue(() => this.storage.withLock(op));
+  }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op, op);
@@ -206,7 +239,7 @@ export class Session {
    * returns the entries to write (in order); they are written in one call.
    */
   appendEntries(build: (leafId: string | null, newId: () => string) => SessionEntry[]): Promise<SessionEntry[]> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       const taken = new Set<string>();
       const newId = () => {
@@ -257,7 +290,7 @@ export class Session {
    * target with fromId = the leaf we came from, as pi writes it.
    */
   moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;

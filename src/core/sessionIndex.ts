@@ -104,17 +104,27 @@ export class SessionIndex {
   branch(id: string | null | undefined): EntryRecord[] {
     if (!id) return [];
     const path: EntryRecord[] = [];
-    const seen = new Set<string>();
+    const limit = this.byId.size;
     let cur = this.byId.get(id);
     while (cur) {
-      if (seen.has(cur.id)) {
-        this.noteCycle(cur.id);
-        break;
-      }
+      // More steps than entries means a cycle: walk again, remembering what was seen.
+      if (path.length > limit) return this.branchGuarded(id);
+      path.push(cur);
+      cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
+    }
+    return path.reverse();
+  }
+
+  private branchGuarded(id: string): EntryRecord[] {
+    const path: EntryRecord[] = [];
+    const seen = new Set<string>();
+    let cur = this.byId.get(id);
+    while (cur && !seen.has(cur.id)) {
       seen.add(cur.id);
       path.push(cur);
       cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
     }
+    if (cur) this.checkCycles();
     return path.reverse();
   }
 
@@ -156,11 +166,6 @@ export class SessionIndex {
       cur = cur.parentId !== null ? this.byId.get(cur.parentId) : undefined;
     }
     return min === rec;
-  }
-
-  private noteCycle(id: string): void {
-    if (this.cyclic.has(id)) return;
-    this.checkCycles();
   }
 
   /** Marks every entry that sits on a parent cycle (O(n), iterative). */
