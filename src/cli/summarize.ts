@@ -114,22 +114,22 @@ function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): 
   });
 }
 
-async function run(io: CliIO, usage: string, body: () => Promise<number>): Promise<number> {
+async function run(name: string, io: CliIO, usage: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`pi-tree: ${e.message}\n${usage}\n`);
+      io.err(`pi-tree ${name}: ${e.message}\n${usage}\n`);
       return 2;
     }
-    io.err(`pi-tree: ${oneLine(e)}\n`);
+    io.err(`pi-tree ${name}: ${oneLine(e)}\n`);
     return 1;
   }
 }
 
 /** Moves the leaf of FILE to exactly TARGET_ID, writing the leaf record and pi's branch summary. */
 export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
-  return run(io, SUMMARIZE_USAGE, async () => {
+  return run('summarize', io, SUMMARIZE_USAGE, async () => {
     const { positional, opts } = parseArgs(argv, COMMON);
     if (positional.length !== 2) throw new UsageError(positional.length < 2 ? 'FILE and TARGET_ID are required' : `unexpected argument "${positional[2]}"`);
     const [file, targetId] = positional;
@@ -160,14 +160,14 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     const draft = await summarizeBranch(plan, model!, { reserveTokens, focus: opts.focus as string | undefined, signal });
     const result = await commitBranchSummary(session, draft);
     if (result.summaryId) io.out(`${result.summaryId}\n`);
-    else io.err(`pi-tree: nothing is left behind; moved the leaf to ${targetId} without a summary\n`);
+    else io.err(`pi-tree summarize: nothing is left behind; moved the leaf to ${targetId} without a summary\n`);
     return 0;
   });
 }
 
 /** Compacts the current branch of FILE like pi's /compact and appends the compaction entry. */
 export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
-  return run(io, COMPACT_USAGE, async () => {
+  return run('compact', io, COMPACT_USAGE, async () => {
     const { positional, opts } = parseArgs(argv, { ...COMMON, 'keep-recent-tokens': 'int' });
     if (positional.length !== 1) throw new UsageError(positional.length < 1 ? 'FILE is required' : `unexpected argument "${positional[1]}"`);
     const [file] = positional;

@@ -83,7 +83,7 @@ describe('pi-tree summarize', () => {
     for (const argv of [[], [file], [file, other], [file, other, '--endpoint', lb.url], [file, other, '--bogus'], [file, other, '--dry-run', '--context-window', 'lots'], [file, other, 'extra', '--dry-run']]) {
       const r = io();
       assert.equal(await runSummarize(argv, r), 2, `${argv.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^pi-tree: .+\nusage: pi-tree summarize FILE TARGET_ID/);
+      assert.match(r.stderr, /^pi-tree summarize: .+\nusage: pi-tree summarize FILE TARGET_ID/);
       assert.equal(r.stdout, '');
     }
   });
@@ -108,7 +108,7 @@ describe('pi-tree summarize', () => {
     lb.setHandler(() => ({ kind: 'json', status: 404, body: { error: { message: 'model "m" not found' } } }));
     const r = io();
     assert.equal(await runSummarize([file, other, '--endpoint', lb.url, '--model', 'm'], r), 1);
-    assert.match(r.stderr, /^pi-tree: The endpoint does not know the model "m"/);
+    assert.match(r.stderr, /^pi-tree summarize: The endpoint does not know the model "m"/);
     assert.deepEqual(readFileSync(file), before);
   });
 });
@@ -139,7 +139,7 @@ describe('pi-tree compact', () => {
     assert.equal(lb.requests.length, 0);
     const small = io();
     assert.equal(await runCompact([file, '--dry-run'], small), 1);
-    assert.match(small.stderr, /^pi-tree: Nothing to compact \(session too small\)/);
+    assert.match(small.stderr, /^pi-tree compact: Nothing to compact \(session too small\)/);
     const usage = io();
     assert.equal(await runCompact([file, '--endpoint', lb.url], usage), 2);
     assert.match(usage.stderr, /--endpoint and --model are required/);

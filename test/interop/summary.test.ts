@@ -3,8 +3,7 @@
 // ours run against the same loopback endpoint; and pi opening files after a pi-tree summary or
 // compaction and building the context we expect.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +34,7 @@ import type { SessionEntry } from '../../src/core/types.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { mulberry32, randomSession } from '../support/randomSession.js';
 import { SessionBuilder } from '../support/sessionBuilder.js';
+import { tempDir } from '../support/tmp.js';
 
 const PI = resolve('node_modules/@earendil-works/pi-coding-agent/dist');
 const FIXTURES = '/work/shared/fixtures/real';
@@ -68,7 +68,7 @@ interface Corpus {
 }
 
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'pi-tree-interop-'));
+  return tempDir('pi-tree-interop-');
 }
 
 async function corpus(name: string, file: string, leafCount = 14): Promise<Corpus> {

@@ -1,8 +1,8 @@
 // Builds pi 1.6.0 session files for tests: the header and entries with pi's key order, 8-hex ids,
 // ISO timestamps, realistic user/assistant/toolResult/system messages, and branches (`at(id)`).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './tmp.js';
 
 type Obj = Record<string, any>;
 
@@ -135,8 +135,8 @@ export class SessionBuilder {
     return [this.header, ...this.entries].map((e) => `${JSON.stringify(e)}\n`).join('');
   }
 
-  /** Writes the file under a fresh temp dir; returns its path. */
-  write(dir = mkdtempSync(join(tmpdir(), 'pi-tree-summary-')), name = '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-000000000001.jsonl'): string {
+  /** Writes the file under a fresh temp dir (removed at exit); returns its path. */
+  write(dir = tempDir('pi-tree-summary-'), name = '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-000000000001.jsonl'): string {
     const p = join(dir, name);
     writeFileSync(p, this.text());
     return p;
