@@ -444,8 +444,16 @@ describe('pi opens what pi-tree wrote', () => {
         if ((await planBranchSummary(session, t)).entries.length > 3) target = t;
       }
       assert.ok(target, c.name);
+      const oldLeaf = session.leafId;
       const result = await commitBranchSummary(session, await summarizeBranch(await planBranchSummary(session, target), model()));
       const before = readFileSync(file);
+      // The branch_summary line is the one pi's branchWithSummary would write (same id and time).
+      const line = readFileSync(file, 'utf8').trimEnd().split('\n').pop()!;
+      const written = JSON.parse(line);
+      const sm0 = await piManager(c, oldLeaf!);
+      const piId = sm0.branchWithSummary(target, written.summary, written.details, false, written.usage);
+      const piLine = JSON.stringify({ ...sm0.getEntry(piId), id: written.id, timestamp: written.timestamp });
+      assert.equal(line, piLine, c.name);
       const { sm, messages } = await piContext(file);
       assert.deepEqual(readFileSync(file), before, 'pi opening a v3 file pi-tree wrote changes nothing');
       assert.equal(sm.getLeafId(), result.summaryId);
