@@ -109,8 +109,9 @@ export async function projectAll(
   records: readonly EntryRecord[],
   load: (recs: readonly EntryRecord[]) => Promise<(SessionEntry | undefined)[]>,
   projector = new Projector(index),
-  batch = 2000,
+  batch = 500,
 ): Promise<NodeView[]> {
+  await index.prepareTree();
   const out: NodeView[] = new Array(records.length);
   for (let i = 0; i < records.length; i += batch) {
     const slice = records.slice(i, i + batch);
