@@ -5,6 +5,7 @@ import { OpenAICompatibleModel } from '../core/models/openaiCompatible.js';
 import { NotASessionError } from '../core/reader.js';
 import { EntryNotFoundError, Session } from '../core/session.js';
 import {
+  budgetOf,
   commitBranchSummary,
   commitCompaction,
   DEFAULT_BRANCH_RESERVE_TOKENS,
@@ -136,14 +137,16 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     const dryRun = !!opts['dry-run'];
     const model = dryRun ? undefined : makeModel(opts, io);
     const session = await openSession(file);
+    const reserveTokens = (opts['reserve-tokens'] as number | undefined) ?? DEFAULT_BRANCH_RESERVE_TOKENS;
+    const budget = budgetOf({ contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
     let plan;
     try {
-      plan = await planBranchSummary(session, targetId, { signal });
+      // Read the abandoned branch only as far back as this budget can reach.
+      plan = await planBranchSummary(session, targetId, { signal, tokenCap: budget > 0 ? budget : Infinity });
     } catch (e) {
       if (e instanceof EntryNotFoundError) throw new Error(`entry ${targetId} not found in ${file}`);
       throw e;
     }
-    const reserveTokens = (opts['reserve-tokens'] as number | undefined) ?? DEFAULT_BRANCH_RESERVE_TOKENS;
     if (dryRun) {
       const p = previewBranchSummary(plan, { contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
       io.out(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}\n`);
