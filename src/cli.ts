@@ -1,6 +1,7 @@
 // `pi-tree`: the session engine headless. Exit codes: 0 success, 1 failure with one line on stderr
 // (no stack trace), 2 usage error.
 import * as commands from './cli/commands.js';
+import { runCompact, runSummarize } from './cli/summarize.js';
 import type { CliIO } from './cli/io.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -15,7 +16,16 @@ const COMMANDS: Record<string, Command> = {
   fork: commands.fork,
   clone: commands.clone,
   stats: commands.stats,
+  summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
+  compact: (argv, io) => runCompact(argv, io, interruptSignal()),
 };
+
+/** Ctrl+C during a model call cancels it (nothing is written) instead of killing the process mid-write. */
+function interruptSignal(): AbortSignal {
+  const ac = new AbortController();
+  process.once('SIGINT', () => ac.abort());
+  return ac.signal;
+}
 
 export const USAGE = `pi-tree: pi session trees on the command line
 
@@ -28,6 +38,10 @@ export const USAGE = `pi-tree: pi session trees on the command line
   pi-tree fork FILE USER_ENTRY_ID                  new session before a user message; prints its path
   pi-tree clone FILE [ID]                          new session holding the path to ID; prints its path
   pi-tree stats FILE --json                        entries, messages, tokens, cost, models
+  pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR]
+                                                   move to TARGET_ID with a model-written branch summary
+  pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
+                                                   compact the context at the current leaf
 `;
 
 export function register(name: string, command: Command): void {

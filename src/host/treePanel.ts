@@ -36,8 +36,9 @@ export interface TreeDeps {
 /** Branch summaries and compaction (model side); the panel only routes requests to it. */
 export interface SummaryService {
   available(): boolean;
-  previewBranch(session: Session, targetLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
-  commitBranch(session: Session, targetLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
+  /** `targetId`: the node picked; `newLeaf`: where the leaf goes (its parent for a user message). */
+  previewBranch(session: Session, targetId: string | null, newLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
+  commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
   cancel(previewId: string): void;
   previewCompaction(session: Session, token: vscode.CancellationToken): Promise<unknown>;
   commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
@@ -340,7 +341,7 @@ export class TreeController implements vscode.Disposable {
           { location: vscode.ProgressLocation.Notification, title: 'Summarizing the branch being left…', cancellable: true },
           (_p, token) => {
             token.onCancellationRequested(() => cts.cancel());
-            return this.deps.summaries.previewBranch(s, leaf, body.focus, cts.token);
+            return this.deps.summaries.previewBranch(s, body.id, leaf, body.focus, cts.token);
           },
         );
       }
@@ -350,7 +351,7 @@ export class TreeController implements vscode.Disposable {
         const ok = await this.guard('move the leaf');
         if (ok === false) return { cancelled: true };
         if (ok === 'fork') return this.forkInstead(leaf);
-        const r = await this.deps.summaries.commitBranch(s, leaf, body.summary, body.previewId);
+        const r = await this.deps.summaries.commitBranch(s, body.id, leaf, body.summary, body.previewId);
         return { leafId: r.leafId, editorText, moved: true } satisfies MoveReply;
       }
       case 'cancelPreview':

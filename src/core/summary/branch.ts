@@ -3,7 +3,7 @@
 // commit (the leaf move plus the branch_summary line). Cancel or failure before commit writes nothing.
 import { convertToLlm, projectEntry } from '../context.js';
 import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session.js';
-import type { AgentMessage, BranchSummaryEntry, CompactionEntry, ContextEditEntry, CustomMessageEntry, SessionEntry } from '../types.js';
+import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
 import { SummaryModelError, type SummaryModel } from './model.js';
@@ -114,8 +114,8 @@ export async function planBranchSummary(
 function branchMessage(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage | undefined {
   switch (entry.type) {
     case 'message': {
-      const m = entry.message as AgentMessage;
-      if (m.role === 'toolResult') return undefined;
+      const m = messageOf(entry);
+      if (!m || m.role === 'toolResult') return undefined;
       return edit ? projectEntry(entry, edit)[0] : m;
     }
     case 'custom_message': {

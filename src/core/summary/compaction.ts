@@ -5,7 +5,7 @@
 import { entryToMessages, projectPath, convertToLlm, type ProjectedEntry } from '../context.js';
 import { nowIso } from '../ids.js';
 import type { Session } from '../session.js';
-import type { AgentMessage, CompactionEntry, FileDetails, SessionEntry, Usage } from '../types.js';
+import { messageOf, type AgentMessage, type CompactionEntry, type FileDetails, type SessionEntry, type Usage } from '../types.js';
 import { StaleSessionError } from './branch.js';
 import { callSummaryModel, combineUsage, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
@@ -111,7 +111,7 @@ export function findProjectedCutPoint(entries: readonly ProjectedEntry[], startI
   const recoverySuffix =
     exceeded &&
     !externalReplacement &&
-    suffix.some((pe) => pe.entry.type === 'message' && (pe.entry.message as AgentMessage).role === 'assistant' && omitted(pe)) &&
+    suffix.some((pe) => pe.entry.type === 'message' && messageOf(pe.entry)?.role === 'assistant' && omitted(pe)) &&
     suffix.every((pe) => pe.entry.type !== 'compaction' && (!visible(pe) || omitted(pe)));
   if (recoverySuffix) cut++;
   while (cut > startIndex) {

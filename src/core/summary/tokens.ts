@@ -1,7 +1,7 @@
 // Token estimation exactly as pi 1.6.0 (core/compaction/compaction.js): chars/4, rounded up, with
 // images counted as 4800 chars, and the last valid assistant usage when one exists.
 import type { ProjectedEntry } from '../context.js';
-import type { AgentMessage, SessionEntry, Usage } from '../types.js';
+import { messageOf, type AgentMessage, type SessionEntry, type Usage } from '../types.js';
 import { getCurrentSystemMessage } from './systemMessage.js';
 
 type Obj = Record<string, unknown>;
@@ -88,8 +88,9 @@ function assistantUsage(m: AgentMessage): Usage | undefined {
 export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.type === 'message') {
-      const u = assistantUsage(e.message as AgentMessage);
+    const m = messageOf(e);
+    if (m) {
+      const u = assistantUsage(m);
       if (u) return u;
     }
   }
