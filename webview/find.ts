@@ -107,7 +107,8 @@ export function matchNode(n: NodeView, q: Query, cache?: Map<NodeView, string>):
         if (!n.model || !n.model.toLowerCase().includes(t.value)) return false;
         break;
       case 're':
-        if (!t.re!.test(`${n.label ?? ''} ${n.role ?? ''} ${n.text}`)) return false;
+        // Against the row text, or the label: anchors like ^ work on what the user sees.
+        if (!t.re!.test(n.text) && !(n.label !== undefined && t.re!.test(n.label))) return false;
         break;
     }
   }

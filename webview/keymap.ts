@@ -147,9 +147,12 @@ export function bindingMatches(b: Binding, e: KeyLike, mac = false): boolean {
 
 /** The command for a key event in a scope (`tree` also allows `global` commands). */
 export function resolveKey(e: KeyLike, scope: Scope, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
-  for (const cmd of keymap) {
-    if (scope === 'global' && cmd.scope !== 'global') continue;
-    if (cmd.bindings.some((b) => bindingMatches(b, e, mac))) return cmd;
+  // Bindings by typed character first: `?` must win over the physical key it shares with `/`.
+  for (const byKey of [true, false]) {
+    for (const cmd of keymap) {
+      if (scope === 'global' && cmd.scope !== 'global') continue;
+      if (cmd.bindings.some((b) => (b.code === undefined) === byKey && bindingMatches(b, e, mac))) return cmd;
+    }
   }
   return undefined;
 }

@@ -26,6 +26,7 @@ test('find: operators, quotes, plain tokens (all must match), regex errors', () 
   assert.equal(matchNode(n, parseQuery('label:start')), false);
   assert.equal(matchNode(n, parseQuery('re:fix(ed)?\\s+the')), true);
   assert.equal(matchNode(n, parseQuery('re:^user')), false);
+  assert.equal(matchNode(n, parseQuery('re:^assistant: fixed')), true, 're: anchors apply to the row text');
   assert.match(parseQuery('re:(').error!, /Invalid regular expression/);
   assert.equal(matchNode(n, parseQuery('')), false, 'an empty query matches nothing');
   assert.equal(matchNode({ ...base, role: 'toolResult', kind: 'toolResult' }, parseQuery('role:tool')), true);
@@ -54,6 +55,8 @@ test('keymap: no two commands share a binding, and keys resolve by scope and phy
   assert.equal(resolveKey(key('Escape'), 'global')?.id, 'escape');
   // `?` by typed character, whatever key produces it (e.g. Shift+Minus on a German layout).
   assert.equal(resolveKey(key('Minus', { shiftKey: true }, '?'), 'tree')?.id, 'help');
+  assert.equal(resolveKey(key('Slash', {}, '?'), 'tree')?.id, 'help', 'a typed ? wins over the / key it shares');
+  assert.equal(resolveKey(key('Slash', {}, '/'), 'tree')?.id, 'find.open');
   // AZERTY: the physical Q-position key types "a" but code is KeyQ: bound by code, nothing fires.
   assert.equal(resolveKey(key('KeyQ', {}, 'a'), 'tree'), undefined);
 });
