@@ -10,7 +10,7 @@ import { FILTER_MODES, FILTER_TITLES, isFilterMode, nextFilter, passesFilter, ty
 import { matchNode, parseQuery, type Query } from './find';
 import { GraphView, short } from './graph';
 import { resolveKey, type CommandId } from './keymap';
-import { layoutTree, type Layout } from './layout';
+import { layoutTree, queryItems, type Layout } from './layout';
 import { TreeModel } from './model';
 import { OutlineView } from './outline';
 import { Bridge, type VsCodeApi } from './rpc';
@@ -168,6 +168,10 @@ export class App {
       app: this,
       graph: this.graph,
       stats: () => ({ items: this.derived?.items.length ?? 0, rendered: this.graph.renderedCount, visible: this.derived?.visibleCount ?? 0, hits: this.hitOrder.length, selected: this.sel?.key }),
+      /** Items intersecting the viewport (benchmark). */
+      timings: () => this.timings,
+      inView: () => (this.layout ? queryItems(this.layout, this.graph.worldRect()).length : 0),
+      layoutBounds: () => (this.layout ? { minX: this.layout.minX, maxX: this.layout.maxX, maxY: this.layout.maxY } : undefined),
     };
   }
 
@@ -271,17 +275,24 @@ export class App {
     });
   }
   private snapshotPending = false;
+  /** Last rebuild's phases in ms (benchmark). */
+  timings: Record<string, number> = {};
 
   private rebuild(): void {
     const model = this.model;
     const n = model.size;
+    const t0 = performance.now();
     if (this.hitsDirty) this.computeHits();
     let forced: Uint8Array | undefined;
     if (this.hitOrder.length && this.hitOrder.length <= HIT_SPLIT_MAX) forced = this.hits;
     this.derived = derive({ model, mode: this.state.filter, folded: this.folded, expanded: this.expanded, forced });
+    const t1 = performance.now();
     this.layout = layoutTree(this.derived.root);
-    this.keyIndex = new Map(this.derived.items.map((it) => [it.key, it]));
+    const t2 = performance.now();
+    this.keyIndex = new Map();
+    for (const it of this.derived.items) this.keyIndex.set(it.key, it);
     this.orderHits();
+    this.timings = { derive: t1 - t0, layout: t2 - t1 };
     // Selection: same key, else the item showing the entry, else the nearest visible ancestor.
     const first = this.snapshotPending && this.firstSnapshot;
     if (first) {
@@ -312,6 +323,7 @@ export class App {
     }
     this.pendingFollow = false;
     this.snapshotPending = false;
+    this.timings.total = performance.now() - t0;
     this.updateStatus(n);
     this.updateFindCount();
     this.renderDetails();

@@ -98,6 +98,14 @@ function newItem(key: string, seg: boolean, entry: number, parent: Item | null):
   return it;
 }
 
+/** An empty slot for the layout (see layout.ts balanceMainLine); same shape as a real item. */
+export function phantomItem(parent: Item): Item {
+  const it = newItem('', false, -1, null);
+  it.parent = parent;
+  it.depth = parent.depth + 1;
+  return it;
+}
+
 export function isKeptKind(n: NodeView): boolean {
   return n.kind === 'compaction' || n.kind === 'branchSummary';
 }

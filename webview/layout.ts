@@ -1,7 +1,7 @@
 // Lays the item tree out with d3-hierarchy's tidy tree (linear time) and indexes the result by depth so
 // that the renderer can ask for what lies in a rectangle without touching the rest.
 import { tree, type HierarchyPointNode } from 'd3-hierarchy';
-import type { Item } from './derive';
+import { phantomItem, type Item } from './derive';
 
 export const NODE_W = 188;
 export const NODE_H = 40;
@@ -33,7 +33,9 @@ export function layoutTree(root: Item): Layout {
   const t = tree<Item>()
     .nodeSize([DX, DY])
     .separation((a, b) => (a.parent === b.parent ? 1 : 1.1));
+  const restore = balanceMainLine(root);
   t(root as unknown as HierarchyPointNode<Item>);
+  for (const [it, ch] of restore) it.children = ch;
   // Shift so the virtual root sits at y = -DY and roots at y = 0.
   let minX = Infinity;
   let maxX = -Infinity;
@@ -51,7 +53,15 @@ export function layoutTree(root: Item): Layout {
     (levels[it.depth] ??= []).push(it);
     const ch = it.children;
     if (ch) {
-      if (ch.length >= 2) (bars[it.depth] ??= []).push({ parent: it, x0: ch[0].x, x1: ch[ch.length - 1].x });
+      if (ch.length >= 2) {
+        let x0 = Infinity;
+        let x1 = -Infinity;
+        for (const c of ch) {
+          if (c.x < x0) x0 = c.x;
+          if (c.x > x1) x1 = c.x;
+        }
+        (bars[it.depth] ??= []).push({ parent: it, x0, x1 });
+      }
       for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
     }
   }
@@ -68,6 +78,41 @@ export function layoutTree(root: Item): Layout {
     }
   }
   return { levels, bars, minX, maxX, maxY: (maxDepth - 1) * DY, count };
+}
+
+/**
+ * A tidy tree centres a parent over its children, so a pi session (one long path with short side
+ * branches) would drift sideways by half a slot at every branch point. For the layout only, each
+ * branch point's largest child goes in the middle: side branches to its left, as many empty phantom
+ * slots to its right, so the main line runs straight down. Returns the original child lists.
+ */
+function balanceMainLine(root: Item): [Item, Item[]][] {
+  const order: Item[] = [];
+  const stack: Item[] = [root];
+  while (stack.length) {
+    const it = stack.pop()!;
+    order.push(it);
+    if (it.children) for (const c of it.children) stack.push(c);
+  }
+  const size = new Map<Item, number>();
+  for (let k = order.length - 1; k >= 0; k--) {
+    const it = order[k];
+    let s = 1;
+    if (it.children) for (const c of it.children) s += size.get(c)!;
+    size.set(it, s);
+  }
+  const restore: [Item, Item[]][] = [];
+  for (const it of order) {
+    const ch = it.children;
+    if (!ch || ch.length < 2) continue;
+    let main = ch[0];
+    for (const c of ch) if (size.get(c)! >= size.get(main)!) main = c;
+    const sides = ch.filter((c) => c !== main);
+    const phantoms = sides.map(() => phantomItem(it));
+    restore.push([it, ch]);
+    it.children = [...sides, main, ...phantoms];
+  }
+  return restore;
 }
 
 export interface Rect {

@@ -68,8 +68,10 @@ export function genSession(o: GenOptions): GenSession {
   while (nodes.length < o.n) {
     step++;
     if (chain.length > 8 && rnd() < branchRate * 6) {
-      // Jump back to an earlier user message (or its parent) and continue from there.
-      const back = 2 + Math.floor(rnd() * Math.min(chain.length - 3, 400));
+      // Jump back (as /tree does) and continue from there: mostly a few entries, now and then far.
+      const far = rnd() < 0.05;
+      const want = far ? 2 + Math.floor(rnd() * 300) : 2 + Math.floor(-Math.log(1 - rnd()) * 8);
+      const back = Math.min(chain.length - 3, want);
       chain.length = chain.length - back;
       if (rnd() < 0.3 && nodes.length < o.n) {
         add({ type: 'branch_summary', kind: 'branchSummary', text: `[branch summary]: ${words(12)}`, files: [FILES[step % FILES.length]] });
