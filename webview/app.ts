@@ -3,7 +3,7 @@
 // action the user can take by click, key, native menu or host `invoke`.
 import type { ContextView, EntryDetails, HostMessage, MoveReply, NodeView, RequestBody, SessionMeta } from '../src/protocol';
 import { nodeAriaLabel, segmentAriaLabel, KIND_NAMES } from './aria';
-import { derive, itemEntries, type Derived, type Item } from './derive';
+import { derive, itemEntries, outlineRows, type Derived, type Item } from './derive';
 import { h, renderContext, renderEntry } from './details';
 import { button, openEditorTextDialog, openLabelEditor, openShortcutSheet, openSummaryDialog, textfield, type DialogServices, type Overlay } from './dialogs';
 import { FILTER_MODES, FILTER_TITLES, isFilterMode, nextFilter, passesFilter, type FilterMode } from './filter';
@@ -85,6 +85,11 @@ export class App {
       ...common,
       onViewChange: () => this.scheduleSave(),
       itemForKey: (k) => this.keyIndex.get(k),
+      onFirstSize: () => {
+        const f = this.initialView;
+        this.initialView = undefined;
+        f?.();
+      },
     });
     this.outline = new OutlineView({
       ...common,
@@ -170,6 +175,7 @@ export class App {
       stats: () => ({ items: this.derived?.items.length ?? 0, rendered: this.graph.renderedCount, visible: this.derived?.visibleCount ?? 0, hits: this.hitOrder.length, selected: this.sel?.key }),
       /** Items intersecting the viewport (benchmark). */
       timings: () => this.timings,
+      lastMessageAt: () => this.bridge.lastMessageAt,
       inView: () => (this.layout ? queryItems(this.layout, this.graph.worldRect()).length : 0),
       layoutBounds: () => (this.layout ? { minX: this.layout.minX, maxX: this.layout.maxX, maxY: this.layout.maxY } : undefined),
     };
@@ -187,7 +193,11 @@ export class App {
         this.entryCache.clear();
         this.hitsDirty = true;
         this.updateMeta();
-        this.refresh(true);
+        // A snapshot is drawn at once (no frame wait): it is what the user waits for.
+        this.snapshotPending = true;
+        cancelAnimationFrame(this.refreshFrame);
+        this.refreshFrame = 0;
+        this.rebuild();
         return;
       case 'invoke':
         this.invoke(m.action, m.id);
@@ -211,9 +221,10 @@ export class App {
       }
       case 'leafMoved': {
         const old = this.model.leafId;
+        const oldIdx = this.model.leaf;
         this.model.setLeaf(m.leafId);
         if (this.sel && this.sel.entryId === old && m.leafId) this.pendingSelect = m.leafId;
-        this.refresh();
+        if (!this.fastLeafMove(oldIdx, this.model.leaf)) this.refresh();
         this.announce(m.leafId ? `Leaf moved to ${this.describe(m.leafId)}` : 'Leaf moved before the first entry');
         break;
       }
@@ -275,6 +286,7 @@ export class App {
     });
   }
   private snapshotPending = false;
+  private initialView: (() => void) | undefined;
   /** Last rebuild's phases in ms (benchmark). */
   timings: Record<string, number> = {};
 
@@ -314,9 +326,13 @@ export class App {
     if (first) {
       this.firstSnapshot = false;
       const v = this.state.sessionId === this.meta?.sessionId ? this.state.view : undefined;
-      if (v) this.graph.centerOn(v.cx, v.cy, v.k, false);
-      else if (it) this.graph.centerOn(it.x, it.y, 0.9, false);
-      else this.graph.fit(false);
+      const place = () => {
+        if (v) this.graph.centerOn(v.cx, v.cy, v.k, false);
+        else if (it) this.graph.centerOn(it.x, it.y, 0.9, false);
+        else this.graph.fit(false);
+      };
+      if (this.graph.size.w) place();
+      else this.initialView = place;
       this.state.sessionId = this.meta?.sessionId;
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
@@ -326,9 +342,47 @@ export class App {
     this.timings.total = performance.now() - t0;
     this.updateStatus(n);
     this.updateFindCount();
+    if (first) {
+      // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
+      this.graph.maybeRender();
+      requestAnimationFrame(() => setTimeout(() => this.renderDetails(), 0));
+    } else this.renderDetails();
+    this.postSelected();
+    this.scheduleSave();
+  }
+
+  /**
+   * A leaf move that changes no item (the new leaf already has its own item, the old one stays
+   * visible) only changes path flags and the outline order: no derive, no layout. Returns false
+   * when a full rebuild is needed.
+   */
+  private fastLeafMove(oldLeaf: number, newLeaf: number): boolean {
+    const d = this.derived;
+    if (!d || this.refreshFrame || newLeaf < 0) return false;
+    const it = d.itemOf[newLeaf];
+    if (!it || it.seg || it.entry !== newLeaf) return false;
+    if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.state.filter, false)) return false;
+    const path = this.model.pathMask();
+    for (const x of d.items) {
+      x.onPath = path[x.entry] === 1;
+      x.isLeaf = !x.seg && x.entry === newLeaf;
+    }
+    d.rows = outlineRows(d.root);
+    this.orderHits();
+    if (this.pendingSelect) {
+      const key = this.pendingSelect;
+      this.pendingSelect = undefined;
+      this.sel = { key, entryId: key };
+    }
+    this.graph.refreshStyles();
+    this.outline.setRows(d.rows);
+    const sel = this.selItem();
+    this.outline.setActive(sel);
+    if (sel) this.graph.reveal(sel, false);
     this.renderDetails();
     this.postSelected();
     this.scheduleSave();
+    return true;
   }
 
   private resolveSel(s: Sel | undefined): Sel | undefined {
@@ -974,7 +1028,7 @@ export class App {
   private updateStatus(n: number): void {
     const d = this.derived;
     const filt = FILTER_TITLES[this.state.filter];
-    this.statusEl.textContent = `${n.toLocaleString('en-US')} entries · ${(d?.visibleCount ?? 0).toLocaleString('en-US')} shown (${filt}) · ${(d?.items.length ?? 0).toLocaleString('en-US')} nodes`;
+    this.statusEl.textContent = `${thousands(n)} entries · ${thousands(d?.visibleCount ?? 0)} shown (${filt}) · ${thousands(d?.items.length ?? 0)} nodes`;
   }
 
   private links() {
@@ -1019,10 +1073,10 @@ export class App {
     head.append(title);
     if (n.label !== undefined) head.append(h('span', 'label-badge', n.label));
     const facts = h('p', 'muted facts');
-    facts.append(document.createTextNode(`${n.time ? new Date(n.time).toLocaleString() : ''} · `), h('code', undefined, n.id));
+    facts.append(document.createTextNode(`${n.time ? localTime(n.time) : ''} · `), h('code', undefined, n.id));
     if (it.isLeaf) facts.append(document.createTextNode(' · current leaf'));
     else if (it.onPath) facts.append(document.createTextNode(' · on the current path'));
-    const cost = [n.model, n.tokens ? `${n.tokens.toLocaleString('en-US')} tokens` : '', n.cost ? `$${n.cost.toFixed(4)}` : ''].filter(Boolean).join(' · ');
+    const cost = [n.model, n.tokens ? `${thousands(n.tokens)} tokens` : '', n.cost ? `$${n.cost.toFixed(4)}` : ''].filter(Boolean).join(' · ');
     head.append(facts);
     if (cost) head.append(h('p', 'muted', cost));
     const ro = this.meta?.readOnly;
@@ -1135,4 +1189,16 @@ export class App {
       details: this.state.details,
     };
   }
+}
+
+/** 12345 → "12,345" (Intl is slow to start in a fresh webview). */
+function thousands(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Local date and time as YYYY-MM-DD HH:MM:SS (no Intl: it is slow to start). */
+function localTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (x: number) => String(x).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }

@@ -46,6 +46,9 @@ export interface Item {
   level: number;
   posinset: number;
   setsize: number;
+  /** Item owning this item's indentation run (outline); count of its run (scratch). */
+  owner: Item | null;
+  runCount: number;
 }
 
 export interface DeriveInput {
@@ -94,6 +97,8 @@ function newItem(key: string, seg: boolean, entry: number, parent: Item | null):
   it.level = 0;
   it.posinset = 0;
   it.setsize = 0;
+  it.owner = null;
+  it.runCount = 0;
   if (parent) (parent.children ??= []).push(it);
   return it;
 }
@@ -229,15 +234,15 @@ export function derive(input: DeriveInput): Derived {
  */
 export function outlineRows(root: Item): Item[] {
   const rows: Item[] = [];
-  const counts = new Map<Item, number>();
-  const owner = new Map<Item, Item>();
   const stack: Item[] = [];
+  root.runCount = 0;
   const pushKids = (it: Item) => {
     const ch = it.children;
     if (!ch) return;
     const branch = ch.length >= 2 || it === root;
     const level = it === root ? 1 : it.level + (branch ? 1 : 0);
-    const own = branch ? it : owner.get(it)!;
+    const own = branch ? it : it.owner!;
+    if (branch) it.runCount = 0;
     // Reverse push so the on-path child comes out first, the rest in time order.
     let onPathChild: Item | undefined;
     for (let c = ch.length - 1; c >= 0; c--) {
@@ -247,12 +252,12 @@ export function outlineRows(root: Item): Item[] {
         continue;
       }
       child.level = level;
-      owner.set(child, own);
+      child.owner = own;
       stack.push(child);
     }
     if (onPathChild) {
       onPathChild.level = level;
-      owner.set(onPathChild, own);
+      onPathChild.owner = own;
       stack.push(onPathChild);
     }
   };
@@ -261,13 +266,10 @@ export function outlineRows(root: Item): Item[] {
     const it = stack.pop()!;
     it.row = rows.length;
     rows.push(it);
-    const own = owner.get(it)!;
-    const c = (counts.get(own) ?? 0) + 1;
-    counts.set(own, c);
-    it.posinset = c;
+    it.posinset = ++it.owner!.runCount;
     pushKids(it);
   }
-  for (const it of rows) it.setsize = counts.get(owner.get(it)!)!;
+  for (const it of rows) it.setsize = it.owner!.runCount;
   return rows;
 }
 

@@ -199,7 +199,7 @@ export function renderContext(c: ContextView, links: DetailsLinks): HTMLElement 
   root.append(
     kv([
       ['Messages', String(c.messages.length)],
-      ['Tokens (estimate)', `~${c.tokens.toLocaleString('en-US')}`],
+      ['Tokens (estimate)', `~${String(c.tokens).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`],
       ['Model', c.model ?? 'unknown'],
       ['Thinking', c.thinkingLevel],
     ]),

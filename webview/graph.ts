@@ -15,6 +15,9 @@ export const DENSE_LIMIT = 4000;
 /** Below this zoom, nodes are drawn as plain boxes without text. */
 export const TEXT_ZOOM = 0.45;
 export const MIN_ZOOM = 0.002;
+/** Minimap size in CSS pixels (styles.css uses the same). */
+const MINI_W = 160;
+const MINI_H = 120;
 export const MAX_ZOOM = 2.5;
 
 export interface GraphHost {
@@ -26,6 +29,8 @@ export interface GraphHost {
   onViewChange(): void;
   contextFor(it: Item): string;
   itemForKey(key: string): Item | undefined;
+  /** The graph got a size for the first time (the initial view can be placed now). */
+  onFirstSize(): void;
 }
 
 export interface View {
@@ -99,6 +104,7 @@ export class GraphView {
     this.width = w;
     this.height = h;
     if (c) this.centerOn(c.x, c.y, this.view.k, false);
+    else if (w && h) this.host.onFirstSize();
     this.drawMinimapBase();
     this.request(true);
   }
@@ -430,8 +436,8 @@ export class GraphView {
   private miniScale(): { s: number; ox: number; oy: number } | undefined {
     const l = this.layout;
     if (!l || !l.count) return undefined;
-    const W = this.minimap.clientWidth || 160;
-    const H = this.minimap.clientHeight || 120;
+    const W = MINI_W;
+    const H = MINI_H;
     const w = l.maxX - l.minX + NODE_W;
     const h = l.maxY + NODE_H;
     const s = Math.min(W / w, H / h);
@@ -441,8 +447,8 @@ export class GraphView {
   private drawMinimapBase(): void {
     const l = this.layout;
     const m = this.miniScale();
-    const W = this.minimap.clientWidth || 160;
-    const H = this.minimap.clientHeight || 120;
+    const W = MINI_W;
+    const H = MINI_H;
     const dpr = Math.min(2, window.devicePixelRatio || 1);
     this.miniBase.width = this.minimap.width = Math.floor(W * dpr);
     this.miniBase.height = this.minimap.height = Math.floor(H * dpr);
@@ -468,7 +474,7 @@ export class GraphView {
   private drawMinimapView(): void {
     const m = this.miniScale();
     const ctx = this.minimap.getContext('2d')!;
-    const dpr = this.minimap.width / (this.minimap.clientWidth || 160);
+    const dpr = this.minimap.width / MINI_W;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.minimap.width, this.minimap.height);
     ctx.drawImage(this.miniBase, 0, 0);

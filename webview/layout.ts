@@ -92,25 +92,31 @@ function balanceMainLine(root: Item): [Item, Item[]][] {
   while (stack.length) {
     const it = stack.pop()!;
     order.push(it);
-    if (it.children) for (const c of it.children) stack.push(c);
+    const ch = it.children;
+    if (ch) for (let c = 0; c < ch.length; c++) stack.push(ch[c]);
   }
-  const size = new Map<Item, number>();
+  // Subtree sizes in `height` (d3's tree() does not read it; derive sets it to 0).
   for (let k = order.length - 1; k >= 0; k--) {
     const it = order[k];
     let s = 1;
-    if (it.children) for (const c of it.children) s += size.get(c)!;
-    size.set(it, s);
+    const ch = it.children;
+    if (ch) for (let c = 0; c < ch.length; c++) s += ch[c].height;
+    it.height = s;
   }
   const restore: [Item, Item[]][] = [];
-  for (const it of order) {
+  for (let k = 0; k < order.length; k++) {
+    const it = order[k];
     const ch = it.children;
     if (!ch || ch.length < 2) continue;
     let main = ch[0];
-    for (const c of ch) if (size.get(c)! >= size.get(main)!) main = c;
-    const sides = ch.filter((c) => c !== main);
-    const phantoms = sides.map(() => phantomItem(it));
+    for (const c of ch) if (c.height >= main.height) main = c;
+    const next: Item[] = [];
+    for (const c of ch) if (c !== main) next.push(c);
+    const sides = next.length;
+    next.push(main);
+    for (let p = 0; p < sides; p++) next.push(phantomItem(it));
     restore.push([it, ch]);
-    it.children = [...sides, main, ...phantoms];
+    it.children = next;
   }
   return restore;
 }

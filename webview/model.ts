@@ -1,16 +1,21 @@
-// The webview's copy of one session's entry tree: NodeViews by index, parent links and children sorted
-// as pi sorts them (entry time ascending, stable by arrival). Deltas from the host (appended nodes,
-// labels, leaf moves) are applied in place; everything visual is derived from this in derive.ts.
+// The webview's copy of one session's entry tree: NodeViews by index, parent links and children in
+// pi's order (entry time ascending, stable by arrival). Links live in typed arrays (first child, next
+// sibling) so that loading 100k entries allocates next to nothing per entry. Deltas from the host
+// (appended nodes, labels, leaf moves) are applied in place; derive.ts computes everything visual.
 import type { NodeView } from '../src/protocol';
 
 export class TreeModel {
   nodes: NodeView[] = [];
   readonly index = new Map<string, number>();
-  /** Parent index per node, -1 for roots. */
-  parent: number[] = [];
-  /** Children per node in pi's order (time ascending, then arrival). */
-  children: (number[] | undefined)[] = [];
-  roots: number[] = [];
+  /** Parent index per node, -1 for roots (length may exceed `size`). */
+  parent = new Int32Array(0);
+  private firstChild = new Int32Array(0);
+  private lastChild = new Int32Array(0);
+  private nextSibling = new Int32Array(0);
+  private childN = new Int32Array(0);
+  private times = new Float64Array(0);
+  private firstRoot = -1;
+  private lastRoot = -1;
   leaf = -1;
   /** Bumped on every change that needs a new derivation (structure, labels, leaf). */
   version = 0;
@@ -30,37 +35,52 @@ export class TreeModel {
   load(nodes: NodeView[], leafId: string | null): void {
     this.nodes = [];
     this.index.clear();
-    this.parent = [];
-    this.children = [];
-    this.roots = [];
     this.orphans.clear();
+    this.firstRoot = this.lastRoot = -1;
+    this.leaf = -1;
+    this.grow(nodes.length);
     this.append(nodes);
     this.setLeaf(leafId);
     this.version++;
   }
 
+  private grow(min: number): void {
+    if (this.parent.length >= min) return;
+    const cap = Math.max(min, Math.ceil(this.parent.length * 1.5), 64);
+    const g = <T extends Int32Array | Float64Array>(a: T, C: new (n: number) => T): T => {
+      const b = new C(cap);
+      b.set(a);
+      return b;
+    };
+    this.parent = g(this.parent, Int32Array);
+    this.firstChild = g(this.firstChild, Int32Array);
+    this.lastChild = g(this.lastChild, Int32Array);
+    this.nextSibling = g(this.nextSibling, Int32Array);
+    this.childN = g(this.childN, Int32Array);
+    this.times = g(this.times, Float64Array);
+  }
+
   /** Adds nodes in arrival order; a node with a known id replaces the old one (rare: host resync). */
   append(nodes: NodeView[]): void {
     let rebuild = false;
+    this.grow(this.nodes.length + nodes.length);
     for (const n of nodes) {
       const old = this.index.get(n.id);
       if (old !== undefined) {
         if (this.nodes[old].parentId !== n.parentId || this.nodes[old].time !== n.time) rebuild = true;
         this.nodes[old] = n;
+        this.times[old] = n.time;
         continue;
       }
       const i = this.nodes.length;
       this.nodes.push(n);
       this.index.set(n.id, i);
-      this.parent.push(-1);
-      this.children.push(undefined);
+      this.times[i] = n.time;
+      this.firstChild[i] = this.lastChild[i] = this.nextSibling[i] = -1;
+      this.childN[i] = 0;
       if (!rebuild) this.link(i);
       // Children that arrived before this node hang under it now.
-      const waiting = this.orphans.get(n.id);
-      if (waiting) {
-        this.orphans.delete(n.id);
-        rebuild = true;
-      }
+      if (this.orphans.size && this.orphans.has(n.id)) rebuild = true;
     }
     if (rebuild) this.rebuildLinks();
     this.version++;
@@ -71,7 +91,7 @@ export class TreeModel {
     const p = pid === null ? undefined : this.index.get(pid);
     if (p === undefined || p === i) {
       this.parent[i] = -1;
-      insertSorted(this.roots, i, this.nodes);
+      this.insertRoot(i);
       if (pid !== null && p === undefined) {
         const list = this.orphans.get(pid);
         if (list) list.push(i);
@@ -80,42 +100,88 @@ export class TreeModel {
       return;
     }
     this.parent[i] = p;
-    const kids = this.children[p];
-    if (kids) insertSorted(kids, i, this.nodes);
-    else this.children[p] = [i];
+    this.childN[p]++;
+    const last = this.lastChild[p];
+    if (last < 0) {
+      this.firstChild[p] = this.lastChild[p] = i;
+    } else if (this.before(last, i)) {
+      this.nextSibling[last] = i;
+      this.lastChild[p] = i;
+    } else {
+      // Out of time order (rare): walk to the insertion point.
+      let prev = -1;
+      let c = this.firstChild[p];
+      while (c >= 0 && this.before(c, i)) {
+        prev = c;
+        c = this.nextSibling[c];
+      }
+      this.nextSibling[i] = c;
+      if (prev < 0) this.firstChild[p] = i;
+      else this.nextSibling[prev] = i;
+    }
+  }
+
+  private insertRoot(i: number): void {
+    if (this.lastRoot < 0) {
+      this.firstRoot = this.lastRoot = i;
+      return;
+    }
+    if (this.before(this.lastRoot, i)) {
+      this.nextSibling[this.lastRoot] = i;
+      this.lastRoot = i;
+      return;
+    }
+    let prev = -1;
+    let c = this.firstRoot;
+    while (c >= 0 && this.before(c, i)) {
+      prev = c;
+      c = this.nextSibling[c];
+    }
+    this.nextSibling[i] = c;
+    if (prev < 0) this.firstRoot = i;
+    else this.nextSibling[prev] = i;
+  }
+
+  /** pi's sibling order: time ascending, then arrival. */
+  private before(a: number, b: number): boolean {
+    const ta = this.times[a];
+    const tb = this.times[b];
+    return ta < tb || (ta === tb && a < b);
   }
 
   private rebuildLinks(): void {
-    this.roots = [];
+    const n = this.nodes.length;
     this.orphans.clear();
-    for (let i = 0; i < this.nodes.length; i++) this.children[i] = undefined;
-    for (let i = 0; i < this.nodes.length; i++) this.link(i);
-    // A parent chain that loops (never sent by a correct host) would hide nodes: break it at the loop.
-    const seen = new Uint8Array(this.nodes.length);
-    const stack = [...this.roots];
-    while (stack.length) {
-      const i = stack.pop()!;
-      seen[i] = 1;
-      const kids = this.children[i];
-      if (kids) for (const k of kids) stack.push(k);
-    }
-    for (let i = 0; i < this.nodes.length; i++) {
+    this.firstRoot = this.lastRoot = -1;
+    this.firstChild.fill(-1, 0, n);
+    this.lastChild.fill(-1, 0, n);
+    this.nextSibling.fill(-1, 0, n);
+    this.childN.fill(0, 0, n);
+    for (let i = 0; i < n; i++) this.link(i);
+    // A parent chain that loops (never sent by a correct host) would hide nodes: cut it into a root.
+    const seen = new Uint8Array(n);
+    for (const i of this.preorder()) seen[i] = 1;
+    for (let i = 0; i < n; i++) {
       if (seen[i]) continue;
-      const p = this.parent[i];
-      if (p >= 0) {
-        const kids = this.children[p]!;
-        kids.splice(kids.indexOf(i), 1);
-        if (!kids.length) this.children[p] = undefined;
-      }
+      this.unlink(i);
       this.parent[i] = -1;
-      insertSorted(this.roots, i, this.nodes);
-      const st = [i];
-      while (st.length) {
-        const j = st.pop()!;
-        seen[j] = 1;
-        const kids = this.children[j];
-        if (kids) for (const k of kids) if (!seen[k]) st.push(k);
-      }
+      this.nextSibling[i] = -1;
+      this.insertRoot(i);
+      for (const j of this.preorder(i)) seen[j] = 1;
+    }
+  }
+
+  private unlink(i: number): void {
+    const p = this.parent[i];
+    if (p < 0) return;
+    let prev = -1;
+    for (let c = this.firstChild[p]; c >= 0; prev = c, c = this.nextSibling[c]) {
+      if (c !== i) continue;
+      if (prev < 0) this.firstChild[p] = this.nextSibling[c];
+      else this.nextSibling[prev] = this.nextSibling[c];
+      if (this.lastChild[p] === c) this.lastChild[p] = prev;
+      this.childN[p]--;
+      return;
     }
   }
 
@@ -133,10 +199,27 @@ export class TreeModel {
     const n = this.nodes[i];
     const next = label === '' ? undefined : label;
     if (n.label === next) return false;
-    this.nodes[i] = { ...n, label: next };
-    if (next === undefined) delete this.nodes[i].label;
+    const copy = { ...n, label: next };
+    if (next === undefined) delete copy.label;
+    this.nodes[i] = copy;
     this.version++;
     return true;
+  }
+
+  childCount(i: number): number {
+    return this.childN[i];
+  }
+
+  childrenOf(i: number): number[] {
+    const out: number[] = [];
+    for (let c = this.firstChild[i]; c >= 0; c = this.nextSibling[c]) out.push(c);
+    return out;
+  }
+
+  get roots(): number[] {
+    const out: number[] = [];
+    for (let c = this.firstRoot; c >= 0; c = this.nextSibling[c]) out.push(c);
+    return out;
   }
 
   /** 1 for every node on the path from a root to the current leaf. */
@@ -154,17 +237,28 @@ export class TreeModel {
     return mask;
   }
 
-  /** Pre-order (children in pi order), iterative: safe for 100k-deep chains. */
-  preorder(): Int32Array {
-    const out = new Int32Array(this.nodes.length);
+  /**
+   * Pre-order (children in pi order) of the whole forest, or of one subtree. Walks the links with
+   * parent pointers instead of a stack: no recursion, no allocation but the result.
+   */
+  preorder(from?: number): Int32Array {
+    const out = new Int32Array(from === undefined ? this.nodes.length : this.nodes.length);
     let k = 0;
-    const stack: number[] = [];
-    for (let r = this.roots.length - 1; r >= 0; r--) stack.push(this.roots[r]);
-    while (stack.length) {
-      const i = stack.pop()!;
-      out[k++] = i;
-      const kids = this.children[i];
-      if (kids) for (let c = kids.length - 1; c >= 0; c--) stack.push(kids[c]);
+    const fc = this.firstChild;
+    const ns = this.nextSibling;
+    const par = this.parent;
+    for (let r = from ?? this.firstRoot; r >= 0; r = from === undefined ? ns[r] : -1) {
+      let i = r;
+      for (;;) {
+        out[k++] = i;
+        if (fc[i] >= 0) {
+          i = fc[i];
+          continue;
+        }
+        while (i !== r && ns[i] < 0) i = par[i];
+        if (i === r) break;
+        i = ns[i];
+      }
     }
     return k === out.length ? out : out.slice(0, k);
   }
@@ -174,18 +268,4 @@ export class TreeModel {
     for (let p = this.parent[i]; p >= 0; p = this.parent[p]) d++;
     return d;
   }
-}
-
-/** Inserts `i` keeping (time, index) order; appends are O(1) in the common case. */
-function insertSorted(list: number[], i: number, nodes: NodeView[]): void {
-  const t = nodes[i].time;
-  let pos = list.length;
-  while (pos > 0) {
-    const j = list[pos - 1];
-    const tj = nodes[j].time;
-    if (tj < t || (tj === t && j < i)) break;
-    pos--;
-  }
-  if (pos === list.length) list.push(i);
-  else list.splice(pos, 0, i);
 }

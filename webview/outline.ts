@@ -27,6 +27,9 @@ export class OutlineView {
   private readonly dom = new Map<Item, HTMLDivElement>();
   private active: Item | undefined;
   private frame = 0;
+  /** Kept from the scroll and resize events: reading them from the DOM would force a layout. */
+  private height = 0;
+  private scrollTop = 0;
 
   constructor(private readonly host: OutlineHost) {
     this.el = document.createElement('div');
@@ -38,8 +41,14 @@ export class OutlineView {
     this.spacer.className = 'spacer';
     this.spacer.setAttribute('role', 'none');
     this.el.append(this.spacer);
-    this.el.addEventListener('scroll', () => this.schedule());
-    new ResizeObserver(() => this.schedule()).observe(this.el);
+    this.el.addEventListener('scroll', () => {
+      this.scrollTop = this.el.scrollTop;
+      this.schedule();
+    });
+    new ResizeObserver((entries) => {
+      this.height = entries[entries.length - 1].contentRect.height;
+      this.schedule();
+    }).observe(this.el);
     const rowOf = (ev: Event) => {
       const r = (ev.target as Element).closest?.('[role="treeitem"]') as HTMLDivElement | null;
       const idx = r ? Number(r.dataset.row) : NaN;
@@ -75,16 +84,21 @@ export class OutlineView {
   }
 
   get pageSize(): number {
-    return Math.max(1, Math.floor(this.el.clientHeight / ROW_H) - 1);
+    return Math.max(1, Math.floor((this.height || 400) / ROW_H) - 1);
   }
 
   setActive(it: Item | undefined, scroll = true): void {
     this.active = it;
     if (it && scroll && it.row >= 0) {
       const top = it.row * ROW_H;
-      const h = this.el.clientHeight;
-      if (top < this.el.scrollTop) this.el.scrollTop = top;
-      else if (top + ROW_H > this.el.scrollTop + h) this.el.scrollTop = top + ROW_H - h;
+      const h = this.height || 400;
+      let next = this.scrollTop;
+      if (top < next) next = top;
+      else if (top + ROW_H > next + h) next = top + ROW_H - h;
+      if (next !== this.scrollTop) {
+        this.scrollTop = next;
+        this.el.scrollTop = next;
+      }
     }
     this.render();
   }
@@ -98,9 +112,9 @@ export class OutlineView {
   }
 
   private render(): void {
-    const h = this.el.clientHeight || 400;
-    const first = Math.max(0, Math.floor(this.el.scrollTop / ROW_H) - OVERSCAN);
-    const last = Math.min(this.rows.length - 1, Math.ceil((this.el.scrollTop + h) / ROW_H) + OVERSCAN);
+    const h = this.height || 400;
+    const first = Math.max(0, Math.floor(this.scrollTop / ROW_H) - OVERSCAN);
+    const last = Math.min(this.rows.length - 1, Math.ceil((this.scrollTop + h) / ROW_H) + OVERSCAN);
     const want = new Set<Item>();
     for (let r = first; r <= last; r++) want.add(this.rows[r]);
     // The active row must exist for aria-activedescendant even when scrolled away.

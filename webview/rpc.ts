@@ -19,8 +19,14 @@ export class Bridge {
     private readonly onHost: (m: HostMessage) => void,
   ) {}
 
+  /** When the last host message arrived (before its data was deserialized); for the benchmark. */
+  lastMessageAt = 0;
+
   start(win: Window): void {
-    win.addEventListener('message', (ev: MessageEvent) => this.receive(ev.data));
+    win.addEventListener('message', (ev: MessageEvent) => {
+      this.lastMessageAt = performance.now();
+      this.receive(ev.data);
+    });
     this.send({ type: 'ready' });
   }
 

@@ -382,6 +382,17 @@ test('deltas update the tree in place: appended, leafMoved, labelChanged, rename
   // The selection was on the old leaf, so it follows the new one.
   assert.equal(await selected(page), 'u5000000');
   assert.match((await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!, /\bleaf\b/);
+  // A move to an entry that has its own node takes the fast path (no relayout): flags and order.
+  await host.delta({ type: 'leafMoved', leafId: 'x1000000' });
+  await settled(page);
+  assert.match((await page.locator('svg.scene g.node[data-entry-id="x1000000"]').getAttribute('class'))!, /\bleaf\b/);
+  assert.doesNotMatch((await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!, /\bleaf\b/);
+  const order = await page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
+  assert.deepEqual(order.slice(0, 4), ['u1000000', 'a1000000', 'seg:u4000000', 'bs000000'], 'the branch holding the leaf comes first');
+  assert.equal(await selected(page), 'x1000000', 'the selection followed the leaf');
+  await host.delta({ type: 'leafMoved', leafId: 'a3000000' });
+  await settled(page);
+  assert.match((await page.locator('svg.scene g.node[data-entry-id="a3000000"]').getAttribute('class'))!, /\bleaf\b/, 'a move into a segment splits it (full rebuild)');
   await host.delta({ type: 'labelChanged', targetId: 'u1000000', label: 'origin' });
   await settled(page);
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="u1000000"] .label-badge').textContent(), 'origin');

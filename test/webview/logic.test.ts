@@ -34,7 +34,7 @@ function keys(items: Item[]): string[] {
 test('model: children sorted by time, orphans re-attached when their parent arrives, labels and leaf', () => {
   const m = new TreeModel();
   m.load([nv('a', null, { time: 1 }), nv('c', 'a', { time: 5 }), nv('b', 'a', { time: 3 })], 'c');
-  assert.deepEqual(m.children[0]!.map((i) => m.nodes[i].id), ['b', 'c']);
+  assert.deepEqual(m.childrenOf(0).map((i) => m.nodes[i].id), ['b', 'c']);
   m.append([nv('x', 'late', { time: 9 })]);
   assert.deepEqual(m.roots.map((i) => m.nodes[i].id), ['a', 'x']);
   m.append([nv('late', 'c', { time: 8 })]);
@@ -54,6 +54,14 @@ test('model: children sorted by time, orphans re-attached when their parent arri
 test('model: a self-parented node is a root and a parent loop is broken instead of hiding nodes', () => {
   const m = model([nv('a', 'a'), nv('b', 'c'), nv('c', 'b')]);
   assert.equal(m.preorder().length, 3);
+  assert.equal(new Set(m.preorder()).size, 3);
+});
+
+test('model: out-of-order times sort siblings like pi; pre-order visits every node once', () => {
+  const m = model([nv('r', null, { time: 10 }), nv('c3', 'r', { time: 30 }), nv('c1', 'r', { time: 10 }), nv('c2', 'r', { time: 20 }), nv('c1b', 'r', { time: 10 }), nv('g', 'c1', { time: 40 }), nv('r0', null, { time: 5 })]);
+  assert.deepEqual(m.childrenOf(0).map((i) => m.nodes[i].id), ['c1', 'c1b', 'c2', 'c3']);
+  assert.deepEqual([...m.preorder()].map((i) => m.nodes[i].id), ['r0', 'r', 'c1', 'g', 'c1b', 'c2', 'c3']);
+  assert.deepEqual([...m.preorder(m.index.get('c1'))].map((i) => m.nodes[i].id), ['c1', 'g']);
 });
 
 test('filters follow pi 1.6.0 /tree rules', () => {
@@ -203,7 +211,7 @@ test('generated sessions have the requested shape', () => {
   const s = genSession({ n: 20_000, branchRate: 0.02, seed: 11 });
   const m = model(s.nodes, s.leafId);
   let branches = 0;
-  for (const k of m.children) if (k && k.length > 1) branches++;
+  for (let i = 0; i < m.size; i++) if (m.childCount(i) > 1) branches++;
   assert.equal(s.nodes.length, 20_000);
   assert.ok(branches > 20_000 * 0.005 && branches < 20_000 * 0.04, `branch points: ${branches}`);
   assert.ok(s.nodes.some((n) => n.kind === 'compaction') && s.nodes.some((n) => n.label));
