@@ -355,6 +355,7 @@ export class GraphView {
   private simpleNode(it: Item): SVGGElement {
     const n = this.host.nodes()[it.entry];
     const g = this.baseNode(it, n);
+    g.classList.add('simple');
     g.append(rect('box', 0, 0, NODE_W, NODE_H, 6));
     return g;
   }
@@ -404,7 +405,7 @@ export class GraphView {
     const ctx = c.getContext('2d')!;
     ctx.setTransform(dpr * k, 0, 0, dpr * k, -r.x0 * k * dpr, -r.y0 * k * dpr);
     const cs = getComputedStyle(this.el);
-    ctx.lineWidth = 1 / k;
+    ctx.lineWidth = 1.5 / k;
     ctx.strokeStyle = cs.getPropertyValue('--edge').trim() || '#888';
     ctx.beginPath();
     for (const it of items) {
@@ -421,10 +422,12 @@ export class GraphView {
       if (!v) colors.set(cls, (v = cs.getPropertyValue(`--kind-${cls}`).trim() || '#888'));
       return v;
     };
+    // At tiny zooms a node still covers a few pixels.
     const s = Math.max(NODE_H, 3 / k);
+    const sw = Math.max(NODE_W, 4 / k);
     for (const it of items) {
       ctx.fillStyle = color(it.seg ? 'segment' : nodes[it.entry].kind);
-      ctx.fillRect(it.x - NODE_W / 2, it.y - s / 2, NODE_W, s);
+      ctx.fillRect(it.x - sw / 2, it.y - s / 2, sw, s);
     }
     const accent = cs.getPropertyValue('--accent').trim() || '#3794ff';
     ctx.fillStyle = accent;

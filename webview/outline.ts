@@ -7,6 +7,8 @@ import { KIND_ICONS } from './icons';
 
 export const ROW_H = 22;
 const OVERSCAN = 8;
+/** Visible indentation levels at most (see render). */
+const MAX_INDENT = 10;
 
 export interface OutlineHost {
   nodes(): NodeView[];
@@ -126,6 +128,9 @@ export class OutlineView {
       }
     }
     const frag = document.createDocumentFragment();
+    // Deep trees would indent rows out of sight: indentation is relative to the active row's level
+    // (a few levels of context above it), capped; aria-level keeps the true level.
+    const base = Math.max(0, (this.active?.level ?? 1) - 1 - MAX_INDENT / 2);
     for (const it of want) {
       let el = this.dom.get(it);
       if (!el) {
@@ -133,6 +138,9 @@ export class OutlineView {
         this.dom.set(it, el);
         frag.append(el);
       }
+      const indent = Math.min(MAX_INDENT, Math.max(0, it.level - 1 - base));
+      el.style.paddingLeft = `${6 + indent * 12}px`;
+      el.classList.toggle('deeper', it.level - 1 - base > MAX_INDENT);
       const sel = this.host.isSelected(it);
       el.setAttribute('aria-selected', String(sel));
       el.classList.toggle('selected', sel);
@@ -165,7 +173,6 @@ export class OutlineView {
     if (it.seg ? this.host.hitsIn(it) : this.host.isHit(it.entry)) cls += ' hit';
     el.className = cls;
     el.style.top = `${it.row * ROW_H}px`;
-    el.style.paddingLeft = `${6 + Math.min(it.level - 1, 30) * 12}px`;
     const mark = document.createElement('span');
     mark.className = 'mark';
     mark.textContent = it.onPath ? '•' : '';

@@ -497,3 +497,25 @@ test('host invoke messages open the same UI (label editor, summary, shortcuts, d
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-field')), 'find');
   await close(host);
 });
+
+test('themes: high contrast draws solid contrast borders; reduced motion jumps without animating', async () => {
+  const host = await small();
+  const page = host.page;
+  await page.evaluate(() => {
+    document.body.className = 'vscode-high-contrast';
+    document.documentElement.style.setProperty('--vscode-contrastBorder', 'rgb(111, 195, 223)');
+    document.documentElement.style.setProperty('--vscode-contrastActiveBorder', 'rgb(243, 133, 24)');
+  });
+  const box = page.locator('svg.scene g.node[data-entry-id="x1000000"] rect.box');
+  assert.equal(await box.evaluate((e) => getComputedStyle(e).stroke), 'rgb(111, 195, 223)');
+  const sel = page.locator('svg.scene g.node.selected rect.box');
+  assert.equal(await sel.evaluate((e) => getComputedStyle(e).stroke), 'rgb(243, 133, 24)');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const view = () => page.evaluate(() => ({ ...(window as unknown as { __piTree: { graph: { view: { x: number; y: number; k: number } } } }).__piTree.graph.view }));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('0');
+  const v1 = await view();
+  await new Promise((r) => setTimeout(r, 400));
+  assert.deepEqual(await view(), v1, 'fit applied at once, not animated');
+  await close(host);
+});
