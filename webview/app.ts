@@ -618,6 +618,19 @@ export class App {
   private onKey(ev: KeyboardEvent): void {
     const t = ev.target as Element | null;
     const top = this.overlays[this.overlays.length - 1];
+    if (ev.key === 'Tab' && top && top.el.classList.contains('overlay')) {
+      // Modal dialogs keep focus inside (APG dialog pattern).
+      const list = [...top.el.querySelectorAll<HTMLElement>('vscode-button:not([disabled]), vscode-textfield, vscode-textarea, button, summary, a[href]')];
+      if (list.length) {
+        const i = list.findIndex((x) => x === document.activeElement || x.contains(document.activeElement));
+        const next = ev.shiftKey ? (i <= 0 ? list.length - 1 : i - 1) : i < 0 || i === list.length - 1 ? 0 : i + 1;
+        if ((ev.shiftKey && i <= 0) || (!ev.shiftKey && (i < 0 || i === list.length - 1))) {
+          ev.preventDefault();
+          list[next].focus();
+        }
+      }
+      return;
+    }
     const inField = !!t?.closest?.('input, textarea, select, vscode-textfield, vscode-textarea, vscode-single-select, [contenteditable="true"]');
     const inOverlay = !!top && !!t && top.el.contains(t);
     const onTree = t === this.outline.el || t === document.body || t === document.documentElement || !!t?.closest?.('.graph');

@@ -485,6 +485,9 @@ test('host invoke messages open the same UI (label editor, summary, shortcuts, d
   assert.equal(host.requestsOf('setLabel').length, 0, 'Escape writes nothing');
   await host.post({ type: 'invoke', action: 'summaryMove', id: 'u4000000' });
   await page.locator('[data-dialog="summary"]').waitFor();
+  // Focus stays inside the modal dialog.
+  for (let i = 0; i < 6; i++) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => !!document.activeElement?.closest('[data-dialog="summary"]')), true);
   await page.keyboard.press('Escape');
   await host.post({ type: 'invoke', action: 'showShortcuts' });
   await page.locator('[data-dialog="shortcuts"]').waitFor();

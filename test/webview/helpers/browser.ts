@@ -62,6 +62,8 @@ export async function serve(extraHead = ''): Promise<Served> {
 }
 
 export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
+  if (!existsSync(join(ROOT, 'dist', 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
