@@ -75,7 +75,7 @@ function snapshot(n: number, branchRate: number, seed: number): { json: string; 
   const msg: HostMessage = {
     type: 'snapshot',
     rev: 1,
-    meta: { fileName: `bench-${n}.jsonl`, sessionId: `bench-${n}-${seed}`, cwd: '/bench', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true },
+    meta: { fileName: `bench-${n}.jsonl`, sessionId: `bench-${n}-${seed}`, cwd: '/bench', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, restoreToken: `bench-${n}` },
     leafId: s.leafId,
     nodes: s.nodes,
   };

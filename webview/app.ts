@@ -193,6 +193,10 @@ export class App {
         this.entryCache.clear();
         this.hitsDirty = true;
         this.updateMeta();
+        if (m.meta.restoreToken !== this.state.restoreToken) {
+          this.state.restoreToken = m.meta.restoreToken;
+          this.saveState();
+        }
         // A snapshot is drawn at once (no frame wait): it is what the user waits for.
         this.snapshotPending = true;
         cancelAnimationFrame(this.refreshFrame);
@@ -1192,6 +1196,7 @@ export class App {
     return {
       v: STATE_VERSION,
       sessionId: this.meta?.sessionId ?? this.state.sessionId,
+      restoreToken: this.meta?.restoreToken ?? this.state.restoreToken,
       selected: this.sel?.key,
       view: { cx: c.x, cy: c.y, k: this.graph.view.k },
       filter: this.state.filter,

@@ -15,6 +15,8 @@ export interface ViewState {
 export interface SavedState {
   v: typeof STATE_VERSION;
   sessionId?: string;
+  /** The host's opaque token (SessionMeta.restoreToken): its panel serializer reads it after a restart. */
+  restoreToken?: string;
   /** Selected item key: an entry id, or `seg:<first entry id>`. */
   selected?: string;
   view?: ViewState;
@@ -40,6 +42,7 @@ export function restoreState(raw: unknown): SavedState {
   const r = raw as Record<string, unknown>;
   if (r.v !== STATE_VERSION) return s;
   if (typeof r.sessionId === 'string') s.sessionId = r.sessionId;
+  if (typeof r.restoreToken === 'string') s.restoreToken = r.restoreToken;
   if (typeof r.selected === 'string') s.selected = r.selected;
   const v = r.view as Record<string, unknown> | undefined;
   if (v && num(v.cx) && num(v.cy) && num(v.k) && v.k > 0) s.view = { cx: v.cx, cy: v.cy, k: v.k };

@@ -471,6 +471,7 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   assert.ok(Math.abs(k2 - k) < 1e-6, `zoom ${k} → ${k2}`);
   const saved = await page.evaluate(() => JSON.parse(sessionStorage.getItem('vscodeState')!));
   assert.equal(saved.v, 1);
+  assert.equal(saved.restoreToken, 'tok-1', 'the host serializer finds its token at the top level of the state');
   await close(host);
 });
 

@@ -96,7 +96,7 @@ export interface HostSession {
 }
 
 export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
-  return { fileName: 'session.jsonl', sessionId: 'sess-1', cwd: '/work/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, ...over };
+  return { fileName: 'session.jsonl', sessionId: 'sess-1', cwd: '/work/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, restoreToken: 'tok-1', ...over };
 }
 
 /** The Node side of the bridge: answers like the extension host. */

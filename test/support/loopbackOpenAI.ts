@@ -1,0 +1,173 @@
+// A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions protocol (plain JSON and
+// SSE streaming) and records every request, for testing model clients and everything above them.
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+  rawBody: string;
+  /** ms since the server started. */
+  at: number;
+}
+
+export type Reply =
+  | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'text'; status?: number; body: string; headers?: Record<string, string> }
+  /** SSE: each event is written as `data: <JSON or string>\n\n`; `chunkBytes` splits writes mid-event. */
+  | { kind: 'sse'; events: (object | string)[]; delayMs?: number; done?: boolean; hang?: boolean; chunkBytes?: number; headers?: Record<string, string> }
+  /** Accept the request and never answer. */
+  | { kind: 'hang' }
+  /** Close the connection without an answer. */
+  | { kind: 'destroy' };
+
+export type Handler = (req: RecordedRequest, n: number) => Reply | Promise<Reply>;
+
+export interface Loopback {
+  /** Base URL ending in /v1. */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setHandler(h: Handler): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startLoopback(handler: Handler = () => completionJson('SUMMARY')): Promise<Loopback> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const started = Date.now();
+  let current = handler;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const rawBody = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = rawBody ? JSON.parse(rawBody) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const rec: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody, at: Date.now() - started };
+    requests.push(rec);
+    let reply: Reply;
+    try {
+      reply = await current(rec, requests.length);
+    } catch (e) {
+      reply = { kind: 'json', status: 500, body: { error: { message: String(e) } } };
+    }
+    await send(res, reply);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    setHandler: (h) => {
+      current = h;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+async function send(res: ServerResponse, reply: Reply): Promise<void> {
+  switch (reply.kind) {
+    case 'json':
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.body));
+      return;
+    case 'text':
+      res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
+      res.end(reply.body);
+      return;
+    case 'hang':
+      return;
+    case 'destroy':
+      res.socket?.destroy();
+      return;
+    case 'sse': {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
+      res.flushHeaders();
+      const events = [...reply.events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))];
+      if (reply.done !== false) events.push('[DONE]');
+      for (const e of events) {
+        if (res.destroyed) return;
+        const text = `data: ${e}\n\n`;
+        if (reply.chunkBytes) {
+          for (let i = 0; i < text.length; i += reply.chunkBytes) {
+            res.write(text.slice(i, i + reply.chunkBytes));
+            await sleep(1);
+          }
+        } else {
+          res.write(text);
+        }
+        if (reply.delayMs) await sleep(reply.delayMs);
+      }
+      if (!reply.hang) res.end();
+      return;
+    }
+  }
+}
+
+export interface RawUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
+export const USAGE: RawUsage = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, prompt_tokens_details: { cached_tokens: 200 } };
+
+/** A plain JSON chat completion. */
+export function completionJson(text: string, opts: { usage?: RawUsage | null; finish?: string | null; model?: string } = {}): Reply {
+  const body: Record<string, unknown> = {
+    id: 'chatcmpl-loopback',
+    object: 'chat.completion',
+    created: 1,
+    model: opts.model ?? 'loopback-model',
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: opts.finish === undefined ? 'stop' : opts.finish }],
+  };
+  if (opts.usage !== null) body.usage = opts.usage ?? USAGE;
+  return { kind: 'json', body };
+}
+
+/** A streamed chat completion: role chunk, text pieces, finish chunk, usage chunk, [DONE]. */
+export function completionSse(
+  text: string,
+  opts: { pieces?: number; usage?: RawUsage | null; finish?: string; delayMs?: number; hang?: boolean; done?: boolean; chunkBytes?: number; stopAfterPieces?: number } = {},
+): Reply {
+  const n = Math.max(1, opts.pieces ?? 3);
+  const size = Math.ceil(text.length / n) || 1;
+  const base = { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback-model' };
+  const events: object[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  for (const p of pieces.slice(0, opts.stopAfterPieces ?? pieces.length)) events.push({ ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
+  if (opts.stopAfterPieces === undefined) {
+    events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: opts.finish ?? 'stop' }] });
+    if (opts.usage !== null) events.push({ ...base, choices: [], usage: opts.usage ?? USAGE });
+  }
+  return { kind: 'sse', events, delayMs: opts.delayMs, hang: opts.hang, done: opts.stopAfterPieces === undefined ? opts.done : false, chunkBytes: opts.chunkBytes };
+}
+
+/** A TCP port on 127.0.0.1 with nothing listening (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
