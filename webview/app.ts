@@ -830,10 +830,14 @@ export class App {
     }
   }
 
-  private afterMove(r: MoveReply, targetId: string | null): void {
+  /** The host may answer a move with `cancelled` (the user declined a warning) or fork instead. */
+  private afterMove(reply: MoveReply | null, targetId: string | null): void {
+    const r = (reply ?? {}) as Partial<MoveReply> & { cancelled?: boolean; fileName?: string };
+    if (r.cancelled) return this.announce('Cancelled: nothing was written');
+    if (typeof r.fileName === 'string') return this.announce(`Forked into ${r.fileName}`);
     if (!r.moved) this.announce('Already at this point');
     else this.announce(`Moved the leaf${targetId ? ` to ${this.describe(r.leafId ?? targetId)}` : ''}`);
-    if (r.editorText !== undefined) openEditorTextDialog(this.dialogServices(), targetId, r.editorText);
+    if (typeof r.editorText === 'string') openEditorTextDialog(this.dialogServices(), targetId, r.editorText);
   }
 
   private moveWithSummary(it: Item): void {
@@ -850,8 +854,9 @@ export class App {
   private async simple(body: RequestBody, done: string): Promise<void> {
     if ((body.kind === 'setLabel' || body.kind === 'rename') && !this.canWrite()) return;
     try {
-      await this.bridge.request(body);
-      this.announce(done);
+      const r = (await this.bridge.request<{ cancelled?: boolean; fileName?: string } | null>(body)) ?? {};
+      if (r.cancelled) this.announce('Cancelled: nothing was written');
+      else this.announce(typeof r.fileName === 'string' ? `${done}: ${r.fileName}` : done);
     } catch (e) {
       this.error((e as Error).message);
     }

@@ -17,7 +17,7 @@ export interface DialogServices {
   announce(msg: string): void;
   error(msg: string): void;
   request<T>(body: import('../src/protocol').RequestBody): Promise<T>;
-  afterMove(r: MoveReply, targetId: string | null): void;
+  afterMove(r: MoveReply | null, targetId: string | null): void;
 }
 
 export function button(label: string, action: string, opts: { secondary?: boolean; icon?: string; disabled?: boolean; title?: string } = {}): HTMLElement {
@@ -294,8 +294,8 @@ export function openLabelEditor(svc: DialogServices, target: { id: string; label
     if (done) return;
     overlay.close();
     try {
-      await svc.request({ kind: 'setLabel', id: target.id, ...(label ? { label } : {}) });
-      svc.announce(label ? `Label set to ${label}` : 'Label cleared');
+      const r = (await svc.request<{ cancelled?: boolean } | null>({ kind: 'setLabel', id: target.id, ...(label ? { label } : {}) })) ?? {};
+      svc.announce(r.cancelled ? 'Cancelled: nothing was written' : label ? `Label set to ${label}` : 'Label cleared');
     } catch (e) {
       svc.error((e as Error).message);
     }

@@ -523,3 +523,20 @@ test('themes: high contrast draws solid contrast borders; reduced motion jumps w
   assert.deepEqual(await view(), v1, 'fit applied at once, not animated');
   await close(host);
 });
+
+test('host answers are announced: a cancelled move opens nothing, forks name their file', async () => {
+  const host = await small();
+  const page = host.page;
+  const live = page.locator('.sr-only[aria-live="polite"]');
+  host.handlers.moveTo = () => ({ leafId: 'a4000000', moved: false, cancelled: true, editorText: 'now add tests' });
+  await selectId(host, 'u3000000');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!));
+  assert.equal(await page.locator('[data-dialog="editor-text"]').count(), 0);
+  host.handlers.fork = () => ({ fileName: '2026-11-29T10-00-00-000Z_0190.jsonl', text: 'fix the parser please' });
+  await selectId(host, 'u2000000');
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => /2026-11-29T10-00-00-000Z_0190\.jsonl/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!));
+  assert.match((await live.textContent())!, /^Forked a new session from this message: /);
+  await close(host);
+});
