@@ -26,6 +26,11 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** For double-quoted attribute values (the CSP keeps its single quotes readable). */
+function escapeAttr(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
 function checkUri(u: string, what: string): string {
   if (/[\s"'<>]/.test(u) || /^\s*(javascript|data):/i.test(u)) throw new Error(`renderWebviewHtml: ${what} is not a plain URI`);
   return escapeHtml(u);
@@ -54,7 +59,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 <html lang="en">
   <head>
     <meta charset="utf-8">
-    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+    <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${escapeHtml(o.title)}</title>
     <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${checkUri(o.codiconUri, 'codiconUri')}">

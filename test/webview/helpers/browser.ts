@@ -1,0 +1,210 @@
+// Runs the built webview bundle in headless Chromium against a SCRIPTED HOST: a loopback HTTP server
+// serves the real HTML (renderWebviewHtml, real CSP) and dist/, an init script provides a fake
+// `acquireVsCodeApi` that hands every posted message to Node, and the Node side answers like the
+// extension host would (snapshot on `ready`, one reply per request, deltas on demand).
+import { createServer, type Server } from 'node:http';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, extname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { HostMessage, NodeView, RequestBody, SessionMeta, WebviewMessage } from '../../../src/protocol';
+import { renderWebviewHtml } from '../../../src/host/webviewHtml';
+
+const ROOT = join(__dirname, '..', '..', '..');
+export const CHROMIUM = process.env.PI_TREE_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json', '.html': 'text/html' };
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves /index.html (the webview document) and /dist/*. */
+export async function serve(extraHead = ''): Promise<Served> {
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    if (path === '/' || path === '/index.html') {
+      const nonce = randomBytes(18).toString('base64url');
+      let html = renderWebviewHtml({
+        cspSource: origin,
+        nonce,
+        scriptUri: `${origin}/dist/webview.js`,
+        styleUris: [`${origin}/test-theme.css`, `${origin}/dist/webview.css`],
+        codiconUri: `${origin}/dist/codicons/codicon.css`,
+        title: 'test session',
+      });
+      html = html.replace('<body>', `<body class="vscode-dark">${extraHead}`);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+      return;
+    }
+    if (path === '/test-theme.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(readFileSync(join(__dirname, 'theme-dark.css')));
+      return;
+    }
+    const file = join(ROOT, path);
+    if (!path.startsWith('/dist/') || path.includes('..') || !existsSync(file)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${origin}/index.html`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
+  if (!existsSync(join(ROOT, 'dist', 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Fake VS Code API inside the page. State lives in sessionStorage so it survives reloads. */
+const INIT = `(() => {
+  window.__sent = [];
+  window.__cspViolations = [];
+  window.__contextMenus = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
+  window.addEventListener('contextmenu', (e) => {
+    const el = e.target && e.target.closest ? e.target.closest('[data-vscode-context]') : null;
+    window.__contextMenus.push({ context: el ? el.getAttribute('data-vscode-context') : null, x: e.clientX, y: e.clientY });
+  });
+  window.acquireVsCodeApi = () => ({
+    postMessage(m) { window.__sent.push(JSON.parse(JSON.stringify(m))); window.__toHost(m); },
+    getState() { const s = sessionStorage.getItem('vscodeState'); return s ? JSON.parse(s) : undefined; },
+    setState(s) { sessionStorage.setItem('vscodeState', JSON.stringify(s)); },
+  });
+})();`;
+
+type DistOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type DeltaBody = DistOmit<Extract<HostMessage, { rev: number }>, 'rev'>;
+
+export type Handler = (body: RequestBody) => unknown | Promise<unknown>;
+
+export interface HostSession {
+  meta: SessionMeta;
+  nodes: NodeView[];
+  leafId: string | null;
+}
+
+export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
+  return { fileName: 'session.jsonl', sessionId: 'sess-1', cwd: '/work/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, restoreToken: 'tok-1', ...over };
+}
+
+/** The Node side of the bridge: answers like the extension host. */
+export class ScriptedHost {
+  readonly received: WebviewMessage[] = [];
+  readonly requests: RequestBody[] = [];
+  rev = 1;
+  handlers: Partial<Record<RequestBody['kind'], Handler>> = {};
+  private waiters: { pred: (m: WebviewMessage) => boolean; resolve: (m: WebviewMessage) => void }[] = [];
+
+  constructor(
+    readonly page: Page,
+    public session: HostSession,
+  ) {}
+
+  static async open(ctx: BrowserContext | Browser, url: string, session: HostSession, opts: { viewport?: { width: number; height: number } } = {}): Promise<ScriptedHost> {
+    const page = await ctx.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+    const host = new ScriptedHost(page, session);
+    await page.exposeBinding('__toHost', (_src, m: WebviewMessage) => {
+      void host.onMessage(m);
+    });
+    await page.addInitScript(INIT);
+    page.on('pageerror', (e) => host.pageErrors.push(String(e)));
+    await page.goto(url);
+    return host;
+  }
+
+  readonly pageErrors: string[] = [];
+
+  async onMessage(m: WebviewMessage): Promise<void> {
+    this.received.push(m);
+    for (const w of [...this.waiters]) {
+      if (w.pred(m)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+    if (m.type === 'ready') {
+      await this.post({ type: 'snapshot', rev: this.rev, meta: this.session.meta, leafId: this.session.leafId, nodes: this.session.nodes });
+      return;
+    }
+    if (m.type !== 'request') return;
+    this.requests.push(m.body);
+    const h = this.handlers[m.body.kind] ?? defaultHandler(this);
+    try {
+      const data = await h(m.body);
+      await this.post({ type: 'reply', seq: m.seq, ok: true, data: data ?? null });
+    } catch (e) {
+      await this.post({ type: 'reply', seq: m.seq, ok: false, error: (e as Error).message });
+    }
+  }
+
+  async post(m: HostMessage): Promise<void> {
+    // As a JSON string: Playwright's own argument serialization is slow for 100k-node snapshots.
+    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(m)).catch(() => undefined);
+  }
+
+  async delta(m: DeltaBody): Promise<void> {
+    this.rev++;
+    await this.post({ ...m, rev: this.rev } as HostMessage);
+  }
+
+  waitFor(pred: (m: WebviewMessage) => boolean, timeout = 5000): Promise<WebviewMessage> {
+    const hit = this.received.find(pred);
+    if (hit) return Promise.resolve(hit);
+    return new Promise((resolve, reject) => {
+      const w = { pred, resolve };
+      this.waiters.push(w);
+      setTimeout(() => {
+        const i = this.waiters.indexOf(w);
+        if (i >= 0) {
+          this.waiters.splice(i, 1);
+          reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.received.slice(-5))}`));
+        }
+      }, timeout);
+    });
+  }
+
+  /** Waits for the next request of `kind` made after this call. */
+  nextRequest<K extends RequestBody['kind']>(kind: K, timeout = 5000): Promise<Extract<RequestBody, { kind: K }>> {
+    const start = this.received.length;
+    return this.waitFor((m) => m.type === 'request' && m.body.kind === kind && this.received.indexOf(m) >= start, timeout).then((m) => (m as Extract<WebviewMessage, { type: 'request' }>).body as Extract<RequestBody, { kind: K }>);
+  }
+
+  requestsOf<K extends RequestBody['kind']>(kind: K): Extract<RequestBody, { kind: K }>[] {
+    return this.requests.filter((r) => r.kind === kind) as Extract<RequestBody, { kind: K }>[];
+  }
+}
+
+function defaultHandler(host: ScriptedHost): Handler {
+  return (b) => {
+    switch (b.kind) {
+      case 'getEntry': {
+        const n = host.session.nodes.find((x) => x.id === b.id);
+        if (!n) throw new Error(`unknown entry ${b.id}`);
+        return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
+      }
+      case 'getContext':
+        return { leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null };
+      case 'moveTo':
+        return { leafId: b.id, moved: true };
+      default:
+        return null;
+    }
+  };
+}
+
+/** Waits until the page's app has rendered once after the last change. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+}

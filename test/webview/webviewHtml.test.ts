@@ -1,0 +1,54 @@
+// renderWebviewHtml (pure): strict CSP, nonce on the one script, no remote origins; and the codicon
+// code points the SVG nodes use match the shipped font's map.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/webviewHtml';
+import { CODICON_POINTS } from '../../webview/icons';
+
+const opts = {
+  cspSource: 'https://*.vscode-cdn.net',
+  nonce: 'AbCdEfGhIjKlMnOpQrStUv12',
+  scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
+  styleUris: ['https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.css'],
+  codiconUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/codicons/codicon.css',
+  title: 'My <session> & "friends"',
+};
+
+test('the document carries a strict CSP and loads only by nonce and from the webview origin', () => {
+  const html = renderWebviewHtml(opts);
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
+  const dirs = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+  assert.deepEqual(dirs['default-src'], ["'none'"]);
+  assert.deepEqual(dirs['script-src'], [`'nonce-${opts.nonce}'`]);
+  assert.deepEqual(dirs['style-src'], [opts.cspSource]);
+  assert.deepEqual(dirs['font-src'], [opts.cspSource]);
+  assert.deepEqual(dirs['img-src'], [opts.cspSource, 'data:']);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|http:|\*\s|'self'/);
+  assert.equal(csp, contentSecurityPolicy(opts.cspSource, opts.nonce));
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  assert.deepEqual(scripts, [`<script nonce="${opts.nonce}" src="${opts.scriptUri}">`]);
+  assert.match(html, /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/);
+  assert.match(html, /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.css">/);
+  assert.match(html, /<title>My &lt;session&gt; &amp; &quot;friends&quot;<\/title>/);
+  assert.doesNotMatch(html, /style="/, 'no inline styles');
+  assert.match(html, /<div id="app"/);
+});
+
+test('bad inputs are refused instead of weakening the policy', () => {
+  assert.throws(() => renderWebviewHtml({ ...opts, nonce: 'short' }), /nonce/);
+  assert.throws(() => renderWebviewHtml({ ...opts, nonce: "abc'; script-src *; x='123456" }), /nonce/);
+  assert.throws(() => renderWebviewHtml({ ...opts, cspSource: "'unsafe-inline'" }), /cspSource/);
+  assert.throws(() => renderWebviewHtml({ ...opts, cspSource: 'https://a.b; script-src *' }), /cspSource/);
+  assert.throws(() => renderWebviewHtml({ ...opts, scriptUri: 'javascript:alert(1)' }), /scriptUri/);
+  assert.throws(() => renderWebviewHtml({ ...opts, styleUris: ['x" onload="alert(1)'] }), /styleUri/);
+  // Local origins used by tests and code-server are fine.
+  assert.doesNotThrow(() => renderWebviewHtml({ ...opts, cspSource: 'http://127.0.0.1:8123' }));
+});
+
+test('codicon code points used in SVG match @vscode/codicons', () => {
+  const csv = readFileSync(join(__dirname, '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.csv'), 'utf8');
+  const map = new Map(csv.split('\n').slice(1).map((l) => l.split(',')).map(([name, , hex]) => [name, parseInt(hex, 16)]));
+  for (const [name, cp] of Object.entries(CODICON_POINTS)) assert.equal(map.get(name), cp, name);
+});

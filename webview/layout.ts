@@ -1,0 +1,169 @@
+// Lays the item tree out with d3-hierarchy's tidy tree (linear time) and indexes the result by depth so
+// that the renderer can ask for what lies in a rectangle without touching the rest.
+import { tree, type HierarchyPointNode } from 'd3-hierarchy';
+import { phantomItem, type Item } from './derive';
+
+export const NODE_W = 188;
+export const NODE_H = 40;
+/** Horizontal slot per node and vertical distance between depths. */
+export const DX = 212;
+export const DY = 64;
+
+export interface Bar {
+  parent: Item;
+  x0: number;
+  x1: number;
+}
+
+export interface Layout {
+  /** Items per depth (1-based: depth 1 = roots), each sorted by x. */
+  levels: Item[][];
+  /** Per depth: horizontal connector bars of branch points at that depth. */
+  bars: Bar[][];
+  minX: number;
+  maxX: number;
+  maxY: number;
+  count: number;
+}
+
+export function layoutTree(root: Item): Layout {
+  const levels: Item[][] = [];
+  const bars: Bar[][] = [];
+  if (!root.children || root.children.length === 0) return { levels, bars, minX: 0, maxX: 0, maxY: 0, count: 0 };
+  const t = tree<Item>()
+    .nodeSize([DX, DY])
+    .separation((a, b) => (a.parent === b.parent ? 1 : 1.1));
+  const restore = balanceMainLine(root);
+  t(root as unknown as HierarchyPointNode<Item>);
+  for (const [it, ch] of restore) it.children = ch;
+  // Shift so the virtual root sits at y = -DY and roots at y = 0.
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let maxDepth = 0;
+  let count = 0;
+  const stack: Item[] = [...root.children].reverse();
+  while (stack.length) {
+    const it = stack.pop()!;
+    it.y = (it.depth - 1) * DY;
+    if (it.x < minX) minX = it.x;
+    if (it.x > maxX) maxX = it.x;
+    if (it.depth > maxDepth) maxDepth = it.depth;
+    count++;
+    // Pre-order visits each depth left to right: a tidy tree never crosses its own contours.
+    (levels[it.depth] ??= []).push(it);
+    const ch = it.children;
+    if (ch) {
+      if (ch.length >= 2) {
+        let x0 = Infinity;
+        let x1 = -Infinity;
+        for (const c of ch) {
+          if (c.x < x0) x0 = c.x;
+          if (c.x > x1) x1 = c.x;
+        }
+        (bars[it.depth] ??= []).push({ parent: it, x0, x1 });
+      }
+      for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
+    }
+  }
+  for (let d = 0; d <= maxDepth; d++) {
+    levels[d] ??= [];
+    bars[d] ??= [];
+    // Guard the sort invariant (cheap when already sorted).
+    const row = levels[d];
+    for (let k = 1; k < row.length; k++) {
+      if (row[k - 1].x > row[k].x) {
+        row.sort((a, b) => a.x - b.x);
+        break;
+      }
+    }
+  }
+  return { levels, bars, minX, maxX, maxY: (maxDepth - 1) * DY, count };
+}
+
+/**
+ * A tidy tree centres a parent over its children, so a pi session (one long path with short side
+ * branches) would drift sideways by half a slot at every branch point. For the layout only, each
+ * branch point's largest child goes in the middle: side branches to its left, as many empty phantom
+ * slots to its right, so the main line runs straight down. Returns the original child lists.
+ */
+function balanceMainLine(root: Item): [Item, Item[]][] {
+  const order: Item[] = [];
+  const stack: Item[] = [root];
+  while (stack.length) {
+    const it = stack.pop()!;
+    order.push(it);
+    const ch = it.children;
+    if (ch) for (let c = 0; c < ch.length; c++) stack.push(ch[c]);
+  }
+  // Subtree sizes in `height` (d3's tree() does not read it; derive sets it to 0).
+  for (let k = order.length - 1; k >= 0; k--) {
+    const it = order[k];
+    let s = 1;
+    const ch = it.children;
+    if (ch) for (let c = 0; c < ch.length; c++) s += ch[c].height;
+    it.height = s;
+  }
+  const restore: [Item, Item[]][] = [];
+  for (let k = 0; k < order.length; k++) {
+    const it = order[k];
+    const ch = it.children;
+    if (!ch || ch.length < 2) continue;
+    let main = ch[0];
+    for (const c of ch) if (c.height >= main.height) main = c;
+    const next: Item[] = [];
+    for (const c of ch) if (c !== main) next.push(c);
+    const sides = next.length;
+    next.push(main);
+    for (let p = 0; p < sides; p++) next.push(phantomItem(it));
+    restore.push([it, ch]);
+    it.children = next;
+  }
+  return restore;
+}
+
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Items whose box intersects `r` (world coordinates). */
+export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
+  const d0 = Math.max(1, Math.floor((r.y0 - NODE_H / 2) / DY) + 1);
+  const d1 = Math.min(l.levels.length - 1, Math.ceil((r.y1 + NODE_H / 2) / DY) + 1);
+  for (let d = d0; d <= d1; d++) {
+    const row = l.levels[d];
+    if (!row || !row.length) continue;
+    const y = (d - 1) * DY;
+    if (y + NODE_H / 2 < r.y0 || y - NODE_H / 2 > r.y1) continue;
+    let k = lowerBound(row, r.x0 - NODE_W / 2);
+    for (; k < row.length && row[k].x - NODE_W / 2 <= r.x1; k++) out.push(row[k]);
+  }
+  return out;
+}
+
+/** Connector bars (branch points) crossing `r`. */
+export function queryBars(l: Layout, r: Rect, out: Bar[] = []): Bar[] {
+  const d0 = Math.max(1, Math.floor(r.y0 / DY));
+  const d1 = Math.min(l.bars.length - 1, Math.ceil(r.y1 / DY) + 1);
+  for (let d = d0; d <= d1; d++) {
+    const row = l.bars[d];
+    if (!row) continue;
+    const midY = (d - 1) * DY + DY / 2;
+    if (midY < r.y0 || midY > r.y1) continue;
+    for (const b of row) if (b.x0 <= r.x1 && b.x1 >= r.x0) out.push(b);
+  }
+  return out;
+}
+
+function lowerBound(row: Item[], x: number): number {
+  let lo = 0;
+  let hi = row.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (row[mid].x < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,62 @@
+// The webview end of the message bridge: `ready` first, requests with a sequence number that get
+// exactly one reply, host messages dispatched to the app.
+import type { HostMessage, RequestBody, WebviewMessage } from '../src/protocol';
+
+export interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+export class RequestError extends Error {}
+
+export class Bridge {
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }>();
+
+  constructor(
+    private readonly api: VsCodeApi,
+    private readonly onHost: (m: HostMessage) => void,
+  ) {}
+
+  /** When the last host message arrived (before its data was deserialized); for the benchmark. */
+  lastMessageAt = 0;
+
+  start(win: Window): void {
+    win.addEventListener('message', (ev: MessageEvent) => {
+      this.lastMessageAt = performance.now();
+      this.receive(ev.data);
+    });
+    this.send({ type: 'ready' });
+  }
+
+  send(m: WebviewMessage): void {
+    this.api.postMessage(m);
+  }
+
+  request<T>(body: RequestBody): Promise<T> {
+    const seq = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
+      this.send({ type: 'request', seq, body });
+    });
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  receive(data: unknown): void {
+    if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') return;
+    const m = data as HostMessage;
+    if (m.type === 'reply') {
+      const p = this.pending.get(m.seq);
+      if (!p) return;
+      this.pending.delete(m.seq);
+      if (m.ok) p.resolve(m.data);
+      else p.reject(new RequestError(typeof m.error === 'string' ? m.error : `${p.kind} failed`));
+      return;
+    }
+    this.onHost(m);
+  }
+}
