@@ -80,7 +80,9 @@ export class Projector {
           const cost = Number((u.cost as Obj | undefined)?.total);
           if (cost) node.cost = cost;
         }
-        if (m.stopReason === 'error' || m.stopReason === 'aborted' || m.errorMessage) node.error = true;
+        // pi's /tree keeps a text-less assistant visible when it did not end normally (error, aborted,
+        // length, deferred …): flag those so the webview shows them like pi.
+        if ((m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse') || m.errorMessage) node.error = true;
         if (!hasText(m.content)) node.noText = true;
       } else if (m.role === 'toolResult') {
         const call = this.toolCalls.get(String(m.toolCallId));
