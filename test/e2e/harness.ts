@@ -32,8 +32,8 @@ const UI_TIMEOUT = 60_000;
 export interface ScenarioOptions {
   /** Sessions to put under the temp PI_CODING_AGENT_DIR for the workspace: the demo set (default), none, or your own. */
   sessions?: 'demo' | 'none' | ((where: { agentDir: string; workspace: string }) => void | Promise<void>);
-  /** The built checkout (default) or an installed .vsix. */
-  extension?: 'checkout' | { vsix: string };
+  /** The built checkout (default), an installed .vsix, or none (negative tests). */
+  extension?: 'checkout' | 'none' | { vsix: string };
   /** Keep Workspace Trust on (off by default). */
   workspaceTrust?: boolean;
   settings?: Record<string, unknown>;

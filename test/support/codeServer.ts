@@ -30,7 +30,11 @@ export function codeServerInstall(): CodeServerInstall {
   return { node, entry, version: tools.codeServer };
 }
 
-/** User settings for a quiet, deterministic workbench. */
+/**
+ * User settings for a quiet, deterministic workbench. (Built-in extensions stay: skipping any with
+ * VSCODE_SKIP_BUILTIN_EXTENSIONS makes the workbench restart the extension host once, which would
+ * activate the extension twice.)
+ */
 export const quietSettings: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
