@@ -56,10 +56,17 @@ function nodeVersion() {
   return spawnSync(node24, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
 
+// Variables an outer `npm test` exports that describe *that* npm run, not user configuration; left in
+// place they act as config for our npm (npm_config_user_agent "node/v20" makes code-server's
+// postinstall refuse to run; local_prefix points at the wrong project). User settings such as
+// npm_config_registry pass through.
+const OUTER_NPM = /^npm_(?!config_)|^npm_config_(user_agent|node_gyp|local_prefix|global_prefix|npm_version|nodedir)$/i;
+
 /** Env for npm and code-server: Node 24 first on PATH, native modules built against its headers. */
 export function node24Env(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OUTER_NPM.test(k)));
   return {
-    ...process.env,
+    ...env,
     PATH: `${join(nodeDir, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: nodeDir,
     ...extra,
@@ -121,6 +128,7 @@ function ensureCodeServer() {
   console.log(`ensure-tools: installing code-server@${tools.codeServer} with ${want.split(' ')[1]} (about 2 min; log: ${log})`);
   const started = Date.now();
   const env = node24Env({ npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' });
+  // The npm that runs us (npm test), else the one on PATH; either way on Node 24 via PATH/execPath.
   const npmCli = process.env.npm_execpath && process.env.npm_execpath.endsWith('.js') ? [node24, process.env.npm_execpath] : ['npm'];
   let output = '';
   const npm = (args) => {
