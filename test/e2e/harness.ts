@@ -34,6 +34,8 @@ export interface ScenarioOptions {
   sessions?: 'demo' | 'none' | ((where: { agentDir: string; workspace: string }) => void | Promise<void>);
   /** The built checkout (default), an installed .vsix, or none (negative tests). */
   extension?: 'checkout' | 'none' | { vsix: string };
+  /** More extension folders to load next to ours (test fixtures). */
+  extraExtensions?: string[];
   /** Keep Workspace Trust on (off by default). */
   workspaceTrust?: boolean;
   settings?: Record<string, unknown>;
@@ -86,6 +88,7 @@ export class VSCode {
         runDir,
         workspace,
         extension: opts.extension ?? 'checkout',
+        extraExtensions: opts.extraExtensions,
         env: { PI_CODING_AGENT_DIR: agentDir, PI_CODING_AGENT_SESSION_DIR: undefined, ...opts.env },
         settings: opts.settings,
         workspaceTrust: opts.workspaceTrust,
@@ -185,6 +188,11 @@ export class VSCode {
     await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await row.click();
     await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  }
+
+  /** The outer <iframe> element(s) of an extension's webviews (e.g. to count or wait for them). */
+  webviewElement(extension = contributed.extensionId): Locator {
+    return this.page.locator(sel.webview.outer(extension));
   }
 
   /** Content of our extension's webview (two iframes down; filtered on extensionId). */

@@ -100,12 +100,13 @@ function dirFlags(dirs: ProfileDirs): string[] {
   return ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
 }
 
-/** Links the built checkout into the extensions dir, as VS Code expects an installed extension. */
-export function linkCheckout(dirs: ProfileDirs, folder = repoRoot): string {
-  if (!existsSync(join(folder, 'dist/extension.js'))) {
-    throw new Error(`${folder}/dist/extension.js is missing: run \`npm run build\``);
+/** Links an extension folder into the extensions dir under the name VS Code gives installed ones. */
+export function linkExtension(dirs: ProfileDirs, folder: string): string {
+  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string; main?: string };
+  if (m.main && !existsSync(join(folder, m.main)) && !existsSync(join(folder, `${m.main}.js`))) {
+    throw new Error(`${join(folder, m.main)} is missing: run \`npm run build\``);
   }
-  const link = join(dirs.extensions, `${extensionId}-${manifest.version}`);
+  const link = join(dirs.extensions, `${m.publisher}.${m.name}-${m.version}`);
   symlinkSync(folder, link, 'dir');
   return link;
 }
@@ -126,8 +127,10 @@ export interface CodeServerOptions {
   runDir: string;
   /** Folder opened in the workbench. */
   workspace: string;
-  /** `checkout` (default): symlink the built repo; a path: install that .vsix; `none`: no extension. */
+  /** `checkout` (default): symlink the built repo; `{vsix}`: install that .vsix; `none`: no extension. */
   extension?: 'checkout' | 'none' | { vsix: string };
+  /** More extension folders to link (e.g. test fixtures). */
+  extraExtensions?: string[];
   /** Extra env for the server and so for the extension host (undefined removes a variable). */
   env?: Record<string, string | undefined>;
   /** Merged over quietSettings. */
@@ -169,8 +172,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   let extensionPath: string | undefined;
   const ext = opts.extension ?? 'checkout';
-  if (ext === 'checkout') extensionPath = linkCheckout(dirs);
+  if (ext === 'checkout') extensionPath = linkExtension(dirs, repoRoot);
   else if (ext !== 'none') extensionPath = installVsix(dirs, ext.vsix, env);
+  for (const folder of opts.extraExtensions ?? []) linkExtension(dirs, folder);
 
   const host = opts.host ?? '127.0.0.1';
   const args = [
