@@ -81,8 +81,8 @@ export class VSCode {
 
     let server: CodeServer | undefined;
     let context: BrowserContext | undefined;
+    let vs: VSCode | undefined;
     const started = Date.now();
-    let serverReady = 0;
     try {
       server = await startCodeServer({
         runDir,
@@ -93,7 +93,7 @@ export class VSCode {
         settings: opts.settings,
         workspaceTrust: opts.workspaceTrust,
       });
-      serverReady = Date.now() - started;
+      const serverReady = Date.now() - started;
       context = await chromium.launchPersistentContext(join(runDir, 'chromium'), {
         executablePath: tools.chromium,
         headless: true,
@@ -102,24 +102,23 @@ export class VSCode {
         viewport: { width: 1400, height: 900 },
       });
       const page = context.pages()[0] ?? (await context.newPage());
-      const vs = new VSCode(scenario, runDir, workspace, agentDir, server, context, page, started);
-      vs.demo = demo;
-      vs.mark('server', serverReady);
-      vs.mark('browser');
+      const running = (vs = new VSCode(scenario, runDir, workspace, agentDir, server, context, page, started));
+      running.demo = demo;
+      running.mark('server', serverReady);
+      running.mark('browser');
       page.on('console', (m) => {
-        if (m.type() === 'error') vs.consoleErrors.push(m.text());
+        if (m.type() === 'error') running.consoleErrors.push(m.text());
       });
-      page.on('pageerror', (e) => vs.consoleErrors.push(`pageerror: ${e.message}`));
-      try {
-        await page.goto(server.workspaceUrl);
-        await page.locator(sel.workbench.ready).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-        vs.mark('workbench');
-      } catch (e) {
-        await vs.close(e);
+      page.on('pageerror', (e) => running.consoleErrors.push(`pageerror: ${e.message}`));
+      await page.goto(server.workspaceUrl);
+      await page.locator(sel.workbench.ready).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      running.mark('workbench');
+      return running;
+    } catch (e) {
+      if (vs) {
+        await vs.close(e); // screenshot + logs + shutdown
         throw e;
       }
-      return vs;
-    } catch (e) {
       await context?.close().catch(() => {});
       if (server) {
         mkdirSync(artifactsDir, { recursive: true });
@@ -295,6 +294,7 @@ export class VSCode {
     return (this.closing ??= (async () => {
       await this.screenshot().catch(() => {});
       if (failure) {
+        mkdirSync(artifactsDir, { recursive: true });
         const logs = [
           `failure: ${failure instanceof Error ? failure.stack : failure}`,
           `== browser console errors ==\n${this.consoleErrors.join('\n')}`,
@@ -303,7 +303,7 @@ export class VSCode {
           `== code-server ==\n${this.server.output()}`,
         ];
         writeFileSync(join(artifactsDir, `${this.scenario}.log`), logs.join('\n\n'));
-      }
+      } else rmSync(join(artifactsDir, `${this.scenario}.log`), { force: true }); // no stale failure log
       await this.context.close().catch(() => {});
       await this.server.stop();
       this.mark('closed');

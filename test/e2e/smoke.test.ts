@@ -8,8 +8,10 @@ describe('e2e smoke (code-server + Chromium)', () => {
   scenario('smoke activates and shows the pi Sessions container', async (vs) => {
     const item = vs.activityItem();
     await item.waitFor({ state: 'visible', timeout: 60_000 });
+    vs.mark('activity item');
     assert.equal(await item.getAttribute('aria-label'), contributed.containerTitle);
     await vs.waitForOutput('pi-tree activated');
+    vs.mark('activated');
     assert.doesNotMatch(vs.extensionHostLog(), /Activating extension '?pi-tree\.pi-tree'? failed/i);
 
     const hosts = vs.extensionHostEnv();
