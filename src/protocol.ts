@@ -66,6 +66,8 @@ export interface SessionMeta {
   /** Host settings the webview needs. */
   clickAction: 'select' | 'move';
   summariesAvailable: boolean;
+  /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
+  restoreToken: string;
 }
 
 export interface FileLists {
@@ -165,8 +167,11 @@ const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 type Check = { ok: true; value: WebviewMessage } | { ok: false; reason: string };
 
+/** A plain object (what structured clone delivers); anything with another prototype is refused. */
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 function str(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length <= max;
@@ -202,7 +207,8 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     compactPreview: [],
     compact: ['previewId', 'summary'],
   };
-  const allowed = fields[b.kind];
+  // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
+  const allowed = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind] : undefined;
   if (!allowed) return bad('unknown request kind');
   const extra = onlyKeys(b, ['kind', ...allowed]);
   if (extra) return bad(extra);

@@ -10,6 +10,7 @@ import type {
   SessionContext,
   SessionEntry,
 } from './types.js';
+import { messageOf } from './types.js';
 
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
@@ -24,7 +25,8 @@ const ms = (iso: unknown) => new Date(iso as string).getTime();
 export function entryToMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case 'message': {
-      const m = entry.message as AgentMessage;
+      const m = messageOf(entry);
+      if (!m) return [];
       if (m.role === 'system' && m.content == null) return [{ ...m, content: '' }];
       if ((m.role === 'user' || m.role === 'assistant' || m.role === 'toolResult') && m.content == null) return [{ ...m, content: [] }];
       return [m];
@@ -53,7 +55,7 @@ export function entryToMessages(entry: SessionEntry): AgentMessage[] {
 }
 
 /** pi's projectContextEntry: applies the latest context edit of an entry. */
-function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
+export function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
   const messages = entryToMessages(entry);
   if (!edit) return messages;
   const replacement = edit.replacement;
@@ -75,8 +77,8 @@ export function pathSettings(path: readonly SessionEntry[]): { thinkingLevel: st
   for (const e of path) {
     if (e.type === 'thinking_level_change') thinkingLevel = e.thinkingLevel as string;
     else if (e.type === 'model_change') model = { provider: e.provider as string, modelId: e.modelId as string };
-    else if (e.type === 'message' && (e.message as AgentMessage).role === 'assistant') {
-      const m = e.message as AgentMessage;
+    else if (messageOf(e)?.role === 'assistant') {
+      const m = messageOf(e)!;
       model = { provider: m.provider as string, modelId: m.model as string };
     }
   }
@@ -95,7 +97,7 @@ export function contextEntries(path: readonly SessionEntry[]): SessionEntry[] {
   for (let i = 0; i < at; i++) {
     const e = path[i];
     if (e.id === compaction.firstKeptEntryId) kept = true;
-    if (kept && !(e.type === 'message' && (e.message as AgentMessage).role === 'system')) out.push(e);
+    if (kept && messageOf(e)?.role !== 'system') out.push(e);
   }
   out.push(...path.slice(at + 1));
   return out;
@@ -127,7 +129,7 @@ export function activeTools(path: readonly SessionEntry[]): string[] | null {
   if (last) return last;
   let tools: string[] | null = null;
   for (const e of path) {
-    const m = e.type === 'message' ? (e.message as Obj) : e.type === 'compaction' ? ((e as CompactionEntry).systemMessage as Obj | undefined) : undefined;
+    const m = e.type === 'message' ? (messageOf(e) as Obj | undefined) : e.type === 'compaction' ? ((e as CompactionEntry).systemMessage as Obj | undefined) : undefined;
     if (!m || m.role !== 'system') continue;
     const added = Array.isArray(m.toolsAdded) ? (m.toolsAdded as Obj[]) : [];
     const removed = Array.isArray(m.toolsRemoved) ? (m.toolsRemoved as Obj[]) : [];

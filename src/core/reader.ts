@@ -3,6 +3,7 @@
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
 import { isBlank, scanSource, type ScanOptions } from './jsonl.js';
+import { parseMessageHead } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
@@ -42,11 +43,6 @@ export interface ReadOptions {
   maxLineBytes?: number;
 }
 
-const HEAD_BYTES = 320;
-// pi writes message entries as {"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":…
-const MESSAGE_HEAD =
-  /^\{"type":"message","id":"([A-Za-z0-9_.:-]{1,128})","parentId":(?:null|"([A-Za-z0-9_.:-]{1,128})"),"timestamp":"([0-9A-Za-z:.+-]{1,64})","message":\{"role":"([A-Za-z0-9_-]{1,64})"/;
-
 type Obj = Record<string, unknown>;
 
 function isObject(v: unknown): v is Obj {
@@ -60,10 +56,19 @@ function timeOf(ts: unknown): number {
 }
 
 /** Ends with `}}` after optional trailing whitespace / "\r". */
-function endsWithTwoBraces(b: Buffer): boolean {
-  let i = b.length - 1;
-  while (i >= 0 && (b[i] === 0x20 || b[i] === 0x0d || b[i] === 0x09)) i--;
-  return i >= 1 && b[i] === 0x7d && b[i - 1] === 0x7d;
+function endsWithTwoBraces(b: Buffer, start: number, end: number): boolean {
+  let i = end - 1;
+  while (i >= start && (b[i] === 0x20 || b[i] === 0x0d || b[i] === 0x09)) i--;
+  return i >= start + 1 && b[i] === 0x7d && b[i - 1] === 0x7d;
+}
+
+/** The last (up to) 64 bytes of the line ending at `end`, to recognise it later. */
+async function lineTail(src: ByteSource, start: number, end: number): Promise<ReadState['lastLine']> {
+  if (end <= start) return undefined;
+  const from = Math.max(start, end - 64);
+  const bytes = Buffer.alloc(end - from);
+  await src.read(bytes, 0, bytes.length, from);
+  return { offset: start, bytes };
 }
 
 export function recordFromEntry(e: SessionEntry, line: number, offset: number, length: number, keep: boolean): EntryRecord {
@@ -90,12 +95,13 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
   let legacyEntries: { e: Obj; line: number }[] | undefined;
   let index: SessionIndex | undefined;
   let notSession: string | undefined;
-  let lastLine: ReadState['lastLine'];
+  let lastStart = -1;
+  let lastEnd = -1;
 
-  const ingest = (bytes: Buffer, lineNo: number, offset: number) => {
+  const ingest = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
     if (notSession) return;
     if (!header) {
-      let b = bytes;
+      let b = buf.subarray(start, end);
       if (lineNo === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
         bom = true;
         b = b.subarray(3);
@@ -123,10 +129,11 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       }
       return;
     }
-    if (isBlank(bytes)) return;
-    lastLine = { offset, bytes: Buffer.from(bytes.subarray(Math.max(0, bytes.length - 64))) };
+    if (isBlank(buf, start, end)) return;
+    lastStart = offset;
+    lastEnd = offset + end - start;
     if (legacyEntries) {
-      const v = parse(bytes);
+      const v = parse(buf.subarray(start, end));
       if (!isObject(v)) {
         diagnostics.push(badLine(lineNo, v));
         return;
@@ -135,7 +142,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       legacyEntries.push({ e: v, line: lineNo });
       return;
     }
-    const rec = classifyLine(bytes, lineNo, offset, diagnostics);
+    const rec = classifyLine(buf, start, end, lineNo, offset, diagnostics);
     if (rec) index!.add(rec);
   };
 
@@ -150,9 +157,9 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
   if (res.tail.length && !isBlank(res.tail)) {
     const before = index?.records.length ?? legacyEntries?.length ?? 0;
     const tailLine = res.nextLine;
-    const keep = lastLine;
-    ingest(res.tail, tailLine, res.endOffset);
-    lastLine = keep;
+    const keep = [lastStart, lastEnd];
+    ingest(res.tail, 0, res.tail.length, tailLine, res.endOffset);
+    [lastStart, lastEnd] = keep;
     const after = index?.records.length ?? legacyEntries?.length ?? 0;
     const lastDiag = diagnostics[diagnostics.length - 1];
     if (after > before) tailEntryOffset = res.endOffset;
@@ -204,7 +211,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       size: res.size,
       tailBytes: res.tail.length,
       tailEntryOffset,
-      lastLine,
+      lastLine: await lineTail(src, lastStart, lastEnd),
     },
   };
 }
@@ -235,14 +242,16 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
   const before = index.records.length;
   const diags: Diagnostic[] = [];
-  let lastLine = st.lastLine;
+  let lastStart = -1;
+  let lastEnd = -1;
   const res = await scanSource(
     src,
-    (bytes, lineNo, offset) => {
-      if (isBlank(bytes)) return;
-      lastLine = { offset, bytes: Buffer.from(bytes.subarray(Math.max(0, bytes.length - 64))) };
+    (buf, start, end, lineNo, offset) => {
+      if (isBlank(buf, start, end)) return;
+      lastStart = offset;
+      lastEnd = offset + end - start;
       if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
-      const rec = classifyLine(bytes, lineNo, offset, diags);
+      const rec = classifyLine(buf, start, end, lineNo, offset, diags);
       if (rec) index.add(rec);
     },
     { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
@@ -251,7 +260,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   if (res.tail.length && !isBlank(res.tail)) {
     if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
     else {
-      const rec = classifyLine(res.tail, res.nextLine, res.endOffset, []);
+      const rec = classifyLine(res.tail, 0, res.tail.length, res.nextLine, res.endOffset, []);
       if (rec) {
         index.add(rec);
         tailEntryOffset = res.endOffset;
@@ -259,6 +268,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
     }
   }
   index.diagnostics.push(...diags);
+  const lastLine = lastEnd >= 0 ? await lineTail(src, lastStart, lastEnd) : st.lastLine;
   loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
   return { added: index.records.slice(before), rewritten: false };
 }
@@ -278,31 +288,20 @@ function badLine(lineNo: number, v: unknown): Diagnostic {
 }
 
 /** Turns one v3 line into an index record, or reports why it was skipped. */
-export function classifyLine(bytes: Buffer, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
-  if (bytes.length > 40 && bytes[0] === 0x7b && endsWithTwoBraces(bytes)) {
-    const m = MESSAGE_HEAD.exec(bytes.toString('latin1', 0, Math.min(bytes.length, HEAD_BYTES)));
-    if (m) {
-      return {
-        id: m[1],
-        parentId: m[2] ?? null,
-        type: 'message',
-        time: timeOf(m[3]),
-        line: lineNo,
-        offset,
-        length: bytes.length,
-        role: m[4],
-        seq: 0,
-      };
-    }
+export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+  const length = end - start;
+  if (length > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end)) {
+    const h = parseMessageHead(buf, start, end);
+    if (h) return { id: h.id, parentId: h.parentId, type: 'message', time: h.time, line: lineNo, offset, length, role: h.role, seq: 0 };
   }
   let v: unknown;
   try {
-    v = JSON.parse(bytes.toString('utf8'));
+    v = JSON.parse(buf.toString('utf8', start, end));
   } catch (err) {
     const tooLong = err instanceof Error && /string longer|Invalid string length/i.test(err.message);
     diagnostics.push(
       tooLong
-        ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${bytes.length} bytes); skipped.` }
+        ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.` }
         : badLine(lineNo, undefined),
     );
     return undefined;
@@ -325,7 +324,7 @@ export function classifyLine(bytes: Buffer, lineNo: number, offset: number, diag
   }
   const e = v as SessionEntry;
   // Message bodies can be huge: keep only the head; other entries are small and kept whole.
-  return recordFromEntry(e, lineNo, offset, bytes.length, e.type !== 'message');
+  return recordFromEntry(e, lineNo, offset, length, e.type !== 'message');
 }
 
 export class StaleFileError extends Error {

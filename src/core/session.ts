@@ -1,7 +1,7 @@
 // One open session: its index, its storage, and every change pi-tree makes to it. Changes are appends
 // of whole lines, serialized through one queue; each append first reads what other writers (pi, another
 // window) appended, so the new entry's parent is always the file's real current leaf.
-import { buildContextFromPath } from './context.js';
+import { activeTools, pathSettings, projectEntry } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
 import { loadEntries, readSession, readTail, StaleFileError, type LoadedSession, type ReadOptions } from './reader.js';
@@ -10,6 +10,8 @@ import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
   AgentMessage,
   BranchSummaryEntry,
+  CompactionEntry,
+  ContextEditEntry,
   Diagnostic,
   FileDetails,
   LabelEntry,
@@ -36,6 +38,9 @@ export interface MoveResult {
   summaryId?: string;
   leafId: string | null;
 }
+
+// Entries before a compaction's kept range that still shape the context's settings.
+const SETTINGS_TYPES = new Set(['thinking_level_change', 'model_change', 'active_tools_change', 'compaction']);
 
 export type SessionChange =
   | { kind: 'appended'; records: EntryRecord[] }
@@ -189,11 +194,69 @@ export class Session {
    * 1.6.0's buildSessionContext().messages for the same leaf.
    */
   async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
-    const path = await this.getBranch(leafId, signal);
-    return { ...buildContextFromPath(path), path: path.map((e) => e.id) };
+    const messages: AgentMessage[] = [];
+    const rest = await this.streamContext(leafId, (m) => messages.push(...m), { signal });
+    return { messages, ...rest };
+  }
+
+  /**
+   * The context at `leafId`, its messages handed to `emit` in order, a batch at a time, so that a huge
+   * context never has to be in memory whole. Same selection as pi's buildSessionProjection: the latest
+   * compaction, its kept range (without system messages), then everything after it; context edits
+   * applied. Only those bodies are read — before the kept range, just what sets the thinking level, the
+   * model or the tools.
+   */
+  async streamContext(
+    leafId: string | null,
+    emit: (messages: AgentMessage[]) => void,
+    opts: { signal?: AbortSignal; batch?: number } = {},
+  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
+    const recs = this.index.branch(leafId);
+    let ci = -1;
+    for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (recs[i].type === 'compaction') ci = i;
+    let start = ci;
+    if (ci >= 0) {
+      const firstKept = (recs[ci].entry as CompactionEntry | undefined)?.firstKeptEntryId;
+      for (let i = 0; i < ci; i++) {
+        if (recs[i].id === firstKept) {
+          start = i;
+          break;
+        }
+      }
+    }
+    let lastModel = -1;
+    for (let i = recs.length - 1; i >= 0 && lastModel < 0; i--) {
+      const r = recs[i];
+      if (r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')) lastModel = i;
+    }
+    const isSystem = (r: EntryRecord) => r.type === 'message' && r.role === 'system';
+    const settings = (await this.load(recs.filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || isSystem(r)), opts.signal)).filter((e): e is SessionEntry => !!e);
+    const { thinkingLevel, model } = pathSettings(settings);
+    const selected = ci < 0 ? recs : [recs[ci], ...recs.slice(start, ci).filter((r) => !isSystem(r)), ...recs.slice(ci + 1)];
+    const edits = new Map<string, ContextEditEntry>();
+    for (const r of selected) if (r.type === 'context_edit' && r.entry) edits.set((r.entry as ContextEditEntry).targetId, r.entry as ContextEditEntry);
+    const batch = opts.batch ?? 1000;
+    for (let i = 0; i < selected.length; i += batch) {
+      const part = selected.slice(i, i + batch);
+      const entries = await this.load(part, opts.signal);
+      const out: AgentMessage[] = [];
+      for (let k = 0; k < part.length; k++) {
+        const e = entries[k];
+        // Only the newest compaction (first) contributes; an older one inside the kept range does not.
+        if (!e || (e.type === 'compaction' && i + k > 0)) continue;
+        for (const m of projectEntry(e, edits.get(e.id))) out.push(m);
+      }
+      emit(out);
+    }
+    return { thinkingLevel, model, activeToolNames: activeTools(settings), path: recs.map((r) => r.id) };
   }
 
   // ───────────────────────────── writes ─────────────────────────────
+
+  /** A write: in this process's queue, and under the file's lock against other pi-tree processes. */
+  private enqueueWrite<T>(op: () => Promise<T>): Promise<T> {
+    return this.enqueue(() => this.storage.withLock(op));
+  }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op, op);
@@ -206,7 +269,7 @@ export class Session {
    * returns the entries to write (in order); they are written in one call.
    */
   appendEntries(build: (leafId: string | null, newId: () => string) => SessionEntry[]): Promise<SessionEntry[]> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       const taken = new Set<string>();
       const newId = () => {
@@ -257,7 +320,7 @@ export class Session {
    * target with fromId = the leaf we came from, as pi writes it.
    */
   moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
-    return this.enqueue(async () => {
+    return this.enqueueWrite(async () => {
       await this.prepareWrite();
       if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;

@@ -104,17 +104,27 @@ export class SessionIndex {
   branch(id: string | null | undefined): EntryRecord[] {
     if (!id) return [];
     const path: EntryRecord[] = [];
-    const seen = new Set<string>();
+    const limit = this.byId.size;
     let cur = this.byId.get(id);
     while (cur) {
-      if (seen.has(cur.id)) {
-        this.noteCycle(cur.id);
-        break;
-      }
+      // More steps than entries means a cycle: walk again, remembering what was seen.
+      if (path.length > limit) return this.branchGuarded(id);
+      path.push(cur);
+      cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
+    }
+    return path.reverse();
+  }
+
+  private branchGuarded(id: string): EntryRecord[] {
+    const path: EntryRecord[] = [];
+    const seen = new Set<string>();
+    let cur = this.byId.get(id);
+    while (cur && !seen.has(cur.id)) {
       seen.add(cur.id);
       path.push(cur);
       cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
     }
+    if (cur) this.checkCycles();
     return path.reverse();
   }
 
@@ -158,17 +168,16 @@ export class SessionIndex {
     return min === rec;
   }
 
-  private noteCycle(id: string): void {
-    if (this.cyclic.has(id)) return;
-    this.checkCycles();
-  }
-
   /** Marks every entry that sits on a parent cycle (O(n), iterative). */
   private checkCycles(): void {
     if (this.cycleChecked) return;
-    this.cycleChecked = true;
+    for (const _ of this.cycleSteps());
+  }
+
+  private *cycleSteps(): Generator<void> {
     this.cyclic.clear();
     const state = new Map<string, 1 | 2>(); // 1 = on the current walk, 2 = done
+    let n = 0;
     for (const start of this.byId.values()) {
       if (state.has(start.id)) continue;
       const walk: EntryRecord[] = [];
@@ -180,8 +189,7 @@ export class SessionIndex {
       }
       if (cur && state.get(cur.id) === 1) {
         // cur is on this walk: everything from it to the end of the walk is a cycle.
-        const at = walk.indexOf(cur);
-        const members = walk.slice(at);
+        const members = walk.slice(walk.indexOf(cur));
         for (const m of members) this.cyclic.add(m.id);
         const first = members.reduce((a, b) => (a.seq < b.seq ? a : b));
         this.diagnostics.push({
@@ -192,7 +200,12 @@ export class SessionIndex {
         });
       }
       for (const w of walk) state.set(w.id, 2);
+      if ((n += walk.length + 1) > 20_000) {
+        n = 0;
+        yield;
+      }
     }
+    this.cycleChecked = true;
   }
 
   private keyOf(rec: EntryRecord): string {
@@ -201,16 +214,35 @@ export class SessionIndex {
   }
 
   private buildChildren(): void {
+    for (const _ of this.childSteps());
+  }
+
+  private *childSteps(): Generator<void> {
+    yield* this.cycleSteps();
     const map = new Map<string, EntryRecord[]>();
+    let n = 0;
     for (const rec of this.records) {
       if (this.byId.get(rec.id) !== rec) continue;
       const key = this.keyOf(rec);
       let list = map.get(key);
       if (!list) map.set(key, (list = []));
       list.push(rec);
+      if (++n % 20_000 === 0) yield;
     }
     for (const list of map.values()) if (list.length > 1) list.sort(byTime);
     this.children = map;
+  }
+
+  /** Builds the tree structures (cycle check, children) in slices, yielding to the event loop. */
+  async prepareTree(sliceMs = 8): Promise<void> {
+    if (this.children && this.cycleChecked) return;
+    let t0 = performance.now();
+    for (const _ of this.childSteps()) {
+      if (performance.now() - t0 > sliceMs) {
+        await new Promise<void>((r) => setImmediate(r));
+        t0 = performance.now();
+      }
+    }
   }
 
   private insertChild(rec: EntryRecord, replaced: EntryRecord | undefined): void {

@@ -3,7 +3,7 @@
 // same ByteSource, so they share every line of parsing code.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BufferSource, FileSource, type ByteSource } from './byteSource.js';
 
@@ -15,7 +15,12 @@ export interface SessionStorage {
   append(text: string): Promise<void>;
   /** Atomically replaces the content, keeping the old content beside it; returns the backup's name. */
   replace(text: string, backupSuffix: string): Promise<string>;
+  /** Runs `fn` while holding the pi-tree write lock of this file (other pi-tree processes wait). */
+  withLock<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+const LOCK_STALE_MS = 5000;
+const LOCK_WAIT_MS = 15000;
 
 export class JsonlStorage implements SessionStorage {
   constructor(readonly path: string) {}
@@ -65,6 +70,40 @@ export class JsonlStorage implements SessionStorage {
     await writeFileAtomic(this.path, text, { backup });
     return backup;
   }
+
+  /**
+   * An advisory lock file beside the session (`<file>.pi-tree.lock`, which pi never lists), so two
+   * pi-tree windows never both append under the same leaf. pi itself takes no lock; a lock left by a
+   * crashed process is taken over after a few seconds.
+   */
+  async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const lock = `${this.path}.pi-tree.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let held = false;
+    for (;;) {
+      try {
+        const fh = await open(lock, 'wx');
+        await fh.writeFile(`${process.pid}\n`).finally(() => fh.close());
+        held = true;
+        break;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') break; // a directory we cannot write to: go on without a lock
+        const s = await stat(lock).catch(() => undefined);
+        if (s && Date.now() - s.mtimeMs > LOCK_STALE_MS) {
+          await unlink(lock).catch(() => {});
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`Another pi-tree window is writing this session (lock ${basename(lock)}); try again.`);
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 25));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      if (held) await unlink(lock).catch(() => {});
+    }
+  }
 }
 
 export class MemoryStorage implements SessionStorage {
@@ -100,6 +139,10 @@ export class MemoryStorage implements SessionStorage {
 
   text(): string {
     return this.data.toString('utf8');
+  }
+
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
   }
 }
 

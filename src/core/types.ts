@@ -156,6 +156,13 @@ export interface Diagnostic {
   message: string;
 }
 
+/** The message of a `message` entry, when it is an object with a string role (hostile files may lack it). */
+export function messageOf(e: SessionEntry): AgentMessage | undefined {
+  if (e.type !== 'message') return undefined;
+  const m = (e as MessageEntry).message as unknown;
+  return m && typeof m === 'object' && !Array.isArray(m) && typeof (m as AgentMessage).role === 'string' ? (m as AgentMessage) : undefined;
+}
+
 export function isEntryOfType<T extends KnownEntry['type']>(e: SessionEntry, type: T): e is Extract<KnownEntry, { type: T }> {
   return e.type === type;
 }

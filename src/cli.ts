@@ -1,0 +1,127 @@
+// `pi-tree`: the session engine headless. Exit codes: 0 success, 1 failure with one line on stderr
+// (no stack trace), 2 usage error.
+import * as commands from './cli/commands.js';
+import type { CliIO } from './cli/io.js';
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  ls: commands.ls,
+  tree: commands.tree,
+  context: commands.context,
+  move: commands.move,
+  label: commands.label,
+  name: commands.name,
+  fork: commands.fork,
+  clone: commands.clone,
+  stats: commands.stats,
+};
+
+export const USAGE = `pi-tree: pi session trees on the command line
+
+  pi-tree ls [--cwd DIR] [--all] [--json]         sessions of a folder, newest first
+  pi-tree tree FILE [--json] [--filter MODE]       the tree with the current path marked
+  pi-tree context FILE [--leaf ID] --json          what the model sees at the leaf
+  pi-tree move FILE ID|root [--summary-text TEXT]  append a leaf record (and a branch summary)
+  pi-tree label FILE ID [TEXT]                     set a label, or clear it when TEXT is absent
+  pi-tree name FILE TEXT                           name the session
+  pi-tree fork FILE USER_ENTRY_ID                  new session before a user message; prints its path
+  pi-tree clone FILE [ID]                          new session holding the path to ID; prints its path
+  pi-tree stats FILE --json                        entries, messages, tokens, cost, models
+`;
+
+export function register(name: string, command: Command): void {
+  COMMANDS[name] = command;
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    io.out(USAGE);
+    return cmd ? 0 : 2;
+  }
+  if (cmd === '--version' || cmd === '-v') {
+    io.out(`${process.env.PI_TREE_VERSION ?? 'dev'}\n`);
+    return 0;
+  }
+  const run = COMMANDS[cmd];
+  if (!run) {
+    io.err(`pi-tree: unknown command "${cmd}"\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(rest, io);
+  } catch (e) {
+    if (e instanceof commands.UsageError) {
+      io.err(`pi-tree ${cmd}: ${e.message}\n`);
+      return 2;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    io.err(`pi-tree ${cmd}: ${msg.split('\n')[0]}\n`);
+    return 1;
+  }
+}
+
+/**
+ * Reading a big session allocates many short-lived strings. With a small young generation they stay in
+ * cache and the peak memory stays low (measured on a 100k-entry, 88 MB session: about a fifth faster and
+ * a third less RSS). V8 fixes that size when an isolate starts, so for big files the command runs in a
+ * worker thread created with it (same process); small files are not worth the extra start.
+ */
+function bigFile(argv: string[]): boolean {
+  const file = argv.slice(1).find((a) => a.endsWith('.jsonl'));
+  try {
+    return !!file && require('node:fs').statSync(file).size >= 16 * 1024 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+function stdio(): CliIO {
+  // Direct writes to fds 1 and 2: also from a worker thread, without a copy through the main thread.
+  const fs = require('node:fs') as typeof import('node:fs');
+  const write = (fd: number) => (s: string) => {
+    const b = Buffer.from(s, 'utf8');
+    for (let off = 0; off < b.length; ) {
+      try {
+        off += fs.writeSync(fd, b, off);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') continue;
+        if (code === 'EPIPE') process.exit(0); // `pi-tree tree big.jsonl | head`: not an error
+        throw e;
+      }
+    }
+  };
+  return { out: write(1), err: write(2), env: process.env };
+}
+
+const { isMainThread, Worker, workerData, parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
+
+if (require.main === module && isMainThread) {
+  const argv = process.argv.slice(2);
+  if (bigFile(argv)) {
+    const w = new Worker(__filename, { workerData: { argv }, resourceLimits: { maxYoungGenerationSizeMb: 3 } });
+    w.on('message', (code: number) => (process.exitCode = code));
+    w.on('error', (e) => {
+      process.stderr.write(`pi-tree: ${String(e)}\n`);
+      process.exitCode = 1;
+    });
+  } else {
+    main(argv, stdio()).then(
+      (code) => (process.exitCode = code),
+      (e) => {
+        process.stderr.write(`pi-tree: ${String(e)}\n`);
+        process.exitCode = 1;
+      },
+    );
+  }
+} else if (!isMainThread && workerData?.argv) {
+  main(workerData.argv as string[], stdio()).then(
+    (code) => parentPort!.postMessage(code),
+    (e) => {
+      process.stderr.write(`pi-tree: ${String(e)}\n`);
+      parentPort!.postMessage(1);
+    },
+  );
+}

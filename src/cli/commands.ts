@@ -1,0 +1,201 @@
+// The session commands of `pi-tree` (a stable contract that scripts and tests call). Each returns an
+// exit code: 0 success, 1 failure (one line on stderr), 2 usage error.
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { computeStats } from '../core/stats.js';
+import { SessionRepository } from '../core/repository.js';
+import { Session } from '../core/session.js';
+import { FILTER_MODES, layoutTree, type FilterMode } from '../core/treeView.js';
+import type { SessionEntry } from '../core/types.js';
+import type { CliIO } from './io.js';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function args(
+  argv: string[],
+  options: ParseArgsConfig['options'],
+  positionals: [min: number, max: number],
+  usage: string,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\nusage: ${usage}`);
+  }
+  const n = parsed.positionals.length;
+  if (n < positionals[0] || n > positionals[1]) throw new UsageError(`usage: ${usage}`);
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+}
+
+const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+
+async function openSession(file: string): Promise<Session> {
+  return Session.open(resolve(file));
+}
+
+export async function ls(argv: string[], io: CliIO): Promise<number> {
+  const { values } = args(argv, { cwd: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, [0, 0], 'pi-tree ls [--cwd DIR] [--all] [--json]');
+  const repo = new SessionRepository({ env: io.env });
+  const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
+  const list = values.all ? await repo.listAll() : await repo.list(cwd);
+  if (values.json) {
+    json(
+      io,
+      list.map((i) => ({
+        path: i.path,
+        id: i.id,
+        cwd: i.cwd,
+        name: i.name,
+        parentSessionPath: i.parentSessionPath,
+        created: i.created.toISOString(),
+        modified: i.modified.toISOString(),
+        messageCount: i.messageCount,
+        firstMessage: i.firstMessage,
+      })),
+    );
+    return 0;
+  }
+  if (!list.length) {
+    io.out(`No pi sessions ${values.all ? `under ${repo.sessionsRoot}` : `for ${cwd} (looked in ${repo.dirFor(cwd)})`}.\n`);
+    return 0;
+  }
+  for (const i of list) {
+    const title = (i.name ?? i.firstMessage).replace(/\s+/g, ' ').slice(0, 80);
+    io.out(`${i.modified.toISOString()}  ${String(i.messageCount).padStart(5)} msgs  ${title}\n    ${i.path}\n`);
+  }
+  return 0;
+}
+
+async function allEntries(session: Session): Promise<Map<string, SessionEntry>> {
+  const live = session.index.live();
+  const loaded = await session.load(live);
+  const map = new Map<string, SessionEntry>();
+  loaded.forEach((e, i) => {
+    if (e) map.set(live[i].id, e);
+  });
+  return map;
+}
+
+export async function tree(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { json: { type: 'boolean' }, filter: { type: 'string' } }, [1, 1], `pi-tree tree FILE [--json] [--filter ${FILTER_MODES.join('|')}]`);
+  const mode = ((values.filter as string | undefined) ?? (values.json ? 'all' : 'default')) as FilterMode;
+  if (!FILTER_MODES.includes(mode)) throw new UsageError(`--filter must be one of ${FILTER_MODES.join(', ')}`);
+  const session = await openSession(positionals[0]);
+  const rows = layoutTree(session.index, await allEntries(session), mode);
+  if (values.json) {
+    json(io, {
+      sessionId: session.header.id,
+      name: session.name,
+      leafId: session.leafId,
+      path: session.index.branch(session.leafId).map((r) => r.id),
+      diagnostics: session.diagnostics,
+      nodes: rows.map((r) => ({
+        id: r.rec.id,
+        parentId: r.rec.parentId,
+        visibleParentId: r.visibleParent,
+        type: r.rec.type,
+        role: r.rec.role,
+        label: r.label,
+        onPath: r.onPath,
+        isLeaf: r.isLeaf,
+        line: r.rec.line,
+        text: r.line.replace(/^[\s│├└─]*(• )?/, ''),
+      })),
+    });
+    return 0;
+  }
+  const title = session.name ? `Session Tree: ${session.name}` : 'Session Tree';
+  io.out(`${title}\n`);
+  for (const r of rows) io.out(`${r.rec.id}  ${r.line}\n`);
+  io.out(`(${rows.length} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
+  for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${d.message}\n`);
+  return 0;
+}
+
+export async function context(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { leaf: { type: 'string' }, json: { type: 'boolean' } }, [1, 1], 'pi-tree context FILE [--leaf ID] --json');
+  const session = await openSession(positionals[0]);
+  let leaf: string | null = session.leafId;
+  if (values.leaf !== undefined) {
+    leaf = values.leaf === 'root' ? null : (values.leaf as string);
+    if (leaf !== null && !session.index.get(leaf)) throw new Error(`Entry ${leaf} not found`);
+  }
+  if (values.json) {
+    // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
+    let first = true;
+    const rest = await session.streamContext(leaf, (messages) => {
+      let chunk = '';
+      for (const m of messages) {
+        chunk += (first ? '' : ',') + JSON.stringify(m);
+        first = false;
+      }
+      if (chunk) io.out(chunk);
+    });
+    io.out(`],"thinkingLevel":${JSON.stringify(rest.thinkingLevel)},"model":${JSON.stringify(rest.model)}}\n`);
+    return 0;
+  }
+  const ctx = await session.buildContext(leaf);
+  io.out(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)'}\n`);
+  for (const m of ctx.messages) io.out(`- ${String(m.role)}\n`);
+  return 0;
+}
+
+export async function move(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { 'summary-text': { type: 'string' } }, [2, 2], 'pi-tree move FILE ID|root [--summary-text TEXT]');
+  const session = await openSession(positionals[0]);
+  const target = positionals[1] === 'root' ? null : positionals[1];
+  const text = values['summary-text'] as string | undefined;
+  const r = await session.moveTo(target, text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined);
+  if (!r.moved) io.err('Already at this point: nothing written.\n');
+  io.out(`${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId })}\n`);
+  return 0;
+}
+
+export async function label(argv: string[], io: CliIO): Promise<number> {
+  const { positionals } = args(argv, {}, [2, 3], 'pi-tree label FILE ID [TEXT]');
+  const session = await openSession(positionals[0]);
+  const id = await session.setLabel(positionals[1], positionals[2]);
+  io.out(`${id}\n`);
+  return 0;
+}
+
+export async function name(argv: string[], io: CliIO): Promise<number> {
+  const { positionals } = args(argv, {}, [2, 2], 'pi-tree name FILE TEXT');
+  const session = await openSession(positionals[0]);
+  const id = await session.setName(positionals[1]);
+  io.out(`${id}\n`);
+  return 0;
+}
+
+export async function fork(argv: string[], io: CliIO): Promise<number> {
+  const { positionals } = args(argv, {}, [2, 2], 'pi-tree fork FILE USER_ENTRY_ID');
+  const session = await openSession(positionals[0]);
+  const { file } = await new SessionRepository({ env: io.env }).fork(session, positionals[1]);
+  io.out(`${file}\n`);
+  return 0;
+}
+
+export async function clone(argv: string[], io: CliIO): Promise<number> {
+  const { positionals } = args(argv, {}, [1, 2], 'pi-tree clone FILE [ID]');
+  const session = await openSession(positionals[0]);
+  const file = await new SessionRepository({ env: io.env }).clone(session, positionals[1] ?? session.leafId);
+  io.out(`${file}\n`);
+  return 0;
+}
+
+export async function stats(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 1], 'pi-tree stats FILE --json');
+  const session = await openSession(positionals[0]);
+  const s = await computeStats(session);
+  if (values.json) json(io, s);
+  else {
+    io.out(`${s.name ?? s.sessionId}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`);
+    io.out(`path ${s.pathLength} entries, ${s.branchPoints} branch points, ${s.tips} tips, ${s.labels} labels\n`);
+    for (const m of s.models) io.out(`  ${m.provider}/${m.model}: ${m.messages} messages\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,248 @@
+// pi's directory layout (session-manager.js, config.js): `<agentDir>/sessions/--<encoded cwd>--/
+// <ts>_<uuidv7>.jsonl`, `PI_CODING_AGENT_DIR` and `PI_CODING_AGENT_SESSION_DIR` honoured, flat custom
+// session dirs filtered by the header's cwd. Plus create / fork / clone / delete as pi does them.
+import { realpathSync } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { newEntryId, newSessionId, nowIso, SESSION_ID_RE } from './ids.js';
+import { toLine } from './jsonl.js';
+import { EntryNotFoundError, Session } from './session.js';
+import { SessionInfoCache, type SessionInfo } from './sessionInfo.js';
+import { writeFileAtomic } from './storage.js';
+import { moveToTrash } from './trash.js';
+import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './types.js';
+
+export function expandTilde(p: string, home = homedir()): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/') || p.startsWith('~\\')) return join(home, p.slice(2));
+  return p;
+}
+
+/** pi's resolvePath: tilde expansion, then an absolute, normalized path. */
+export function resolvePath(p: string): string {
+  return resolve(expandTilde(p));
+}
+
+/** `--<cwd without one leading separator, with / \ : replaced by ->--` (pi's getDefaultSessionDirPath). */
+export function encodeCwd(cwd: string): string {
+  return `--${resolvePath(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+}
+
+export interface RepositoryOptions {
+  /** Environment to read PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR from. */
+  env?: NodeJS.ProcessEnv;
+  /** Overrides the agent dir (else PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+  agentDir?: string;
+  /** A flat custom session dir (else PI_CODING_AGENT_SESSION_DIR); a setting, like pi's `sessionDir`. */
+  sessionDir?: string;
+  cache?: SessionInfoCache;
+}
+
+export interface ListOptions {
+  signal?: AbortSignal;
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+export class SessionRepository {
+  readonly agentDir: string;
+  /** The flat custom dir, when one is configured. */
+  readonly customDir: string | undefined;
+  readonly cache: SessionInfoCache;
+
+  constructor(opts: RepositoryOptions = {}) {
+    const env = opts.env ?? process.env;
+    this.agentDir = resolvePath(opts.agentDir ?? env.PI_CODING_AGENT_DIR ?? join(homedir(), '.pi', 'agent'));
+    const custom = opts.sessionDir || env.PI_CODING_AGENT_SESSION_DIR;
+    this.customDir = custom ? resolvePath(custom) : undefined;
+    this.cache = opts.cache ?? new SessionInfoCache();
+  }
+
+  get sessionsRoot(): string {
+    return join(this.agentDir, 'sessions');
+  }
+
+  /** The directory that holds (or will hold) the sessions of `cwd`. */
+  dirFor(cwd: string): string {
+    return this.customDir ?? join(this.sessionsRoot, encodeCwd(cwd));
+  }
+
+  /** Sessions of one working directory, newest first (pi's SessionManager.list). */
+  async list(cwd: string, opts: ListOptions = {}): Promise<SessionInfo[]> {
+    const dir = this.dirFor(cwd);
+    const infos = await this.readDir(dir, opts);
+    const want = resolvePath(cwd);
+    const filtered = this.customDir ? infos.filter((i) => i.cwd !== '' && samePath(resolvePath(i.cwd), want)) : infos;
+    return sortByModified(filtered);
+  }
+
+  /** Every session (pi's listAll): all sub-directories of the sessions root, or the custom dir. */
+  async listAll(opts: ListOptions = {}): Promise<SessionInfo[]> {
+    if (this.customDir) return sortByModified(await this.readDir(this.customDir, opts));
+    let dirs: string[] = [];
+    try {
+      const ents = await readdir(this.sessionsRoot, { withFileTypes: true });
+      dirs = ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
+    } catch {
+      return [];
+    }
+    const files = (await Promise.all(dirs.map((d) => jsonlFiles(d)))).flat();
+    return sortByModified(await this.infos(files, opts));
+  }
+
+  private async readDir(dir: string, opts: ListOptions): Promise<SessionInfo[]> {
+    return this.infos(await jsonlFiles(dir), opts);
+  }
+
+  private async infos(files: string[], opts: ListOptions): Promise<SessionInfo[]> {
+    const out: SessionInfo[] = [];
+    let next = 0;
+    let loaded = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        opts.signal?.throwIfAborted();
+        const f = files[next++];
+        const info = await this.cache.get(f, opts.signal);
+        if (info) out.push(info);
+        opts.onProgress?.(++loaded, files.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(16, files.length) }, worker));
+    return out;
+  }
+
+  /** A new, empty session for `cwd` (header only, written at once). */
+  async create(cwd: string, opts: { parentSession?: string; id?: string } = {}): Promise<string> {
+    const header = makeHeader(resolvePath(cwd), opts.parentSession, opts.id);
+    const file = this.fileName(this.dirFor(cwd), header);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, toLine(header), { exclusive: true });
+    return file;
+  }
+
+  private fileName(dir: string, header: SessionHeader): string {
+    if (!SESSION_ID_RE.test(header.id)) throw new Error(`Invalid session id "${header.id}"`);
+    const name = `${header.timestamp.replace(/[:.]/g, '-')}_${header.id}.jsonl`;
+    const file = join(dir, name);
+    if (dirname(file) !== resolve(dir)) throw new Error(`Refusing to write outside ${dir}`);
+    return file;
+  }
+
+  /**
+   * pi's /fork: a new session holding the path up to (not including) the user message `entryId`.
+   * Forking from the first message gives an empty session that remembers its parent.
+   * Returns the new file and the message text (pi puts it back in the editor).
+   */
+  async fork(session: Session, entryId: string): Promise<{ file: string; text: string }> {
+    const rec = session.index.get(entryId);
+    if (!rec) throw new EntryNotFoundError(entryId);
+    const entry = await session.getEntry(entryId);
+    const msg = entry && messageOf(entry);
+    if (!msg || msg.role !== 'user') throw new Error(`Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`);
+    const text = userText(msg.content);
+    if (rec.parentId === null || !session.index.get(rec.parentId)) {
+      const file = await this.writeBranched(session, []);
+      return { file, text };
+    }
+    return { file: await this.clone(session, rec.parentId), text };
+  }
+
+  /** pi's /clone (createBranchedSession): a new session holding the root→entry path. */
+  async clone(session: Session, entryId: string | null = session.leafId): Promise<string> {
+    if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
+    if (!session.index.get(entryId)) throw new EntryNotFoundError(entryId);
+    const path = await session.getBranch(entryId);
+    return this.writeBranched(session, path);
+  }
+
+  private async writeBranched(session: Session, path: SessionEntry[]): Promise<string> {
+    if (!session.path) throw new Error('An in-memory session cannot be forked to a file.');
+    // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
+    // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
+    const kept: SessionEntry[] = [];
+    const replacement = new Map<string, string>();
+    const pending: string[] = [];
+    let parent: string | null = null;
+    for (const e of path) {
+      if (e.type === 'label' || e.type === 'leaf') {
+        pending.push(e.id);
+        continue;
+      }
+      for (const l of pending) replacement.set(l, e.id);
+      pending.length = 0;
+      if (e.type === 'compaction') {
+        const c = e as CompactionEntry;
+        kept.push({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
+      } else kept.push({ ...e, parentId: parent });
+      parent = e.id;
+    }
+    const ids = new Set(kept.map((e) => e.id));
+    const labels: LabelEntry[] = [];
+    for (const [targetId, l] of session.index.labels) {
+      if (!ids.has(targetId)) continue;
+      const id = newEntryId(ids);
+      ids.add(id);
+      labels.push({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label });
+      parent = id;
+    }
+    const src = session.path;
+    const header = makeHeader(typeof session.header.cwd === 'string' ? session.header.cwd : '', src);
+    const dir = dirname(src);
+    const file = this.fileName(dir, header);
+    await writeFileAtomic(file, [header, ...kept, ...labels].map(toLine).join(''), { exclusive: true });
+    return file;
+  }
+
+  /** Moves a session file to the OS trash (never deletes silently); returns where it went. */
+  async delete(file: string): Promise<string> {
+    const s = await stat(file);
+    if (!s.isFile() || !file.endsWith('.jsonl')) throw new Error(`${file} is not a session file.`);
+    return moveToTrash(file);
+  }
+}
+
+function makeHeader(cwd: string, parentSession?: string, id = newSessionId()): SessionHeader {
+  const h: SessionHeader = { type: 'session', version: CURRENT_VERSION, id, timestamp: nowIso(), cwd };
+  if (parentSession) h.parentSession = resolve(parentSession);
+  return h;
+}
+
+function userText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b) => (b as { type?: string })?.type === 'text')
+    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .join('');
+}
+
+async function jsonlFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+function sortByModified(list: SessionInfo[]): SessionInfo[] {
+  return list.sort((a, b) => b.modified.getTime() - a.modified.getTime() || basename(b.path).localeCompare(basename(a.path)));
+}
+
+/** Compares paths canonically (symlinks resolved where possible; case-insensitive on Windows/macOS). */
+export function samePath(a: string, b: string): boolean {
+  const canon = (p: string) => {
+    let r = resolve(p);
+    try {
+      r = realpathSync.native(r);
+    } catch {
+      // a path that does not exist compares as given
+    }
+    return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
+  };
+  return canon(a) === canon(b);
+}
+
+export function isInside(dir: string, file: string): boolean {
+  const d = resolve(dir) + sep;
+  return isAbsolute(file) && resolve(file).startsWith(d);
+}

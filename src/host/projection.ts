@@ -1,0 +1,123 @@
+// Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
+// usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
+import { entryText, hasText, toolCallsOf, type ToolCallRef } from '../core/preview.js';
+import type { EntryRecord, SessionIndex } from '../core/sessionIndex.js';
+import { messageOf, type SessionEntry } from '../core/types.js';
+import type { NodeKind, NodeView } from '../protocol.js';
+
+type Obj = Record<string, unknown>;
+
+export function kindOf(entry: SessionEntry): NodeKind {
+  switch (entry.type) {
+    case 'message': {
+      const role = messageOf(entry)?.role;
+      if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'system') return role;
+      if (role === 'bashExecution') return 'bash';
+      if (role === 'custom') return 'custom';
+      return 'other';
+    }
+    case 'custom_message':
+      return 'custom';
+    case 'branch_summary':
+      return 'branchSummary';
+    case 'compaction':
+      return 'compaction';
+    case 'model_change':
+      return 'model';
+    case 'thinking_level_change':
+      return 'thinking';
+    case 'label':
+      return 'label';
+    case 'session_info':
+      return 'name';
+    case 'leaf':
+      return 'leaf';
+    case 'usage':
+      return 'usage';
+    case 'context_edit':
+      return 'contextEdit';
+    case 'custom':
+      return 'customEntry';
+    case 'active_tools_change':
+      return 'activeTools';
+    default:
+      return 'other';
+  }
+}
+
+const FILE_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'grep', 'find']);
+
+/** Projects entries (all of them, or an appended batch) with the tool calls seen so far. */
+export class Projector {
+  /** Tool calls by id, so a tool result can be named after its call (pi's toolCallMap). */
+  readonly toolCalls = new Map<string, ToolCallRef>();
+
+  constructor(private readonly index: SessionIndex) {}
+
+  project(rec: EntryRecord, entry: SessionEntry | undefined): NodeView {
+    const parent = this.index.treeParent(rec);
+    const label = this.index.labels.get(rec.id)?.label;
+    if (!entry) {
+      return { id: rec.id, parentId: parent?.id ?? null, type: rec.type, role: rec.role, kind: 'other', text: '(unreadable line)', time: rec.time, label, error: true };
+    }
+    const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: entry.type, kind: kindOf(entry), text: '', time: rec.time };
+    if (label) node.label = label;
+    const calls = toolCallsOf(entry);
+    for (const c of calls) this.toolCalls.set(c.id, c);
+    node.text = entryText(entry, this.toolCalls).slice(0, 240);
+    const m = messageOf(entry) as Obj | undefined;
+    if (m) {
+      node.role = String(m.role);
+      if (m.role === 'assistant') {
+        if (calls.length) node.tools = [...new Set(calls.map((c) => c.name))];
+        const files = calls.filter((c) => FILE_TOOLS.has(c.name)).map((c) => String(c.arguments.path ?? c.arguments.file_path ?? '')).filter(Boolean);
+        if (files.length) node.files = [...new Set(files)];
+        if (typeof m.model === 'string') node.model = m.model;
+        const u = m.usage as Obj | undefined;
+        if (u) {
+          const total = Number(u.totalTokens) || Number(u.input ?? 0) + Number(u.output ?? 0) + Number(u.cacheRead ?? 0) + Number(u.cacheWrite ?? 0);
+          if (total) node.tokens = total;
+          const cost = Number((u.cost as Obj | undefined)?.total);
+          if (cost) node.cost = cost;
+        }
+        if (m.stopReason === 'error' || m.stopReason === 'aborted' || m.errorMessage) node.error = true;
+        if (!hasText(m.content)) node.noText = true;
+      } else if (m.role === 'toolResult') {
+        const call = this.toolCalls.get(String(m.toolCallId));
+        node.tools = [String(call?.name ?? m.toolName ?? 'tool')];
+        const p = call?.arguments.path ?? call?.arguments.file_path;
+        if (typeof p === 'string') node.files = [p];
+        if (m.isError) node.error = true;
+      } else if (m.role === 'bashExecution') {
+        node.tools = ['bash'];
+        if (typeof m.exitCode === 'number' && m.exitCode !== 0) node.error = true;
+      }
+    } else if (entry.type === 'branch_summary' || entry.type === 'compaction') {
+      const d = entry.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
+      const files = [...(Array.isArray(d?.readFiles) ? d.readFiles : []), ...(Array.isArray(d?.modifiedFiles) ? d.modifiedFiles : [])].filter((f): f is string => typeof f === 'string');
+      if (files.length) node.files = files;
+    } else if (entry.type === 'model_change') {
+      node.model = String(entry.modelId);
+    }
+    return node;
+  }
+}
+
+/** Projects records in batches, yielding to the event loop between them (the host is shared). */
+export async function projectAll(
+  index: SessionIndex,
+  records: readonly EntryRecord[],
+  load: (recs: readonly EntryRecord[]) => Promise<(SessionEntry | undefined)[]>,
+  projector = new Projector(index),
+  batch = 500,
+): Promise<NodeView[]> {
+  await index.prepareTree();
+  const out: NodeView[] = new Array(records.length);
+  for (let i = 0; i < records.length; i += batch) {
+    const slice = records.slice(i, i + batch);
+    const entries = await load(slice);
+    for (let k = 0; k < slice.length; k++) out[i + k] = projector.project(slice[k], entries[k]);
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  return out;
+}

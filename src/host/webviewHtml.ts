@@ -1,0 +1,69 @@
+// The tree webview's HTML document (pure: no `vscode` import, so it is unit-tested in Node). The CSP
+// allows nothing by default: the one script by nonce, styles and fonts from the extension's own
+// webview origin, images from there or inline `data:` (pasted screenshots in messages). No remote
+// origins, no inline styles or scripts, no eval.
+
+export interface WebviewHtmlOptions {
+  /** `webview.cspSource` */
+  cspSource: string;
+  /** Fresh per render, [A-Za-z0-9+/=_-], at least 16 characters. */
+  nonce: string;
+  /** `asWebviewUri(dist/webview.js)` */
+  scriptUri: string;
+  /** `asWebviewUri(dist/webview.css)` (and any more style sheets). */
+  styleUris: string[];
+  /** `asWebviewUri(dist/codicons/codicon.css)` */
+  codiconUri: string;
+  /** Tab / document title (the session name). */
+  title: string;
+}
+
+const NONCE_RE = /^[A-Za-z0-9+/=_-]{16,}$/;
+// A CSP source expression: a scheme-host(-port) with optional wildcard label, no separators or quotes.
+const SOURCE_RE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[A-Za-z0-9._~%:[\]-]+(?::\d+)?(?:\/[^\s;,'"]*)?$/;
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function checkUri(u: string, what: string): string {
+  if (/[\s"'<>]/.test(u) || /^\s*(javascript|data):/i.test(u)) throw new Error(`renderWebviewHtml: ${what} is not a plain URI`);
+  return escapeHtml(u);
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+  ].join('; ');
+}
+
+export function renderWebviewHtml(o: WebviewHtmlOptions): string {
+  if (!NONCE_RE.test(o.nonce)) throw new Error('renderWebviewHtml: nonce must be 16+ characters of [A-Za-z0-9+/=_-]');
+  const sources = o.cspSource.split(/\s+/).filter(Boolean);
+  if (!sources.length || sources.some((s) => !SOURCE_RE.test(s) || s.includes("'"))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
+  const csp = contentSecurityPolicy(sources.join(' '), o.nonce);
+  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${checkUri(u, 'styleUri')}">`).join('\n    ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>${escapeHtml(o.title)}</title>
+    <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${checkUri(o.codiconUri, 'codiconUri')}">
+    ${styles}
+  </head>
+  <body>
+    <div id="app" class="app"></div>
+    <script nonce="${escapeHtml(o.nonce)}" src="${checkUri(o.scriptUri, 'scriptUri')}"></script>
+  </body>
+</html>
+`;
+}

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Session } from '../../src/core/session.js';
+import { projectAll } from '../../src/host/projection.js';
+import { generateSession } from '../support/generate.js';
+import { assistant, entry, sessionText, user } from '../support/tmp.js';
+
+describe('projection for the webview', () => {
+  it('kinds, pi row text, tools, files, usage, labels, tree parents', async () => {
+    const s = await Session.inMemory(
+      sessionText([
+        user('u1', null, 'read the file please'),
+        {
+          ...assistant('a1', 'u1', ''),
+          message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts', offset: 2, limit: 3 } }], provider: 'anthropic', model: 'm1', usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 10, cost: { total: 0.5 } }, stopReason: 'toolUse', timestamp: 1 },
+        },
+        entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
+        entry('label', 'l1', 'r1', { targetId: 'u1', label: 'start' }),
+        entry('branch_summary', 'b1', 'ghost', { fromId: 'r1', summary: 'left', details: { readFiles: ['q.ts'], modifiedFiles: [] } }),
+      ]),
+    );
+    const nodes = await projectAll(s.index, s.index.live(), (r) => s.load(r));
+    const by = new Map(nodes.map((n) => [n.id, n]));
+    assert.equal(by.get('u1')!.kind, 'user');
+    assert.equal(by.get('u1')!.label, 'start');
+    assert.equal(by.get('u1')!.text, 'user: read the file please');
+    assert.deepStrictEqual(by.get('a1')!.tools, ['read']);
+    assert.deepStrictEqual(by.get('a1')!.files, ['/x/a.ts']);
+    assert.equal(by.get('a1')!.tokens, 10);
+    assert.equal(by.get('a1')!.noText, true);
+    assert.equal(by.get('r1')!.text, '[read: /x/a.ts:2-4]');
+    assert.equal(by.get('l1')!.kind, 'label');
+    assert.equal(by.get('b1')!.parentId, null, 'missing parent → root');
+    assert.deepStrictEqual(by.get('b1')!.files, ['q.ts']);
+  });
+
+  it('100k entries project in batches without losing any', async () => {
+    const g = generateSession({ seed: 3, entries: 20000, branchRate: 0.03, labels: 5 });
+    const s = await Session.inMemory(g.text);
+    const nodes = await projectAll(s.index, s.index.live(), (r) => s.load(r));
+    assert.equal(nodes.length, s.index.size);
+    assert.ok(nodes.every((n) => n && typeof n.text === 'string'));
+  });
+});
