@@ -31,8 +31,10 @@ try {
     if (existsSync(join(root, f))) cpSync(join(root, f), join(stage, f), { recursive: true });
   }
   mkdirSync(dirname(out), { recursive: true });
-  // Dependencies are bundled by esbuild, so vsce must not add node_modules.
-  run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', out], stage);
+  // Dependencies are bundled by esbuild, so vsce must not add node_modules. There is no public
+  // repository URL to rewrite README links against: relative links (e.g. media/ images) stay
+  // relative and resolve inside the installed extension, which ships media/.
+  run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], stage);
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
