@@ -1,29 +1,34 @@
 // Bundles the extension host, the CLI and the webview with esbuild.
-// Usage: node scripts/build.mjs [--watch] [--minify]
-// The webview bundle is an iife (dist/webview.js) plus its style sheet (dist/webview.css, emitted by
-// esbuild from the CSS the webview imports); the codicon font and CSS are copied to dist/codicons/.
+// Usage: node scripts/build.mjs [--watch] [--minify] [--production] [--outdir <dir>]
+// --production = minified, no source maps (what `npm run package` ships); --outdir defaults to dist.
+// The webview bundle is an iife (webview.js) plus its style sheet (webview.css, emitted by esbuild from
+// the CSS the webview imports); the codicon font and CSS are copied to <outdir>/codicons/.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, chmodSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const watch = process.argv.includes('--watch');
-const minify = process.argv.includes('--minify') || process.env.PI_TREE_MINIFY === '1';
-mkdirSync('dist', { recursive: true });
+const argv = process.argv.slice(2);
+const watch = argv.includes('--watch');
+const production = argv.includes('--production');
+const minify = production || argv.includes('--minify') || process.env.PI_TREE_MINIFY === '1';
+const outdir = argv.includes('--outdir') ? argv[argv.indexOf('--outdir') + 1] : 'dist';
+mkdirSync(outdir, { recursive: true });
 
-const common = { bundle: true, sourcemap: 'linked', minify, logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, sourcemap: production ? false : 'linked', minify, logLevel: 'warning', legalComments: 'none' };
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: join(outdir, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
 ];
 if (existsSync('webview/main.ts')) {
   // Always minified: the bundle ships as is, and a smaller webview script parses faster.
-  builds.push({ ...common, minify: true, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true });
+  builds.push({ ...common, minify: true, entryPoints: ['webview/main.ts'], outfile: join(outdir, 'webview.js'), platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true });
 }
 
 function copyCodicons() {
   const src = 'node_modules/@vscode/codicons/dist';
   if (!existsSync(src)) return;
-  mkdirSync('dist/codicons', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`${src}/${f}`, `dist/codicons/${f}`);
+  mkdirSync(join(outdir, 'codicons'), { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`${src}/${f}`, join(outdir, 'codicons', f));
 }
 
 if (watch) {
@@ -33,5 +38,5 @@ if (watch) {
 } else {
   await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b)));
   copyCodicons();
-  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+  if (existsSync(join(outdir, 'cli.js'))) chmodSync(join(outdir, 'cli.js'), 0o755);
 }

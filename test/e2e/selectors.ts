@@ -1,0 +1,83 @@
+// Every VS Code-internal CSS selector the e2e tests use, in one place: they are not API and change
+// between VS Code versions. Checked against code-server 4.139.1 (Code 1.139.1). Scenarios should use
+// these (or the helpers in harness.ts), never raw workbench class names.
+
+export const workbench = {
+  /** Present and visible once the workbench has rendered. */
+  ready: '.monaco-workbench .part.activitybar',
+  activityBar: '.monaco-workbench .part.activitybar',
+  sideBar: '.monaco-workbench .part.sidebar',
+  /** The side bar's title, e.g. "pi Sessions: Sessions" when the container has one view. */
+  sideBarTitle: '.monaco-workbench .part.sidebar .composite.title h2',
+  panel: '.monaco-workbench .part.panel',
+  editorArea: '.monaco-workbench .part.editor',
+  statusBar: '.monaco-workbench .part.statusbar',
+  /** The "Activating Extensions..." status entry; gone when every extension has activated. */
+  statusBarItem: '.monaco-workbench .part.statusbar .statusbar-item',
+} as const;
+
+const activityClass = (containerId: string) => `a.action-label[class*="activity-workbench-view-extension-${containerId}-"]`;
+
+/** The activity-bar entry of a view container contributed as `viewsContainers.activitybar[].id`. */
+export function activityBarItem(containerId: string): string {
+  return `${workbench.activityBar} ${activityClass(containerId)}`;
+}
+
+/** The <li> tab around an activity-bar entry (carries aria-selected / aria-expanded). */
+export function activityBarTab(containerId: string): string {
+  return `${workbench.activityBar} li.action-item:has(> ${activityClass(containerId)})`;
+}
+
+/** The view container's body in the side bar. */
+export function viewContainer(containerId: string): string {
+  return `${workbench.sideBar} [id="workbench.view.extension.${containerId}"]`;
+}
+
+/** One view (pane) of a container, found by its header's accessible name "<view name> Section". */
+export function viewPane(containerId: string, viewName: string): string {
+  return `${viewContainer(containerId)} .pane:has(> .pane-header[aria-label="${viewName} Section"])`;
+}
+
+export const pane = {
+  header: '.pane-header',
+  body: '.pane-body',
+  /** Welcome content (viewsWelcome, or "no data provider" before the view is registered). */
+  welcome: '.pane-body .welcome-view-content',
+  /** Rows of a TreeView; each row's aria-label is the item's label (plus description). */
+  treeRow: '.pane-body .monaco-list-row',
+  /** Title-bar actions of a pane (view/title menu). */
+  action: '.pane-header .actions .action-label',
+} as const;
+
+export const quickInput = {
+  widget: '.quick-input-widget',
+  input: '.quick-input-widget .quick-input-box input',
+  row: '.quick-input-widget .quick-input-list .monaco-list-row',
+  focusedRow: '.quick-input-widget .quick-input-list .monaco-list-row.focused',
+} as const;
+
+export const notifications = {
+  toast: '.notifications-toasts .notification-toast',
+  message: '.notification-list-item-message',
+  button: '.notification-list-item-buttons-container .monaco-button',
+} as const;
+
+export const editor = {
+  tab: '.monaco-workbench .part.editor .tabs-container .tab',
+  activeTab: '.monaco-workbench .part.editor .tabs-container .tab.active',
+} as const;
+
+export const contextMenu = {
+  menu: '.context-view .monaco-menu',
+  item: '.context-view .monaco-menu .action-item .action-label',
+} as const;
+
+/**
+ * A webview panel or view of one extension. Webviews are two iframes deep and same-origin in
+ * code-server; the outer iframe's src carries `extensionId=<publisher>.<name>`. Other webviews (e.g.
+ * release notes) use the same classes, so always filter on the extension.
+ */
+export const webview = {
+  outer: (extensionId: string) => `iframe.webview.ready[src*="extensionId=${extensionId}"]`,
+  inner: 'iframe#active-frame',
+} as const;

@@ -1,0 +1,68 @@
+// The packaged extension: `npm run package` makes a small .vsix holding only what runs, and that
+// .vsix, installed with code-server's own --install-extension, activates in a real VS Code.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { repoRoot } from '../support/codeServer.js';
+import { contributed, scenario } from './harness.js';
+
+/** Names of the entries of a zip file, read from its central directory. */
+function zipEntries(zip: Buffer): string[] {
+  let eocd = zip.length - 22;
+  while (eocd >= 0 && zip.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  if (eocd < 0) throw new Error('not a zip file');
+  const count = zip.readUInt16LE(eocd + 10);
+  let p = zip.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory');
+    const nameLen = zip.readUInt16LE(p + 28);
+    const extraLen = zip.readUInt16LE(p + 30);
+    const commentLen = zip.readUInt16LE(p + 32);
+    names.push(zip.toString('utf8', p + 46, p + 46 + nameLen));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pi-tree-vsix-'));
+const vsix = join(dir, 'pi-tree.vsix');
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('packaged .vsix', () => {
+  before(() => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--out', vsix, '--quiet'], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}${r.stderr}`);
+  });
+
+  it('holds only what runs and stays under 1 MB', () => {
+    const zip = readFileSync(vsix);
+    assert.ok(zip.length < 1024 * 1024, `${zip.length} bytes`);
+    const files = zipEntries(zip).filter((f) => f.startsWith('extension/'));
+    assert.ok(files.includes('extension/package.json'));
+    assert.ok(files.includes('extension/dist/extension.js'));
+    assert.ok(files.some((f) => /^extension\/license/i.test(f)));
+    assert.ok(files.some((f) => f.startsWith('extension/media/')));
+    const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));
+    assert.deepEqual(stray, [], 'unexpected files in the .vsix');
+    assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps in the production package');
+    assert.ok(!files.includes('extension/dist/cli.js'), 'the CLI does not run in the extension');
+  });
+
+  scenario(
+    'vsix installs with --install-extension and activates',
+    async (vs) => {
+      const installed = vs.server.extensionPath!;
+      assert.ok(!lstatSync(installed).isSymbolicLink(), 'the extension must come from the .vsix, not the checkout');
+      assert.match(installed, new RegExp(`${contributed.extensionId}-\\d+\\.\\d+\\.\\d+$`));
+      await vs.activityItem().waitFor({ state: 'visible', timeout: 60_000 });
+      await vs.waitForOutput('pi-tree activated');
+      await vs.openContainer();
+      await vs.view().waitFor({ state: 'visible' });
+    },
+    { extension: { vsix }, sessions: 'none' },
+  );
+});
