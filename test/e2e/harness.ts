@@ -173,8 +173,11 @@ export class VSCode {
     return view.locator(sel.pane.treeRow);
   }
 
-  /** Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh"). */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh").
+   * `thenInput`: the command opens its own quick input (input box, QuickPick): wait for that instead.
+   */
+  async runCommand(title: string, opts: { thenInput?: boolean } = {}): Promise<void> {
     const input = this.page.locator(sel.quickInput.input);
     if (!(await input.isVisible())) {
       await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 } }).catch(() => {});
@@ -186,6 +189,11 @@ export class VSCode {
     const row = this.page.locator(sel.quickInput.row).filter({ hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await row.click();
+    if (opts.thenInput) {
+      await this.page.locator(sel.quickInput.commandInput).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      return;
+    }
     await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   }
 
