@@ -52,7 +52,9 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   if (!NONCE_RE.test(o.nonce)) throw new Error('renderWebviewHtml: nonce must be 16+ characters of [A-Za-z0-9+/=_-]');
   const sources = o.cspSource.split(/\s+/).filter(Boolean);
-  if (!sources.length || sources.some((s) => !SOURCE_RE.test(s) || s.includes("'"))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
+  // VS Code's webview.cspSource is one or more host sources; code-server's also carries 'self'. Any
+  // other quoted keyword ('unsafe-inline' …) or a separator is refused.
+  if (!sources.length || sources.some((s) => s !== "'self'" && (!SOURCE_RE.test(s) || s.includes("'")))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
   const csp = contentSecurityPolicy(sources.join(' '), o.nonce);
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${checkUri(u, 'styleUri')}">`).join('\n    ');
   return `<!DOCTYPE html>
