@@ -167,6 +167,7 @@ export class TreeController implements vscode.Disposable {
       sessionId: s.header.id,
       cwd: String(s.header.cwd ?? ''),
       name: s.name,
+      firstMessage: this.deps.describe(this.file)?.slice(0, 200),
       readOnly: s.readOnly,
       live: this.deps.isLive(this.file),
       diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
