@@ -19,7 +19,8 @@ async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
   await vs.openContainer();
   await vs.treeRows().filter({ hasText: title }).first().click();
   const wv = vs.webview();
-  await wv.locator('[role="tree"]').waitFor({ timeout: 60_000 });
+  // the snapshot has arrived once the outline has rows
+  await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
   return wv;
 }
 
@@ -27,7 +28,7 @@ async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
 async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
   const find = wv.locator('vscode-textfield[data-field="find"] input');
   await find.fill(text);
-  await wv.locator('.find-count').filter({ hasText: /\/[1-9]/ }).waitFor();
+  await wv.locator('.find-count').filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
   // stepping to the hit splits it out of its segment and selects it
   await wv.locator('button[data-action="find-next"]').click();
   await selectedNode(wv, id).waitFor();
