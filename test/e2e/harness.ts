@@ -173,18 +173,32 @@ export class VSCode {
     return view.locator(sel.pane.treeRow);
   }
 
-  /** Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh"). */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh").
+   * The palette lists the commands known when it opens, and extensions register theirs a few
+   * seconds after the workbench appears: so it reopens the palette until the command shows up.
+   */
+  async runCommand(title: string, timeoutMs = UI_TIMEOUT): Promise<void> {
     const input = this.page.locator(sel.quickInput.input);
-    if (!(await input.isVisible())) {
-      await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 } }).catch(() => {});
-      await this.page.keyboard.press('F1');
-    }
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.fill('>');
-    await input.pressSequentially(title, { delay: 5 });
     const row = this.page.locator(sel.quickInput.row).filter({ hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!(await input.isVisible())) {
+        await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 } }).catch(() => {});
+        await this.page.keyboard.press('F1');
+      }
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await input.fill('>');
+      await input.pressSequentially(title, { delay: 5 });
+      try {
+        await row.waitFor({ state: 'visible', timeout: Math.min(5_000, Math.max(1, deadline - Date.now())) });
+        break;
+      } catch (e) {
+        if (Date.now() >= deadline) throw new Error(`command "${title}" never appeared in the palette: ${e}`);
+        await this.page.keyboard.press('Escape');
+        await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+      }
+    }
     await row.click();
     await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   }

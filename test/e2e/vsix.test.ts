@@ -46,7 +46,7 @@ describe('packaged .vsix', () => {
     assert.ok(files.includes('extension/dist/extension.js'));
     assert.ok(files.some((f) => /^extension\/license/i.test(f)));
     assert.ok(files.some((f) => f.startsWith('extension/media/')));
-    const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));
+    const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/([\w.-]+\/)*[\w.-]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));
     assert.deepEqual(stray, [], 'unexpected files in the .vsix');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps in the production package');
     assert.ok(!files.includes('extension/dist/cli.js'), 'the CLI does not run in the extension');
