@@ -177,11 +177,12 @@ export class VSCode {
    * Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh").
    * The palette lists the commands known when it opens, and extensions register theirs a few
    * seconds after the workbench appears: so it reopens the palette until the command shows up.
+   * `thenInput`: the command opens its own quick input (input box, QuickPick): wait for that instead.
    */
-  async runCommand(title: string, timeoutMs = UI_TIMEOUT): Promise<void> {
+  async runCommand(title: string, opts: { thenInput?: boolean; timeoutMs?: number } = {}): Promise<void> {
     const input = this.page.locator(sel.quickInput.input);
     const row = this.page.locator(sel.quickInput.row).filter({ hasText: title }).first();
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + (opts.timeoutMs ?? UI_TIMEOUT);
     for (;;) {
       if (!(await input.isVisible())) {
         await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 } }).catch(() => {});
@@ -200,6 +201,11 @@ export class VSCode {
       }
     }
     await row.click();
+    if (opts.thenInput) {
+      await this.page.locator(sel.quickInput.commandInput).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      return;
+    }
     await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   }
 

@@ -52,6 +52,8 @@ export const pane = {
 export const quickInput = {
   widget: '.quick-input-widget',
   input: '.quick-input-widget .quick-input-box input',
+  /** The input while it is the command palette (its aria-label names commands). */
+  commandInput: '.quick-input-widget .quick-input-box input[aria-label="Type the name of a command to run."]',
   row: '.quick-input-widget .quick-input-list .monaco-list-row',
   focusedRow: '.quick-input-widget .quick-input-list .monaco-list-row.focused',
 } as const;
