@@ -103,6 +103,8 @@ export class VSCode {
         args: CHROMIUM_ARGS,
         viewport: { width: 1400, height: 900 },
       });
+      // Scenario waits without an explicit timeout get the harness's generous one, not playwright's 30 s.
+      context.setDefaultTimeout(UI_TIMEOUT);
       const page = context.pages()[0] ?? (await context.newPage());
       const running = (vs = new VSCode(scenario, runDir, workspace, agentDir, server, context, page, started));
       running.demo = demo;
