@@ -58,6 +58,8 @@ export interface SessionMeta {
   sessionId: string;
   cwd: string;
   name?: string;
+  /** The first user message, shown as the title of an unnamed session. */
+  firstMessage?: string;
   /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
   readOnly?: string;
   /** pi is writing this session right now. */

@@ -1017,7 +1017,8 @@ export class App {
 
   private updateMeta(): void {
     const m = this.meta;
-    const title = m?.name || m?.fileName || 'pi session';
+    const first = m?.firstMessage?.replace(/\s+/g, ' ').trim();
+    const title = m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
     this.titleEl.replaceChildren(document.createTextNode(title));
     document.title = title;
     this.badges.replaceChildren();

@@ -37,6 +37,8 @@ export interface RepositoryOptions {
   /** A flat custom session dir (else PI_CODING_AGENT_SESSION_DIR); a setting, like pi's `sessionDir`. */
   sessionDir?: string;
   cache?: SessionInfoCache;
+  /** Told about every session file this repository writes (create, fork, clone). */
+  onCreated?: (file: string) => void;
 }
 
 export interface ListOptions {
@@ -49,8 +51,10 @@ export class SessionRepository {
   /** The flat custom dir, when one is configured. */
   readonly customDir: string | undefined;
   readonly cache: SessionInfoCache;
+  private readonly onCreated: (file: string) => void;
 
   constructor(opts: RepositoryOptions = {}) {
+    this.onCreated = opts.onCreated ?? (() => {});
     const env = opts.env ?? process.env;
     this.agentDir = resolvePath(opts.agentDir ?? env.PI_CODING_AGENT_DIR ?? join(homedir(), '.pi', 'agent'));
     const custom = opts.sessionDir || env.PI_CODING_AGENT_SESSION_DIR;
@@ -117,6 +121,7 @@ export class SessionRepository {
     const file = this.fileName(this.dirFor(cwd), header);
     await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, toLine(header), { exclusive: true });
+    this.onCreated(file);
     return file;
   }
 
@@ -190,6 +195,7 @@ export class SessionRepository {
     const dir = dirname(src);
     const file = this.fileName(dir, header);
     await writeFileAtomic(file, [header, ...kept, ...labels].map(toLine).join(''), { exclusive: true });
+    this.onCreated(file);
     return file;
   }
 

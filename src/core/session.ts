@@ -62,6 +62,8 @@ export class Session {
   private readonly listeners = new Set<(c: SessionChange) => void>();
   /** A reason set by the host (e.g. an untrusted workspace) to refuse every write. */
   writeBlocked: string | undefined;
+  /** File size right after this session's own last write: a file still that size was last written by us. */
+  ownWriteSize: number | undefined;
 
   private constructor(
     readonly storage: SessionStorage,
@@ -281,6 +283,7 @@ export class Session {
       if (!entries.length) return entries;
       await this.storage.append(entries.map(toLine).join(''));
       await this.refreshNow();
+      this.ownWriteSize = this.loaded.state.size;
       return entries;
     });
   }
@@ -351,6 +354,7 @@ export class Session {
       }
       await this.storage.append(entries.map(toLine).join(''));
       await this.refreshNow();
+      this.ownWriteSize = this.loaded.state.size;
       return { moved: true, leafRecordId: leaf.id, summaryId, leafId: this.leafId };
     });
   }

@@ -1,4 +1,5 @@
 // Activation: the sessions view, the tree panels and custom editor, commands, CodeLens, trust.
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { SessionRepository, resolvePath } from '../core/repository.js';
@@ -21,9 +22,17 @@ export function activateHost(context: vscode.ExtensionContext): { view: Sessions
   context.subscriptions.push(out);
   const cfg = readConfig();
   const cache = new SessionInfoCache();
-  const makeRepo = () => new SessionRepository({ sessionDir: readConfig().sessionDir || undefined, cache });
-  let repo: SessionRepository = makeRepo();
+  // Files pi-tree creates (fork, clone, new) are its own writes: they must not look "live".
+  const onCreated = (file: string) => {
+    try {
+      store.noteOwnFile(file, statSync(file).size);
+    } catch {
+      // gone already
+    }
+  };
+  const makeRepo = () => new SessionRepository({ sessionDir: readConfig().sessionDir || undefined, cache, onCreated });
   const store = new SessionStore();
+  let repo: SessionRepository = makeRepo();
   const applyTrust = () => {
     store.setWriteBlocked(vscode.workspace.isTrusted ? undefined : UNTRUSTED);
     void vscode.commands.executeCommand('setContext', 'piTree.readOnly', !vscode.workspace.isTrusted);
@@ -42,14 +51,21 @@ export function activateHost(context: vscode.ExtensionContext): { view: Sessions
   context.subscriptions.push(view, treeView);
   void vscode.commands.executeCommand('setContext', 'piTree.scope', view.state.scope);
   view.onFileChanged = (p) => void store.refresh(p);
+  view.ownWrite = (p, size) => store.lastWriteWasOurs(p, size);
   void view.refresh();
 
   // ── tree panels ──
   const controllers = new Map<string, TreeController>();
   const restoreMap = context.workspaceState.get<Record<string, string>>('piTree.panels', {});
   const isLive = (file: string) => {
-    const info = view.info(file);
-    return info ? view.isLive(info) : false;
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      return false;
+    }
+    // Fresh facts, not the list's cache: a write pi made a moment ago counts.
+    return Date.now() - stat.mtimeMs < view.state.liveWindowSeconds * 1000 && !store.lastWriteWasOurs(file, stat.size);
   };
   const summaries = createSummaryService(context);
   const deps: TreeDeps = {
@@ -64,6 +80,10 @@ export function activateHost(context: vscode.ExtensionContext): { view: Sessions
     },
     summaries,
     isLive,
+    describe: (file) => {
+      const i = view.info(file);
+      return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
+    },
   };
   const track = (c: TreeController) => {
     const key = c.panel.viewType === EDITOR_VIEW_TYPE ? `editor:${c.file}` : c.file;

@@ -5,6 +5,8 @@ import { Session } from '../core/session.js';
 interface Slot {
   session: Promise<Session>;
   refs: number;
+  /** The session once open (for synchronous questions). */
+  ready?: Session;
 }
 
 export class SessionStore {
@@ -22,6 +24,7 @@ export class SessionStore {
     if (!slot) {
       const opening = Session.open(path).then((s) => {
         s.writeBlocked = this.blocked;
+        if (this.slots.get(path) === slot) slot!.ready = s;
         return s;
       });
       slot = { session: opening, refs: 0 };
@@ -52,6 +55,19 @@ export class SessionStore {
     } catch {
       // a deleted or unreadable file: views keep what they have until closed
     }
+  }
+
+  private readonly created = new Map<string, number>();
+
+  /** Remembers a file pi-tree wrote itself (fork, clone, new session) at its current size. */
+  noteOwnFile(path: string, size: number): void {
+    this.created.set(path, size);
+  }
+
+  /** True when the file's current size is what pi-tree's own last write left (so the change was ours). */
+  lastWriteWasOurs(path: string, size: number): boolean {
+    const own = this.slots.get(path)?.ready?.ownWriteSize;
+    return own !== undefined ? own === size : this.created.get(path) === size;
   }
 
   get(path: string): Promise<Session> | undefined {

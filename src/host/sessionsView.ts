@@ -149,8 +149,12 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     return undefined;
   }
 
+  /** Tells whether pi-tree itself made the last change to a file (its own writes do not make it live). */
+  ownWrite: (path: string, size: number) => boolean = () => false;
+
+  /** Written to recently by someone else than pi-tree (pi, most likely). */
   isLive(info: SessionInfo): boolean {
-    return Date.now() - info.mtimeMs < this.state.liveWindowSeconds * 1000;
+    return Date.now() - info.mtimeMs < this.state.liveWindowSeconds * 1000 && !this.ownWrite(info.path, info.size);
   }
 
   getTreeItem(el: ViewNode): vscode.TreeItem {

@@ -31,6 +31,8 @@ export interface TreeDeps {
   continueInPi: (file: string, text?: string) => Promise<void>;
   summaries: SummaryService;
   isLive: (file: string) => boolean;
+  /** A short title for an unnamed session (its first message), when known. */
+  describe: (file: string) => string | undefined;
 }
 
 /** Branch summaries and compaction (model side); the panel only routes requests to it. */
@@ -85,6 +87,8 @@ export class TreeController implements vscode.Disposable {
   private requestTimes: number[] = [];
   private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
   private disposed = false;
+  /** Deltas are sent in order, and before the reply of the request that caused them. */
+  private deltas: Promise<void> = Promise.resolve();
   onDidDispose: (() => void) | undefined;
 
   constructor(
@@ -114,6 +118,11 @@ export class TreeController implements vscode.Disposable {
     this.loading = this.open();
   }
 
+  private title(): string {
+    const t = this.session?.name ?? this.deps.describe(this.file) ?? basename(this.file);
+    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  }
+
   /** Opaque id the webview keeps in its state so the serializer can restore this panel. */
   get restoreToken(): string {
     return this.token;
@@ -131,8 +140,8 @@ export class TreeController implements vscode.Disposable {
       this.release = release;
       this.lastLeaf = session.leafId;
       this.lastName = session.name;
-      this.disposables.push({ dispose: session.onChange((c) => void this.onSessionChange(c)) });
-      this.panel.title = session.name ? `${session.name}` : basename(this.file);
+      this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
+      this.panel.title = this.title();
       await this.rebuild();
       if (this.ready) await this.sendSnapshot();
     } catch (e) {
@@ -158,6 +167,7 @@ export class TreeController implements vscode.Disposable {
       sessionId: s.header.id,
       cwd: String(s.header.cwd ?? ''),
       name: s.name,
+      firstMessage: this.deps.describe(this.file)?.slice(0, 200),
       readOnly: s.readOnly,
       live: this.deps.isLive(this.file),
       diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
@@ -232,7 +242,7 @@ export class TreeController implements vscode.Disposable {
     }
     if (s.name !== this.lastName) {
       this.lastName = s.name;
-      this.panel.title = s.name ?? basename(this.file);
+      this.panel.title = this.title();
       this.post({ type: 'renamed', rev: ++this.rev, name: s.name });
     }
   }
@@ -273,6 +283,7 @@ export class TreeController implements vscode.Disposable {
     const seq = m.seq;
     try {
       const data = await this.handle(m.body, seq);
+      await this.deltas;
       this.post({ type: 'reply', seq, ok: true, data: data ?? null });
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);

@@ -52,8 +52,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   if (!NONCE_RE.test(o.nonce)) throw new Error('renderWebviewHtml: nonce must be 16+ characters of [A-Za-z0-9+/=_-]');
   const sources = o.cspSource.split(/\s+/).filter(Boolean);
-  // Real VS Code (1.139, desktop and code-server) gives `'self' https://*.vscode-cdn.net`: the 'self'
-  // keyword is the one quoted form accepted; 'unsafe-*' and friends stay refused.
+  // VS Code's webview.cspSource is one or more host sources; code-server's also carries 'self'. Any
+  // other quoted keyword ('unsafe-inline' …) or a separator is refused.
   if (!sources.length || sources.some((s) => s !== "'self'" && (!SOURCE_RE.test(s) || s.includes("'")))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
   const csp = contentSecurityPolicy(sources.join(' '), o.nonce);
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${checkUri(u, 'styleUri')}">`).join('\n    ');

@@ -156,6 +156,43 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     assert.ok(ms < 30000);
   });
 
+  it('a 500 MB file is streamed: opened and its context built without holding the file in memory', async () => {
+    const file = tempFile('');
+    const fd = openSync(file, 'w');
+    writeSync(fd, sessionText([]));
+    const body = 'x'.repeat(10_000);
+    let parent: string | null = null;
+    let written = 0;
+    for (let i = 0; written < 500 * 1024 * 1024; i++) {
+      let chunk = '';
+      for (let k = 0; k < 100; k++, i++) {
+        const id = i.toString(16).padStart(8, '0');
+        chunk += `{"type":"message","id":"${id}","parentId":${parent ? `"${parent}"` : 'null'},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"toolResult","toolCallId":"t","toolName":"read","content":[{"type":"text","text":"${body}"}],"isError":false,"timestamp":1}}\n`;
+        parent = id;
+      }
+      // a compaction now and then keeps the model context (which is built whole) realistic
+      const cid = `c${i.toString(16).padStart(7, '0')}`;
+      chunk += `{"type":"compaction","id":"${cid}","parentId":"${parent}","timestamp":"2026-01-01T00:00:00.000Z","summary":"s","firstKeptEntryId":"${parent}","tokensBefore":1}\n`;
+      parent = cid;
+      written += writeSync(fd, chunk);
+    }
+    closeSync(fd);
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    try {
+      const s = await Session.open(file);
+      const ctx = await s.buildContext();
+      assert.ok(s.index.size > 50_000);
+      assert.equal(ctx.messages[0].role, 'compactionSummary');
+    } finally {
+      clearInterval(timer);
+    }
+    const grew = (peak - rss0) / 1024 / 1024;
+    assert.ok(grew < 200, `peak memory grew by ${grew.toFixed(0)} MB for a ${(written / 1024 / 1024).toFixed(0)} MB file`);
+  });
+
   it('fast path and full parse agree on message lines', () => {
     const e = assistant('abcd1234', 'ffff0000', 'hello "quoted" \\ text');
     const line = Buffer.from(JSON.stringify(e));

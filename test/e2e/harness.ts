@@ -31,14 +31,15 @@ const UI_TIMEOUT = 60_000;
 
 export interface ScenarioOptions {
   /** Sessions to put under the temp PI_CODING_AGENT_DIR for the workspace: the demo set (default), none, or your own. */
-  sessions?: 'demo' | 'none' | ((where: { agentDir: string; workspace: string }) => void | Promise<void>);
+  sessions?: 'demo' | 'none' | ((where: { agentDir: string; workspace: string }) => void | DemoSessions | Promise<void | DemoSessions>);
   /** The built checkout (default), an installed .vsix, or none (negative tests). */
   extension?: 'checkout' | 'none' | { vsix: string };
   /** More extension folders to load next to ours (test fixtures). */
   extraExtensions?: string[];
   /** Keep Workspace Trust on (off by default). */
   workspaceTrust?: boolean;
-  settings?: Record<string, unknown>;
+  /** User settings, or a function giving them at launch (e.g. with a test server's port). */
+  settings?: Record<string, unknown> | (() => Record<string, unknown>);
   env?: Record<string, string | undefined>;
   /** The scenario provokes errors on purpose: skip the final "no [error] in our log" check. */
   expectErrors?: boolean;
@@ -79,7 +80,7 @@ export class VSCode {
     let demo: DemoSessions | undefined;
     const sessions = opts.sessions ?? 'demo';
     if (sessions === 'demo') demo = writeDemoSessions(agentDir, workspace);
-    else if (typeof sessions === 'function') await sessions({ agentDir, workspace });
+    else if (typeof sessions === 'function') demo = (await sessions({ agentDir, workspace })) ?? undefined;
 
     let server: CodeServer | undefined;
     let context: BrowserContext | undefined;
@@ -92,7 +93,7 @@ export class VSCode {
         extension: opts.extension ?? 'checkout',
         extraExtensions: opts.extraExtensions,
         env: { PI_CODING_AGENT_DIR: agentDir, PI_CODING_AGENT_SESSION_DIR: undefined, ...opts.env },
-        settings: opts.settings,
+        settings: typeof opts.settings === 'function' ? opts.settings() : opts.settings,
         workspaceTrust: opts.workspaceTrust,
       });
       const serverReady = Date.now() - started;

@@ -169,6 +169,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const settings = { ...quietSettings, 'security.workspace.trust.enabled': !!opts.workspaceTrust, ...opts.settings };
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // Settings with "scope": "machine" are read from the server's machine settings (code-server is a
+  // remote host as far as VS Code is concerned), so they go there too.
+  mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
+  writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(opts.settings ?? {}, null, 2));
 
   let extensionPath: string | undefined;
   const ext = opts.extension ?? 'checkout';

@@ -1,0 +1,179 @@
+// The entry-tree explorer in a real VS Code: open a session's tree, move the leaf, label, fork, follow a
+// writer, survive a window reload; a summary through a loopback OpenAI-compatible server; hostile text.
+import assert from 'node:assert/strict';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { SessionBuilder, writeDemoSessions } from '../support/demoSessions.js';
+import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { scenario, type VSCode } from './harness.js';
+import * as sel from './selectors.js';
+
+type Line = Record<string, unknown>;
+const parse = (text: string): Line[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const complete = (t: string) => (t.endsWith('\n') ? parse(t) : undefined);
+
+/** Opens the tree of the session whose sidebar row shows `title`; returns the webview content. */
+async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
+  await vs.openContainer();
+  await vs.treeRows().filter({ hasText: title }).first().click();
+  const wv = vs.webview();
+  await wv.locator('[role="tree"]').waitFor({ timeout: 60_000 });
+  return wv;
+}
+
+/** Selects entry `id`: find by `text` (which expands the segment holding it), then a click on its row. */
+async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
+  const find = wv.locator('vscode-textfield[data-field="find"] input');
+  await find.fill(text);
+  await wv.locator('.find-count').filter({ hasText: /\/[1-9]/ }).waitFor();
+  // stepping to the hit splits it out of its segment and selects it
+  await wv.locator('button[data-action="find-next"]').click();
+  await selectedNode(wv, id).waitFor();
+}
+
+const selectedNode = (wv: FrameLocator, id: string) => wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`);
+
+describe('session tree explorer', () => {
+  scenario('tree moves the leaf, labels, forks, follows a writer and comes back after a reload', async (vs) => {
+    const demo = vs.demo!;
+    const file = demo.branched.file!;
+    const wv = await openTree(vs, 'Stream the JSONL reader');
+    await wv.locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
+    await vs.screenshot('opened');
+
+    // Move here on an assistant message: exactly one leaf record, and the highlight follows
+    const lines0 = parse(readFileSync(file, 'utf8')).length;
+    await select(wv, 'The reader splits one big string', demo.ids.plan);
+    await wv.locator('.details [data-action="move"]').click();
+    const lines = await vs.pollFile(file, (t) => {
+      const ls = complete(t);
+      return ls && ls.length > lines0 ? ls : undefined;
+    });
+    assert.equal(lines.length, lines0 + 1, 'exactly one line appended');
+    assert.deepStrictEqual({ type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId }, { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan });
+    await wv.locator(`svg.scene g.node.leaf[data-entry-id="${demo.ids.plan}"]`).waitFor();
+    await vs.screenshot('moved');
+
+    // Label, then clear it (pi's label entries)
+    await select(wv, "I'll look at the reader first", demo.ids.look);
+    await wv.locator('[role="tree"]').press('F2');
+    const labelInput = wv.locator('.label-editor vscode-textfield[data-field="label"] input');
+    await labelInput.fill('checked');
+    await labelInput.press('Enter');
+    const label = await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && e.label === 'checked'));
+    assert.equal(label.parentId, demo.ids.plan, 'a label hangs under the current leaf');
+    await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.look}"]`).filter({ hasText: 'checked' }).waitFor();
+    await wv.locator('[role="tree"]').press('Shift+Delete');
+    await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)));
+
+    // Fork from a user message: a new file beside it, opened in its own tree
+    await select(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
+    const known = new Set(readdirSync(demo.dir));
+    await wv.locator('.details [data-action="fork"]').click();
+    const forked = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !known.has(f)));
+    const forkLines = await vs.pollFile(join(demo.dir, forked), complete);
+    assert.equal(forkLines[0].parentSession, file);
+    assert.ok(!forkLines.some((e) => e.id === demo.ids.testsAsk), 'the fork ends before the message');
+    await until(async () => ((await vs.page.locator(sel.editor.tab).count()) >= 2 ? true : undefined));
+    await vs.screenshot('forked');
+
+    // Another process appends to the open session: the tree grows
+    await vs.treeRows().filter({ hasText: 'Stream the JSONL reader' }).first().click();
+    const cur = parse(readFileSync(file, 'utf8'));
+    appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`);
+    const wv2 = vs.webview();
+    await wv2.locator('[role="treeitem"][data-entry-id="e2e0live"]').waitFor({ timeout: 20_000 });
+    await select(wv2, 'Appended by another process', 'e2e0live');
+    await vs.screenshot('grown');
+
+    // Reload the window: the explorer comes back with its selection
+    await vs.runCommand('Developer: Reload Window');
+    await vs.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    const back = vs.webview();
+    await back.locator('[role="tree"]').waitFor({ timeout: 60_000 });
+    await selectedNode(back, 'e2e0live').waitFor({ timeout: 30_000 });
+    await vs.screenshot('restored');
+  });
+
+  let server: Loopback;
+  before(async () => {
+    server = await startLoopback((req) => completionJson(`## Goal\nSummarized ${req.body.messages?.length ?? 0} messages of the branch.`));
+  });
+  after(() => server?.close());
+
+  scenario(
+    'tree summarizes the branch being left through a model endpoint, and hostile text stays inert',
+    async (vs) => {
+      const wv = await openTree(vs, 'Stream the JSONL reader');
+      const demo = vs.demo!;
+      const file = demo.branched.file!;
+      await select(wv, 'Go with chunked reads', demo.ids.streamAsk);
+      await wv.locator('.details [data-action="move-summary"]').click();
+      const dialog = wv.locator('[data-dialog="summary"]');
+      await dialog.locator('[data-action="summary-default"]').click();
+      const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
+      await until(async () => ((await text.inputValue()).includes('Summarized') ? true : undefined), 60_000);
+      const draft = await text.inputValue();
+      assert.match(draft, /^The user explored a different conversation branch before returning here\.\nSummary of that exploration:\n\n## Goal/);
+      await vs.screenshot('summary-preview');
+      await text.fill(`${draft}\n\nEdited by the user.`);
+      await dialog.locator('[data-action="summary-commit"]').click();
+      const lines = await vs.pollFile(file, (t) => {
+        const ls = complete(t);
+        return ls && ls[ls.length - 1].type === 'branch_summary' ? ls : undefined;
+      });
+      const [leaf, summary] = lines.slice(-2);
+      // a user message target: pi's rule puts the leaf on its parent
+      assert.equal(leaf.type, 'leaf');
+      assert.equal(leaf.targetId, demo.branched.entries.find((e) => e.id === demo.ids.streamAsk)!.parentId);
+      assert.equal(summary.parentId, leaf.targetId);
+      assert.equal(summary.fromId, leaf.fromId, 'fromId = the leaf that was left');
+      assert.match(String(summary.summary), /Edited by the user\.$/);
+      assert.equal(summary.fromHook, false);
+      assert.equal(server.requests.length, 1, 'one model call');
+      assert.equal(server.requests[0].body.model, 'e2e-model');
+      // the editor text of the user message is offered back
+      await wv.locator('[data-dialog="editor-text"]').waitFor();
+      await wv.locator('[data-dialog="editor-text"] [data-action="editor-close"]').click();
+
+      // hostile text in a session renders as text; nothing runs
+      await vs.treeRows().filter({ hasText: 'Hostile' }).first().click();
+      const wvh = vs.webview();
+      await wvh.locator('[role="tree"]').waitFor();
+      const hostileUser = wvh.locator('[role="treeitem"]').filter({ hasText: 'Hostile' }).first();
+      await hostileUser.click();
+      await wvh.locator('.details').filter({ hasText: '<img src=x onerror' }).waitFor();
+      await wvh.locator('.details').filter({ hasText: '<script>' }).waitFor();
+      const frames = vs.page.frames();
+      for (const f of frames) {
+        const pwned = await f.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined);
+        assert.equal(pwned, undefined, `script ran in ${f.url()}`);
+      }
+      assert.equal(await wvh.locator('.details img[src="x"], .details script, .details a[href^="javascript:"]').count(), 0);
+      await vs.screenshot('hostile');
+    },
+    {
+      sessions: ({ agentDir, workspace }) => {
+        const demo = writeDemoSessions(agentDir, workspace);
+        const h = new SessionBuilder({ cwd: workspace, seed: 'e2e-hostile', start: Date.now() - 3_600_000 });
+        h.user('Hostile: <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script>');
+        h.assistant('Here is a [link](javascript:window.__pwned=3) and <svg onload="window.__pwned=4"></svg> and **bold**.');
+        h.write(agentDir);
+        return demo;
+      },
+      settings: () => ({ 'piTree.summary.provider': 'openai-compatible', 'piTree.summary.endpoint': server.url, 'piTree.summary.model': 'e2e-model' }),
+    },
+  );
+});
+
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
