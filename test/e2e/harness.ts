@@ -41,6 +41,8 @@ export interface ScenarioOptions {
   /** User settings, or a function giving them at launch (e.g. with a test server's port). */
   settings?: Record<string, unknown> | (() => Record<string, unknown>);
   env?: Record<string, string | undefined>;
+  /** The scenario provokes errors on purpose: skip the final "no [error] in our log" check. */
+  expectErrors?: boolean;
   /** Test timeout in ms. */
   timeout?: number;
 }
@@ -102,6 +104,8 @@ export class VSCode {
         args: CHROMIUM_ARGS,
         viewport: { width: 1400, height: 900 },
       });
+      // Scenario waits without an explicit timeout get the harness's generous one, not playwright's 30 s.
+      context.setDefaultTimeout(UI_TIMEOUT);
       const page = context.pages()[0] ?? (await context.newPage());
       const running = (vs = new VSCode(scenario, runDir, workspace, agentDir, server, context, page, started));
       running.demo = demo;
@@ -176,19 +180,33 @@ export class VSCode {
 
   /**
    * Runs a command from the palette by its title as shown there (e.g. "pi Sessions: Refresh").
+   * The palette lists the commands known when it opens, and extensions register theirs a few
+   * seconds after the workbench appears: so it reopens the palette until the command shows up.
    * `thenInput`: the command opens its own quick input (input box, QuickPick): wait for that instead.
    */
-  async runCommand(title: string, opts: { thenInput?: boolean } = {}): Promise<void> {
+  async runCommand(title: string, opts: { thenInput?: boolean; timeoutMs?: number } = {}): Promise<void> {
     const input = this.page.locator(sel.quickInput.input);
-    if (!(await input.isVisible())) {
-      await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 } }).catch(() => {});
-      await this.page.keyboard.press('F1');
-    }
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.fill('>');
-    await input.pressSequentially(title, { delay: 5 });
     const row = this.page.locator(sel.quickInput.row).filter({ hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const deadline = Date.now() + (opts.timeoutMs ?? UI_TIMEOUT);
+    // An attempt can also fail because the palette closes under us (an editor or webview that is
+    // still opening takes the focus): every failure closes it and starts over until the deadline.
+    for (;;) {
+      const attempt = Math.min(10_000, Math.max(1, deadline - Date.now()));
+      try {
+        if (!(await this.page.locator(sel.quickInput.commandInput).isVisible())) {
+          await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 }, timeout: attempt }).catch(() => {});
+          await this.page.keyboard.press('F1');
+        }
+        await input.fill('>', { timeout: attempt });
+        await input.pressSequentially(title, { delay: 5, timeout: attempt });
+        await row.waitFor({ state: 'visible', timeout: Math.min(5_000, attempt) });
+        break;
+      } catch (e) {
+        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`);
+        if (await input.isVisible()) await this.page.keyboard.press('Escape');
+        await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+      }
+    }
     await row.click();
     if (opts.thenInput) {
       await this.page.locator(sel.quickInput.commandInput).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
@@ -243,6 +261,19 @@ export class VSCode {
     return findLogs(this.server.dirs, (f) => basename(f) === `${name}.log` || basename(f).endsWith(`-${name}.log`))
       .map((f) => readFileSync(f, 'utf8'))
       .join('');
+  }
+
+  /** `[error]` lines our extension logged (failed commands, exceptions it caught and reported). */
+  extensionErrors(): string[] {
+    return this.outputChannel()
+      .split('\n')
+      .filter((l) => /\[error\]/.test(l));
+  }
+
+  /** Fails if the extension logged an error; scenario() calls it after the steps (see expectErrors). */
+  assertNoExtensionErrors(): void {
+    const errors = this.extensionErrors();
+    if (errors.length) throw new Error(`the extension logged ${errors.length} error(s) in "${contributed.outputChannel}":\n${errors.join('\n')}`);
   }
 
   /** Waits until an output channel's log contains `text`. */
@@ -324,7 +355,8 @@ export class VSCode {
 
 /**
  * Declares one end-to-end scenario as a node:test test: a fresh VS Code with the extension and (by
- * default) the demo sessions, your steps, then screenshot + clean shutdown whatever happened.
+ * default) the demo sessions, your steps, then a check that the extension logged no error, then
+ * screenshot + clean shutdown whatever happened.
  */
 export function scenario(name: string, steps: (vs: VSCode) => Promise<void>, opts: ScenarioOptions = {}): void {
   test(name, { timeout: opts.timeout ?? SCENARIO_TIMEOUT }, async (t) => {
@@ -332,6 +364,7 @@ export function scenario(name: string, steps: (vs: VSCode) => Promise<void>, opt
     try {
       await steps(vs);
       vs.mark('steps');
+      if (!opts.expectErrors) vs.assertNoExtensionErrors();
     } catch (e) {
       await vs.close(e);
       t.diagnostic(`timings (since launch): ${vs.timingSummary()}`);
