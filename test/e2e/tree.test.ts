@@ -27,8 +27,12 @@ async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
 /** Selects entry `id`: find by `text` (which expands the segment holding it), then a click on its row. */
 async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
   const find = wv.locator('vscode-textfield[data-field="find"] input');
+  const count = wv.locator('.find-count');
+  // Clear first and wait for the count to go: the previous query's "1/1" must not pass for this one.
+  await find.fill('');
+  await until(async () => ((await count.textContent())?.trim() === '' ? true : undefined), 30_000);
   await find.fill(text);
-  await wv.locator('.find-count').filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
+  await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
   // stepping to the hit splits it out of its segment and selects it
   await wv.locator('button[data-action="find-next"]').click();
   await selectedNode(wv, id).waitFor();
