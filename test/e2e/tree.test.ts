@@ -85,7 +85,9 @@ describe('session tree explorer', () => {
     await vs.screenshot('forked');
 
     // Another process appends to the open session: the tree grows
-    await vs.treeRows().filter({ hasText: 'Stream the JSONL reader' }).first().click();
+    // back to the first session's tab (the sidebar rows move while the list refreshes)
+    await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
+    await vs.webview().locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
     const cur = parse(readFileSync(file, 'utf8'));
     appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`);
     const wv2 = vs.webview();
