@@ -41,6 +41,7 @@ export class SessionIndex {
   /** The id of the last `leaf` record, if the current leaf came from one. */
   private children: Map<string, EntryRecord[]> | undefined;
   private cycleChecked = false;
+  private duplicates = 0;
   private readonly cyclic = new Set<string>();
 
   constructor(header: SessionHeader) {
@@ -55,6 +56,7 @@ export class SessionIndex {
   add(rec: EntryRecord): void {
     const prev = this.byId.get(rec.id);
     if (prev) {
+      this.duplicates++;
       this.diagnostics.push({
         line: rec.line || undefined,
         severity: 'warning',
@@ -153,6 +155,8 @@ export class SessionIndex {
 
   /** Live records (the surviving record of each id) in append order. */
   live(): EntryRecord[] {
+    // Without duplicate ids every record is live: skip 100k map lookups.
+    if (!this.duplicates) return this.records.slice();
     return this.records.filter((r) => this.byId.get(r.id) === r);
   }
 
@@ -205,7 +209,7 @@ export class SessionIndex {
         });
       }
       for (const w of walk) state.set(w.id, 2);
-      if ((n += walk.length + 1) > 20_000) {
+      if ((n += walk.length + 1) > 2_000) {
         n = 0;
         yield;
       }
@@ -232,7 +236,7 @@ export class SessionIndex {
       let list = map.get(key);
       if (!list) map.set(key, (list = []));
       list.push(rec);
-      if (++n % 20_000 === 0) yield;
+      if (++n % 2_000 === 0) yield;
     }
     for (const list of map.values()) if (list.length > 1) list.sort(byTime);
     this.children = map;

@@ -111,7 +111,7 @@ export async function projectAll(
   records: readonly EntryRecord[],
   load: (recs: readonly EntryRecord[]) => Promise<(SessionEntry | undefined)[]>,
   projector = new Projector(index),
-  batch = 500,
+  batch = 200,
 ): Promise<NodeView[]> {
   await index.prepareTree();
   const out: NodeView[] = new Array(records.length);
