@@ -333,17 +333,21 @@ export class StaleFileError extends Error {
 }
 
 /**
- * Full entries for `records`, reading bodies from `src` in coalesced ranges. Throws StaleFileError if
- * a line is no longer where the index saw it (the file was rewritten).
+ * Calls `visit` with the raw bytes of each record's line (records held in memory are skipped), reading
+ * `src` in coalesced ranges and yielding to the event loop between slices of work. `bytes` is only
+ * valid during the call.
  */
-export async function loadEntries(src: ByteSource, records: readonly EntryRecord[], opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<(SessionEntry | undefined)[]> {
-  const out: (SessionEntry | undefined)[] = new Array(records.length);
+export async function visitLines(
+  src: ByteSource,
+  records: readonly EntryRecord[],
+  visit: (index: number, rec: EntryRecord, bytes: Buffer) => void,
+  opts: { signal?: AbortSignal; sliceMs?: number } = {},
+): Promise<void> {
   const need: number[] = [];
   records.forEach((r, i) => {
-    if (r.entry) out[i] = r.entry;
-    else if (r.offset >= 0) need.push(i);
+    if (!r.entry && r.offset >= 0) need.push(i);
   });
-  if (!need.length) return out;
+  if (!need.length) return;
   need.sort((a, b) => records[a].offset - records[b].offset);
   const GAP = 64 * 1024;
   const MAX = 16 * 1024 * 1024;
@@ -366,25 +370,34 @@ export async function loadEntries(src: ByteSource, records: readonly EntryRecord
       const i = need[q];
       const r = records[i];
       const bytes = buf.subarray(r.offset - first.offset, r.offset - first.offset + r.length);
-      let v: unknown;
-      try {
-        v = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        v = undefined;
-      }
-      if (!isObject(v) || v.id !== r.id) {
-        if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
-        // The head looked like an entry but the line is damaged further in: report, leave out.
-        out[i] = undefined;
-        continue;
-      }
-      out[i] = v as SessionEntry;
-      if (performance.now() - sliceStart > (opts.sliceMs ?? 12)) {
+      if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
+      visit(i, r, bytes);
+      if (performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
     k = j;
   }
+}
+
+/** Parses a line read for `rec`; undefined when it is damaged beyond its head (reported by callers). */
+export function parseRecordLine(rec: EntryRecord, bytes: Buffer): SessionEntry | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  return isObject(v) && v.id === rec.id ? (v as SessionEntry) : undefined;
+}
+
+/**
+ * Full entries for `records`, reading bodies from `src` in coalesced ranges. Throws StaleFileError if
+ * a line is no longer where the index saw it (the file was rewritten).
+ */
+export async function loadEntries(src: ByteSource, records: readonly EntryRecord[], opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<(SessionEntry | undefined)[]> {
+  const out: (SessionEntry | undefined)[] = records.map((r) => r.entry);
+  await visitLines(src, records, (i, r, bytes) => (out[i] = parseRecordLine(r, bytes)), opts);
   return out;
 }

@@ -4,7 +4,7 @@
 import { activeTools, pathSettings, projectEntry } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
-import { loadEntries, readSession, readTail, StaleFileError, type LoadedSession, type ReadOptions } from './reader.js';
+import { loadEntries, readSession, readTail, StaleFileError, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
@@ -166,6 +166,19 @@ export class Session {
       // Someone rewrote the file under us (pi migrates old files on open): read it again.
       await this.refresh();
       return this.loadFrom(records.map((r) => this.index.get(r.id) ?? r), signal);
+    }
+  }
+
+  /**
+   * Raw line bytes of `records` (those not held in memory), for readers that need only part of a line.
+   * `bytes` is valid only during the call.
+   */
+  async visitLines(records: readonly EntryRecord[], visit: (index: number, rec: EntryRecord, bytes: Buffer) => void, signal?: AbortSignal): Promise<void> {
+    const src = await this.storage.openSource();
+    try {
+      await visitLines(src, records, visit, { signal, sliceMs: this.readOpts.sliceMs });
+    } finally {
+      await src.close();
     }
   }
 

@@ -1,6 +1,9 @@
 // Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
-import { entryText, hasText, toolCallsOf, type ToolCallRef } from '../core/preview.js';
+import { parseMessageHead } from '../core/lineHead.js';
+import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../core/preview.js';
+import { parseRecordLine } from '../core/reader.js';
+import type { Session } from '../core/session.js';
 import type { EntryRecord, SessionIndex } from '../core/sessionIndex.js';
 import { messageOf, type SessionEntry } from '../core/types.js';
 import type { NodeKind, NodeView } from '../protocol.js';
@@ -47,12 +50,45 @@ export function kindOf(entry: SessionEntry): NodeKind {
 
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'grep', 'find']);
 
+const TOOL_CALL_ID = /"toolCallId":"([^"\\]{1,200})"/;
+const TOOL_NAME = /"toolName":"([^"\\]{1,200})"/;
+const IS_ERROR = /"isError":(true|false)/;
+
 /** Projects entries (all of them, or an appended batch) with the tool calls seen so far. */
 export class Projector {
   /** Tool calls by id, so a tool result can be named after its call (pi's toolCallMap). */
   readonly toolCalls = new Map<string, ToolCallRef>();
 
   constructor(private readonly index: SessionIndex) {}
+
+  /**
+   * Projects a line from its bytes. Tool results, the bulk of a session's bytes, are read from their
+   * head and tail only (call id, tool name, error flag): their output is never parsed, which keeps the
+   * host's garbage (and its collection pauses) small. Everything else is parsed.
+   */
+  projectLine(rec: EntryRecord, bytes: Buffer): NodeView {
+    if (rec.type === 'message' && rec.role === 'toolResult') {
+      const head = bytes.toString('latin1', 0, 600);
+      const tail = bytes.toString('latin1', bytes.length - 200);
+      const callId = TOOL_CALL_ID.exec(head)?.[1];
+      const toolName = TOOL_NAME.exec(head)?.[1];
+      const isError = IS_ERROR.exec(tail)?.[1];
+      if (callId && isError && parseMessageHead(bytes)?.id === rec.id) {
+        const call = this.toolCalls.get(callId);
+        const parent = this.index.treeParent(rec);
+        const label = this.index.labels.get(rec.id)?.label;
+        const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: 'message', role: 'toolResult', kind: 'toolResult', time: rec.time, text: '' };
+        node.text = (call ? formatToolCall(call.name, call.arguments) : `[${toolName ?? 'tool'}]`).slice(0, 240);
+        if (label) node.label = label;
+        node.tools = [String(call?.name ?? toolName ?? 'tool')];
+        const p = call?.arguments.path ?? call?.arguments.file_path;
+        if (typeof p === 'string') node.files = [p];
+        if (isError === 'true') node.error = true;
+        return node;
+      }
+    }
+    return this.project(rec, parseRecordLine(rec, bytes));
+  }
 
   project(rec: EntryRecord, entry: SessionEntry | undefined): NodeView {
     const parent = this.index.treeParent(rec);
@@ -109,16 +145,17 @@ export class Projector {
 export async function projectAll(
   index: SessionIndex,
   records: readonly EntryRecord[],
-  load: (recs: readonly EntryRecord[]) => Promise<(SessionEntry | undefined)[]>,
+  source: Pick<Session, 'visitLines'>,
   projector = new Projector(index),
-  batch = 200,
+  batch = 500,
 ): Promise<NodeView[]> {
   await index.prepareTree();
   const out: NodeView[] = new Array(records.length);
   for (let i = 0; i < records.length; i += batch) {
     const slice = records.slice(i, i + batch);
-    const entries = await load(slice);
-    for (let k = 0; k < slice.length; k++) out[i + k] = projector.project(slice[k], entries[k]);
+    await source.visitLines(slice, (k, rec, bytes) => (out[i + k] = projector.projectLine(rec, bytes)));
+    // entries held in memory (small types, unmigrated files) and unreadable lines
+    for (let k = 0; k < slice.length; k++) if (!out[i + k]) out[i + k] = projector.project(slice[k], slice[k].entry);
     await new Promise<void>((r) => setImmediate(r));
   }
   return out;

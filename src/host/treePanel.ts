@@ -155,7 +155,7 @@ export class TreeController implements vscode.Disposable {
     const t0 = performance.now();
     this.projector = new Projector(s.index);
     const live = s.index.live();
-    this.nodes = await projectAll(s.index, live, (recs) => s.load(recs), this.projector);
+    this.nodes = await projectAll(s.index, live, s, this.projector);
     this.nodeIndex = new Map(this.nodes.map((n, i) => [n.id, i]));
     log().debug(`projected ${this.nodes.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
   }

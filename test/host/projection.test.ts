@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Session } from '../../src/core/session.js';
-import { projectAll } from '../../src/host/projection.js';
+import { Projector, projectAll } from '../../src/host/projection.js';
 import { generateSession } from '../support/generate.js';
 import { assistant, entry, sessionText, user } from '../support/tmp.js';
 
@@ -19,7 +19,7 @@ describe('projection for the webview', () => {
         entry('branch_summary', 'b1', 'ghost', { fromId: 'r1', summary: 'left', details: { readFiles: ['q.ts'], modifiedFiles: [] } }),
       ]),
     );
-    const nodes = await projectAll(s.index, s.index.live(), (r) => s.load(r));
+    const nodes = await projectAll(s.index, s.index.live(), s);
     const by = new Map(nodes.map((n) => [n.id, n]));
     assert.equal(by.get('u1')!.kind, 'user');
     assert.equal(by.get('u1')!.label, 'start');
@@ -34,10 +34,21 @@ describe('projection for the webview', () => {
     assert.deepStrictEqual(by.get('b1')!.files, ['q.ts']);
   });
 
+  it('tool results read from head and tail project exactly like fully parsed ones', async () => {
+    const g = generateSession({ seed: 11, entries: 6000, largeOutputRate: 0.3, branchRate: 0.03 });
+    const s = await Session.inMemory(g.text);
+    const live = s.index.live();
+    const fast = await projectAll(s.index, live, s);
+    const projector = new Projector(s.index);
+    const full = (await s.load(live)).map((e, i) => projector.project(live[i], e));
+    assert.ok(live.filter((r) => r.role === 'toolResult' && r.length > 2048).length > 100, 'large tool results were exercised too');
+    assert.deepStrictEqual(fast, full);
+  });
+
   it('100k entries project in batches without losing any', async () => {
     const g = generateSession({ seed: 3, entries: 20000, branchRate: 0.03, labels: 5 });
     const s = await Session.inMemory(g.text);
-    const nodes = await projectAll(s.index, s.index.live(), (r) => s.load(r));
+    const nodes = await projectAll(s.index, s.index.live(), s);
     assert.equal(nodes.length, s.index.size);
     assert.ok(nodes.every((n) => n && typeof n.text === 'string'));
   });
