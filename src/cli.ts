@@ -95,8 +95,8 @@ function bigFile(argv: string[]): boolean {
 function stdio(): CliIO {
   // Direct writes to fds 1 and 2: also from a worker thread, without a copy through the main thread.
   const fs = require('node:fs') as typeof import('node:fs');
-  const write = (fd: number) => (s: string) => {
-    const b = Buffer.from(s, 'utf8');
+  const write = (fd: number) => (s: string | Buffer) => {
+    const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
     for (let off = 0; off < b.length; ) {
       try {
         off += fs.writeSync(fd, b, off);

@@ -127,13 +127,13 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
     io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
     let first = true;
-    const rest = await session.streamContext(leaf, (messages) => {
-      let chunk = '';
-      for (const m of messages) {
-        chunk += (first ? '' : ',') + JSON.stringify(m);
+    const rest = await session.streamContextRaw(leaf, (items) => {
+      const parts: (string | Buffer)[] = [];
+      for (const m of items) {
+        parts.push(first ? '' : ',', 'raw' in m && Buffer.isBuffer(m.raw) ? m.raw : JSON.stringify(m));
         first = false;
       }
-      if (chunk) io.out(chunk);
+      if (parts.length) io.out(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
     });
     io.out(`],"thinkingLevel":${JSON.stringify(rest.thinkingLevel)},"model":${JSON.stringify(rest.model)}}\n`);
     return 0;

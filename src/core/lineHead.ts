@@ -24,6 +24,8 @@ export interface MessageHead {
   parentId: string | null;
   time: number;
   role: string;
+  /** Index in the buffer of the `{` that opens the message object. */
+  messageStart: number;
 }
 
 function at(b: Buffer, pos: number, end: number, lit: Buffer): boolean {
@@ -103,8 +105,9 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: 
   const time = isoTime(b, i, tsEnd);
   i = tsEnd + 1;
   if (!at(b, i, end, P_ROLE)) return undefined;
+  const messageStart = i + 11; // after ,"message":
   i += P_ROLE.length;
   const rEnd = token(b, i, end, 64);
   if (rEnd < 0) return undefined;
-  return { id, parentId, time, role: intern(b.toString('latin1', i, rEnd)) };
+  return { id, parentId, time, role: intern(b.toString('latin1', i, rEnd)), messageStart };
 }

@@ -4,7 +4,9 @@
 import { activeTools, pathSettings, projectEntry } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
-import { loadEntries, readSession, readTail, StaleFileError, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
+import { rawMessage } from './jsonScan.js';
+import { parseMessageHead } from './lineHead.js';
+import { loadEntries, parseRecordLine, readSession, readTail, StaleFileError, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
@@ -41,6 +43,9 @@ export interface MoveResult {
 
 // Entries before a compaction's kept range that still shape the context's settings.
 const SETTINGS_TYPES = new Set(['thinking_level_change', 'model_change', 'active_tools_change', 'compaction']);
+
+/** A context message, or a stored message's raw JSON bytes (see streamContextRaw). */
+export type ContextItem = AgentMessage | { raw: Buffer };
 
 export type SessionChange =
   | { kind: 'appended'; records: EntryRecord[] }
@@ -226,6 +231,26 @@ export class Session {
     emit: (messages: AgentMessage[]) => void,
     opts: { signal?: AbortSignal; batch?: number } = {},
   ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
+    return this.streamContextItems(leafId, emit as (items: ContextItem[]) => void, { ...opts, raw: false });
+  }
+
+  /**
+   * Like streamContext, but a stored message that goes into the context unchanged comes as its raw
+   * JSON bytes (`{ raw }`), copied from the file without being parsed — for writers of JSON output.
+   */
+  streamContextRaw(
+    leafId: string | null,
+    emit: (items: ContextItem[]) => void,
+    opts: { signal?: AbortSignal; batch?: number } = {},
+  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
+    return this.streamContextItems(leafId, emit, { ...opts, raw: true });
+  }
+
+  private async streamContextItems(
+    leafId: string | null,
+    emit: (items: ContextItem[]) => void,
+    opts: { signal?: AbortSignal; batch?: number; raw: boolean },
+  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
     const recs = this.index.branch(leafId);
     let ci = -1;
     for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (recs[i].type === 'compaction') ci = i;
@@ -253,15 +278,28 @@ export class Session {
     const batch = opts.batch ?? 1000;
     for (let i = 0; i < selected.length; i += batch) {
       const part = selected.slice(i, i + batch);
-      const entries = await this.load(part, opts.signal);
-      const out: AgentMessage[] = [];
-      for (let k = 0; k < part.length; k++) {
-        const e = entries[k];
+      const items: ContextItem[][] = part.map(() => []);
+      const project = (k: number, e: SessionEntry | undefined) => {
         // Only the newest compaction (first) contributes; an older one inside the kept range does not.
-        if (!e || (e.type === 'compaction' && i + k > 0)) continue;
-        for (const m of projectEntry(e, edits.get(e.id))) out.push(m);
-      }
-      emit(out);
+        if (e && !(e.type === 'compaction' && i + k > 0)) items[k] = projectEntry(e, edits.get(e.id));
+      };
+      await this.visitLines(
+        part,
+        (k, rec, bytes) => {
+          if (opts.raw && !edits.has(rec.id)) {
+            const head = parseMessageHead(bytes);
+            const raw = head && head.id === rec.id ? rawMessage(bytes, head.messageStart, head.role) : undefined;
+            if (raw) {
+              items[k] = [{ raw: Buffer.from(raw) }];
+              return;
+            }
+          }
+          project(k, parseRecordLine(rec, bytes));
+        },
+        opts.signal,
+      );
+      part.forEach((r, k) => r.entry && project(k, r.entry));
+      emit(items.flat());
     }
     return { thinkingLevel, model, activeToolNames: activeTools(settings), path: recs.map((r) => r.id) };
   }
