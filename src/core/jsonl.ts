@@ -3,7 +3,7 @@
 // "\n" is tolerated because JSON.parse accepts trailing whitespace.
 import { FileSource, type ByteSource } from './byteSource.js';
 
-const CHUNK = 1024 * 1024;
+const CHUNK = 4 * 1024 * 1024;
 const NL = 0x0a;
 
 export interface LineSink {

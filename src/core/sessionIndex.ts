@@ -19,6 +19,8 @@ export interface EntryRecord {
   role?: string;
   /** The whole entry, when held in memory. */
   entry?: SessionEntry;
+  /** The record `parentId` named when this one was added (path walks follow it without lookups). */
+  parent?: EntryRecord;
   /** Position in append order. */
   seq: number;
 }
@@ -71,8 +73,13 @@ export class SessionIndex {
     rec.seq = this.records.length;
     // Share the parent's id string instead of keeping a copy per child (memory at 100k entries).
     if (rec.parentId !== null) {
-      const parent = this.byId.get(rec.parentId);
-      if (parent) rec.parentId = parent.id;
+      // Most entries hang under the line before them: no map lookup for those.
+      const last = this.records[this.records.length - 1];
+      const parent = last !== undefined && last.id === rec.parentId && !this.duplicates ? last : this.byId.get(rec.parentId);
+      if (parent) {
+        rec.parentId = parent.id;
+        rec.parent = parent;
+      }
     }
     this.records.push(rec);
     this.byId.set(rec.id, rec);
@@ -112,12 +119,14 @@ export class SessionIndex {
     if (!id) return [];
     const path: EntryRecord[] = [];
     const limit = this.byId.size;
+    // Parent pointers are exact while no id repeats (a later duplicate would take over the id).
+    const pointers = !this.duplicates;
     let cur = this.byId.get(id);
     while (cur) {
       // More steps than entries means a cycle: walk again, remembering what was seen.
       if (path.length > limit) return this.branchGuarded(id);
       path.push(cur);
-      cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
+      cur = pointers && cur.parent ? cur.parent : cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
     }
     return path.reverse();
   }
