@@ -68,7 +68,6 @@ function isoTime(b: Buffer, pos: number, end: number): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-/** The head of the message line `b[start…end)`, or undefined when it is not in pi's shape. */
 /** True when `b[from…to)` spells `s` (ASCII). */
 function same(b: Buffer, from: number, to: number, s: string): boolean {
   if (to - from !== s.length) return false;
@@ -77,6 +76,7 @@ function same(b: Buffer, from: number, to: number, s: string): boolean {
 }
 
 /**
+ * The head of the message line `b[start…end)`, or undefined when it is not in pi's shape.
  * `prevId`: the id of the line before. Most entries hang under the line before them; comparing bytes
  * first saves making a new parent-id string for every line.
  */

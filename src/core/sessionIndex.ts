@@ -56,7 +56,10 @@ export class SessionIndex {
 
   /** Adds one entry in file order and applies pi's replay rules (leaf, labels, name). */
   add(rec: EntryRecord): void {
-    const prev = this.byId.get(rec.id);
+    // One map operation per entry: a set that does not grow the map replaced an earlier entry.
+    const size = this.byId.size;
+    this.byId.set(rec.id, rec);
+    const prev = this.byId.size === size ? this.earlier(rec.id) : undefined;
     if (prev) {
       this.duplicates++;
       this.diagnostics.push({
@@ -72,7 +75,7 @@ export class SessionIndex {
     }
     rec.seq = this.records.length;
     // Share the parent's id string instead of keeping a copy per child (memory at 100k entries).
-    if (rec.parentId !== null) {
+    if (rec.parentId !== null && rec.parentId !== rec.id) {
       // Most entries hang under the line before them: no map lookup for those.
       const last = this.records[this.records.length - 1];
       const parent = last !== undefined && last.id === rec.parentId && !this.duplicates ? last : this.byId.get(rec.parentId);
@@ -82,7 +85,6 @@ export class SessionIndex {
       }
     }
     this.records.push(rec);
-    this.byId.set(rec.id, rec);
     const e = rec.entry;
     if (rec.type === 'leaf' && e) {
       const target = (e as LeafEntry).targetId;
@@ -108,6 +110,12 @@ export class SessionIndex {
       this.name = (typeof n === 'string' ? n.trim() : '') || undefined;
     }
     if (this.children) this.insertChild(rec, prev);
+  }
+
+  /** The latest record with `id` before the one being added (only asked for duplicates: rare). */
+  private earlier(id: string): EntryRecord | undefined {
+    for (let i = this.records.length - 1; i >= 0; i--) if (this.records[i].id === id) return this.records[i];
+    return undefined;
   }
 
   get(id: string): EntryRecord | undefined {
