@@ -2,7 +2,7 @@
 // ignored) but every skipped line becomes a diagnostic with its line number. Message lines written
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
-import { isBlank, scanSource, type ScanOptions } from './jsonl.js';
+import { isBlank, parseLine, scanSource, type ScanOptions } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
@@ -107,7 +107,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
         b = b.subarray(3);
       }
       if (isBlank(b)) return;
-      const v = parse(b);
+      const v = parseLine(b);
       if (v === undefined) {
         diagnostics.push({ line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` });
         return;
@@ -133,7 +133,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
     lastStart = offset;
     lastEnd = offset + end - start;
     if (legacyEntries) {
-      const v = parse(buf.subarray(start, end));
+      const v = parseLine(buf.subarray(start, end));
       if (!isObject(v)) {
         diagnostics.push(badLine(lineNo, v));
         return;
@@ -274,13 +274,6 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   return { added: index.records.slice(before), rewritten: false };
 }
 
-function parse(b: Buffer): unknown {
-  try {
-    return JSON.parse(b.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
 
 function badLine(lineNo: number, v: unknown): Diagnostic {
   return v === undefined

@@ -4,7 +4,7 @@
 // that grew is read from where the last scan stopped.
 import { stat } from 'node:fs/promises';
 import { FileSource } from './byteSource.js';
-import { isBlank, scanSource } from './jsonl.js';
+import { isBlank, parseLine, scanSource } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
 import type { SessionHeader } from './types.js';
 
@@ -47,13 +47,6 @@ function textOf(content: unknown): string {
   return content.filter((b) => (b as Obj)?.type === 'text').map((b) => String((b as Obj).text)).join(' ');
 }
 
-function parse(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
 
 function applyParsed(st: ScanState, v: unknown): void {
   if (!v || typeof v !== 'object') return;
@@ -98,7 +91,7 @@ function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
       }
     }
   }
-  applyParsed(st, parse(buf.subarray(start, end)));
+  applyParsed(st, parseLine(buf.subarray(start, end)));
 }
 
 export class SessionInfoCache {

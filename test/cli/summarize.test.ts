@@ -2,10 +2,10 @@
 // one-line errors, dry runs that write nothing, and the ids printed for what was written.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { CliIO } from '../../src/cli/io.js';
 import { runCompact, runSummarize } from '../../src/cli/summarize.js';
-import { closedPort, completionJson, completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { closedPort, completionJson, completionSse, useLoopback } from '../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../support/sessionBuilder.js';
 
 function io(env: NodeJS.ProcessEnv = {}): CliIO & { stdout: string; stderr: string } {
@@ -23,15 +23,7 @@ function io(env: NodeJS.ProcessEnv = {}): CliIO & { stdout: string; stderr: stri
   return r;
 }
 
-let lb: Loopback;
-before(async () => {
-  lb = await startLoopback();
-});
-after(() => lb.close());
-beforeEach(() => {
-  lb.requests.length = 0;
-  lb.setHandler(() => completionSse('## Goal\nCLI SUMMARY'));
-});
+const lb = useLoopback(() => completionSse('## Goal\nCLI SUMMARY'));
 
 function session() {
   const b = new SessionBuilder();

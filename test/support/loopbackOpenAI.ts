@@ -1,5 +1,6 @@
 // A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions protocol (plain JSON and
 // SSE streaming) and records every request, for testing model clients and everything above them.
+import { after, before, beforeEach } from 'node:test';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -170,4 +171,37 @@ export async function closedPort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/**
+ * A loopback server for the tests of one file: started before them, closed after, and before each test
+ * its recorded requests are cleared and its handler reset (to `reset`, when given).
+ */
+export function useLoopback(reset?: Handler): Loopback {
+  let lb: Loopback | undefined;
+  const cur = () => {
+    if (!lb) throw new Error('the loopback server is not started yet');
+    return lb;
+  };
+  before(async () => {
+    lb = await startLoopback();
+  });
+  after(() => lb?.close());
+  beforeEach(() => {
+    cur().requests.length = 0;
+    if (reset) cur().setHandler(reset);
+  });
+  return {
+    get url() {
+      return cur().url;
+    },
+    get port() {
+      return cur().port;
+    },
+    get requests() {
+      return cur().requests;
+    },
+    setHandler: (h) => cur().setHandler(h),
+    close: () => cur().close(),
+  };
 }

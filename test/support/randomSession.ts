@@ -4,16 +4,8 @@
 // custom messages, branch summaries and compactions (pi-made and hook-made), context edits.
 import { SessionBuilder, usageOf, words } from './sessionBuilder.js';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './generate.js';
+export { mulberry32 };
 
 const FILES = ['src/a.ts', 'src/b.ts', 'README.md', 'docs/x.md', 'test/t.test.ts', 'package.json'];
 const TOOLS = ['read', 'write', 'edit', 'bash', 'grep'];

@@ -3,7 +3,7 @@
 // exact lines written.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session.js';
 import {
@@ -15,20 +15,12 @@ import {
   summarizeBranch,
   SUMMARY_SYSTEM_PROMPT,
 } from '../../../src/core/summary/index.js';
-import { completionJson, completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { completionJson, completionSse, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder, words } from '../../support/sessionBuilder.js';
 
 const PREAMBLE = 'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
 
-let lb: Loopback;
-before(async () => {
-  lb = await startLoopback();
-});
-after(() => lb.close());
-beforeEach(() => {
-  lb.requests.length = 0;
-  lb.setHandler(() => completionSse('## Goal\nTry approach A', { pieces: 3 }));
-});
+const lb = useLoopback(() => completionSse('## Goal\nTry approach A', { pieces: 3 }));
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAICompatibleModel>[0]> = {}) =>
   new OpenAICompatibleModel({ baseUrl: lb.url, model: 'summarizer-1', contextWindow: 32000, maxOutputTokens: 4096, retryBaseMs: 5, ...extra });

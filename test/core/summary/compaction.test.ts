@@ -2,7 +2,7 @@
 // replay, what is sent to a real loopback endpoint, and the exact compaction line written.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session.js';
 import {
@@ -16,18 +16,10 @@ import {
   SUMMARY_SYSTEM_PROMPT,
   TURN_PREFIX_PROMPT,
 } from '../../../src/core/summary/index.js';
-import { completionJson, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { completionJson, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 
-let lb: Loopback;
-before(async () => {
-  lb = await startLoopback();
-});
-after(() => lb.close());
-beforeEach(() => {
-  lb.requests.length = 0;
-  lb.setHandler((_r, n) => completionJson(`SUMMARY ${n}`, { usage: { prompt_tokens: 100 * n, completion_tokens: 10 * n, total_tokens: 110 * n } }));
-});
+const lb = useLoopback((_r, n) => completionJson(`SUMMARY ${n}`, { usage: { prompt_tokens: 100 * n, completion_tokens: 10 * n, total_tokens: 110 * n } }));
 
 const model = () => new OpenAICompatibleModel({ baseUrl: lb.url, model: 'compactor', maxOutputTokens: 8192, stream: false, retryBaseMs: 5 });
 const T = (c: string) => c.repeat(400); // 100 tokens

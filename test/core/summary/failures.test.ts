@@ -1,21 +1,14 @@
 // Every way a summary can fail leaves the session file byte-identical; a retried request is written once.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session.js';
 import { commitBranchSummary, commitCompaction, planBranchSummary, planCompaction, summarizeBranch, summarizeCompaction } from '../../../src/core/summary/index.js';
-import { closedPort, completionJson, completionSse, startLoopback, type Loopback, type Reply } from '../../support/loopbackOpenAI.js';
+import { closedPort, completionJson, completionSse, useLoopback, type Reply } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 
-let lb: Loopback;
-before(async () => {
-  lb = await startLoopback();
-});
-after(() => lb.close());
-beforeEach(() => {
-  lb.requests.length = 0;
-});
+const lb = useLoopback();
 
 function sessionFile(): { file: string; target: string } {
   const b = new SessionBuilder();

@@ -4,16 +4,8 @@
 // Used by the webview tests and by bench/webview.ts.
 import type { NodeView } from '../../../src/protocol';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../support/generate';
+export { mulberry32 };
 
 export interface GenOptions {
   n: number;
