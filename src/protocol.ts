@@ -80,7 +80,12 @@ export interface FileLists {
 // ───────────────────────────── host → webview ─────────────────────────────
 
 export type HostMessage =
-  | { type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[] }
+  /**
+   * The whole tree. A big one comes in parts (so that no single message takes long to serialize):
+   * `total` is the node count when more `snapshotPart` messages of the same `rev` follow.
+   */
+  | { type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
+  | { type: 'snapshotPart'; rev: number; nodes: NodeView[] }
   | { type: 'appended'; rev: number; nodes: NodeView[] }
   | { type: 'leafMoved'; rev: number; leafId: string | null }
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }

@@ -183,7 +183,22 @@ export class App {
 
   // ───────────── host messages ─────────────
 
+  /** A snapshot arriving in parts, applied once whole. */
+  private partial: { m: Extract<HostMessage, { type: 'snapshot' }>; nodes: NodeView[]; total: number } | undefined;
+
   private onHost(m: HostMessage): void {
+    if (m.type === 'snapshot' && m.total !== undefined && m.total > m.nodes.length) {
+      this.partial = { m, nodes: [...m.nodes], total: m.total };
+      return;
+    }
+    if (m.type === 'snapshotPart') {
+      const p = this.partial;
+      if (!p || p.m.rev !== m.rev) return;
+      for (const n of m.nodes) p.nodes.push(n);
+      if (p.nodes.length < p.total) return;
+      this.partial = undefined;
+      return this.onHost({ ...p.m, nodes: p.nodes, total: undefined });
+    }
     switch (m.type) {
       case 'snapshot':
         this.rev = m.rev;

@@ -46,6 +46,7 @@ export interface SummaryService {
   commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
 }
 
+const SNAPSHOT_PART = 5000;
 const MAX_STRING = 64 * 1024;
 const MAX_IMAGE = 4 * 1024 * 1024;
 const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
@@ -182,7 +183,14 @@ export class TreeController implements vscode.Disposable {
     void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
   }
 
-  private async sendSnapshot(): Promise<void> {
+  /** Queued with the deltas, so no delta lands between the parts of a snapshot. */
+  private sendSnapshot(): Promise<void> {
+    const run = this.deltas.then(() => this.snapshotNow());
+    this.deltas = run.catch((e) => log().warn(`snapshot failed: ${String(e)}`));
+    return run;
+  }
+
+  private async snapshotNow(): Promise<void> {
     if (!this.session) return;
     await this.loading;
     if (!this.panel.visible) {
@@ -190,7 +198,15 @@ export class TreeController implements vscode.Disposable {
       return;
     }
     this.stale = false;
-    this.post({ type: 'snapshot', rev: ++this.rev, meta: this.meta(), leafId: this.session.leafId, nodes: this.nodes });
+    // In parts of a few thousand nodes: VS Code serializes each message on this (shared) thread.
+    const rev = ++this.rev;
+    const nodes = this.nodes;
+    const first = nodes.slice(0, SNAPSHOT_PART);
+    this.post({ type: 'snapshot', rev, meta: this.meta(), leafId: this.session.leafId, nodes: first, total: nodes.length > first.length ? nodes.length : undefined });
+    for (let i = SNAPSHOT_PART; i < nodes.length; i += SNAPSHOT_PART) {
+      await new Promise<void>((r) => setImmediate(r));
+      this.post({ type: 'snapshotPart', rev, nodes: nodes.slice(i, i + SNAPSHOT_PART) });
+    }
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -200,7 +216,7 @@ export class TreeController implements vscode.Disposable {
       await this.loading;
       this.lastLeaf = s.leafId;
       this.lastName = s.name;
-      return this.sendSnapshot();
+      return this.snapshotNow();
     }
     const fresh = c.records.filter((r) => s.index.get(r.id) === r);
     const entries = await s.load(fresh);

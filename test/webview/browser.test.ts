@@ -407,6 +407,24 @@ test('deltas update the tree in place: appended, leafMoved, labelChanged, rename
   await close(host);
 });
 
+test('a big snapshot in parts is applied once whole', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  const g = genSession({ n: 12_000, seed: 7 });
+  const parts = [g.nodes.slice(0, 5000), g.nodes.slice(5000, 10_000), g.nodes.slice(10_000)];
+  await host.post({ type: 'snapshot', rev: 50, meta: meta({ name: 'In parts' }), leafId: g.leafId, nodes: parts[0], total: g.nodes.length });
+  await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[1] });
+  await settled(page);
+  assert.notEqual(await page.locator('h1.title').textContent(), 'In parts', 'nothing is shown from an incomplete snapshot');
+  await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[2] });
+  await settled(page);
+  assert.equal(await page.locator('h1.title').textContent(), 'In parts');
+  const count = await page.evaluate(() => (window as unknown as { __piTree: { app: { model: { nodes: unknown[] } } } }).__piTree.app.model.nodes.length);
+  assert.equal(count, g.nodes.length);
+  await close(host);
+});
+
 test('hostile session text is rendered inert (script, onerror, javascript: links, Markdown links)', async () => {
   const s = smallSession();
   const host = await open(s.nodes, s.leafId);
