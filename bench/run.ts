@@ -14,6 +14,9 @@ const ROOT = join(__dirname, '..');
 const WORK = join(ROOT, '.bench');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const NODE = process.execPath;
+/** BENCH_ONLY=open,host,… runs only those rows and prints them without writing BENCHMARKS.md. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const want = (name: string) => !ONLY || ONLY.includes(name);
 
 interface Row {
   what: string;
@@ -209,14 +212,15 @@ async function main() {
     writeFileSync(big, g.text);
   }
   log(`100k session: ${fmt(statSync(big).size / 1e6)} MB`);
-  await openContext('open + context, generated 100k-entry session', big, false, { speed: 4, rss: 1 / 3 });
+  if (want('open')) await openContext('open + context, generated 100k-entry session', big, false, { speed: 4, rss: 1 / 3 });
   const fixtures = join(ROOT, 'test', 'fixtures', 'real');
-  for (const f of readdirSync(fixtures).filter((x) => x.endsWith('.jsonl'))) await openContext(`open + context, real fixture ${f}`, join(fixtures, f), true);
-  await hostResponsiveness(big);
-  await appendReflected(big);
-  await roundTrip(big);
-  await sidebar();
-  webview();
+  if (want('fixtures')) for (const f of readdirSync(fixtures).filter((x) => x.endsWith('.jsonl'))) await openContext(`open + context, real fixture ${f}`, join(fixtures, f), true);
+  if (want('host')) await hostResponsiveness(big);
+  if (want('append')) await appendReflected(big);
+  if (want('roundtrip')) await roundTrip(big);
+  if (want('sidebar')) await sidebar();
+  if (want('webview')) webview();
+  if (ONLY) return; // a partial run (while profiling) leaves BENCHMARKS.md alone
   const table = [
     '| what | how | target | result | |',
     '| --- | --- | --- | --- | --- |',

@@ -128,12 +128,19 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
-      const parts: (string | Buffer)[] = [];
-      for (const m of items) {
-        parts.push(first ? '' : ',', 'raw' in m && Buffer.isBuffer(m.raw) ? m.raw : JSON.stringify(m));
+      // One write per batch, assembled in one buffer: stored messages are copied as they are.
+      const parts = items.map((m) => ('raw' in m && Buffer.isBuffer(m.raw) ? m.raw : Buffer.from(JSON.stringify(m))));
+      if (!parts.length) return;
+      let size = parts.length - (first ? 1 : 0);
+      for (const p of parts) size += p.length;
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      for (const p of parts) {
+        if (!first) out[at++] = 0x2c; // ","
         first = false;
+        at += p.copy(out, at);
       }
-      if (parts.length) io.out(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+      io.out(out);
     });
     io.out(`],"thinkingLevel":${JSON.stringify(rest.thinkingLevel)},"model":${JSON.stringify(rest.model)}}\n`);
     return 0;

@@ -13,6 +13,24 @@ export interface ObjectScan {
   hasContent: boolean;
 }
 
+/** `content` at b[s…s+7). */
+const isContent = (b: Buffer, s: number) =>
+  b[s] === 0x63 && b[s + 1] === 0x6f && b[s + 2] === 0x6e && b[s + 3] === 0x74 && b[s + 4] === 0x65 && b[s + 5] === 0x6e && b[s + 6] === 0x74;
+
+/**
+ * Index of the `"` that closes a string whose text starts at `b[s]`, or -1. Long texts are most of a
+ * message's bytes: native indexOf skips through them, then a run of backslashes before the quote is
+ * counted (odd: the quote is escaped).
+ */
+function closingQuote(b: Buffer, s: number, end: number): number {
+  for (let q = b.indexOf(QUOTE, s); q !== -1 && q < end; q = b.indexOf(QUOTE, q + 1)) {
+    let k = q - 1;
+    while (k >= s && b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
+  }
+  return -1;
+}
+
 /** Scans the JSON object that opens at `b[start]` (string-aware, nesting-aware). */
 export function scanObject(b: Buffer, start: number, end: number): ObjectScan | undefined {
   if (b[start] !== 0x7b) return undefined;
@@ -23,11 +41,11 @@ export function scanObject(b: Buffer, start: number, end: number): ObjectScan | 
     const c = b[j];
     if (c === QUOTE) {
       const s = j + 1;
-      for (j = s; j < end && b[j] !== QUOTE; j++) if (b[j] === BACKSLASH) j++;
-      if (j >= end) return undefined;
+      j = closingQuote(b, s, end);
+      if (j < 0) return undefined;
       if (depth === 1 && expectKey) {
         expectKey = false;
-        if (j - s === 7 && b.toString('latin1', s, j) === 'content') {
+        if (j - s === 7 && isContent(b, s)) {
           let k = j + 1;
           while (k < end && isWs(b[k])) k++;
           if (b[k] !== 0x3a) return undefined;

@@ -3,7 +3,7 @@
 // "\n" is tolerated because JSON.parse accepts trailing whitespace.
 import { FileSource, type ByteSource } from './byteSource.js';
 
-const CHUNK = 4 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
 const NL = 0x0a;
 
 export interface LineSink {
@@ -56,8 +56,12 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let lineNo = opts.firstLine ?? 1;
   const size = await src.size();
   const until = Math.min(opts.until ?? size, size);
-  // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB.
-  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, until - pos)));
+  // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
+  // when there is more than one chunk: the next chunk is read (on libuv's pool) while this one is parsed.
+  const bufSize = Math.max(1, Math.min(CHUNK, until - pos));
+  let buf = Buffer.allocUnsafe(bufSize);
+  let spare = bufSize < until - pos ? Buffer.allocUnsafe(bufSize) : undefined;
+  let ahead: Promise<number> | undefined;
   // Pieces of a line that spans chunks; joined once when its end is found.
   let pending: Buffer[] = [];
   let pendingStart = pos;
@@ -65,52 +69,62 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let oversize = false;
   const maxLine = opts.maxLineBytes ?? 512 * 1024 * 1024;
   let sliceStart = performance.now();
-  while (pos < until) {
-    opts.signal?.throwIfAborted();
-    const bytesRead = await src.read(buf, 0, Math.min(CHUNK, until - pos), pos);
-    if (bytesRead === 0) break;
-    let start = 0;
-    let nl = buf.indexOf(NL, 0);
-    while (nl !== -1 && nl < bytesRead) {
-      if (oversize) {
-        opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start);
-        oversize = false;
-        pendingBytes = 0;
+  try {
+    while (pos < until) {
+      opts.signal?.throwIfAborted();
+      const bytesRead = await (ahead ?? src.read(buf, 0, Math.min(bufSize, until - pos), pos));
+      ahead = undefined;
+      if (bytesRead === 0) break;
+      if (spare && pos + bytesRead < until) {
+        ahead = src.read(spare, 0, Math.min(bufSize, until - pos - bytesRead), pos + bytesRead);
+      }
+      let start = 0;
+      let nl = buf.indexOf(NL, 0);
+      while (nl !== -1 && nl < bytesRead) {
+        if (oversize) {
+          opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start);
+          oversize = false;
+          pendingBytes = 0;
+          start = nl + 1;
+          nl = buf.indexOf(NL, start);
+          continue;
+        }
+        if (pending.length) {
+          pending.push(buf.subarray(start, nl));
+          const line = Buffer.concat(pending);
+          pending = [];
+          pendingBytes = 0;
+          if (line.length > maxLine) opts.onOversize?.(lineNo++, pendingStart, line.length);
+          else sink(line, 0, line.length, lineNo++, pendingStart);
+        } else if (nl - start > maxLine) {
+          opts.onOversize?.(lineNo++, pos + start, nl - start);
+        } else {
+          sink(buf, start, nl, lineNo++, pos + start);
+        }
         start = nl + 1;
         nl = buf.indexOf(NL, start);
-        continue;
       }
-      if (pending.length) {
-        pending.push(buf.subarray(start, nl));
-        const line = Buffer.concat(pending);
-        pending = [];
-        pendingBytes = 0;
-        if (line.length > maxLine) opts.onOversize?.(lineNo++, pendingStart, line.length);
-        else sink(line, 0, line.length, lineNo++, pendingStart);
-      } else if (nl - start > maxLine) {
-        opts.onOversize?.(lineNo++, pos + start, nl - start);
-      } else {
-        sink(buf, start, nl, lineNo++, pos + start);
+      if (start < bytesRead) {
+        if (!pending.length && !oversize) pendingStart = pos + start;
+        pendingBytes += bytesRead - start;
+        if (pendingBytes > maxLine) {
+          // Too long to assemble: remember only where it started and skip to its end.
+          oversize = true;
+          pending = [];
+        } else if (!oversize) {
+          pending.push(Buffer.from(buf.subarray(start, bytesRead)));
+        }
       }
-      start = nl + 1;
-      nl = buf.indexOf(NL, start);
-    }
-    if (start < bytesRead) {
-      if (!pending.length && !oversize) pendingStart = pos + start;
-      pendingBytes += bytesRead - start;
-      if (pendingBytes > maxLine) {
-        // Too long to assemble: remember only where it started and skip to its end.
-        oversize = true;
-        pending = [];
-      } else if (!oversize) {
-        pending.push(Buffer.from(buf.subarray(start, bytesRead)));
+      pos += bytesRead;
+      if (spare) [buf, spare] = [spare, buf];
+      if (performance.now() - sliceStart > sliceMs) {
+        await yieldNow();
+        sliceStart = performance.now();
       }
     }
-    pos += bytesRead;
-    if (performance.now() - sliceStart > sliceMs) {
-      await yieldNow();
-      sliceStart = performance.now();
-    }
+  } finally {
+    // A read still in flight (the scan was aborted or a sink threw) must end before the caller closes the file.
+    if (ahead) await ahead.catch(() => 0);
   }
   if (oversize) {
     opts.onOversize?.(lineNo, pendingStart, pendingBytes);

@@ -1,6 +1,7 @@
 // Reads the head of a message line as pi writes it — {"type":"message","id":…,"parentId":…,
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
+import type { EntryRecord } from './sessionIndex.js';
 
 const P_TYPE = Buffer.from('{"type":"message","id":"');
 const P_PARENT = Buffer.from(',"parentId":');
@@ -8,15 +9,14 @@ const P_TS = Buffer.from(',"timestamp":"');
 const P_ROLE = Buffer.from(',"message":{"role":"');
 const NULL = Buffer.from('null');
 
-// One string per role for the whole index instead of one per line (100k lines → a handful of strings).
-const ROLES = new Map<string, string>();
-function intern(s: string): string {
-  let r = ROLES.get(s);
-  if (r === undefined) {
-    if (ROLES.size < 64) ROLES.set(s, s);
-    r = s;
-  }
-  return r;
+// One string per role for the whole index instead of one per line (100k lines → a handful of strings),
+// found by comparing bytes, so that no string is made per line either.
+const ROLES: string[] = ['user', 'assistant', 'toolResult', 'system', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary'];
+function roleAt(b: Buffer, from: number, to: number): string {
+  for (let k = 0; k < ROLES.length; k++) if (same(b, from, to, ROLES[k])) return ROLES[k];
+  const s = b.toString('latin1', from, to);
+  if (ROLES.length < 64) ROLES.push(s);
+  return s;
 }
 
 export interface MessageHead {
@@ -75,39 +75,60 @@ function same(b: Buffer, from: number, to: number, s: string): boolean {
   return true;
 }
 
+/** What readHead found (one reused object: reading 100k heads makes no garbage per line). */
+const head = { id: '', parentId: null as string | null, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0 };
+
+function readHead(b: Buffer, start: number, end: number, prevId: string | undefined): boolean {
+  if (!at(b, start, end, P_TYPE)) return false;
+  let i = start + P_TYPE.length;
+  const idEnd = token(b, i, end, 128);
+  if (idEnd < 0) return false;
+  const idStart = i;
+  i = idEnd + 1;
+  if (!at(b, i, end, P_PARENT)) return false;
+  i += P_PARENT.length;
+  let parentId: string | null = null;
+  if (at(b, i, end, NULL)) i += 4;
+  else if (b[i] === 0x22) {
+    const pEnd = token(b, i + 1, end, 128);
+    if (pEnd < 0) return false;
+    parentId = prevId !== undefined && same(b, i + 1, pEnd, prevId) ? prevId : b.toString('latin1', i + 1, pEnd);
+    i = pEnd + 1;
+  } else return false;
+  if (!at(b, i, end, P_TS)) return false;
+  i += P_TS.length;
+  let tsEnd = i;
+  while (tsEnd < end && tsEnd - i < 64 && b[tsEnd] !== 0x22 && b[tsEnd] !== 0x5c) tsEnd++;
+  if (tsEnd >= end || b[tsEnd] !== 0x22) return false;
+  const time = isoTime(b, i, tsEnd);
+  i = tsEnd + 1;
+  if (!at(b, i, end, P_ROLE)) return false;
+  const messageStart = i + 11; // after ,"message":
+  i += P_ROLE.length;
+  const rEnd = token(b, i, end, 64);
+  if (rEnd < 0) return false;
+  head.id = b.toString('latin1', idStart, idEnd);
+  head.parentId = parentId;
+  head.time = time;
+  head.roleStart = i;
+  head.roleEnd = rEnd;
+  head.messageStart = messageStart;
+  return true;
+}
+
 /**
  * The head of the message line `b[start…end)`, or undefined when it is not in pi's shape.
  * `prevId`: the id of the line before. Most entries hang under the line before them; comparing bytes
  * first saves making a new parent-id string for every line.
  */
 export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string): MessageHead | undefined {
-  if (!at(b, start, end, P_TYPE)) return undefined;
-  let i = start + P_TYPE.length;
-  const idEnd = token(b, i, end, 128);
-  if (idEnd < 0) return undefined;
-  const id = b.toString('latin1', i, idEnd);
-  i = idEnd + 1;
-  if (!at(b, i, end, P_PARENT)) return undefined;
-  i += P_PARENT.length;
-  let parentId: string | null = null;
-  if (at(b, i, end, NULL)) i += 4;
-  else if (b[i] === 0x22) {
-    const pEnd = token(b, i + 1, end, 128);
-    if (pEnd < 0) return undefined;
-    parentId = prevId !== undefined && same(b, i + 1, pEnd, prevId) ? prevId : b.toString('latin1', i + 1, pEnd);
-    i = pEnd + 1;
-  } else return undefined;
-  if (!at(b, i, end, P_TS)) return undefined;
-  i += P_TS.length;
-  let tsEnd = i;
-  while (tsEnd < end && tsEnd - i < 64 && b[tsEnd] !== 0x22 && b[tsEnd] !== 0x5c) tsEnd++;
-  if (tsEnd >= end || b[tsEnd] !== 0x22) return undefined;
-  const time = isoTime(b, i, tsEnd);
-  i = tsEnd + 1;
-  if (!at(b, i, end, P_ROLE)) return undefined;
-  const messageStart = i + 11; // after ,"message":
-  i += P_ROLE.length;
-  const rEnd = token(b, i, end, 64);
-  if (rEnd < 0) return undefined;
-  return { id, parentId, time, role: intern(b.toString('latin1', i, rEnd)), messageStart };
+  if (!readHead(b, start, end, prevId)) return undefined;
+  return { id: head.id, parentId: head.parentId, time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
+}
+
+/** The index record of a message line in pi's shape (what parseMessageHead reads, without the garbage). */
+export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
+  if (!readHead(b, start, end, prevId)) return undefined;
+  // Every record is made with all its fields, in this order: one hidden class for all of them.
+  return { id: head.id, parentId: head.parentId, type: 'message', time: head.time, line, offset, length: end - start, role: roleAt(b, head.roleStart, head.roleEnd), entry: undefined, parent: undefined, seq: 0 };
 }

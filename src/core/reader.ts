@@ -3,7 +3,7 @@
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource, type ScanOptions } from './jsonl.js';
-import { parseMessageHead } from './lineHead.js';
+import { messageRecord } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
@@ -83,6 +83,7 @@ export function recordFromEntry(e: SessionEntry, line: number, offset: number, l
     length,
     role,
     entry: keep ? e : undefined,
+    parent: undefined,
     seq: 0,
   };
 }
@@ -285,8 +286,8 @@ function badLine(lineNo: number, v: unknown): Diagnostic {
 export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
   const length = end - start;
   if (length > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end)) {
-    const h = parseMessageHead(buf, start, end, prevId);
-    if (h) return { id: h.id, parentId: h.parentId, type: 'message', time: h.time, line: lineNo, offset, length, role: h.role, seq: 0 };
+    const rec = messageRecord(buf, start, end, prevId, lineNo, offset);
+    if (rec) return rec;
   }
   let v: unknown;
   try {
@@ -343,8 +344,10 @@ export async function visitLines(
   if (!need.length) return;
   need.sort((a, b) => records[a].offset - records[b].offset);
   const GAP = 64 * 1024;
-  const MAX = 16 * 1024 * 1024;
-  let sliceStart = performance.now();
+  const MAX = 4 * 1024 * 1024;
+  // Coalesced ranges [first, last) of `need`, each read into its own buffer; the next range is read
+  // while this one is visited, so the visit never waits on I/O.
+  const ranges: { k: number; j: number; from: number; to: number }[] = [];
   for (let k = 0; k < need.length; ) {
     const first = records[need[k]];
     let end = first.offset + first.length;
@@ -355,22 +358,38 @@ export async function visitLines(
       end = Math.max(end, r.offset + r.length);
       j++;
     }
-    const buf = Buffer.allocUnsafe(end - first.offset);
-    const n = await src.read(buf, 0, buf.length, first.offset);
+    ranges.push({ k, j, from: first.offset, to: end });
+    k = j;
+  }
+  const readRange = async ({ from, to }: { from: number; to: number }) => {
+    const buf = Buffer.allocUnsafe(to - from);
+    const n = await src.read(buf, 0, buf.length, from);
     if (n !== buf.length) throw new StaleFileError('The session file is shorter than when it was read.');
-    for (let q = k; q < j; q++) {
-      opts.signal?.throwIfAborted();
-      const i = need[q];
-      const r = records[i];
-      const bytes = buf.subarray(r.offset - first.offset, r.offset - first.offset + r.length);
-      if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
-      visit(i, r, bytes);
-      if (performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
+    return buf;
+  };
+  let sliceStart = performance.now();
+  let next: Promise<Buffer> | undefined = readRange(ranges[0]);
+  try {
+    for (let q = 0; q < ranges.length; q++) {
+      const { k, j, from } = ranges[q];
+      const buf = await next!;
+      next = q + 1 < ranges.length ? readRange(ranges[q + 1]) : undefined;
+      for (let p = k; p < j; p++) {
+        opts.signal?.throwIfAborted();
+        const i = need[p];
+        const r = records[i];
+        const bytes = buf.subarray(r.offset - from, r.offset - from + r.length);
+        if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
+        visit(i, r, bytes);
+        if ((p & 31) === 31 && performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
       }
     }
-    k = j;
+  } finally {
+    // A read still in flight must end before the caller closes the file.
+    if (next) await next.catch(() => undefined);
   }
 }
 

@@ -290,7 +290,9 @@ export class Session {
             const head = parseMessageHead(bytes);
             const raw = head && head.id === rec.id ? rawMessage(bytes, head.messageStart, head.role) : undefined;
             if (raw) {
-              items[k] = [{ raw: Buffer.from(raw) }];
+              const copy = Buffer.allocUnsafe(raw.length); // `bytes` is only valid during this call
+              raw.copy(copy);
+              items[k] = [{ raw: copy }];
               return;
             }
           }
