@@ -92,6 +92,10 @@ export class GraphView {
     this.el.append(this.layer, this.minimap);
     this.bindPointer();
     new ResizeObserver(() => this.resize()).observe(this.el);
+    // VS Code applies a theme by setting variables on <html> and classes on <body>.
+    const theme = new MutationObserver(() => this.themeChanged());
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+    theme.observe(document.body, { attributes: true, attributeFilter: ['style', 'class', 'data-vscode-theme-kind'] });
   }
 
   private resize(): void {
@@ -105,7 +109,7 @@ export class GraphView {
     this.height = h;
     if (c) this.centerOn(c.x, c.y, this.view.k, false);
     else if (w && h) this.host.onFirstSize();
-    this.drawMinimapBase();
+    this.minimapLater();
     this.request(true);
   }
 
@@ -119,7 +123,7 @@ export class GraphView {
     this.cache.clear();
     this.nodeLayer.replaceChildren();
     this.rendered = undefined;
-    this.drawMinimapBase();
+    this.minimapLater();
     this.request(true);
   }
 
@@ -128,9 +132,25 @@ export class GraphView {
     this.cache.clear();
     this.nodeLayer.replaceChildren();
     this.rendered = undefined;
-    this.drawMinimapBase();
+    this.minimapLater();
     this.request(true);
   }
+
+  /**
+   * The minimap's overview (every item) is drawn in a task of its own after the frame that shows the
+   * tree: it is not what a first paint waits for.
+   */
+  private minimapLater(): void {
+    if (this.miniTimer) return;
+    // A task queued from the next frame runs after that frame is painted.
+    this.miniTimer = requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.miniTimer = 0;
+        this.drawMinimapBase();
+      }, 0),
+    );
+  }
+  private miniTimer = 0;
 
   // ───────────── view transform ─────────────
 
@@ -404,9 +424,8 @@ export class GraphView {
     c.style.height = `${ph}px`;
     const ctx = c.getContext('2d')!;
     ctx.setTransform(dpr * k, 0, 0, dpr * k, -r.x0 * k * dpr, -r.y0 * k * dpr);
-    const cs = getComputedStyle(this.el);
     ctx.lineWidth = 1.5 / k;
-    ctx.strokeStyle = cs.getPropertyValue('--edge').trim() || '#888';
+    ctx.strokeStyle = this.color('--edge', '#888');
     ctx.beginPath();
     for (const it of items) {
       const p = it.parent;
@@ -416,12 +435,7 @@ export class GraphView {
     }
     ctx.stroke();
     const nodes = this.host.nodes();
-    const colors = new Map<string, string>();
-    const color = (cls: string) => {
-      let v = colors.get(cls);
-      if (!v) colors.set(cls, (v = cs.getPropertyValue(`--kind-${cls}`).trim() || '#888'));
-      return v;
-    };
+    const color = (cls: string) => this.color(`--kind-${cls}`, '#888');
     // At tiny zooms a node still covers a few pixels.
     const s = Math.max(NODE_H, 3 / k);
     const sw = Math.max(NODE_W, 4 / k);
@@ -429,9 +443,31 @@ export class GraphView {
       ctx.fillStyle = color(it.seg ? 'segment' : nodes[it.entry].kind);
       ctx.fillRect(it.x - sw / 2, it.y - s / 2, sw, s);
     }
-    const accent = cs.getPropertyValue('--accent').trim() || '#3794ff';
-    ctx.fillStyle = accent;
+    ctx.fillStyle = this.color('--accent', '#3794ff');
     for (const it of items) if (it.isLeaf || this.host.isSelected(it)) ctx.fillRect(it.x - NODE_W / 2 - 8 / k, it.y - s / 2 - 8 / k, NODE_W + 16 / k, s + 16 / k);
+  }
+
+  /**
+   * A theme colour for the canvases (CSS variable of the graph), read once per theme: reading computed
+   * style while the DOM is being changed forces a style recalculation on the spot.
+   */
+  private color(name: string, fallback: string): string {
+    let v = this.colors.get(name);
+    if (v === undefined) {
+      this.style ??= getComputedStyle(this.el);
+      v = this.style.getPropertyValue(name).trim() || fallback;
+      this.colors.set(name, v);
+    }
+    return v;
+  }
+  private readonly colors = new Map<string, string>();
+  private style: CSSStyleDeclaration | undefined;
+
+  /** The theme changed (VS Code sets body classes and variables): canvases are drawn again with its colours. */
+  themeChanged(): void {
+    this.colors.clear();
+    this.minimapLater();
+    this.request(true);
   }
 
   // ───────────── minimap ─────────────
@@ -459,10 +495,9 @@ export class GraphView {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
     if (!l || !m) return;
-    const cs = getComputedStyle(this.el);
-    const fg = cs.getPropertyValue('--mini-node').trim() || '#888';
-    const path = cs.getPropertyValue('--accent').trim() || '#3794ff';
-    const hit = cs.getPropertyValue('--hit').trim() || '#e2c08d';
+    const fg = this.color('--mini-node', '#888');
+    const path = this.color('--accent', '#3794ff');
+    const hit = this.color('--hit', '#e2c08d');
     const sz = Math.max(1, Math.min(3, DX * m.s));
     ctx.fillStyle = fg;
     for (const row of l.levels) for (const it of row) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s * 0.6));
@@ -484,8 +519,7 @@ export class GraphView {
     if (!m) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const r = this.worldRect();
-    const cs = getComputedStyle(this.el);
-    ctx.strokeStyle = cs.getPropertyValue('--mini-view').trim() || '#3794ff';
+    ctx.strokeStyle = this.color('--mini-view', '#3794ff');
     ctx.lineWidth = 1;
     ctx.strokeRect(r.x0 * m.s + m.ox, r.y0 * m.s + m.oy, Math.max(2, (r.x1 - r.x0) * m.s), Math.max(2, (r.y1 - r.y0) * m.s));
   }

@@ -44,6 +44,7 @@ export class OutlineView {
     this.spacer.setAttribute('role', 'none');
     this.el.append(this.spacer);
     this.el.addEventListener('scroll', () => {
+      if (this.scrollPending) return; // a scroll of ours is on its way
       this.scrollTop = this.el.scrollTop;
       this.schedule();
     });
@@ -98,17 +99,25 @@ export class OutlineView {
       if (top < next) next = top;
       else if (top + ROW_H > next + h) next = top + ROW_H - h;
       if (next !== this.scrollTop) {
+        // Applied in the next frame: writing scrollTop now would force a layout in the middle of
+        // building the DOM (a second full layout on a first paint). Rows are rendered for it already.
         this.scrollTop = next;
-        this.el.scrollTop = next;
+        this.scrollPending = true;
+        this.schedule();
       }
     }
     this.render();
   }
+  private scrollPending = false;
 
   private schedule(): void {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      if (this.scrollPending) {
+        this.scrollPending = false;
+        this.el.scrollTop = this.scrollTop;
+      }
       this.render();
     });
   }
