@@ -3,11 +3,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SessionRepository, encodeCwd } from '../src/core/repository.js';
 import { Session } from '../src/core/session.js';
 import { SessionInfoCache } from '../src/core/sessionInfo.js';
-import { Projector, projectAll } from '../src/host/projection.js';
+import { Projector } from '../src/host/projection.js';
 import { generateSession } from '../test/support/generate.js';
 
 const ROOT = join(__dirname, '..');
@@ -78,21 +77,17 @@ async function openContext(label: string, file: string, fresh: boolean, target?:
 }
 
 async function hostResponsiveness(file: string) {
-  const h = monitorEventLoopDelay({ resolution: 5 });
+  // Each run in a fresh process: one open, as an extension host does it, not the tenth open in a heap
+  // full of the nine before.
   const worst: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    h.reset();
-    h.enable();
-    // what the extension host does to show a session: read, index, project for the webview
-    const s = await Session.open(file);
-    await projectAll(s.index, s.index.live(), s);
-    await s.buildContext();
-    h.disable();
-    worst.push(h.max / 1e6);
+    const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'host-open.ts'), file], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`host-open failed: ${r.stderr.slice(-500)}`);
+    worst.push(JSON.parse(r.stdout.trim().split('\n').pop()!).maxBlockMs);
   }
   const m = median(worst);
-  rows.push({ what: 'extension-host responsiveness while opening 100k', how: 'longest event-loop delay (monitorEventLoopDelay) during open + projection + context, median of runs', target: '< 50 ms', result: `${fmt(m, 1)} ms longest block`, pass: m < 50 });
-  log(`host block: ${fmt(m, 1)} ms`);
+  rows.push({ what: 'extension-host responsiveness while opening 100k', how: `longest event-loop delay (monitorEventLoopDelay) during open + projection + context, a fresh process per run, median of ${RUNS}`, target: '< 50 ms', result: `${fmt(m, 1)} ms longest block`, pass: m < 50 });
+  log(`host block: ${fmt(m, 1)} ms (runs ${worst.map((x) => fmt(x, 0)).join(', ')})`);
 }
 
 async function appendReflected(file: string) {

@@ -9,7 +9,7 @@ import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser'
 import { genSession } from '../test/webview/helpers/gen';
 import type { HostMessage } from '../src/protocol';
 
-const RUNS_10K = Number(process.env.BENCH_RUNS_10K ?? 5);
+const RUNS_10K = Number(process.env.BENCH_RUNS_10K ?? 9);
 const RUNS_100K = Number(process.env.BENCH_RUNS_100K ?? 3);
 
 // tsx (esbuild keepNames) wraps named inner functions in __name(); page.evaluate code needs it too.

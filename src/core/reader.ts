@@ -381,7 +381,7 @@ export async function visitLines(
         const bytes = buf.subarray(r.offset - from, r.offset - from + r.length);
         if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
         visit(i, r, bytes);
-        if ((p & 31) === 31 && performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
+        if (performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           sliceStart = performance.now();
         }

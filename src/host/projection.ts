@@ -54,10 +54,44 @@ const TOOL_CALL_ID = /"toolCallId":"([^"\\]{1,200})"/;
 const TOOL_NAME = /"toolName":"([^"\\]{1,200})"/;
 const IS_ERROR = /"isError":(true|false)/;
 
+/** What a tool result needs of its call: kept instead of the call's arguments (a write's whole file…). */
+interface CallSummary {
+  name: string;
+  /** pi's /tree text for the call, e.g. `[read: src/a.ts]`. */
+  text: string;
+  path?: string;
+}
+
+function summarize(c: ToolCallRef): CallSummary {
+  const p = c.arguments.path ?? c.arguments.file_path;
+  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined };
+}
+
+/**
+ * One string per distinct short value (model, tool and file names, types): 100k nodes hold a few
+ * hundred strings instead of hundreds of thousands, which keeps the host's heap (and the collector's
+ * pauses while it fills) small.
+ */
+class Interner {
+  private readonly seen = new Map<string, string>();
+  of(s: string): string {
+    if (s.length > 256) return s;
+    const v = this.seen.get(s);
+    if (v !== undefined) return v;
+    if (this.seen.size < 100_000) this.seen.set(s, s);
+    return s;
+  }
+  list(xs: string[]): string[] {
+    for (let i = 0; i < xs.length; i++) xs[i] = this.of(xs[i]);
+    return xs;
+  }
+}
+
 /** Projects entries (all of them, or an appended batch) with the tool calls seen so far. */
 export class Projector {
+  private readonly strings = new Interner();
   /** Tool calls by id, so a tool result can be named after its call (pi's toolCallMap). */
-  readonly toolCalls = new Map<string, ToolCallRef>();
+  readonly toolCalls = new Map<string, CallSummary>();
 
   constructor(private readonly index: SessionIndex) {}
 
@@ -78,11 +112,10 @@ export class Projector {
         const parent = this.index.treeParent(rec);
         const label = this.index.labels.get(rec.id)?.label;
         const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: 'message', role: 'toolResult', kind: 'toolResult', time: rec.time, text: '' };
-        node.text = (call ? formatToolCall(call.name, call.arguments) : `[${toolName ?? 'tool'}]`).slice(0, 240);
+        node.text = (call ? call.text : `[${toolName ?? 'tool'}]`).slice(0, 240);
         if (label) node.label = label;
-        node.tools = [String(call?.name ?? toolName ?? 'tool')];
-        const p = call?.arguments.path ?? call?.arguments.file_path;
-        if (typeof p === 'string') node.files = [p];
+        node.tools = [this.strings.of(String(call?.name ?? toolName ?? 'tool'))];
+        if (call?.path !== undefined) node.files = [this.strings.of(call.path)];
         if (isError === 'true') node.error = true;
         return node;
       }
@@ -96,19 +129,20 @@ export class Projector {
     if (!entry) {
       return { id: rec.id, parentId: parent?.id ?? null, type: rec.type, role: rec.role, kind: 'other', text: '(unreadable line)', time: rec.time, label, error: true };
     }
-    const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: entry.type, kind: kindOf(entry), text: '', time: rec.time };
+    const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: this.strings.of(entry.type), kind: kindOf(entry), text: '', time: rec.time };
     if (label) node.label = label;
     const calls = toolCallsOf(entry);
-    for (const c of calls) this.toolCalls.set(c.id, c);
-    node.text = entryText(entry, this.toolCalls).slice(0, 240);
+    for (const c of calls) this.toolCalls.set(c.id, summarize(c));
     const m = messageOf(entry) as Obj | undefined;
+    const resultOf = m?.role === 'toolResult' ? this.toolCalls.get(String(m.toolCallId)) : undefined;
+    node.text = (resultOf ? resultOf.text : entryText(entry)).slice(0, 240);
     if (m) {
-      node.role = String(m.role);
+      node.role = this.strings.of(String(m.role));
       if (m.role === 'assistant') {
-        if (calls.length) node.tools = [...new Set(calls.map((c) => c.name))];
+        if (calls.length) node.tools = this.strings.list([...new Set(calls.map((c) => c.name))]);
         const files = calls.filter((c) => FILE_TOOLS.has(c.name)).map((c) => String(c.arguments.path ?? c.arguments.file_path ?? '')).filter(Boolean);
-        if (files.length) node.files = [...new Set(files)];
-        if (typeof m.model === 'string') node.model = m.model;
+        if (files.length) node.files = this.strings.list([...new Set(files)]);
+        if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
         if (u) {
           const total = Number(u.totalTokens) || Number(u.input ?? 0) + Number(u.output ?? 0) + Number(u.cacheRead ?? 0) + Number(u.cacheWrite ?? 0);
@@ -121,10 +155,8 @@ export class Projector {
         if ((m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse') || m.errorMessage) node.error = true;
         if (!hasText(m.content)) node.noText = true;
       } else if (m.role === 'toolResult') {
-        const call = this.toolCalls.get(String(m.toolCallId));
-        node.tools = [String(call?.name ?? m.toolName ?? 'tool')];
-        const p = call?.arguments.path ?? call?.arguments.file_path;
-        if (typeof p === 'string') node.files = [p];
+        node.tools = [this.strings.of(String(resultOf?.name ?? m.toolName ?? 'tool'))];
+        if (resultOf?.path !== undefined) node.files = [this.strings.of(resultOf.path)];
         if (m.isError) node.error = true;
       } else if (m.role === 'bashExecution') {
         node.tools = ['bash'];
@@ -133,30 +165,59 @@ export class Projector {
     } else if (entry.type === 'branch_summary' || entry.type === 'compaction') {
       const d = entry.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
       const files = [...(Array.isArray(d?.readFiles) ? d.readFiles : []), ...(Array.isArray(d?.modifiedFiles) ? d.modifiedFiles : [])].filter((f): f is string => typeof f === 'string');
-      if (files.length) node.files = files;
+      if (files.length) node.files = this.strings.list(files);
     } else if (entry.type === 'model_change') {
-      node.model = String(entry.modelId);
+      node.model = this.strings.of(String(entry.modelId));
     }
     return node;
   }
 }
 
-/** Projects records in batches, yielding to the event loop between them (the host is shared). */
+/**
+ * Projects records in order, handing them to `onPart` a part at a time (yielding to the event loop
+ * between batches: the host is shared). Nothing is kept: a caller that posts each part and lets it
+ * go keeps 100k projected nodes from ever being alive at once, which keeps the collector's pauses
+ * short on the extension host's thread.
+ */
+export async function projectParts(
+  index: SessionIndex,
+  records: readonly EntryRecord[],
+  source: Pick<Session, 'visitLines'>,
+  projector: Projector,
+  part: number,
+  onPart: (nodes: NodeView[], from: number) => void | Promise<void>,
+): Promise<void> {
+  await index.prepareTree();
+  const batch = Math.min(500, part);
+  let out: NodeView[] = [];
+  let from = 0;
+  for (let i = 0; i < records.length; i += batch) {
+    const slice = records.slice(i, i + batch);
+    const base = out.length;
+    await source.visitLines(slice, (k, rec, bytes) => (out[base + k] = projector.projectLine(rec, bytes)));
+    // entries held in memory (small types, unmigrated files) and unreadable lines
+    for (let k = 0; k < slice.length; k++) if (!out[base + k]) out[base + k] = projector.project(slice[k], slice[k].entry);
+    if (out.length >= part || i + batch >= records.length) {
+      const n = out.length;
+      await onPart(out, from);
+      from += n;
+      out = [];
+    }
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  if (!records.length) await onPart([], 0);
+}
+
+/** All of `records` projected (tests, small sessions). */
 export async function projectAll(
   index: SessionIndex,
   records: readonly EntryRecord[],
   source: Pick<Session, 'visitLines'>,
   projector = new Projector(index),
-  batch = 500,
 ): Promise<NodeView[]> {
-  await index.prepareTree();
-  const out: NodeView[] = new Array(records.length);
-  for (let i = 0; i < records.length; i += batch) {
-    const slice = records.slice(i, i + batch);
-    await source.visitLines(slice, (k, rec, bytes) => (out[i + k] = projector.projectLine(rec, bytes)));
-    // entries held in memory (small types, unmigrated files) and unreadable lines
-    for (let k = 0; k < slice.length; k++) if (!out[i + k]) out[i + k] = projector.project(slice[k], slice[k].entry);
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  return out;
+  const all: NodeView[] = [];
+  await projectParts(index, records, source, projector, 5000, (nodes) => {
+    for (const n of nodes) all.push(n);
+  });
+  return all;
 }

@@ -10,10 +10,10 @@ import type { SessionRepository } from '../core/repository.js';
 import type { Session, SessionChange } from '../core/session.js';
 import type { EntryRecord } from '../core/sessionIndex.js';
 import { messageOf, type AgentMessage, type CompactionEntry } from '../core/types.js';
-import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type NodeView, type RequestBody, type SessionMeta } from '../protocol.js';
+import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type RequestBody, type SessionMeta } from '../protocol.js';
 import { readConfig } from './config.js';
 import { log } from './log.js';
-import { Projector, projectAll } from './projection.js';
+import { Projector, projectParts } from './projection.js';
 import type { SessionStore } from './sessionStore.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
@@ -75,8 +75,6 @@ export class TreeController implements vscode.Disposable {
   private release: (() => void) | undefined;
   private disposables: vscode.Disposable[] = [];
   private rev = 0;
-  private nodes: NodeView[] = [];
-  private nodeIndex = new Map<string, number>();
   private projector: Projector | undefined;
   private lastLeaf: string | null = null;
   private lastName: string | undefined;
@@ -151,14 +149,9 @@ export class TreeController implements vscode.Disposable {
     }
   }
 
+  /** A new projector (tool calls seen so far) for a session read again; nodes are projected when sent. */
   private async rebuild(): Promise<void> {
-    const s = this.session!;
-    const t0 = performance.now();
-    this.projector = new Projector(s.index);
-    const live = s.index.live();
-    this.nodes = await projectAll(s.index, live, s, this.projector);
-    this.nodeIndex = new Map(this.nodes.map((n, i) => [n.id, i]));
-    log().debug(`projected ${this.nodes.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.projector = new Projector(this.session!.index);
   }
 
   meta(): SessionMeta {
@@ -198,15 +191,20 @@ export class TreeController implements vscode.Disposable {
       return;
     }
     this.stale = false;
-    // In parts of a few thousand nodes: VS Code serializes each message on this (shared) thread.
+    // Projected from the file and posted in parts of a few thousand nodes, none kept here: VS Code
+    // serializes each message on this (shared) thread, and 100k nodes held at once would make the
+    // collector pause it for tens of ms.
+    const s = this.session;
+    const t0 = performance.now();
     const rev = ++this.rev;
-    const nodes = this.nodes;
-    const first = nodes.slice(0, SNAPSHOT_PART);
-    this.post({ type: 'snapshot', rev, meta: this.meta(), leafId: this.session.leafId, nodes: first, total: nodes.length > first.length ? nodes.length : undefined });
-    for (let i = SNAPSHOT_PART; i < nodes.length; i += SNAPSHOT_PART) {
-      await new Promise<void>((r) => setImmediate(r));
-      this.post({ type: 'snapshotPart', rev, nodes: nodes.slice(i, i + SNAPSHOT_PART) });
-    }
+    const live = s.index.live();
+    const leafId = s.leafId;
+    this.projector = new Projector(s.index);
+    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, (nodes, from) => {
+      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
+      else this.post({ type: 'snapshotPart', rev, nodes });
+    });
+    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -221,30 +219,12 @@ export class TreeController implements vscode.Disposable {
     const fresh = c.records.filter((r) => s.index.get(r.id) === r);
     const entries = await s.load(fresh);
     const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
-    for (const n of nodes) {
-      const at = this.nodeIndex.get(n.id);
-      if (at !== undefined) this.nodes[at] = n;
-      else {
-        this.nodeIndex.set(n.id, this.nodes.length);
-        this.nodes.push(n);
-      }
-    }
     const labelChanges: { targetId: string; label?: string }[] = [];
     for (const r of fresh) {
       if (r.type !== 'label') continue;
       const target = (r.entry as { targetId?: string } | undefined)?.targetId;
       if (!target) continue;
-      const label = s.index.labels.get(target)?.label;
-      const at = this.nodeIndex.get(target);
-      if (at !== undefined) {
-        if (label) this.nodes[at] = { ...this.nodes[at], label };
-        else {
-          const { label: _drop, ...rest } = this.nodes[at];
-          void _drop;
-          this.nodes[at] = rest;
-        }
-      }
-      labelChanges.push({ targetId: target, label });
+      labelChanges.push({ targetId: target, label: s.index.labels.get(target)?.label });
     }
     if (!this.ready || !this.panel.visible) {
       this.stale = true;

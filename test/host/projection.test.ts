@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Session } from '../../src/core/session.js';
-import { Projector, projectAll } from '../../src/host/projection.js';
+import { Projector, projectAll, projectParts } from '../../src/host/projection.js';
 import { generateSession } from '../support/generate.js';
 import { assistant, entry, sessionText, user } from '../support/tmp.js';
 
@@ -51,5 +51,32 @@ describe('projection for the webview', () => {
     const nodes = await projectAll(s.index, s.index.live(), s);
     assert.equal(nodes.length, s.index.size);
     assert.ok(nodes.every((n) => n && typeof n.text === 'string'));
+  });
+
+  it('projectParts hands over the nodes in order, in parts of the given size, and keeps none', async () => {
+    const g = generateSession({ seed: 11, entries: 2345, branchRate: 0.03, compactions: 1, labels: 5 });
+    const s = await Session.inMemory(g.text);
+    const live = s.index.live();
+    const parts: { from: number; ids: string[] }[] = [];
+    await projectParts(s.index, live, s, new Projector(s.index), 1000, (nodes, from) => {
+      parts.push({ from, ids: nodes.map((n) => n.id) });
+      nodes.length = 0; // the caller owns the part: emptying it must not disturb the next one
+    });
+    assert.deepStrictEqual(
+      parts.map((p) => [p.from, p.ids.length]),
+      [
+        [0, 1000],
+        [1000, 1000],
+        [2000, live.length - 2000],
+      ],
+    );
+    assert.deepStrictEqual(parts.flatMap((p) => p.ids), live.map((r) => r.id));
+    const all = await projectAll(s.index, live, s);
+    assert.deepStrictEqual(all.map((n) => n.id), live.map((r) => r.id));
+    // an empty session still gets one (empty) part: the webview needs its snapshot
+    const empty = await Session.inMemory(sessionText([]));
+    const got: number[] = [];
+    await projectParts(empty.index, empty.index.live(), empty, new Projector(empty.index), 1000, (nodes) => void got.push(nodes.length));
+    assert.deepStrictEqual(got, [0]);
   });
 });
