@@ -86,7 +86,7 @@ async function hostResponsiveness(file: string) {
     worst.push(JSON.parse(r.stdout.trim().split('\n').pop()!).maxBlockMs);
   }
   const m = median(worst);
-  rows.push({ what: 'extension-host responsiveness while opening 100k', how: `longest event-loop delay (monitorEventLoopDelay) during open + projection + context, a fresh process per run, median of ${RUNS}`, target: '< 50 ms', result: `${fmt(m, 1)} ms longest block`, pass: m < 50 });
+  rows.push({ what: 'extension-host responsiveness while opening 100k', how: `longest event-loop delay (monitorEventLoopDelay) while the tree panel's work to show it runs (read + index here, projection in its worker thread, snapshot parts serialized), a fresh process per run, median of ${RUNS}`, target: '< 50 ms', result: `${fmt(m, 1)} ms longest block`, pass: m < 50 });
   log(`host block: ${fmt(m, 1)} ms (runs ${worst.map((x) => fmt(x, 0)).join(', ')})`);
 }
 

@@ -92,6 +92,8 @@ export class Projector {
   private readonly strings = new Interner();
   /** Tool calls by id, so a tool result can be named after its call (pi's toolCallMap). */
   readonly toolCalls = new Map<string, CallSummary>();
+  /** The snapshot was projected by a worker: calls it saw are learnt on demand (see learn). */
+  workerMade = false;
 
   constructor(private readonly index: SessionIndex) {}
 
@@ -121,6 +123,11 @@ export class Projector {
       }
     }
     return this.project(rec, parseRecordLine(rec, bytes));
+  }
+
+  /** Remembers the tool calls of an entry projected elsewhere (a worker), to name later tool results. */
+  learn(entry: SessionEntry): void {
+    for (const c of toolCallsOf(entry)) this.toolCalls.set(c.id, summarize(c));
   }
 
   project(rec: EntryRecord, entry: SessionEntry | undefined): NodeView {

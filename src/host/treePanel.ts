@@ -2,18 +2,19 @@
 // The host owns the Session: it sends the webview a light projection, then deltas as the file grows,
 // and answers the webview's requests after validating them. The webview never sees or sends a path.
 import { randomBytes } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { convertToLlm } from '../core/context.js';
 import { copyText, fullText } from '../core/preview.js';
 import type { SessionRepository } from '../core/repository.js';
 import type { Session, SessionChange } from '../core/session.js';
 import type { EntryRecord } from '../core/sessionIndex.js';
-import { messageOf, type AgentMessage, type CompactionEntry } from '../core/types.js';
-import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type RequestBody, type SessionMeta } from '../protocol.js';
+import { messageOf, type AgentMessage, type CompactionEntry, type SessionEntry } from '../core/types.js';
+import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type NodeView, type RequestBody, type SessionMeta } from '../protocol.js';
 import { readConfig } from './config.js';
 import { log } from './log.js';
 import { Projector, projectParts } from './projection.js';
+import { projectInWorker } from './workerProjection.js';
 import type { SessionStore } from './sessionStore.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
@@ -46,7 +47,9 @@ export interface SummaryService {
   commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
 }
 
-const SNAPSHOT_PART = 5000;
+const SNAPSHOT_PART = 1000;
+/** Sessions with at least this many entries are projected in a worker thread. */
+const WORKER_MIN = 5000;
 const MAX_STRING = 64 * 1024;
 const MAX_IMAGE = 4 * 1024 * 1024;
 const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
@@ -196,15 +199,55 @@ export class TreeController implements vscode.Disposable {
     // collector pause it for tens of ms.
     const s = this.session;
     const t0 = performance.now();
-    const rev = ++this.rev;
     const live = s.index.live();
     const leafId = s.leafId;
-    this.projector = new Projector(s.index);
-    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, (nodes, from) => {
+    const send = (rev: number) => (nodes: NodeView[], from: number) => {
       if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
       else this.post({ type: 'snapshotPart', rev, nodes });
-    });
+    };
+    this.projector = new Projector(s.index);
+    // A big session is read and projected again in a worker thread (same bytes, same result): its
+    // parsing and garbage stay off this thread. Small ones, migrated ones (ids made in memory) and any
+    // worker failure: here, in slices.
+    if (s.path && !s.legacy && live.length >= WORKER_MIN) {
+      try {
+        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev));
+        this.projector.workerMade = true;
+        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
+        return;
+      } catch (e) {
+        log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
+      }
+    }
+    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
     log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+  }
+
+  /**
+   * After a worker projected the snapshot, this thread's projector has not seen the tool calls that
+   * new tool results answer: they are read from the assistant messages above the new entries.
+   */
+  private async learnCallsFor(fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
+    const projector = this.projector!;
+    const s = this.session!;
+    const wanted = new Set<string>();
+    entries.forEach((e) => {
+      const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
+      if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
+    });
+    if (!wanted.size) return;
+    const seen = new Set(fresh);
+    const above: EntryRecord[] = [];
+    for (const r of fresh) {
+      let p = r.parent;
+      for (let steps = 0; p && steps < 200; steps++, p = p.parent) {
+        if (!seen.has(p) && p.type === 'message' && p.role === 'assistant') {
+          seen.add(p);
+          above.push(p);
+        }
+      }
+    }
+    for (const e of await s.load(above)) if (e) projector.learn(e);
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -218,6 +261,7 @@ export class TreeController implements vscode.Disposable {
     }
     const fresh = c.records.filter((r) => s.index.get(r.id) === r);
     const entries = await s.load(fresh);
+    if (this.projector!.workerMade) await this.learnCallsFor(fresh, entries);
     const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
     const labelChanges: { targetId: string; label?: string }[] = [];
     for (const r of fresh) {

@@ -1,11 +1,13 @@
 // The entry-tree explorer in a real VS Code: open a session's tree, move the leaf, label, fork, follow a
 // writer, survive a window reload; a summary through a loopback OpenAI-compatible server; hostile text.
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { SessionBuilder, writeDemoSessions } from '../support/demoSessions.js';
+import { formatToolCall } from '../../src/core/preview.js';
+import { SessionBuilder, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
+import { generateSession } from '../support/generate.js';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { scenario, type VSCode } from './harness.js';
 import * as sel from './selectors.js';
@@ -102,6 +104,30 @@ describe('session tree explorer', () => {
     await back.locator('[role="tree"]').waitFor({ timeout: 60_000 });
     await selectedNode(back, 'e2e0live').waitFor({ timeout: 30_000 });
     await vs.screenshot('restored');
+  });
+
+  scenario('a big session (6,000 entries) is projected in a worker thread, and a new tool result is named after its call', async (vs) => {
+    const demo = vs.demo!;
+    const g = generateSession({ seed: 31, entries: 6000, branchRate: 0.02, compactions: 1, labels: 4 });
+    const last = g.entries[g.entries.length - 1].id as string;
+    const name = { type: 'session_info', id: 'bigname01', parentId: last, timestamp: new Date().toISOString(), name: 'Big generated session' };
+    const file = join(demo.dir, sessionFileName(new Date().toISOString(), '019ad000-0000-7000-8000-0000000b16e5'));
+    writeFileSync(file, `${g.text}${JSON.stringify(name)}\n`);
+    const wv = await openTree(vs, 'Big generated session');
+    await vs.waitForOutput(/entries projected in a worker thread/);
+    await wv.locator('footer.status').filter({ hasText: `${(g.entries.length + 1).toLocaleString('en-US')} entries` }).waitFor();
+    // pi appends the result of a call the worker projected: this thread learns the call to name it
+    type Call = { type: string; id: string; name: string; arguments: Record<string, unknown> };
+    const call = g.entries
+      .flatMap((e) => ((e.message as { role?: string; content?: Call[] } | undefined)?.role === 'assistant' ? ((e.message as { content: Call[] }).content ?? []) : []))
+      .filter((c) => c.type === 'toolCall')
+      .pop()!;
+    const result = { type: 'message', id: 'bigres001', parentId: 'bigname01', timestamp: new Date().toISOString(), message: { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: Date.now() } };
+    appendFileSync(file, `${JSON.stringify(result)}\n`);
+    const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
+    await row.waitFor({ timeout: 60_000 });
+    assert.ok((await row.textContent())?.includes(formatToolCall(call.name, call.arguments)), `row text: ${await row.textContent()}`);
+    await vs.screenshot('big-session');
   });
 
   let server: Loopback;
