@@ -89,6 +89,7 @@ export class TreeController implements vscode.Disposable {
   private requestTimes: number[] = [];
   private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
   private disposed = false;
+  private readonly closing = new AbortController();
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
   onDidDispose: (() => void) | undefined;
@@ -211,11 +212,12 @@ export class TreeController implements vscode.Disposable {
     // worker failure: here, in slices.
     if (s.path && !s.legacy && live.length >= WORKER_MIN) {
       try {
-        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev));
+        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
         this.projector.workerMade = true;
         log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
         return;
       } catch (e) {
+        if (this.disposed) return;
         log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
       }
     }
@@ -519,6 +521,7 @@ export class TreeController implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.closing.abort(); // a projection worker still running is stopped
     for (const c of this.cancels.values()) c.cancel();
     for (const d of this.disposables) d.dispose();
     this.release?.();

@@ -43,4 +43,18 @@ describe('projection in a worker thread', () => {
     await assert.rejects(projectInWorker(SCRIPT, { file: join(file, 'missing'), until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++), /ENOENT|ENOTDIR/);
     await assert.rejects(projectInWorker(join(__dirname, 'nope.js'), { file, until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++), /missing/);
   });
+
+  it('stops when cancelled (the panel closed): no part after the abort', async () => {
+    const g = generateSession({ seed: 23, entries: 8000 });
+    const file = tempFile(g.text);
+    const s = await Session.open(file);
+    const ac = new AbortController();
+    let after = 0;
+    const run = projectInWorker(SCRIPT, { file, until: s.readSize, part: 500 }, { count: s.index.live().length, leafId: s.leafId }, () => {
+      if (ac.signal.aborted) after++;
+      else ac.abort();
+    }, ac.signal);
+    await assert.rejects(run, /cancelled/);
+    assert.equal(after, 0);
+  });
 });
