@@ -44,6 +44,16 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    compact the context at the current leaf
 `;
 
+/** The USAGE lines of one command (its line and the description lines under it). */
+function usageOf(cmd: string): string {
+  const lines = USAGE.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`  pi-tree ${cmd} `) || l === `  pi-tree ${cmd}`);
+  if (at < 0) return USAGE;
+  let end = at + 1;
+  while (end < lines.length && /^ {10,}\S/.test(lines[end])) end++;
+  return lines.slice(at, end).join('\n');
+}
+
 export function register(name: string, command: Command): void {
   COMMANDS[name] = command;
 }
@@ -62,6 +72,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (!run) {
     io.err(`pi-tree: unknown command "${cmd}"\n${USAGE}`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`${usageOf(cmd)}\n`);
+    return 0;
   }
   try {
     return await run(rest, io);

@@ -24,6 +24,12 @@ describe('pi-tree CLI', () => {
     assert.equal(cli(['bogus']).code, 2);
     assert.equal(cli(['tree']).code, 2);
     assert.equal(cli(['context', 'x', '--nope']).code, 2);
+    // help for one command: its usage line(s), exit 0
+    const h = cli(['summarize', '--help']);
+    assert.equal(h.code, 0);
+    assert.match(h.out, /^ {2}pi-tree summarize FILE TARGET_ID/);
+    assert.match(h.out, /model-written branch summary\n$/);
+    assert.doesNotMatch(h.out, /pi-tree compact/);
     const r = cli(['tree', '/definitely/not/here.jsonl']);
     assert.equal(r.code, 1);
     assert.equal(r.err.trim().split('\n').length, 1);
