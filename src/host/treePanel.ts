@@ -497,11 +497,18 @@ export class TreeController implements vscode.Disposable {
     const ctx = await s.buildContext(id);
     const path = s.index.branch(id);
     const compaction = [...path].reverse().find((r) => r.type === 'compaction');
-    const messages = ctx.messages.map((m) => {
+    // In slices: a 100k-entry session's context has tens of thousands of messages.
+    const messages: ContextView['messages'] = [];
+    let t0 = performance.now();
+    for (const m of ctx.messages) {
       const llm = convertToLlm([m])[0];
       const text = llm ? fullText(llm.content) || summarizeContent(llm) : summarizeContent(m);
-      return { role: String(m.role), text: text.slice(0, 400), tokens: estimate(m) };
-    });
+      messages.push({ role: String(m.role), text: text.slice(0, 400), tokens: estimate(m) });
+      if (performance.now() - t0 > 8) {
+        await new Promise<void>((r) => setImmediate(r));
+        t0 = performance.now();
+      }
+    }
     const at = compaction ? ctx.messages.findIndex((m) => m.role === 'compactionSummary' && m.summary === (compaction.entry as CompactionEntry | undefined)?.summary) : -1;
     return {
       leafId: id,

@@ -127,6 +127,12 @@ describe('session tree explorer', () => {
     const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
     await row.waitFor({ timeout: 60_000 });
     assert.ok((await row.textContent())?.includes(formatToolCall(call.name, call.arguments)), `row text: ${await row.textContent()}`);
+    // the context at the new leaf, built on the host in slices: the compaction boundary and its messages
+    await row.click();
+    await selectedNode(wv, 'bigres001').waitFor();
+    await wv.locator('.details [data-action="context"]').click();
+    await wv.locator('.context-view .boundary').waitFor({ timeout: 60_000 });
+    assert.ok((await wv.locator('.context-view li.ctx-msg').count()) > 10);
     await vs.screenshot('big-session');
   });
 
