@@ -58,9 +58,12 @@ describe('sessions sidebar', () => {
     await named.click();
     const before = readdirSync(demo.dir).length;
     await vs.runCommand('pi Tree: Fork from Message…', { thenInput: true });
-    const pick = vs.page.locator(sel.quickInput.row).filter({ hasText: 'Go with chunked reads' });
-    await pick.waitFor();
-    await pick.click();
+    await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Go with chunked reads' }).waitFor();
+    // By keyboard, as a user would: a row's hover (its date) can lie over the next row and take a click.
+    const filter = vs.page.locator(sel.quickInput.input);
+    await filter.fill('Go with chunked reads');
+    await vs.page.locator(sel.quickInput.focusedRow).filter({ hasText: 'Go with chunked reads' }).waitFor();
+    await filter.press('Enter');
     const known = [demo.branched.file, demo.fork.file, demo.small.file, file];
     const newFile = await until(() => readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(demo.dir, f)).find((f) => !known.includes(f)));
     assert.equal(readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).length, before + 1, 'one new session file beside the source');
