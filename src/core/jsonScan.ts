@@ -1,6 +1,7 @@
 // Finding where the message object of a pi message line ends, on the raw bytes, without parsing it:
 // what lets `pi-tree context` copy a stored message to its output as it is (no parse, no stringify).
 // Anything unexpected answers undefined, and the caller parses the line instead.
+import { same } from './lineHead.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -12,10 +13,6 @@ export interface ObjectScan {
   /** The object has a top-level "content" key whose value is not `null`. */
   hasContent: boolean;
 }
-
-/** `content` at b[s…s+7). */
-const isContent = (b: Buffer, s: number) =>
-  b[s] === 0x63 && b[s + 1] === 0x6f && b[s + 2] === 0x6e && b[s + 3] === 0x74 && b[s + 4] === 0x65 && b[s + 5] === 0x6e && b[s + 6] === 0x74;
 
 /**
  * Index of the `"` that closes a string whose text starts at `b[s]`, or -1. Long texts are most of a
@@ -45,7 +42,7 @@ export function scanObject(b: Buffer, start: number, end: number): ObjectScan | 
       if (j < 0) return undefined;
       if (depth === 1 && expectKey) {
         expectKey = false;
-        if (j - s === 7 && isContent(b, s)) {
+        if (same(b, s, j, 'content')) {
           let k = j + 1;
           while (k < end && isWs(b[k])) k++;
           if (b[k] !== 0x3a) return undefined;

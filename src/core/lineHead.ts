@@ -69,7 +69,7 @@ function isoTime(b: Buffer, pos: number, end: number): number {
 }
 
 /** True when `b[from…to)` spells `s` (ASCII). */
-function same(b: Buffer, from: number, to: number, s: string): boolean {
+export function same(b: Buffer, from: number, to: number, s: string): boolean {
   if (to - from !== s.length) return false;
   for (let k = 0; k < s.length; k++) if (b[from + k] !== s.charCodeAt(k)) return false;
   return true;
