@@ -145,17 +145,12 @@ export class TreeController implements vscode.Disposable {
       this.lastName = session.name;
       this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
       this.panel.title = this.title();
-      await this.rebuild();
+      this.projector = new Projector(session.index);
       if (this.ready) await this.sendSnapshot();
     } catch (e) {
       log().error(`open ${this.file}: ${String(e)}`);
       this.panel.webview.html = errorHtml(e instanceof Error ? e.message : String(e));
     }
-  }
-
-  /** A new projector (tool calls seen so far) for a session read again; nodes are projected when sent. */
-  private async rebuild(): Promise<void> {
-    this.projector = new Projector(this.session!.index);
   }
 
   meta(): SessionMeta {
@@ -195,7 +190,7 @@ export class TreeController implements vscode.Disposable {
       return;
     }
     this.stale = false;
-    // Projected from the file and posted in parts of a few thousand nodes, none kept here: VS Code
+    // Projected from the file and posted in parts of a thousand nodes, none kept here: VS Code
     // serializes each message on this (shared) thread, and 100k nodes held at once would make the
     // collector pause it for tens of ms.
     const s = this.session;
@@ -255,8 +250,8 @@ export class TreeController implements vscode.Disposable {
   private async onSessionChange(c: SessionChange): Promise<void> {
     const s = this.session!;
     if (c.kind === 'reloaded') {
-      this.loading = this.rebuild();
-      await this.loading;
+      // The tool calls seen so far belong to the file as it was; nodes are projected when sent.
+      this.projector = new Projector(s.index);
       this.lastLeaf = s.leafId;
       this.lastName = s.name;
       return this.snapshotNow();
