@@ -20,6 +20,9 @@ const builds = [
   { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   // The worker thread that projects big sessions off the extension host's thread (src/host/projectWorker.ts).
   { ...common, entryPoints: ['src/host/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
+  // The pi extension (src/bridge/): one CommonJS file pi loads with `-e` or from its settings. pi maps
+  // its own package to the running copy, so it stays external; nothing else is needed at run time.
+  { ...common, entryPoints: ['src/bridge/index.ts'], outfile: join(outdir, 'pi-bridge.js'), platform: 'node', format: 'esm', target: 'node20', external: ['@earendil-works/pi-coding-agent'] },
 ];
 if (existsSync('webview/main.ts')) {
   // Always minified: the bundle ships as is, and a smaller webview script parses faster.

@@ -1,0 +1,205 @@
+// What each request does, with pi's own operations: navigateTree (pi's summary when asked), fork,
+// setLabel, setSessionName, compact. Every change waits until pi is idle (up to the request's waitMs)
+// and checks the request's `ifLeaf` after waiting, right before acting.
+import { existsSync } from 'node:fs';
+import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
+import type { BridgeRequest, CompactData, ForkData, GotoData, LabelData, NameData, SummaryPreviewData } from '../core/bridge/protocol.js';
+import { loadPi, type LiveBridge } from './live.js';
+import { BridgeFailure } from './server.js';
+
+type Entry = { id: string; parentId: string | null; type: string; message?: { role?: string; content?: unknown }; content?: unknown };
+
+function entryOf(ctx: ExtensionContext, id: string): Entry {
+  const e = ctx.sessionManager.getEntry(id) as Entry | undefined;
+  if (!e) throw new BridgeFailure('not-found', `entry ${id} is not in this session`);
+  return e;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: 'text'; text: string } => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('');
+}
+
+/** pi's rule: a user (or custom) message as target puts the leaf on its parent and hands its text back. */
+function landing(e: Entry): { leaf: string | null; editorText?: string } {
+  if (e.type === 'message' && e.message?.role === 'user') return { leaf: e.parentId, editorText: textOf(e.message.content) };
+  if (e.type === 'custom_message') return { leaf: e.parentId, editorText: textOf(e.content) };
+  return { leaf: e.id };
+}
+
+/** Runs a change. `cmd`: the command context when called from /tree-bridge typed in pi (else dispatched). */
+export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: ExtensionCommandContext): Promise<unknown> {
+  const withCommand = <T>(fn: (ctx: ExtensionCommandContext) => Promise<T>) => (cmd ? fn(cmd) : live.viaCommand(fn));
+  const deadline = Date.now() + ((req as { waitMs?: number }).waitMs ?? 0);
+  const ifLeaf = (req as { ifLeaf?: string | null }).ifLeaf;
+  switch (req.op) {
+    case 'goto': {
+      const r = req as BridgeRequest<'goto'>;
+      entryOf(live.ctx, r.targetId);
+      return withCommand(async (ctx) => {
+        await live.waitIdle(deadline, ctx);
+        live.checkLeaf(ifLeaf, ctx);
+        return goto(live, ctx, r);
+      });
+    }
+    case 'fork':
+    case 'clone': {
+      const r = req as { entryId?: string; position?: 'before' | 'at' };
+      const position = req.op === 'clone' ? 'at' : (r.position ?? 'before');
+      const entryId = r.entryId ?? live.ctx.sessionManager.getLeafId();
+      if (!entryId) throw new BridgeFailure('bad-args', 'the session is empty: there is nothing to clone');
+      const e = entryOf(live.ctx, entryId);
+      if (position === 'before' && !(e.type === 'message' && e.message?.role === 'user')) {
+        throw new BridgeFailure('bad-args', `entry ${entryId} is not a user message: a fork starts before a user message (clone copies up to any entry)`);
+      }
+      return withCommand(async (ctx) => {
+        await live.waitIdle(deadline, ctx);
+        live.checkLeaf(ifLeaf, ctx);
+        return fork(live, ctx, entryId, position);
+      });
+    }
+    case 'label': {
+      const r = req as BridgeRequest<'label'>;
+      entryOf(live.ctx, r.entryId);
+      await live.waitIdle(deadline);
+      live.checkLeaf(ifLeaf);
+      return label(live, r);
+    }
+    case 'name': {
+      await live.waitIdle(deadline);
+      live.checkLeaf(ifLeaf);
+      return name(live, req as BridgeRequest<'name'>);
+    }
+    case 'compact': {
+      await live.waitIdle(deadline);
+      live.checkLeaf(ifLeaf);
+      return compact(live, req as BridgeRequest<'compact'>);
+    }
+    default:
+      throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);
+  }
+}
+
+async function goto(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'goto'>): Promise<GotoData> {
+  const sm = ctx.sessionManager;
+  const target = entryOf(ctx, r.targetId);
+  const previousLeafId = sm.getLeafId();
+  const summarize = !!(r.summarize || r.summary);
+  live.injected = r.summary ? { targetId: r.targetId, text: r.summary.text, details: r.summary.details } : undefined;
+  live.lastTree = undefined;
+  let result: { cancelled: boolean };
+  try {
+    result = await ctx.navigateTree(r.targetId, {
+      summarize,
+      customInstructions: r.customInstructions,
+      replaceInstructions: r.replaceInstructions,
+      label: r.label?.trim() || undefined,
+    });
+  } finally {
+    live.injected = undefined;
+  }
+  if (result.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension, or an aborted summary); nothing was written');
+  const tree = live.lastTree as { summaryId?: string; leafRecordId?: string } | undefined;
+  const { editorText } = landing(target);
+  return {
+    moved: tree !== undefined,
+    previousLeafId,
+    leafId: sm.getLeafId(),
+    summaryId: tree?.summaryId,
+    leafRecordId: tree?.leafRecordId,
+    editorText,
+  };
+}
+
+async function fork(live: LiveBridge, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {
+  if (!existsSync(live.sessionFile)) throw new BridgeFailure('failed', 'this session has not been saved yet (pi writes it with the first message); nothing to fork');
+  const { editorText } = position === 'before' ? landing(entryOf(ctx, entryId)) : { editorText: undefined };
+  let next: { sessionFile?: string; sessionId?: string } = {};
+  // After the switch only the fresh context may be used (the old one is stale); plain data is kept.
+  const r = await ctx.fork(entryId, {
+    position,
+    withSession: async (fresh) => {
+      next = { sessionFile: fresh.sessionManager.getSessionFile(), sessionId: fresh.sessionManager.getSessionId() };
+    },
+  });
+  return { cancelled: r.cancelled, ...next, editorText };
+}
+
+function label(live: LiveBridge, r: BridgeRequest<'label'>): LabelData {
+  const sm = live.ctx.sessionManager;
+  const want = r.label?.trim() || undefined;
+  if (sm.getLabel(r.entryId) === want) return { changed: false };
+  live.pi.setLabel(r.entryId, want);
+  live.refresh();
+  return { changed: true, entryId: sm.getLeafId() ?? undefined };
+}
+
+function name(live: LiveBridge, r: BridgeRequest<'name'>): NameData {
+  const clean = r.name.replace(/[\r\n]+/g, ' ').trim();
+  if ((live.pi.getSessionName() ?? '') === clean) return { changed: false };
+  live.pi.setSessionName(clean);
+  live.refresh();
+  return { changed: true, entryId: live.ctx.sessionManager.getLeafId() ?? undefined };
+}
+
+async function compact(live: LiveBridge, r: BridgeRequest<'compact'>): Promise<CompactData> {
+  const sm = live.ctx.sessionManager;
+  const previousLeafId = sm.getLeafId();
+  const result = await new Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown; usage?: unknown }>((resolve, reject) => {
+    live.ctx.compact({
+      customInstructions: r.customInstructions,
+      onComplete: resolve,
+      onError: (e) => reject(new BridgeFailure('failed', `pi could not compact: ${e.message}`)),
+    });
+  });
+  const leaf = sm.getLeafId();
+  const entry = leaf ? (sm.getEntry(leaf) as Entry | undefined) : undefined;
+  if (!leaf || entry?.type !== 'compaction') throw new BridgeFailure('failed', 'pi reported a compaction but its leaf is not a compaction entry');
+  live.refresh();
+  return { compactionId: leaf, summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, details: result.details, usage: result.usage, previousLeafId };
+}
+
+/**
+ * The branch summary pi would write for a move to `targetId`, without writing it: pi's own entry
+ * selection (collectEntriesForBranchSummary) and summarizer (generateBranchSummary, pi's prompt) with
+ * pi's current model, thinking level and branchSummary settings. Commit it with goto {summary, ifLeaf}.
+ */
+export async function summaryPreview(live: LiveBridge, r: BridgeRequest<'summaryPreview'>): Promise<SummaryPreviewData> {
+  const ctx = live.ctx;
+  const sm = ctx.sessionManager;
+  const target = entryOf(ctx, r.targetId);
+  const fromLeafId = sm.getLeafId();
+  const newLeafId = landing(target).leaf;
+  const empty = { readFiles: [], modifiedFiles: [] };
+  const pi = await loadPi();
+  if (!pi) throw new BridgeFailure('failed', "pi's package could not be loaded by the bridge");
+  const { entries } = fromLeafId === r.targetId ? { entries: [] } : pi.collectEntriesForBranchSummary(sm, fromLeafId, r.targetId);
+  if (!entries.length) return { summary: null, details: empty, fromLeafId, targetId: r.targetId, newLeafId, entries: 0 };
+  const model = ctx.model;
+  if (!model) throw new BridgeFailure('failed', 'pi has no model selected to write the summary');
+  const settings = live.pi.getSettings() as { branchSummary?: { reserveTokens?: number } };
+  const res = await pi.generateBranchSummary(entries, {
+    model,
+    signal: new AbortController().signal,
+    thinkingLevel: live.pi.getThinkingLevel(),
+    customInstructions: r.customInstructions,
+    replaceInstructions: r.replaceInstructions,
+    reserveTokens: settings.branchSummary?.reserveTokens ?? 16384,
+    streamFn: (m, c, o) => ctx.modelRegistry.streamSimple(m, c, o),
+  });
+  if (res.aborted) throw new BridgeFailure('cancelled', 'the summary was aborted');
+  if (res.error || !res.summary) throw new BridgeFailure('failed', res.error ?? 'pi wrote no summary');
+  return {
+    summary: res.summary,
+    details: { readFiles: res.readFiles ?? [], modifiedFiles: res.modifiedFiles ?? [] },
+    usage: res.usage,
+    fromLeafId,
+    targetId: r.targetId,
+    newLeafId,
+    entries: entries.length,
+  };
+}

@@ -1,0 +1,195 @@
+// Finding running bridges: discovery records in private directories, checked before they are believed
+// (owner, modes, shape, an endpoint pi-tree itself would have chosen), then confirmed alive (the pid
+// exists and the socket answers with the record's token). Records of dead pis are removed, with their
+// socket, and nothing else: no path read from a record is ever deleted.
+import { lstatSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BridgeClient, BridgeError } from './client.js';
+import { allowedEndpoints, isPrivateDir, recordDirs, STEM_RE } from './paths.js';
+import { parseRecord, type BridgeRecord, type StateData } from './protocol.js';
+
+export interface DiscoveryOptions {
+  env?: NodeJS.ProcessEnv;
+  /** More record directories to look in (besides the environment's and the default one). */
+  dirs?: string[];
+  /** Remove the records of dead pis (default true). */
+  clean?: boolean;
+  /** How long a live pi may take to answer the probe (default 1000 ms). */
+  probeTimeoutMs?: number;
+}
+
+export interface FoundRecord {
+  record: BridgeRecord;
+  recordFile: string;
+  dir: string;
+  stem: string;
+}
+
+export interface LiveBridgeInfo extends FoundRecord {
+  /** pi's state as the probe saw it. */
+  state: StateData;
+}
+
+export type Liveness = { status: 'live'; state: StateData } | { status: 'stale'; why: string } | { status: 'unresponsive'; why: string };
+
+const MAX_RECORD_BYTES = 64 * 1024;
+
+/** Records in the directories, checked for shape and place; not yet for liveness. */
+export function readRecords(opts: DiscoveryOptions = {}): FoundRecord[] {
+  const env = opts.env ?? process.env;
+  const out: FoundRecord[] = [];
+  for (const dir of recordDirs(env, opts.dirs)) {
+    if (!isPrivateDir(dir)) continue; // a directory others can write to could hold planted records
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const stem = name.slice(0, -5);
+      if (!STEM_RE.test(stem)) continue;
+      const recordFile = join(dir, name);
+      const record = readRecord(recordFile);
+      if (!record) continue;
+      if (record.pid !== Number(stem.split('-')[0])) continue;
+      if (!allowedEndpoints(dir, stem, env).includes(record.endpoint)) continue;
+      out.push({ record, recordFile, dir, stem });
+    }
+  }
+  return out;
+}
+
+function readRecord(file: string): BridgeRecord | undefined {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_RECORD_BYTES) return undefined;
+    if (process.platform !== 'win32') {
+      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+      if ((st.mode & 0o077) !== 0) return undefined;
+    }
+    return parseRecord(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** False when no process of ours has this pid (ESRCH, or EPERM: the pid now belongs to another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Is the record's pi alive and answering with this record's token and pid? */
+export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000): Promise<Liveness> {
+  const { record } = found;
+  if (!pidAlive(record.pid)) return { status: 'stale', why: `pid ${record.pid} is gone` };
+  let client: BridgeClient;
+  try {
+    client = await BridgeClient.connect(record, { timeoutMs: probeTimeoutMs });
+  } catch (e) {
+    const code = e instanceof BridgeError ? e.code : 'failed';
+    // Refused or no socket file: nobody listens there (a pid reused, or a pi frozen before listening).
+    return code === 'timeout' ? { status: 'unresponsive', why: (e as Error).message } : { status: 'stale', why: (e as Error).message };
+  }
+  try {
+    const state = await client.state({ timeoutMs: probeTimeoutMs });
+    if (state.pid !== record.pid) return { status: 'stale', why: `the socket answers for pid ${state.pid}, not ${record.pid}` };
+    return { status: 'live', state };
+  } catch (e) {
+    const code = e instanceof BridgeError ? e.code : 'failed';
+    return code === 'timeout' ? { status: 'unresponsive', why: (e as Error).message } : { status: 'stale', why: (e as Error).message };
+  } finally {
+    client.close();
+  }
+}
+
+/** Removes a stale record and the socket pi-tree would have placed for it (never a path from the record). */
+export function removeStale(found: FoundRecord, env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    unlinkSync(found.recordFile);
+  } catch {
+    // gone already
+  }
+  if (process.platform === 'win32') return;
+  for (const sock of allowedEndpoints(found.dir, found.stem, env)) {
+    try {
+      if (lstatSync(sock).isSocket()) unlinkSync(sock);
+    } catch {
+      // not there
+    }
+  }
+}
+
+/** Leftover temp files of record writers that died mid-write. */
+function cleanTemps(dirs: string[]): void {
+  for (const dir of dirs) {
+    if (!isPrivateDir(dir)) continue;
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const m = /^\.([1-9][0-9]{0,9})-[0-9a-f]{8}\.[0-9a-f]{8}\.tmp$/.exec(n);
+      if (m && !pidAlive(Number(m[1]))) {
+        try {
+          unlinkSync(join(dir, n));
+        } catch {
+          // gone
+        }
+      }
+    }
+  }
+}
+
+/** Every live bridge; stale records are removed on the way (unless clean is false). */
+export async function listBridges(opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo[]> {
+  const env = opts.env ?? process.env;
+  const found = readRecords(opts);
+  const checked = await Promise.all(found.map(async (f) => ({ f, l: await checkLiveness(f, opts.probeTimeoutMs) })));
+  const live: LiveBridgeInfo[] = [];
+  for (const { f, l } of checked) {
+    if (l.status === 'live') live.push({ ...f, state: l.state });
+    else if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
+  }
+  if (opts.clean !== false) cleanTemps(recordDirs(env, opts.dirs));
+  return live.sort((a, b) => b.record.startedAt - a.record.startedAt);
+}
+
+/** A path in canonical form for comparison (symlinks resolved when the file exists). */
+export function canonicalPath(p: string): string {
+  let r = resolve(p);
+  try {
+    r = realpathSync.native(r);
+  } catch {
+    // a session pi has not written yet compares as named
+  }
+  return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
+}
+
+/** The live bridge of the pi running `sessionFile` (the newest, if several pis run it), matched by realpath. */
+export async function findBridge(sessionFile: string, opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo | undefined> {
+  const want = canonicalPath(sessionFile);
+  const env = opts.env ?? process.env;
+  const candidates = readRecords(opts).filter((f) => canonicalPath(f.record.sessionFile) === want);
+  for (const f of candidates.sort((a, b) => b.record.startedAt - a.record.startedAt)) {
+    const l = await checkLiveness(f, opts.probeTimeoutMs);
+    if (l.status === 'live') return { ...f, state: l.state };
+    if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
+  }
+  return undefined;
+}
+
+/** Connects to the live bridge of `sessionFile`, or returns undefined when no pi with a bridge runs it. */
+export async function connectToSession(sessionFile: string, opts: DiscoveryOptions = {}): Promise<BridgeClient | undefined> {
+  const info = await findBridge(sessionFile, opts);
+  if (!info) return undefined;
+  return BridgeClient.connect(info.record);
+}

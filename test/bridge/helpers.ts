@@ -1,0 +1,84 @@
+// Shared by the bridge suites: waiting for a bridge, and comparing what pi sent its model with what
+// `pi-tree context FILE --leaf ID` predicts.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { context as contextCommand } from '../../src/cli/commands.js';
+import { findBridge, type LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
+import type { RecordedRequest } from '../support/loopbackOpenAI.js';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { PiRpc } from '../support/piRpc.js';
+
+type Rec = Record<string, any>;
+
+/** Waits until a live bridge serves `file` (and, when given, belongs to `pi`). */
+export async function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = 30_000): Promise<LiveBridgeInfo> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await findBridge(file, { env });
+    if (info && (!pi || info.record.pid === pi.pid)) return info;
+    if (pi && pi.child.exitCode !== null) throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`no bridge for ${file} within ${timeoutMs} ms; pi stderr: ${pi?.stderr.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `pi-tree context FILE --leaf ID --json`, run in-process through the CLI command itself. */
+export async function piTreeContext(file: string, leaf: string | null): Promise<{ leafId: string | null; path: string[]; messages: Rec[] }> {
+  const chunks: Buffer[] = [];
+  const io = { out: (s: string | Buffer) => chunks.push(Buffer.from(s)), err: () => {}, env: process.env };
+  const code = await contextCommand([file, '--leaf', leaf ?? 'root', '--json'], io);
+  assert.equal(code, 0);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: Rec) => (p.type === 'text' ? p.text : p.type === 'image_url' ? '[image]' : '')).join('');
+}
+
+/** What an OpenAI chat request carried, as [role, text] (system prompt left out, tool calls named). */
+export function requestTurns(req: RecordedRequest): string[][] {
+  return (req.body.messages as Rec[])
+    .filter((m) => m.role !== 'system' && m.role !== 'developer')
+    .map((m) => {
+      const calls = (m.tool_calls ?? []).map((c: Rec) => `call ${c.function?.name}(${c.function?.arguments})`).join(' ');
+      return [m.role === 'tool' ? 'tool' : m.role, [textOf(m.content), calls].filter(Boolean).join(' ')];
+    });
+}
+
+/** pi-tree's predicted messages turned into model turns by pi's own convertToLlm, as [role, text]. */
+let piMessages: Promise<{ convertToLlm(m: Rec[]): Rec[] }> | undefined;
+export async function predictedTurns(messages: Rec[]): Promise<string[][]> {
+  // pi's messages module alone (its package index takes seconds to import).
+  piMessages ??= import(pathToFileURL(resolve('node_modules/@earendil-works/pi-coding-agent/dist/core/messages.js')).href);
+  const pi = await piMessages;
+  return (pi.convertToLlm(messages) as Rec[])
+    .filter((m) => m.role !== 'system')
+    .map((m) => {
+      if (m.role === 'toolResult') return ['tool', textOf(m.content)];
+      const calls = Array.isArray(m.content) ? m.content.filter((p: Rec) => p.type === 'toolCall').map((c: Rec) => `call ${c.name}(${JSON.stringify(c.arguments)})`).join(' ') : '';
+      return [m.role, [textOf(m.content), calls].filter(Boolean).join(' ')];
+    });
+}
+
+/**
+ * The last model request pi sent is exactly pi-tree's context at the user message pi just appended (the
+ * prompt), and that message hangs under `under` (where the leaf was moved).
+ */
+export async function assertPromptMatches(file: string, requests: RecordedRequest[], prompt: string, under: string | null): Promise<void> {
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  const promptEntry = [...lines].reverse().find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === prompt);
+  assert.ok(promptEntry, `pi wrote the prompt "${prompt}"`);
+  const ctx = await piTreeContext(file, promptEntry.id);
+  if (under !== null) assert.ok(ctx.path.includes(under), `the prompt hangs under ${under} (path ${ctx.path.join(' ')})`);
+  const req = [...requests].reverse().find((r) => requestTurns(r).some(([role, text]) => role === 'user' && text === prompt));
+  assert.ok(req, `pi sent the prompt "${prompt}" to the model`);
+  assert.deepEqual(requestTurns(req), await predictedTurns(ctx.messages));
+}
+
+/** Entries of the file, parsed. */
+export function fileEntries(file: string): Rec[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec).slice(1);
+}
