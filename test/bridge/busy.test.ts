@@ -1,0 +1,116 @@
+// While pi streams a turn, an action waits for the turn to end (up to the request's waitMs) or answers
+// `busy`; it never lands inside the turn, and nothing is written twice.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
+import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
+import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
+
+/** Every entry id is unique and every parent exists before its child: no torn, interleaved or doubled line. */
+function assertWellFormed(file: string): void {
+  const seen = new Set<string>();
+  for (const e of fileEntries(file)) {
+    assert.ok(!seen.has(e.id), `duplicate id ${e.id}`);
+    if (e.parentId !== null) assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
+    seen.add(e.id);
+  }
+}
+
+/** The turn started by `prompt`: its user message, and the assistant reply directly under it. */
+function turnOf(file: string, prompt: string) {
+  const es = fileEntries(file);
+  const u = es.findIndex((e) => e.type === 'message' && e.message.role === 'user' && e.message.content?.[0]?.text === prompt);
+  assert.ok(u >= 0, `turn "${prompt}" is in the file`);
+  const reply = es[u + 1];
+  assert.equal(reply?.message?.role, 'assistant', 'the reply is the next line');
+  assert.equal(reply.parentId, es[u].id, 'the reply hangs directly under its prompt');
+  return { user: es[u], reply, index: u };
+}
+
+describe('bridge while pi is busy', () => {
+  let lb: Loopback;
+  let pe: PiEnv;
+  let pi: PiRpc;
+  let file: string;
+  let client: BridgeClient;
+  const events: BridgeEvent[] = [];
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    // Prompts containing "slow" stream 30 pieces 60 ms apart (about 2 s).
+    lb = await startLoopback((req, n) => (JSON.stringify(req.body?.messages).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, delayMs: 60 }) : completionSse(`answer ${n}`)));
+    pe = makePiEnv(lb);
+    const b = sessionBuilder(pe.workDir);
+    ids.u1 = b.user('first question');
+    ids.a1 = assistantOf(b, 'first answer');
+    ids.u2 = b.user('second question');
+    ids.a2 = assistantOf(b, 'second answer');
+    file = writeSession(b, join(pe.workDir, 'busy.jsonl'));
+    pi = PiRpc.start(file, pe);
+    client = await BridgeClient.connect((await waitForBridge(file, pe.env, pi)).record);
+    await client.subscribe((ev) => events.push(ev));
+  });
+
+  after(async () => {
+    client?.close();
+    await pi?.stop();
+    await lb?.close();
+  });
+
+  /** Starts a slow turn and resolves once pi is streaming it. */
+  async function startSlowTurn(prompt: string): Promise<number> {
+    const from = pi.records.length;
+    await pi.send({ type: 'prompt', message: prompt });
+    await pi.until(() => pi.records.slice(from).find((r) => r.type === 'message_update'), 'streaming');
+    return from;
+  }
+
+  it('a move with waitMs 0 during a turn answers busy and writes nothing', async () => {
+    const from = await startSlowTurn('slow one');
+    const lines = fileEntries(file).length;
+    await assert.rejects(client.request('goto', { targetId: ids.a1 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message));
+    await assert.rejects(client.request('label', { entryId: ids.a1, label: 'x' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy');
+    assert.equal(fileEntries(file).length, lines);
+    await pi.settled(from);
+    assert.ok(events.some((e) => e.event === 'busy'));
+    await pi.until(() => events.some((e) => e.event === 'idle'), 'idle event');
+    const turn = turnOf(file, 'slow one');
+    assert.equal(fileEntries(file).filter((e) => e.type === 'leaf' || e.type === 'label').length, 0);
+    assert.notEqual(await pi.leaf(), ids.a1, 'the refused move did not happen later either');
+    assert.equal(await pi.leaf(), turn.reply.id);
+    assertWellFormed(file);
+  });
+
+  it('a move with waitMs during a turn lands after the turn, once', async () => {
+    const from = await startSlowTurn('slow two');
+    const goto = client.request('goto', { targetId: ids.a1, waitMs: 20_000 });
+    const label = client.request('label', { entryId: ids.u1, label: 'start', waitMs: 20_000 });
+    const [g, l] = await Promise.all([goto, label]);
+    const settledAt = pi.records.slice(from).findIndex((r) => r.type === 'agent_settled');
+    assert.ok(settledAt >= 0, 'the actions were answered after the turn settled');
+    const turn = turnOf(file, 'slow two');
+    const es = fileEntries(file);
+    const labelIdx = es.findIndex((e) => e.id === l.entryId);
+    const leafIdx = es.findIndex((e) => e.id === g.leafRecordId);
+    assert.ok(labelIdx > turn.index + 1 && leafIdx > turn.index + 1, 'both lines come after the whole turn');
+    assert.equal(es.filter((e) => e.type === 'label').length, 1);
+    assert.equal(es.filter((e) => e.type === 'leaf' && e.targetId === ids.a1).length, g.leafRecordId ? 1 : 0);
+    assert.equal(await pi.leaf(), ids.a1);
+    assertWellFormed(file);
+    await pi.prompt('after the wait');
+    await assertPromptMatches(file, lb.requests, 'after the wait', ids.a1);
+  });
+
+  it('a request that waits too long answers busy with the time it waited', async () => {
+    const from = await startSlowTurn('slow three');
+    const t0 = Date.now();
+    await assert.rejects(client.request('goto', { targetId: ids.a2, waitMs: 300 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /waited \d+ ms/.test(e.message));
+    assert.ok(Date.now() - t0 >= 300);
+    await pi.settled(from);
+    assert.notEqual(await pi.leaf(), ids.a2);
+    assertWellFormed(file);
+  });
+});

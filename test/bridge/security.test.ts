@@ -1,0 +1,143 @@
+// The bridge's socket is private and authenticated: wrong or missing token, malformed and oversized
+// lines are refused (and the connection closed), the directory, record and socket are 0700/0600, and
+// request fields are ids and texts, never paths.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
+import type { LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
+import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { fileEntries, waitForBridge } from './helpers.js';
+
+/** Sends raw bytes on a fresh connection; resolves with every line received until the server closes it. */
+function raw(endpoint: string, bytes: string | Buffer, timeoutMs = 5000, enough = Infinity): Promise<{ lines: any[]; closed: boolean }> {
+  return new Promise((resolve) => {
+    const s = connect(endpoint);
+    let buf = '';
+    const t = setTimeout(() => {
+      s.destroy();
+      resolve({ lines: parse(), closed: false });
+    }, timeoutMs);
+    const parse = () => buf.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    s.on('data', (d) => {
+      buf += d;
+      if (parse().length >= enough) {
+        clearTimeout(t);
+        s.destroy();
+        resolve({ lines: parse(), closed: false });
+      }
+    });
+    s.on('error', () => {});
+    s.on('close', () => {
+      clearTimeout(t);
+      resolve({ lines: parse(), closed: true });
+    });
+    s.write(bytes);
+  });
+}
+
+describe('bridge security', () => {
+  let lb: Loopback;
+  let pe: PiEnv;
+  let pi: PiRpc;
+  let file: string;
+  let info: LiveBridgeInfo;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    lb = await startLoopback(() => completionSse('ok'));
+    pe = makePiEnv(lb);
+    const b = sessionBuilder(pe.workDir);
+    ids.u1 = b.user('hello');
+    ids.a1 = assistantOf(b, 'hi');
+    file = writeSession(b, join(pe.workDir, 'sec.jsonl'));
+    pi = PiRpc.start(file, pe);
+    info = await waitForBridge(file, pe.env, pi);
+  });
+
+  after(async () => {
+    await pi?.stop();
+    await lb?.close();
+  });
+
+  it('the directory is 0700, the record and the socket 0600, all in pi-tree-bridges under PI_CODING_AGENT_DIR', () => {
+    assert.equal(info.dir, join(pe.agentDir, 'pi-tree-bridges'));
+    assert.equal(statSync(info.dir).mode & 0o777, 0o700);
+    assert.equal(statSync(info.recordFile).mode & 0o777, 0o600);
+    assert.equal(dirname(info.record.endpoint), info.dir);
+    assert.ok(statSync(info.record.endpoint).isSocket());
+    assert.equal(statSync(info.record.endpoint).mode & 0o777, 0o600);
+    assert.match(info.record.token, /^[0-9a-f]{64}$/);
+    assert.equal(info.record.pid, pi.pid);
+    assert.equal(info.record.sessionFile, file);
+  });
+
+  it('no token, a wrong token, or a token of the wrong length: refused and hung up', async () => {
+    const good = info.record.token;
+    for (const token of [undefined, good.replace(/.$/, (c) => (c === '0' ? '1' : '0')), good.slice(0, 10), `${good}00`, '']) {
+      const r = await raw(info.record.endpoint, `${JSON.stringify({ id: 'a', token, op: 'state' })}\n`);
+      assert.equal(r.closed, true);
+      assert.deepEqual(r.lines.map((l) => [l.ok, l.code]), [[false, 'unauthorized']]);
+    }
+    // A wrong token on a client: its request fails with a clean error.
+    const bad = await BridgeClient.connect({ ...info.record, token: '0'.repeat(64) });
+    await assert.rejects(bad.state(), (e: unknown) => e instanceof BridgeError && e.code === 'unauthorized');
+  });
+
+  it('malformed and oversized lines are refused; unknown ops and bad arguments are answered without acting', async () => {
+    const notJson = await raw(info.record.endpoint, 'hello there\n');
+    assert.deepEqual([notJson.closed, notJson.lines[0]?.code], [true, 'malformed']);
+    const array = await raw(info.record.endpoint, '[1,2]\n');
+    assert.deepEqual([array.closed, array.lines[0]?.code], [true, 'malformed']);
+    // 1 MiB + 1 byte without a newline: refused before it is ever parsed.
+    const huge = await raw(info.record.endpoint, Buffer.alloc(1024 * 1024 + 1, 0x61));
+    assert.deepEqual([huge.closed, huge.lines[0]?.code], [true, 'too-large']);
+
+    const lines = fileEntries(file).length;
+    const c = await BridgeClient.connect(info.record);
+    try {
+      const token = info.record.token;
+      const send = (o: object) => raw(info.record.endpoint, `${JSON.stringify({ id: 'x', token, ...o })}\n`, 5000, 1);
+      assert.equal((await send({ op: 'rm -rf' })).lines[0].code, 'unknown-op');
+      for (const bad of [
+        { op: 'goto', targetId: '../../etc/passwd' },
+        { op: 'goto', targetId: '/tmp/evil' },
+        { op: 'fork', entryId: ids.u1, position: 'sideways' },
+        { op: 'label', entryId: 42 },
+        { op: 'goto', targetId: ids.a1, waitMs: -5 },
+        { op: 'goto', targetId: ids.a1, summary: { text: '' } },
+        { op: 'name' },
+      ]) {
+        assert.equal((await send(bad)).lines[0]?.code, 'bad-args', JSON.stringify(bad));
+      }
+      // An entry id is looked up in pi's session, never opened as a file.
+      await assert.rejects(c.request('goto', { targetId: 'deadbeef' }), (e: unknown) => e instanceof BridgeError && e.code === 'not-found');
+      assert.equal(fileEntries(file).length, lines, 'nothing was written');
+      assert.equal((await c.state()).leafId, ids.a1);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('another user cannot reach the socket (the directory is 0700)', { skip: process.getuid?.() !== 0 ? 'needs root to act as another user' : false }, () => {
+    // Open every directory above ours (temp dirs are 0700 themselves): only pi-tree-bridges keeps them out.
+    for (let d = dirname(info.dir); d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
+    const script = `const s=require('net').connect(${JSON.stringify(info.record.endpoint)});s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});s.on('error',e=>{console.log(e.code);process.exit(0)})`;
+    const r = spawnSync(process.execPath, ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    assert.match(r.stdout.trim(), /^(EACCES|EPERM)$/);
+    const ls = spawnSync('ls', [info.dir], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    assert.notEqual(ls.status, 0, 'the record directory cannot even be listed');
+  });
+
+  it('leaves nothing behind when pi exits normally', async () => {
+    const dir = info.dir;
+    await pi.stop();
+    assert.equal(existsSync(info.recordFile), false);
+    assert.equal(existsSync(info.record.endpoint), false);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
