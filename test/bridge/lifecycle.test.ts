@@ -56,7 +56,7 @@ describe('bridge lifecycle', () => {
     // pi 1.6.0 resumes at the last line, the leaf record, whose parent is the target: same context.
     const { entries, leafId } = await again.pi.entries();
     assert.equal(leafId, r.leafRecordId);
-    assert.equal(entries.find((e: { id: string }) => e.id === leafId).parentId, ids.a1);
+    assert.equal(entries.find((e: { id?: string }) => e.id === leafId)?.parentId, ids.a1);
     await again.pi.prompt('after restart');
     await assertPromptMatches(file, lb.requests, 'after restart', ids.a1);
     await again.pi.stop();

@@ -12,6 +12,8 @@ export interface DiscoveryOptions {
   env?: NodeJS.ProcessEnv;
   /** More record directories to look in (besides the environment's and the default one). */
   dirs?: string[];
+  /** Look only in these directories (a private pi pi-tree started itself). */
+  onlyDirs?: string[];
   /** Remove the records of dead pis (default true). */
   clean?: boolean;
   /** How long a live pi may take to answer the probe (default 1000 ms). */
@@ -38,7 +40,7 @@ const MAX_RECORD_BYTES = 64 * 1024;
 export function readRecords(opts: DiscoveryOptions = {}): FoundRecord[] {
   const env = opts.env ?? process.env;
   const out: FoundRecord[] = [];
-  for (const dir of recordDirs(env, opts.dirs)) {
+  for (const dir of opts.onlyDirs ?? recordDirs(env, opts.dirs)) {
     if (!isPrivateDir(dir)) continue; // a directory others can write to could hold planted records
     let names: string[];
     try {
@@ -159,7 +161,7 @@ export async function listBridges(opts: DiscoveryOptions = {}): Promise<LiveBrid
     if (l.status === 'live') live.push({ ...f, state: l.state });
     else if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
   }
-  if (opts.clean !== false) cleanTemps(recordDirs(env, opts.dirs));
+  if (opts.clean !== false) cleanTemps(opts.onlyDirs ?? recordDirs(env, opts.dirs));
   return live.sort((a, b) => b.record.startedAt - a.record.startedAt);
 }
 

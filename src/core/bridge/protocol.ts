@@ -8,8 +8,8 @@ export const BRIDGE_PROTOCOL = 1;
 export const MAX_LINE_BYTES = 1024 * 1024;
 /** The pi command the bridge registers (also usable by a person in pi's TUI). */
 export const BRIDGE_COMMAND = 'tree-bridge';
-/** Entry ids: pi's are 8 hex characters; migrated or foreign files may hold other short tokens. */
-export const ENTRY_ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** Entry ids: pi's are 8 hex characters; other writers' short tokens pass too, but never a separator or a dot. */
+export const ENTRY_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 export const TOKEN_RE = /^[0-9a-f]{64}$/;
 
 /** The discovery record a running bridge writes (mode 0600, in a 0700 directory). */
