@@ -2,6 +2,7 @@
 // (no stack trace), 2 usage error.
 import * as commands from './cli/commands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
+import { routed } from './cli/bridgeRouting.js';
 import type { CliIO } from './cli/io.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -10,11 +11,12 @@ const COMMANDS: Record<string, Command> = {
   ls: commands.ls,
   tree: commands.tree,
   context: commands.context,
-  move: commands.move,
-  label: commands.label,
-  name: commands.name,
-  fork: commands.fork,
-  clone: commands.clone,
+  // These go through a running pi (its pi-tree bridge) when one runs the session; --file-only: the file.
+  move: routed('move', commands.move),
+  label: routed('label', commands.label),
+  name: routed('name', commands.name),
+  fork: routed('fork', commands.fork),
+  clone: routed('clone', commands.clone),
   stats: commands.stats,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
@@ -42,6 +44,9 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
                                                    compact the context at the current leaf
+
+  move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
+  (stderr says "via pi PID"); add --file-only to write the file instead.
 `;
 
 /** The USAGE lines of one command (its line and the description lines under it). */

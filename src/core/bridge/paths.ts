@@ -31,12 +31,11 @@ export function recordDirOf(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Every directory pi-tree looks in: the one this environment names, the default agent dir's (a pi
- * started from a shell with other variables than the editor's), and any the caller adds.
+ * Every directory pi-tree looks in: the one this environment names, and any the caller adds (say, the
+ * default one when the editor's environment differs from the shell's that started pi).
  */
 export function recordDirs(env: NodeJS.ProcessEnv, extra: string[] = []): string[] {
-  const dirs = [recordDirOf(env), join(homedir(), '.pi', 'agent', 'pi-tree-bridges'), ...extra.map((d) => resolve(expandTilde(d)))];
-  return [...new Set(dirs)];
+  return [...new Set([recordDirOf(env), ...extra.map((d) => resolve(expandTilde(d)))])];
 }
 
 /** Fallback socket directories for when `<recordDir>/<stem>.sock` is too long for a Unix socket path. */

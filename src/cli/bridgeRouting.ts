@@ -1,0 +1,78 @@
+// `pi-tree move|label|name|fork|clone` on a session a pi with the bridge is running: the action goes
+// through that pi (which then continues from there) instead of into the file behind its back.
+// `--file-only` forces the file. Output keeps each command's stdout contract; "via pi <pid>" goes to stderr.
+import { resolve } from 'node:path';
+import { actionKey, BridgeClient } from '../core/bridge/client.js';
+import { findBridge } from '../core/bridge/discovery.js';
+import { args, UsageError } from './commands.js';
+import type { CliIO } from './io.js';
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+export type RoutedName = 'move' | 'label' | 'name' | 'fork' | 'clone';
+
+/** How long a routed action waits for pi to finish a turn before giving up with "busy". */
+const WAIT_MS = 10_000;
+
+const SPECS: Record<RoutedName, { options: Parameters<typeof args>[1]; positionals: [number, number] }> = {
+  move: { options: { 'summary-text': { type: 'string' } }, positionals: [2, 2] },
+  label: { options: {}, positionals: [2, 3] },
+  name: { options: {}, positionals: [2, 2] },
+  fork: { options: {}, positionals: [2, 2] },
+  clone: { options: {}, positionals: [1, 2] },
+};
+
+/** Wraps a file-mode command so it goes through a running pi when there is one. */
+export function routed(name: RoutedName, fileMode: Command): Command {
+  return async (argv, io) => {
+    const fileOnly = argv.includes('--file-only');
+    const rest = argv.filter((a) => a !== '--file-only');
+    if (fileOnly) return fileMode(rest, io);
+    let parsed: ReturnType<typeof args>;
+    try {
+      parsed = args(rest, SPECS[name].options, SPECS[name].positionals, name);
+    } catch (e) {
+      if (e instanceof UsageError) return fileMode(rest, io); // the file-mode command words the usage error
+      throw e;
+    }
+    const [file, ...pos] = parsed.positionals;
+    const info = await findBridge(resolve(file), { env: io.env });
+    if (!info) return fileMode(rest, io);
+    const client = await BridgeClient.connect(info.record);
+    try {
+      io.err(`via pi ${info.record.pid}\n`);
+      await viaPi(name, client, pos, parsed.values, io);
+      return 0;
+    } finally {
+      client.close();
+    }
+  };
+}
+
+async function viaPi(name: RoutedName, c: BridgeClient, pos: string[], values: Record<string, string | boolean | undefined>, io: CliIO): Promise<void> {
+  const common = { waitMs: WAIT_MS, key: actionKey() };
+  switch (name) {
+    case 'move': {
+      if (pos[0] === 'root') throw new Error('pi cannot move before the first entry; use --file-only to write that move into the file');
+      const text = values['summary-text'] as string | undefined;
+      const r = await c.request('goto', { targetId: pos[0], ...(text !== undefined ? { summary: { text } } : {}), ...common });
+      if (!r.moved) io.err('Already at this point: nothing written.\n');
+      io.out(`${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId })}\n`);
+      return;
+    }
+    case 'label':
+    case 'name': {
+      const r = name === 'label' ? await c.request('label', { entryId: pos[0], label: pos[1], ...common }) : await c.request('name', { name: pos[0], ...common });
+      if (r.changed) io.out(`${r.entryId}\n`);
+      else io.err(`The ${name} is already so: nothing written.\n`);
+      return;
+    }
+    case 'fork':
+    case 'clone': {
+      const r = name === 'fork' ? await c.request('fork', { entryId: pos[0], ...common }) : await c.request('clone', { entryId: pos[0], ...common });
+      if (r.cancelled) throw new Error(`an extension in pi cancelled the ${name}`);
+      io.err(`pi now runs the new session\n`);
+      io.out(`${r.sessionFile}\n`);
+      return;
+    }
+  }
+}
