@@ -27,6 +27,13 @@ export function loadPi(): Promise<typeof import('@earendil-works/pi-coding-agent
 
 const KEYS_KEPT = 256;
 
+const ACTIVE = Symbol.for('pi-tree.bridge.active');
+/** Session files with a bridge in this process: a second loaded copy of the bridge stays quiet. */
+function activeFiles(): Set<string> {
+  const g = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  return (g[ACTIVE] ??= new Set());
+}
+
 export class LiveBridge {
   private timer: NodeJS.Timeout | undefined;
   private wakers: (() => void)[] = [];
@@ -59,6 +66,7 @@ export class LiveBridge {
   static async start(pi: ExtensionAPI, ctx: ExtensionContext): Promise<LiveBridge | undefined> {
     const sessionFile = ctx.sessionManager.getSessionFile();
     if (!sessionFile) return undefined; // --no-session: nothing for pi-tree to show
+    if (activeFiles().has(sessionFile)) return undefined; // loaded twice (settings and -e): one bridge is enough
     const piVersion = (await loadPi())?.VERSION ?? 'unknown';
     const placement = place(process.env);
     const token = randomBytes(32).toString('hex');
@@ -84,6 +92,7 @@ export class LiveBridge {
       server.close(placement.endpoint);
       throw e;
     }
+    activeFiles().add(sessionFile);
     process.on('exit', live.onExit);
     live.timer = setInterval(() => live?.refresh(), 250);
     live.timer.unref();
@@ -95,6 +104,7 @@ export class LiveBridge {
   shutdown(e: SessionShutdownEvent): void {
     if (this.closed) return;
     this.closed = true;
+    activeFiles().delete(this.sessionFile);
     clearInterval(this.timer);
     process.off('exit', this.onExit);
     removeRecord(this.placement);

@@ -49,12 +49,13 @@ describe('bridge actions in a running pi', () => {
     await lb?.close();
   });
 
-  it('goto moves pi within 500 ms, is durable in the file, and the next prompt sends the predicted context', async () => {
+  it('goto moves pi within 500 ms, is durable in the file, and the next prompt sends the predicted context', async (t) => {
     const t0 = Date.now();
     const r = await client.request('goto', { targetId: ids.a2 });
     assert.equal(await pi.leaf(), ids.a2);
     const elapsed = Date.now() - t0;
     assert.ok(elapsed < 500, `pi's leaf moved in ${elapsed} ms`);
+    t.diagnostic(`goto round trip and pi's get_entries: ${elapsed} ms`);
     assert.deepEqual({ moved: r.moved, leafId: r.leafId, previousLeafId: r.previousLeafId }, { moved: true, leafId: ids.a2, previousLeafId: ids.a3 });
     // pi wrote nothing for a plain move: the bridge's leaf record makes it durable.
     const last = fileEntries(file).at(-1)!;
@@ -161,6 +162,17 @@ describe('bridge actions in a running pi', () => {
     assert.equal(undo.leafId, r.previousLeafId);
     await pi.prompt('after undo');
     await assertPromptMatches(file, lb.requests, 'after undo', r.previousLeafId);
+  });
+
+  it('a person can type /tree-bridge in pi: goto and label work the same', async () => {
+    const notes = () => pi.records.filter((r) => r.type === 'extension_ui_request' && r.method === 'notify').map((r) => String(r.message));
+    assert.equal((await pi.send({ type: 'prompt', message: `/tree-bridge goto ${ids.a1} --label typed` })).disposition, 'handled');
+    assert.equal(await pi.leaf(), fileEntries(file).at(-1)!.id, 'pi wrote the label entry under a1 and stands on it');
+    assert.equal(fileEntries(file).at(-1)!.targetId, ids.a1);
+    assert.ok(notes().some((m) => m.includes('goto done')), notes().join('\n'));
+    await pi.send({ type: 'prompt', message: '/tree-bridge fork nonsense words' });
+    await pi.until(() => notes().some((m) => m.includes('fork needs one user message id')), 'usage note');
+    assert.equal(lb.requests.filter((r) => JSON.stringify(r.body).includes('tree-bridge')).length, 0, 'no bridge command ever reached the model');
   });
 
   it('clone switches pi to a new file holding the path; fork starts before a user message', async () => {

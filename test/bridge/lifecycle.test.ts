@@ -2,7 +2,7 @@
 // agree where the session resumes), a crashed pi's record is found stale within a second and removed,
 // the client gets a clean error, and a request repeated with its key is not done twice.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import { BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../src/core/bri
 import { findBridge, listBridges, readRecords } from '../../src/core/bridge/discovery.js';
 import { Session } from '../../src/core/session.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { assistantOf, BRIDGE, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
 
 describe('bridge lifecycle', () => {
@@ -115,6 +115,23 @@ describe('bridge lifecycle', () => {
     assert.deepEqual(await listBridges({ env: pe.env }), []);
     await assert.rejects(BridgeClient.connect(info.record), (e: unknown) => e instanceof BridgeError && e.code === 'connect-failed');
     hang = false;
+  });
+
+  it('loaded twice (settings and -e): one bridge, and its dispatched commands still run', async () => {
+    const second = join(pe.workDir, 'second-copy-of-bridge.js');
+    copyFileSync(BRIDGE, second);
+    const pi = PiRpc.start(file, pe, { args: ['-e', second] });
+    running.push(pi);
+    const info = await waitForBridge(file, pe.env, pi);
+    assert.equal(readRecords({ env: pe.env }).length, 1);
+    const c = await BridgeClient.connect(info.record);
+    const r = await c.request('goto', { targetId: ids.a1 });
+    assert.equal(r.leafId, ids.a1);
+    assert.equal(await pi.leaf(), ids.a1);
+    assert.equal(fileEntries(file).filter((e) => e.type === 'leaf' && e.id === r.leafRecordId).length, r.leafRecordId ? 1 : 0);
+    assert.equal(lb.requests.filter((q) => JSON.stringify(q.body).includes('tree-bridge')).length, 0);
+    c.close();
+    await pi.stop();
   });
 
   it('a frozen pi (SIGSTOP) is not mistaken for a dead one', async () => {

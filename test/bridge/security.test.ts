@@ -74,6 +74,7 @@ describe('bridge security', () => {
     assert.match(info.record.token, /^[0-9a-f]{64}$/);
     assert.equal(info.record.pid, pi.pid);
     assert.equal(info.record.sessionFile, file);
+    assert.equal(info.record.piVersion, '1.6.0');
   });
 
   it('no token, a wrong token, or a token of the wrong length: refused and hung up', async () => {
@@ -133,9 +134,15 @@ describe('bridge security', () => {
     assert.notEqual(ls.status, 0, 'the record directory cannot even be listed');
   });
 
-  it('leaves nothing behind when pi exits normally', async () => {
+  it('leaves nothing behind when pi exits normally, and tells subscribers', async () => {
     const dir = info.dir;
+    const c = await BridgeClient.connect(info.record);
+    const events: string[] = [];
+    await c.subscribe((e) => events.push(e.event));
+    const closed = new Promise<BridgeError | undefined>((r) => c.onClose(r));
     await pi.stop();
+    assert.deepEqual(events, ['sessionClosed']);
+    assert.equal((await closed)?.code, 'closing');
     assert.equal(existsSync(info.recordFile), false);
     assert.equal(existsSync(info.record.endpoint), false);
     assert.deepEqual(readdirSync(dir), []);
