@@ -18,8 +18,8 @@ const common = { bundle: true, sourcemap: production ? false : 'linked', minify,
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: join(outdir, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
-  // The worker thread that projects big sessions off the extension host's thread (src/host/projectWorker.ts).
-  { ...common, entryPoints: ['src/host/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
+  // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
+  { ...common, entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
 ];
 if (existsSync('webview/main.ts')) {
   // Always minified: the bundle ships as is, and a smaller webview script parses faster.

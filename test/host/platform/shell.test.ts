@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findOnPath, shellQuote } from '../../src/host/shell.js';
-import { tempDir } from '../support/tmp.js';
+import { findOnPath, shellQuote } from '../../../src/host/platform/shell.js';
+import { tempDir } from '../../support/tmp.js';
 
 describe('continue in pi: finding pi and quoting', () => {
   it('finds an executable on PATH, not a plain file', async () => {

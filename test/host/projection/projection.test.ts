@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Session } from '../../src/core/session.js';
-import { Projector, projectAll, projectParts } from '../../src/host/projection.js';
-import { generateSession } from '../support/generate.js';
-import { assistant, entry, sessionText, user } from '../support/tmp.js';
+import { Session } from '../../../src/core/session.js';
+import { Projector, projectAll, projectParts } from '../../../src/host/projection/projection.js';
+import { generateSession } from '../../support/generate.js';
+import { assistant, entry, sessionText, user } from '../../support/tmp.js';
 
 describe('projection for the webview', () => {
   it('kinds, pi row text, tools, files, usage, labels, tree parents', async () => {

@@ -2,13 +2,13 @@
 // "All"), forks nested under the session they came from, live while pi writes them.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { SessionRepository, resolvePath } from '../core/repository.js';
-import type { SessionInfo } from '../core/sessionInfo.js';
-import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../core/sessionList.js';
-import { computeStats } from '../core/stats.js';
-import { Session } from '../core/session.js';
+import { SessionRepository, resolvePath } from '../../core/repository.js';
+import type { SessionInfo } from '../../core/sessionInfo.js';
+import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
+import { computeStats } from '../../core/stats.js';
+import { Session } from '../../core/session.js';
 import { DirWatcher } from './dirWatcher.js';
-import { log } from './log.js';
+import { log } from '../platform/log.js';
 
 export type ViewNode =
   | { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] }

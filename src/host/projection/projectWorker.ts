@@ -3,8 +3,8 @@
 // collections they cause) then happen off the extension host's thread, which VS Code shares with every
 // extension. No vscode import: this runs in a plain worker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { FileSource, type ByteSource } from '../core/byteSource.js';
-import { readSession, visitLines } from '../core/reader.js';
+import { FileSource, type ByteSource } from '../../core/byteSource.js';
+import { readSession, visitLines } from '../../core/reader.js';
 import { Projector, projectParts } from './projection.js';
 import type { WorkerReply, WorkerTask } from './workerProjection.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { SessionStore } from '../../src/host/sessionStore.js';
-import { assistant, sessionText, tempFile, user } from '../support/tmp.js';
+import { SessionStore } from '../../../src/host/sessions/sessionStore.js';
+import { assistant, sessionText, tempFile, user } from '../../support/tmp.js';
 
 describe('session store (shared sessions of the host)', () => {
   it('one Session per file; an untrusted workspace makes every session read-only', async () => {

@@ -1,7 +1,7 @@
 // Typed access to pi-tree's settings (contributed in package.json under `piTree.*`).
 import * as vscode from 'vscode';
-import type { SortMode } from '../core/sessionList.js';
-import type { FilterMode } from '../core/treeView.js';
+import type { SortMode } from '../../core/sessionList.js';
+import type { FilterMode } from '../../core/treeView.js';
 
 export interface PiTreeConfig {
   sessionDir: string;

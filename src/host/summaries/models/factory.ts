@@ -1,8 +1,8 @@
 // Builds the SummaryModel the settings ask for, and registers the commands that set or clear the
 // endpoint's API key (kept in SecretStorage, bound to the endpoint's origin).
 import * as vscode from 'vscode';
-import { OpenAICompatibleModel } from '../../core/models/openaiCompatible.js';
-import { SummaryAbortedError, SummaryModelError, type SummaryModel } from '../../core/summary/model.js';
+import { OpenAICompatibleModel } from '../../../core/models/openaiCompatible.js';
+import { SummaryAbortedError, SummaryModelError, type SummaryModel } from '../../../core/summary/model.js';
 import {
   apiKeySecretName,
   CLEAR_API_KEY_COMMAND,

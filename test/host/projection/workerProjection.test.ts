@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Session } from '../../src/core/session.js';
-import { projectAll } from '../../src/host/projection.js';
-import { projectInWorker, WorkerMismatch } from '../../src/host/workerProjection.js';
-import type { NodeView } from '../../src/protocol.js';
-import { generateSession } from '../support/generate.js';
-import { tempFile } from '../support/tmp.js';
+import { Session } from '../../../src/core/session.js';
+import { projectAll } from '../../../src/host/projection/projection.js';
+import { projectInWorker, WorkerMismatch } from '../../../src/host/projection/workerProjection.js';
+import type { NodeView } from '../../../src/protocol.js';
+import { generateSession } from '../../support/generate.js';
+import { tempFile } from '../../support/tmp.js';
 
 // The worker is the built bundle (npm test builds first), as the extension runs it.
-const SCRIPT = join(__dirname, '..', '..', 'dist', 'projector.js');
+const SCRIPT = join(__dirname, '..', '..', '..', 'dist', 'projector.js');
 
 describe('projection in a worker thread', () => {
   it('gives the nodes the host would project, in parts and in order, from the bytes the host read', async () => {

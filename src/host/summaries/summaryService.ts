@@ -3,11 +3,21 @@
 // summary text; the file lists of the branch being left are still recorded as pi records them.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Session } from '../core/session.js';
-import { budgetOf, commitBranchSummary, planBranchSummary, previewBranchSummary, summarizeBranch, type BranchSummaryDraft } from '../core/summary/branch.js';
-import { commitCompaction, planCompaction, previewCompaction, summarizeCompaction, type CompactionPlan, type CompactionResult } from '../core/summary/compaction.js';
+import type { Session } from '../../core/session.js';
+import { budgetOf, commitBranchSummary, planBranchSummary, previewBranchSummary, summarizeBranch, type BranchSummaryDraft } from '../../core/summary/branch.js';
+import { commitCompaction, planCompaction, previewCompaction, summarizeCompaction, type CompactionPlan, type CompactionResult } from '../../core/summary/compaction.js';
 import { createSummaryModel, registerSummaryModelCommands, summarySettings } from './models/factory.js';
-import type { SummaryService } from './treePanel.js';
+
+/** Branch summaries and compaction (the model side); the tree panels route requests to it. */
+export interface SummaryService {
+  available(): boolean;
+  /** `targetId`: the node picked; `newLeaf`: where the leaf goes (its parent for a user message). */
+  previewBranch(session: Session, targetId: string | null, newLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
+  commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
+  cancel(previewId: string): void;
+  previewCompaction(session: Session, token: vscode.CancellationToken): Promise<unknown>;
+  commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
+}
 
 interface PendingBranch {
   kind: 'branch';

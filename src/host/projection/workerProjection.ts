@@ -1,7 +1,7 @@
 // Projecting a big session in a worker thread (see projectWorker.ts), from the extension host's side.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { NodeView } from '../protocol.js';
+import type { NodeView } from '../../protocol.js';
 
 export interface WorkerTask {
   file: string;

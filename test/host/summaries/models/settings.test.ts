@@ -10,7 +10,7 @@ import {
   SELECT_LM_MODEL_COMMAND,
   SET_API_KEY_COMMAND,
   SUMMARY_DEFAULTS,
-} from '../../../src/host/models/settings.js';
+} from '../../../../src/host/summaries/models/settings.js';
 
 const cfg = (values: Record<string, unknown>) => ({ get: <T>(k: string) => values[k] as T | undefined });
 

@@ -3,7 +3,7 @@
 // in response to a user action (a command or a click in the tree); the AbortSignal becomes a
 // CancellationToken.
 import * as vscode from 'vscode';
-import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../../core/summary/model.js';
+import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../../../core/summary/model.js';
 
 export const LM_JUSTIFICATION = 'pi Session Tree sends the conversation you choose to summarize (a branch you leave, or the history to compact) to this model.';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DirWatcher } from '../../src/host/dirWatcher.js';
-import { tempDir } from '../support/tmp.js';
+import { DirWatcher } from '../../../src/host/sessions/dirWatcher.js';
+import { tempDir } from '../../support/tmp.js';
 
 const until = async (cond: () => boolean, ms = 5000) => {
   const t0 = Date.now();

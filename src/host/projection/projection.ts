@@ -1,12 +1,12 @@
 // Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
-import { parseMessageHead } from '../core/lineHead.js';
-import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../core/preview.js';
-import { parseRecordLine } from '../core/reader.js';
-import type { Session } from '../core/session.js';
-import type { EntryRecord, SessionIndex } from '../core/sessionIndex.js';
-import { messageOf, type SessionEntry } from '../core/types.js';
-import type { NodeKind, NodeView } from '../protocol.js';
+import { parseMessageHead } from '../../core/lineHead.js';
+import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
+import { parseRecordLine } from '../../core/reader.js';
+import type { Session } from '../../core/session.js';
+import type { EntryRecord, SessionIndex } from '../../core/sessionIndex.js';
+import { messageOf, type SessionEntry } from '../../core/types.js';
+import type { NodeKind, NodeView } from '../../protocol.js';
 
 type Obj = Record<string, unknown>;
 
