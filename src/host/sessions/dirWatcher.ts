@@ -21,6 +21,8 @@ export class DirWatcher {
   private disposed = false;
   /** Directories polled at least once (a file first seen after that is new). */
   private primed = new Set<string>();
+  private primedWaiters = new Map<string, (() => void)[]>();
+  private syncing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly onChange: (path: string) => void,
@@ -37,9 +39,9 @@ export class DirWatcher {
         this.watchers.delete(d);
       }
     }
-    void this.sync();
+    this.syncing = this.sync();
     if (!this.timer) {
-      this.timer = setInterval(() => void this.sync(), this.opts.pollMs ?? 3000);
+      this.timer = setInterval(() => (this.syncing = this.sync()), this.opts.pollMs ?? 3000);
       this.timer.unref?.();
     }
   }
@@ -114,6 +116,18 @@ export class DirWatcher {
       }
     }
     this.primed.add(dir);
+    for (const resolve of this.primedWaiters.get(dir)?.splice(0) ?? []) resolve();
+  }
+
+  /** Resolves when the latest look at the directories has finished. */
+  idle(): Promise<void> {
+    return this.syncing;
+  }
+
+  /** Resolves once `dir` has been listed (files that appear after that are reported as new). */
+  whenPrimed(dir: string): Promise<void> {
+    if (this.primed.has(dir)) return Promise.resolve();
+    return new Promise((resolve) => (this.primedWaiters.get(dir) ?? this.primedWaiters.set(dir, []).get(dir)!).push(resolve));
   }
 
   private fire(path: string): void {

@@ -21,10 +21,10 @@ describe('directory watching', () => {
     const w = new DirWatcher((p) => seen.push(p), () => {}, { debounceMs: 10, pollMs: 100 });
     try {
       w.setDirs([dir]);
-      await new Promise((r) => setTimeout(r, 150));
+      await w.idle(); // the first look found no directory
       mkdirSync(dir);
       const f = join(dir, 'a.jsonl');
-      await new Promise((r) => setTimeout(r, 250));
+      await w.whenPrimed(dir); // a later poll found it: files from now on are new
       writeFileSync(f, '{"type":"session"}\n');
       await until(() => seen.includes(f));
       seen.length = 0;
