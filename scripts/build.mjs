@@ -35,7 +35,9 @@ function copyCodicons() {
 
 if (watch) {
   copyCodicons();
-  for (const b of builds) (await esbuild.context(b)).watch();
+  // The lines VS Code's $esbuild-watch problem matcher waits for (F5 runs after the first build).
+  const announce = { name: 'announce', setup: (b) => (b.onStart(() => console.log('[watch] build started')), b.onEnd(() => console.log('[watch] build finished'))) };
+  for (const b of builds) (await esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })).watch();
   console.log('watching…');
 } else {
   await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b)));

@@ -203,7 +203,7 @@ export class VSCode {
         await row.waitFor({ state: 'visible', timeout: Math.min(5_000, attempt) });
         break;
       } catch (e) {
-        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`);
+        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`, { cause: e });
         if (await input.isVisible()) await this.page.keyboard.press('Escape');
         await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
       }

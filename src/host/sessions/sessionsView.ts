@@ -92,7 +92,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       for (const i of list) {
         all.set(i.path, i);
         const k = i.cwd || '(unknown folder)';
-        byCwd.get(k)?.push(i) ?? byCwd.set(k, [i]);
+        const group = byCwd.get(k);
+        if (group) group.push(i);
+        else byCwd.set(k, [i]);
       }
       for (const [cwd, infos] of byCwd) {
         const sessions = arrange(infos);
