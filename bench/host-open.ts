@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
 import { join } from 'node:path';
-import { projectInWorker } from '../src/host/workerProjection.js';
+import { projectInWorker } from '../src/host/projection/workerProjection.js';
 
 async function main(file: string): Promise<void> {
   // Let start-up (module loading) settle before measuring.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SessionRepository, encodeCwd } from '../src/core/repository.js';
 import { Session } from '../src/core/session.js';
 import { SessionInfoCache } from '../src/core/sessionInfo.js';
-import { Projector } from '../src/host/projection.js';
+import { Projector } from '../src/host/projection/projection.js';
 import { generateSession } from '../test/support/generate.js';
 
 const ROOT = join(__dirname, '..');

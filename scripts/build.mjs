@@ -18,10 +18,10 @@ const common = { bundle: true, sourcemap: production ? false : 'linked', minify,
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: join(outdir, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
-  // The worker thread that projects big sessions off the extension host's thread (src/host/projectWorker.ts).
-  { ...common, entryPoints: ['src/host/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
-  // The pi extension (src/bridge/): one CommonJS file pi loads with `-e` or from its settings. pi maps
-  // its own package to the running copy, so it stays external; nothing else is needed at run time.
+  // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
+  { ...common, entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
+  // The pi extension (src/bridge/): one ES module pi loads with `-e` or from its settings (pi's loader,
+  // jiti, takes its default export). pi maps its own package to the running copy, so it stays external.
   { ...common, entryPoints: ['src/bridge/index.ts'], outfile: join(outdir, 'pi-bridge.js'), platform: 'node', format: 'esm', target: 'node20', external: ['@earendil-works/pi-coding-agent'] },
 ];
 if (existsSync('webview/main.ts')) {
@@ -38,7 +38,9 @@ function copyCodicons() {
 
 if (watch) {
   copyCodicons();
-  for (const b of builds) (await esbuild.context(b)).watch();
+  // The lines VS Code's $esbuild-watch problem matcher waits for (F5 runs after the first build).
+  const announce = { name: 'announce', setup: (b) => (b.onStart(() => console.log('[watch] build started')), b.onEnd(() => console.log('[watch] build finished'))) };
+  for (const b of builds) (await esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })).watch();
   console.log('watching…');
 } else {
   await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b)));

@@ -115,10 +115,13 @@ export class SessionRepository {
     return out;
   }
 
-  /** A new, empty session for `cwd` (header only, written at once). */
-  async create(cwd: string, opts: { parentSession?: string; id?: string } = {}): Promise<string> {
+  /**
+   * A new, empty session for `cwd` (header only, written at once), in pi's folder for `cwd` or in `dir`
+   * (beside the session it came from: a header's cwd must not decide where a derived session lands).
+   */
+  async create(cwd: string, opts: { parentSession?: string; id?: string; dir?: string } = {}): Promise<string> {
     const header = makeHeader(resolvePath(cwd), opts.parentSession, opts.id);
-    const file = this.fileName(this.dirFor(cwd), header);
+    const file = this.fileName(opts.dir ?? this.dirFor(cwd), header);
     await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, toLine(header), { exclusive: true });
     this.onCreated(file);

@@ -40,7 +40,8 @@ export interface ScenarioOptions {
   workspaceTrust?: boolean;
   /** User settings, or a function giving them at launch (e.g. with a test server's port). */
   settings?: Record<string, unknown> | (() => Record<string, unknown>);
-  env?: Record<string, string | undefined>;
+  /** Extra environment of the server (so of the extension host and terminals), or a function giving it at launch. */
+  env?: Record<string, string | undefined> | (() => Record<string, string | undefined>);
   /** The scenario provokes errors on purpose: skip the final "no [error] in our log" check. */
   expectErrors?: boolean;
   /** Test timeout in ms. */
@@ -92,7 +93,7 @@ export class VSCode {
         workspace,
         extension: opts.extension ?? 'checkout',
         extraExtensions: opts.extraExtensions,
-        env: { PI_CODING_AGENT_DIR: agentDir, PI_CODING_AGENT_SESSION_DIR: undefined, ...opts.env },
+        env: { PI_CODING_AGENT_DIR: agentDir, PI_CODING_AGENT_SESSION_DIR: undefined, ...(typeof opts.env === 'function' ? opts.env() : opts.env) },
         settings: typeof opts.settings === 'function' ? opts.settings() : opts.settings,
         workspaceTrust: opts.workspaceTrust,
       });
@@ -202,7 +203,7 @@ export class VSCode {
         await row.waitFor({ state: 'visible', timeout: Math.min(5_000, attempt) });
         break;
       } catch (e) {
-        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`);
+        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`, { cause: e });
         if (await input.isVisible()) await this.page.keyboard.press('Escape');
         await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
       }

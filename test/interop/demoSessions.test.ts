@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { encodeCwd, SessionBuilder, sessionDirFor, writeDemoSessions } from '../support/demoSessions.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 const loadPi = (): Promise<Any> => import('@earendil-works/pi-coding-agent');
 

@@ -3,7 +3,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Pi = any;
 let pi: Promise<Pi> | undefined;
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/webviewHtml';
+import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/panels/webviewHtml';
 import { CODICON_POINTS } from '../../webview/icons';
 
 const opts = {

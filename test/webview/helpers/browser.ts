@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { HostMessage, NodeView, RequestBody, SessionMeta, WebviewMessage } from '../../../src/protocol';
-import { renderWebviewHtml } from '../../../src/host/webviewHtml';
+import { renderWebviewHtml } from '../../../src/host/panels/webviewHtml';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const CHROMIUM = process.env.PI_TREE_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,0 +1,29 @@
+// The services every command works with, made once at activation (activate.ts) and passed around
+// instead of closures over one long function.
+import type * as vscode from 'vscode';
+import type { SessionRepository } from '../../core/repository.js';
+import type { Session } from '../../core/session.js';
+import type { TreePanelManager } from '../panels/treePanelManager.js';
+import type { SessionStore } from '../sessions/sessionStore.js';
+import type { SessionsView, ViewNode } from '../sessions/sessionsView.js';
+
+export interface Host {
+  context: vscode.ExtensionContext;
+  store: SessionStore;
+  repo(): SessionRepository;
+  view: SessionsView;
+  treeView: vscode.TreeView<ViewNode>;
+  panels: TreePanelManager;
+  isLive(file: string): boolean;
+  continueInPi(file: string, text?: string): Promise<void>;
+}
+
+/** Runs `fn` with the shared open Session of `file`, released afterwards. */
+export async function withSession<T>(host: Host, file: string, fn: (s: Session) => Promise<T>): Promise<T> {
+  const { session, release } = await host.store.acquire(file);
+  try {
+    return await fn(session);
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,43 @@
+// Commands on one node of the tree in front: the webview's native context menu (its data-vscode-context
+// names the entry) and the palette's tree commands. Each goes to the same actions as the webview's own.
+import * as vscode from 'vscode';
+import type { InvokeAction } from '../../protocol.js';
+import type { TreeController } from '../panels/treeController.js';
+import type { SessionActions } from '../panels/sessionActions.js';
+import type { Host } from './host.js';
+import { registerCommand } from './register.js';
+
+export function registerNodeCommands(host: Host): void {
+  const nodeCommand = (id: string, fn: (c: TreeController, actions: SessionActions, entryId: string) => unknown) =>
+    registerCommand(host.context, id, async (ctx) => {
+      const c = host.panels.active();
+      const entryId = (ctx as { entryId?: unknown } | undefined)?.entryId ?? c?.selectedId;
+      const actions = c?.sessionActions;
+      if (!c || !actions || typeof entryId !== 'string') return;
+      return fn(c, actions, entryId);
+    });
+  nodeCommand('piTree.node.moveHere', async (_c, actions, id) => {
+    const r = await actions.moveTo(id);
+    if (r.editorText) {
+      await vscode.env.clipboard.writeText(r.editorText);
+      void vscode.window.showInformationMessage('Moved before this message; its text is on the clipboard for re-editing.');
+    }
+  });
+  nodeCommand('piTree.node.moveWithSummary', (c, _a, id) => c.invoke('summaryMove', id));
+  nodeCommand('piTree.node.fork', (_c, actions, id) => actions.fork(id));
+  nodeCommand('piTree.node.clone', (_c, actions, id) => actions.clone(id));
+  nodeCommand('piTree.node.label', (c, _a, id) => c.invoke('editLabel', id));
+  nodeCommand('piTree.node.details', (c, _a, id) => c.invoke('details', id));
+  nodeCommand('piTree.node.copyText', async (_c, actions, id) => vscode.env.clipboard.writeText(await actions.copyableText(id)));
+  nodeCommand('piTree.node.continueInPi', async (c, actions, id) => {
+    const r = await actions.moveTo(id);
+    if (!r.cancelled) await host.continueInPi(c.file, r.editorText);
+  });
+  const treeCommands: [string, InvokeAction][] = [
+    ['piTree.tree.find', 'find'],
+    ['piTree.tree.focusLeaf', 'focusLeaf'],
+    ['piTree.tree.fit', 'fit'],
+    ['piTree.tree.shortcuts', 'showShortcuts'],
+  ];
+  for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));
+}

@@ -1,0 +1,94 @@
+// What the host does for each request a tree webview sends: one handler per request kind, checked
+// against the protocol's union so a kind without a handler does not compile. Requests arrive validated
+// (webviewGate.ts); entry ids are checked against the session here before anything is written.
+import * as vscode from 'vscode';
+import { listContext } from '../../core/contextView.js';
+import type { Session } from '../../core/session.js';
+import type { RequestBody } from '../../protocol.js';
+import type { SummaryService } from '../summaries/summaryService.js';
+import { entryDetails } from './entryDetails.js';
+import type { SessionActions } from './sessionActions.js';
+
+export interface HandlerContext {
+  session: Session;
+  file: string;
+  actions: SessionActions;
+  summaries: SummaryService;
+  continueInPi: (file: string, text?: string) => Promise<void>;
+  /** A cancellation source for request `seq`, cancelled when the panel closes. */
+  cancellation: (seq: number) => vscode.CancellationTokenSource;
+}
+
+type Handlers = {
+  [K in RequestBody['kind']]: (body: Extract<RequestBody, { kind: K }>, seq: number, cx: HandlerContext) => Promise<unknown>;
+};
+
+/** Runs `work` under a cancellable progress notification tied to request `seq`. */
+function withProgress<T>(cx: HandlerContext, seq: number, title: string, work: (token: vscode.CancellationToken) => Promise<T>): Thenable<T> {
+  const cts = cx.cancellation(seq);
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
+    token.onCancellationRequested(() => cts.cancel());
+    return work(cts.token);
+  });
+}
+
+export const requestHandlers: Handlers = {
+  async getEntry(b, _seq, cx) {
+    cx.actions.need(b.id);
+    return entryDetails(cx.session, b.id);
+  },
+  async getContext(b, _seq, cx) {
+    if (b.id !== null) cx.actions.need(b.id);
+    return listContext(cx.session, b.id);
+  },
+  moveTo: (b, _seq, cx) => cx.actions.moveTo(b.id),
+  fork: (b, _seq, cx) => cx.actions.fork(b.id),
+  clone: (b, _seq, cx) => cx.actions.clone(b.id),
+  setLabel: (b, _seq, cx) => cx.actions.setLabel(b.id, b.label),
+  rename: (b, _seq, cx) => cx.actions.rename(b.name),
+  async copyText(b, _seq, cx) {
+    const text = await cx.actions.copyableText(b.id);
+    await vscode.env.clipboard.writeText(text);
+    return { copied: text.length };
+  },
+  async continueInPi(b, _seq, cx) {
+    if (b.id) {
+      const r = await cx.actions.moveTo(b.id);
+      if (r.cancelled) return r;
+      await cx.continueInPi(cx.file, b.text ?? r.editorText);
+      return r;
+    }
+    await cx.continueInPi(cx.file, b.text);
+    return {};
+  },
+  async summaryPreview(b, seq, cx) {
+    if (b.id !== null) cx.actions.need(b.id);
+    const { leaf } = await cx.actions.piTarget(b.id);
+    return withProgress(cx, seq, 'Summarizing the branch being left…', (token) => cx.summaries.previewBranch(cx.session, b.id, leaf, b.focus, token));
+  },
+  async moveWithSummary(b, _seq, cx) {
+    if (b.id !== null) cx.actions.need(b.id);
+    const { leaf, editorText } = await cx.actions.piTarget(b.id);
+    const ok = await cx.actions.guard('move the leaf');
+    if (ok === false) return { cancelled: true };
+    if (ok === 'fork') return cx.actions.forkInstead(leaf);
+    const r = await cx.summaries.commitBranch(cx.session, b.id, leaf, b.summary, b.previewId);
+    return { leafId: r.leafId, editorText, moved: true };
+  },
+  async cancelPreview(b, _seq, cx) {
+    cx.summaries.cancel(b.previewId);
+    return {};
+  },
+  compactPreview: (_b, seq, cx) => Promise.resolve(withProgress(cx, seq, 'Preparing a compaction…', (token) => cx.summaries.previewCompaction(cx.session, token))),
+  async compact(b, _seq, cx) {
+    const ok = await cx.actions.guard('compact the session', false);
+    if (ok !== true) return { cancelled: true };
+    return cx.summaries.commitCompaction(cx.session, b.previewId, b.summary);
+  },
+};
+
+/** Dispatches a validated request body to its handler. */
+export function handleRequest(body: RequestBody, seq: number, cx: HandlerContext): Promise<unknown> {
+  const handler = requestHandlers[body.kind] as (b: RequestBody, seq: number, cx: HandlerContext) => Promise<unknown>;
+  return handler(body, seq, cx);
+}

@@ -1,0 +1,334 @@
+// One session's tree in a webview (a panel from the sidebar, or the custom editor of a .jsonl file):
+// its lifecycle, the snapshot and the deltas that keep the webview in step with the file, and the
+// dispatch of the webview's requests (requestHandlers.ts) once they pass the gate (webviewGate.ts).
+// The host owns the Session; the webview gets a light projection and never sees or sends a path.
+import { randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionRepository } from '../../core/repository.js';
+import type { Session, SessionChange } from '../../core/session.js';
+import type { EntryRecord } from '../../core/sessionIndex.js';
+import type { SessionEntry } from '../../core/types.js';
+import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../protocol.js';
+import { readConfig } from '../platform/config.js';
+import { log } from '../platform/log.js';
+import { Projector, projectParts } from '../projection/projection.js';
+import { projectInWorker } from '../projection/workerProjection.js';
+import type { SessionStore } from '../sessions/sessionStore.js';
+import type { SummaryService } from '../summaries/summaryService.js';
+import { handleRequest, type HandlerContext } from './requestHandlers.js';
+import { SessionActions, type ActionDeps } from './sessionActions.js';
+import { WebviewGate } from './webviewGate.js';
+import { renderWebviewHtml } from './webviewHtml.js';
+
+export const PANEL_VIEW_TYPE = 'piTree.tree';
+export const EDITOR_VIEW_TYPE = 'piTree.sessionEditor';
+
+/** What a panel needs from the rest of the host. */
+export interface TreeDeps extends ActionDeps {
+  extensionUri: vscode.Uri;
+  store: SessionStore;
+  repo: () => SessionRepository;
+  continueInPi: (file: string, text?: string) => Promise<void>;
+  summaries: SummaryService;
+  isLive: (file: string) => boolean;
+  /** A short title for an unnamed session (its first message), when known. */
+  describe: (file: string) => string | undefined;
+}
+
+const SNAPSHOT_PART = 1000;
+/** Sessions with at least this many entries are projected in a worker thread. */
+const WORKER_MIN = 5000;
+
+export class TreeController implements vscode.Disposable {
+  private session: Session | undefined;
+  private release: (() => void) | undefined;
+  private disposables: vscode.Disposable[] = [];
+  private rev = 0;
+  private projector: Projector | undefined;
+  private lastLeaf: string | null = null;
+  private lastName: string | undefined;
+  private ready = false;
+  private stale = false;
+  private loading: Promise<void> | undefined;
+  private selected: string | null = null;
+  private readonly token = randomBytes(8).toString('hex');
+  private readonly gate = new WebviewGate();
+  private actions: SessionActions | undefined;
+  private readonly queuedInvokes: [InvokeAction, string | undefined][] = [];
+  private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
+  private disposed = false;
+  private readonly closing = new AbortController();
+  /** Deltas are sent in order, and before the reply of the request that caused them. */
+  private deltas: Promise<void> = Promise.resolve();
+  onDidDispose: (() => void) | undefined;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly file: string,
+    private readonly deps: TreeDeps,
+  ) {
+    const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(deps.extensionUri, 'media')] };
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pi-tree.svg');
+    panel.title = basename(file);
+    panel.webview.html = renderWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(18).toString('base64url'),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString()],
+      codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
+      title: basename(file),
+    });
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible && this.stale && this.ready) void this.sendSnapshot();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.loading = this.open();
+  }
+
+  private title(): string {
+    const t = this.session?.name ?? this.deps.describe(this.file) ?? basename(this.file);
+    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  }
+
+  /** Opaque id the webview keeps in its state so the serializer can restore this panel. */
+  get restoreToken(): string {
+    return this.token;
+  }
+
+  get selectedId(): string | null {
+    return this.selected;
+  }
+
+  private async open(): Promise<void> {
+    try {
+      const { session, release } = await this.deps.store.acquire(this.file);
+      if (this.disposed) return release();
+      this.session = session;
+      this.release = release;
+      this.actions = new SessionActions(session, this.file, this.deps);
+      this.lastLeaf = session.leafId;
+      this.lastName = session.name;
+      this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
+      this.panel.title = this.title();
+      this.projector = new Projector(session.index);
+      if (this.ready) await this.sendSnapshot();
+    } catch (e) {
+      log().error(`open ${this.file}: ${String(e)}`);
+      this.panel.webview.html = errorHtml(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  meta(): SessionMeta {
+    const s = this.session!;
+    return {
+      fileName: basename(this.file),
+      sessionId: s.header.id,
+      cwd: String(s.header.cwd ?? ''),
+      name: s.name,
+      firstMessage: this.deps.describe(this.file)?.slice(0, 200),
+      readOnly: s.readOnly,
+      live: this.deps.isLive(this.file),
+      diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
+      clickAction: readConfig().clickAction,
+      summariesAvailable: this.deps.summaries.available(),
+      restoreToken: this.token,
+    };
+  }
+
+  private post(m: HostMessage): void {
+    if (this.disposed) return;
+    void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
+  }
+
+  /** Queued with the deltas, so no delta lands between the parts of a snapshot. */
+  private sendSnapshot(): Promise<void> {
+    const run = this.deltas.then(() => this.snapshotNow());
+    this.deltas = run.catch((e) => log().warn(`snapshot failed: ${String(e)}`));
+    return run;
+  }
+
+  private async snapshotNow(): Promise<void> {
+    if (!this.session) return;
+    await this.loading;
+    if (!this.panel.visible) {
+      this.stale = true;
+      return;
+    }
+    this.stale = false;
+    // Projected from the file and posted in parts of a thousand nodes, none kept here: VS Code
+    // serializes each message on this (shared) thread, and 100k nodes held at once would make the
+    // collector pause it for tens of ms.
+    const s = this.session;
+    const t0 = performance.now();
+    const live = s.index.live();
+    const leafId = s.leafId;
+    const send = (rev: number) => (nodes: NodeView[], from: number) => {
+      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
+      else this.post({ type: 'snapshotPart', rev, nodes });
+    };
+    this.projector = new Projector(s.index);
+    // A big session is read and projected again in a worker thread (same bytes, same result): its
+    // parsing and garbage stay off this thread. Small ones, migrated ones (ids made in memory) and any
+    // worker failure: here, in slices.
+    if (s.path && !s.legacy && live.length >= WORKER_MIN) {
+      try {
+        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
+        this.projector.workerMade = true;
+        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
+        return;
+      } catch (e) {
+        if (this.disposed) return;
+        log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
+      }
+    }
+    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
+    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+  }
+
+  /**
+   * After a worker projected the snapshot, this thread's projector has not seen the tool calls that
+   * new tool results answer: they are read from the assistant messages above the new entries.
+   */
+  private async learnCallsFor(fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
+    const projector = this.projector!;
+    const s = this.session!;
+    const wanted = new Set<string>();
+    entries.forEach((e) => {
+      const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
+      if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
+    });
+    if (!wanted.size) return;
+    const seen = new Set(fresh);
+    const above: EntryRecord[] = [];
+    for (const r of fresh) {
+      let p = r.parent;
+      for (let steps = 0; p && steps < 200; steps++, p = p.parent) {
+        if (!seen.has(p) && p.type === 'message' && p.role === 'assistant') {
+          seen.add(p);
+          above.push(p);
+        }
+      }
+    }
+    for (const e of await s.load(above)) if (e) projector.learn(e);
+  }
+
+  private async onSessionChange(c: SessionChange): Promise<void> {
+    const s = this.session!;
+    if (c.kind === 'reloaded') {
+      // The tool calls seen so far belong to the file as it was; nodes are projected when sent.
+      this.projector = new Projector(s.index);
+      this.lastLeaf = s.leafId;
+      this.lastName = s.name;
+      return this.snapshotNow();
+    }
+    const fresh = c.records.filter((r) => s.index.get(r.id) === r);
+    const entries = await s.load(fresh);
+    if (this.projector!.workerMade) await this.learnCallsFor(fresh, entries);
+    const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
+    const labelChanges: { targetId: string; label?: string }[] = [];
+    for (const r of fresh) {
+      if (r.type !== 'label') continue;
+      const target = (r.entry as { targetId?: string } | undefined)?.targetId;
+      if (!target) continue;
+      labelChanges.push({ targetId: target, label: s.index.labels.get(target)?.label });
+    }
+    if (!this.ready || !this.panel.visible) {
+      this.stale = true;
+      return;
+    }
+    if (nodes.length) this.post({ type: 'appended', rev: ++this.rev, nodes });
+    for (const l of labelChanges) this.post({ type: 'labelChanged', rev: ++this.rev, targetId: l.targetId, label: l.label });
+    if (s.leafId !== this.lastLeaf) {
+      this.lastLeaf = s.leafId;
+      this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
+    }
+    if (s.name !== this.lastName) {
+      this.lastName = s.name;
+      this.panel.title = this.title();
+      this.post({ type: 'renamed', rev: ++this.rev, name: s.name });
+    }
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const check = this.gate.check(raw);
+    if (!check.ok) {
+      if (check.warn) log().warn(`webview: ${check.reason}`);
+      if (check.replySeq !== undefined) this.post({ type: 'reply', seq: check.replySeq, ok: false, error: `Rejected: ${check.reason}` });
+      return;
+    }
+    const m = check.message;
+    if (m.type === 'ready') {
+      this.ready = true;
+      await this.sendSnapshot();
+      // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
+      for (const [action, id] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id });
+      return;
+    }
+    if (m.type === 'selected') {
+      this.selected = m.id;
+      return;
+    }
+    const seq = m.seq;
+    try {
+      await this.loading;
+      const cx = this.handlerContext();
+      const data = await handleRequest(m.body, seq, cx);
+      await this.deltas;
+      this.post({ type: 'reply', seq, ok: true, data: data ?? null });
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      log().info(`request ${m.body.kind} failed: ${msg}`);
+      this.post({ type: 'reply', seq, ok: false, error: msg });
+    } finally {
+      this.cancels.delete(seq);
+    }
+  }
+
+  private handlerContext(): HandlerContext {
+    if (!this.session || !this.actions) throw new Error('The session could not be opened.');
+    return {
+      session: this.session,
+      file: this.file,
+      actions: this.actions,
+      summaries: this.deps.summaries,
+      continueInPi: this.deps.continueInPi,
+      cancellation: (seq) => {
+        const cts = new vscode.CancellationTokenSource();
+        this.cancels.set(seq, cts);
+        return cts;
+      },
+    };
+  }
+
+  /** The session's actions (move, fork, …), once it is open: native menu commands use them too. */
+  get sessionActions(): SessionActions | undefined {
+    return this.actions;
+  }
+
+  /** Asks the webview to start an action (from a native menu or the palette). */
+  invoke(action: InvokeAction, id?: string): void {
+    if (this.ready) this.post({ type: 'invoke', action, id });
+    else this.queuedInvokes.push([action, id]);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.closing.abort(); // a projection worker still running is stopped
+    for (const c of this.cancels.values()) c.cancel();
+    for (const d of this.disposables) d.dispose();
+    this.release?.();
+    this.onDidDispose?.();
+  }
+}
+
+function errorHtml(message: string): string {
+  const esc = message.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${esc}</p><p>The file was not changed.</p></body></html>`;
+}
+

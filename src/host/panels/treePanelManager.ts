@@ -1,0 +1,93 @@
+// Owns every tree webview: panels opened from the sidebar, panels VS Code restores after a restart
+// (by an opaque token kept in the webview's state, never a path), and the custom editor of .jsonl files.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { resolvePath, samePath } from '../../core/repository.js';
+import { EDITOR_VIEW_TYPE, PANEL_VIEW_TYPE, TreeController, type TreeDeps } from './treeController.js';
+
+const RESTORE_KEY = 'piTree.panels';
+
+export class TreePanelManager implements vscode.Disposable {
+  private readonly controllers = new Set<TreeController>();
+  private readonly restoreMap: Record<string, string>;
+  private readonly registrations: vscode.Disposable[];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly deps: Omit<TreeDeps, 'openTree'>,
+  ) {
+    this.restoreMap = context.workspaceState.get<Record<string, string>>(RESTORE_KEY, {});
+    this.registrations = [
+      vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          const token = (state as { restoreToken?: unknown } | undefined)?.restoreToken;
+          const file = typeof token === 'string' && Object.prototype.hasOwnProperty.call(this.restoreMap, token) ? this.restoreMap[token] : undefined;
+          if (!file) return panel.dispose();
+          delete this.restoreMap[token as string];
+          this.track(new TreeController(panel, file, this.treeDeps));
+        },
+      }),
+      vscode.window.registerCustomEditorProvider(
+        EDITOR_VIEW_TYPE,
+        {
+          openCustomDocument: (uri) => ({ uri, dispose: () => {} }),
+          resolveCustomEditor: async (doc, panel) => {
+            this.track(new TreeController(panel, doc.uri.fsPath, this.treeDeps));
+          },
+        } satisfies vscode.CustomReadonlyEditorProvider,
+        { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true },
+      ),
+    ];
+  }
+
+  private get treeDeps(): TreeDeps {
+    return { ...this.deps, openTree: (file) => this.open(file) };
+  }
+
+  private track(c: TreeController): TreeController {
+    this.controllers.add(c);
+    this.restoreMap[c.restoreToken] = c.file;
+    void this.context.workspaceState.update(RESTORE_KEY, this.restoreMap);
+    c.onDidDispose = () => {
+      this.controllers.delete(c);
+      delete this.restoreMap[c.restoreToken];
+      void this.context.workspaceState.update(RESTORE_KEY, this.restoreMap);
+    };
+    return c;
+  }
+
+  /** Opens (or reveals) the tree panel of `file`; `select` is selected once the webview is ready. */
+  async open(file: string, select?: string): Promise<void> {
+    const path = resolvePath(file);
+    const existing = [...this.controllers].find((c) => c.panel.viewType === PANEL_VIEW_TYPE && c.file === path);
+    if (existing) {
+      existing.panel.reveal();
+      if (select) existing.invoke('select', select);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false });
+    const c = this.track(new TreeController(panel, path, this.treeDeps));
+    if (select) c.invoke('select', select);
+  }
+
+  /** The tree the user is looking at: the active one, else a visible one. */
+  active(): TreeController | undefined {
+    const all = [...this.controllers];
+    return all.find((c) => c.panel.active) ?? all.find((c) => c.panel.visible);
+  }
+
+  /** Every panel and editor showing `file`. */
+  showing(file: string): TreeController[] {
+    return [...this.controllers].filter((c) => samePath(c.file, file));
+  }
+
+  /** Closes every panel and editor of a file that is gone (deleted to the trash). */
+  closeFile(file: string): void {
+    for (const c of this.showing(file)) c.panel.dispose();
+  }
+
+  dispose(): void {
+    for (const c of [...this.controllers]) c.dispose();
+    for (const r of this.registrations) r.dispose();
+  }
+}

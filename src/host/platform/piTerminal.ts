@@ -1,0 +1,45 @@
+// "Continue in pi": a terminal that starts pi itself with `--session <file>` as separate arguments
+// (shellPath/shellArgs), so no shell ever parses a session path, name or cwd. Refused in Restricted Mode.
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { findPi, INSTALL_PI, PiNotFoundError, type PiProgram } from '../../core/piProgram.js';
+import { log } from './log.js';
+
+/** The terminal's options: pi and its arguments, never a command line. Pure, for tests. */
+export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | undefined, extraArgs: string[] = []): vscode.TerminalOptions {
+  const isDir = (d: string | undefined) => {
+    try {
+      return !!d && statSync(d).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return {
+    name: 'pi',
+    shellPath: pi.program,
+    shellArgs: [...pi.args, ...extraArgs, '--session', file],
+    cwd: isDir(cwd) ? cwd : dirname(file),
+    iconPath: new vscode.ThemeIcon('terminal'),
+  };
+}
+
+export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string): Promise<void> {
+  if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
+  let pi: PiProgram;
+  try {
+    pi = await findPi(piCommand, { avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
+  } catch (e) {
+    if (!(e instanceof PiNotFoundError)) throw e;
+    const pick = await vscode.window.showWarningMessage(e.message, ...(e.message.includes(INSTALL_PI) ? ['Copy Install Command'] : []));
+    if (pick) await vscode.env.clipboard.writeText(INSTALL_PI);
+    return;
+  }
+  const options = piTerminalOptions(pi, file, cwd);
+  log().info(`starting ${options.shellPath} with ${JSON.stringify(options.shellArgs)} in ${options.cwd}`);
+  vscode.window.createTerminal(options).show();
+  if (text) {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage('The message text is on the clipboard: paste it into pi to edit and send it again.');
+  }
+}

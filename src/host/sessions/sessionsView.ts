@@ -1,0 +1,251 @@
+// The "Sessions" view: pi sessions of each workspace folder (or of every folder, like pi's /resume
+// "All"), forks nested under the session they came from, live while pi writes them.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { SessionRepository, resolvePath } from '../../core/repository.js';
+import type { SessionInfo } from '../../core/sessionInfo.js';
+import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
+import { computeStats } from '../../core/stats.js';
+import { Session } from '../../core/session.js';
+import { DirWatcher } from './dirWatcher.js';
+import { log } from '../platform/log.js';
+
+export type ViewNode =
+  | { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] }
+  | { kind: 'session'; node: ListNode; group: string };
+
+export interface SessionsViewState {
+  scope: 'folder' | 'all';
+  sort: SortMode;
+  filter: string;
+  liveWindowSeconds: number;
+}
+
+export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private groups: ViewNode[] = [];
+  private flat: ViewNode[] | undefined;
+  private byPath = new Map<string, SessionInfo>();
+  private readonly watcher: DirWatcher;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly ageTimer: NodeJS.Timeout;
+  view: vscode.TreeView<ViewNode> | undefined;
+  /** Called with the path of every session file that changed on disk. */
+  onFileChanged: (path: string) => void = () => {};
+
+  constructor(
+    public repo: SessionRepository,
+    public state: SessionsViewState,
+  ) {
+    this.watcher = new DirWatcher(
+      (p) => {
+        this.onFileChanged(p);
+        this.scheduleRefresh();
+      },
+      () => this.scheduleRefresh(),
+      { nested: true },
+    );
+    this.ageTimer = setInterval(() => this.emitter.fire(undefined), 30_000);
+    this.ageTimer.unref?.();
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    clearInterval(this.ageTimer);
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.emitter.dispose();
+  }
+
+  get sessions(): SessionInfo[] {
+    return [...this.byPath.values()];
+  }
+
+  info(path: string): SessionInfo | undefined {
+    return this.byPath.get(path);
+  }
+
+  scheduleRefresh(delay = 150): void {
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => void this.refresh(), delay);
+  }
+
+  /** Re-reads the lists (cheap: file infos are cached by size and mtime). */
+  refresh(): Promise<void> {
+    this.loading ??= this.load().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private folders(): { key: string; label: string; cwd: string }[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ key: f.uri.fsPath, label: f.name, cwd: f.uri.fsPath }));
+  }
+
+  private async load(): Promise<void> {
+    const t0 = performance.now();
+    const groups: ViewNode[] = [];
+    const all = new Map<string, SessionInfo>();
+    const arrange = (list: SessionInfo[]) => arrangeSessions(list, this.state.sort, this.state.filter);
+    if (this.state.scope === 'all') {
+      const list = await this.repo.listAll();
+      const byCwd = new Map<string, SessionInfo[]>();
+      for (const i of list) {
+        all.set(i.path, i);
+        const k = i.cwd || '(unknown folder)';
+        const group = byCwd.get(k);
+        if (group) group.push(i);
+        else byCwd.set(k, [i]);
+      }
+      for (const [cwd, infos] of byCwd) {
+        const sessions = arrange(infos);
+        if (sessions.length) groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
+      }
+      this.watcher.setDirs([this.repo.customDir ?? this.repo.sessionsRoot]);
+    } else {
+      for (const f of this.folders()) {
+        const list = await this.repo.list(f.cwd);
+        for (const i of list) all.set(i.path, i);
+        groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) });
+      }
+      this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
+    }
+    this.byPath = all;
+    this.groups = groups;
+    this.flat = this.state.scope === 'folder' && groups.length === 1 ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({ kind: 'session' as const, node, group: groups[0].kind === 'group' ? groups[0].key : '' })) : undefined;
+    void vscode.commands.executeCommand('setContext', 'piTree.empty', all.size === 0);
+    void vscode.commands.executeCommand('setContext', 'piTree.hasFolder', this.folders().length > 0);
+    if (this.view) {
+      const shown = groups.reduce((n, g) => n + (g.kind === 'group' ? countNodes(g.sessions) : 0), 0);
+      this.view.description = this.state.filter ? `filter: ${this.state.filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
+      this.view.message =
+        all.size === 0 && this.state.scope === 'folder' && this.folders().length
+          ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
+          : this.state.filter && shown === 0
+            ? `No session matches "${this.state.filter}".`
+            : undefined;
+    }
+    log().debug(`sessions listed: ${all.size} in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(el?: ViewNode): ViewNode[] {
+    if (!el) return this.flat ?? this.groups;
+    if (el.kind === 'group') return el.sessions.map((node) => ({ kind: 'session', node, group: el.key }));
+    return el.node.children.map((node) => ({ kind: 'session', node, group: el.group }));
+  }
+
+  getParent(el: ViewNode): ViewNode | undefined {
+    if (el.kind === 'group') return undefined;
+    const find = (nodes: ListNode[], parent: ViewNode | undefined): ViewNode | undefined => {
+      for (const n of nodes) {
+        if (n === el.node) return parent;
+        const r = find(n.children, { kind: 'session', node: n, group: el.group });
+        if (r) return r;
+      }
+      return undefined;
+    };
+    for (const g of this.groups) if (g.kind === 'group') {
+      const r = find(g.sessions, this.flat ? undefined : g);
+      if (r || g.sessions.includes(el.node)) return r;
+    }
+    return undefined;
+  }
+
+  /** Tells whether pi-tree itself made the last change to a file (its own writes do not make it live). */
+  ownWrite: (path: string, size: number) => boolean = () => false;
+
+  /** Written to recently by someone else than pi-tree (pi, most likely). */
+  isLive(info: SessionInfo): boolean {
+    return Date.now() - info.mtimeMs < this.state.liveWindowSeconds * 1000 && !this.ownWrite(info.path, info.size);
+  }
+
+  getTreeItem(el: ViewNode): vscode.TreeItem {
+    if (el.kind === 'group') {
+      const item = new vscode.TreeItem(el.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${el.key}`;
+      item.description = `${countNodes(el.sessions)}`;
+      item.tooltip = el.description;
+      item.iconPath = new vscode.ThemeIcon('folder');
+      item.contextValue = 'piGroup';
+      return item;
+    }
+    const i = el.node.info;
+    const title = oneLine(i.name ?? i.firstMessage, 80);
+    const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `session:${i.path}`;
+    const live = this.isLive(i);
+    item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${live ? ' · live' : ''}`;
+    item.iconPath = new vscode.ThemeIcon(live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
+    item.contextValue = live ? 'piSession.live' : 'piSession';
+    item.command = { command: 'piTree.openTree', title: 'Open Session Tree', arguments: [el] };
+    item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? ', fork' : ''}` };
+    return item;
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, el: ViewNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (el.kind !== 'session') return item;
+    const i = el.node.info;
+    const md = new vscode.MarkdownString(undefined, true);
+    md.supportHtml = false;
+    md.isTrusted = false;
+    md.appendText(i.name ?? oneLine(i.firstMessage, 200));
+    md.appendMarkdown('\n\n');
+    md.appendText(`Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`);
+    try {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      const s = await computeStats(await Session.open(i.path), ac.signal);
+      md.appendText(`Models: ${s.models.map((m) => `${m.provider}/${m.model}`).join(', ') || '—'}\nTokens: ${s.tokens.total.toLocaleString()} · Cost: $${s.cost.toFixed(4)}\n`);
+    } catch {
+      // the summary line is optional; the file may be mid-write
+    }
+    md.appendText(`${i.path}`);
+    item.tooltip = md;
+    return item;
+  }
+
+  setState(patch: Partial<SessionsViewState>): void {
+    this.state = { ...this.state, ...patch };
+    void vscode.commands.executeCommand('setContext', 'piTree.scope', this.state.scope);
+    void this.refresh();
+  }
+
+  setRepo(repo: SessionRepository): void {
+    this.repo = repo;
+    void this.refresh();
+  }
+
+  /** The view node of a session file, for reveal(). */
+  nodeFor(path: string): ViewNode | undefined {
+    const want = resolvePath(path);
+    const walk = (nodes: ListNode[], group: string): ViewNode | undefined => {
+      for (const n of nodes) {
+        if (resolvePath(n.info.path) === want) return { kind: 'session', node: n, group };
+        const r = walk(n.children, group);
+        if (r) return r;
+      }
+      return undefined;
+    };
+    for (const g of this.groups) if (g.kind === 'group') {
+      const r = walk(g.sessions, g.key);
+      if (r) return r;
+    }
+    return undefined;
+  }
+}
+
+function countNodes(nodes: ListNode[]): number {
+  let n = 0;
+  const stack = [...nodes];
+  while (stack.length) {
+    const x = stack.pop()!;
+    n++;
+    stack.push(...x.children);
+  }
+  return n;
+}
+
+export function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

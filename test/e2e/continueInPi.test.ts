@@ -1,0 +1,62 @@
+// "Continue in pi" in a real VS Code: pi starts in a terminal with the session path as its own
+// argument (no shell parses it), even for a file name built to break out of shell quoting, and the pi
+// planted in the session's folder does not run.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe } from 'node:test';
+import { SessionBuilder } from '../support/demoSessions.js';
+import { scenario } from './harness.js';
+
+const HOSTILE = `2026-11-20T09-00-00-000Z_a\\'; touch pwned #$(touch pwned2)\`touch pwned3\`.jsonl`;
+
+describe('continue in pi', () => {
+  let file = '';
+  let fakeBin = '';
+  let projectDir = '';
+  scenario(
+    'continue in pi passes the hostile session path as one argument',
+    async (vs) => {
+      await vs.openContainer();
+      const row = vs.treeRows().filter({ hasText: 'Quoting is hard' });
+      await row.waitFor();
+      await row.click();
+      await vs.webview().locator('[role="tree"]').first().waitFor();
+      await vs.runCommand('pi Tree: Continue in pi');
+      const out = join(fakeBin, 'argv.txt');
+      const argv = await vs.pollFile(out, (t) => (t.endsWith('\0END\0') ? t.split('\0').slice(0, -2) : undefined));
+      const [parent, cwd, ...args] = argv;
+      assert.doesNotMatch(parent, /^(ba|da|z|fi|k|c|tc)?sh$|^pwsh$|^cmd/, `pi was started directly, not by a shell (${parent})`);
+      assert.deepEqual(args, ['--session', file], 'pi got the path as one argument, untouched');
+      assert.equal(cwd, projectDir, "the terminal starts in the session's cwd");
+      for (const dir of [projectDir, dirname(file), vs.workspace]) {
+        assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('pwned')), [], `nothing ran in ${dir}`);
+      }
+      assert.equal(existsSync(join(dirname(file), 'planted-ran')), false, "the pi planted in the session's folder did not run");
+      await vs.screenshot('continued');
+    },
+    {
+      sessions: ({ agentDir, workspace }) => {
+        projectDir = workspace;
+        const b = new SessionBuilder({ cwd: workspace, seed: 'e2e-quote', start: '2026-11-20T09:00:00.000Z' });
+        b.user('Quoting is hard');
+        b.assistant('Arguments, not command lines.');
+        const written = b.write(agentDir);
+        file = join(dirname(written), HOSTILE);
+        renameSync(written, file);
+        // a pi planted beside the session (where a shell or cmd.exe might look first): must never run
+        const planted = join(dirname(file), 'pi');
+        writeFileSync(planted, `#!/bin/sh\ntouch "${join(dirname(file), 'planted-ran')}"\n`);
+        chmodSync(planted, 0o755);
+        fakeBin = join(agentDir, '..', 'fake-bin');
+        mkdirSync(fakeBin, { recursive: true });
+        // the real "pi" of this test: records its parent's name, its working folder and arguments, NUL-separated
+        writeFileSync(join(fakeBin, 'pi'), `#!/bin/sh\n{ tr -d '\\n' < /proc/$PPID/comm; printf '\\0'; pwd | tr -d '\\n'; printf '\\0'; for a in "$@"; do printf '%s\\0' "$a"; done; printf 'END\\0'; } > "${join(fakeBin, 'argv.txt')}"\n`);
+        chmodSync(join(fakeBin, 'pi'), 0o755);
+      },
+      // code-server gives the extension host the login shell's PATH, so pi is named by the setting here;
+      // the PATH search (relative entries, the session's folder) is covered by test/core/piProgram.test.ts
+      settings: () => ({ 'piTree.piCommand': join(fakeBin, 'pi') }),
+    },
+  );
+});
