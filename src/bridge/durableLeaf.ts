@@ -30,7 +30,7 @@ export function readLastLine(fd: number): LastLine | undefined {
   // Walk back to the "\n" before the last line (a last line can be a multi-MB tool result).
   let start = 0;
   const buf = Buffer.alloc(CHUNK);
-  for (let pos = end; pos > 0; ) {
+  for (let pos = end; pos > 0;) {
     const from = Math.max(0, pos - CHUNK);
     const n = readSync(fd, buf, 0, pos - from, from);
     const nl = buf.subarray(0, n).lastIndexOf(0x0a);

@@ -70,13 +70,19 @@ export class LiveBridge {
     const piVersion = (await loadPi())?.VERSION ?? 'unknown';
     const placement = place(process.env);
     const token = randomBytes(32).toString('hex');
-    let live: LiveBridge | undefined;
-    const server = new BridgeServer(token, (req, conn) => {
-      if (!live) throw new BridgeFailure('closing', 'the bridge is starting');
-      return live.handle(req, conn);
-    }, debugLog);
+    // Requests are answered once the bridge object exists (the server has to exist first).
+    const ref: { live?: LiveBridge } = {};
+    const server = new BridgeServer(
+      token,
+      async (req, conn) => {
+        if (!ref.live) throw new BridgeFailure('closing', 'the bridge is starting');
+        return ref.live.handle(req, conn);
+      },
+      debugLog,
+    );
     await server.listen(placement.endpoint);
-    live = new LiveBridge(pi, ctx, sessionFile, piVersion, placement, server);
+    const live = new LiveBridge(pi, ctx, sessionFile, piVersion, placement, server);
+    ref.live = live;
     try {
       writeRecord(placement, {
         protocol: BRIDGE_PROTOCOL,
@@ -94,7 +100,7 @@ export class LiveBridge {
     }
     activeFiles().add(sessionFile);
     process.on('exit', live.onExit);
-    live.timer = setInterval(() => live?.refresh(), 250);
+    live.timer = setInterval(() => live.refresh(), 250);
     live.timer.unref();
     return live;
   }

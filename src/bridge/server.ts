@@ -91,17 +91,19 @@ export class BridgeServer {
       return;
     }
     conn.inFlight++;
-    this.handle(req, conn).then(
-      (data) => this.send(conn, { id: req.id, ok: true, data }),
-      (e: unknown) => {
-        const code: BridgeErrorCode = e instanceof BridgeFailure ? e.code : 'failed';
-        const msg = e instanceof Error ? e.message : String(e);
-        this.send(conn, { id: req.id, ok: false, code, error: msg.split('\n')[0].slice(0, 2000) });
-      },
-    ).finally(() => {
-      conn.inFlight--;
-      if (this.closing && conn.inFlight === 0) conn.socket.end();
-    });
+    this.handle(req, conn)
+      .then(
+        (data) => this.send(conn, { id: req.id, ok: true, data }),
+        (e: unknown) => {
+          const code: BridgeErrorCode = e instanceof BridgeFailure ? e.code : 'failed';
+          const msg = e instanceof Error ? e.message : String(e);
+          this.send(conn, { id: req.id, ok: false, code, error: msg.split('\n')[0].slice(0, 2000) });
+        },
+      )
+      .finally(() => {
+        conn.inFlight--;
+        if (this.closing && conn.inFlight === 0) conn.socket.end();
+      });
   }
 
   /** Answers once and hangs up: bad token, not JSON, a line too long. */

@@ -59,7 +59,10 @@ describe('bridge actions in a running pi', () => {
     assert.deepEqual({ moved: r.moved, leafId: r.leafId, previousLeafId: r.previousLeafId }, { moved: true, leafId: ids.a2, previousLeafId: ids.a3 });
     // pi wrote nothing for a plain move: the bridge's leaf record makes it durable.
     const last = fileEntries(file).at(-1)!;
-    assert.deepEqual({ type: last.type, id: last.id, parentId: last.parentId, targetId: last.targetId, fromId: last.fromId }, { type: 'leaf', id: r.leafRecordId, parentId: ids.a2, targetId: ids.a2, fromId: ids.a3 });
+    assert.deepEqual(
+      { type: last.type, id: last.id, parentId: last.parentId, targetId: last.targetId, fromId: last.fromId },
+      { type: 'leaf', id: r.leafRecordId, parentId: ids.a2, targetId: ids.a2, fromId: ids.a3 },
+    );
     assert.equal((await Session.open(file)).leafId, ids.a2);
     assert.ok(events.some((e) => e.event === 'leafChanged' && e.leafId === ids.a2));
     assert.ok(events.some((e) => e.event === 'entriesAppended' && e.ids.includes(r.leafRecordId!)));
@@ -98,7 +101,7 @@ describe('bridge actions in a running pi', () => {
     assert.equal(written.parentId, ids.a2);
     assert.equal(written.fromId, ids.a3);
     assert.match(written.summary, /^The user explored a different conversation branch/);
-    assert.equal(own.leafRecordId, undefined, 'pi\'s summary entry is already the last line');
+    assert.equal(own.leafRecordId, undefined, "pi's summary entry is already the last line");
     assert.equal(fileEntries(file).length, lines + 1);
     assert.equal((await Session.open(file)).leafId, own.summaryId);
     await pi.prompt('after summary');
@@ -169,7 +172,10 @@ describe('bridge actions in a running pi', () => {
     assert.equal((await pi.send({ type: 'prompt', message: `/tree-bridge goto ${ids.a1} --label typed` })).disposition, 'handled');
     assert.equal(await pi.leaf(), fileEntries(file).at(-1)!.id, 'pi wrote the label entry under a1 and stands on it');
     assert.equal(fileEntries(file).at(-1)!.targetId, ids.a1);
-    assert.ok(notes().some((m) => m.includes('goto done')), notes().join('\n'));
+    assert.ok(
+      notes().some((m) => m.includes('goto done')),
+      notes().join('\n'),
+    );
     await pi.send({ type: 'prompt', message: '/tree-bridge fork nonsense words' });
     await pi.until(() => notes().some((m) => m.includes('fork needs one user message id')), 'usage note');
     assert.equal(lb.requests.filter((r) => JSON.stringify(r.body).includes('tree-bridge')).length, 0, 'no bridge command ever reached the model');
@@ -182,7 +188,13 @@ describe('bridge actions in a running pi', () => {
     assert.ok(clone.sessionFile && clone.sessionFile !== file && existsSync(clone.sessionFile));
     assert.equal((await pi.send({ type: 'get_state' })).sessionFile, clone.sessionFile);
     const cloned = await Session.open(clone.sessionFile);
-    assert.deepEqual(cloned.index.branch(cloned.leafId).map((x) => x.id).filter((id) => [ids.u1, ids.a1, ids.u2, ids.a2].includes(id)), [ids.u1, ids.a1, ids.u2, ids.a2]);
+    assert.deepEqual(
+      cloned.index
+        .branch(cloned.leafId)
+        .map((x) => x.id)
+        .filter((id) => [ids.u1, ids.a1, ids.u2, ids.a2].includes(id)),
+      [ids.u1, ids.a1, ids.u2, ids.a2],
+    );
     assert.ok(events.some((e) => e.event === 'sessionSwitched' && e.sessionFile === clone.sessionFile));
     // The old bridge is gone, the clone has its own.
     const info = await waitForBridge(clone.sessionFile, pe.env, pi);

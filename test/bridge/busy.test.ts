@@ -41,7 +41,9 @@ describe('bridge while pi is busy', () => {
 
   before(async () => {
     // Prompts containing "slow" stream 30 pieces 60 ms apart (about 2 s).
-    lb = await startLoopback((req, n) => (JSON.stringify(req.body?.messages).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, delayMs: 60 }) : completionSse(`answer ${n}`)));
+    lb = await startLoopback((req, n) =>
+      JSON.stringify(req.body?.messages).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, delayMs: 60 }) : completionSse(`answer ${n}`),
+    );
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);
     ids.u1 = b.user('first question');
@@ -83,7 +85,7 @@ describe('bridge while pi is busy', () => {
     assert.equal(await pi.leaf(), turn.reply.id);
     await pi.until(() => events.some((e) => e.event === 'leafChanged' && e.leafId === turn.reply.id), 'leafChanged to the reply');
     const appended = events.flatMap((e) => (e.event === 'entriesAppended' ? e.ids : []));
-    assert.ok(appended.includes(turn.user.id) && appended.includes(turn.reply.id), 'subscribers heard of the turn\'s entries');
+    assert.ok(appended.includes(turn.user.id) && appended.includes(turn.reply.id), "subscribers heard of the turn's entries");
     assertWellFormed(file);
   });
 

@@ -58,7 +58,12 @@ export async function predictedTurns(messages: Rec[]): Promise<string[][]> {
     .filter((m) => m.role !== 'system')
     .map((m) => {
       if (m.role === 'toolResult') return ['tool', textOf(m.content)];
-      const calls = Array.isArray(m.content) ? m.content.filter((p: Rec) => p.type === 'toolCall').map((c: Rec) => `call ${c.name}(${JSON.stringify(c.arguments)})`).join(' ') : '';
+      const calls = Array.isArray(m.content)
+        ? m.content
+            .filter((p: Rec) => p.type === 'toolCall')
+            .map((c: Rec) => `call ${c.name}(${JSON.stringify(c.arguments)})`)
+            .join(' ')
+        : '';
       return [m.role, [textOf(m.content), calls].filter(Boolean).join(' ')];
     });
 }
@@ -68,7 +73,10 @@ export async function predictedTurns(messages: Rec[]): Promise<string[][]> {
  * prompt), and that message hangs under `under` (where the leaf was moved).
  */
 export async function assertPromptMatches(file: string, requests: RecordedRequest[], prompt: string, under: string | null): Promise<void> {
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
   const promptEntry = [...lines].reverse().find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === prompt);
   assert.ok(promptEntry, `pi wrote the prompt "${prompt}"`);
   const ctx = await piTreeContext(file, promptEntry.id);
@@ -80,5 +88,9 @@ export async function assertPromptMatches(file: string, requests: RecordedReques
 
 /** Entries of the file, parsed. */
 export function fileEntries(file: string): Rec[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec).slice(1);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec)
+    .slice(1);
 }

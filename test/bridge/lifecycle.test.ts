@@ -78,7 +78,7 @@ describe('bridge lifecycle', () => {
     });
     const c = await BridgeClient.connect(info.record);
     const again = await c.request('goto', { targetId: ids.u2, summarize: true, key: 'action-1' });
-    assert.ok(again.summaryId, 'the retry got the first request\'s reply');
+    assert.ok(again.summaryId, "the retry got the first request's reply");
     assert.deepEqual(await c.request('goto', { targetId: ids.u2, summarize: true, key: 'action-1' }), again);
     assert.equal(summaries(), before + 1, 'one summary, however often the action was sent');
     // The same action without its key would have summarized again: pi's leaf is now the summary.

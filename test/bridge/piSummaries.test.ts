@@ -48,7 +48,7 @@ describe('summaries and compaction by pi', () => {
 
   after(() => lb?.close());
 
-  it('no pi running: a headless pi on a copy writes the preview with pi\'s prompt; the user\'s file is untouched until commit', async () => {
+  it("no pi running: a headless pi on a copy writes the preview with pi's prompt; the user's file is untouched until commit", async () => {
     const file = session();
     const bytes = readFileSync(file);
     const draft = await previewBranchSummaryByPi(file, ids.a2, { ...opts, customInstructions: 'focus on the side question' });
@@ -59,7 +59,7 @@ describe('summaries and compaction by pi', () => {
     assert.match(JSON.stringify(req.body.messages), /Additional focus: focus on the side question/);
     assert.match(JSON.stringify(req.body.messages), /side question/);
     assert.doesNotMatch(JSON.stringify(req.body.messages), /second question/, 'only the branch being left is summarized');
-    assert.deepEqual(readFileSync(file), bytes, 'the preview wrote nothing to the user\'s file');
+    assert.deepEqual(readFileSync(file), bytes, "the preview wrote nothing to the user's file");
     assert.equal(pidAlive(draft.pid), false, 'the headless pi is gone');
 
     const done = await commitBranchSummaryByPi(file, draft, { text: `${draft.summary}\nEdited.`, discovery: opts.discovery });

@@ -22,7 +22,11 @@ function raw(endpoint: string, bytes: string | Buffer, timeoutMs = 5000, enough 
       s.destroy();
       resolve({ lines: parse(), closed: false });
     }, timeoutMs);
-    const parse = () => buf.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const parse = () =>
+      buf
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     s.on('data', (d) => {
       buf += d;
       if (parse().length >= enough) {
@@ -82,7 +86,10 @@ describe('bridge security', () => {
     for (const token of [undefined, good.replace(/.$/, (c) => (c === '0' ? '1' : '0')), good.slice(0, 10), `${good}00`, '']) {
       const r = await raw(info.record.endpoint, `${JSON.stringify({ id: 'a', token, op: 'state' })}\n`);
       assert.equal(r.closed, true);
-      assert.deepEqual(r.lines.map((l) => [l.ok, l.code]), [[false, 'unauthorized']]);
+      assert.deepEqual(
+        r.lines.map((l) => [l.ok, l.code]),
+        [[false, 'unauthorized']],
+      );
     }
     // A wrong token on a client: its request fails with a clean error.
     const bad = await BridgeClient.connect({ ...info.record, token: '0'.repeat(64) });

@@ -103,10 +103,12 @@ export class PiRpc {
       this.poke();
     });
     child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
-    this.exited = new Promise((r) => child.on('exit', (code) => {
-      this.poke();
-      r(code);
-    }));
+    this.exited = new Promise((r) =>
+      child.on('exit', (code) => {
+        this.poke();
+        r(code);
+      }),
+    );
   }
 
   /** Starts `pi --mode rpc --session FILE` (with the bridge unless `bridge: false`). */

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { LineSplitter } from './framing.js';
-import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type OpArgs, type OpData, type StateData } from './protocol.js';
+import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type BridgeReply, type OpArgs, type OpData, type StateData } from './protocol.js';
 
 export class BridgeError extends Error {
   override name = 'BridgeError';
@@ -135,7 +135,8 @@ export class BridgeClient {
       return;
     }
     if (!msg || typeof msg !== 'object') return;
-    const m = msg as { id?: unknown; ok?: unknown; data?: unknown; code?: BridgeErrorCode; error?: string; event?: unknown };
+    // A reply or an event from the bridge; its fields are checked before use (pi is a peer, not trusted code).
+    const m = msg as Partial<Record<'id' | 'ok' | 'data' | 'event', unknown>> & Partial<Pick<Extract<BridgeReply, { ok: false }>, 'code' | 'error'>>;
     if (typeof m.event === 'string') {
       if (m.event === 'sessionSwitched' || m.event === 'sessionClosed') this.leaving = msg as BridgeEvent;
       for (const l of this.eventListeners) l(msg as BridgeEvent);

@@ -132,7 +132,7 @@ export function removeStale(found: FoundRecord, env: NodeJS.ProcessEnv = process
 function cleanTemps(dirs: string[]): void {
   for (const dir of dirs) {
     if (!isPrivateDir(dir)) continue;
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(dir);
     } catch {
@@ -187,11 +187,4 @@ export async function findBridge(sessionFile: string, opts: DiscoveryOptions = {
     if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
   }
   return undefined;
-}
-
-/** Connects to the live bridge of `sessionFile`, or returns undefined when no pi with a bridge runs it. */
-export async function connectToSession(sessionFile: string, opts: DiscoveryOptions = {}): Promise<BridgeClient | undefined> {
-  const info = await findBridge(sessionFile, opts);
-  if (!info) return undefined;
-  return BridgeClient.connect(info.record);
 }

@@ -61,17 +61,21 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
     proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-4000)));
     // pi asks its RPC client when an extension wants a dialog (trust prompts, confirmations): nobody is
     // there to answer, so every dialog is cancelled rather than left hanging.
-    const lines = new LineSplitter(16 * 1024 * 1024, (line) => {
-      let r: { type?: string; id?: string; method?: string };
-      try {
-        r = JSON.parse(line);
-      } catch {
-        return;
-      }
-      if (r.type === 'extension_ui_request' && typeof r.id === 'string' && ['select', 'confirm', 'input', 'editor'].includes(r.method ?? '')) {
-        proc.stdin!.write(`${JSON.stringify({ type: 'extension_ui_response', id: r.id, cancelled: true })}\n`);
-      }
-    }, () => {});
+    const lines = new LineSplitter(
+      16 * 1024 * 1024,
+      (line) => {
+        let r: { type?: string; id?: string; method?: string };
+        try {
+          r = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (r.type === 'extension_ui_request' && typeof r.id === 'string' && ['select', 'confirm', 'input', 'editor'].includes(r.method ?? '')) {
+          proc.stdin!.write(`${JSON.stringify({ type: 'extension_ui_response', id: r.id, cancelled: true })}\n`);
+        }
+      },
+      () => {},
+    );
     proc.stdout!.on('data', (d: Buffer) => lines.push(d));
     proc.stdin!.on('error', () => {});
     const exited = new Promise<string>((resolve) => {

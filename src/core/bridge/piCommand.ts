@@ -47,7 +47,16 @@ export function resolvePiCommand(command: string, opts: { env?: NodeJS.ProcessEn
     return { command: name, args: opts.args ?? [] };
   }
   if (name.includes('/') || name.includes('\\')) throw new PiNotFoundError(`"${name}" is a relative path; configure pi's command as a name found in PATH or an absolute path`);
-  const exts = process.platform === 'win32' ? ['.exe', ...(env.PATHEXT ?? '').split(';').filter((e) => e && e.toLowerCase() !== '.exe').map((e) => e.toLowerCase())] : [''];
+  const exts =
+    process.platform === 'win32'
+      ? [
+          '.exe',
+          ...(env.PATHEXT ?? '')
+            .split(';')
+            .filter((e) => e && e.toLowerCase() !== '.exe')
+            .map((e) => e.toLowerCase()),
+        ]
+      : [''];
   for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter)) {
     if (!dir || !isAbsolute(dir)) continue; // "." or "" would make the current folder supply pi
     for (const ext of exts) {

@@ -104,7 +104,9 @@ export async function commitBranchSummaryByPi(sessionFile: string, draft: PiBran
   if (running) return running;
   const session = await Session.open(sessionFile);
   if (session.leafId !== draft.fromLeafId) {
-    throw new StaleSessionError(`The session changed while the summary was being made (its leaf is now ${session.leafId ?? 'empty'}, was ${draft.fromLeafId ?? 'empty'}); nothing was written. Summarize again.`);
+    throw new StaleSessionError(
+      `The session changed while the summary was being made (its leaf is now ${session.leafId ?? 'empty'}, was ${draft.fromLeafId ?? 'empty'}); nothing was written. Summarize again.`,
+    );
   }
   const r = await session.moveTo(draft.newLeafId, text ? { summary: text, details: draft.details, usage: draft.usage as Usage | undefined, fromHook: false } : undefined);
   return { via: 'file', leafId: r.leafId, summaryId: r.summaryId };
@@ -118,7 +120,12 @@ export type PiCompaction =
 
 /** Compacts the session's context with pi's own compaction (see PiCompaction for what is written when). */
 export async function compactByPi(sessionFile: string, opts: ByPiOptions & { waitMs?: number } = {}): Promise<PiCompaction> {
-  const running = await withRunning(sessionFile, opts, async (c, pid) => ({ ...(await c.request('compact', { customInstructions: opts.customInstructions, waitMs: opts.waitMs, key: actionKey() })), via: 'running' as const, pid, committed: true as const }));
+  const running = await withRunning(sessionFile, opts, async (c, pid) => ({
+    ...(await c.request('compact', { customInstructions: opts.customInstructions, waitMs: opts.waitMs, key: actionKey() })),
+    via: 'running' as const,
+    pid,
+    committed: true as const,
+  }));
   if (running) return running;
   return withHeadlessPi(sessionFile, needHeadless(opts), async (h) => {
     await alignLeaf(h);
@@ -138,11 +145,18 @@ export async function compactByPi(sessionFile: string, opts: ByPiOptions & { wai
 }
 
 /** Writes a headless pi's compaction (its summary, or the user's edit of it) under the leaf it was made for. */
-export async function commitCompactionByPi(sessionFile: string, draft: Extract<PiCompaction, { committed: false }>, opts: { text?: string; discovery?: DiscoveryOptions } = {}): Promise<{ compactionId: string; previousLeafId: string | null }> {
+export async function commitCompactionByPi(
+  sessionFile: string,
+  draft: Extract<PiCompaction, { committed: false }>,
+  opts: { text?: string; discovery?: DiscoveryOptions } = {},
+): Promise<{ compactionId: string; previousLeafId: string | null }> {
   if (await findBridge(sessionFile, opts.discovery)) throw new StaleSessionError('pi started on this session meanwhile; nothing was written. Compact again (pi itself will do it).');
   const session = await Session.open(sessionFile);
   const plan = await planCompaction(session);
-  if (plan.leafId !== draft.leafId) throw new StaleSessionError(`The session changed while the compaction was being made (its leaf is now ${plan.leafId ?? 'empty'}, was ${draft.leafId ?? 'empty'}); nothing was written. Compact again.`);
+  if (plan.leafId !== draft.leafId)
+    throw new StaleSessionError(
+      `The session changed while the compaction was being made (its leaf is now ${plan.leafId ?? 'empty'}, was ${draft.leafId ?? 'empty'}); nothing was written. Compact again.`,
+    );
   if (!plan.path.some((e) => e.id === draft.firstKeptEntryId)) throw new StaleSessionError(`pi kept from ${draft.firstKeptEntryId}, which is not on the session's current path; nothing was written.`);
   const { entry } = await commitCompaction(session, plan, {
     summary: opts.text ?? draft.summary,

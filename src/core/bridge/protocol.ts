@@ -168,9 +168,7 @@ export type BridgeErrorCode =
   | 'peer-gone'
   | 'connect-failed';
 
-export type BridgeReply<O extends BridgeOp = BridgeOp> =
-  | { id: string; ok: true; data: OpData[O] }
-  | { id: string | null; ok: false; code: BridgeErrorCode; error: string };
+export type BridgeReply<O extends BridgeOp = BridgeOp> = { id: string; ok: true; data: OpData[O] } | { id: string | null; ok: false; code: BridgeErrorCode; error: string };
 
 export type BridgeEvent =
   | { event: 'leafChanged'; leafId: string | null; previousLeafId: string | null }
@@ -235,9 +233,7 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
   }
 }
 
-export type ParsedLine =
-  | { ok: true; request: BridgeRequest }
-  | { ok: false; id: string | null; code: BridgeErrorCode; error: string; fatal: boolean };
+export type ParsedLine = { ok: true; request: BridgeRequest } | { ok: false; id: string | null; code: BridgeErrorCode; error: string; fatal: boolean };
 
 /**
  * Parses and validates one request line, checking the token with `tokenOk` (constant time, supplied by
@@ -254,7 +250,8 @@ export function parseRequest(line: string, tokenOk: (token: string) => boolean):
   const id = typeof v.id === 'string' && v.id.length > 0 && v.id.length <= 64 ? v.id : null;
   if (typeof v.token !== 'string' || !tokenOk(v.token)) return { ok: false, id, code: 'unauthorized', error: 'missing or wrong token', fatal: true };
   if (id === null) return { ok: false, id: null, code: 'malformed', error: 'id must be a string of 1-64 characters', fatal: false };
-  if (typeof v.op !== 'string' || !(BRIDGE_OPS as readonly string[]).includes(v.op)) return { ok: false, id, code: 'unknown-op', error: `unknown op ${JSON.stringify(String(v.op)).slice(0, 40)}`, fatal: false };
+  if (typeof v.op !== 'string' || !(BRIDGE_OPS as readonly string[]).includes(v.op))
+    return { ok: false, id, code: 'unknown-op', error: `unknown op ${JSON.stringify(String(v.op)).slice(0, 40)}`, fatal: false };
   const problem = checkArgs(v.op as BridgeOp, v);
   if (problem) return { ok: false, id, code: 'bad-args', error: problem, fatal: false };
   return { ok: true, request: v as BridgeRequest };

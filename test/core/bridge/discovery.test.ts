@@ -32,7 +32,17 @@ async function leftoverSocket(path: string): Promise<number> {
 
 function writeRec(dir: string, stem: string, rec: Partial<BridgeRecord>, mode = 0o600): string {
   const file = join(dir, `${stem}.json`);
-  const full: BridgeRecord = { protocol: 1, pid: Number(stem.split('-')[0]), piVersion: '1.6.0', sessionFile: '/nowhere.jsonl', sessionId: 's', endpoint: join(dir, `${stem}.sock`), token: TOKEN, startedAt: Date.now(), ...rec };
+  const full: BridgeRecord = {
+    protocol: 1,
+    pid: Number(stem.split('-')[0]),
+    piVersion: '1.6.0',
+    sessionFile: '/nowhere.jsonl',
+    sessionId: 's',
+    endpoint: join(dir, `${stem}.sock`),
+    token: TOKEN,
+    startedAt: Date.now(),
+    ...rec,
+  };
   writeFileSync(file, JSON.stringify(full), { mode });
   chmodSync(file, mode);
   return file;
@@ -57,7 +67,7 @@ describe('bridge discovery', () => {
 
   after(() => server.close(join(dir, `${stem}.sock`)));
 
-  it('finds a live bridge by the session\'s real path (through a symlink too)', async () => {
+  it("finds a live bridge by the session's real path (through a symlink too)", async () => {
     const link = join(root, 'link.jsonl');
     symlinkSync(session, link);
     const info = await findBridge(link, { env });
@@ -79,11 +89,14 @@ describe('bridge discovery', () => {
     const tmp = join(dir, `.${await deadPid()}-0000dddd.12345678.tmp`);
     writeFileSync(tmp, '{', { mode: 0o600 });
     const live = await listBridges({ env });
-    assert.deepEqual(live.map((b) => b.stem), [stem]);
+    assert.deepEqual(
+      live.map((b) => b.stem),
+      [stem],
+    );
     assert.equal(existsSync(deadRecord), false);
     assert.equal(existsSync(join(dir, `${deadStem}.sock`)), false);
     assert.equal(existsSync(orphan), false);
-    assert.equal(existsSync(tmp), false, 'a dead writer\'s temp file is removed');
+    assert.equal(existsSync(tmp), false, "a dead writer's temp file is removed");
     assert.equal(existsSync(join(dir, `${stem}.json`)), true, 'the live record stays');
   });
 
@@ -97,7 +110,10 @@ describe('bridge discovery', () => {
       writeRec(dir, `${pid + 1}-00001111`, { pid }), // pid does not match its name
       writeRec(dir, `not-a-stem`, {}),
     ];
-    assert.deepEqual(readRecords({ env }).map((r) => r.stem), [stem]);
+    assert.deepEqual(
+      readRecords({ env }).map((r) => r.stem),
+      [stem],
+    );
     await listBridges({ env });
     for (const f of files) assert.equal(existsSync(f), true, `${f} is left alone`);
     assert.equal(existsSync(victim), true, 'a socket a record points at outside our places is never removed');
@@ -107,6 +123,9 @@ describe('bridge discovery', () => {
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
     writeRec(open, `${process.pid}-00002222`, { sessionFile: session, endpoint: join(open, `${process.pid}-00002222.sock`) });
-    assert.deepEqual(readRecords({ env, dirs: [open] }).map((r) => r.stem), [stem]);
+    assert.deepEqual(
+      readRecords({ env, dirs: [open] }).map((r) => r.stem),
+      [stem],
+    );
   });
 });

@@ -62,7 +62,14 @@ describe('parseRecord', () => {
   it('round-trips a record and refuses wrong shapes', () => {
     assert.deepEqual(parseRecord(JSON.stringify(rec)), rec);
     assert.deepEqual(parseRecord(JSON.stringify({ ...rec, extra: 1 })), rec);
-    for (const bad of [{ ...rec, protocol: 2 }, { ...rec, pid: 0 }, { ...rec, pid: 1.5 }, { ...rec, token: 'short' }, { ...rec, sessionFile: '' }, { ...rec, endpoint: 5 }]) {
+    for (const bad of [
+      { ...rec, protocol: 2 },
+      { ...rec, pid: 0 },
+      { ...rec, pid: 1.5 },
+      { ...rec, token: 'short' },
+      { ...rec, sessionFile: '' },
+      { ...rec, endpoint: 5 },
+    ]) {
       assert.equal(parseRecord(JSON.stringify(bad)), undefined, JSON.stringify(bad));
     }
     assert.equal(parseRecord('{'), undefined);
@@ -72,7 +79,11 @@ describe('parseRecord', () => {
 describe('LineSplitter', () => {
   it('splits on \\n bytes only, across chunks, keeps U+2028 inside lines, drops a trailing \\r', () => {
     const got: string[] = [];
-    const s = new LineSplitter(100, (l) => got.push(l), () => assert.fail('no overflow'));
+    const s = new LineSplitter(
+      100,
+      (l) => got.push(l),
+      () => assert.fail('no overflow'),
+    );
     const text = `{"a":"x\u2028y"}\r\n{"b":1}\n\n{"c":"ü`;
     const bytes = Buffer.from(text + '"}\n');
     for (let i = 0; i < bytes.length; i += 3) s.push(bytes.subarray(i, i + 3));
@@ -82,7 +93,11 @@ describe('LineSplitter', () => {
   it('reports a line over the cap once and delivers nothing after it', () => {
     const got: string[] = [];
     let overflows = 0;
-    const s = new LineSplitter(10, (l) => got.push(l), () => overflows++);
+    const s = new LineSplitter(
+      10,
+      (l) => got.push(l),
+      () => overflows++,
+    );
     s.push(Buffer.from('short\n0123456'));
     s.push(Buffer.from('789012'));
     s.push(Buffer.from('\nlater\n'));
