@@ -94,7 +94,7 @@ describe('bridge lifecycle', () => {
     await pi.stop();
   });
 
-  it('SIGKILL: the client gets a clean error, the record is stale within a second and removed', async () => {
+  it('SIGKILL: the client gets a clean error, the record is stale within a second and removed', async (t) => {
     const { pi, info } = await start();
     const c = await BridgeClient.connect(info.record);
     const closed = new Promise<BridgeError | undefined>((r) => c.onClose(r));
@@ -110,6 +110,7 @@ describe('bridge lifecycle', () => {
     assert.equal(await findBridge(file, { env: pe.env }), undefined);
     const took = Date.now() - t0;
     assert.ok(took < 1000, `stale detected in ${took} ms`);
+    t.diagnostic(`SIGKILL to stale record found and removed: ${took} ms`);
     assert.equal(existsSync(info.recordFile), false, 'the stale record was removed');
     assert.equal(existsSync(info.record.endpoint), false, 'its socket too');
     assert.deepEqual(await listBridges({ env: pe.env }), []);
