@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pidAlive } from '../../src/core/bridge/discovery.js';
-import { resolvePiCommand } from '../../src/core/bridge/piCommand.js';
+import { findPi } from '../../src/core/piProgram.js';
 import { commitBranchSummaryByPi, commitCompactionByPi, compactByPi, previewBranchSummaryByPi, type ByPiOptions } from '../../src/core/bridge/piSummaries.js';
 import { Session } from '../../src/core/session.js';
 import { StaleSessionError } from '../../src/core/summary/index.js';
@@ -41,8 +41,8 @@ describe('summaries and compaction by pi', () => {
     pe = makePiEnv(lb, { compaction: { enabled: false, keepRecentTokens: 20, reserveTokens: 100 } });
     const bin = piShim(pe.workDir);
     // "pi" is found through PATH, as a user's configured command would be.
-    const pi = resolvePiCommand('pi', { env: { PATH: `${bin}:/usr/bin:/bin` } });
-    assert.equal(pi.command, join(bin, 'pi'));
+    const pi = await findPi('pi', { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    assert.equal(pi.program, join(bin, 'pi'));
     opts = { discovery: { env: pe.env }, headless: { pi, bridgeFile: BRIDGE, env: pe.env } };
   });
 

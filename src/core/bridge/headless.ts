@@ -12,10 +12,10 @@ import { BridgeClient } from './client.js';
 import { readRecords } from './discovery.js';
 import { LineSplitter } from './framing.js';
 import { ensurePrivateDir } from './paths.js';
-import type { PiProgram } from './piCommand.js';
+import type { PiProgram } from '../piProgram.js';
 
 export interface HeadlessOptions {
-  /** The resolved pi program (resolvePiCommand). */
+  /** The resolved pi program (findPi). */
   pi: PiProgram;
   /** Absolute path of the bundled bridge (dist/pi-bridge.js). */
   bridgeFile: string;
@@ -55,7 +55,7 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
     copyFileSync(sessionFile, copy);
     const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), PI_TREE_BRIDGE_DIR: bridges, PI_SKIP_VERSION_CHECK: '1' };
     const args = [...opts.pi.args, '--mode', 'rpc', '--session', copy, '-e', opts.bridgeFile];
-    const proc = spawn(opts.pi.command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const proc = spawn(opts.pi.program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     child = proc;
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-4000)));
@@ -79,7 +79,7 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
     proc.stdout!.on('data', (d: Buffer) => lines.push(d));
     proc.stdin!.on('error', () => {});
     const exited = new Promise<string>((resolve) => {
-      proc.on('error', (e) => resolve(`pi could not be started (${opts.pi.command}): ${e.message}`));
+      proc.on('error', (e) => resolve(`pi could not be started (${opts.pi.program}): ${e.message}`));
       proc.on('exit', (code, sig) => resolve(`pi exited (${sig ?? code}) before it was ready: ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`));
     });
     const record = await waitForRecord(bridges, proc, exited, opts);
