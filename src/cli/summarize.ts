@@ -18,6 +18,7 @@ import {
   summarizeCompaction,
 } from '../core/summary/index.js';
 import type { CliIO } from './io.js';
+import { safeText } from './safeText.js';
 
 export const SUMMARIZE_USAGE =
   'usage: pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR] [--context-window N] [--reserve-tokens N] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run]';
@@ -120,10 +121,10 @@ async function run(name: string, io: CliIO, usage: string, body: () => Promise<n
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`pi-tree ${name}: ${e.message}\n${usage}\n`);
+      io.err(`pi-tree ${name}: ${e.message.split('\n').map(safeText).join('\n')}\n${usage}\n`);
       return 2;
     }
-    io.err(`pi-tree ${name}: ${oneLine(e)}\n`);
+    io.err(`pi-tree ${name}: ${safeText(oneLine(e))}\n`);
     return 1;
   }
 }
@@ -149,15 +150,15 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     }
     if (dryRun) {
       const p = previewBranchSummary(plan, { contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
-      io.out(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}\n`);
+      io.out(safeText(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}`) + '\n');
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
       else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
       else {
         io.out(`${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
-        io.out(`summarized entries: ${p.entryIds.join(' ')}\n`);
+        io.out(`summarized entries: ${safeText(p.entryIds.join(' '))}\n`);
       }
-      if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
-      if (p.modifiedFiles.length) io.out(`modified files: ${p.modifiedFiles.join(' ')}\n`);
+      if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
+      if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
     const draft = await summarizeBranch(plan, model!, { reserveTokens, focus: opts.focus as string | undefined, signal });
@@ -190,9 +191,9 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
       const p = previewCompaction(plan.preparation);
       io.out(`tokens before: ${p.tokensBefore}\n`);
       io.out(`would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`);
-      io.out(`would keep ${p.keptEntries} entries from ${p.firstKeptEntryId} (about ${p.keptTokens} tokens plus the summary)\n`);
-      if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
-      if (p.modifiedFiles.length) io.out(`modified files: ${p.modifiedFiles.join(' ')}\n`);
+      io.out(`would keep ${p.keptEntries} entries from ${safeText(String(p.firstKeptEntryId))} (about ${p.keptTokens} tokens plus the summary)\n`);
+      if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
+      if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
     const result = await summarizeCompaction(plan.preparation, model!, { focus: opts.focus as string | undefined, signal });

@@ -6,10 +6,11 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { convertToLlm } from '../core/context.js';
 import { copyText, fullText } from '../core/preview.js';
+import { moveTarget } from '../core/moveTarget.js';
 import type { SessionRepository } from '../core/repository.js';
 import type { Session, SessionChange } from '../core/session.js';
 import type { EntryRecord } from '../core/sessionIndex.js';
-import { messageOf, type AgentMessage, type CompactionEntry, type SessionEntry } from '../core/types.js';
+import { type AgentMessage, type CompactionEntry, type SessionEntry } from '../core/types.js';
 import { validateWebviewMessage, type ContextView, type EntryDetails, type HostMessage, type InvokeAction, type MoveReply, type NodeView, type RequestBody, type SessionMeta } from '../protocol.js';
 import { readConfig } from './config.js';
 import { log } from './log.js';
@@ -423,17 +424,7 @@ export class TreeController implements vscode.Disposable {
 
   /** pi's /tree rule: a user (or custom) message puts the leaf on its parent and hands back its text. */
   async piTarget(id: string | null): Promise<{ leaf: string | null; editorText?: string }> {
-    if (id === null) return { leaf: null };
-    const rec = this.need(id);
-    if (rec.type === 'message' && rec.role === 'user') {
-      const e = await this.session!.getEntry(id);
-      return { leaf: rec.parentId && this.session!.index.get(rec.parentId) ? rec.parentId : null, editorText: e ? fullText(messageOf(e)?.content) : '' };
-    }
-    if (rec.type === 'custom_message') {
-      const e = await this.session!.getEntry(id);
-      return { leaf: rec.parentId && this.session!.index.get(rec.parentId) ? rec.parentId : null, editorText: e ? fullText(e.content) : '' };
-    }
-    return { leaf: id };
+    return moveTarget(this.session!, id);
   }
 
   private async guard(action: string): Promise<boolean | 'fork'> {
