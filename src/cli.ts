@@ -72,7 +72,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.out(`${process.env.PI_TREE_VERSION ?? 'dev'}\n`);
     return 0;
   }
-  const run = COMMANDS[cmd];
+  // Own keys only: `pi-tree toString` or `pi-tree __proto__` is an unknown command, not Object's.
+  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
   if (!run) {
     io.err(`pi-tree: unknown command "${safeText(cmd)}"\n${USAGE}`);
     return 2;

@@ -22,6 +22,11 @@ describe('pi-tree CLI', () => {
   it('usage errors exit 2; failures exit 1 with one line and no stack', () => {
     assert.equal(cli([]).code, 2);
     assert.equal(cli(['bogus']).code, 2);
+    for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      const r = cli([name, 'x']);
+      assert.equal(r.code, 2, name);
+      assert.match(r.err, new RegExp(`unknown command "${name}"`));
+    }
     assert.equal(cli(['tree']).code, 2);
     assert.equal(cli(['context', 'x', '--nope']).code, 2);
     // help for one command: its usage line(s), exit 0

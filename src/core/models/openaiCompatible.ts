@@ -3,6 +3,9 @@
 // on 429 and 5xx (Retry-After honoured), and errors that say what to fix. Uses Node's built-in fetch.
 import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../summary/model.js';
 import type { Usage } from '../types.js';
+import { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
+
+export { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,6 +31,8 @@ export interface OpenAICompatibleOptions {
   /** OpenAI's own API wants max_completion_tokens; most compatible servers take max_tokens. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   headers?: Record<string, string>;
+  /** The model's prices (USD per million tokens); without them a summary's cost is recorded as 0. */
+  prices?: ModelPrices;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -45,26 +50,6 @@ export function chatCompletionsUrl(baseUrl: string): URL {
   }
   if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url;
-}
-
-/** pi-ai's parseChunkUsage + calculateCost (api/openai-completions.js, models.js) for a model without prices. */
-export function mapOpenAIUsage(raw: Obj): Usage {
-  const details = (raw.prompt_tokens_details ?? undefined) as Obj | undefined;
-  const promptTokens = (raw.prompt_tokens as number) || 0;
-  const cacheRead = ((details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? raw.cached_tokens ?? 0) as number) || 0;
-  const cacheWrite = (details?.cache_write_tokens as number) || 0;
-  const input = Math.max(0, promptTokens - cacheRead - cacheWrite);
-  const output = (raw.completion_tokens as number) || 0;
-  const completionDetails = raw.completion_tokens_details as Obj | undefined;
-  return {
-    input,
-    output,
-    cacheRead,
-    cacheWrite,
-    reasoning: (completionDetails?.reasoning_tokens as number) || (raw.reasoning_tokens as number) || 0,
-    totalTokens: input + output + cacheRead + cacheWrite,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
-  };
 }
 
 /** pi-ai's mapStopReason; unknown reasons are errors. */
@@ -310,7 +295,7 @@ export class OpenAICompatibleModel implements SummaryModel {
     }
     const finish = mapFinish(choice.finish_reason ?? (Array.isArray(message.tool_calls) && message.tool_calls.length ? 'tool_calls' : 'stop'));
     if (finish.error) throw new SummaryModelError('server', `Summary failed: ${finish.error}`);
-    const usage = j.usage && typeof j.usage === 'object' ? mapOpenAIUsage(j.usage as Obj) : undefined;
+    const usage = j.usage && typeof j.usage === 'object' ? mapOpenAIUsage(j.usage as Obj, this.opts.prices) : undefined;
     return { text: (message.content as string | null) ?? '', usage, stopReason: finish.stopReason };
   }
 
@@ -341,7 +326,7 @@ export class OpenAICompatibleModel implements SummaryModel {
         throw new SummaryModelError('malformed', `The endpoint sent a stream event that is not JSON (${short(payload, 120)}).`);
       }
       if (chunk.error) throw new SummaryModelError('server', `The endpoint reported an error mid-stream: ${short(JSON.stringify(chunk.error))}`);
-      if (chunk.usage && typeof chunk.usage === 'object') usage = mapOpenAIUsage(chunk.usage as Obj);
+      if (chunk.usage && typeof chunk.usage === 'object') usage = mapOpenAIUsage(chunk.usage as Obj, this.opts.prices);
       const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Obj | undefined) : undefined;
       if (!choice) return;
       const delta = choice.delta as Obj | undefined;
