@@ -33,6 +33,8 @@ export interface ScanOptions {
   sliceMs?: number;
   /** Stop after this byte offset (used to read up to a known size). */
   until?: number;
+  /** The source's size when the caller has just stat'ed it (saves an fstat per file in a listing). */
+  size?: number;
   /** Lines longer than this are not assembled; `onOversize` is called instead. */
   maxLineBytes?: number;
   /**
@@ -65,7 +67,7 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   const sliceMs = opts.sliceMs ?? 12;
   let pos = opts.from ?? 0;
   let lineNo = opts.firstLine ?? 1;
-  const size = await src.size();
+  const size = opts.size ?? (await src.size());
   const until = Math.min(opts.until ?? size, size);
   // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
   // when there is more than one chunk: the next chunk is read (on libuv's pool) while this one is parsed.

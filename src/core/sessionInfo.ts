@@ -187,6 +187,7 @@ export class SessionInfoCache {
         firstLine: st.nextLine,
         signal,
         until: s.size,
+        size: s.size,
         maxLineBytes: INFO_LINE_BYTES,
         oversizeHeadBytes: INFO_LINE_BYTES,
         chunkBytes: INFO_CHUNK,
