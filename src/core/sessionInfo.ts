@@ -79,7 +79,8 @@ function applyParsed(st: ScanState, v: unknown): void {
 function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
   if (st.invalid || isBlank(buf, start, end)) return;
   if (st.header) {
-    const head = parseMessageHead(buf, start, end);
+    // Validated like the reader's fast path: a damaged line pi would skip is not counted.
+    const head = parseMessageHead(buf, start, end, undefined, true);
     if (head) {
       const role = head.role;
       // Only user/assistant lines can carry a shown value; others are just counted.
