@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { isValidJson } from '../../src/core/jsonValid.js';
-import { messageRecord } from '../../src/core/lineHead.js';
 import { classifyLine } from '../../src/core/reader.js';
 import type { Diagnostic } from '../../src/core/types.js';
 
