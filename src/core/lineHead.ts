@@ -60,6 +60,9 @@ const digits = (b: Buffer, from: number, n: number) => {
  * gives what Date.parse gives (every field a digit, in Date.parse's ranges, a year Date.UTC does not
  * remap); anything else goes through Date.parse (0 if invalid), as the slow path does.
  */
+const hourKey = Buffer.alloc(13);
+let hourMs = NaN;
+
 function isoTime(b: Buffer, pos: number, end: number): number {
   if (
     end - pos === 24 &&
@@ -86,7 +89,14 @@ function isoTime(b: Buffer, pos: number, end: number): number {
     const sec = d(b, pos + 17) * 10 + d(b, pos + 18);
     // Date.parse takes days 1–31 in any month (rolling over like Date.UTC), hours 0–23 (24:00 aside).
     if (year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && min <= 59 && sec <= 59) {
-      return Date.UTC(year, month - 1, day, hour, min, sec, d(b, pos + 20) * 100 + d(b, pos + 21) * 10 + d(b, pos + 22));
+      // Lines of one session mostly share their date and hour: Date.UTC once per hour, not per line.
+      let k = 12;
+      while (k >= 0 && b[pos + k] === hourKey[k]) k--;
+      if (k >= 0) {
+        b.copy(hourKey, 0, pos, pos + 13);
+        hourMs = Date.UTC(year, month - 1, day, hour);
+      }
+      return hourMs + min * 60_000 + sec * 1000 + d(b, pos + 20) * 100 + d(b, pos + 21) * 10 + d(b, pos + 22);
     }
   }
   const t = Date.parse(b.toString('utf8', pos, end));
