@@ -4,6 +4,7 @@ import * as commands from './cli/commands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { routed } from './cli/bridgeRouting.js';
 import type { CliIO } from './cli/io.js';
+import { safeText } from './cli/safeText.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
@@ -34,7 +35,10 @@ export const USAGE = `pi-tree: pi session trees on the command line
   pi-tree ls [--cwd DIR] [--all] [--json]         sessions of a folder, newest first
   pi-tree tree FILE [--json] [--filter MODE]       the tree with the current path marked
   pi-tree context FILE [--leaf ID] --json          what the model sees at the leaf
-  pi-tree move FILE ID|root [--summary-text TEXT]  append a leaf record (and a branch summary)
+  pi-tree move FILE ID|root [--exact] [--summary-text TEXT]
+                                                   move the leaf as pi's /tree does (a user message:
+                                                   to its parent, its text printed as editorText);
+                                                   --exact: onto ID itself
   pi-tree label FILE ID [TEXT]                     set a label, or clear it when TEXT is absent
   pi-tree name FILE TEXT                           name the session
   pi-tree fork FILE USER_ENTRY_ID                  new session before a user message; prints its path
@@ -73,9 +77,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.out(`${process.env.PI_TREE_VERSION ?? 'dev'}\n`);
     return 0;
   }
-  const run = COMMANDS[cmd];
+  // Own keys only: `pi-tree toString` or `pi-tree __proto__` is an unknown command, not Object's.
+  const run = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
   if (!run) {
-    io.err(`pi-tree: unknown command "${cmd}"\n${USAGE}`);
+    io.err(`pi-tree: unknown command "${safeText(cmd)}"\n${USAGE}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -86,11 +91,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return await run(rest, io);
   } catch (e) {
     if (e instanceof commands.UsageError) {
-      io.err(`pi-tree ${cmd}: ${e.message}\n`);
+      io.err(`pi-tree ${cmd}: ${e.message.split('\n').map(safeText).join('\n')}\n`);
       return 2;
     }
     const msg = e instanceof Error ? e.message : String(e);
-    io.err(`pi-tree ${cmd}: ${msg.split('\n')[0]}\n`);
+    io.err(`pi-tree ${cmd}: ${safeText(msg.split('\n')[0])}\n`);
     return 1;
   }
 }

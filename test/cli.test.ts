@@ -22,6 +22,11 @@ describe('pi-tree CLI', () => {
   it('usage errors exit 2; failures exit 1 with one line and no stack', () => {
     assert.equal(cli([]).code, 2);
     assert.equal(cli(['bogus']).code, 2);
+    for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      const r = cli([name, 'x']);
+      assert.equal(r.code, 2, name);
+      assert.match(r.err, new RegExp(`unknown command "${name}"`));
+    }
     assert.equal(cli(['tree']).code, 2);
     assert.equal(cli(['context', 'x', '--nope']).code, 2);
     // help for one command: its usage line(s), exit 0
@@ -91,7 +96,7 @@ describe('pi-tree CLI', () => {
 
   it('move, move root, move with summary, label, name write what pi writes', () => {
     const file = tempFile(base());
-    assert.equal(cli(['move', file, 'u1']).code, 0);
+    assert.equal(cli(['move', file, 'u1', '--exact']).code, 0);
     let last = lines(file).pop()!;
     assert.equal(last.type, 'leaf');
     assert.equal(last.parentId, 'u1');
@@ -113,6 +118,23 @@ describe('pi-tree CLI', () => {
     const before = readFileSync(file);
     assert.equal(cli(['move', file, 'nope']).code, 1);
     assert.deepStrictEqual(readFileSync(file), before);
+  });
+
+  it("move follows pi's /tree rule (a user message: leaf on its parent, text handed back); --exact moves onto the id", () => {
+    const file = tempFile(base());
+    const r = cli(['move', file, 'u2']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).editorText, 'two');
+    assert.equal(JSON.parse(r.out).leafId, 'a1');
+    assert.equal(lines(file).pop()!.targetId, 'a1');
+    assert.equal(cli(['move', file, 'u1']).code, 0);
+    assert.equal(lines(file).pop()!.targetId, null, 'the first user message: back to the root, as pi');
+    const x = cli(['move', file, 'u2', '--exact']);
+    assert.equal(x.code, 0, x.err);
+    assert.equal(JSON.parse(x.out).editorText, undefined);
+    assert.equal(lines(file).pop()!.targetId, 'u2');
+    assert.equal(cli(['move', file, 'a2']).code, 0);
+    assert.equal(lines(file).pop()!.targetId, 'a2', 'other entries: the entry itself');
   });
 
   it('fork and clone print new files in the same directory; ls lists them; stats', () => {

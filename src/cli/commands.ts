@@ -2,12 +2,14 @@
 // exit code: 0 success, 1 failure (one line on stderr), 2 usage error.
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { moveTarget } from '../core/moveTarget.js';
 import { computeStats } from '../core/stats.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { FILTER_MODES, layoutTree, type FilterMode } from '../core/treeView.js';
 import type { SessionEntry } from '../core/types.js';
 import type { CliIO } from './io.js';
+import { safeText } from './safeText.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -40,7 +42,8 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
   const { values } = args(argv, { cwd: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, [0, 0], 'pi-tree ls [--cwd DIR] [--all] [--json]');
   const repo = new SessionRepository({ env: io.env });
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
-  const list = values.all ? await repo.listAll() : await repo.list(cwd);
+  const onSkip = (file: string, reason: string) => io.err(`warning: ${safeText(file)}: ${safeText(reason)}\n`);
+  const list = values.all ? await repo.listAll({ onSkip }) : await repo.list(cwd, { onSkip });
   if (values.json) {
     json(
       io,
@@ -63,8 +66,8 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   for (const i of list) {
-    const title = (i.name ?? i.firstMessage).replace(/\s+/g, ' ').slice(0, 80);
-    io.out(`${i.modified.toISOString()}  ${String(i.messageCount).padStart(5)} msgs  ${title}\n    ${i.path}\n`);
+    const title = safeText((i.name ?? i.firstMessage).replace(/\s+/g, ' ').slice(0, 80));
+    io.out(`${i.modified.toISOString()}  ${String(i.messageCount).padStart(5)} msgs  ${title}\n    ${safeText(i.path)}\n`);
   }
   return 0;
 }
@@ -107,11 +110,11 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
     });
     return 0;
   }
-  const title = session.name ? `Session Tree: ${session.name}` : 'Session Tree';
+  const title = session.name ? `Session Tree: ${safeText(session.name)}` : 'Session Tree';
   io.out(`${title}\n`);
-  for (const r of rows) io.out(`${r.rec.id}  ${r.line}\n`);
+  for (const r of rows) io.out(`${safeText(r.rec.id)}  ${safeText(r.line)}\n`);
   io.out(`(${rows.length} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
-  for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${d.message}\n`);
+  for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
   return 0;
 }
 
@@ -146,19 +149,22 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const ctx = await session.buildContext(leaf);
-  io.out(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)'}\n`);
-  for (const m of ctx.messages) io.out(`- ${String(m.role)}\n`);
+  const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)';
+  io.out(safeText(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${model}`) + '\n');
+  for (const m of ctx.messages) io.out(`- ${safeText(String(m.role))}\n`);
   return 0;
 }
 
 export async function move(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { 'summary-text': { type: 'string' } }, [2, 2], 'pi-tree move FILE ID|root [--summary-text TEXT]');
+  const { values, positionals } = args(argv, { 'summary-text': { type: 'string' }, exact: { type: 'boolean' } }, [2, 2], 'pi-tree move FILE ID|root [--exact] [--summary-text TEXT]');
   const session = await openSession(positionals[0]);
-  const target = positionals[1] === 'root' ? null : positionals[1];
+  const picked = positionals[1] === 'root' ? null : positionals[1];
+  // pi's rule (a user message puts the leaf on its parent and hands its text back), unless --exact.
+  const { leaf, editorText } = values.exact ? { leaf: picked, editorText: undefined } : await moveTarget(session, picked);
   const text = values['summary-text'] as string | undefined;
-  const r = await session.moveTo(target, text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined);
+  const r = await session.moveTo(leaf, text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined);
   if (!r.moved) io.err('Already at this point: nothing written.\n');
-  io.out(`${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId })}\n`);
+  io.out(`${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId, ...(editorText !== undefined ? { editorText } : {}) })}\n`);
   return 0;
 }
 
@@ -200,9 +206,9 @@ export async function stats(argv: string[], io: CliIO): Promise<number> {
   const s = await computeStats(session);
   if (values.json) json(io, s);
   else {
-    io.out(`${s.name ?? s.sessionId}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`);
+    io.out(`${safeText(s.name ?? s.sessionId)}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`);
     io.out(`path ${s.pathLength} entries, ${s.branchPoints} branch points, ${s.tips} tips, ${s.labels} labels\n`);
-    for (const m of s.models) io.out(`  ${m.provider}/${m.model}: ${m.messages} messages\n`);
+    for (const m of s.models) io.out(`  ${safeText(`${m.provider}/${m.model}`)}: ${m.messages} messages\n`);
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 // `pi-tree summarize` and `pi-tree compact`: the same branch summary and compaction as the extension,
 // headless, against an OpenAI-compatible endpoint. Exit 0 on success, 1 with one line on stderr when
 // something is wrong, 2 for usage errors.
-import { OpenAICompatibleModel } from '../core/models/openaiCompatible.js';
+import { OpenAICompatibleModel, type ModelPrices } from '../core/models/openaiCompatible.js';
 import { NotASessionError } from '../core/reader.js';
 import { EntryNotFoundError, Session } from '../core/session.js';
 import {
@@ -18,11 +18,12 @@ import {
   summarizeCompaction,
 } from '../core/summary/index.js';
 import type { CliIO } from './io.js';
+import { safeText } from './safeText.js';
 
 export const SUMMARIZE_USAGE =
-  'usage: pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR] [--context-window N] [--reserve-tokens N] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run]';
+  'usage: pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR] [--context-window N] [--reserve-tokens N] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
 export const COMPACT_USAGE =
-  'usage: pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR] [--keep-recent-tokens N] [--reserve-tokens N] [--focus TEXT] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run]';
+  'usage: pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR] [--keep-recent-tokens N] [--reserve-tokens N] [--focus TEXT] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
 
 class UsageError extends Error {}
 
@@ -30,7 +31,7 @@ type Spec = Record<string, 'string' | 'int' | 'flag'>;
 
 function parseArgs(argv: readonly string[], spec: Spec): { positional: string[]; opts: Record<string, string | number | boolean> } {
   const positional: string[] = [];
-  const opts: Record<string, string | number | boolean> = {};
+  const opts: Record<string, string | number | boolean> = Object.create(null);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
@@ -43,7 +44,7 @@ function parseArgs(argv: readonly string[], spec: Spec): { positional: string[];
     }
     const eq = a.indexOf('=');
     const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-    const kind = spec[name];
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined;
     if (!kind) throw new UsageError(`unknown option --${name}`);
     if (kind === 'flag') {
       if (eq >= 0) throw new UsageError(`--${name} takes no value`);
@@ -74,7 +75,24 @@ const COMMON: Spec = {
   focus: 'string',
   'no-stream': 'flag',
   'dry-run': 'flag',
+  'price-input': 'string',
+  'price-output': 'string',
+  'price-cache-read': 'string',
+  'price-cache-write': 'string',
 };
+
+/** --price-* (USD per million tokens, like pi's models.json), or undefined when none is given. */
+function prices(opts: Record<string, string | number | boolean>): ModelPrices | undefined {
+  const names = ['input', 'output', 'cache-read', 'cache-write'] as const;
+  if (!names.some((k) => opts[`price-${k}`] !== undefined)) return undefined;
+  const get = (k: (typeof names)[number]) => {
+    const v = opts[`price-${k}`];
+    if (v === undefined) return 0;
+    if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`--price-${k} must be a number (USD per million tokens), not "${String(v)}"`);
+    return Number(v);
+  };
+  return { input: get('input'), output: get('output'), cacheRead: get('cache-read'), cacheWrite: get('cache-write') };
+}
 
 function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
@@ -112,6 +130,7 @@ function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): 
     maxOutputTokens: opts['max-tokens'] as number | undefined,
     timeoutMs: opts.timeout !== undefined ? Math.max(1, opts.timeout as number) * 1000 : undefined,
     stream: !opts['no-stream'],
+    prices: prices(opts),
   });
 }
 
@@ -120,10 +139,10 @@ async function run(name: string, io: CliIO, usage: string, body: () => Promise<n
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`pi-tree ${name}: ${e.message}\n${usage}\n`);
+      io.err(`pi-tree ${name}: ${e.message.split('\n').map(safeText).join('\n')}\n${usage}\n`);
       return 2;
     }
-    io.err(`pi-tree ${name}: ${oneLine(e)}\n`);
+    io.err(`pi-tree ${name}: ${safeText(oneLine(e))}\n`);
     return 1;
   }
 }
@@ -149,15 +168,15 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     }
     if (dryRun) {
       const p = previewBranchSummary(plan, { contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
-      io.out(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}\n`);
+      io.out(safeText(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}`) + '\n');
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
       else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
       else {
         io.out(`${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
-        io.out(`summarized entries: ${p.entryIds.join(' ')}\n`);
+        io.out(`summarized entries: ${safeText(p.entryIds.join(' '))}\n`);
       }
-      if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
-      if (p.modifiedFiles.length) io.out(`modified files: ${p.modifiedFiles.join(' ')}\n`);
+      if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
+      if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
     const draft = await summarizeBranch(plan, model!, { reserveTokens, focus: opts.focus as string | undefined, signal });
@@ -190,9 +209,9 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
       const p = previewCompaction(plan.preparation);
       io.out(`tokens before: ${p.tokensBefore}\n`);
       io.out(`would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`);
-      io.out(`would keep ${p.keptEntries} entries from ${p.firstKeptEntryId} (about ${p.keptTokens} tokens plus the summary)\n`);
-      if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
-      if (p.modifiedFiles.length) io.out(`modified files: ${p.modifiedFiles.join(' ')}\n`);
+      io.out(`would keep ${p.keptEntries} entries from ${safeText(String(p.firstKeptEntryId))} (about ${p.keptTokens} tokens plus the summary)\n`);
+      if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
+      if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
     const result = await summarizeCompaction(plan.preparation, model!, { focus: opts.focus as string | undefined, signal });

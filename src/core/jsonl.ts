@@ -33,10 +33,23 @@ export interface ScanOptions {
   sliceMs?: number;
   /** Stop after this byte offset (used to read up to a known size). */
   until?: number;
+  /** The source's size when the caller has just stat'ed it (saves an fstat per file in a listing). */
+  size?: number;
   /** Lines longer than this are not assembled; `onOversize` is called instead. */
   maxLineBytes?: number;
-  onOversize?: (lineNo: number, offset: number, length: number) => void;
+  /**
+   * Called for a line longer than maxLineBytes, which is never assembled. `head` holds its first
+   * bytes (up to `oversizeHeadBytes`, default 0) and `tail` its last (up to 64); both are valid only
+   * during the call. A listing reads a row's facts from them without buffering the line.
+   */
+  onOversize?: (lineNo: number, offset: number, length: number, head: Buffer, tail: Buffer) => void;
+  oversizeHeadBytes?: number;
+  /** Read size (default 1 MiB); the scan holds at most two such buffers plus maxLineBytes. */
+  chunkBytes?: number;
 }
+
+const TAIL_KEEP = 64;
+const EMPTY = Buffer.alloc(0);
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -54,11 +67,11 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   const sliceMs = opts.sliceMs ?? 12;
   let pos = opts.from ?? 0;
   let lineNo = opts.firstLine ?? 1;
-  const size = await src.size();
+  const size = opts.size ?? (await src.size());
   const until = Math.min(opts.until ?? size, size);
   // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
   // when there is more than one chunk: the next chunk is read (on libuv's pool) while this one is parsed.
-  const bufSize = Math.max(1, Math.min(CHUNK, until - pos));
+  const bufSize = Math.max(1, Math.min(opts.chunkBytes ?? CHUNK, until - pos));
   let buf = Buffer.allocUnsafe(bufSize);
   let spare = bufSize < until - pos ? Buffer.allocUnsafe(bufSize) : undefined;
   let ahead: Promise<number> | undefined;
@@ -68,6 +81,14 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let pendingBytes = 0;
   let oversize = false;
   const maxLine = opts.maxLineBytes ?? 512 * 1024 * 1024;
+  const headKeep = Math.min(opts.oversizeHeadBytes ?? 0, maxLine);
+  // Of an oversize line spanning chunks: its first bytes and its last bytes so far (copies).
+  let overHead = EMPTY;
+  let overTail = EMPTY;
+  const keepTail = (b: Buffer, from: number, to: number) => {
+    const piece = b.subarray(Math.max(from, to - TAIL_KEEP), to);
+    overTail = piece.length >= TAIL_KEEP ? Buffer.from(piece) : Buffer.concat([overTail, piece]).subarray(-TAIL_KEEP);
+  };
   let sliceStart = performance.now();
   try {
     while (pos < until) {
@@ -82,8 +103,10 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
       let nl = buf.indexOf(NL, 0);
       while (nl !== -1 && nl < bytesRead) {
         if (oversize) {
-          opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start);
+          keepTail(buf, start, nl);
+          opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start, overHead, overTail);
           oversize = false;
+          overHead = overTail = EMPTY;
           pendingBytes = 0;
           start = nl + 1;
           nl = buf.indexOf(NL, start);
@@ -94,10 +117,10 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
           const line = Buffer.concat(pending);
           pending = [];
           pendingBytes = 0;
-          if (line.length > maxLine) opts.onOversize?.(lineNo++, pendingStart, line.length);
+          if (line.length > maxLine) opts.onOversize?.(lineNo++, pendingStart, line.length, line.subarray(0, headKeep), line.subarray(-TAIL_KEEP));
           else sink(line, 0, line.length, lineNo++, pendingStart);
         } else if (nl - start > maxLine) {
-          opts.onOversize?.(lineNo++, pos + start, nl - start);
+          opts.onOversize?.(lineNo++, pos + start, nl - start, buf.subarray(start, start + headKeep), buf.subarray(Math.max(start, nl - TAIL_KEEP), nl));
         } else {
           sink(buf, start, nl, lineNo++, pos + start);
         }
@@ -107,11 +130,16 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
       if (start < bytesRead) {
         if (!pending.length && !oversize) pendingStart = pos + start;
         pendingBytes += bytesRead - start;
-        if (pendingBytes > maxLine) {
-          // Too long to assemble: remember only where it started and skip to its end.
+        if (oversize) keepTail(buf, start, bytesRead);
+        else if (pendingBytes > maxLine) {
+          // Too long to assemble: remember only where it started, its first and last bytes, and skip to its end.
           oversize = true;
+          pending.push(buf.subarray(start, bytesRead));
+          overHead = Buffer.from(Buffer.concat(pending).subarray(0, headKeep));
+          overTail = EMPTY;
+          keepTail(buf, start, bytesRead);
           pending = [];
-        } else if (!oversize) {
+        } else {
           pending.push(Buffer.from(buf.subarray(start, bytesRead)));
         }
       }
@@ -127,7 +155,7 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
     if (ahead) await ahead.catch(() => 0);
   }
   if (oversize) {
-    opts.onOversize?.(lineNo, pendingStart, pendingBytes);
+    opts.onOversize?.(lineNo, pendingStart, pendingBytes, overHead, overTail);
     return { endOffset: pos, nextLine: lineNo + 1, tail: Buffer.alloc(0), size };
   }
   const tail = pending.length ? Buffer.concat(pending) : Buffer.alloc(0);

@@ -1,6 +1,7 @@
 // Reads the head of a message line as pi writes it — {"type":"message","id":…,"parentId":…,
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
+import { scanJsonValue } from './jsonValid.js';
 import type { EntryRecord } from './sessionIndex.js';
 
 const P_TYPE = Buffer.from('{"type":"message","id":"');
@@ -49,22 +50,56 @@ function token(b: Buffer, pos: number, lineEnd: number, max: number): number {
 
 const d = (b: Buffer, i: number) => b[i] - 0x30;
 
-/** ms of an ISO timestamp `YYYY-MM-DDTHH:MM:SS.sssZ` at `pos..end`, else Date.parse of it (0 if invalid). */
+const digits = (b: Buffer, from: number, n: number) => {
+  for (let k = from; k < from + n; k++) if (b[k] < 0x30 || b[k] > 0x39) return false;
+  return true;
+};
+
+/**
+ * ms of an ISO timestamp `YYYY-MM-DDTHH:MM:SS.sssZ` at `pos..end`, computed from its digits when that
+ * gives what Date.parse gives (every field a digit, in Date.parse's ranges, a year Date.UTC does not
+ * remap); anything else goes through Date.parse (0 if invalid), as the slow path does.
+ */
+const hourKey = Buffer.alloc(13);
+let hourMs = NaN;
+
 function isoTime(b: Buffer, pos: number, end: number): number {
-  if (end - pos === 24 && b[pos + 4] === 0x2d && b[pos + 10] === 0x54 && b[pos + 19] === 0x2e && b[pos + 23] === 0x5a) {
+  if (
+    end - pos === 24 &&
+    b[pos + 4] === 0x2d &&
+    b[pos + 7] === 0x2d &&
+    b[pos + 10] === 0x54 &&
+    b[pos + 13] === 0x3a &&
+    b[pos + 16] === 0x3a &&
+    b[pos + 19] === 0x2e &&
+    b[pos + 23] === 0x5a &&
+    digits(b, pos, 4) &&
+    digits(b, pos + 5, 2) &&
+    digits(b, pos + 8, 2) &&
+    digits(b, pos + 11, 2) &&
+    digits(b, pos + 14, 2) &&
+    digits(b, pos + 17, 2) &&
+    digits(b, pos + 20, 3)
+  ) {
     const year = d(b, pos) * 1000 + d(b, pos + 1) * 100 + d(b, pos + 2) * 10 + d(b, pos + 3);
-    const t = Date.UTC(
-      year,
-      d(b, pos + 5) * 10 + d(b, pos + 6) - 1,
-      d(b, pos + 8) * 10 + d(b, pos + 9),
-      d(b, pos + 11) * 10 + d(b, pos + 12),
-      d(b, pos + 14) * 10 + d(b, pos + 15),
-      d(b, pos + 17) * 10 + d(b, pos + 18),
-      d(b, pos + 20) * 100 + d(b, pos + 21) * 10 + d(b, pos + 22),
-    );
-    if (!Number.isNaN(t)) return t;
+    const month = d(b, pos + 5) * 10 + d(b, pos + 6);
+    const day = d(b, pos + 8) * 10 + d(b, pos + 9);
+    const hour = d(b, pos + 11) * 10 + d(b, pos + 12);
+    const min = d(b, pos + 14) * 10 + d(b, pos + 15);
+    const sec = d(b, pos + 17) * 10 + d(b, pos + 18);
+    // Date.parse takes days 1–31 in any month (rolling over like Date.UTC), hours 0–23 (24:00 aside).
+    if (year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && min <= 59 && sec <= 59) {
+      // Lines of one session mostly share their date and hour: Date.UTC once per hour, not per line.
+      let k = 12;
+      while (k >= 0 && b[pos + k] === hourKey[k]) k--;
+      if (k >= 0) {
+        b.copy(hourKey, 0, pos, pos + 13);
+        hourMs = Date.UTC(year, month - 1, day, hour);
+      }
+      return hourMs + min * 60_000 + sec * 1000 + d(b, pos + 20) * 100 + d(b, pos + 21) * 10 + d(b, pos + 22);
+    }
   }
-  const t = Date.parse(b.toString('latin1', pos, end));
+  const t = Date.parse(b.toString('utf8', pos, end));
   return Number.isNaN(t) ? 0 : t;
 }
 
@@ -98,7 +133,7 @@ function readHead(b: Buffer, start: number, end: number, prevId: string | undefi
   if (!at(b, i, end, P_TS)) return false;
   i += P_TS.length;
   let tsEnd = i;
-  while (tsEnd < end && tsEnd - i < 64 && b[tsEnd] !== 0x22 && b[tsEnd] !== 0x5c) tsEnd++;
+  while (tsEnd < end && tsEnd - i < 64 && b[tsEnd] !== 0x22 && b[tsEnd] !== 0x5c && b[tsEnd] >= 0x20) tsEnd++;
   if (tsEnd >= end || b[tsEnd] !== 0x22) return false;
   const time = isoTime(b, i, tsEnd);
   i = tsEnd + 1;
@@ -121,14 +156,35 @@ function readHead(b: Buffer, start: number, end: number, prevId: string | undefi
  * `prevId`: the id of the line before. Most entries hang under the line before them; comparing bytes
  * first saves making a new parent-id string for every line.
  */
-export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string): MessageHead | undefined {
+export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string, wholeLine = false): MessageHead | undefined {
   if (!readHead(b, start, end, prevId)) return undefined;
+  // `wholeLine`: b[start…end) is the whole line, and it must be one JSON.parse accepts.
+  if (wholeLine && !restIsValid(b, end)) return undefined;
   return { id: head.id, parentId: head.parentId, time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
 }
 
-/** The index record of a message line in pi's shape (what parseMessageHead reads, without the garbage). */
+/**
+ * Whether the rest of a line whose head readHead took is what JSON.parse accepts, with the same
+ * fields: the message object valid JSON with one "role" key, then only the closing brace (so no later
+ * duplicate of a head key can override it).
+ */
+function restIsValid(b: Buffer, end: number): boolean {
+  const r = scanJsonValue(b, head.messageStart, end, 'role');
+  if (!r || r.keyCount !== 1 || b[r.end] !== 0x7d) return false;
+  for (let k = r.end + 1; k < end; k++) {
+    const c = b[k];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * The index record of a message line in pi's shape (what parseMessageHead reads, without the garbage),
+ * or undefined when the line is not in that shape or not valid JSON (the caller then parses it, and
+ * reports it if JSON.parse rejects it too).
+ */
 export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
-  if (!readHead(b, start, end, prevId)) return undefined;
+  if (!readHead(b, start, end, prevId) || !restIsValid(b, end)) return undefined;
   // Every record is made with all its fields, in this order: one hidden class for all of them.
   return { id: head.id, parentId: head.parentId, type: 'message', time: head.time, line, offset, length: end - start, role: roleAt(b, head.roleStart, head.roleEnd), entry: undefined, parent: undefined, seq: 0 };
 }

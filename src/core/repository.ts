@@ -44,7 +44,17 @@ export interface RepositoryOptions {
 export interface ListOptions {
   signal?: AbortSignal;
   onProgress?: (loaded: number, total: number) => void;
+  /** Each row as soon as it is read (in no particular order), before the sorted list is returned. */
+  onInfo?: (info: SessionInfo) => void;
+  /** A file left out of the list, or read only in part, and why (a FIFO, a line too long, …). */
+  onSkip?: (file: string, reason: string) => void;
 }
+
+/**
+ * Files read at once by a listing. Each holds at most two read buffers and one capped line, so this
+ * bounds a listing's memory; more would only queue on libuv's four pool threads anyway.
+ */
+const LIST_CONCURRENCY = 8;
 
 export class SessionRepository {
   readonly agentDir: string;
@@ -107,11 +117,16 @@ export class SessionRepository {
         opts.signal?.throwIfAborted();
         const f = files[next++];
         const info = await this.cache.get(f, opts.signal);
-        if (info) out.push(info);
+        const problem = this.cache.problems.get(f);
+        if (problem) opts.onSkip?.(f, problem);
+        if (info) {
+          out.push(info);
+          opts.onInfo?.(info);
+        }
         opts.onProgress?.(++loaded, files.length);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(16, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, files.length) }, worker));
     return out;
   }
 
@@ -142,6 +157,7 @@ export class SessionRepository {
    * Returns the new file and the message text (pi puts it back in the editor).
    */
   async fork(session: Session, entryId: string): Promise<{ file: string; text: string }> {
+    refuseNewer(session, 'fork');
     const rec = session.index.get(entryId);
     if (!rec) throw new EntryNotFoundError(entryId);
     const entry = await session.getEntry(entryId);
@@ -157,6 +173,7 @@ export class SessionRepository {
 
   /** pi's /clone (createBranchedSession): a new session holding the root→entry path. */
   async clone(session: Session, entryId: string | null = session.leafId): Promise<string> {
+    refuseNewer(session, 'clone');
     if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
     if (!session.index.get(entryId)) throw new EntryNotFoundError(entryId);
     const path = await session.getBranch(entryId);
@@ -207,6 +224,16 @@ export class SessionRepository {
     const s = await stat(file);
     if (!s.isFile() || !file.endsWith('.jsonl')) throw new Error(`${file} is not a session file.`);
     return moveToTrash(file);
+  }
+}
+
+/**
+ * A file of a newer format is read-only to pi-tree: copying its entries into a file labelled v3 would
+ * claim they follow v3's rules when pi-tree cannot know that (unknown fields, changed meanings).
+ */
+function refuseNewer(session: Session, what: string): void {
+  if (session.fileVersion > CURRENT_VERSION) {
+    throw new Error(`Cannot ${what} this session: it is format v${session.fileVersion}, newer than the v${CURRENT_VERSION} pi-tree writes, and its copy would be mislabelled. Use a pi that knows v${session.fileVersion}.`);
   }
 }
 

@@ -1,9 +1,9 @@
 // The facts a session list shows (pi's SessionInfo: name, first message, message count, created,
 // modified, parent session), read without parsing every line: message lines are recognised by their
 // head, only the few lines that carry a shown value are parsed. The scan state is kept so that a file
-// that grew is read from where the last scan stopped.
-import { stat } from 'node:fs/promises';
-import { FileSource } from './byteSource.js';
+// that grew is read from where the last scan stopped. Memory per file is bounded: lines longer than
+// INFO_LINE_BYTES are never assembled; a row reads what it needs from their first and last bytes.
+import { FileSource, NotRegularFileError } from './byteSource.js';
 import { isBlank, parseLine, scanSource } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
 import type { SessionHeader } from './types.js';
@@ -35,9 +35,15 @@ interface ScanState {
   firstMessage: string;
   name: string | undefined;
   lastActivity: number | undefined;
+  /** Why something was skipped (the first such thing), for a diagnostic. */
+  note?: string;
 }
 
 const TAIL_TS = /"timestamp":(\d{1,16})\}\}\s*$/;
+/** Longest line a listing assembles; longer ones are read from their head and tail only. */
+export const INFO_LINE_BYTES = 64 * 1024;
+/** Read size of a listing's scan: two of these per file being read. */
+const INFO_CHUNK = 256 * 1024;
 
 type Obj = Record<string, unknown>;
 
@@ -73,7 +79,8 @@ function applyParsed(st: ScanState, v: unknown): void {
 function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
   if (st.invalid || isBlank(buf, start, end)) return;
   if (st.header) {
-    const head = parseMessageHead(buf, start, end);
+    // Validated like the reader's fast path: a damaged line pi would skip is not counted.
+    const head = parseMessageHead(buf, start, end, undefined, true);
     if (head) {
       const role = head.role;
       // Only user/assistant lines can carry a shown value; others are just counted.
@@ -94,18 +101,78 @@ function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
   applyParsed(st, parseLine(buf.subarray(start, end)));
 }
 
+/**
+ * A line too long to assemble: a message is still counted (its head says so) and dated by its tail;
+ * the first user message's text is decoded from the head. Anything else is skipped with a note.
+ */
+function ingestOversize(st: ScanState, head: Buffer, tail: Buffer, lineNo: number, length: number): void {
+  if (st.invalid) return;
+  if (!st.header) {
+    st.invalid = true;
+    st.note ??= `line ${lineNo} (${length} bytes) is too long for a session header`;
+    return;
+  }
+  const h = parseMessageHead(head, 0, head.length);
+  if (!h) {
+    st.note ??= `line ${lineNo} (${length} bytes) was skipped: too long to read for a list row`;
+    return;
+  }
+  st.messageCount++;
+  if (h.role !== 'user' && h.role !== 'assistant') return;
+  const t = TAIL_TS.exec(tail.toString('latin1'));
+  const time = t ? Number(t[1]) : h.time;
+  if (time > 0) st.lastActivity = Math.max(st.lastActivity ?? 0, time);
+  if (!st.firstMessage && h.role === 'user') st.firstMessage = textPrefix(head, h.messageStart);
+}
+
+/** The start of the first text of a message whose line was cut at the end of `head`. */
+function textPrefix(head: Buffer, from: number): string {
+  const s = head.toString('utf8', from);
+  const m = /"(?:content|text)":"/.exec(s);
+  if (!m) return '';
+  let i = m.index + m[0].length;
+  let out = '';
+  for (; i < s.length && s[i] !== '"'; i++) {
+    if (s[i] !== '\\') {
+      out += s[i];
+      continue;
+    }
+    const esc = s.slice(i, i + 6);
+    const one = /^\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(esc);
+    if (!one) break; // cut inside an escape
+    out += JSON.parse(`"${one[0]}"`) as string;
+    i += one[0].length - 1;
+  }
+  return out.replace(/\uFFFD$/, '');
+}
+
 export class SessionInfoCache {
   private readonly states = new Map<string, { size: number; mtimeMs: number; st: ScanState; info: SessionInfo | null }>();
 
+  /** Why the last get() of each path gave null or skipped part of the file, when worth telling. */
+  readonly problems = new Map<string, string>();
+
   /** Info for one file, reading only what changed since the last call. null = not a pi session. */
   async get(path: string, signal?: AbortSignal): Promise<SessionInfo | null> {
-    let s;
+    let src: FileSource | undefined;
     try {
-      s = await stat(path);
-    } catch {
+      // Opened without blocking (a FIFO named *.jsonl must not hang the listing); fstat gives size and mtime.
+      src = await FileSource.open(path);
+    } catch (e) {
       this.states.delete(path);
+      if (e instanceof NotRegularFileError) this.problems.set(path, e.message);
+      else this.problems.delete(path);
       return null;
     }
+    try {
+      return await this.scan(path, src, signal);
+    } finally {
+      await src.close();
+    }
+  }
+
+  private async scan(path: string, src: FileSource, signal?: AbortSignal): Promise<SessionInfo | null> {
+    const s = await src.stat();
     const cached = this.states.get(path);
     if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) return cached.info;
     const st: ScanState =
@@ -115,10 +182,18 @@ export class SessionInfoCache {
     // `shown` also counts an unterminated last line; `st` (what is resumed later) does not, so the
     // line is counted once it is complete.
     let shown = st;
-    let src: FileSource | undefined;
     try {
-      src = await FileSource.open(path);
-      const r = await scanSource(src, (buf, start, end) => ingest(st, buf, start, end), { from: st.offset, firstLine: st.nextLine, signal, until: s.size });
+      const r = await scanSource(src, (buf, start, end) => ingest(st, buf, start, end), {
+        from: st.offset,
+        firstLine: st.nextLine,
+        signal,
+        until: s.size,
+        size: s.size,
+        maxLineBytes: INFO_LINE_BYTES,
+        oversizeHeadBytes: INFO_LINE_BYTES,
+        chunkBytes: INFO_CHUNK,
+        onOversize: (lineNo, _offset, length, head, tail) => ingestOversize(st, head, tail, lineNo, length),
+      });
       st.offset = r.endOffset;
       st.nextLine = r.nextLine;
       if (r.tail.length) {
@@ -128,17 +203,19 @@ export class SessionInfoCache {
     } catch (e) {
       if (signal?.aborted) throw e;
       this.states.set(path, { size: s.size, mtimeMs: s.mtimeMs, st, info: null });
+      this.problems.set(path, `could not be read (${e instanceof Error ? e.message : String(e)})`);
       return null;
-    } finally {
-      await src?.close();
     }
     const info = shown.header && !shown.invalid ? toInfo(path, shown, s.size, s.mtimeMs, s.mtime) : null;
+    if (shown.note) this.problems.set(path, shown.note);
+    else this.problems.delete(path);
     this.states.set(path, { size: s.size, mtimeMs: s.mtimeMs, st, info });
     return info;
   }
 
   forget(path: string): void {
     this.states.delete(path);
+    this.problems.delete(path);
   }
 }
 

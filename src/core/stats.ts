@@ -10,9 +10,17 @@ export interface SessionStats {
   cwd: string;
   version: number;
   entries: number;
+  /** Null-prototype maps (a type or role named "__proto__" is a count like any other). */
   entriesByType: Record<string, number>;
   messages: number;
   messagesByRole: Record<string, number>;
+  /** pi's getSessionStats() counts. */
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  /** Usage as pi's getSessionStats() sums it: assistant and toolResult messages, usage entries, and the
+   * usage of compactions and branch summaries; total = input + output + cacheRead + cacheWrite. */
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
   cost: number;
   models: { provider: string; model: string; messages: number }[];
@@ -24,36 +32,54 @@ export interface SessionStats {
   diagnostics: number;
 }
 
+type Obj = Record<string, unknown>;
+
+/** Records whose bodies are read per batch, so a huge session is never all in memory. */
+const BATCH = 2000;
+
 export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
   const index = session.index;
   const live = index.live();
-  const entriesByType: Record<string, number> = {};
-  const messagesByRole: Record<string, number> = {};
+  const entriesByType: Record<string, number> = Object.create(null);
+  const messagesByRole: Record<string, number> = Object.create(null);
   for (const r of live) {
     entriesByType[r.type] = (entriesByType[r.type] ?? 0) + 1;
     if (r.type === 'message') messagesByRole[r.role ?? '?'] = (messagesByRole[r.role ?? '?'] ?? 0) + 1;
   }
-  const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-  let cost = 0;
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  const add = (u: unknown) => {
+    if (!u || typeof u !== 'object') return;
+    const x = u as Usage;
+    totals.input += num(x.input);
+    totals.output += num(x.output);
+    totals.cacheRead += num(x.cacheRead);
+    totals.cacheWrite += num(x.cacheWrite);
+    totals.cost += num(x.cost?.total);
+  };
+  let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
-  const assistants = live.filter((r) => r.type === 'message' && r.role === 'assistant');
-  const loaded = await session.load(assistants, signal);
-  for (const e of loaded) {
-    const m = e && messageOf(e);
-    if (!m) continue;
-    const u = m.usage as Usage | undefined;
-    if (u) {
-      tokens.input += num(u.input);
-      tokens.output += num(u.output);
-      tokens.cacheRead += num(u.cacheRead);
-      tokens.cacheWrite += num(u.cacheWrite);
-      tokens.total += num(u.totalTokens) || num(u.input) + num(u.output) + num(u.cacheRead) + num(u.cacheWrite);
-      cost += num(u.cost?.total);
+  // In file order, as pi sums them (so the float sums come out the same).
+  const carries = live.filter(
+    (r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary',
+  );
+  for (let i = 0; i < carries.length; i += BATCH) {
+    const loaded = await session.load(carries.slice(i, i + BATCH), signal);
+    for (const e of loaded) {
+      if (!e) continue;
+      if (e.type !== 'message') {
+        add((e as Obj).usage);
+        continue;
+      }
+      const m = messageOf(e);
+      if (!m) continue;
+      add(m.usage);
+      if (m.role !== 'assistant') continue;
+      if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
+      const key = `${String(m.provider)}/${String(m.model)}`;
+      const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
+      cur.messages++;
+      models.set(key, cur);
     }
-    const key = `${String(m.provider)}/${String(m.model)}`;
-    const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
-    cur.messages++;
-    models.set(key, cur);
   }
   let branchPoints = 0;
   let tips = 0;
@@ -72,8 +98,12 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     entriesByType,
     messages: entriesByType.message ?? 0,
     messagesByRole,
-    tokens,
-    cost: Math.round(cost * 1e6) / 1e6,
+    userMessages: messagesByRole.user ?? 0,
+    assistantMessages: messagesByRole.assistant ?? 0,
+    toolCalls,
+    toolResults: messagesByRole.toolResult ?? 0,
+    tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
+    cost: totals.cost,
     models: [...models.values()].sort((a, b) => b.messages - a.messages),
     leafId: session.leafId,
     pathLength: index.branch(session.leafId).length,

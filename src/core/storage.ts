@@ -3,9 +3,10 @@
 // same ByteSource, so they share every line of parsing code.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BufferSource, FileSource, type ByteSource } from './byteSource.js';
+import { withFileLock, type LockOptions } from './fileLock.js';
+import { BufferSource, FileSource, openRegular, type ByteSource } from './byteSource.js';
 
 export interface SessionStorage {
   /** Absolute path of the file, or undefined for in-memory storage. */
@@ -19,11 +20,11 @@ export interface SessionStorage {
   withLock<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-const LOCK_STALE_MS = 5000;
-const LOCK_WAIT_MS = 15000;
-
 export class JsonlStorage implements SessionStorage {
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly lockOptions: LockOptions = {},
+  ) {}
 
   openSource(): Promise<ByteSource> {
     return FileSource.open(this.path);
@@ -31,12 +32,12 @@ export class JsonlStorage implements SessionStorage {
 
   async append(text: string): Promise<void> {
     // O_APPEND without O_CREAT: a session that vanished is an error, not a new file.
-    const fh = await open(this.path, constants.O_WRONLY | constants.O_APPEND);
+    const fh = await openRegular(this.path, constants.O_WRONLY | constants.O_APPEND);
     try {
       const { size } = await fh.stat();
       let prefix = '';
       if (size > 0) {
-        const rd = await open(this.path, 'r');
+        const rd = await openRegular(this.path, constants.O_RDONLY);
         try {
           const b = Buffer.alloc(1);
           await rd.read(b, 0, 1, size - 1);
@@ -66,43 +67,22 @@ export class JsonlStorage implements SessionStorage {
   }
 
   async replace(text: string, backupSuffix: string): Promise<string> {
-    const backup = await freeName(`${this.path}${backupSuffix}`);
-    await writeFileAtomic(this.path, text, { backup });
+    // A session reached through a symlink: rewrite the file the link points to, so the link stays a
+    // link and the two never drift apart; the backup sits beside that file. Its mode is kept.
+    const real = await realpath(this.path);
+    const { mode } = await stat(real);
+    const backup = await freeName(`${real}${backupSuffix}`);
+    await writeFileAtomic(real, text, { backup, mode: mode & 0o7777 });
     return backup;
   }
 
   /**
-   * An advisory lock file beside the session (`<file>.pi-tree.lock`, which pi never lists), so two
-   * pi-tree windows never both append under the same leaf. pi itself takes no lock; a lock left by a
-   * crashed process is taken over after a few seconds.
+   * The advisory lock beside the session's real file (`<file>.pi-tree.lock`, which pi never lists; a
+   * symlink and its target share one), so two pi-tree windows never both append under the same leaf.
    */
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
-    const lock = `${this.path}.pi-tree.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    let held = false;
-    for (;;) {
-      try {
-        const fh = await open(lock, 'wx');
-        await fh.writeFile(`${process.pid}\n`).finally(() => fh.close());
-        held = true;
-        break;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST') break; // a directory we cannot write to: go on without a lock
-        const s = await stat(lock).catch(() => undefined);
-        if (s && Date.now() - s.mtimeMs > LOCK_STALE_MS) {
-          await unlink(lock).catch(() => {});
-          continue;
-        }
-        if (Date.now() > deadline) throw new Error(`Another pi-tree window is writing this session (lock ${basename(lock)}); try again.`);
-        await new Promise((r) => setTimeout(r, 5 + Math.random() * 25));
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      if (held) await unlink(lock).catch(() => {});
-    }
+    const real = await realpath(this.path).catch(() => this.path);
+    return withFileLock(`${real}.pi-tree.lock`, fn, this.lockOptions);
   }
 }
 
@@ -151,7 +131,7 @@ export async function freeName(base: string): Promise<string> {
   for (let i = 0; ; i++) {
     const candidate = i === 0 ? base : `${base}.${i}`;
     try {
-      await (await open(candidate, 'r')).close();
+      await lstat(candidate); // lstat, not open: a FIFO of that name must not block us
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return candidate;
       throw e;
@@ -164,6 +144,8 @@ export interface AtomicWriteOptions {
   backup?: string;
   /** Fail instead of replacing an existing file. */
   exclusive?: boolean;
+  /** Permission bits of the new file (default 0600), set exactly (not masked by the umask). */
+  mode?: number;
 }
 
 /**
@@ -176,6 +158,7 @@ export async function writeFileAtomic(target: string, text: string, opts: Atomic
   const tmp = join(dir, `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', 0o600);
   try {
+    if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.writeFile(text, 'utf8');
     await fh.sync();
   } catch (e) {

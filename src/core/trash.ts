@@ -1,7 +1,7 @@
 // Moving a file to the operating system's trash, so a deleted session can be restored. Linux follows
 // the freedesktop.org Trash spec; macOS uses ~/.Trash. Elsewhere it refuses (the VS Code host deletes
 // through `workspace.fs.delete(…, {useTrash: true})` instead).
-import { copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 
@@ -62,7 +62,7 @@ export async function moveToTrash(file: string, env: NodeJS.ProcessEnv = process
       return dest;
     }
     try {
-      await (await open(dest, 'r')).close();
+      await lstat(dest); // not open(): a FIFO of that name would block
       continue;
     } catch {
       await moveFile(file, dest);

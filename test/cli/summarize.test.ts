@@ -59,6 +59,23 @@ describe('pi-tree summarize', () => {
     assert.ok(req.body.messages[1].content.endsWith('Additional focus: files only'));
   });
 
+  test("the summary's usage is priced when the model's prices are given (USD per million tokens, pi-ai's calculateCost)", async () => {
+    const { file, other } = session();
+    const before = readFileSync(file, 'utf8');
+    const r = io();
+    // loopback USAGE: 1200 prompt tokens of which 200 cached, 80 completion
+    const code = await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--price-input', '3', '--price-output', '15', '--price-cache-read', '0.3'], r);
+    assert.equal(code, 0, r.stderr);
+    const bs = readFileSync(file, 'utf8').slice(before.length).split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.type === 'branch_summary');
+    const c = bs.usage.cost;
+    assert.equal(c.input, (3 / 1e6) * 1000);
+    assert.equal(c.output, (15 / 1e6) * 80);
+    assert.equal(c.cacheRead, (0.3 / 1e6) * 200);
+    assert.equal(c.total, c.input + c.output + c.cacheRead + c.cacheWrite);
+    assert.ok(c.total > 0);
+    assert.equal(await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--price-input', 'cheap'], io()), 2);
+  });
+
   test('--dry-run prints the plan, calls no model and writes nothing', async () => {
     const { file, other } = session();
     const before = readFileSync(file);

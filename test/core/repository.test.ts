@@ -120,3 +120,19 @@ describe('create, fork, clone, delete', () => {
     }
   });
 });
+
+describe('newer formats are read-only: no fork or clone', () => {
+  for (const version of [4, 5, 99]) {
+    it(`v${version}: fork and clone refuse with a clear message and write nothing`, async () => {
+      const dir = tempDir();
+      const file = join(dir, 's.jsonl');
+      writeFileSync(file, sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r'), user('u2', 'a1', 'two')], { type: 'session', version, id: '01990000-0000-7000-8000-000000000009', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/p' }));
+      const s = await Session.open(file);
+      assert.match(s.readOnly ?? '', new RegExp(`v${version}`));
+      const repo = new SessionRepository({ agentDir: tempDir(), env: {} });
+      await assert.rejects(repo.clone(s, 'a1'), new RegExp(`Cannot clone this session: it is format v${version}`));
+      await assert.rejects(repo.fork(s, 'u2'), new RegExp(`Cannot fork this session: it is format v${version}`));
+      assert.deepStrictEqual(readdirSync(dir), ['s.jsonl']);
+    });
+  }
+});

@@ -2,7 +2,7 @@
 // same time (separate processes), two pi-tree sessions on one file, kills in the middle of a migration
 // rewrite and of a fork, and write errors. Nothing may be lost, torn or interleaved.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -150,11 +150,19 @@ describe('crashes and write errors', () => {
     chmodSync(dirname(file), 0o755);
   });
 
-  it('full disk: the partial append is taken back, the file unchanged', async () => {
-    if (!existsSync('/dev/full')) return;
-    // /dev/full fails every write with ENOSPC: append through a session whose storage points at it
-    const { JsonlStorage } = await import('../../src/core/storage.js');
-    const storage = new JsonlStorage('/dev/full');
-    await assert.rejects(storage.append('{"x":1}\n'), /ENOSPC/);
+  it('a write that fails part-way (file-size limit, as a full disk) is taken back, the file unchanged', async () => {
+    // Under `ulimit -f` the kernel writes what fits and then fails with EFBIG: a real torn append.
+    const file = tempFile(sessionText([user('u1', null, 'one')]));
+    const before = readFileSync(file);
+    const script = join(__dirname, '..', 'support', 'appendOnce.ts');
+    const r = spawnSync('bash', ['-c', 'ulimit -f 4; exec "$0" --import tsx "$1" "$2" 8000', process.execPath, script, file], { encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /EFBIG/);
+    assert.deepStrictEqual(readFileSync(file), before);
+    // and a device is not a session file: refused before anything is written
+    if (existsSync('/dev/full')) {
+      const { JsonlStorage } = await import('../../src/core/storage.js');
+      await assert.rejects(new JsonlStorage('/dev/full').append('{"x":1}\n'), /is a device, not a regular file/);
+    }
   });
 });

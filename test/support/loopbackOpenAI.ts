@@ -19,6 +19,14 @@ export type Reply =
   | { kind: 'text'; status?: number; body: string; headers?: Record<string, string> }
   /** SSE: each event is written as `data: <JSON or string>\n\n`; `chunkBytes` splits writes mid-event. */
   | { kind: 'sse'; events: (object | string)[]; delayMs?: number; done?: boolean; hang?: boolean; chunkBytes?: number; headers?: Record<string, string> }
+  /**
+   * A body written piece by piece: `next(i)` gives piece i, or null to end. Pieces are written with
+   * backpressure and `intervalMs` between them (so an endless body is endless without flooding the
+   * machine); writing stops when the client goes away.
+   */
+  | { kind: 'stream'; status?: number; contentType: string; next: (i: number) => string | null; intervalMs?: number }
+  /** A redirect to `location` (absolute, or relative to this server). */
+  | { kind: 'redirect'; status?: number; location: string }
   /** Accept the request and never answer. */
   | { kind: 'hang' }
   /** Close the connection without an answer. */
@@ -95,6 +103,22 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
       return;
     case 'hang':
       return;
+    case 'redirect':
+      res.writeHead(reply.status ?? 307, { location: reply.location, 'content-type': 'text/plain' });
+      res.end('moved');
+      return;
+    case 'stream': {
+      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType, 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      for (let i = 0; !res.destroyed && !res.writableEnded; i++) {
+        const piece = reply.next(i);
+        if (piece === null) break;
+        if (!res.write(piece)) await new Promise<void>((r) => (res.destroyed ? r() : (res.once('drain', () => r()), res.once('close', () => r()))));
+        await sleep(reply.intervalMs ?? 1);
+      }
+      if (!res.destroyed) res.end();
+      return;
+    }
     case 'destroy':
       res.socket?.destroy();
       return;
@@ -162,6 +186,11 @@ export function completionSse(
     if (opts.usage !== null) events.push({ ...base, choices: [], usage: opts.usage ?? USAGE });
   }
   return { kind: 'sse', events, delayMs: opts.delayMs, hang: opts.hang, done: opts.stopAfterPieces === undefined ? opts.done : false, chunkBytes: opts.chunkBytes };
+}
+
+/** Pieces that never end: `piece` forever (after `first`, when given). */
+export function endless(piece: string, first?: string): (i: number) => string {
+  return (i) => (i === 0 && first !== undefined ? first : piece);
 }
 
 /** A TCP port on 127.0.0.1 with nothing listening (bound, then released). */

@@ -3,6 +3,11 @@
 // on 429 and 5xx (Retry-After honoured), and errors that say what to fix. Uses Node's built-in fetch.
 import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../summary/model.js';
 import type { Usage } from '../types.js';
+import { BodyLimitError, readCapped, readSse } from './boundedBody.js';
+import { CrossOriginRedirectError, guardedFetch, type RedirectPolicy } from './guardedFetch.js';
+import { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
+
+export { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,9 +33,25 @@ export interface OpenAICompatibleOptions {
   /** OpenAI's own API wants max_completion_tokens; most compatible servers take max_tokens. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   headers?: Record<string, string>;
+  /** The model's prices (USD per million tokens); without them a summary's cost is recorded as 0. */
+  prices?: ModelPrices;
+  /** Give up when the whole call (all attempts and waits) takes longer than this (default 10 min). */
+  deadlineMs?: number;
+  /** Largest plain JSON answer read (default 16 MiB); error bodies are read up to 64 KiB. */
+  maxBodyBytes?: number;
+  /** Largest stream event, and largest whole stream (defaults 4 MiB and 64 MiB). */
+  maxEventBytes?: number;
+  maxStreamBytes?: number;
+  /**
+   * Asked when the endpoint redirects to another origin; absent or false refuses (the transcript and
+   * the key are never sent there without it). When allowed, the key is still not sent on.
+   */
+  allowCrossOriginRedirect?: RedirectPolicy;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_DEADLINE_MS = 600_000;
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** `<base>/chat/completions`, unless the URL already names that path. */
 export function chatCompletionsUrl(baseUrl: string): URL {
@@ -45,26 +66,6 @@ export function chatCompletionsUrl(baseUrl: string): URL {
   }
   if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url;
-}
-
-/** pi-ai's parseChunkUsage + calculateCost (api/openai-completions.js, models.js) for a model without prices. */
-export function mapOpenAIUsage(raw: Obj): Usage {
-  const details = (raw.prompt_tokens_details ?? undefined) as Obj | undefined;
-  const promptTokens = (raw.prompt_tokens as number) || 0;
-  const cacheRead = ((details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? raw.cached_tokens ?? 0) as number) || 0;
-  const cacheWrite = (details?.cache_write_tokens as number) || 0;
-  const input = Math.max(0, promptTokens - cacheRead - cacheWrite);
-  const output = (raw.completion_tokens as number) || 0;
-  const completionDetails = raw.completion_tokens_details as Obj | undefined;
-  return {
-    input,
-    output,
-    cacheRead,
-    cacheWrite,
-    reasoning: (completionDetails?.reasoning_tokens as number) || (raw.reasoning_tokens as number) || 0,
-    totalTokens: input + output + cacheRead + cacheWrite,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
-  };
 }
 
 /** pi-ai's mapStopReason; unknown reasons are errors. */
@@ -164,45 +165,63 @@ export class OpenAICompatibleModel implements SummaryModel {
     const maxRetries = this.opts.maxRetries ?? 3;
     const base = this.opts.retryBaseMs ?? 1000;
     const cap = this.opts.maxRetryDelayMs ?? 60_000;
+    const deadlineMs = this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const deadline = Date.now() + deadlineMs;
     const payload = JSON.stringify(this.body(req));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.attempt(req, payload);
+        return await this.attempt(req, payload, deadline);
       } catch (e) {
         if (!(e instanceof Retryable)) throw e;
+        const tries = attempt + 1;
         if (attempt >= maxRetries) {
-          const tries = attempt + 1;
           throw new SummaryModelError(e.error.code, `${e.error.message}${tries > 1 ? ` (gave up after ${tries} attempts)` : ''}`, e.error.status);
         }
         const wait = e.retryAfterMs ?? base * 2 ** attempt;
         if (wait > cap) {
           throw new SummaryModelError(e.error.code, `${e.error.message}; the endpoint asks to wait ${Math.ceil(wait / 1000)} s before retrying`, e.error.status);
         }
+        if (Date.now() + wait >= deadline) {
+          throw new SummaryModelError('timeout', `${e.error.message} (gave up after ${tries} attempt${tries > 1 ? 's' : ''}: another would pass the ${Math.round(deadlineMs / 1000)} s limit for the whole call)`, e.error.status);
+        }
         await sleep(wait, req.signal);
       }
     }
   }
 
-  private async attempt(req: SummaryRequest, payload: string): Promise<SummaryResponse> {
+  private async attempt(req: SummaryRequest, payload: string, deadline: number): Promise<SummaryResponse> {
     if (req.signal?.aborted) throw new SummaryAbortedError();
     const controller = new AbortController();
     const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let timedOut = false;
+    let timedOut: 'idle' | 'deadline' | undefined;
     let timer: NodeJS.Timeout | undefined;
+    // Re-armed only by progress (the answer's head, a data event), never by keep-alive comments.
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        timedOut = true;
+        timedOut = 'idle';
         controller.abort();
       }, timeoutMs);
     };
+    const overall = setTimeout(() => {
+      timedOut = 'deadline';
+      controller.abort();
+    }, Math.max(0, deadline - Date.now()));
     const onAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    const where = this.url.origin;
     const fail = (e: unknown): never => {
       if (e instanceof SummaryModelError || e instanceof Retryable) throw e;
       if (req.signal?.aborted) throw new SummaryAbortedError();
-      if (timedOut) {
-        throw new SummaryModelError('timeout', `${this.url.origin} sent nothing for ${Math.round(timeoutMs / 1000)} s; the model may still be loading or too slow. Raise the timeout or try again.`);
+      if (timedOut === 'deadline') {
+        throw new SummaryModelError('timeout', `${where} did not finish the answer within the ${Math.round((this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS) / 1000)} s limit for the whole call; nothing was written.`);
+      }
+      if (timedOut === 'idle') {
+        throw new SummaryModelError('timeout', `${where} sent nothing for ${Math.round(timeoutMs / 1000)} s (keep-alive comments do not count); the model may still be loading or too slow. Raise the timeout or try again.`);
+      }
+      if (e instanceof BodyLimitError) throw new SummaryModelError('malformed', `The answer from ${where} is too large: ${e.message}. Is the URL an OpenAI-compatible API?`);
+      if (e instanceof CrossOriginRedirectError) {
+        throw new SummaryModelError('redirect', `${e.message}; pi-tree does not send the transcript or the API key to another origin. If ${e.to.origin} is the real endpoint, set it as the endpoint.`);
       }
       throw this.networkError(e);
     };
@@ -210,7 +229,7 @@ export class OpenAICompatibleModel implements SummaryModel {
     try {
       let res: Response;
       try {
-        res = await fetch(this.url, { method: 'POST', headers: this.headers(), body: payload, signal: controller.signal });
+        res = await guardedFetch(this.url, { method: 'POST', headers: this.headers(), body: payload, signal: controller.signal }, this.opts.allowCrossOriginRedirect);
       } catch (e) {
         return fail(e);
       }
@@ -218,7 +237,7 @@ export class OpenAICompatibleModel implements SummaryModel {
       if (!res.ok) {
         let text = '';
         try {
-          text = await res.text();
+          text = (await readCapped(res, ERROR_BODY_BYTES)).text;
         } catch (e) {
           return fail(e);
         }
@@ -227,12 +246,16 @@ export class OpenAICompatibleModel implements SummaryModel {
       const type = res.headers.get('content-type') ?? '';
       try {
         if (type.includes('text/event-stream')) return await this.readStream(res, req, arm);
-        return this.readJson(await res.text());
+        const max = this.opts.maxBodyBytes ?? 16 * 1024 * 1024;
+        const body = await readCapped(res, max);
+        if (body.truncated) throw new BodyLimitError(`the JSON answer is larger than ${max} bytes`);
+        return this.readJson(body.text);
       } catch (e) {
         return fail(e);
       }
     } finally {
       clearTimeout(timer);
+      clearTimeout(overall);
       req.signal?.removeEventListener('abort', onAbort);
     }
   }
@@ -310,30 +333,21 @@ export class OpenAICompatibleModel implements SummaryModel {
     }
     const finish = mapFinish(choice.finish_reason ?? (Array.isArray(message.tool_calls) && message.tool_calls.length ? 'tool_calls' : 'stop'));
     if (finish.error) throw new SummaryModelError('server', `Summary failed: ${finish.error}`);
-    const usage = j.usage && typeof j.usage === 'object' ? mapOpenAIUsage(j.usage as Obj) : undefined;
+    const usage = j.usage && typeof j.usage === 'object' ? mapOpenAIUsage(j.usage as Obj, this.opts.prices) : undefined;
     return { text: (message.content as string | null) ?? '', usage, stopReason: finish.stopReason };
   }
 
   private async readStream(res: Response, req: SummaryRequest, arm: () => void): Promise<SummaryResponse> {
     if (!res.body) throw new SummaryModelError('malformed', 'The endpoint sent an empty stream.');
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buf = '';
-    let data: string[] = [];
     let text = '';
     let finish: unknown = undefined;
     let sawFinish = false;
     let usage: Usage | undefined;
     let done = false;
     let toolCall = false;
-    const dispatch = () => {
-      if (!data.length) return;
-      const payload = data.join('\n');
-      data = [];
-      if (payload.trim() === '[DONE]') {
-        done = true;
-        return;
-      }
+    const onData = (payload: string): boolean => {
+      if (payload.trim() === '[DONE]') return (done = true);
+      arm();
       let chunk: Obj;
       try {
         chunk = JSON.parse(payload) as Obj;
@@ -341,9 +355,9 @@ export class OpenAICompatibleModel implements SummaryModel {
         throw new SummaryModelError('malformed', `The endpoint sent a stream event that is not JSON (${short(payload, 120)}).`);
       }
       if (chunk.error) throw new SummaryModelError('server', `The endpoint reported an error mid-stream: ${short(JSON.stringify(chunk.error))}`);
-      if (chunk.usage && typeof chunk.usage === 'object') usage = mapOpenAIUsage(chunk.usage as Obj);
+      if (chunk.usage && typeof chunk.usage === 'object') usage = mapOpenAIUsage(chunk.usage as Obj, this.opts.prices);
       const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Obj | undefined) : undefined;
-      if (!choice) return;
+      if (!choice) return false;
       const delta = choice.delta as Obj | undefined;
       if (typeof delta?.content === 'string' && delta.content) {
         text += delta.content;
@@ -354,37 +368,9 @@ export class OpenAICompatibleModel implements SummaryModel {
         finish = choice.finish_reason;
         sawFinish = true;
       }
+      return false;
     };
-    const line = (l: string) => {
-      if (l.endsWith('\r')) l = l.slice(0, -1);
-      if (l === '') return dispatch();
-      if (l.startsWith(':')) return; // SSE comment / keep-alive
-      const colon = l.indexOf(':');
-      const field = colon < 0 ? l : l.slice(0, colon);
-      let value = colon < 0 ? '' : l.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') data.push(value);
-    };
-    try {
-      while (!done) {
-        const { value, done: end } = await reader.read();
-        if (end) break;
-        arm();
-        buf += decoder.decode(value, { stream: true });
-        let nl: number;
-        while (!done && (nl = buf.indexOf('\n')) >= 0) {
-          line(buf.slice(0, nl));
-          buf = buf.slice(nl + 1);
-        }
-      }
-      if (!done) {
-        buf += decoder.decode();
-        if (buf) line(buf);
-        dispatch();
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+    await readSse(res.body, { maxEventBytes: this.opts.maxEventBytes ?? 4 * 1024 * 1024, maxStreamBytes: this.opts.maxStreamBytes ?? 64 * 1024 * 1024 }, onData);
     if (!done && !sawFinish) {
       // Neither [DONE] nor a finish_reason: the stream was cut off, so the text may be partial.
       throw new Retryable(new SummaryModelError('connection', `The stream from ${this.url.origin} ended before the answer was complete.`));

@@ -42,7 +42,8 @@ export type SummaryErrorCode =
   | 'aborted'
   | 'incomplete'
   | 'no-model'
-  | 'consent';
+  | 'consent'
+  | 'redirect';
 
 /** A model failure whose message says what to fix. */
 export class SummaryModelError extends Error {

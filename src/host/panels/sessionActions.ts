@@ -4,8 +4,8 @@
 import { basename, dirname } from 'node:path';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session } from '../../core/session.js';
-import { copyText, fullText } from '../../core/preview.js';
-import { messageOf } from '../../core/types.js';
+import { moveTarget, type MoveTarget } from '../../core/moveTarget.js';
+import { copyText } from '../../core/preview.js';
 import type { MoveReply } from '../../protocol.js';
 
 export interface ActionDeps {
@@ -35,21 +35,10 @@ export class SessionActions {
     return rec;
   }
 
-  /** pi's /tree rule: a user (or custom) message puts the leaf on its parent and hands back its text. */
-  async piTarget(id: string | null): Promise<{ leaf: string | null; editorText?: string }> {
-    if (id === null) return { leaf: null };
-    const s = this.session;
-    const rec = this.need(id);
-    const parent = rec.parentId && s.index.get(rec.parentId) ? rec.parentId : null;
-    if (rec.type === 'message' && rec.role === 'user') {
-      const e = await s.getEntry(id);
-      return { leaf: parent, editorText: e ? fullText(messageOf(e)?.content) : '' };
-    }
-    if (rec.type === 'custom_message') {
-      const e = await s.getEntry(id);
-      return { leaf: parent, editorText: e ? fullText(e.content) : '' };
-    }
-    return { leaf: id };
+  /** pi's /tree rule (core/moveTarget.ts): a user (or custom) message puts the leaf on its parent and hands back its text. */
+  piTarget(id: string | null): Promise<MoveTarget> {
+    if (id !== null) this.need(id);
+    return moveTarget(this.session, id);
   }
 
   /** Read-only sessions throw; live ones ask (true: go on, false: cancelled, 'fork': fork instead). */

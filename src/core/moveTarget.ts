@@ -1,0 +1,27 @@
+// pi's rule for where the leaf goes when the user picks an entry in /tree (agent-session.js
+// navigateTree): a user message or a custom message puts the leaf on its PARENT (null at the root) and
+// its text goes back to the editor, to be edited and sent again; any other entry becomes the leaf.
+// The one place this rule lives: the tree panel and `pi-tree move` both ask it.
+import { fullText } from './preview.js';
+import { EntryNotFoundError, type Session } from './session.js';
+import { messageOf } from './types.js';
+
+export interface MoveTarget {
+  /** Where the leaf goes. */
+  leaf: string | null;
+  /** The picked message's text, when pi would put it in the editor. */
+  editorText?: string;
+}
+
+export async function moveTarget(session: Session, id: string | null): Promise<MoveTarget> {
+  if (id === null) return { leaf: null };
+  const rec = session.index.get(id);
+  if (!rec) throw new EntryNotFoundError(id);
+  const isUser = rec.type === 'message' && rec.role === 'user';
+  if (!isUser && rec.type !== 'custom_message') return { leaf: id };
+  const e = await session.getEntry(id);
+  const content = e ? (isUser ? messageOf(e)?.content : (e as { content?: unknown }).content) : undefined;
+  // A parent that is not in the file (a damaged chain) counts as the root, as the tree shows it.
+  const leaf = rec.parentId !== null && session.index.get(rec.parentId) ? rec.parentId : null;
+  return { leaf, editorText: fullText(content) };
+}
