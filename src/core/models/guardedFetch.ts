@@ -19,7 +19,7 @@ const MAX_REDIRECTS = 5;
 
 export async function guardedFetch(url: URL, init: RequestInit & { headers: Record<string, string> }, allowCrossOrigin?: RedirectPolicy): Promise<Response> {
   let current = url;
-  let headers = init.headers;
+  let headers: Record<string, string> = init.headers;
   for (let hop = 0; ; hop++) {
     const res = await fetch(current, { ...init, headers, redirect: 'manual' });
     const location = res.headers.get('location');
@@ -35,8 +35,8 @@ export async function guardedFetch(url: URL, init: RequestInit & { headers: Reco
     if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`a redirect to a ${next.protocol} URL`);
     if (next.origin !== url.origin) {
       if (!(await allowCrossOrigin?.(current, next))) throw new CrossOriginRedirectError(current, next);
-      const { authorization: _dropped, ...rest } = headers;
-      headers = rest;
+      // Header names are case-insensitive: drop the key however it is spelled.
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
     }
     current = next;
   }
