@@ -4,7 +4,7 @@
 // over arrays: no recursion, so 100k-deep chains cannot overflow the stack.
 import { hierarchy } from 'd3-hierarchy';
 import type { NodeView } from '../src/protocol';
-import { passesFilter, type FilterMode } from './filter';
+import { passesFilter, type FilterMode } from '../src/shared/treeFilter';
 import type { TreeModel } from './model';
 
 /** Shortest run of single-child entries that becomes a segment. */
