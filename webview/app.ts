@@ -1,7 +1,7 @@
 // The tree webview app: owns the model and the UI state, turns host messages into model changes,
 // derives and lays out on the next frame (several deltas in one frame cost one pass), and runs every
 // action the user can take by click, key, native menu or host `invoke`.
-import type { ContextView, EntryDetails, HostMessage, MoveReply, NodeView, RequestBody, SessionMeta } from '../src/protocol';
+import type { EntryDetails, HostMessage, MoveReply, NodeView, Replies, RequestBody, SessionMeta } from '../src/protocol';
 import { nodeAriaLabel, segmentAriaLabel, KIND_NAMES } from './aria';
 import { derive, itemEntries, outlineRows, type Derived, type Item } from './derive';
 import { h, renderContext, renderEntry } from './details';
@@ -14,7 +14,7 @@ import { resolveKey, type CommandId } from './keymap';
 import { layoutTree, queryItems, type Layout } from './layout';
 import { TreeModel } from './model';
 import { OutlineView } from './outline';
-import { Bridge, type VsCodeApi } from './rpc';
+import { Bridge, forkedFile, wasCancelled, type VsCodeApi } from './rpc';
 import { capIds, restoreState, STATE_VERSION, type SavedState } from './state';
 
 /** Up to this many find hits become their own items (split out of segments). */
@@ -839,7 +839,7 @@ export class App {
     if (!this.canWrite()) return;
     const n = this.model.nodes[it.entry];
     try {
-      const r = await this.bridge.request<MoveReply>({ kind: 'moveTo', id: n.id });
+      const r = await this.bridge.request({ kind: 'moveTo', id: n.id });
       this.afterMove(r, n.id);
     } catch (e) {
       this.error((e as Error).message);
@@ -847,10 +847,11 @@ export class App {
   }
 
   /** The host may answer a move with `cancelled` (the user declined a warning) or fork instead. */
-  private afterMove(reply: MoveReply | null, targetId: string | null): void {
-    const r = (reply ?? {}) as Partial<MoveReply> & { cancelled?: boolean; fileName?: string };
-    if (r.cancelled) return this.announce('Cancelled: nothing was written');
-    if (typeof r.fileName === 'string') return this.announce(`Forked into ${r.fileName}`);
+  private afterMove(reply: Replies['moveWithSummary'], targetId: string | null): void {
+    if (wasCancelled(reply)) return this.announce('Cancelled: nothing was written');
+    const file = forkedFile(reply);
+    if (file !== undefined) return this.announce(`Forked into ${file}`);
+    const r = reply as Partial<MoveReply>;
     if (!r.moved) this.announce('Already at this point');
     else this.announce(`Moved the leaf${targetId ? ` to ${this.describe(r.leafId ?? targetId)}` : ''}`);
     if (typeof r.editorText === 'string') openEditorTextDialog(this.dialogServices(), targetId, r.editorText);
@@ -870,9 +871,10 @@ export class App {
   private async simple(body: RequestBody, done: string): Promise<void> {
     if ((body.kind === 'setLabel' || body.kind === 'rename') && !this.canWrite()) return;
     try {
-      const r = (await this.bridge.request<{ cancelled?: boolean; fileName?: string } | null>(body)) ?? {};
-      if (r.cancelled) this.announce('Cancelled: nothing was written');
-      else this.announce(typeof r.fileName === 'string' ? `${done}: ${r.fileName}` : done);
+      const r = await this.bridge.request(body);
+      const file = forkedFile(r);
+      if (wasCancelled(r)) this.announce('Cancelled: nothing was written');
+      else this.announce(file !== undefined ? `${done}: ${file}` : done);
     } catch (e) {
       this.error((e as Error).message);
     }
@@ -922,7 +924,7 @@ export class App {
     this.applyPanes();
     this.renderDetails();
     try {
-      const c = await this.bridge.request<ContextView>({ kind: 'getContext', id });
+      const c = await this.bridge.request({ kind: 'getContext', id });
       if (this.contextFor !== id) return;
       const body = this.detailsEl.querySelector('.details-body');
       body?.replaceChildren(renderContext(c, this.links()));
@@ -996,7 +998,7 @@ export class App {
       pop: (o) => this.popOverlay(o),
       announce: (m) => this.announce(m),
       error: (m) => this.error(m),
-      request: <T>(b: RequestBody) => this.bridge.request<T>(b),
+      request: (b) => this.bridge.request(b),
       afterMove: (r, id) => this.afterMove(r, id),
     };
   }
@@ -1159,7 +1161,7 @@ export class App {
     // Fetched on demand, a little after the selection settles (arrowing through rows stays cheap).
     this.detailsTimer = window.setTimeout(async () => {
       try {
-        const det = await this.bridge.request<EntryDetails>({ kind: 'getEntry', id });
+        const det = await this.bridge.request({ kind: 'getEntry', id });
         this.entryCache.set(id, det);
         if (this.entryCache.size > 100) this.entryCache.delete(this.entryCache.keys().next().value!);
         if (this.sel?.entryId !== id || this.contextFor !== undefined) return;

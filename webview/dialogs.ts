@@ -1,9 +1,10 @@
 // Modal sheets and inline editors: the summary flow of "Move here with summary", the label editor,
 // the editor-text offer after moving to a user message, and the generated shortcut sheet. Each one is
 // a small DOM subtree in the overlay stack; Escape closes the top one (see app.ts).
-import type { MoveReply, SummaryPreview } from '../src/protocol';
+import type { Replies, RequestFn, SummaryPreview } from '../src/protocol';
 import { h } from './details';
 import { shortcutSheet } from './keymap';
+import { wasCancelled } from './rpc';
 
 export interface Overlay {
   el: HTMLElement;
@@ -16,8 +17,8 @@ export interface DialogServices {
   pop(o: Overlay): void;
   announce(msg: string): void;
   error(msg: string): void;
-  request<T>(body: import('../src/protocol').RequestBody): Promise<T>;
-  afterMove(r: MoveReply | null, targetId: string | null): void;
+  request: RequestFn;
+  afterMove(r: Replies['moveWithSummary'], targetId: string | null): void;
 }
 
 export function button(label: string, action: string, opts: { secondary?: boolean; icon?: string; disabled?: boolean; title?: string } = {}): HTMLElement {
@@ -125,7 +126,7 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
   const plainMove = async () => {
     finish();
     try {
-      const r = await svc.request<MoveReply>({ kind: 'moveTo', id: target.id });
+      const r = await svc.request({ kind: 'moveTo', id: target.id });
       svc.afterMove(r, target.id);
     } catch (e) {
       svc.error((e as Error).message);
@@ -146,7 +147,7 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
     actions.replaceChildren(cancel);
     svc.announce('Summarizing the branch…');
     try {
-      const p = await svc.request<SummaryPreview>({ kind: 'summaryPreview', id: target.id, ...(focus ? { focus } : {}) });
+      const p = await svc.request({ kind: 'summaryPreview', id: target.id, ...(focus ? { focus } : {}) });
       if (closed) {
         // Cancelled while the model was working: drop the preview, write nothing.
         if (p.previewId) void svc.request({ kind: 'cancelPreview', previewId: p.previewId }).catch(() => undefined);
@@ -196,7 +197,7 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
       previewId = undefined;
       finish();
       try {
-        const r = await svc.request<MoveReply>({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
+        const r = await svc.request({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
         svc.afterMove(r, target.id);
       } catch (e) {
         svc.error((e as Error).message);
@@ -294,8 +295,8 @@ export function openLabelEditor(svc: DialogServices, target: { id: string; label
     if (done) return;
     overlay.close();
     try {
-      const r = (await svc.request<{ cancelled?: boolean } | null>({ kind: 'setLabel', id: target.id, ...(label ? { label } : {}) })) ?? {};
-      svc.announce(r.cancelled ? 'Cancelled: nothing was written' : label ? `Label set to ${label}` : 'Label cleared');
+      const r = await svc.request({ kind: 'setLabel', id: target.id, ...(label ? { label } : {}) });
+      svc.announce(wasCancelled(r) ? 'Cancelled: nothing was written' : label ? `Label set to ${label}` : 'Label cleared');
     } catch (e) {
       svc.error((e as Error).message);
     }

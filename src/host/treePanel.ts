@@ -405,19 +405,6 @@ export class TreeController implements vscode.Disposable {
       case 'cancelPreview':
         this.deps.summaries.cancel(body.previewId);
         return {};
-      case 'compactPreview': {
-        const cts = new vscode.CancellationTokenSource();
-        this.cancels.set(seq, cts);
-        return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Preparing a compaction…', cancellable: true }, (_p, token) => {
-          token.onCancellationRequested(() => cts.cancel());
-          return this.deps.summaries.previewCompaction(s, cts.token);
-        });
-      }
-      case 'compact': {
-        const ok = await this.guard('compact the session');
-        if (ok !== true) return { cancelled: true };
-        return this.deps.summaries.commitCompaction(s, body.previewId, body.summary);
-      }
     }
   }
 

@@ -8,7 +8,7 @@ import { join, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { HostMessage, NodeView, RequestBody, SessionMeta, WebviewMessage } from '../../../src/protocol';
+import type { HostMessage, NodeView, Replies, RequestBody, RequestKind, SessionMeta, WebviewMessage } from '../../../src/protocol';
 import { renderWebviewHtml } from '../../../src/host/webviewHtml';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -87,7 +87,8 @@ const INIT = `(() => {
 type DistOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type DeltaBody = DistOmit<Extract<HostMessage, { rev: number }>, 'rev'>;
 
-export type Handler = (body: RequestBody) => unknown | Promise<unknown>;
+/** Scripted answers by request kind, typed like the host's handlers (src/protocol.ts RequestHandlers). */
+export type Handlers = { [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>) => Replies[K] | Promise<Replies[K]> };
 
 export interface HostSession {
   meta: SessionMeta;
@@ -104,7 +105,7 @@ export class ScriptedHost {
   readonly received: WebviewMessage[] = [];
   readonly requests: RequestBody[] = [];
   rev = 1;
-  handlers: Partial<Record<RequestBody['kind'], Handler>> = {};
+  handlers: Partial<Handlers> = {};
   private waiters: { pred: (m: WebviewMessage) => boolean; resolve: (m: WebviewMessage) => void }[] = [];
 
   constructor(
@@ -140,7 +141,8 @@ export class ScriptedHost {
     }
     if (m.type !== 'request') return;
     this.requests.push(m.body);
-    const h = this.handlers[m.body.kind] ?? defaultHandler(this);
+    const kind = m.body.kind;
+    const h = (this.handlers[kind] ?? defaultHandlers(this)[kind]) as (b: RequestBody) => unknown;
     try {
       const data = await h(m.body);
       await this.post({ type: 'reply', seq: m.seq, ok: true, data: data ?? null });
@@ -186,21 +188,25 @@ export class ScriptedHost {
   }
 }
 
-function defaultHandler(host: ScriptedHost): Handler {
-  return (b) => {
-    switch (b.kind) {
-      case 'getEntry': {
-        const n = host.session.nodes.find((x) => x.id === b.id);
-        if (!n) throw new Error(`unknown entry ${b.id}`);
-        return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
-      }
-      case 'getContext':
-        return { leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null };
-      case 'moveTo':
-        return { leafId: b.id, moved: true };
-      default:
-        return null;
-    }
+/** Answers of the shapes the extension host sends (src/host/treePanel.ts), for requests a test does not script. */
+function defaultHandlers(host: ScriptedHost): Handlers {
+  return {
+    getEntry: (b) => {
+      const n = host.session.nodes.find((x) => x.id === b.id);
+      if (!n) throw new Error(`unknown entry ${b.id}`);
+      return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
+    },
+    getContext: (b) => ({ leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null }),
+    moveTo: (b) => ({ leafId: b.id, moved: true }),
+    summaryPreview: () => ({ previewId: 'preview-1', summary: 'A summary.', details: { readFiles: [], modifiedFiles: [] }, entryCount: 1 }),
+    moveWithSummary: (b) => ({ leafId: b.id, moved: true }),
+    cancelPreview: () => ({}),
+    fork: () => ({ fileName: 'forked.jsonl', text: '' }),
+    clone: () => ({ fileName: 'cloned.jsonl' }),
+    setLabel: (b) => ({ label: b.label ?? null }),
+    rename: (b) => ({ name: b.name || null }),
+    copyText: () => ({ copied: 1 }),
+    continueInPi: (b): Replies['continueInPi'] => (b.id ? { leafId: b.id, moved: true } : {}),
   };
 }
 
