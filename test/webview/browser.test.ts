@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { validateWebviewMessage, type NodeView } from '../../src/protocol';
-import { KEYMAP } from '../../webview/keymap';
+import { KEYMAP } from '../../webview/app/keymap';
 import { launch, meta, serve, settled, ScriptedHost, type Served } from './helpers/browser';
 import { genSession } from './helpers/gen';
 import { HOSTILE_MARKDOWN, smallSession } from './fixtures';
@@ -420,7 +420,7 @@ test('a big snapshot in parts is applied once whole', async () => {
   await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[2] });
   await settled(page);
   assert.equal(await page.locator('h1.title').textContent(), 'In parts');
-  const count = await page.evaluate(() => (window as unknown as { __piTree: { app: { model: { nodes: unknown[] } } } }).__piTree.app.model.nodes.length);
+  const count = await page.evaluate(() => (window as unknown as { __piTree: { model: { nodes: unknown[] } } }).__piTree.model.nodes.length);
   assert.equal(count, g.nodes.length);
   await close(host);
 });

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
-import { TreeModel } from '../../webview/model';
-import { derive, type Item } from '../../webview/derive';
-import { layoutTree, queryItems, queryBars, NODE_W, NODE_H, DX } from '../../webview/layout';
+import { TreeModel } from '../../webview/model/treeModel';
+import { derive, type Item } from '../../webview/model/derive';
+import { layoutTree, queryItems, queryBars, NODE_W, NODE_H, DX } from '../../webview/model/layout';
 import { genSession } from './helpers/gen';
 
 let clock = 1000;

@@ -22,8 +22,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves /index.html (the webview document) and /dist/*. */
-export async function serve(extraHead = ''): Promise<Served> {
+/**
+ * Serves /index.html (the webview document) and /dist/*. The page loads the test build of the webview
+ * (dist/test/webview.js, which exposes window.__piTree), or with `shipped` the bundle that ships.
+ */
+export async function serve(opts: { shipped?: boolean } = {}): Promise<Served> {
+  const bundle = opts.shipped ? 'dist' : 'dist/test';
   let origin = '';
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
@@ -32,12 +36,12 @@ export async function serve(extraHead = ''): Promise<Served> {
       let html = renderWebviewHtml({
         cspSource: origin,
         nonce,
-        scriptUri: `${origin}/dist/webview.js`,
-        styleUris: [`${origin}/test-theme.css`, `${origin}/dist/webview.css`],
+        scriptUri: `${origin}/${bundle}/webview.js`,
+        styleUris: [`${origin}/test-theme.css`, `${origin}/${bundle}/webview.css`],
         codiconUri: `${origin}/dist/codicons/codicon.css`,
         title: 'test session',
       });
-      html = html.replace('<body>', `<body class="vscode-dark">${extraHead}`);
+      html = html.replace('<body>', '<body class="vscode-dark">');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(html);
       return;
@@ -63,7 +67,7 @@ export async function serve(extraHead = ''): Promise<Served> {
 
 export async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
-  if (!existsSync(join(ROOT, 'dist', 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'test', 'webview.js'))) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 

@@ -1,6 +1,7 @@
 // The webview end of the message bridge: `ready` first, requests with a sequence number that get
-// exactly one reply, host messages dispatched to the app.
-import type { HostMessage, Replies, RequestBody, WebviewMessage } from '../src/protocol';
+// exactly one reply (typed by request kind, src/protocol.ts Replies), host messages dispatched to the app.
+import type { HostMessage, Replies, RequestBody, WebviewMessage } from '../../src/protocol';
+import { tracked } from '../ui/schedule';
 
 export interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -37,14 +38,12 @@ export class Bridge {
   /** Sends a request; resolves with the host's reply to it (typed by the request kind). */
   request<B extends RequestBody>(body: B): Promise<Replies[B['kind']]> {
     const seq = ++this.seq;
-    return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
-      this.send({ type: 'request', seq, body });
-    });
-  }
-
-  get inFlight(): number {
-    return this.pending.size;
+    return tracked(
+      new Promise((resolve, reject) => {
+        this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
+        this.send({ type: 'request', seq, body });
+      }),
+    );
   }
 
   receive(data: unknown): void {
