@@ -71,8 +71,21 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** Fake VS Code API inside the page. State lives in sessionStorage so it survives reloads. */
+/**
+ * Fake VS Code API inside the page. State lives in sessionStorage so it survives reloads. A message
+ * `{ __testMarker: n }` posted after a host message tells the test the app has handled that one (messages
+ * from one window arrive in order); the listener runs before the app's and keeps markers from it.
+ */
 const INIT = `(() => {
+  window.__markers = new Map();
+  window.addEventListener('message', (e) => {
+    const d = e.data;
+    if (!d || typeof d !== 'object' || !('__testMarker' in d)) return;
+    e.stopImmediatePropagation();
+    const done = window.__markers.get(d.__testMarker);
+    window.__markers.delete(d.__testMarker);
+    if (done) done();
+  }, true);
   window.__sent = [];
   window.__cspViolations = [];
   window.__contextMenus = [];
@@ -155,9 +168,22 @@ export class ScriptedHost {
     }
   }
 
+  private markers = 0;
+
+  /** Posts a host message and resolves once the app has handled it (its synchronous part). */
   async post(m: HostMessage): Promise<void> {
     // As a JSON string: Playwright's own argument serialization is slow for 100k-node snapshots.
-    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(m)).catch(() => undefined);
+    await this.page
+      .evaluate(
+        ([json, marker]) =>
+          new Promise<void>((resolve) => {
+            (window as unknown as { __markers: Map<number, () => void> }).__markers.set(marker, resolve);
+            window.postMessage(JSON.parse(json), '*');
+            window.postMessage({ __testMarker: marker }, '*');
+          }),
+        [JSON.stringify(m), ++this.markers] as const,
+      )
+      .catch(() => undefined); // the page reloaded or closed meanwhile
   }
 
   async delta(m: DeltaBody): Promise<void> {
@@ -165,19 +191,19 @@ export class ScriptedHost {
     await this.post({ ...m, rev: this.rev } as HostMessage);
   }
 
+  /** Resolves with the first message (already received or to come) matching `pred`; fails after `timeout` ms. */
   waitFor(pred: (m: WebviewMessage) => boolean, timeout = 5000): Promise<WebviewMessage> {
     const hit = this.received.find(pred);
     if (hit) return Promise.resolve(hit);
     return new Promise((resolve, reject) => {
       const w = { pred, resolve };
       this.waiters.push(w);
-      setTimeout(() => {
+      AbortSignal.timeout(timeout).addEventListener('abort', () => {
         const i = this.waiters.indexOf(w);
-        if (i >= 0) {
-          this.waiters.splice(i, 1);
-          reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.received.slice(-5))}`));
-        }
-      }, timeout);
+        if (i < 0) return;
+        this.waiters.splice(i, 1);
+        reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.received.slice(-5))}`));
+      });
     });
   }
 
@@ -214,7 +240,11 @@ function defaultHandlers(host: ScriptedHost): Handlers {
   };
 }
 
-/** Waits until the page's app has rendered once after the last change. */
-export async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+/**
+ * Waits until the app is idle: no timer, animation frame or host request of its own pending (the test
+ * build's window.__piTree.idle()). Debounced work (find, entry details, saving the UI state) is done then.
+ */
+export async function idle(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(window as unknown as { __piTree?: unknown }).__piTree);
+  await page.evaluate(() => (window as unknown as { __piTree: { idle(): Promise<void> } }).__piTree.idle());
 }
