@@ -1,8 +1,7 @@
 // UI state that survives hiding, reloading and restarting: read once from VS Code's getState and written
 // back with setState a little after the last change. What is kept, and how it is checked, is
 // model/savedState.ts; the app supplies the live parts (selection, view, folds) when saving.
-import type { ViewState } from '../model/savedState';
-import { capIds, restoreState, STATE_VERSION, type SavedState } from '../model/savedState';
+import { capIds, restoreState, STATE_VERSION, type SavedState, type ViewState } from '../model/savedState';
 import { after, cancelAfter } from '../ui/schedule';
 import type { VsCodeApi } from './bridge';
 

@@ -1,10 +1,10 @@
 // What the test build (dist/test/webview.js, built with __PI_TREE_TEST__) exposes on `window.__piTree`
 // for the browser tests and the benchmark: the app's parts, counts, timings and an idle signal. The
 // shipped bundle is built without it (scripts/build.mjs), so it puts nothing on `window`.
+import type { GraphView } from '../graph/graphView';
 import type { Derived } from '../model/derive';
 import { queryItems } from '../model/layout';
 import type { TreeModel } from '../model/treeModel';
-import type { GraphView } from '../graph/graphView';
 import { busy, whenIdle } from '../ui/schedule';
 import type { App } from './app';
 

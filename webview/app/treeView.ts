@@ -1,14 +1,13 @@
 // The model on screen: derives the item tree (filter, folds, expanded runs, segments), lays it out, keeps
 // the selection on an item across re-derivations and hands both to the graph and the outline. Deltas are
 // batched into one pass per frame; a snapshot is drawn at once (it is what the user waits for).
-import type { FilterMode } from '../../src/shared/treeFilter';
+import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
 import { derive, outlineRows, type Derived, type Item } from '../model/derive';
 import { layoutTree, type Layout } from '../model/layout';
 import type { ViewState } from '../model/savedState';
 import type { TreeModel } from '../model/treeModel';
 import type { GraphView } from '../graph/graphView';
 import type { OutlineView } from '../outline/outlineView';
-import { passesFilter } from '../../src/shared/treeFilter';
 import { cancelFrame, onFrame } from '../ui/schedule';
 import { resolveSelection, Selection } from './selection';
 
