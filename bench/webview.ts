@@ -2,6 +2,7 @@
 // (targets < 300 ms and < 1.5 s) and frame time while panning with ~1k nodes in view (target ≤ 16 ms),
 // plus the cost of applying a leaf move to a 100k session. Medians of several runs; sessions are
 // generated deterministically (seeded) with deep chains, branch points, tool calls, compactions, labels.
+// It loads the test build of the webview (dist/test/webview.js: the shipped code plus window.__piTree).
 // Run: node_modules/.bin/node --import tsx bench/webview.ts   (needs `npm run build` first)
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -147,8 +148,9 @@ async function leafMove(page: Page, ownItem: boolean): Promise<number> {
     (ownItem) =>
       new Promise<number>((resolve) => {
         type It = { seg: boolean; entry: number; isLeaf: boolean };
-        const w = window as unknown as { __piTree: { app: { model: { nodes: { id: string }[] }; derived: { items: It[] } } } };
-        const { model, derived } = w.__piTree.app;
+        const w = window as unknown as { __piTree: { model: { nodes: { id: string }[] }; derived(): { items: It[] } } };
+        const model = w.__piTree.model;
+        const derived = w.__piTree.derived();
         const items = derived.items.filter((it) => !it.seg && !it.isLeaf);
         const target = ownItem ? model.nodes[items[Math.floor(items.length / 3)].entry].id : model.nodes[Math.floor(model.nodes.length / 3)].id;
         const t0 = performance.now();
@@ -166,7 +168,7 @@ async function leafMove(page: Page, ownItem: boolean): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync('dist/webview.js')) throw new Error('dist/webview.js is missing: run `npm run build` first');
+  if (!existsSync('dist/test/webview.js')) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   const srv = await serve();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const out: Record<string, unknown> = { chromium: browser.version(), viewport: '1280x800', flags: '--disable-gpu (software raster)' };

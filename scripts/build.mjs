@@ -3,6 +3,9 @@
 // --production = minified, no source maps (what `npm run package` ships); --outdir defaults to dist.
 // The webview bundle is an iife (webview.js) plus its style sheet (webview.css, emitted by esbuild from
 // the CSS the webview imports); the codicon font and CSS are copied to <outdir>/codicons/.
+// Except with --production, a test build of the webview goes to <outdir>/test/webview.js: the same code
+// with __PI_TREE_TEST__ = true, which exposes window.__piTree for the browser tests and the benchmark.
+// The shipped webview.js is built with it false, so none of that is in it.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +29,9 @@ const builds = [
 ];
 if (existsSync('webview/main.ts')) {
   // Always minified: the bundle ships as is, and a smaller webview script parses faster.
-  builds.push({ ...common, minify: true, entryPoints: ['webview/main.ts'], outfile: join(outdir, 'webview.js'), platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true });
+  const webview = { ...common, minify: true, entryPoints: ['webview/main.ts'], platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true };
+  builds.push({ ...webview, outfile: join(outdir, 'webview.js'), define: { __PI_TREE_TEST__: 'false' } });
+  if (!production) builds.push({ ...webview, outfile: join(outdir, 'test', 'webview.js'), define: { __PI_TREE_TEST__: 'true' } });
 }
 
 function copyCodicons() {

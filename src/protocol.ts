@@ -2,6 +2,8 @@
 // webview sends. The webview is untrusted: it names entries by id and states intents; it never sends a
 // file path, and the host checks every request before touching a file.
 
+import type { FilterMode } from './shared/treeFilter';
+
 // ───────────────────────────── shared shapes ─────────────────────────────
 
 /** Visual kind of a node, derived from entry type and message role. */
@@ -67,6 +69,8 @@ export interface SessionMeta {
   diagnostics: { line?: number; severity: 'error' | 'warning' | 'info'; message: string }[];
   /** Host settings the webview needs. */
   clickAction: 'select' | 'move';
+  /** The /tree filter a session opens with (piTree.tree.defaultFilter) until the user picks another. */
+  defaultFilter?: FilterMode;
   summariesAvailable: boolean;
   /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
   restoreToken: string;
@@ -115,9 +119,9 @@ export type RequestBody =
   | { kind: 'setLabel'; id: string; label?: string }
   | { kind: 'rename'; name: string }
   | { kind: 'copyText'; id: string }
-  | { kind: 'continueInPi'; id?: string; text?: string }
-  | { kind: 'compactPreview' }
-  | { kind: 'compact'; previewId: string; summary: string };
+  | { kind: 'continueInPi'; id?: string; text?: string };
+
+export type RequestKind = RequestBody['kind'];
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -125,7 +129,47 @@ export type WebviewMessage =
   /** Selection changed (so native menu commands and "Show in tree" know the node). */
   | { type: 'selected'; id: string | null };
 
-// Replies (the `data` of an ok reply), by request kind.
+// ───────────────────────────── replies ─────────────────────────────
+
+/** The `data` of an ok reply, by request kind: `request(body)` resolves to `Replies[body.kind]`. */
+export interface Replies {
+  getEntry: EntryDetails;
+  getContext: ContextView;
+  moveTo: MoveReply;
+  summaryPreview: SummaryPreview;
+  /** A move, or `cancelled` (the user declined the live-session warning), or a fork made instead. */
+  moveWithSummary: MoveReply | Cancelled | Forked;
+  cancelPreview: Empty;
+  fork: Forked & { text: string };
+  clone: Forked;
+  setLabel: { label: string | null } | Cancelled;
+  rename: { name: string | null } | Cancelled;
+  copyText: { copied: number };
+  /** With an entry id: the move made first; without: nothing to report. */
+  continueInPi: MoveReply | Empty;
+}
+
+/** The webview's side of a request: the reply type follows from the request kind. */
+export type RequestFn = <B extends RequestBody>(body: B) => Promise<Replies[B['kind']]>;
+
+/** The host's side: one handler per request kind, each checked against its reply type. */
+export type RequestHandlers = { [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>, seq: number) => Promise<Replies[K]> };
+
+/** Runs the handler for `body.kind` from a table of RequestHandlers. */
+export function dispatchRequest(handlers: RequestHandlers, body: RequestBody, seq: number): Promise<Replies[RequestKind]> {
+  const handle = handlers[body.kind] as (b: RequestBody, seq: number) => Promise<Replies[RequestKind]>;
+  return handle(body, seq);
+}
+
+export type Empty = Record<string, never>;
+/** The user declined (a warning about a session pi is writing): nothing was written. */
+export interface Cancelled {
+  cancelled: true;
+}
+/** A new session file was written (fork, clone, or a move that forked instead); its base name only. */
+export interface Forked {
+  fileName: string;
+}
 export interface EntryDetails {
   id: string;
   /** The entry as stored; long strings are cut to `truncatedAt` characters. */
@@ -149,6 +193,8 @@ export interface MoveReply {
   /** The user message's text, offered for re-editing, when the target was a user message. */
   editorText?: string;
   moved: boolean;
+  /** The user declined the live-session warning: nothing was written. */
+  cancelled?: true;
 }
 export interface SummaryPreview {
   previewId: string;
@@ -198,7 +244,8 @@ function onlyKeys(o: Record<string, unknown>, keys: string[]): string | undefine
 export function validateBody(b: unknown): { ok: true; value: RequestBody } | { ok: false; reason: string } {
   if (!isRecord(b) || typeof b.kind !== 'string') return { ok: false, reason: 'body is not an object with a kind' };
   const bad = (r: string) => ({ ok: false as const, reason: `${b.kind as string}: ${r}` });
-  const fields: Record<string, string[]> = {
+  // Every kind with the fields it may carry (the compiler keeps this in step with RequestBody).
+  const fields: { [K in RequestKind]: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[] } = {
     getEntry: ['id'],
     getContext: ['id'],
     moveTo: ['id'],
@@ -211,11 +258,9 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     rename: ['name'],
     copyText: ['id'],
     continueInPi: ['id', 'text'],
-    compactPreview: [],
-    compact: ['previewId', 'summary'],
   };
   // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
-  const allowed = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind] : undefined;
+  const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;
   if (!allowed) return bad('unknown request kind');
   const extra = onlyKeys(b, ['kind', ...allowed]);
   if (extra) return bad(extra);
@@ -252,10 +297,6 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     case 'continueInPi':
       if (b.id !== undefined && !id(b.id)) return bad('id must be an entry id');
       if (b.text !== undefined && !str(b.text, LIMITS.text)) return bad('text must be a string');
-      break;
-    case 'compact':
-      if (!id(b.previewId)) return bad('previewId must be an id');
-      if (!str(b.summary, LIMITS.summary)) return bad('summary must be a string');
       break;
   }
   return { ok: true, value: b as unknown as RequestBody };

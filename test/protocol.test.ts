@@ -1,7 +1,13 @@
 // The host validates everything the (untrusted) webview sends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateWebviewMessage } from '../src/protocol.js';
+import { dispatchRequest, validateBody, validateWebviewMessage, type ContextView, type EntryDetails, type Replies, type RequestBody, type RequestFn, type RequestHandlers, type RequestKind } from '../src/protocol.js';
+
+/** Compile-time equality (checked by `tsc`, which type-checks the tests). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function expectType<T extends true>(): T | undefined {
+  return undefined;
+}
 
 describe('webview message validation', () => {
   const ok = (m: unknown) => assert.equal(validateWebviewMessage(m).ok, true, JSON.stringify(m));
@@ -20,7 +26,6 @@ describe('webview message validation', () => {
     ok({ type: 'request', seq: 3, body: { kind: 'setLabel', id: 'a', label: 'x' } });
     ok({ type: 'request', seq: 4, body: { kind: 'setLabel', id: 'a' } });
     ok({ type: 'request', seq: 5, body: { kind: 'moveWithSummary', id: 'a', summary: 's', previewId: 'p1' } });
-    ok({ type: 'request', seq: 6, body: { kind: 'compactPreview' } });
   });
 
   it('rejects unknown types, unknown kinds, wrong shapes, extra fields and paths', () => {
@@ -40,6 +45,74 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'moveWithSummary', id: 'a', summary: 'x'.repeat(2_000_000) } }, /summary/);
     bad({ type: 'request', seq: 1, body: { kind: 'getEntry', id: 'a'.repeat(200) } }, /id/);
     bad({ type: 'request', seq: 1, body: { kind: '__proto__' } });
+    bad({ type: 'request', seq: 1, body: { kind: 'compactPreview' } }, /unknown request kind/);
     bad({ type: 'request', seq: 1, body: Object.assign(Object.create({ kind: 'moveTo' }), { id: 'a' }) });
+  });
+});
+
+describe('typed replies', () => {
+  /** One request of every kind with every field it may carry. */
+  const samples: { [K in RequestKind]: Extract<RequestBody, { kind: K }> } = {
+    getEntry: { kind: 'getEntry', id: 'a1' },
+    getContext: { kind: 'getContext', id: null },
+    moveTo: { kind: 'moveTo', id: 'a1' },
+    summaryPreview: { kind: 'summaryPreview', id: 'a1', focus: 'tests' },
+    moveWithSummary: { kind: 'moveWithSummary', id: 'a1', summary: 's', previewId: 'p1' },
+    cancelPreview: { kind: 'cancelPreview', previewId: 'p1' },
+    fork: { kind: 'fork', id: 'a1' },
+    clone: { kind: 'clone', id: 'a1' },
+    setLabel: { kind: 'setLabel', id: 'a1', label: 'x' },
+    rename: { kind: 'rename', name: 'n' },
+    copyText: { kind: 'copyText', id: 'a1' },
+    continueInPi: { kind: 'continueInPi', id: 'a1', text: 't' },
+  };
+  const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
+  const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
+  const seen: [RequestKind, number][] = [];
+  const reply = <K extends RequestKind>(kind: K, r: Replies[K]) => (_b: unknown, seq: number) => (seen.push([kind, seq]), Promise.resolve(r));
+  const handlers: RequestHandlers = {
+    getEntry: reply('getEntry', entry),
+    getContext: reply('getContext', context),
+    moveTo: reply('moveTo', { leafId: 'a1', moved: true }),
+    summaryPreview: reply('summaryPreview', { previewId: 'p1', summary: 's', details: { readFiles: [], modifiedFiles: [] }, entryCount: 2 }),
+    moveWithSummary: reply('moveWithSummary', { cancelled: true }),
+    cancelPreview: reply('cancelPreview', {}),
+    fork: reply('fork', { fileName: 'f.jsonl', text: 'hi' }),
+    clone: reply('clone', { fileName: 'c.jsonl' }),
+    setLabel: reply('setLabel', { label: 'x' }),
+    rename: reply('rename', { name: null }),
+    copyText: reply('copyText', { copied: 2 }),
+    continueInPi: reply('continueInPi', {}),
+  };
+
+  it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {
+    expectType<Equal<keyof Replies, RequestKind>>();
+    const request: RequestFn = (body) => dispatchRequest(handlers, body, 7) as never;
+    expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getEntry'; id: string }>>>, EntryDetails>>();
+    expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getContext'; id: null }>>>, ContextView>>();
+    expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'moveWithSummary'; id: string; summary: string }>>>, Replies['moveWithSummary']>>();
+    const e = await request({ kind: 'getEntry', id: 'a1' });
+    assert.equal(e.isLeaf, false, 'typed as EntryDetails');
+    // @ts-expect-error a getEntry reply has no `moved`
+    assert.equal(e.moved, undefined);
+  });
+
+  it('dispatches every kind to its own handler, and the validator accepts every field of every kind', async () => {
+    for (const [kind, body] of Object.entries(samples)) {
+      assert.equal(validateBody(body).ok, true, kind);
+      await dispatchRequest(handlers, body, 3);
+      assert.deepEqual(seen.pop(), [kind, 3]);
+    }
+    assert.equal(Object.keys(samples).length, Object.keys(handlers).length);
+  });
+
+  it('a handler that resolves to the wrong reply type does not compile', () => {
+    const wrong: Pick<RequestHandlers, 'getEntry' | 'fork'> = {
+      // @ts-expect-error getEntry must resolve to EntryDetails
+      getEntry: async () => ({ leafId: null, moved: true }),
+      // @ts-expect-error fork must name the new file
+      fork: async () => ({ text: 'x' }),
+    };
+    assert.equal(typeof wrong.getEntry, 'function');
   });
 });

@@ -1,5 +1,6 @@
 // Entry of the tree webview bundle (dist/webview.js + dist/webview.css). Only the UI-kit components
-// that are used are imported, to keep the bundle small.
+// that are used are imported, to keep the bundle small. The test build (__PI_TREE_TEST__, see
+// scripts/build.mjs) also exposes window.__piTree for the browser tests and the benchmark.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
@@ -7,11 +8,16 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import './styles.css';
-import { App } from './app';
-import type { VsCodeApi } from './rpc';
+import { App } from './app/app';
+import type { VsCodeApi } from './app/bridge';
+import { exposeTestHooks } from './app/testHooks';
 
 declare function acquireVsCodeApi(): VsCodeApi;
+/** Replaced by esbuild: true in the test build only. */
+declare const __PI_TREE_TEST__: boolean;
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.classList.add('app');
-new App(root, acquireVsCodeApi()).start();
+const app = new App(root, acquireVsCodeApi());
+if (__PI_TREE_TEST__) exposeTestHooks(app);
+app.start();

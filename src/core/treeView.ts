@@ -4,32 +4,17 @@
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
 import { entryText, hasText, toolCallsOf, type ToolCallRef } from './preview.js';
+import { passesFilter, type FilterMode } from '../shared/treeFilter.js';
 
-export type FilterMode = 'default' | 'no-tools' | 'user-only' | 'labeled-only' | 'all';
-export const FILTER_MODES: FilterMode[] = ['default', 'no-tools', 'user-only', 'labeled-only', 'all'];
+export { FILTER_MODES, type FilterMode } from '../shared/treeFilter.js';
 
-const SETTINGS_TYPES = new Set(['label', 'context_edit', 'custom', 'model_change', 'thinking_level_change', 'session_info', 'leaf', 'active_tools_change']);
-
-/** pi's /tree filter for one entry (tree-selector.js applyFilter). */
+/** pi's /tree filter for one entry (the shared rule in src/shared/treeFilter.ts, on the stored entry). */
 export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string | null, label: string | undefined): boolean {
-  if (entry.type === 'usage') return false;
   const m = messageOf(entry);
-  if (m?.role === 'assistant' && entry.id !== leafId) {
-    const err = m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse';
-    if (!hasText(m.content) && !err) return false;
-  }
-  switch (mode) {
-    case 'user-only':
-      return m?.role === 'user';
-    case 'no-tools':
-      return !SETTINGS_TYPES.has(entry.type) && m?.role !== 'toolResult';
-    case 'labeled-only':
-      return label !== undefined;
-    case 'all':
-      return true;
-    default:
-      return !SETTINGS_TYPES.has(entry.type);
-  }
+  const isLeaf = entry.id === leafId;
+  // Only what the rule reads: whether an assistant message (not the leaf) has text or ended in error.
+  const facts = m?.role === 'assistant' && !isLeaf ? { noText: !hasText(m.content), error: !!m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse' } : {};
+  return passesFilter({ type: entry.type, role: m?.role, label, ...facts }, mode, isLeaf);
 }
 
 export interface TreeRow {

@@ -5,8 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { validateWebviewMessage, type NodeView } from '../../src/protocol';
-import { KEYMAP } from '../../webview/keymap';
-import { launch, meta, serve, settled, ScriptedHost, type Served } from './helpers/browser';
+import { KEYMAP } from '../../webview/app/keymap';
+import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
 import { genSession } from './helpers/gen';
 import { HOSTILE_MARKDOWN, smallSession } from './fixtures';
 
@@ -25,7 +25,7 @@ async function open(nodes: NodeView[], leafId: string | null, over: Parameters<t
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes, leafId });
   await host.waitFor((m) => m.type === 'selected', 60_000);
-  await settled(host.page);
+  await idle(host.page);
   return host;
 }
 
@@ -41,7 +41,7 @@ const stats = (page: Page) => page.evaluate(() => (window as unknown as { __piTr
 
 async function selectId(host: ScriptedHost, id: string): Promise<void> {
   await host.post({ type: 'invoke', action: 'select', id });
-  await settled(host.page);
+  await idle(host.page);
   assert.equal(await selected(host.page), id);
   await host.page.locator('[role="tree"]').focus();
 }
@@ -86,7 +86,7 @@ test('loads under the strict CSP, says ready first, draws only what is in view, 
   await page.mouse.down();
   for (let i = 1; i <= 20; i++) await page.mouse.move(g!.x + g!.width / 2 - i * 100, g!.y + g!.height / 2 - i * 60);
   await page.mouse.up();
-  await settled(page);
+  await idle(page);
   const b = await inView();
   assert.equal(b.outside, 0);
   assert.notDeepEqual(b.keys.sort(), a.keys.sort());
@@ -96,13 +96,12 @@ test('loads under the strict CSP, says ready first, draws only what is in view, 
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, 400);
   await page.keyboard.up('Control');
-  await settled(page);
+  await idle(page);
   const k1 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
   assert.ok(k1 < k0, `zoomed out ${k0} → ${k1}`);
   await page.locator('[role="tree"]').focus();
   await page.keyboard.press('0');
-  await new Promise((r) => setTimeout(r, 400));
-  await settled(page);
+  await idle(page);
   const fitted = await stats(page);
   // Fit all: everything is in the window; beyond the SVG budget it is drawn on the canvas instead.
   const canvasShown = await page.evaluate(() => !(document.querySelector('canvas.dense') as HTMLCanvasElement).hidden);
@@ -116,22 +115,40 @@ test('filters follow pi (default, no-tools, user-only, labeled-only, all) and at
   const rows = () => page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
   assert.deepEqual(await rows(), ['u1000000', 'a1000000', 'u2000000', 'seg:r2000000', 'a4000000', 'seg:u4000000', 'bs000000', 'x1000000']);
   await page.keyboard.press('o');
-  await settled(page);
+  await idle(page);
   assert.deepEqual(await rows(), ['u1000000', 'a1000000', 'u2000000', 'seg:a3000000', 'a4000000', 'seg:u4000000', 'bs000000', 'x1000000'], 'no-tools hides the tool result');
   await page.keyboard.press('o');
-  await settled(page);
+  await idle(page);
   assert.deepEqual(await rows(), ['u1000000', 'u2000000', 'u3000000', 'u4000000', 'x1000000'], 'user-only');
   // x1 hangs under u4 (its nearest visible ancestor) in the graph.
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="x1000000"]').getAttribute('aria-level'), '2');
   await page.keyboard.press('o');
-  await settled(page);
+  await idle(page);
   assert.deepEqual(await rows(), ['u2000000'], 'labeled-only');
   await page.keyboard.press('o');
-  await settled(page);
+  await idle(page);
   const all = await rows();
   assert.ok(all.includes('m0000000'), 'all shows the model change');
   assert.ok(!all.includes('a2000000') && !all.some((k) => k === 'seg:a2000000'), 'a text-less assistant stays hidden in all');
   assert.equal(await page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value), 'all');
+  await close(host);
+});
+
+test('piTree.tree.defaultFilter: a session opens with the setting\'s filter; the user\'s own choice for it is kept after a reload', async () => {
+  const host = await small({ defaultFilter: 'user-only' });
+  const page = host.page;
+  const filter = () => page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value);
+  const rows = () => page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
+  assert.equal(await filter(), 'user-only');
+  assert.deepEqual(await rows(), ['u1000000', 'u2000000', 'u3000000', 'u4000000', 'x1000000']);
+  await page.keyboard.press('o'); // the user picks labeled-only for this session
+  await idle(page);
+  const readyBefore = host.received.filter((m) => m.type === 'ready').length;
+  await page.reload();
+  await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
+  await page.waitForFunction(() => (window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items! > 0);
+  await idle(page);
+  assert.equal(await filter(), 'labeled-only', 'the choice made for this session wins over the setting');
   await close(host);
 });
 
@@ -140,33 +157,32 @@ test('find: operators, n/m, next/previous, hits inside segments expand them', as
   const page = host.page;
   const field = page.locator('vscode-textfield[data-field="find"] input');
   const count = page.locator('.find-count');
+  // After typing, the query applies once typing pauses: idle() waits for that and the pass it starts.
   const waitCount = async (want: string | RegExp) => {
-    for (let i = 0; i < 100; i++) {
-      const got = (await count.textContent()) ?? '';
-      if (typeof want === 'string' ? got === want : want.test(got)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.fail(`find count: want ${want}, got "${await count.textContent()}"`);
+    await idle(page);
+    const got = (await count.textContent()) ?? '';
+    if (typeof want === 'string') assert.equal(got, want, 'find count');
+    else assert.match(got, want, 'find count');
   };
   await field.fill('role:user parser');
   await waitCount('?/1');
   await field.press('Enter');
-  await settled(page);
+  await idle(page);
   assert.equal(await selected(page), 'u2000000');
   assert.equal(await count.textContent(), '1/1');
   await field.fill('tests');
   await waitCount('?/2');
   await page.keyboard.press('F3');
-  await settled(page);
+  await idle(page);
   // u3 was inside the r2..u3 segment: it is split out as its own node and selected.
   assert.equal(await selected(page), 'u3000000');
   assert.equal(await page.locator('svg.scene g.node[data-entry-id="u3000000"]').count(), 1);
   assert.match((await page.locator('svg.scene g.node[data-entry-id="u3000000"]').getAttribute('class'))!, /\bhit\b/);
   await page.keyboard.press('F3');
-  await settled(page);
+  await idle(page);
   assert.equal(await selected(page), 'a4000000');
   await page.keyboard.press('Shift+F3');
-  await settled(page);
+  await idle(page);
   assert.equal(await selected(page), 'u3000000');
   assert.equal(await count.textContent(), '1/2');
   await field.fill('label:start tool:read');
@@ -187,7 +203,7 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   const page = host.page;
   const key = async (k: string) => {
     await page.keyboard.press(k);
-    await settled(page);
+    await idle(page);
     return selected(page);
   };
   const tree = page.locator('[role="tree"]');
@@ -244,7 +260,7 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   assert.deepEqual({ s: ctx.webviewSection, id: ctx.entryId, role: ctx.entryRole, p: ctx.preventDefaultContextMenuItems }, { s: 'node', id: 'u2000000', role: 'user', p: true });
   assert.ok(menus[0].x > 0 && menus[0].y > 0);
   // The selection is reported to the host (for native menu commands).
-  assert.ok(host.received.some((m) => m.type === 'selected' && m.id === 'u2000000'));
+  await host.waitFor((m) => m.type === 'selected' && m.id === 'u2000000');
   await close(host);
 });
 
@@ -302,7 +318,7 @@ test('actions send exactly the requests the host expects', async () => {
 
   // No summary model: the user writes the summary; no preview id.
   await host.delta({ type: 'meta', meta: meta({ summariesAvailable: false }) });
-  await settled(page);
+  await idle(page);
   await page.locator('[role="tree"]').focus();
   await page.keyboard.press('Shift+Enter');
   await sum.locator('[data-action="summary-write"]').click();
@@ -334,7 +350,7 @@ test('actions send exactly the requests the host expects', async () => {
   await selectId(host, 'a3000000');
   const forks = host.requestsOf('fork').length;
   await page.keyboard.press('f');
-  await settled(page);
+  await idle(page);
   assert.equal(host.requestsOf('fork').length, forks, 'no fork from an assistant message');
 
   // Label: inline editor, Enter saves; Shift+Delete clears.
@@ -345,7 +361,7 @@ test('actions send exactly the requests the host expects', async () => {
   await input.press('Enter');
   assert.deepEqual(await req, { kind: 'setLabel', id: 'a3000000', label: 'v2' });
   await host.delta({ type: 'labelChanged', targetId: 'a3000000', label: 'v2' });
-  await settled(page);
+  await idle(page);
   await page.locator('[role="tree"]').focus();
   req = host.nextRequest('setLabel');
   await page.keyboard.press('Shift+Delete');
@@ -362,11 +378,11 @@ test('actions send exactly the requests the host expects', async () => {
   await page.locator('.toast.error', { hasText: 'disk full' }).waitFor();
   // Read-only sessions refuse writes before asking the host.
   await host.delta({ type: 'meta', meta: meta({ readOnly: 'untrusted workspace' }) });
-  await settled(page);
+  await idle(page);
   await page.locator('[role="tree"]').focus();
   const moves = host.requestsOf('moveTo').length;
   await page.keyboard.press('Enter');
-  await settled(page);
+  await idle(page);
   assert.equal(host.requestsOf('moveTo').length, moves);
   assert.equal(await page.locator('.details [data-action="move"]').getAttribute('disabled'), '');
   await close(host);
@@ -377,32 +393,32 @@ test('deltas update the tree in place: appended, leafMoved, labelChanged, rename
   const page = host.page;
   await host.delta({ type: 'appended', nodes: [{ id: 'u5000000', parentId: 'a4000000', type: 'message', role: 'user', kind: 'user', text: 'user: one more thing', time: Date.UTC(2026, 10, 21) }] });
   await host.delta({ type: 'leafMoved', leafId: 'u5000000' });
-  await settled(page);
+  await idle(page);
   await page.locator('[role="treeitem"][data-entry-id="u5000000"]').waitFor();
   // The selection was on the old leaf, so it follows the new one.
   assert.equal(await selected(page), 'u5000000');
   assert.match((await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!, /\bleaf\b/);
   // A move to an entry that has its own node takes the fast path (no relayout): flags and order.
   await host.delta({ type: 'leafMoved', leafId: 'x1000000' });
-  await settled(page);
+  await idle(page);
   assert.match((await page.locator('svg.scene g.node[data-entry-id="x1000000"]').getAttribute('class'))!, /\bleaf\b/);
   assert.doesNotMatch((await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!, /\bleaf\b/);
   const order = await page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
   assert.deepEqual(order.slice(0, 4), ['u1000000', 'a1000000', 'seg:u4000000', 'bs000000'], 'the branch holding the leaf comes first');
   assert.equal(await selected(page), 'x1000000', 'the selection followed the leaf');
   await host.delta({ type: 'leafMoved', leafId: 'a3000000' });
-  await settled(page);
+  await idle(page);
   assert.match((await page.locator('svg.scene g.node[data-entry-id="a3000000"]').getAttribute('class'))!, /\bleaf\b/, 'a move into a segment splits it (full rebuild)');
   await host.delta({ type: 'labelChanged', targetId: 'u1000000', label: 'origin' });
-  await settled(page);
+  await idle(page);
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="u1000000"] .label-badge').textContent(), 'origin');
   await host.delta({ type: 'renamed', name: 'Parser work' });
-  await settled(page);
+  await idle(page);
   assert.equal(await page.locator('h1.title').textContent(), 'Parser work');
   assert.equal(host.received.filter((m) => m.type === 'ready').length, 1, 'no reload');
   // A stale delta (older than the snapshot) is ignored.
   await host.post({ type: 'labelChanged', rev: 0, targetId: 'u1000000', label: 'stale' });
-  await settled(page);
+  await idle(page);
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="u1000000"] .label-badge').textContent(), 'origin');
   await close(host);
 });
@@ -415,12 +431,12 @@ test('a big snapshot in parts is applied once whole', async () => {
   const parts = [g.nodes.slice(0, 5000), g.nodes.slice(5000, 10_000), g.nodes.slice(10_000)];
   await host.post({ type: 'snapshot', rev: 50, meta: meta({ name: 'In parts' }), leafId: g.leafId, nodes: parts[0], total: g.nodes.length });
   await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[1] });
-  await settled(page);
+  await idle(page);
   assert.notEqual(await page.locator('h1.title').textContent(), 'In parts', 'nothing is shown from an incomplete snapshot');
   await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[2] });
-  await settled(page);
+  await idle(page);
   assert.equal(await page.locator('h1.title').textContent(), 'In parts');
-  const count = await page.evaluate(() => (window as unknown as { __piTree: { app: { model: { nodes: unknown[] } } } }).__piTree.app.model.nodes.length);
+  const count = await page.evaluate(() => (window as unknown as { __piTree: { model: { nodes: unknown[] } } }).__piTree.model.nodes.length);
   assert.equal(count, g.nodes.length);
   await close(host);
 });
@@ -432,7 +448,7 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
   host.handlers.getEntry = (b) => ({ id: 'x1000000', entry: { type: 'message', id: 'x1000000', parentId: 'bs000000', message: { role: 'user', content: [{ type: 'text', text: HOSTILE_MARKDOWN }, { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' }] } }, truncated: false, onPath: false, isLeaf: b.kind === 'getEntry' && false });
   await host.post({ type: 'invoke', action: 'select', id: 'x1000000' });
   await page.locator('.details .markdown').first().waitFor();
-  await settled(page);
+  await idle(page);
   const facts = await page.evaluate(() => {
     const app = document.getElementById('app')!;
     return {
@@ -467,21 +483,26 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   const host = await small();
   const page = host.page;
   assert.deepEqual(host.requestsOf('getEntry'), [{ kind: 'getEntry', id: 'a4000000' }], 'only the selected entry is fetched');
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp');
-  await new Promise((r) => setTimeout(r, 300));
-  assert.ok(host.requestsOf('getEntry').length <= 3, 'arrowing through rows does not fetch every row');
+  // Five rows up in one go (one task, as fast as a held key): only the row the selection stops on is fetched.
+  await page.evaluate(() => {
+    const tree = document.querySelector('[role="tree"]')!;
+    for (let i = 0; i < 5; i++) tree.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', code: 'ArrowUp', bubbles: true, cancelable: true }));
+  });
+  await idle(page);
+  assert.equal(await selected(page), 'u1000000');
+  assert.deepEqual(host.requestsOf('getEntry'), [{ kind: 'getEntry', id: 'a4000000' }, { kind: 'getEntry', id: 'u1000000' }], 'arrowing through rows does not fetch every row');
   await page.keyboard.press('o');
   await page.locator('vscode-textfield[data-field="find"] input').fill('parser');
-  await settled(page);
+  await idle(page);
   await selectId(host, 'u2000000');
   await page.keyboard.press('=');
-  await new Promise((r) => setTimeout(r, 400));
+  await idle(page); // the zoom has settled and the UI state is saved
   const k = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
   const readyBefore = host.received.filter((m) => m.type === 'ready').length;
   await page.reload();
   await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
   await page.waitForFunction(() => (window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items! > 0);
-  await settled(page);
+  await idle(page);
   assert.equal(await selected(page), 'u2000000');
   assert.equal(await page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value), 'no-tools');
   assert.equal(await page.locator('vscode-textfield[data-field="find"]').evaluate((e) => (e as HTMLElement & { value: string }).value), 'parser');
@@ -512,10 +533,10 @@ test('host invoke messages open the same UI (label editor, summary, shortcuts, d
   await page.locator('[data-dialog="shortcuts"]').waitFor();
   await page.keyboard.press('Escape');
   await host.post({ type: 'invoke', action: 'focusLeaf' });
-  await settled(page);
+  await idle(page);
   assert.equal(await selected(page), 'a4000000');
   await host.post({ type: 'invoke', action: 'find' });
-  await settled(page);
+  await idle(page);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-field')), 'find');
   await close(host);
 });
@@ -537,7 +558,7 @@ test('themes: high contrast draws solid contrast borders; reduced motion jumps w
   await page.keyboard.press('Home');
   await page.keyboard.press('0');
   const v1 = await view();
-  await new Promise((r) => setTimeout(r, 400));
+  await idle(page); // an animation would still be moving the view
   assert.deepEqual(await view(), v1, 'fit applied at once, not animated');
   await close(host);
 });

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
-import { parseQuery, matchNode } from '../../webview/find';
-import { KEYMAP, resolveKey, shortcutSheet, conflicts, formatBinding, type KeyLike } from '../../webview/keymap';
-import { nodeAriaLabel, segmentAriaLabel, relativeTime } from '../../webview/aria';
+import { parseQuery, matchNode } from '../../webview/model/findQuery';
+import { KEYMAP, resolveKey, shortcutSheet, conflicts, formatBinding, type KeyLike } from '../../webview/app/keymap';
+import { nodeAriaLabel, segmentAriaLabel, relativeTime } from '../../webview/outline/ariaText';
 
 const base: NodeView = { id: 'a1', parentId: null, type: 'message', role: 'assistant', kind: 'assistant', text: 'assistant: Fixed the Parser bug', time: 0 };
 

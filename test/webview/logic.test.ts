@@ -1,11 +1,10 @@
-// Pure webview logic in Node: model, pi's filters, segment compression, layout and culling queries.
+// Pure webview logic in Node: model, segment compression, layout and culling queries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
-import { TreeModel } from '../../webview/model';
-import { passesFilter, nextFilter, FILTER_MODES } from '../../webview/filter';
-import { derive, type Item } from '../../webview/derive';
-import { layoutTree, queryItems, queryBars, NODE_W, NODE_H, DX } from '../../webview/layout';
+import { TreeModel } from '../../webview/model/treeModel';
+import { derive, type Item } from '../../webview/model/derive';
+import { layoutTree, queryItems, queryBars, NODE_W, NODE_H, DX } from '../../webview/model/layout';
 import { genSession } from './helpers/gen';
 
 let clock = 1000;
@@ -62,33 +61,6 @@ test('model: out-of-order times sort siblings like pi; pre-order visits every no
   assert.deepEqual(m.childrenOf(0).map((i) => m.nodes[i].id), ['c1', 'c1b', 'c2', 'c3']);
   assert.deepEqual([...m.preorder()].map((i) => m.nodes[i].id), ['r0', 'r', 'c1', 'g', 'c1b', 'c2', 'c3']);
   assert.deepEqual([...m.preorder(m.index.get('c1'))].map((i) => m.nodes[i].id), ['c1', 'g']);
-});
-
-test('filters follow pi 1.6.0 /tree rules', () => {
-  const user = nv('u', null);
-  const a = asst('a', 'u');
-  const toolOnly = asst('t', 'a', { noText: true, text: '' });
-  const toolOnlyErr = asst('e', 'a', { noText: true, error: true, text: '' });
-  const tr = nv('r', 't', { role: 'toolResult', kind: 'toolResult', text: '[read: x]' });
-  const usage: NodeView = { id: 'g', parentId: 'r', type: 'usage', kind: 'usage', text: '', time: 1 };
-  const label: NodeView = { id: 'l', parentId: 'r', type: 'label', kind: 'label', text: '[label: x]', time: 1 };
-  const model: NodeView = { id: 'm', parentId: 'r', type: 'model_change', kind: 'model', text: '[model: x]', time: 1 };
-  const leafRec: NodeView = { id: 'j', parentId: 'r', type: 'leaf', kind: 'leaf', text: '', time: 1 };
-  const comp: NodeView = { id: 'k', parentId: 'r', type: 'compaction', kind: 'compaction', text: '[compaction: 3k tokens]', time: 1 };
-  const labelled = { ...a, id: 'L', label: 'start' };
-  const show = (n: NodeView, mode: (typeof FILTER_MODES)[number], leaf = false) => passesFilter(n, mode, leaf);
-  for (const mode of FILTER_MODES) assert.equal(show(usage, mode), false, `usage hidden in ${mode}`);
-  for (const mode of FILTER_MODES) assert.equal(show(toolOnly, mode), false, `text-less assistant hidden in ${mode}`);
-  assert.equal(show(toolOnly, 'default', true), true, 'unless it is the current leaf');
-  assert.equal(show(toolOnlyErr, 'default'), true, 'or ended with an error');
-  assert.deepEqual([user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'default')), [true, true, true, false, false, false, true]);
-  assert.deepEqual([user, a, tr, label, model, comp].map((n) => show(n, 'no-tools')), [true, true, false, false, false, true]);
-  assert.deepEqual([user, a, tr, label, comp].map((n) => show(n, 'user-only')), [true, false, false, false, false]);
-  assert.deepEqual([user, labelled, comp].map((n) => show(n, 'labeled-only')), [false, true, false]);
-  assert.deepEqual([user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'all')), [true, true, true, true, true, true, true]);
-  assert.equal(nextFilter('default', 1), 'no-tools');
-  assert.equal(nextFilter('default', -1), 'all');
-  assert.equal(nextFilter('all', 1), 'default');
 });
 
 test('compression: a chain becomes root, one segment and the leaf', () => {

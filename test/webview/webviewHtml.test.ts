@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/panels/webviewHtml';
-import { CODICON_POINTS } from '../../webview/icons';
+import { CODICON_POINTS } from '../../webview/ui/icons';
 
 const opts = {
   cspSource: 'https://*.vscode-cdn.net',

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { listContext } from '../../core/contextView.js';
 import type { Session } from '../../core/session.js';
-import type { RequestBody } from '../../protocol.js';
+import type { Replies, RequestBody, RequestKind } from '../../protocol.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import type { SessionActions } from './sessionActions.js';
@@ -19,8 +19,9 @@ export interface HandlerContext {
   cancellation: (seq: number) => vscode.CancellationTokenSource;
 }
 
+/** One handler per request kind, each checked against the reply type the webview expects. */
 type Handlers = {
-  [K in RequestBody['kind']]: (body: Extract<RequestBody, { kind: K }>, seq: number, cx: HandlerContext) => Promise<unknown>;
+  [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>, seq: number, cx: HandlerContext) => Promise<Replies[K]>;
 };
 
 /** Runs `work` under a cancellable progress notification tied to request `seq`. */
@@ -79,16 +80,10 @@ export const requestHandlers: Handlers = {
     cx.summaries.cancel(b.previewId);
     return {};
   },
-  compactPreview: (_b, seq, cx) => Promise.resolve(withProgress(cx, seq, 'Preparing a compaction…', (token) => cx.summaries.previewCompaction(cx.session, token))),
-  async compact(b, _seq, cx) {
-    const ok = await cx.actions.guard('compact the session', false);
-    if (ok !== true) return { cancelled: true };
-    return cx.summaries.commitCompaction(cx.session, b.previewId, b.summary);
-  },
 };
 
 /** Dispatches a validated request body to its handler. */
-export function handleRequest(body: RequestBody, seq: number, cx: HandlerContext): Promise<unknown> {
-  const handler = requestHandlers[body.kind] as (b: RequestBody, seq: number, cx: HandlerContext) => Promise<unknown>;
+export function handleRequest(body: RequestBody, seq: number, cx: HandlerContext): Promise<Replies[RequestKind]> {
+  const handler = requestHandlers[body.kind] as (b: RequestBody, seq: number, cx: HandlerContext) => Promise<Replies[RequestKind]>;
   return handler(body, seq, cx);
 }

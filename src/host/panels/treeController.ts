@@ -135,6 +135,7 @@ export class TreeController implements vscode.Disposable {
       live: this.deps.isLive(this.file),
       diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
       clickAction: readConfig().clickAction,
+      defaultFilter: readConfig().treeFilter,
       summariesAvailable: this.deps.summaries.available(),
       restoreToken: this.token,
     };

@@ -1,7 +1,7 @@
 // Typed access to pi-tree's settings (contributed in package.json under `piTree.*`).
 import * as vscode from 'vscode';
 import type { SortMode } from '../../core/sessionList.js';
-import type { FilterMode } from '../../core/treeView.js';
+import { isFilterMode, type FilterMode } from '../../shared/treeFilter.js';
 
 export interface PiTreeConfig {
   sessionDir: string;
@@ -23,7 +23,7 @@ export function readConfig(): PiTreeConfig {
     sort: c.get<SortMode>('sessions.sort', 'threaded'),
     filter: c.get<string>('sessions.filter', ''),
     clickAction: c.get<'select' | 'move'>('tree.clickAction', 'select'),
-    treeFilter: c.get<FilterMode>('tree.defaultFilter', 'default'),
+    treeFilter: ((v) => (isFilterMode(v) ? v : 'default'))(c.get<unknown>('tree.defaultFilter')),
     piCommand: c.get<string>('piCommand', 'pi').trim() || 'pi',
     liveWindowSeconds: Math.max(5, c.get<number>('liveWindowSeconds', 120)),
     codeLens: c.get<boolean>('codeLens.enabled', true),

@@ -159,7 +159,7 @@ export class Projector {
         }
         // pi's /tree keeps a text-less assistant visible when it did not end normally (error, aborted,
         // length, deferred …): flag those so the webview shows them like pi.
-        if ((m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse') || m.errorMessage) node.error = true;
+        if (m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse') node.error = true;
         if (!hasText(m.content)) node.noText = true;
       } else if (m.role === 'toolResult') {
         node.tools = [this.strings.of(String(resultOf?.name ?? m.toolName ?? 'tool'))];

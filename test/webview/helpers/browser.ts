@@ -8,7 +8,7 @@ import { join, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { HostMessage, NodeView, RequestBody, SessionMeta, WebviewMessage } from '../../../src/protocol';
+import type { HostMessage, NodeView, Replies, RequestBody, RequestKind, SessionMeta, WebviewMessage } from '../../../src/protocol';
 import { renderWebviewHtml } from '../../../src/host/panels/webviewHtml';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -22,8 +22,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves /index.html (the webview document) and /dist/*. */
-export async function serve(extraHead = ''): Promise<Served> {
+/**
+ * Serves /index.html (the webview document) and /dist/*. The page loads the test build of the webview
+ * (dist/test/webview.js, which exposes window.__piTree), or with `shipped` the bundle that ships.
+ */
+export async function serve(opts: { shipped?: boolean } = {}): Promise<Served> {
+  const bundle = opts.shipped ? 'dist' : 'dist/test';
   let origin = '';
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
@@ -32,12 +36,12 @@ export async function serve(extraHead = ''): Promise<Served> {
       let html = renderWebviewHtml({
         cspSource: origin,
         nonce,
-        scriptUri: `${origin}/dist/webview.js`,
-        styleUris: [`${origin}/test-theme.css`, `${origin}/dist/webview.css`],
+        scriptUri: `${origin}/${bundle}/webview.js`,
+        styleUris: [`${origin}/test-theme.css`, `${origin}/${bundle}/webview.css`],
         codiconUri: `${origin}/dist/codicons/codicon.css`,
         title: 'test session',
       });
-      html = html.replace('<body>', `<body class="vscode-dark">${extraHead}`);
+      html = html.replace('<body>', '<body class="vscode-dark">');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(html);
       return;
@@ -63,12 +67,25 @@ export async function serve(extraHead = ''): Promise<Served> {
 
 export async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
-  if (!existsSync(join(ROOT, 'dist', 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'test', 'webview.js'))) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** Fake VS Code API inside the page. State lives in sessionStorage so it survives reloads. */
+/**
+ * Fake VS Code API inside the page. State lives in sessionStorage so it survives reloads. A message
+ * `{ __testMarker: n }` posted after a host message tells the test the app has handled that one (messages
+ * from one window arrive in order); the listener runs before the app's and keeps markers from it.
+ */
 const INIT = `(() => {
+  window.__markers = new Map();
+  window.addEventListener('message', (e) => {
+    const d = e.data;
+    if (!d || typeof d !== 'object' || !('__testMarker' in d)) return;
+    e.stopImmediatePropagation();
+    const done = window.__markers.get(d.__testMarker);
+    window.__markers.delete(d.__testMarker);
+    if (done) done();
+  }, true);
   window.__sent = [];
   window.__cspViolations = [];
   window.__contextMenus = [];
@@ -87,7 +104,8 @@ const INIT = `(() => {
 type DistOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type DeltaBody = DistOmit<Extract<HostMessage, { rev: number }>, 'rev'>;
 
-export type Handler = (body: RequestBody) => unknown | Promise<unknown>;
+/** Scripted answers by request kind, typed like the host's handlers (src/protocol.ts RequestHandlers). */
+export type Handlers = { [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>) => Replies[K] | Promise<Replies[K]> };
 
 export interface HostSession {
   meta: SessionMeta;
@@ -104,7 +122,7 @@ export class ScriptedHost {
   readonly received: WebviewMessage[] = [];
   readonly requests: RequestBody[] = [];
   rev = 1;
-  handlers: Partial<Record<RequestBody['kind'], Handler>> = {};
+  handlers: Partial<Handlers> = {};
   private waiters: { pred: (m: WebviewMessage) => boolean; resolve: (m: WebviewMessage) => void }[] = [];
 
   constructor(
@@ -140,7 +158,8 @@ export class ScriptedHost {
     }
     if (m.type !== 'request') return;
     this.requests.push(m.body);
-    const h = this.handlers[m.body.kind] ?? defaultHandler(this);
+    const kind = m.body.kind;
+    const h = (this.handlers[kind] ?? defaultHandlers(this)[kind]) as (b: RequestBody) => unknown;
     try {
       const data = await h(m.body);
       await this.post({ type: 'reply', seq: m.seq, ok: true, data: data ?? null });
@@ -149,9 +168,22 @@ export class ScriptedHost {
     }
   }
 
+  private markers = 0;
+
+  /** Posts a host message and resolves once the app has handled it (its synchronous part). */
   async post(m: HostMessage): Promise<void> {
     // As a JSON string: Playwright's own argument serialization is slow for 100k-node snapshots.
-    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(m)).catch(() => undefined);
+    await this.page
+      .evaluate(
+        ([json, marker]) =>
+          new Promise<void>((resolve) => {
+            (window as unknown as { __markers: Map<number, () => void> }).__markers.set(marker, resolve);
+            window.postMessage(JSON.parse(json), '*');
+            window.postMessage({ __testMarker: marker }, '*');
+          }),
+        [JSON.stringify(m), ++this.markers] as const,
+      )
+      .catch(() => undefined); // the page reloaded or closed meanwhile
   }
 
   async delta(m: DeltaBody): Promise<void> {
@@ -159,19 +191,19 @@ export class ScriptedHost {
     await this.post({ ...m, rev: this.rev } as HostMessage);
   }
 
+  /** Resolves with the first message (already received or to come) matching `pred`; fails after `timeout` ms. */
   waitFor(pred: (m: WebviewMessage) => boolean, timeout = 5000): Promise<WebviewMessage> {
     const hit = this.received.find(pred);
     if (hit) return Promise.resolve(hit);
     return new Promise((resolve, reject) => {
       const w = { pred, resolve };
       this.waiters.push(w);
-      setTimeout(() => {
+      AbortSignal.timeout(timeout).addEventListener('abort', () => {
         const i = this.waiters.indexOf(w);
-        if (i >= 0) {
-          this.waiters.splice(i, 1);
-          reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.received.slice(-5))}`));
-        }
-      }, timeout);
+        if (i < 0) return;
+        this.waiters.splice(i, 1);
+        reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.received.slice(-5))}`));
+      });
     });
   }
 
@@ -186,25 +218,33 @@ export class ScriptedHost {
   }
 }
 
-function defaultHandler(host: ScriptedHost): Handler {
-  return (b) => {
-    switch (b.kind) {
-      case 'getEntry': {
-        const n = host.session.nodes.find((x) => x.id === b.id);
-        if (!n) throw new Error(`unknown entry ${b.id}`);
-        return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
-      }
-      case 'getContext':
-        return { leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null };
-      case 'moveTo':
-        return { leafId: b.id, moved: true };
-      default:
-        return null;
-    }
+/** Answers of the shapes the extension host sends (src/host/treePanel.ts), for requests a test does not script. */
+function defaultHandlers(host: ScriptedHost): Handlers {
+  return {
+    getEntry: (b) => {
+      const n = host.session.nodes.find((x) => x.id === b.id);
+      if (!n) throw new Error(`unknown entry ${b.id}`);
+      return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
+    },
+    getContext: (b) => ({ leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null }),
+    moveTo: (b) => ({ leafId: b.id, moved: true }),
+    summaryPreview: () => ({ previewId: 'preview-1', summary: 'A summary.', details: { readFiles: [], modifiedFiles: [] }, entryCount: 1 }),
+    moveWithSummary: (b) => ({ leafId: b.id, moved: true }),
+    cancelPreview: () => ({}),
+    fork: () => ({ fileName: 'forked.jsonl', text: '' }),
+    clone: () => ({ fileName: 'cloned.jsonl' }),
+    setLabel: (b) => ({ label: b.label ?? null }),
+    rename: (b) => ({ name: b.name || null }),
+    copyText: () => ({ copied: 1 }),
+    continueInPi: (b): Replies['continueInPi'] => (b.id ? { leafId: b.id, moved: true } : {}),
   };
 }
 
-/** Waits until the page's app has rendered once after the last change. */
-export async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+/**
+ * Waits until the app is idle: no timer, animation frame or host request of its own pending (the test
+ * build's window.__piTree.idle()). Debounced work (find, entry details, saving the UI state) is done then.
+ */
+export async function idle(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(window as unknown as { __piTree?: unknown }).__piTree);
+  await page.evaluate(() => (window as unknown as { __piTree: { idle(): Promise<void> } }).__piTree.idle());
 }

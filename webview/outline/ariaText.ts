@@ -1,5 +1,9 @@
-// Screen-reader text for nodes and segments, built only from the projection (pure, unit-tested).
-import type { NodeKind, NodeView } from '../src/protocol';
+// Screen-reader text: the names of rows (entries and segments) and how entries are named in
+// announcements, built only from the projection (pure, unit-tested).
+import type { NodeKind, NodeView } from '../../src/protocol';
+import type { Item } from '../model/derive';
+import type { TreeModel } from '../model/treeModel';
+import { short } from '../ui/format';
 
 export const KIND_NAMES: Record<NodeKind, string> = {
   user: 'User message',
@@ -70,4 +74,21 @@ export function segmentAriaLabel(first: NodeView, last: NodeView, count: number,
   if (onPath) parts.push('on the current path');
   if (hits) parts.push(`${hits} find ${hits === 1 ? 'match' : 'matches'} inside`);
   return parts.join(', ');
+}
+
+/** The accessible name of an outline row (entry or segment). */
+export function itemAriaLabel(it: Item, nodes: readonly NodeView[], hits: { isHit(entry: number): boolean; inItem(it: Item): number }): string {
+  if (it.seg) {
+    const m = it.members!;
+    return segmentAriaLabel(nodes[m[0]], nodes[m[m.length - 1]], m.length, it.onPath, hits.inItem(it));
+  }
+  return nodeAriaLabel(nodes[it.entry], { isLeaf: it.isLeaf, onPath: it.onPath, children: it.children?.length ?? 0, folded: it.folded ? it.hidden : undefined, hit: hits.isHit(it.entry) }, Date.now());
+}
+
+/** How an entry is named in announcements ("User message: fix the parser"). */
+export function describeEntry(model: TreeModel, id: string): string {
+  const i = model.index.get(id);
+  if (i === undefined) return id;
+  const n = model.nodes[i];
+  return `${KIND_NAMES[n.kind] ?? n.type}: ${short(n.text).slice(0, 60)}`;
 }

@@ -1,6 +1,7 @@
 // The webview end of the message bridge: `ready` first, requests with a sequence number that get
-// exactly one reply, host messages dispatched to the app.
-import type { HostMessage, RequestBody, WebviewMessage } from '../src/protocol';
+// exactly one reply (typed by request kind, src/protocol.ts Replies), host messages dispatched to the app.
+import type { HostMessage, Replies, RequestBody, WebviewMessage } from '../../src/protocol';
+import { tracked } from '../ui/schedule';
 
 export interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -34,16 +35,15 @@ export class Bridge {
     this.api.postMessage(m);
   }
 
-  request<T>(body: RequestBody): Promise<T> {
+  /** Sends a request; resolves with the host's reply to it (typed by the request kind). */
+  request<B extends RequestBody>(body: B): Promise<Replies[B['kind']]> {
     const seq = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
-      this.send({ type: 'request', seq, body });
-    });
-  }
-
-  get inFlight(): number {
-    return this.pending.size;
+    return tracked(
+      new Promise((resolve, reject) => {
+        this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
+        this.send({ type: 'request', seq, body });
+      }),
+    );
   }
 
   receive(data: unknown): void {
@@ -59,4 +59,15 @@ export class Bridge {
     }
     this.onHost(m);
   }
+}
+
+/** Whether a reply says the user declined (a live-session warning) and nothing was written. */
+export function wasCancelled(r: unknown): boolean {
+  return typeof r === 'object' && r !== null && (r as { cancelled?: unknown }).cancelled === true;
+}
+
+/** The new session file a reply names (fork, clone, or a move that forked instead). */
+export function forkedFile(r: unknown): string | undefined {
+  const f = typeof r === 'object' && r !== null ? (r as { fileName?: unknown }).fileName : undefined;
+  return typeof f === 'string' ? f : undefined;
 }

@@ -3,9 +3,9 @@
 // tree that d3's tree() lays out, and the accessible row order (pi's /tree order). Every pass is a loop
 // over arrays: no recursion, so 100k-deep chains cannot overflow the stack.
 import { hierarchy } from 'd3-hierarchy';
-import type { NodeView } from '../src/protocol';
-import { passesFilter, type FilterMode } from './filter';
-import type { TreeModel } from './model';
+import type { NodeView } from '../../src/protocol';
+import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
+import type { TreeModel } from './treeModel';
 
 /** Shortest run of single-child entries that becomes a segment. */
 export const MIN_RUN = 2;

@@ -1,15 +1,9 @@
-// pi's /tree filter modes (pi 1.6.0 tree-selector `applyFilter`), applied to NodeViews.
-import type { NodeView } from '../src/protocol';
+// pi's /tree filter modes (pi 1.6.0 tree-selector `applyFilter`), written once over the few facts they
+// read, so the CLI (`pi-tree tree --filter`, src/core/treeView.ts) and the webview hide the same entries.
+// Pure: no Node, no DOM; the webview may import it.
 
 export type FilterMode = 'default' | 'no-tools' | 'user-only' | 'labeled-only' | 'all';
 export const FILTER_MODES: readonly FilterMode[] = ['default', 'no-tools', 'user-only', 'labeled-only', 'all'];
-export const FILTER_TITLES: Record<FilterMode, string> = {
-  default: 'Default',
-  'no-tools': 'No tools',
-  'user-only': 'User messages',
-  'labeled-only': 'Labelled',
-  all: 'All entries',
-};
 
 /**
  * Bookkeeping entries hidden by pi's default view. `leaf` (pi-tree's jump record) and
@@ -18,12 +12,25 @@ export const FILTER_TITLES: Record<FilterMode, string> = {
  */
 const SETTINGS_TYPES = new Set(['label', 'context_edit', 'custom', 'model_change', 'thinking_level_change', 'session_info', 'leaf', 'active_tools_change']);
 
+/** What the filter reads of an entry (a NodeView has these fields; the core derives them from the entry). */
+export interface FilterFacts {
+  /** Entry type as stored (`message`, `label`, …). */
+  type: string;
+  /** Message role, for `message` entries. */
+  role?: string;
+  /** An assistant message without visible text (tool calls only). */
+  noText?: boolean;
+  /** An assistant message that ended with an error or was aborted. */
+  error?: boolean;
+  label?: string;
+}
+
 export function isFilterMode(v: unknown): v is FilterMode {
   return typeof v === 'string' && (FILTER_MODES as readonly string[]).includes(v);
 }
 
-/** Whether pi's /tree would list this node in `mode` (search and folds are applied elsewhere). */
-export function passesFilter(n: NodeView, mode: FilterMode, isLeaf: boolean): boolean {
+/** Whether pi's /tree would list this entry in `mode` (search and folds are applied elsewhere). */
+export function passesFilter(n: FilterFacts, mode: FilterMode, isLeaf: boolean): boolean {
   // Always hidden, in every mode.
   if (n.type === 'usage') return false;
   // Text-less assistant messages (tool calls only) unless the current leaf or ended by error/abort.
@@ -42,6 +49,7 @@ export function passesFilter(n: NodeView, mode: FilterMode, isLeaf: boolean): bo
   }
 }
 
+/** The next (or previous) mode in pi's cycling order. */
 export function nextFilter(mode: FilterMode, step: 1 | -1): FilterMode {
   const i = FILTER_MODES.indexOf(mode);
   return FILTER_MODES[(i + step + FILTER_MODES.length) % FILTER_MODES.length];

@@ -1,7 +1,7 @@
 // Find in a session: a query of whitespace-separated terms that must all match one node. Plain terms
 // are case-insensitive substrings of the node's searchable text (pi's /tree search: label, role and row
 // text); operators narrow to one field: role: tool: label: file: model: re: ("quoted phrases" allowed).
-import type { NodeView } from '../src/protocol';
+import type { NodeView } from '../../src/protocol';
 
 export type TermKind = 'text' | 'role' | 'tool' | 'label' | 'file' | 'model' | 're';
 export interface Term {

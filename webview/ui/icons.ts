@@ -1,6 +1,6 @@
 // Codicon glyphs used inside SVG text (CSS classes cannot reach SVG <text>). Code points are taken from
 // @vscode/codicons' codicon.csv; test/webview/webviewHtml.test.ts checks them against that file.
-import type { NodeKind } from '../src/protocol';
+import type { NodeKind } from '../../src/protocol';
 
 export const CODICON_POINTS = {
   account: 0xeb99,

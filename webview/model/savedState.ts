@@ -1,6 +1,6 @@
 // UI state that survives hiding, reloading and restarting (acquireVsCodeApi().getState/setState): what
 // the user is looking at and how, never session data. Versioned; unknown or broken state is dropped.
-import { isFilterMode, type FilterMode } from './filter';
+import { isFilterMode, type FilterMode } from '../../src/shared/treeFilter';
 
 export const STATE_VERSION = 1;
 const MAX_IDS = 5000;

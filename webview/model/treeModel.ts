@@ -2,7 +2,7 @@
 // pi's order (entry time ascending, stable by arrival). Links live in typed arrays (first child, next
 // sibling) so that loading 100k entries allocates next to nothing per entry. Deltas from the host
 // (appended nodes, labels, leaf moves) are applied in place; derive.ts computes everything visual.
-import type { NodeView } from '../src/protocol';
+import type { NodeView } from '../../src/protocol';
 
 export class TreeModel {
   nodes: NodeView[] = [];

@@ -1,19 +1,13 @@
-// The details pane body: one entry's full content (fetched on demand with getEntry) and the
-// "context at this entry" view (getContext). Everything from the session goes in as text nodes or as
-// sanitized Markdown (markdown.ts); images only as data: URIs of raster types.
-import type { ContextView, EntryDetails } from '../src/protocol';
+// One entry's full content in the details pane (fetched on demand with getEntry), by entry type and
+// message role. Everything from the session goes in as text nodes or as sanitized Markdown
+// (markdown.ts); images only as data: URIs of raster types.
+import type { EntryDetails } from '../../src/protocol';
+import { h } from '../ui/dom';
 import { isSafeImage, setMarkdown } from './markdown';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 export interface DetailsLinks {
   /** Selects an entry by id (branch summary `fromId`, compaction `firstKeptEntryId`, context rows). */
@@ -38,7 +32,7 @@ function prose(text: string, markdown: boolean): HTMLElement {
   return d;
 }
 
-function kv(rows: [string, string | undefined][]): HTMLElement {
+export function kv(rows: [string, string | undefined][]): HTMLElement {
   const dl = h('dl', 'kv');
   for (const [k, v] of rows) {
     if (v === undefined || v === '') continue;
@@ -47,7 +41,7 @@ function kv(rows: [string, string | undefined][]): HTMLElement {
   return dl;
 }
 
-function linkButton(text: string, onClick: () => void, cls = 'link'): HTMLButtonElement {
+export function linkButton(text: string, onClick: () => void, cls = 'link'): HTMLButtonElement {
   const b = h('button', cls, text);
   b.type = 'button';
   b.addEventListener('click', onClick);
@@ -190,32 +184,5 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
   } else {
     root.append(pre(JSON.stringify(e, null, 2)));
   }
-  return root;
-}
-
-/** "Context at this entry": what the model would see with the leaf here. */
-export function renderContext(c: ContextView, links: DetailsLinks): HTMLElement {
-  const root = h('div', 'context-view');
-  root.append(
-    kv([
-      ['Messages', String(c.messages.length)],
-      ['Tokens (estimate)', `~${String(c.tokens).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`],
-      ['Model', c.model ?? 'unknown'],
-      ['Thinking', c.thinkingLevel],
-    ]),
-  );
-  const ol = h('ol', 'context-list');
-  c.messages.forEach((m, i) => {
-    if (c.compactionAt !== undefined && i === c.compactionAt) {
-      ol.append(h('li', 'boundary', '── compaction boundary: older messages are replaced by the summary below ──'));
-    }
-    const li = h('li', `ctx-msg role-${m.role.replace(/[^A-Za-z]/g, '')}`);
-    const head = h('div', 'ctx-head');
-    head.append(h('span', 'ctx-role', m.role), h('span', 'ctx-tokens', `~${m.tokens} tok`));
-    if (m.entryId) head.append(linkButton('show', () => links.goTo(m.entryId!)));
-    li.append(head, h('div', 'ctx-text', m.text.length > 600 ? m.text.slice(0, 600) + '…' : m.text));
-    ol.append(li);
-  });
-  root.append(ol);
   return root;
 }

@@ -1,9 +1,10 @@
 // The accessible tree: a virtualised list of the items in pi's /tree order. The list element is the
 // one keyboard stop (role="tree", aria-activedescendant names the selected row); only rows in view
 // (plus the active one) exist in the DOM. It shares the selection with the graph.
-import type { NodeView } from '../src/protocol';
-import type { Item } from './derive';
-import { KIND_ICONS } from './icons';
+import type { NodeView } from '../../src/protocol';
+import type { Item } from '../model/derive';
+import { KIND_ICONS } from '../ui/icons';
+import { onFrame } from '../ui/schedule';
 
 export const ROW_H = 22;
 const OVERSCAN = 8;
@@ -112,7 +113,7 @@ export class OutlineView {
 
   private schedule(): void {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
+    this.frame = onFrame(() => {
       this.frame = 0;
       if (this.scrollPending) {
         this.scrollPending = false;

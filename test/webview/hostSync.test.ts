@@ -1,0 +1,72 @@
+// Host → webview sync (webview/app/hostSync.ts) in Node: snapshots in parts, stale deltas by rev, and
+// the one typed call each message becomes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HostMessage, NodeView, SessionMeta } from '../../src/protocol';
+import { HostSync, type SyncTarget } from '../../webview/app/hostSync';
+import { smallSession } from './fixtures';
+
+const meta = (over: Partial<SessionMeta> = {}): SessionMeta => ({ fileName: 's.jsonl', sessionId: 's1', cwd: '/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: false, restoreToken: 't', ...over });
+
+function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
+  const calls: [string, ...unknown[]][] = [];
+  const rec =
+    (name: string) =>
+    (...args: unknown[]) =>
+      void calls.push([name, ...args]);
+  const target: SyncTarget = {
+    onSnapshot: (m) => void calls.push(['snapshot', m.rev, m.nodes.map((n) => n.id), m.total]),
+    onAppended: (nodes: NodeView[]) => void calls.push(['appended', nodes.map((n) => n.id)]),
+    onLeafMoved: rec('leafMoved'),
+    onLabelChanged: rec('labelChanged'),
+    onRenamed: rec('renamed'),
+    onMeta: (m) => void calls.push(['meta', m.name]),
+    onInvoke: rec('invoke'),
+  };
+  return { target, calls };
+}
+
+test('a snapshot sent in parts is applied once, whole and in order; parts of another rev are ignored', () => {
+  const { target, calls } = recorder();
+  const sync = new HostSync(target);
+  const { nodes, leafId } = smallSession();
+  const ids = nodes.map((n) => n.id);
+  sync.receive({ type: 'snapshot', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 5), total: nodes.length });
+  sync.receive({ type: 'snapshotPart', rev: 2, nodes: nodes.slice(5, 9) });
+  sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(5, 9) });
+  assert.deepEqual(calls, [], 'nothing is applied from an incomplete snapshot');
+  sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(9) });
+  assert.deepEqual(calls, [['snapshot', 3, ids, undefined]]);
+  sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(9) });
+  assert.equal(calls.length, 1, 'a stray part after the snapshot is ignored');
+  // A snapshot that fits in one message is applied at once.
+  sync.receive({ type: 'snapshot', rev: 4, meta: meta(), leafId, nodes, total: nodes.length });
+  assert.deepEqual(calls[1], ['snapshot', 4, ids, nodes.length]);
+});
+
+test('deltas older than the snapshot held are dropped; invoke and replies do not carry a rev', () => {
+  const { target, calls } = recorder();
+  const sync = new HostSync(target);
+  const { nodes, leafId } = smallSession();
+  sync.receive({ type: 'snapshot', rev: 5, meta: meta(), leafId, nodes });
+  calls.length = 0;
+  const msgs: HostMessage[] = [
+    { type: 'leafMoved', rev: 4, leafId: 'u1000000' },
+    { type: 'labelChanged', rev: 6, targetId: 'u1000000', label: 'x' },
+    { type: 'renamed', rev: 5, name: 'stale: below 6 now' },
+    { type: 'appended', rev: 7, nodes: [{ ...nodes[0], id: 'n1000000' }] },
+    { type: 'reply', seq: 1, ok: true, data: null },
+    { type: 'invoke', action: 'find' },
+    { type: 'meta', rev: 7, meta: meta({ name: 'same rev applies' }) },
+    { type: 'leafMoved', rev: 8, leafId: null },
+  ];
+  for (const m of msgs) sync.receive(m);
+  sync.receive({ type: 'later-kind' } as unknown as HostMessage);
+  assert.deepEqual(calls, [
+    ['labelChanged', 'u1000000', 'x'],
+    ['appended', ['n1000000']],
+    ['invoke', 'find', undefined],
+    ['meta', 'same rev applies'],
+    ['leafMoved', null],
+  ]);
+});

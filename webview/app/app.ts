@@ -1,0 +1,298 @@
+// The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
+// toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
+// What each part does lives in its own module; commands are in app/commands.ts.
+import type { InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+import type { FilterMode } from '../../src/shared/treeFilter';
+import { DetailsPane } from '../details/detailsPane';
+import { GraphView } from '../graph/graphView';
+import type { Item } from '../model/derive';
+import { TreeModel } from '../model/treeModel';
+import { describeEntry, itemAriaLabel } from '../outline/ariaText';
+import { OutlineView } from '../outline/outlineView';
+import { h } from '../ui/dom';
+import { FILTER_TITLES } from '../ui/filterTitles';
+import { OverlayStack } from '../ui/overlays';
+import { Panes } from '../ui/panes';
+import { after, onFrame } from '../ui/schedule';
+import { openShortcutSheet } from '../ui/shortcutSheet';
+import { StatusBar } from '../ui/statusBar';
+import { Toolbar } from '../ui/toolbar';
+import { Bridge, type VsCodeApi } from './bridge';
+import { runCommand, runInvoke, type CommandContext } from './commands';
+import { openContextMenu, vscodeContext } from './contextMenu';
+import { EntryActions } from './entryActions';
+import { FindController } from './findController';
+import { HostSync, type Snapshot, type SyncTarget } from './hostSync';
+import { bindKeyboard } from './keyboard';
+import type { CommandId } from './keymap';
+import { expandedState } from './navigation';
+import { Persistence } from './persistence';
+import { TreeView } from './treeView';
+
+export class App implements CommandContext, SyncTarget {
+  readonly model = new TreeModel();
+  meta: SessionMeta | undefined;
+  readonly bridge: Bridge;
+  readonly persistence: Persistence;
+  readonly overlays: OverlayStack;
+  readonly status: StatusBar;
+  readonly find: FindController;
+  readonly toolbar: Toolbar;
+  readonly graph: GraphView;
+  readonly outline: OutlineView;
+  readonly details: DetailsPane;
+  readonly tree: TreeView;
+  readonly actions: EntryActions;
+  private readonly panes: Panes;
+  private readonly sync = new HostSync(this);
+  private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  /** The entry last reported to the host as selected. */
+  private postedSel: string | null | undefined;
+
+  constructor(root: HTMLElement, api: VsCodeApi) {
+    this.bridge = new Bridge(api, (m) => this.sync.receive(m));
+    this.persistence = new Persistence(api, () => {
+      const c = this.graph.center();
+      return { sessionId: this.meta?.sessionId, restoreToken: this.meta?.restoreToken, selected: this.tree.selection.key, view: { cx: c.x, cy: c.y, k: this.graph.view.k }, expanded: this.tree.expanded, folded: this.tree.folded };
+    });
+    const state = this.persistence.state;
+    const request = this.bridge.request.bind(this.bridge);
+    const nodes = () => this.model.nodes;
+    this.overlays = new OverlayStack(root, () => this.focusTree());
+    this.status = new StatusBar(root);
+    this.find = new FindController(
+      this.model,
+      {
+        filter: () => this.filterMode(),
+        queryChanged: (text) => {
+          state.query = text;
+          this.tree.refresh();
+        },
+        selectEntry: (id) => this.tree.selectEntry(id, { history: true }),
+        describe: (id) => describeEntry(this.model, id),
+        announce: (m) => this.announce(m),
+        focusTree: () => this.focusTree(),
+      },
+      state.query,
+    );
+    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
+    const common = {
+      nodes,
+      isSelected: (it: Item) => this.tree.selection.key === it.key,
+      isHit: (e: number) => this.find.isHit(e),
+      hitsIn: (it: Item) => this.find.hitsIn(it),
+      contextFor: (it: Item) => vscodeContext(it, this.model.nodes),
+      onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
+    };
+    this.graph = new GraphView({
+      ...common,
+      onViewChange: () => this.persistence.scheduleSave(),
+      itemForKey: (k) => this.tree.keyIndex.get(k),
+      onFirstSize: () => this.tree.placeInitialView(),
+    });
+    this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
+    this.tree = new TreeView(
+      this.model,
+      this.graph,
+      this.outline,
+      {
+        filter: () => this.filterMode(),
+        forcedEntries: () => this.find.prepare(this.filterMode()),
+        rowsChanged: (rows) => this.find.order(rows),
+        savedView: () => this.persistence.savedView(this.meta?.sessionId),
+        firstShown: () => (state.sessionId = this.meta?.sessionId),
+        announce: (m) => this.announce(m),
+        rebuilt: (first, entries) => this.rebuilt(first, entries),
+        selectionChanged: () => this.selectionChanged(),
+      },
+      state,
+    );
+    this.details = new DetailsPane({
+      nodes,
+      selected: () => this.tree.selItem(),
+      selectedEntryId: () => this.tree.selection.current?.entryId,
+      readOnly: () => this.meta?.readOnly,
+      request,
+      run: (id) => this.run(id),
+      toggle: (it) => this.tree.toggle(it),
+      goTo: (id) => this.tree.selectEntry(id, { history: true }),
+      show: () => this.panes.show('details'),
+      announce: (m) => this.announce(m),
+      error: (m) => this.error(m),
+    });
+    this.actions = new EntryActions(this.model, {
+      meta: () => this.meta,
+      request,
+      announce: (m) => this.announce(m),
+      error: (m) => this.error(m),
+      describe: (id) => describeEntry(this.model, id),
+      overlays: this.overlays,
+      elementsOf: (it) => ({ node: this.graph.elementOf(it), row: this.outline.elementOf(it) }),
+      editTitle: (current, done) => this.toolbar.editTitle(current, done),
+    });
+
+    const main = h('div', 'main');
+    main.append(this.outline.el, this.graph.el, this.details.el);
+    root.append(this.toolbar.el, this.toolbar.diagnostics, main, this.status.el, this.status.live);
+    this.panes = new Panes(root, state);
+    this.graph.el.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
+    bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
+    this.details.render();
+  }
+
+  start(): void {
+    this.toolbar.setFilter(this.persistence.state.filter);
+    this.find.start(this.persistence.state.query);
+    this.bridge.start(window);
+  }
+
+  // ───────────── host messages (app/hostSync.ts) ─────────────
+
+  onSnapshot(m: Snapshot): void {
+    this.meta = m.meta;
+    this.model.load(m.nodes, m.leafId);
+    this.find.hits.clearCache();
+    this.details.forget();
+    this.find.markDirty();
+    this.toolbar.showMeta(this.meta);
+    const state = this.persistence.state;
+    // The setting's filter applies to a session this view has not shown before; a choice the user made
+    // for this session (kept in the state) wins.
+    if (state.sessionId !== m.meta.sessionId && m.meta.defaultFilter && m.meta.defaultFilter !== state.filter) {
+      state.filter = m.meta.defaultFilter;
+      this.toolbar.setFilter(state.filter);
+    }
+    if (m.meta.restoreToken !== state.restoreToken) {
+      state.restoreToken = m.meta.restoreToken;
+      this.persistence.save();
+    }
+    this.tree.showSnapshot();
+  }
+
+  onAppended(nodes: NodeView[]): void {
+    const followLeaf = this.tree.onLeaf();
+    this.model.append(nodes);
+    this.find.markDirty();
+    this.tree.refresh({ followLeaf });
+  }
+
+  onLeafMoved(leafId: string | null): void {
+    const old = this.model.leafId;
+    const oldIdx = this.model.leaf;
+    this.model.setLeaf(leafId);
+    this.tree.leafMoved(oldIdx, old, leafId);
+    this.announce(leafId ? `Leaf moved to ${describeEntry(this.model, leafId)}` : 'Leaf moved before the first entry');
+  }
+
+  onLabelChanged(targetId: string, label: string | undefined): void {
+    if (!this.model.setLabel(targetId, label)) return;
+    this.details.forget(targetId);
+    this.find.markDirty();
+    this.tree.refresh();
+  }
+
+  onRenamed(name: string | undefined): void {
+    if (this.meta) this.meta = { ...this.meta, name };
+    this.toolbar.showMeta(this.meta);
+  }
+
+  onMeta(meta: SessionMeta): void {
+    this.meta = meta;
+    this.toolbar.showMeta(meta);
+    this.details.render();
+  }
+
+  onInvoke(action: InvokeAction, id: string | undefined): void {
+    runInvoke(this, action, id);
+  }
+
+  // ───────────── commands (app/commands.ts) ─────────────
+
+  run(id: CommandId): void {
+    runCommand(this, id);
+  }
+
+  filterMode(): FilterMode {
+    return this.persistence.state.filter;
+  }
+
+  setFilter(mode: FilterMode): void {
+    if (mode === this.persistence.state.filter) return;
+    this.persistence.state.filter = mode;
+    this.toolbar.setFilter(mode);
+    // pi: any filter change clears folds.
+    this.tree.folded.clear();
+    this.find.markDirty();
+    this.announce(`Filter: ${FILTER_TITLES[mode]}`);
+    this.tree.refresh();
+  }
+
+  togglePane(pane: 'outline' | 'details'): void {
+    this.panes.toggle(pane);
+    this.persistence.scheduleSave();
+  }
+
+  showDetails(): void {
+    this.panes.show('details');
+    this.details.el.focus();
+  }
+
+  openShortcuts(): void {
+    if (this.overlays.some((o) => !!o.el.querySelector('[data-dialog="shortcuts"]'))) return;
+    openShortcutSheet(this.overlays, this.mac);
+  }
+
+  openContextMenu(): void {
+    const it = this.tree.selItem();
+    if (it) openContextMenu(it, this.graph, this.outline);
+  }
+
+  announce(msg: string): void {
+    this.status.announce(msg);
+  }
+
+  error(msg: string): void {
+    this.status.error(msg);
+  }
+
+  focusTree(): void {
+    if (document.activeElement !== this.outline.el) this.outline.el.focus({ preventScroll: true });
+  }
+
+  // ───────────── glue ─────────────
+
+  private rebuilt(first: boolean, entries: number): void {
+    const d = this.tree.derived;
+    this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
+    this.find.updateCount();
+    if (first) {
+      // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
+      this.graph.maybeRender();
+      onFrame(() => after(0, () => this.details.render()));
+    } else this.details.render();
+    this.postSelected();
+    this.persistence.scheduleSave();
+  }
+
+  private selectionChanged(): void {
+    this.details.render();
+    this.postSelected();
+    this.persistence.scheduleSave();
+  }
+
+  /** Tells the host which entry is selected (native menu commands and "Show in tree" use it). */
+  private postSelected(): void {
+    const it = this.tree.selItem();
+    const id = it && !it.seg ? this.model.nodes[it.entry].id : null;
+    if (id === this.postedSel) return;
+    this.postedSel = id;
+    this.bridge.send({ type: 'selected', id });
+  }
+
+  private onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
+    this.tree.select(it, { history: how !== 'dblclick', reveal: false });
+    if (how === 'dblclick' && it.seg) this.tree.toggle(it);
+    else if (how === 'click' && !it.seg && this.meta?.clickAction === 'move') void this.actions.move(it);
+    if (how !== 'contextmenu') this.focusTree();
+  }
+}

@@ -1,0 +1,123 @@
+// What the entry actions ask of the host: moves (with pi's rule and the summary flow), fork, clone,
+// labels, copy, continue in pi, rename. Each reply is announced and each error shown; writes are refused
+// up front on a read-only session.
+import type { NodeView, Replies, RequestBody, RequestFn, SessionMeta } from '../../src/protocol';
+import type { Item } from '../model/derive';
+import type { TreeModel } from '../model/treeModel';
+import { openEditorTextDialog } from '../ui/editorTextDialog';
+import { short } from '../ui/format';
+import { labelEditorAnchor, openLabelEditor } from '../ui/labelEditor';
+import type { DialogServices } from '../ui/modal';
+import type { OverlayStack } from '../ui/overlays';
+import { openSummaryDialog } from '../ui/summaryDialog';
+import { forkedFile, wasCancelled } from './bridge';
+
+export interface ActionsHost {
+  meta(): SessionMeta | undefined;
+  request: RequestFn;
+  overlays: OverlayStack;
+  announce(msg: string): void;
+  error(msg: string): void;
+  describe(id: string): string;
+  /** An item's node in the graph and row in the outline, when they are in the DOM. */
+  elementsOf(it: Item): { node?: Element; row?: Element };
+  /** The in-place title editor (toolbar). */
+  editTitle(current: string, done: (name: string) => void): void;
+}
+
+export class EntryActions {
+  constructor(
+    private readonly model: TreeModel,
+    private readonly host: ActionsHost,
+  ) {}
+
+  /** What dialogs may use: the overlay stack, announcements, errors, requests, move replies. */
+  dialogs(): DialogServices {
+    const h = this.host;
+    return {
+      push: (o) => h.overlays.push(o),
+      pop: (o) => h.overlays.pop(o),
+      announce: (m) => h.announce(m),
+      error: (m) => h.error(m),
+      request: (b) => h.request(b),
+      afterMove: (r, id) => this.afterMove(r, id),
+    };
+  }
+
+  canWrite(): boolean {
+    const ro = this.host.meta()?.readOnly;
+    if (ro) {
+      this.host.error(`This session cannot be changed: ${ro}`);
+      return false;
+    }
+    return true;
+  }
+
+  async move(it: Item): Promise<void> {
+    if (!this.canWrite()) return;
+    const n = this.model.nodes[it.entry];
+    try {
+      const r = await this.host.request({ kind: 'moveTo', id: n.id });
+      this.afterMove(r, n.id);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  /** The host may answer a move with `cancelled` (the user declined a warning) or fork instead. */
+  afterMove(reply: Replies['moveWithSummary'], targetId: string | null): void {
+    if (wasCancelled(reply)) return this.host.announce('Cancelled: nothing was written');
+    const file = forkedFile(reply);
+    if (file !== undefined) return this.host.announce(`Forked into ${file}`);
+    const r = reply as Partial<Replies['moveTo']>;
+    if (!r.moved) this.host.announce('Already at this point');
+    else this.host.announce(`Moved the leaf${targetId ? ` to ${this.host.describe(r.leafId ?? targetId)}` : ''}`);
+    if (typeof r.editorText === 'string') openEditorTextDialog(this.dialogs(), targetId, r.editorText);
+  }
+
+  moveWithSummary(it: Item): void {
+    if (!this.canWrite()) return;
+    const n = this.model.nodes[it.entry];
+    openSummaryDialog(this.dialogs(), { id: n.id, title: short(n.text).slice(0, 60) || n.id }, this.host.meta()?.summariesAvailable ?? false);
+  }
+
+  async fork(n: NodeView): Promise<void> {
+    if (n.role !== 'user') return this.host.announce('Fork works from a user message; use Clone for other entries');
+    await this.simple({ kind: 'fork', id: n.id }, 'Forked a new session from this message');
+  }
+
+  /** Sends a request whose reply only needs announcing (`done`, with the new file's name if any). */
+  async simple(body: RequestBody, done: string): Promise<void> {
+    if ((body.kind === 'setLabel' || body.kind === 'rename') && !this.canWrite()) return;
+    try {
+      const r = await this.host.request(body);
+      const file = forkedFile(r);
+      if (wasCancelled(r)) this.host.announce('Cancelled: nothing was written');
+      else this.host.announce(file !== undefined ? `${done}: ${file}` : done);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  editLabel(it: Item): void {
+    if (!this.canWrite()) return;
+    const n = this.model.nodes[it.entry];
+    const { node, row } = this.host.elementsOf(it);
+    openLabelEditor(this.dialogs(), { id: n.id, label: n.label }, labelEditorAnchor(node, row));
+  }
+
+  clearLabel(n: NodeView): void {
+    if (!this.canWrite()) return;
+    if (n.label === undefined) return this.host.announce('This entry has no label');
+    void this.simple({ kind: 'setLabel', id: n.id }, 'Label cleared');
+  }
+
+  rename(): void {
+    const meta = this.host.meta();
+    if (!this.canWrite() || !meta) return;
+    const current = meta.name ?? '';
+    this.host.editTitle(current, (name) => {
+      if (name !== current) void this.simple({ kind: 'rename', name }, name ? `Renamed to ${name}` : 'Name cleared');
+    });
+  }
+}

@@ -1,0 +1,259 @@
+// The model on screen: derives the item tree (filter, folds, expanded runs, segments), lays it out, keeps
+// the selection on an item across re-derivations and hands both to the graph and the outline. Deltas are
+// batched into one pass per frame; a snapshot is drawn at once (it is what the user waits for).
+import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
+import { derive, outlineRows, type Derived, type Item } from '../model/derive';
+import { layoutTree, type Layout } from '../model/layout';
+import type { ViewState } from '../model/savedState';
+import type { TreeModel } from '../model/treeModel';
+import type { GraphView } from '../graph/graphView';
+import type { OutlineView } from '../outline/outlineView';
+import { cancelFrame, onFrame } from '../ui/schedule';
+import { resolveSelection, Selection } from './selection';
+
+export interface TreeViewHost {
+  filter(): FilterMode;
+  /** Computes find hits if stale; the entries that must be their own items. */
+  forcedEntries(): Uint8Array | undefined;
+  /** Orders find hits by the new rows. */
+  rowsChanged(rows: readonly Item[]): void;
+  /** The saved selection and view of this session, for its first snapshot. */
+  savedView(): { selected?: string; view?: ViewState } | undefined;
+  /** The first snapshot is on screen. */
+  firstShown(): void;
+  announce(msg: string): void;
+  /** After a full pass (`first`: the first snapshot; `entries`: the model's size). */
+  rebuilt(first: boolean, entries: number): void;
+  /** After the selection (or the path, on a fast leaf move) changed without a full pass. */
+  selectionChanged(): void;
+}
+
+export class TreeView {
+  readonly selection = new Selection();
+  /** Entry ids: a run containing one of them is shown entry by entry. */
+  readonly expanded: Set<string>;
+  /** Entry ids whose visible descendants are folded away. */
+  readonly folded: Set<string>;
+  derived: Derived | undefined;
+  layout: Layout | undefined;
+  keyIndex = new Map<string, Item>();
+  /** Last pass's phases in ms (benchmark). */
+  timings: Record<string, number> = {};
+  private frame = 0;
+  private snapshotPending = false;
+  private firstSnapshot = true;
+  /** The selection was on the leaf when entries arrived: it follows the new leaf. */
+  private pendingFollow = false;
+  /** The leaf moved away from the selected entry: select the new leaf. */
+  private pendingSelect: string | undefined;
+  private initialView: (() => void) | undefined;
+
+  constructor(
+    private readonly model: TreeModel,
+    private readonly graph: GraphView,
+    private readonly outline: OutlineView,
+    private readonly host: TreeViewHost,
+    saved: { expanded: string[]; folded: string[] },
+  ) {
+    this.expanded = new Set(saved.expanded);
+    this.folded = new Set(saved.folded);
+  }
+
+  selItem(): Item | undefined {
+    const s = this.selection.current;
+    return s ? this.keyIndex.get(s.key) : undefined;
+  }
+
+  /** Whether the selection is on the current leaf (it then follows appended entries). */
+  onLeaf(): boolean {
+    return this.selection.key === this.model.leafId;
+  }
+
+  /** A new pass on the next frame (several changes in one frame cost one pass). */
+  refresh(opts: { followLeaf?: boolean } = {}): void {
+    if (opts.followLeaf) this.pendingFollow = true;
+    if (this.frame) return;
+    this.frame = onFrame(() => {
+      this.frame = 0;
+      this.rebuild();
+    });
+  }
+
+  /** A snapshot was loaded into the model: draw it now. */
+  showSnapshot(): void {
+    this.snapshotPending = true;
+    cancelFrame(this.frame);
+    this.frame = 0;
+    this.rebuild();
+  }
+
+  /** The model's leaf moved from `oldLeaf` (index) / `oldId`. */
+  leafMoved(oldLeaf: number, oldId: string | null, leafId: string | null): void {
+    if (this.selection.current?.entryId === oldId && leafId) this.pendingSelect = leafId;
+    if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
+  }
+
+  /** The graph has a size now: place the first view if it was waiting for one. */
+  placeInitialView(): void {
+    const f = this.initialView;
+    this.initialView = undefined;
+    f?.();
+  }
+
+  private rebuild(): void {
+    const model = this.model;
+    const n = model.size;
+    const t0 = performance.now();
+    const forced = this.host.forcedEntries();
+    const derived = derive({ model, mode: this.host.filter(), folded: this.folded, expanded: this.expanded, forced });
+    this.derived = derived;
+    const t1 = performance.now();
+    this.layout = layoutTree(derived.root);
+    const t2 = performance.now();
+    this.keyIndex = new Map();
+    for (const it of derived.items) this.keyIndex.set(it.key, it);
+    this.host.rowsChanged(derived.rows);
+    this.timings = { derive: t1 - t0, layout: t2 - t1 };
+    // Selection: same key, else the item showing the entry, else the nearest visible ancestor.
+    const first = this.snapshotPending && this.firstSnapshot;
+    const saved = first ? this.host.savedView() : undefined;
+    if (first) {
+      const fromState = saved?.selected;
+      const key = fromState && (this.keyIndex.has(fromState) || model.index.has(fromState.replace(/^seg:/, ''))) ? fromState : (model.leafId ?? undefined);
+      if (key) this.selection.set(key, key.replace(/^seg:/, ''));
+    }
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    } else if (this.pendingFollow && model.leafId) {
+      this.selection.set(model.leafId);
+    }
+    this.selection.current = resolveSelection(this.selection.current, derived, model, this.keyIndex);
+    this.graph.setData(this.layout, derived);
+    this.outline.setRows(derived.rows);
+    const it = this.selItem();
+    this.outline.setActive(it);
+    if (first) {
+      this.firstSnapshot = false;
+      const v = saved?.view;
+      const place = () => {
+        if (v) this.graph.centerOn(v.cx, v.cy, v.k, false);
+        else if (it) this.graph.centerOn(it.x, it.y, 0.9, false);
+        else this.graph.fit(false);
+      };
+      if (this.graph.size.w) place();
+      else this.initialView = place;
+      this.host.firstShown();
+    } else if (it && (this.pendingFollow || this.snapshotPending)) {
+      this.graph.reveal(it, false);
+    }
+    this.pendingFollow = false;
+    this.snapshotPending = false;
+    this.timings.total = performance.now() - t0;
+    this.host.rebuilt(first, n);
+  }
+
+  /**
+   * A leaf move that changes no item (the new leaf already has its own item, the old one stays
+   * visible) only changes path flags and the outline order: no derive, no layout. Returns false
+   * when a full pass is needed.
+   */
+  private fastLeafMove(oldLeaf: number, newLeaf: number): boolean {
+    const d = this.derived;
+    if (!d || this.frame || newLeaf < 0) return false;
+    const it = d.itemOf[newLeaf];
+    if (!it || it.seg || it.entry !== newLeaf) return false;
+    if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.host.filter(), false)) return false;
+    const path = this.model.pathMask();
+    for (const x of d.items) {
+      x.onPath = path[x.entry] === 1;
+      x.isLeaf = !x.seg && x.entry === newLeaf;
+    }
+    d.rows = outlineRows(d.root);
+    this.host.rowsChanged(d.rows);
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    }
+    this.graph.refreshStyles();
+    this.outline.setRows(d.rows);
+    const sel = this.selItem();
+    this.outline.setActive(sel);
+    if (sel) this.graph.reveal(sel, false);
+    this.host.selectionChanged();
+    return true;
+  }
+
+  select(it: Item | undefined, opts: { history?: boolean; reveal?: boolean; animate?: boolean } = {}): void {
+    if (!it) return;
+    const prev = this.selection.key;
+    if (opts.history) this.selection.remember(it.key);
+    this.selection.set(it.key, this.model.nodes[it.entry].id);
+    if (prev !== it.key) {
+      this.graph.refreshStyles();
+      this.outline.refresh();
+    }
+    this.outline.setActive(it);
+    if (opts.reveal !== false) this.graph.reveal(it, opts.animate ?? true);
+    this.host.selectionChanged();
+  }
+
+  /** Selects an entry by id, expanding the segment that hides it (and unfolding) if needed. */
+  selectEntry(id: string, opts: { history?: boolean } = {}): void {
+    const i = this.model.index.get(id);
+    const d = this.derived;
+    if (i === undefined || !d) return;
+    let it = d.itemOf[i];
+    if (it && !it.seg) return this.select(it, opts);
+    if (!d.visible[i]) {
+      // Hidden by a fold: unfold its ancestors. Hidden by the filter: show the nearest visible one.
+      let unfolded = false;
+      for (let p = this.model.parent[i]; p >= 0; p = this.model.parent[p]) if (this.folded.delete(this.model.nodes[p].id)) unfolded = true;
+      if (!unfolded) {
+        const v = d.vparent[i];
+        if (v >= 0) return this.selectEntry(this.model.nodes[v].id, opts);
+        return;
+      }
+    } else {
+      this.expanded.add(id);
+    }
+    // Re-derive now so the entry has its own item.
+    this.rebuild();
+    it = this.derived!.itemOf[i];
+    if (it) this.select(it, opts);
+  }
+
+  /** Expand a segment, collapse an expanded run, fold/unfold a branch point. */
+  toggle(it: Item): boolean {
+    const nodes = this.model.nodes;
+    if (it.seg) {
+      this.expanded.add(nodes[it.entry].id);
+      this.host.announce(`Expanded ${it.members!.length} entries`);
+      this.selection.set(nodes[it.entry].id);
+      this.refresh();
+      return true;
+    }
+    if (it.run) {
+      for (const m of it.run.members) this.expanded.delete(nodes[m].id);
+      const head = nodes[it.run.members[0]].id;
+      this.selection.set('seg:' + head, head);
+      this.host.announce('Collapsed the run into a segment');
+      this.refresh();
+      return true;
+    }
+    const id = nodes[it.entry].id;
+    if (it.folded) {
+      this.folded.delete(id);
+      this.host.announce('Unfolded');
+      this.refresh();
+      return true;
+    }
+    if (it.children && it.children.length >= 2) {
+      this.folded.add(id);
+      this.host.announce('Folded');
+      this.refresh();
+      return true;
+    }
+    return false;
+  }
+}

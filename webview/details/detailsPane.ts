@@ -1,0 +1,184 @@
+// The details pane: the selected entry's facts and action buttons, its full content (fetched on demand,
+// a little after the selection settles, and cached), the members of a selected segment, and the
+// "context at this entry" view in place of the content.
+import type { EntryDetails, NodeView, RequestFn } from '../../src/protocol';
+import type { CommandId } from '../app/keymap';
+import type { Item } from '../model/derive';
+import { KIND_NAMES } from '../outline/ariaText';
+import { button, h } from '../ui/dom';
+import { localTime, thousands } from '../ui/format';
+import { after, cancelAfter } from '../ui/schedule';
+import { renderContext } from './contextView';
+import { renderEntry, type DetailsLinks } from './entryView';
+
+const CACHE_MAX = 100;
+
+export interface DetailsHost {
+  nodes(): NodeView[];
+  selected(): Item | undefined;
+  /** The selected entry's id (also while its item is being re-derived). */
+  selectedEntryId(): string | undefined;
+  /** Why the session cannot be changed, if so. */
+  readOnly(): string | undefined;
+  request: RequestFn;
+  run(id: CommandId): void;
+  toggle(it: Item): void;
+  goTo(id: string): void;
+  /** Shows the pane if hidden. */
+  show(): void;
+  announce(msg: string): void;
+  error(msg: string): void;
+}
+
+export class DetailsPane {
+  readonly el: HTMLElement;
+  private readonly cache = new Map<string, EntryDetails>();
+  private timer = 0;
+  /** The entry whose context is shown instead of its content. */
+  private contextFor: string | null | undefined;
+
+  constructor(private readonly host: DetailsHost) {
+    this.el = h('aside', 'details');
+    this.el.setAttribute('aria-label', 'Details');
+    this.el.tabIndex = -1;
+  }
+
+  /** Forgets every entry (a new snapshot) or one whose label changed. */
+  forget(id?: string): void {
+    if (id === undefined) this.cache.clear();
+    else this.cache.delete(id);
+  }
+
+  /** Escape on the context view goes back to the entry; false when it is not shown. */
+  leaveContext(): boolean {
+    if (this.contextFor === undefined) return false;
+    this.contextFor = undefined;
+    this.render();
+    return true;
+  }
+
+  render(): void {
+    cancelAfter(this.timer);
+    const el = this.el;
+    const it = this.host.selected();
+    if (!it) {
+      el.replaceChildren(h('p', 'muted', 'Select an entry to see its details.'));
+      return;
+    }
+    const nodes = this.host.nodes();
+    const n = nodes[it.entry];
+    const head = h('div', 'details-head');
+    const body = h('div', 'details-body');
+    const actions = h('div', 'details-actions');
+    if (it.seg) {
+      this.segment(it, nodes, head, actions, body);
+      el.replaceChildren(head, actions, body);
+      return;
+    }
+    this.facts(it, n, head);
+    this.actions(it, n, actions);
+    if (this.contextFor === n.id) {
+      const back = h('button', 'link', '← Back to the entry');
+      back.type = 'button';
+      back.addEventListener('click', () => this.leaveContext());
+      head.append(h('h3', undefined, 'Context if the leaf were here'), back);
+      body.append(h('p', 'muted', 'Loading the context…'));
+      el.replaceChildren(head, actions, body);
+      return;
+    }
+    this.contextFor = undefined;
+    el.replaceChildren(head, actions, body);
+    const cached = this.cache.get(n.id);
+    if (cached) {
+      body.replaceChildren(renderEntry(cached, this.links()));
+      return;
+    }
+    body.append(h('p', 'muted', n.text));
+    const id = n.id;
+    // Fetched on demand, a little after the selection settles (arrowing through rows stays cheap).
+    this.timer = after(120, async () => {
+      try {
+        const det = await this.host.request({ kind: 'getEntry', id });
+        this.cache.set(id, det);
+        if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+        if (this.host.selectedEntryId() !== id || this.contextFor !== undefined) return;
+        body.replaceChildren(renderEntry(det, this.links()));
+      } catch (e) {
+        if (this.host.selectedEntryId() === id) body.replaceChildren(h('p', 'error', (e as Error).message));
+      }
+    });
+  }
+
+  /** "Context at this entry": what the model would see with the leaf at `id`. */
+  async showContext(id: string): Promise<void> {
+    this.contextFor = id;
+    this.host.show();
+    this.render();
+    try {
+      const c = await this.host.request({ kind: 'getContext', id });
+      if (this.contextFor !== id) return;
+      this.el.querySelector('.details-body')?.replaceChildren(renderContext(c, this.links()));
+      this.host.announce(`Context at this entry: ${c.messages.length} messages, about ${c.tokens} tokens`);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  private links(): DetailsLinks {
+    return { goTo: (id) => this.host.goTo(id), markdown: true };
+  }
+
+  private segment(it: Item, nodes: NodeView[], head: HTMLElement, actions: HTMLElement, body: HTMLElement): void {
+    const m = it.members!;
+    head.append(h('h2', undefined, `${m.length} entries`), h('p', 'muted', 'A run of entries without branches, shown as one node.'));
+    const expand = button('Expand', 'expand', { icon: 'unfold' });
+    expand.addEventListener('click', () => this.host.toggle(it));
+    actions.append(expand);
+    const ol = h('ol', 'seg-list');
+    for (const e of m.slice(0, 200)) {
+      const li = h('li');
+      const b = h('button', 'link', nodes[e].text || `[${nodes[e].type}]`);
+      b.type = 'button';
+      b.addEventListener('click', () => this.host.goTo(nodes[e].id));
+      li.append(b);
+      ol.append(li);
+    }
+    if (m.length > 200) ol.append(h('li', 'muted', `… ${m.length - 200} more`));
+    body.append(ol);
+  }
+
+  private facts(it: Item, n: NodeView, head: HTMLElement): void {
+    const title = h('h2');
+    title.append(h('span', `codicon codicon-${'circle-filled'} kind-dot k-${n.kind}`), document.createTextNode(` ${KIND_NAMES[n.kind] ?? n.type}`));
+    head.append(title);
+    if (n.label !== undefined) head.append(h('span', 'label-badge', n.label));
+    const facts = h('p', 'muted facts');
+    facts.append(document.createTextNode(`${n.time ? localTime(n.time) : ''} · `), h('code', undefined, n.id));
+    if (it.isLeaf) facts.append(document.createTextNode(' · current leaf'));
+    else if (it.onPath) facts.append(document.createTextNode(' · on the current path'));
+    const cost = [n.model, n.tokens ? `${thousands(n.tokens)} tokens` : '', n.cost ? `$${n.cost.toFixed(4)}` : ''].filter(Boolean).join(' · ');
+    head.append(facts);
+    if (cost) head.append(h('p', 'muted', cost));
+  }
+
+  /** The action buttons run the same commands as their keys; writes are disabled on a read-only session. */
+  private actions(it: Item, n: NodeView, actions: HTMLElement): void {
+    const ro = this.host.readOnly();
+    const add = (label: string, action: string, icon: string, cmd: CommandId, write = false, extra: { disabled?: boolean; title?: string; secondary?: boolean } = {}) => {
+      const b = button(label, action, { icon, secondary: extra.secondary ?? true, disabled: extra.disabled || (write && !!ro), title: write && ro ? `Read-only: ${ro}` : extra.title });
+      b.addEventListener('click', () => {
+        if (!b.hasAttribute('disabled')) this.host.run(cmd);
+      });
+      actions.append(b);
+    };
+    add(n.role === 'user' ? 'Move before this message' : 'Move here', 'move', 'debug-step-over', 'act.move', true, { secondary: false, disabled: it.isLeaf });
+    add('Move with summary…', 'move-summary', 'git-merge', 'act.moveSummary', true, { disabled: it.isLeaf });
+    if (n.role === 'user') add('Fork', 'fork', 'repo-forked', 'act.fork');
+    add('Clone to here', 'clone', 'copy', 'act.clone');
+    add(n.label !== undefined ? 'Edit label' : 'Label…', 'label', 'tag', 'act.label', true);
+    if (n.label !== undefined) add('Clear label', 'clear-label', 'close', 'act.clearLabel', true);
+    add('Copy text', 'copy', 'clippy', 'act.copy');
+    add('Continue in pi', 'continue', 'terminal', 'act.continue');
+    add('Context here', 'context', 'eye', 'act.context');
+  }
+}

@@ -1,0 +1,248 @@
+// The graph: the items in (and a margin around) the viewport, drawn inside a layer that the compositor
+// moves while panning, so a pan frame costs a transform and not a repaint. When the viewport leaves the
+// rendered window, or the zoom settles, the window is culled and drawn again: as SVG (svgScene.ts), or
+// on a canvas above a node budget (denseCanvas.ts). A minimap shows the whole tree.
+import type { NodeView } from '../../src/protocol';
+import type { Derived, Item } from '../model/derive';
+import { queryItems, type Layout, type Rect } from '../model/layout';
+import { after, cancelAfter, cancelFrame, onFrame } from '../ui/schedule';
+import { DENSE_LIMIT, DenseCanvas } from './denseCanvas';
+import { Minimap } from './minimap';
+import { bindPointer } from './pointerInput';
+import { SvgScene } from './svgScene';
+import { ThemeColors } from './themeColors';
+import { clampZoom, Viewport, type View } from './viewport';
+
+/** Share of the viewport drawn beyond each edge, so short pans need no redraw. */
+export const MARGIN = 0.25;
+
+export interface GraphHost {
+  nodes(): NodeView[];
+  isSelected(it: Item): boolean;
+  isHit(entry: number): boolean;
+  hitsIn(it: Item): number;
+  onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
+  onViewChange(): void;
+  contextFor(it: Item): string;
+  itemForKey(key: string): Item | undefined;
+  /** The graph got a size for the first time (the initial view can be placed now). */
+  onFirstSize(): void;
+}
+
+export class GraphView {
+  readonly el: HTMLDivElement;
+  private readonly layer: HTMLDivElement;
+  private readonly port = new Viewport();
+  private readonly colors: ThemeColors;
+  private readonly svg: SvgScene;
+  private readonly dense: DenseCanvas;
+  private readonly minimap: Minimap;
+  private layout: Layout | undefined;
+  private derived: Derived | undefined;
+  private rendered: { r: Rect; k: number; mode: 'svg' | 'canvas' } | undefined;
+  private settleTimer = 0;
+  private frame = 0;
+  private anim = 0;
+
+  constructor(private readonly host: GraphHost) {
+    this.el = document.createElement('div');
+    this.el.className = 'graph';
+    this.el.setAttribute('aria-hidden', 'true');
+    this.layer = document.createElement('div');
+    this.layer.className = 'layer';
+    this.colors = new ThemeColors(this.el, () => this.themeChanged());
+    this.svg = new SvgScene(host);
+    this.dense = new DenseCanvas(this.colors, host);
+    this.layer.append(this.svg.el, this.dense.el);
+    this.minimap = new Minimap(
+      {
+        layout: () => this.layout,
+        worldRect: () => this.worldRect(),
+        isHit: (e) => host.isHit(e),
+        hitsIn: (it) => host.hitsIn(it),
+        centerOn: (x, y) => this.centerOn(x, y),
+      },
+      this.colors,
+    );
+    this.el.append(this.layer, this.minimap.el);
+    bindPointer(this.el, {
+      panBy: (dx, dy) => this.panBy(dx, dy),
+      zoomAt: (f, sx, sy) => this.zoomAt(f, sx, sy),
+      itemForKey: (key) => host.itemForKey(key),
+      onSelect: (it, how) => host.onSelect(it, how),
+    });
+    new ResizeObserver(() => this.resize()).observe(this.el);
+  }
+
+  /** The view transform (screen = world * k + (x, y)). */
+  get view(): View {
+    return this.port.view;
+  }
+
+  get size(): { w: number; h: number } {
+    return { w: this.port.width, h: this.port.height };
+  }
+
+  /** Items currently in the DOM (for tests and the benchmark). */
+  get renderedCount(): number {
+    return this.svg.renderedCount;
+  }
+
+  private resize(): void {
+    const w = this.el.clientWidth;
+    const h = this.el.clientHeight;
+    if (w === this.port.width && h === this.port.height) return;
+    const first = this.port.width === 0;
+    // Keep the world point at the centre where it was.
+    const c = first ? undefined : this.center();
+    this.port.width = w;
+    this.port.height = h;
+    if (c) this.centerOn(c.x, c.y, this.view.k, false);
+    else if (w && h) this.host.onFirstSize();
+    this.minimap.later();
+    this.request(true);
+  }
+
+  setData(layout: Layout, derived: Derived): void {
+    this.layout = layout;
+    this.derived = derived;
+    this.svg.clear();
+    this.rendered = undefined;
+    this.minimap.later();
+    this.request(true);
+  }
+
+  /** Restyles nodes (selection, hits) without a relayout. */
+  refreshStyles(): void {
+    this.svg.clear();
+    this.rendered = undefined;
+    this.minimap.later();
+    this.request(true);
+  }
+
+  // ───────────── view transform ─────────────
+
+  center(): { x: number; y: number } {
+    return this.port.center();
+  }
+
+  worldRect(): Rect {
+    return this.port.worldRect();
+  }
+
+  centerOn(wx: number, wy: number, k = this.view.k, animate = false): void {
+    this.animateTo(this.port.centered(wx, wy, k), animate);
+  }
+
+  private animateTo(target: View, animate: boolean): void {
+    cancelFrame(this.anim);
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (!animate || reduce || !this.port.width) {
+      this.setView(target);
+      return;
+    }
+    const from = { ...this.view };
+    const t0 = performance.now();
+    const step = () => {
+      const t = Math.min(1, (performance.now() - t0) / 220);
+      const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      this.setView({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, k: from.k * (target.k / from.k) ** e });
+      if (t < 1) this.anim = onFrame(step);
+    };
+    this.anim = onFrame(step);
+  }
+
+  setView(v: View): void {
+    this.port.view = { x: v.x, y: v.y, k: clampZoom(v.k) };
+    this.applyTransform();
+    this.host.onViewChange();
+    this.request(false);
+  }
+
+  panBy(dx: number, dy: number): void {
+    cancelFrame(this.anim);
+    this.setView({ x: this.view.x + dx, y: this.view.y + dy, k: this.view.k });
+  }
+
+  zoomAt(factor: number, sx?: number, sy?: number): void {
+    cancelFrame(this.anim);
+    this.setView(this.port.zoomedAt(factor, sx, sy));
+  }
+
+  fit(animate = true): void {
+    const v = this.port.fitted(this.layout);
+    if (v) this.animateTo(v, animate);
+  }
+
+  /** Pans (keeping the zoom) so that `it` is inside the viewport with a margin. */
+  reveal(it: Item, animate = true): void {
+    const v = this.port.revealing(it);
+    if (v) this.animateTo(v, animate);
+  }
+
+  private applyTransform(): void {
+    const rd = this.rendered;
+    if (!rd) return;
+    const s = this.view.k / rd.k;
+    this.layer.style.transform = `translate(${rd.r.x0 * this.view.k + this.view.x}px, ${rd.r.y0 * this.view.k + this.view.y}px) scale(${s})`;
+  }
+
+  /** Schedules a redraw: `force` re-culls; otherwise only when the viewport left the drawn window. */
+  request(force: boolean): void {
+    if (force) this.rendered = undefined;
+    cancelAfter(this.settleTimer);
+    if (this.rendered && this.rendered.k !== this.view.k) this.settleTimer = after(140, () => this.request(true));
+    if (this.frame) return;
+    this.frame = onFrame(() => {
+      this.frame = 0;
+      this.maybeRender();
+    });
+  }
+
+  /** Draws now if needed (also used by the benchmark to measure a frame). */
+  maybeRender(): void {
+    const rd = this.rendered;
+    const vr = this.worldRect();
+    const inside = rd && vr.x0 >= rd.r.x0 && vr.y0 >= rd.r.y0 && vr.x1 <= rd.r.x1 && vr.y1 <= rd.r.y1;
+    const ratio = rd ? this.view.k / rd.k : 1;
+    if (!rd || !inside || ratio < 0.6 || ratio > 1.7) this.render();
+    else this.applyTransform();
+    this.minimap.drawView();
+  }
+
+  private render(): void {
+    const l = this.layout;
+    const d = this.derived;
+    if (!l || !d || !this.port.width) return;
+    const vr = this.worldRect();
+    const mw = (vr.x1 - vr.x0) * MARGIN;
+    const mh = (vr.y1 - vr.y0) * MARGIN;
+    const r: Rect = { x0: vr.x0 - mw, y0: vr.y0 - mh, x1: vr.x1 + mw, y1: vr.y1 + mh };
+    const k = this.view.k;
+    const items = queryItems(l, r);
+    const mode = items.length > DENSE_LIMIT ? 'canvas' : 'svg';
+    this.rendered = { r, k, mode };
+    const pw = Math.ceil((r.x1 - r.x0) * k);
+    const ph = Math.ceil((r.y1 - r.y0) * k);
+    if (mode === 'svg') {
+      this.dense.hide();
+      this.svg.draw(items, r, k, l, pw, ph);
+    } else {
+      this.svg.hide();
+      this.dense.draw(items, r, k, pw, ph);
+    }
+    this.applyTransform();
+    performance.mark('pi-tree:rendered');
+  }
+
+  /** The theme changed: canvases are drawn again with its colours. */
+  private themeChanged(): void {
+    this.minimap.later();
+    this.request(true);
+  }
+
+  /** The node element of an item, when it is in the DOM. */
+  elementOf(it: Item): SVGGElement | undefined {
+    return this.svg.elementOf(it);
+  }
+}

@@ -1,0 +1,118 @@
+// The minimap: the whole tree (every item, the current path, find hits) on a small canvas, drawn once per
+// layout in a task after the frame that shows the tree, with the viewport's rectangle drawn over it per
+// frame. Pressing or dragging on it moves the view there.
+import type { Item } from '../model/derive';
+import { DX, DY, NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
+import { after, onFrame } from '../ui/schedule';
+import type { ThemeColors } from './themeColors';
+
+/** Minimap size in CSS pixels (styles.css uses the same). */
+const MINI_W = 160;
+const MINI_H = 120;
+
+export interface MinimapHost {
+  layout(): Layout | undefined;
+  worldRect(): Rect;
+  isHit(entry: number): boolean;
+  hitsIn(it: Item): number;
+  /** Centres the view on a world point. */
+  centerOn(x: number, y: number): void;
+}
+
+export class Minimap {
+  readonly el: HTMLCanvasElement;
+  /** The overview without the viewport rectangle. */
+  private readonly base: HTMLCanvasElement;
+  private timer = 0;
+
+  constructor(
+    private readonly host: MinimapHost,
+    private readonly colors: ThemeColors,
+  ) {
+    this.el = document.createElement('canvas');
+    this.el.className = 'minimap';
+    this.base = document.createElement('canvas');
+    this.el.addEventListener('pointerdown', (ev) => {
+      ev.stopPropagation();
+      this.el.setPointerCapture(ev.pointerId);
+      this.navigate(ev);
+      const move = (e: PointerEvent) => this.navigate(e);
+      const up = () => {
+        this.el.removeEventListener('pointermove', move);
+        this.el.removeEventListener('pointerup', up);
+      };
+      this.el.addEventListener('pointermove', move);
+      this.el.addEventListener('pointerup', up);
+    });
+  }
+
+  /**
+   * Redraws the overview in a task of its own after the next frame: it is not what a first paint waits
+   * for (a task queued from the next frame runs after that frame is painted).
+   */
+  later(): void {
+    if (this.timer) return;
+    this.timer = onFrame(() =>
+      after(0, () => {
+        this.timer = 0;
+        this.drawBase();
+      }),
+    );
+  }
+
+  private scale(): { s: number; ox: number; oy: number } | undefined {
+    const l = this.host.layout();
+    if (!l || !l.count) return undefined;
+    const w = l.maxX - l.minX + NODE_W;
+    const h = l.maxY + NODE_H;
+    const s = Math.min(MINI_W / w, MINI_H / h);
+    return { s, ox: (MINI_W - w * s) / 2 - (l.minX - NODE_W / 2) * s, oy: (MINI_H - h * s) / 2 + (NODE_H / 2) * s };
+  }
+
+  private drawBase(): void {
+    const l = this.host.layout();
+    const m = this.scale();
+    const dpr = Math.min(2, window.devicePixelRatio || 1);
+    this.base.width = this.el.width = Math.floor(MINI_W * dpr);
+    this.base.height = this.el.height = Math.floor(MINI_H * dpr);
+    const ctx = this.base.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, MINI_W, MINI_H);
+    if (!l || !m) return;
+    const fg = this.colors.get('--mini-node', '#888');
+    const path = this.colors.get('--accent', '#3794ff');
+    const hit = this.colors.get('--hit', '#e2c08d');
+    const sz = Math.max(1, Math.min(3, DX * m.s));
+    ctx.fillStyle = fg;
+    for (const row of l.levels) for (const it of row) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s * 0.6));
+    ctx.fillStyle = path;
+    for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s));
+    ctx.fillStyle = hit;
+    for (const row of l.levels)
+      for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
+    this.drawView();
+  }
+
+  /** The overview with the viewport's rectangle over it. */
+  drawView(): void {
+    const m = this.scale();
+    const ctx = this.el.getContext('2d')!;
+    const dpr = this.el.width / MINI_W;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.el.width, this.el.height);
+    ctx.drawImage(this.base, 0, 0);
+    if (!m) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const r = this.host.worldRect();
+    ctx.strokeStyle = this.colors.get('--mini-view', '#3794ff');
+    ctx.lineWidth = 1;
+    ctx.strokeRect(r.x0 * m.s + m.ox, r.y0 * m.s + m.oy, Math.max(2, (r.x1 - r.x0) * m.s), Math.max(2, (r.y1 - r.y0) * m.s));
+  }
+
+  private navigate(ev: PointerEvent): void {
+    const m = this.scale();
+    if (!m) return;
+    const b = this.el.getBoundingClientRect();
+    this.host.centerOn((ev.clientX - b.left - m.ox) / m.s, (ev.clientY - b.top - m.oy) / m.s);
+  }
+}

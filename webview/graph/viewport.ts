@@ -1,0 +1,65 @@
+// The graph's view transform (screen = world × k + (x, y)) and size: the world rectangle in view, and the
+// views that centre a point, zoom about a point, fit a layout or bring an item into view. Pure math.
+import type { Item } from '../model/derive';
+import { NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
+
+export const MIN_ZOOM = 0.002;
+export const MAX_ZOOM = 2.5;
+
+export interface View {
+  x: number;
+  y: number;
+  k: number;
+}
+
+export function clampZoom(k: number): number {
+  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k));
+}
+
+export class Viewport {
+  /** Screen = world * k + (x, y). */
+  view: View = { x: 0, y: 0, k: 1 };
+  width = 0;
+  height = 0;
+
+  /** The world point at the centre of the graph. */
+  center(): { x: number; y: number } {
+    return { x: (this.width / 2 - this.view.x) / this.view.k, y: (this.height / 2 - this.view.y) / this.view.k };
+  }
+
+  worldRect(): Rect {
+    const { x, y, k } = this.view;
+    return { x0: -x / k, y0: -y / k, x1: (this.width - x) / k, y1: (this.height - y) / k };
+  }
+
+  /** The view with world point (wx, wy) at the centre, at zoom `k`. */
+  centered(wx: number, wy: number, k = this.view.k): View {
+    k = clampZoom(k);
+    return { x: this.width / 2 - wx * k, y: this.height / 2 - wy * k, k };
+  }
+
+  /** The view zoomed by `factor` about screen point (sx, sy), which stays where it is. */
+  zoomedAt(factor: number, sx = this.width / 2, sy = this.height / 2): View {
+    const k = clampZoom(this.view.k * factor);
+    const f = k / this.view.k;
+    return { x: sx - (sx - this.view.x) * f, y: sy - (sy - this.view.y) * f, k };
+  }
+
+  /** The view showing the whole layout (at most 1.2×), or undefined when there is nothing to fit. */
+  fitted(l: Layout | undefined): View | undefined {
+    if (!l || !l.count || !this.width) return undefined;
+    const w = l.maxX - l.minX + NODE_W + 40;
+    const h = l.maxY + NODE_H + 40;
+    const k = clampZoom(Math.min(this.width / w, this.height / h, 1.2));
+    return this.centered((l.minX + l.maxX) / 2, l.maxY / 2, k);
+  }
+
+  /** The view (same zoom unless far out) with `it` inside the viewport with a margin; undefined if it is. */
+  revealing(it: Item): View | undefined {
+    const r = this.worldRect();
+    const mx = Math.min(NODE_W, (r.x1 - r.x0) / 4);
+    const my = Math.min(NODE_H * 2, (r.y1 - r.y0) / 4);
+    if (it.x - NODE_W / 2 >= r.x0 + mx && it.x + NODE_W / 2 <= r.x1 - mx && it.y - NODE_H / 2 >= r.y0 + my && it.y + NODE_H / 2 <= r.y1 - my) return undefined;
+    return this.centered(it.x, it.y, this.view.k < 0.2 ? 0.6 : this.view.k);
+  }
+}
