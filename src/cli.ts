@@ -1,5 +1,7 @@
 // `pi-tree`: the session engine headless. Exit codes: 0 success, 1 failure with one line on stderr
 // (no stack trace), 2 usage error.
+import { writeSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { routed } from './cli/bridgeRouting.js';
@@ -102,12 +104,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 function stdio(): CliIO {
   // Direct, synchronous writes to fds 1 and 2 (ordered, and complete when the process exits).
-  const fs = require('node:fs') as typeof import('node:fs');
   const write = (fd: number) => (s: string | Buffer) => {
     const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
-    for (let off = 0; off < b.length; ) {
+    for (let off = 0; off < b.length;) {
       try {
-        off += fs.writeSync(fd, b, off);
+        off += writeSync(fd, b, off);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') continue;
@@ -125,7 +126,7 @@ if (require.main === module) {
   // starting size, the garbage dies in cache. Measured on a 100k-entry, 88 MB session (Node 24): peak
   // RSS 160 → 110 MB and about a fifth faster. (A worker thread with a small young generation did the
   // same at +20 MB and +90 ms for the second isolate.) Only this process: the extension never does this.
-  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--semi-space-growth-factor=1');
   main(process.argv.slice(2), stdio()).then(
     (code) => (process.exitCode = code),
     (e) => {

@@ -1,7 +1,18 @@
 // The host validates everything the (untrusted) webview sends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dispatchRequest, validateBody, validateWebviewMessage, type ContextView, type EntryDetails, type Replies, type RequestBody, type RequestFn, type RequestHandlers, type RequestKind } from '../src/protocol.js';
+import {
+  dispatchRequest,
+  validateBody,
+  validateWebviewMessage,
+  type ContextView,
+  type EntryDetails,
+  type Replies,
+  type RequestBody,
+  type RequestFn,
+  type RequestHandlers,
+  type RequestKind,
+} from '../src/protocol.js';
 
 /** Compile-time equality (checked by `tsc`, which type-checks the tests). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -69,7 +80,9 @@ describe('typed replies', () => {
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
   const seen: [RequestKind, number][] = [];
-  const reply = <K extends RequestKind>(kind: K, r: Replies[K]) => (_b: unknown, seq: number) => (seen.push([kind, seq]), Promise.resolve(r));
+  const reply =
+    <K extends RequestKind>(kind: K, r: Replies[K]) =>
+    (_b: unknown, seq: number) => (seen.push([kind, seq]), Promise.resolve(r));
   const handlers: RequestHandlers = {
     getEntry: reply('getEntry', entry),
     getContext: reply('getContext', context),

@@ -5,6 +5,7 @@
 
 // C0 (incl. ESC, BEL, CR, LF), DEL, C1 (U+0080–U+009F, which some terminals take as CSI/OSC), the
 // bidi embeddings/overrides/isolates and marks, and the line/paragraph separators.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 /** `s` with every control and bidi character replaced by a visible `\xNN` / `\u{NNNN}` escape. */

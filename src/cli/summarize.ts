@@ -51,7 +51,7 @@ function parseArgs(argv: readonly string[], spec: Spec): { positional: string[];
       opts[name] = true;
       continue;
     }
-    let value: string | undefined = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+    const value: string | undefined = eq >= 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
     if (kind === 'int') {
       if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, not "${value}"`);
@@ -59,7 +59,6 @@ function parseArgs(argv: readonly string[], spec: Spec): { positional: string[];
     } else {
       opts[name] = value;
     }
-    value = undefined;
   }
   return { positional, opts };
 }
@@ -104,10 +103,10 @@ async function openSession(file: string): Promise<Session> {
     return await Session.open(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`${file}: no such file`);
-    if (code === 'EACCES') throw new Error(`${file}: permission denied`);
-    if (code === 'EISDIR') throw new Error(`${file}: is a directory`);
-    if (e instanceof NotASessionError) throw new Error(`${file}: ${e.message}`);
+    if (code === 'ENOENT') throw new Error(`${file}: no such file`, { cause: e });
+    if (code === 'EACCES') throw new Error(`${file}: permission denied`, { cause: e });
+    if (code === 'EISDIR') throw new Error(`${file}: is a directory`, { cause: e });
+    if (e instanceof NotASessionError) throw new Error(`${file}: ${e.message}`, { cause: e });
     throw e;
   }
 }
@@ -163,7 +162,7 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       // Read the abandoned branch only as far back as this budget can reach.
       plan = await planBranchSummary(session, targetId, { signal, tokenCap: budget > 0 ? budget : Infinity });
     } catch (e) {
-      if (e instanceof EntryNotFoundError) throw new Error(`entry ${targetId} not found in ${file}`);
+      if (e instanceof EntryNotFoundError) throw new Error(`entry ${targetId} not found in ${file}`, { cause: e });
       throw e;
     }
     if (dryRun) {
@@ -172,7 +171,9 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
       else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
       else {
-        io.out(`${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
+        io.out(
+          `${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`,
+        );
         io.out(`summarized entries: ${safeText(p.entryIds.join(' '))}\n`);
       }
       if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
@@ -208,7 +209,9 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     if (dryRun) {
       const p = previewCompaction(plan.preparation);
       io.out(`tokens before: ${p.tokensBefore}\n`);
-      io.out(`would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`);
+      io.out(
+        `would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`,
+      );
       io.out(`would keep ${p.keptEntries} entries from ${safeText(String(p.firstKeptEntryId))} (about ${p.keptTokens} tokens plus the summary)\n`);
       if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
       if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);

@@ -6,7 +6,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 /** A path that names a FIFO, socket, device or directory: opening it could block forever or read garbage. */
 export class NotRegularFileError extends Error {
   override name = 'NotRegularFileError';
-  constructor(readonly path: string, readonly kind: string) {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
     super(`${path} is ${kind}, not a regular file; pi-tree reads only regular session files.`);
   }
 }

@@ -138,7 +138,7 @@ async function takeOver(lock: string, record: string, opts: Required<LockOptions
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return;
-      throw new Error(`A stale pi-tree lock ${lock} (${reason}) cannot be removed (${code}); remove it by hand to write this session.`);
+      throw new Error(`A stale pi-tree lock ${lock} (${reason}) cannot be removed (${code}); remove it by hand to write this session.`, { cause: e });
     }
   } finally {
     await unlink(guard).catch(() => {});

@@ -26,7 +26,9 @@ export function resolvePath(p: string): string {
 
 /** `--<cwd without one leading separator, with / \ : replaced by ->--` (pi's getDefaultSessionDirPath). */
 export function encodeCwd(cwd: string): string {
-  return `--${resolvePath(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  return `--${resolvePath(cwd)
+    .replace(/^[/\\]/, '')
+    .replace(/[/\\:]/g, '-')}--`;
 }
 
 export interface RepositoryOptions {
@@ -93,7 +95,7 @@ export class SessionRepository {
   /** Every session (pi's listAll): all sub-directories of the sessions root, or the custom dir. */
   async listAll(opts: ListOptions = {}): Promise<SessionInfo[]> {
     if (this.customDir) return sortByModified(await this.readDir(this.customDir, opts));
-    let dirs: string[] = [];
+    let dirs: string[];
     try {
       const ents = await readdir(this.sessionsRoot, { withFileTypes: true });
       dirs = ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
@@ -233,7 +235,9 @@ export class SessionRepository {
  */
 function refuseNewer(session: Session, what: string): void {
   if (session.fileVersion > CURRENT_VERSION) {
-    throw new Error(`Cannot ${what} this session: it is format v${session.fileVersion}, newer than the v${CURRENT_VERSION} pi-tree writes, and its copy would be mislabelled. Use a pi that knows v${session.fileVersion}.`);
+    throw new Error(
+      `Cannot ${what} this session: it is format v${session.fileVersion}, newer than the v${CURRENT_VERSION} pi-tree writes, and its copy would be mislabelled. Use a pi that knows v${session.fileVersion}.`,
+    );
   }
 }
 

@@ -59,9 +59,7 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
   let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
   // In file order, as pi sums them (so the float sums come out the same).
-  const carries = live.filter(
-    (r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary',
-  );
+  const carries = live.filter((r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary');
   for (let i = 0; i < carries.length; i += BATCH) {
     const loaded = await session.load(carries.slice(i, i + BATCH), signal);
     for (const e of loaded) {

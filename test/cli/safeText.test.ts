@@ -21,6 +21,7 @@ const CSI_C1 = '\u009b2J';
 const BIDI = '\u202egnp.exe\u202c \u2066x\u2069';
 const EVIL = `hi ${OSC52}${OSC8}${TITLE}${CSI_C1}${BIDI}`;
 // Every character a terminal or a bidi renderer would act on.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
 function evilSession(): { agent: string; file: string } {
@@ -46,7 +47,14 @@ function evilSession(): { agent: string; file: string } {
 describe('CLI output and terminal control sequences', () => {
   it('tree, ls, stats and warnings escape C0/C1 and bidi controls', () => {
     const { agent, file } = evilSession();
-    for (const args of [['tree', file], ['tree', file, '--filter', 'all'], ['ls', '--cwd', '/w'], ['ls', '--all'], ['stats', file], ['context', file]]) {
+    for (const args of [
+      ['tree', file],
+      ['tree', file, '--filter', 'all'],
+      ['ls', '--cwd', '/w'],
+      ['ls', '--all'],
+      ['stats', file],
+      ['context', file],
+    ]) {
       const r = cli(args, { PI_CODING_AGENT_DIR: agent });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
       assert.doesNotMatch(r.out, UNSAFE, `${args.join(' ')} stdout`);

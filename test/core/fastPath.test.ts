@@ -76,14 +76,30 @@ const messageLine = fc
 /** Ways a line gets damaged. Each takes the line and random numbers. */
 const damage = fc.oneof(
   fc.nat().map((k) => (l: string) => l.slice(0, k % l.length)), // cut
-  fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => (l: string) => l.slice(0, a % l.length) + l.slice(b % l.length)), // spliced with itself
-  fc.tuple(fc.nat(), fc.constantFrom('\\x', '\\u12', '\\', '\\uZZZZ', '\\\\', '\\"')).map(([k, e]) => (l: string) => l.slice(0, k % l.length) + e + l.slice(k % l.length)), // escapes
+  fc.tuple(fc.nat(), fc.nat()).map(
+    ([a, b]) =>
+      (l: string) =>
+        l.slice(0, a % l.length) + l.slice(b % l.length),
+  ), // spliced with itself
+  fc.tuple(fc.nat(), fc.constantFrom('\\x', '\\u12', '\\', '\\uZZZZ', '\\\\', '\\"')).map(
+    ([k, e]) =>
+      (l: string) =>
+        l.slice(0, k % l.length) + e + l.slice(k % l.length),
+  ), // escapes
   fc.tuple(fc.nat(), fc.constantFrom('01', '1.', '-', '1e', '.5', '+1', 'NaN', '1.2.3', '-0', '1E+2')).map(([k, n]) => (l: string) => {
     const at = l.indexOf(':1', k % l.length);
     return at < 0 ? l : `${l.slice(0, at + 1)}${n}${l.slice(at + 2)}`;
   }), // numbers
-  fc.tuple(fc.nat(), fc.constantFrom('{', '}', '[', ']', ',', ':', '"', ',}', '[}', '{]', '}}', '"a":1')).map(([k, s]) => (l: string) => l.slice(0, k % l.length) + s + l.slice(k % l.length)), // nesting and punctuation
-  fc.tuple(fc.nat(), fc.constantFrom('\u0000', '\u0001', '\t', '\r', '\u001f', '\u007f', ' ')).map(([k, s]) => (l: string) => l.slice(0, k % l.length) + s + l.slice(k % l.length)), // control bytes and whitespace
+  fc.tuple(fc.nat(), fc.constantFrom('{', '}', '[', ']', ',', ':', '"', ',}', '[}', '{]', '}}', '"a":1')).map(
+    ([k, s]) =>
+      (l: string) =>
+        l.slice(0, k % l.length) + s + l.slice(k % l.length),
+  ), // nesting and punctuation
+  fc.tuple(fc.nat(), fc.constantFrom('\u0000', '\u0001', '\t', '\r', '\u001f', '\u007f', ' ')).map(
+    ([k, s]) =>
+      (l: string) =>
+        l.slice(0, k % l.length) + s + l.slice(k % l.length),
+  ), // control bytes and whitespace
   fc.constantFrom(
     (l: string) => l.replace(/\}\}$/, ',"role":"assistant"}}'), // duplicate role: JSON.parse keeps the last
     (l: string) => l.replace(/\}\}$/, '},"id":"zzzzzzzz"}'), // duplicate top-level key after message
@@ -118,7 +134,14 @@ describe('fast path = JSON.parse path', () => {
 
   it('examples: a line that begins like an entry and ends in }} but JSON.parse rejects is skipped and reported', () => {
     const good = JSON.stringify({ type: 'message', id: 'abcd1234', parentId: null, timestamp: '2026-11-01T09:00:00.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } });
-    for (const bad of [good.replace('"hi"', '"h\u0000i"'), good.replace('"hi"', '"h\\qi"'), good.replace('"hi"', 'hi'), good.replace(':1}}', ':01}}'), good.replace('"content"', '"content" "x"'), good.replace('"hi",', '"hi",,')]) {
+    for (const bad of [
+      good.replace('"hi"', '"h\u0000i"'),
+      good.replace('"hi"', '"h\\qi"'),
+      good.replace('"hi"', 'hi'),
+      good.replace(':1}}', ':01}}'),
+      good.replace('"content"', '"content" "x"'),
+      good.replace('"hi",', '"hi",,'),
+    ]) {
       assert.ok(bad.endsWith('}}'));
       assert.equal(ours(bad), undefined, bad);
     }

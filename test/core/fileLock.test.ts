@@ -31,7 +31,9 @@ async function waitFor(cond: () => boolean, what: string, ms = 30_000): Promise<
 
 /** Every entry's parent is distinct: no two writers appended under the same leaf. */
 function assertChain(file: string): void {
-  const parents = lines(file).slice(1).map((e) => e.parentId);
+  const parents = lines(file)
+    .slice(1)
+    .map((e) => e.parentId);
   assert.equal(new Set(parents).size, parents.length, `two entries share a parent: ${JSON.stringify(parents)}`);
 }
 
@@ -66,7 +68,10 @@ describe('pi-tree write lock', { timeout: 60_000 }, () => {
     assert.equal(h.code, 0, h.err);
     assert.equal(w.code, 0, w.err);
     const es = lines(file).slice(1);
-    assert.deepStrictEqual(es.map((e) => e.parentId), [null, 'u1', 'a1', 'holder01']);
+    assert.deepStrictEqual(
+      es.map((e) => e.parentId),
+      [null, 'u1', 'a1', 'holder01'],
+    );
     assert.equal(existsSync(`${file}.pi-tree.lock`), false);
   });
 

@@ -17,11 +17,17 @@ function hugeSession(dir: string, i: number): string {
   const file = join(dir, `2026-11-0${i + 1}T09-00-00-000Z_0199000${i}-0000-7000-8000-000000000001.jsonl`);
   const header = { type: 'session', version: 3, id: `0199000${i}-0000-7000-8000-000000000001`, timestamp: `2026-11-0${i + 1}T09:00:00.000Z`, cwd: '/work/big' };
   // A user message whose text is ~1 GB: its start, then a sparse hole of NUL bytes, then its end.
-  writeFileSync(file, `${JSON.stringify(header)}\n{"type":"message","id":"big${i}","parentId":null,"timestamp":"2026-11-0${i + 1}T09:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"HUGE paste \\u00e9 number ${i}`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(header)}\n{"type":"message","id":"big${i}","parentId":null,"timestamp":"2026-11-0${i + 1}T09:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"HUGE paste \\u00e9 number ${i}`,
+  );
   truncateSync(file, GB);
   appendFileSync(file, `"}],"timestamp":${Date.UTC(2026, 10, i + 1, 9, 0, 1)}}}\n`);
   const t = Date.UTC(2026, 10, i + 1, 9, 5, 0);
-  appendFileSync(file, `${JSON.stringify({ type: 'message', id: `a${i}`, parentId: `big${i}`, timestamp: new Date(t).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], timestamp: t } })}\n`);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'message', id: `a${i}`, parentId: `big${i}`, timestamp: new Date(t).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], timestamp: t } })}\n`,
+  );
   appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: `n${i}`, parentId: `a${i}`, timestamp: new Date(t).toISOString(), name: i === 0 ? 'named big' : undefined })}\n`);
   return file;
 }

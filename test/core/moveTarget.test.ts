@@ -10,7 +10,14 @@ const text = () =>
     user('u1', null, 'first'),
     assistant('a1', 'u1', 'answer'),
     user('u2', 'a1', 'second'),
-    entry('custom_message', 'c1', 'u2', { customType: 'note', content: [{ type: 'text', text: 'custom ' }, { type: 'text', text: 'words' }], display: true }),
+    entry('custom_message', 'c1', 'u2', {
+      customType: 'note',
+      content: [
+        { type: 'text', text: 'custom ' },
+        { type: 'text', text: 'words' },
+      ],
+      display: true,
+    }),
     assistant('a2', 'c1', 'more'),
   ]);
 

@@ -28,7 +28,10 @@ describe('non-regular files named *.jsonl', { timeout: 20_000 }, () => {
     const skipped = new Map<string, string>();
     const repo = new SessionRepository({ agentDir, env: {} });
     const list = await repo.list('/work/p', { onSkip: (f, why) => skipped.set(f, why) });
-    assert.deepStrictEqual(list.map((i) => i.path), [good]);
+    assert.deepStrictEqual(
+      list.map((i) => i.path),
+      [good],
+    );
     for (const f of fifos) assert.match(skipped.get(f) ?? '', /FIFO \(named pipe\), not a regular file/);
     // and again through listAll, with the pool still free (nothing is left blocked from the first run)
     assert.equal((await repo.listAll()).length, 1);

@@ -30,18 +30,45 @@ async function piWritten(): Promise<string> {
   sm.appendMessage({ role: 'user', content: 'hi', timestamp: t });
   const a1 = sm.appendMessage({
     role: 'assistant',
-    content: [{ type: 'text', text: 'calling' }, { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a' } }, { type: 'toolCall', id: 'c2', name: 'bash', arguments: { command: 'ls' } }],
-    api: 'openai-completions', provider: 'openai', model: 'gpt-x', usage: usage(100, 20, 0.013), stopReason: 'toolUse', timestamp: t + 1,
+    content: [
+      { type: 'text', text: 'calling' },
+      { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a' } },
+      { type: 'toolCall', id: 'c2', name: 'bash', arguments: { command: 'ls' } },
+    ],
+    api: 'openai-completions',
+    provider: 'openai',
+    model: 'gpt-x',
+    usage: usage(100, 20, 0.013),
+    stopReason: 'toolUse',
+    timestamp: t + 1,
   });
   sm.appendMessage({ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'file' }], isError: false, timestamp: t + 2, usage: usage(7, 1, 0.0007) });
   sm.appendMessage({ role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: t + 3 });
   sm.appendUsage('summary', 'anthropic', 'claude-y', usage(50, 5, 0.1));
-  sm.appendMessage({ role: 'assistant', content: [{ type: 'text', text: 'done' }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-y', usage: usage(300, 40, 0.0301), stopReason: 'stop', timestamp: t + 4 });
+  sm.appendMessage({
+    role: 'assistant',
+    content: [{ type: 'text', text: 'done' }],
+    api: 'anthropic-messages',
+    provider: 'anthropic',
+    model: 'claude-y',
+    usage: usage(300, 40, 0.0301),
+    stopReason: 'stop',
+    timestamp: t + 4,
+  });
   sm.appendCompaction('compacted', a1, 400, { readFiles: [], modifiedFiles: [] }, false, usage(900, 60, 0.2));
   sm.appendMessage({ role: 'user', content: 'again', timestamp: t + 5 });
   sm.branchWithSummary(a1, 'went back', { readFiles: [], modifiedFiles: [] }, false, usage(30, 9, 0.0123));
   sm.appendMessage({ role: 'user', content: 'on the branch', timestamp: t + 6 });
-  sm.appendMessage({ role: 'assistant', content: [{ type: 'toolCall', id: 'c3', name: 'edit', arguments: {} }], api: 'openai-completions', provider: 'openai', model: 'gpt-x', usage: usage(11, 2, 0.0011), stopReason: 'toolUse', timestamp: t + 7 });
+  sm.appendMessage({
+    role: 'assistant',
+    content: [{ type: 'toolCall', id: 'c3', name: 'edit', arguments: {} }],
+    api: 'openai-completions',
+    provider: 'openai',
+    model: 'gpt-x',
+    usage: usage(11, 2, 0.0011),
+    stopReason: 'toolUse',
+    timestamp: t + 7,
+  });
   return sm.getSessionFile();
 }
 

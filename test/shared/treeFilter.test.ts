@@ -33,11 +33,26 @@ test('filters follow pi 1.6.0 /tree rules', () => {
   for (const mode of FILTER_MODES) assert.equal(show(toolOnly, mode), false, `text-less assistant hidden in ${mode}`);
   assert.equal(show(toolOnly, 'default', true), true, 'unless it is the current leaf');
   assert.equal(show(toolOnlyErr, 'default'), true, 'or ended with an error');
-  assert.deepEqual([u, a, tr, label, model, leafRec, comp].map((n) => show(n, 'default')), [true, true, true, false, false, false, true]);
-  assert.deepEqual([u, a, tr, label, model, comp].map((n) => show(n, 'no-tools')), [true, true, false, false, false, true]);
-  assert.deepEqual([u, a, tr, label, comp].map((n) => show(n, 'user-only')), [true, false, false, false, false]);
-  assert.deepEqual([u, labelled, comp].map((n) => show(n, 'labeled-only')), [false, true, false]);
-  assert.deepEqual([u, a, tr, label, model, leafRec, comp].map((n) => show(n, 'all')), [true, true, true, true, true, true, true]);
+  assert.deepEqual(
+    [u, a, tr, label, model, leafRec, comp].map((n) => show(n, 'default')),
+    [true, true, true, false, false, false, true],
+  );
+  assert.deepEqual(
+    [u, a, tr, label, model, comp].map((n) => show(n, 'no-tools')),
+    [true, true, false, false, false, true],
+  );
+  assert.deepEqual(
+    [u, a, tr, label, comp].map((n) => show(n, 'user-only')),
+    [true, false, false, false, false],
+  );
+  assert.deepEqual(
+    [u, labelled, comp].map((n) => show(n, 'labeled-only')),
+    [false, true, false],
+  );
+  assert.deepEqual(
+    [u, a, tr, label, model, leafRec, comp].map((n) => show(n, 'all')),
+    [true, true, true, true, true, true, true],
+  );
   assert.equal(nextFilter('default', 1), 'no-tools');
   assert.equal(nextFilter('default', -1), 'all');
   assert.equal(nextFilter('all', 1), 'default');

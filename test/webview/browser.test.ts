@@ -134,7 +134,7 @@ test('filters follow pi (default, no-tools, user-only, labeled-only, all) and at
   await close(host);
 });
 
-test('piTree.tree.defaultFilter: a session opens with the setting\'s filter; the user\'s own choice for it is kept after a reload', async () => {
+test("piTree.tree.defaultFilter: a session opens with the setting's filter; the user's own choice for it is kept after a reload", async () => {
   const host = await small({ defaultFilter: 'user-only' });
   const page = host.page;
   const filter = () => page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value);
@@ -146,7 +146,7 @@ test('piTree.tree.defaultFilter: a session opens with the setting\'s filter; the
   const readyBefore = host.received.filter((m) => m.type === 'ready').length;
   await page.reload();
   await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
-  await page.waitForFunction(() => (window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items! > 0);
+  await page.waitForFunction(() => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0);
   await idle(page);
   assert.equal(await filter(), 'labeled-only', 'the choice made for this session wins over the setting');
   await close(host);
@@ -285,7 +285,13 @@ test('actions send exactly the requests the host expects', async () => {
   await dlg.waitFor({ state: 'detached' });
 
   // Move with summary: preview, edit, commit.
-  host.handlers.summaryPreview = (b) => ({ previewId: b.kind === 'summaryPreview' && b.focus ? 'p-focus' : 'p-default', summary: 'The user tried X.', details: { readFiles: ['a.ts'], modifiedFiles: [] }, entryCount: 4, model: 'test-model' });
+  host.handlers.summaryPreview = (b) => ({
+    previewId: b.kind === 'summaryPreview' && b.focus ? 'p-focus' : 'p-default',
+    summary: 'The user tried X.',
+    details: { readFiles: ['a.ts'], modifiedFiles: [] },
+    entryCount: 4,
+    model: 'test-model',
+  });
   await selectId(host, 'u4000000');
   req = host.nextRequest('summaryPreview');
   await page.keyboard.press('Shift+Enter');
@@ -341,7 +347,17 @@ test('actions send exactly the requests the host expects', async () => {
   req = host.nextRequest('continueInPi');
   await page.keyboard.press('p');
   assert.deepEqual(await req, { kind: 'continueInPi', id: 'u2000000' });
-  host.handlers.getContext = (b) => ({ leafId: b.kind === 'getContext' ? b.id : null, messages: [{ role: 'compactionSummary', text: 'summary of before', tokens: 50 }, { role: 'user', text: 'fix the parser please', tokens: 6, entryId: 'u2000000' }], tokens: 56, compactionAt: 0, thinkingLevel: 'high', model: 'claude-x' });
+  host.handlers.getContext = (b) => ({
+    leafId: b.kind === 'getContext' ? b.id : null,
+    messages: [
+      { role: 'compactionSummary', text: 'summary of before', tokens: 50 },
+      { role: 'user', text: 'fix the parser please', tokens: 6, entryId: 'u2000000' },
+    ],
+    tokens: 56,
+    compactionAt: 0,
+    thinkingLevel: 'high',
+    model: 'claude-x',
+  });
   req = host.nextRequest('getContext');
   await page.keyboard.press('x');
   assert.deepEqual(await req, { kind: 'getContext', id: 'u2000000' });
@@ -445,7 +461,25 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
   const s = smallSession();
   const host = await open(s.nodes, s.leafId);
   const page = host.page;
-  host.handlers.getEntry = (b) => ({ id: 'x1000000', entry: { type: 'message', id: 'x1000000', parentId: 'bs000000', message: { role: 'user', content: [{ type: 'text', text: HOSTILE_MARKDOWN }, { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' }] } }, truncated: false, onPath: false, isLeaf: b.kind === 'getEntry' && false });
+  host.handlers.getEntry = (b) => ({
+    id: 'x1000000',
+    entry: {
+      type: 'message',
+      id: 'x1000000',
+      parentId: 'bs000000',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: HOSTILE_MARKDOWN },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' },
+          { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' },
+        ],
+      },
+    },
+    truncated: false,
+    onPath: false,
+    isLeaf: b.kind === 'getEntry' && false,
+  });
   await host.post({ type: 'invoke', action: 'select', id: 'x1000000' });
   await page.locator('.details .markdown').first().waitFor();
   await idle(page);
@@ -490,7 +524,14 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   });
   await idle(page);
   assert.equal(await selected(page), 'u1000000');
-  assert.deepEqual(host.requestsOf('getEntry'), [{ kind: 'getEntry', id: 'a4000000' }, { kind: 'getEntry', id: 'u1000000' }], 'arrowing through rows does not fetch every row');
+  assert.deepEqual(
+    host.requestsOf('getEntry'),
+    [
+      { kind: 'getEntry', id: 'a4000000' },
+      { kind: 'getEntry', id: 'u1000000' },
+    ],
+    'arrowing through rows does not fetch every row',
+  );
   await page.keyboard.press('o');
   await page.locator('vscode-textfield[data-field="find"] input').fill('parser');
   await idle(page);
@@ -501,7 +542,7 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   const readyBefore = host.received.filter((m) => m.type === 'ready').length;
   await page.reload();
   await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
-  await page.waitForFunction(() => (window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items! > 0);
+  await page.waitForFunction(() => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0);
   await idle(page);
   assert.equal(await selected(page), 'u2000000');
   assert.equal(await page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value), 'no-tools');

@@ -6,7 +6,17 @@ import type { HostMessage, NodeView, SessionMeta } from '../../src/protocol';
 import { HostSync, type SyncTarget } from '../../webview/app/hostSync';
 import { smallSession } from './fixtures';
 
-const meta = (over: Partial<SessionMeta> = {}): SessionMeta => ({ fileName: 's.jsonl', sessionId: 's1', cwd: '/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: false, restoreToken: 't', ...over });
+const meta = (over: Partial<SessionMeta> = {}): SessionMeta => ({
+  fileName: 's.jsonl',
+  sessionId: 's1',
+  cwd: '/p',
+  live: false,
+  diagnostics: [],
+  clickAction: 'select',
+  summariesAvailable: false,
+  restoreToken: 't',
+  ...over,
+});
 
 function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
   const calls: [string, ...unknown[]][] = [];

@@ -31,7 +31,11 @@ test('history: visits go back and forward; entries that are gone are skipped', (
     return k;
   };
   assert.equal(go('back'), 'c');
-  assert.equal(go('back', (k) => k !== 'b'), 'a', 'b no longer exists');
+  assert.equal(
+    go('back', (k) => k !== 'b'),
+    'a',
+    'b no longer exists',
+  );
   assert.equal(go('back'), undefined, 'nothing earlier');
   assert.equal(go('forward'), 'c');
   assert.equal(go('forward'), 'd');

@@ -53,7 +53,14 @@ export class App implements CommandContext, SyncTarget {
     this.bridge = new Bridge(api, (m) => this.sync.receive(m));
     this.persistence = new Persistence(api, () => {
       const c = this.graph.center();
-      return { sessionId: this.meta?.sessionId, restoreToken: this.meta?.restoreToken, selected: this.tree.selection.key, view: { cx: c.x, cy: c.y, k: this.graph.view.k }, expanded: this.tree.expanded, folded: this.tree.folded };
+      return {
+        sessionId: this.meta?.sessionId,
+        restoreToken: this.meta?.restoreToken,
+        selected: this.tree.selection.key,
+        view: { cx: c.x, cy: c.y, k: this.graph.view.k },
+        expanded: this.tree.expanded,
+        folded: this.tree.folded,
+      };
     });
     const state = this.persistence.state;
     const request = this.bridge.request.bind(this.bridge);

@@ -6,7 +6,15 @@ import type { Item } from '../model/derive';
 export function vscodeContext(it: Item, nodes: readonly NodeView[]): string {
   if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true });
   const n = nodes[it.entry];
-  return JSON.stringify({ webviewSection: 'node', entryId: n.id, entryRole: n.role ?? n.kind, entryKind: n.kind, labelled: n.label !== undefined, isLeaf: it.isLeaf, preventDefaultContextMenuItems: true });
+  return JSON.stringify({
+    webviewSection: 'node',
+    entryId: n.id,
+    entryRole: n.role ?? n.kind,
+    entryKind: n.kind,
+    labelled: n.label !== undefined,
+    isLeaf: it.isLeaf,
+    preventDefaultContextMenuItems: true,
+  });
 }
 
 /**
@@ -22,5 +30,7 @@ export function openContextMenu(it: Item, graph: { el: HTMLElement; elementOf(it
     r = el?.getBoundingClientRect();
   }
   if (!el || !r) return;
-  el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, view: window, button: 2, clientX: Math.round(r.left + Math.min(24, r.width / 2)), clientY: Math.round(r.top + r.height / 2) }));
+  el.dispatchEvent(
+    new MouseEvent('contextmenu', { bubbles: true, cancelable: true, view: window, button: 2, clientX: Math.round(r.left + Math.min(24, r.width / 2)), clientY: Math.round(r.top + r.height / 2) }),
+  );
 }

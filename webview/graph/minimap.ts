@@ -88,8 +88,7 @@ export class Minimap {
     ctx.fillStyle = path;
     for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s));
     ctx.fillStyle = hit;
-    for (const row of l.levels)
-      for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
+    for (const row of l.levels) for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
     this.drawView();
   }
 

@@ -59,7 +59,7 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     g.append(rect('stack', 6, -6, NODE_W, NODE_H, 6), rect('stack', 3, -3, NODE_W, NODE_H, 6));
   }
   g.append(rect('box', 0, 0, NODE_W, NODE_H, 6), rect('stripe', 0, 0, 4, NODE_H, 2));
-  const icon = text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : KIND_ICONS[n.kind] ?? 'symbol-event'));
+  const icon = text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')));
   g.append(icon);
   if (it.seg) {
     const m = it.members!;

@@ -33,4 +33,3 @@ export function openEditorTextDialog(svc: DialogServices, targetId: string | nul
   focusFirst(el);
   return overlay;
 }
-

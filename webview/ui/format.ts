@@ -3,7 +3,10 @@
 
 /** Row text without pi's role prefix (the icon says it). */
 export function short(s: string): string {
-  return s.replace(/^(user|assistant): /, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/^(user|assistant): /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `s` cut to `n` characters with an ellipsis. */

@@ -31,4 +31,3 @@ export function openShortcutSheet(svc: Pick<DialogServices, 'push' | 'pop'>, mac
   focusFirst(el);
   return overlay;
 }
-

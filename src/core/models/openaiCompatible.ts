@@ -182,7 +182,11 @@ export class OpenAICompatibleModel implements SummaryModel {
           throw new SummaryModelError(e.error.code, `${e.error.message}; the endpoint asks to wait ${Math.ceil(wait / 1000)} s before retrying`, e.error.status);
         }
         if (Date.now() + wait >= deadline) {
-          throw new SummaryModelError('timeout', `${e.error.message} (gave up after ${tries} attempt${tries > 1 ? 's' : ''}: another would pass the ${Math.round(deadlineMs / 1000)} s limit for the whole call)`, e.error.status);
+          throw new SummaryModelError(
+            'timeout',
+            `${e.error.message} (gave up after ${tries} attempt${tries > 1 ? 's' : ''}: another would pass the ${Math.round(deadlineMs / 1000)} s limit for the whole call)`,
+            e.error.status,
+          );
         }
         await sleep(wait, req.signal);
       }
@@ -203,10 +207,13 @@ export class OpenAICompatibleModel implements SummaryModel {
         controller.abort();
       }, timeoutMs);
     };
-    const overall = setTimeout(() => {
-      timedOut = 'deadline';
-      controller.abort();
-    }, Math.max(0, deadline - Date.now()));
+    const overall = setTimeout(
+      () => {
+        timedOut = 'deadline';
+        controller.abort();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     const onAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const where = this.url.origin;
@@ -214,10 +221,16 @@ export class OpenAICompatibleModel implements SummaryModel {
       if (e instanceof SummaryModelError || e instanceof Retryable) throw e;
       if (req.signal?.aborted) throw new SummaryAbortedError();
       if (timedOut === 'deadline') {
-        throw new SummaryModelError('timeout', `${where} did not finish the answer within the ${Math.round((this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS) / 1000)} s limit for the whole call; nothing was written.`);
+        throw new SummaryModelError(
+          'timeout',
+          `${where} did not finish the answer within the ${Math.round((this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS) / 1000)} s limit for the whole call; nothing was written.`,
+        );
       }
       if (timedOut === 'idle') {
-        throw new SummaryModelError('timeout', `${where} sent nothing for ${Math.round(timeoutMs / 1000)} s (keep-alive comments do not count); the model may still be loading or too slow. Raise the timeout or try again.`);
+        throw new SummaryModelError(
+          'timeout',
+          `${where} sent nothing for ${Math.round(timeoutMs / 1000)} s (keep-alive comments do not count); the model may still be loading or too slow. Raise the timeout or try again.`,
+        );
       }
       if (e instanceof BodyLimitError) throw new SummaryModelError('malformed', `The answer from ${where} is too large: ${e.message}. Is the URL an OpenAI-compatible API?`);
       if (e instanceof CrossOriginRedirectError) {
@@ -282,7 +295,7 @@ export class OpenAICompatibleModel implements SummaryModel {
   }
 
   private httpError(res: Response, body: string): SummaryModelError | Retryable {
-    let detail = '';
+    let detail: string;
     let code = '';
     try {
       const j = JSON.parse(body) as Obj;
@@ -299,13 +312,7 @@ export class OpenAICompatibleModel implements SummaryModel {
     const s = res.status;
     const where = this.url.origin;
     if (s === 401 || s === 403) {
-      return new SummaryModelError(
-        'auth',
-        this.opts.apiKey
-          ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.`
-          : `${where} needs an API key (HTTP ${s}${said}). Set one.`,
-        s,
-      );
+      return new SummaryModelError('auth', this.opts.apiKey ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.` : `${where} needs an API key (HTTP ${s}${said}). Set one.`, s);
     }
     if (s === 404 || code === 'model_not_found') {
       if (code === 'model_not_found' || /model/i.test(detail)) {

@@ -65,10 +65,7 @@ export class SessionActions {
   /** A new session beside this one holding the path to `leaf` (an empty one that remembers its parent for the root). */
   async forkInstead(leaf: string | null): Promise<{ fileName: string }> {
     const s = this.session;
-    const file =
-      leaf === null
-        ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) })
-        : await this.deps.repo().clone(s, leaf);
+    const file = leaf === null ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) }) : await this.deps.repo().clone(s, leaf);
     await this.deps.openTree(file);
     return { fileName: basename(file) };
   }

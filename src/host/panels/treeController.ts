@@ -133,7 +133,10 @@ export class TreeController implements vscode.Disposable {
       firstMessage: this.deps.describe(this.file)?.slice(0, 200),
       readOnly: s.readOnly,
       live: this.deps.isLive(this.file),
-      diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
+      diagnostics: s.diagnostics
+        .filter((d) => d.severity !== 'info')
+        .slice(0, 200)
+        .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
       clickAction: readConfig().clickAction,
       defaultFilter: readConfig().treeFilter,
       summariesAvailable: this.deps.summaries.available(),
@@ -332,4 +335,3 @@ function errorHtml(message: string): string {
   const esc = message.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
   return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${esc}</p><p>The file was not changed.</p></body></html>`;
 }
-

@@ -12,7 +12,13 @@ import { createSummaryModel, registerSummaryModelCommands, summarySettings } fro
 export interface SummaryService {
   available(): boolean;
   /** `targetId`: the node picked; `newLeaf`: where the leaf goes (its parent for a user message). */
-  previewBranch(session: Session, targetId: string | null, newLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
+  previewBranch(
+    session: Session,
+    targetId: string | null,
+    newLeaf: string | null,
+    focus: string | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
   commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
   cancel(previewId: string): void;
   previewCompaction(session: Session, token: vscode.CancellationToken): Promise<unknown>;

@@ -78,7 +78,10 @@ describe('redirects', () => {
     lb.setHandler((r) => (r.path === '/v1/chat/completions' ? { kind: 'redirect', status: 308, location: '/v2/chat/completions' } : completionSse('MOVED OK')));
     const res = await model().complete({ system: 's', prompt: 'p' });
     assert.equal(res.text, 'MOVED OK');
-    assert.deepStrictEqual(lb.requests.map((r) => r.path), ['/v1/chat/completions', '/v2/chat/completions']);
+    assert.deepStrictEqual(
+      lb.requests.map((r) => r.path),
+      ['/v1/chat/completions', '/v2/chat/completions'],
+    );
     assert.equal(lb.requests[1].headers.authorization, 'Bearer sk-secret');
     assert.equal(lb.requests[1].body.messages[1].content, 'p');
   });
@@ -86,7 +89,11 @@ describe('redirects', () => {
   test('to another origin: refused with a clear error; the other origin receives nothing', async () => {
     other.requests.length = 0;
     lb.setHandler(() => ({ kind: 'redirect', status: 307, location: `${other.url}/chat/completions` }));
-    await rejects(model().complete({ system: 's', prompt: 'THE TRANSCRIPT' }), 'redirect', new RegExp(`redirected the request to http://127\\.0\\.0\\.1:${other.port}; pi-tree does not send the transcript or the API key to another origin`));
+    await rejects(
+      model().complete({ system: 's', prompt: 'THE TRANSCRIPT' }),
+      'redirect',
+      new RegExp(`redirected the request to http://127\\.0\\.0\\.1:${other.port}; pi-tree does not send the transcript or the API key to another origin`),
+    );
     assert.equal(other.requests.length, 0);
   });
 
