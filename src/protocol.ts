@@ -62,8 +62,10 @@ export interface SessionMeta {
   firstMessage?: string;
   /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
   readOnly?: string;
-  /** pi is writing this session right now. */
+  /** pi is writing this session right now (a guess from the file's age; false when `bridge` is set). */
   live: boolean;
+  /** A running pi with the pi-tree bridge has this session open: every change goes through it. */
+  bridge?: { pid: number; busy: boolean; piVersion?: string };
   diagnostics: { line?: number; severity: 'error' | 'warning' | 'info'; message: string }[];
   /** Host settings the webview needs. */
   clickAction: 'select' | 'move';

@@ -15,6 +15,7 @@ import { TreeModel } from './model';
 import { OutlineView } from './outline';
 import { Bridge, type VsCodeApi } from './rpc';
 import { capIds, restoreState, STATE_VERSION, type SavedState } from './state';
+import { bridgeBadge } from './ui/bridgeBadge';
 
 /** Up to this many find hits become their own items (split out of segments). */
 const HIT_SPLIT_MAX = 2000;
@@ -1042,6 +1043,7 @@ export class App {
       b.title = 'pi is writing this session right now';
       this.badges.append(b);
     }
+    this.badges.append(...bridgeBadge(m?.bridge));
     if (m?.readOnly) {
       const b = h('span', 'badge readonly', 'read-only');
       b.title = m.readOnly;

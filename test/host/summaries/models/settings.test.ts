@@ -26,7 +26,9 @@ test('defaults, and bad values fall back or are clamped', () => {
   assert.equal(s.keepRecentTokens, 1234);
   assert.equal(s.timeoutSeconds, 3600);
   assert.equal(s.contextWindow, 0);
-  assert.equal(readSummarySettings(cfg({ provider: 'something-else' })).provider, 'vscode-lm');
+  assert.equal(readSummarySettings(cfg({ provider: 'something-else' })).provider, 'auto');
+  assert.equal(readSummarySettings(cfg({ provider: 'pi' })).provider, 'pi');
+  assert.equal(readSummarySettings(cfg({ provider: 'vscode-lm' })).provider, 'vscode-lm');
   assert.equal(readSummarySettings(cfg({ endpoint: '' })).endpoint, SUMMARY_DEFAULTS.endpoint);
 });
 
