@@ -66,7 +66,13 @@ export function activateHost(context: vscode.ExtensionContext): Host {
 
   // Running pis with the bridge: the sidebar marks their sessions, the trees connect, actions route.
   const bridges = new BridgeRegistry();
-  context.subscriptions.push(bridges, bridges.onDidChange(() => view.redraw()));
+  context.subscriptions.push(
+    bridges,
+    bridges.onDidChange(() => {
+      out.info(`running pis with the bridge: ${bridges.all().map((b) => `${b.record.pid} (${b.record.sessionFile})`).join(', ') || 'none'}`);
+      view.redraw();
+    }),
+  );
   view.connectedPi = (p) => bridges.get(p)?.record.pid;
   const bridgeFile = context.asAbsolutePath('dist/pi-bridge.js');
   try {

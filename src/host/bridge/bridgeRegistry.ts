@@ -82,13 +82,18 @@ export class BridgeRegistry {
       const key = canonicalPath(b.record.sessionFile);
       if (!next.has(key)) next.set(key, b);
     }
-    this.names = this.recordNames();
+    const records = readRecords({ env: this.env, dirs: this.dirs });
+    this.names = records.map((f) => f.recordFile).sort().join('\n');
+    // Records of pis that did not answer the probe in time (a busy machine): looked at again next poll.
+    this.unconfirmed = records.length > live.length;
     const sig = (m: Map<string, LiveBridgeInfo>) => [...m].map(([k, b]) => `${k}\0${b.stem}`).sort().join('\n');
     const changed = sig(next) !== sig(this.byFile);
     this.byFile = next;
     this.canon.clear();
     if (changed && !this.disposed) for (const l of [...this.listeners]) l();
   }
+
+  private unconfirmed = false;
 
   private recordNames(): string {
     return readRecords({ env: this.env, dirs: this.dirs })
@@ -102,7 +107,7 @@ export class BridgeRegistry {
     if (this.disposed || this.scanning) return;
     this.watchDirs();
     const dead = [...this.byFile.values()].some((b) => !pidAlive(b.record.pid));
-    if (dead || this.recordNames() !== this.names) void this.rescan();
+    if (dead || this.unconfirmed || this.recordNames() !== this.names) void this.rescan();
   }
 
   private watchDirs(): void {
