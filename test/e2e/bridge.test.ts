@@ -1,8 +1,9 @@
 // The tree explorer driving a running pi in a real VS Code: the test starts the real pi 1.6.0 in RPC
 // mode with the bridge (PI_CODING_AGENT_DIR = the scenario's agent dir, a loopback model); the session
 // opens connected ("connected to pi <pid>", "pi connected" in the sidebar), a click on an older node
-// + "Move here" moves pi's own leaf (asked through pi's RPC), the tree highlights the new path, and when
-// pi exits the explorer falls back to file mode without an error.
+// + "Move here" moves pi's own leaf (asked through pi's RPC), the tree highlights the new path, a branch
+// summary is written by that pi (previewed, edited, committed), and when pi exits the explorer falls
+// back to file mode without an error.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ describe('tree explorer connected to a running pi', () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    lb = await startLoopback((_req, n) => completionSse(`answer ${n}`));
+    lb = await startLoopback((req, n) => completionSse(JSON.stringify(req.body?.messages ?? []).includes('<conversation>') ? `SUMMARY ${n} by the model of pi.` : `answer ${n}`));
   });
   after(async () => {
     await pi?.stop();
@@ -81,6 +82,28 @@ describe('tree explorer connected to a running pi', () => {
       assert.ok(ancestors.includes(ids.a1) && !ancestors.includes(ids.a2), `the prompt continues from the clicked node (${ancestors.join(' ')})`);
       await wv.locator(`svg.scene g.node.leaf[data-entry-id="${leafId}"]`).waitFor();
 
+      // Move with summary (provider "pi"): the running pi writes the preview with its own model and
+      // prompt, the user edits it, and pi commits the edited text (its session_before_tree hook)
+      await select(wv, 'Here is the tokenizer', ids.a2);
+      await wv.locator('.details [data-action="move-summary"]').click();
+      const dialog = wv.locator('[data-dialog="summary"]');
+      await dialog.locator('[data-action="summary-default"]').click();
+      const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
+      await until(async () => (await text.inputValue()).includes('by the model of pi.'), 'pi\'s summary in the dialog', 60_000);
+      await dialog.filter({ hasText: `by pi (pid ${running.pid})` }).waitFor();
+      await text.fill(`${await text.inputValue()}\n\nEdited in pi-tree.`);
+      await dialog.locator('[data-action="summary-commit"]').click();
+      const summary = await until(async () => {
+        const r = await running.entries();
+        const e = r.entries.find((x) => x.id === r.leafId);
+        return e?.type === 'branch_summary' ? e : undefined;
+      }, "pi's leaf on the summary it wrote");
+      assert.equal(summary.parentId, ids.a2);
+      assert.equal(summary.fromHook, true, 'pi wrote the reviewed text through its hook');
+      assert.match(String(summary.summary), /SUMMARY \d+ by the model of pi\.[\s\S]*Edited in pi-tree\.$/);
+      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${summary.id}"]`).waitFor();
+      await vs.screenshot('summarized');
+
       // pi exits: the explorer goes back to file mode, quietly
       await running.stop();
       await badge.waitFor({ state: 'detached' });
@@ -89,6 +112,7 @@ describe('tree explorer connected to a running pi', () => {
       await vs.screenshot('disconnected');
     },
     {
+      settings: { 'piTree.summary.provider': 'pi' },
       sessions: async ({ agentDir, workspace }) => {
         const pe = makePiEnv(lb, {}, { agentDir, workDir: workspace });
         const b = sessionBuilder(workspace);

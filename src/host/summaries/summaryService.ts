@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { findBridge } from '../../core/bridge/discovery.js';
 import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
 import type { FileDetails } from '../../core/bridge/protocol.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/piProgram.js';
@@ -86,12 +87,15 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
   /** The provider in force: `auto` is pi when pi is installed. */
   const provider = (s: SummarySettings): SummarySettings['provider'] => (s.provider === 'auto' ? (pi ? 'pi' : 'vscode-lm') : s.provider);
   const byPi = async (session: Session, signal: AbortSignal, customInstructions?: string): Promise<ByPiOptions> => {
+    const discovery = { dirs: piDeps.discoveryDirs };
+    // The pi running the session does it: pi need not be on this PATH then.
+    if (session.path && (await findBridge(session.path, discovery))) return { discovery, customInstructions };
     // Never a pi planted in the session's folder or its cwd (findPi's rule for Continue in pi too).
     const avoid = [session.path ? dirname(session.path) : '', String(session.header.cwd ?? '')].filter(Boolean);
     const program = await findPi(piDeps.piCommand(), { avoid }).catch((e: Error) => {
       throw new PiNotFoundError(`The summary provider is pi: ${e.message} Set piTree.piCommand, or choose another piTree.summary.provider.`);
     });
-    return { discovery: { dirs: piDeps.discoveryDirs }, headless: { pi: program, bridgeFile: piDeps.bridgeFile, signal }, customInstructions };
+    return { discovery, headless: { pi: program, bridgeFile: piDeps.bridgeFile, signal }, customInstructions };
   };
   let lmModels = 0;
   const refreshModels = async () => {
