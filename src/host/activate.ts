@@ -69,7 +69,14 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   context.subscriptions.push(
     bridges,
     bridges.onDidChange(() => {
-      out.info(`running pis with the bridge: ${bridges.all().map((b) => `${b.record.pid} (${b.record.sessionFile})`).join(', ') || 'none'}`);
+      out.info(
+        `running pis with the bridge: ${
+          bridges
+            .all()
+            .map((b) => `${b.record.pid} (${b.record.sessionFile})`)
+            .join(', ') || 'none'
+        }`,
+      );
       view.redraw();
     }),
   );
@@ -97,7 +104,9 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     const running = await findBridge(file, { dirs: bridges.dirs });
     if (running) {
       if (text) await vscode.env.clipboard.writeText(text);
-      void vscode.window.showInformationMessage(`pi ${running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`);
+      void vscode.window.showInformationMessage(
+        `pi ${running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`,
+      );
       return;
     }
     const s = await Session.open(file).catch(() => undefined);

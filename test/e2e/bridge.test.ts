@@ -28,7 +28,10 @@ async function until<T>(probe: () => T | undefined | false | Promise<T | undefin
 /** Selects entry `id` through the find box (which expands the segment holding it). */
 async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
   await wv.locator('vscode-textfield[data-field="find"] input').fill(text);
-  await wv.locator('.find-count').filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
+  await wv
+    .locator('.find-count')
+    .filter({ hasText: /\/[1-9]/ })
+    .waitFor({ timeout: 60_000 });
   await wv.locator('button[data-action="find-next"]').click();
   await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
 }
@@ -89,7 +92,7 @@ describe('tree explorer connected to a running pi', () => {
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
-      await until(async () => (await text.inputValue()).includes('by the model of pi.'), 'pi\'s summary in the dialog', 60_000);
+      await until(async () => (await text.inputValue()).includes('by the model of pi.'), "pi's summary in the dialog", 60_000);
       await dialog.filter({ hasText: `by pi (pid ${running.pid})` }).waitFor();
       await text.fill(`${await text.inputValue()}\n\nEdited in pi-tree.`);
       await dialog.locator('[data-action="summary-commit"]').click();
@@ -108,7 +111,13 @@ describe('tree explorer connected to a running pi', () => {
       await running.stop();
       await badge.waitFor({ state: 'detached' });
       await row.filter({ hasNotText: 'pi connected' }).first().waitFor();
-      assert.equal(await vs.notifications().filter({ hasText: /error|failed/i }).count(), 0);
+      assert.equal(
+        await vs
+          .notifications()
+          .filter({ hasText: /error|failed/i })
+          .count(),
+        0,
+      );
       await vs.screenshot('disconnected');
     },
     {

@@ -83,10 +83,17 @@ export class BridgeRegistry {
       if (!next.has(key)) next.set(key, b);
     }
     const records = readRecords({ env: this.env, dirs: this.dirs });
-    this.names = records.map((f) => f.recordFile).sort().join('\n');
+    this.names = records
+      .map((f) => f.recordFile)
+      .sort()
+      .join('\n');
     // Records of pis that did not answer the probe in time (a busy machine): looked at again next poll.
     this.unconfirmed = records.length > live.length;
-    const sig = (m: Map<string, LiveBridgeInfo>) => [...m].map(([k, b]) => `${k}\0${b.stem}`).sort().join('\n');
+    const sig = (m: Map<string, LiveBridgeInfo>) =>
+      [...m]
+        .map(([k, b]) => `${k}\0${b.stem}`)
+        .sort()
+        .join('\n');
     const changed = sig(next) !== sig(this.byFile);
     this.byFile = next;
     this.canon.clear();

@@ -81,7 +81,8 @@ function parseSettings(text: string, file: string): { root: Node; value: Record<
     throw new PiSettingsError(`${file} is not valid JSON (${(e as Error).message}); pi-tree changes nothing in it. Fix it (or run pi once) and try again.`);
   }
   const root = parseTree(text);
-  if (!root || root.type !== 'object' || typeof value !== 'object' || value === null || Array.isArray(value)) throw new PiSettingsError(`${file} does not hold a JSON object; pi-tree changes nothing in it.`);
+  if (!root || root.type !== 'object' || typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new PiSettingsError(`${file} does not hold a JSON object; pi-tree changes nothing in it.`);
   return { root, value: value as Record<string, unknown> };
 }
 
@@ -118,19 +119,21 @@ export function connectStatus(bundledBridge: string, env: NodeJS.ProcessEnv = pr
   const paths = connectPaths(env);
   const state = readState(paths);
   if (!state) return { connected: false, paths };
-  let listed = false;
-  try {
-    const v = JSON.parse(readFileSync(paths.settingsFile, 'utf8')) as { packages?: unknown };
-    listed = Array.isArray(v.packages) && v.packages.includes(state.entry);
-  } catch {
-    listed = false;
-  }
-  let upToDate = false;
-  try {
-    upToDate = digest(readFileSync(paths.bridgeCopy)) === digest(readFileSync(bundledBridge));
-  } catch {
-    upToDate = false;
-  }
+  const listed = (() => {
+    try {
+      const v = JSON.parse(readFileSync(paths.settingsFile, 'utf8')) as { packages?: unknown };
+      return Array.isArray(v.packages) && v.packages.includes(state.entry);
+    } catch {
+      return false;
+    }
+  })();
+  const upToDate = (() => {
+    try {
+      return digest(readFileSync(paths.bridgeCopy)) === digest(readFileSync(bundledBridge));
+    } catch {
+      return false;
+    }
+  })();
   return { connected: true, paths, listed, upToDate };
 }
 
@@ -170,7 +173,7 @@ export function connectPi(bundledBridge: string, env: NodeJS.ProcessEnv = proces
       const ins = planInsertion(text, root, entry);
       next = text.slice(0, ins.offset) + ins.inserted + text.slice(ins.offset);
       const check = JSON.parse(next) as { packages?: unknown[] };
-      if (!check.packages?.includes(entry)) throw new PiSettingsError('pi-tree could not add its entry to pi\'s settings.json; nothing was changed.');
+      if (!check.packages?.includes(entry)) throw new PiSettingsError("pi-tree could not add its entry to pi's settings.json; nothing was changed.");
       state = { version: 1, settingsFile: paths.settingsFile, entry, inserted: ins.inserted, createdFile: false, createdKey: ins.createdKey };
     }
   }
@@ -237,7 +240,8 @@ function withoutEntry(value: Record<string, unknown>, state: ConnectState): Reco
   return out;
 }
 
-const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
 /** Byte-exact reversal: the inserted text, found once, taken out, leaves exactly the settings without the entry. */
 function removeInserted(text: string, state: ConnectState): { text: string; exact: true } | undefined {
@@ -271,4 +275,3 @@ function unlinkQuiet(file: string): void {
     // gone
   }
 }
-

@@ -36,7 +36,9 @@ export function registerPiConnectCommands(host: Host): void {
     if (!vscode.workspace.isTrusted) throw new Error(`Disconnect pi from pi-tree ${RESTRICTED}`);
     const st = connectStatus(host.bridgeFile);
     if (!st.connected) {
-      void vscode.window.showInformationMessage(`pi-tree has not connected pi (nothing of pi-tree's in ${st.paths.settingsFile}). Sessions started with "Continue in pi" load the bridge for that run only.`);
+      void vscode.window.showInformationMessage(
+        `pi-tree has not connected pi (nothing of pi-tree's in ${st.paths.settingsFile}). Sessions started with "Continue in pi" load the bridge for that run only.`,
+      );
       return;
     }
     const r = disconnectPi();

@@ -89,7 +89,8 @@ export const requestHandlers: Handlers = {
   async compact(b, _seq, cx) {
     // A running pi compacts itself (provider pi); without one, a live session asks first.
     const running = await cx.actions.piRunning();
-    if (running && !cx.summaries.madeByPi(b.previewId)) throw new Error('pi runs this session with the bridge: pi-tree does not write a compaction behind its back. Use the summary provider "pi" (pi compacts itself) or /compact in pi.');
+    if (running && !cx.summaries.madeByPi(b.previewId))
+      throw new Error('pi runs this session with the bridge: pi-tree does not write a compaction behind its back. Use the summary provider "pi" (pi compacts itself) or /compact in pi.');
     const ok = running || (await cx.actions.guard('compact the session', false));
     if (ok !== true) return { cancelled: true };
     return cx.summaries.commitCompaction(cx.session, b.previewId, b.summary);

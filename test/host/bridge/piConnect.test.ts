@@ -95,7 +95,7 @@ describe('connect pi to pi-tree', () => {
     assert.equal(r.after, undefined);
   });
 
-  it('when pi rewrote its settings meanwhile, only pi-tree\'s entry is taken out', () => {
+  it("when pi rewrote its settings meanwhile, only pi-tree's entry is taken out", () => {
     const agentDir = tempDir('pi-tree-agent-');
     const file = join(agentDir, 'settings.json');
     writeFileSync(file, '{"defaultModel":"a","packages":["npm:foo"]}');

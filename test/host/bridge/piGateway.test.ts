@@ -43,7 +43,15 @@ describe('host routing through a running pi', () => {
   /** SessionActions as the host builds them; the live-session warning must never be asked while pi runs. */
   const actionsOn = async (f: string, gw = gateway(), guard: () => Promise<boolean | 'fork'> = () => Promise.reject(new Error('the live warning was shown'))) => {
     const session = await Session.open(f);
-    return { session, actions: new SessionActions(session, f, { repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }), openTree: async (x) => void opened.push(x), confirmLiveWrite: guard, gateway: gw }) };
+    return {
+      session,
+      actions: new SessionActions(session, f, {
+        repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }),
+        openTree: async (x) => void opened.push(x),
+        confirmLiveWrite: guard,
+        gateway: gw,
+      }),
+    };
   };
 
   before(async () => {
@@ -143,7 +151,12 @@ describe('host routing through a running pi', () => {
     assert.match(asked.at(-1)!, /pi \(pid \d+\) is busy with a turn or a compaction, so nothing was done yet/);
     await pi.settled(from);
     assert.notEqual(await pi.leaf(), ids.a2, 'the cancelled move never happens');
-    assert.equal(fileEntries(file).filter((e) => e.type === 'leaf').length, fileEntries(file).slice(0, lines).filter((e) => e.type === 'leaf').length);
+    assert.equal(
+      fileEntries(file).filter((e) => e.type === 'leaf').length,
+      fileEntries(file)
+        .slice(0, lines)
+        .filter((e) => e.type === 'leaf').length,
+    );
 
     const fresh = await actionsOn(file, gateway({ firstWaitMs: 100 }));
     from = await slow('SLOW two');
