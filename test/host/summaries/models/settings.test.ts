@@ -50,7 +50,7 @@ test('package.json declares every summary setting with the same default, and the
   const props = c.configuration.properties;
   assert.deepEqual(Object.keys(props).filter((k) => k.startsWith('piTree.summary.')).sort(), Object.keys(SUMMARY_DEFAULTS).map((k) => `piTree.summary.${k}`).sort());
   for (const [k, v] of Object.entries(SUMMARY_DEFAULTS)) assert.equal(props[`piTree.summary.${k}`].default, v, k);
-  assert.deepEqual(props['piTree.summary.provider'].enum, ['vscode-lm', 'openai-compatible']);
+  assert.deepEqual(props['piTree.summary.provider'].enum, ['auto', 'pi', 'vscode-lm', 'openai-compatible']);
   // A workspace must not redirect conversations to another server.
   for (const k of ['provider', 'endpoint', 'model', 'vscodeLmModel']) assert.equal(props[`piTree.summary.${k}`].scope, 'machine', k);
   const commands = c.commands.map((x: { command: string }) => x.command);
