@@ -84,7 +84,11 @@ export class PiGateway {
           this.opts.log?.(`${op} done by pi ${pid}`);
           return { via: 'pi', pid, data };
         } catch (e) {
-          if (!(e instanceof BridgeError) || e.code !== 'busy') throw this.explain(e, pid, op);
+          if (!(e instanceof BridgeError) || e.code !== 'busy') {
+            // A tree behind pi catches up at once (the watcher would, a moment later).
+            if (e instanceof BridgeError && e.code === 'stale') await seen?.refresh().catch(() => undefined);
+            throw this.explain(e, pid, op);
+          }
           const wait = await this.opts.ui.askWait(`pi (pid ${pid}) is busy with a turn or a compaction, so nothing was done yet. Wait until it is idle, or cancel?`);
           if (!wait) return { via: 'cancelled' };
           waitMs = this.opts.longWaitMs ?? LONG_WAIT_MS;
