@@ -20,16 +20,26 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
-  layer(['src/core/**/*.ts'], [
-    { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads): no vscode import.' },
-    { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js', '**/bridge/extension/**'], message: 'src/core is the bottom layer: it imports nothing above it.' },
-  ]),
-  layer(['src/protocol.ts', 'src/shared/**/*.ts'], [
-    { group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'], message: 'The protocol and shared modules are pure: the webview imports them.' },
-  ]),
-  layer(['webview/**/*.ts'], [
-    { group: ['node:*', 'vscode', '**/src/core/**', '**/src/host/**', '**/src/cli*', '**/src/bridge/**'], message: 'The webview depends only on src/protocol.ts and src/shared/ (it is untrusted and runs in a browser).' },
-  ]),
+  layer(
+    ['src/core/**/*.ts'],
+    [
+      { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads): no vscode import.' },
+      { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js', '**/bridge/extension/**'], message: 'src/core is the bottom layer: it imports nothing above it.' },
+    ],
+  ),
+  layer(
+    ['src/protocol.ts', 'src/shared/**/*.ts'],
+    [{ group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'], message: 'The protocol and shared modules are pure: the webview imports them.' }],
+  ),
+  layer(
+    ['webview/**/*.ts'],
+    [
+      {
+        group: ['node:*', 'vscode', '**/src/core/**', '**/src/host/**', '**/src/cli*', '**/src/bridge/**'],
+        message: 'The webview depends only on src/protocol.ts and src/shared/ (it is untrusted and runs in a browser).',
+      },
+    ],
+  ),
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs', 'test/**/*.mjs'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },

@@ -86,7 +86,13 @@ function snapshot(n: number, branchRate: number, seed: number): { json: string; 
 async function panFrames(page: Page, target: number, frames: number): Promise<Record<string, number>> {
   return page.evaluate(
     async ({ target, frames }) => {
-      type G = { view: { x: number; y: number; k: number }; centerOn(x: number, y: number, k: number, a: boolean): void; panBy(dx: number, dy: number): void; maybeRender(): void; renderedCount: number };
+      type G = {
+        view: { x: number; y: number; k: number };
+        centerOn(x: number, y: number, k: number, a: boolean): void;
+        panBy(dx: number, dy: number): void;
+        maybeRender(): void;
+        renderedCount: number;
+      };
       const w = window as unknown as { __piTree: { graph: G; inView(): number; layoutBounds(): { minX: number; maxX: number; maxY: number } } };
       const g = w.__piTree.graph;
       const b = w.__piTree.layoutBounds();
@@ -135,7 +141,16 @@ async function panFrames(page: Page, target: number, frames: number): Promise<Re
       const sort = (a: number[]) => [...a].sort((x, y) => x - y);
       const med = (a: number[]) => sort(a)[Math.floor(a.length / 2)];
       const p95 = (a: number[]) => sort(a)[Math.floor(a.length * 0.95)];
-      return { zoom: best.k, nodesInView: Math.round(inView / frames), nodesInDom: g.renderedCount, workMedianMs: med(work), workP95Ms: p95(work), workMaxMs: Math.max(...work), frameIntervalMedianMs: med(interval), frameIntervalP95Ms: p95(interval) };
+      return {
+        zoom: best.k,
+        nodesInView: Math.round(inView / frames),
+        nodesInDom: g.renderedCount,
+        workMedianMs: med(work),
+        workP95Ms: p95(work),
+        workMaxMs: Math.max(...work),
+        frameIntervalMedianMs: med(interval),
+        frameIntervalP95Ms: p95(interval),
+      };
     },
     { target, frames },
   );

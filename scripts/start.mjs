@@ -96,13 +96,15 @@ async function startWeb() {
     console.error(`start: code-server exited (${code}):\n${server.output().split('\n').slice(-20).join('\n')}`);
     void stop(1);
   });
-  console.log(`\npi-tree ${real ? `with your pi sessions for ${workspace}` : 'demo'} in VS Code (code-server ${server.port}):\n\n  ${server.workspaceUrl}\n\nOpen it in a browser; Ctrl+C stops the server.`);
+  console.log(
+    `\npi-tree ${real ? `with your pi sessions for ${workspace}` : 'demo'} in VS Code (code-server ${server.port}):\n\n  ${server.workspaceUrl}\n\nOpen it in a browser; Ctrl+C stops the server.`,
+  );
 }
 
 function startDesktop() {
   const code = onPath('code');
   if (!code) {
-    console.error('start:desktop needs desktop VS Code\'s `code` command on PATH (in VS Code: "Shell Command: Install \'code\' command in PATH"); `npm start` runs the same in the browser.');
+    console.error("start:desktop needs desktop VS Code's `code` command on PATH (in VS Code: \"Shell Command: Install 'code' command in PATH\"); `npm start` runs the same in the browser.");
     process.exit(1);
   }
   step(process.execPath, [join(root, 'scripts/build.mjs')]);

@@ -100,7 +100,7 @@ function stdio(): CliIO {
   const fs = require('node:fs') as typeof import('node:fs');
   const write = (fd: number) => (s: string | Buffer) => {
     const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
-    for (let off = 0; off < b.length; ) {
+    for (let off = 0; off < b.length;) {
       try {
         off += fs.writeSync(fd, b, off);
       } catch (e) {

@@ -52,7 +52,10 @@ describe('pi-tree CLI', () => {
     const sm = SessionManager.open(tempFile(g.text));
     assert.equal(out.leafId, sm.getLeafId());
     assert.equal(JSON.stringify(out.messages), JSON.stringify(sm.buildSessionContext().messages));
-    assert.deepStrictEqual(out.path, sm.getBranch().map((e: { id: string }) => e.id));
+    assert.deepStrictEqual(
+      out.path,
+      sm.getBranch().map((e: { id: string }) => e.id),
+    );
     assert.equal(out.thinkingLevel, sm.buildSessionContext().thinkingLevel);
     const leaf = g.entries[200].id as string;
     const r2 = JSON.parse(cli(['context', file, '--leaf', leaf, '--json']).out);
@@ -126,7 +129,12 @@ describe('pi-tree CLI', () => {
     assert.equal(f.code, 0, f.err);
     const forked = f.out.trim();
     assert.equal(dirname(forked), dir);
-    assert.deepStrictEqual(lines(forked).slice(1).map((e) => e.id), ['u1', 'a1']);
+    assert.deepStrictEqual(
+      lines(forked)
+        .slice(1)
+        .map((e) => e.id),
+      ['u1', 'a1'],
+    );
     const c = cli(['clone', file, 'a1'], { PI_CODING_AGENT_DIR: agent });
     assert.equal(c.code, 0, c.err);
     assert.equal(lines(c.out.trim())[0].parentSession, file);

@@ -694,10 +694,18 @@ export class App {
         return go(this.structural(id), true, 'beside it: no more siblings');
       case 'nav.nextBranch':
       case 'nav.prevBranch':
-        return go(this.seek((x) => !!x.children && x.children.length >= 2, id === 'nav.nextBranch' ? 1 : -1), true, 'found: no branch points');
+        return go(
+          this.seek((x) => !!x.children && x.children.length >= 2, id === 'nav.nextBranch' ? 1 : -1),
+          true,
+          'found: no branch points',
+        );
       case 'nav.nextLabel':
       case 'nav.prevLabel':
-        return go(this.seek((x) => !x.seg && this.model.nodes[x.entry].label !== undefined, id === 'nav.nextLabel' ? 1 : -1), true, 'found: no labels');
+        return go(
+          this.seek((x) => !x.seg && this.model.nodes[x.entry].label !== undefined, id === 'nav.nextLabel' ? 1 : -1),
+          true,
+          'found: no labels',
+        );
       case 'nav.leaf': {
         const leaf = this.model.leafId;
         if (!leaf) return this.announce('The leaf is before the first entry');
@@ -944,7 +952,9 @@ export class App {
     }
     if (!el || !r) return;
     // VS Code opens the native webview/context menu for a contextmenu event on the element.
-    el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, view: window, button: 2, clientX: Math.round(r.left + Math.min(24, r.width / 2)), clientY: Math.round(r.top + r.height / 2) }));
+    el.dispatchEvent(
+      new MouseEvent('contextmenu', { bubbles: true, cancelable: true, view: window, button: 2, clientX: Math.round(r.left + Math.min(24, r.width / 2)), clientY: Math.round(r.top + r.height / 2) }),
+    );
   }
 
   private setFilter(mode: FilterMode): void {
@@ -1177,13 +1187,25 @@ export class App {
       const m = it.members!;
       return segmentAriaLabel(nodes[m[0]], nodes[m[m.length - 1]], m.length, it.onPath, this.hitsIn(it));
     }
-    return nodeAriaLabel(nodes[it.entry], { isLeaf: it.isLeaf, onPath: it.onPath, children: it.children?.length ?? 0, folded: it.folded ? it.hidden : undefined, hit: this.hits[it.entry] === 1 }, Date.now());
+    return nodeAriaLabel(
+      nodes[it.entry],
+      { isLeaf: it.isLeaf, onPath: it.onPath, children: it.children?.length ?? 0, folded: it.folded ? it.hidden : undefined, hit: this.hits[it.entry] === 1 },
+      Date.now(),
+    );
   }
 
   private vscodeContext(it: Item): string {
     if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true });
     const n = this.model.nodes[it.entry];
-    return JSON.stringify({ webviewSection: 'node', entryId: n.id, entryRole: n.role ?? n.kind, entryKind: n.kind, labelled: n.label !== undefined, isLeaf: it.isLeaf, preventDefaultContextMenuItems: true });
+    return JSON.stringify({
+      webviewSection: 'node',
+      entryId: n.id,
+      entryRole: n.role ?? n.kind,
+      entryKind: n.kind,
+      labelled: n.label !== undefined,
+      isLeaf: it.isLeaf,
+      preventDefaultContextMenuItems: true,
+    });
   }
 
   private describe(id: string): string {

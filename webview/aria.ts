@@ -51,7 +51,7 @@ function clip(s: string, n: number): string {
 
 export function nodeAriaLabel(n: NodeView, f: NodeFacts, now: number): string {
   const parts: string[] = [];
-  parts.push(n.text ? `${KIND_NAMES[n.kind] ?? 'Entry'}: ${clip(n.text, 120)}` : KIND_NAMES[n.kind] ?? 'Entry');
+  parts.push(n.text ? `${KIND_NAMES[n.kind] ?? 'Entry'}: ${clip(n.text, 120)}` : (KIND_NAMES[n.kind] ?? 'Entry'));
   if (n.label !== undefined) parts.push(`label ${n.label}`);
   if (f.isLeaf) parts.push('current leaf');
   else if (f.onPath) parts.push('on the current path');

@@ -201,7 +201,7 @@ export function derive(input: DeriveInput): Derived {
     // i starts a run: its visible parent is kept (a non-kept parent has i as its only child).
     const members = [i];
     let expanded = expandedMask[i] === 1;
-    for (let j = i; ; ) {
+    for (let j = i; ;) {
       const c = kids[start[j]];
       if (keep(c)) break;
       members.push(c);

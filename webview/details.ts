@@ -150,14 +150,24 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
         ]),
       );
     } else if (role === 'toolResult') {
-      root.append(kv([['Tool', str(m.toolName)], ['Result', m.isError ? 'error' : 'ok']]));
+      root.append(
+        kv([
+          ['Tool', str(m.toolName)],
+          ['Result', m.isError ? 'error' : 'ok'],
+        ]),
+      );
       const c = Array.isArray(m.content) ? m.content : [];
       for (const b of c) {
         if (isRec(b) && b.type === 'text') root.append(pre(str(b.text), m.isError ? 'error' : ''));
         else if (isRec(b) && b.type === 'image') root.append(contentBlocks([b], links, false));
       }
     } else if (role === 'bashExecution') {
-      root.append(kv([['Command', str(m.command)], ['Exit code', m.exitCode === undefined ? (m.cancelled ? 'cancelled' : '') : String(m.exitCode)]]));
+      root.append(
+        kv([
+          ['Command', str(m.command)],
+          ['Exit code', m.exitCode === undefined ? (m.cancelled ? 'cancelled' : '') : String(m.exitCode)],
+        ]),
+      );
       root.append(pre(str(m.output)));
     } else if (!['user', 'assistant', 'custom', 'system'].includes(role)) {
       root.append(pre(JSON.stringify(m, null, 2)));
@@ -177,14 +187,29 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
       root.append(linkButton('Go to the first kept entry', () => links.goTo(e.firstKeptEntryId as string)));
     }
   } else if (type === 'custom_message') {
-    root.append(kv([['Extension', str(e.customType)], ['Shown', e.display ? 'yes' : 'no']]));
+    root.append(
+      kv([
+        ['Extension', str(e.customType)],
+        ['Shown', e.display ? 'yes' : 'no'],
+      ]),
+    );
     root.append(contentBlocks(e.content, links, true));
   } else if (type === 'model_change') {
-    root.append(kv([['Provider', str(e.provider)], ['Model', str(e.modelId)]]));
+    root.append(
+      kv([
+        ['Provider', str(e.provider)],
+        ['Model', str(e.modelId)],
+      ]),
+    );
   } else if (type === 'thinking_level_change') {
     root.append(kv([['Thinking level', str(e.thinkingLevel)]]));
   } else if (type === 'label') {
-    root.append(kv([['Target', str(e.targetId)], ['Label', e.label ? str(e.label) : '(cleared)']]));
+    root.append(
+      kv([
+        ['Target', str(e.targetId)],
+        ['Label', e.label ? str(e.label) : '(cleared)'],
+      ]),
+    );
   } else if (type === 'session_info') {
     root.append(kv([['Name', str(e.name) || '(empty)']]));
   } else {

@@ -102,7 +102,15 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
   cancel.addEventListener('click', () => overlay.close());
 
   const choose = () => {
-    body.replaceChildren(h('p', undefined, summariesAvailable ? 'Summarize the branch you are leaving, so the model keeps what it learned there?' : 'No summary model is set up. You can move without a summary or write the summary yourself.'));
+    body.replaceChildren(
+      h(
+        'p',
+        undefined,
+        summariesAvailable
+          ? 'Summarize the branch you are leaving, so the model keeps what it learned there?'
+          : 'No summary model is set up. You can move without a summary or write the summary yourself.',
+      ),
+    );
     actions.replaceChildren();
     const none = button('No summary', 'summary-none', { secondary: true });
     none.addEventListener('click', () => void plainMove());

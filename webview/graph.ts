@@ -388,7 +388,7 @@ export class GraphView {
       g.append(rect('stack', 6, -6, NODE_W, NODE_H, 6), rect('stack', 3, -3, NODE_W, NODE_H, 6));
     }
     g.append(rect('box', 0, 0, NODE_W, NODE_H, 6), rect('stripe', 0, 0, 4, NODE_H, 2));
-    const icon = text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : KIND_ICONS[n.kind] ?? 'symbol-event'));
+    const icon = text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')));
     g.append(icon);
     if (it.seg) {
       const m = it.members!;
@@ -504,8 +504,7 @@ export class GraphView {
     ctx.fillStyle = path;
     for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s));
     ctx.fillStyle = hit;
-    for (const row of l.levels)
-      for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
+    for (const row of l.levels) for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
     this.drawMinimapView();
   }
 
@@ -650,7 +649,10 @@ function text(cls: string, x: number, y: number, s: string): SVGTextElement {
 
 /** Row text without pi's role prefix (the icon says it). */
 export function short(s: string): string {
-  return s.replace(/^(user|assistant): /, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/^(user|assistant): /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function clip(s: string, n: number): string {

@@ -117,7 +117,10 @@ export const KEYMAP: readonly Command[] = [
   c('act.clone', 'Actions', 'Clone the session up to here', [{ code: 'KeyF', shift: true }]),
   c('act.label', 'Actions', 'Edit label', [{ code: 'F2' }, { code: 'KeyL', shift: true }]),
   c('act.clearLabel', 'Actions', 'Clear label', [{ code: 'Delete', shift: true }]),
-  c('act.copy', 'Actions', 'Copy the entry text', [{ code: 'KeyC', mod: true }, { code: 'KeyX', mod: true }]),
+  c('act.copy', 'Actions', 'Copy the entry text', [
+    { code: 'KeyC', mod: true },
+    { code: 'KeyX', mod: true },
+  ]),
   c('act.continue', 'Actions', 'Continue in pi from here', [{ code: 'KeyP' }]),
   c('act.context', 'Actions', 'Context at this entry (what the model would see)', [{ code: 'KeyX' }]),
   c('act.menu', 'Actions', 'Context menu', [{ code: 'F10', shift: true }, { code: 'ContextMenu' }]),

@@ -186,7 +186,7 @@ export class OutlineView {
     mark.className = 'mark';
     mark.textContent = it.onPath ? '•' : '';
     const icon = document.createElement('span');
-    icon.className = `codicon codicon-${it.seg ? 'ellipsis' : KIND_ICONS[n.kind] ?? 'symbol-event'}`;
+    icon.className = `codicon codicon-${it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')}`;
     el.append(mark, icon);
     if (!it.seg && n.label !== undefined) {
       const b = document.createElement('span');

@@ -153,7 +153,9 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
       else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
       else {
-        io.out(`${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`);
+        io.out(
+          `${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`,
+        );
         io.out(`summarized entries: ${p.entryIds.join(' ')}\n`);
       }
       if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
@@ -189,7 +191,9 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     if (dryRun) {
       const p = previewCompaction(plan.preparation);
       io.out(`tokens before: ${p.tokensBefore}\n`);
-      io.out(`would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`);
+      io.out(
+        `would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`,
+      );
       io.out(`would keep ${p.keptEntries} entries from ${p.firstKeptEntryId} (about ${p.keptTokens} tokens plus the summary)\n`);
       if (p.readFiles.length) io.out(`read files: ${p.readFiles.join(' ')}\n`);
       if (p.modifiedFiles.length) io.out(`modified files: ${p.modifiedFiles.join(' ')}\n`);

@@ -1,15 +1,7 @@
 // Model context derived from a root→leaf path, exactly as pi 1.6.0's buildSessionProjection /
 // buildSessionContext (session-manager.js) and convertToLlm (messages.js) build it: same selection, same
 // message objects in the same key order, same wrapper strings.
-import type {
-  ActiveToolsChangeEntry,
-  AgentMessage,
-  CompactionEntry,
-  ContextEditEntry,
-  ModelRef,
-  SessionContext,
-  SessionEntry,
-} from './types.js';
+import type { ActiveToolsChangeEntry, AgentMessage, CompactionEntry, ContextEditEntry, ModelRef, SessionContext, SessionEntry } from './types.js';
 import { messageOf } from './types.js';
 
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
@@ -62,10 +54,7 @@ export function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undef
   if (replacement === null) return [];
   return messages.map((m) => {
     if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'toolResult' && m.role !== 'custom') return m;
-    const content =
-      (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string'
-        ? [{ type: 'text', text: replacement.content }]
-        : replacement.content;
+    const content = (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string' ? [{ type: 'text', text: replacement.content }] : replacement.content;
     return { ...m, content };
   });
 }

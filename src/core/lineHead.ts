@@ -130,5 +130,17 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: 
 export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
   if (!readHead(b, start, end, prevId)) return undefined;
   // Every record is made with all its fields, in this order: one hidden class for all of them.
-  return { id: head.id, parentId: head.parentId, type: 'message', time: head.time, line, offset, length: end - start, role: roleAt(b, head.roleStart, head.roleEnd), entry: undefined, parent: undefined, seq: 0 };
+  return {
+    id: head.id,
+    parentId: head.parentId,
+    type: 'message',
+    time: head.time,
+    line,
+    offset,
+    length: end - start,
+    role: roleAt(b, head.roleStart, head.roleEnd),
+    entry: undefined,
+    parent: undefined,
+    seq: 0,
+  };
 }

@@ -91,7 +91,12 @@ async function viaNode(shim: string, env: NodeJS.ProcessEnv, platform: NodeJS.Pl
     // not npm's layout
   }
   const local = join(dirname(shim), 'node.exe');
-  const node = (await isExecutableFile(local, platform)) ? local : await findPi('node', { env, platform }).then((p) => p.program, () => undefined);
+  const node = (await isExecutableFile(local, platform))
+    ? local
+    : await findPi('node', { env, platform }).then(
+        (p) => p.program,
+        () => undefined,
+      );
   if (!script || !node) throw new PiNotFoundError(`${shim} is a batch file, which cannot be started safely with a session path; set piTree.piCommand to pi's program (an .exe) instead.`);
   return { program: node, args: [script] };
 }

@@ -64,7 +64,10 @@ export function formatToolCall(name: string, args: Obj = {}): string {
       return `[edit: ${path(args.path || args.file_path)}]`;
     case 'bash': {
       const raw = String(args.command || '');
-      return `[bash: ${raw.replace(/[\n\t]/g, ' ').trim().slice(0, 50)}${raw.length > 50 ? '...' : ''}]`;
+      return `[bash: ${raw
+        .replace(/[\n\t]/g, ' ')
+        .trim()
+        .slice(0, 50)}${raw.length > 50 ? '...' : ''}]`;
     }
     case 'grep':
       return `[grep: /${String(args.pattern || '')}/ in ${path(args.path || '.')}]`;
@@ -114,7 +117,15 @@ export function entryText(entry: SessionEntry, toolCalls?: Map<string, ToolCallR
     }
     case 'custom_message': {
       const c = entry.content;
-      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.filter((b) => (b as Obj)?.type === 'text').map((b) => String((b as Obj).text)).join('') : '';
+      const text =
+        typeof c === 'string'
+          ? c
+          : Array.isArray(c)
+            ? c
+                .filter((b) => (b as Obj)?.type === 'text')
+                .map((b) => String((b as Obj).text))
+                .join('')
+            : '';
       return `[${String(entry.customType)}]: ${normalize(text)}`;
     }
     case 'compaction':

@@ -149,7 +149,12 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
   };
 
   const oversize = (lineNo: number, _offset: number, length: number) => {
-    diagnostics.push({ line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.` });
+    diagnostics.push({
+      line: lineNo,
+      severity: 'error',
+      code: 'line-too-long',
+      message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.`,
+    });
   };
   const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize };
   const res = await scanSource(src, ingest, scanOpts);
@@ -178,7 +183,10 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
 
   const fileVersion = (header.version ?? 1) as number;
   if (legacyEntries) {
-    migrateEntries(header, legacyEntries.map((x) => x.e));
+    migrateEntries(
+      header,
+      legacyEntries.map((x) => x.e),
+    );
     index = new SessionIndex(header);
     for (const { e, line } of legacyEntries) {
       const ent = e as SessionEntry;
@@ -275,7 +283,6 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   return { added: index.records.slice(before), rewritten: false };
 }
 
-
 function badLine(lineNo: number, v: unknown): Diagnostic {
   return v === undefined
     ? { line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` }
@@ -294,11 +301,7 @@ export function classifyLine(buf: Buffer, start: number, end: number, lineNo: nu
     v = JSON.parse(buf.toString('utf8', start, end));
   } catch (err) {
     const tooLong = err instanceof Error && /string longer|Invalid string length/i.test(err.message);
-    diagnostics.push(
-      tooLong
-        ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.` }
-        : badLine(lineNo, undefined),
-    );
+    diagnostics.push(tooLong ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.` } : badLine(lineNo, undefined));
     return undefined;
   }
   if (!isObject(v)) {
@@ -348,7 +351,7 @@ export async function visitLines(
   // Coalesced ranges [first, last) of `need`, each read into its own buffer; the next range is read
   // while this one is visited, so the visit never waits on I/O.
   const ranges: { k: number; j: number; from: number; to: number }[] = [];
-  for (let k = 0; k < need.length; ) {
+  for (let k = 0; k < need.length;) {
     const first = records[need[k]];
     let end = first.offset + first.length;
     let j = k + 1;

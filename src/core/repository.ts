@@ -26,7 +26,9 @@ export function resolvePath(p: string): string {
 
 /** `--<cwd without one leading separator, with / \ : replaced by ->--` (pi's getDefaultSessionDirPath). */
 export function encodeCwd(cwd: string): string {
-  return `--${resolvePath(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  return `--${resolvePath(cwd)
+    .replace(/^[/\\]/, '')
+    .replace(/[/\\:]/g, '-')}--`;
 }
 
 export interface RepositoryOptions {

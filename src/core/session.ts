@@ -47,9 +47,7 @@ const SETTINGS_TYPES = new Set(['thinking_level_change', 'model_change', 'active
 /** A context message, or a stored message's raw JSON bytes (see streamContextRaw). */
 export type ContextItem = AgentMessage | { raw: Buffer };
 
-export type SessionChange =
-  | { kind: 'appended'; records: EntryRecord[] }
-  | { kind: 'reloaded' };
+export type SessionChange = { kind: 'appended'; records: EntryRecord[] } | { kind: 'reloaded' };
 
 export class ReadOnlyError extends Error {
   override name = 'ReadOnlyError';
@@ -170,7 +168,10 @@ export class Session {
       if (!(e instanceof StaleFileError)) throw e;
       // Someone rewrote the file under us (pi migrates old files on open): read it again.
       await this.refresh();
-      return this.loadFrom(records.map((r) => this.index.get(r.id) ?? r), signal);
+      return this.loadFrom(
+        records.map((r) => this.index.get(r.id) ?? r),
+        signal,
+      );
     }
   }
 
@@ -238,11 +239,7 @@ export class Session {
    * Like streamContext, but a stored message that goes into the context unchanged comes as its raw
    * JSON bytes (`{ raw }`), copied from the file without being parsed — for writers of JSON output.
    */
-  streamContextRaw(
-    leafId: string | null,
-    emit: (items: ContextItem[]) => void,
-    opts: { signal?: AbortSignal; batch?: number } = {},
-  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
+  streamContextRaw(leafId: string | null, emit: (items: ContextItem[]) => void, opts: { signal?: AbortSignal; batch?: number } = {}): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
     return this.streamContextItems(leafId, emit, { ...opts, raw: true });
   }
 
@@ -270,7 +267,12 @@ export class Session {
       if (r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')) lastModel = i;
     }
     const isSystem = (r: EntryRecord) => r.type === 'message' && r.role === 'system';
-    const settings = (await this.load(recs.filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || isSystem(r)), opts.signal)).filter((e): e is SessionEntry => !!e);
+    const settings = (
+      await this.load(
+        recs.filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || isSystem(r)),
+        opts.signal,
+      )
+    ).filter((e): e is SessionEntry => !!e);
     const { thinkingLevel, model } = pathSettings(settings);
     const selected = ci < 0 ? recs : [recs[ci], ...recs.slice(start, ci).filter((r) => !isSystem(r)), ...recs.slice(ci + 1)];
     const edits = new Map<string, ContextEditEntry>();
@@ -364,9 +366,7 @@ export class Session {
   }
 
   async appendMessage(message: AgentMessage): Promise<string> {
-    const [e] = await this.appendEntries((parentId, id) => [
-      { type: 'message', id: id(), parentId, timestamp: nowIso(), message } satisfies MessageEntry,
-    ]);
+    const [e] = await this.appendEntries((parentId, id) => [{ type: 'message', id: id(), parentId, timestamp: nowIso(), message } satisfies MessageEntry]);
     return e.id;
   }
 
@@ -427,9 +427,7 @@ export class Session {
   /** Names the session (pi's appendSessionInfo: newlines become spaces, trimmed; empty clears). */
   async setName(name: string): Promise<string> {
     const clean = name.replace(/[\r\n]+/g, ' ').trim();
-    const [e] = await this.appendEntries((parentId, id) => [
-      { type: 'session_info', id: id(), parentId, timestamp: nowIso(), name: clean } satisfies SessionInfoEntry,
-    ]);
+    const [e] = await this.appendEntries((parentId, id) => [{ type: 'session_info', id: id(), parentId, timestamp: nowIso(), name: clean } satisfies SessionInfoEntry]);
     return e.id;
   }
 }

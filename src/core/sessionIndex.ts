@@ -222,7 +222,10 @@ export class SessionIndex {
           line: first.line || undefined,
           severity: 'error',
           code: 'cycle',
-          message: `Entries ${members.map((m) => `"${m.id}"`).slice(0, 5).join(', ')}${members.length > 5 ? ', …' : ''} form a parent cycle; the earliest is shown as a root and path walks stop at the cycle.`,
+          message: `Entries ${members
+            .map((m) => `"${m.id}"`)
+            .slice(0, 5)
+            .join(', ')}${members.length > 5 ? ', …' : ''} form a parent cycle; the earliest is shown as a root and path walks stop at the cycle.`,
         });
       }
       for (const w of walk) state.set(w.id, 2);

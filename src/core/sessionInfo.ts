@@ -44,9 +44,11 @@ type Obj = Record<string, unknown>;
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter((b) => (b as Obj)?.type === 'text').map((b) => String((b as Obj).text)).join(' ');
+  return content
+    .filter((b) => (b as Obj)?.type === 'text')
+    .map((b) => String((b as Obj).text))
+    .join(' ');
 }
-
 
 function applyParsed(st: ScanState, v: unknown): void {
   if (!v || typeof v !== 'object') return;
@@ -145,8 +147,7 @@ export class SessionInfoCache {
 function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtime: Date): SessionInfo {
   const h = st.header!;
   const headerTime = typeof h.timestamp === 'string' ? new Date(h.timestamp).getTime() : NaN;
-  const modified =
-    typeof st.lastActivity === 'number' && st.lastActivity > 0 ? new Date(st.lastActivity) : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
+  const modified = typeof st.lastActivity === 'number' && st.lastActivity > 0 ? new Date(st.lastActivity) : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
   return {
     path,
     id: h.id,

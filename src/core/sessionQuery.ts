@@ -43,7 +43,14 @@ export function parseQuery(query: string): ParsedQuery {
     } else if (!quoted && /\s/.test(ch)) flush('fuzzy');
     else buf += ch;
   }
-  if (quoted) return { mode: 'tokens', tokens: q.split(/\s+/).filter(Boolean).map((value) => ({ kind: 'fuzzy' as const, value })) };
+  if (quoted)
+    return {
+      mode: 'tokens',
+      tokens: q
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((value) => ({ kind: 'fuzzy' as const, value })),
+    };
   flush('fuzzy');
   return { mode: 'tokens', tokens };
 }
@@ -64,7 +71,13 @@ export function fuzzyScore(query: string, text: string): number | undefined {
   }
   let best = scorePositions(t, positions);
   for (let s = t.indexOf(q); s !== -1; s = t.indexOf(q, s + 1)) {
-    best = Math.min(best, scorePositions(t, Array.from({ length: q.length }, (_, k) => s + k)));
+    best = Math.min(
+      best,
+      scorePositions(
+        t,
+        Array.from({ length: q.length }, (_, k) => s + k),
+      ),
+    );
   }
   return q === t ? best - 100 : best;
 }

@@ -83,14 +83,32 @@ export function layoutTree(index: SessionIndex, entries: Map<string, SessionEntr
   for (const e of entries.values()) for (const c of toolCallsOf(e)) toolCalls.set(c.id, c);
 
   const rows: TreeRow[] = [];
-  type Frame = { rec: EntryRecord; indent: number; justBranched: boolean; showConnector: boolean; isLast: boolean; gutters: { pos: number; show: boolean }[]; virtualChild: boolean; parent: string | null };
+  type Frame = {
+    rec: EntryRecord;
+    indent: number;
+    justBranched: boolean;
+    showConnector: boolean;
+    isLast: boolean;
+    gutters: { pos: number; show: boolean }[];
+    virtualChild: boolean;
+    parent: string | null;
+  };
   const top = kids.get(null) ?? [];
   const multipleRoots = top.length > 1;
   const orderKids = (list: EntryRecord[]) => [...list.filter((r) => hasActive.has(r.id)), ...list.filter((r) => !hasActive.has(r.id))];
   const frames: Frame[] = [];
   const orderedTop = orderKids(top);
   for (let i = orderedTop.length - 1; i >= 0; i--) {
-    frames.push({ rec: orderedTop[i], indent: multipleRoots ? 1 : 0, justBranched: multipleRoots, showConnector: multipleRoots, isLast: i === orderedTop.length - 1, gutters: [], virtualChild: multipleRoots, parent: null });
+    frames.push({
+      rec: orderedTop[i],
+      indent: multipleRoots ? 1 : 0,
+      justBranched: multipleRoots,
+      showConnector: multipleRoots,
+      isLast: i === orderedTop.length - 1,
+      gutters: [],
+      virtualChild: multipleRoots,
+      parent: null,
+    });
   }
   while (frames.length) {
     const f = frames.pop()!;
@@ -115,7 +133,16 @@ export function layoutTree(index: SessionIndex, entries: Map<string, SessionEntr
     const shown = f.showConnector && !f.virtualChild;
     const childGutters = shown ? [...f.gutters, { pos: Math.max(0, displayIndent - 1), show: !f.isLast }] : f.gutters;
     for (let i = children.length - 1; i >= 0; i--) {
-      frames.push({ rec: children[i], indent: childIndent, justBranched: multiple, showConnector: multiple, isLast: i === children.length - 1, gutters: childGutters, virtualChild: false, parent: f.rec.id });
+      frames.push({
+        rec: children[i],
+        indent: childIndent,
+        justBranched: multiple,
+        showConnector: multiple,
+        isLast: i === children.length - 1,
+        gutters: childGutters,
+        virtualChild: false,
+        parent: f.rec.id,
+      });
     }
   }
   return rows;

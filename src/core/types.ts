@@ -14,10 +14,30 @@ export interface SessionHeader {
   [key: string]: unknown;
 }
 
-export interface TextContent { type: 'text'; text: string; [key: string]: unknown }
-export interface ImageContent { type: 'image'; data: string; mimeType: string; [key: string]: unknown }
-export interface ThinkingContent { type: 'thinking'; thinking: string; redacted?: boolean; [key: string]: unknown }
-export interface ToolCall { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown>; [key: string]: unknown }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  [key: string]: unknown;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  [key: string]: unknown;
+}
+export interface ThinkingContent {
+  type: 'thinking';
+  thinking: string;
+  redacted?: boolean;
+  [key: string]: unknown;
+}
+export interface ToolCall {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  [key: string]: unknown;
+}
 export type ContentBlock = TextContent | ImageContent | ThinkingContent | ToolCall;
 
 export interface Usage {
@@ -45,11 +65,31 @@ interface Base {
   [key: string]: unknown;
 }
 
-export interface MessageEntry extends Base { type: 'message'; message: AgentMessage }
-export interface ThinkingLevelChangeEntry extends Base { type: 'thinking_level_change'; thinkingLevel: string }
-export interface ModelChangeEntry extends Base { type: 'model_change'; provider: string; modelId: string }
-export interface UsageEntry extends Base { type: 'usage'; kind: string; provider: string; model: string; usage: Usage; note?: string }
-export interface FileDetails { readFiles: string[]; modifiedFiles: string[] }
+export interface MessageEntry extends Base {
+  type: 'message';
+  message: AgentMessage;
+}
+export interface ThinkingLevelChangeEntry extends Base {
+  type: 'thinking_level_change';
+  thinkingLevel: string;
+}
+export interface ModelChangeEntry extends Base {
+  type: 'model_change';
+  provider: string;
+  modelId: string;
+}
+export interface UsageEntry extends Base {
+  type: 'usage';
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+export interface FileDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
 export interface CompactionEntry extends Base {
   type: 'compaction';
   summary: string;
@@ -68,7 +108,11 @@ export interface BranchSummaryEntry extends Base {
   usage?: Usage;
   fromHook?: boolean;
 }
-export interface CustomEntry extends Base { type: 'custom'; customType: string; data?: unknown }
+export interface CustomEntry extends Base {
+  type: 'custom';
+  customType: string;
+  data?: unknown;
+}
 export interface CustomMessageEntry extends Base {
   type: 'custom_message';
   customType: string;
@@ -76,12 +120,30 @@ export interface CustomMessageEntry extends Base {
   display: boolean;
   details?: unknown;
 }
-export interface ContextEditEntry extends Base { type: 'context_edit'; targetId: string; replacement: { content: unknown } | null }
-export interface LabelEntry extends Base { type: 'label'; targetId: string; label?: string }
-export interface SessionInfoEntry extends Base { type: 'session_info'; name?: string }
+export interface ContextEditEntry extends Base {
+  type: 'context_edit';
+  targetId: string;
+  replacement: { content: unknown } | null;
+}
+export interface LabelEntry extends Base {
+  type: 'label';
+  targetId: string;
+  label?: string;
+}
+export interface SessionInfoEntry extends Base {
+  type: 'session_info';
+  name?: string;
+}
 /** Seed harness / pi-tree jump record. `targetId: null` = before the first entry. */
-export interface LeafEntry extends Base { type: 'leaf'; targetId: string | null; fromId?: string | null }
-export interface ActiveToolsChangeEntry extends Base { type: 'active_tools_change'; activeToolNames: string[] }
+export interface LeafEntry extends Base {
+  type: 'leaf';
+  targetId: string | null;
+  fromId?: string | null;
+}
+export interface ActiveToolsChangeEntry extends Base {
+  type: 'active_tools_change';
+  activeToolNames: string[];
+}
 
 export type KnownEntry =
   | MessageEntry
@@ -118,11 +180,31 @@ export const KNOWN_ENTRY_TYPES = new Set([
 ]);
 
 /** Messages synthesized for context (never stored as `message` entries). */
-export interface BranchSummaryMessage { role: 'branchSummary'; summary: string; fromId: string; timestamp: number }
-export interface CompactionSummaryMessage { role: 'compactionSummary'; summary: string; tokensBefore: number; timestamp: number }
-export interface CustomMessage { role: 'custom'; customType: string; content: unknown; display: boolean; details: unknown; timestamp: number }
+export interface BranchSummaryMessage {
+  role: 'branchSummary';
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+export interface CompactionSummaryMessage {
+  role: 'compactionSummary';
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+export interface CustomMessage {
+  role: 'custom';
+  customType: string;
+  content: unknown;
+  display: boolean;
+  details: unknown;
+  timestamp: number;
+}
 
-export interface ModelRef { provider: string; modelId: string }
+export interface ModelRef {
+  provider: string;
+  modelId: string;
+}
 
 export interface SessionContext {
   messages: AgentMessage[];

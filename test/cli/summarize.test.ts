@@ -45,8 +45,15 @@ describe('pi-tree summarize', () => {
     const code = await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--api-key-env', 'MY_KEY', '--focus', 'files only', '--max-tokens', '512'], r);
     assert.equal(code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    const lines = readFileSync(file, 'utf8').slice(before.length).split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.type), ['leaf', 'branch_summary']);
+    const lines = readFileSync(file, 'utf8')
+      .slice(before.length)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['leaf', 'branch_summary'],
+    );
     assert.equal(r.stdout, `${lines[1].id}\n`);
     assert.equal(lines[0].targetId, other);
     assert.equal(lines[1].parentId, other);
@@ -72,7 +79,15 @@ describe('pi-tree summarize', () => {
 
   test('usage errors exit 2 with the usage line', async () => {
     const { file, other } = session();
-    for (const argv of [[], [file], [file, other], [file, other, '--endpoint', lb.url], [file, other, '--bogus'], [file, other, '--dry-run', '--context-window', 'lots'], [file, other, 'extra', '--dry-run']]) {
+    for (const argv of [
+      [],
+      [file],
+      [file, other],
+      [file, other, '--endpoint', lb.url],
+      [file, other, '--bogus'],
+      [file, other, '--dry-run', '--context-window', 'lots'],
+      [file, other, 'extra', '--dry-run'],
+    ]) {
       const r = io();
       assert.equal(await runSummarize(argv, r), 2, `${argv.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /^pi-tree summarize: .+\nusage: pi-tree summarize FILE TARGET_ID/);
@@ -112,7 +127,11 @@ describe('pi-tree compact', () => {
     lb.setHandler(() => completionJson('## Goal\nCOMPACTED'));
     const r = io();
     assert.equal(await runCompact([file, '--endpoint', lb.url, '--model', 'm', '--keep-recent-tokens', '100', '--no-stream'], r), 0, r.stderr);
-    const [line] = readFileSync(file, 'utf8').slice(before.length).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const [line] = readFileSync(file, 'utf8')
+      .slice(before.length)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     assert.equal(r.stdout, `${line.id}\n`);
     assert.equal(line.type, 'compaction');
     assert.equal(line.parentId, leaf);

@@ -36,15 +36,14 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
   it('single user message and a simple conversation', async () => {
     await same([user('u1', null, 'hi')]);
     const c = await same([user('u1', null, 'hi'), assistant('a1', 'u1', 'hello'), user('u2', 'a1', 'more'), assistant('a2', 'u2', 'ok')]);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
   });
 
   it('thinking level and model from changes and from assistant messages', async () => {
-    const c = await same([
-      entry('thinking_level_change', 't1', null, { thinkingLevel: 'high' }),
-      entry('model_change', 'm1', 't1', { provider: 'openai', modelId: 'gpt-x' }),
-      user('u1', 'm1', 'hi'),
-    ]);
+    const c = await same([entry('thinking_level_change', 't1', null, { thinkingLevel: 'high' }), entry('model_change', 'm1', 't1', { provider: 'openai', modelId: 'gpt-x' }), user('u1', 'm1', 'hi')]);
     assert.equal(c.thinkingLevel, 'high');
     assert.deepStrictEqual(c.model, { provider: 'openai', modelId: 'gpt-x' });
     const c2 = await same([entry('model_change', 'm1', null, { provider: 'openai', modelId: 'gpt-x' }), user('u1', 'm1', 'hi'), assistant('a1', 'u1', 'yo')]);
@@ -66,14 +65,20 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
     const c = await same(es);
     assert.equal(c.messages[0].role, 'compactionSummary');
     assert.equal(c.messages[0].summary, 'S2');
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['compactionSummary', 'user', 'assistant', 'user']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['compactionSummary', 'user', 'assistant', 'user'],
+    );
     await same(es, 'a3');
   });
 
   it('compaction keeping everything, and retain-none (firstKeptEntryId = own id)', async () => {
     await same([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'u1', tokensBefore: 5 }), user('u2', 'c1', 'x')]);
     const c = await same([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'c1', tokensBefore: 5 }), user('u2', 'c1', 'x')]);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['compactionSummary', 'user']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['compactionSummary', 'user'],
+    );
   });
 
   it('compaction systemMessage leads; system messages in the kept range are dropped', async () => {
@@ -86,7 +91,10 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
       entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'u1', tokensBefore: 5, systemMessage: sys }),
       user('u2', 'c1', 'x'),
     ]);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['system', 'compactionSummary', 'user', 'assistant', 'user']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['system', 'compactionSummary', 'user', 'assistant', 'user'],
+    );
   });
 
   it('branch summary appears in its place; path follows the given leaf', async () => {
@@ -99,7 +107,10 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
       user('u3', 'b1', 'three'),
     ];
     const c = await same(es);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['user', 'assistant', 'branchSummary', 'user']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['user', 'assistant', 'branchSummary', 'user'],
+    );
     const llm = convertToLlm(c.messages);
     assert.equal((llm[2].content as { text: string }[])[0].text, `${BRANCH_SUMMARY_PREFIX}SUM</summary>`);
     await same(es, 'a2');
@@ -116,7 +127,10 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
       entry('context_edit', 'e2', 'e1', { targetId: 'u1', replacement: null }),
       entry('context_edit', 'e3', 'e2', { targetId: 'a1', replacement: { content: [{ type: 'text', text: 'R2' }] } }),
     ]);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['assistant', 'user']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['assistant', 'user'],
+    );
   });
 
   it('custom_message, bashExecution, unknown entries (leaf, custom, label) and unknown leaf id', async () => {
@@ -129,7 +143,10 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
       entry('leaf', 'lf', 'b1', { targetId: 'b1' }),
     ];
     const c = await same(es);
-    assert.deepStrictEqual(c.messages.map((m) => m.role), ['user', 'custom', 'bashExecution']);
+    assert.deepStrictEqual(
+      c.messages.map((m) => m.role),
+      ['user', 'custom', 'bashExecution'],
+    );
     const llm = convertToLlm(c.messages);
     assert.equal((llm[2].content as { text: string }[])[0].text, 'Ran `ls`\n(no output)\n\nCommand exited with code 2');
     // pi: an unknown leaf id falls back to the last entry
@@ -164,10 +181,7 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
 
   it('activeToolNames: last active_tools_change on the path, else system message tools', async () => {
     const s = await Session.inMemory(
-      sessionText([
-        entry('message', 's0', null, { message: { role: 'system', content: '', toolsAdded: [{ name: 'read' }, { name: 'bash' }], timestamp: 1 } }),
-        user('u1', 's0', 'x'),
-      ]),
+      sessionText([entry('message', 's0', null, { message: { role: 'system', content: '', toolsAdded: [{ name: 'read' }, { name: 'bash' }], timestamp: 1 } }), user('u1', 's0', 'x')]),
     );
     assert.deepStrictEqual((await s.buildContext()).activeToolNames, ['read', 'bash']);
     const s2 = await Session.inMemory(sessionText([user('u1', null, 'x'), entry('active_tools_change', 't1', 'u1', { activeToolNames: ['edit'] })]));

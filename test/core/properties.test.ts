@@ -21,10 +21,7 @@ async function read(bytes: Buffer) {
 }
 
 const hex8 = () => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 8 });
-const idArb = fc.oneof(
-  fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ''),
-  hex8(),
-);
+const idArb = fc.oneof(fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ''), hex8());
 const parentArb = fc.oneof(fc.constant(null), idArb, fc.integer(), fc.constant(undefined));
 const typeArb = fc.constantFrom('message', 'label', 'leaf', 'session_info', 'compaction', 'branch_summary', 'custom', 'weird', 'session');
 const entryArb = fc.record(
@@ -37,7 +34,10 @@ const entryArb = fc.record(
     label: fc.string({ maxLength: 5 }),
     firstKeptEntryId: idArb,
     summary: fc.string({ maxLength: 5 }),
-    message: fc.record({ role: fc.constantFrom('user', 'assistant', 'toolResult', 'system', 'x'), content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }))) }),
+    message: fc.record({
+      role: fc.constantFrom('user', 'assistant', 'toolResult', 'system', 'x'),
+      content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }))),
+    }),
   },
   { requiredKeys: ['type'] },
 );

@@ -34,7 +34,14 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
   });
 
   it('header-less file (entries only)', async () => {
-    const { result } = await openUnchanged(tempFile(sessionText([user('u1', null, 'x')]).split('\n').slice(1).join('\n')));
+    const { result } = await openUnchanged(
+      tempFile(
+        sessionText([user('u1', null, 'x')])
+          .split('\n')
+          .slice(1)
+          .join('\n'),
+      ),
+    );
     assert.ok(result instanceof NotASessionError);
     assert.match(result.message, /not a pi session header/);
   });
@@ -43,7 +50,10 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     const { result } = await openUnchanged(tempFile(`not json\n\n${sessionText([user('u1', null, 'x')])}`));
     assert.ok(result instanceof Session);
     assert.equal(result.leafId, 'u1');
-    assert.deepStrictEqual(result.diagnostics.filter((d) => d.code === 'malformed-json').map((d) => d.line), [1]);
+    assert.deepStrictEqual(
+      result.diagnostics.filter((d) => d.code === 'malformed-json').map((d) => d.line),
+      [1],
+    );
   });
 
   it('a v4 mutation log is refused with a clear message', async () => {
@@ -96,7 +106,10 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     assert.ok(result.diagnostics.some((d) => d.code === 'cycle'));
     const ctx = await result.buildContext();
     assert.ok(ctx.path.length <= 3, 'path walk stops at the cycle');
-    const roots = result.index.roots().map((r) => r.id).sort();
+    const roots = result.index
+      .roots()
+      .map((r) => r.id)
+      .sort();
     assert.ok(roots.includes('s1') && roots.includes('o1'));
     // every live entry is reachable from a root (nothing disappears from the tree)
     const seen = new Set<string>();
@@ -117,7 +130,7 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     assert.ok(result instanceof Session);
     assert.equal(result.leafId, 'a1');
     const ctx = await result.buildContext();
-    assert.equal(((ctx.messages[1].content as { text: string }[])[0].text).length, big.length);
+    assert.equal((ctx.messages[1].content as { text: string }[])[0].text.length, big.length);
     assert.ok(ms < 20000);
   });
 

@@ -23,10 +23,16 @@ describe('pi directory layout', () => {
     writeFileSync(join(flat, 'c.txt'), 'x');
     const r2 = new SessionRepository({ env: { PI_CODING_AGENT_SESSION_DIR: flat } });
     assert.equal(r2.dirFor('/anything'), flat);
-    assert.deepStrictEqual((await r2.list('/p')).map((i) => i.id), ['a']);
+    assert.deepStrictEqual(
+      (await r2.list('/p')).map((i) => i.id),
+      ['a'],
+    );
     assert.equal((await r2.listAll()).length, 2);
     const r3 = new SessionRepository({ env: {}, sessionDir: flat });
-    assert.deepStrictEqual((await r3.list('/q')).map((i) => i.id), ['b']);
+    assert.deepStrictEqual(
+      (await r3.list('/q')).map((i) => i.id),
+      ['b'],
+    );
   });
 
   it('listAll reads sub-directories of the sessions root, not files lying in it', async () => {
@@ -78,10 +84,24 @@ describe('create, fork, clone, delete', () => {
     const out = await repo.clone(s, 'u2');
     const ls = lines(out);
     assert.equal(ls[0].parentSession, src);
-    assert.deepStrictEqual(ls.slice(1, 5).map((e) => [e.id, e.parentId]), [['u1', null], ['a1', 'u1'], ['c1', 'a1'], ['u2', 'c1']]);
+    assert.deepStrictEqual(
+      ls.slice(1, 5).map((e) => [e.id, e.parentId]),
+      [
+        ['u1', null],
+        ['a1', 'u1'],
+        ['c1', 'a1'],
+        ['u2', 'c1'],
+      ],
+    );
     assert.equal(ls[3].firstKeptEntryId, 'c1', 'pointed at a removed label: redirected to the next kept entry');
     const labels = ls.slice(5);
-    assert.deepStrictEqual(labels.map((e) => [e.targetId, e.label]), [['u1', 'first'], ['a1', 'x']]);
+    assert.deepStrictEqual(
+      labels.map((e) => [e.targetId, e.label]),
+      [
+        ['u1', 'first'],
+        ['a1', 'x'],
+      ],
+    );
     assert.equal(labels[0].timestamp, '2026-01-02T03:04:05.000Z');
     assert.equal(labels[0].parentId, 'u2');
     assert.equal(labels[1].parentId, labels[0].id);
@@ -90,7 +110,16 @@ describe('create, fork, clone, delete', () => {
   it('fork refuses non-user entries; a crafted header id cannot steer where files go', async () => {
     const { repo, dir } = setup();
     const src = join(dir, 'src.jsonl');
-    writeFileSync(src, sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r'), user('u2', 'a1', 'two')], { type: 'session', version: 3, id: '../../../../tmp/evil', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/work/p' }));
+    writeFileSync(
+      src,
+      sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r'), user('u2', 'a1', 'two')], {
+        type: 'session',
+        version: 3,
+        id: '../../../../tmp/evil',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        cwd: '/work/p',
+      }),
+    );
     const s = await Session.open(src);
     await assert.rejects(repo.fork(s, 'a1'), /not a user message/);
     const { file, text } = await repo.fork(s, 'u2');

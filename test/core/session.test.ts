@@ -118,7 +118,13 @@ describe('leaf records (moveTo)', () => {
     const id = await s.appendMessage({ role: 'user', content: 'new branch', timestamp: 3 });
     assert.equal(lines(file).pop()!.parentId, 'a1');
     assert.equal((await Session.open(file)).leafId, id);
-    assert.deepStrictEqual(s.index.childrenOf('a1').map((x) => x.id).filter((x) => x !== r.leafRecordId), ['u2', id]);
+    assert.deepStrictEqual(
+      s.index
+        .childrenOf('a1')
+        .map((x) => x.id)
+        .filter((x) => x !== r.leafRecordId),
+      ['u2', id],
+    );
   });
 
   it('a file ending on a jump resumes at the target', async () => {
@@ -154,7 +160,10 @@ describe('leaf records (moveTo)', () => {
     assert.equal(bs.fromId, 'a2');
     assert.equal(s.leafId, r.summaryId);
     const ctx = await s.buildContext();
-    assert.deepStrictEqual(ctx.messages.map((m) => m.role), ['user', 'assistant', 'branchSummary']);
+    assert.deepStrictEqual(
+      ctx.messages.map((m) => m.role),
+      ['user', 'assistant', 'branchSummary'],
+    );
   });
 
   it('two jumps in a row: the last one wins, on reload too', async () => {
@@ -203,7 +212,11 @@ describe('migration on first write', () => {
     assert.equal(s.legacy, true);
     assert.deepStrictEqual(readFileSync(file, 'utf8'), v1, 'opening never writes');
     const ids = s.index.records.map((r) => r.id);
-    assert.deepStrictEqual((await Session.open(file)).index.records.map((r) => r.id), ids, 'in-memory ids are stable across loads');
+    assert.deepStrictEqual(
+      (await Session.open(file)).index.records.map((r) => r.id),
+      ids,
+      'in-memory ids are stable across loads',
+    );
     await s.setName('migrated');
     assert.equal(readFileSync(`${file}.v1.bak`, 'utf8'), v1);
     const ls = lines(file);

@@ -27,9 +27,18 @@ describe('session list arrangement (pi /resume)', () => {
 
   it('threaded: forks nested under their parent; roots ordered by newest activity in their subtree', () => {
     const roots = arrangeSessions([a, b, c, d, orphan], 'threaded');
-    assert.deepStrictEqual(roots.map((n) => n.info.path), ['/s/a.jsonl', '/s/e.jsonl', '/s/c.jsonl']);
-    assert.deepStrictEqual(roots[0].children.map((n) => n.info.path), ['/s/b.jsonl']);
-    assert.deepStrictEqual(roots[0].children[0].children.map((n) => n.info.path), ['/s/d.jsonl']);
+    assert.deepStrictEqual(
+      roots.map((n) => n.info.path),
+      ['/s/a.jsonl', '/s/e.jsonl', '/s/c.jsonl'],
+    );
+    assert.deepStrictEqual(
+      roots[0].children.map((n) => n.info.path),
+      ['/s/b.jsonl'],
+    );
+    assert.deepStrictEqual(
+      roots[0].children[0].children.map((n) => n.info.path),
+      ['/s/d.jsonl'],
+    );
   });
 
   it('a parent loop does not hang or lose sessions', () => {
@@ -43,13 +52,22 @@ describe('session list arrangement (pi /resume)', () => {
   });
 
   it('recent and name sorts are flat', () => {
-    assert.deepStrictEqual(arrangeSessions([a, b, c], 'recent').map((n) => n.info.path), ['/s/b.jsonl', '/s/c.jsonl', '/s/a.jsonl']);
-    assert.deepStrictEqual(arrangeSessions([c, b, a], 'name').map((n) => n.info.path), ['/s/a.jsonl', '/s/b.jsonl', '/s/c.jsonl']);
+    assert.deepStrictEqual(
+      arrangeSessions([a, b, c], 'recent').map((n) => n.info.path),
+      ['/s/b.jsonl', '/s/c.jsonl', '/s/a.jsonl'],
+    );
+    assert.deepStrictEqual(
+      arrangeSessions([c, b, a], 'name').map((n) => n.info.path),
+      ['/s/a.jsonl', '/s/b.jsonl', '/s/c.jsonl'],
+    );
   });
 
   it('a query flattens a threaded list and orders by relevance (name hits first)', () => {
     const r = arrangeSessions([a, b, c, d], 'threaded', 'fork');
-    assert.deepStrictEqual(r.map((n) => n.info.path), ['/s/d.jsonl']);
+    assert.deepStrictEqual(
+      r.map((n) => n.info.path),
+      ['/s/d.jsonl'],
+    );
     const r2 = arrangeSessions([a, b, c, d], 'threaded', 'alpha');
     assert.equal(r2[0].info.path, '/s/a.jsonl');
     assert.deepStrictEqual(arrangeSessions([a, b], 'threaded', 're:('), []);

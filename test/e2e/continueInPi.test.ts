@@ -34,7 +34,11 @@ describe('continue in pi', () => {
       assert.deepEqual(rest, ['--session', file], 'pi got the path as one argument, untouched');
       assert.equal(cwd, projectDir, "the terminal starts in the session's cwd");
       for (const dir of [projectDir, dirname(file), vs.workspace]) {
-        assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('pwned')), [], `nothing ran in ${dir}`);
+        assert.deepEqual(
+          readdirSync(dir).filter((f) => f.startsWith('pwned')),
+          [],
+          `nothing ran in ${dir}`,
+        );
       }
       assert.equal(existsSync(join(dirname(file), 'planted-ran')), false, "the pi planted in the session's folder did not run");
       await vs.screenshot('continued');
@@ -55,7 +59,10 @@ describe('continue in pi', () => {
         fakeBin = join(agentDir, '..', 'fake-bin');
         mkdirSync(fakeBin, { recursive: true });
         // the real "pi" of this test: records its parent's name, its working folder and arguments, NUL-separated
-        writeFileSync(join(fakeBin, 'pi'), `#!/bin/sh\n{ tr -d '\\n' < /proc/$PPID/comm; printf '\\0'; pwd | tr -d '\\n'; printf '\\0'; for a in "$@"; do printf '%s\\0' "$a"; done; printf 'END\\0'; } > "${join(fakeBin, 'argv.txt')}"\n`);
+        writeFileSync(
+          join(fakeBin, 'pi'),
+          `#!/bin/sh\n{ tr -d '\\n' < /proc/$PPID/comm; printf '\\0'; pwd | tr -d '\\n'; printf '\\0'; for a in "$@"; do printf '%s\\0' "$a"; done; printf 'END\\0'; } > "${join(fakeBin, 'argv.txt')}"\n`,
+        );
         chmodSync(join(fakeBin, 'pi'), 0o755);
       },
       // code-server gives the extension host the login shell's PATH, so pi is named by the setting here;

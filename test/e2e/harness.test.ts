@@ -22,7 +22,10 @@ describe('e2e harness self-test', () => {
       await webview.getByRole('button', { name: 'Write' }).click();
       const written = await vs.pollFile(join(vs.workspace, 'probe.json'), (text) => JSON.parse(text) as { text: string; agentDir: string });
       assert.deepEqual(written, { text: 'clicked', agentDir: vs.agentDir });
-      assert.deepEqual(vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)), []);
+      assert.deepEqual(
+        vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)),
+        [],
+      );
     },
     { extraExtensions: [probe], sessions: 'none' },
   );

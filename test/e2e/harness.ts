@@ -24,7 +24,16 @@ export const contributed = {
 };
 
 export const artifactsDir = join(repoRoot, 'test-results', 'e2e');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 /** Generous: 2 cores shared with other suites; a scenario takes 10-30 s. */
 export const SCENARIO_TIMEOUT = 240_000;
 const UI_TIMEOUT = 60_000;
@@ -49,7 +58,11 @@ export interface ScenarioOptions {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
 }
 
 /** A running VS Code with the extension, as a scenario sees it. */
@@ -195,7 +208,10 @@ export class VSCode {
       const attempt = Math.min(10_000, Math.max(1, deadline - Date.now()));
       try {
         if (!(await this.page.locator(sel.quickInput.commandInput).isVisible())) {
-          await this.page.locator(sel.workbench.statusBar).click({ position: { x: 5, y: 5 }, timeout: attempt }).catch(() => {});
+          await this.page
+            .locator(sel.workbench.statusBar)
+            .click({ position: { x: 5, y: 5 }, timeout: attempt })
+            .catch(() => {});
           await this.page.keyboard.press('F1');
         }
         await input.fill('>', { timeout: attempt });

@@ -8,7 +8,11 @@ import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 
-const parse = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const parse = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('sessions sidebar', () => {
   scenario('sidebar lists, follows, renames and forks', async (vs) => {
@@ -36,7 +40,10 @@ describe('sessions sidebar', () => {
     await freshRow.filter({ hasText: '2 msgs' }).waitFor();
     // … and grows as pi appends to it
     const last = parse(readFileSync(file, 'utf8')).pop()!;
-    appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'e2e00001', parentId: last.id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'one more' }], timestamp: Date.now() } })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'message', id: 'e2e00001', parentId: last.id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'one more' }], timestamp: Date.now() } })}\n`,
+    );
     await freshRow.filter({ hasText: '3 msgs' }).waitFor({ timeout: 20_000 });
     await freshRow.filter({ hasText: 'live' }).waitFor();
     await vs.screenshot('live');
@@ -65,12 +72,24 @@ describe('sessions sidebar', () => {
     await vs.page.locator(sel.quickInput.focusedRow).filter({ hasText: 'Go with chunked reads' }).waitFor();
     await filter.press('Enter');
     const known = [demo.branched.file, demo.fork.file, demo.small.file, file];
-    const newFile = await until(() => readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(demo.dir, f)).find((f) => !known.includes(f)));
+    const newFile = await until(() =>
+      readdirSync(demo.dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => join(demo.dir, f))
+        .find((f) => !known.includes(f)),
+    );
     assert.equal(readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).length, before + 1, 'one new session file beside the source');
     const lines = await vs.pollFile(newFile, (t) => (t.endsWith('\n') ? parse(t) : undefined));
     assert.equal(lines[0].parentSession, demo.branched.file);
-    assert.equal(lines.some((e) => e.id === demo.ids.streamAsk), false, 'the fork ends before the chosen message');
-    assert.equal(lines.some((e) => e.id === demo.ids.plan), true);
+    assert.equal(
+      lines.some((e) => e.id === demo.ids.streamAsk),
+      false,
+      'the fork ends before the chosen message',
+    );
+    assert.equal(
+      lines.some((e) => e.id === demo.ids.plan),
+      true,
+    );
     await vs.screenshot('forked');
   });
 });

@@ -13,7 +13,11 @@ import { scenario, type VSCode } from './harness.js';
 import * as sel from './selectors.js';
 
 type Line = Record<string, unknown>;
-const parse = (text: string): Line[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const parse = (text: string): Line[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 const complete = (t: string) => (t.endsWith('\n') ? parse(t) : undefined);
 
 /** Opens the tree of the session whose sidebar row shows `title`; returns the webview content. */
@@ -59,7 +63,10 @@ describe('session tree explorer', () => {
       return ls && ls.length > lines0 ? ls : undefined;
     });
     assert.equal(lines.length, lines0 + 1, 'exactly one line appended');
-    assert.deepStrictEqual({ type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId }, { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan });
+    assert.deepStrictEqual(
+      { type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId },
+      { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan },
+    );
     await wv.locator(`svg.scene g.node.leaf[data-entry-id="${demo.ids.plan}"]`).waitFor();
     await vs.screenshot('moved');
 
@@ -91,7 +98,10 @@ describe('session tree explorer', () => {
     await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
     await vs.webview().locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
     const cur = parse(readFileSync(file, 'utf8'));
-    appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`,
+    );
     const wv2 = vs.webview();
     await wv2.locator('[role="treeitem"][data-entry-id="e2e0live"]').waitFor({ timeout: 20_000 });
     await select(wv2, 'Appended by another process', 'e2e0live');
@@ -115,14 +125,23 @@ describe('session tree explorer', () => {
     writeFileSync(file, `${g.text}${JSON.stringify(name)}\n`);
     const wv = await openTree(vs, 'Big generated session');
     await vs.waitForOutput(/entries projected in a worker thread/);
-    await wv.locator('footer.status').filter({ hasText: `${(g.entries.length + 1).toLocaleString('en-US')} entries` }).waitFor();
+    await wv
+      .locator('footer.status')
+      .filter({ hasText: `${(g.entries.length + 1).toLocaleString('en-US')} entries` })
+      .waitFor();
     // pi appends the result of a call the worker projected: this thread learns the call to name it
     type Call = { type: string; id: string; name: string; arguments: Record<string, unknown> };
     const call = g.entries
       .flatMap((e) => ((e.message as { role?: string; content?: Call[] } | undefined)?.role === 'assistant' ? ((e.message as { content: Call[] }).content ?? []) : []))
       .filter((c) => c.type === 'toolCall')
       .pop()!;
-    const result = { type: 'message', id: 'bigres001', parentId: 'bigname01', timestamp: new Date().toISOString(), message: { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: Date.now() } };
+    const result = {
+      type: 'message',
+      id: 'bigres001',
+      parentId: 'bigname01',
+      timestamp: new Date().toISOString(),
+      message: { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: Date.now() },
+    };
     appendFileSync(file, `${JSON.stringify(result)}\n`);
     const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
     await row.waitFor({ timeout: 60_000 });

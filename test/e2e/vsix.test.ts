@@ -44,7 +44,8 @@ describe('packaged .vsix', () => {
     const files = zipEntries(zip).filter((f) => f.startsWith('extension/'));
     assert.ok(files.includes('extension/package.json'));
     assert.ok(files.includes('extension/dist/extension.js'));
-    for (const f of ['projector.js', 'webview.js', 'webview.css', 'codicons/codicon.css', 'codicons/codicon.ttf', 'pi-bridge.js']) assert.ok(files.includes(`extension/dist/${f}`), `${f} is what the explorer loads (projector.js: its worker thread; pi-bridge.js: the extension pi loads)`);
+    for (const f of ['projector.js', 'webview.js', 'webview.css', 'codicons/codicon.css', 'codicons/codicon.ttf', 'pi-bridge.js'])
+      assert.ok(files.includes(`extension/dist/${f}`), `${f} is what the explorer loads (projector.js: its worker thread; pi-bridge.js: the extension pi loads)`);
     assert.ok(files.some((f) => /^extension\/license/i.test(f)));
     assert.ok(files.some((f) => f.startsWith('extension/media/')));
     const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/(codicons\/)?[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { encodeCwd, SessionBuilder, sessionDirFor, writeDemoSessions } from '../support/demoSessions.js';
 
- 
 type Any = any;
 const loadPi = (): Promise<Any> => import('@earendil-works/pi-coding-agent');
 
@@ -80,12 +79,35 @@ describe('demo sessions match pi 1.6.0', () => {
     sm.appendModelChange('anthropic', 'm');
     sm.appendThinkingLevelChange('high');
     const u = sm.appendMessage({ role: 'user', content: [{ type: 'text', text: 'q' }], timestamp: 1 });
-    sm.appendMessage({ role: 'assistant', content: [{ type: 'text', text: 'a' }], api: 'anthropic-messages', provider: 'anthropic', model: 'm', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: 'stop', timestamp: 2 });
+    sm.appendMessage({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'a' }],
+      api: 'anthropic-messages',
+      provider: 'anthropic',
+      model: 'm',
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: 'stop',
+      timestamp: 2,
+    });
     sm.appendLabelChange(u, 'x');
     sm.appendLabelChange(u, undefined);
     sm.appendSessionInfo('n');
-    sm.branchWithSummary(u, 's', { readFiles: [], modifiedFiles: [] }, false, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
-    sm.appendCompaction('c', u, 10, { readFiles: [], modifiedFiles: [] }, false, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    sm.branchWithSummary(u, 's', { readFiles: [], modifiedFiles: [] }, false, {
+      input: 1,
+      output: 1,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 2,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
+    sm.appendCompaction('c', u, 10, { readFiles: [], modifiedFiles: [] }, false, {
+      input: 1,
+      output: 1,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 2,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
     // compare what reaches the disk (pi keeps `label: undefined` in memory; JSON drops it)
     const piKeys = (sm.getEntries() as Any[]).map((e) => `${e.type}:${Object.keys(JSON.parse(JSON.stringify(e))).join(',')}`);
 
@@ -99,22 +121,34 @@ describe('demo sessions match pi 1.6.0', () => {
     b.name('n');
     b.branchSummary(bu, 's');
     b.compaction('c', bu, 10);
-    assert.deepEqual(b.entries.map((e) => `${e.type}:${Object.keys(e).join(',')}`), piKeys);
-    assert.deepEqual(Object.keys(b.header()), Object.keys(sm.getHeader()).filter((k) => sm.getHeader()[k] !== undefined));
+    assert.deepEqual(
+      b.entries.map((e) => `${e.type}:${Object.keys(e).join(',')}`),
+      piKeys,
+    );
+    assert.deepEqual(
+      Object.keys(b.header()),
+      Object.keys(sm.getHeader()).filter((k) => sm.getHeader()[k] !== undefined),
+    );
   });
 
   it("our fork is what pi's /fork writes (same path, re-chained, labels re-emitted)", async () => {
     const { SessionManager } = await loadPi();
     const sm = SessionManager.open(demo.branched.file!);
     const forked = sm.createBranchedSession(demo.ids.plan);
-    const theirs = readFileSync(forked, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const theirs = readFileSync(forked, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const ours = [demo.fork.header(), ...demo.fork.entries].slice(0, theirs.length);
     assert.equal(theirs[0].parentSession, demo.branched.file);
     assert.deepEqual(ours[0].parentSession, theirs[0].parentSession);
     // label entries get fresh random ids from pi: compare them without ids
     const strip = (e: Any) => (e.type === 'label' ? { ...e, id: '', parentId: '' } : e);
     assert.deepEqual(ours.slice(1).map(strip), theirs.slice(1).map(strip));
-    assert.ok(theirs.some((e) => e.type === 'label'), 'the fork carries the goal label');
+    assert.ok(
+      theirs.some((e) => e.type === 'label'),
+      'the fork carries the goal label',
+    );
     rmSync(forked);
     assert.deepEqual(readdirSync(demo.dir).sort(), files.map((f) => f.file!.slice(demo.dir.length + 1)).sort());
   });

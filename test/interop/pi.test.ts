@@ -196,7 +196,9 @@ describe('interop with pi 1.6.0: files pi-tree wrote open in pi', () => {
     const s = await Session.open(file);
     const first = s.index.records.find((r) => r.role === 'user' && r.parentId === null) ?? s.index.records.find((r) => r.role === 'user')!;
     // the generator starts with model/thinking entries, so craft a root user message case too
-    const rootUser = tempFile(`${JSON.stringify(g.header)}\n${JSON.stringify({ type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'first', timestamp: 1 } })}\n`);
+    const rootUser = tempFile(
+      `${JSON.stringify(g.header)}\n${JSON.stringify({ type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'first', timestamp: 1 } })}\n`,
+    );
     const s2 = await Session.open(rootUser);
     const repo = new SessionRepository({ agentDir: tempDir() });
     const { file: empty, text } = await repo.fork(s2, 'aaaaaaaa');

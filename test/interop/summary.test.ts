@@ -258,7 +258,10 @@ describe('pure functions equal pi 1.6.0', () => {
         const theirs = api.collectEntriesForBranchSummary(sm, from, to);
         const ours = collectBranchEntries(await pathTo(c, from), c.session.index.branch(to));
         assert.equal(ours.commonAncestorId, theirs.commonAncestorId, `${c.name} ${from}->${to}`);
-        assert.deepEqual(ours.entries.map((e) => e.id), theirs.entries.map((e: SessionEntry) => e.id));
+        assert.deepEqual(
+          ours.entries.map((e) => e.id),
+          theirs.entries.map((e: SessionEntry) => e.id),
+        );
         for (const budget of [0, 300, 3000, 30000]) {
           const o = prepareBranchEntries(ours.entries, budget);
           const t = api.prepareBranchEntries(theirs.entries, budget);
@@ -274,7 +277,7 @@ describe('pure functions equal pi 1.6.0', () => {
     assert.ok(summariesFitted > 0, 'the 90 % rule for summaries was exercised');
   });
 
-  test('planBranchSummary (partial reads of long branches) gives pi\'s result for budgets up to its cap', async () => {
+  test("planBranchSummary (partial reads of long branches) gives pi's result for budgets up to its cap", async () => {
     const { api } = await pi();
     let partial = 0;
     for (const c of corpora) {
@@ -322,7 +325,15 @@ describe('pure functions equal pi 1.6.0', () => {
       // retain-none: firstKeptEntryId = own id
       const id2 = sm.appendCompaction('S2', null, 1, undefined, undefined, undefined);
       const t2 = sm.getEntry(id2);
-      const o2 = buildCompactionEntry({ id: id2, parentId: id, timestamp: t2.timestamp, summary: 'S2', firstKeptEntryId: null, tokensBefore: 1, systemMessage: getCurrentSystemMessage(projectPath([...path, theirs]).messages) });
+      const o2 = buildCompactionEntry({
+        id: id2,
+        parentId: id,
+        timestamp: t2.timestamp,
+        summary: 'S2',
+        firstKeptEntryId: null,
+        tokensBefore: 1,
+        systemMessage: getCurrentSystemMessage(projectPath([...path, theirs]).messages),
+      });
       assert.equal(JSON.stringify(o2), JSON.stringify(t2), `${c.name} retain-none`);
     }
   });
@@ -354,7 +365,10 @@ describe('same endpoint, same answers: pi and pi-tree store the same summaries',
   const ourModel = (contextWindow: number) => new OpenAICompatibleModel({ baseUrl: lb.url, model: 'loop', contextWindow, maxOutputTokens: 4096 });
   const promptOf = (r: { body: any }): string => (typeof r.body.messages[1].content === 'string' ? r.body.messages[1].content : r.body.messages[1].content[0].text);
   /** The part of a prompt that is data, not instructions. */
-  const dataPart = (p: string) => (p.startsWith('# Conversation') ? p.slice(0, p.indexOf('\n\n# Instructions\n')) : p.slice(0, p.lastIndexOf('</conversation>\n\n') + 17) + (p.match(/<previous-summary>\n[\s\S]*?\n<\/previous-summary>\n\n/)?.[0] ?? ''));
+  const dataPart = (p: string) =>
+    p.startsWith('# Conversation')
+      ? p.slice(0, p.indexOf('\n\n# Instructions\n'))
+      : p.slice(0, p.lastIndexOf('</conversation>\n\n') + 17) + (p.match(/<previous-summary>\n[\s\S]*?\n<\/previous-summary>\n\n/)?.[0] ?? '');
 
   test('branch summaries', async () => {
     const { api } = await pi();
@@ -487,7 +501,10 @@ describe('pi opens what pi-tree wrote', () => {
       assert.ok(at === 0 || (at === 1 && roles[0] === 'system'), `${c.name}: ${roles.slice(0, 3)}`);
       assert.match(messages[at].summary, /^## Goal\nSUMMARY/);
       const kept = plan.preparation.keptEntryIds;
-      const keptMessages = projectPath(plan.path).entries.filter((pe) => kept.includes(pe.entry.id)).flatMap((pe) => pe.messages).filter((m) => m.role !== 'system');
+      const keptMessages = projectPath(plan.path)
+        .entries.filter((pe) => kept.includes(pe.entry.id))
+        .flatMap((pe) => pe.messages)
+        .filter((m) => m.role !== 'system');
       assert.deepEqual(messages.slice(at + 1), keptMessages, c.name);
       const ours = await (await Session.open(file)).buildContext();
       assert.deepEqual(ours.messages, messages, c.name);

@@ -109,7 +109,10 @@ describe('crashes and write errors', () => {
         assert.deepStrictEqual(readFileSync(`${file}.v1.bak`), original);
       }
       const jsonl = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
-      assert.ok(jsonl.every((f) => /^s\d\.jsonl$/.test(f)), `only whole sessions end in .jsonl: ${jsonl.join(', ')}`);
+      assert.ok(
+        jsonl.every((f) => /^s\d\.jsonl$/.test(f)),
+        `only whole sessions end in .jsonl: ${jsonl.join(', ')}`,
+      );
     }
   });
 

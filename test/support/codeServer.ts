@@ -183,15 +183,18 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const host = opts.host ?? '127.0.0.1';
   const args = [
     entry,
-    '--bind-addr', `${host}:${opts.port ?? 0}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `${host}:${opts.port ?? 0}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--disable-proxy',
     '--ignore-last-opened',
-    '--config', join(dirs.xdgConfig, 'code-server.yaml'),
+    '--config',
+    join(dirs.xdgConfig, 'code-server.yaml'),
     ...dirFlags(dirs),
     resolve(opts.workspace),
   ];

@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 
 /** pi's per-cwd folder name: resolved cwd, one leading separator dropped, `/`, `\`, `:` → `-`. */
 export function encodeCwd(cwd: string): string {
-  return `--${resolve(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  return `--${resolve(cwd)
+    .replace(/^[/\\]/, '')
+    .replace(/[/\\:]/g, '-')}--`;
 }
 
 export function sessionDirFor(agentDir: string, cwd: string): string {

@@ -41,7 +41,10 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-const WORDS = 'the a session tree branch leaf label summary model context file read write edit test build fix refactor parse index render layout node entry path compaction token cost function module error value type check review plan step'.split(' ');
+const WORDS =
+  'the a session tree branch leaf label summary model context file read write edit test build fix refactor parse index render layout node entry path compaction token cost function module error value type check review plan step'.split(
+    ' ',
+  );
 const FILES = ['src/core/session.ts', 'src/core/reader.ts', 'src/host/panel.ts', 'webview/main.ts', 'README.md', 'package.json', 'test/core/session.test.ts', 'docs/design.md'];
 
 export function generateSession(opts: GenerateOptions): GeneratedSession {
@@ -77,15 +80,34 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
   };
   const usage = (input: number, output: number) => {
     const cacheRead = Math.floor(input * 0.8);
-    return { input: input - cacheRead, output, cacheRead, cacheWrite: 0, totalTokens: input + output, cost: { input: (input - cacheRead) * 3e-6, output: output * 15e-6, cacheRead: cacheRead * 3e-7, cacheWrite: 0, total: (input - cacheRead) * 3e-6 + output * 15e-6 + cacheRead * 3e-7 } };
+    return {
+      input: input - cacheRead,
+      output,
+      cacheRead,
+      cacheWrite: 0,
+      totalTokens: input + output,
+      cost: { input: (input - cacheRead) * 3e-6, output: output * 15e-6, cacheRead: cacheRead * 3e-7, cacheWrite: 0, total: (input - cacheRead) * 3e-6 + output * 15e-6 + cacheRead * 3e-7 },
+    };
   };
   const model = { api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5' };
   append((id, parentId, ts) => ({ type: 'model_change', id, parentId, timestamp: ts, provider: 'anthropic', modelId: 'claude-sonnet-4-5' }));
   append((id, parentId, ts) => ({ type: 'thinking_level_change', id, parentId, timestamp: ts, thinkingLevel: 'medium' }));
   if (opts.systemMessage) {
     append((id, parentId, ts) => ({
-      type: 'message', id, parentId, timestamp: ts,
-      message: { role: 'system', content: 'You are pi.', sections: { base: 'You are pi.' }, toolsAdded: [{ name: 'read', description: 'Read a file', parameters: {} }, { name: 'bash', description: 'Run bash', parameters: {} }], timestamp: time },
+      type: 'message',
+      id,
+      parentId,
+      timestamp: ts,
+      message: {
+        role: 'system',
+        content: 'You are pi.',
+        sections: { base: 'You are pi.' },
+        toolsAdded: [
+          { name: 'read', description: 'Read a file', parameters: {} },
+          { name: 'bash', description: 'Run bash', parameters: {} },
+        ],
+        timestamp: time,
+      },
     }));
   }
   const compactAt = new Set<number>();
@@ -103,10 +125,25 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       path.length = cut + 1;
       leaf = back;
       if (rnd() < 0.35) {
-        append((id, _parentId, ts) => ({ type: 'branch_summary', id, parentId: back, timestamp: ts, fromId: from, summary: `The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\n${words(12)}`, details: { readFiles: [pick(FILES)], modifiedFiles: [] }, fromHook: false }));
+        append((id, _parentId, ts) => ({
+          type: 'branch_summary',
+          id,
+          parentId: back,
+          timestamp: ts,
+          fromId: from,
+          summary: `The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\n${words(12)}`,
+          details: { readFiles: [pick(FILES)], modifiedFiles: [] },
+          fromHook: false,
+        }));
       }
     }
-    const user = append((id, parentId, ts) => ({ type: 'message', id, parentId, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text: `${words(6 + Math.floor(rnd() * 30))}?` }], timestamp: time } }));
+    const user = append((id, parentId, ts) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: ts,
+      message: { role: 'user', content: [{ type: 'text', text: `${words(6 + Math.floor(rnd() * 30))}?` }], timestamp: time },
+    }));
     userIds.push(user.id as string);
     const steps = 1 + Math.floor(rnd() * 4);
     for (let s = 0; s < steps; s++) {
@@ -117,15 +154,54 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
         return { type: 'toolCall', id: `toolu_${hex(20)}`, name, arguments: args };
       });
       const text = rnd() < 0.6 ? [{ type: 'text', text: words(8 + Math.floor(rnd() * 40)) }] : [];
-      append((id, parentId, ts) => ({ type: 'message', id, parentId, timestamp: ts, message: { role: 'assistant', content: [...(rnd() < 0.3 ? [{ type: 'thinking', thinking: words(30), thinkingSignature: hex(40) }] : []), ...text, ...calls], ...model, usage: usage(2000 + entries.length * 3, 50 + Math.floor(rnd() * 400)), stopReason: 'toolUse', timestamp: time } }));
+      append((id, parentId, ts) => ({
+        type: 'message',
+        id,
+        parentId,
+        timestamp: ts,
+        message: {
+          role: 'assistant',
+          content: [...(rnd() < 0.3 ? [{ type: 'thinking', thinking: words(30), thinkingSignature: hex(40) }] : []), ...text, ...calls],
+          ...model,
+          usage: usage(2000 + entries.length * 3, 50 + Math.floor(rnd() * 400)),
+          stopReason: 'toolUse',
+          timestamp: time,
+        },
+      }));
       for (const c of calls) {
         const big = rnd() < (opts.largeOutputRate ?? 0.02);
         const out = big ? words(800 + Math.floor(rnd() * 6000)) : words(10 + Math.floor(rnd() * 120));
-        append((id, parentId, ts) => ({ type: 'message', id, parentId, timestamp: ts, message: { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: out }], isError: rnd() < 0.05, timestamp: time } }));
+        append((id, parentId, ts) => ({
+          type: 'message',
+          id,
+          parentId,
+          timestamp: ts,
+          message: { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: out }], isError: rnd() < 0.05, timestamp: time },
+        }));
       }
     }
-    append((id, parentId, ts) => ({ type: 'message', id, parentId, timestamp: ts, message: { role: 'assistant', content: [{ type: 'text', text: words(10 + Math.floor(rnd() * 60)) }], ...model, usage: usage(2500 + entries.length * 3, 100 + Math.floor(rnd() * 600)), stopReason: 'stop', timestamp: time } }));
-    if (rnd() < 0.03) append((id, parentId, ts) => ({ type: 'message', id, parentId, timestamp: ts, message: { role: 'bashExecution', command: `ls ${pick(FILES)}`, output: words(6), exitCode: rnd() < 0.2 ? 1 : 0, cancelled: false, truncated: false, timestamp: time } }));
+    append((id, parentId, ts) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: ts,
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: words(10 + Math.floor(rnd() * 60)) }],
+        ...model,
+        usage: usage(2500 + entries.length * 3, 100 + Math.floor(rnd() * 600)),
+        stopReason: 'stop',
+        timestamp: time,
+      },
+    }));
+    if (rnd() < 0.03)
+      append((id, parentId, ts) => ({
+        type: 'message',
+        id,
+        parentId,
+        timestamp: ts,
+        message: { role: 'bashExecution', command: `ls ${pick(FILES)}`, output: words(6), exitCode: rnd() < 0.2 ? 1 : 0, cancelled: false, truncated: false, timestamp: time },
+      }));
     if (rnd() < 0.02) append((id, parentId, ts) => ({ type: 'custom_message', customType: 'note', content: words(8), display: true, id, parentId, timestamp: ts }));
     if (rnd() < 0.02) append((id, parentId, ts) => ({ type: 'thinking_level_change', id, parentId, timestamp: ts, thinkingLevel: pick(['off', 'low', 'medium', 'high']) }));
     if (labelsLeft > 0 && rnd() < 0.05) {
@@ -137,7 +213,17 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       if (entries.length >= at) {
         compactAt.delete(at);
         const kept = path[Math.max(0, path.length - 30)];
-        append((id, parentId, ts) => ({ type: 'compaction', id, parentId, timestamp: ts, summary: `## Goal\n${words(40)}\n\n## Progress\n${words(60)}`, firstKeptEntryId: kept, tokensBefore: 100000 + Math.floor(rnd() * 50000), details: { readFiles: [pick(FILES)], modifiedFiles: [pick(FILES)] }, fromHook: false }));
+        append((id, parentId, ts) => ({
+          type: 'compaction',
+          id,
+          parentId,
+          timestamp: ts,
+          summary: `## Goal\n${words(40)}\n\n## Progress\n${words(60)}`,
+          firstKeptEntryId: kept,
+          tokensBefore: 100000 + Math.floor(rnd() * 50000),
+          details: { readFiles: [pick(FILES)], modifiedFiles: [pick(FILES)] },
+          fromHook: false,
+        }));
       }
     }
   }

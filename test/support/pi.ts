@@ -3,7 +3,6 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
 
- 
 type Pi = any;
 let pi: Promise<Pi> | undefined;
 

@@ -32,17 +32,25 @@ export function randomSession(seed: number, n = 300): SessionBuilder {
       b.at(rnd() < 0.05 ? null : pick(b.entries).id);
     } else if (r < 0.26) {
       const k = rnd();
-      if (k < 0.1) b.user([{ type: 'text', text: text(300) }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, { type: 'text', text: text(50) }]);
+      if (k < 0.1)
+        b.user([
+          { type: 'text', text: text(300) },
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'text', text: text(50) },
+        ]);
       else if (k < 0.2) b.message({ role: 'user', content: text(200) });
       else b.user(text(1500));
     } else if (r < 0.5) {
-      const calls = rnd() < 0.5 ? Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
-        const name = pick(TOOLS);
-        const args: Record<string, unknown> = name === 'bash' ? { command: `ls ${pick(FILES)}` } : name === 'grep' ? { pattern: 'x', path: pick(FILES) } : { path: pick(FILES) };
-        if (name === 'edit') Object.assign(args, { oldText: text(40), newText: text(40) });
-        if (name === 'write') args.content = text(200);
-        return { name, args, id: `call_${++call}` };
-      }) : [];
+      const calls =
+        rnd() < 0.5
+          ? Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
+              const name = pick(TOOLS);
+              const args: Record<string, unknown> = name === 'bash' ? { command: `ls ${pick(FILES)}` } : name === 'grep' ? { pattern: 'x', path: pick(FILES) } : { path: pick(FILES) };
+              if (name === 'edit') Object.assign(args, { oldText: text(40), newText: text(40) });
+              if (name === 'write') args.content = text(200);
+              return { name, args, id: `call_${++call}` };
+            })
+          : [];
       const u = rnd();
       const usage = u < 0.1 ? usageOf(0, 0) : u < 0.2 ? null : usageOf(Math.floor(rnd() * 50000), Math.floor(rnd() * 2000));
       const stop = rnd() < 0.05 ? pick(['aborted', 'error', 'length']) : undefined;

@@ -62,7 +62,7 @@ export class SessionBuilder {
     if (opts.thinking) content.push({ type: 'thinking', thinking: opts.thinking, thinkingSignature: 'sig' });
     if (opts.text !== undefined) content.push({ type: 'text', text: opts.text });
     for (const c of opts.calls ?? []) content.push({ type: 'toolCall', id: c.id ?? `call_${this.n + 1}_${c.name}`, name: c.name, arguments: c.args });
-    const usage = opts.usage === null ? undefined : opts.usage ?? usageOf(100, 20);
+    const usage = opts.usage === null ? undefined : (opts.usage ?? usageOf(100, 20));
     return this.message({
       role: 'assistant',
       content,

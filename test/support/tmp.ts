@@ -27,11 +27,17 @@ export function readBytes(p: string): Buffer {
 }
 
 export function lines(p: string): Record<string, unknown>[] {
-  return readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** Builds session text from a header and entries (compact lines, "\n" endings, as pi writes). */
-export function sessionText(entries: Record<string, unknown>[], header: Record<string, unknown> = { type: 'session', version: 3, id: '01990000-0000-7000-8000-000000000001', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/home/dev/project' }): string {
+export function sessionText(
+  entries: Record<string, unknown>[],
+  header: Record<string, unknown> = { type: 'session', version: 3, id: '01990000-0000-7000-8000-000000000001', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/home/dev/project' },
+): string {
   return [header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join('');
 }
 
@@ -53,7 +59,17 @@ export function assistant(id: string, parentId: string | null, text: string, ext
     id,
     parentId,
     timestamp: t,
-    message: { role: 'assistant', content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-x', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } }, stopReason: 'stop', timestamp: Date.parse(t), ...extra },
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text }],
+      api: 'anthropic-messages',
+      provider: 'anthropic',
+      model: 'claude-x',
+      usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } },
+      stopReason: 'stop',
+      timestamp: Date.parse(t),
+      ...extra,
+    },
   };
 }
 

@@ -269,7 +269,13 @@ test('actions send exactly the requests the host expects', async () => {
   await dlg.waitFor({ state: 'detached' });
 
   // Move with summary: preview, edit, commit.
-  host.handlers.summaryPreview = (b) => ({ previewId: b.kind === 'summaryPreview' && b.focus ? 'p-focus' : 'p-default', summary: 'The user tried X.', details: { readFiles: ['a.ts'], modifiedFiles: [] }, entryCount: 4, model: 'test-model' });
+  host.handlers.summaryPreview = (b) => ({
+    previewId: b.kind === 'summaryPreview' && b.focus ? 'p-focus' : 'p-default',
+    summary: 'The user tried X.',
+    details: { readFiles: ['a.ts'], modifiedFiles: [] },
+    entryCount: 4,
+    model: 'test-model',
+  });
   await selectId(host, 'u4000000');
   req = host.nextRequest('summaryPreview');
   await page.keyboard.press('Shift+Enter');
@@ -325,7 +331,17 @@ test('actions send exactly the requests the host expects', async () => {
   req = host.nextRequest('continueInPi');
   await page.keyboard.press('p');
   assert.deepEqual(await req, { kind: 'continueInPi', id: 'u2000000' });
-  host.handlers.getContext = (b) => ({ leafId: b.kind === 'getContext' ? b.id : null, messages: [{ role: 'compactionSummary', text: 'summary of before', tokens: 50 }, { role: 'user', text: 'fix the parser please', tokens: 6, entryId: 'u2000000' }], tokens: 56, compactionAt: 0, thinkingLevel: 'high', model: 'claude-x' });
+  host.handlers.getContext = (b) => ({
+    leafId: b.kind === 'getContext' ? b.id : null,
+    messages: [
+      { role: 'compactionSummary', text: 'summary of before', tokens: 50 },
+      { role: 'user', text: 'fix the parser please', tokens: 6, entryId: 'u2000000' },
+    ],
+    tokens: 56,
+    compactionAt: 0,
+    thinkingLevel: 'high',
+    model: 'claude-x',
+  });
   req = host.nextRequest('getContext');
   await page.keyboard.press('x');
   assert.deepEqual(await req, { kind: 'getContext', id: 'u2000000' });
@@ -429,7 +445,25 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
   const s = smallSession();
   const host = await open(s.nodes, s.leafId);
   const page = host.page;
-  host.handlers.getEntry = (b) => ({ id: 'x1000000', entry: { type: 'message', id: 'x1000000', parentId: 'bs000000', message: { role: 'user', content: [{ type: 'text', text: HOSTILE_MARKDOWN }, { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' }] } }, truncated: false, onPath: false, isLeaf: b.kind === 'getEntry' && false });
+  host.handlers.getEntry = (b) => ({
+    id: 'x1000000',
+    entry: {
+      type: 'message',
+      id: 'x1000000',
+      parentId: 'bs000000',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: HOSTILE_MARKDOWN },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' },
+          { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' },
+        ],
+      },
+    },
+    truncated: false,
+    onPath: false,
+    isLeaf: b.kind === 'getEntry' && false,
+  });
   await host.post({ type: 'invoke', action: 'select', id: 'x1000000' });
   await page.locator('.details .markdown').first().waitFor();
   await settled(page);

@@ -10,13 +10,16 @@ const base: NodeView = { id: 'a1', parentId: null, type: 'message', role: 'assis
 
 test('find: operators, quotes, plain tokens (all must match), regex errors', () => {
   const q = parseQuery('role:assist tool:edit "parser bug" file:reader model:claude');
-  assert.deepEqual(q.terms.map((t) => [t.kind, t.value]), [
-    ['role', 'assist'],
-    ['tool', 'edit'],
-    ['text', 'parser bug'],
-    ['file', 'reader'],
-    ['model', 'claude'],
-  ]);
+  assert.deepEqual(
+    q.terms.map((t) => [t.kind, t.value]),
+    [
+      ['role', 'assist'],
+      ['tool', 'edit'],
+      ['text', 'parser bug'],
+      ['file', 'reader'],
+      ['model', 'claude'],
+    ],
+  );
   const n: NodeView = { ...base, tools: ['edit', 'read'], files: ['src/core/reader.ts'], model: 'claude-x' };
   assert.equal(matchNode(n, q), true);
   assert.equal(matchNode({ ...n, tools: ['read'] }, q), false, 'every term must match');
@@ -70,8 +73,32 @@ test('keymap: the shortcut sheet is generated from the registry and lists every 
   assert.equal(formatBinding({ code: 'KeyF', mod: true }, true), '⌘+F');
   assert.equal(formatBinding({ code: 'ArrowLeft', alt: true }), 'Alt+←');
   // The actions the brief requires are all reachable by key.
-  for (const id of ['nav.parent', 'nav.child', 'nav.prevSibling', 'nav.nextSibling', 'nav.nextBranch', 'nav.nextLabel', 'nav.leaf', 'nav.back', 'nav.forward', 'act.move', 'act.moveSummary', 'act.fork', 'act.clone', 'act.label', 'act.clearLabel', 'act.copy', 'act.continue', 'act.context', 'act.menu', 'help'])
-    assert.ok(KEYMAP.some((c) => c.id === id && c.bindings.length), id);
+  for (const id of [
+    'nav.parent',
+    'nav.child',
+    'nav.prevSibling',
+    'nav.nextSibling',
+    'nav.nextBranch',
+    'nav.nextLabel',
+    'nav.leaf',
+    'nav.back',
+    'nav.forward',
+    'act.move',
+    'act.moveSummary',
+    'act.fork',
+    'act.clone',
+    'act.label',
+    'act.clearLabel',
+    'act.copy',
+    'act.continue',
+    'act.context',
+    'act.menu',
+    'help',
+  ])
+    assert.ok(
+      KEYMAP.some((c) => c.id === id && c.bindings.length),
+      id,
+    );
 });
 
 test('aria labels say kind, text, label, path state, branching and age', () => {
@@ -81,10 +108,20 @@ test('aria labels say kind, text, label, path state, branching and age', () => {
     nodeAriaLabel(n, { isLeaf: false, onPath: true, children: 3 }, now),
     'Assistant message: assistant: Fixed the Parser bug, label v1, on the current path, branch point with 3 branches, tools edit, model claude-x, 5 min ago',
   );
-  assert.equal(nodeAriaLabel({ ...base, time: now, error: true }, { isLeaf: true, onPath: true, children: 0, hit: true }, now), 'Assistant message: assistant: Fixed the Parser bug, current leaf, ended with an error, find match, just now');
-  assert.equal(nodeAriaLabel({ ...base, kind: 'compaction', text: '' }, { isLeaf: false, onPath: false, children: 1, folded: 12 }, now), 'Compaction, 12 entries folded', 'no age when the time is unknown (0)');
+  assert.equal(
+    nodeAriaLabel({ ...base, time: now, error: true }, { isLeaf: true, onPath: true, children: 0, hit: true }, now),
+    'Assistant message: assistant: Fixed the Parser bug, current leaf, ended with an error, find match, just now',
+  );
+  assert.equal(
+    nodeAriaLabel({ ...base, kind: 'compaction', text: '' }, { isLeaf: false, onPath: false, children: 1, folded: 12 }, now),
+    'Compaction, 12 entries folded',
+    'no age when the time is unknown (0)',
+  );
   const u: NodeView = { ...base, kind: 'user', text: 'user: hello\n  world' };
-  assert.equal(segmentAriaLabel(u, base, 12, true, 2), '12 entries collapsed, from User message: user: hello world to Assistant message: assistant: Fixed the Parser bug, on the current path, 2 find matches inside');
+  assert.equal(
+    segmentAriaLabel(u, base, 12, true, 2),
+    '12 entries collapsed, from User message: user: hello world to Assistant message: assistant: Fixed the Parser bug, on the current path, 2 find matches inside',
+  );
   assert.equal(relativeTime(0, 3 * 86400_000), '3 d ago');
   assert.equal(relativeTime(0, 400 * 86400_000), '1970-01-01');
 });

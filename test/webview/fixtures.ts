@@ -36,7 +36,7 @@ export function smallSession(): { nodes: NodeView[]; leafId: string } {
 export const HOSTILE_MARKDOWN = [
   'Hello <script>window.__pwned = "script"</script>',
   '<img src=x onerror="window.__pwned=\'img\'">',
-  '[js link](javascript:window.__pwned=\'js\') and [data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+  "[js link](javascript:window.__pwned='js') and [data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
   '[safe link](https://example.com/docs)',
   '![svg](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+)',
   '![png](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==)',

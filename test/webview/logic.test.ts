@@ -34,11 +34,20 @@ function keys(items: Item[]): string[] {
 test('model: children sorted by time, orphans re-attached when their parent arrives, labels and leaf', () => {
   const m = new TreeModel();
   m.load([nv('a', null, { time: 1 }), nv('c', 'a', { time: 5 }), nv('b', 'a', { time: 3 })], 'c');
-  assert.deepEqual(m.childrenOf(0).map((i) => m.nodes[i].id), ['b', 'c']);
+  assert.deepEqual(
+    m.childrenOf(0).map((i) => m.nodes[i].id),
+    ['b', 'c'],
+  );
   m.append([nv('x', 'late', { time: 9 })]);
-  assert.deepEqual(m.roots.map((i) => m.nodes[i].id), ['a', 'x']);
+  assert.deepEqual(
+    m.roots.map((i) => m.nodes[i].id),
+    ['a', 'x'],
+  );
   m.append([nv('late', 'c', { time: 8 })]);
-  assert.deepEqual(m.roots.map((i) => m.nodes[i].id), ['a']);
+  assert.deepEqual(
+    m.roots.map((i) => m.nodes[i].id),
+    ['a'],
+  );
   assert.equal(m.nodes[m.parent[m.index.get('x')!]].id, 'late');
   assert.equal(m.setLabel('b', 'hello'), true);
   assert.equal(m.nodes[m.index.get('b')!].label, 'hello');
@@ -46,7 +55,10 @@ test('model: children sorted by time, orphans re-attached when their parent arri
   assert.equal('label' in m.nodes[m.index.get('b')!], false);
   m.setLeaf('x');
   const mask = m.pathMask();
-  assert.deepEqual(['a', 'c', 'late', 'x', 'b'].map((id) => mask[m.index.get(id)!]), [1, 1, 1, 1, 0]);
+  assert.deepEqual(
+    ['a', 'c', 'late', 'x', 'b'].map((id) => mask[m.index.get(id)!]),
+    [1, 1, 1, 1, 0],
+  );
   m.setLeaf(null);
   assert.equal(m.leafId, null);
 });
@@ -58,10 +70,27 @@ test('model: a self-parented node is a root and a parent loop is broken instead 
 });
 
 test('model: out-of-order times sort siblings like pi; pre-order visits every node once', () => {
-  const m = model([nv('r', null, { time: 10 }), nv('c3', 'r', { time: 30 }), nv('c1', 'r', { time: 10 }), nv('c2', 'r', { time: 20 }), nv('c1b', 'r', { time: 10 }), nv('g', 'c1', { time: 40 }), nv('r0', null, { time: 5 })]);
-  assert.deepEqual(m.childrenOf(0).map((i) => m.nodes[i].id), ['c1', 'c1b', 'c2', 'c3']);
-  assert.deepEqual([...m.preorder()].map((i) => m.nodes[i].id), ['r0', 'r', 'c1', 'g', 'c1b', 'c2', 'c3']);
-  assert.deepEqual([...m.preorder(m.index.get('c1'))].map((i) => m.nodes[i].id), ['c1', 'g']);
+  const m = model([
+    nv('r', null, { time: 10 }),
+    nv('c3', 'r', { time: 30 }),
+    nv('c1', 'r', { time: 10 }),
+    nv('c2', 'r', { time: 20 }),
+    nv('c1b', 'r', { time: 10 }),
+    nv('g', 'c1', { time: 40 }),
+    nv('r0', null, { time: 5 }),
+  ]);
+  assert.deepEqual(
+    m.childrenOf(0).map((i) => m.nodes[i].id),
+    ['c1', 'c1b', 'c2', 'c3'],
+  );
+  assert.deepEqual(
+    [...m.preorder()].map((i) => m.nodes[i].id),
+    ['r0', 'r', 'c1', 'g', 'c1b', 'c2', 'c3'],
+  );
+  assert.deepEqual(
+    [...m.preorder(m.index.get('c1'))].map((i) => m.nodes[i].id),
+    ['c1', 'g'],
+  );
 });
 
 test('filters follow pi 1.6.0 /tree rules', () => {
@@ -81,11 +110,26 @@ test('filters follow pi 1.6.0 /tree rules', () => {
   for (const mode of FILTER_MODES) assert.equal(show(toolOnly, mode), false, `text-less assistant hidden in ${mode}`);
   assert.equal(show(toolOnly, 'default', true), true, 'unless it is the current leaf');
   assert.equal(show(toolOnlyErr, 'default'), true, 'or ended with an error');
-  assert.deepEqual([user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'default')), [true, true, true, false, false, false, true]);
-  assert.deepEqual([user, a, tr, label, model, comp].map((n) => show(n, 'no-tools')), [true, true, false, false, false, true]);
-  assert.deepEqual([user, a, tr, label, comp].map((n) => show(n, 'user-only')), [true, false, false, false, false]);
-  assert.deepEqual([user, labelled, comp].map((n) => show(n, 'labeled-only')), [false, true, false]);
-  assert.deepEqual([user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'all')), [true, true, true, true, true, true, true]);
+  assert.deepEqual(
+    [user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'default')),
+    [true, true, true, false, false, false, true],
+  );
+  assert.deepEqual(
+    [user, a, tr, label, model, comp].map((n) => show(n, 'no-tools')),
+    [true, true, false, false, false, true],
+  );
+  assert.deepEqual(
+    [user, a, tr, label, comp].map((n) => show(n, 'user-only')),
+    [true, false, false, false, false],
+  );
+  assert.deepEqual(
+    [user, labelled, comp].map((n) => show(n, 'labeled-only')),
+    [false, true, false],
+  );
+  assert.deepEqual(
+    [user, a, tr, label, model, leafRec, comp].map((n) => show(n, 'all')),
+    [true, true, true, true, true, true, true],
+  );
   assert.equal(nextFilter('default', 1), 'no-tools');
   assert.equal(nextFilter('default', -1), 'all');
   assert.equal(nextFilter('all', 1), 'default');
@@ -105,9 +149,16 @@ test('compression: a chain becomes root, one segment and the leaf', () => {
 test('compression keeps branch points, labels, tips, compactions and summaries as their own items', () => {
   const nodes = [
     ...chain(6, 'a'),
-    nv('b0', 'a2'), nv('b1', 'b0'), nv('b2', 'b1'), nv('b3', 'b2'),
+    nv('b0', 'a2'),
+    nv('b1', 'b0'),
+    nv('b2', 'b1'),
+    nv('b3', 'b2'),
     { ...nv('s', 'a5'), type: 'branch_summary', kind: 'branchSummary' as const, role: undefined },
-    nv('t0', 's'), nv('t1', 't0', { label: 'here' }), nv('t2', 't1'), nv('t3', 't2'), nv('t4', 't3'),
+    nv('t0', 's'),
+    nv('t1', 't0', { label: 'here' }),
+    nv('t2', 't1'),
+    nv('t3', 't2'),
+    nv('t4', 't3'),
   ];
   const m = model(nodes, 'b1');
   const r = d(m);
@@ -143,7 +194,10 @@ test('expanded runs show entry by entry and remember their run; folds hide desce
   const m = model(chain(8));
   const r = d(m, { expanded: new Set(['c4']) });
   assert.deepEqual(keys(r.items), ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
-  assert.deepEqual(r.items[3].run!.members.map((i) => m.nodes[i].id), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+  assert.deepEqual(
+    r.items[3].run!.members.map((i) => m.nodes[i].id),
+    ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'],
+  );
   const nodes = [...chain(4, 'a'), ...chain(3, 'b', 'a1'), ...chain(3, 'x', 'a1')];
   const m2 = model(nodes, 'a3');
   const f = d(m2, { folded: new Set(['a1']) });

@@ -19,7 +19,12 @@ const opts = {
 test('the document carries a strict CSP and loads only by nonce and from the webview origin', () => {
   const html = renderWebviewHtml(opts);
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
-  const dirs = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+  const dirs = Object.fromEntries(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k, v]),
+  );
   assert.deepEqual(dirs['default-src'], ["'none'"]);
   assert.deepEqual(dirs['script-src'], [`'nonce-${opts.nonce}'`]);
   assert.deepEqual(dirs['style-src'], [opts.cspSource]);
@@ -51,6 +56,12 @@ test('bad inputs are refused instead of weakening the policy', () => {
 
 test('codicon code points used in SVG match @vscode/codicons', () => {
   const csv = readFileSync(join(__dirname, '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.csv'), 'utf8');
-  const map = new Map(csv.split('\n').slice(1).map((l) => l.split(',')).map(([name, , hex]) => [name, parseInt(hex, 16)]));
+  const map = new Map(
+    csv
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
+      .map(([name, , hex]) => [name, parseInt(hex, 16)]),
+  );
   for (const [name, cp] of Object.entries(CODICON_POINTS)) assert.equal(map.get(name), cp, name);
 });

@@ -276,13 +276,7 @@ export class OpenAICompatibleModel implements SummaryModel {
     const s = res.status;
     const where = this.url.origin;
     if (s === 401 || s === 403) {
-      return new SummaryModelError(
-        'auth',
-        this.opts.apiKey
-          ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.`
-          : `${where} needs an API key (HTTP ${s}${said}). Set one.`,
-        s,
-      );
+      return new SummaryModelError('auth', this.opts.apiKey ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.` : `${where} needs an API key (HTTP ${s}${said}). Set one.`, s);
     }
     if (s === 404 || code === 'model_not_found') {
       if (code === 'model_not_found' || /model/i.test(detail)) {

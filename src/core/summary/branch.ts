@@ -36,10 +36,7 @@ export interface BranchPlan {
 }
 
 /** pi's collectEntriesForBranchSummary over two root→leaf paths. */
-export function collectBranchEntries(
-  oldPath: readonly SessionEntry[],
-  targetPath: readonly { id: string }[],
-): { entries: SessionEntry[]; commonAncestorId: string | null } {
+export function collectBranchEntries(oldPath: readonly SessionEntry[], targetPath: readonly { id: string }[]): { entries: SessionEntry[]; commonAncestorId: string | null } {
   const onOld = new Set(oldPath.map((e) => e.id));
   let commonAncestorId: string | null = null;
   for (let i = targetPath.length - 1; i >= 0; i--) {
@@ -244,7 +241,10 @@ export interface SummarizeBranchOptions extends CallOptions {
 export async function summarizeBranch(plan: BranchPlan, model: SummaryModel, opts: SummarizeBranchOptions = {}): Promise<BranchSummaryDraft> {
   const budget = { contextWindow: model.contextWindow, reserveTokens: opts.reserveTokens };
   if (budgetOf(budget) <= 0 && plan.tokenCap !== Infinity) {
-    throw new SummaryModelError('bad-request', `${model.id} has a context window of ${model.contextWindow || DEFAULT_CONTEXT_WINDOW} tokens, which leaves no room after reserving ${budget.reserveTokens ?? DEFAULT_BRANCH_RESERVE_TOKENS}; lower reserveTokens or pick a larger model.`);
+    throw new SummaryModelError(
+      'bad-request',
+      `${model.id} has a context window of ${model.contextWindow || DEFAULT_CONTEXT_WINDOW} tokens, which leaves no room after reserving ${budget.reserveTokens ?? DEFAULT_BRANCH_RESERVE_TOKENS}; lower reserveTokens or pick a larger model.`,
+    );
   }
   const preview = previewBranchSummary(plan, budget);
   if (preview.nothingLeft) return { plan, summary: undefined };

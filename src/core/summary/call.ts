@@ -15,12 +15,7 @@ export interface SentRequest {
   maxTokens?: number;
 }
 
-export async function callSummaryModel(
-  model: SummaryModel,
-  prompt: string,
-  label: string,
-  opts: CallOptions,
-): Promise<{ text: string; usage?: Usage; request: SentRequest }> {
+export async function callSummaryModel(model: SummaryModel, prompt: string, label: string, opts: CallOptions): Promise<{ text: string; usage?: Usage; request: SentRequest }> {
   if (opts.signal?.aborted) throw new SummaryAbortedError();
   const request: SentRequest = { system: SUMMARY_SYSTEM_PROMPT, prompt, maxTokens: model.maxOutputTokens };
   const res = await model.complete({ ...request, signal: opts.signal, onProgress: opts.onProgress });
@@ -42,12 +37,8 @@ export function combineUsage(a: Usage, b: Usage): Usage {
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
-    ...(a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined
-      ? { cacheWrite1h: ((a.cacheWrite1h as number | undefined) ?? 0) + ((b.cacheWrite1h as number | undefined) ?? 0) }
-      : {}),
-    ...(a.reasoning !== undefined || b.reasoning !== undefined
-      ? { reasoning: ((a.reasoning as number | undefined) ?? 0) + ((b.reasoning as number | undefined) ?? 0) }
-      : {}),
+    ...(a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined ? { cacheWrite1h: ((a.cacheWrite1h as number | undefined) ?? 0) + ((b.cacheWrite1h as number | undefined) ?? 0) } : {}),
+    ...(a.reasoning !== undefined || b.reasoning !== undefined ? { reasoning: ((a.reasoning as number | undefined) ?? 0) + ((b.reasoning as number | undefined) ?? 0) } : {}),
     totalTokens: (a.totalTokens ?? 0) + (b.totalTokens ?? 0),
     cost: {
       input: ca.input + cb.input,

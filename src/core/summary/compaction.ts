@@ -105,9 +105,7 @@ export function findProjectedCutPoint(entries: readonly ProjectedEntry[], startI
   const visible = (pe: ProjectedEntry) => pe.entry.type !== 'context_edit' && entryToMessages(pe.entry).length > 0;
   const omitted = (pe: ProjectedEntry) => visible(pe) && pe.messages.length === 0;
   const omittedIds = new Set(suffix.filter(omitted).map((pe) => pe.entry.id));
-  const externalReplacement = suffix.some(
-    (pe) => pe.entry.type === 'context_edit' && pe.entry.replacement !== null && !omittedIds.has(pe.entry.targetId as string),
-  );
+  const externalReplacement = suffix.some((pe) => pe.entry.type === 'context_edit' && pe.entry.replacement !== null && !omittedIds.has(pe.entry.targetId as string));
   const recoverySuffix =
     exceeded &&
     !externalReplacement &&
@@ -360,9 +358,7 @@ export async function commitCompaction(session: Session, plan: CompactionPlan, r
   await session.refresh();
   const [entry] = await session.appendEntries((leafId, newId) => {
     if (leafId !== plan.leafId) {
-      throw new StaleSessionError(
-        `The session changed while the compaction was being made (its leaf is now ${leafId ?? 'empty'}, was ${plan.leafId ?? 'empty'}); nothing was written. Compact again.`,
-      );
+      throw new StaleSessionError(`The session changed while the compaction was being made (its leaf is now ${leafId ?? 'empty'}, was ${plan.leafId ?? 'empty'}); nothing was written. Compact again.`);
     }
     return [
       buildCompactionEntry({

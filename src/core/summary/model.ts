@@ -30,19 +30,7 @@ export interface SummaryModel {
 }
 
 export type SummaryErrorCode =
-  | 'connection'
-  | 'not-found'
-  | 'model-not-found'
-  | 'auth'
-  | 'rate-limit'
-  | 'server'
-  | 'timeout'
-  | 'malformed'
-  | 'bad-request'
-  | 'aborted'
-  | 'incomplete'
-  | 'no-model'
-  | 'consent';
+  'connection' | 'not-found' | 'model-not-found' | 'auth' | 'rate-limit' | 'server' | 'timeout' | 'malformed' | 'bad-request' | 'aborted' | 'incomplete' | 'no-model' | 'consent';
 
 /** A model failure whose message says what to fix. */
 export class SummaryModelError extends Error {

@@ -114,10 +114,7 @@ export class SessionActions {
   /** A new session beside this one holding the path to `leaf` (an empty one that remembers its parent for the root). */
   async forkInstead(leaf: string | null): Promise<{ fileName: string }> {
     const s = this.session;
-    const file =
-      leaf === null
-        ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) })
-        : await this.deps.repo().clone(s, leaf);
+    const file = leaf === null ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) }) : await this.deps.repo().clone(s, leaf);
     await this.deps.openTree(file);
     return { fileName: basename(file) };
   }
@@ -144,7 +141,10 @@ export class SessionActions {
   private async newViaPi(op: 'fork' | 'clone', id: string): Promise<NewSession | Cancelled | undefined> {
     if (!this.deps.gateway) return undefined;
     this.checkWritable();
-    const r = op === 'fork' ? await this.deps.gateway.run(this.file, 'fork', { entryId: id, position: 'before' }, this.session) : await this.deps.gateway.run(this.file, 'clone', { entryId: id }, this.session);
+    const r =
+      op === 'fork'
+        ? await this.deps.gateway.run(this.file, 'fork', { entryId: id, position: 'before' }, this.session)
+        : await this.deps.gateway.run(this.file, 'clone', { entryId: id }, this.session);
     if (r.via === 'none') return undefined;
     if (r.via === 'cancelled' || r.data.cancelled || !r.data.sessionFile) return { cancelled: true };
     const file = r.data.sessionFile;

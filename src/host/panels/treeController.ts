@@ -93,7 +93,10 @@ export class TreeController implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     this.live = new LiveSession(file, deps.bridges, (m) => log().info(m));
-    this.disposables.push(this.live, this.live.onDidChange(() => this.sendMeta()));
+    this.disposables.push(
+      this.live,
+      this.live.onDidChange(() => this.sendMeta()),
+    );
     this.loading = this.open();
   }
 
@@ -148,7 +151,10 @@ export class TreeController implements vscode.Disposable {
       readOnly: s.readOnly,
       live: !this.live.state && this.deps.isLive(this.file),
       ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
-      diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').slice(0, 200).map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
+      diagnostics: s.diagnostics
+        .filter((d) => d.severity !== 'info')
+        .slice(0, 200)
+        .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
       clickAction: readConfig().clickAction,
       summariesAvailable: this.deps.summaries.available(),
       restoreToken: this.token,
@@ -346,4 +352,3 @@ function errorHtml(message: string): string {
   const esc = message.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
   return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${esc}</p><p>The file was not changed.</p></body></html>`;
 }
-

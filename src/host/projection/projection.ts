@@ -147,7 +147,10 @@ export class Projector {
       node.role = this.strings.of(String(m.role));
       if (m.role === 'assistant') {
         if (calls.length) node.tools = this.strings.list([...new Set(calls.map((c) => c.name))]);
-        const files = calls.filter((c) => FILE_TOOLS.has(c.name)).map((c) => String(c.arguments.path ?? c.arguments.file_path ?? '')).filter(Boolean);
+        const files = calls
+          .filter((c) => FILE_TOOLS.has(c.name))
+          .map((c) => String(c.arguments.path ?? c.arguments.file_path ?? ''))
+          .filter(Boolean);
         if (files.length) node.files = this.strings.list([...new Set(files)]);
         if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
@@ -216,12 +219,7 @@ export async function projectParts(
 }
 
 /** All of `records` projected (tests, small sessions). */
-export async function projectAll(
-  index: SessionIndex,
-  records: readonly EntryRecord[],
-  source: Pick<Session, 'visitLines'>,
-  projector = new Projector(index),
-): Promise<NodeView[]> {
+export async function projectAll(index: SessionIndex, records: readonly EntryRecord[], source: Pick<Session, 'visitLines'>, projector = new Projector(index)): Promise<NodeView[]> {
   const all: NodeView[] = [];
   await projectParts(index, records, source, projector, 5000, (nodes) => {
     for (const n of nodes) all.push(n);

@@ -10,11 +10,7 @@ export interface WorkerTask {
   part: number;
 }
 
-export type WorkerReply =
-  | { kind: 'count'; count: number; leafId: string | null }
-  | { kind: 'part'; nodes: NodeView[]; from: number }
-  | { kind: 'done' }
-  | { kind: 'error'; message: string };
+export type WorkerReply = { kind: 'count'; count: number; leafId: string | null } | { kind: 'part'; nodes: NodeView[]; from: number } | { kind: 'done' } | { kind: 'error'; message: string };
 
 export class WorkerMismatch extends Error {
   override name = 'WorkerMismatch';

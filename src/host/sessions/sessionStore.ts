@@ -16,7 +16,11 @@ export class SessionStore {
 
   setWriteBlocked(reason: string | undefined): void {
     this.blocked = reason;
-    for (const slot of this.slots.values()) void slot.session.then((s) => (s.writeBlocked = reason), () => undefined);
+    for (const slot of this.slots.values())
+      void slot.session.then(
+        (s) => (s.writeBlocked = reason),
+        () => undefined,
+      );
   }
 
   async acquire(path: string): Promise<{ session: Session; release: () => void }> {

@@ -10,9 +10,7 @@ import { Session } from '../../core/session.js';
 import { DirWatcher } from './dirWatcher.js';
 import { log } from '../platform/log.js';
 
-export type ViewNode =
-  | { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] }
-  | { kind: 'session'; node: ListNode; group: string };
+export type ViewNode = { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] } | { kind: 'session'; node: ListNode; group: string };
 
 export interface SessionsViewState {
   scope: 'folder' | 'all';
@@ -111,7 +109,10 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     }
     this.byPath = all;
     this.groups = groups;
-    this.flat = this.state.scope === 'folder' && groups.length === 1 ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({ kind: 'session' as const, node, group: groups[0].kind === 'group' ? groups[0].key : '' })) : undefined;
+    this.flat =
+      this.state.scope === 'folder' && groups.length === 1
+        ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({ kind: 'session' as const, node, group: groups[0].kind === 'group' ? groups[0].key : '' }))
+        : undefined;
     void vscode.commands.executeCommand('setContext', 'piTree.empty', all.size === 0);
     void vscode.commands.executeCommand('setContext', 'piTree.hasFolder', this.folders().length > 0);
     if (this.view) {
@@ -144,10 +145,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       }
       return undefined;
     };
-    for (const g of this.groups) if (g.kind === 'group') {
-      const r = find(g.sessions, this.flat ? undefined : g);
-      if (r || g.sessions.includes(el.node)) return r;
-    }
+    for (const g of this.groups)
+      if (g.kind === 'group') {
+        const r = find(g.sessions, this.flat ? undefined : g);
+        if (r || g.sessions.includes(el.node)) return r;
+      }
     return undefined;
   }
 
@@ -238,10 +240,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       }
       return undefined;
     };
-    for (const g of this.groups) if (g.kind === 'group') {
-      const r = walk(g.sessions, g.key);
-      if (r) return r;
-    }
+    for (const g of this.groups)
+      if (g.kind === 'group') {
+        const r = walk(g.sessions, g.key);
+        if (r) return r;
+      }
     return undefined;
   }
 }

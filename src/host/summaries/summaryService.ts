@@ -22,7 +22,13 @@ import type { SummarySettings } from './models/settings.js';
 export interface SummaryService {
   available(): boolean;
   /** `targetId`: the node picked; `newLeaf`: where the leaf goes (its parent for a user message). */
-  previewBranch(session: Session, targetId: string | null, newLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
+  previewBranch(
+    session: Session,
+    targetId: string | null,
+    newLeaf: string | null,
+    focus: string | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
   commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
   cancel(previewId: string): void;
   /** The file lists of a branch preview (for a running pi to record with the reviewed text). */
@@ -151,7 +157,8 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
         // writes pi's summary, exactly as pi writes it, where the user's file stood when it was made.
         if (p.session !== session || p.draft.newLeafId !== newLeaf) throw new Error('The preview was made for another move.');
         pending.delete(previewId!);
-        if (session.leafId !== p.draft.fromLeafId) throw new StaleSessionError(`The session changed while pi was summarizing (its leaf is now ${session.leafId ?? 'empty'}); nothing was written. Summarize again.`);
+        if (session.leafId !== p.draft.fromLeafId)
+          throw new StaleSessionError(`The session changed while pi was summarizing (its leaf is now ${session.leafId ?? 'empty'}); nothing was written. Summarize again.`);
         const r = await session.moveTo(p.draft.newLeafId, { summary, details: p.draft.details, usage: p.draft.usage as Usage | undefined, fromHook: false });
         return { leafId: r.leafId };
       }

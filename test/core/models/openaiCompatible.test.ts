@@ -73,7 +73,15 @@ describe('request', () => {
     assert.equal(res.usage?.output, 80);
     const r = lb.requests[0];
     assert.equal(r.headers.authorization, undefined);
-    assert.deepEqual(r.body, { model: 'qwen3:8b', messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'p' }], stream: false, max_tokens: 99 });
+    assert.deepEqual(r.body, {
+      model: 'qwen3:8b',
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'p' },
+      ],
+      stream: false,
+      max_tokens: 99,
+    });
   });
 
   test('a JSON answer to a streaming request is read as JSON (servers that ignore stream)', async () => {
@@ -83,14 +91,17 @@ describe('request', () => {
 
   test('api.openai.com gets max_completion_tokens; others max_tokens; field can be forced', () => {
     const o = new OpenAICompatibleModel({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', maxOutputTokens: 10 });
-    assert.deepEqual(Object.keys(o.body({ system: 's', prompt: 'p' })).filter((k) => k.startsWith('max')), ['max_completion_tokens']);
+    assert.deepEqual(
+      Object.keys(o.body({ system: 's', prompt: 'p' })).filter((k) => k.startsWith('max')),
+      ['max_completion_tokens'],
+    );
     const v = model({ maxTokensField: 'max_completion_tokens', maxOutputTokens: 5 });
     assert.equal(v.body({ system: 's', prompt: 'p' }).max_completion_tokens, 5);
   });
 
   test('SSE split at arbitrary byte boundaries, CRLF-free comments and multi-byte text', async () => {
     const text = 'Zusammenfassung: Ärger mit 🌳 Bäumen — fertig.';
-    lb.setHandler(() => ({ ...completionSse(text, { pieces: 7 }), chunkBytes: 5 } as never));
+    lb.setHandler(() => ({ ...completionSse(text, { pieces: 7 }), chunkBytes: 5 }) as never);
     assert.equal((await model().complete({ system: 's', prompt: 'p' })).text, text);
   });
 

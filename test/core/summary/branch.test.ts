@@ -6,15 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session.js';
-import {
-  BRANCH_PROMPT,
-  commitBranchSummary,
-  planBranchSummary,
-  prepareBranchEntries,
-  previewBranchSummary,
-  summarizeBranch,
-  SUMMARY_SYSTEM_PROMPT,
-} from '../../../src/core/summary/index.js';
+import { BRANCH_PROMPT, commitBranchSummary, planBranchSummary, prepareBranchEntries, previewBranchSummary, summarizeBranch, SUMMARY_SYSTEM_PROMPT } from '../../../src/core/summary/index.js';
 import { completionJson, completionSse, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder, words } from '../../support/sessionBuilder.js';
 
@@ -118,19 +110,27 @@ describe('branch summary', () => {
     assert.equal(bs.parentId, ids.a4);
     assert.equal(bs.fromId, ids.a5);
     assert.match(bs.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.equal(
-      bs.summary,
-      `${PREAMBLE}## Goal\nTry approach A\n\n<read-files>\nsrc/b.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/new.ts\n</modified-files>`,
-    );
+    assert.equal(bs.summary, `${PREAMBLE}## Goal\nTry approach A\n\n<read-files>\nsrc/b.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/new.ts\n</modified-files>`);
     assert.deepEqual(bs.details, { readFiles: ['src/b.ts'], modifiedFiles: ['src/a.ts', 'src/new.ts'] });
-    assert.deepEqual(bs.usage, { input: 1000, output: 80, cacheRead: 200, cacheWrite: 0, reasoning: 0, totalTokens: 1280, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false } });
+    assert.deepEqual(bs.usage, {
+      input: 1000,
+      output: 80,
+      cacheRead: 200,
+      cacheWrite: 0,
+      reasoning: 0,
+      totalTokens: 1280,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
+    });
     assert.equal(bs.fromHook, false);
 
     // The session now sits on the summary, and its context ends with the summary in place.
     const reopened = await Session.open(file);
     assert.equal(reopened.leafId, bs.id);
     const ctx = await reopened.buildContext();
-    assert.deepEqual(ctx.messages.map((m) => m.role), ['user', 'assistant', 'toolResult', 'user', 'assistant', 'branchSummary']);
+    assert.deepEqual(
+      ctx.messages.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'user', 'assistant', 'branchSummary'],
+    );
   });
 
   test('the user focus is appended; replaceInstructions uses it alone', async () => {
@@ -186,9 +186,15 @@ describe('branch summary', () => {
     ].map((id) => b.entries.find((e) => e.id === id)) as any[];
     // hook summary: 3 tokens; newest two messages: 200 tokens; the 300-token summary is over budget.
     const fits = prepareBranchEntries(entries, 250); // 203 < 225 ⇒ still prepended
-    assert.deepEqual(fits.entryIds, entries.map((e) => e.id));
+    assert.deepEqual(
+      fits.entryIds,
+      entries.map((e) => e.id),
+    );
     const cut = prepareBranchEntries(entries, 220); // 203 ≥ 198 ⇒ left out
-    assert.deepEqual(cut.entryIds, entries.slice(1).map((e) => e.id));
+    assert.deepEqual(
+      cut.entryIds,
+      entries.slice(1).map((e) => e.id),
+    );
     assert.deepEqual([...cut.fileOps.read], ['old/read.ts']);
     assert.deepEqual([...cut.fileOps.edited], ['old/mod.ts']);
   });
@@ -262,7 +268,10 @@ describe('branch summary', () => {
     assert.equal(session.leafId, a, 'leaf = last line');
     // Move to u (an ancestor of the leaf): a is left behind.
     const plan = await planBranchSummary(session, u);
-    assert.deepEqual(plan.entries.map((e) => e.id), [a]);
+    assert.deepEqual(
+      plan.entries.map((e) => e.id),
+      [a],
+    );
     // Now the other direction: from u's position to a.
     await session.moveTo(u);
     const base = readFileSync(file, 'utf8');
@@ -273,7 +282,10 @@ describe('branch summary', () => {
     assert.equal(lb.requests.length, 0);
     await commitBranchSummary(session, draft);
     const lines = newLines(file, base);
-    assert.deepEqual(lines.map((l) => l.type), ['leaf']);
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['leaf'],
+    );
     assert.ok(original.length < base.length);
   });
 

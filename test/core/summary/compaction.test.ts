@@ -28,7 +28,11 @@ const ZERO_COST = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, 
 function appended(path: string, before: string): any[] {
   const now = readFileSync(path, 'utf8');
   assert.ok(now.startsWith(before));
-  return now.slice(before.length).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return now
+    .slice(before.length)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('prepareCompaction', () => {
@@ -66,8 +70,14 @@ describe('prepareCompaction', () => {
     const prep = prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 210 })!;
     assert.equal(prep.firstKeptEntryId, a3);
     assert.equal(prep.isSplitTurn, true);
-    assert.deepEqual(prep.messagesToSummarize.map((m) => m.role), ['user', 'assistant']);
-    assert.deepEqual(prep.turnPrefixMessages.map((m) => m.role), ['user', 'assistant', 'toolResult']);
+    assert.deepEqual(
+      prep.messagesToSummarize.map((m) => m.role),
+      ['user', 'assistant'],
+    );
+    assert.deepEqual(
+      prep.turnPrefixMessages.map((m) => m.role),
+      ['user', 'assistant', 'toolResult'],
+    );
     assert.deepEqual(prep.summarizedEntryIds.slice(0, 3), [u1, b.entries[1].id, u2]);
     assert.ok(prep.summarizedEntryIds.includes(a2));
     // File ops from the turn prefix count, not from the kept part.
@@ -101,7 +111,10 @@ describe('prepareCompaction', () => {
     // becomes the prefix of a split turn.
     assert.equal(prep.firstKeptEntryId, failed);
     assert.equal(prep.isSplitTurn, true);
-    assert.deepEqual(prep.turnPrefixMessages.map((m) => m.role), ['user']);
+    assert.deepEqual(
+      prep.turnPrefixMessages.map((m) => m.role),
+      ['user'],
+    );
     assert.equal((prep.turnPrefixMessages[0].content as any[])[0].text, 'u'.repeat(200));
     // An edit that replaces some other entry's content is not a recovery: the cut stays at u.
     b.contextEdit(u, { content: 'short' });
@@ -132,7 +145,10 @@ describe('prepareCompaction', () => {
     assert.equal(prep.previousSummary, 'OLD SUMMARY');
     assert.equal(prep.firstKeptEntryId, last);
     // keep1, its answer, and the two messages after the compaction; not the entries before keep1.
-    assert.deepEqual(prep.messagesToSummarize.map((m) => (m.content as any[])[0].text[0]), ['c', 'd', 'e', 'f']);
+    assert.deepEqual(
+      prep.messagesToSummarize.map((m) => (m.content as any[])[0].text[0]),
+      ['c', 'd', 'e', 'f'],
+    );
     assert.deepEqual([...prep.fileOps.read], ['prev/read.md']);
     assert.deepEqual([...prep.fileOps.edited], ['prev/mod.ts']);
     // tokensBefore: usage from before the compaction is not trusted ⇒ estimate of the projection.
@@ -188,13 +204,7 @@ describe('compact and commit', () => {
     assert.equal(body.model, 'compactor');
     assert.equal(body.max_tokens, 8192);
     assert.equal(body.messages[0].content, SUMMARY_SYSTEM_PROMPT);
-    const conversation = [
-      `[User]: ${T('a')}`,
-      '[Assistant]: reading',
-      '[Assistant tool calls]: read(path="docs/spec.md")',
-      `[Tool result]: ${T('t')}`,
-      `[Assistant]: ${T('b')}`,
-    ].join('\n\n');
+    const conversation = [`[User]: ${T('a')}`, '[Assistant]: reading', '[Assistant tool calls]: read(path="docs/spec.md")', `[Tool result]: ${T('t')}`, `[Assistant]: ${T('b')}`].join('\n\n');
     assert.equal(body.messages[1].content, `<conversation>\n${conversation}\n</conversation>\n\n${COMPACTION_PROMPT}\n\nAdditional focus: keep the spec details`);
     for (const h of ['## Goal', '## Constraints & Preferences', '## Progress', '### Done', '### In Progress', '### Blocked', '## Key Decisions', '## Next Steps', '## Critical Context']) {
       assert.ok(COMPACTION_PROMPT.includes(`\n${h}\n`) && COMPACTION_UPDATE_PROMPT.includes(`\n${h}\n`), h);
@@ -218,7 +228,10 @@ describe('compact and commit', () => {
     const reopened = await Session.open(file);
     assert.equal(reopened.leafId, entry.id);
     const ctx = await reopened.buildContext();
-    assert.deepEqual(ctx.messages.map((m) => m.role), ['compactionSummary', 'user', 'assistant']);
+    assert.deepEqual(
+      ctx.messages.map((m) => m.role),
+      ['compactionSummary', 'user', 'assistant'],
+    );
     assert.equal(estimatedTokensAfter, Math.ceil(line.summary.length / 4) + 200);
   });
 
@@ -251,10 +264,13 @@ describe('compact and commit', () => {
     });
     assert.deepEqual(Object.keys(line.systemMessage), ['role', 'content', 'sections', 'toolsAdded', 'timestamp']);
     const ctx = await (await Session.open(file)).buildContext();
-    assert.deepEqual(ctx.messages.map((m) => m.role), ['system', 'compactionSummary', 'user', 'assistant']);
+    assert.deepEqual(
+      ctx.messages.map((m) => m.role),
+      ['system', 'compactionSummary', 'user', 'assistant'],
+    );
   });
 
-  test('split turn: history and turn prefix are summarized separately and merged with pi\'s separator', async () => {
+  test("split turn: history and turn prefix are summarized separately and merged with pi's separator", async () => {
     const b = new SessionBuilder();
     b.user(T('h'));
     b.assistant({ text: T('i') });

@@ -100,8 +100,15 @@ for (const flow of ['branch summary', 'compaction'] as Flow[]) {
       lb.setHandler((_r, n) => (n === 1 ? { kind: 'json', status: 429, body: {}, headers: { 'retry-after': '0' } } : completionJson('fine')));
       await run(flow, file, target, mk());
       assert.equal(lb.requests.length, 2);
-      const added = readFileSync(file, 'utf8').slice(original.length).split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      assert.deepEqual(added.map((e) => e.type), flow === 'branch summary' ? ['leaf', 'branch_summary'] : ['compaction']);
+      const added = readFileSync(file, 'utf8')
+        .slice(original.length)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        added.map((e) => e.type),
+        flow === 'branch summary' ? ['leaf', 'branch_summary'] : ['compaction'],
+      );
       assert.equal(added.filter((e) => /fine/.test(e.summary ?? '')).length, 1);
     });
   });

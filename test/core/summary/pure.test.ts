@@ -6,7 +6,14 @@ import { computeFileLists, createFileOps, estimateTokens, extractFileOpsFromMess
 
 test('serializeConversation', () => {
   const text = serializeConversation([
-    { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', data: '', mimeType: 'image/png' }, { type: 'text', text: 'b' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'image', data: '', mimeType: 'image/png' },
+        { type: 'text', text: 'b' },
+      ],
+    },
     { role: 'user', content: '' },
     {
       role: 'assistant',
@@ -36,8 +43,26 @@ test('serializeConversation', () => {
 });
 
 test('estimateTokens', () => {
-  assert.equal(estimateTokens({ role: 'user', content: [{ type: 'text', text: 'abcde' }, { type: 'image', data: '', mimeType: 'x' }] }), Math.ceil(4805 / 4));
-  assert.equal(estimateTokens({ role: 'assistant', content: [{ type: 'thinking', thinking: 'abcd' }, { type: 'toolCall', id: 'i', name: 'ab', arguments: { a: 1 } }] }), Math.ceil((4 + 2 + 7) / 4));
+  assert.equal(
+    estimateTokens({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'abcde' },
+        { type: 'image', data: '', mimeType: 'x' },
+      ],
+    }),
+    Math.ceil(4805 / 4),
+  );
+  assert.equal(
+    estimateTokens({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'abcd' },
+        { type: 'toolCall', id: 'i', name: 'ab', arguments: { a: 1 } },
+      ],
+    }),
+    Math.ceil((4 + 2 + 7) / 4),
+  );
   assert.equal(estimateTokens({ role: 'bashExecution', command: 'ls', output: 'abcdef' }), 2);
   assert.equal(estimateTokens({ role: 'system', content: 'abcd', sections: { a: 'xy', b: null }, toolsAdded: [{ name: 'r' }] }), Math.ceil((4 + 2 + 14) / 4));
   assert.equal(estimateTokens({ role: 'branchSummary', summary: 'abcdefghi' }), 3);

@@ -32,8 +32,15 @@ describe('webview gate', () => {
     const ready = { type: 'ready' };
     for (let i = 0; i < 5; i++) assert.ok(gate.check(ready).ok);
     const dropped = [gate.check(ready), gate.check(ready), gate.check(ready)];
-    assert.deepEqual(dropped.map((r) => r.ok), [false, false, false]);
-    assert.deepEqual(dropped.map((r) => !r.ok && r.warn), [true, false, false], 'one warning per flood');
+    assert.deepEqual(
+      dropped.map((r) => r.ok),
+      [false, false, false],
+    );
+    assert.deepEqual(
+      dropped.map((r) => !r.ok && r.warn),
+      [true, false, false],
+      'one warning per flood',
+    );
     now += 1001;
     assert.ok(gate.check(ready).ok);
   });

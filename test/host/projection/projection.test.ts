@@ -12,7 +12,15 @@ describe('projection for the webview', () => {
         user('u1', null, 'read the file please'),
         {
           ...assistant('a1', 'u1', ''),
-          message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts', offset: 2, limit: 3 } }], provider: 'anthropic', model: 'm1', usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 10, cost: { total: 0.5 } }, stopReason: 'toolUse', timestamp: 1 },
+          message: {
+            role: 'assistant',
+            content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts', offset: 2, limit: 3 } }],
+            provider: 'anthropic',
+            model: 'm1',
+            usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 10, cost: { total: 0.5 } },
+            stopReason: 'toolUse',
+            timestamp: 1,
+          },
         },
         entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
         entry('label', 'l1', 'r1', { targetId: 'u1', label: 'start' }),
@@ -70,9 +78,15 @@ describe('projection for the webview', () => {
         [2000, live.length - 2000],
       ],
     );
-    assert.deepStrictEqual(parts.flatMap((p) => p.ids), live.map((r) => r.id));
+    assert.deepStrictEqual(
+      parts.flatMap((p) => p.ids),
+      live.map((r) => r.id),
+    );
     const all = await projectAll(s.index, live, s);
-    assert.deepStrictEqual(all.map((n) => n.id), live.map((r) => r.id));
+    assert.deepStrictEqual(
+      all.map((n) => n.id),
+      live.map((r) => r.id),
+    );
     // an empty session still gets one (empty) part: the webview needs its snapshot
     const empty = await Session.inMemory(sessionText([]));
     const got: number[] = [];

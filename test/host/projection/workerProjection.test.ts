@@ -19,14 +19,20 @@ describe('projection in a worker thread', () => {
     const s = await Session.open(file);
     const live = s.index.live();
     // Appended after the host read the file: not in the snapshot (it comes as a delta).
-    appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'later001', parentId: s.leafId, timestamp: new Date().toISOString(), message: { role: 'user', content: 'later', timestamp: 1 } })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'message', id: 'later001', parentId: s.leafId, timestamp: new Date().toISOString(), message: { role: 'user', content: 'later', timestamp: 1 } })}\n`,
+    );
     const parts: { from: number; n: number }[] = [];
     const got: NodeView[] = [];
     await projectInWorker(SCRIPT, { file, until: s.readSize, part: 2000 }, { count: live.length, leafId: s.leafId }, (nodes, from) => {
       parts.push({ from, n: nodes.length });
       got.push(...nodes);
     });
-    assert.deepStrictEqual(parts.map((p) => p.from), Array.from({ length: Math.ceil(live.length / 2000) }, (_, i) => i * 2000));
+    assert.deepStrictEqual(
+      parts.map((p) => p.from),
+      Array.from({ length: Math.ceil(live.length / 2000) }, (_, i) => i * 2000),
+    );
     assert.deepStrictEqual(got, await projectAll(s.index, live, s));
   });
 
@@ -40,8 +46,14 @@ describe('projection in a worker thread', () => {
       WorkerMismatch,
     );
     assert.equal(parts, 0);
-    await assert.rejects(projectInWorker(SCRIPT, { file: join(file, 'missing'), until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++), /ENOENT|ENOTDIR/);
-    await assert.rejects(projectInWorker(join(__dirname, 'nope.js'), { file, until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++), /missing/);
+    await assert.rejects(
+      projectInWorker(SCRIPT, { file: join(file, 'missing'), until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++),
+      /ENOENT|ENOTDIR/,
+    );
+    await assert.rejects(
+      projectInWorker(join(__dirname, 'nope.js'), { file, until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++),
+      /missing/,
+    );
   });
 
   it('stops when cancelled (the panel closed): no part after the abort', async () => {
@@ -50,10 +62,16 @@ describe('projection in a worker thread', () => {
     const s = await Session.open(file);
     const ac = new AbortController();
     let after = 0;
-    const run = projectInWorker(SCRIPT, { file, until: s.readSize, part: 500 }, { count: s.index.live().length, leafId: s.leafId }, () => {
-      if (ac.signal.aborted) after++;
-      else ac.abort();
-    }, ac.signal);
+    const run = projectInWorker(
+      SCRIPT,
+      { file, until: s.readSize, part: 500 },
+      { count: s.index.live().length, leafId: s.leafId },
+      () => {
+        if (ac.signal.aborted) after++;
+        else ac.abort();
+      },
+      ac.signal,
+    );
     await assert.rejects(run, /cancelled/);
     assert.equal(after, 0);
   });

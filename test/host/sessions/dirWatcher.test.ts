@@ -18,7 +18,11 @@ describe('directory watching', () => {
     const root = tempDir();
     const dir = join(root, '--proj--');
     const seen: string[] = [];
-    const w = new DirWatcher((p) => seen.push(p), () => {}, { debounceMs: 10, pollMs: 100 });
+    const w = new DirWatcher(
+      (p) => seen.push(p),
+      () => {},
+      { debounceMs: 10, pollMs: 100 },
+    );
     try {
       w.setDirs([dir]);
       await w.idle(); // the first look found no directory

@@ -13,7 +13,16 @@ import { renderWebviewHtml } from '../../../src/host/panels/webviewHtml';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const CHROMIUM = process.env.PI_TREE_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json', '.html': 'text/html' };
 
@@ -178,7 +187,9 @@ export class ScriptedHost {
   /** Waits for the next request of `kind` made after this call. */
   nextRequest<K extends RequestBody['kind']>(kind: K, timeout = 5000): Promise<Extract<RequestBody, { kind: K }>> {
     const start = this.received.length;
-    return this.waitFor((m) => m.type === 'request' && m.body.kind === kind && this.received.indexOf(m) >= start, timeout).then((m) => (m as Extract<WebviewMessage, { type: 'request' }>).body as Extract<RequestBody, { kind: K }>);
+    return this.waitFor((m) => m.type === 'request' && m.body.kind === kind && this.received.indexOf(m) >= start, timeout).then(
+      (m) => (m as Extract<WebviewMessage, { type: 'request' }>).body as Extract<RequestBody, { kind: K }>,
+    );
   }
 
   requestsOf<K extends RequestBody['kind']>(kind: K): Extract<RequestBody, { kind: K }>[] {
@@ -192,7 +203,13 @@ function defaultHandler(host: ScriptedHost): Handler {
       case 'getEntry': {
         const n = host.session.nodes.find((x) => x.id === b.id);
         if (!n) throw new Error(`unknown entry ${b.id}`);
-        return { id: n.id, entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } }, truncated: false, onPath: false, isLeaf: n.id === host.session.leafId };
+        return {
+          id: n.id,
+          entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } },
+          truncated: false,
+          onPath: false,
+          isLeaf: n.id === host.session.leafId,
+        };
       }
       case 'getContext':
         return { leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null };

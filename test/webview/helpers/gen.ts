@@ -21,7 +21,8 @@ export interface GenSession {
   leafId: string;
 }
 
-const WORDS = 'the a fix test build parser tree node leaf branch summary file read write edit bash grep model token cost layout render session context label fork clone move segment chain depth width'.split(' ');
+const WORDS =
+  'the a fix test build parser tree node leaf branch summary file read write edit bash grep model token cost layout render session context label fork clone move segment chain depth width'.split(' ');
 const FILES = ['src/core/reader.ts', 'src/host/panel.ts', 'webview/main.ts', 'README.md', 'package.json', 'test/core/reader.test.ts', 'src/protocol.ts'];
 const TOOLS = ['read', 'edit', 'bash', 'write', 'grep', 'ls'];
 

@@ -3,18 +3,8 @@
 import * as vscode from 'vscode';
 import { OpenAICompatibleModel } from '../../../core/models/openaiCompatible.js';
 import { SummaryAbortedError, SummaryModelError, type SummaryModel } from '../../../core/summary/model.js';
-import {
-  apiKeySecretName,
-  CLEAR_API_KEY_COMMAND,
-  endpointOrigin,
-  matchesLmSetting,
-  readSummarySettings,
-  SELECT_LM_MODEL_COMMAND,
-  SET_API_KEY_COMMAND,
-  type SummarySettings,
-} from './settings.js';
+import { apiKeySecretName, CLEAR_API_KEY_COMMAND, endpointOrigin, matchesLmSetting, readSummarySettings, SELECT_LM_MODEL_COMMAND, SET_API_KEY_COMMAND, type SummarySettings } from './settings.js';
 import { VsCodeLmModel } from './vscodeLm.js';
-
 
 export function summarySettings(): SummarySettings {
   return readSummarySettings(vscode.workspace.getConfiguration('piTree.summary'));
@@ -26,7 +16,10 @@ let pickedLmModelId: string | undefined;
 async function chooseLmModel(setting: string, interactive: boolean): Promise<vscode.LanguageModelChat> {
   const all = await vscode.lm.selectChatModels();
   if (!all.length) {
-    throw new SummaryModelError('no-model', 'VS Code offers no chat models. Install and sign in to a chat model provider (e.g. GitHub Copilot), or set "piTree.summary.provider" to "openai-compatible".');
+    throw new SummaryModelError(
+      'no-model',
+      'VS Code offers no chat models. Install and sign in to a chat model provider (e.g. GitHub Copilot), or set "piTree.summary.provider" to "openai-compatible".',
+    );
   }
   if (setting) {
     const m = all.find((c) => matchesLmSetting(c, setting));
@@ -76,7 +69,7 @@ export function registerSummaryModelCommands(context: vscode.ExtensionContext): 
       const name = apiKeySecretName(endpoint);
       const key = await vscode.window.showInputBox({
         title: `API key for ${endpointOrigin(endpoint)}`,
-        prompt: 'Stored in VS Code\'s secret storage and only sent to this endpoint.',
+        prompt: "Stored in VS Code's secret storage and only sent to this endpoint.",
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'Enter a key, or press Escape to cancel'),

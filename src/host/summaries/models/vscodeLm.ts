@@ -23,7 +23,10 @@ export class VsCodeLmModel implements SummaryModel {
   async complete(req: SummaryRequest): Promise<SummaryResponse> {
     if (req.signal?.aborted) throw new SummaryAbortedError();
     if (this.access?.canSendRequest(this.chat) === false) {
-      throw new SummaryModelError('consent', `VS Code does not allow pi Session Tree to use ${this.chat.name}. Allow it under "Manage Language Model Access" in the Accounts menu, or pick another model.`);
+      throw new SummaryModelError(
+        'consent',
+        `VS Code does not allow pi Session Tree to use ${this.chat.name}. Allow it under "Manage Language Model Access" in the Accounts menu, or pick another model.`,
+      );
     }
     const cts = new vscode.CancellationTokenSource();
     const onAbort = () => cts.cancel();
@@ -57,7 +60,8 @@ export class VsCodeLmModel implements SummaryModel {
       if (e.code === vscode.LanguageModelError.NoPermissions.name) {
         return new SummaryModelError('consent', `Permission to use ${name} was not given${why}. Run the summary again and allow it when VS Code asks.`);
       }
-      if (e.code === vscode.LanguageModelError.Blocked.name) return new SummaryModelError('rate-limit', `${name} refused the request${why}; its quota may be used up. Try later or pick another model.`);
+      if (e.code === vscode.LanguageModelError.Blocked.name)
+        return new SummaryModelError('rate-limit', `${name} refused the request${why}; its quota may be used up. Try later or pick another model.`);
       if (e.code === vscode.LanguageModelError.NotFound.name) return new SummaryModelError('model-not-found', `${name} is no longer available${why}. Pick another model.`);
       return new SummaryModelError('server', `${name} failed: ${e.message || e.code}`);
     }

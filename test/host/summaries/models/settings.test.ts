@@ -48,7 +48,14 @@ test('vscode.lm model setting matches id, family or vendor/family', () => {
 test('package.json declares every summary setting with the same default, and the commands', () => {
   const c = JSON.parse(readFileSync('package.json', 'utf8')).contributes;
   const props = c.configuration.properties;
-  assert.deepEqual(Object.keys(props).filter((k) => k.startsWith('piTree.summary.')).sort(), Object.keys(SUMMARY_DEFAULTS).map((k) => `piTree.summary.${k}`).sort());
+  assert.deepEqual(
+    Object.keys(props)
+      .filter((k) => k.startsWith('piTree.summary.'))
+      .sort(),
+    Object.keys(SUMMARY_DEFAULTS)
+      .map((k) => `piTree.summary.${k}`)
+      .sort(),
+  );
   for (const [k, v] of Object.entries(SUMMARY_DEFAULTS)) assert.equal(props[`piTree.summary.${k}`].default, v, k);
   assert.deepEqual(props['piTree.summary.provider'].enum, ['auto', 'pi', 'vscode-lm', 'openai-compatible']);
   // A workspace must not redirect conversations to another server.
