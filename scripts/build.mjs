@@ -19,7 +19,17 @@ mkdirSync(outdir, { recursive: true });
 
 const common = { bundle: true, sourcemap: production ? false : 'linked', minify, logLevel: 'warning', legalComments: 'none' };
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: join(outdir, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  // jsonc-parser's main is a UMD build whose require() of its parts esbuild cannot follow: its ESM build instead.
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: join(outdir, 'extension.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  },
   { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
   { ...common, entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },

@@ -64,8 +64,10 @@ export interface SessionMeta {
   firstMessage?: string;
   /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
   readOnly?: string;
-  /** pi is writing this session right now. */
+  /** pi is writing this session right now (a guess from the file's age; false when `bridge` is set). */
   live: boolean;
+  /** A running pi with the pi-tree bridge has this session open: every change goes through it. */
+  bridge?: { pid: number; busy: boolean; piVersion?: string };
   diagnostics: { line?: number; severity: 'error' | 'warning' | 'info'; message: string }[];
   /** Host settings the webview needs. */
   clickAction: 'select' | 'move';
@@ -140,8 +142,9 @@ export interface Replies {
   /** A move, or `cancelled` (the user declined the live-session warning), or a fork made instead. */
   moveWithSummary: MoveReply | Cancelled | Forked;
   cancelPreview: Empty;
-  fork: Forked & { text: string };
-  clone: Forked;
+  /** The new session, or `cancelled` (a running pi was busy and the user did not wait). */
+  fork: (Forked & { text?: string }) | Cancelled;
+  clone: Forked | Cancelled;
   setLabel: { label: string | null } | Cancelled;
   rename: { name: string | null } | Cancelled;
   copyText: { copied: number };

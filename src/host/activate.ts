@@ -5,10 +5,16 @@ import * as vscode from 'vscode';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { SessionInfoCache } from '../core/sessionInfo.js';
+import { BridgeRegistry } from './bridge/bridgeRegistry.js';
+import { refreshBridgeCopy } from './bridge/piConnect.js';
+import { PiGateway } from './bridge/piGateway.js';
+import { findBridge } from '../core/bridge/discovery.js';
 import type { Host } from './commands/host.js';
 import { registerNodeCommands } from './commands/nodeCommands.js';
+import { registerPiConnectCommands } from './commands/piConnectCommands.js';
 import { registerSessionCommands, UNTRUSTED } from './commands/sessionCommands.js';
 import { registerViewCommands } from './commands/viewCommands.js';
+import { SessionActions, type ActionDeps } from './panels/sessionActions.js';
 import { TreePanelManager } from './panels/treePanelManager.js';
 import { SessionCodeLens } from './platform/codeLens.js';
 import { readConfig } from './platform/config.js';
@@ -58,18 +64,66 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   view.ownWrite = (p, size) => store.lastWriteWasOurs(p, size);
   void view.refresh();
 
-  const isLive = makeIsLive(store, () => view.state.liveWindowSeconds);
+  // Running pis with the bridge: the sidebar marks their sessions, the trees connect, actions route.
+  const bridges = new BridgeRegistry();
+  context.subscriptions.push(
+    bridges,
+    bridges.onDidChange(() => {
+      out.info(
+        `running pis with the bridge: ${
+          bridges
+            .all()
+            .map((b) => `${b.record.pid} (${b.record.sessionFile})`)
+            .join(', ') || 'none'
+        }`,
+      );
+      view.redraw();
+    }),
+  );
+  view.connectedPi = (p) => bridges.get(p)?.record.pid;
+  const bridgeFile = context.asAbsolutePath('dist/pi-bridge.js');
+  try {
+    if (refreshBridgeCopy(bridgeFile)) out.info("updated pi-tree's bridge in pi's agent folder to this version");
+  } catch (e) {
+    out.warn(`could not update the connected bridge: ${String(e)}`);
+  }
+  const gateway = new PiGateway({
+    // Asked afresh per action (a pi that started or quit a moment ago counts), in the registry's places.
+    find: (file) => findBridge(file, { dirs: bridges.dirs }),
+    ui: {
+      askWait: async (message) => (await vscode.window.showWarningMessage(message, { modal: true }, 'Wait for pi')) === 'Wait for pi',
+      waiting: (message, work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: message }, () => work)),
+    },
+    log: (m) => out.info(m),
+  });
+
+  // An untrusted workspace is read-only: no change, even through pi (SessionActions checks readOnly).
+  const guessLive = makeIsLive(store, () => view.state.liveWindowSeconds);
+  const isLive = (file: string) => !bridges.get(file) && guessLive(file);
   const runPi = async (file: string, text?: string) => {
+    const running = await findBridge(file, { dirs: bridges.dirs });
+    if (running) {
+      if (text) await vscode.env.clipboard.writeText(text);
+      void vscode.window.showInformationMessage(
+        `pi ${running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`,
+      );
+      return;
+    }
     const s = await Session.open(file).catch(() => undefined);
-    await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text);
+    await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile);
+  };
+  const actionDeps: Omit<ActionDeps, 'openTree'> = {
+    repo: () => repo,
+    confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
+    gateway,
   };
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,
     store,
-    repo: () => repo,
-    confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
+    ...actionDeps,
     continueInPi: runPi,
-    summaries: createSummaryService(context),
+    summaries: createSummaryService(context, { bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: bridges.dirs }),
+    bridges,
     isLive,
     describe: (file) => {
       const i = view.info(file);
@@ -78,10 +132,23 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   });
   context.subscriptions.push(panels);
 
-  const host: Host = { context, store, repo: () => repo, view, treeView, panels, isLive, continueInPi: runPi };
+  const host: Host = {
+    context,
+    store,
+    repo: () => repo,
+    view,
+    treeView,
+    panels,
+    isLive,
+    continueInPi: runPi,
+    bridges,
+    bridgeFile,
+    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f) => panels.open(f) }),
+  };
   registerViewCommands(host);
   registerSessionCommands(host);
   registerNodeCommands(host);
+  registerPiConnectCommands(host);
 
   const lens = new SessionCodeLens(() => readConfig().codeLens);
   context.subscriptions.push(

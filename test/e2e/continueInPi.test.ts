@@ -1,10 +1,11 @@
-// "Continue in pi" in a real VS Code: pi starts in a terminal with the session path as its own
-// argument (no shell parses it), even for a file name built to break out of shell quoting, and the pi
+// "Continue in pi" in a real VS Code: pi starts in a terminal with the bridge (`-e`) and the session
+// path as its own argument (no shell parses it), even for a file name built to break out of shell quoting, and the pi
 // planted in the session's folder does not run.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
+import { repoRoot } from '../support/codeServer.js';
 import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
 
@@ -27,7 +28,10 @@ describe('continue in pi', () => {
       const argv = await vs.pollFile(out, (t) => (t.endsWith('\0END\0') ? t.split('\0').slice(0, -2) : undefined));
       const [parent, cwd, ...args] = argv;
       assert.doesNotMatch(parent, /^(ba|da|z|fi|k|c|tc)?sh$|^pwsh$|^cmd/, `pi was started directly, not by a shell (${parent})`);
-      assert.deepEqual(args, ['--session', file], 'pi got the path as one argument, untouched');
+      const [e, bridge, ...rest] = args;
+      assert.equal(e, '-e', 'pi loads the bridge for this run');
+      assert.equal(realpathSync(bridge), realpathSync(join(repoRoot, 'dist', 'pi-bridge.js')), "the bridge is the extension's own bundle");
+      assert.deepEqual(rest, ['--session', file], 'pi got the path as one argument, untouched');
       assert.equal(cwd, projectDir, "the terminal starts in the session's cwd");
       for (const dir of [projectDir, dirname(file), vs.workspace]) {
         assert.deepEqual(

@@ -21,11 +21,14 @@ export interface PiEnv {
   env: NodeJS.ProcessEnv;
 }
 
-/** A private pi configuration talking to `lb` (settings merged over the defaults given here). */
-export function makePiEnv(lb: Loopback, settings: Record<string, unknown> = {}): PiEnv {
-  const root = tempDir('pi-bridge-');
-  const agentDir = join(root, 'agent');
-  const workDir = join(root, 'work');
+/**
+ * A private pi configuration talking to `lb` (settings merged over the defaults given here), in a new
+ * temp folder or in `where` (an e2e scenario's agent dir and workspace).
+ */
+export function makePiEnv(lb: Loopback, settings: Record<string, unknown> = {}, where?: { agentDir: string; workDir: string }): PiEnv {
+  const root = where ? '' : tempDir('pi-bridge-');
+  const agentDir = where?.agentDir ?? join(root, 'agent');
+  const workDir = where?.workDir ?? join(root, 'work');
   mkdirSync(agentDir, { recursive: true });
   mkdirSync(workDir, { recursive: true });
   const models = {

@@ -1,5 +1,6 @@
 // The header: the session title (click to rename it in place), live / read-only / problems badges with
 // the diagnostics list, the filter select, the find box, and the view buttons.
+import { bridgeBadge } from './bridgeBadge';
 import type { SessionMeta } from '../../src/protocol';
 import { FILTER_MODES, isFilterMode, type FilterMode } from '../../src/shared/treeFilter';
 import type { CommandId } from '../app/keymap';
@@ -78,7 +79,7 @@ export class Toolbar {
     const title = m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
     this.title.replaceChildren(document.createTextNode(title));
     document.title = title;
-    this.badges.replaceChildren();
+    this.badges.replaceChildren(...bridgeBadge(m?.bridge));
     if (m?.live) {
       const b = h('span', 'badge live', 'live');
       b.title = 'pi is writing this session right now';

@@ -3,6 +3,8 @@
 import type * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session } from '../../core/session.js';
+import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { SessionActions } from '../panels/sessionActions.js';
 import type { TreePanelManager } from '../panels/treePanelManager.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SessionsView, ViewNode } from '../sessions/sessionsView.js';
@@ -16,6 +18,12 @@ export interface Host {
   panels: TreePanelManager;
   isLive(file: string): boolean;
   continueInPi(file: string, text?: string): Promise<void>;
+  /** Running pis with the bridge, by session file. */
+  bridges: BridgeRegistry;
+  /** The actions on one session (through its running pi when there is one), for commands outside a tree. */
+  actionsFor(session: Session, file: string): SessionActions;
+  /** Absolute path of the bundled bridge (dist/pi-bridge.js). */
+  bridgeFile: string;
 }
 
 /** Runs `fn` with the shared open Session of `file`, released afterwards. */

@@ -4,7 +4,6 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { fullText } from '../../core/preview.js';
 import { messageOf } from '../../core/types.js';
-import { confirmLiveWrite } from '../platform/liveGuard.js';
 import { log } from '../platform/log.js';
 import { oneLine } from '../sessions/sessionsView.js';
 import { withSession, type Host } from './host.js';
@@ -30,8 +29,8 @@ export function registerSessionCommands(host: Host): void {
       if (s.readOnly) throw new Error(`This session is read-only: ${s.readOnly}.`);
       const name = await vscode.window.showInputBox({ prompt: 'Session name (empty clears it)', value: s.name ?? '' });
       if (name === undefined) return;
-      if ((await confirmLiveWrite(host.isLive(file), 'rename it', false)) !== true) return;
-      await s.setName(name);
+      // Through the running pi when there is one; else the file (asking first when it looks live).
+      await host.actionsFor(s, file).rename(name);
       view.scheduleRefresh(0);
     });
   });
@@ -50,20 +49,24 @@ export function registerSessionCommands(host: Host): void {
       if (!items.length) return void vscode.window.showInformationMessage('This session has no user messages to fork from.');
       const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Fork from message (the new session starts just before it)', matchOnDescription: true });
       if (!pick) return;
-      const { file: forked, text } = await host.repo().fork(s, pick.id);
-      await vscode.env.clipboard.writeText(text);
+      const r = await host.actionsFor(s, file).fork(pick.id);
+      if ('cancelled' in r) return;
       view.scheduleRefresh(0);
-      await host.panels.open(forked);
-      void vscode.window.showInformationMessage(`Forked into ${basename(forked)}. The message text is on the clipboard.`, 'Continue in pi').then((p) => p && host.continueInPi(forked, text));
+      if (r.viaPi !== undefined) {
+        void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now; the message text is in its editor.`);
+        return;
+      }
+      if (r.text !== undefined) await vscode.env.clipboard.writeText(r.text);
+      void vscode.window.showInformationMessage(`Forked into ${basename(r.file)}. The message text is on the clipboard.`, 'Continue in pi').then((p) => p && host.continueInPi(r.file, r.text));
     });
   });
   command('piTree.forkAt', async (uri, id) => {
     const file = uri instanceof vscode.Uri ? uri.fsPath : await target(uri);
     if (!file || typeof id !== 'string') return;
     await withSession(host, file, async (s) => {
-      const { file: forked } = await host.repo().fork(s, id);
+      const r = await host.actionsFor(s, file).fork(id);
       view.scheduleRefresh(0);
-      await host.panels.open(forked);
+      if (!('cancelled' in r) && r.viaPi !== undefined) void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now.`);
     });
   });
   command('piTree.showInTree', async (uri, id) => {
@@ -74,9 +77,10 @@ export function registerSessionCommands(host: Host): void {
     const file = await target(arg);
     if (!file) return;
     await withSession(host, file, async (s) => {
-      const cloned = await host.repo().clone(s, s.leafId);
+      if (s.leafId === null) throw new Error('This session is empty: there is nothing to clone.');
+      const r = await host.actionsFor(s, file).clone(s.leafId);
       view.scheduleRefresh(0);
-      await host.panels.open(cloned);
+      if (!('cancelled' in r) && r.viaPi !== undefined) void vscode.window.showInformationMessage(`pi ${r.viaPi} cloned the session into ${r.fileName} and runs the clone now.`);
     });
   });
   command('piTree.delete', async (arg) => {

@@ -7,7 +7,7 @@ import type { Session } from '../../core/session.js';
 import type { Replies, RequestBody, RequestKind } from '../../protocol.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
-import type { SessionActions } from './sessionActions.js';
+import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
 
 export interface HandlerContext {
   session: Session;
@@ -43,8 +43,8 @@ export const requestHandlers: Handlers = {
     return listContext(cx.session, b.id);
   },
   moveTo: (b, _seq, cx) => cx.actions.moveTo(b.id),
-  fork: (b, _seq, cx) => cx.actions.fork(b.id),
-  clone: (b, _seq, cx) => cx.actions.clone(b.id),
+  fork: async (b, _seq, cx) => forWebview(await cx.actions.fork(b.id)),
+  clone: async (b, _seq, cx) => forWebview(await cx.actions.clone(b.id)),
   setLabel: (b, _seq, cx) => cx.actions.setLabel(b.id, b.label),
   rename: (b, _seq, cx) => cx.actions.rename(b.name),
   async copyText(b, _seq, cx) {
@@ -69,6 +69,12 @@ export const requestHandlers: Handlers = {
   },
   async moveWithSummary(b, _seq, cx) {
     if (b.id !== null) cx.actions.need(b.id);
+    // A running pi writes the reviewed summary itself (pi's hook takes the text) and moves at once.
+    const viaPi = await cx.actions.moveWithSummaryViaPi(b.id, b.summary, cx.summaries.previewDetails(b.previewId));
+    if (viaPi) {
+      if (b.previewId) cx.summaries.cancel(b.previewId);
+      return viaPi;
+    }
     const { leaf, editorText } = await cx.actions.piTarget(b.id);
     const ok = await cx.actions.guard('move the leaf');
     if (ok === false) return { cancelled: true };
@@ -81,6 +87,11 @@ export const requestHandlers: Handlers = {
     return {};
   },
 };
+
+/** What the webview hears of a new session: its name, never its path. */
+function forWebview(r: Cancelled | NewSession): Cancelled | { fileName: string; text?: string } {
+  return 'cancelled' in r ? r : { fileName: r.fileName, ...(r.text !== undefined ? { text: r.text } : {}) };
+}
 
 /** Dispatches a validated request body to its handler. */
 export function handleRequest(body: RequestBody, seq: number, cx: HandlerContext): Promise<Replies[RequestKind]> {

@@ -1,12 +1,17 @@
-// The changes a person can make to one open session from the tree (move, fork, clone, label, rename),
-// with the checks around them: read-only sessions refuse, live sessions ask first ("Fork instead" makes
-// a new session beside this one instead of writing where pi is writing).
+// The changes a person can make to one session (move, fork, clone, label, rename), from the tree, the
+// sidebar and the CodeLens alike, with the checks around them: read-only sessions refuse; a session a
+// pi with the bridge runs is changed BY that pi (PiGateway), so it jumps at once and goes on from there;
+// other live sessions ask first ("Fork instead" makes a new session beside this one instead of writing
+// where pi is writing).
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import type { FileDetails } from '../../core/bridge/protocol.js';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session } from '../../core/session.js';
 import { moveTarget, type MoveTarget } from '../../core/moveTarget.js';
 import { copyText } from '../../core/preview.js';
 import type { MoveReply } from '../../protocol.js';
+import type { PiGateway } from '../bridge/piGateway.js';
 
 export interface ActionDeps {
   repo: () => SessionRepository;
@@ -17,9 +22,20 @@ export interface ActionDeps {
    * (offered only when `canFork`: a label or a name has no "instead").
    */
   confirmLiveWrite: (file: string, action: string, canFork: boolean) => Promise<boolean | 'fork'>;
+  /** Routes changes through the pi running the session, when there is one. */
+  gateway?: PiGateway;
 }
 
 export type Cancelled = { cancelled: true };
+/** A new session from fork or clone; `file` stays on the host (replies to the webview drop it). */
+export interface NewSession {
+  fileName: string;
+  file: string;
+  /** The forked message's text (pi put it in its editor when `viaPi`). */
+  text?: string;
+  /** pi (this pid) made the new session and runs it now. */
+  viaPi?: number;
+}
 
 export class SessionActions {
   constructor(
@@ -43,13 +59,35 @@ export class SessionActions {
 
   /** Read-only sessions throw; live ones ask (true: go on, false: cancelled, 'fork': fork instead). */
   async guard(action: string, canFork = true): Promise<boolean | 'fork'> {
+    this.checkWritable();
+    return this.deps.confirmLiveWrite(this.file, action, canFork);
+  }
+
+  private checkWritable(): void {
     const ro = this.session.readOnly;
     if (ro) throw new Error(`This session is read-only: ${ro}.`);
-    return this.deps.confirmLiveWrite(this.file, action, canFork);
+  }
+
+  /** Is a pi with the bridge running this session? (Then every change goes through it.) */
+  async piRunning(): Promise<boolean> {
+    return !!(await this.deps.gateway?.live(this.file));
   }
 
   async moveTo(id: string | null): Promise<MoveReply & { cancelled?: boolean }> {
     const s = this.session;
+    if (id !== null && this.deps.gateway) {
+      this.need(id);
+      this.checkWritable();
+      // pi applies its own rule for user messages (leaf on the parent, the text back in its editor).
+      const r = await this.deps.gateway.run(this.file, 'goto', { targetId: id }, s);
+      if (r.via === 'cancelled') return { leafId: s.leafId, moved: false, cancelled: true };
+      if (r.via === 'pi') {
+        await s.refresh();
+        return { leafId: r.data.leafId, moved: r.data.moved };
+      }
+    } else if (id === null && (await this.piRunning())) {
+      throw new Error('pi cannot move before the first entry of a session it runs. Fork from the first message instead, or quit pi first.');
+    }
     const { leaf, editorText } = await this.piTarget(id);
     if (leaf === s.leafId) return { leafId: leaf, editorText, moved: false };
     const ok = await this.guard('move the leaf');
@@ -70,18 +108,50 @@ export class SessionActions {
     return { fileName: basename(file) };
   }
 
-  async fork(id: string): Promise<{ fileName: string; text: string }> {
+  async fork(id: string): Promise<NewSession | Cancelled> {
     this.need(id);
+    const viaPi = await this.newViaPi('fork', id);
+    if (viaPi) return viaPi;
     const { file, text } = await this.deps.repo().fork(this.session, id);
     await this.deps.openTree(file);
-    return { fileName: basename(file), text };
+    return { fileName: basename(file), file, text };
   }
 
-  async clone(id: string): Promise<{ fileName: string }> {
+  async clone(id: string): Promise<NewSession | Cancelled> {
     this.need(id);
+    const viaPi = await this.newViaPi('clone', id);
+    if (viaPi) return viaPi;
     const file = await this.deps.repo().clone(this.session, id);
     await this.deps.openTree(file);
-    return { fileName: basename(file) };
+    return { fileName: basename(file), file };
+  }
+
+  /** pi forks or clones and switches to the new session (written at once, or with its first message). */
+  private async newViaPi(op: 'fork' | 'clone', id: string): Promise<NewSession | Cancelled | undefined> {
+    if (!this.deps.gateway) return undefined;
+    this.checkWritable();
+    const r =
+      op === 'fork'
+        ? await this.deps.gateway.run(this.file, 'fork', { entryId: id, position: 'before' }, this.session)
+        : await this.deps.gateway.run(this.file, 'clone', { entryId: id }, this.session);
+    if (r.via === 'none') return undefined;
+    if (r.via === 'cancelled' || r.data.cancelled || !r.data.sessionFile) return { cancelled: true };
+    const file = r.data.sessionFile;
+    if (existsSync(file)) await this.deps.openTree(file);
+    return { fileName: basename(file), file, text: r.data.editorText, viaPi: r.pid };
+  }
+
+  /** A reviewed branch summary committed by the running pi (it writes it and moves); undefined without one. */
+  async moveWithSummaryViaPi(id: string | null, text: string, details: FileDetails | undefined): Promise<(MoveReply & { cancelled?: boolean }) | undefined> {
+    if (id === null || !this.deps.gateway) return undefined;
+    this.need(id);
+    this.checkWritable();
+    const summary = text.trim() ? { summary: { text, ...(details ? { details } : {}) } } : {};
+    const r = await this.deps.gateway.run(this.file, 'goto', { targetId: id, ...summary }, this.session);
+    if (r.via === 'none') return undefined;
+    if (r.via === 'cancelled') return { leafId: this.session.leafId, moved: false, cancelled: true };
+    await this.session.refresh();
+    return { leafId: r.data.leafId, moved: r.data.moved };
   }
 
   /** The text "Copy text" puts on the clipboard (message text, tool output, summary …). */
@@ -95,12 +165,30 @@ export class SessionActions {
 
   async setLabel(id: string, label: string | undefined): Promise<{ label: string | null } | Cancelled> {
     this.need(id);
+    if (this.deps.gateway) {
+      this.checkWritable();
+      const r = await this.deps.gateway.run(this.file, 'label', { entryId: id, label }, this.session);
+      if (r.via === 'cancelled') return { cancelled: true };
+      if (r.via === 'pi') {
+        await this.session.refresh();
+        return { label: label?.trim() || null };
+      }
+    }
     if ((await this.guard('label an entry', false)) !== true) return { cancelled: true };
     await this.session.setLabel(id, label);
     return { label: this.session.index.labels.get(id)?.label ?? null };
   }
 
   async rename(name: string): Promise<{ name: string | null } | Cancelled> {
+    if (this.deps.gateway) {
+      this.checkWritable();
+      const r = await this.deps.gateway.run(this.file, 'name', { name }, this.session);
+      if (r.via === 'cancelled') return { cancelled: true };
+      if (r.via === 'pi') {
+        await this.session.refresh();
+        return { name: this.session.name ?? (name.replace(/[\r\n]+/g, ' ').trim() || null) };
+      }
+    }
     if ((await this.guard('rename the session', false)) !== true) return { cancelled: true };
     await this.session.setName(name);
     return { name: this.session.name ?? null };

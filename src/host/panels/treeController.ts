@@ -10,6 +10,8 @@ import type { Session, SessionChange } from '../../core/session.js';
 import type { EntryRecord } from '../../core/sessionIndex.js';
 import type { SessionEntry } from '../../core/types.js';
 import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../protocol.js';
+import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import { LiveSession } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import { Projector, projectParts } from '../projection/projection.js';
@@ -32,6 +34,8 @@ export interface TreeDeps extends ActionDeps {
   continueInPi: (file: string, text?: string) => Promise<void>;
   summaries: SummaryService;
   isLive: (file: string) => boolean;
+  /** Running pis with the bridge: an open tree stays connected to its session's pi. */
+  bridges: BridgeRegistry;
   /** A short title for an unnamed session (its first message), when known. */
   describe: (file: string) => string | undefined;
 }
@@ -59,6 +63,7 @@ export class TreeController implements vscode.Disposable {
   private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
   private disposed = false;
   private readonly closing = new AbortController();
+  private readonly live: LiveSession;
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
   onDidDispose: (() => void) | undefined;
@@ -87,7 +92,19 @@ export class TreeController implements vscode.Disposable {
       }),
       panel.onDidDispose(() => this.dispose()),
     );
+    this.live = new LiveSession(file, deps.bridges, (m) => log().info(m));
+    this.disposables.push(
+      this.live,
+      this.live.onDidChange(() => this.sendMeta()),
+    );
     this.loading = this.open();
+  }
+
+  /** The header's facts changed (pi connected, busy, gone): the webview gets the new meta. */
+  private sendMeta(): void {
+    if (!this.session || !this.ready) return;
+    // In order with the deltas (never between the parts of a snapshot).
+    this.deltas = this.deltas.then(() => this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
   }
 
   private title(): string {
@@ -132,7 +149,8 @@ export class TreeController implements vscode.Disposable {
       name: s.name,
       firstMessage: this.deps.describe(this.file)?.slice(0, 200),
       readOnly: s.readOnly,
-      live: this.deps.isLive(this.file),
+      live: !this.live.state && this.deps.isLive(this.file),
+      ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
       diagnostics: s.diagnostics
         .filter((d) => d.severity !== 'info')
         .slice(0, 200)

@@ -1,5 +1,6 @@
-// "Continue in pi": a terminal that starts pi itself with `--session <file>` as separate arguments
-// (shellPath/shellArgs), so no shell ever parses a session path, name or cwd. Refused in Restricted Mode.
+// "Continue in pi": a terminal that starts pi itself with `-e <bridge> --session <file>` as separate
+// arguments (shellPath/shellArgs), so no shell ever parses a session path, name or cwd. Refused in
+// Restricted Mode.
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
@@ -24,7 +25,11 @@ export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | und
   };
 }
 
-export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string): Promise<void> {
+/**
+ * Starts pi on `file` in a terminal, with pi-tree's bridge loaded for that run (`-e bridgeFile`) so the
+ * tree drives it at once; pi keeps one bridge per session when "Connect pi" installed it as well.
+ */
+export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string, bridgeFile?: string): Promise<void> {
   if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
   let pi: PiProgram;
   try {
@@ -35,7 +40,7 @@ export async function continueInPi(file: string, cwd: string | undefined, piComm
     if (pick) await vscode.env.clipboard.writeText(INSTALL_PI);
     return;
   }
-  const options = piTerminalOptions(pi, file, cwd);
+  const options = piTerminalOptions(pi, file, cwd, bridgeFile ? ['-e', bridgeFile] : []);
   log().info(`starting ${options.shellPath} with ${JSON.stringify(options.shellArgs)} in ${options.cwd}`);
   vscode.window.createTerminal(options).show();
   if (text) {

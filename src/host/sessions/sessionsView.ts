@@ -156,6 +156,14 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   /** Tells whether pi-tree itself made the last change to a file (its own writes do not make it live). */
   ownWrite: (path: string, size: number) => boolean = () => false;
 
+  /** The pid of a pi with the bridge running the session (set by activate from the bridge registry). */
+  connectedPi: (path: string) => number | undefined = () => undefined;
+
+  /** Redraws the rows (a pi connected or left). */
+  redraw(): void {
+    this.emitter.fire(undefined);
+  }
+
   /** Written to recently by someone else than pi-tree (pi, most likely). */
   isLive(info: SessionInfo): boolean {
     return Date.now() - info.mtimeMs < this.state.liveWindowSeconds * 1000 && !this.ownWrite(info.path, info.size);
@@ -175,10 +183,12 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const title = oneLine(i.name ?? i.firstMessage, 80);
     const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${i.path}`;
-    const live = this.isLive(i);
-    item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${live ? ' · live' : ''}`;
-    item.iconPath = new vscode.ThemeIcon(live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
-    item.contextValue = live ? 'piSession.live' : 'piSession';
+    // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
+    const pid = this.connectedPi(i.path);
+    const live = pid === undefined && this.isLive(i);
+    item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${pid !== undefined ? ' · pi connected' : live ? ' · live' : ''}`;
+    item.iconPath = new vscode.ThemeIcon(pid !== undefined ? 'plug' : live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
+    item.contextValue = pid !== undefined ? 'piSession.connected' : live ? 'piSession.live' : 'piSession';
     item.command = { command: 'piTree.openTree', title: 'Open Session Tree', arguments: [el] };
     item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? ', fork' : ''}` };
     return item;
@@ -192,6 +202,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     md.isTrusted = false;
     md.appendText(i.name ?? oneLine(i.firstMessage, 200));
     md.appendMarkdown('\n\n');
+    const pid = this.connectedPi(i.path);
+    if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
     md.appendText(`Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`);
     try {
       const ac = new AbortController();

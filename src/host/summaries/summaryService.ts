@@ -1,12 +1,22 @@
 // Branch summaries and compaction for the tree panels: preview first (the model writes, nothing is
 // stored), then commit what the user accepted (possibly edited). Without a model the user writes the
 // summary text; the file lists of the branch being left are still recorded as pi records them.
+// Provider "pi" (the default when pi is installed): pi itself writes them, the running pi through its
+// bridge, else a headless pi on a private copy (core/bridge/piSummaries.ts).
 import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { findBridge } from '../../core/bridge/discovery.js';
+import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
+import type { FileDetails } from '../../core/bridge/protocol.js';
+import { findPi, PiNotFoundError, type PiProgram } from '../../core/piProgram.js';
+import { StaleSessionError } from '../../core/summary/index.js';
+import type { Usage } from '../../core/types.js';
 import type { Session } from '../../core/session.js';
 import { budgetOf, commitBranchSummary, planBranchSummary, previewBranchSummary, summarizeBranch, type BranchSummaryDraft } from '../../core/summary/branch.js';
 import { commitCompaction, planCompaction, previewCompaction, summarizeCompaction, type CompactionPlan, type CompactionResult } from '../../core/summary/compaction.js';
 import { createSummaryModel, registerSummaryModelCommands, summarySettings } from './models/factory.js';
+import type { SummarySettings } from './models/settings.js';
 
 /** Branch summaries and compaction (the model side); the tree panels route requests to it. */
 export interface SummaryService {
@@ -21,6 +31,10 @@ export interface SummaryService {
   ): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
   commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
   cancel(previewId: string): void;
+  /** The file lists of a branch preview (for a running pi to record with the reviewed text). */
+  previewDetails(previewId: string | undefined): FileDetails | undefined;
+  /** Was this compaction preview made by pi (provider "pi")? */
+  madeByPi(previewId: string): boolean;
   previewCompaction(session: Session, token: vscode.CancellationToken): Promise<unknown>;
   commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
 }
@@ -36,6 +50,27 @@ interface PendingCompaction {
   plan: CompactionPlan;
   result: CompactionResult;
 }
+interface PendingPiBranch {
+  kind: 'piBranch';
+  session: Session;
+  draft: PiBranchDraft;
+}
+interface PendingPiCompaction {
+  kind: 'piCompaction';
+  session: Session;
+  result: PiCompaction;
+}
+type Pending = PendingBranch | PendingCompaction | PendingPiBranch | PendingPiCompaction;
+
+/** What provider "pi" needs from the host. */
+export interface PiSummaryDeps {
+  /** Absolute path of the bundled bridge (dist/pi-bridge.js), loaded into a headless pi. */
+  bridgeFile: string;
+  /** The piTree.piCommand setting. */
+  piCommand: () => string;
+  /** Record directories to look for a running pi in (the registry's). */
+  discoveryDirs: string[];
+}
 
 const toSignal = (token: vscode.CancellationToken): AbortSignal => {
   const ac = new AbortController();
@@ -44,9 +79,30 @@ const toSignal = (token: vscode.CancellationToken): AbortSignal => {
   return ac.signal;
 };
 
-export function createSummaryService(context: vscode.ExtensionContext): SummaryService {
+export function createSummaryService(context: vscode.ExtensionContext, piDeps: PiSummaryDeps): SummaryService {
   registerSummaryModelCommands(context);
-  const pending = new Map<string, PendingBranch | PendingCompaction>();
+  const pending = new Map<string, Pending>();
+  // pi's program, looked up when settings change and when a summary is asked for.
+  let pi: PiProgram | undefined;
+  const lookForPi = async () => {
+    pi = await findPi(piDeps.piCommand()).catch(() => undefined);
+    return pi;
+  };
+  void lookForPi();
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('piTree') && void lookForPi()));
+  /** The provider in force: `auto` is pi when pi is installed. */
+  const provider = (s: SummarySettings): SummarySettings['provider'] => (s.provider === 'auto' ? (pi ? 'pi' : 'vscode-lm') : s.provider);
+  const byPi = async (session: Session, signal: AbortSignal, customInstructions?: string): Promise<ByPiOptions> => {
+    const discovery = { dirs: piDeps.discoveryDirs };
+    // The pi running the session does it: pi need not be on this PATH then.
+    if (session.path && (await findBridge(session.path, discovery))) return { discovery, customInstructions };
+    // Never a pi planted in the session's folder or its cwd (findPi's rule for Continue in pi too).
+    const avoid = [session.path ? dirname(session.path) : '', String(session.header.cwd ?? '')].filter(Boolean);
+    const program = await findPi(piDeps.piCommand(), { avoid }).catch((e: Error) => {
+      throw new PiNotFoundError(`The summary provider is pi: ${e.message} Set piTree.piCommand, or choose another piTree.summary.provider.`);
+    });
+    return { discovery, headless: { pi: program, bridgeFile: piDeps.bridgeFile, signal }, customInstructions };
+  };
   let lmModels = 0;
   const refreshModels = async () => {
     try {
@@ -57,7 +113,7 @@ export function createSummaryService(context: vscode.ExtensionContext): SummaryS
   };
   void refreshModels();
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void refreshModels()));
-  const remember = (p: PendingBranch | PendingCompaction) => {
+  const remember = (p: Pending) => {
     const id = randomBytes(9).toString('base64url');
     pending.set(id, p);
     // Previews nobody commits or cancels (a closed panel) are dropped after a while.
@@ -68,13 +124,21 @@ export function createSummaryService(context: vscode.ExtensionContext): SummaryS
   return {
     available() {
       const s = summarySettings();
-      return s.provider === 'openai-compatible' ? !!s.model : lmModels > 0;
+      const p = provider(s);
+      return p === 'pi' ? true : p === 'openai-compatible' ? !!s.model : lmModels > 0;
     },
 
     async previewBranch(session, targetId, newLeaf, focus, token) {
       if (targetId === null) throw new Error('A summary needs an entry to move to.');
       const signal = toSignal(token);
       const s = summarySettings();
+      if (provider(s) === 'pi') {
+        if (!session.path) throw new Error('This session has no file for pi to open.');
+        const draft = await previewBranchSummaryByPi(session.path, targetId, await byPi(session, signal, focus?.trim() || undefined));
+        if (!draft.summary) throw new Error('Nothing to summarize: the move leaves no entries behind.');
+        const previewId = remember({ kind: 'piBranch', session, draft });
+        return { previewId, summary: draft.summary, details: draft.details, entryCount: draft.entries, model: `pi ${draft.via === 'running' ? `(pid ${draft.pid})` : '(headless)'}` };
+      }
       const model = await createSummaryModel(context, { interactive: true });
       const tokenCap = budgetOf({ contextWindow: model.contextWindow, reserveTokens: s.reserveTokens });
       const plan = await planBranchSummary(session, targetId, { newLeafId: newLeaf, signal, tokenCap: tokenCap > 0 ? tokenCap : undefined });
@@ -88,6 +152,16 @@ export function createSummaryService(context: vscode.ExtensionContext): SummaryS
     async commitBranch(session, targetId, newLeaf, summary, previewId) {
       const p = previewId ? pending.get(previewId) : undefined;
       if (previewId && !p) throw new Error('This summary preview has expired; ask for it again.');
+      if (p && p.kind === 'piBranch') {
+        // No pi runs the session any more (a running one took the commit in SessionActions): pi-tree
+        // writes pi's summary, exactly as pi writes it, where the user's file stood when it was made.
+        if (p.session !== session || p.draft.newLeafId !== newLeaf) throw new Error('The preview was made for another move.');
+        pending.delete(previewId!);
+        if (session.leafId !== p.draft.fromLeafId)
+          throw new StaleSessionError(`The session changed while pi was summarizing (its leaf is now ${session.leafId ?? 'empty'}); nothing was written. Summarize again.`);
+        const r = await session.moveTo(p.draft.newLeafId, { summary, details: p.draft.details, usage: p.draft.usage as Usage | undefined, fromHook: false });
+        return { leafId: r.leafId };
+      }
       if (p && p.kind === 'branch') {
         if (p.session !== session || p.draft.plan.newLeafId !== newLeaf) throw new Error('The preview was made for another move.');
         pending.delete(previewId!);
@@ -109,9 +183,36 @@ export function createSummaryService(context: vscode.ExtensionContext): SummaryS
       pending.delete(previewId);
     },
 
+    previewDetails(previewId) {
+      const p = previewId ? pending.get(previewId) : undefined;
+      if (p?.kind === 'piBranch') return p.draft.details;
+      if (p?.kind === 'branch') return p.draft.summary?.details as FileDetails | undefined;
+      return undefined;
+    },
+
+    madeByPi(previewId) {
+      return pending.get(previewId)?.kind === 'piCompaction';
+    },
+
     async previewCompaction(session, token) {
       const signal = toSignal(token);
       const s = summarySettings();
+      if (provider(s) === 'pi') {
+        if (!session.path) throw new Error('This session has no file for pi to open.');
+        const result = await compactByPi(session.path, { ...(await byPi(session, signal)), waitMs: 2000 });
+        if (result.via === 'running') await session.refresh();
+        const previewId = remember({ kind: 'piCompaction', session, result });
+        return {
+          previewId,
+          summary: result.summary,
+          details: result.details,
+          tokensBefore: result.tokensBefore,
+          firstKeptEntryId: result.firstKeptEntryId,
+          model: result.via === 'running' ? `pi (pid ${result.pid})` : 'pi (headless)',
+          // The running pi compacted already: moving back to previousLeafId undoes it.
+          ...(result.via === 'running' ? { committed: true, entryId: result.compactionId, previousLeafId: result.previousLeafId } : {}),
+        };
+      }
       const plan = await planCompaction(session, { keepRecentTokens: s.keepRecentTokens, reserveTokens: s.reserveTokens }, signal);
       if (!plan.preparation) throw new Error(plan.reason ?? 'Nothing to compact.');
       const before = previewCompaction(plan.preparation);
@@ -133,6 +234,18 @@ export function createSummaryService(context: vscode.ExtensionContext): SummaryS
 
     async commitCompaction(session, previewId, summary) {
       const p = pending.get(previewId);
+      if (p?.kind === 'piCompaction' && p.session === session) {
+        pending.delete(previewId);
+        const r = p.result;
+        if (r.via === 'running') {
+          if (summary !== r.summary) throw new Error(`pi (pid ${r.pid}) wrote this compaction already and it cannot be edited; move back to ${r.previousLeafId ?? 'the start'} to undo it.`);
+          return { entryId: r.compactionId };
+        }
+        if (!session.path) throw new Error('This session has no file.');
+        const c = await commitCompactionByPi(session.path, r, { text: summary, discovery: { dirs: piDeps.discoveryDirs } });
+        await session.refresh();
+        return { entryId: c.compactionId };
+      }
       if (!p || p.kind !== 'compaction' || p.session !== session) throw new Error('This compaction preview has expired; ask for it again.');
       pending.delete(previewId);
       const c = await commitCompaction(session, p.plan, { ...p.result, summary });

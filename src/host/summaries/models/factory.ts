@@ -47,7 +47,7 @@ async function chooseLmModel(setting: string, interactive: boolean): Promise<vsc
  */
 export async function createSummaryModel(context: vscode.ExtensionContext, opts: { interactive: boolean; settings?: SummarySettings }): Promise<SummaryModel> {
   const s = opts.settings ?? summarySettings();
-  if (s.provider === 'vscode-lm') {
+  if (s.provider !== 'openai-compatible') {
     return new VsCodeLmModel(await chooseLmModel(s.vscodeLmModel, opts.interactive), context.languageModelAccessInformation);
   }
   if (!s.model) throw new SummaryModelError('model-not-found', 'Set "piTree.summary.model" to the model the endpoint should use (e.g. "llama3.2").');

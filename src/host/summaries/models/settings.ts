@@ -5,7 +5,8 @@ export const SET_API_KEY_COMMAND = 'piTree.summary.setApiKey';
 export const CLEAR_API_KEY_COMMAND = 'piTree.summary.clearApiKey';
 export const SELECT_LM_MODEL_COMMAND = 'piTree.summary.selectModel';
 
-export type SummaryProvider = 'vscode-lm' | 'openai-compatible';
+/** `auto`: pi when it is installed, else vscode-lm (resolved when a summary is asked for). */
+export type SummaryProvider = 'auto' | 'pi' | 'vscode-lm' | 'openai-compatible';
 
 export interface SummarySettings {
   provider: SummaryProvider;
@@ -23,7 +24,7 @@ export interface SummarySettings {
 }
 
 export const SUMMARY_DEFAULTS: SummarySettings = {
-  provider: 'vscode-lm',
+  provider: 'auto',
   vscodeLmModel: '',
   endpoint: 'http://127.0.0.1:11434/v1',
   model: '',
@@ -52,7 +53,7 @@ export function readSummarySettings(cfg: ConfigReader): SummarySettings {
   const d = SUMMARY_DEFAULTS;
   const provider = cfg.get<string>('provider');
   return {
-    provider: provider === 'openai-compatible' ? 'openai-compatible' : 'vscode-lm',
+    provider: provider === 'openai-compatible' || provider === 'vscode-lm' || provider === 'pi' ? provider : 'auto',
     vscodeLmModel: str(cfg.get('vscodeLmModel'), d.vscodeLmModel),
     endpoint: str(cfg.get('endpoint'), d.endpoint) || d.endpoint,
     model: str(cfg.get('model'), d.model),

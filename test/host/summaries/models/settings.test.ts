@@ -26,7 +26,9 @@ test('defaults, and bad values fall back or are clamped', () => {
   assert.equal(s.keepRecentTokens, 1234);
   assert.equal(s.timeoutSeconds, 3600);
   assert.equal(s.contextWindow, 0);
-  assert.equal(readSummarySettings(cfg({ provider: 'something-else' })).provider, 'vscode-lm');
+  assert.equal(readSummarySettings(cfg({ provider: 'something-else' })).provider, 'auto');
+  assert.equal(readSummarySettings(cfg({ provider: 'pi' })).provider, 'pi');
+  assert.equal(readSummarySettings(cfg({ provider: 'vscode-lm' })).provider, 'vscode-lm');
   assert.equal(readSummarySettings(cfg({ endpoint: '' })).endpoint, SUMMARY_DEFAULTS.endpoint);
 });
 
@@ -55,7 +57,7 @@ test('package.json declares every summary setting with the same default, and the
       .sort(),
   );
   for (const [k, v] of Object.entries(SUMMARY_DEFAULTS)) assert.equal(props[`piTree.summary.${k}`].default, v, k);
-  assert.deepEqual(props['piTree.summary.provider'].enum, ['vscode-lm', 'openai-compatible']);
+  assert.deepEqual(props['piTree.summary.provider'].enum, ['auto', 'pi', 'vscode-lm', 'openai-compatible']);
   // A workspace must not redirect conversations to another server.
   for (const k of ['provider', 'endpoint', 'model', 'vscodeLmModel']) assert.equal(props[`piTree.summary.${k}`].scope, 'machine', k);
   const commands = c.commands.map((x: { command: string }) => x.command);

@@ -1,0 +1,141 @@
+// The one place where a user's change to a session goes through the pi running it: move, label,
+// rename, fork, clone, a reviewed summary. One idempotency key per user action and `ifLeaf` = the leaf
+// the user saw, so neither a retry nor a tree that is behind pi writes twice; pi's refusals become one
+// clear message. "pi is busy" asks the user: "Wait for pi" repeats the request with the same key and a
+// long wait (without ifLeaf: the turn being waited for moves pi's leaf by design), or cancel. When no pi runs the
+// session, or it is gone before anything was sent, the caller uses the file (SessionActions). No
+// vscode import: the UI comes in as GatewayUi.
+import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/bridge/client.js';
+import type { LiveBridgeInfo } from '../../core/bridge/discovery.js';
+import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
+import type { Session } from '../../core/session.js';
+
+export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name';
+
+export interface GatewayUi {
+  /** pi answered busy: true waits for it (longer), false cancels. */
+  askWait(message: string): Promise<boolean>;
+  /** Shows that pi-tree waits for pi while `work` runs. */
+  waiting<T>(message: string, work: Promise<T>): Promise<T>;
+}
+
+export interface GatewayOptions {
+  /** The live bridge of a file (the registry's view), or undefined. */
+  find(file: string): LiveBridgeInfo | undefined | Promise<LiveBridgeInfo | undefined>;
+  ui: GatewayUi;
+  log?: (msg: string) => void;
+  /** How long a first attempt waits for pi to finish a turn (ms). */
+  firstWaitMs?: number;
+  /** How long "Wait for pi" waits (ms). */
+  longWaitMs?: number;
+}
+
+/** What a routed action came to: pi did it, the user cancelled, or there was no pi to do it. */
+export type Routed<T> = { via: 'pi'; pid: number; data: T } | { via: 'cancelled' } | { via: 'none' };
+
+/** A refusal worded for the user; nothing was changed (or, for peer-gone, maybe once: never twice). */
+export class PiActionError extends Error {
+  override name = 'PiActionError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FIRST_WAIT_MS = 1500;
+const LONG_WAIT_MS = 5 * 60_000;
+
+export class PiGateway {
+  constructor(private readonly opts: GatewayOptions) {}
+
+  /** The running pi of `file`, if one has the bridge. */
+  async live(file: string): Promise<LiveBridgeInfo | undefined> {
+    return this.opts.find(file);
+  }
+
+  /**
+   * Runs one user action in the pi running `file`. `seen`: the session as the user saw it (its leaf
+   * becomes `ifLeaf`). Resolves `none` when no pi runs it or pi vanished before the request was sent.
+   */
+  async run<O extends PiAction>(file: string, op: O, args: Omit<OpArgs[O], keyof ActionOptions>, seen?: Session): Promise<Routed<OpData[O]>> {
+    const info = await this.live(file);
+    if (!info) return { via: 'none' };
+    const pid = info.record.pid;
+    let client: BridgeClient;
+    try {
+      client = await BridgeClient.connect(info.record);
+    } catch (e) {
+      // Nothing was sent: pi is gone (or not listening any more); the file is the place now.
+      this.opts.log?.(`pi ${pid} unreachable (${(e as Error).message}); ${op} goes to the file`);
+      return { via: 'none' };
+    }
+    const key = actionKey();
+    try {
+      let ifLeaf = seen ? await this.ifLeafFor(client, seen) : undefined;
+      let waitMs = this.opts.firstWaitMs ?? FIRST_WAIT_MS;
+      for (;;) {
+        try {
+          const req = { ...args, key, waitMs, ...(ifLeaf !== undefined ? { ifLeaf } : {}) } as OpArgs[O];
+          const sent = client.request(op, req);
+          this.opts.log?.(`${op} sent to pi ${pid} (waits up to ${waitMs} ms for idle)`);
+          const data = waitMs > (this.opts.firstWaitMs ?? FIRST_WAIT_MS) ? await this.opts.ui.waiting(`Waiting for pi (pid ${pid}) to finish its turn…`, sent) : await sent;
+          this.opts.log?.(`${op} done by pi ${pid}`);
+          return { via: 'pi', pid, data };
+        } catch (e) {
+          if (!(e instanceof BridgeError) || e.code !== 'busy') {
+            // A tree behind pi catches up at once (the watcher would, a moment later).
+            if (e instanceof BridgeError && e.code === 'stale') await seen?.refresh().catch(() => undefined);
+            throw this.explain(e, pid, op);
+          }
+          const wait = await this.opts.ui.askWait(`pi (pid ${pid}) is busy with a turn or a compaction, so nothing was done yet. Wait until it is idle, or cancel?`);
+          if (!wait) return { via: 'cancelled' };
+          waitMs = this.opts.longWaitMs ?? LONG_WAIT_MS;
+          // The user chose to let the turn finish, whose entries move pi's leaf: the move still goes to
+          // the node they chose. The key alone keeps a repeat from writing twice.
+          ifLeaf = undefined;
+          // Same key: should the first attempt have landed after all, pi answers with its result.
+          if (client.closed) client = await BridgeClient.connect(info.record).catch((err: unknown) => Promise.reject(this.explain(err, pid, op)));
+        }
+      }
+    } finally {
+      client.close();
+    }
+  }
+
+  /**
+   * The leaf the user saw, in pi's terms: a pi restarted after a move stands on pi-tree's leaf record
+   * (its parent is the target), which pi-tree reads as the target itself.
+   */
+  private async ifLeafFor(client: BridgeClient, seen: Session): Promise<string | null> {
+    const saw = seen.leafId;
+    const st = await client.state();
+    if (st.leafId === saw || st.leafId === null) return saw;
+    let rec = seen.index.get(st.leafId);
+    for (let i = 0; rec && rec.type === 'leaf' && i < 8; i++) {
+      if (rec.parentId === saw) return st.leafId;
+      rec = rec.parentId ? seen.index.get(rec.parentId) : undefined;
+    }
+    return saw;
+  }
+
+  private explain(e: unknown, pid: number, op: string): Error {
+    if (!(e instanceof BridgeError)) return e instanceof Error ? e : new Error(String(e));
+    switch (e.code) {
+      case 'peer-gone':
+        return new PiActionError(e.code, PEER_GONE_MESSAGE);
+      case 'stale':
+        return new PiActionError(e.code, `pi (pid ${pid}) has moved on since the tree was drawn: ${e.message}. The tree now follows pi; look again and retry.`);
+      case 'closing':
+        return new PiActionError(e.code, `pi (pid ${pid}) left this session before it could ${op}; nothing was done.`);
+      case 'cancelled':
+        return new PiActionError(e.code, `pi (pid ${pid}) cancelled it (an extension, or an aborted summary); nothing was written.`);
+      case 'timeout':
+      case 'connect-failed':
+        return new PiActionError(e.code, e.message);
+      default:
+        return new PiActionError(e.code, `pi (pid ${pid}) refused to ${op}: ${e.message}`);
+    }
+  }
+}

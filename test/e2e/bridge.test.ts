@@ -1,0 +1,139 @@
+// The tree explorer driving a running pi in a real VS Code: the test starts the real pi 1.6.0 in RPC
+// mode with the bridge (PI_CODING_AGENT_DIR = the scenario's agent dir, a loopback model); the session
+// opens connected ("connected to pi <pid>", "pi connected" in the sidebar), a click on an older node
+// + "Move here" moves pi's own leaf (asked through pi's RPC), the tree highlights the new path, a branch
+// summary is written by that pi (previewed, edited, committed), and when pi exits the explorer falls
+// back to file mode without an error.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { sessionDirFor, sessionFileName } from '../support/demoSessions.js';
+import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
+import { waitForBridge } from '../bridge/helpers.js';
+import { scenario } from './harness.js';
+
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Selects entry `id` through the find box (which expands the segment holding it). */
+async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
+  await wv.locator('vscode-textfield[data-field="find"] input').fill(text);
+  await wv
+    .locator('.find-count')
+    .filter({ hasText: /\/[1-9]/ })
+    .waitFor({ timeout: 60_000 });
+  await wv.locator('button[data-action="find-next"]').click();
+  await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
+}
+
+describe('tree explorer connected to a running pi', () => {
+  let lb: Loopback;
+  let pi: PiRpc | undefined;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    lb = await startLoopback((req, n) => completionSse(JSON.stringify(req.body?.messages ?? []).includes('<conversation>') ? `SUMMARY ${n} by the model of pi.` : `answer ${n}`));
+  });
+  after(async () => {
+    await pi?.stop();
+    await lb?.close();
+  });
+
+  scenario(
+    'a click on an older node moves the running pi, which the tree shows connected',
+    async (vs) => {
+      const running = pi!;
+      await vs.openContainer();
+      const row = vs.treeRows().filter({ hasText: 'Plan the parser' });
+      await row.filter({ hasText: 'pi connected' }).waitFor();
+      await row.click();
+      const wv = vs.webview();
+      await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
+      const badge = wv.locator('.badges .badge.bridge');
+      await badge.filter({ hasText: `connected to pi ${running.pid}` }).waitFor();
+      assert.equal(await wv.locator('.badges .badge.live').count(), 0, 'no time-based "live" guess beside the connection');
+      await vs.screenshot('connected');
+
+      await select(wv, 'Tokenize first', ids.a1);
+      const t0 = Date.now();
+      await wv.locator('.details [data-action="move"]').click();
+      await until(async () => (await running.leaf()) === ids.a1, "pi's leaf at the clicked node");
+      vs.mark('click-to-pi-leaf', Date.now() - t0);
+      console.log(`# click on "Move here" until pi's get_entries shows the new leaf: ${Date.now() - t0} ms`);
+      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${ids.a1}"]`).waitFor();
+      assert.equal((await running.send({ type: 'get_state' })).isStreaming, false);
+      await vs.screenshot('moved');
+
+      // pi continues from there: its next prompt hangs under the node the user clicked
+      await running.prompt('continue from the plan');
+      const { entries, leafId } = await running.entries();
+      const prompt = entries.find((e) => e.type === 'message' && e.message?.role === 'user' && JSON.stringify(e.message.content).includes('continue from the plan'));
+      // (pi 1.6.0 writes its system prompt as a message before the first prompt of a run)
+      const byId = new Map(entries.map((e) => [e.id as string, e]));
+      const ancestors: string[] = [];
+      for (let p = prompt?.parentId as string | null; p; p = byId.get(p)?.parentId ?? null) ancestors.push(p);
+      assert.ok(ancestors.includes(ids.a1) && !ancestors.includes(ids.a2), `the prompt continues from the clicked node (${ancestors.join(' ')})`);
+      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${leafId}"]`).waitFor();
+
+      // Move with summary (provider "pi"): the running pi writes the preview with its own model and
+      // prompt, the user edits it, and pi commits the edited text (its session_before_tree hook)
+      await select(wv, 'Here is the tokenizer', ids.a2);
+      await wv.locator('.details [data-action="move-summary"]').click();
+      const dialog = wv.locator('[data-dialog="summary"]');
+      await dialog.locator('[data-action="summary-default"]').click();
+      const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
+      await until(async () => (await text.inputValue()).includes('by the model of pi.'), "pi's summary in the dialog", 60_000);
+      await dialog.filter({ hasText: `by pi (pid ${running.pid})` }).waitFor();
+      await text.fill(`${await text.inputValue()}\n\nEdited in pi-tree.`);
+      await dialog.locator('[data-action="summary-commit"]').click();
+      const summary = await until(async () => {
+        const r = await running.entries();
+        const e = r.entries.find((x) => x.id === r.leafId);
+        return e?.type === 'branch_summary' ? e : undefined;
+      }, "pi's leaf on the summary it wrote");
+      assert.equal(summary.parentId, ids.a2);
+      assert.equal(summary.fromHook, true, 'pi wrote the reviewed text through its hook');
+      assert.match(String(summary.summary), /SUMMARY \d+ by the model of pi\.[\s\S]*Edited in pi-tree\.$/);
+      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${summary.id}"]`).waitFor();
+      await vs.screenshot('summarized');
+
+      // pi exits: the explorer goes back to file mode, quietly
+      await running.stop();
+      await badge.waitFor({ state: 'detached' });
+      await row.filter({ hasNotText: 'pi connected' }).first().waitFor();
+      assert.equal(
+        await vs
+          .notifications()
+          .filter({ hasText: /error|failed/i })
+          .count(),
+        0,
+      );
+      await vs.screenshot('disconnected');
+    },
+    {
+      settings: { 'piTree.summary.provider': 'pi' },
+      sessions: async ({ agentDir, workspace }) => {
+        const pe = makePiEnv(lb, {}, { agentDir, workDir: workspace });
+        const b = sessionBuilder(workspace);
+        ids.u1 = b.user('Plan the parser');
+        ids.a1 = assistantOf(b, 'Tokenize first, then build the tree.');
+        ids.u2 = b.user('Now write the tokenizer');
+        ids.a2 = assistantOf(b, 'Here is the tokenizer.');
+        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
+        const file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2e1')));
+        pi = PiRpc.start(file, pe);
+        await waitForBridge(file, pe.env, pi);
+      },
+    },
+  );
+});

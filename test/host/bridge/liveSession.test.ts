@@ -1,0 +1,88 @@
+// An open tree's connection to the real pi 1.6.0: the registry sees a pi appear in the discovery
+// directory, the LiveSession connects and follows busy/idle, and when pi exits (or is killed) both
+// fall back to file mode by themselves, without an error.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
+import { LiveSession, type LiveState } from '../../../src/host/bridge/liveSession.js';
+import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
+
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('live session (connected state)', () => {
+  let lb: Loopback;
+  let pe: PiEnv;
+  let file: string;
+  let registry: BridgeRegistry;
+  const running: PiRpc[] = [];
+
+  before(async () => {
+    lb = await startLoopback((req, n) => (JSON.stringify(req.body?.messages).includes('SLOW') ? completionSse(`slow ${n} `.repeat(10), { pieces: 20, delayMs: 50 }) : completionSse(`answer ${n}`)));
+    pe = makePiEnv(lb);
+    const b = sessionBuilder(pe.workDir);
+    b.user('hello');
+    assistantOf(b, 'hi');
+    file = writeSession(b, join(pe.workDir, 'live.jsonl'));
+    registry = new BridgeRegistry({ env: pe.env, dirs: [], pollMs: 200 });
+  });
+
+  after(async () => {
+    registry?.dispose();
+    for (const pi of running) await pi.stop();
+    await lb?.close();
+  });
+
+  it('connects when pi appears, follows busy, and falls back quietly when pi exits or is killed', async (t) => {
+    const live = new LiveSession(file, registry);
+    const states: (LiveState | undefined)[] = [];
+    live.onDidChange((s) => states.push(s));
+    assert.equal(live.state, undefined, 'file mode while no pi runs');
+
+    const t0 = Date.now();
+    const pi = PiRpc.start(file, pe);
+    running.push(pi);
+    const st = await until(() => live.state, 'connected', 30_000);
+    t.diagnostic(`pi started → tree connected: ${Date.now() - t0} ms (includes pi's startup)`);
+    assert.equal(st.pid, pi.pid);
+    assert.equal(st.busy, false);
+    assert.equal(registry.get(file)?.record.pid, pi.pid);
+
+    const from = pi.records.length;
+    await pi.send({ type: 'prompt', message: 'SLOW please' });
+    await until(() => live.state?.busy === true, 'busy');
+    await pi.settled(from);
+    await until(() => live.state?.busy === false, 'idle again');
+
+    const t1 = Date.now();
+    await pi.stop();
+    await until(() => live.state === undefined, 'file mode after pi exited');
+    await until(() => registry.get(file) === undefined, 'registry forgets the pi');
+    t.diagnostic(`pi exited → tree in file mode: ${Date.now() - t1} ms`);
+
+    // A crash leaves the record behind: detected by the pid check and the socket's close.
+    const again = PiRpc.start(file, pe);
+    running.push(again);
+    await until(() => live.state?.pid === again.pid, 'connected to the new pi', 30_000);
+    const t2 = Date.now();
+    again.child.kill('SIGKILL');
+    await until(() => live.state === undefined, 'file mode after pi was killed');
+    await until(() => registry.get(file) === undefined, 'registry forgets the killed pi', 5000);
+    t.diagnostic(`pi killed → tree in file mode and record gone: ${Date.now() - t2} ms`);
+    assert.ok(Date.now() - t2 < 1500, 'within a second or so');
+    assert.deepEqual(
+      states.map((s) => (s ? `${s.pid}:${s.busy}` : 'file')),
+      [`${pi.pid}:false`, `${pi.pid}:true`, `${pi.pid}:false`, 'file', `${again.pid}:false`, 'file'],
+    );
+    live.dispose();
+  });
+});
