@@ -104,3 +104,47 @@ export function summarizeFiles(entries: readonly EntryChanges[]): FileSummary[] 
   }
   return [...by.values()];
 }
+
+/** The changes of one entry: an assistant message's calls, or the one call a tool result answers. */
+export interface EntryFileChanges {
+  /** The assistant entry holding the calls. */
+  entryId: string;
+  changes: FileChange[];
+  /** Call ids whose results report an error. */
+  failed: Set<string>;
+}
+
+/** How far a tool result may sit below its call (parallel calls' results come one after another). */
+const MAX_RESULT_DEPTH = 64;
+
+export async function changesAt(session: Session, id: string, signal?: AbortSignal): Promise<EntryFileChanges> {
+  const index = session.index;
+  let rec = index.get(id);
+  if (!rec) throw new Error(`Entry ${id} not found`);
+  let onlyCall: string | undefined;
+  if (rec.role === 'toolResult') {
+    const [self] = await session.load([rec], signal);
+    onlyCall = String((self?.type === 'message' && (self.message as { toolCallId?: unknown }).toolCallId) || '');
+    let p = index.treeParent(rec);
+    for (let steps = 0; p && p.role !== 'assistant' && steps < MAX_RESULT_DEPTH; steps++) p = index.treeParent(p);
+    if (!p || p.role !== 'assistant') return { entryId: id, changes: [], failed: new Set() };
+    rec = p;
+  }
+  if (rec.role !== 'assistant') return { entryId: id, changes: [], failed: new Set() };
+  const [entry] = await session.load([rec], signal);
+  let changes = changesOfEntry(entry);
+  if (onlyCall !== undefined) changes = changes.filter((c) => c.callId === onlyCall);
+  // The results below the call, on every branch (a retry may have answered it twice).
+  const results: EntryRecord[] = [];
+  let level = index.childrenOf(rec.id).filter((r) => r.role === 'toolResult');
+  for (let depth = 0; level.length && depth < MAX_RESULT_DEPTH && results.length < 4 * MAX_RESULT_DEPTH; depth++) {
+    results.push(...level);
+    level = level.flatMap((r) => index.childrenOf(r.id).filter((c) => c.role === 'toolResult'));
+  }
+  const failed = new Set<string>();
+  for (const e of await session.load(results, signal)) {
+    const m = e?.type === 'message' ? (e.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
+    if (m?.isError === true) failed.add(String(m.toolCallId));
+  }
+  return { entryId: rec.id, changes, failed };
+}

@@ -1,5 +1,6 @@
 // Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
+import { changesOfCall, pathsOfCall } from '../../core/codeChanges.js';
 import { parseMessageHead } from '../../core/lineHead.js';
 import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
 import { parseRecordLine } from '../../core/reader.js';
@@ -147,11 +148,11 @@ export class Projector {
       node.role = this.strings.of(String(m.role));
       if (m.role === 'assistant') {
         if (calls.length) node.tools = this.strings.list([...new Set(calls.map((c) => c.name))]);
-        const files = calls
-          .filter((c) => FILE_TOOLS.has(c.name))
-          .map((c) => String(c.arguments.path ?? c.arguments.file_path ?? ''))
-          .filter(Boolean);
+        const files = calls.filter((c) => FILE_TOOLS.has(c.name) || c.name === 'bash').flatMap(pathsOfCall);
         if (files.length) node.files = this.strings.list([...new Set(files)]);
+        // What the calls change (edit, write, files a bash command writes): the tree marks these nodes.
+        const changed = calls.flatMap((c) => changesOfCall(rec.id, c).map((x) => x.path));
+        if (changed.length) node.changed = this.strings.list([...new Set(changed)]);
         if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
         if (u) {

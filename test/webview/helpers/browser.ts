@@ -254,6 +254,13 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     rename: (b) => ({ name: b.name || null }),
     copyText: () => ({ copied: 1 }),
     continueInPi: (b): Replies['continueInPi'] => (b.id ? { leafId: b.id, moved: true } : {}),
+    getChanges: (b) => ({ entryId: b.id, changes: [] }),
+    openChange: () => ({}),
+    branchFiles: () => ({ entries: 0, files: [] }),
+    compare: () => ({}),
+    exportBranch: () => ({ entries: 1, chars: 1 }),
+    setHidden: (b) => ({ hidden: b.hidden ? [b.id] : [] }),
+    openLink: () => ({}),
   };
 }
 
