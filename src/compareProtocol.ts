@@ -19,9 +19,12 @@ export interface CompareTurn {
   userId?: string;
   /** The user message that opens the turn (one line), if it opens with one. */
   user?: string;
+  /** The turn's entries as lines (bookkeeping such as labels left out). */
   items: CompareItem[];
-  /** Entries in the turn (`items` may list fewer). */
+  /** Entries in the turn. */
   entries: number;
+  /** Entries past the ones listed (a very long turn). */
+  more: number;
   startTime: number;
   endTime: number;
 }

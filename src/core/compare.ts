@@ -134,14 +134,20 @@ export interface TurnView {
   userId?: string;
   /** The user message (one line, up to 200 characters), when the turn opens with one. */
   user?: string;
+  /** The turn's entries as lines, bookkeeping (labels, names, leaf moves…) left out. */
   items: TurnItem[];
-  /** Entries in the turn (items lists at most ITEMS_PER_TURN of them). */
+  /** Entries in the turn. */
   entries: number;
+  /** Entries past the first ITEMS_PER_TURN, not listed. */
+  more: number;
   startTime: number;
   endTime: number;
 }
 
 export const ITEMS_PER_TURN = 60;
+
+/** Entries a turn's lines leave out: they change no message (pi's /tree hides them by default too). */
+const BOOKKEEPING = new Set(['label', 'leaf', 'session_info', 'custom', 'usage', 'active_tools_change']);
 
 /** The turns `[from, to)` of a side as the compare view shows them (entries read on demand). */
 export async function turnViews(session: Session, recs: readonly EntryRecord[], turns: readonly Turn[], from: number, to: number, signal?: AbortSignal): Promise<TurnView[]> {
@@ -158,6 +164,7 @@ export async function turnViews(session: Session, recs: readonly EntryRecord[], 
     let user: string | undefined;
     for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) {
       const r = recs[i];
+      if (BOOKKEEPING.has(r.type)) continue;
       const e = byId.get(r.id);
       if (!e) {
         items.push({ id: r.id, type: r.type, role: r.role, text: '(unreadable line)', error: true });
@@ -175,6 +182,16 @@ export async function turnViews(session: Session, recs: readonly EntryRecord[], 
       if (m && (m.isError === true || (m.role === 'assistant' && m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse'))) item.error = true;
       items.push(item);
     }
-    return { index: from + k, ...(t.userId ? { userId: t.userId } : {}), ...(user !== undefined ? { user } : {}), items, entries: t.end - t.start, startTime: recs[t.start].time, endTime: recs[t.end - 1].time };
+    const entries = t.end - t.start;
+    return {
+      index: from + k,
+      ...(t.userId ? { userId: t.userId } : {}),
+      ...(user !== undefined ? { user } : {}),
+      items,
+      entries,
+      more: Math.max(0, entries - ITEMS_PER_TURN),
+      startTime: recs[t.start].time,
+      endTime: recs[t.end - 1].time,
+    };
   });
 }

@@ -69,6 +69,13 @@ export const editor = {
   activeTab: '.monaco-workbench .part.editor .tabs-container .tab.active',
 } as const;
 
+/** VS Code's diff editor (vscode.diff): each side is a Monaco editor whose visible lines are in .view-lines. */
+export const diffEditor = {
+  root: '.monaco-workbench .part.editor .monaco-diff-editor',
+  original: '.monaco-workbench .part.editor .monaco-diff-editor .editor.original .view-lines',
+  modified: '.monaco-workbench .part.editor .monaco-diff-editor .editor.modified .view-lines',
+} as const;
+
 export const contextMenu = {
   menu: '.context-view .monaco-menu',
   item: '.context-view .monaco-menu .action-item .action-label',

@@ -231,6 +231,7 @@ function turn(side: string, k: number, user: string | undefined, extra = 0) {
       { id: `${side}r${k}`.padEnd(8, '0'), type: 'message', role: 'toolResult', text: '[edit: src/a.ts]', ...(side === 'b' && k === 1 ? { error: true } : {}) },
     ],
     entries: 3 + extra,
+    more: extra,
     startTime: Date.UTC(2026, 10, 20, 10, k),
     endTime: Date.UTC(2026, 10, 20, 10, k, 30),
   };

@@ -49,6 +49,8 @@ export class App implements CommandContext, SyncTarget {
   private readonly panes: Panes;
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  /** Family link nodes in the model (not entries: the status line leaves them out). */
+  private links = 0;
   /** The entry last reported to the host as selected. */
   private postedSel: string | null | undefined;
 
@@ -174,6 +176,7 @@ export class App implements CommandContext, SyncTarget {
     this.meta = m.meta;
     this.codeViews.setMeta(m.meta);
     this.model.load(m.nodes, m.leafId);
+    this.links = 0;
     this.find.hits.clearCache();
     this.details.forget();
     this.find.markDirty();
@@ -230,6 +233,7 @@ export class App implements CommandContext, SyncTarget {
   /** The family's link nodes (the host sends them after each snapshot and when they change). */
   onFamily(links: FamilyLink[]): void {
     applyLinks(this.model, links);
+    this.links = this.model.nodes.filter(isLink).length;
     this.find.markDirty();
     this.tree.refresh();
   }
@@ -296,7 +300,7 @@ export class App implements CommandContext, SyncTarget {
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
     this.showHiddenBadge();
-    this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
+    this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.updateCount();
     if (first) {
       // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.

@@ -219,7 +219,7 @@ export class CodeViews implements DetailsExtras {
     const open = button('Open its tree', 'open-link', { icon: 'type-hierarchy' });
     open.addEventListener('click', () => void this.openLink(n));
     actions.append(open);
-    body.append(h('p', undefined, short(n.text.replace(/^(↰ from: |⑂ )/, ''))), h('p', 'muted', l?.fileName ?? ''));
+    body.append(h('p', undefined, short(n.text.replace(/^(↰ from: |fork: )/, ''))), h('p', 'muted', l?.fileName ?? ''));
     body.append(
       h(
         'p',

@@ -17,13 +17,15 @@ import type {
 } from '../../src/compareProtocol';
 import { button, h } from '../ui/dom';
 import { localTime, thousands } from '../ui/format';
-import { onFrame, tracked } from '../ui/schedule';
+import { after, onFrame, tracked } from '../ui/schedule';
 
 export interface CompareApi {
   postMessage(m: CompareWebviewMessage): void;
 }
 
 const PAGE = 40;
+/** Rows drawn in the first frame: a screenful. */
+const FIRST_PAINT_ROWS = 8;
 
 export class CompareApp {
   private seq = 0;
@@ -31,13 +33,15 @@ export class CompareApp {
   private view: CompareView | undefined;
   private loaded = 0;
   private loadingMore = false;
+  /** The first page is being drawn in two frames: no page may be asked for meanwhile. */
+  private settling = false;
   private readonly header = h('header', 'cmp-header');
   private readonly sides = h('div', 'cmp-sides');
   private readonly list = h('div', 'cmp-rows');
   private readonly more = h('div', 'cmp-more');
   private readonly status = h('div', 'sr-only');
   private readonly cards: Partial<Record<CompareSide, HTMLElement>> = {};
-  /** When the first screen was drawn (for the benchmark). */
+  /** When the first screen's rows were built (for the benchmark; the mark pi-tree:compare-rendered too). */
   firstScreenAt = 0;
 
   constructor(
@@ -125,8 +129,21 @@ export class CompareApp {
     this.sides.replaceChildren(this.sideCard('a', view.a), this.sideCard('b', view.b));
     this.list.replaceChildren();
     this.loaded = 0;
-    this.addRows(rows);
-    onFrame(() => (this.firstScreenAt = performance.now()));
+    // What fits on the screen first; the rest of the page in the next frame (it is below the fold).
+    this.addRows(rows.slice(0, FIRST_PAINT_ROWS));
+    this.settling = true;
+    this.firstScreenAt = performance.now();
+    performance.mark('pi-tree:compare-rendered');
+    // after the first frame is out (a timer after the frame), the rest of the page
+    onFrame(() =>
+      after(0, () => {
+        this.settling = false;
+        if (this.view !== view) return;
+        this.addRows(rows.slice(FIRST_PAINT_ROWS));
+        // the list may still end on screen (a short first page): then the next page comes now
+        if (this.more.getBoundingClientRect().top < window.innerHeight) void this.loadMore();
+      }),
+    );
     this.announce(`Comparing ${view.a.entries} entries with ${view.b.entries} entries after the common ancestor, ${view.rows} rows of turns`);
   }
 
@@ -179,7 +196,7 @@ export class CompareApp {
   }
 
   private async loadMore(): Promise<void> {
-    if (!this.view || this.loadingMore || this.loaded >= this.view.rows) return;
+    if (!this.view || this.loadingMore || this.settling || this.loaded >= this.view.rows) return;
     this.loadingMore = true;
     try {
       this.addRows(await this.request({ kind: 'rows', from: this.loaded, count: PAGE }));
@@ -219,8 +236,7 @@ export class CompareApp {
     if (t.user !== undefined) c.append(this.line(side, t.userId!, 'user', t.user, undefined, false));
     else c.append(h('div', 'cmp-prelude muted', 'before the first message'));
     for (const it of t.items) c.append(this.line(side, it.id, it.role ?? it.type, it.text, it.calls, !!it.error));
-    const shown = t.items.length + (t.user !== undefined ? 1 : 0);
-    if (t.entries > shown) c.append(h('div', 'muted', `… ${t.entries - shown} more entries in this turn`));
+    if (t.more > 0) c.append(h('div', 'muted', `… ${thousands(t.more)} more entries in this turn`));
     return c;
   }
 

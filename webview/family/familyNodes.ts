@@ -35,7 +35,7 @@ export function linkNode(l: FamilyLink, model: TreeModel): NodeView {
     parentId: l.at,
     type: 'session_link',
     kind: 'link',
-    text: `${l.relation === 'parent' ? '↰ from: ' : '⑂ '}${l.title}`.slice(0, 240),
+    text: `${l.relation === 'parent' ? '↰ from: ' : 'fork: '}${l.title}`.slice(0, 240),
     time: Math.max(l.created, atTime + 1),
     link: { relation: l.relation, fileName: l.fileName, messages: l.messages, bytes: l.bytes, facts: linkFacts(l) },
   };

@@ -273,7 +273,7 @@ export class ComparePanels implements vscode.Disposable {
   constructor(private readonly deps: CompareDeps) {}
 
   show(a: CompareTarget, b: CompareTarget, title: string): ComparePanel {
-    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: true });
     const p = new ComparePanel(panel, a, b, this.deps);
     this.open.add(p);
     p.onDidDispose = () => this.open.delete(p);
