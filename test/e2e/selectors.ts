@@ -23,11 +23,6 @@ export function activityBarItem(containerId: string): string {
   return `${workbench.activityBar} ${activityClass(containerId)}`;
 }
 
-/** The <li> tab around an activity-bar entry (carries aria-selected / aria-expanded). */
-export function activityBarTab(containerId: string): string {
-  return `${workbench.activityBar} li.action-item:has(> ${activityClass(containerId)})`;
-}
-
 /** The view container's body in the side bar. */
 export function viewContainer(containerId: string): string {
   return `${workbench.sideBar} [id="workbench.view.extension.${containerId}"]`;
