@@ -35,7 +35,12 @@ async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: numb
   const side = (id: string, n: number) => ({ title: 'bench', fileName: 'bench.jsonl', nodeId: id, nodeText: '', entries: n });
   const msg: CompareHostMessage = {
     type: 'compareView',
-    view: { ancestor: { id: split.ancestorId, text: ae ? entryText(ae) : '', time: anc?.time ?? 0, common: split.common }, a: side(a, split.a.length), b: side(b, split.b.length), rows: alignTurns(ta, tb).length },
+    view: {
+      ancestor: { id: split.ancestorId, text: ae ? entryText(ae) : '', time: anc?.time ?? 0, common: split.common },
+      a: side(a, split.a.length),
+      b: side(b, split.b.length),
+      rows: alignTurns(ta, tb).length,
+    },
     rows: rows.map((r, k) => ({ index: k, ...(r.a ? { a: va[pick('a').indexOf(r.a)] } : {}), ...(r.b ? { b: vb[pick('b').indexOf(r.b)] } : {}) })),
   };
   const json = JSON.stringify(msg); // VS Code serializes what postMessage sends on this thread

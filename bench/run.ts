@@ -213,7 +213,14 @@ function twoBranchSession(file: string): { a: string; b: string } {
   }
   const fix = (v: unknown) => (typeof v === 'string' ? (rename.get(v) ?? v) : v);
   const root = g1.entries[1].id as string; // both branches go on from the thinking-level change
-  const second = g2.entries.map((e, i) => ({ ...e, id: fix(e.id), parentId: i === 0 ? root : fix(e.parentId), ...('targetId' in e ? { targetId: fix(e.targetId) } : {}), ...('fromId' in e ? { fromId: fix(e.fromId) } : {}), ...('firstKeptEntryId' in e ? { firstKeptEntryId: fix(e.firstKeptEntryId) } : {}) }));
+  const second = g2.entries.map((e, i) => ({
+    ...e,
+    id: fix(e.id),
+    parentId: i === 0 ? root : fix(e.parentId),
+    ...('targetId' in e ? { targetId: fix(e.targetId) } : {}),
+    ...('fromId' in e ? { fromId: fix(e.fromId) } : {}),
+    ...('firstKeptEntryId' in e ? { firstKeptEntryId: fix(e.firstKeptEntryId) } : {}),
+  }));
   writeFileSync(file, [g1.header, ...g1.entries, ...second].map((e) => `${JSON.stringify(e)}\n`).join(''));
   return { a: g1.entries[g1.entries.length - 1].id as string, b: second[second.length - 1].id as string };
 }
@@ -232,7 +239,15 @@ function compareBench() {
     rows.push({ what: 'compare two 50k-entry branches', how: '', target: '< 500 ms', result: 'failed to run', pass: false });
     return;
   }
-  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { sides: [number, number]; hostFirstScreenMs: number; paintMs: number; firstScreenMs: number; totalsMs: number; maxBlockMs: number; worstBlockMs: number };
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+    sides: [number, number];
+    hostFirstScreenMs: number;
+    paintMs: number;
+    firstScreenMs: number;
+    totalsMs: number;
+    maxBlockMs: number;
+    worstBlockMs: number;
+  };
   rows.push({
     what: 'compare two 50k-entry branches of a 100k session: first screen',
     how: `paths of ${fmt(out.sides[0])} and ${fmt(out.sides[1])} entries after the ancestor, session open; host (split, turns aligned, first ${30} rows read, message serialized) + compare view drawn in headless Chromium, median of ${RUNS}`,

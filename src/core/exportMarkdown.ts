@@ -194,7 +194,9 @@ export async function exportBranch(session: Session, id: string, out: (s: string
   const file = session.path ? basename(session.path) : 'in memory';
   const at = (opts.exportedAt ?? new Date()).toISOString().slice(0, 10);
   const label = session.index.labels.get(id)?.label;
-  out(`# ${title.replace(/\s+/g, ' ')}\n\n> Branch of pi session \`${file}\` from the root to \`${id}\`${label ? ` (${label})` : ''}: ${path.length.toLocaleString('en-US')} entries. Exported by pi-tree on ${at}.\n\n`);
+  out(
+    `# ${title.replace(/\s+/g, ' ')}\n\n> Branch of pi session \`${file}\` from the root to \`${id}\`${label ? ` (${label})` : ''}: ${path.length.toLocaleString('en-US')} entries. Exported by pi-tree on ${at}.\n\n`,
+  );
   const w = new MarkdownWriter(out);
   for (let i = 0; i < path.length; i += BATCH) {
     const entries = await session.load(path.slice(i, i + BATCH), opts.signal);
@@ -203,4 +205,3 @@ export async function exportBranch(session: Session, id: string, out: (s: string
   w.flush();
   return { entries: w.entries };
 }
-

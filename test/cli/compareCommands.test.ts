@@ -38,6 +38,7 @@ describe('pi-tree files / export / compare --with', () => {
     const leaf = b.assistant({ text: 'fine' });
     const r = run('export', b.write(), leaf);
     assert.equal(r.status, 0, r.stderr);
+    // eslint-disable-next-line no-control-regex -- looking for raw control characters is the point
     assert.ok(!/[\u0000-\u0008\u000b-\u001f]/.test(r.stdout), 'no raw control characters');
     assert.match(r.stdout, /evil \\x1b\]52;c;aGk=\\x07 text\nnext line/);
     assert.match(r.stdout, /## Assistant \(test-model\)/);

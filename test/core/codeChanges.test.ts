@@ -61,7 +61,13 @@ describe('edit arguments as pi 1.6.0 prepares them', () => {
     assert.equal(applyEdits('a\r\nb\r\nc\r\n', [{ oldText: 'b\n', newText: 'B\n' }]), 'a\nB\nc\n');
     assert.equal(applyEdits('x x', [{ oldText: 'x', newText: 'y' }]), undefined, 'not unique');
     assert.equal(applyEdits('abc', [{ oldText: 'q', newText: 'y' }]), undefined, 'not found');
-    assert.equal(applyEdits('one two three', [{ oldText: 'three', newText: '3' }, { oldText: 'one', newText: '1' }]), '1 two 3');
+    assert.equal(
+      applyEdits('one two three', [
+        { oldText: 'three', newText: '3' },
+        { oldText: 'one', newText: '1' },
+      ]),
+      '1 two 3',
+    );
   });
 
   it('shows each region of a multi-replacement edit under the same marker on both sides', () => {
@@ -70,7 +76,23 @@ describe('edit arguments as pi 1.6.0 prepares them', () => {
       id: 'a1',
       parentId: null,
       timestamp: '',
-      message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'edit', arguments: { path: 'f', edits: [{ oldText: 'a', newText: 'b' }, { oldText: 'c\n', newText: 'd\n' }] } }] },
+      message: {
+        role: 'assistant',
+        content: [
+          {
+            type: 'toolCall',
+            id: 'c',
+            name: 'edit',
+            arguments: {
+              path: 'f',
+              edits: [
+                { oldText: 'a', newText: 'b' },
+                { oldText: 'c\n', newText: 'd\n' },
+              ],
+            },
+          },
+        ],
+      },
     });
     const r = editRegions(c);
     assert.equal(r.before, '⋯ replacement 1 of 2 ⋯\na\n\n⋯ replacement 2 of 2 ⋯\nc\n');

@@ -133,7 +133,18 @@ describe('a branch as Markdown', () => {
     const r = await exportBranch(s, b.leaf!, (x) => (md += x), { exportedAt: new Date('2026-01-01T00:00:00Z') });
     assert.equal(r.entries, s.index.branch(b.leaf!).length);
     assert.match(md, /^# pi session\n\n> Branch of pi session `[^`]+` from the root to `[0-9a-z]+`: 7 entries\. Exported by pi-tree on 2026-01-01\.\n/);
-    const order = ['## User', 'first question', '## Assistant (test-model)', 'first answer', '> **Branch summary**', '> left A', 'side B asks', '<details><summary>write: src/b.ts</summary>', 'Result:', '</details>'];
+    const order = [
+      '## User',
+      'first question',
+      '## Assistant (test-model)',
+      'first answer',
+      '> **Branch summary**',
+      '> left A',
+      'side B asks',
+      '<details><summary>write: src/b.ts</summary>',
+      'Result:',
+      '</details>',
+    ];
     let at = 0;
     for (const part of order) {
       const i = md.indexOf(part, at);

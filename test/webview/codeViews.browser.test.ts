@@ -288,7 +288,19 @@ test('the compare view: ancestor, both sides’ facts, totals when summed, align
   assert.equal(await page.locator('.cmp-card.side-a h2').textContent(), 'A Stream the reader');
   // totals arrive after the first screen
   assert.match((await page.locator('.cmp-card.side-b .cmp-totals').textContent()) ?? '', /being summed/);
-  const totals = { entries: 225, messages: 200, turns: 74, userMessages: 74, assistantMessages: 80, toolCalls: 50, toolResults: 46, tokens: { input: 123456, output: 789, cacheRead: 0, cacheWrite: 0, total: 124245 }, cost: 1.5, models: [{ provider: 'anthropic', model: 'claude-x', messages: 80 }], wallMs: 3_600_000 };
+  const totals = {
+    entries: 225,
+    messages: 200,
+    turns: 74,
+    userMessages: 74,
+    assistantMessages: 80,
+    toolCalls: 50,
+    toolResults: 46,
+    tokens: { input: 123456, output: 789, cacheRead: 0, cacheWrite: 0, total: 124245 },
+    cost: 1.5,
+    models: [{ provider: 'anthropic', model: 'claude-x', messages: 80 }],
+    wallMs: 3_600_000,
+  };
   await h.post({ type: 'compareSide', side: 'b', totals, files: ['src/a.ts', 'src/b.ts'] });
   const dl = page.locator('.cmp-card.side-b dl.cmp-totals');
   await dl.waitFor();
