@@ -60,10 +60,16 @@ describe('compare, code changes and the family tree', () => {
     await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'reader.ts' }).waitFor();
     await vs.screenshot('edit-diff');
 
-    // Back to the tree: compare the dead end with the current leaf
+    // Back to the tree (the edit's changes listed, its node marked, the fork drawn as a link node)
     await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
     wv = vs.webview();
     await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 60_000 });
+    await select(wv, 'edit: src', editResult);
+    await wv.locator('.details .changes button.change-open').waitFor({ timeout: 30_000 });
+    await wv.locator('[role="treeitem"].k-link').waitFor({ timeout: 60_000 });
+    await vs.screenshot('tree-changes');
+
+    // Compare the dead end with the current leaf
     await select(wv, 'no built-in mmap', ids.mmapAnswer);
     await wv.locator('.details [data-action="compare-leaf"]').click();
     const cmp = vs.webview();
