@@ -75,34 +75,47 @@ export async function sumUsage(session: Session, records: readonly EntryRecord[]
   let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
   const carries = records.filter((r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary');
+  const take = (e: SessionEntry | undefined) => {
+    if (!e) return;
+    if (e.type !== 'message') return add((e as Obj).usage);
+    const m = messageOf(e);
+    if (!m) return;
+    add(m.usage);
+    if (m.role !== 'assistant') return;
+    opts.visit?.(e);
+    if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
+    const key = `${String(m.provider)}/${String(m.model)}`;
+    const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
+    cur.messages++;
+    models.set(key, cur);
+  };
   for (let i = 0; i < carries.length; i += BATCH) {
     const slice = carries.slice(i, i + BATCH);
-    const loaded: (SessionEntry | undefined)[] = slice.map((r) => r.entry);
+    // Each line is summed as soon as it is read, in order (the float sums must come out as pi's), so a
+    // parsed entry dies young: a 50k-entry path leaves little for the collector to copy.
+    const held = new Map<number, SessionEntry | undefined>();
+    let next = 0;
+    const drain = () => {
+      while (next < slice.length) {
+        const r = slice[next];
+        if (r.entry) take(r.entry);
+        else if (held.has(next)) {
+          take(held.get(next));
+          held.delete(next);
+        } else if (r.offset >= 0) return; // not read yet
+        next++;
+      }
+    };
     await session.visitLines(
       slice,
       (k, rec, bytes) => {
-        if (rec.role === 'toolResult' && bytes.indexOf(USAGE_KEY) < 0) return;
-        loaded[k] = parseRecordLine(rec, bytes);
+        held.set(k, rec.role === 'toolResult' && bytes.indexOf(USAGE_KEY) < 0 ? undefined : parseRecordLine(rec, bytes));
+        drain();
       },
       opts.signal,
     );
-    for (const e of loaded) {
-      if (!e) continue;
-      if (e.type !== 'message') {
-        add((e as Obj).usage);
-        continue;
-      }
-      const m = messageOf(e);
-      if (!m) continue;
-      add(m.usage);
-      if (m.role !== 'assistant') continue;
-      opts.visit?.(e);
-      if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
-      const key = `${String(m.provider)}/${String(m.model)}`;
-      const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
-      cur.messages++;
-      models.set(key, cur);
-    }
+    // lines that could not be read (and so were never visited) add nothing
+    for (; next < slice.length; next++) take(slice[next].entry ?? held.get(next));
   }
   let messages = 0;
   for (const role in messagesByRole) messages += messagesByRole[role];
