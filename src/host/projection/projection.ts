@@ -61,11 +61,14 @@ interface CallSummary {
   /** pi's /tree text for the call, e.g. `[read: src/a.ts]`. */
   text: string;
   path?: string;
+  /** Files the call changes (edit, write, bash-named): its tool result is marked with them too. */
+  changed?: string[];
 }
 
 function summarize(c: ToolCallRef): CallSummary {
   const p = c.arguments.path ?? c.arguments.file_path;
-  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined };
+  const changed = [...new Set(changesOfCall('', c).map((x) => x.path))];
+  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined, ...(changed.length ? { changed } : {}) };
 }
 
 /**
@@ -119,6 +122,7 @@ export class Projector {
         if (label) node.label = label;
         node.tools = [this.strings.of(String(call?.name ?? toolName ?? 'tool'))];
         if (call?.path !== undefined) node.files = [this.strings.of(call.path)];
+        if (call?.changed) node.changed = this.strings.list([...call.changed]);
         if (isError === 'true') node.error = true;
         return node;
       }
@@ -168,6 +172,7 @@ export class Projector {
       } else if (m.role === 'toolResult') {
         node.tools = [this.strings.of(String(resultOf?.name ?? m.toolName ?? 'tool'))];
         if (resultOf?.path !== undefined) node.files = [this.strings.of(resultOf.path)];
+        if (resultOf?.changed) node.changed = this.strings.list([...resultOf.changed]);
         if (m.isError) node.error = true;
       } else if (m.role === 'bashExecution') {
         node.tools = ['bash'];
