@@ -3,7 +3,7 @@
 // the entry where they part. A fork or clone copies the path it was made from with the same ids and
 // timestamps (pi's createBranchedSession), so the last copied entry is where it came from.
 import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { samePath } from './repository.js';
 import type { SessionIndex } from './sessionIndex.js';
 import type { SessionInfo, SessionInfoCache } from './sessionInfo.js';
@@ -15,11 +15,22 @@ export interface Family {
   children: SessionInfo[];
 }
 
-/** The parent and the children of `file`, looking in its folder, its parent's folder, and `known` infos. */
+/** Same file: the names first (cheap), then the real paths. */
+const sameFile = (a: string, b: string) => basename(a) === basename(b) && samePath(a, b);
+
+/**
+ * The parent and the children of `file`, from `known` infos (the sidebar's) and, when those do not cover
+ * them, the listing of its folder and its parent's folder (pi puts forks beside their source).
+ */
 export async function familyOf(file: string, parentPath: string | undefined, cache: SessionInfoCache, known: readonly SessionInfo[] = [], signal?: AbortSignal): Promise<Family> {
   const infos = new Map<string, SessionInfo>();
-  for (const i of known) infos.set(i.path, i);
+  const knownDirs = new Set<string>();
+  for (const i of known) {
+    infos.set(i.path, i);
+    knownDirs.add(dirname(i.path));
+  }
   for (const dir of new Set([dirname(file), ...(parentPath ? [dirname(parentPath)] : [])])) {
+    if (knownDirs.has(dir)) continue;
     let names: string[] = [];
     try {
       names = (await readdir(dir)).filter((f) => f.endsWith('.jsonl'));
@@ -37,9 +48,9 @@ export async function familyOf(file: string, parentPath: string | undefined, cac
   let parent: SessionInfo | undefined;
   const children: SessionInfo[] = [];
   for (const i of infos.values()) {
-    if (samePath(i.path, file)) continue;
-    if (parentPath && !parent && samePath(i.path, parentPath)) parent = i;
-    if (i.parentSessionPath && samePath(i.parentSessionPath, file)) children.push(i);
+    if (sameFile(i.path, file)) continue;
+    if (parentPath && !parent && sameFile(i.path, parentPath)) parent = i;
+    if (i.parentSessionPath && sameFile(i.parentSessionPath, file)) children.push(i);
   }
   children.sort((a, b) => a.created.getTime() - b.created.getTime() || a.path.localeCompare(b.path));
   return { parent, children };
