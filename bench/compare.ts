@@ -7,7 +7,7 @@
 // Run: node_modules/.bin/node --import tsx bench/compare.ts FILE ID_A ID_B   (needs `npm run build`)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../src/core/compare.js';
+import { pathOf, prepareCompare, splitPaths, summarizeSide, turnViews } from '../src/core/compare.js';
 import { entryText } from '../src/core/preview.js';
 import { Session } from '../src/core/session.js';
 import type { CompareHostMessage } from '../src/compareProtocol.js';
@@ -23,10 +23,11 @@ const median = (a: number[]) => {
 /** What ComparePanel.sendFirstScreen does, timed; returns the message it would post. */
 async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: number; json: string; sides: [number, number] }> {
   const t0 = performance.now();
-  const split = splitPaths(pathOf(s, a), pathOf(s, b));
-  const ta = turnsOf(split.a);
-  const tb = turnsOf(split.b);
-  const rows = alignTurns(ta, tb).slice(0, FIRST_ROWS);
+  const p = await prepareCompare(s, a, s, b);
+  const split = p.split;
+  const ta = p.turnsA;
+  const tb = p.turnsB;
+  const rows = p.rows.slice(0, FIRST_ROWS);
   const pick = (side: 'a' | 'b') => rows.map((r) => r[side]).filter((t) => !!t);
   const va = await turnViews(s, split.a, ta, ta.indexOf(pick('a')[0]!), ta.indexOf(pick('a')[0]!) + pick('a').length);
   const vb = await turnViews(s, split.b, tb, tb.indexOf(pick('b')[0]!), tb.indexOf(pick('b')[0]!) + pick('b').length);
@@ -39,7 +40,7 @@ async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: numb
       ancestor: { id: split.ancestorId, text: ae ? entryText(ae) : '', time: anc?.time ?? 0, common: split.common },
       a: side(a, split.a.length),
       b: side(b, split.b.length),
-      rows: alignTurns(ta, tb).length,
+      rows: p.rows.length,
     },
     rows: rows.map((r, k) => ({ index: k, ...(r.a ? { a: va[pick('a').indexOf(r.a)] } : {}), ...(r.b ? { b: vb[pick('b').indexOf(r.b)] } : {}) })),
   };

@@ -70,6 +70,34 @@ export function alignTurns(a: readonly Turn[], b: readonly Turn[]): { a?: Turn; 
   return rows;
 }
 
+export interface Prepared {
+  split: Split;
+  turnsA: Turn[];
+  turnsB: Turn[];
+  rows: { a?: Turn; b?: Turn }[];
+}
+
+const tick = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * Everything the first screen needs that is not read from the file: both paths, their split, each
+ * side's turns and the aligned rows. A step is a loop over up to a path's length, so it yields between
+ * steps (the extension host is shared).
+ */
+export async function prepareCompare(sa: Session, a: string | null, sb: Session, b: string | null): Promise<Prepared> {
+  const pa = pathOf(sa, a);
+  await tick();
+  const pb = pathOf(sb, b);
+  await tick();
+  const split = splitPaths(pa, pb);
+  await tick();
+  const turnsA = turnsOf(split.a);
+  await tick();
+  const turnsB = turnsOf(split.b);
+  await tick();
+  return { split, turnsA, turnsB, rows: alignTurns(turnsA, turnsB) };
+}
+
 export interface SideTotals {
   entries: number;
   messages: number;
@@ -101,7 +129,8 @@ export async function summarizeSide(session: Session, recs: readonly EntryRecord
     totals: {
       entries: recs.length,
       messages: sums.messages,
-      turns: turnsOf(recs).filter((t) => t.userId).length,
+      // a turn opens with each user message
+      turns: sums.messagesByRole.user ?? 0,
       userMessages: sums.messagesByRole.user ?? 0,
       assistantMessages: sums.messagesByRole.assistant ?? 0,
       toolCalls: sums.toolCalls,

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf, turnViews, type Split, type Turn, type TurnView } from '../../core/compare.js';
+import { prepareCompare, summarizeSide, turnViews, type Split, type Turn, type TurnView } from '../../core/compare.js';
 import { entriesMarkdown, MarkdownWriter } from '../../core/exportMarkdown.js';
 import { entryText } from '../../core/preview.js';
 import type { Session } from '../../core/session.js';
@@ -90,14 +90,13 @@ export class ComparePanel implements vscode.Disposable {
     const sb = this.b.file === this.a.file ? sa : await this.deps.acquire(this.b.file);
     if (sb !== sa) this.releases.push(sb.release);
     if (this.disposed) return;
-    const pa = pathOf(sa.session, this.a.id ?? sa.session.leafId);
-    const pb = pathOf(sb.session, this.b.id ?? sb.session.leafId);
-    this.split = splitPaths(pa, pb);
-    const sideA: SideState = { target: this.a, session: sa.session, recs: this.split.a, turns: turnsOf(this.split.a) };
-    const sideB: SideState = { target: this.b, session: sb.session, recs: this.split.b, turns: turnsOf(this.split.b) };
-    this.sides = { a: sideA, b: sideB };
-    this.rows = alignTurns(sideA.turns, sideB.turns);
-    log().info(`compare ${basename(this.a.file)}: paths of ${pa.length} and ${pb.length} entries split at ${this.split.ancestorId ?? '(none)'} in ${(performance.now() - t0).toFixed(0)} ms`);
+    const p = await prepareCompare(sa.session, this.a.id ?? sa.session.leafId, sb.session, this.b.id ?? sb.session.leafId);
+    this.split = p.split;
+    this.sides = { a: { target: this.a, session: sa.session, recs: p.split.a, turns: p.turnsA }, b: { target: this.b, session: sb.session, recs: p.split.b, turns: p.turnsB } };
+    this.rows = p.rows;
+    log().info(
+      `compare ${basename(this.a.file)}: ${p.split.common} shared entries, sides of ${p.split.a.length} and ${p.split.b.length} split at ${p.split.ancestorId ?? '(none)'} in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
   }
 
   private post(m: CompareHostMessage): void {

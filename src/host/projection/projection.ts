@@ -67,7 +67,7 @@ interface CallSummary {
 
 function summarize(c: ToolCallRef): CallSummary {
   const p = c.arguments.path ?? c.arguments.file_path;
-  const changed = [...new Set(changesOfCall('', c).map((x) => x.path))];
+  const changed = [...new Set(changesOfCall('', { id: '', ...c }).map((x) => x.path))];
   return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined, ...(changed.length ? { changed } : {}) };
 }
 
