@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { pathOf, splitPaths, summarizeSide } from '../../src/core/compare.js';
+import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/compare.js';
 import { Session } from '../../src/core/session.js';
 import { generateSession } from '../support/generate.js';
 import { loadPi } from '../support/pi.js';
@@ -33,7 +33,26 @@ async function piSide(sm: any, leaf: string, other: string) {
       if (b.type === 'toolCall' && (b.name === 'edit' || b.name === 'write') && b.arguments?.path && !files.includes(b.arguments.path)) files.push(b.arguments.path);
     }
   }
-  return { ancestorId: n ? mine[n - 1].id : null, ids: side.map((e) => e.id), stats, files };
+  // the user messages that open the side's turns, as pi's /tree shows them (one line)
+  const users = side
+    .filter((e) => e.type === 'message' && e.message?.role === 'user')
+    .map((e) =>
+      textOf(e.message!.content)
+        .slice(0, 200)
+        .replace(/[\n\t]/g, ' ')
+        .trim(),
+    );
+  return { ancestorId: n ? mine[n - 1].id : null, ids: side.map((e) => e.id), stats, files, users, prelude: side.length > 0 && !(side[0].type === 'message' && side[0].message?.role === 'user') };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return Array.isArray(content)
+    ? content
+        .filter((c) => c?.type === 'text')
+        .map((c) => String(c.text))
+        .join('')
+    : '';
 }
 
 async function check(file: string, a: string, b: string, sm: any) {
@@ -63,6 +82,19 @@ async function check(file: string, a: string, b: string, sm: any) {
     assert.equal(ours.totals.toolCalls, pi.stats.toolCalls);
     assert.equal(ours.totals.toolResults, pi.stats.toolResults);
     assert.deepEqual(ours.files, pi.files);
+  }
+  // turns aligned: a prelude row when either side starts without a user message, then user turn k beside user turn k
+  const ta = turnsOf(split.a);
+  const tb = turnsOf(split.b);
+  const rows = alignTurns(ta, tb);
+  const pre = pa.prelude || pb.prelude ? 1 : 0;
+  assert.equal(rows.length, pre + Math.max(pa.users.length, pb.users.length));
+  const va = await turnViews(s, split.a, ta, 0, Math.min(ta.length, 40));
+  const vb = await turnViews(s, split.b, tb, 0, Math.min(tb.length, 40));
+  for (let k = pre; k < Math.min(rows.length, 30); k++) {
+    const [ra, rb] = [rows[k].a, rows[k].b];
+    assert.equal(ra ? va[ta.indexOf(ra)].user : undefined, pa.users[k - pre], `row ${k} side A`);
+    assert.equal(rb ? vb[tb.indexOf(rb)]?.user : undefined, pb.users[k - pre], `row ${k} side B`);
   }
   // the CLI's contract
   const r = spawnSync(process.execPath, [CLI, 'compare', file, a, b, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
