@@ -195,7 +195,8 @@ test('family links: a fork is drawn under the entry it came from, the parent as 
   await idle(page);
   const fork = page.locator('svg.scene g.node.k-link[data-entry-id="link:f00d01"]');
   await fork.waitFor();
-  assert.match((await fork.textContent()) ?? '', /Try the other parser.*fork · 12 messages · 40 KB/);
+  assert.match((await fork.textContent()) ?? '', /fork: Try the other.*fork · 12 messages · 40 KB/);
+  assert.match((await page.locator('[role="treeitem"][data-entry-id="link:f00d01"]').textContent()) ?? '', /fork: Try the other parser/);
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="link:f00d02"]').count(), 1);
   // its menu is not an entry's
   assert.equal(JSON.parse((await fork.getAttribute('data-vscode-context'))!).webviewSection, 'link');
