@@ -75,6 +75,9 @@ export class TreeController implements vscode.Disposable {
   /** What the last family message said (an unchanged family is not sent again). */
   private familySent: string | undefined;
   onDidDispose: (() => void) | undefined;
+  /** Milestones of the first snapshot, in ms from the panel's creation (logged once: the click bench reads them). */
+  private readonly born = performance.now();
+  private readonly firstShow: Record<string, number> = {};
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -137,6 +140,7 @@ export class TreeController implements vscode.Disposable {
       if (this.disposed) return release();
       this.session = session;
       this.release = release;
+      this.firstShow.open ??= performance.now() - this.born;
       this.actions = new SessionActions(session, this.file, this.deps);
       this.lastLeaf = session.leafId;
       this.lastName = session.name;
@@ -234,6 +238,7 @@ export class TreeController implements vscode.Disposable {
     const live = s.index.live();
     const leafId = s.leafId;
     const send = (rev: number) => (nodes: NodeView[], from: number) => {
+      if (from === 0) this.firstShow.firstPart ??= performance.now() - this.born;
       if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
       else this.post({ type: 'snapshotPart', rev, nodes });
     };
@@ -245,7 +250,7 @@ export class TreeController implements vscode.Disposable {
       try {
         await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
         this.projector.workerMade = true;
-        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
+        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
         this.afterSnapshot();
         return;
       } catch (e) {
@@ -254,8 +259,17 @@ export class TreeController implements vscode.Disposable {
       }
     }
     await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
-    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
     this.afterSnapshot();
+  }
+
+  /** The first snapshot's milestones, once: "(from the panel's creation: read+index 812 ms, …)". */
+  private shownAfter(): string {
+    const f = this.firstShow;
+    if (f.sent !== undefined) return '';
+    f.sent = performance.now() - this.born;
+    const ms = (k: string) => (f[k] === undefined ? '?' : `${f[k].toFixed(0)} ms`);
+    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
   }
 
   /** A snapshot replaces the webview's model: the family links (kept apart from it) are sent again. */
@@ -338,6 +352,7 @@ export class TreeController implements vscode.Disposable {
     const m = check.message;
     if (m.type === 'ready') {
       this.ready = true;
+      this.firstShow.ready ??= performance.now() - this.born;
       await this.sendSnapshot();
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
       for (const [action, id] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id });

@@ -1,0 +1,78 @@
+// Click benchmark in the real VS Code (code-server + headless Chromium, as the e2e tests run it): what
+// the user waits for, from the input to the painted frame in the webview.
+//  (a) a click on a session's sidebar row → the first graph node painted, for generated 20k- and
+//      100k-entry sessions in pi's layout (a fresh VS Code per sample: the first open in a window);
+//  (b) ↑ in the tree → the new selection painted (in the 100k session);
+//  (c) "Move here" clicked → the leaf mark painted on the target (100k).
+// Times are Date.now() in the workbench page right before Playwright dispatches the input, and
+// Date.now() in the webview after the frame that shows the result (bench/click/probe.ts). Prints JSON
+// and writes the "From the click" section of BENCHMARKS.md.
+// Run: BENCH_ONLY=click npm run bench, or node_modules/.bin/node --import tsx bench/click.ts (after
+// `npm run build`; needs code-server: node scripts/ensure-tools.mjs, or PI_TREE_CODE_SERVER_DIR).
+// BENCH_CLICK_RUNS (default 3), BENCH_CLICK_SIZES (default 20000,100000), BENCH_CLICK_STEPS (10),
+// BENCH_CLICK_MOVES (5).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { VSCode } from '../test/e2e/harness';
+import { clickToFirstNode, keyboardSteps, moves, type MoveSample, type StepSample } from './click/measure';
+import { PROBE } from './click/probe';
+import { clickSection, withClickSection } from './click/section';
+import { benchSession, placeSession } from './click/sessions';
+import { hostTimings } from './click/hostLog';
+import { report, type ClickResults } from './click/report';
+
+const ROOT = join(__dirname, '..');
+const RUNS = Number(process.env.BENCH_CLICK_RUNS ?? 3);
+const SIZES = (process.env.BENCH_CLICK_SIZES ?? '20000,100000').split(',').map(Number);
+const STEPS = Number(process.env.BENCH_CLICK_STEPS ?? 10);
+const MOVES = Number(process.env.BENCH_CLICK_MOVES ?? 5);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+async function sample(entries: number, run: number, results: ClickResults): Promise<void> {
+  const s = benchSession(join(ROOT, '.bench', 'click'), entries);
+  const load = loadavg()[0];
+  const vs = await VSCode.launch(`click-bench-${entries}-${run}`, {
+    sessions: ({ agentDir, workspace }) => void placeSession(s, agentDir, workspace),
+  });
+  let failure: unknown;
+  try {
+    await vs.context.addInitScript(PROBE);
+    const { sample, frame } = await clickToFirstNode(vs, s.name);
+    sample.host = hostTimings(vs.outputChannel());
+    (results.open[entries] ??= { bytes: s.bytes, samples: [] }).samples.push({ ...sample, load });
+    log(`${entries}: click → first node painted ${sample.ms} ms (load ${load.toFixed(1)}) ${JSON.stringify(sample.at)} host ${JSON.stringify(sample.host)}`);
+    if (entries === Math.max(...SIZES)) {
+      const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
+      results.steps.push(...steps.map((x) => ({ ...x, entries })));
+      log(`${entries}: ↑ → selection painted ${steps.map((x) => x.ms).join(', ')} ms`);
+      const mv: MoveSample[] = await moves(vs, frame, MOVES);
+      results.moves.push(...mv.map((x) => ({ ...x, entries })));
+      log(`${entries}: move → leaf painted ${mv.map((x) => x.ms).join(', ')} ms`);
+    }
+    await vs.screenshot('end');
+    vs.assertNoExtensionErrors();
+  } catch (e) {
+    failure = e;
+    throw e;
+  } finally {
+    await vs.close(failure);
+  }
+}
+
+async function main(): Promise<void> {
+  const results: ClickResults = { open: {}, steps: [], moves: [] };
+  for (let run = 0; run < RUNS; run++) for (const n of SIZES) await sample(n, run, results);
+  const cpu = cpus();
+  const section = report(results, { date: new Date().toISOString().slice(0, 10), machine: `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}`, runs: RUNS });
+  const file = join(ROOT, 'BENCHMARKS.md');
+  writeFileSync(file, withClickSection(readFileSync(file, 'utf8'), section));
+  if (!clickSection(readFileSync(file, 'utf8'))) throw new Error('BENCHMARKS.md: the click section was not written');
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+  process.stderr.write(`${section}\n`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,185 @@
+// The three things the click benchmark times in the real VS Code, each from the moment the bench is
+// about to dispatch the user's input (Date.now() in the workbench page, right before Playwright's
+// mouse click or key press) to the end of the frame that painted the result in the webview (Date.now()
+// there, after a requestAnimationFrame and a task: the same clock, the same way as bench/webview.ts).
+import type { Frame } from 'playwright-core';
+import type { VSCode } from '../../test/e2e/harness';
+
+type Win = Record<string, any>;
+const LONG = 15 * 60_000;
+
+/** Waits until the page's main thread has had an idle period (the workbench settled after a step). */
+async function settled(frame: Pick<Frame, 'evaluate'>): Promise<void> {
+  for (let i = 0; i < 2; i++) await frame.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5000 })));
+}
+
+/** The inner frame of our webview (the one the probe records in). */
+export async function webviewFrame(vs: VSCode): Promise<Frame> {
+  const outer = await (await vs.webviewElement().elementHandle({ timeout: LONG }))!.contentFrame();
+  const inner = await (await outer!.waitForSelector('iframe#active-frame', { timeout: LONG }))!.contentFrame();
+  if (!inner) throw new Error('the webview has no inner frame');
+  return inner;
+}
+
+export interface ClickSample {
+  /** When the click was dispatched (Date.now() in the workbench page). */
+  t0: number;
+  /** Input dispatched → first graph node painted. */
+  ms: number;
+  /** Input dispatched → the workbench page's mousedown (Playwright's share). */
+  dispatchMs: number;
+  /** Each from the input dispatch, ms. */
+  at: {
+    firstMessage: number;
+    lastPart: number;
+    lastPartHandled: number;
+    firstRender: number;
+    painted: number;
+  };
+  parts: number;
+  nodes: number;
+  /** The host's own account (output channel), ms from the panel's creation. */
+  host?: Record<string, number>;
+}
+
+/** Clicks the sidebar row showing `name` and times it until the first graph node is painted. */
+export async function clickToFirstNode(vs: VSCode, name: string): Promise<{ sample: ClickSample; frame: Frame }> {
+  await vs.openContainer();
+  const row = vs.treeRows().filter({ hasText: name }).first();
+  await row.waitFor({ timeout: LONG });
+  await settled(vs.page);
+  await vs.page.evaluate(() => window.addEventListener('mousedown', () => ((window as Win).__benchMouseDown = Date.now()), { capture: true, once: true }));
+  const box = await row.boundingBox();
+  if (!box) throw new Error(`the sidebar row "${name}" has no box`);
+  const t0 = await vs.page.evaluate(() => Date.now());
+  await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await vs.webview().locator('svg.scene g.node').first().waitFor({ timeout: LONG });
+  const frame = await webviewFrame(vs);
+  await frame.waitForFunction(() => (window as Win).__clickProbe?.renders.some((r: Win) => r.nodes > 0 && r.painted), undefined, { timeout: LONG, polling: 100 });
+  const probe = await frame.evaluate(() => {
+    const p = (window as Win).__clickProbe;
+    return { messages: p.messages as Win[], renders: p.renders as Win[] };
+  });
+  const mouseDown = (await vs.page.evaluate(() => (window as Win).__benchMouseDown)) as number;
+  const first = probe.renders.find((r) => r.nodes > 0)!;
+  const parts = probe.messages.filter((m) => m.type === 'snapshot' || m.type === 'snapshotPart');
+  const last = parts[parts.length - 1];
+  const sample: ClickSample = {
+    t0,
+    ms: first.painted - t0,
+    dispatchMs: mouseDown - t0,
+    at: {
+      firstMessage: parts[0].at - t0,
+      lastPart: last.at - t0,
+      lastPartHandled: last.handled - t0,
+      firstRender: first.at - t0,
+      painted: first.painted - t0,
+    },
+    parts: parts.length,
+    nodes: parts.reduce((n, m) => n + m.nodes, 0),
+  };
+  return { sample, frame };
+}
+
+/**
+ * Arms a watch in the webview, before the input is dispatched: after each DOM change it checks whether
+ * the result is there (`step`: a new item selected in the outline and the same one in the graph;
+ * `leafAt`: the graph's leaf mark on that entry), then waits for the frame that shows it to be painted.
+ * (The webview's CSP forbids eval, so the conditions are written out here.)
+ */
+async function armWatch(frame: Frame, want: { step: true } | { leafAt: string }): Promise<void> {
+  await frame.evaluate((want) => {
+    const w = window as Win;
+    const selected = () => [
+      document.querySelector('[role="tree"] [aria-selected="true"]')?.getAttribute('data-key') ?? null,
+      document.querySelector('.graph svg.scene g.node.selected')?.getAttribute('data-key') ?? null,
+    ];
+    const leaf = () => document.querySelector('.graph svg.scene g.node.leaf')?.getAttribute('data-entry-id') ?? null;
+    const before = selected();
+    const done = () => {
+      if ('leafAt' in want) return leaf() === want.leafAt;
+      const [row, node] = selected();
+      return row !== null && row !== before[0] && node === row;
+    };
+    const watch: Win = (w.__benchWatch = {});
+    const obs = new MutationObserver(() => {
+      if (!done()) return;
+      obs.disconnect();
+      watch.dom = Date.now();
+      w.__clickProbe.afterPaint((t: number) => (watch.painted = t));
+    });
+    obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'aria-selected'] });
+  }, want);
+}
+
+async function watched(frame: Frame): Promise<{ dom: number; painted: number }> {
+  await frame.waitForFunction(() => (window as Win).__benchWatch?.painted, undefined, { timeout: 60_000, polling: 20 });
+  return frame.evaluate(() => (window as Win).__benchWatch);
+}
+
+export interface StepSample {
+  ms: number;
+  domMs: number;
+}
+
+/** `n` presses of ↑ in the tree, each timed until the new selection is painted in outline and graph. */
+export async function keyboardSteps(vs: VSCode, frame: Frame, n: number): Promise<StepSample[]> {
+  await settled(frame);
+  await frame.locator('[role="tree"]').focus();
+  const out: StepSample[] = [];
+  for (let i = 0; i < n; i++) {
+    await settled(frame);
+    await armWatch(frame, { step: true });
+    const t0 = await vs.page.evaluate(() => Date.now());
+    await vs.page.keyboard.press('ArrowUp');
+    const w = await watched(frame);
+    out.push({ ms: w.painted - t0, domMs: w.dom - t0 });
+  }
+  return out;
+}
+
+export interface MoveSample {
+  ms: number;
+  domMs: number;
+  target: string;
+}
+
+/**
+ * `n` leaf moves: each selects an entry with its own node on the current path a node or two above
+ * the leaf (a click on it, not timed), then clicks "Move here" in the details pane (timed until the leaf
+ * mark is painted on the target in the graph).
+ */
+export async function moves(vs: VSCode, frame: Frame, n: number): Promise<MoveSample[]> {
+  const out: MoveSample[] = [];
+  for (let i = 0; i < n; i++) {
+    await settled(frame);
+    const target = await frame.evaluate(() => {
+      // The lowest nodes of the current path, bottom up (the leaf's own node may be hidden by the
+      // filter, e.g. a session_info entry): the second one above the leaf mark, or above the bottom.
+      const y = (g: Element) => g.getBoundingClientRect().top;
+      const leaf = document.querySelector('.graph svg.scene g.node.leaf');
+      const below = leaf ? y(leaf) : Infinity;
+      const view = document.querySelector('.graph')!.getBoundingClientRect();
+      const inView = (g: Element) => {
+        const r = g.getBoundingClientRect();
+        return r.top > view.top + 10 && r.bottom < view.bottom - 10 && r.left > view.left + 10 && r.right < view.right - 10;
+      };
+      const nodes = [...document.querySelectorAll('.graph svg.scene g.node.on-path:not(.seg):not(.leaf):not(.k-user)')].filter((g) => inView(g) && y(g) < below).sort((a, b) => y(b) - y(a));
+      return (nodes[1] ?? nodes[0])?.getAttribute('data-entry-id') ?? null;
+    });
+    if (!target) throw new Error('no node on the path above the leaf to move to');
+    await frame.locator(`.graph svg.scene g.node[data-entry-id="${target}"]`).click();
+    await frame.locator(`[role="tree"] [aria-selected="true"][data-entry-id="${target}"]`).waitFor();
+    const button = frame.locator('.details [data-action="move"]');
+    await button.waitFor();
+    await settled(frame);
+    const box = await button.boundingBox();
+    if (!box) throw new Error('"Move here" has no box');
+    await armWatch(frame, { leafAt: target });
+    const t0 = await vs.page.evaluate(() => Date.now());
+    await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const w = await watched(frame);
+    out.push({ ms: w.painted - t0, domMs: w.dom - t0, target });
+  }
+  return out;
+}

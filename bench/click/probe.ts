@@ -1,0 +1,43 @@
+// The probe the click benchmark puts into every frame (a Playwright init script, so it is in place
+// before the webview's own script runs); it acts only in pi-tree's webview: the inner frame of a
+// webview whose outer frame names extensionId=pi-tree.pi-tree. VS Code navigates that frame from
+// about:blank to fake.html and then document.write()s the webview's HTML: the window and its
+// prototypes survive that, listeners and observers on the first document do not, so the probe hooks
+// prototypes. It records wall-clock times (Date.now: the same clock in every frame and process):
+// each host message's arrival and the end of its handling, and each graph render (the app's
+// performance mark) with the frame that painted it. A plain string: it runs in the page, not
+// through tsx's transforms.
+export const PROBE = `(() => {
+  // tsx (esbuild keepNames) wraps named functions of the bench's page.evaluate code in __name().
+  window.__name ??= (f) => f;
+  let ours = false;
+  try {
+    ours = window.parent !== window && /\\/webview\\/browser\\/pre\\/index\\.html$/.test(parent.location.pathname) && parent.location.search.includes('extensionId=pi-tree.pi-tree');
+  } catch {}
+  if (!ours || window.__clickProbe) return;
+  const rec = (window.__clickProbe = { messages: [], renders: [] });
+  // After the frame that shows the DOM as it is now has been painted (the same as bench/webview.ts).
+  rec.afterPaint = (cb) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => cb(Date.now()); ch.port2.postMessage(0); });
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (type === 'message' && this === window && typeof listener === 'function') {
+      const inner = listener;
+      listener = function (ev) {
+        const d = ev.data;
+        const m = { at: Date.now(), type: d && typeof d.type === 'string' ? d.type : '?', nodes: d && Array.isArray(d.nodes) ? d.nodes.length : 0 };
+        try { return inner.call(this, ev); } finally { m.handled = Date.now(); if (m.type !== '?') rec.messages.push(m); }
+      };
+    }
+    return add.call(this, type, listener, options);
+  };
+  const mark = Performance.prototype.mark;
+  Performance.prototype.mark = function (name, ...rest) {
+    const r = mark.call(this, name, ...rest);
+    if (name === 'pi-tree:rendered') {
+      const x = { at: Date.now(), nodes: document.querySelectorAll('.graph svg.scene g.node').length, leaf: document.querySelector('.graph svg.scene g.node.leaf')?.getAttribute('data-entry-id') ?? null };
+      rec.renders.push(x);
+      rec.afterPaint((t) => (x.painted = t));
+    }
+    return r;
+  };
+})();`;
