@@ -10,7 +10,8 @@
 // Run: BENCH_ONLY=click npm run bench, or node_modules/.bin/node --import tsx bench/click.ts (after
 // `npm run build`; needs code-server: node scripts/ensure-tools.mjs, or PI_TREE_CODE_SERVER_DIR).
 // BENCH_CLICK_RUNS (default 3), BENCH_CLICK_SIZES (default 20000,100000), BENCH_CLICK_STEPS (10),
-// BENCH_CLICK_MOVES (5).
+// BENCH_CLICK_MOVES (5); BENCH_CLICK_EXTENSION=<folder> runs another build (package.json + dist + media)
+// instead of the checkout; BENCH_CLICK_TRACE=1 also records a Chrome trace of each click (.bench/click/).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -32,16 +33,19 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 async function sample(entries: number, run: number, results: ClickResults): Promise<void> {
   const s = benchSession(join(ROOT, '.bench', 'click'), entries);
   const load = loadavg()[0];
+  const ext = process.env.BENCH_CLICK_EXTENSION; // another built copy of the extension (A/B runs)
   const vs = await VSCode.launch(`click-bench-${entries}-${run}`, {
     sessions: ({ agentDir, workspace }) => void placeSession(s, agentDir, workspace),
+    ...(ext ? { extension: 'none' as const, extraExtensions: [ext] } : {}),
   });
   let failure: unknown;
   try {
     await vs.context.addInitScript(PROBE);
-    const { sample, frame } = await clickToFirstNode(vs, s.name);
+    const trace = process.env.BENCH_CLICK_TRACE ? join(ROOT, '.bench', 'click', `trace-${entries}-${run}.json`) : undefined;
+    const { sample, frame } = await clickToFirstNode(vs, s.name, trace);
     sample.host = hostTimings(vs.outputChannel());
     (results.open[entries] ??= { bytes: s.bytes, samples: [] }).samples.push({ ...sample, load });
-    log(`${entries}: click → first node painted ${sample.ms} ms (load ${load.toFixed(1)}) ${JSON.stringify(sample.at)} host ${JSON.stringify(sample.host)}`);
+    log(`${entries}: click → first node painted ${sample.ms} ms (load ${load.toFixed(1)}) ${JSON.stringify(sample.at)} host ${JSON.stringify(sample.host)} cpu ${JSON.stringify(sample.cpu)}`);
     if (entries === Math.max(...SIZES)) {
       const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
       results.steps.push(...steps.map((x) => ({ ...x, entries })));
@@ -66,8 +70,10 @@ async function main(): Promise<void> {
   const cpu = cpus();
   const section = report(results, { date: new Date().toISOString().slice(0, 10), machine: `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}`, runs: RUNS });
   const file = join(ROOT, 'BENCHMARKS.md');
-  writeFileSync(file, withClickSection(readFileSync(file, 'utf8'), section));
-  if (!clickSection(readFileSync(file, 'utf8'))) throw new Error('BENCHMARKS.md: the click section was not written');
+  if (!process.env.BENCH_CLICK_EXTENSION) {
+    writeFileSync(file, withClickSection(readFileSync(file, 'utf8'), section));
+    if (!clickSection(readFileSync(file, 'utf8'))) throw new Error('BENCHMARKS.md: the click section was not written');
+  }
   process.stdout.write(`${JSON.stringify(results)}\n`);
   process.stderr.write(`${section}\n`);
 }

@@ -2,8 +2,11 @@
 // about to dispatch the user's input (Date.now() in the workbench page, right before Playwright's
 // mouse click or key press) to the end of the frame that painted the result in the webview (Date.now()
 // there, after a requestAnimationFrame and a task: the same clock, the same way as bench/webview.ts).
+import { writeFileSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
 import type { VSCode } from '../../test/e2e/harness';
+import { cpuByRole, cpuSince } from './cpu';
+import { startProfile, startTrace, summarize, topSelf } from './trace';
 
 type Win = Record<string, any>;
 const LONG = 15 * 60_000;
@@ -40,10 +43,12 @@ export interface ClickSample {
   nodes: number;
   /** The host's own account (output channel), ms from the panel's creation. */
   host?: Record<string, number>;
+  /** CPU ms by process role from the click until the paint was seen. */
+  cpu: Record<string, number>;
 }
 
 /** Clicks the sidebar row showing `name` and times it until the first graph node is painted. */
-export async function clickToFirstNode(vs: VSCode, name: string): Promise<{ sample: ClickSample; frame: Frame }> {
+export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: string): Promise<{ sample: ClickSample; frame: Frame }> {
   await vs.openContainer();
   const row = vs.treeRows().filter({ hasText: name }).first();
   await row.waitFor({ timeout: LONG });
@@ -51,11 +56,29 @@ export async function clickToFirstNode(vs: VSCode, name: string): Promise<{ samp
   await vs.page.evaluate(() => window.addEventListener('mousedown', () => ((window as Win).__benchMouseDown = Date.now()), { capture: true, once: true }));
   const box = await row.boundingBox();
   if (!box) throw new Error(`the sidebar row "${name}" has no box`);
-  const t0 = await vs.page.evaluate(() => Date.now());
+  const trace = traceFile && !process.env.BENCH_CLICK_PROFILE ? await startTrace(vs.page) : undefined;
+  const profile = traceFile && process.env.BENCH_CLICK_PROFILE ? await startProfile(vs.page) : undefined;
+  const cpu0 = cpuByRole(vs.server.process.pid!, vs.runDir);
+  const t0 = await vs.page.evaluate(() => (console.timeStamp('bench:click'), Date.now()));
   await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await vs.webview().locator('svg.scene g.node').first().waitFor({ timeout: LONG });
   const frame = await webviewFrame(vs);
   await frame.waitForFunction(() => (window as Win).__clickProbe?.renders.some((r: Win) => r.nodes > 0 && r.painted), undefined, { timeout: LONG, polling: 100 });
+  const cpu = cpuSince(cpu0, cpuByRole(vs.server.process.pid!, vs.runDir));
+  if (profile) {
+    const p = await profile.stop();
+    writeFileSync(traceFile!.replace(/\.json$/, '.cpuprofile'), JSON.stringify(p));
+    writeFileSync(traceFile!.replace(/\.json$/, '.profile-summary.json'), JSON.stringify(topSelf(p, 40), null, 1));
+  }
+  if (trace) {
+    const events = await trace.stop();
+    writeFileSync(traceFile!, JSON.stringify({ traceEvents: events }));
+    const click = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'bench:click');
+    if (click) {
+      const painted = (await frame.evaluate(() => (window as Win).__clickProbe.renders.find((r: Win) => r.nodes > 0).painted)) as number;
+      writeFileSync(traceFile!.replace(/\.json$/, '.summary.json'), JSON.stringify(summarize(events, click.ts, click.ts + (painted - t0) * 1000), null, 1));
+    }
+  }
   const probe = await frame.evaluate(() => {
     const p = (window as Win).__clickProbe;
     return { messages: p.messages as Win[], renders: p.renders as Win[] };
@@ -77,6 +100,7 @@ export async function clickToFirstNode(vs: VSCode, name: string): Promise<{ samp
     },
     parts: parts.length,
     nodes: parts.reduce((n, m) => n + m.nodes, 0),
+    cpu,
   };
   return { sample, frame };
 }
