@@ -49,10 +49,10 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     if (entries === Math.max(...SIZES)) {
       const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
       results.steps.push(...steps.map((x) => ({ ...x, entries })));
-      log(`${entries}: ↑ → selection painted ${steps.map((x) => x.ms).join(', ')} ms`);
+      log(`${entries}: ↑ → selection painted ${steps.map((x) => `${x.ms} (key in ${x.inputMs}, DOM ${x.domMs})`).join(', ')} ms`);
       const mv: MoveSample[] = await moves(vs, frame, MOVES);
       results.moves.push(...mv.map((x) => ({ ...x, entries })));
-      log(`${entries}: move → leaf painted ${mv.map((x) => x.ms).join(', ')} ms`);
+      log(`${entries}: move → leaf painted ${mv.map((x) => `${x.ms} (click in ${x.inputMs}, leafMoved ${x.leafMovedMs}, handled ${x.handledMs}, DOM ${x.domMs})`).join(', ')} ms`);
     }
     await vs.screenshot('end');
     vs.assertNoExtensionErrors();

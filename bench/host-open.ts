@@ -1,7 +1,7 @@
 // One run of "the extension host opens a 100k-entry session", in a process of its own (as a fresh
 // extension host would), doing what the tree panel does to show it: read and index on this thread,
-// project the snapshot in the worker thread (dist/projector.js), and serialize each part it sends as
-// VS Code's postMessage does; a 5 ms event-loop delay monitor records the longest block.
+// project the snapshot in the worker thread (dist/projector.js, which packs each part as bytes); a
+// 5 ms event-loop delay monitor records the longest block.
 // Prints {"maxBlockMs": …}.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
@@ -19,8 +19,8 @@ async function main(file: string): Promise<void> {
   const live = s.index.live();
   const script = join(__dirname, '..', 'dist', 'projector.js');
   await projectInWorker(script, { file, until: s.readSize, part: 1000 }, { count: live.length, leafId: s.leafId }, (part) => {
-    nodes += part.length;
-    bytes += JSON.stringify({ type: 'snapshotPart', rev: 1, nodes: part }).length;
+    nodes += part.count;
+    bytes += part.packed.byteLength;
   });
   h.disable();
   process.stdout.write(`${JSON.stringify({ maxBlockMs: h.max / 1e6, nodes, bytes })}\n`);

@@ -148,13 +148,31 @@ export interface FileLists {
 
 // ───────────────────────────── host → webview ─────────────────────────────
 
+/**
+ * A snapshot's nodes: objects, or `packed` (packNodes): the UTF-8 JSON of the array. A big session's
+ * parts come packed from the projection worker: bytes cross VS Code's message passing (the extension
+ * host's serializer, the workbench's parser, two frames' structured clones) as one buffer, where
+ * objects cost every hop a walk over every node; the webview parses them once.
+ */
+export type SnapshotNodes = { nodes: NodeView[]; packed?: undefined } | { nodes?: undefined; packed: Uint8Array };
+
+export function packNodes(nodes: NodeView[]): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(nodes));
+}
+
+export function unpackNodes(packed: Uint8Array): NodeView[] {
+  const nodes: unknown = JSON.parse(new TextDecoder().decode(packed));
+  if (!Array.isArray(nodes)) throw new Error('packed nodes: not an array');
+  return nodes as NodeView[];
+}
+
 export type HostMessage =
   /**
    * The whole tree. A big one comes in parts (so that no single message takes long to serialize):
    * `total` is the node count when more `snapshotPart` messages of the same `rev` follow.
    */
-  | { type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
-  | { type: 'snapshotPart'; rev: number; nodes: NodeView[] }
+  | ({ type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; total?: number } & SnapshotNodes)
+  | ({ type: 'snapshotPart'; rev: number } & SnapshotNodes)
   | { type: 'appended'; rev: number; nodes: NodeView[] }
   | { type: 'leafMoved'; rev: number; leafId: string | null }
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }

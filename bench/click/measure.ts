@@ -125,7 +125,9 @@ async function armWatch(frame: Frame, want: { step: true } | { leafAt: string })
       const [row, node] = selected();
       return row !== null && row !== before[0] && node === row;
     };
-    const watch: Win = (w.__benchWatch = {});
+    const watch: Win = (w.__benchWatch = { messages: w.__clickProbe.messages.length });
+    // When the input reaches the webview (before the app's own handlers see it).
+    for (const type of ['keydown', 'pointerdown']) document.addEventListener(type, () => (watch.input ??= Date.now()), { capture: true, once: true });
     const obs = new MutationObserver(() => {
       if (!done()) return;
       obs.disconnect();
@@ -136,13 +138,27 @@ async function armWatch(frame: Frame, want: { step: true } | { leafAt: string })
   }, want);
 }
 
-async function watched(frame: Frame): Promise<{ dom: number; painted: number }> {
+interface Watched {
+  input: number;
+  dom: number;
+  painted: number;
+  /** Host messages that arrived meanwhile: [type, arrived, handled]. */
+  messages: [string, number, number][];
+}
+
+async function watched(frame: Frame): Promise<Watched> {
   await frame.waitForFunction(() => (window as Win).__benchWatch?.painted, undefined, { timeout: 60_000, polling: 20 });
-  return frame.evaluate(() => (window as Win).__benchWatch);
+  return frame.evaluate(() => {
+    const w = window as Win;
+    const m = w.__clickProbe.messages.slice(w.__benchWatch.messages) as Win[];
+    return { ...w.__benchWatch, messages: m.map((x) => [x.type, x.at, x.handled]) };
+  });
 }
 
 export interface StepSample {
   ms: number;
+  /** Input dispatched → the key reached the webview. */
+  inputMs: number;
   domMs: number;
 }
 
@@ -157,13 +173,18 @@ export async function keyboardSteps(vs: VSCode, frame: Frame, n: number): Promis
     const t0 = await vs.page.evaluate(() => Date.now());
     await vs.page.keyboard.press('ArrowUp');
     const w = await watched(frame);
-    out.push({ ms: w.painted - t0, domMs: w.dom - t0 });
+    out.push({ ms: w.painted - t0, inputMs: w.input - t0, domMs: w.dom - t0 });
   }
   return out;
 }
 
 export interface MoveSample {
   ms: number;
+  /** Input dispatched → the click reached the webview. */
+  inputMs: number;
+  /** → the host's leafMoved arrived, and was handled. */
+  leafMovedMs: number;
+  handledMs: number;
   domMs: number;
   target: string;
 }
@@ -176,6 +197,9 @@ export interface MoveSample {
 export async function moves(vs: VSCode, frame: Frame, n: number): Promise<MoveSample[]> {
   const out: MoveSample[] = [];
   for (let i = 0; i < n; i++) {
+    // Select and centre the current leaf first ('.'), so that the path above it is in view.
+    await frame.locator('[role="tree"]').focus();
+    await vs.page.keyboard.press('Period');
     await settled(frame);
     const target = await frame.evaluate(() => {
       // The lowest nodes of the current path, bottom up (the leaf's own node may be hidden by the
@@ -203,7 +227,8 @@ export async function moves(vs: VSCode, frame: Frame, n: number): Promise<MoveSa
     const t0 = await vs.page.evaluate(() => Date.now());
     await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const w = await watched(frame);
-    out.push({ ms: w.painted - t0, domMs: w.dom - t0, target });
+    const moved = w.messages.find((m) => m[0] === 'leafMoved');
+    out.push({ ms: w.painted - t0, inputMs: w.input - t0, leafMovedMs: moved ? moved[1] - t0 : NaN, handledMs: moved ? moved[2] - t0 : NaN, domMs: w.dom - t0, target });
   }
   return out;
 }

@@ -47,10 +47,20 @@ export function summarize(events: Record<string, any>[], from: number, to: numbe
     for (const e of es) {
       if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
       const d = e.args?.data ?? {};
-      const key = e.name === 'FunctionCall' ? `FunctionCall ${String(d.url ?? '').split('/').pop()}` : e.name === 'EventDispatch' ? `EventDispatch ${d.type}` : e.name;
+      const key =
+        e.name === 'FunctionCall'
+          ? `FunctionCall ${String(d.url ?? '')
+              .split('/')
+              .pop()}`
+          : e.name === 'EventDispatch'
+            ? `EventDispatch ${d.type}`
+            : e.name;
       sums.set(key, (sums.get(key) ?? 0) + e.dur);
     }
-    const top = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => [k, Math.round(v / 1000)] as [string, number]);
+    const top = [...sums]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([k, v]) => [k, Math.round(v / 1000)] as [string, number]);
     out[`renderer ${t}`] = { busyMs: Math.round(busy / 1000), top };
   }
   return out;

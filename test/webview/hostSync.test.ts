@@ -2,7 +2,7 @@
 // the one typed call each message becomes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostMessage, NodeView, SessionMeta } from '../../src/protocol';
+import { packNodes, type HostMessage, type NodeView, type SessionMeta } from '../../src/protocol';
 import { HostSync, type SyncTarget } from '../../webview/app/hostSync';
 import { smallSession } from './fixtures';
 
@@ -53,6 +53,20 @@ test('a snapshot sent in parts is applied once, whole and in order; parts of ano
   // A snapshot that fits in one message is applied at once.
   sync.receive({ type: 'snapshot', rev: 4, meta: meta(), leafId, nodes, total: nodes.length });
   assert.deepEqual(calls[1], ['snapshot', 4, ids, nodes.length]);
+});
+
+test('packed parts (bytes from the projection worker) are unpacked into the same snapshot, mixed with plain ones', () => {
+  const { target, calls } = recorder();
+  const sync = new HostSync(target);
+  const { nodes, leafId } = smallSession();
+  sync.receive({ type: 'snapshot', rev: 7, meta: meta(), leafId, packed: packNodes(nodes.slice(0, 4)), total: nodes.length });
+  sync.receive({ type: 'snapshotPart', rev: 7, packed: packNodes(nodes.slice(4, 8)) });
+  assert.deepEqual(calls, []);
+  sync.receive({ type: 'snapshotPart', rev: 7, nodes: nodes.slice(8) });
+  assert.deepEqual(calls, [['snapshot', 7, nodes.map((n) => n.id), undefined]]);
+  // A whole snapshot in one packed message.
+  sync.receive({ type: 'snapshot', rev: 8, meta: meta(), leafId, packed: packNodes(nodes) });
+  assert.deepEqual(calls[1], ['snapshot', 8, nodes.map((n) => n.id), undefined]);
 });
 
 test('deltas older than the snapshot held are dropped; invoke and replies do not carry a rev', () => {

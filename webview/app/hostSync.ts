@@ -1,8 +1,9 @@
-// Host → webview sync: a snapshot that arrives in parts is applied once whole, deltas older than the
-// snapshot held (by rev) are dropped, and each message becomes one typed call on the app.
-import type { FamilyLink, HostMessage, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+// Host → webview sync: a snapshot that arrives in parts is applied once whole (packed parts are
+// parsed as they arrive), deltas older than the snapshot held (by rev) are dropped, and each message
+// becomes one typed call on the app.
+import { unpackNodes, type FamilyLink, type HostMessage, type InvokeAction, type NodeView, type SessionMeta } from '../../src/protocol';
 
-export type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
+export type Snapshot = Extract<HostMessage, { type: 'snapshot' }> & { nodes: NodeView[]; packed?: undefined };
 
 export interface SyncTarget {
   onSnapshot(m: Snapshot): void;
@@ -24,22 +25,25 @@ export class HostSync {
   constructor(private readonly target: SyncTarget) {}
 
   receive(m: HostMessage): void {
-    if (m.type === 'snapshot' && m.total !== undefined && m.total > m.nodes.length) {
-      this.partial = { m, nodes: [...m.nodes], total: m.total };
-      return;
+    if (m.type === 'snapshot') {
+      const s: Snapshot = m.packed ? { ...m, nodes: unpackNodes(m.packed), packed: undefined } : { ...m, nodes: m.nodes };
+      if (s.total !== undefined && s.total > s.nodes.length) {
+        this.partial = { m: s, nodes: [...s.nodes], total: s.total };
+        return;
+      }
+      this.rev = s.rev;
+      return this.target.onSnapshot(s);
     }
     if (m.type === 'snapshotPart') {
       const p = this.partial;
       if (!p || p.m.rev !== m.rev) return;
-      for (const n of m.nodes) p.nodes.push(n);
+      for (const n of m.packed ? unpackNodes(m.packed) : m.nodes) p.nodes.push(n);
       if (p.nodes.length < p.total) return;
       this.partial = undefined;
-      return this.receive({ ...p.m, nodes: p.nodes, total: undefined });
+      this.rev = p.m.rev;
+      return this.target.onSnapshot({ ...p.m, nodes: p.nodes, total: undefined });
     }
     switch (m.type) {
-      case 'snapshot':
-        this.rev = m.rev;
-        return this.target.onSnapshot(m);
       case 'invoke':
         return this.target.onInvoke(m.action, m.id);
       case 'reply':

@@ -3,20 +3,21 @@
 // dispatch of the webview's requests (requestHandlers.ts) once they pass the gate (webviewGate.ts).
 // The host owns the Session; the webview gets a light projection and never sees or sends a path.
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session, SessionChange } from '../../core/session.js';
 import type { EntryRecord } from '../../core/sessionIndex.js';
 import type { SessionEntry } from '../../core/types.js';
-import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../protocol.js';
+import type { HostMessage, InvokeAction, SessionMeta, SnapshotNodes } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import { Projector, projectParts } from '../projection/projection.js';
-import { projectInWorker } from '../projection/workerProjection.js';
+import { useRun, WorkerMismatch, WorkerRun } from '../projection/workerProjection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
@@ -46,6 +47,8 @@ export interface TreeDeps extends ActionDeps {
 const SNAPSHOT_PART = 1000;
 /** Sessions with at least this many entries are projected in a worker thread. */
 const WORKER_MIN = 5000;
+/** Files of at least this size start their worker with the panel (5,000 entries of pi's are 3-5 MB). */
+const EARLY_MIN_BYTES = 2_000_000;
 
 export class TreeController implements vscode.Disposable {
   private session: Session | undefined;
@@ -78,6 +81,8 @@ export class TreeController implements vscode.Disposable {
   /** Milestones of the first snapshot, in ms from the panel's creation (logged once: the click bench reads them). */
   private readonly born = performance.now();
   private readonly firstShow: Record<string, number> = {};
+  /** A big file's projection, started with the panel (see startEarly) and used by the first snapshot. */
+  private early: WorkerRun | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -110,7 +115,22 @@ export class TreeController implements vscode.Disposable {
       deps.codeViews.family.onDidChange(() => this.scheduleFamily()),
       { dispose: () => clearTimeout(this.familyTimer) },
     );
+    this.early = this.startEarly();
     this.loading = this.open();
+  }
+
+  /**
+   * A big file is projected in a worker from the start, beside the host's own read of it and the
+   * webview's loading: the first snapshot then waits for neither. Its parts wait as bytes; they are
+   * used only if the worker read what the session read (see snapshotNow).
+   */
+  private startEarly(): WorkerRun | undefined {
+    try {
+      if (statSync(this.file).size < EARLY_MIN_BYTES) return undefined;
+    } catch {
+      return undefined; // open() says what is wrong with the file
+    }
+    return new WorkerRun(join(__dirname, 'projector.js'), { file: this.file, part: SNAPSHOT_PART }, this.closing.signal);
   }
 
   /** The header's facts changed (pi connected, busy, gone): the webview gets the new meta. */
@@ -225,7 +245,10 @@ export class TreeController implements vscode.Disposable {
   private async snapshotNow(): Promise<void> {
     if (!this.session) return;
     await this.loading;
+    const early = this.early;
+    this.early = undefined;
     if (!this.panel.visible) {
+      early?.stop();
       this.stale = true;
       return;
     }
@@ -237,18 +260,28 @@ export class TreeController implements vscode.Disposable {
     const t0 = performance.now();
     const live = s.index.live();
     const leafId = s.leafId;
-    const send = (rev: number) => (nodes: NodeView[], from: number) => {
+    const send = (rev: number) => (body: SnapshotNodes, count: number, from: number) => {
       if (from === 0) this.firstShow.firstPart ??= performance.now() - this.born;
-      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
-      else this.post({ type: 'snapshotPart', rev, nodes });
+      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, total: live.length > count ? live.length : undefined, ...body });
+      else this.post({ type: 'snapshotPart', rev, ...body });
     };
     this.projector = new Projector(s.index);
     // A big session is read and projected again in a worker thread (same bytes, same result): its
-    // parsing and garbage stay off this thread. Small ones, migrated ones (ids made in memory) and any
-    // worker failure: here, in slices.
+    // parsing, garbage and packing stay off this thread. Small ones, migrated ones (ids made in
+    // memory) and any worker failure: here, in slices.
     if (s.path && !s.legacy && live.length >= WORKER_MIN) {
+      const expect = { count: live.length, leafId, size: s.readSize };
+      const fresh = () => new WorkerRun(join(__dirname, 'projector.js'), { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.closing.signal);
+      const post = (run: WorkerRun) => {
+        const to = send(++this.rev);
+        return useRun(run, expect, (p, from) => to({ packed: p.packed }, p.count, from));
+      };
       try {
-        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
+        // The early run read the file as it was when the panel opened: if it changed since, again.
+        await post(early ?? fresh()).catch((e) => {
+          if (early && e instanceof WorkerMismatch && !this.disposed) return post(fresh());
+          throw e;
+        });
         this.projector.workerMade = true;
         log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
         this.afterSnapshot();
@@ -257,8 +290,9 @@ export class TreeController implements vscode.Disposable {
         if (this.disposed) return;
         log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
       }
-    }
-    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
+    } else early?.stop();
+    const to = send(++this.rev);
+    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, (nodes, from) => to({ nodes }, nodes.length, from));
     log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
     this.afterSnapshot();
   }

@@ -3,6 +3,7 @@
 // collections they cause) then happen off the extension host's thread, which VS Code shares with every
 // extension. No vscode import: this runs in a plain worker.
 import { parentPort, workerData } from 'node:worker_threads';
+import { packNodes } from '../../protocol.js';
 import { FileSource, type ByteSource } from '../../core/byteSource.js';
 import { readSession, visitLines } from '../../core/reader.js';
 import { Projector, projectParts } from './projection.js';
@@ -14,15 +15,22 @@ function upTo(src: ByteSource, until: number): ByteSource {
 }
 
 async function run(task: WorkerTask): Promise<void> {
-  const post = (m: WorkerReply) => parentPort!.postMessage(m);
-  const src = upTo(await FileSource.open(task.file), task.until);
+  const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  const file = await FileSource.open(task.file);
+  // The size now, unless told (the host compares it with its own read of the file).
+  const until = task.until ?? (await file.size());
+  const src = upTo(file, until);
   try {
     const loaded = await readSession(src, { sliceMs: 50 });
     const index = loaded.index;
     const live = index.live();
-    post({ kind: 'count', count: live.length, leafId: index.leafId });
+    post({ kind: 'count', count: live.length, leafId: index.leafId, size: loaded.state.size });
     const source = { visitLines: (records: Parameters<typeof visitLines>[1], visit: Parameters<typeof visitLines>[2]) => visitLines(src, records, visit, { sliceMs: 50 }) };
-    await projectParts(index, live, source, new Projector(index), task.part, (nodes, from) => post({ kind: 'part', nodes, from }));
+    // Packed here, off the host's thread; the bytes are moved to it, not copied.
+    await projectParts(index, live, source, new Projector(index), task.part, (nodes, from) => {
+      const packed = packNodes(nodes);
+      post({ kind: 'part', packed, count: nodes.length, from }, [packed.buffer as ArrayBuffer]);
+    });
     post({ kind: 'done' });
   } finally {
     await src.close();

@@ -1,57 +1,88 @@
 // Projecting a big session in a worker thread (see projectWorker.ts), from the extension host's side.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { NodeView } from '../../protocol.js';
 
 export interface WorkerTask {
   file: string;
-  /** Bytes of the file the host's session has read: the worker reads no further. */
-  until: number;
+  /** Bytes of the file to read (what the host's session has read); by default, its size when the worker starts. */
+  until?: number;
   part: number;
 }
 
-export type WorkerReply = { kind: 'count'; count: number; leafId: string | null } | { kind: 'part'; nodes: NodeView[]; from: number } | { kind: 'done' } | { kind: 'error'; message: string };
+/** A part of the projection: `count` nodes as packed JSON (packNodes), made in the worker. */
+export interface PackedPart {
+  packed: Uint8Array;
+  count: number;
+}
+
+/** What the worker read: checked against the host's own index before any part is used. */
+export interface WorkerHead {
+  count: number;
+  leafId: string | null;
+  /** Bytes read. */
+  size: number;
+}
+
+export type WorkerReply = ({ kind: 'count' } & WorkerHead) | ({ kind: 'part'; from: number } & PackedPart) | { kind: 'done' } | { kind: 'error'; message: string };
 
 export class WorkerMismatch extends Error {
   override name = 'WorkerMismatch';
 }
 
 /**
- * Projects `file` (its first `until` bytes) in a worker, handing the parts to `onPart` in order.
- * `expect` is what the host's own index says (entry count and leaf): on any difference (the file was
- * rewritten in between) the worker is stopped before a single part is handed over, and this rejects
- * with WorkerMismatch, so that the caller can project on its own thread instead.
+ * One projection of `file` in a worker, started at once. Its parts are kept (as bytes, outside the
+ * JavaScript heap) until someone drains them: so it can start when a panel opens, beside the host's
+ * own read of the file and the webview's loading, and be used (or dropped) once both are ready.
  */
-export function projectInWorker(
-  script: string,
-  task: WorkerTask,
-  expect: { count: number; leafId: string | null },
-  onPart: (nodes: NodeView[], from: number) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  if (!existsSync(script)) return Promise.reject(new Error(`worker script missing: ${script}`));
-  return new Promise((resolve, reject) => {
-    const w = new Worker(script, { workerData: task });
-    let settled = false;
+export class WorkerRun {
+  /** What the worker read; rejects if it fails first. */
+  readonly head: Promise<WorkerHead>;
+  private readonly worker: Worker | undefined;
+  private readonly parts: [PackedPart, number][] = [];
+  private sink: ((part: PackedPart, from: number) => void) | undefined;
+  private finished = false;
+  private failure: Error | undefined;
+  private settle: (() => void) | undefined;
+  private fail: ((e: Error) => void) | undefined;
+
+  constructor(script: string, task: WorkerTask, signal?: AbortSignal) {
+    let headOk: (h: WorkerHead) => void = () => {};
+    let headFail: (e: Error) => void = () => {};
+    this.head = new Promise<WorkerHead>((res, rej) => ((headOk = res), (headFail = rej)));
+    this.head.catch(() => {}); // also reported by drain()
     const end = (err?: Error) => {
-      if (settled) return;
-      settled = true;
+      if (this.finished) return;
+      this.finished = true;
+      this.failure = err;
       signal?.removeEventListener('abort', abort);
-      void w.terminate();
-      if (err) reject(err);
-      else resolve();
+      void this.worker?.terminate();
+      if (err) {
+        headFail(err);
+        this.fail?.(err);
+      } else this.settle?.();
     };
     const abort = () => end(new Error('cancelled'));
+    if (!existsSync(script)) {
+      this.worker = undefined;
+      end(new Error(`worker script missing: ${script}`));
+      return;
+    }
+    if (signal?.aborted) {
+      this.worker = undefined;
+      end(new Error('cancelled'));
+      return;
+    }
     signal?.addEventListener('abort', abort);
+    const w = (this.worker = new Worker(script, { workerData: task }));
     w.on('message', (m: WorkerReply) => {
-      if (settled) return;
+      if (this.finished) return;
       switch (m.kind) {
         case 'count':
-          if (m.count !== expect.count || m.leafId !== expect.leafId) end(new WorkerMismatch(`worker read ${m.count} entries (leaf ${m.leafId}), the host ${expect.count} (leaf ${expect.leafId})`));
-          return;
+          return headOk({ count: m.count, leafId: m.leafId, size: m.size });
         case 'part':
+          if (!this.sink) return void this.parts.push([{ packed: m.packed, count: m.count }, m.from]);
           try {
-            onPart(m.nodes, m.from);
+            this.sink({ packed: m.packed, count: m.count }, m.from);
           } catch (e) {
             end(e instanceof Error ? e : new Error(String(e)));
           }
@@ -64,5 +95,64 @@ export function projectInWorker(
     });
     w.on('error', (e) => end(e));
     w.on('exit', (code) => end(new Error(`projection worker ended early (exit code ${code})`)));
-  });
+  }
+
+  /**
+   * Hands over the parts kept so far (yielding to the event loop now and then: the host is shared),
+   * then the rest as they come, in order; resolves when all are handed over.
+   */
+  async drain(onPart: (part: PackedPart, from: number) => void): Promise<void> {
+    try {
+      for (let k = 1; this.parts.length; k++) {
+        const [p, from] = this.parts.shift()!;
+        onPart(p, from);
+        if (k % 8 === 0) await new Promise<void>((r) => setImmediate(r));
+      }
+    } catch (e) {
+      this.stop();
+      throw e instanceof Error ? e : new Error(String(e));
+    }
+    return new Promise<void>((resolve, reject) => {
+      if (this.finished) return this.failure ? reject(this.failure) : resolve();
+      this.sink = onPart;
+      this.settle = resolve;
+      this.fail = reject;
+    });
+  }
+
+  /** Stops the worker and drops what it kept. */
+  stop(): void {
+    this.parts.length = 0;
+    if (this.finished) return;
+    this.finished = true;
+    this.failure = new Error('stopped');
+    void this.worker?.terminate();
+    this.fail?.(this.failure);
+  }
+}
+
+/**
+ * Projects `file` (its first `until` bytes) in a worker, handing the parts to `onPart` in order.
+ * `expect` is what the host's own index says (entry count and leaf): on any difference (the file was
+ * rewritten in between) the worker is stopped before a single part is handed over, and this rejects
+ * with WorkerMismatch, so that the caller can project on its own thread instead.
+ */
+export async function projectInWorker(
+  script: string,
+  task: WorkerTask,
+  expect: { count: number; leafId: string | null },
+  onPart: (part: PackedPart, from: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return useRun(new WorkerRun(script, task, signal), { ...expect, size: task.until }, onPart);
+}
+
+/** Drains `run` into `onPart` if what it read is what the host read (count, leaf, and size when given); stops it otherwise. */
+export async function useRun(run: WorkerRun, expect: { count: number; leafId: string | null; size?: number }, onPart: (part: PackedPart, from: number) => void): Promise<void> {
+  const head = await run.head;
+  if (head.count !== expect.count || head.leafId !== expect.leafId || (expect.size !== undefined && head.size !== expect.size)) {
+    run.stop();
+    throw new WorkerMismatch(`worker read ${head.count} entries (leaf ${head.leafId}, ${head.size} bytes), the host ${expect.count} (leaf ${expect.leafId}, ${expect.size ?? '?'} bytes)`);
+  }
+  return run.drain(onPart);
 }

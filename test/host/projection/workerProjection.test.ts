@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
-import { projectInWorker, WorkerMismatch } from '../../../src/host/projection/workerProjection.js';
-import type { NodeView } from '../../../src/protocol.js';
+import { projectInWorker, useRun, WorkerMismatch, WorkerRun } from '../../../src/host/projection/workerProjection.js';
+import { unpackNodes, type NodeView } from '../../../src/protocol.js';
 import { generateSession } from '../../support/generate.js';
 import { tempFile } from '../../support/tmp.js';
 
@@ -13,7 +13,7 @@ import { tempFile } from '../../support/tmp.js';
 const SCRIPT = join(__dirname, '..', '..', '..', 'dist', 'projector.js');
 
 describe('projection in a worker thread', () => {
-  it('gives the nodes the host would project, in parts and in order, from the bytes the host read', async () => {
+  it('gives the nodes the host would project, packed, in parts and in order, from the bytes the host read', async () => {
     const g = generateSession({ seed: 21, entries: 6000, branchRate: 0.03, compactions: 1, labels: 8, largeOutputRate: 0.01 });
     const file = tempFile(g.text);
     const s = await Session.open(file);
@@ -25,7 +25,9 @@ describe('projection in a worker thread', () => {
     );
     const parts: { from: number; n: number }[] = [];
     const got: NodeView[] = [];
-    await projectInWorker(SCRIPT, { file, until: s.readSize, part: 2000 }, { count: live.length, leafId: s.leafId }, (nodes, from) => {
+    await projectInWorker(SCRIPT, { file, until: s.readSize, part: 2000 }, { count: live.length, leafId: s.leafId }, (part, from) => {
+      const nodes = unpackNodes(part.packed);
+      assert.equal(part.count, nodes.length);
       parts.push({ from, n: nodes.length });
       got.push(...nodes);
     });
@@ -74,5 +76,42 @@ describe('projection in a worker thread', () => {
     );
     await assert.rejects(run, /cancelled/);
     assert.equal(after, 0);
+  });
+
+  it('started before the host read the file (as a panel opens), keeps its parts until they are taken', async () => {
+    const g = generateSession({ seed: 24, entries: 7000, branchRate: 0.03, labels: 4 });
+    const file = tempFile(g.text);
+    const run = new WorkerRun(SCRIPT, { file, part: 1000 });
+    const head = await run.head;
+    const s = await Session.open(file);
+    const live = s.index.live();
+    assert.deepStrictEqual(head, { count: live.length, leafId: s.leafId, size: s.readSize });
+    const got: NodeView[] = [];
+    const froms: number[] = [];
+    await useRun(run, { count: live.length, leafId: s.leafId, size: s.readSize }, (p, from) => {
+      froms.push(from);
+      got.push(...unpackNodes(p.packed));
+    });
+    assert.deepStrictEqual(
+      froms,
+      Array.from({ length: Math.ceil(live.length / 1000) }, (_, i) => i * 1000),
+    );
+    assert.deepStrictEqual(got, await projectAll(s.index, live, s));
+  });
+
+  it('an early run is not used when the file grew before the host read it', async () => {
+    const g = generateSession({ seed: 25, entries: 3000 });
+    const file = tempFile(g.text);
+    const run = new WorkerRun(SCRIPT, { file, part: 500 });
+    await run.head;
+    // One more whole line after the worker read the file: its size differs from the host's.
+    appendFileSync(file, `${JSON.stringify({ type: 'label', id: 'lab00001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'x' })}\n`);
+    const s = await Session.open(file);
+    let parts = 0;
+    await assert.rejects(
+      useRun(run, { count: s.index.live().length, leafId: s.leafId, size: s.readSize }, () => parts++),
+      WorkerMismatch,
+    );
+    assert.equal(parts, 0);
   });
 });
