@@ -167,7 +167,9 @@ export class TreeController implements vscode.Disposable {
       this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
       this.panel.title = this.title();
       this.projector = new Projector(session.index);
-      if (this.ready) await this.sendSnapshot();
+      // Not awaited: `loading` is this open, and the snapshot awaits it (a webview ready before the
+      // session was open used to wait for itself here, and the tree never came).
+      if (this.ready) void this.sendSnapshot().catch(() => undefined); // logged with the deltas
     } catch (e) {
       log().error(`open ${this.file}: ${String(e)}`);
       this.panel.webview.html = errorHtml(e instanceof Error ? e.message : String(e));
