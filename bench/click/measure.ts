@@ -16,6 +16,12 @@ async function settled(frame: Pick<Frame, 'evaluate'>): Promise<void> {
   for (let i = 0; i < 2; i++) await frame.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5000 })));
 }
 
+/** Closes every editor (the tree panel) and waits until its webview is gone. */
+export async function closeTree(vs: VSCode): Promise<void> {
+  await vs.runCommand('View: Close All Editors');
+  await vs.webviewElement().first().waitFor({ state: 'detached', timeout: LONG });
+}
+
 /** The inner frame of our webview (the one the probe records in). */
 export async function webviewFrame(vs: VSCode): Promise<Frame> {
   const outer = await (await vs.webviewElement().elementHandle({ timeout: LONG }))!.contentFrame();

@@ -1,11 +1,16 @@
 // The click benchmark's figures as the "From the click, in real VS Code" section of BENCHMARKS.md:
-// min / median / max against the targets, and where the time of a 100k open goes (medians of the
-// milestones on one timeline, from the click).
+// min / median / max against the targets, where the time of an open goes (medians of the milestones
+// on one timeline, from the click, and CPU time by process), the same for a step and a move, then the
+// hand-kept analysis (bench/click/notes.md).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ClickSample, MoveSample, StepSample } from './measure';
 import { END, START } from './section';
 
 export interface ClickResults {
   open: Record<number, { bytes: number; samples: (ClickSample & { load: number })[] }>;
+  /** The same session opened again in the same window, after its tab was closed. */
+  again: Record<number, ClickSample[]>;
   steps: (StepSample & { entries: number })[];
   moves: (MoveSample & { entries: number })[];
 }
@@ -15,12 +20,41 @@ const STEP_TARGET = 50;
 const MOVE_TARGET = 100;
 
 export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '?');
 const spread = (xs: number[]) => `${fmt(Math.min(...xs))} / **${fmt(median(xs))}** / ${fmt(Math.max(...xs))} ms`;
-const mark = (xs: number[], target: number | undefined) => (target === undefined ? '' : median(xs) < target ? '✅' : '❌');
+const mark = (xs: number[], target: number) => (median(xs) < target ? '✅' : '❌');
+const byEntries = <T extends { entries: number }>(xs: T[]): [number, T[]][] => [...new Set(xs.map((x) => x.entries))].map((n) => [n, xs.filter((x) => x.entries === n)]);
+
+function openBreakdown(n: number, s: ClickSample[], which: 'first' | 'again'): string[] {
+  const m = (f: (x: ClickSample) => number) => fmt(median(s.map(f)));
+  const host = s.every((x) => x.host) ? s.map((x) => x.host!) : undefined;
+  // Host milestones are from the panel's creation: placed on the click's timeline by the log line's time.
+  const h = (k: string) => (host ? fmt(median(host.map((x, i) => x.created - s[i].t0 + x[k]))) : '?');
+  const roles = [...new Set(s.flatMap((x) => Object.keys(x.cpu)))].sort((a, b) => median(s.map((x) => x.cpu[b] ?? 0)) - median(s.map((x) => x.cpu[a] ?? 0)));
+  return [
+    '',
+    `Where the time of ${which === 'first' ? 'the first' : 'a second'} ${fmt(n)}-entry open in a window goes (medians of ${s.length}, ms from the click):`,
+    '',
+    '| | ms |',
+    '| --- | --- |',
+    `| the click reaches the workbench page | ${m((x) => x.dispatchMs)} |`,
+    `| host: panel made (projection worker started) | ${host ? fmt(median(host.map((x, i) => x.created - s[i].t0))) : '?'} |`,
+    `| host: session read and indexed on its thread | ${h('open')} |`,
+    `| host: the webview said it is ready | ${h('ready')} |`,
+    `| host: first part posted | ${h('firstPart')} |`,
+    `| webview: first part arrived | ${m((x) => x.at.firstMessage)} |`,
+    `| host: last of ${fmt(s[0].parts)} parts posted | ${h('sent')} |`,
+    `| webview: last part arrived | ${m((x) => x.at.lastPart)} |`,
+    `| webview: snapshot applied (model, derive, layout, first render) | ${m((x) => x.at.lastPartHandled)} |`,
+    `| webview: first graph node painted | ${m((x) => x.at.painted)} |`,
+    '',
+    `CPU time from the click to the paint, by process (medians): ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpu[r] ?? 0)))} ms`).join(', ')}.`,
+  ];
+}
 
 export function report(r: ClickResults, about: { date: string; machine: string; runs: number }): string {
   const rows: string[] = [];
@@ -28,20 +62,21 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
     const xs = o.samples.map((s) => s.ms);
     const t = TARGETS[Number(n)];
     rows.push(
-      `| click on the sidebar row → first graph node painted, ${fmt(Number(n))} entries (${fmt(o.bytes / 1e6)} MB) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(xs)} | ${xs.length} | ${mark(xs, t)} |`,
+      `| click on the sidebar row → first graph node painted, ${fmt(Number(n))} entries (${fmt(o.bytes / 1e6)} MB) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(xs)} | ${xs.length} | ${t ? mark(xs, t) : ''} |`,
     );
+    const again = r.again[Number(n)]?.map((s) => s.ms);
+    if (again?.length) rows.push(`| the same, opened again in that window (tab closed first) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(again)} | ${again.length} | ${t ? mark(again, t) : ''} |`);
   }
-  const byEntries = <T extends { entries: number }>(xs: T[]): [number, T[]][] => [...new Set(xs.map((x) => x.entries))].map((n) => [n, xs.filter((x) => x.entries === n)]);
   for (const [n, xs] of byEntries(r.steps))
     rows.push(
-      `| ↑ in the tree → new selection painted, ${fmt(Number(n))} entries | < ${STEP_TARGET} ms | ${spread(xs.map((x) => x.ms))} | ${xs.length} | ${mark(
+      `| ↑ in the tree → new selection painted, ${fmt(n)} entries | < ${STEP_TARGET} ms | ${spread(xs.map((x) => x.ms))} | ${xs.length} | ${mark(
         xs.map((x) => x.ms),
         STEP_TARGET,
       )} |`,
     );
   for (const [n, xs] of byEntries(r.moves))
     rows.push(
-      `| "Move here" clicked → leaf mark painted on the target, ${fmt(Number(n))} entries | < ${MOVE_TARGET} ms | ${spread(xs.map((x) => x.ms))} | ${xs.length} | ${mark(
+      `| "Move here" clicked → leaf mark painted on the target, ${fmt(n)} entries | < ${MOVE_TARGET} ms | ${spread(xs.map((x) => x.ms))} | ${xs.length} | ${mark(
         xs.map((x) => x.ms),
         MOVE_TARGET,
       )} |`,
@@ -53,28 +88,27 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
     '## From the click, in real VS Code',
     '',
     `Written by \`BENCH_ONLY=click npm run bench\` (bench/click.ts) on ${about.date} (${about.machine}; load average ${loads.map((l) => l.toFixed(1)).join(', ')} at the clicks). ` +
-      'code-server 4.139.1 (VS Code 1.139.1) with the built extension, headless Chromium (software raster), 1400×900; a fresh VS Code per open, so each is the first in its window. ' +
+      "code-server 4.139.1 (VS Code 1.139.1) with the built extension, headless Chromium (software raster), 1400×900; a fresh VS Code per open, so each is the first in its window; sessions generated in pi 1.6.0's shape and layout (the 100k one is the table's above). " +
       'From `Date.now()` in the workbench page right before Playwright dispatches the click or key, to `Date.now()` in the webview after the frame that shows the result (a requestAnimationFrame, then a task). min / **median** / max.',
     '',
     '| what | target | min / median / max | samples | |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
   ];
-  for (const [n, o] of Object.entries(r.open)) {
-    const s = o.samples;
-    const host = s.map((x) => x.host).filter((h): h is Record<string, number> => !!h);
-    const created = host.length === s.length ? median(s.map((x, i) => host[i].created - x.t0)) : undefined;
-    const m = (f: (x: ClickSample) => number) => fmt(median(s.map(f)));
-    const h = (k: string) => (host.length ? fmt(median(host.map((x) => x[k]))) : '?');
+  for (const [n, o] of Object.entries(r.open)) lines.push(...openBreakdown(Number(n), o.samples, 'first'));
+  for (const [n, s] of Object.entries(r.again)) if (s.length) lines.push(...openBreakdown(Number(n), s, 'again'));
+  for (const [n, xs] of byEntries(r.steps))
     lines.push(
       '',
-      `Where the time goes, ${fmt(Number(n))} entries (medians, ms from the click): ` +
-        `input reaches the page ${m((x) => x.dispatchMs)}; ` +
-        (created !== undefined ? `panel created on the host ≈${fmt(created)}; ` : '') +
-        `host: session read + indexed ${h('open')} after the panel's creation, webview ready ${h('ready')}, first part posted ${h('firstPart')}, all ${fmt(s[0].parts)} parts posted ${h('sent')}; ` +
-        `webview: first part arrives ${m((x) => x.at.firstMessage)}, last part ${m((x) => x.at.lastPart)}, handled (model, derive, layout) ${m((x) => x.at.lastPartHandled)}, first render ${m((x) => x.at.firstRender)}, painted ${m((x) => x.at.painted)}.`,
+      `A step at ${fmt(n)} (medians of ${xs.length}, ms from the key press): the key reaches the webview ${fmt(median(xs.map((x) => x.inputMs)))}, selection in the DOM ${fmt(median(xs.map((x) => x.domMs)))}, painted ${fmt(median(xs.map((x) => x.ms)))}.`,
     );
-  }
+  for (const [n, xs] of byEntries(r.moves))
+    lines.push(
+      '',
+      `A move at ${fmt(n)} (medians of ${xs.length}, ms from the click): the click reaches the webview ${fmt(median(xs.map((x) => x.inputMs)))}, the host's leafMoved arrives ${fmt(median(xs.map((x) => x.leafMovedMs)))} and is handled ${fmt(median(xs.map((x) => x.handledMs)))}, leaf mark in the DOM ${fmt(median(xs.map((x) => x.domMs)))}, painted ${fmt(median(xs.map((x) => x.ms)))}.`,
+    );
+  const notes = join(__dirname, 'notes.md');
+  if (existsSync(notes)) lines.push('', readFileSync(notes, 'utf8').trim());
   lines.push(END);
   return lines.join('\n');
 }
