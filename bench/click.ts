@@ -51,7 +51,10 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
       const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
       results.steps.push(...steps.map((x) => ({ ...x, entries })));
       log(`${entries}: ↑ → selection painted ${steps.map((x) => `${x.ms} (key in ${x.inputMs}, DOM ${x.domMs})`).join(', ')} ms`);
-      const mv: MoveSample[] = await moves(vs, frame, MOVES);
+      const failed: string[] = [];
+      const mv: MoveSample[] = await moves(vs, frame, MOVES, failed);
+      results.moveFailures.push(...failed);
+      if (failed.length) log(`${entries}: ${failed.length} move(s) could not be run: ${failed.join(' | ')}`);
       results.moves.push(...mv.map((x) => ({ ...x, entries })));
       log(`${entries}: move → leaf painted ${mv.map((x) => `${x.ms} (click in ${x.inputMs}, leafMoved ${x.leafMovedMs}, handled ${x.handledMs}, DOM ${x.domMs})`).join(', ')} ms`);
     }
@@ -72,7 +75,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
 }
 
 async function main(): Promise<void> {
-  const results: ClickResults = { open: {}, again: {}, steps: [], moves: [] };
+  const results: ClickResults = { open: {}, again: {}, steps: [], moves: [], moveFailures: [] };
   for (let run = 0; run < RUNS; run++) for (const n of SIZES) await sample(n, run, results);
   const cpu = cpus();
   const section = report(results, { date: new Date().toISOString().slice(0, 10), machine: `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}`, runs: RUNS });

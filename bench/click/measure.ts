@@ -200,41 +200,54 @@ export interface MoveSample {
  * the leaf (a click on it, not timed), then clicks "Move here" in the details pane (timed until the leaf
  * mark is painted on the target in the graph).
  */
-export async function moves(vs: VSCode, frame: Frame, n: number): Promise<MoveSample[]> {
+export async function moves(vs: VSCode, frame: Frame, n: number, failures: string[] = []): Promise<MoveSample[]> {
   const out: MoveSample[] = [];
   for (let i = 0; i < n; i++) {
-    // Select and centre the current leaf first ('.'), so that the path above it is in view.
-    await frame.locator('[role="tree"]').focus();
-    await vs.page.keyboard.press('Period');
-    await settled(frame);
-    const target = await frame.evaluate(() => {
-      // The lowest nodes of the current path, bottom up (the leaf's own node may be hidden by the
-      // filter, e.g. a session_info entry): the second one above the leaf mark, or above the bottom.
-      const y = (g: Element) => g.getBoundingClientRect().top;
-      const leaf = document.querySelector('.graph svg.scene g.node.leaf');
-      const below = leaf ? y(leaf) : Infinity;
-      const view = document.querySelector('.graph')!.getBoundingClientRect();
-      const inView = (g: Element) => {
-        const r = g.getBoundingClientRect();
-        return r.top > view.top + 10 && r.bottom < view.bottom - 10 && r.left > view.left + 10 && r.right < view.right - 10;
-      };
-      const nodes = [...document.querySelectorAll('.graph svg.scene g.node.on-path:not(.seg):not(.leaf):not(.k-user)')].filter((g) => inView(g) && y(g) < below).sort((a, b) => y(b) - y(a));
-      return (nodes[1] ?? nodes[0])?.getAttribute('data-entry-id') ?? null;
-    });
-    if (!target) throw new Error('no node on the path above the leaf to move to');
-    await frame.locator(`.graph svg.scene g.node[data-entry-id="${target}"]`).click();
-    await frame.locator(`[role="tree"] [aria-selected="true"][data-entry-id="${target}"]`).waitFor();
-    const button = frame.locator('.details [data-action="move"]');
-    await button.waitFor();
-    await settled(frame);
-    const box = await button.boundingBox();
-    if (!box) throw new Error('"Move here" has no box');
-    await armWatch(frame, { leafAt: target });
-    const t0 = await vs.page.evaluate(() => Date.now());
-    await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    const w = await watched(frame);
-    const moved = w.messages.find((m) => m[0] === 'leafMoved');
-    out.push({ ms: w.painted - t0, inputMs: w.input - t0, leafMovedMs: moved ? moved[1] - t0 : NaN, handledMs: moved ? moved[2] - t0 : NaN, domMs: w.dom - t0, target });
+    try {
+      out.push(await move(vs, frame));
+    } catch (e) {
+      // Recorded (and reported) rather than ending the run: one move the bench could not set up.
+      failures.push(String(e instanceof Error ? e.message : e).split('\n')[0]);
+    }
   }
   return out;
+}
+
+async function move(vs: VSCode, frame: Frame): Promise<MoveSample> {
+  // Select and centre the current leaf first ('.'), so that the path above it is in view.
+  await frame.locator('[role="tree"]').focus();
+  await vs.page.keyboard.press('Period');
+  await settled(frame);
+  const target = await frame.evaluate(() => {
+    // The lowest nodes of the current path, bottom up (the leaf's own node may be hidden by the
+    // filter, e.g. a session_info entry): the second one above the leaf mark, or above the bottom.
+    const y = (g: Element) => g.getBoundingClientRect().top;
+    const leaf = document.querySelector('.graph svg.scene g.node.leaf');
+    const below = leaf ? y(leaf) : Infinity;
+    const view = document.querySelector('.graph')!.getBoundingClientRect();
+    const inView = (g: Element) => {
+      const r = g.getBoundingClientRect();
+      return r.top > view.top + 10 && r.bottom < view.bottom - 10 && r.left > view.left + 10 && r.right < view.right - 10;
+    };
+    const nodes = [...document.querySelectorAll('.graph svg.scene g.node.on-path:not(.seg):not(.leaf):not(.k-user)')].filter((g) => inView(g) && y(g) < below).sort((a, b) => y(b) - y(a));
+    return (nodes[1] ?? nodes[0])?.getAttribute('data-entry-id') ?? null;
+  });
+  if (!target) throw new Error('no node on the path above the leaf to move to');
+  // A plain click at the node's centre (Playwright's actionability checks can wait forever for a
+  // node that the graph redraws).
+  const node = await frame.locator(`.graph svg.scene g.node[data-entry-id="${target}"] rect.box`).first().boundingBox();
+  if (!node) throw new Error(`the node ${target} has no box`);
+  await vs.page.mouse.click(node.x + node.width / 2, node.y + node.height / 2);
+  await frame.locator(`[role="tree"] [aria-selected="true"][data-entry-id="${target}"]`).waitFor({ timeout: 30_000 });
+  const button = frame.locator('.details [data-action="move"]');
+  await button.waitFor();
+  await settled(frame);
+  const box = await button.boundingBox();
+  if (!box) throw new Error('"Move here" has no box');
+  await armWatch(frame, { leafAt: target });
+  const t0 = await vs.page.evaluate(() => Date.now());
+  await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const w = await watched(frame);
+  const moved = w.messages.find((m) => m[0] === 'leafMoved');
+  return { ms: w.painted - t0, inputMs: w.input - t0, leafMovedMs: moved ? moved[1] - t0 : NaN, handledMs: moved ? moved[2] - t0 : NaN, domMs: w.dom - t0, target };
 }

@@ -13,6 +13,8 @@ export interface ClickResults {
   again: Record<number, ClickSample[]>;
   steps: (StepSample & { entries: number })[];
   moves: (MoveSample & { entries: number })[];
+  /** Moves the bench could not set up or see (each the first line of its error). */
+  moveFailures: string[];
 }
 
 const TARGETS: Record<number, number> = { 20000: 600, 100000: 1500 };
@@ -102,6 +104,7 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
       '',
       `A step at ${fmt(n)} (medians of ${xs.length}, ms from the key press): the key reaches the webview ${fmt(median(xs.map((x) => x.inputMs)))}, selection in the DOM ${fmt(median(xs.map((x) => x.domMs)))}, painted ${fmt(median(xs.map((x) => x.ms)))}.`,
     );
+  if (r.moveFailures.length) lines.push('', `${r.moveFailures.length} move(s) could not be run by the bench: ${[...new Set(r.moveFailures)].join('; ')}.`);
   for (const [n, xs] of byEntries(r.moves))
     lines.push(
       '',
