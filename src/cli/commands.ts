@@ -128,7 +128,9 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
   }
   if (values.json) {
     // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
-    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
+    const ix = session.index;
+    const path = ix.branchIdx(leaf === null ? -1 : ix.lookup(leaf));
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(Array.from(path, (i) => ix.idOf(i)))},"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
       // One write per batch, assembled in one buffer: stored messages are copied as they are.

@@ -4,9 +4,8 @@
 import { activeTools, pathSettings, projectEntry } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
-import { rawMessage } from './jsonScan.js';
-import { parseMessageHead } from './lineHead.js';
-import { loadEntries, parseRecordLine, readSession, readTail, StaleFileError, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
+import { rawMessageOf } from './lineHead.js';
+import { loadEntries, parseRecordLine, readSession, readTail, StaleFileError, visitIdx, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
@@ -248,64 +247,88 @@ export class Session {
     emit: (items: ContextItem[]) => void,
     opts: { signal?: AbortSignal; batch?: number; raw: boolean },
   ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
-    const recs = this.index.branch(leafId);
+    const index = this.index;
+    // Record numbers, not record objects: a million-entry path makes no object per entry.
+    const recs = index.branchIdx(leafId === null ? -1 : index.lookup(leafId));
     let ci = -1;
-    for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (recs[i].type === 'compaction') ci = i;
+    for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (index.isType(recs[i], 'compaction')) ci = i;
     let start = ci;
     if (ci >= 0) {
-      const firstKept = (recs[ci].entry as CompactionEntry | undefined)?.firstKeptEntryId;
-      for (let i = 0; i < ci; i++) {
-        if (recs[i].id === firstKept) {
+      const firstKept = (index.entryOf(recs[ci]) as CompactionEntry | undefined)?.firstKeptEntryId;
+      const kept = typeof firstKept === 'string' ? index.lookup(firstKept) : -1;
+      for (let i = 0; i < ci && kept >= 0; i++) {
+        if (recs[i] === kept) {
           start = i;
           break;
         }
       }
     }
+    const isMessage = (i: number) => index.isType(i, 'message');
     let lastModel = -1;
-    for (let i = recs.length - 1; i >= 0 && lastModel < 0; i--) {
-      const r = recs[i];
-      if (r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')) lastModel = i;
+    for (let k = recs.length - 1; k >= 0 && lastModel < 0; k--) {
+      const i = recs[k];
+      if (index.isType(i, 'model_change') || (isMessage(i) && index.roleOf(i) === 'assistant')) lastModel = k;
     }
-    const isSystem = (r: EntryRecord) => r.type === 'message' && r.role === 'system';
-    const settings = (
-      await this.load(
-        recs.filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || isSystem(r)),
-        opts.signal,
-      )
-    ).filter((e): e is SessionEntry => !!e);
+    const isSystem = (i: number) => isMessage(i) && index.roleOf(i) === 'system';
+    const settingRecs: EntryRecord[] = [];
+    for (let k = 0; k < recs.length; k++) {
+      const i = recs[k];
+      if (k === lastModel || SETTINGS_TYPES.has(index.typeOf(i)) || isSystem(i)) settingRecs.push(index.view(i));
+    }
+    const settings = (await this.load(settingRecs, opts.signal)).filter((e): e is SessionEntry => !!e);
     const { thinkingLevel, model } = pathSettings(settings);
-    const selected = ci < 0 ? recs : [recs[ci], ...recs.slice(start, ci).filter((r) => !isSystem(r)), ...recs.slice(ci + 1)];
-    const edits = new Map<string, ContextEditEntry>();
-    for (const r of selected) if (r.type === 'context_edit' && r.entry) edits.set((r.entry as ContextEditEntry).targetId, r.entry as ContextEditEntry);
-    const batch = opts.batch ?? 1000;
-    for (let i = 0; i < selected.length; i += batch) {
-      const part = selected.slice(i, i + batch);
-      const items: ContextItem[][] = part.map(() => []);
-      const project = (k: number, e: SessionEntry | undefined) => {
-        // Only the newest compaction (first) contributes; an older one inside the kept range does not.
-        if (e && !(e.type === 'compaction' && i + k > 0)) items[k] = projectEntry(e, edits.get(e.id));
-      };
-      await this.visitLines(
-        part,
-        (k, rec, bytes) => {
-          if (opts.raw && !edits.has(rec.id)) {
-            const head = parseMessageHead(bytes);
-            const raw = head && head.id === rec.id ? rawMessage(bytes, head.messageStart, head.role) : undefined;
-            if (raw) {
-              const copy = Buffer.allocUnsafe(raw.length); // `bytes` is only valid during this call
-              raw.copy(copy);
-              items[k] = [{ raw: copy }];
-              return;
-            }
-          }
-          project(k, parseRecordLine(rec, bytes));
-        },
-        opts.signal,
-      );
-      part.forEach((r, k) => r.entry && project(k, r.entry));
-      emit(items.flat());
+    let selected = recs;
+    if (ci >= 0) {
+      const sel: number[] = [recs[ci]];
+      for (let k = start; k < ci; k++) if (!isSystem(recs[k])) sel.push(recs[k]);
+      for (let k = ci + 1; k < recs.length; k++) sel.push(recs[k]);
+      selected = Int32Array.from(sel);
     }
-    return { thinkingLevel, model, activeToolNames: activeTools(settings), path: recs.map((r) => r.id) };
+    const edits = new Map<string, ContextEditEntry>();
+    for (const i of selected) {
+      const e = index.isType(i, 'context_edit') ? (index.entryOf(i) as ContextEditEntry | undefined) : undefined;
+      if (e) edits.set(e.targetId, e);
+    }
+    const batch = opts.batch ?? 1000;
+    const src = await this.storage.openSource();
+    try {
+      for (let b = 0; b < selected.length; b += batch) {
+        const part = selected.subarray(b, b + batch);
+        const items: ContextItem[][] = new Array(part.length);
+        const project = (k: number, e: SessionEntry | undefined) => {
+          // Only the newest compaction (first) contributes; an older one inside the kept range does not.
+          if (e && !(e.type === 'compaction' && b + k > 0)) items[k] = projectEntry(e, edits.get(e.id));
+        };
+        await visitIdx(
+          src,
+          index,
+          part,
+          (k, i, bytes) => {
+            if (opts.raw && !(edits.size && edits.has(index.idOf(i)))) {
+              const raw = rawMessageOf(bytes, index, i);
+              if (raw) {
+                items[k] = [{ raw: Buffer.from(raw) }]; // `bytes` is only valid during this call
+                return;
+              }
+            }
+            project(k, parseRecordLine(index.view(i), bytes));
+          },
+          { signal: opts.signal, sliceMs: this.readOpts.sliceMs },
+        );
+        for (let k = 0; k < part.length; k++) {
+          const e = index.entryOf(part[k]);
+          if (e) project(k, e);
+        }
+        const out: ContextItem[] = [];
+        for (const list of items) if (list) for (const m of list) out.push(m);
+        emit(out);
+      }
+    } finally {
+      await src.close();
+    }
+    const path = new Array<string>(recs.length);
+    for (let k = 0; k < recs.length; k++) path[k] = index.idOf(recs[k]);
+    return { thinkingLevel, model, activeToolNames: activeTools(settings), path };
   }
 
   // ───────────────────────────── writes ─────────────────────────────
@@ -330,7 +353,7 @@ export class Session {
       await this.prepareWrite();
       const taken = new Set<string>();
       const newId = () => {
-        const id = newEntryId({ has: (x) => taken.has(x) || this.index.byId.has(x) });
+        const id = newEntryId({ has: (x) => taken.has(x) || this.index.has(x) });
         taken.add(id);
         return id;
       };
@@ -378,12 +401,12 @@ export class Session {
   moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
     return this.enqueueWrite(async () => {
       await this.prepareWrite();
-      if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      if (targetId !== null && !this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;
       if (from === targetId && !summary) return { moved: false, leafId: from };
       const taken = new Set<string>();
       const id = () => {
-        const x = newEntryId({ has: (k) => taken.has(k) || this.index.byId.has(k) });
+        const x = newEntryId({ has: (k) => taken.has(k) || this.index.has(k) });
         taken.add(x);
         return x;
       };
@@ -416,7 +439,7 @@ export class Session {
   async setLabel(targetId: string, label?: string): Promise<string> {
     const text = label?.trim();
     const [e] = await this.appendEntries((parentId, id) => {
-      if (!this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      if (!this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const entry: LabelEntry = { type: 'label', id: id(), parentId, timestamp: nowIso(), targetId };
       if (text) entry.label = text;
       return [entry];
