@@ -26,7 +26,7 @@ export const SHAPES_100K: Shape[] = [
 export const SHAPE_1M: Shape = {
   key: 'small-1m',
   title: '1M entries, many small messages',
-  opts: { ...base, seed: 111, entries: 1_000_000, branchRate: 0.03, compactions: 100, largeOutputRate: 0, outputWords: 30 },
+  opts: { ...base, seed: 111, entries: 1_000_000, branchRate: 0.03, compactions: 100, largeOutputRate: 0, outputWords: 16 },
 };
 
 /** The file of `shape` under `dir`, written first if it is missing. */

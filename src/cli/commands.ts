@@ -130,7 +130,9 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
     const ix = session.index;
     const path = ix.branchIdx(leaf === null ? -1 : ix.lookup(leaf));
-    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(Array.from(path, (i) => ix.idOf(i)))},"messages":[`);
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":`);
+    io.out(ix.idsJson(path));
+    io.out(`,"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
       // One write per batch, assembled in one buffer: stored messages are copied as they are.

@@ -2,6 +2,7 @@
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
 import { outerKeys, scanValue } from './jsonValid.js';
+import { wasmKeys, wasmScanValue } from './wasmValid.js';
 import { hexKeyAt } from './idKeys.js';
 import { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type SessionIndex } from './sessionIndex.js';
 
@@ -112,7 +113,7 @@ export function same(b: Buffer, from: number, to: number, s: string): boolean {
 }
 
 /** Where readHead found the fields (one reused object: reading 100k heads makes no garbage per line). */
-const head = { idStart: 0, idEnd: 0, parentStart: -1, parentEnd: -1, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0, messageEnd: 0 };
+const head = { idStart: 0, idEnd: 0, parentStart: -1, parentEnd: -1, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0, content: false };
 
 function readHead(b: Buffer, start: number, end: number): boolean {
   if (!at(b, start, end, P_TYPE)) return false;
@@ -207,13 +208,23 @@ function roleCodeAt(b: Buffer, from: number, to: number): number {
  * duplicate of a head key can override it).
  */
 function restIsValid(b: Buffer, end: number): boolean {
-  const e = scanValue(b, head.messageStart, end, true);
-  if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
+  let e = wasmScanValue(b, head.messageStart, end, true);
+  let role: number;
+  let content: boolean;
+  if (e !== undefined) {
+    role = wasmKeys.role;
+    content = wasmKeys.content;
+  } else {
+    e = scanValue(b, head.messageStart, end, true);
+    role = outerKeys.role;
+    content = outerKeys.content;
+  }
+  if (e < 0 || role !== 1 || b[e] !== 0x7d) return false;
   for (let k = e + 1; k < end; k++) {
     const c = b[k];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
-  head.messageEnd = e;
+  head.content = content;
   return true;
 }
 
@@ -266,7 +277,7 @@ export function commitMessageLine(index: SessionIndex, b: Buffer, start: number,
   p.offset = offset;
   p.length = end - start;
   p.entry = undefined;
-  p.bits = F_FAST | (outerKeys.content ? F_CONTENT : 0);
+  p.bits = F_FAST | (head.content ? F_CONTENT : 0);
   index.commit();
   return true;
 }
@@ -278,12 +289,22 @@ export function commitMessageLine(index: SessionIndex, b: Buffer, start: number,
  */
 export function rawMessageOf(b: Buffer, index: SessionIndex, i: number): Buffer | undefined {
   const bits = index.lineBits(i);
-  if (!(bits & F_FAST) || !readHead(b, 0, b.length)) return undefined;
-  const key = index.idKeyOf(i);
-  if (key >= 0 ? hexKeyAt(b, head.idStart, head.idEnd) !== key : !same(b, head.idStart, head.idEnd, index.idOf(i))) return undefined;
+  if (messageStartOf(b, index, i) < 0) return undefined;
   const rc = index.roleCodeOf(i);
   if (rc >= 1 && rc <= 4 && !(bits & F_CONTENT)) return undefined;
   let e = b.length - 1;
   while (e > head.messageStart && (b[e] === 0x20 || b[e] === 0x09 || b[e] === 0x0d)) e--;
   return b[e] === 0x7d ? b.subarray(head.messageStart, e) : undefined;
+}
+
+/**
+ * Where the message object of record `i`'s line `b` starts, when the reader validated the line in pi's
+ * shape (so its fields can be read from the bytes); -1 otherwise, or when the line is not that record's
+ * any more.
+ */
+export function messageStartOf(b: Buffer, index: SessionIndex, i: number): number {
+  if (!(index.lineBits(i) & F_FAST) || !readHead(b, 0, b.length)) return -1;
+  const key = index.idKeyOf(i);
+  if (key >= 0 ? hexKeyAt(b, head.idStart, head.idEnd) !== key : !same(b, head.idStart, head.idEnd, index.idOf(i))) return -1;
+  return head.messageStart;
 }

@@ -187,6 +187,16 @@ export class Session {
     }
   }
 
+  /** visitLines over record numbers (see SessionIndex): no record objects for big sessions. */
+  async visitIdx(idx: ArrayLike<number>, visit: (k: number, i: number, bytes: Buffer) => void, signal?: AbortSignal): Promise<void> {
+    const src = await this.storage.openSource();
+    try {
+      await visitIdx(src, this.index, idx, visit, { signal, sliceMs: this.readOpts.sliceMs });
+    } finally {
+      await src.close();
+    }
+  }
+
   private async loadFrom(records: readonly EntryRecord[], signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
     const src = await this.storage.openSource();
     try {

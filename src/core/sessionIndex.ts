@@ -6,7 +6,7 @@
 // demand; small entries (labels, names, model changes, summaries, …) are parsed at load and kept.
 // `EntryRecord` views (one per record, made when first asked for) keep the object API for callers that
 // handle a few records; hot paths use the index numbers (`…Idx`, `…Of(i)`).
-import { hexId, hexKey, U32Map } from './idKeys.js';
+import { hexId, hexKey, U32Map, writeHexId } from './idKeys.js';
 import type { Diagnostic, LabelEntry, LeafEntry, SessionEntry, SessionHeader, SessionInfoEntry } from './types.js';
 
 export interface EntryRecord {
@@ -376,6 +376,28 @@ export class SessionIndex {
 
   idOf(i: number, f = this.flags[i]): string {
     return f & F_STRID ? this.idStr.get(i)! : hexId(this.idNum[i]);
+  }
+
+  /** `["id",…]` of records `idx` as UTF-8 bytes (ids in pi's shape written without making strings). */
+  idsJson(idx: ArrayLike<number>): Buffer {
+    let size = 2;
+    for (let k = 0; k < idx.length; k++) size += (this.flags[idx[k]] & F_STRID ? Buffer.byteLength(JSON.stringify(this.idStr.get(idx[k])!)) : 10) + 1;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    out[at++] = 0x5b;
+    for (let k = 0; k < idx.length; k++) {
+      const i = idx[k];
+      if (k) out[at++] = 0x2c;
+      if (this.flags[i] & F_STRID) at += out.write(JSON.stringify(this.idStr.get(i)!), at, 'utf8');
+      else {
+        out[at] = 0x22;
+        writeHexId(this.idNum[i], out, at + 1);
+        out[at + 9] = 0x22;
+        at += 10;
+      }
+    }
+    out[at++] = 0x5d;
+    return out.subarray(0, at);
   }
 
   /** The id's hex key (-1 for a string id): compares ids without making strings. */

@@ -1,7 +1,12 @@
 // Totals over a whole session file: entries, messages by role, tokens, cost and models used (all
-// branches, like pi's /session), plus tree shape.
+// branches, like pi's /session), plus tree shape. Counted over the index's columns; the usage of the
+// messages that carry one is read from their lines' bytes (messageFacts.ts), a line parsed only when
+// it is not in pi's shape. Nothing is held per entry, so a million-entry session is summed in one pass.
+import { messageStartOf } from './lineHead.js';
+import { facts, readUsageFacts } from './messageFacts.js';
+import { parseRecordLine } from './reader.js';
 import type { Session } from './session.js';
-import { messageOf, type Usage } from './types.js';
+import { messageOf, type SessionEntry, type Usage } from './types.js';
 
 export interface SessionStats {
   file?: string;
@@ -34,17 +39,21 @@ export interface SessionStats {
 
 type Obj = Record<string, unknown>;
 
-/** Records whose bodies are read per batch, so a huge session is never all in memory. */
-const BATCH = 2000;
-
 export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
   const index = session.index;
-  const live = index.live();
+  const live = index.liveIdx();
   const entriesByType: Record<string, number> = Object.create(null);
   const messagesByRole: Record<string, number> = Object.create(null);
-  for (const r of live) {
-    entriesByType[r.type] = (entriesByType[r.type] ?? 0) + 1;
-    if (r.type === 'message') messagesByRole[r.role ?? '?'] = (messagesByRole[r.role ?? '?'] ?? 0) + 1;
+  const carries: number[] = [];
+  for (let k = 0; k < live.length; k++) {
+    const i = live[k];
+    const type = index.typeOf(i);
+    entriesByType[type] = (entriesByType[type] ?? 0) + 1;
+    if (type === 'message') {
+      const role = index.roleOf(i) ?? '?';
+      messagesByRole[role] = (messagesByRole[role] ?? 0) + 1;
+      if (role === 'assistant' || role === 'toolResult') carries.push(i);
+    } else if (type === 'usage' || type === 'compaction' || type === 'branch_summary') carries.push(i);
   }
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   const add = (u: unknown) => {
@@ -58,31 +67,55 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
   };
   let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
-  // In file order, as pi sums them (so the float sums come out the same).
-  const carries = live.filter((r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary');
-  for (let i = 0; i < carries.length; i += BATCH) {
-    const loaded = await session.load(carries.slice(i, i + BATCH), signal);
-    for (const e of loaded) {
-      if (!e) continue;
-      if (e.type !== 'message') {
-        add((e as Obj).usage);
-        continue;
-      }
-      const m = messageOf(e);
-      if (!m) continue;
-      add(m.usage);
-      if (m.role !== 'assistant') continue;
-      if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
-      const key = `${String(m.provider)}/${String(m.model)}`;
-      const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
-      cur.messages++;
-      models.set(key, cur);
+  const countModel = (provider: unknown, model: unknown) => {
+    const key = `${String(provider)}/${String(model)}`;
+    const cur = models.get(key) ?? { provider: String(provider ?? ''), model: String(model ?? ''), messages: 0 };
+    cur.messages++;
+    models.set(key, cur);
+  };
+  const fromEntry = (e: SessionEntry | undefined) => {
+    if (!e) return;
+    if (e.type !== 'message') {
+      add((e as Obj).usage);
+      return;
     }
-  }
+    const m = messageOf(e);
+    if (!m) return;
+    add(m.usage);
+    if (m.role !== 'assistant') return;
+    if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
+    countModel(m.provider, m.model);
+  };
+  // In file order, as pi sums them (so the float sums come out the same): entries held in memory are
+  // summed in their place between the lines read from the file.
+  let next = 0;
+  const kept = (upTo: number) => {
+    for (; next < upTo; next++) if (index.isKept(carries[next]) || index.offsetOf(carries[next]) < 0) fromEntry(index.entryOf(carries[next]));
+  };
+  await session.visitIdx(
+    carries,
+    (k, i, bytes) => {
+      kept(k);
+      next = k + 1;
+      const at = messageStartOf(bytes, index, i);
+      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseRecordLine(index.view(i), bytes));
+      totals.input += facts.input;
+      totals.output += facts.output;
+      totals.cacheRead += facts.cacheRead;
+      totals.cacheWrite += facts.cacheWrite;
+      totals.cost += facts.cost;
+      if (index.roleCodeOf(i) !== 2) return; // assistant
+      toolCalls += facts.toolCalls;
+      countModel(facts.provider, facts.model);
+    },
+    signal,
+  );
+  kept(carries.length);
+  await index.prepareTree();
   let branchPoints = 0;
   let tips = 0;
-  for (const r of live) {
-    const n = index.childrenOf(r.id).length;
+  for (let k = 0; k < live.length; k++) {
+    const n = index.childCount(live[k]);
     if (n > 1) branchPoints++;
     if (n === 0) tips++;
   }
@@ -104,7 +137,7 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     cost: totals.cost,
     models: [...models.values()].sort((a, b) => b.messages - a.messages),
     leafId: session.leafId,
-    pathLength: index.branch(session.leafId).length,
+    pathLength: index.branchIdx(index.leafRecord).length,
     branchPoints,
     tips,
     labels: index.labels.size,
