@@ -67,8 +67,11 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
   };
   let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
+  // The last key made, by its parts (consecutive messages mostly share their model).
+  let lastParts: [unknown, unknown, string] = [Symbol(), Symbol(), ''];
   const countModel = (provider: unknown, model: unknown) => {
-    const key = `${String(provider)}/${String(model)}`;
+    if (lastParts[0] !== provider || lastParts[1] !== model) lastParts = [provider, model, `${String(provider)}/${String(model)}`];
+    const key = lastParts[2];
     const cur = models.get(key) ?? { provider: String(provider ?? ''), model: String(model ?? ''), messages: 0 };
     cur.messages++;
     models.set(key, cur);
