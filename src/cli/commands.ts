@@ -71,19 +71,35 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** Collects output into chunks of about a megabyte, written as they fill. */
-function chunked(io: CliIO): { add(s: string): void; flush(): void } {
-  let parts: string[] = [];
-  let size = 0;
+/** Output written into buffers of about a megabyte, each handed to `io.out` when full. */
+function chunked(io: CliIO): { add(s: string): void; addPrefix(s: string): void; flush(): void } {
+  let buf = Buffer.allocUnsafe(1 << 20);
+  let at = 0;
   const flush = () => {
-    if (parts.length) io.out(parts.join(''));
-    parts = [];
-    size = 0;
+    if (at) io.out(buf.subarray(0, at));
+    buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
+    at = 0;
   };
+  const room = (bytes: number) => {
+    if (at + bytes <= buf.length) return;
+    flush();
+    if (bytes > buf.length) buf = Buffer.allocUnsafe(bytes);
+  };
+  // The rows of a chain share their prefix: its bytes are encoded once.
+  let lastPrefix = '';
+  let prefixBytes = Buffer.alloc(0);
   return {
     add(s: string) {
-      parts.push(s);
-      if ((size += s.length) > 1 << 20) flush();
+      room(s.length * 3);
+      at += buf.write(s, at, 'utf8');
+    },
+    addPrefix(s: string) {
+      if (s !== lastPrefix) {
+        lastPrefix = s;
+        prefixBytes = Buffer.from(s, 'utf8');
+      }
+      room(prefixBytes.length);
+      at += prefixBytes.copy(buf, at);
     },
     flush,
   };
@@ -117,7 +133,7 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
         onPath: r.onPath,
         isLeaf: r.isLeaf,
         line: ix.lineOf(r.i),
-        text: r.line.replace(/^[\s│├└─]*(• )?/, ''),
+        text: `${r.prefix}${r.marker}${r.text}`.replace(/^[\s│├└─]*(• )?/, ''),
       };
       out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
       first = false;
@@ -128,7 +144,11 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   }
   const title = session.name ? `Session Tree: ${safeText(session.name)}` : 'Session Tree';
   out.add(`${title}\n`);
-  const rows = await streamTree(session, mode, (r) => out.add(`${safeText(ix.idOf(r.i))}  ${safeText(r.line)}\n`));
+  const rows = await streamTree(session, mode, (r) => {
+    out.add(`${safeText(ix.idOf(r.i))}  `);
+    out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
+    out.add(`${r.marker}${safeText(r.text)}\n`);
+  });
   out.add(`(${rows} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
   out.flush();
   for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);

@@ -152,7 +152,7 @@ function firstKey(b: Buffer, o: number): number {
 /** Usage object at `o` into `facts`; false on an escaped key. */
 function readUsage(b: Buffer, o: number): boolean {
   const f = facts;
-  for (let q = firstKey(b, o); q >= 0; ) {
+  for (let q = firstKey(b, o); q >= 0;) {
     const v = readKey(b, q);
     if (v < 0) return false;
     const end = skipValue(b, v);
@@ -165,7 +165,7 @@ function readUsage(b: Buffer, o: number): boolean {
     else if (isKey(b, ks, ke, 'cost')) {
       f.cost = 0;
       if (b[v] === 0x7b) {
-        for (let c = firstKey(b, v); c >= 0; ) {
+        for (let c = firstKey(b, v); c >= 0;) {
           const cv = readKey(b, c);
           if (cv < 0) return false;
           const cend = skipValue(b, cv);
@@ -220,7 +220,7 @@ export function readUsageFacts(b: Buffer, messageStart: number): boolean {
   f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
   f.provider = f.model = undefined;
   f.toolCalls = 0;
-  for (let q = firstKey(b, messageStart); q >= 0; ) {
+  for (let q = firstKey(b, messageStart); q >= 0;) {
     const v = readKey(b, q);
     if (v < 0) return false;
     const ks = keyStart;

@@ -11,7 +11,7 @@ import { EntryNotFoundError, Session } from './session.js';
 import { SessionInfoCache, type SessionInfo } from './sessionInfo.js';
 import { writeFileAtomic } from './storage.js';
 import { moveToTrash } from './trash.js';
-import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './types.js';
+import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionHeader } from './types.js';
 
 export function expandTilde(p: string, home = homedir()): string {
   if (p === '~') return home;
@@ -167,7 +167,7 @@ export class SessionRepository {
     if (!msg || msg.role !== 'user') throw new Error(`Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`);
     const text = userText(msg.content);
     if (rec.parentId === null || !session.index.get(rec.parentId)) {
-      const file = await this.writeBranched(session, []);
+      const file = await this.writeBranched(session, -1);
       return { file, text };
     }
     return { file: await this.clone(session, rec.parentId), text };
@@ -177,46 +177,70 @@ export class SessionRepository {
   async clone(session: Session, entryId: string | null = session.leafId): Promise<string> {
     refuseNewer(session, 'clone');
     if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
-    if (!session.index.get(entryId)) throw new EntryNotFoundError(entryId);
-    const path = await session.getBranch(entryId);
-    return this.writeBranched(session, path);
+    const at = session.index.lookup(entryId);
+    if (at < 0) throw new EntryNotFoundError(entryId);
+    return this.writeBranched(session, at);
   }
 
-  private async writeBranched(session: Session, path: SessionEntry[]): Promise<string> {
+  /**
+   * Writes the new session holding the path root→record `leaf` (-1: none), streamed: the path's lines
+   * are read, re-chained and written a batch at a time, so memory does not grow with the session.
+   */
+  private async writeBranched(session: Session, leaf: number): Promise<string> {
     if (!session.path) throw new Error('An in-memory session cannot be forked to a file.');
-    // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
-    // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
-    const kept: SessionEntry[] = [];
-    const replacement = new Map<string, string>();
-    const pending: string[] = [];
-    let parent: string | null = null;
-    for (const e of path) {
-      if (e.type === 'label' || e.type === 'leaf') {
-        pending.push(e.id);
-        continue;
-      }
-      for (const l of pending) replacement.set(l, e.id);
-      pending.length = 0;
-      if (e.type === 'compaction') {
-        const c = e as CompactionEntry;
-        kept.push({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
-      } else kept.push({ ...e, parentId: parent });
-      parent = e.id;
-    }
-    const ids = new Set(kept.map((e) => e.id));
-    const labels: LabelEntry[] = [];
-    for (const [targetId, l] of session.index.labels) {
-      if (!ids.has(targetId)) continue;
-      const id = newEntryId(ids);
-      ids.add(id);
-      labels.push({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label });
-      parent = id;
-    }
+    const index = session.index;
+    const path = index.branchIdx(leaf);
+    // Labels are re-emitted after the path for the entries that made it into the copy.
+    const labelTargets = new Set(index.labels.keys());
+    const copiedTargets = new Set<string>();
     const src = session.path;
     const header = makeHeader(typeof session.header.cwd === 'string' ? session.header.cwd : '', src);
     const dir = dirname(src);
     const file = this.fileName(dir, header);
-    await writeFileAtomic(file, [header, ...kept, ...labels].map(toLine).join(''), { exclusive: true });
+    await writeFileAtomic(
+      file,
+      async (write) => {
+        await write(toLine(header));
+        // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
+        // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
+        const replacement = new Map<string, string>();
+        const pending: string[] = [];
+        let parent: string | null = null;
+        const BATCH = 2000;
+        for (let b = 0; b < path.length; b += BATCH) {
+          const part = Array.from(path.subarray(b, b + BATCH), (i) => index.view(i));
+          const entries = await session.load(part);
+          let out = '';
+          for (const e of entries) {
+            if (!e) continue; // unreadable lines are left out, as a path walk leaves them out
+            if (e.type === 'label' || e.type === 'leaf') {
+              pending.push(e.id);
+              continue;
+            }
+            for (const l of pending) replacement.set(l, e.id);
+            pending.length = 0;
+            if (e.type === 'compaction') {
+              const c = e as CompactionEntry;
+              out += toLine({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
+            } else out += toLine({ ...e, parentId: parent });
+            if (labelTargets.has(e.id)) copiedTargets.add(e.id);
+            parent = e.id;
+          }
+          if (out) await write(out);
+        }
+        const fresh = new Set<string>();
+        let out = '';
+        for (const [targetId, l] of index.labels) {
+          if (!copiedTargets.has(targetId)) continue;
+          const id = newEntryId({ has: (x) => fresh.has(x) || index.has(x) });
+          fresh.add(id);
+          out += toLine({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label } satisfies LabelEntry);
+          parent = id;
+        }
+        if (out) await write(out);
+      },
+      { exclusive: true },
+    );
     this.onCreated(file);
     return file;
   }

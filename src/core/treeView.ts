@@ -23,9 +23,9 @@ export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string 
 export interface TreeRow {
   /** Record number in the index. */
   i: number;
-  /** The line as pi draws it (prefix, path marker, label, text). */
-  line: string;
-  /** `line` without its prefix and path marker. */
+  /** The line as pi draws it is `prefix + marker + text`: connectors, the path marker, label and text. */
+  prefix: string;
+  marker: string;
   text: string;
   depth: number;
   onPath: boolean;
@@ -158,7 +158,16 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   const multipleRoots = top.length > 1;
   const frames: Frame[] = [];
   for (let k = top.length - 1; k >= 0; k--) {
-    frames.push({ i: top[k], indent: multipleRoots ? 1 : 0, justBranched: multipleRoots, showConnector: multipleRoots, isLast: k === top.length - 1, gutters: null, virtualChild: multipleRoots, parent: -1 });
+    frames.push({
+      i: top[k],
+      indent: multipleRoots ? 1 : 0,
+      justBranched: multipleRoots,
+      showConnector: multipleRoots,
+      isLast: k === top.length - 1,
+      gutters: null,
+      virtualChild: multipleRoots,
+      parent: -1,
+    });
   }
   let rows = 0;
   while (frames.length) {
@@ -169,7 +178,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     const label = index.labels.get(index.idOf(f.i))?.label;
     const path = onPath[f.i] === 1;
     const text = `${label ? `[${label}] ` : ''}${texts[f.i] ?? ''}${f.i === shownLeaf ? '  ← active' : ''}`;
-    emit({ i: f.i, line: `${prefix}${path ? '• ' : ''}${text}`, text, depth: displayIndent, onPath: path, isLeaf: f.i === shownLeaf, label, visibleParent: f.parent });
+    emit({ i: f.i, prefix, marker: path ? '• ' : '', text, depth: displayIndent, onPath: path, isLeaf: f.i === shownLeaf, label, visibleParent: f.parent });
     texts[f.i] = undefined;
     rows++;
     const children = kidsOf(f.i);
