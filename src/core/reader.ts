@@ -415,7 +415,7 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
   // A path or a list of live records is in file order already: sorting is for the rare other case.
   if (!sorted) need.sort((a, b) => set.offset(a) - set.offset(b));
   const GAP = 64 * 1024;
-  const MAX = 4 * 1024 * 1024;
+  const MAX = 1024 * 1024;
   // Coalesced ranges [first, last) of `need`, each read into its own buffer; the next range is read
   // while this one is visited, so the visit never waits on I/O.
   const ranges: { k: number; j: number; from: number; to: number }[] = [];
@@ -470,13 +470,18 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
 
 /** Parses a line read for `rec`; undefined when it is damaged beyond its head (reported by callers). */
 export function parseRecordLine(rec: EntryRecord, bytes: Buffer): SessionEntry | undefined {
+  return parseLineOf(rec.id, bytes);
+}
+
+/** Parses the line of the entry with id `id`; undefined when it is not that entry's (any more). */
+export function parseLineOf(id: string, bytes: Buffer): SessionEntry | undefined {
   let v: unknown;
   try {
     v = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
-  return isObject(v) && v.id === rec.id ? (v as SessionEntry) : undefined;
+  return isObject(v) && v.id === id ? (v as SessionEntry) : undefined;
 }
 
 /**

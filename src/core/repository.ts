@@ -1,7 +1,7 @@
 // pi's directory layout (session-manager.js, config.js): `<agentDir>/sessions/--<encoded cwd>--/
 // <ts>_<uuidv7>.jsonl`, `PI_CODING_AGENT_DIR` and `PI_CODING_AGENT_SESSION_DIR` honoured, flat custom
 // session dirs filtered by the header's cwd. Plus create / fork / clone / delete as pi does them.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -110,10 +110,38 @@ export class SessionRepository {
     return this.infos(await jsonlFiles(dir), opts);
   }
 
-  private async infos(files: string[], opts: ListOptions): Promise<SessionInfo[]> {
+  private async infos(all: string[], opts: ListOptions): Promise<SessionInfo[]> {
     const out: SessionInfo[] = [];
-    let next = 0;
     let loaded = 0;
+    // Files read before and unchanged since (same size and mtime) are answered from the cache after a
+    // stat each, in slices of the event loop: a warm listing of thousands of sessions opens no file.
+    const files: string[] = [];
+    let t0 = performance.now();
+    for (const f of all) {
+      let info: SessionInfo | null | undefined;
+      try {
+        const st = statSync(f);
+        if (st.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs);
+      } catch {
+        info = undefined; // gone or unreadable: the reader says why
+      }
+      if (info === undefined) files.push(f);
+      else {
+        const problem = this.cache.problems.get(f);
+        if (problem) opts.onSkip?.(f, problem);
+        if (info) {
+          out.push(info);
+          opts.onInfo?.(info);
+        }
+        opts.onProgress?.(++loaded, all.length);
+      }
+      if (performance.now() - t0 > 8) {
+        opts.signal?.throwIfAborted();
+        await new Promise<void>((r) => setImmediate(r));
+        t0 = performance.now();
+      }
+    }
+    let next = 0;
     const worker = async () => {
       while (next < files.length) {
         opts.signal?.throwIfAborted();
@@ -125,7 +153,7 @@ export class SessionRepository {
           out.push(info);
           opts.onInfo?.(info);
         }
-        opts.onProgress?.(++loaded, files.length);
+        opts.onProgress?.(++loaded, all.length);
       }
     };
     await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, files.length) }, worker));
@@ -208,8 +236,7 @@ export class SessionRepository {
         let parent: string | null = null;
         const BATCH = 2000;
         for (let b = 0; b < path.length; b += BATCH) {
-          const part = Array.from(path.subarray(b, b + BATCH), (i) => index.view(i));
-          const entries = await session.load(part);
+          const entries = await session.loadIdx(path.subarray(b, b + BATCH));
           let out = '';
           for (const e of entries) {
             if (!e) continue; // unreadable lines are left out, as a path walk leaves them out

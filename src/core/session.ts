@@ -5,7 +5,7 @@ import { activeTools, pathSettings, projectEntry } from './context.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
 import { rawMessageOf } from './lineHead.js';
-import { loadEntries, parseRecordLine, readSession, readTail, StaleFileError, visitIdx, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
+import { loadEntries, parseLineOf, parseRecordLine, readSession, readTail, StaleFileError, visitIdx, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type {
@@ -185,6 +185,23 @@ export class Session {
     } finally {
       await src.close();
     }
+  }
+
+  /** Full entries of records `idx` (by number: no record objects are made or kept). */
+  async loadIdx(idx: Int32Array, signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
+    const index = this.index;
+    const out: (SessionEntry | undefined)[] = Array.from(idx, (i) => index.entryOf(i));
+    try {
+      await this.visitIdx(idx, (k, i, bytes) => (out[k] = parseLineOf(index.idOf(i), bytes)), signal);
+    } catch (e) {
+      if (!(e instanceof StaleFileError)) throw e;
+      // Rewritten under us (pi migrates old files on open): the records are read again by id.
+      return this.load(
+        Array.from(idx, (i) => index.view(i)),
+        signal,
+      );
+    }
+    return out;
   }
 
   /** visitLines over record numbers (see SessionIndex): no record objects for big sessions. */
