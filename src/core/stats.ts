@@ -36,24 +36,38 @@ export interface SessionStats {
   labels: number;
   diagnostics: number;
 }
-
 type Obj = Record<string, unknown>;
 
-export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
+/** Usage, messages, tool calls and models of some entries, summed as pi's getSessionStats() sums them. */
+export interface UsageSums {
+  /** Message entries by role (null-prototype map). */
+  messagesByRole: Record<string, number>;
+  messages: number;
+  toolCalls: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+  /** Assistant messages per provider/model, most used first. */
+  models: { provider: string; model: string; messages: number }[];
+}
+
+/**
+ * Sums records `idx` (record numbers, in their order, which is file order for a session or a path: the
+ * float sums then come out as pi's) as pi's getSessionStats() does: usage of assistant and toolResult
+ * messages, usage entries, compactions and branch summaries; total = input + output + cacheRead +
+ * cacheWrite. Usage is read from the lines' bytes (a line is parsed only off pi's shape); `visit` sees
+ * every assistant entry (those lines are then parsed, e.g. for their tool calls).
+ */
+export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void } = {}): Promise<UsageSums> {
   const index = session.index;
-  const live = index.liveIdx();
-  const entriesByType: Record<string, number> = Object.create(null);
   const messagesByRole: Record<string, number> = Object.create(null);
   const carries: number[] = [];
-  for (let k = 0; k < live.length; k++) {
-    const i = live[k];
-    const type = index.typeOf(i);
-    entriesByType[type] = (entriesByType[type] ?? 0) + 1;
-    if (type === 'message') {
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    if (index.isType(i, 'message')) {
       const role = index.roleOf(i) ?? '?';
       messagesByRole[role] = (messagesByRole[role] ?? 0) + 1;
       if (role === 'assistant' || role === 'toolResult') carries.push(i);
-    } else if (type === 'usage' || type === 'compaction' || type === 'branch_summary') carries.push(i);
+    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) carries.push(i);
   }
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   const add = (u: unknown) => {
@@ -86,6 +100,7 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     if (!m) return;
     add(m.usage);
     if (m.role !== 'assistant') return;
+    opts.visit?.(e);
     if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
     countModel(m.provider, m.model);
   };
@@ -95,25 +110,49 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
   const kept = (upTo: number) => {
     for (; next < upTo; next++) if (index.isKept(carries[next]) || index.offsetOf(carries[next]) < 0) fromEntry(index.entryOf(carries[next]));
   };
+  const parseAssistant = opts.visit !== undefined;
   await session.visitIdx(
     carries,
     (k, i, bytes) => {
       kept(k);
       next = k + 1;
-      const at = messageStartOf(bytes, index, i);
+      const assistant = index.roleCodeOf(i) === 2;
+      const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
       if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseRecordLine(index.view(i), bytes));
       totals.input += facts.input;
       totals.output += facts.output;
       totals.cacheRead += facts.cacheRead;
       totals.cacheWrite += facts.cacheWrite;
       totals.cost += facts.cost;
-      if (index.roleCodeOf(i) !== 2) return; // assistant
+      if (!assistant) return;
       toolCalls += facts.toolCalls;
       countModel(facts.provider, facts.model);
     },
-    signal,
+    opts.signal,
   );
   kept(carries.length);
+  let messages = 0;
+  for (const role in messagesByRole) messages += messagesByRole[role];
+  return {
+    messagesByRole,
+    messages,
+    toolCalls,
+    tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
+    cost: totals.cost,
+    models: [...models.values()].sort((a, b) => b.messages - a.messages),
+  };
+}
+
+export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
+  const index = session.index;
+  const live = index.liveIdx();
+  const entriesByType: Record<string, number> = Object.create(null);
+  for (let k = 0; k < live.length; k++) {
+    const type = index.typeOf(live[k]);
+    entriesByType[type] = (entriesByType[type] ?? 0) + 1;
+  }
+  const sums = await sumUsage(session, live, { signal });
+  const messagesByRole = sums.messagesByRole;
   await index.prepareTree();
   let branchPoints = 0;
   let tips = 0;
@@ -134,11 +173,11 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     messagesByRole,
     userMessages: messagesByRole.user ?? 0,
     assistantMessages: messagesByRole.assistant ?? 0,
-    toolCalls,
+    toolCalls: sums.toolCalls,
     toolResults: messagesByRole.toolResult ?? 0,
-    tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
-    cost: totals.cost,
-    models: [...models.values()].sort((a, b) => b.messages - a.messages),
+    tokens: sums.tokens,
+    cost: sums.cost,
+    models: sums.models,
     leafId: session.leafId,
     pathLength: index.branchIdx(index.leafRecord).length,
     branchPoints,

@@ -14,6 +14,8 @@ import { registerNodeCommands } from './commands/nodeCommands.js';
 import { registerPiConnectCommands } from './commands/piConnectCommands.js';
 import { registerSessionCommands, UNTRUSTED } from './commands/sessionCommands.js';
 import { registerViewCommands } from './commands/viewCommands.js';
+import { createCodeViews } from './compare/codeViews.js';
+import { registerCompareCommands } from './commands/compareCommands.js';
 import { SessionActions, type ActionDeps } from './panels/sessionActions.js';
 import { TreePanelManager } from './panels/treePanelManager.js';
 import { SessionCodeLens } from './platform/codeLens.js';
@@ -117,6 +119,23 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
     gateway,
   };
+  const describe = (file: string) => {
+    const i = view.info(file);
+    return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
+  };
+  // Diffs, hidden marks, family links and compare views (#15); trees open through the panel manager.
+  const codeViews = createCodeViews({
+    context,
+    acquire: (file) => store.acquire(file),
+    cache: () => repo.cache,
+    known: () => view.sessions,
+    describe,
+    openTree: (file, select) => panels.open(file, select),
+  });
+  context.subscriptions.push(
+    codeViews,
+    view.onDidChangeTreeData(() => codeViews.family.changed()),
+  );
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,
     store,
@@ -125,10 +144,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     summaries: createSummaryService(context, { bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: bridges.dirs }),
     bridges,
     isLive,
-    describe: (file) => {
-      const i = view.info(file);
-      return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
-    },
+    describe,
+    codeViews,
   });
   context.subscriptions.push(panels);
 
@@ -144,11 +161,13 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     bridges,
     bridgeFile,
     actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f) => panels.open(f) }),
+    codeViews,
   };
   registerViewCommands(host);
   registerSessionCommands(host);
   registerNodeCommands(host);
   registerPiConnectCommands(host);
+  registerCompareCommands(host);
 
   const lens = new SessionCodeLens(() => readConfig().codeLens);
   context.subscriptions.push(

@@ -1,9 +1,10 @@
 // The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
 // toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
 // What each part does lives in its own module; commands are in app/commands.ts.
-import type { InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+import type { FamilyLink, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
 import { DetailsPane } from '../details/detailsPane';
+import { applyLinks, isLink } from '../family/familyNodes';
 import { GraphView } from '../graph/graphView';
 import type { Item } from '../model/derive';
 import { TreeModel } from '../model/treeModel';
@@ -18,6 +19,7 @@ import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
 import { Toolbar } from '../ui/toolbar';
 import { Bridge, type VsCodeApi } from './bridge';
+import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu, vscodeContext } from './contextMenu';
 import { EntryActions } from './entryActions';
@@ -43,9 +45,12 @@ export class App implements CommandContext, SyncTarget {
   readonly details: DetailsPane;
   readonly tree: TreeView;
   readonly actions: EntryActions;
+  readonly codeViews: CodeViews;
   private readonly panes: Panes;
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  /** Family link nodes in the model (not entries: the status line leaves them out). */
+  private links = 0;
   /** The entry last reported to the host as selected. */
   private postedSel: string | null | undefined;
 
@@ -82,6 +87,16 @@ export class App implements CommandContext, SyncTarget {
       },
       state.query,
     );
+    this.codeViews = new CodeViews(this.model, {
+      request,
+      meta: () => this.meta,
+      announce: (m) => this.announce(m),
+      error: (m) => this.error(m),
+      describe: (id) => describeEntry(this.model, id),
+      goTo: (id) => this.tree.selectEntry(id, { history: true }),
+      refresh: () => this.tree.refresh(),
+      showInDetails: (id, title, load) => this.details.showPanel(id, title, load),
+    });
     this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
     const common = {
       nodes,
@@ -105,6 +120,7 @@ export class App implements CommandContext, SyncTarget {
       {
         filter: () => this.filterMode(),
         forcedEntries: () => this.find.prepare(this.filterMode()),
+        hiddenEntries: () => this.codeViews.hiddenEntries(),
         rowsChanged: (rows) => this.find.order(rows),
         savedView: () => this.persistence.savedView(this.meta?.sessionId),
         firstShown: () => (state.sessionId = this.meta?.sessionId),
@@ -115,6 +131,7 @@ export class App implements CommandContext, SyncTarget {
       state,
     );
     this.details = new DetailsPane({
+      extras: this.codeViews,
       nodes,
       selected: () => this.tree.selItem(),
       selectedEntryId: () => this.tree.selection.current?.entryId,
@@ -157,7 +174,9 @@ export class App implements CommandContext, SyncTarget {
 
   onSnapshot(m: Snapshot): void {
     this.meta = m.meta;
+    this.codeViews.setMeta(m.meta);
     this.model.load(m.nodes, m.leafId);
+    this.links = 0;
     this.find.hits.clearCache();
     this.details.forget();
     this.find.markDirty();
@@ -205,8 +224,18 @@ export class App implements CommandContext, SyncTarget {
 
   onMeta(meta: SessionMeta): void {
     this.meta = meta;
+    const hiddenChanged = this.codeViews.setMeta(meta);
     this.toolbar.showMeta(meta);
-    this.details.render();
+    if (hiddenChanged) this.tree.refresh();
+    else this.details.render();
+  }
+
+  /** The family's link nodes (the host sends them after each snapshot and when they change). */
+  onFamily(links: FamilyLink[]): void {
+    applyLinks(this.model, links);
+    this.links = this.model.nodes.filter(isLink).length;
+    this.find.markDirty();
+    this.tree.refresh();
   }
 
   onInvoke(action: InvokeAction, id: string | undefined): void {
@@ -270,7 +299,8 @@ export class App implements CommandContext, SyncTarget {
 
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
-    this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
+    this.showHiddenBadge();
+    this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.updateCount();
     if (first) {
       // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
@@ -279,6 +309,20 @@ export class App implements CommandContext, SyncTarget {
     } else this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();
+  }
+
+  /** "N hidden" in the header while branches are marked hidden: a click shows or hides them. */
+  private showHiddenBadge(): void {
+    const n = this.codeViews.activeHidden().length;
+    if (!n) return this.toolbar.extra.replaceChildren();
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `badge hidden-branches${this.codeViews.showHidden ? ' shown' : ''}`;
+    b.dataset.action = 'toggle-show-hidden';
+    b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.codeViews.showHidden ? ' (shown)' : ''}`;
+    b.title = this.codeViews.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
+    b.addEventListener('click', () => this.codeViews.toggleShowHidden());
+    this.toolbar.extra.replaceChildren(b);
   }
 
   private selectionChanged(): void {
@@ -290,7 +334,8 @@ export class App implements CommandContext, SyncTarget {
   /** Tells the host which entry is selected (native menu commands and "Show in tree" use it). */
   private postSelected(): void {
     const it = this.tree.selItem();
-    const id = it && !it.seg ? this.model.nodes[it.entry].id : null;
+    const n = it && !it.seg ? this.model.nodes[it.entry] : undefined;
+    const id = n && !isLink(n) ? n.id : null;
     if (id === this.postedSel) return;
     this.postedSel = id;
     this.bridge.send({ type: 'selected', id });
@@ -299,6 +344,7 @@ export class App implements CommandContext, SyncTarget {
   private onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
     this.tree.select(it, { history: how !== 'dblclick', reveal: false });
     if (how === 'dblclick' && it.seg) this.tree.toggle(it);
+    else if (how === 'dblclick' && isLink(this.model.nodes[it.entry])) void this.codeViews.openLink(this.model.nodes[it.entry]);
     else if (how === 'click' && !it.seg && this.meta?.clickAction === 'move') void this.actions.move(it);
     if (how !== 'contextmenu') this.focusTree();
   }

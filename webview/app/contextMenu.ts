@@ -6,6 +6,8 @@ import type { Item } from '../model/derive';
 export function vscodeContext(it: Item, nodes: readonly NodeView[]): string {
   if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true });
   const n = nodes[it.entry];
+  // A family link is no entry: the node menu's commands do not apply to it.
+  if (n.kind === 'link') return JSON.stringify({ webviewSection: 'link', preventDefaultContextMenuItems: true });
   return JSON.stringify({
     webviewSection: 'node',
     entryId: n.id,

@@ -29,6 +29,7 @@ function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
   if (look.isSelected(it)) c += ' selected';
   if (it.seg ? look.hitsIn(it) > 0 : look.isHit(it.entry)) c += ' hit';
   if (it.folded) c += ' folded';
+  if (!it.seg && n.changed?.length) c += ' changed';
   return c;
 }
 
@@ -80,6 +81,8 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     if (it.isLeaf) {
       g.append(text('leaf-mark', NODE_W - 16, 31, glyph('location')));
     }
+    // Changed files (edit, write, bash): a diff mark in the corner; find's file: finds them.
+    if (n.changed?.length) g.append(text('changed-mark', NODE_W - 16, 17, glyph('diff')));
   }
   if (it.folded) g.append(text('folded-mark', NODE_W / 2 - 12, NODE_H + 14, `+${it.hidden}`));
   return g;
@@ -106,6 +109,7 @@ function text(cls: string, x: number, y: number, s: string): SVGTextElement {
 }
 
 function subtitle(n: NodeView, it: Item): string {
+  if (n.link) return n.link.facts;
   const parts: string[] = [];
   if (n.model) parts.push(n.model);
   if (n.tools?.length) parts.push(n.tools.join(', '));
