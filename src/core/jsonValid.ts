@@ -197,45 +197,6 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
   }
 }
 
-export interface ValueScan {
-  /** Index just after the value. */
-  end: number;
-  /** How often the outermost object has a key spelled `key` (when one was asked about). */
-  keyCount: number;
-}
-
-/**
- * Scans the JSON value at `b[start…end)` (leading whitespace allowed). Returns where it ends, or
- * undefined when JSON.parse would reject it. `key`: count that key among the outermost object's keys
- * (JSON.parse keeps the LAST of duplicates, so a caller that read the first must know).
- */
-export function scanJsonValue(b: Uint8Array, start: number, end: number, key?: string): ValueScan | undefined {
-  if (key === undefined || key === 'role') {
-    const e = scanValue(b, start, end, key !== undefined);
-    return e < 0 ? undefined : { end: e, keyCount: key !== undefined ? outerKeys.role : 0 };
-  }
-  // Any other key: a second pass over the outermost object's keys (rare; not on a hot path).
-  const e = scanValue(b, start, end);
-  if (e < 0) return undefined;
-  let count = 0;
-  let i = skipWs(b, start, end);
-  if (b[i] !== 0x7b) return { end: e, keyCount: 0 };
-  i++;
-  for (;;) {
-    i = skipWs(b, i, e);
-    if (b[i] !== 0x22) break;
-    const s = i + 1;
-    i = skipString(b, s, e);
-    if (isKey(b, s, i - 1, key) || hasBackslash(b, s, i - 1)) count++;
-    i = skipWs(b, i, e) + 1; // the colon
-    const v = scanValue(b, i, e);
-    i = skipWs(b, v, e);
-    if (b[i] !== 0x2c) break;
-    i++;
-  }
-  return { end: e, keyCount: count };
-}
-
 /** Would JSON.parse accept `b[start…end)` as a whole (one value, whitespace around it)? */
 export function isValidJson(b: Uint8Array, start = 0, end = b.length): boolean {
   const e = scanValue(b, start, end);
