@@ -28,6 +28,8 @@ let room = 0;
 
 function load(): Exports | null {
   if (ex !== undefined) return ex;
+  // PI_TREE_WASM=0: the JS validator only (the benchmark's comparison, the fallback's tests).
+  if (process.env.PI_TREE_WASM === '0') return (ex = null);
   try {
     const bytes = Buffer.from(WASM_BASE64, 'base64');
     ex = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as Exports;

@@ -3,6 +3,7 @@
 // batched into one pass per frame; a snapshot is drawn at once (it is what the user waits for).
 import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
 import { derive, outlineRows, type Derived, type Item } from '../model/derive';
+import { extendTail } from '../model/extendTail';
 import { layoutTree, type Layout } from '../model/layout';
 import type { ViewState } from '../model/savedState';
 import type { TreeModel } from '../model/treeModel';
@@ -49,6 +50,11 @@ export class TreeView {
   /** The leaf moved away from the selected entry: select the new leaf. */
   private pendingSelect: string | undefined;
   private initialView: (() => void) | undefined;
+  /** A change other than entries appended under the leaf is waiting: the next pass is a full one. */
+  private needFull = false;
+  /** The model's leaf and size as the current derivation shows them. */
+  private shownLeaf = -1;
+  private shownSize = 0;
 
   constructor(
     private readonly model: TreeModel,
@@ -73,11 +79,26 @@ export class TreeView {
 
   /** A new pass on the next frame (several changes in one frame cost one pass). */
   refresh(opts: { followLeaf?: boolean } = {}): void {
-    if (opts.followLeaf) this.pendingFollow = true;
+    this.needFull = true;
+    this.schedule(opts.followLeaf);
+  }
+
+  /**
+   * Entries were appended (or the leaf moved with them): the next pass tries the incremental one
+   * (model/extendTail.ts) unless something else changed too.
+   */
+  refreshTail(opts: { followLeaf?: boolean } = {}): void {
+    this.schedule(opts.followLeaf);
+  }
+
+  private schedule(followLeaf: boolean | undefined): void {
+    if (followLeaf) this.pendingFollow = true;
     if (this.frame) return;
     this.frame = onFrame(() => {
       this.frame = 0;
-      this.rebuild();
+      const full = this.needFull;
+      this.needFull = false;
+      if (full || !this.tailPass()) this.rebuild();
     });
   }
 
@@ -92,7 +113,9 @@ export class TreeView {
   /** The model's leaf moved from `oldLeaf` (index) / `oldId`. */
   leafMoved(oldLeaf: number, oldId: string | null, leafId: string | null): void {
     if (this.selection.current?.entryId === oldId && leafId) this.pendingSelect = leafId;
-    if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
+    // With appended entries waiting, the move is (most likely) to the last of them: one pass for both.
+    if (this.frame) this.refreshTail();
+    else if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
   }
 
   /** The graph has a size now: place the first view if it was waiting for one. */
@@ -103,6 +126,7 @@ export class TreeView {
   }
 
   private rebuild(): void {
+    this.needFull = false;
     const model = this.model;
     const n = model.size;
     const t0 = performance.now();
@@ -152,7 +176,54 @@ export class TreeView {
     this.pendingFollow = false;
     this.snapshotPending = false;
     this.timings.total = performance.now() - t0;
+    this.shownLeaf = model.leaf;
+    this.shownSize = n;
     this.host.rebuilt(first, n);
+  }
+
+  /** The incremental pass for entries appended under the leaf; false when a full one is needed. */
+  private tailPass(): boolean {
+    const d = this.derived;
+    const layout = this.layout;
+    if (!d || !layout || this.snapshotPending) return false;
+    const model = this.model;
+    const t0 = performance.now();
+    const change = extendTail(
+      {
+        model,
+        mode: this.host.filter(),
+        folded: this.folded,
+        expanded: this.expanded,
+        forced: this.host.forcedEntries(),
+        hidden: this.host.hiddenEntries?.(),
+        oldLeaf: this.shownLeaf,
+        oldSize: this.shownSize,
+      },
+      d,
+      layout,
+    );
+    if (!change) return false;
+    this.keyIndex.delete(change.removed.key);
+    this.keyIndex.set(change.added.key, change.added);
+    this.host.rowsChanged(d.rows);
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    } else if (this.pendingFollow && model.leafId) {
+      this.selection.set(model.leafId);
+    }
+    this.selection.current = resolveSelection(this.selection.current, d, model, this.keyIndex);
+    this.graph.setData(layout, d);
+    this.outline.setRows(d.rows);
+    const it = this.selItem();
+    this.outline.setActive(it);
+    if (it && this.pendingFollow) this.graph.reveal(it, false);
+    this.pendingFollow = false;
+    this.timings = { tail: performance.now() - t0, total: performance.now() - t0 };
+    this.shownLeaf = model.leaf;
+    this.shownSize = model.size;
+    this.host.rebuilt(false, model.size);
+    return true;
   }
 
   /**
@@ -172,6 +243,7 @@ export class TreeView {
       x.isLeaf = !x.seg && x.entry === newLeaf;
     }
     d.rows = outlineRows(d.root);
+    this.shownLeaf = newLeaf;
     this.host.rowsChanged(d.rows);
     if (this.pendingSelect) {
       this.selection.set(this.pendingSelect);
