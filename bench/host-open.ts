@@ -5,13 +5,29 @@
 // Usage: host-open.ts FILE [DUMP]: with DUMP, the serialized parts are also written there, one message
 // a line (bench/webview.ts posts them to the webview as the host would).
 // Prints {"maxBlockMs", "openMs", "readyMs", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
-// readyMs = until the last part is serialized; heap growth = this thread's heap after / at its highest
-// during the work, over its heap before (run with --expose-gc so that "before" and "after" are live data).
+// readyMs = until the last part is serialized; heap growth = this thread's heap and external memory
+// (typed arrays) after / at their highest during the work, over before (run with --expose-gc so that "before" and "after" are live data).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
 import { projectInWorker } from '../src/host/projection/workerProjection.js';
+
+/** The panel's session facts (as treeController sends them; the settings are the defaults). */
+function meta(s: Session) {
+  const file = s.path ?? '';
+  return {
+    fileName: file.slice(file.lastIndexOf('/') + 1),
+    sessionId: s.header.id,
+    cwd: String(s.header.cwd ?? ''),
+    name: s.name,
+    live: false,
+    diagnostics: [],
+    clickAction: 'select',
+    summariesAvailable: true,
+    restoreToken: 'bench',
+  };
+}
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -19,10 +35,15 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   // Let start-up (module loading) settle before measuring.
   await new Promise((r) => setTimeout(r, 100));
   gc();
-  const heap0 = process.memoryUsage().heapUsed;
+  // The index's columns are typed arrays (outside the JS heap): both count.
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external;
+  };
+  const heap0 = used();
   let heapPeak = heap0;
   const sample = () => {
-    const h = process.memoryUsage().heapUsed;
+    const h = used();
     if (h > heapPeak) heapPeak = h;
   };
   const sampler = setInterval(sample, 20);
@@ -39,7 +60,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const count = s.index.size;
   let rev = 1;
   await projectInWorker(script, { file, until: s.readSize, part: 1000 }, { count, leafId: s.leafId }, (part, from) => {
-    const msg = from === 0 ? { type: 'snapshot', rev, leafId: s.leafId, nodes: part, total: count } : { type: 'snapshotPart', rev, nodes: part };
+    const msg = from === 0 ? { type: 'snapshot', rev, meta: meta(s), leafId: s.leafId, nodes: part, total: count } : { type: 'snapshotPart', rev, nodes: part };
     const json = JSON.stringify(msg);
     nodes += part.length;
     bytes += json.length;
@@ -52,7 +73,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   sample();
   if (fd >= 0) closeSync(fd);
   gc();
-  const heapAfter = process.memoryUsage().heapUsed;
+  const heapAfter = used();
   if (s.index.size !== nodes) throw new Error(`projected ${nodes} of ${s.index.size} entries`);
   process.stdout.write(
     `${JSON.stringify({ maxBlockMs: h.max / 1e6, openMs, readyMs, heapGrowthMb: (heapAfter - heap0) / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, nodes, bytes, leafId: s.leafId })}\n`,

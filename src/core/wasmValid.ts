@@ -64,6 +64,12 @@ export function dropChunk(): void {
   chunk = undefined;
 }
 
+/** Turns the WebAssembly validator off (the JS one decides everything) or back on: for tests. */
+export function setWasmEnabled(on: boolean): void {
+  ex = on ? undefined : null;
+  chunk = undefined;
+}
+
 /** Keys of the outermost object of the last validation with `keys` (see jsonValid.ts outerKeys). */
 export const wasmKeys = { role: 0, content: false };
 

@@ -219,10 +219,11 @@ export class TreeView {
     this.outline.setActive(it);
     if (it && this.pendingFollow) this.graph.reveal(it, false);
     this.pendingFollow = false;
-    this.timings = { tail: performance.now() - t0, total: performance.now() - t0 };
     this.shownLeaf = model.leaf;
     this.shownSize = model.size;
+    const t1 = performance.now();
     this.host.rebuilt(false, model.size);
+    this.timings = { tail: t1 - t0, total: performance.now() - t0 };
     return true;
   }
 

@@ -210,7 +210,16 @@ export class GraphView {
     this.minimap.drawView();
   }
 
+  /** How long the last full draw took, in ms (benchmark). */
+  lastRenderMs = 0;
+
   private render(): void {
+    const t0 = performance.now();
+    this.draw();
+    this.lastRenderMs = performance.now() - t0;
+  }
+
+  private draw(): void {
     const l = this.layout;
     const d = this.derived;
     if (!l || !d || !this.port.width) return;
