@@ -7,7 +7,7 @@
 import { IndexColumns } from './indexColumns.js';
 import { F_RAWPARENT, F_REPEAT, F_SELF, F_SUPERSEDED, type EntryRecord } from './indexRecord.js';
 
-export { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type LabelInfo, type PendingEntry } from './indexRecord.js';
+export { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord } from './indexRecord.js';
 
 export class SessionIndex extends IndexColumns {
   private cycleChecked = false;

@@ -4,7 +4,7 @@
 // it is not in pi's shape. Nothing is held per entry, so a million-entry session is summed in one pass.
 import { messageStartOf } from './lineHead.js';
 import { facts, readUsageFacts } from './messageFacts.js';
-import { parseRecordLine } from './reader.js';
+import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 

@@ -3,7 +3,7 @@
 // layout with connectors that indents only at branch points. Iterative throughout: sessions are deep.
 // Built over record numbers: each line is parsed once, in file order, for the few facts a row needs
 // (visibility and its text), then let go; rows are handed out one at a time, never all held.
-import { parseRecordLine } from './reader.js';
+import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
