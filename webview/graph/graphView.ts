@@ -112,6 +112,13 @@ export class GraphView {
     this.request(true);
   }
 
+  /** The same layout with a few items changed in place (entries appended): only those are drawn again. */
+  itemsChanged(keys: readonly string[]): void {
+    this.svg.forget(keys);
+    this.minimap.later();
+    this.request(true);
+  }
+
   /** Restyles nodes (selection, hits) without a relayout. */
   refreshStyles(): void {
     this.svg.clear();

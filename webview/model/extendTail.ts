@@ -21,10 +21,11 @@ export interface TailInput {
   oldSize: number;
 }
 
-/** The item that left and the one that took its place. */
+/** The item that left, the one that took its place, and the segment that grew (if one did). */
 export interface TailChange {
   removed: Item;
   added: Item;
+  grown: Item | undefined;
 }
 
 /** Applies the append to `d` and `layout` in place; false (nothing changed) when a full pass is needed. */
@@ -110,7 +111,7 @@ export function extendTail(input: TailInput, d: Derived, layout: Layout): TailCh
     d.itemOf[j] = j === leaf ? added : parentItem;
     above = j;
   }
-  return { removed: itL, added };
+  return { removed: itL, added, grown: joining.length ? parentItem : undefined };
 }
 
 /** `a` with room for `n` entries: a longer view on a bigger buffer, so that appends rarely copy. */
