@@ -1,5 +1,5 @@
-// Whole-process figures of the CLI: open + context against pi 1.6.0 (same Node, alternated), with and
-// without the WebAssembly validator, and at a million entries tree / stats / context, clone and fork.
+// Whole-process figures of the CLI: open + context against pi 1.6.0 (same Node, alternated), and at a
+// million entries tree / stats / context, clone and fork.
 import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, floorOf, fmt, log, measure, median, mmm, ROOT, rows, RUNS, vsFloor, WORK, type Run } from './report';
@@ -38,28 +38,9 @@ export async function openContext(label: string, file: string, fresh: boolean, t
     floor: `ours ${vsFloor(
       ours.map((x) => x.ms),
       floor,
-    )}, pi ${fmt(median(pis.map((x) => x.ms)) / median(floor.map((x) => x.ms)), 1)}×`,
+    )}, pi ${fmt(median(pis.map((x) => x.ms)) / median(floor.map((x) => x.ms)), 1)}×; the floor's peak RSS ${fmt(median(floor.map((x) => x.rssKb)) / 1024)} MB`,
   });
   log(`${label}: ${rows[rows.length - 1].result}`);
-}
-
-/** The WebAssembly validator's share: `context --json` with and without it (PI_TREE_WASM=0), alternated. */
-export async function wasmShare(label: string, file: string): Promise<void> {
-  const on: Run[] = [];
-  const off: Run[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    on.push(await measure([CLI, 'context', file, '--json']));
-    off.push(await measure([CLI, 'context', file, '--json'], { ...process.env, PI_TREE_WASM: '0' }));
-  }
-  const gain = median(off.map((x, i) => x.cpuMs / on[i].cpuMs));
-  rows.push({
-    what: `WebAssembly validator, ${label} (${size(file)})`,
-    how: `\`context --json\` with it and with PI_TREE_WASM=0 (JS validator only), alternated, ${RUNS} pairs; CPU time`,
-    target: 'earns its place',
-    result: `with: ${mmm(on.map((x) => x.cpuMs))}, without: ${mmm(off.map((x) => x.cpuMs))}; **${fmt((1 - 1 / gain) * 100)} %** less CPU with it`,
-    pass: undefined,
-  });
-  log(`wasm ${label}: ${rows[rows.length - 1].result}`);
 }
 
 /** A million entries: the floor, then `context`, `stats` and `tree` as whole processes. */

@@ -1,13 +1,13 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,wasm,host,append,roundtrip,sidebar,webview,tail,compare,1m picks parts (then
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,webview,tail,compare,1m picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { cliMillion, cloneFork, openContext, wasmShare } from './cliBench';
+import { cliMillion, cloneFork, openContext } from './cliBench';
 import { appendReflected, hostOpen, roundTrip, sidebar } from './hostBench';
 import { fmt, log, median, ROOT, rows, RUNS, WORK } from './report';
 import { SHAPE_1M, SHAPES_100K, shapeFile } from './shapes';
@@ -33,10 +33,6 @@ async function main() {
   const fixtures = join(ROOT, 'test', 'fixtures', 'real');
   if (want('fixtures'))
     for (const f of readdirSync(fixtures).filter((x) => x.endsWith('.jsonl'))) await openContext(`open + context, real fixture ${f}`, join(fixtures, f), true, { speed: 4, rss: 1 / 3 });
-  if (want('wasm')) {
-    await wasmShare('100k big tool outputs', shape('tools'));
-    await wasmShare('100k small messages', shape('small'));
-  }
   if (want('host')) hostOpen('100k entries (mixed)', big, RUNS, {});
   if (want('append')) await appendReflected(big);
   if (want('roundtrip')) await roundTrip(big);

@@ -16,8 +16,6 @@ const production = argv.includes('--production');
 const minify = production || argv.includes('--minify') || process.env.PI_TREE_MINIFY === '1';
 const outdir = argv.includes('--outdir') ? argv[argv.indexOf('--outdir') + 1] : 'dist';
 mkdirSync(outdir, { recursive: true });
-// src/core/wasm/*.wat → *.wasm.ts (skipped when they are current).
-await import('./build-wasm.mjs');
 
 const common = { bundle: true, sourcemap: production ? false : 'linked', minify, logLevel: 'warning', legalComments: 'none' };
 const builds = [

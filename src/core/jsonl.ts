@@ -46,8 +46,6 @@ export interface ScanOptions {
   oversizeHeadBytes?: number;
   /** Read size (default 1 MiB); the scan holds at most two such buffers plus maxLineBytes. */
   chunkBytes?: number;
-  /** Called with each chunk read, before the lines in it (which follow without a pause). */
-  onChunk?: (buf: Buffer, from: number, to: number) => void;
 }
 
 const TAIL_KEEP = 64;
@@ -91,7 +89,6 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
       if (spare && pos + bytesRead < until) {
         ahead = src.read(spare, 0, Math.min(bufSize, until - pos - bytesRead), pos + bytesRead);
       }
-      opts.onChunk?.(buf, 0, bytesRead);
       let start = 0;
       let nl = buf.indexOf(NL, 0);
       while (nl !== -1 && nl < bytesRead) {

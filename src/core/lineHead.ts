@@ -2,7 +2,6 @@
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
 import { outerKeys, scanValue } from './jsonValid.js';
-import { wasmKeys, wasmScanValue } from './wasmValid.js';
 import { hexKeyAt } from './idKeys.js';
 import { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type SessionIndex } from './sessionIndex.js';
 
@@ -208,23 +207,13 @@ function roleCodeAt(b: Buffer, from: number, to: number): number {
  * duplicate of a head key can override it).
  */
 function restIsValid(b: Buffer, end: number): boolean {
-  let e = wasmScanValue(b, head.messageStart, end, true);
-  let role: number;
-  let content: boolean;
-  if (e !== undefined) {
-    role = wasmKeys.role;
-    content = wasmKeys.content;
-  } else {
-    e = scanValue(b, head.messageStart, end, true);
-    role = outerKeys.role;
-    content = outerKeys.content;
-  }
-  if (e < 0 || role !== 1 || b[e] !== 0x7d) return false;
+  const e = scanValue(b, head.messageStart, end, true);
+  if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
   for (let k = e + 1; k < end; k++) {
     const c = b[k];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
-  head.content = content;
+  head.content = outerKeys.content;
   return true;
 }
 

@@ -3,7 +3,6 @@
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from './jsonl.js';
-import { dropChunk, useChunk } from './wasmValid.js';
 import { commitMessageLine, messageRecord } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
@@ -157,14 +156,8 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
     });
   };
   const fileSize = await src.size();
-  // Each chunk goes into the WebAssembly validator's memory once; its lines are validated in place.
-  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize, onChunk: useChunk };
-  let res: ScanResult;
-  try {
-    res = await scanSource(src, ingest, scanOpts);
-  } finally {
-    dropChunk();
-  }
+  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize };
+  const res: ScanResult = await scanSource(src, ingest, scanOpts);
 
   // A last line without "\n": pi parses it too (and then appends the missing "\n" itself).
   let tailEntryOffset = -1;
