@@ -309,7 +309,9 @@ function userText(content: unknown): string {
 
 async function jsonlFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+    // One join for the folder, not one per file (path.join normalizes: thousands of calls add up).
+    const prefix = join(dir, '/');
+    return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => prefix + f);
   } catch {
     return [];
   }

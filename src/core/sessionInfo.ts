@@ -3,7 +3,8 @@
 // head, only the few lines that carry a shown value are parsed. The scan state is kept so that a file
 // that grew is read from where the last scan stopped. Memory per file is bounded: lines longer than
 // INFO_LINE_BYTES are never assembled; a row reads what it needs from their first and last bytes.
-import { FileSource, NotRegularFileError } from './byteSource.js';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { FileSource, NotRegularFileError, type ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
 import type { SessionHeader } from './types.js';
@@ -156,6 +157,8 @@ export class SessionInfoCache {
 
   /** Info for one file, reading only what changed since the last call. null = not a pi session. */
   async get(path: string, signal?: AbortSignal): Promise<SessionInfo | null> {
+    const small = readSmall(path);
+    if (small) return this.scan(path, small, signal);
     let src: FileSource | undefined;
     try {
       // Opened without blocking (a FIFO named *.jsonl must not hang the listing); fstat gives size and mtime.
@@ -173,7 +176,7 @@ export class SessionInfoCache {
     }
   }
 
-  private async scan(path: string, src: FileSource, signal?: AbortSignal): Promise<SessionInfo | null> {
+  private async scan(path: string, src: ByteSource & { stat(): Promise<Stats> }, signal?: AbortSignal): Promise<SessionInfo | null> {
     const s = await src.stat();
     const cached = this.states.get(path);
     if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) return cached.info;
@@ -227,6 +230,47 @@ export class SessionInfoCache {
   forget(path: string): void {
     this.states.delete(path);
     this.problems.delete(path);
+  }
+}
+
+/** Files up to this size are read in one go, synchronously (most sessions are small). */
+const SMALL_FILE = 256 * 1024;
+
+/**
+ * A small regular file read whole with four system calls (open without blocking, fstat, read, close):
+ * listing thousands of sessions then costs no round trips through libuv's pool. Undefined for anything
+ * else (bigger, not regular, unreadable): the caller streams it and reports why it cannot.
+ */
+function readSmall(path: string): (ByteSource & { stat(): Promise<Stats> }) | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > SMALL_FILE) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    while (n < buf.length) {
+      const r = readSync(fd, buf, n, buf.length - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    // What was read is the file as seen (it may have shrunk in between): its size is the bytes read.
+    const bytes = buf.subarray(0, n);
+    const seen = Object.assign(Object.create(Object.getPrototypeOf(st) as object) as Stats, st, { size: n });
+    return {
+      size: async () => n,
+      read: async (b, offset, length, position) => (position >= n ? 0 : bytes.copy(b, offset, position, Math.min(n, position + length))),
+      close: async () => {},
+      stat: async () => seen,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
