@@ -2,7 +2,7 @@
 // million entries tree / stats / context, clone and fork.
 import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, floorOf, fmt, log, measure, median, mmm, ROOT, rows, RUNS, vsFloor, WORK, type Run } from './report';
+import { CLI, fmt, log, measure, median, mmm, ROOT, rows, RUNS, vsFloor, WORK, type Run } from './report';
 
 const size = (file: string) => `${fmt(statSync(file).size / 1e6)} MB`;
 
@@ -18,11 +18,13 @@ export async function openContext(label: string, file: string, fresh: boolean, t
     return c;
   };
   await measure([CLI, 'context', copy('warm'), '--json']); // warm the page cache
+  // The floor is measured in the same rounds (a busy moment hits all three).
+  const floor: Run[] = [];
   for (let i = 0; i < RUNS; i++) {
     pis.push(await measure([join(ROOT, 'bench', 'pi-open-context.mjs'), copy(`pi${i}`)]));
     ours.push(await measure([CLI, 'context', copy(`ours${i}`), '--json']));
+    floor.push(await measure([FLOOR, file]));
   }
-  const floor = await floorOf(file);
   // Ratios per alternated pair (pi, then ours right after), so that a busy moment hits both.
   const speeds = pis.map((p, i) => p.ms / ours[i].ms);
   const cpus = pis.map((p, i) => p.cpuMs / ours[i].cpuMs);
@@ -43,9 +45,26 @@ export async function openContext(label: string, file: string, fresh: boolean, t
   log(`${label}: ${rows[rows.length - 1].result}`);
 }
 
+const FLOOR = join(ROOT, 'bench', 'floor.cjs');
+const COMMANDS = [
+  ['context', ['--json']],
+  ['stats', ['--json']],
+  ['tree', []],
+] as const;
+
 /** A million entries: the floor, then `context`, `stats` and `tree` as whole processes. */
 export async function cliMillion(file: string, runs: number): Promise<void> {
-  const floor = await floorOf(file);
+  const floor: Run[] = [];
+  const byCmd = new Map<string, Run[]>();
+  // Rounds of every command and the floor, so that a busy moment hits them all.
+  for (let i = 0; i < runs; i++) {
+    floor.push(await measure([FLOOR, file]));
+    for (const [cmd, args] of COMMANDS) {
+      const list = byCmd.get(cmd) ?? [];
+      list.push(await measure([CLI, cmd, file, ...args]));
+      byCmd.set(cmd, list);
+    }
+  }
   rows.push({
     what: `the floor, 1M entries (${size(file)})`,
     how: `a process that reads the file (1 MiB reads) and counts its newlines, ${floor.length} runs`,
@@ -53,13 +72,8 @@ export async function cliMillion(file: string, runs: number): Promise<void> {
     result: `${mmm(floor.map((r) => r.ms))}, peak RSS ${fmt(median(floor.map((r) => r.rssKb)) / 1024)} MB`,
     pass: undefined,
   });
-  for (const [cmd, args] of [
-    ['context', ['--json']],
-    ['stats', ['--json']],
-    ['tree', []],
-  ] as const) {
-    const rs: Run[] = [];
-    for (let i = 0; i < runs; i++) rs.push(await measure([CLI, cmd, file, ...args]));
+  for (const [cmd] of COMMANDS) {
+    const rs = byCmd.get(cmd)!;
     const ms = rs.map((r) => r.ms);
     const rss = rs.map((r) => r.rssKb / 1024);
     rows.push({

@@ -1,5 +1,5 @@
 // The benchmark's shared parts: where it works, how a whole process is measured, the rows of the table
-// (every figure min / median / max over runs), and the physical floor of a file.
+// (every figure min / median / max over runs), and how far a time is from the physical floor.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -52,19 +52,6 @@ export function measure(args: string[], env: NodeJS.ProcessEnv = process.env): P
       resolve({ ms, cpuMs: r.cpuMs, rssKb: r.maxRssKb });
     });
   });
-}
-
-const floors = new Map<string, Run[]>();
-
-/** The floor of `file`: a process that reads it and counts its newlines, RUNS times (cached). */
-export async function floorOf(file: string): Promise<Run[]> {
-  let f = floors.get(file);
-  if (!f) {
-    f = [];
-    for (let i = 0; i < RUNS; i++) f.push(await measure([join(ROOT, 'bench', 'floor.cjs'), file]));
-    floors.set(file, f);
-  }
-  return f;
 }
 
 /** "N× the floor (M ms)" for wall times `ms`. */
