@@ -75,7 +75,9 @@ export class App implements CommandContext, SyncTarget {
           state.query = text;
           this.tree.refresh();
         },
-        selectEntry: (id) => this.tree.selectEntry(id, { history: true }),
+        selectEntry: (id, history) => this.tree.selectEntry(id, { history }),
+        selectedRow: () => this.tree.selItem()?.row ?? 0,
+        rowOfEntry: (e) => this.tree.derived?.itemOf[e]?.row ?? -1,
         describe: (id) => describeEntry(this.model, id),
         announce: (m) => this.announce(m),
         focusTree: () => this.focusTree(),
@@ -271,7 +273,7 @@ export class App implements CommandContext, SyncTarget {
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
     this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
-    this.find.updateCount();
+    this.find.afterPass();
     if (first) {
       // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
       this.graph.maybeRender();

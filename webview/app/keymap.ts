@@ -65,6 +65,8 @@ export interface Binding {
 
 /** `tree`: only while the tree or graph has focus (not in a text field); `global`: anywhere. */
 export type Scope = 'tree' | 'global';
+/** Where a key event happens: `field` is a text field, where typed characters belong to the field. */
+export type KeyContext = Scope | 'field';
 
 export interface Command {
   id: CommandId;
@@ -148,8 +150,19 @@ export function bindingMatches(b: Binding, e: KeyLike, mac = false): boolean {
   return b.key === e.key;
 }
 
-/** The command for a key event in a scope (`tree` also allows `global` commands). */
-export function resolveKey(e: KeyLike, scope: Scope, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
+/** A key that types a character into a text field (a letter, `/`, `?`, AltGr symbols): no Ctrl or Cmd. */
+export function typesCharacter(e: KeyLike): boolean {
+  return e.key.length === 1 && !e.ctrlKey && !e.metaKey;
+}
+
+/**
+ * The command for a key event where it happens (`tree` also allows `global` commands). In a text field
+ * only global commands apply, and never to a key that types a character: `/` in the find box is a
+ * slash, not "open find".
+ */
+export function resolveKey(e: KeyLike, where: KeyContext, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
+  if (where === 'field' && typesCharacter(e)) return undefined;
+  const scope: Scope = where === 'field' ? 'global' : where;
   // Bindings by typed character first: `?` must win over the physical key it shares with `/`.
   for (const byKey of [true, false]) {
     for (const cmd of keymap) {
