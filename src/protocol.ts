@@ -73,10 +73,15 @@ export interface SessionMeta {
   clickAction: 'select' | 'move';
   /** The /tree filter a session opens with (piTree.tree.defaultFilter) until the user picks another. */
   defaultFilter?: FilterMode;
+  /** The view a session opens in (piTree.tree.view): the graph, or one row per entry; the user's toggle wins. */
+  defaultLayout?: TreeLayout;
   summariesAvailable: boolean;
   /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
   restoreToken: string;
 }
+
+/** How the tree is shown: the graph (with the outline list), or one row per entry like git-graph. */
+export type TreeLayout = 'graph' | 'rows';
 
 export interface FileLists {
   readFiles: string[];
@@ -99,10 +104,13 @@ export type HostMessage =
   | { type: 'meta'; rev: number; meta: SessionMeta }
   | { type: 'reply'; seq: number; ok: true; data: unknown }
   | { type: 'reply'; seq: number; ok: false; error: string }
-  /** An action chosen outside the webview (native context menu, command palette) for a node. */
-  | { type: 'invoke'; action: InvokeAction; id?: string };
+  /**
+   * An action chosen outside the webview (native context menu, command palette) for a node;
+   * `editorText` offers a message's text for re-editing (a fork from a user message opened in its tab).
+   */
+  | { type: 'invoke'; action: InvokeAction; id?: string; text?: string };
 
-export type InvokeAction = 'editLabel' | 'summaryMove' | 'find' | 'focusLeaf' | 'fit' | 'showShortcuts' | 'details' | 'select';
+export type InvokeAction = 'editLabel' | 'summaryMove' | 'find' | 'focusLeaf' | 'fit' | 'overview' | 'toggleLayout' | 'showShortcuts' | 'details' | 'select' | 'editorText';
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
@@ -121,7 +129,9 @@ export type RequestBody =
   | { kind: 'setLabel'; id: string; label?: string }
   | { kind: 'rename'; name: string }
   | { kind: 'copyText'; id: string }
-  | { kind: 'continueInPi'; id?: string; text?: string };
+  | { kind: 'continueInPi'; id?: string; text?: string }
+  /** No summary model works yet: show the user where to set one up (the summary settings). */
+  | { kind: 'setupSummaryModel' };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -150,6 +160,7 @@ export interface Replies {
   copyText: { copied: number };
   /** With an entry id: the move made first; without: nothing to report. */
   continueInPi: MoveReply | Empty;
+  setupSummaryModel: Empty;
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */
@@ -261,6 +272,7 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     rename: ['name'],
     copyText: ['id'],
     continueInPi: ['id', 'text'],
+    setupSummaryModel: [],
   };
   // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
   const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;

@@ -76,6 +76,7 @@ describe('typed replies', () => {
     rename: { kind: 'rename', name: 'n' },
     copyText: { kind: 'copyText', id: 'a1' },
     continueInPi: { kind: 'continueInPi', id: 'a1', text: 't' },
+    setupSummaryModel: { kind: 'setupSummaryModel' },
   };
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
@@ -96,6 +97,7 @@ describe('typed replies', () => {
     rename: reply('rename', { name: null }),
     copyText: reply('copyText', { copied: 2 }),
     continueInPi: reply('continueInPi', {}),
+    setupSummaryModel: reply('setupSummaryModel', {}),
   };
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {

@@ -161,6 +161,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
       }
       view.setState({ liveWindowSeconds: readConfig().liveWindowSeconds });
       lens.refresh();
+      // A summary model set up a moment ago makes "Summarize" available in the open trees.
+      panels.refreshMeta();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => view.scheduleRefresh(0)),
   );

@@ -100,10 +100,16 @@ test('loads under the strict CSP, says ready first, draws only what is in view, 
   const k1 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
   assert.ok(k1 < k0, `zoomed out ${k0} → ${k1}`);
   await page.locator('[role="tree"]').focus();
+  // Fit (0) on a tree too big to read whole: the selection and its branches at a readable zoom.
   await page.keyboard.press('0');
   await idle(page);
+  const near = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  assert.ok(near >= 0.5, `Fit stays readable: k ${near}`);
+  assert.equal(await page.locator(`svg.scene g.node[data-entry-id="${s.leafId}"]`).count(), 1, 'the selection (the leaf) is in view');
+  // The whole tree (Shift+0): everything is in the window; beyond the SVG budget it is drawn on the canvas instead.
+  await page.keyboard.press('Shift+0');
+  await idle(page);
   const fitted = await stats(page);
-  // Fit all: everything is in the window; beyond the SVG budget it is drawn on the canvas instead.
   const canvasShown = await page.evaluate(() => !(document.querySelector('canvas.dense') as HTMLCanvasElement).hidden);
   assert.ok(canvasShown || fitted.rendered === fitted.items, JSON.stringify(fitted));
   await close(host);

@@ -1,7 +1,7 @@
 // The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
 // toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
 // What each part does lives in its own module; commands are in app/commands.ts.
-import type { InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+import type { InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
 import { DetailsPane } from '../details/detailsPane';
 import { GraphView } from '../graph/graphView';
@@ -10,7 +10,10 @@ import { TreeModel } from '../model/treeModel';
 import { describeEntry, itemAriaLabel } from '../outline/ariaText';
 import { OutlineView } from '../outline/outlineView';
 import { h } from '../ui/dom';
+import { openEditorTextDialog } from '../ui/editorTextDialog';
 import { FILTER_TITLES } from '../ui/filterTitles';
+import { HoverCard } from '../ui/hoverCard';
+import { LoadingIndicator } from '../ui/loading';
 import { OverlayStack } from '../ui/overlays';
 import { Panes } from '../ui/panes';
 import { after, onFrame } from '../ui/schedule';
@@ -43,7 +46,9 @@ export class App implements CommandContext, SyncTarget {
   readonly details: DetailsPane;
   readonly tree: TreeView;
   readonly actions: EntryActions;
+  readonly hover: HoverCard;
   private readonly panes: Panes;
+  private readonly loading = new LoadingIndicator();
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
   /** The entry last reported to the host as selected. */
@@ -84,7 +89,7 @@ export class App implements CommandContext, SyncTarget {
       },
       state.query,
     );
-    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
+    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
     const common = {
       nodes,
       isSelected: (it: Item) => this.tree.selection.key === it.key,
@@ -97,7 +102,11 @@ export class App implements CommandContext, SyncTarget {
       ...common,
       onViewChange: () => this.persistence.scheduleSave(),
       itemForKey: (k) => this.tree.keyIndex.get(k),
-      onFirstSize: () => this.tree.placeInitialView(),
+      // The first size places the first view; the graph coming back (rows, a narrow window) frames the selection.
+      onFirstSize: () => {
+        const it = this.tree.selItem();
+        if (!this.tree.placeInitialView() && it) this.graph.frameAround(it, false);
+      },
     });
     this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
     this.tree = new TreeView(
@@ -140,11 +149,24 @@ export class App implements CommandContext, SyncTarget {
       editTitle: (current, done) => this.toolbar.editTitle(current, done),
     });
 
+    this.hover = new HoverCard({ nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
     const main = h('div', 'main');
-    main.append(this.outline.el, this.graph.el, this.details.el);
+    main.append(this.outline.pane, this.graph.pane, this.details.el, this.loading.el);
     root.append(this.toolbar.el, this.toolbar.diagnostics, main, this.status.el, this.status.live);
     this.panes = new Panes(root, state);
-    this.graph.el.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
+    this.panes.onChange = () => this.layoutChanged();
+    this.panes.observe(main);
+    this.hover.watch(this.graph.el, (t) => {
+      const g = t.closest?.('g.node') as SVGGElement | null;
+      const it = g?.dataset.key ? this.tree.keyIndex.get(g.dataset.key) : undefined;
+      return it && g ? { it, anchor: g } : undefined;
+    });
+    this.hover.watch(this.outline.el, (t) => {
+      const row = t.closest?.('[role="treeitem"]') as HTMLElement | null;
+      const it = row ? this.tree.derived?.rows[Number(row.dataset.row)] : undefined;
+      return it && row ? { it, anchor: row.querySelector('.text') ?? row } : undefined;
+    });
+    this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
     bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
     this.details.render();
   }
@@ -157,8 +179,13 @@ export class App implements CommandContext, SyncTarget {
 
   // ───────────── host messages (app/hostSync.ts) ─────────────
 
+  onLoading(loaded: number, total: number): void {
+    this.loading.progress(loaded, total);
+  }
+
   onSnapshot(m: Snapshot): void {
     this.meta = m.meta;
+    this.panes.setDefaultLayout(m.meta.defaultLayout);
     this.model.load(m.nodes, m.leafId);
     this.find.hits.clearCache();
     this.details.forget();
@@ -207,11 +234,14 @@ export class App implements CommandContext, SyncTarget {
 
   onMeta(meta: SessionMeta): void {
     this.meta = meta;
+    this.panes.setDefaultLayout(meta.defaultLayout);
     this.toolbar.showMeta(meta);
     this.details.render();
   }
 
-  onInvoke(action: InvokeAction, id: string | undefined): void {
+  onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
+    // A fork from a user message opens here: its text is offered for re-editing, as after a move.
+    if (action === 'editorText' && text !== undefined) return void openEditorTextDialog(this.actions.dialogs(), null, text, 'fork');
     runInvoke(this, action, id);
   }
 
@@ -238,7 +268,27 @@ export class App implements CommandContext, SyncTarget {
 
   togglePane(pane: 'outline' | 'details'): void {
     this.panes.toggle(pane);
+    if (pane === 'outline' && this.panes.narrow && this.panes.layout === 'graph')
+      this.announce('There is no room for the outline next to the graph at this width: it shows when the view is wider (or switch to rows with V)');
     this.persistence.scheduleSave();
+  }
+
+  get layout(): TreeLayout {
+    return this.panes.layout;
+  }
+
+  /** The graph or one row per entry (the user's choice, kept for this view). */
+  setLayout(layout: TreeLayout): void {
+    this.panes.setLayout(layout);
+    this.announce(layout === 'rows' ? 'Rows: one row per entry with its time, model and tokens' : 'Graph');
+    this.persistence.scheduleSave();
+    this.focusTree();
+  }
+
+  /** The hover card of the selection, by key (I); again: focus moves into it. */
+  hoverSelection(): void {
+    const it = this.tree.selItem();
+    this.hover.toggleByKey(it, it ? this.anchorOf(it) : undefined);
   }
 
   showDetails(): void {
@@ -270,8 +320,26 @@ export class App implements CommandContext, SyncTarget {
 
   // ───────────── glue ─────────────
 
+  /** Where a card for `it` goes: its node when in view in the graph, else its row. */
+  private anchorOf(it: Item): Element | undefined {
+    const node = this.panes.layout === 'graph' ? this.graph.elementOf(it) : undefined;
+    const r = node?.getBoundingClientRect();
+    const g = this.graph.el.getBoundingClientRect();
+    if (node && r && r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right) return node;
+    const row = this.outline.elementOf(it);
+    return row?.querySelector('.text') ?? row;
+  }
+
+  private layoutChanged(): void {
+    const layout = this.panes.layout;
+    this.outline.setMode(layout === 'rows' ? 'rows' : 'tree');
+    this.toolbar.showLayout(layout, this.panes.narrow);
+  }
+
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
+    this.loading.done();
+    this.hover.forget();
     this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.afterPass();
     if (first) {
@@ -284,6 +352,8 @@ export class App implements CommandContext, SyncTarget {
   }
 
   private selectionChanged(): void {
+    const it = this.tree.selItem();
+    this.hover.follow(it, it ? this.anchorOf(it) : undefined);
     this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();

@@ -25,6 +25,9 @@ export type CommandId =
   | 'nav.forward'
   | 'view.toggle'
   | 'view.fit'
+  | 'view.overview'
+  | 'view.layout'
+  | 'view.hover'
   | 'view.zoomIn'
   | 'view.zoomOut'
   | 'view.panUp'
@@ -99,7 +102,10 @@ export const KEYMAP: readonly Command[] = [
   c('nav.back', 'Move around', 'Back to the previously visited entry', [{ code: 'ArrowLeft', alt: true }]),
   c('nav.forward', 'Move around', 'Forward', [{ code: 'ArrowRight', alt: true }]),
   c('view.toggle', 'View', 'Expand or collapse the selected segment or branch', [{ code: 'Space' }]),
-  c('view.fit', 'View', 'Fit the whole tree', [{ code: 'Digit0' }, { code: 'Numpad0' }]),
+  c('view.fit', 'View', 'Fit: the whole tree, or the selection and its branches when the tree is too big to read', [{ code: 'Digit0' }, { code: 'Numpad0' }]),
+  c('view.overview', 'View', 'The whole tree, however small', [{ code: 'Digit0', shift: true }]),
+  c('view.layout', 'View', 'Switch between the graph and rows (one row per entry)', [{ code: 'KeyV' }]),
+  c('view.hover', 'View', 'Card of the selected entry: whole text, time, model, tokens (again: focus it)', [{ code: 'KeyI' }]),
   c('view.zoomIn', 'View', 'Zoom in', [{ code: 'Equal' }, { code: 'Equal', shift: true }, { code: 'NumpadAdd' }]),
   c('view.zoomOut', 'View', 'Zoom out', [{ code: 'Minus' }, { code: 'NumpadSubtract' }]),
   c('view.panUp', 'View', 'Pan up', [{ code: 'ArrowUp', shift: true }]),
@@ -188,6 +194,8 @@ const KEY_NAMES: Record<string, string> = {
   NumpadSubtract: 'Num -',
   NumpadEnter: 'Num Enter',
   Numpad0: 'Num 0',
+  // A keycap "0" next to the letter "O" (filter keys) reads alike in many fonts: say which it is.
+  Digit0: '0 (zero)',
   ContextMenu: 'Menu',
   PageUp: 'Page Up',
   PageDown: 'Page Down',

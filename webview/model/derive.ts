@@ -36,6 +36,8 @@ export interface Item {
   data: Item | null;
   x: number;
   y: number;
+  /** Card width in the graph (model/nodeSize.ts; 0 = the default): the layout spaces neighbours by it. */
+  w: number;
   onPath: boolean;
   isLeaf: boolean;
   /** Entry folded by the user; `hidden` counts the visible-by-filter descendants it hides. */
@@ -89,6 +91,7 @@ function newItem(key: string, seg: boolean, entry: number, parent: Item | null):
   it.data = it;
   it.x = 0;
   it.y = 0;
+  it.w = 0;
   it.onPath = false;
   it.isLeaf = false;
   it.folded = false;

@@ -5,9 +5,14 @@ import { phantomItem, type Item } from './derive';
 
 export const NODE_W = 188;
 export const NODE_H = 40;
-/** Horizontal slot per node and vertical distance between depths. */
+/** Widest card (model/nodeSize.ts sizes each by its title); culling margins use it. */
+export const MAX_NODE_W = 320;
+/** Horizontal slot per node of the default width and vertical distance between depths. */
 export const DX = 212;
 export const DY = 64;
+/** Space between neighbouring cards. */
+const GAP = DX - NODE_W;
+const widthOf = (it: Item): number => it.w || NODE_W;
 
 export interface Bar {
   parent: Item;
@@ -30,9 +35,10 @@ export function layoutTree(root: Item): Layout {
   const levels: Item[][] = [];
   const bars: Bar[][] = [];
   if (!root.children || root.children.length === 0) return { levels, bars, minX: 0, maxX: 0, maxY: 0, count: 0 };
+  // Cards differ in width: the separation of two neighbours is in pixels (node size 1 across).
   const t = tree<Item>()
-    .nodeSize([DX, DY])
-    .separation((a, b) => (a.parent === b.parent ? 1 : 1.1));
+    .nodeSize([1, DY])
+    .separation((a, b) => ((widthOf(a.data) + widthOf(b.data)) / 2 + GAP) * (a.parent === b.parent ? 1 : 1.1));
   const restore = balanceMainLine(root);
   t(root as unknown as HierarchyPointNode<Item>);
   for (const [it, ch] of restore) it.children = ch;
@@ -114,7 +120,12 @@ function balanceMainLine(root: Item): [Item, Item[]][] {
     for (const c of ch) if (c !== main) next.push(c);
     const sides = next.length;
     next.push(main);
-    for (let p = 0; p < sides; p++) next.push(phantomItem(it));
+    // Each empty slot mirrors the side branch across the main line, so the parent centres over it.
+    for (let p = 0; p < sides; p++) {
+      const ph = phantomItem(it);
+      ph.w = next[sides - 1 - p].w;
+      next.push(ph);
+    }
     restore.push([it, ch]);
     it.children = next;
   }
@@ -137,8 +148,8 @@ export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
     if (!row || !row.length) continue;
     const y = (d - 1) * DY;
     if (y + NODE_H / 2 < r.y0 || y - NODE_H / 2 > r.y1) continue;
-    let k = lowerBound(row, r.x0 - NODE_W / 2);
-    for (; k < row.length && row[k].x - NODE_W / 2 <= r.x1; k++) out.push(row[k]);
+    let k = lowerBound(row, r.x0 - MAX_NODE_W / 2);
+    for (; k < row.length && row[k].x - MAX_NODE_W / 2 <= r.x1; k++) if (row[k].x + widthOf(row[k]) / 2 >= r.x0 && row[k].x - widthOf(row[k]) / 2 <= r.x1) out.push(row[k]);
   }
   return out;
 }

@@ -37,6 +37,8 @@ export function registerNodeCommands(host: Host): void {
     ['piTree.tree.find', 'find'],
     ['piTree.tree.focusLeaf', 'focusLeaf'],
     ['piTree.tree.fit', 'fit'],
+    ['piTree.tree.overview', 'overview'],
+    ['piTree.tree.toggleLayout', 'toggleLayout'],
     ['piTree.tree.shortcuts', 'showShortcuts'],
   ];
   for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));

@@ -86,6 +86,11 @@ export const requestHandlers: Handlers = {
     cx.summaries.cancel(b.previewId);
     return {};
   },
+  async setupSummaryModel() {
+    // The settings that choose and configure the summary model; the open trees hear when they change.
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'piTree.summary');
+    return {};
+  },
 };
 
 /** What the webview hears of a new session: its name, never its path. */

@@ -100,8 +100,8 @@ export class TreeController implements vscode.Disposable {
     this.loading = this.open();
   }
 
-  /** The header's facts changed (pi connected, busy, gone): the webview gets the new meta. */
-  private sendMeta(): void {
+  /** The header's facts changed (pi connected, busy, gone; a setting): the webview gets the new meta. */
+  sendMeta(): void {
     if (!this.session || !this.ready) return;
     // In order with the deltas (never between the parts of a snapshot).
     this.deltas = this.deltas.then(() => this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
@@ -157,6 +157,7 @@ export class TreeController implements vscode.Disposable {
         .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
       clickAction: readConfig().clickAction,
       defaultFilter: readConfig().treeFilter,
+      defaultLayout: readConfig().treeView,
       summariesAvailable: this.deps.summaries.available(),
       restoreToken: this.token,
     };

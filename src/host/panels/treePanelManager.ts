@@ -76,6 +76,11 @@ export class TreePanelManager implements vscode.Disposable {
     return all.find((c) => c.panel.active) ?? all.find((c) => c.panel.visible);
   }
 
+  /** Settings changed (summary model, click action …): every tree gets its meta again. */
+  refreshMeta(): void {
+    for (const c of this.controllers) c.sendMeta();
+  }
+
   /** Every panel and editor showing `file`. */
   showing(file: string): TreeController[] {
     return [...this.controllers].filter((c) => samePath(c.file, file));
