@@ -7,6 +7,7 @@ import { copyFile, link, lstat, open, realpath, rename, stat, unlink } from 'nod
 import { basename, dirname, join } from 'node:path';
 import { withFileLock, type LockOptions } from './fileLock.js';
 import { BufferSource, FileSource, openRegular, type ByteSource } from './byteSource.js';
+import { writeStep } from './writeSteps.js';
 
 export interface SessionStorage {
   /** Absolute path of the file, or undefined for in-memory storage. */
@@ -160,7 +161,9 @@ export async function writeFileAtomic(target: string, text: string, opts: Atomic
   try {
     if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.writeFile(text, 'utf8');
+    writeStep('temp-written', target);
     await fh.sync();
+    writeStep('temp-synced', target);
   } catch (e) {
     await fh.close().catch(() => {});
     await unlink(tmp).catch(() => {});
@@ -175,6 +178,7 @@ export async function writeFileAtomic(target: string, text: string, opts: Atomic
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw e;
         await copyFile(target, opts.backup, constants.COPYFILE_EXCL);
       }
+      writeStep('backup-made', target);
     }
     if (opts.exclusive) {
       await link(tmp, target); // EEXIST if someone got there first: never clobber a file
@@ -182,11 +186,13 @@ export async function writeFileAtomic(target: string, text: string, opts: Atomic
     } else {
       await rename(tmp, target);
     }
+    writeStep('in-place', target);
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
   }
   await syncDir(dir);
+  writeStep('dir-synced', target);
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -69,6 +69,16 @@ export const editor = {
   activeTab: '.monaco-workbench .part.editor .tabs-container .tab.active',
 } as const;
 
+export const codeLens = {
+  /** A CodeLens link above a line of a text editor. */
+  link: '.monaco-editor .codelens-decoration a',
+} as const;
+
+export const dialog = {
+  /** A modal dialog's buttons (showWarningMessage with modal: true). */
+  button: '.monaco-dialog-box .dialog-buttons .monaco-button',
+} as const;
+
 export const contextMenu = {
   menu: '.context-view .monaco-menu',
   item: '.context-view .monaco-menu .action-item .action-label',

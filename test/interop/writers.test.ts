@@ -3,7 +3,7 @@
 // rewrite and of a fork, and write errors. Nothing may be lost, torn or interleaved.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
@@ -31,6 +31,33 @@ function killAndWait(p: ChildProcess): Promise<void> {
     p.once('exit', () => resolve());
     p.kill('SIGKILL');
   });
+}
+
+/** Runs a writer script to the end and returns the write steps it passed (see test/support/writers/stopAt.ts). */
+async function stepsOf(script: string, args: string[]): Promise<string[]> {
+  const r = await run(`test/support/writers/${script}`, args);
+  assert.equal(r.code, 0, r.err);
+  return r.out
+    .split('\n')
+    .filter((l) => l.startsWith('step '))
+    .map((l) => l.slice(5));
+}
+
+/** Starts a writer script, waits until it reports that it stopped at `step`, and kills it there. */
+async function killAt(script: string, args: string[], step: string): Promise<void> {
+  const p = spawn(process.execPath, ['--import', 'tsx', `test/support/writers/${script}`, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PI_TREE_STOP_AT: step } });
+  let out = '';
+  let err = '';
+  p.stderr.on('data', (d) => (err += d));
+  const stopped = await new Promise<boolean>((resolve) => {
+    p.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes(`stopped ${step}\n`)) resolve(true);
+    });
+    p.on('exit', () => resolve(false));
+  });
+  await killAndWait(p);
+  assert.ok(stopped, `the writer never reached the step "${step}" (it printed: ${out.trim()}; ${err.trim()})`);
 }
 
 function allLinesParse(file: string): Record<string, unknown>[] {
@@ -89,46 +116,52 @@ describe('concurrent writers', () => {
 });
 
 describe('crashes and write errors', () => {
-  it('killed in the middle of a migration rewrite: the old or the new file is whole, the backup exists, no half file where pi reads', async () => {
+  it('killed at each step of a migration rewrite: the old or the new file is whole, the backup exists once it changed, no half file where pi reads', async () => {
     const dir = tempDir();
     const fixture = join(__dirname, '..', 'fixtures', 'real', 'pi-mono-large-session.v1.jsonl');
     const original = readFileSync(fixture);
-    for (let k = 0; k < 6; k++) {
-      const file = join(dir, `s${k}.jsonl`);
+    // An uninterrupted run names the steps it passes: each is then a place to stop and kill.
+    const whole = join(dir, 'whole.jsonl');
+    copyFileSync(fixture, whole);
+    assert.deepEqual(await stepsOf('migrate-once.ts', [whole]), ['temp-written', 'temp-synced', 'backup-made', 'in-place', 'dir-synced']);
+    for (const step of ['temp-written', 'temp-synced', 'backup-made', 'in-place', 'dir-synced'] as const) {
+      const file = join(dir, `${step}.jsonl`);
       copyFileSync(fixture, file);
-      const p = spawn(process.execPath, ['--import', 'tsx', 'test/support/writers/migrate-once.ts', file], { cwd: ROOT, stdio: 'ignore' });
-      await new Promise((r) => setTimeout(r, 150 + k * 120));
-      await killAndWait(p);
-      const now = readFileSync(file);
-      if (now.equals(original)) {
-        // killed before the rename: the original is untouched
+      await killAt('migrate-once.ts', [file], step);
+      const replaced = step === 'in-place' || step === 'dir-synced';
+      if (replaced) {
+        assert.equal(allLinesParse(file)[0].version, 3, `${step}: the new file is whole`);
       } else {
-        const lines = allLinesParse(file);
-        assert.equal(lines[0].version, 3, 'the new file is whole');
-        assert.ok(existsSync(`${file}.v1.bak`), 'the backup exists once the file changed');
-        assert.deepStrictEqual(readFileSync(`${file}.v1.bak`), original);
+        assert.deepStrictEqual(readFileSync(file), original, `${step}: the original is untouched`);
       }
+      const hasBackup = step !== 'temp-written' && step !== 'temp-synced';
+      assert.equal(existsSync(`${file}.v1.bak`), hasBackup, `${step}: the backup exists from its step on`);
+      if (hasBackup) assert.deepStrictEqual(readFileSync(`${file}.v1.bak`), original);
       const jsonl = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
       assert.ok(
-        jsonl.every((f) => /^s\d\.jsonl$/.test(f)),
+        jsonl.every((f) => f === 'whole.jsonl' || /^[a-z-]+\.jsonl$/.test(f)),
         `only whole sessions end in .jsonl: ${jsonl.join(', ')}`,
       );
     }
   });
 
-  it('killed in the middle of a fork: no partial session file is left for pi to list', async () => {
+  it('killed at each step of a fork: no partial session file is left for pi to list', async () => {
     const dir = tempDir();
     const big = join(dir, 'src.jsonl');
     const entries = [user('u0', null, 'x'.repeat(1000))];
     for (let i = 1; i < 20000; i++) entries.push(user(`u${i}`, `u${i - 1}`, `message ${i} ${'y'.repeat(400)}`));
     writeFileSync(big, sessionText(entries));
-    for (let k = 0; k < 5; k++) {
-      const p = spawn(process.execPath, ['--import', 'tsx', 'test/support/writers/fork-once.ts', big, 'u19999'], { cwd: ROOT, stdio: 'ignore' });
-      await new Promise((r) => setTimeout(r, 400 + k * 200));
-      await killAndWait(p);
-      for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n !== 'src.jsonl')) {
-        const lines = allLinesParse(join(dir, f));
-        assert.equal(lines.length, 1 + 20000, `${f} is whole: the header and the 20000 entries of the path`);
+    const forks = () => readdirSync(dir).filter((n) => n.endsWith('.jsonl') && n !== 'src.jsonl');
+    const steps = await stepsOf('fork-once.ts', [big, 'u19999']);
+    assert.deepEqual(steps, ['temp-written', 'temp-synced', 'in-place', 'dir-synced']);
+    for (const f of forks()) rmSync(join(dir, f));
+    for (const step of steps) {
+      await killAt('fork-once.ts', [big, 'u19999'], step);
+      const made = forks();
+      assert.equal(made.length, step === 'in-place' || step === 'dir-synced' ? 1 : 0, `${step}: a new session file only once it is whole`);
+      for (const f of made) {
+        assert.equal(allLinesParse(join(dir, f)).length, 1 + 20000, `${step}: ${f} is whole: the header and the 20000 entries of the path`);
+        rmSync(join(dir, f));
       }
     }
   });

@@ -18,7 +18,8 @@ export type Reply =
   | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status?: number; body: string; headers?: Record<string, string> }
   /** SSE: each event is written as `data: <JSON or string>\n\n`; `chunkBytes` splits writes mid-event. */
-  | { kind: 'sse'; events: (object | string)[]; delayMs?: number; done?: boolean; hang?: boolean; chunkBytes?: number; headers?: Record<string, string> }
+  /** `onHang`: called once every event is written and the stream is left open (`hang`): the client is mid-stream. */
+  | { kind: 'sse'; events: (object | string)[]; delayMs?: number; done?: boolean; hang?: boolean; onHang?: () => void; chunkBytes?: number; headers?: Record<string, string> }
   /**
    * A body written piece by piece: `next(i)` gives piece i, or null to end. Pieces are written with
    * backpressure and `intervalMs` between them (so an endless body is endless without flooding the
@@ -141,6 +142,7 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
         if (reply.delayMs) await sleep(reply.delayMs);
       }
       if (!reply.hang) res.end();
+      else reply.onHang?.();
       return;
     }
   }

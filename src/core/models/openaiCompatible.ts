@@ -188,6 +188,7 @@ export class OpenAICompatibleModel implements SummaryModel {
             e.error.status,
           );
         }
+        req.onRetry?.(wait, tries, e.error.message);
         await sleep(wait, req.signal);
       }
     }

@@ -10,6 +10,8 @@ export interface SummaryRequest {
   signal?: AbortSignal;
   /** Called as text streams in, with the number of characters received so far. */
   onProgress?(chars: number): void;
+  /** Called when a failed attempt will be retried, before waiting `waitMs` (for progress messages). */
+  onRetry?(waitMs: number, attempt: number, reason: string): void;
 }
 
 export interface SummaryResponse {

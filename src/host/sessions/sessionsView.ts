@@ -25,6 +25,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private groups: ViewNode[] = [];
   private flat: ViewNode[] | undefined;
   private byPath = new Map<string, SessionInfo>();
+  private skipped = new Map<string, string>();
   private readonly watcher: DirWatcher;
   private refreshTimer: NodeJS.Timeout | undefined;
   private loading: Promise<void> | undefined;
@@ -84,8 +85,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const groups: ViewNode[] = [];
     const all = new Map<string, SessionInfo>();
     const arrange = (list: SessionInfo[]) => arrangeSessions(list, this.state.sort, this.state.filter);
+    // Files that are not sessions pi-tree can list (a FIFO named *.jsonl, an unreadable file): logged once each.
+    const skipped = new Map<string, string>();
+    const onSkip = (file: string, reason: string) => skipped.set(file, reason);
     if (this.state.scope === 'all') {
-      const list = await this.repo.listAll();
+      const list = await this.repo.listAll({ onSkip });
       const byCwd = new Map<string, SessionInfo[]>();
       for (const i of list) {
         all.set(i.path, i);
@@ -101,12 +105,14 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       this.watcher.setDirs([this.repo.customDir ?? this.repo.sessionsRoot]);
     } else {
       for (const f of this.folders()) {
-        const list = await this.repo.list(f.cwd);
+        const list = await this.repo.list(f.cwd, { onSkip });
         for (const i of list) all.set(i.path, i);
         groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) });
       }
       this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
     }
+    for (const [file, reason] of skipped) if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
+    this.skipped = skipped;
     this.byPath = all;
     this.groups = groups;
     this.flat =
@@ -123,7 +129,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
           ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
           : this.state.filter && shown === 0
             ? `No session matches "${this.state.filter}".`
-            : undefined;
+            : skipped.size
+              ? `${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).`
+              : undefined;
     }
     log().debug(`sessions listed: ${all.size} in ${(performance.now() - t0).toFixed(0)} ms`);
     this.emitter.fire(undefined);

@@ -250,12 +250,15 @@ describe('retries, timeouts, cancellation', () => {
     await assert.rejects(p, (e: Error) => e.name === 'AbortError');
   });
 
-  test('cancel during a retry wait', async () => {
+  // The wait is 30 s: a cancel that did not end it would run into this test's 20 s timeout.
+  test('cancel during a retry wait', { timeout: 20_000 }, async () => {
     lb.setHandler(() => ({ kind: 'json', status: 500, body: {} }));
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const t0 = Date.now();
-    await assert.rejects(model({ retryBaseMs: 5000 }).complete({ system: 's', prompt: 'p', signal: ac.signal }), (e: Error) => e.name === 'AbortError');
-    assert.ok(Date.now() - t0 < 1000);
+    const before = lb.requests.length;
+    const waits: number[] = [];
+    const onRetry = (waitMs: number) => (waits.push(waitMs), ac.abort());
+    await assert.rejects(model({ retryBaseMs: 30_000 }).complete({ system: 's', prompt: 'p', signal: ac.signal, onRetry }), (e: Error) => e.name === 'AbortError');
+    assert.deepEqual(waits, [30_000], 'cancelled while waiting for the first retry');
+    assert.equal(lb.requests.length - before, 1, 'no second attempt');
   });
 });

@@ -3,7 +3,17 @@
 import * as vscode from 'vscode';
 import { OpenAICompatibleModel } from '../../../core/models/openaiCompatible.js';
 import { SummaryAbortedError, SummaryModelError, type SummaryModel } from '../../../core/summary/model.js';
-import { apiKeySecretName, CLEAR_API_KEY_COMMAND, endpointOrigin, matchesLmSetting, readSummarySettings, SELECT_LM_MODEL_COMMAND, SET_API_KEY_COMMAND, type SummarySettings } from './settings.js';
+import {
+  apiKeySecretName,
+  CLEAR_API_KEY_COMMAND,
+  endpointOrigin,
+  matchesLmSetting,
+  pricesOf,
+  readSummarySettings,
+  SELECT_LM_MODEL_COMMAND,
+  SET_API_KEY_COMMAND,
+  type SummarySettings,
+} from './settings.js';
 import { VsCodeLmModel } from './vscodeLm.js';
 
 export function summarySettings(): SummarySettings {
@@ -59,6 +69,7 @@ export async function createSummaryModel(context: vscode.ExtensionContext, opts:
     contextWindow: s.contextWindow,
     maxOutputTokens: s.maxOutputTokens || undefined,
     timeoutMs: s.timeoutSeconds * 1000,
+    prices: pricesOf(s),
   });
 }
 

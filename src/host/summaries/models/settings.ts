@@ -21,6 +21,11 @@ export interface SummarySettings {
   reserveTokens: number;
   keepRecentTokens: number;
   timeoutSeconds: number;
+  /** The endpoint model's prices in USD per million tokens (pi's models.json `cost`); 0 = unknown, cost recorded as 0. */
+  priceInput: number;
+  priceOutput: number;
+  priceCacheRead: number;
+  priceCacheWrite: number;
 }
 
 export const SUMMARY_DEFAULTS: SummarySettings = {
@@ -33,6 +38,10 @@ export const SUMMARY_DEFAULTS: SummarySettings = {
   reserveTokens: 16384,
   keepRecentTokens: 20000,
   timeoutSeconds: 120,
+  priceInput: 0,
+  priceOutput: 0,
+  priceCacheRead: 0,
+  priceCacheWrite: 0,
 };
 
 /** The part of vscode.WorkspaceConfiguration this needs (section "piTree.summary"). */
@@ -43,6 +52,17 @@ export interface ConfigReader {
 function int(v: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) return fallback;
   return Math.min(max, Math.max(min, Math.floor(v)));
+}
+
+/** A price: a finite number ≥ 0, else 0 (unknown). */
+function price(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** The prices to compute a summary's cost with, or undefined when none is set. */
+export function pricesOf(s: SummarySettings): { input: number; output: number; cacheRead: number; cacheWrite: number } | undefined {
+  if (!s.priceInput && !s.priceOutput && !s.priceCacheRead && !s.priceCacheWrite) return undefined;
+  return { input: s.priceInput, output: s.priceOutput, cacheRead: s.priceCacheRead, cacheWrite: s.priceCacheWrite };
 }
 
 function str(v: unknown, fallback: string): string {
@@ -62,6 +82,10 @@ export function readSummarySettings(cfg: ConfigReader): SummarySettings {
     reserveTokens: int(cfg.get('reserveTokens'), d.reserveTokens, 0),
     keepRecentTokens: int(cfg.get('keepRecentTokens'), d.keepRecentTokens, 0),
     timeoutSeconds: int(cfg.get('timeoutSeconds'), d.timeoutSeconds, 1, 3600),
+    priceInput: price(cfg.get('priceInput')),
+    priceOutput: price(cfg.get('priceOutput')),
+    priceCacheRead: price(cfg.get('priceCacheRead')),
+    priceCacheWrite: price(cfg.get('priceCacheWrite')),
   };
 }
 

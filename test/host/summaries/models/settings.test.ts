@@ -6,6 +6,7 @@ import {
   apiKeySecretName,
   CLEAR_API_KEY_COMMAND,
   matchesLmSetting,
+  pricesOf,
   readSummarySettings,
   SELECT_LM_MODEL_COMMAND,
   SET_API_KEY_COMMAND,
@@ -30,6 +31,11 @@ test('defaults, and bad values fall back or are clamped', () => {
   assert.equal(readSummarySettings(cfg({ provider: 'pi' })).provider, 'pi');
   assert.equal(readSummarySettings(cfg({ provider: 'vscode-lm' })).provider, 'vscode-lm');
   assert.equal(readSummarySettings(cfg({ endpoint: '' })).endpoint, SUMMARY_DEFAULTS.endpoint);
+});
+
+test('prices: unknown (0) unless set; negative or bad values count as unknown', () => {
+  assert.equal(pricesOf(readSummarySettings(cfg({}))), undefined);
+  assert.deepEqual(pricesOf(readSummarySettings(cfg({ priceInput: 3, priceOutput: 15, priceCacheRead: -1, priceCacheWrite: 'x' }))), { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 });
 });
 
 test('API keys are bound to the endpoint origin', () => {

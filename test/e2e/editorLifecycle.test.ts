@@ -1,0 +1,48 @@
+// Opening a tree at an entry and closing every view of a deleted session, in a real VS Code:
+// "Show in tree" from a CodeLens opens the tree with that entry selected once the webview is ready
+// (no fixed delay that a slow start outruns), and deleting the session closes its tree panel and its
+// custom editor alike.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { describe } from 'node:test';
+import { scenario } from './harness.js';
+import * as sel from './selectors.js';
+
+describe('tree panels and editors of a session', () => {
+  scenario('show in tree selects the entry; deleting the session closes its panel and its editor', async (vs) => {
+    const demo = vs.demo!;
+    const file = demo.branched.file!;
+    await vs.openContainer();
+    const row = vs.treeRows().filter({ hasText: 'Stream the JSONL reader' });
+    await row.waitFor();
+    // open the file as text from the row's context menu (a left click would open the tree)
+    await row.click({ button: 'right' });
+    await vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' }).click();
+    const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });
+    await lenses.nth(3).waitFor(); // one per user message: ask, tryMmap, streamAsk, testsAsk
+    assert.equal(await lenses.count(), 4);
+    await lenses.nth(1).click();
+    // the tree opens with "Could we memory-map the file instead?" selected: its details name its id
+    const details = vs.webview().locator('.details');
+    await details.getByText(demo.ids.tryMmap, { exact: true }).waitFor();
+    await details.getByText('Could we memory-map the file instead?').first().waitFor();
+    await vs.screenshot('shown-in-tree');
+
+    // the same file in the custom editor too (Reopen Editor With… on its text tab)
+    await vs.page.locator(sel.editor.tab).filter({ hasText: '.jsonl' }).first().click();
+    await vs.runCommand('View: Reopen Editor With...', { thenInput: true });
+    await vs.page.locator(sel.quickInput.row).filter({ hasText: 'pi Session Tree' }).click();
+    // Tabs, not webviews: a hidden tab's webview is dropped (retainContextWhenHidden is off).
+    const treeTabs = vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' });
+    await treeTabs.nth(1).waitFor();
+    await vs.webview().locator('.details').waitFor();
+    assert.equal(await treeTabs.count(), 2, 'a tree panel and a tree editor of one session');
+
+    await vs.runCommand('pi Tree: Delete Session (Move to Trash)');
+    await vs.page.locator(sel.dialog.button).filter({ hasText: 'Move to Trash' }).click();
+    await treeTabs.first().waitFor({ state: 'detached' });
+    assert.equal(await treeTabs.count(), 0, 'no view of the deleted session is left open');
+    assert.equal(existsSync(file), false, 'the file went to the trash');
+    await vs.screenshot('deleted');
+  });
+});
