@@ -128,7 +128,7 @@ function ingestOversize(st: ScanState, head: Buffer, tail: Buffer, lineNo: numbe
 }
 
 /** The start of the first text of a message whose line was cut at the end of `head`. */
-function textPrefix(head: Buffer, from: number): string {
+export function textPrefix(head: Buffer, from: number): string {
   const s = head.toString('utf8', from);
   const m = /"(?:content|text)":"/.exec(s);
   if (!m) return '';

@@ -21,7 +21,7 @@ import { readConfig } from './platform/config.js';
 import { confirmLiveWrite } from './platform/liveGuard.js';
 import { log } from './platform/log.js';
 import { continueInPi } from './platform/piTerminal.js';
-import { makeIsLive } from './sessions/liveness.js';
+import { Liveness } from './sessions/liveness.js';
 import { SessionStore } from './sessions/sessionStore.js';
 import { SessionsView } from './sessions/sessionsView.js';
 import { createSummaryService } from './summaries/summaryService.js';
@@ -61,7 +61,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   context.subscriptions.push(view, treeView);
   void vscode.commands.executeCommand('setContext', 'piTree.scope', view.state.scope);
   view.onFileChanged = (p) => void store.refresh(p);
-  view.ownWrite = (p, size) => store.lastWriteWasOurs(p, size);
+  const liveness = new Liveness({ ownWrite: (p, size) => store.lastWriteWasOurs(p, size), windowMs: () => view.state.liveWindowSeconds * 1000 });
+  view.liveness = liveness;
   void view.refresh();
 
   // Running pis with the bridge: the sidebar marks their sessions, the trees connect, actions route.
@@ -98,8 +99,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   });
 
   // An untrusted workspace is read-only: no change, even through pi (SessionActions checks readOnly).
-  const guessLive = makeIsLive(store, () => view.state.liveWindowSeconds);
-  const isLive = (file: string) => !bridges.get(file) && guessLive(file);
+  const isLive = (file: string) => !bridges.get(file) && liveness.isLive(file);
   const runPi = async (file: string, text?: string) => {
     const running = await findBridge(file, { dirs: bridges.dirs });
     if (running) {

@@ -67,6 +67,8 @@ export class TreeController implements vscode.Disposable {
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
   onDidDispose: (() => void) | undefined;
+  /** Resolves once the first snapshot has been sent (or the panel failed or closed). */
+  private markOpened: () => void = () => {};
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -98,6 +100,12 @@ export class TreeController implements vscode.Disposable {
       this.live.onDidChange(() => this.sendMeta()),
     );
     this.loading = this.open();
+    // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
+    const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
+      void this.loading.then(() => progress.report({ message: this.title() }));
+      return opened;
+    });
   }
 
   /** The header's facts changed (pi connected, busy, gone; a setting): the webview gets the new meta. */
@@ -137,6 +145,7 @@ export class TreeController implements vscode.Disposable {
     } catch (e) {
       log().error(`open ${this.file}: ${String(e)}`);
       this.panel.webview.html = errorHtml(e instanceof Error ? e.message : String(e));
+      this.markOpened();
     }
   }
 
@@ -287,7 +296,7 @@ export class TreeController implements vscode.Disposable {
     const m = check.message;
     if (m.type === 'ready') {
       this.ready = true;
-      await this.sendSnapshot();
+      await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
       for (const [action, id] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id });
       return;
@@ -342,6 +351,7 @@ export class TreeController implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.markOpened();
     this.closing.abort(); // a projection worker still running is stopped
     for (const c of this.cancels.values()) c.cancel();
     for (const d of this.disposables) d.dispose();
