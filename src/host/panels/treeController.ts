@@ -99,11 +99,11 @@ export class TreeController implements vscode.Disposable {
       this.live,
       this.live.onDidChange(() => this.sendMeta()),
     );
-    this.loading = this.open();
+    const loading = (this.loading = this.open());
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
     const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
-      void this.loading.then(() => progress.report({ message: this.title() }));
+      void loading.then(() => progress.report({ message: this.title() }));
       return opened;
     });
   }
