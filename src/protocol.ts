@@ -62,6 +62,8 @@ export interface SessionMeta {
   name?: string;
   /** The first user message, shown as the title of an unnamed session. */
   firstMessage?: string;
+  /** What the session is called (its name, else its first message; "… (fork)" for a fork that kept its source's). */
+  title?: string;
   /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
   readOnly?: string;
   /** pi is writing this session right now (a guess from the file's age; false when `bridge` is set). */

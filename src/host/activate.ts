@@ -112,8 +112,31 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     const s = await Session.open(file).catch(() => undefined);
     await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile);
   };
+  // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)
+  // go there, so a tree in front does not take a rename meant for the selected row.
+  let actedIn: 'sidebar' | 'tree' = 'tree';
+  context.subscriptions.push(treeView.onDidChangeSelection(() => (actedIn = 'sidebar')));
+  // A new session (fork, clone) is listed and selected in the sidebar.
+  const revealSession = async (file: string) => {
+    // Listed first (a listing already under way may have started before the file existed), then
+    // revealed once VS Code has fetched the new rows (it cannot reveal a row it has not asked for).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const fetched = view.whenFetched();
+      await view.refresh();
+      const node = view.nodeFor(file);
+      if (!node) continue;
+      await Promise.race([fetched, new Promise((r) => setTimeout(r, 2000))]);
+      try {
+        await treeView.reveal(node, { select: true, focus: false, expand: true });
+        return;
+      } catch (e) {
+        out.debug(`reveal ${file}: ${String(e)}`);
+      }
+    }
+  };
   const actionDeps: Omit<ActionDeps, 'openTree'> = {
     repo: () => repo,
+    revealSession: (file) => void revealSession(file),
     confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
     gateway,
   };
@@ -129,6 +152,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
       const i = view.info(file);
       return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
     },
+    acted: () => (actedIn = 'tree'),
   });
   context.subscriptions.push(panels);
 
@@ -143,7 +167,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     continueInPi: runPi,
     bridges,
     bridgeFile,
-    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f) => panels.open(f) }),
+    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
+    actedIn: () => actedIn,
   };
   registerViewCommands(host);
   registerSessionCommands(host);

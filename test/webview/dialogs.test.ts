@@ -1,4 +1,4 @@
-// Issue #17 finding 7 (and the dialog titles of finding 6) in the built webview: the summary dialog
+// Issue #17 finding 7 (and the dialog titles of finding 6, the fork dialog of 5) in the built webview: the summary dialog
 // without a model offers "Set up a model…", Enter in the focus box asks the model (Shift+Enter is a
 // new line), the shortcut sheet tells the 0 key from the O key, and a long title ends on a whole word.
 import { test, before, after } from 'node:test';
@@ -97,5 +97,25 @@ test('the shortcut sheet tells the 0 (zero) key from the letter O', async () => 
   assert.match(fit, /zero/);
   assert.notEqual(fit.replace(/\W/g, '').toUpperCase(), 'O');
   await page.keyboard.press('Escape');
+  await page.context().close();
+});
+
+test("a node's native menu names its tree (the command goes there); a fork's message is offered when the host hands it over", async () => {
+  const host = await open();
+  const page = host.page;
+  await selectId(host, 'u2000000');
+  await page.keyboard.press('Shift+F10');
+  const menus = await page.evaluate(() => (window as unknown as { __contextMenus: { context: string }[] }).__contextMenus);
+  assert.equal(JSON.parse(menus[0].context).panel, 'tok-1', 'the restore token of this tree');
+  // The host opened this tree for a fork from a user message: its text is offered for re-editing.
+  await host.post({ type: 'invoke', action: 'editorText', text: 'Add a test with a 100k-entry file.' });
+  const dialog = page.locator('[data-dialog="editor-text"]');
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('vscode-textarea[data-field="editor-text"] textarea').inputValue(), 'Add a test with a 100k-entry file.');
+  assert.match((await dialog.textContent())!, /forked just before this message/);
+  const req = host.nextRequest('continueInPi');
+  await dialog.locator('[data-action="editor-continue"]').click();
+  assert.deepEqual(await req, { kind: 'continueInPi', text: 'Add a test with a 100k-entry file.' });
+  assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });

@@ -95,7 +95,7 @@ export class App implements CommandContext, SyncTarget {
       isSelected: (it: Item) => this.tree.selection.key === it.key,
       isHit: (e: number) => this.find.isHit(e),
       hitsIn: (it: Item) => this.find.hitsIn(it),
-      contextFor: (it: Item) => vscodeContext(it, this.model.nodes),
+      contextFor: (it: Item) => vscodeContext(it, this.model.nodes, this.meta?.restoreToken),
       onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
     };
     this.graph = new GraphView({
@@ -228,7 +228,8 @@ export class App implements CommandContext, SyncTarget {
   }
 
   onRenamed(name: string | undefined): void {
-    if (this.meta) this.meta = { ...this.meta, name };
+    // A name given now is the title (the host's next meta says the same).
+    if (this.meta) this.meta = { ...this.meta, name, title: undefined };
     this.toolbar.showMeta(this.meta);
   }
 

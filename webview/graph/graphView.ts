@@ -205,10 +205,15 @@ export class GraphView {
     this.animateTo(this.port.framed(layoutBox(l), { minK: MIN_ZOOM, maxK: 1 }), animate);
   }
 
-  /** Frames `focus` with its path above and below and the branches leaving it, at a readable zoom. */
+  /**
+   * Frames `focus` with its path above and below and the branches leaving it, at a readable zoom: as
+   * much of the path above as fits (a small pane shows less of it rather than cutting branches off).
+   */
   frameAround(focus: Item, animate = true, reach: Reach = NEAR): void {
     if (!this.port.width) return;
-    this.animateTo(this.port.framed(neighbourhood(focus, reach), { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
+    let box = neighbourhood(focus, reach);
+    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
+    this.animateTo(this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
   }
 
   /** Pans (keeping the zoom) so that `it` is inside the viewport with a margin. */

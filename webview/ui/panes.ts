@@ -7,8 +7,10 @@ import type { TreeLayout } from '../../src/protocol';
 
 /** The graph needs at least this many pixels; below it the layout turns `narrow`. */
 export const MIN_GRAPH_W = 320;
-const OUTLINE_W = 300;
-const DETAILS_W = 360;
+/** The side panes' widths at a panes' row `w` pixels wide (as styles.css sizes them) and the minimap's. */
+const outlineW = (w: number) => Math.min(300, Math.max(200, w * 0.22));
+const detailsW = (w: number) => Math.min(360, Math.max(260, w * 0.28));
+const MINIMAP_W = 56;
 
 export interface PaneState {
   outline: boolean;
@@ -36,7 +38,7 @@ export class Panes {
   observe(main: HTMLElement): void {
     new ResizeObserver((entries) => {
       const w = entries[entries.length - 1].contentRect.width;
-      const narrow = w > 0 && w - OUTLINE_W - DETAILS_W < MIN_GRAPH_W;
+      const narrow = w > 0 && w - outlineW(w) - detailsW(w) - MINIMAP_W < MIN_GRAPH_W;
       if (narrow === this.narrow) return;
       this.narrow = narrow;
       this.apply();

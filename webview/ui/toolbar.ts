@@ -106,7 +106,7 @@ export class Toolbar {
   showMeta(m: SessionMeta | undefined): void {
     this.meta = m;
     const first = m?.firstMessage?.replace(/\s+/g, ' ').trim();
-    const title = m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
+    const title = m?.title || m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
     this.title.replaceChildren(document.createTextNode(title));
     document.title = title;
     this.badges.replaceChildren(...bridgeBadge(m?.bridge));

@@ -24,6 +24,8 @@ export interface Host {
   actionsFor(session: Session, file: string): SessionActions;
   /** Absolute path of the bundled bridge (dist/pi-bridge.js). */
   bridgeFile: string;
+  /** Where the user acted last: the sidebar (a row was selected) or a tree. */
+  actedIn(): 'sidebar' | 'tree';
 }
 
 /** Runs `fn` with the shared open Session of `file`, released afterwards. */

@@ -10,7 +10,9 @@ import { registerCommand } from './register.js';
 export function registerNodeCommands(host: Host): void {
   const nodeCommand = (id: string, fn: (c: TreeController, actions: SessionActions, entryId: string) => unknown) =>
     registerCommand(host.context, id, async (ctx) => {
-      const c = host.panels.active();
+      // The menu's context names the tree it was opened in: the command goes there, whichever is in front.
+      const token = (ctx as { panel?: unknown } | undefined)?.panel;
+      const c = (typeof token === 'string' ? host.panels.byToken(token) : undefined) ?? host.panels.active();
       const entryId = (ctx as { entryId?: unknown } | undefined)?.entryId ?? c?.selectedId;
       const actions = c?.sessionActions;
       if (!c || !actions || typeof entryId !== 'string') return;

@@ -21,6 +21,7 @@ import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { SessionActions, type ActionDeps } from './sessionActions.js';
 import { WebviewGate } from './webviewGate.js';
+import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
@@ -38,6 +39,8 @@ export interface TreeDeps extends ActionDeps {
   bridges: BridgeRegistry;
   /** A short title for an unnamed session (its first message), when known. */
   describe: (file: string) => string | undefined;
+  /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
+  acted?: () => void;
 }
 
 const SNAPSHOT_PART = 1000;
@@ -59,7 +62,9 @@ export class TreeController implements vscode.Disposable {
   private readonly token = randomBytes(8).toString('hex');
   private readonly gate = new WebviewGate();
   private actions: SessionActions | undefined;
-  private readonly queuedInvokes: [InvokeAction, string | undefined][] = [];
+  private readonly queuedInvokes: [InvokeAction, string | undefined, string | undefined][] = [];
+  /** The first user message's text and a fork's own first one (titles), read once they exist. */
+  private texts: FirstTexts = {};
   private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
   private disposed = false;
   private readonly closing = new AbortController();
@@ -90,6 +95,7 @@ export class TreeController implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidChangeViewState(() => {
+        if (panel.active) this.deps.acted?.();
         if (panel.visible && this.stale && this.ready) void this.sendSnapshot();
       }),
       panel.onDidDispose(() => this.dispose()),
@@ -115,9 +121,11 @@ export class TreeController implements vscode.Disposable {
     this.deltas = this.deltas.then(() => this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
   }
 
-  private title(): string {
-    const t = this.session?.name ?? this.deps.describe(this.file) ?? basename(this.file);
-    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
+  private title(max = 40): string {
+    const s = this.session;
+    if (!s) return basename(this.file);
+    return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
 
   /** Opaque id the webview keeps in its state so the serializer can restore this panel. */
@@ -139,6 +147,7 @@ export class TreeController implements vscode.Disposable {
       this.lastLeaf = session.leafId;
       this.lastName = session.name;
       this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
+      this.texts = await firstUserTexts(session).catch(() => ({}));
       this.panel.title = this.title();
       this.projector = new Projector(session.index);
       if (this.ready) await this.sendSnapshot();
@@ -156,7 +165,8 @@ export class TreeController implements vscode.Disposable {
       sessionId: s.header.id,
       cwd: String(s.header.cwd ?? ''),
       name: s.name,
-      firstMessage: this.deps.describe(this.file)?.slice(0, 200),
+      firstMessage: (this.texts.first ?? this.deps.describe(this.file))?.slice(0, 200),
+      title: this.title(120),
       readOnly: s.readOnly,
       live: !this.live.state && this.deps.isLive(this.file),
       ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
@@ -279,10 +289,14 @@ export class TreeController implements vscode.Disposable {
       this.lastLeaf = s.leafId;
       this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
     }
-    if (s.name !== this.lastName) {
+    // A new session gets its first message later, and a fork its own one: its title comes from it then.
+    const firstNow = (this.texts.first === undefined || (this.texts.own === undefined && typeof s.header.parentSession === 'string')) && fresh.some((r) => r.type === 'message' && r.role === 'user');
+    if (firstNow) this.texts = await firstUserTexts(s).catch(() => this.texts);
+    if (s.name !== this.lastName || firstNow) {
       this.lastName = s.name;
       this.panel.title = this.title();
       this.post({ type: 'renamed', rev: ++this.rev, name: s.name });
+      this.sendMeta();
     }
   }
 
@@ -298,10 +312,11 @@ export class TreeController implements vscode.Disposable {
       this.ready = true;
       await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
-      for (const [action, id] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id });
+      for (const [action, id, text] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
       return;
     }
     if (m.type === 'selected') {
+      if (this.panel.active) this.deps.acted?.();
       this.selected = m.id;
       return;
     }
@@ -343,9 +358,9 @@ export class TreeController implements vscode.Disposable {
   }
 
   /** Asks the webview to start an action (from a native menu or the palette). */
-  invoke(action: InvokeAction, id?: string): void {
-    if (this.ready) this.post({ type: 'invoke', action, id });
-    else this.queuedInvokes.push([action, id]);
+  invoke(action: InvokeAction, id?: string, text?: string): void {
+    if (this.ready) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
+    else this.queuedInvokes.push([action, id, text]);
   }
 
   dispose(): void {

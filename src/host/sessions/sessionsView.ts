@@ -7,6 +7,7 @@ import type { SessionInfo } from '../../core/sessionInfo.js';
 import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
 import { computeStats } from '../../core/stats.js';
 import { SessionTextIndex, type SearchText } from '../../core/sessionText.js';
+import { infoTitle } from '../../core/sessionTitle.js';
 import { Session } from '../../core/session.js';
 import { DirWatcher } from './dirWatcher.js';
 import { log } from '../platform/log.js';
@@ -173,8 +174,18 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     await vscode.window.withProgress({ location: { viewId: 'piTree.sessions' }, title: 'Searching the sessions' }, work);
   }
 
+  private fetched: (() => void)[] = [];
+
+  /** Resolves once VS Code has asked for the view's rows again (after a refresh), so reveal() finds them. */
+  whenFetched(): Promise<void> {
+    return new Promise((resolve) => this.fetched.push(resolve));
+  }
+
   getChildren(el?: ViewNode): ViewNode[] {
-    if (!el) return this.flat ?? this.groups;
+    if (!el) {
+      for (const f of this.fetched.splice(0)) setTimeout(f, 0);
+      return this.flat ?? this.groups;
+    }
     if (el.kind === 'group') return el.sessions.map((node) => ({ kind: 'session', node, group: el.key }));
     return el.node.children.map((node) => ({ kind: 'session', node, group: el.group }));
   }
@@ -224,7 +235,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       return item;
     }
     const i = el.node.info;
-    const title = oneLine(i.name ?? i.firstMessage, 80);
+    // A fork that still carries its source's name or first message reads "… (fork)" (core/sessionTitle.ts).
+    const title = infoTitle(i);
     const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${i.path}`;
     // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
@@ -244,7 +256,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const md = new vscode.MarkdownString(undefined, true);
     md.supportHtml = false;
     md.isTrusted = false;
-    md.appendText(i.name ?? oneLine(i.firstMessage, 200));
+    md.appendText(infoTitle(i, 200));
     md.appendMarkdown('\n\n');
     const pid = this.connectedPi(i.path);
     if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
