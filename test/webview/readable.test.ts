@@ -240,6 +240,24 @@ test('narrow: the graph stays on screen, the outline gives way, and the layout s
   await close(host);
 });
 
+test('the window turns narrow: the selection is framed in the smaller graph (not left where the centre was)', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  // Pan so the leaf sits near the graph's right edge (still in view).
+  const b0 = await boxes(page, [s.leafId]);
+  const dx = b0.g.right - 20 - b0.nodes[s.leafId]!.right;
+  await page.evaluate((dx) => (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(dx, 0), dx);
+  await idle(page);
+  assert.ok(inside((await boxes(page, [s.leafId])).nodes[s.leafId], b0.g));
+  await page.setViewportSize({ width: 560, height: 800 });
+  await page.locator('.app.narrow').waitFor({ state: 'attached' });
+  await idle(page);
+  const b = await boxes(page, [s.leafId]);
+  assert.ok(inside(b.nodes[s.leafId], b.g), `the leaf in view after the window narrowed: ${JSON.stringify(b)}`);
+  await close(host);
+});
+
 test('compactions are drawn in neutral theme colours (not the error red, not dashed), cards show long titles', async () => {
   const s = smallSession();
   s.nodes.push({ id: 'c1000000', parentId: 'a4000000', type: 'compaction', kind: 'compaction', text: '[compaction: 120k tokens]', time: Date.UTC(2026, 10, 20, 10) });

@@ -333,6 +333,8 @@ export class App implements CommandContext, SyncTarget {
 
   private layoutChanged(): void {
     const layout = this.panes.layout;
+    // The graph is about to change size: show the selection's neighbourhood at the new size.
+    this.graph.frameAfterResize(this.tree?.selItem());
     this.outline.setMode(layout === 'rows' ? 'rows' : 'tree');
     this.toolbar.showLayout(layout, this.panes.narrow);
   }

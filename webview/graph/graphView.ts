@@ -50,6 +50,8 @@ export class GraphView {
   private derived: Derived | undefined;
   private rendered: { r: Rect; k: number; mode: 'svg' | 'canvas' } | undefined;
   private settleTimer = 0;
+  /** Framed by the resize that `frameAfterResize` measures (the panes around the graph changed). */
+  private reframe: Item | undefined;
   private frame = 0;
   private anim = 0;
 
@@ -110,7 +112,10 @@ export class GraphView {
     const c = first ? undefined : this.center();
     this.port.width = w;
     this.port.height = h;
-    if (c) this.centerOn(c.x, c.y, this.view.k, false);
+    const again = this.reframe;
+    this.reframe = undefined;
+    if (again && w && h && !first) this.frameAround(again, false);
+    else if (c) this.centerOn(c.x, c.y, this.view.k, false);
     else if (w && h) this.host.onFirstSize();
     this.minimap.later();
     this.request(true);
@@ -196,6 +201,16 @@ export class GraphView {
     }
     this.animateTo(this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
     return 'near';
+  }
+
+  /**
+   * The panes around the graph just changed (a narrow window, a pane shown or hidden): measure now and,
+   * if the graph's size changed, frame `it` at the new size (else keep the view as it is).
+   */
+  frameAfterResize(it: Item | undefined): void {
+    this.reframe = it;
+    this.resize();
+    this.reframe = undefined;
   }
 
   /** The whole tree, however small that makes it (the overview). */
