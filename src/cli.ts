@@ -3,6 +3,7 @@
 import { writeSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
+import { compare, exportCmd, files } from './cli/compareCommands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { routed } from './cli/bridgeRouting.js';
 import type { CliIO } from './cli/io.js';
@@ -21,6 +22,9 @@ const COMMANDS: Record<string, Command> = {
   fork: routed('fork', commands.fork),
   clone: routed('clone', commands.clone),
   stats: commands.stats,
+  compare,
+  files,
+  export: exportCmd,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
 };
@@ -46,6 +50,13 @@ export const USAGE = `pi-tree: pi session trees on the command line
   pi-tree fork FILE USER_ENTRY_ID                  new session before a user message; prints its path
   pi-tree clone FILE [ID]                          new session holding the path to ID; prints its path
   pi-tree stats FILE --json                        entries, messages, tokens, cost, models
+  pi-tree compare FILE ID_A ID_B [--with FILE_B] [--json]
+                                                   two branches from their common ancestor: entries,
+                                                   totals as pi sums usage, files edited or written
+                                                   (--with: ID_B is in FILE_B, e.g. a fork of FILE)
+  pi-tree files FILE [ID] [--json]                 the file changes (edit, write, bash) per entry on
+                                                   the path to ID (default: the leaf)
+  pi-tree export FILE ID                           the branch root → ID as Markdown
   pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR]
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]

@@ -25,6 +25,8 @@ export type NodeKind =
   | 'contextEdit'
   | 'customEntry'
   | 'activeTools'
+  /** A link to another session of the family (a fork or clone of this one, or the one it came from). */
+  | 'link'
   | 'other';
 
 /** The light projection of one entry that the webview draws (no message bodies). */
@@ -43,8 +45,10 @@ export interface NodeView {
   label?: string;
   /** Tool calls of an assistant message, or the tool of a tool result. */
   tools?: string[];
-  /** File paths named by tool calls (read/write/edit …) or summary file lists. */
+  /** File paths named by tool calls (read/write/edit, files a bash command writes …) or summary file lists. */
   files?: string[];
+  /** Files this entry's tool calls change: edit, write, and files a bash command writes, moves or deletes. */
+  changed?: string[];
   model?: string;
   tokens?: number;
   cost?: number;
@@ -52,6 +56,8 @@ export interface NodeView {
   error?: boolean;
   /** Assistant message without visible text (pi's default filter hides these). */
   noText?: boolean;
+  /** Set by the webview on family link nodes (kind `link`), never sent by the host. */
+  link?: { relation: 'child' | 'parent'; fileName: string; messages: number; bytes: number; facts: string };
 }
 
 export interface SessionMeta {
@@ -80,6 +86,63 @@ export interface SessionMeta {
   summariesAvailable: boolean;
   /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
   restoreToken: string;
+  /** Entries whose branches the user marked hidden (pi-tree's own mark, kept outside the session file). */
+  hidden?: string[];
+}
+
+/** Another session of the family, drawn as a link node at the entry where the two part. */
+export interface FamilyLink {
+  /** Opaque and host-made; the webview names the link by it (openLink), never by a path. */
+  token: string;
+  /** `child`: a fork or clone made from this session; `parent`: the session this one came from. */
+  relation: 'child' | 'parent';
+  /** The entry of this session where they part (null: before its first entry). */
+  at: string | null;
+  title: string;
+  fileName: string;
+  messages: number;
+  bytes: number;
+  /** When the other session was made (ms), for the order among siblings. */
+  created: number;
+}
+
+/** One file change of an entry, as the details pane lists it (no file contents). */
+export interface ChangeView {
+  /** Position in the entry's changes: what openChange names. */
+  index: number;
+  tool: 'edit' | 'write' | 'bash';
+  path: string;
+  /** bash: what the command does to the file. */
+  op?: 'write' | 'delete' | 'move';
+  added: number;
+  removed: number;
+  /** The tool reported an error: the file was probably left as it was. */
+  failed?: boolean;
+  /** A diff can be shown (edit and write; not bash). */
+  diff: boolean;
+}
+
+export interface ChangesReply {
+  /** The assistant entry whose tool calls these are (the entry itself, or the call a tool result answers). */
+  entryId: string;
+  changes: ChangeView[];
+}
+
+export interface BranchFile {
+  path: string;
+  changes: number;
+  failed: number;
+  tools: ('edit' | 'write' | 'bash')[];
+  added: number;
+  removed: number;
+  firstEntryId: string;
+  lastEntryId: string;
+}
+
+export interface BranchFilesReply {
+  /** Entries on the branch that change files. */
+  entries: number;
+  files: BranchFile[];
 }
 
 /** How the tree is shown: the graph (with the outline list), or one row per entry like git-graph. */
@@ -104,6 +167,8 @@ export type HostMessage =
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }
   | { type: 'renamed'; rev: number; name?: string }
   | { type: 'meta'; rev: number; meta: SessionMeta }
+  /** The sessions of the family (replaces the links sent before). */
+  | { type: 'family'; rev: number; links: FamilyLink[] }
   | { type: 'reply'; seq: number; ok: true; data: unknown }
   | { type: 'reply'; seq: number; ok: false; error: string }
   /**
@@ -112,7 +177,22 @@ export type HostMessage =
    */
   | { type: 'invoke'; action: InvokeAction; id?: string; text?: string };
 
-export type InvokeAction = 'editLabel' | 'summaryMove' | 'find' | 'focusLeaf' | 'fit' | 'overview' | 'toggleLayout' | 'showShortcuts' | 'details' | 'select' | 'editorText';
+export type InvokeAction =
+  | 'editLabel'
+  | 'summaryMove'
+  | 'find'
+  | 'focusLeaf'
+  | 'fit'
+  | 'overview'
+  | 'toggleLayout'
+  | 'showShortcuts'
+  | 'details'
+  | 'select'
+  | 'editorText'
+  | 'compareWith'
+  | 'branchFiles'
+  | 'foldOffPath'
+  | 'toggleHidden';
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
@@ -133,7 +213,21 @@ export type RequestBody =
   | { kind: 'copyText'; id: string }
   | { kind: 'continueInPi'; id?: string; text?: string }
   /** No summary model works yet: show the user where to set one up (the summary settings). */
-  | { kind: 'setupSummaryModel' };
+  | { kind: 'setupSummaryModel' }
+  /** The file changes of an entry (an assistant message, or the tool result of one of its calls). */
+  | { kind: 'getChanges'; id: string }
+  /** Opens VS Code's diff editor on change `index` of entry `id`. */
+  | { kind: 'openChange'; id: string; index: number }
+  /** The files changed on the branch root → `id`. */
+  | { kind: 'branchFiles'; id: string }
+  /** Opens the compare view of `id` and `other` (null: the current leaf). */
+  | { kind: 'compare'; id: string; other: string | null }
+  /** The branch root → `id` as Markdown, in a new editor or on the clipboard. */
+  | { kind: 'exportBranch'; id: string; to: 'editor' | 'clipboard' }
+  /** Marks (or unmarks) the branch starting at `id` as hidden: pi-tree's own mark, never in the file. */
+  | { kind: 'setHidden'; id: string; hidden: boolean }
+  /** Opens the tree of a family link's session. */
+  | { kind: 'openLink'; token: string };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -163,6 +257,13 @@ export interface Replies {
   /** With an entry id: the move made first; without: nothing to report. */
   continueInPi: MoveReply | Empty;
   setupSummaryModel: Empty;
+  getChanges: ChangesReply;
+  openChange: Empty;
+  branchFiles: BranchFilesReply;
+  compare: Empty;
+  exportBranch: { entries: number; chars: number };
+  setHidden: { hidden: string[] };
+  openLink: Empty;
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */
@@ -275,6 +376,13 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     copyText: ['id'],
     continueInPi: ['id', 'text'],
     setupSummaryModel: [],
+    getChanges: ['id'],
+    openChange: ['id', 'index'],
+    branchFiles: ['id'],
+    compare: ['id', 'other'],
+    exportBranch: ['id', 'to'],
+    setHidden: ['id', 'hidden'],
+    openLink: ['token'],
   };
   // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
   const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;
@@ -286,7 +394,28 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     case 'fork':
     case 'clone':
     case 'copyText':
+    case 'getChanges':
+    case 'branchFiles':
       if (!id(b.id)) return bad('id must be an entry id');
+      break;
+    case 'openChange':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (typeof b.index !== 'number' || !Number.isSafeInteger(b.index) || b.index < 0 || b.index > 10_000) return bad('index must be a small non-negative integer');
+      break;
+    case 'compare':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (!idOrNull(b.other)) return bad('other must be an entry id or null');
+      break;
+    case 'exportBranch':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (b.to !== 'editor' && b.to !== 'clipboard') return bad('to must be "editor" or "clipboard"');
+      break;
+    case 'setHidden':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (typeof b.hidden !== 'boolean') return bad('hidden must be a boolean');
+      break;
+    case 'openLink':
+      if (!id(b.token)) return bad('token must be an id');
       break;
     case 'getContext':
     case 'moveTo':

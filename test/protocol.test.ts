@@ -59,6 +59,18 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'compactPreview' } }, /unknown request kind/);
     bad({ type: 'request', seq: 1, body: Object.assign(Object.create({ kind: 'moveTo' }), { id: 'a' }) });
   });
+
+  it('refuses code-view requests that name anything but ids, small indexes and the known targets', () => {
+    bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: -1 } }, /index/);
+    bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: 1.5 } }, /index/);
+    bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: 0, path: '/etc/passwd' } }, /unexpected field "path"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compare', id: 'a', other: '../x' } }, /other/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compare', id: 'a' } }, /other/);
+    bad({ type: 'request', seq: 1, body: { kind: 'exportBranch', id: 'a', to: 'file' } }, /to must be/);
+    bad({ type: 'request', seq: 1, body: { kind: 'setHidden', id: 'a', hidden: 'yes' } }, /hidden/);
+    bad({ type: 'request', seq: 1, body: { kind: 'openLink', token: '/home/u/s.jsonl' } }, /token/);
+    bad({ type: 'request', seq: 1, body: { kind: 'openLink', token: 'abc', file: 'x' } }, /unexpected field "file"/);
+  });
 });
 
 describe('typed replies', () => {
@@ -77,6 +89,13 @@ describe('typed replies', () => {
     copyText: { kind: 'copyText', id: 'a1' },
     continueInPi: { kind: 'continueInPi', id: 'a1', text: 't' },
     setupSummaryModel: { kind: 'setupSummaryModel' },
+    getChanges: { kind: 'getChanges', id: 'a1' },
+    openChange: { kind: 'openChange', id: 'a1', index: 2 },
+    branchFiles: { kind: 'branchFiles', id: 'a1' },
+    compare: { kind: 'compare', id: 'a1', other: null },
+    exportBranch: { kind: 'exportBranch', id: 'a1', to: 'clipboard' },
+    setHidden: { kind: 'setHidden', id: 'a1', hidden: true },
+    openLink: { kind: 'openLink', token: 'abc123' },
   };
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
@@ -98,6 +117,13 @@ describe('typed replies', () => {
     copyText: reply('copyText', { copied: 2 }),
     continueInPi: reply('continueInPi', {}),
     setupSummaryModel: reply('setupSummaryModel', {}),
+    getChanges: reply('getChanges', { entryId: 'a1', changes: [{ index: 0, tool: 'edit', path: 'a.ts', added: 1, removed: 1, diff: true }] }),
+    openChange: reply('openChange', {}),
+    branchFiles: reply('branchFiles', { entries: 0, files: [] }),
+    compare: reply('compare', {}),
+    exportBranch: reply('exportBranch', { entries: 3, chars: 100 }),
+    setHidden: reply('setHidden', { hidden: ['a1'] }),
+    openLink: reply('openLink', {}),
   };
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {

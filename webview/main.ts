@@ -8,9 +8,12 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import './styles.css';
+import './codeViews.css';
 import { App } from './app/app';
 import type { VsCodeApi } from './app/bridge';
 import { exposeTestHooks } from './app/testHooks';
+import { CompareApp, type CompareApi } from './compare/compareApp';
+import { exposeCompareHooks } from './compare/testHooks';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 /** Replaced by esbuild: true in the test build only. */
@@ -18,6 +21,13 @@ declare const __PI_TREE_TEST__: boolean;
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.classList.add('app');
-const app = new App(root, acquireVsCodeApi());
-if (__PI_TREE_TEST__) exposeTestHooks(app);
-app.start();
+if (document.body.dataset.view === 'compare') {
+  // The compare view (a second panel on the same bundle, see src/compareProtocol.ts).
+  const compare = new CompareApp(root, acquireVsCodeApi() as unknown as CompareApi);
+  if (__PI_TREE_TEST__) exposeCompareHooks(compare);
+  compare.start(window);
+} else {
+  const app = new App(root, acquireVsCodeApi());
+  if (__PI_TREE_TEST__) exposeTestHooks(app);
+  app.start();
+}

@@ -1,7 +1,7 @@
 // Streaming JSONL reading on raw bytes (works for files far beyond V8's max string length and for
 // single lines of tens of MB) and the line writer. Lines are split on "\n" only, like pi; "\r" before
 // "\n" is tolerated because JSON.parse accepts trailing whitespace.
-import { FileSource, type ByteSource } from './byteSource.js';
+import type { ByteSource } from './byteSource.js';
 
 const CHUNK = 1024 * 1024;
 const NL = 0x0a;
@@ -52,16 +52,6 @@ const TAIL_KEEP = 64;
 const EMPTY = Buffer.alloc(0);
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Reads `path` from `from`, calling `sink` for every complete line. Never loads the whole file. */
-export async function scanLines(path: string, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
-  const src = await FileSource.open(path);
-  try {
-    return await scanSource(src, sink, opts);
-  } finally {
-    await src.close();
-  }
-}
 
 export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
   const sliceMs = opts.sliceMs ?? 12;

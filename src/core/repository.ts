@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { newEntryId, newSessionId, nowIso, SESSION_ID_RE } from './ids.js';
 import { toLine } from './jsonl.js';
 import { EntryNotFoundError, Session } from './session.js';
@@ -280,9 +280,4 @@ export function samePath(a: string, b: string): boolean {
     return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
   };
   return canon(a) === canon(b);
-}
-
-export function isInside(dir: string, file: string): boolean {
-  const d = resolve(dir) + sep;
-  return isAbsolute(file) && resolve(file).startsWith(d);
 }

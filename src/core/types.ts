@@ -163,44 +163,6 @@ export type KnownEntry =
 /** Any entry line; `type` may be one pi-tree does not know (kept verbatim). */
 export type SessionEntry = KnownEntry | (Base & { type: string });
 
-export const KNOWN_ENTRY_TYPES = new Set([
-  'message',
-  'thinking_level_change',
-  'model_change',
-  'usage',
-  'compaction',
-  'branch_summary',
-  'custom',
-  'custom_message',
-  'context_edit',
-  'label',
-  'session_info',
-  'leaf',
-  'active_tools_change',
-]);
-
-/** Messages synthesized for context (never stored as `message` entries). */
-export interface BranchSummaryMessage {
-  role: 'branchSummary';
-  summary: string;
-  fromId: string;
-  timestamp: number;
-}
-export interface CompactionSummaryMessage {
-  role: 'compactionSummary';
-  summary: string;
-  tokensBefore: number;
-  timestamp: number;
-}
-export interface CustomMessage {
-  role: 'custom';
-  customType: string;
-  content: unknown;
-  display: boolean;
-  details: unknown;
-  timestamp: number;
-}
-
 export interface ModelRef {
   provider: string;
   modelId: string;
@@ -243,8 +205,4 @@ export function messageOf(e: SessionEntry): AgentMessage | undefined {
   if (e.type !== 'message') return undefined;
   const m = (e as MessageEntry).message as unknown;
   return m && typeof m === 'object' && !Array.isArray(m) && typeof (m as AgentMessage).role === 'string' ? (m as AgentMessage) : undefined;
-}
-
-export function isEntryOfType<T extends KnownEntry['type']>(e: SessionEntry, type: T): e is Extract<KnownEntry, { type: T }> {
-  return e.type === type;
 }

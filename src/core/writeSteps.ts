@@ -13,8 +13,6 @@ export type WriteStep =
   /** The directory entry is on disk too. */
   | 'dir-synced';
 
-export const WRITE_STEPS: readonly WriteStep[] = ['temp-written', 'temp-synced', 'backup-made', 'in-place', 'dir-synced'];
-
 let hook: ((step: WriteStep, target: string) => void) | undefined;
 
 /** Installs (or removes) the hook called at each step; only test processes do this. */

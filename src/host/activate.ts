@@ -14,6 +14,8 @@ import { registerNodeCommands } from './commands/nodeCommands.js';
 import { registerPiConnectCommands } from './commands/piConnectCommands.js';
 import { registerSessionCommands, UNTRUSTED } from './commands/sessionCommands.js';
 import { registerViewCommands } from './commands/viewCommands.js';
+import { createCodeViews } from './compare/codeViews.js';
+import { registerCompareCommands } from './commands/compareCommands.js';
 import { SessionActions, type ActionDeps } from './panels/sessionActions.js';
 import { TreePanelManager } from './panels/treePanelManager.js';
 import { SessionCodeLens } from './platform/codeLens.js';
@@ -140,6 +142,23 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
     gateway,
   };
+  const describe = (file: string) => {
+    const i = view.info(file);
+    return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
+  };
+  // Diffs, hidden marks, family links and compare views (#15); trees open through the panel manager.
+  const codeViews = createCodeViews({
+    context,
+    acquire: (file) => store.acquire(file),
+    cache: () => repo.cache,
+    known: () => view.sessions,
+    describe,
+    openTree: (file, select) => panels.open(file, select),
+  });
+  context.subscriptions.push(
+    codeViews,
+    view.onDidChangeTreeData(() => codeViews.family.changed()),
+  );
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,
     store,
@@ -148,10 +167,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     summaries: createSummaryService(context, { bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: bridges.dirs }),
     bridges,
     isLive,
-    describe: (file) => {
-      const i = view.info(file);
-      return i ? (i.name ?? (i.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined)) : undefined;
-    },
+    describe,
+    codeViews,
     acted: () => (actedIn = 'tree'),
   });
   context.subscriptions.push(panels);
@@ -169,11 +186,13 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     bridgeFile,
     actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
     actedIn: () => actedIn,
+    codeViews,
   };
   registerViewCommands(host);
   registerSessionCommands(host);
   registerNodeCommands(host);
   registerPiConnectCommands(host);
+  registerCompareCommands(host);
 
   const lens = new SessionCodeLens(() => readConfig().codeLens);
   context.subscriptions.push(

@@ -3,7 +3,7 @@
 // request fields are ids and texts, never paths.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -133,10 +133,15 @@ describe('bridge security', () => {
 
   it('another user cannot reach the socket (the directory is 0700)', { skip: process.getuid?.() !== 0 ? 'needs root to act as another user' : false }, () => {
     // Open every directory above ours (temp dirs are 0700 themselves): only pi-tree-bridges keeps them out.
-    for (let d = dirname(info.dir); d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
+    // The same for the node binary the other user runs (a checkout in a 0700 temp dir holds it).
+    const open = (from: string) => {
+      for (let d = from; d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
+    };
+    open(dirname(info.dir));
+    open(dirname(realpathSync(process.execPath)));
     const script = `const s=require('net').connect(${JSON.stringify(info.record.endpoint)});s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});s.on('error',e=>{console.log(e.code);process.exit(0)})`;
-    const r = spawnSync(process.execPath, ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' });
-    assert.match(r.stdout.trim(), /^(EACCES|EPERM)$/);
+    const r = spawnSync(realpathSync(process.execPath), ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    assert.match(r.stdout.trim(), /^(EACCES|EPERM)$/, `the other user's probe said: ${r.stdout}${r.stderr}${r.error ?? ''}`);
     const ls = spawnSync('ls', [info.dir], { uid: 65534, gid: 65534, encoding: 'utf8' });
     assert.notEqual(ls.status, 0, 'the record directory cannot even be listed');
   });

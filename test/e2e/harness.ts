@@ -214,9 +214,11 @@ export class VSCode {
             .catch(() => {});
           await this.page.keyboard.press('F1');
         }
-        await input.fill('>', { timeout: attempt });
-        await input.pressSequentially(title, { delay: 5, timeout: attempt });
+        // One input event with the whole query: typing it key by key took seconds on a loaded machine.
+        await input.fill(`>${title}`, { timeout: attempt });
         await row.waitFor({ state: 'visible', timeout: Math.min(5_000, attempt) });
+        // Inside the retry: the palette can still close between finding the row and clicking it.
+        await row.click({ timeout: Math.min(5_000, attempt) });
         break;
       } catch (e) {
         if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`, { cause: e });
@@ -224,7 +226,6 @@ export class VSCode {
         await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
       }
     }
-    await row.click();
     if (opts.thenInput) {
       await this.page.locator(sel.quickInput.commandInput).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
       await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

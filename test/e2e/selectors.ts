@@ -25,11 +25,6 @@ export function activityBarItem(containerId: string): string {
   return `${workbench.activityBar} ${activityClass(containerId)}`;
 }
 
-/** The <li> tab around an activity-bar entry (carries aria-selected / aria-expanded). */
-export function activityBarTab(containerId: string): string {
-  return `${workbench.activityBar} li.action-item:has(> ${activityClass(containerId)})`;
-}
-
 /** The view container's body in the side bar. */
 export function viewContainer(containerId: string): string {
   return `${workbench.sideBar} [id="workbench.view.extension.${containerId}"]`;
@@ -69,6 +64,13 @@ export const notifications = {
 export const editor = {
   tab: '.monaco-workbench .part.editor .tabs-container .tab',
   activeTab: '.monaco-workbench .part.editor .tabs-container .tab.active',
+} as const;
+
+/** VS Code's diff editor (vscode.diff): each side is a Monaco editor whose visible lines are in .view-lines. */
+export const diffEditor = {
+  root: '.monaco-workbench .part.editor .monaco-diff-editor',
+  original: '.monaco-workbench .part.editor .monaco-diff-editor .editor.original .view-lines',
+  modified: '.monaco-workbench .part.editor .monaco-diff-editor .editor.modified .view-lines',
 } as const;
 
 export const codeLens = {

@@ -22,10 +22,6 @@ export function tempFile(text: string | Buffer, name = 'session.jsonl'): string 
   return p;
 }
 
-export function readBytes(p: string): Buffer {
-  return readFileSync(p);
-}
-
 export function lines(p: string): Record<string, unknown>[] {
   return readFileSync(p, 'utf8')
     .split('\n')

@@ -31,6 +31,7 @@ function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
     onLabelChanged: rec('labelChanged'),
     onRenamed: rec('renamed'),
     onMeta: (m) => void calls.push(['meta', m.name]),
+    onFamily: (links) => void calls.push(['family', links.map((l) => l.token)]),
     onInvoke: rec('invoke'),
     onLoading: rec('loading'),
   };

@@ -1,9 +1,10 @@
 // The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
 // toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
 // What each part does lives in its own module; commands are in app/commands.ts.
-import type { InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
+import type { FamilyLink, InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
 import { DetailsPane } from '../details/detailsPane';
+import { applyLinks, isLink } from '../family/familyNodes';
 import { GraphView } from '../graph/graphView';
 import type { Item } from '../model/derive';
 import { TreeModel } from '../model/treeModel';
@@ -21,6 +22,7 @@ import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
 import { Toolbar } from '../ui/toolbar';
 import { Bridge, type VsCodeApi } from './bridge';
+import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu, vscodeContext } from './contextMenu';
 import { EntryActions } from './entryActions';
@@ -47,10 +49,13 @@ export class App implements CommandContext, SyncTarget {
   readonly tree: TreeView;
   readonly actions: EntryActions;
   readonly hover: HoverCard;
+  readonly codeViews: CodeViews;
   private readonly panes: Panes;
   private readonly loading = new LoadingIndicator();
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  /** Family link nodes in the model (not entries: the status line leaves them out). */
+  private links = 0;
   /** The entry last reported to the host as selected. */
   private postedSel: string | null | undefined;
 
@@ -89,6 +94,16 @@ export class App implements CommandContext, SyncTarget {
       },
       state.query,
     );
+    this.codeViews = new CodeViews(this.model, {
+      request,
+      meta: () => this.meta,
+      announce: (m) => this.announce(m),
+      error: (m) => this.error(m),
+      describe: (id) => describeEntry(this.model, id),
+      goTo: (id) => this.tree.selectEntry(id, { history: true }),
+      refresh: () => this.tree.refresh(),
+      showInDetails: (id, title, load) => this.details.showPanel(id, title, load),
+    });
     this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
     const common = {
       nodes,
@@ -116,6 +131,7 @@ export class App implements CommandContext, SyncTarget {
       {
         filter: () => this.filterMode(),
         forcedEntries: () => this.find.prepare(this.filterMode()),
+        hiddenEntries: () => this.codeViews.hiddenEntries(),
         rowsChanged: (rows) => this.find.order(rows),
         savedView: () => this.persistence.savedView(this.meta?.sessionId),
         firstShown: () => (state.sessionId = this.meta?.sessionId),
@@ -126,6 +142,7 @@ export class App implements CommandContext, SyncTarget {
       state,
     );
     this.details = new DetailsPane({
+      extras: this.codeViews,
       nodes,
       selected: () => this.tree.selItem(),
       selectedEntryId: () => this.tree.selection.current?.entryId,
@@ -186,7 +203,9 @@ export class App implements CommandContext, SyncTarget {
   onSnapshot(m: Snapshot): void {
     this.meta = m.meta;
     this.panes.setDefaultLayout(m.meta.defaultLayout);
+    this.codeViews.setMeta(m.meta);
     this.model.load(m.nodes, m.leafId);
+    this.links = 0;
     this.find.hits.clearCache();
     this.details.forget();
     this.find.markDirty();
@@ -236,8 +255,18 @@ export class App implements CommandContext, SyncTarget {
   onMeta(meta: SessionMeta): void {
     this.meta = meta;
     this.panes.setDefaultLayout(meta.defaultLayout);
+    const hiddenChanged = this.codeViews.setMeta(meta);
     this.toolbar.showMeta(meta);
-    this.details.render();
+    if (hiddenChanged) this.tree.refresh();
+    else this.details.render();
+  }
+
+  /** The family's link nodes (the host sends them after each snapshot and when they change). */
+  onFamily(links: FamilyLink[]): void {
+    applyLinks(this.model, links);
+    this.links = this.model.nodes.filter(isLink).length;
+    this.find.markDirty();
+    this.tree.refresh();
   }
 
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
@@ -343,7 +372,8 @@ export class App implements CommandContext, SyncTarget {
     const d = this.tree.derived;
     this.loading.done();
     this.hover.forget();
-    this.status.update(entries, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
+    this.showHiddenBadge();
+    this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.afterPass();
     if (first) {
       // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
@@ -352,6 +382,20 @@ export class App implements CommandContext, SyncTarget {
     } else this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();
+  }
+
+  /** "N hidden" in the header while branches are marked hidden: a click shows or hides them. */
+  private showHiddenBadge(): void {
+    const n = this.codeViews.activeHidden().length;
+    if (!n) return this.toolbar.extra.replaceChildren();
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `badge hidden-branches${this.codeViews.showHidden ? ' shown' : ''}`;
+    b.dataset.action = 'toggle-show-hidden';
+    b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.codeViews.showHidden ? ' (shown)' : ''}`;
+    b.title = this.codeViews.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
+    b.addEventListener('click', () => this.codeViews.toggleShowHidden());
+    this.toolbar.extra.replaceChildren(b);
   }
 
   private selectionChanged(): void {
@@ -365,7 +409,8 @@ export class App implements CommandContext, SyncTarget {
   /** Tells the host which entry is selected (native menu commands and "Show in tree" use it). */
   private postSelected(): void {
     const it = this.tree.selItem();
-    const id = it && !it.seg ? this.model.nodes[it.entry].id : null;
+    const n = it && !it.seg ? this.model.nodes[it.entry] : undefined;
+    const id = n && !isLink(n) ? n.id : null;
     if (id === this.postedSel) return;
     this.postedSel = id;
     this.bridge.send({ type: 'selected', id });
@@ -374,6 +419,7 @@ export class App implements CommandContext, SyncTarget {
   private onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
     this.tree.select(it, { history: how !== 'dblclick', reveal: false });
     if (how === 'dblclick' && it.seg) this.tree.toggle(it);
+    else if (how === 'dblclick' && isLink(this.model.nodes[it.entry])) void this.codeViews.openLink(this.model.nodes[it.entry]);
     else if (how === 'click' && !it.seg && this.meta?.clickAction === 'move') void this.actions.move(it);
     if (how !== 'contextmenu') this.focusTree();
   }

@@ -11,7 +11,10 @@ import type { OutlineView } from '../outline/outlineView';
 import type { TreeLayout } from '../../src/protocol';
 import type { HoverCard } from '../ui/hoverCard';
 import type { OverlayStack } from '../ui/overlays';
+import type { CodeViews } from './codeViews';
 import type { EntryActions } from './entryActions';
+import { foldOffPath, toggleFold, unfoldAll } from './folding';
+import { isLink } from '../family/familyNodes';
 import type { FindController } from './findController';
 import type { CommandId } from './keymap';
 import { expandedState, isBranchPoint, seekRow, structuralTarget, type StructuralMove } from './navigation';
@@ -26,6 +29,7 @@ export interface CommandContext {
   readonly find: FindController;
   readonly details: DetailsPane;
   readonly actions: EntryActions;
+  readonly codeViews: CodeViews;
   readonly overlays: OverlayStack;
   readonly hover: HoverCard;
   readonly layout: TreeLayout;
@@ -99,13 +103,19 @@ const onEntry =
       if (onSegment) return onSegment(c, it);
       return c.announce('Expand the segment first (Enter) to act on one of its entries');
     }
-    fn(c, it, c.model.nodes[it.entry]);
+    const n = c.model.nodes[it.entry];
+    // A family link is not an entry of this session: its one action opens the other session.
+    if (isLink(n)) return fn === moveOrOpen ? void c.codeViews.openLink(n) : c.announce('This links to another session: Enter opens its tree');
+    fn(c, it, n);
   };
+
+const moveOrOpen = (c: CommandContext, it: Item): void => void c.actions.move(it);
 
 function escape(c: CommandContext): void {
   const top = c.overlays.top();
   if (top) return top.close();
   if (c.hover.closeByKey()) return;
+  if (c.codeViews.escape()) return;
   if (c.find.escapeField()) return;
   if (c.details.leaveContext()) return;
   c.find.clearActive();
@@ -174,10 +184,7 @@ export const COMMANDS: Record<CommandId, Handler> = {
   help: (c) => c.openShortcuts(),
   'act.menu': (c) => c.openContextMenu(),
   'act.rename': (c) => c.actions.rename(),
-  'act.move': onEntry(
-    (c, it) => void c.actions.move(it),
-    (c, it) => void c.tree.toggle(it),
-  ),
+  'act.move': onEntry(moveOrOpen, (c, it) => void c.tree.toggle(it)),
   'act.moveSummary': onEntry((c, it) => c.actions.moveWithSummary(it)),
   'act.fork': onEntry((c, _it, n) => void c.actions.fork(n)),
   'act.clone': onEntry((c, _it, n) => void c.actions.simple({ kind: 'clone', id: n.id }, 'Cloned the session up to here')),
@@ -186,6 +193,15 @@ export const COMMANDS: Record<CommandId, Handler> = {
   'act.copy': onEntry((c, _it, n) => void c.actions.simple({ kind: 'copyText', id: n.id }, 'Copied the entry text')),
   'act.continue': onEntry((c, _it, n) => void c.actions.simple({ kind: 'continueInPi', id: n.id }, 'Opening pi from this entry')),
   'act.context': onEntry((c, _it, n) => void c.details.showContext(n.id)),
+  'act.compare': onEntry((c, _it, n) => c.codeViews.compareWith(n)),
+  'act.compareLeaf': onEntry((c, it, n) => (it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null))),
+  'act.branchFiles': onEntry((c, _it, n) => c.codeViews.showBranchFiles(n)),
+  'act.export': onEntry((c, _it, n) => void c.codeViews.exportBranch(n, 'editor')),
+  'act.hide': onEntry((c, _it, n) => void c.codeViews.toggleHidden(n)),
+  'view.showHidden': (c) => c.codeViews.toggleShowHidden(),
+  'view.fold': (c) => c.announce(toggleFold(c.tree, c.model, c.tree.selItem())),
+  'view.foldOffPath': (c) => c.announce(foldOffPath(c.tree, c.model)),
+  'view.unfoldAll': (c) => c.announce(unfoldAll(c.tree)),
 };
 
 /** What a host `invoke` runs, after selecting its entry. */
@@ -202,6 +218,10 @@ const INVOKE: Record<InvokeAction, CommandId | Handler> = {
   editorText: () => undefined,
   details: (c) => c.showDetails(),
   select: () => undefined,
+  compareWith: 'act.compare',
+  branchFiles: 'act.branchFiles',
+  foldOffPath: 'view.foldOffPath',
+  toggleHidden: 'act.hide',
 };
 
 export function runCommand(c: CommandContext, id: CommandId): void {

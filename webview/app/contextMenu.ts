@@ -7,6 +7,8 @@ import type { Item } from '../model/derive';
 export function vscodeContext(it: Item, nodes: readonly NodeView[], panel?: string): string {
   if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true, ...(panel ? { panel } : {}) });
   const n = nodes[it.entry];
+  // A family link is no entry: the node menu's commands do not apply to it.
+  if (n.kind === 'link') return JSON.stringify({ webviewSection: 'link', preventDefaultContextMenuItems: true });
   return JSON.stringify({
     webviewSection: 'node',
     ...(panel ? { panel } : {}),

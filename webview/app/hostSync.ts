@@ -1,6 +1,6 @@
 // Host → webview sync: a snapshot that arrives in parts is applied once whole, deltas older than the
 // snapshot held (by rev) are dropped, and each message becomes one typed call on the app.
-import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+import type { FamilyLink, HostMessage, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
 
 export type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
 
@@ -11,6 +11,7 @@ export interface SyncTarget {
   onLabelChanged(targetId: string, label: string | undefined): void;
   onRenamed(name: string | undefined): void;
   onMeta(meta: SessionMeta): void;
+  onFamily(links: FamilyLink[]): void;
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
   /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */
   onLoading?(loaded: number, total: number): void;
@@ -62,6 +63,8 @@ export class HostSync {
         return this.target.onRenamed(m.name);
       case 'meta':
         return this.target.onMeta(m.meta);
+      case 'family':
+        return this.target.onFamily(m.links);
     }
   }
 }

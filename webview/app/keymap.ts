@@ -52,6 +52,15 @@ export type CommandId =
   | 'act.context'
   | 'act.menu'
   | 'act.rename'
+  | 'act.compare'
+  | 'act.compareLeaf'
+  | 'act.branchFiles'
+  | 'act.export'
+  | 'act.hide'
+  | 'view.showHidden'
+  | 'view.fold'
+  | 'view.foldOffPath'
+  | 'view.unfoldAll'
   | 'help'
   | 'escape';
 
@@ -114,6 +123,10 @@ export const KEYMAP: readonly Command[] = [
   c('view.panRight', 'View', 'Pan right', [{ code: 'ArrowRight', shift: true }]),
   c('view.details', 'View', 'Show or hide the details pane', [{ code: 'KeyD' }]),
   c('view.outline', 'View', 'Show or hide the outline list', [{ code: 'KeyO', alt: true }]),
+  c('view.fold', 'View', 'Fold or unfold everything below the selected node', [{ code: 'KeyZ' }]),
+  c('view.foldOffPath', 'View', 'Fold every branch off the current path', [{ code: 'KeyZ', shift: true }]),
+  c('view.unfoldAll', 'View', 'Unfold everything', [{ code: 'KeyZ', alt: true }]),
+  c('view.showHidden', 'View', 'Show or hide the branches marked hidden', [{ code: 'KeyH', shift: true }]),
   c('filter.next', 'Find and filter', 'Next filter (default → no tools → user → labelled → all)', [{ code: 'KeyO' }]),
   c('filter.prev', 'Find and filter', 'Previous filter', [{ code: 'KeyO', shift: true }]),
   c('find.open', 'Find and filter', 'Find (role: tool: label: file: model: re:)', [{ code: 'KeyF', mod: true }, { code: 'Slash' }], 'global'),
@@ -133,6 +146,11 @@ export const KEYMAP: readonly Command[] = [
   c('act.context', 'Actions', 'Context at this entry (what the model would see)', [{ code: 'KeyX' }]),
   c('act.menu', 'Actions', 'Context menu', [{ code: 'F10', shift: true }, { code: 'ContextMenu' }]),
   c('act.rename', 'Actions', 'Rename the session', [{ code: 'F2', shift: true }]),
+  c('act.compare', 'Actions', 'Compare with… (mark this entry, then press C on the other)', [{ code: 'KeyC' }]),
+  c('act.compareLeaf', 'Actions', 'Compare with the current leaf', [{ code: 'KeyC', shift: true }]),
+  c('act.branchFiles', 'Actions', 'Files changed on the branch from the root to here', [{ code: 'KeyE' }]),
+  c('act.export', 'Actions', 'Export the branch from the root to here as Markdown', [{ code: 'KeyE', shift: true }]),
+  c('act.hide', 'Actions', 'Hide this dead-end branch (or show it again); nothing is deleted', [{ code: 'KeyH' }]),
   c('help', 'Help', 'Keyboard shortcuts', [{ key: '?' }, { code: 'Slash', shift: true }]),
   c('escape', 'Help', 'Close the open sheet or dialog; clear find', [{ code: 'Escape' }], 'global'),
 ];

@@ -16,6 +16,8 @@ export interface TreeViewHost {
   filter(): FilterMode;
   /** Computes find hits if stale; the entries that must be their own items. */
   forcedEntries(): Uint8Array | undefined;
+  /** Entries of branches marked hidden (left out of the view), if any. */
+  hiddenEntries?(): Uint8Array | undefined;
   /** Orders find hits by the new rows. */
   rowsChanged(rows: readonly Item[]): void;
   /** The saved selection and view of this session, for its first snapshot. */
@@ -115,7 +117,7 @@ export class TreeView {
     const n = model.size;
     const t0 = performance.now();
     const forced = this.host.forcedEntries();
-    const derived = derive({ model, mode: this.host.filter(), folded: this.folded, expanded: this.expanded, forced });
+    const derived = derive({ model, mode: this.host.filter(), folded: this.folded, expanded: this.expanded, forced, hidden: this.host.hiddenEntries?.() });
     this.derived = derived;
     const t1 = performance.now();
     sizeItems(derived.items, model.nodes);

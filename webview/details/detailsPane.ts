@@ -13,7 +13,18 @@ import { renderEntry, type DetailsLinks } from './entryView';
 
 const CACHE_MAX = 100;
 
+/** What the pane shows beyond the entry itself (issue #15: changes, branch actions, family links). */
+export interface DetailsExtras {
+  /** Buttons for branch actions, after the entry's own. */
+  buttons(n: NodeView, it: Item): HTMLElement[];
+  /** Appends what the entry changed in files (fetched on demand) to its body. */
+  changes(n: NodeView, body: HTMLElement): void;
+  /** A family link node: it has no entry to fetch. */
+  link(n: NodeView, head: HTMLElement, actions: HTMLElement, body: HTMLElement): void;
+}
+
 export interface DetailsHost {
+  extras?: DetailsExtras;
   nodes(): NodeView[];
   selected(): Item | undefined;
   /** The selected entry's id (also while its item is being re-derived). */
@@ -36,6 +47,8 @@ export class DetailsPane {
   private timer = 0;
   /** The entry whose context is shown instead of its content. */
   private contextFor: string | null | undefined;
+  /** Another view shown instead of the entry's content (e.g. files changed on its branch). */
+  private panel: { id: string; title: string; load: () => Promise<HTMLElement> } | undefined;
 
   constructor(private readonly host: DetailsHost) {
     this.el = h('aside', 'details');
@@ -51,8 +64,9 @@ export class DetailsPane {
 
   /** Escape on the context view goes back to the entry; false when it is not shown. */
   leaveContext(): boolean {
-    if (this.contextFor === undefined) return false;
+    if (this.contextFor === undefined && this.panel === undefined) return false;
     this.contextFor = undefined;
+    this.panel = undefined;
     this.render();
     return true;
   }
@@ -75,8 +89,25 @@ export class DetailsPane {
       el.replaceChildren(head, actions, body);
       return;
     }
+    if (n.kind === 'link' && this.host.extras) {
+      this.host.extras.link(n, head, actions, body);
+      el.replaceChildren(head, actions, body);
+      return;
+    }
     this.facts(it, n, head);
     this.actions(it, n, actions);
+    if (this.panel?.id === n.id) {
+      const p = this.panel;
+      head.append(h('h3', undefined, p.title), this.backLink());
+      body.append(h('p', 'muted', 'Loading…'));
+      el.replaceChildren(head, actions, body);
+      void p.load().then(
+        (view) => this.panel === p && body.replaceChildren(view),
+        (e) => this.panel === p && body.replaceChildren(h('p', 'error', (e as Error).message)),
+      );
+      return;
+    }
+    this.panel = undefined;
     if (this.contextFor === n.id) {
       const back = h('button', 'link', '← Back to the entry');
       back.type = 'button';
@@ -91,6 +122,7 @@ export class DetailsPane {
     const cached = this.cache.get(n.id);
     if (cached) {
       body.replaceChildren(renderEntry(cached, this.links()));
+      this.host.extras?.changes(n, body);
       return;
     }
     body.append(h('p', 'muted', n.text));
@@ -103,15 +135,32 @@ export class DetailsPane {
         if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
         if (this.host.selectedEntryId() !== id || this.contextFor !== undefined) return;
         body.replaceChildren(renderEntry(det, this.links()));
+        this.host.extras?.changes(n, body);
       } catch (e) {
         if (this.host.selectedEntryId() === id) body.replaceChildren(h('p', 'error', (e as Error).message));
       }
     });
   }
 
+  private backLink(): HTMLElement {
+    const back = h('button', 'link', '← Back to the entry');
+    back.type = 'button';
+    back.addEventListener('click', () => this.leaveContext());
+    return back;
+  }
+
+  /** Shows `load`'s view in place of entry `id`'s content, until Escape or another selection. */
+  showPanel(id: string, title: string, load: () => Promise<HTMLElement>): void {
+    this.contextFor = undefined;
+    this.panel = { id, title, load };
+    this.host.show();
+    this.render();
+  }
+
   /** "Context at this entry": what the model would see with the leaf at `id`. */
   async showContext(id: string): Promise<void> {
     this.contextFor = id;
+    this.panel = undefined;
     this.host.show();
     this.render();
     try {
@@ -180,5 +229,6 @@ export class DetailsPane {
     add('Copy text', 'copy', 'clippy', 'act.copy');
     add('Continue in pi', 'continue', 'terminal', 'act.continue');
     add('Context here', 'context', 'eye', 'act.context');
+    if (this.host.extras) actions.append(...this.host.extras.buttons(n, it));
   }
 }

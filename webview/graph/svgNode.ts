@@ -31,6 +31,7 @@ function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
   if (look.isSelected(it)) c += ' selected';
   if (it.seg ? look.hitsIn(it) > 0 : look.isHit(it.entry)) c += ' hit';
   if (it.folded) c += ' folded';
+  if (!it.seg && n.changed?.length) c += ' changed';
   return c;
 }
 
@@ -87,6 +88,8 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     if (it.isLeaf) {
       g.append(text('leaf-mark', w - 16, 31, glyph('location')));
     }
+    // Changed files (edit, write, bash): a diff mark in the corner; find's file: finds them.
+    if (n.changed?.length) g.append(text('changed-mark', w - 16, 17, glyph('diff')));
   }
   if (it.folded) g.append(text('folded-mark', w / 2 - 12, NODE_H + 14, `+${it.hidden}`));
   return g;

@@ -62,6 +62,8 @@ export interface DeriveInput {
   expanded: ReadonlySet<string>;
   /** Entries that must be their own item (find hits, the selection). */
   forced?: Uint8Array;
+  /** Entries left out like filtered ones (branches marked hidden, model/hiddenBranches.ts). */
+  hidden?: Uint8Array;
 }
 
 export interface Derived {
@@ -152,7 +154,7 @@ export function derive(input: DeriveInput): Derived {
       vparent[i] = vis[p] ? p : vparent[p];
       foldOwner[i] = foldOwner[p] >= 0 ? foldOwner[p] : vis[p] && foldedMask[p] ? p : -1;
     }
-    if (!passesFilter(nodes[i], mode, i === leaf)) continue;
+    if ((input.hidden && input.hidden[i]) || !passesFilter(nodes[i], mode, i === leaf)) continue;
     if (foldOwner[i] >= 0) {
       hiddenBy[foldOwner[i]]++;
       continue;

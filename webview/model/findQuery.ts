@@ -15,7 +15,6 @@ export interface Query {
 }
 
 const OPERATORS = new Set<TermKind>(['role', 'tool', 'label', 'file', 'model', 're']);
-export const FIND_OPERATORS = ['role:', 'tool:', 'label:', 'file:', 'model:', 're:'] as const;
 
 /** Splits on whitespace, keeping "double quoted" parts together (also after an operator). */
 function tokenize(q: string): string[] {

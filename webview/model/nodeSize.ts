@@ -26,8 +26,9 @@ export function segmentTitle(count: number, hits: number): string {
   return `${count} entries${hits ? ` · ${hits} found` : ''}`;
 }
 
-/** The second line of an entry's card: branches, model, tools, tokens (else its role or type). */
+/** The second line of an entry's card: a family link's facts; else branches, model, tools, tokens (else its role or type). */
 export function nodeSubtitle(n: NodeView, it: Item): string {
+  if (n.link) return n.link.facts;
   const parts: string[] = [];
   if (n.model) parts.push(n.model);
   if (n.tools?.length) parts.push(n.tools.join(', '));

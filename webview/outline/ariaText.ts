@@ -23,6 +23,7 @@ export const KIND_NAMES: Record<NodeKind, string> = {
   contextEdit: 'Context edit',
   customEntry: 'Extension entry',
   activeTools: 'Active tools change',
+  link: 'Link to another session',
   other: 'Entry',
 };
 

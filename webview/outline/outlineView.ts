@@ -208,6 +208,7 @@ export class OutlineView {
     if (it.onPath) cls += ' on-path';
     if (it.isLeaf) cls += ' leaf';
     if (it.seg ? this.host.hitsIn(it) : this.host.isHit(it.entry)) cls += ' hit';
+    if (!it.seg && n.changed?.length) cls += ' changed';
     el.className = cls;
     el.style.top = `${it.row * ROW_H}px`;
     const icon = document.createElement('span');

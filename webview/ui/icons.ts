@@ -22,6 +22,8 @@ export const CODICON_POINTS = {
   package: 0xeb29,
   ellipsis: 0xea7c,
   'circle-filled': 0xea71,
+  'repo-forked': 0xea63,
+  diff: 0xeae1,
 } as const;
 export type CodiconName = keyof typeof CODICON_POINTS;
 
@@ -43,6 +45,7 @@ export const KIND_ICONS: Record<NodeKind, CodiconName> = {
   contextEdit: 'edit',
   customEntry: 'extensions',
   activeTools: 'package',
+  link: 'repo-forked',
   other: 'symbol-event',
 };
 

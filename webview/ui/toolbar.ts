@@ -23,6 +23,8 @@ export class Toolbar {
   readonly diagnostics: HTMLElement;
   private readonly title: HTMLElement;
   private readonly badges: HTMLElement;
+  /** Badges other parts of the app own (e.g. the hidden-branches toggle). */
+  readonly extra: HTMLElement;
   private readonly filter: HTMLElement & { value: string };
   private readonly layoutButtons: Record<TreeLayout, HTMLButtonElement>;
   private readonly outlineButton: HTMLButtonElement;
@@ -38,6 +40,7 @@ export class Toolbar {
     this.title.title = 'Rename the session (Shift+F2)';
     this.title.addEventListener('click', () => host.run('act.rename'));
     this.badges = h('span', 'badges');
+    this.extra = h('span', 'badges extra-badges');
     this.filter = document.createElement('vscode-single-select') as HTMLElement & { value: string };
     this.filter.className = 'filter';
     this.filter.setAttribute('aria-label', 'Filter');
@@ -84,7 +87,7 @@ export class Toolbar {
       tool('layout-sidebar-right', 'Details (D)', 'toggle-details', 'view.details'),
       tool('question', 'Keyboard shortcuts (?)', 'help', 'help'),
     );
-    this.el.append(this.title, this.badges, switcher, this.filter, find, tools);
+    this.el.append(this.title, this.badges, this.extra, switcher, this.filter, find, tools);
     this.diagnostics = h('div', 'diagnostics');
     this.diagnostics.hidden = true;
   }

@@ -5,7 +5,5 @@ export * from './serialize.js';
 export * from './fileOps.js';
 export * from './systemMessage.js';
 export * from './prompts.js';
-export { callSummaryModel, combineUsage, type SentRequest, type CallOptions } from './call.js';
 export * from './branch.js';
 export * from './compaction.js';
-export { contentText } from './text.js';

@@ -53,7 +53,3 @@ export class SummaryAbortedError extends SummaryModelError {
     super('aborted', message);
   }
 }
-
-export function isAbort(e: unknown): boolean {
-  return e instanceof SummaryAbortedError || (e instanceof Error && e.name === 'AbortError');
-}

@@ -1,7 +1,7 @@
 // Token estimation exactly as pi 1.6.0 (core/compaction/compaction.js): chars/4, rounded up, with
 // images counted as 4800 chars, and the last valid assistant usage when one exists.
 import type { ProjectedEntry } from '../context.js';
-import { messageOf, type AgentMessage, type SessionEntry, type Usage } from '../types.js';
+import type { AgentMessage, SessionEntry, Usage } from '../types.js';
 import { getCurrentSystemMessage } from './systemMessage.js';
 
 type Obj = Record<string, unknown>;
@@ -85,18 +85,6 @@ function assistantUsage(m: AgentMessage): Usage | undefined {
   return undefined;
 }
 
-export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i];
-    const m = messageOf(e);
-    if (m) {
-      const u = assistantUsage(m);
-      if (u) return u;
-    }
-  }
-  return undefined;
-}
-
 export interface ContextUsageEstimate {
   tokens: number;
   usageTokens: number;
@@ -153,9 +141,4 @@ export function estimateProjectedContextTokens(projection: { entries: readonly P
   let tokens = system ? estimateTokens(system) : 0;
   for (const m of projection.messages) if (m.role !== 'system') tokens += estimateTokens(m);
   return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
-}
-
-export function shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean {
-  if (settings.enabled === false) return false;
-  return contextTokens > contextWindow - settings.reserveTokens;
 }

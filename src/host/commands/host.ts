@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session } from '../../core/session.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { CodeViews } from '../compare/codeViews.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { TreePanelManager } from '../panels/treePanelManager.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
@@ -26,6 +27,8 @@ export interface Host {
   bridgeFile: string;
   /** Where the user acted last: the sidebar (a row was selected) or a tree. */
   actedIn(): 'sidebar' | 'tree';
+  /** Diffs, hidden marks, family links and compare views (#15). */
+  codeViews: CodeViews;
 }
 
 /** Runs `fn` with the shared open Session of `file`, released afterwards. */

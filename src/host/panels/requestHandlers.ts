@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { listContext } from '../../core/contextView.js';
 import type { Session } from '../../core/session.js';
 import type { Replies, RequestBody, RequestKind } from '../../protocol.js';
+import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../compare/codeChangeActions.js';
+import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
@@ -17,6 +19,9 @@ export interface HandlerContext {
   continueInPi: (file: string, text?: string) => Promise<void>;
   /** A cancellation source for request `seq`, cancelled when the panel closes. */
   cancellation: (seq: number) => vscode.CancellationTokenSource;
+  codeViews: CodeViews;
+  /** Opens the session a family link of this tree leads to. */
+  openLink: (token: string) => Promise<void>;
 }
 
 /** One handler per request kind, each checked against the reply type the webview expects. */
@@ -89,6 +94,40 @@ export const requestHandlers: Handlers = {
   async setupSummaryModel() {
     // The settings that choose and configure the summary model; the open trees hear when they change.
     await vscode.commands.executeCommand('workbench.action.openSettings', 'piTree.summary');
+    return {};
+  },
+  async getChanges(b, _seq, cx) {
+    cx.actions.need(b.id);
+    return changesReply(cx.session, b.id);
+  },
+  async openChange(b, _seq, cx) {
+    cx.actions.need(b.id);
+    await openChange(cx.session, b.id, b.index, cx.codeViews.docs);
+    return {};
+  },
+  async branchFiles(b, _seq, cx) {
+    cx.actions.need(b.id);
+    return branchFilesReply(cx.session, b.id);
+  },
+  async compare(b, _seq, cx) {
+    cx.actions.need(b.id);
+    const other = b.other ?? cx.session.leafId;
+    if (other === null) throw new Error('The session has no current leaf to compare with.');
+    cx.actions.need(other);
+    if (other === b.id) throw new Error('Pick two different entries to compare.');
+    cx.codeViews.compare({ file: cx.file, id: b.id }, { file: cx.file, id: other });
+    return {};
+  },
+  async exportBranch(b, _seq, cx) {
+    cx.actions.need(b.id);
+    return exportBranchTo(cx.session, b.id, b.to);
+  },
+  async setHidden(b, _seq, cx) {
+    cx.actions.need(b.id);
+    return { hidden: await cx.codeViews.hidden.set(cx.session.header.id, b.id, b.hidden) };
+  },
+  async openLink(b, _seq, cx) {
+    await cx.openLink(b.token);
     return {};
   },
 };

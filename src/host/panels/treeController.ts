@@ -11,6 +11,7 @@ import type { EntryRecord } from '../../core/sessionIndex.js';
 import type { SessionEntry } from '../../core/types.js';
 import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
@@ -41,6 +42,8 @@ export interface TreeDeps extends ActionDeps {
   describe: (file: string) => string | undefined;
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
+  /** Diffs, hidden marks, family links and compare views (#15). */
+  codeViews: CodeViews;
 }
 
 const SNAPSHOT_PART = 1000;
@@ -71,6 +74,11 @@ export class TreeController implements vscode.Disposable {
   private readonly live: LiveSession;
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
+  /** Family links sent to the webview, by their token. */
+  private links = new Map<string, { file: string; at: string | null }>();
+  private familyTimer: NodeJS.Timeout | undefined;
+  /** What the last family message said (an unchanged family is not sent again). */
+  private familySent: string | undefined;
   onDidDispose: (() => void) | undefined;
   /** Resolves once the first snapshot has been sent (or the panel failed or closed). */
   private markOpened: () => void = () => {};
@@ -104,6 +112,8 @@ export class TreeController implements vscode.Disposable {
     this.disposables.push(
       this.live,
       this.live.onDidChange(() => this.sendMeta()),
+      deps.codeViews.family.onDidChange(() => this.scheduleFamily()),
+      { dispose: () => clearTimeout(this.familyTimer) },
     );
     const loading = (this.loading = this.open());
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
@@ -179,7 +189,41 @@ export class TreeController implements vscode.Disposable {
       defaultLayout: readConfig().treeView,
       summariesAvailable: this.deps.summaries.available(),
       restoreToken: this.token,
+      ...this.hiddenMarks(s),
     };
+  }
+
+  private hiddenMarks(s: Session): { hidden?: string[] } {
+    const hidden = this.deps.codeViews.hidden.get(s.header.id);
+    return hidden.length ? { hidden } : {};
+  }
+
+  private scheduleFamily(delay = 300): void {
+    clearTimeout(this.familyTimer);
+    this.familyTimer = setTimeout(() => void this.sendFamily(), delay);
+  }
+
+  /** Looks for the session's family (after the tree is on screen) and sends the links. */
+  private async sendFamily(): Promise<void> {
+    const s = this.session;
+    if (!s || !this.ready || this.disposed) return;
+    try {
+      const found = await this.deps.codeViews.family.linksFor(s, this.file, this.closing.signal);
+      const said = JSON.stringify(found);
+      if (said === this.familySent || (!found.length && this.familySent === undefined)) return;
+      this.familySent = said;
+      const links = new Map<string, { file: string; at: string | null }>();
+      const views = found.map(({ file, ...l }) => {
+        // One token per file for the panel's life: a link that stays keeps its node in the webview.
+        const token = [...this.links].find(([, v]) => v.file === file)?.[0] ?? randomBytes(6).toString('hex');
+        links.set(token, { file, at: l.at });
+        return { token, ...l };
+      });
+      this.links = links;
+      this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links: views }));
+    } catch (e) {
+      if (!this.disposed) log().warn(`family of ${basename(this.file)}: ${String(e)}`);
+    }
   }
 
   private post(m: HostMessage): void {
@@ -222,6 +266,7 @@ export class TreeController implements vscode.Disposable {
         await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
         this.projector.workerMade = true;
         log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
+        this.afterSnapshot();
         return;
       } catch (e) {
         if (this.disposed) return;
@@ -230,6 +275,13 @@ export class TreeController implements vscode.Disposable {
     }
     await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
     log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.afterSnapshot();
+  }
+
+  /** A snapshot replaces the webview's model: the family links (kept apart from it) are sent again. */
+  private afterSnapshot(): void {
+    this.familySent = undefined;
+    this.scheduleFamily(0);
   }
 
   /**
@@ -348,6 +400,12 @@ export class TreeController implements vscode.Disposable {
         const cts = new vscode.CancellationTokenSource();
         this.cancels.set(seq, cts);
         return cts;
+      },
+      codeViews: this.deps.codeViews,
+      openLink: async (token) => {
+        const link = this.links.get(token);
+        if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');
+        await this.deps.codeViews.openTree(link.file, link.at ?? undefined);
       },
     };
   }

@@ -12,20 +12,22 @@ export interface GateLimits {
 
 export const DEFAULT_GATE_LIMITS: GateLimits = { perSecond: 300, maxBytes: 2 * 1024 * 1024 };
 
-export type GateResult =
-  | { ok: true; message: WebviewMessage }
+export type GateResult<M = WebviewMessage> =
+  | { ok: true; message: M }
   /** `replySeq`: the request's seq when it can be answered with an error; `warn`: worth a log line. */
   | { ok: false; reason: string; replySeq?: number; warn: boolean };
 
-export class WebviewGate {
+export class WebviewGate<M = WebviewMessage> {
   private times: number[] = [];
 
   constructor(
     private readonly limits: GateLimits = DEFAULT_GATE_LIMITS,
     private readonly now: () => number = Date.now,
+    /** The protocol to check against (the compare view has its own). */
+    private readonly validate: (m: unknown) => { ok: true; value: M } | { ok: false; reason: string } = validateWebviewMessage as never,
   ) {}
 
-  check(raw: unknown): GateResult {
+  check(raw: unknown): GateResult<M> {
     const now = this.now();
     this.times = this.times.filter((t) => now - t < 1000);
     if (this.times.length >= this.limits.perSecond) {
@@ -42,7 +44,7 @@ export class WebviewGate {
       size = Infinity;
     }
     if (size > this.limits.maxBytes) return { ok: false, reason: `message of ${size} bytes rejected (limit ${this.limits.maxBytes})`, warn: true };
-    const check = validateWebviewMessage(raw);
+    const check = this.validate(raw);
     if (check.ok) return { ok: true, message: check.value };
     const seq = (raw as { seq?: unknown } | null)?.seq;
     return { ok: false, reason: check.reason, replySeq: typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined, warn: true };

@@ -16,6 +16,8 @@ export interface WebviewHtmlOptions {
   codiconUri: string;
   /** Tab / document title (the session name). */
   title: string;
+  /** Which app the bundle starts: the session tree (default) or the compare view. */
+  view?: 'tree' | 'compare';
 }
 
 const NONCE_RE = /^[A-Za-z0-9+/=_-]{16,}$/;
@@ -67,7 +69,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${checkUri(o.codiconUri, 'codiconUri')}">
     ${styles}
   </head>
-  <body>
+  <body${o.view === 'compare' ? ' data-view="compare"' : ''}>
     <div id="app" class="app"></div>
     <script nonce="${escapeHtml(o.nonce)}" src="${checkUri(o.scriptUri, 'scriptUri')}"></script>
   </body>

@@ -1,5 +1,6 @@
 // Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
+import { changesOfCall, pathsOfCall } from '../../core/codeChanges.js';
 import { parseMessageHead } from '../../core/lineHead.js';
 import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
 import { parseRecordLine } from '../../core/reader.js';
@@ -60,11 +61,14 @@ interface CallSummary {
   /** pi's /tree text for the call, e.g. `[read: src/a.ts]`. */
   text: string;
   path?: string;
+  /** Files the call changes (edit, write, bash-named): its tool result is marked with them too. */
+  changed?: string[];
 }
 
 function summarize(c: ToolCallRef): CallSummary {
   const p = c.arguments.path ?? c.arguments.file_path;
-  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined };
+  const changed = [...new Set(changesOfCall('', { id: '', ...c }).map((x) => x.path))];
+  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined, ...(changed.length ? { changed } : {}) };
 }
 
 /**
@@ -118,6 +122,7 @@ export class Projector {
         if (label) node.label = label;
         node.tools = [this.strings.of(String(call?.name ?? toolName ?? 'tool'))];
         if (call?.path !== undefined) node.files = [this.strings.of(call.path)];
+        if (call?.changed) node.changed = this.strings.list([...call.changed]);
         if (isError === 'true') node.error = true;
         return node;
       }
@@ -147,11 +152,11 @@ export class Projector {
       node.role = this.strings.of(String(m.role));
       if (m.role === 'assistant') {
         if (calls.length) node.tools = this.strings.list([...new Set(calls.map((c) => c.name))]);
-        const files = calls
-          .filter((c) => FILE_TOOLS.has(c.name))
-          .map((c) => String(c.arguments.path ?? c.arguments.file_path ?? ''))
-          .filter(Boolean);
+        const files = calls.filter((c) => FILE_TOOLS.has(c.name) || c.name === 'bash').flatMap(pathsOfCall);
         if (files.length) node.files = this.strings.list([...new Set(files)]);
+        // What the calls change (edit, write, files a bash command writes): the tree marks these nodes.
+        const changed = calls.flatMap((c) => changesOfCall(rec.id, c).map((x) => x.path));
+        if (changed.length) node.changed = this.strings.list([...new Set(changed)]);
         if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
         if (u) {
@@ -167,6 +172,7 @@ export class Projector {
       } else if (m.role === 'toolResult') {
         node.tools = [this.strings.of(String(resultOf?.name ?? m.toolName ?? 'tool'))];
         if (resultOf?.path !== undefined) node.files = [this.strings.of(resultOf.path)];
+        if (resultOf?.changed) node.changed = this.strings.list([...resultOf.changed]);
         if (m.isError) node.error = true;
       } else if (m.role === 'bashExecution') {
         node.tools = ['bash'];

@@ -35,7 +35,7 @@ export interface Served {
  * Serves /index.html (the webview document) and /dist/*. The page loads the test build of the webview
  * (dist/test/webview.js, which exposes window.__piTree), or with `shipped` the bundle that ships.
  */
-export async function serve(opts: { shipped?: boolean } = {}): Promise<Served> {
+export async function serve(opts: { shipped?: boolean; view?: 'tree' | 'compare' } = {}): Promise<Served> {
   const bundle = opts.shipped ? 'dist' : 'dist/test';
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -49,8 +49,9 @@ export async function serve(opts: { shipped?: boolean } = {}): Promise<Served> {
         styleUris: [`${origin}/test-theme.css`, `${origin}/${bundle}/webview.css`],
         codiconUri: `${origin}/dist/codicons/codicon.css`,
         title: 'test session',
+        view: opts.view,
       });
-      html = html.replace('<body>', '<body class="vscode-dark">');
+      html = html.replace('<body', '<body class="vscode-dark"');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(html);
       return;
@@ -85,7 +86,7 @@ export async function launch(): Promise<Browser> {
  * `{ __testMarker: n }` posted after a host message tells the test the app has handled that one (messages
  * from one window arrive in order); the listener runs before the app's and keeps markers from it.
  */
-const INIT = `(() => {
+export const INIT = `(() => {
   window.__markers = new Map();
   window.addEventListener('message', (e) => {
     const d = e.data;
@@ -255,6 +256,13 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     copyText: () => ({ copied: 1 }),
     continueInPi: (b): Replies['continueInPi'] => (b.id ? { leafId: b.id, moved: true } : {}),
     setupSummaryModel: () => ({}),
+    getChanges: (b) => ({ entryId: b.id, changes: [] }),
+    openChange: () => ({}),
+    branchFiles: () => ({ entries: 0, files: [] }),
+    compare: () => ({}),
+    exportBranch: () => ({ entries: 1, chars: 1 }),
+    setHidden: (b) => ({ hidden: b.hidden ? [b.id] : [] }),
+    openLink: () => ({}),
   };
 }
 

@@ -1,0 +1,83 @@
+// `pi-tree compare`, `pi-tree files` and `pi-tree export`: two branches side by side, the code changes
+// on a branch, and a branch as Markdown (the same core the extension's compare view and details use).
+import { resolve } from 'node:path';
+import { changesOnPath, summarizeFiles } from '../core/branchChanges.js';
+import { pathOf, splitPaths, summarizeSide, turnsOf, alignTurns } from '../core/compare.js';
+import { exportBranch } from '../core/exportMarkdown.js';
+import { Session } from '../core/session.js';
+import { args, UsageError } from './commands.js';
+import type { CliIO } from './io.js';
+import { safeText } from './safeText.js';
+
+const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+
+function entryId(session: Session, id: string): string {
+  if (!session.index.get(id)) throw new Error(`Entry ${id} not found in ${session.path ?? 'the session'}`);
+  return id;
+}
+
+export async function compare(argv: string[], io: CliIO): Promise<number> {
+  const usage = 'pi-tree compare FILE ID_A ID_B [--with FILE_B] [--json]';
+  const { values, positionals } = args(argv, { json: { type: 'boolean' }, with: { type: 'string' } }, [3, 3], usage);
+  const a = await Session.open(resolve(positionals[0]));
+  const b = values.with ? await Session.open(resolve(values.with as string)) : a;
+  const split = splitPaths(pathOf(a, entryId(a, positionals[1])), pathOf(b, entryId(b, positionals[2])));
+  const since = split.ancestorId ? a.index.get(split.ancestorId)?.time : undefined;
+  const [sa, sb] = [await summarizeSide(a, split.a, since), await summarizeSide(b, split.b, since)];
+  const side = (recs: typeof split.a, s: typeof sa) => ({ ids: recs.map((r) => r.id), files: s.files, totals: s.totals });
+  if (values.json) {
+    json(io, { ancestorId: split.ancestorId, a: side(split.a, sa), b: side(split.b, sb) });
+    return 0;
+  }
+  const rows = alignTurns(turnsOf(split.a), turnsOf(split.b));
+  io.out(`common ancestor: ${split.ancestorId ?? '(none: the paths share no entry)'} (${split.common} shared entries)\n`);
+  for (const [name, recs, s] of [
+    ['A', split.a, sa],
+    ['B', split.b, sb],
+  ] as const) {
+    const t = s.totals;
+    io.out(
+      `${name} ${recs.length ? recs[recs.length - 1].id : '(the ancestor itself)'}: ${t.entries} entries, ${t.messages} messages, ${t.turns} turns, ${t.tokens.input} in / ${t.tokens.output} out tokens, $${t.cost.toFixed(4)}, ${(t.wallMs / 60000).toFixed(1)} min\n`,
+    );
+    if (t.models.length) io.out(`  models: ${t.models.map((m) => safeText(`${m.provider}/${m.model}`)).join(', ')}\n`);
+    if (s.files.length) io.out(`  files: ${s.files.map(safeText).join(', ')}\n`);
+  }
+  io.out(`${rows.length} aligned turns\n`);
+  return 0;
+}
+
+export async function files(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 2], 'pi-tree files FILE [ID] [--json]');
+  const s = await Session.open(resolve(positionals[0]));
+  const id = positionals[1] ?? s.leafId;
+  if (id === null) throw new UsageError('the session has no entries; give an entry id');
+  const entries = await changesOnPath(s, pathOf(s, entryId(s, id)));
+  if (values.json) {
+    json(io, { id, entries, files: summarizeFiles(entries) });
+    return 0;
+  }
+  for (const e of entries) {
+    for (const c of e.changes) {
+      const what = c.tool === 'bash' ? `bash ${c.op}` : c.tool;
+      io.out(`${e.entryId}  ${what.padEnd(12)} ${safeText(c.path)}  +${c.added} -${c.removed}${c.failed ? '  (failed)' : ''}\n`);
+    }
+  }
+  if (!entries.length) io.out('No file changes on this branch.\n');
+  return 0;
+}
+
+// Control and bidi characters (as safeText), except the newlines and tabs Markdown is made of.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_IN_MARKDOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** Markdown that cannot drive a terminal it is printed to (CRLF becomes LF, other controls visible escapes). */
+function terminalSafe(s: string): string {
+  return s.replace(/\r\n/g, '\n').replace(UNSAFE_IN_MARKDOWN, (c) => safeText(c));
+}
+
+export async function exportCmd(argv: string[], io: CliIO): Promise<number> {
+  const { positionals } = args(argv, {}, [2, 2], 'pi-tree export FILE ID');
+  const s = await Session.open(resolve(positionals[0]));
+  await exportBranch(s, entryId(s, positionals[1]), (chunk) => io.out(terminalSafe(chunk)));
+  return 0;
+}

@@ -1,0 +1,141 @@
+// The compare view's messages (a second webview panel on the same bundle, opened with data-view="compare"),
+// with runtime validation of what it sends. As in the tree: the webview names sides and entry ids, never a
+// path; the host checks each id against the side's path before reading anything.
+
+/** One entry of a turn, as one line. */
+export interface CompareItem {
+  id: string;
+  type: string;
+  role?: string;
+  text: string;
+  /** Tool calls of an assistant message, as pi's /tree writes them (`[edit: src/a.ts]`). */
+  calls?: string[];
+  error?: boolean;
+}
+
+export interface CompareTurn {
+  /** Index of the turn on its side. */
+  index: number;
+  userId?: string;
+  /** The user message that opens the turn (one line), if it opens with one. */
+  user?: string;
+  /** The turn's entries as lines (bookkeeping such as labels left out). */
+  items: CompareItem[];
+  /** Entries in the turn. */
+  entries: number;
+  /** Entries past the ones listed (a very long turn). */
+  more: number;
+  startTime: number;
+  endTime: number;
+}
+
+export interface CompareRow {
+  index: number;
+  a?: CompareTurn;
+  b?: CompareTurn;
+}
+
+export interface CompareTotals {
+  entries: number;
+  messages: number;
+  turns: number;
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+  models: { provider: string; model: string; messages: number }[];
+  wallMs: number;
+}
+
+export interface CompareSideInfo {
+  /** Session title (name, else first message) and file name. */
+  title: string;
+  fileName: string;
+  /** The compared node and its one-line text. */
+  nodeId: string;
+  nodeText: string;
+  /** Entries after the common ancestor. */
+  entries: number;
+}
+
+export interface CompareView {
+  ancestor: { id: string | null; text: string; time: number; common: number };
+  a: CompareSideInfo;
+  b: CompareSideInfo;
+  /** Aligned rows in all (fetched a page at a time). */
+  rows: number;
+}
+
+export type CompareSide = 'a' | 'b';
+
+export type CompareHostMessage =
+  /** The comparison and its first page of rows. */
+  | { type: 'compareView'; view: CompareView; rows: CompareRow[] }
+  /** A side's totals and touched files, once summed (they come after the first screen). */
+  | { type: 'compareSide'; side: CompareSide; totals: CompareTotals; files: string[] }
+  | { type: 'reply'; seq: number; ok: true; data: unknown }
+  | { type: 'reply'; seq: number; ok: false; error: string };
+
+export type CompareRequest =
+  /** More aligned rows. */
+  | { kind: 'rows'; from: number; count: number }
+  /** The full text of one entry of a side (an item expanded). */
+  | { kind: 'entryText'; side: CompareSide; id: string }
+  /** VS Code's diff editor on row `row`'s two turns, as Markdown. */
+  | { kind: 'diffRow'; row: number }
+  /** VS Code's diff editor on both whole sides, as Markdown. */
+  | { kind: 'diffSides' }
+  /** Shows an entry of a side in its session's tree. */
+  | { kind: 'reveal'; side: CompareSide; id: string };
+
+export interface CompareReplies {
+  rows: CompareRow[];
+  entryText: { text: string; truncated: boolean };
+  diffRow: Record<string, never>;
+  diffSides: Record<string, never>;
+  reveal: Record<string, never>;
+}
+
+export type CompareWebviewMessage = { type: 'ready' } | { type: 'request'; seq: number; body: CompareRequest };
+
+const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+const count = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
+const side = (v: unknown): v is CompareSide => v === 'a' || v === 'b';
+
+const FIELDS: Record<CompareRequest['kind'], string[]> = {
+  rows: ['from', 'count'],
+  entryText: ['side', 'id'],
+  diffRow: ['row'],
+  diffSides: [],
+  reveal: ['side', 'id'],
+};
+
+export function validateCompareMessage(m: unknown): { ok: true; value: CompareWebviewMessage } | { ok: false; reason: string } {
+  if (!isRecord(m)) return { ok: false, reason: 'message is not an object' };
+  if (m.type === 'ready') return Object.keys(m).length === 1 ? { ok: true, value: { type: 'ready' } } : { ok: false, reason: 'ready: unexpected fields' };
+  if (m.type !== 'request') return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
+  if (Object.keys(m).some((k) => k !== 'type' && k !== 'seq' && k !== 'body')) return { ok: false, reason: 'request: unexpected fields' };
+  if (!count(m.seq, Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'request: seq must be a non-negative integer' };
+  const b = m.body;
+  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind)) return { ok: false, reason: 'request: unknown kind' };
+  const kind = b.kind as CompareRequest['kind'];
+  for (const k of Object.keys(b)) if (k !== 'kind' && !FIELDS[kind].includes(k)) return { ok: false, reason: `${kind}: unexpected field "${k}"` };
+  const bad = (why: string) => ({ ok: false as const, reason: `${kind}: ${why}` });
+  switch (kind) {
+    case 'rows':
+      if (!count(b.from, 10_000_000) || !count(b.count, 500) || b.count === 0) return bad('from and count (1-500) must be integers');
+      break;
+    case 'entryText':
+    case 'reveal':
+      if (!side(b.side)) return bad('side must be "a" or "b"');
+      if (typeof b.id !== 'string' || !ID_RE.test(b.id)) return bad('id must be an entry id');
+      break;
+    case 'diffRow':
+      if (!count(b.row, 10_000_000)) return bad('row must be a non-negative integer');
+      break;
+  }
+  return { ok: true, value: { type: 'request', seq: m.seq as number, body: b as unknown as CompareRequest } };
+}

@@ -1,0 +1,48 @@
+// The services behind issue #15's views, made once at activation and handed to every tree: virtual
+// documents for diffs, the hidden-branch marks, the family links, and compare panels.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionInfo, SessionInfoCache } from '../../core/sessionInfo.js';
+import type { Session } from '../../core/session.js';
+import { FamilyLinks } from '../family/familyLinks.js';
+import { ChangeDocuments } from './changeDocuments.js';
+import { ComparePanels, type ComparePanel, type CompareTarget } from './comparePanel.js';
+import { HiddenMarks } from './hiddenMarks.js';
+
+export interface CodeViews {
+  docs: ChangeDocuments;
+  hidden: HiddenMarks;
+  family: FamilyLinks;
+  /** Opens a compare view of two nodes (of one session or of two sessions of a family). */
+  compare(a: CompareTarget, b: CompareTarget): ComparePanel;
+  /** Opens (or reveals) a session's tree with `select` selected. */
+  openTree(file: string, select?: string): Promise<void>;
+}
+
+export interface CodeViewDeps {
+  context: vscode.ExtensionContext;
+  acquire(file: string): Promise<{ session: Session; release: () => void }>;
+  cache(): SessionInfoCache;
+  known(): SessionInfo[];
+  describe(file: string): string | undefined;
+  openTree(file: string, select?: string): Promise<void>;
+}
+
+export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
+  const docs = new ChangeDocuments();
+  const family = new FamilyLinks({ cache: d.cache, known: d.known, acquire: d.acquire });
+  const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe });
+  const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
+  return {
+    docs,
+    hidden: new HiddenMarks(d.context.workspaceState),
+    family,
+    compare: (a, b) => panels.show(a, b, a.file === b.file ? `Compare: ${title(a)}` : `Compare: ${title(a)} ↔ ${title(b)}`),
+    openTree: d.openTree,
+    dispose: () => {
+      panels.dispose();
+      family.dispose();
+      docs.dispose();
+    },
+  };
+}

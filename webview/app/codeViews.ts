@@ -1,0 +1,233 @@
+// The webview's side of issue #15: compare two nodes ("Compare with…" marks one, the next pick compares),
+// the code changes of an entry and of a branch in the details pane, export as Markdown, the hidden mark
+// for dead-end branches, and family link nodes (a click opens the other session). Everything is a
+// request naming entry ids or a link token; the host does the rest.
+import type { ChangeView, NodeView, RequestFn, SessionMeta } from '../../src/protocol';
+import { renderBranchFiles, renderChanges } from '../details/changesList';
+import type { DetailsExtras } from '../details/detailsPane';
+import { isLink, linkToken } from '../family/familyNodes';
+import type { Item } from '../model/derive';
+import { effectiveHidden, hiddenMask } from '../model/hiddenBranches';
+import type { TreeModel } from '../model/treeModel';
+import { button, h } from '../ui/dom';
+import { short } from '../ui/format';
+
+export interface CodeViewsHost {
+  request: RequestFn;
+  meta(): SessionMeta | undefined;
+  announce(msg: string): void;
+  error(msg: string): void;
+  describe(id: string): string;
+  goTo(id: string): void;
+  /** The tree must be derived again (hidden marks changed). */
+  refresh(): void;
+  /** Shows a view in the details pane in place of the entry (Escape or a new selection leaves it). */
+  showInDetails(id: string, title: string, load: () => Promise<HTMLElement>): void;
+}
+
+export class CodeViews implements DetailsExtras {
+  /** The entry "Compare with…" was started on; the next pick compares with it. */
+  compareBase: string | undefined;
+  /** Entries whose branches are marked hidden. */
+  hidden = new Set<string>();
+  /** Hidden branches are shown anyway (the toolbar's toggle). */
+  showHidden = false;
+  private mask: { version: number; hidden: number; leaf: number; mask: Uint8Array | undefined } | undefined;
+  private hiddenVersion = 0;
+
+  constructor(
+    private readonly model: TreeModel,
+    private readonly host: CodeViewsHost,
+  ) {}
+
+  // ───────────── compare ─────────────
+
+  /** "Compare with…": the first call marks `n`, the next (on another entry) opens the compare view. */
+  compareWith(n: NodeView): void {
+    if (isLink(n)) return this.host.announce('A link is not an entry of this session: open it to compare inside it');
+    const base = this.compareBase;
+    if (base === undefined || base === n.id || !this.model.index.has(base)) {
+      this.compareBase = n.id;
+      this.host.announce(`Compare: ${this.host.describe(n.id)} is marked. Select the other entry and press C (Escape cancels).`);
+      return;
+    }
+    this.compareBase = undefined;
+    void this.compare(base, n.id);
+  }
+
+  async compare(id: string, other: string | null): Promise<void> {
+    try {
+      await this.host.request({ kind: 'compare', id, other });
+      this.host.announce(`Comparing ${this.host.describe(id)} with ${other ? this.host.describe(other) : 'the current leaf'}`);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  /** Escape: cancels a pending "Compare with…"; false when there is none. */
+  escape(): boolean {
+    if (this.compareBase === undefined) return false;
+    this.compareBase = undefined;
+    this.host.announce('Compare cancelled');
+    return true;
+  }
+
+  // ───────────── branch: files, export ─────────────
+
+  showBranchFiles(n: NodeView): void {
+    if (isLink(n)) return;
+    this.host.showInDetails(n.id, 'Files changed on this branch', async () => {
+      const r = await this.host.request({ kind: 'branchFiles', id: n.id });
+      this.host.announce(`${r.files.length} files changed on this branch`);
+      return renderBranchFiles(r, (id) => this.host.goTo(id));
+    });
+  }
+
+  async exportBranch(n: NodeView, to: 'editor' | 'clipboard'): Promise<void> {
+    if (isLink(n)) return;
+    try {
+      const r = await this.host.request({ kind: 'exportBranch', id: n.id, to });
+      this.host.announce(to === 'clipboard' ? `Copied the branch as Markdown (${r.entries} entries)` : `Opened the branch as Markdown (${r.entries} entries)`);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  // ───────────── hidden branches ─────────────
+
+  /** Takes the hidden marks of new meta; true when they changed. */
+  setMeta(meta: SessionMeta): boolean {
+    const next = new Set(meta.hidden ?? []);
+    if (next.size === this.hidden.size && [...next].every((x) => this.hidden.has(x))) return false;
+    this.hidden = next;
+    this.hiddenVersion++;
+    return true;
+  }
+
+  isHidden(n: NodeView): boolean {
+    return this.hidden.has(n.id);
+  }
+
+  async toggleHidden(n: NodeView): Promise<void> {
+    if (isLink(n)) return;
+    const hide = !this.hidden.has(n.id);
+    if (hide && this.model.pathMask()[this.model.index.get(n.id) ?? -1]) {
+      return this.host.announce('This entry is on the current path, which is always shown: hide a branch that leaves it');
+    }
+    try {
+      const r = await this.host.request({ kind: 'setHidden', id: n.id, hidden: hide });
+      this.hidden = new Set(r.hidden);
+      this.hiddenVersion++;
+      this.host.announce(hide ? `Hid the branch at ${this.host.describe(n.id)}${this.showHidden ? ' (hidden branches are shown now)' : ''}` : 'The branch is shown again');
+      this.host.refresh();
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  toggleShowHidden(): void {
+    this.showHidden = !this.showHidden;
+    this.hiddenVersion++;
+    this.host.announce(this.showHidden ? 'Showing hidden branches' : 'Hidden branches are hidden again');
+    this.host.refresh();
+  }
+
+  /** Branch marks that hide something (marks on the current path do not). */
+  activeHidden(): string[] {
+    return effectiveHidden(this.model, this.hidden);
+  }
+
+  /** The entries to leave out of the view (cached per model version and leaf). */
+  hiddenEntries(): Uint8Array | undefined {
+    if (this.showHidden || !this.hidden.size) return undefined;
+    const m = this.mask;
+    if (m && m.version === this.model.version && m.hidden === this.hiddenVersion && m.leaf === this.model.leaf) return m.mask;
+    const mask = hiddenMask(this.model, this.hidden);
+    this.mask = { version: this.model.version, hidden: this.hiddenVersion, leaf: this.model.leaf, mask };
+    return mask;
+  }
+
+  // ───────────── family links ─────────────
+
+  async openLink(n: NodeView): Promise<void> {
+    try {
+      await this.host.request({ kind: 'openLink', token: linkToken(n) });
+      this.host.announce(`Opened ${n.link?.fileName ?? 'the session'}`);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  // ───────────── details pane (DetailsExtras) ─────────────
+
+  buttons(n: NodeView, it: Item): HTMLElement[] {
+    const add = (label: string, action: string, icon: string, fn: () => void, title?: string) => {
+      const b = button(label, action, { icon, secondary: true, title });
+      b.addEventListener('click', () => {
+        if (!b.hasAttribute('disabled')) fn();
+      });
+      return b;
+    };
+    const out = [
+      add(this.compareBase && this.compareBase !== n.id ? 'Compare with marked' : 'Compare with…', 'compare-with', 'diff', () => this.compareWith(n), 'Compare this entry with another one (C)'),
+    ];
+    if (!it.isLeaf && this.model.leafId) out.push(add('Compare with leaf', 'compare-leaf', 'diff-multiple', () => void this.compare(n.id, null), 'Compare with the current leaf (Shift+C)'));
+    out.push(
+      add('Files on branch', 'branch-files', 'files', () => this.showBranchFiles(n), 'Files changed on the path from the root to here (E)'),
+      add('Export Markdown', 'export-branch', 'markdown', () => void this.exportBranch(n, 'editor'), 'The path from the root to here as Markdown, in a new editor (Shift+E)'),
+      add('Copy Markdown', 'copy-branch', 'copy', () => void this.exportBranch(n, 'clipboard'), 'The path from the root to here as Markdown, on the clipboard'),
+    );
+    if (!it.onPath || this.hidden.has(n.id))
+      out.push(
+        add(
+          this.hidden.has(n.id) ? 'Unhide branch' : 'Hide branch',
+          'toggle-hidden',
+          this.hidden.has(n.id) ? 'eye' : 'eye-closed',
+          () => void this.toggleHidden(n),
+          'Hide this dead-end branch from the default view (H); nothing is deleted',
+        ),
+      );
+    return out;
+  }
+
+  changes(n: NodeView, body: HTMLElement): void {
+    const calls = n.changed?.length || (n.role === 'toolResult' && n.tools?.some((t) => t === 'edit' || t === 'write' || t === 'bash'));
+    if (!calls || isLink(n)) return;
+    const slot = h('div', 'changes-slot');
+    body.append(slot);
+    void this.host.request({ kind: 'getChanges', id: n.id }).then(
+      (r) => {
+        if (!slot.isConnected || !r.changes.length) return;
+        slot.replaceChildren(renderChanges(r, (c) => void this.openChange(n.id, c)));
+      },
+      (e) => slot.isConnected && slot.replaceChildren(h('p', 'error', (e as Error).message)),
+    );
+  }
+
+  private async openChange(id: string, c: ChangeView): Promise<void> {
+    try {
+      await this.host.request({ kind: 'openChange', id, index: c.index });
+      this.host.announce(`Opened the ${c.tool} of ${c.path} in a diff editor`);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
+  link(n: NodeView, head: HTMLElement, actions: HTMLElement, body: HTMLElement): void {
+    const l = n.link;
+    head.append(h('h2', undefined, l?.relation === 'parent' ? 'The session this one came from' : 'A fork or clone of this session'), h('p', 'muted', l?.facts ?? ''));
+    const open = button('Open its tree', 'open-link', { icon: 'type-hierarchy' });
+    open.addEventListener('click', () => void this.openLink(n));
+    actions.append(open);
+    body.append(h('p', undefined, short(n.text.replace(/^(↰ from: |fork: )/, ''))), h('p', 'muted', l?.fileName ?? ''));
+    body.append(
+      h(
+        'p',
+        'muted',
+        l?.relation === 'parent'
+          ? 'This session was made from that one (fork or clone): the entries above this link are its copy of that session’s path.'
+          : 'That session was made from this one at the entry above this link: it holds a copy of the path to here, then goes its own way.',
+      ),
+    );
+  }
+}
