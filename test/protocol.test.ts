@@ -1,18 +1,8 @@
 // The host validates everything the (untrusted) webview sends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  dispatchRequest,
-  validateBody,
-  validateWebviewMessage,
-  type ContextView,
-  type EntryDetails,
-  type Replies,
-  type RequestBody,
-  type RequestFn,
-  type RequestHandlers,
-  type RequestKind,
-} from '../src/protocol.js';
+import { validateBody, validateWebviewMessage } from '../src/protocolValidation.js';
+import { dispatchRequest, type ContextView, type EntryDetails, type Replies, type RequestBody, type RequestFn, type RequestHandlers, type RequestKind } from '../src/protocol.js';
 
 /** Compile-time equality (checked by `tsc`, which type-checks the tests). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

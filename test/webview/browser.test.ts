@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { validateWebviewMessage, type NodeView } from '../../src/protocol';
+import type { NodeView } from '../../src/protocol';
+import { validateWebviewMessage } from '../../src/protocolValidation';
 import { KEYMAP } from '../../webview/app/keymap';
 import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
 import { genSession } from './helpers/gen';

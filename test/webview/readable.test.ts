@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { NodeView } from '../../src/protocol';
+import type { FamilyLink, NodeView } from '../../src/protocol';
 import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
 import { genSession } from './helpers/gen';
 import { smallSession } from './fixtures';
@@ -237,6 +237,37 @@ test('narrow: the graph stays on screen, the outline gives way, and the layout s
   await idle(page);
   assert.equal(await page.locator('.app.narrow').count(), 0);
   assert.ok((await page.evaluate(() => document.querySelector('.outline')!.getBoundingClientRect().width)) >= 250);
+  await close(host);
+});
+
+test('family links that arrive after the first framing move the cards: the framed view follows them (a panned one does not move)', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  const link = (token: string, at: string): FamilyLink => ({
+    token,
+    relation: 'child',
+    at,
+    title: 'A fork made from here with a long first message',
+    fileName: `${token}.jsonl`,
+    messages: 12,
+    bytes: 40_960,
+    created: Date.UTC(2026, 10, 22),
+  });
+  // A fork at the branch point: a new card beside the path, which moves the path aside (before, the
+  // selected leaf ended up out of view).
+  await host.delta({ type: 'family', links: [link('f00d02', 'a1000000')] });
+  await idle(page);
+  await page.locator('svg.scene g.node.k-link').first().waitFor({ state: 'attached' });
+  const ids = [s.leafId, 'u2000000'];
+  const b = await boxes(page, ids);
+  for (const id of ids) assert.ok(inside(b.nodes[id], b.g), `${id} in view: ${JSON.stringify(b)}`);
+  // Panned by the user: new links leave the view where the user put it.
+  await page.evaluate(() => (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-40, 0));
+  const before = await page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view }));
+  await host.delta({ type: 'family', links: [link('f00d01', 'u1000000')] });
+  await idle(page);
+  assert.deepEqual(await page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view })), before);
   await close(host);
 });
 

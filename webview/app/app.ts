@@ -1,6 +1,7 @@
 // The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
-// toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
-// What each part does lives in its own module; commands are in app/commands.ts.
+// toolbar, find, actions, persistence, the panes and hover card), connects them, and turns host messages
+// into model changes. What each part does lives in its own module; commands are in app/commands.ts,
+// the panes and the hover card's anchoring in app/paneLayout.ts.
 import type { FamilyLink, InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
 import { DetailsPane } from '../details/detailsPane';
@@ -16,7 +17,6 @@ import { FILTER_TITLES } from '../ui/filterTitles';
 import { HoverCard } from '../ui/hoverCard';
 import { LoadingIndicator } from '../ui/loading';
 import { OverlayStack } from '../ui/overlays';
-import { Panes } from '../ui/panes';
 import { after, onFrame } from '../ui/schedule';
 import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
@@ -25,6 +25,7 @@ import { Bridge, type VsCodeApi } from './bridge';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu, vscodeContext } from './contextMenu';
+import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
 import { HostSync, type Snapshot, type SyncTarget } from './hostSync';
@@ -50,7 +51,7 @@ export class App implements CommandContext, SyncTarget {
   readonly actions: EntryActions;
   readonly hover: HoverCard;
   readonly codeViews: CodeViews;
-  private readonly panes: Panes;
+  private readonly panes: PaneLayout;
   private readonly loading = new LoadingIndicator();
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -151,7 +152,7 @@ export class App implements CommandContext, SyncTarget {
       run: (id) => this.run(id),
       toggle: (it) => this.tree.toggle(it),
       goTo: (id) => this.tree.selectEntry(id, { history: true }),
-      show: () => this.panes.show('details'),
+      show: () => this.panes.revealDetails(),
       announce: (m) => this.announce(m),
       error: (m) => this.error(m),
     });
@@ -170,18 +171,16 @@ export class App implements CommandContext, SyncTarget {
     const main = h('div', 'main');
     main.append(this.outline.pane, this.graph.pane, this.details.el, this.loading.el);
     root.append(this.toolbar.el, this.toolbar.diagnostics, main, this.status.el, this.status.live);
-    this.panes = new Panes(root, state);
-    this.panes.onChange = () => this.layoutChanged();
-    this.panes.observe(main);
-    this.hover.watch(this.graph.el, (t) => {
-      const g = t.closest?.('g.node') as SVGGElement | null;
-      const it = g?.dataset.key ? this.tree.keyIndex.get(g.dataset.key) : undefined;
-      return it && g ? { it, anchor: g } : undefined;
-    });
-    this.hover.watch(this.outline.el, (t) => {
-      const row = t.closest?.('[role="treeitem"]') as HTMLElement | null;
-      const it = row ? this.tree.derived?.rows[Number(row.dataset.row)] : undefined;
-      return it && row ? { it, anchor: row.querySelector('.text') ?? row } : undefined;
+    this.panes = new PaneLayout(root, main, state, {
+      graph: this.graph,
+      outline: this.outline,
+      details: this.details,
+      toolbar: this.toolbar,
+      tree: this.tree,
+      hover: this.hover,
+      announce: (m) => this.announce(m),
+      changed: () => this.persistence.scheduleSave(),
+      focusTree: () => this.focusTree(),
     });
     this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
     bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
@@ -266,7 +265,8 @@ export class App implements CommandContext, SyncTarget {
     applyLinks(this.model, links);
     this.links = this.model.nodes.filter(isLink).length;
     this.find.markDirty();
-    this.tree.refresh();
+    // Links arrive after the tree is drawn and move its cards: the framed view follows.
+    this.tree.refresh({ reframe: true });
   }
 
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
@@ -297,33 +297,23 @@ export class App implements CommandContext, SyncTarget {
   }
 
   togglePane(pane: 'outline' | 'details'): void {
-    this.panes.toggle(pane);
-    if (pane === 'outline' && this.panes.narrow && this.panes.layout === 'graph')
-      this.announce('There is no room for the outline next to the graph at this width: it shows when the view is wider (or switch to rows with V)');
-    this.persistence.scheduleSave();
+    this.panes.togglePane(pane);
   }
 
   get layout(): TreeLayout {
     return this.panes.layout;
   }
 
-  /** The graph or one row per entry (the user's choice, kept for this view). */
   setLayout(layout: TreeLayout): void {
     this.panes.setLayout(layout);
-    this.announce(layout === 'rows' ? 'Rows: one row per entry with its time, model and tokens' : 'Graph');
-    this.persistence.scheduleSave();
-    this.focusTree();
   }
 
-  /** The hover card of the selection, by key (I); again: focus moves into it. */
   hoverSelection(): void {
-    const it = this.tree.selItem();
-    this.hover.toggleByKey(it, it ? this.anchorOf(it) : undefined);
+    this.panes.hoverSelection();
   }
 
   showDetails(): void {
-    this.panes.show('details');
-    this.details.el.focus();
+    this.panes.showDetails();
   }
 
   openShortcuts(): void {
@@ -350,29 +340,11 @@ export class App implements CommandContext, SyncTarget {
 
   // ───────────── glue ─────────────
 
-  /** Where a card for `it` goes: its node when in view in the graph, else its row. */
-  private anchorOf(it: Item): Element | undefined {
-    const node = this.panes.layout === 'graph' ? this.graph.elementOf(it) : undefined;
-    const r = node?.getBoundingClientRect();
-    const g = this.graph.el.getBoundingClientRect();
-    if (node && r && r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right) return node;
-    const row = this.outline.elementOf(it);
-    return row?.querySelector('.text') ?? row;
-  }
-
-  private layoutChanged(): void {
-    const layout = this.panes.layout;
-    // The graph is about to change size: show the selection's neighbourhood at the new size.
-    this.graph.frameAfterResize(this.tree?.selItem());
-    this.outline.setMode(layout === 'rows' ? 'rows' : 'tree');
-    this.toolbar.showLayout(layout, this.panes.narrow);
-  }
-
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
     this.loading.done();
     this.hover.forget();
-    this.showHiddenBadge();
+    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.afterPass();
     if (first) {
@@ -384,23 +356,8 @@ export class App implements CommandContext, SyncTarget {
     this.persistence.scheduleSave();
   }
 
-  /** "N hidden" in the header while branches are marked hidden: a click shows or hides them. */
-  private showHiddenBadge(): void {
-    const n = this.codeViews.activeHidden().length;
-    if (!n) return this.toolbar.extra.replaceChildren();
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = `badge hidden-branches${this.codeViews.showHidden ? ' shown' : ''}`;
-    b.dataset.action = 'toggle-show-hidden';
-    b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.codeViews.showHidden ? ' (shown)' : ''}`;
-    b.title = this.codeViews.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
-    b.addEventListener('click', () => this.codeViews.toggleShowHidden());
-    this.toolbar.extra.replaceChildren(b);
-  }
-
   private selectionChanged(): void {
-    const it = this.tree.selItem();
-    this.hover.follow(it, it ? this.anchorOf(it) : undefined);
+    this.panes.selectionChanged();
     this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();

@@ -52,6 +52,8 @@ export class TreeView {
   private initialView: (() => void) | undefined;
   /** The leaf moved to (or with) the selection: frame its neighbourhood once it is drawn. */
   private pendingFrame = false;
+  /** Frame the selection again after the pass if the view is still as the last framing left it. */
+  private pendingReframe = false;
 
   constructor(
     private readonly model: TreeModel,
@@ -74,9 +76,14 @@ export class TreeView {
     return this.selection.key === this.model.leafId;
   }
 
-  /** A new pass on the next frame (several changes in one frame cost one pass). */
-  refresh(opts: { followLeaf?: boolean } = {}): void {
+  /**
+   * A new pass on the next frame (several changes in one frame cost one pass). `reframe`: the layout
+   * changes under the view (family links arrive), so a view still as the last framing left it is framed
+   * again around the selection.
+   */
+  refresh(opts: { followLeaf?: boolean; reframe?: boolean } = {}): void {
     if (opts.followLeaf) this.pendingFollow = true;
+    if (opts.reframe && this.graph.stillFramed()) this.pendingReframe = true;
     if (this.frame) return;
     this.frame = onFrame(() => {
       this.frame = 0;
@@ -161,10 +168,13 @@ export class TreeView {
       this.host.firstShown();
     } else if (it && this.pendingFrame) {
       this.graph.frameAround(it);
+    } else if (it && this.pendingReframe && this.graph.stillFramed()) {
+      this.graph.frameAround(it, false);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }
     this.pendingFrame = false;
+    this.pendingReframe = false;
     this.pendingFollow = false;
     this.snapshotPending = false;
     this.timings.total = performance.now() - t0;

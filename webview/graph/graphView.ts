@@ -52,6 +52,8 @@ export class GraphView {
   private settleTimer = 0;
   /** Framed by the resize that `frameAfterResize` measures (the panes around the graph changed). */
   private reframe: Item | undefined;
+  /** Where the last `frameAround` put the view (until the view moves elsewhere). */
+  private framed: View | undefined;
   private frame = 0;
   private anim = 0;
 
@@ -228,7 +230,16 @@ export class GraphView {
     if (!this.port.width) return;
     let box = neighbourhood(focus, reach);
     for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
-    this.animateTo(this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
+    const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
+    this.framed = { ...target, k: clampZoom(target.k) };
+    this.animateTo(target, animate);
+  }
+
+  /** Whether the view is still where the last framing put it (nobody panned, zoomed or resized since). */
+  stillFramed(): boolean {
+    const f = this.framed;
+    const v = this.view;
+    return !!f && Math.abs(f.x - v.x) < 0.5 && Math.abs(f.y - v.y) < 0.5 && Math.abs(f.k - v.k) < 1e-6;
   }
 
   /** Pans (keeping the zoom) so that `it` is inside the viewport with a margin. */

@@ -7,20 +7,19 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session, SessionChange } from '../../core/session.js';
-import type { EntryRecord } from '../../core/sessionIndex.js';
-import type { SessionEntry } from '../../core/types.js';
 import type { HostMessage, InvokeAction, NodeView, SessionMeta } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
-import { Projector, projectParts } from '../projection/projection.js';
+import { learnCallsFor, Projector, projectParts } from '../projection/projection.js';
 import { projectInWorker } from '../projection/workerProjection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { SessionActions, type ActionDeps } from './sessionActions.js';
+import { PanelFamily } from './panelFamily.js';
 import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
 import { renderWebviewHtml } from './webviewHtml.js';
@@ -74,11 +73,7 @@ export class TreeController implements vscode.Disposable {
   private readonly live: LiveSession;
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
-  /** Family links sent to the webview, by their token. */
-  private links = new Map<string, { file: string; at: string | null }>();
-  private familyTimer: NodeJS.Timeout | undefined;
-  /** What the last family message said (an unchanged family is not sent again). */
-  private familySent: string | undefined;
+  private readonly family: PanelFamily;
   onDidDispose: (() => void) | undefined;
   /** Resolves once the first snapshot has been sent (or the panel failed or closed). */
   private markOpened: () => void = () => {};
@@ -109,11 +104,18 @@ export class TreeController implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     this.live = new LiveSession(file, deps.bridges, (m) => log().info(m));
+    this.family = new PanelFamily({
+      family: deps.codeViews.family,
+      file,
+      session: () => (this.ready && !this.disposed ? this.session : undefined),
+      send: (links) => void (this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links }))),
+      signal: this.closing.signal,
+    });
     this.disposables.push(
       this.live,
       this.live.onDidChange(() => this.sendMeta()),
-      deps.codeViews.family.onDidChange(() => this.scheduleFamily()),
-      { dispose: () => clearTimeout(this.familyTimer) },
+      deps.codeViews.family.onDidChange(() => this.family.schedule()),
+      this.family,
     );
     const loading = (this.loading = this.open());
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
@@ -198,34 +200,6 @@ export class TreeController implements vscode.Disposable {
     return hidden.length ? { hidden } : {};
   }
 
-  private scheduleFamily(delay = 300): void {
-    clearTimeout(this.familyTimer);
-    this.familyTimer = setTimeout(() => void this.sendFamily(), delay);
-  }
-
-  /** Looks for the session's family (after the tree is on screen) and sends the links. */
-  private async sendFamily(): Promise<void> {
-    const s = this.session;
-    if (!s || !this.ready || this.disposed) return;
-    try {
-      const found = await this.deps.codeViews.family.linksFor(s, this.file, this.closing.signal);
-      const said = JSON.stringify(found);
-      if (said === this.familySent || (!found.length && this.familySent === undefined)) return;
-      this.familySent = said;
-      const links = new Map<string, { file: string; at: string | null }>();
-      const views = found.map(({ file, ...l }) => {
-        // One token per file for the panel's life: a link that stays keeps its node in the webview.
-        const token = [...this.links].find(([, v]) => v.file === file)?.[0] ?? randomBytes(6).toString('hex');
-        links.set(token, { file, at: l.at });
-        return { token, ...l };
-      });
-      this.links = links;
-      this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links: views }));
-    } catch (e) {
-      if (!this.disposed) log().warn(`family of ${basename(this.file)}: ${String(e)}`);
-    }
-  }
-
   private post(m: HostMessage): void {
     if (this.disposed) return;
     void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
@@ -266,7 +240,7 @@ export class TreeController implements vscode.Disposable {
         await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
         this.projector.workerMade = true;
         log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
-        this.afterSnapshot();
+        this.family.resend();
         return;
       } catch (e) {
         if (this.disposed) return;
@@ -275,40 +249,7 @@ export class TreeController implements vscode.Disposable {
     }
     await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
     log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
-    this.afterSnapshot();
-  }
-
-  /** A snapshot replaces the webview's model: the family links (kept apart from it) are sent again. */
-  private afterSnapshot(): void {
-    this.familySent = undefined;
-    this.scheduleFamily(0);
-  }
-
-  /**
-   * After a worker projected the snapshot, this thread's projector has not seen the tool calls that
-   * new tool results answer: they are read from the assistant messages above the new entries.
-   */
-  private async learnCallsFor(fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
-    const projector = this.projector!;
-    const s = this.session!;
-    const wanted = new Set<string>();
-    entries.forEach((e) => {
-      const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
-      if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
-    });
-    if (!wanted.size) return;
-    const seen = new Set(fresh);
-    const above: EntryRecord[] = [];
-    for (const r of fresh) {
-      let p = r.parent;
-      for (let steps = 0; p && steps < 200; steps++, p = p.parent) {
-        if (!seen.has(p) && p.type === 'message' && p.role === 'assistant') {
-          seen.add(p);
-          above.push(p);
-        }
-      }
-    }
-    for (const e of await s.load(above)) if (e) projector.learn(e);
+    this.family.resend();
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -322,7 +263,7 @@ export class TreeController implements vscode.Disposable {
     }
     const fresh = c.records.filter((r) => s.index.get(r.id) === r);
     const entries = await s.load(fresh);
-    if (this.projector!.workerMade) await this.learnCallsFor(fresh, entries);
+    if (this.projector!.workerMade) await learnCallsFor(this.projector!, s, fresh, entries);
     const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
     const labelChanges: { targetId: string; label?: string }[] = [];
     for (const r of fresh) {
@@ -403,7 +344,7 @@ export class TreeController implements vscode.Disposable {
       },
       codeViews: this.deps.codeViews,
       openLink: async (token) => {
-        const link = this.links.get(token);
+        const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');
         await this.deps.codeViews.openTree(link.file, link.at ?? undefined);
       },
