@@ -228,3 +228,30 @@ test('generated sessions have the requested shape', () => {
   assert.ok(s.nodes.some((n) => n.kind === 'compaction') && s.nodes.some((n) => n.label));
   assert.equal(new Set(s.nodes.map((n) => n.id)).size, s.nodes.length);
 });
+
+test('layout: a family link card goes outermost and never takes the main line; the side branch stays beside the path', () => {
+  // p ─┬─ a (side branch, older)
+  //    ├─ link:f (a fork, newer; it would sit between the two)
+  //    └─ q ─ r (the path)
+  const nodes = [nv('p', null), asst('a', 'p'), nv('q', 'p'), asst('r', 'q'), { ...nv('link:f', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }];
+  const m = model(nodes, 'r');
+  const r = d(m);
+  const isLink = (it: Item) => !it.seg && m.nodes[it.entry]?.kind === 'link';
+  layoutTree(r.root, isLink);
+  const x = (id: string) => r.items.find((i) => !i.seg && m.nodes[i.entry].id === id)!.x;
+  const pathX = x('q');
+  assert.equal(x('p'), pathX, 'the main line runs straight down');
+  assert.ok(x('link:f') < x('a') && x('a') < pathX, `link ${x('link:f')} | side branch ${x('a')} | path ${pathX}`);
+  // Without the rule, the fork (newer) sits between the side branch and the path.
+  const plain = d(m);
+  layoutTree(plain.root);
+  const px = (id: string) => plain.items.find((i) => !i.seg && m.nodes[i.entry].id === id)!.x;
+  assert.ok(px('a') < px('link:f') && px('link:f') < px('q'));
+  // A link taller than the path (it never is: it has no children) or later still never takes the main line.
+  const leafFork = model([nv('p', null), nv('q', 'p'), { ...nv('link:g', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }], 'q');
+  const lf = d(leafFork);
+  layoutTree(lf.root, (it) => !it.seg && leafFork.nodes[it.entry]?.kind === 'link');
+  const lx = (id: string) => lf.items.find((i) => !i.seg && leafFork.nodes[i.entry].id === id)!.x;
+  assert.equal(lx('p'), lx('q'));
+  assert.ok(lx('link:g') < lx('q'));
+});
