@@ -128,8 +128,7 @@ export class TreeView {
     this.derived = derived;
     const t1 = performance.now();
     sizeItems(derived.items, model.nodes);
-    // Family link nodes go outermost: this session's own side branches stay beside its main line.
-    this.layout = layoutTree(derived.root, (it) => !it.seg && model.nodes[it.entry]?.kind === 'link');
+    this.layout = layoutTree(derived.root);
     const t2 = performance.now();
     this.keyIndex = new Map();
     for (const it of derived.items) this.keyIndex.set(it.key, it);

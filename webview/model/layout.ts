@@ -31,11 +31,7 @@ export interface Layout {
   count: number;
 }
 
-/**
- * Lays out the derived tree. `outer`: items placed farthest from the main line among their siblings
- * (family link nodes: another session's card must not push this session's own side branches away).
- */
-export function layoutTree(root: Item, outer: (it: Item) => boolean = () => false): Layout {
+export function layoutTree(root: Item): Layout {
   const levels: Item[][] = [];
   const bars: Bar[][] = [];
   if (!root.children || root.children.length === 0) return { levels, bars, minX: 0, maxX: 0, maxY: 0, count: 0 };
@@ -43,7 +39,7 @@ export function layoutTree(root: Item, outer: (it: Item) => boolean = () => fals
   const t = tree<Item>()
     .nodeSize([1, DY])
     .separation((a, b) => ((widthOf(a.data) + widthOf(b.data)) / 2 + GAP) * (a.parent === b.parent ? 1 : 1.1));
-  const restore = balanceMainLine(root, outer);
+  const restore = balanceMainLine(root);
   t(root as unknown as HierarchyPointNode<Item>);
   for (const [it, ch] of restore) it.children = ch;
   // Shift so the virtual root sits at y = -DY and roots at y = 0.
@@ -94,10 +90,11 @@ export function layoutTree(root: Item, outer: (it: Item) => boolean = () => fals
  * A tidy tree centres a parent over its children, so a pi session (one long path with short side
  * branches) would drift sideways by half a slot at every branch point. For the layout only, each
  * branch point's largest child goes in the middle: side branches to its left, as many empty phantom
- * slots to its right, so the main line runs straight down; `outer` children go farthest left (and are
- * the main line only when nothing else is). Returns the original child lists.
+ * slots to its right, so the main line runs straight down. Family link nodes go farthest left (another
+ * session's card must not push this session's own side branches away) and are the main line only when
+ * nothing else is. Returns the original child lists.
  */
-function balanceMainLine(root: Item, outer: (it: Item) => boolean): [Item, Item[]][] {
+function balanceMainLine(root: Item): [Item, Item[]][] {
   const order: Item[] = [];
   const stack: Item[] = [root];
   while (stack.length) {
@@ -119,13 +116,13 @@ function balanceMainLine(root: Item, outer: (it: Item) => boolean): [Item, Item[
     const it = order[k];
     const ch = it.children;
     if (!ch || ch.length < 2) continue;
-    const inner = ch.filter((c) => !outer(c));
+    const inner = ch.filter((c) => !c.link);
     const pool = inner.length ? inner : ch;
     let main = pool[0];
     for (const c of pool) if (c.height >= main.height) main = c;
     const next: Item[] = [];
-    for (const c of ch) if (c !== main && outer(c)) next.push(c);
-    for (const c of ch) if (c !== main && !outer(c)) next.push(c);
+    for (const c of ch) if (c !== main && c.link) next.push(c);
+    for (const c of ch) if (c !== main && !c.link) next.push(c);
     const sides = next.length;
     next.push(main);
     // Each empty slot mirrors the side branch across the main line, so the parent centres over it.

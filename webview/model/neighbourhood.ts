@@ -1,6 +1,7 @@
 // Which part of the tree a view should frame: the selection with a few entries of its path above and
 // below and the first entry of every branch leaving those (the side branches a user wants to see next
-// to the path), as a world box around their cards. Pure; graph/viewport.ts turns the box into a view.
+// to the path; not the family's link cards), as a world box around their cards. Pure;
+// graph/viewport.ts turns the box into a view.
 import type { Item } from './derive';
 import { MAX_NODE_W, NODE_H, NODE_W, type Rect } from './layout';
 
@@ -28,7 +29,7 @@ export function neighbourhoodItems(focus: Item, reach: Reach): Item[] {
   const below: Item[] = [];
   let it: Item | null = focus;
   for (let k = 0; k < reach.down; k++) {
-    const ch: Item[] = (it.children ?? []).filter((c) => c.entry >= 0);
+    const ch: Item[] = (it.children ?? []).filter((c) => c.entry >= 0 && !c.link);
     if (!ch.length) break;
     // Down the current path when it goes on from here, else the branch that holds the most.
     it = ch.find((c) => c.onPath) ?? ch.reduce((a, b) => (b.height > a.height ? b : a));
@@ -38,7 +39,8 @@ export function neighbourhoodItems(focus: Item, reach: Reach): Item[] {
   const addWithChildren = (x: Item) => {
     out.add(x);
     for (const c of x.children ?? []) {
-      if (c.entry < 0 || out.has(c)) continue;
+      // Family link cards are not this session's branches: a view may cut them off.
+      if (c.entry < 0 || c.link || out.has(c)) continue;
       out.add(c);
       let s: Item | undefined = c;
       for (let k = 0; k < SIDE && s?.children?.length && s.depth < maxDepth; k++) out.add((s = s.children[0]));
