@@ -45,6 +45,17 @@ describe('readable explorer (#17 finding 6)', () => {
       assert.match((await row.locator('.cell.tokens').textContent())!, /^[\d.]+k?$/);
       assert.ok(await wv.locator('[role="treeitem"] svg.lanes').count());
       await vs.screenshot('rows');
+      // The hover card by key on a row: select the plan's row, I.
+      await row.click();
+      await until(async () => ((await selectedEntry(wv)) === demo.ids.plan ? true : undefined));
+      await vs.page.mouse.move(5, 5); // no card by pointer rest
+      await card.waitFor({ state: 'hidden' });
+      await wv.locator('[role="tree"]').press('KeyI');
+      await card.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match((await card.textContent())!, /carry the partial last line over/);
+      await vs.screenshot('rows-hover-card');
+      await wv.locator('[role="tree"]').press('Escape');
+      await card.waitFor({ state: 'hidden' });
       // Keyboard in rows, then away to another tab and back: still rows.
       await wv.locator('[role="tree"]').focus();
       await wv.locator('[role="tree"]').press('ArrowUp');

@@ -215,6 +215,25 @@ test('hover card: the whole text, time, model and tokens on pointer rest and by 
   await close(host);
 });
 
+test('hover card by key right after the pointer left the tree: the hide the pointer scheduled does not close it', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  // The browser's clock, run by hand: the card's show and hide delays are timers.
+  await page.clock.install();
+  const card = page.locator('.hover-card');
+  await page.locator('[role="treeitem"][data-entry-id="a4000000"]').click();
+  await page.locator('[role="treeitem"][data-entry-id="u2000000"]').hover();
+  await page.mouse.move(5, 790); // leaves the tree: a hide is scheduled
+  await page.locator('[role="tree"]').press('KeyI');
+  await card.waitFor({ state: 'visible' });
+  await page.clock.runFor(2000);
+  assert.ok(await card.isVisible(), 'the card opened by key stays');
+  await page.locator('[role="tree"]').press('Escape');
+  await card.waitFor({ state: 'hidden' });
+  await close(host);
+});
+
 test('narrow: the graph stays on screen, the outline gives way, and the layout switch is always visible', async () => {
   const s = smallSession();
   const host = await open(s.nodes, s.leafId, {}, 560);

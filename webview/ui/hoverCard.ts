@@ -149,7 +149,9 @@ export class HoverCard {
   }
 
   private show(it: Item, anchor: DOMRect | undefined): void {
+    // Also a hide the pointer scheduled when it left: a card opened by key right after must stay.
     cancelAfter(this.showTimer);
+    cancelAfter(this.hideTimer);
     this.shown = it;
     if (!this.el.isConnected) document.body.append(this.el);
     this.el.replaceChildren(...this.content(it));
