@@ -58,8 +58,11 @@ describe('readable explorer (#17 finding 6)', () => {
       await card.waitFor({ state: 'hidden' });
       // Keyboard in rows, then away to another tab and back: still rows.
       await wv.locator('[role="tree"]').focus();
-      await wv.locator('[role="tree"]').press('ArrowUp');
-      await until(async () => ((await selectedEntry(wv)) !== undefined ? true : undefined));
+      await wv.locator('[role="tree"]').press('ArrowDown');
+      await until(async () => {
+        const id = await selectedEntry(wv);
+        return id !== undefined && id !== demo.ids.plan ? true : undefined;
+      });
       await vs.treeRows().filter({ hasText: 'Compacted session' }).click();
       await vs.webview().locator('h1.title').filter({ hasText: 'Compacted session' }).waitFor();
       // Compactions: neutral theme colours, not the error red, not dashed.
