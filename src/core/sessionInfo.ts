@@ -234,6 +234,15 @@ export class SessionInfoCache {
     return info;
   }
 
+  /**
+   * The info of `path` when it was read at this size and mtime (so nothing changed since): no file is
+   * opened. undefined when it must be read (new, changed, or never read).
+   */
+  peek(path: string, size: number, mtimeMs: number): SessionInfo | null | undefined {
+    const cached = this.states.get(path);
+    return cached && cached.size === size && cached.mtimeMs === mtimeMs ? cached.info : undefined;
+  }
+
   forget(path: string): void {
     this.states.delete(path);
     this.problems.delete(path);

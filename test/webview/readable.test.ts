@@ -309,6 +309,76 @@ test('the window turns narrow: the selection is framed in the smaller graph (not
   await close(host);
 });
 
+test('an entry appended under the leaf with a longer title than the leaf: its card never overlaps the branch beside it', async () => {
+  // r ─┬─ s1 ─ s2 ─ s3 ─ s4 (labelled, a long title: a wide card at the leaf's depth)
+  //    └─ p1 ─ p2 ─ p3 ─ p4 ─ p5 (leaf, short) ← appended entries
+  let t = Date.UTC(2026, 10, 20, 9);
+  const m = (id: string, parentId: string | null, user: boolean, text: string, extra: Partial<NodeView> = {}): NodeView => ({
+    id,
+    parentId,
+    type: 'message',
+    role: user ? 'user' : 'assistant',
+    kind: user ? 'user' : 'assistant',
+    text: `${user ? 'user' : 'assistant'}: ${text}`,
+    time: (t += 60_000),
+    ...extra,
+  });
+  const long = 'a title long enough to need the widest card the graph draws for an entry';
+  const nodes = [
+    m('r0000000', null, true, 'start'),
+    m('s1000000', 'r0000000', true, 'side one'),
+    m('s2000000', 's1000000', false, 'side two'),
+    m('s3000000', 's2000000', true, 'side three'),
+    m('s4000000', 's3000000', false, long, { label: 'kept' }),
+    m('p1000000', 'r0000000', true, 'path one'),
+    m('p2000000', 'p1000000', false, 'path two'),
+    m('p3000000', 'p2000000', true, 'path three'),
+    m('p4000000', 'p3000000', false, 'path four'),
+    m('p5000000', 'p4000000', true, 'ok'),
+  ];
+  const host = await open(nodes, 'p5000000', {}, 1600);
+  const page = host.page;
+  type Hooks2 = { __piTree: { timings(): Record<string, number> } };
+  // As the host sends them: the entry and the leaf moved onto it, one frame for both.
+  let rev = 100;
+  const append = async (n: NodeView): Promise<'incremental' | 'full'> => {
+    rev += 2;
+    const kind = await page.evaluate(
+      ({ n, rev }) =>
+        new Promise<'incremental' | 'full'>((resolve) => {
+          window.postMessage({ type: 'appended', rev, nodes: [n] }, '*');
+          window.postMessage({ type: 'leafMoved', rev: rev + 1, leafId: n.id }, '*');
+          // (no named functions in here: the page has no __name helper for them)
+          const iv = setInterval(() => {
+            const w = window as unknown as Hooks2 & { __piTree: { model: { leafId: string | null } } };
+            if (w.__piTree.model.leafId !== n.id) return;
+            clearInterval(iv);
+            requestAnimationFrame(() => resolve(w.__piTree.timings().tail !== undefined ? 'incremental' : 'full'));
+          }, 5);
+        }),
+      { n, rev },
+    );
+    await idle(page);
+    return kind;
+  };
+  // A short title fits the old leaf's slot: the incremental pass takes it (the case is exercised).
+  assert.equal(await append(m('n1000000', 'p5000000', false, 'fine')), 'incremental');
+  // A long one does not fit beside the side branch's wide card: laid out again, no overlap.
+  assert.equal(await append(m('n2000000', 'n1000000', true, long)), 'full');
+  // No two cards of a depth overlap (the graph draws each item at its x, its card as wide as its w).
+  const items = await page.evaluate(() =>
+    (window as unknown as { __piTree: { derived(): { items: { key: string; depth: number; x: number; w: number }[] } } }).__piTree
+      .derived()
+      .items.map((i) => ({ key: i.key, depth: i.depth, x: i.x, w: i.w })),
+  );
+  const n2 = items.find((i) => i.key === 'n2000000')!;
+  const s4 = items.find((i) => i.key === 's4000000')!;
+  assert.equal(n2.depth, s4.depth, "the new leaf sits at the side branch card's depth");
+  assert.ok(n2.w > 300 && s4.w > 300, 'both cards are wide');
+  for (const a of items) for (const c of items) if (a !== c && a.depth === c.depth) assert.ok(a.x + a.w / 2 <= c.x - c.w / 2 || c.x + c.w / 2 <= a.x - a.w / 2, `${a.key} and ${c.key} overlap`);
+  await close(host);
+});
+
 test('compactions are drawn in neutral theme colours (not the error red, not dashed), cards show long titles', async () => {
   const s = smallSession();
   s.nodes.push({ id: 'c1000000', parentId: 'a4000000', type: 'compaction', kind: 'compaction', text: '[compaction: 120k tokens]', time: Date.UTC(2026, 10, 20, 10) });

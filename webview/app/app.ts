@@ -227,7 +227,7 @@ export class App implements CommandContext, SyncTarget {
     const followLeaf = this.tree.onLeaf();
     this.model.append(nodes);
     this.find.markDirty();
-    this.tree.refresh({ followLeaf });
+    this.tree.refreshTail({ followLeaf });
   }
 
   onLeafMoved(leafId: string | null): void {

@@ -3,8 +3,9 @@
 // batched into one pass per frame; a snapshot is drawn at once (it is what the user waits for).
 import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
 import { derive, outlineRows, type Derived, type Item } from '../model/derive';
-import { layoutTree, type Layout } from '../model/layout';
-import { sizeItems } from '../model/nodeSize';
+import { extendTail } from '../model/extendTail';
+import { fitsSlot, layoutTree, type Layout } from '../model/layout';
+import { itemWidth, sizeItems } from '../model/nodeSize';
 import type { ViewState } from '../model/savedState';
 import type { TreeModel } from '../model/treeModel';
 import type { GraphView } from '../graph/graphView';
@@ -54,6 +55,11 @@ export class TreeView {
   private pendingFrame = false;
   /** Frame the selection again after the pass if the view is still as the last framing left it. */
   private pendingReframe = false;
+  /** A change other than entries appended under the leaf is waiting: the next pass is a full one. */
+  private needFull = false;
+  /** The model's leaf and size as the current derivation shows them. */
+  private shownLeaf = -1;
+  private shownSize = 0;
 
   constructor(
     private readonly model: TreeModel,
@@ -82,12 +88,27 @@ export class TreeView {
    * again around the selection.
    */
   refresh(opts: { followLeaf?: boolean; reframe?: boolean } = {}): void {
-    if (opts.followLeaf) this.pendingFollow = true;
     if (opts.reframe && this.graph.stillFramed()) this.pendingReframe = true;
+    this.needFull = true;
+    this.schedule(opts.followLeaf);
+  }
+
+  /**
+   * Entries were appended (or the leaf moved with them): the next pass tries the incremental one
+   * (model/extendTail.ts) unless something else changed too.
+   */
+  refreshTail(opts: { followLeaf?: boolean } = {}): void {
+    this.schedule(opts.followLeaf);
+  }
+
+  private schedule(followLeaf: boolean | undefined): void {
+    if (followLeaf) this.pendingFollow = true;
     if (this.frame) return;
     this.frame = onFrame(() => {
       this.frame = 0;
-      this.rebuild();
+      const full = this.needFull;
+      this.needFull = false;
+      if (full || !this.tailPass()) this.rebuild();
     });
   }
 
@@ -108,7 +129,9 @@ export class TreeView {
     // user looks elsewhere does not move the view.
     const sel = selId !== undefined ? this.model.index.get(selId) : undefined;
     this.pendingFrame = !!leafId && (this.pendingSelect !== undefined || (sel !== undefined && (sel === this.model.leaf || this.model.parent[sel] === this.model.leaf)));
-    if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
+    // With appended entries waiting, the move is (most likely) to the last of them: one pass for both.
+    if (this.frame) this.refreshTail();
+    else if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
   }
 
   /** The graph has a size now: place the first view if it was waiting for one (true if it was). */
@@ -120,6 +143,7 @@ export class TreeView {
   }
 
   private rebuild(): void {
+    this.needFull = false;
     const model = this.model;
     const n = model.size;
     const t0 = performance.now();
@@ -178,7 +202,69 @@ export class TreeView {
     this.pendingFollow = false;
     this.snapshotPending = false;
     this.timings.total = performance.now() - t0;
+    this.shownLeaf = model.leaf;
+    this.shownSize = n;
     this.host.rebuilt(first, n);
+  }
+
+  /** The incremental pass for entries appended under the leaf; false when a full one is needed. */
+  private tailPass(): boolean {
+    const d = this.derived;
+    const layout = this.layout;
+    if (!d || !layout || this.snapshotPending) return false;
+    const model = this.model;
+    const t0 = performance.now();
+    const change = extendTail(
+      {
+        model,
+        mode: this.host.filter(),
+        folded: this.folded,
+        expanded: this.expanded,
+        forced: this.host.forcedEntries(),
+        hidden: this.host.hiddenEntries?.(),
+        oldLeaf: this.shownLeaf,
+        oldSize: this.shownSize,
+      },
+      d,
+      layout,
+    );
+    if (!change) return false;
+    // Cards are as wide as their titles: the new leaf's card must fit the old one's slot, else lay out again.
+    change.added.w = itemWidth(change.added, model.nodes);
+    if (!fitsSlot(layout, change.added)) return false;
+    const tExt = performance.now();
+    this.keyIndex.delete(change.removed.key);
+    this.keyIndex.set(change.added.key, change.added);
+    this.host.rowsChanged(d.rows);
+    const prevKey = this.selection.key;
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    } else if (this.pendingFollow && model.leafId) {
+      this.selection.set(model.leafId);
+    }
+    this.selection.current = resolveSelection(this.selection.current, d, model, this.keyIndex);
+    const key = this.selection.key;
+    // Only the changed items are drawn again, unless the selection went to another existing item.
+    if (key === prevKey || (key === change.added.key && prevKey === change.removed.key)) {
+      const changed = change.grown ? [change.added, change.grown] : [change.added];
+      this.graph.itemsChanged(changed.map((x) => x.key));
+      this.outline.rowsChanged(d.rows, changed);
+    } else {
+      this.graph.setData(layout, d);
+      this.outline.setRows(d.rows);
+    }
+    const it = this.selItem();
+    this.outline.setActive(it);
+    if (it && this.pendingFollow) this.graph.reveal(it, false);
+    this.pendingFollow = false;
+    this.shownLeaf = model.leaf;
+    this.shownSize = model.size;
+    const t1 = performance.now();
+    this.host.rebuilt(false, model.size);
+    // tail: the incremental pass itself; views: rows, graph and outline told; after: the app's follow-up
+    this.timings = { tail: tExt - t0, views: t1 - tExt, after: performance.now() - t1, total: performance.now() - t0 };
+    return true;
   }
 
   /**
@@ -198,6 +284,7 @@ export class TreeView {
       x.isLeaf = !x.seg && x.entry === newLeaf;
     }
     d.rows = outlineRows(d.root);
+    this.shownLeaf = newLeaf;
     this.host.rowsChanged(d.rows);
     if (this.pendingSelect) {
       this.selection.set(this.pendingSelect);

@@ -132,6 +132,13 @@ export class GraphView {
     this.request(true);
   }
 
+  /** The same layout with a few items changed in place (entries appended): only those are drawn again. */
+  itemsChanged(keys: readonly string[]): void {
+    this.svg.forget(keys);
+    this.minimap.later();
+    this.request(true);
+  }
+
   /** Restyles nodes (selection, hits) without a relayout. */
   refreshStyles(): void {
     this.svg.clear();
@@ -278,7 +285,16 @@ export class GraphView {
     this.minimap.drawView();
   }
 
+  /** How long the last full draw took, in ms (benchmark). */
+  lastRenderMs = 0;
+
   private render(): void {
+    const t0 = performance.now();
+    this.draw();
+    this.lastRenderMs = performance.now() - t0;
+  }
+
+  private draw(): void {
     const l = this.layout;
     const d = this.derived;
     if (!l || !d || !this.port.width) return;

@@ -83,7 +83,8 @@ export interface Derived {
   visibleCount: number;
 }
 
-function newItem(key: string, seg: boolean, entry: number, parent: Item | null): Item {
+/** A fresh item (see Item), appended to `parent`'s children when there is one. */
+export function newItem(key: string, seg: boolean, entry: number, parent: Item | null): Item {
   const it = Object.create(hierarchy.prototype) as Item;
   it.key = key;
   it.seg = seg;

@@ -144,6 +144,20 @@ export interface Rect {
   y1: number;
 }
 
+/**
+ * Whether `it`, drawn at its own width in its slot, keeps the gap to its neighbours at its depth (an
+ * item that took another's place without a layout, model/extendTail.ts).
+ */
+export function fitsSlot(l: Layout, it: Item): boolean {
+  const row = l.levels[it.depth];
+  const k = row ? row.lastIndexOf(it) : -1;
+  if (k < 0) return false;
+  const half = widthOf(it) / 2;
+  const left = row[k - 1];
+  const right = row[k + 1];
+  return (!left || left.x + widthOf(left) / 2 + GAP <= it.x - half + 0.5) && (!right || it.x + half + GAP <= right.x - widthOf(right) / 2 + 0.5);
+}
+
 /** Items whose box intersects `r` (world coordinates). */
 export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
   const d0 = Math.max(1, Math.floor((r.y0 - NODE_H / 2) / DY) + 1);

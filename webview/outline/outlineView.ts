@@ -105,6 +105,16 @@ export class OutlineView {
     this.render();
   }
 
+  /** The same rows with a few items changed in place (entries appended): only those are drawn again. */
+  rowsChanged(rows: Item[], changed: readonly Item[]): void {
+    this.rows = rows;
+    for (const it of changed) {
+      this.dom.get(it)?.remove();
+      this.dom.delete(it);
+    }
+    this.render();
+  }
+
   /** Re-renders rows (selection, hits, labels changed without new rows). */
   refresh(): void {
     for (const el of this.dom.values()) el.remove();

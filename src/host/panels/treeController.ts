@@ -225,21 +225,22 @@ export class TreeController implements vscode.Disposable {
     // collector pause it for tens of ms.
     const s = this.session;
     const t0 = performance.now();
-    const live = s.index.live();
+    // Live entries (one per id), counted without making a record object each.
+    const count = s.index.size;
     const leafId = s.leafId;
     const send = (rev: number) => (nodes: NodeView[], from: number) => {
-      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: live.length > nodes.length ? live.length : undefined });
+      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, nodes, total: count > nodes.length ? count : undefined });
       else this.post({ type: 'snapshotPart', rev, nodes });
     };
     this.projector = new Projector(s.index);
     // A big session is read and projected again in a worker thread (same bytes, same result): its
     // parsing and garbage stay off this thread. Small ones, migrated ones (ids made in memory) and any
     // worker failure: here, in slices.
-    if (s.path && !s.legacy && live.length >= WORKER_MIN) {
+    if (s.path && !s.legacy && count >= WORKER_MIN) {
       try {
-        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count: live.length, leafId }, send(++this.rev), this.closing.signal);
+        await projectInWorker(join(__dirname, 'projector.js'), { file: s.path, until: s.readSize, part: SNAPSHOT_PART }, { count, leafId }, send(++this.rev), this.closing.signal);
         this.projector.workerMade = true;
-        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
+        log().info(`${basename(this.file)}: ${count} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms`);
         this.family.resend();
         return;
       } catch (e) {
@@ -247,8 +248,8 @@ export class TreeController implements vscode.Disposable {
         log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
       }
     }
-    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, send(++this.rev));
-    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    await projectParts(s.index, s.index.live(), s, this.projector, SNAPSHOT_PART, send(++this.rev));
+    log().debug(`sent ${count} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms`);
     this.family.resend();
   }
 

@@ -3,7 +3,7 @@
 import { changesOfCall, pathsOfCall } from '../../core/codeChanges.js';
 import { parseMessageHead } from '../../core/lineHead.js';
 import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
-import { parseRecordLine } from '../../core/reader.js';
+import { parseRecordLine } from '../../core/lineReads.js';
 import type { Session } from '../../core/session.js';
 import type { EntryRecord, SessionIndex } from '../../core/sessionIndex.js';
 import { messageOf, type SessionEntry } from '../../core/types.js';
