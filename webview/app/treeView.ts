@@ -256,7 +256,9 @@ export class TreeView {
     }
     const it = this.selItem();
     this.outline.setActive(it);
-    if (it && this.pendingFollow) this.graph.reveal(it, false);
+    if (it && this.pendingFrame) this.graph.frameAround(it);
+    else if (it && this.pendingFollow) this.graph.reveal(it, false);
+    this.pendingFrame = false;
     this.pendingFollow = false;
     this.shownLeaf = model.leaf;
     this.shownSize = model.size;
