@@ -109,9 +109,10 @@ describe('session tree explorer', () => {
 
     // Reload the window: the explorer comes back with its selection
     await vs.runCommand('Developer: Reload Window');
-    await vs.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    // A reload is a whole workbench start-up (which took ~45 s on a machine at load 20): wait as long as the first one may.
+    await vs.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 120_000 });
     const back = vs.webview();
-    await back.locator('[role="tree"]').waitFor({ timeout: 60_000 });
+    await back.locator('[role="tree"]').waitFor({ timeout: 120_000 });
     await selectedNode(back, 'e2e0live').waitFor({ timeout: 30_000 });
     await vs.screenshot('restored');
   });
