@@ -14,12 +14,16 @@ export interface SessionInfo {
   id: string;
   cwd: string;
   name?: string;
+  /** Time (ms) of the session_info entry that set `name` (a fork's inherited name is older than the fork). */
+  nameTime?: number;
   parentSessionPath?: string;
   created: Date;
   /** Newest user/assistant message time, else the header time, else the file's mtime (as pi). */
   modified: Date;
   messageCount: number;
   firstMessage: string;
+  /** A fork's first user message of its own (written after it was forked), if any yet. */
+  ownFirstMessage?: string;
   /** File size and mtime when read (the cache key). */
   size: number;
   mtimeMs: number;
@@ -34,7 +38,9 @@ interface ScanState {
   nextLine: number;
   messageCount: number;
   firstMessage: string;
+  ownFirst?: string;
   name: string | undefined;
+  nameTime?: number;
   lastActivity: number | undefined;
   /** Why something was skipped (the first such thing), for a diagnostic. */
   note?: string;
@@ -67,6 +73,8 @@ function applyParsed(st: ScanState, v: unknown): void {
   }
   if (e.type === 'session_info') {
     st.name = (typeof e.name === 'string' ? e.name.trim() : '') || undefined;
+    const t = Date.parse(String(e.timestamp));
+    st.nameTime = Number.isNaN(t) ? undefined : t;
     return;
   }
   if (e.type !== 'message') return;
@@ -77,6 +85,16 @@ function applyParsed(st: ScanState, v: unknown): void {
   const t = typeof m.timestamp === 'number' ? m.timestamp : Date.parse(String(e.timestamp));
   if (!Number.isNaN(t)) st.lastActivity = Math.max(st.lastActivity ?? 0, t);
   if (!st.firstMessage && m.role === 'user') st.firstMessage = textOf(m.content);
+  // When the entry was written (a fork keeps its copied entries' times), not the message's own time.
+  else if (m.role === 'user' && wantsOwn(st, Date.parse(String(e.timestamp)))) st.ownFirst = textOf(m.content);
+}
+
+/** A fork still without a message of its own, and a user message at `time` written after the fork. */
+function wantsOwn(st: ScanState, time: number): boolean {
+  const h = st.header;
+  if (!h || typeof h.parentSession !== 'string' || st.ownFirst !== undefined) return false;
+  const created = Date.parse(String(h.timestamp));
+  return !Number.isNaN(created) && time >= created;
 }
 
 function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
@@ -91,7 +109,7 @@ function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
         st.messageCount++;
         return;
       }
-      if (role === 'assistant' || st.firstMessage) {
+      if (role === 'assistant' || (st.firstMessage && !wantsOwn(st, head.time))) {
         const tail = TAIL_TS.exec(buf.toString('latin1', Math.max(start, end - 48), end));
         if (tail) {
           st.messageCount++;
@@ -126,10 +144,11 @@ function ingestOversize(st: ScanState, head: Buffer, tail: Buffer, lineNo: numbe
   const time = t ? Number(t[1]) : h.time;
   if (time > 0) st.lastActivity = Math.max(st.lastActivity ?? 0, time);
   if (!st.firstMessage && h.role === 'user') st.firstMessage = textPrefix(head, h.messageStart);
+  else if (h.role === 'user' && wantsOwn(st, h.time)) st.ownFirst = textPrefix(head, h.messageStart);
 }
 
 /** The start of the first text of a message whose line was cut at the end of `head`. */
-function textPrefix(head: Buffer, from: number): string {
+export function textPrefix(head: Buffer, from: number): string {
   const s = head.toString('utf8', from);
   const m = /"(?:content|text)":"/.exec(s);
   if (!m) return '';
@@ -283,11 +302,13 @@ function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtim
     id: h.id,
     cwd: typeof h.cwd === 'string' ? h.cwd : '',
     name: st.name,
+    nameTime: st.name !== undefined ? st.nameTime : undefined,
     parentSessionPath: typeof h.parentSession === 'string' ? h.parentSession : undefined,
     created: new Date(h.timestamp),
     modified,
     messageCount: st.messageCount,
     firstMessage: st.firstMessage || '(no messages)',
+    ownFirstMessage: st.ownFirst || undefined,
     size,
     mtimeMs,
     version: (h.version ?? 1) as number,

@@ -12,7 +12,9 @@ export interface SyncTarget {
   onRenamed(name: string | undefined): void;
   onMeta(meta: SessionMeta): void;
   onFamily(links: FamilyLink[]): void;
-  onInvoke(action: InvokeAction, id: string | undefined): void;
+  onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
+  /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */
+  onLoading?(loaded: number, total: number): void;
 }
 
 export class HostSync {
@@ -26,13 +28,14 @@ export class HostSync {
   receive(m: HostMessage): void {
     if (m.type === 'snapshot' && m.total !== undefined && m.total > m.nodes.length) {
       this.partial = { m, nodes: [...m.nodes], total: m.total };
+      this.target.onLoading?.(m.nodes.length, m.total);
       return;
     }
     if (m.type === 'snapshotPart') {
       const p = this.partial;
       if (!p || p.m.rev !== m.rev) return;
       for (const n of m.nodes) p.nodes.push(n);
-      if (p.nodes.length < p.total) return;
+      if (p.nodes.length < p.total) return this.target.onLoading?.(p.nodes.length, p.total);
       this.partial = undefined;
       return this.receive({ ...p.m, nodes: p.nodes, total: undefined });
     }
@@ -41,7 +44,7 @@ export class HostSync {
         this.rev = m.rev;
         return this.target.onSnapshot(m);
       case 'invoke':
-        return this.target.onInvoke(m.action, m.id);
+        return this.target.onInvoke(m.action, m.id, m.text);
       case 'reply':
         return;
     }
