@@ -66,7 +66,7 @@ async function main() {
     ...rows.map((r) => `| ${r.what} | ${r.how} | ${r.target} | ${r.result} | ${r.floor ?? ''} | ${r.pass === undefined ? '' : r.pass ? '✅' : '❌'} |`),
   ].join('\n');
   const cpu = cpus();
-  const md = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; ${load}; ${fmt(minutes, 1)} minutes). Ratios are same-run comparisons; wall times, unless CPU time is named. The floor is a process that reads the file and counts its newlines.\n\n${table}\n`;
+  const md = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; ${load}; ${fmt(minutes, 1)} minutes). Ratios are same-run comparisons; wall times, unless CPU time is named. The floor is a process that reads the file and counts its newlines.\n\nOn a shared machine the wall times grow with the load (the floor's own time shows by how much); the ratios against pi (pairs run back to back) and the CPU times are the figures that hold from run to run. A ❌ is a goal not met in this run.\n\n${table}\n`;
   writeFileSync(join(ROOT, 'BENCHMARKS.md'), md);
   process.stdout.write(`${table}\n`);
   if (readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8') !== md) throw new Error('BENCHMARKS.md not written');
