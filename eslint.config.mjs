@@ -28,7 +28,7 @@ export default tseslint.config(
     ],
   ),
   layer(
-    ['src/protocol.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],
+    ['src/protocol.ts', 'src/protocolValidation.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],
     [{ group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'], message: 'The protocol and shared modules are pure: the webview imports them.' }],
   ),
   layer(

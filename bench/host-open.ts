@@ -1,29 +1,84 @@
-// One run of "the extension host opens a 100k-entry session", in a process of its own (as a fresh
-// extension host would), doing what the tree panel does to show it: read and index on this thread,
-// project the snapshot in the worker thread (dist/projector.js, which packs each part as bytes); a
-// 5 ms event-loop delay monitor records the longest block.
-// Prints {"maxBlockMs": …}.
+// One run of "the extension host opens a session for the tree panel", in a process of its own (as a
+// fresh extension host would), doing what the panel does to show it: read and index on this thread,
+// project the snapshot in the worker thread (dist/projector.js, which packs each part as bytes that
+// postMessage hands over without serializing); a 5 ms event-loop delay monitor records the longest block.
+// Usage: host-open.ts FILE [DUMP]: with DUMP, the messages are also written there, one a line, the
+// packed bytes as base64 (bench/webviewTail.ts posts them to the webview as the host would).
+// Prints {"maxBlockMs", "openMs", "readyMs", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
+// readyMs = until the last part is handed over; heap growth = this thread's heap and external memory
+// (typed arrays) after / at their highest during the work, over before (run with --expose-gc so that "before" and "after" are live data).
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
-import { join } from 'node:path';
 import { projectInWorker } from '../src/host/projection/workerProjection.js';
 
-async function main(file: string): Promise<void> {
-  // Let start-up (module loading) settle before measuring.
-  await new Promise((r) => setTimeout(r, 100));
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  h.enable();
-  const s = await Session.open(file);
-  let nodes = 0;
-  let bytes = 0;
-  const live = s.index.live();
-  const script = join(__dirname, '..', 'dist', 'projector.js');
-  await projectInWorker(script, { file, until: s.readSize, part: 1000 }, { count: live.length, leafId: s.leafId }, (part) => {
-    nodes += part.count;
-    bytes += part.packed.byteLength;
-  });
-  h.disable();
-  process.stdout.write(`${JSON.stringify({ maxBlockMs: h.max / 1e6, nodes, bytes })}\n`);
+/** The panel's session facts (as treeController sends them; the settings are the defaults). */
+function meta(s: Session) {
+  const file = s.path ?? '';
+  return {
+    fileName: file.slice(file.lastIndexOf('/') + 1),
+    sessionId: s.header.id,
+    cwd: String(s.header.cwd ?? ''),
+    name: s.name,
+    live: false,
+    diagnostics: [],
+    clickAction: 'select',
+    summariesAvailable: true,
+    restoreToken: 'bench',
+  };
 }
 
-void main(process.argv[2]);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+async function main(file: string, dump: string | undefined): Promise<void> {
+  // Let start-up (module loading) settle before measuring.
+  await new Promise((r) => setTimeout(r, 100));
+  gc();
+  // The index's columns are typed arrays (outside the JS heap): both count.
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external;
+  };
+  const heap0 = used();
+  let heapPeak = heap0;
+  const sample = () => {
+    const h = used();
+    if (h > heapPeak) heapPeak = h;
+  };
+  const sampler = setInterval(sample, 20);
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  const t0 = performance.now();
+  const s = await Session.open(file);
+  const openMs = performance.now() - t0;
+  sample();
+  let nodes = 0;
+  let bytes = 0;
+  const fd = dump ? openSync(dump, 'w') : -1;
+  const script = join(__dirname, '..', 'dist', 'projector.js');
+  const count = s.index.size;
+  let rev = 1;
+  await projectInWorker(script, { file, until: s.readSize, part: 1000 }, { count, leafId: s.leafId }, (part, from) => {
+    nodes += part.count;
+    bytes += part.packed.byteLength;
+    if (fd < 0) return;
+    const packed64 = Buffer.from(part.packed.buffer, part.packed.byteOffset, part.packed.byteLength).toString('base64');
+    const msg = from === 0 ? { type: 'snapshot', rev, meta: meta(s), leafId: s.leafId, packed64, total: count } : { type: 'snapshotPart', rev, packed64 };
+    writeSync(fd, `${JSON.stringify(msg)}\n`);
+  });
+  rev++;
+  const readyMs = performance.now() - t0;
+  h.disable();
+  clearInterval(sampler);
+  sample();
+  if (fd >= 0) closeSync(fd);
+  gc();
+  const heapAfter = used();
+  if (s.index.size !== nodes) throw new Error(`projected ${nodes} of ${s.index.size} entries`);
+  process.stdout.write(
+    `${JSON.stringify({ maxBlockMs: h.max / 1e6, openMs, readyMs, heapGrowthMb: (heapAfter - heap0) / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, nodes, bytes, leafId: s.leafId })}\n`,
+  );
+}
+
+void main(process.argv[2], process.argv[3]);

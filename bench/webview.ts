@@ -5,30 +5,14 @@
 // It loads the test build of the webview (dist/test/webview.js: the shipped code plus window.__piTree).
 // Run: node_modules/.bin/node --import tsx bench/webview.ts   (needs `npm run build` first)
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser';
 import { genSession } from '../test/webview/helpers/gen';
 import type { HostMessage } from '../src/protocol';
+import { freshPage, median, r1 } from './webviewPage';
 
 const RUNS_10K = Number(process.env.BENCH_RUNS_10K ?? 9);
 const RUNS_100K = Number(process.env.BENCH_RUNS_100K ?? 3);
-
-// tsx (esbuild keepNames) wraps named inner functions in __name(); page.evaluate code needs it too.
-const INIT = `window.__name = (f) => f; window.acquireVsCodeApi = () => ({ postMessage() {}, getState() { return undefined; }, setState() {} });`;
-
-function median(a: number[]): number {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-const r1 = (x: number) => Math.round(x * 10) / 10;
-
-async function freshPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(INIT);
-  await page.goto(url);
-  await page.waitForFunction(() => !!(window as unknown as { __piTree?: unknown }).__piTree);
-  return page;
-}
 
 /** Posts the snapshot inside the page (structured clone, as VS Code delivers it) and times first paint. */
 interface Paint {

@@ -1,6 +1,6 @@
-// Every message between the extension host and the tree webview, plus runtime validation of what the
-// webview sends. The webview is untrusted: it names entries by id and states intents; it never sends a
-// file path, and the host checks every request before touching a file.
+// Every message between the extension host and the tree webview (protocolValidation.ts checks what the
+// webview sends at run time). The webview is untrusted: it names entries by id and states intents; it
+// never sends a file path, and the host checks every request before touching a file.
 
 import type { FilterMode } from './shared/treeFilter';
 
@@ -68,6 +68,8 @@ export interface SessionMeta {
   name?: string;
   /** The first user message, shown as the title of an unnamed session. */
   firstMessage?: string;
+  /** What the session is called (its name, else its first message; "… (fork)" for a fork that kept its source's). */
+  title?: string;
   /** Why the session cannot be changed (read-only file, untrusted workspace), if so. */
   readOnly?: string;
   /** pi is writing this session right now (a guess from the file's age; false when `bridge` is set). */
@@ -79,6 +81,8 @@ export interface SessionMeta {
   clickAction: 'select' | 'move';
   /** The /tree filter a session opens with (piTree.tree.defaultFilter) until the user picks another. */
   defaultFilter?: FilterMode;
+  /** The view a session opens in (piTree.tree.view): the graph, or one row per entry; the user's toggle wins. */
+  defaultLayout?: TreeLayout;
   summariesAvailable: boolean;
   /** Opaque id to keep in the webview state (setState) so the panel is restored after a restart. */
   restoreToken: string;
@@ -141,6 +145,9 @@ export interface BranchFilesReply {
   files: BranchFile[];
 }
 
+/** How the tree is shown: the graph (with the outline list), or one row per entry like git-graph. */
+export type TreeLayout = 'graph' | 'rows';
+
 export interface FileLists {
   readFiles: string[];
   modifiedFiles: string[];
@@ -182,10 +189,28 @@ export type HostMessage =
   | { type: 'family'; rev: number; links: FamilyLink[] }
   | { type: 'reply'; seq: number; ok: true; data: unknown }
   | { type: 'reply'; seq: number; ok: false; error: string }
-  /** An action chosen outside the webview (native context menu, command palette) for a node. */
-  | { type: 'invoke'; action: InvokeAction; id?: string };
+  /**
+   * An action chosen outside the webview (native context menu, command palette) for a node;
+   * `editorText` offers a message's text for re-editing (a fork from a user message opened in its tab).
+   */
+  | { type: 'invoke'; action: InvokeAction; id?: string; text?: string };
 
-export type InvokeAction = 'editLabel' | 'summaryMove' | 'find' | 'focusLeaf' | 'fit' | 'showShortcuts' | 'details' | 'select' | 'compareWith' | 'branchFiles' | 'foldOffPath' | 'toggleHidden';
+export type InvokeAction =
+  | 'editLabel'
+  | 'summaryMove'
+  | 'find'
+  | 'focusLeaf'
+  | 'fit'
+  | 'overview'
+  | 'toggleLayout'
+  | 'showShortcuts'
+  | 'details'
+  | 'select'
+  | 'editorText'
+  | 'compareWith'
+  | 'branchFiles'
+  | 'foldOffPath'
+  | 'toggleHidden';
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
@@ -205,6 +230,8 @@ export type RequestBody =
   | { kind: 'rename'; name: string }
   | { kind: 'copyText'; id: string }
   | { kind: 'continueInPi'; id?: string; text?: string }
+  /** No summary model works yet: show the user where to set one up (the summary settings). */
+  | { kind: 'setupSummaryModel' }
   /** The file changes of an entry (an assistant message, or the tool result of one of its calls). */
   | { kind: 'getChanges'; id: string }
   /** Opens VS Code's diff editor on change `index` of entry `id`. */
@@ -247,6 +274,7 @@ export interface Replies {
   copyText: { copied: number };
   /** With an entry id: the move made first; without: nothing to report. */
   continueInPi: MoveReply | Empty;
+  setupSummaryModel: Empty;
   getChanges: ChangesReply;
   openChange: Empty;
   branchFiles: BranchFilesReply;
@@ -310,155 +338,4 @@ export interface SummaryPreview {
   /** Number of entries summarized (0 = nothing to summarize, no model call). */
   entryCount: number;
   model?: string;
-}
-
-// ───────────────────────────── validation ─────────────────────────────
-
-export const LIMITS = {
-  id: 128,
-  label: 1000,
-  name: 1000,
-  focus: 10_000,
-  summary: 1_000_000,
-  text: 1_000_000,
-};
-
-const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-type Check = { ok: true; value: WebviewMessage } | { ok: false; reason: string };
-
-/** A plain object (what structured clone delivers); anything with another prototype is refused. */
-function isRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-function str(v: unknown, max: number): v is string {
-  return typeof v === 'string' && v.length <= max;
-}
-function id(v: unknown): v is string {
-  return typeof v === 'string' && ID_RE.test(v);
-}
-function idOrNull(v: unknown): v is string | null {
-  return v === null || id(v);
-}
-function onlyKeys(o: Record<string, unknown>, keys: string[]): string | undefined {
-  for (const k of Object.keys(o)) if (!keys.includes(k)) return `unexpected field "${k}"`;
-  return undefined;
-}
-
-/** Validates the shape of a request body; entry existence is checked by the host against the index. */
-export function validateBody(b: unknown): { ok: true; value: RequestBody } | { ok: false; reason: string } {
-  if (!isRecord(b) || typeof b.kind !== 'string') return { ok: false, reason: 'body is not an object with a kind' };
-  const bad = (r: string) => ({ ok: false as const, reason: `${b.kind as string}: ${r}` });
-  // Every kind with the fields it may carry (the compiler keeps this in step with RequestBody).
-  const fields: { [K in RequestKind]: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[] } = {
-    getEntry: ['id'],
-    getContext: ['id'],
-    moveTo: ['id'],
-    summaryPreview: ['id', 'focus'],
-    moveWithSummary: ['id', 'summary', 'previewId'],
-    cancelPreview: ['previewId'],
-    fork: ['id'],
-    clone: ['id'],
-    setLabel: ['id', 'label'],
-    rename: ['name'],
-    copyText: ['id'],
-    continueInPi: ['id', 'text'],
-    getChanges: ['id'],
-    openChange: ['id', 'index'],
-    branchFiles: ['id'],
-    compare: ['id', 'other'],
-    exportBranch: ['id', 'to'],
-    setHidden: ['id', 'hidden'],
-    openLink: ['token'],
-  };
-  // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
-  const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;
-  if (!allowed) return bad('unknown request kind');
-  const extra = onlyKeys(b, ['kind', ...allowed]);
-  if (extra) return bad(extra);
-  switch (b.kind) {
-    case 'getEntry':
-    case 'fork':
-    case 'clone':
-    case 'copyText':
-    case 'getChanges':
-    case 'branchFiles':
-      if (!id(b.id)) return bad('id must be an entry id');
-      break;
-    case 'openChange':
-      if (!id(b.id)) return bad('id must be an entry id');
-      if (typeof b.index !== 'number' || !Number.isSafeInteger(b.index) || b.index < 0 || b.index > 10_000) return bad('index must be a small non-negative integer');
-      break;
-    case 'compare':
-      if (!id(b.id)) return bad('id must be an entry id');
-      if (!idOrNull(b.other)) return bad('other must be an entry id or null');
-      break;
-    case 'exportBranch':
-      if (!id(b.id)) return bad('id must be an entry id');
-      if (b.to !== 'editor' && b.to !== 'clipboard') return bad('to must be "editor" or "clipboard"');
-      break;
-    case 'setHidden':
-      if (!id(b.id)) return bad('id must be an entry id');
-      if (typeof b.hidden !== 'boolean') return bad('hidden must be a boolean');
-      break;
-    case 'openLink':
-      if (!id(b.token)) return bad('token must be an id');
-      break;
-    case 'getContext':
-    case 'moveTo':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      break;
-    case 'summaryPreview':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      if (b.focus !== undefined && !str(b.focus, LIMITS.focus)) return bad('focus must be a string');
-      break;
-    case 'moveWithSummary':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      if (!str(b.summary, LIMITS.summary)) return bad('summary must be a string');
-      if (b.previewId !== undefined && !id(b.previewId)) return bad('previewId must be an id');
-      break;
-    case 'cancelPreview':
-      if (!id(b.previewId)) return bad('previewId must be an id');
-      break;
-    case 'setLabel':
-      if (!id(b.id)) return bad('id must be an entry id');
-      if (b.label !== undefined && !str(b.label, LIMITS.label)) return bad('label must be a string');
-      break;
-    case 'rename':
-      if (!str(b.name, LIMITS.name)) return bad('name must be a string');
-      break;
-    case 'continueInPi':
-      if (b.id !== undefined && !id(b.id)) return bad('id must be an entry id');
-      if (b.text !== undefined && !str(b.text, LIMITS.text)) return bad('text must be a string');
-      break;
-  }
-  return { ok: true, value: b as unknown as RequestBody };
-}
-
-export function validateWebviewMessage(m: unknown): Check {
-  if (!isRecord(m) || typeof m.type !== 'string') return { ok: false, reason: 'message is not an object with a type' };
-  switch (m.type) {
-    case 'ready': {
-      const extra = onlyKeys(m, ['type']);
-      return extra ? { ok: false, reason: `ready: ${extra}` } : { ok: true, value: { type: 'ready' } };
-    }
-    case 'selected': {
-      const extra = onlyKeys(m, ['type', 'id']);
-      if (extra) return { ok: false, reason: `selected: ${extra}` };
-      if (!idOrNull(m.id)) return { ok: false, reason: 'selected: id must be an entry id or null' };
-      return { ok: true, value: { type: 'selected', id: m.id } };
-    }
-    case 'request': {
-      const extra = onlyKeys(m, ['type', 'seq', 'body']);
-      if (extra) return { ok: false, reason: `request: ${extra}` };
-      if (typeof m.seq !== 'number' || !Number.isSafeInteger(m.seq) || m.seq < 0) return { ok: false, reason: 'request: seq must be a non-negative integer' };
-      const body = validateBody(m.body);
-      if (!body.ok) return body;
-      return { ok: true, value: { type: 'request', seq: m.seq, body: body.value } };
-    }
-    default:
-      return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
-  }
 }

@@ -1,18 +1,8 @@
 // The host validates everything the (untrusted) webview sends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  dispatchRequest,
-  validateBody,
-  validateWebviewMessage,
-  type ContextView,
-  type EntryDetails,
-  type Replies,
-  type RequestBody,
-  type RequestFn,
-  type RequestHandlers,
-  type RequestKind,
-} from '../src/protocol.js';
+import { validateBody, validateWebviewMessage } from '../src/protocolValidation.js';
+import { dispatchRequest, type ContextView, type EntryDetails, type Replies, type RequestBody, type RequestFn, type RequestHandlers, type RequestKind } from '../src/protocol.js';
 
 /** Compile-time equality (checked by `tsc`, which type-checks the tests). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -88,6 +78,7 @@ describe('typed replies', () => {
     rename: { kind: 'rename', name: 'n' },
     copyText: { kind: 'copyText', id: 'a1' },
     continueInPi: { kind: 'continueInPi', id: 'a1', text: 't' },
+    setupSummaryModel: { kind: 'setupSummaryModel' },
     getChanges: { kind: 'getChanges', id: 'a1' },
     openChange: { kind: 'openChange', id: 'a1', index: 2 },
     branchFiles: { kind: 'branchFiles', id: 'a1' },
@@ -115,6 +106,7 @@ describe('typed replies', () => {
     rename: reply('rename', { name: null }),
     copyText: reply('copyText', { copied: 2 }),
     continueInPi: reply('continueInPi', {}),
+    setupSummaryModel: reply('setupSummaryModel', {}),
     getChanges: reply('getChanges', { entryId: 'a1', changes: [{ index: 0, tool: 'edit', path: 'a.ts', added: 1, removed: 1, diff: true }] }),
     openChange: reply('openChange', {}),
     branchFiles: reply('branchFiles', { entries: 0, files: [] }),

@@ -9,6 +9,8 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import './styles.css';
 import './codeViews.css';
+import './rows.css';
+import './hoverCard.css';
 import { App } from './app/app';
 import type { VsCodeApi } from './app/bridge';
 import { exposeTestHooks } from './app/testHooks';

@@ -6,8 +6,7 @@ import { moveTarget } from '../core/moveTarget.js';
 import { computeStats } from '../core/stats.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
-import { FILTER_MODES, layoutTree, type FilterMode } from '../core/treeView.js';
-import type { SessionEntry } from '../core/types.js';
+import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
@@ -72,14 +71,38 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-async function allEntries(session: Session): Promise<Map<string, SessionEntry>> {
-  const live = session.index.live();
-  const loaded = await session.load(live);
-  const map = new Map<string, SessionEntry>();
-  loaded.forEach((e, i) => {
-    if (e) map.set(live[i].id, e);
-  });
-  return map;
+/** Output written into buffers of about a megabyte, each handed to `io.out` when full. */
+function chunked(io: CliIO): { add(s: string): void; addPrefix(s: string): void; flush(): void } {
+  let buf = Buffer.allocUnsafe(1 << 20);
+  let at = 0;
+  const flush = () => {
+    if (at) io.out(buf.subarray(0, at));
+    buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
+    at = 0;
+  };
+  const room = (bytes: number) => {
+    if (at + bytes <= buf.length) return;
+    flush();
+    if (bytes > buf.length) buf = Buffer.allocUnsafe(bytes);
+  };
+  // The rows of a chain share their prefix: its bytes are encoded once.
+  let lastPrefix = '';
+  let prefixBytes = Buffer.alloc(0);
+  return {
+    add(s: string) {
+      room(s.length * 3);
+      at += buf.write(s, at, 'utf8');
+    },
+    addPrefix(s: string) {
+      if (s !== lastPrefix) {
+        lastPrefix = s;
+        prefixBytes = Buffer.from(s, 'utf8');
+      }
+      room(prefixBytes.length);
+      at += prefixBytes.copy(buf, at);
+    },
+    flush,
+  };
 }
 
 export async function tree(argv: string[], io: CliIO): Promise<number> {
@@ -87,33 +110,47 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   const mode = ((values.filter as string | undefined) ?? (values.json ? 'all' : 'default')) as FilterMode;
   if (!FILTER_MODES.includes(mode)) throw new UsageError(`--filter must be one of ${FILTER_MODES.join(', ')}`);
   const session = await openSession(positionals[0]);
-  const rows = layoutTree(session.index, await allEntries(session), mode);
+  const ix = session.index;
+  // Rows are written as they are laid out: a million-entry tree is never held whole.
+  const out = chunked(io);
   if (values.json) {
-    json(io, {
-      sessionId: session.header.id,
-      name: session.name,
-      leafId: session.leafId,
-      path: session.index.branch(session.leafId).map((r) => r.id),
-      diagnostics: session.diagnostics,
-      nodes: rows.map((r) => ({
-        id: r.rec.id,
-        parentId: r.rec.parentId,
-        visibleParentId: r.visibleParent,
-        type: r.rec.type,
-        role: r.rec.role,
+    // What JSON.stringify(…, null, 2) writes for the whole object, with the nodes streamed in.
+    const head = JSON.stringify(
+      { sessionId: session.header.id, name: session.name, leafId: session.leafId, path: Array.from(ix.branchIdx(ix.leafRecord), (i) => ix.idOf(i)), diagnostics: session.diagnostics, nodes: [] },
+      null,
+      2,
+    );
+    out.add(head.slice(0, head.lastIndexOf('[]')));
+    let first = true;
+    const rows = await streamTree(session, mode, (r) => {
+      const node = {
+        id: ix.idOf(r.i),
+        parentId: ix.parentIdOf(r.i),
+        visibleParentId: r.visibleParent >= 0 ? ix.idOf(r.visibleParent) : null,
+        type: ix.typeOf(r.i),
+        role: ix.roleOf(r.i),
         label: r.label,
         onPath: r.onPath,
         isLeaf: r.isLeaf,
-        line: r.rec.line,
-        text: r.line.replace(/^[\s│├└─]*(• )?/, ''),
-      })),
+        line: ix.lineOf(r.i),
+        text: `${r.prefix}${r.marker}${r.text}`.replace(/^[\s│├└─]*(• )?/, ''),
+      };
+      out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
+      first = false;
     });
+    out.add(rows ? '\n  ]\n}\n' : '[]\n}\n');
+    out.flush();
     return 0;
   }
   const title = session.name ? `Session Tree: ${safeText(session.name)}` : 'Session Tree';
-  io.out(`${title}\n`);
-  for (const r of rows) io.out(`${safeText(r.rec.id)}  ${safeText(r.line)}\n`);
-  io.out(`(${rows.length} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
+  out.add(`${title}\n`);
+  const rows = await streamTree(session, mode, (r) => {
+    out.add(`${safeText(ix.idOf(r.i))}  `);
+    out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
+    out.add(`${r.marker}${safeText(r.text)}\n`);
+  });
+  out.add(`(${rows} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
+  out.flush();
   for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
   return 0;
 }
@@ -128,7 +165,11 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
   }
   if (values.json) {
     // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
-    io.out(`{"leafId":${JSON.stringify(leaf)},"path":${JSON.stringify(session.index.branch(leaf).map((r) => r.id))},"messages":[`);
+    const ix = session.index;
+    const path = ix.branchIdx(leaf === null ? -1 : ix.lookup(leaf));
+    io.out(`{"leafId":${JSON.stringify(leaf)},"path":`);
+    io.out(ix.idsJson(path));
+    io.out(`,"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
       // One write per batch, assembled in one buffer: stored messages are copied as they are.

@@ -3,7 +3,7 @@
 // Assistant lines are parsed; a tool result is only looked at for its call id and error flag.
 import { changeSize, changesOfEntry, type ChangeTool, type FileChange } from './codeChanges.js';
 import type { BashFileOp } from './bashFiles.js';
-import { parseRecordLine } from './reader.js';
+import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
 import type { EntryRecord } from './sessionIndex.js';
 import type { SessionEntry } from './types.js';

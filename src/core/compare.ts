@@ -122,7 +122,11 @@ export interface SideSummary {
 /** Totals and touched files of one side's records (`since`: the ancestor's time, ms). */
 export async function summarizeSide(session: Session, recs: readonly EntryRecord[], since: number | undefined, signal?: AbortSignal): Promise<SideSummary> {
   const files = new Set<string>();
-  const sums = await sumUsage(session, recs, { signal, visit: (e) => editedPaths(e).forEach((p) => files.add(p)) });
+  const sums = await sumUsage(
+    session,
+    Int32Array.from(recs, (r) => r.seq),
+    { signal, visit: (e) => editedPaths(e).forEach((p) => files.add(p)) },
+  );
   const first = since ?? recs[0]?.time ?? 0;
   const last = recs.length ? recs[recs.length - 1].time : first;
   return {

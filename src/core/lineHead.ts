@@ -1,8 +1,9 @@
 // Reads the head of a message line as pi writes it — {"type":"message","id":…,"parentId":…,
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
-import { scanJsonValue } from './jsonValid.js';
-import type { EntryRecord } from './sessionIndex.js';
+import { outerKeys, scanValue } from './jsonValid.js';
+import { hexKeyAt } from './idKeys.js';
+import { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type SessionIndex } from './sessionIndex.js';
 
 const P_TYPE = Buffer.from('{"type":"message","id":"');
 const P_PARENT = Buffer.from(',"parentId":');
@@ -110,10 +111,10 @@ export function same(b: Buffer, from: number, to: number, s: string): boolean {
   return true;
 }
 
-/** What readHead found (one reused object: reading 100k heads makes no garbage per line). */
-const head = { id: '', parentId: null as string | null, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0 };
+/** Where readHead found the fields (one reused object: reading 100k heads makes no garbage per line). */
+const head = { idStart: 0, idEnd: 0, parentStart: -1, parentEnd: -1, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0, content: false };
 
-function readHead(b: Buffer, start: number, end: number, prevId: string | undefined): boolean {
+function readHead(b: Buffer, start: number, end: number): boolean {
   if (!at(b, start, end, P_TYPE)) return false;
   let i = start + P_TYPE.length;
   const idEnd = token(b, i, end, 128);
@@ -122,12 +123,14 @@ function readHead(b: Buffer, start: number, end: number, prevId: string | undefi
   i = idEnd + 1;
   if (!at(b, i, end, P_PARENT)) return false;
   i += P_PARENT.length;
-  let parentId: string | null = null;
+  let parentStart = -1;
+  let parentEnd = -1;
   if (at(b, i, end, NULL)) i += 4;
   else if (b[i] === 0x22) {
     const pEnd = token(b, i + 1, end, 128);
     if (pEnd < 0) return false;
-    parentId = prevId !== undefined && same(b, i + 1, pEnd, prevId) ? prevId : b.toString('latin1', i + 1, pEnd);
+    parentStart = i + 1;
+    parentEnd = pEnd;
     i = pEnd + 1;
   } else return false;
   if (!at(b, i, end, P_TS)) return false;
@@ -142,8 +145,10 @@ function readHead(b: Buffer, start: number, end: number, prevId: string | undefi
   i += P_ROLE.length;
   const rEnd = token(b, i, end, 64);
   if (rEnd < 0) return false;
-  head.id = b.toString('latin1', idStart, idEnd);
-  head.parentId = parentId;
+  head.idStart = idStart;
+  head.idEnd = idEnd;
+  head.parentStart = parentStart;
+  head.parentEnd = parentEnd;
   head.time = time;
   head.roleStart = i;
   head.roleEnd = rEnd;
@@ -157,10 +162,43 @@ function readHead(b: Buffer, start: number, end: number, prevId: string | undefi
  * first saves making a new parent-id string for every line.
  */
 export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string, wholeLine = false): MessageHead | undefined {
-  if (!readHead(b, start, end, prevId)) return undefined;
+  if (!readHead(b, start, end)) return undefined;
   // `wholeLine`: b[start…end) is the whole line, and it must be one JSON.parse accepts.
   if (wholeLine && !restIsValid(b, end)) return undefined;
-  return { id: head.id, parentId: head.parentId, time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
+  return { id: b.toString('latin1', head.idStart, head.idEnd), parentId: parentOf(b, prevId), time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
+}
+
+function parentOf(b: Buffer, prevId: string | undefined): string | null {
+  if (head.parentStart < 0) return null;
+  return prevId !== undefined && same(b, head.parentStart, head.parentEnd, prevId) ? prevId : b.toString('latin1', head.parentStart, head.parentEnd);
+}
+
+/** The code (ROLE_NAMES) of a known role spelled at `b[from…to)`, else -1. */
+function roleCodeAt(b: Buffer, from: number, to: number): number {
+  let code: number;
+  switch (to - from) {
+    case 4:
+      code = 1; // user
+      break;
+    case 9:
+      code = 2; // assistant
+      break;
+    case 10:
+      code = 3; // toolResult
+      break;
+    case 6:
+      code = b[from] === 0x73 ? 4 : 6; // system, custom
+      break;
+    case 13:
+      code = b[from + 1] === 0x61 ? 5 : 7; // bashExecution, branchSummary
+      break;
+    case 17:
+      code = 8; // compactionSummary
+      break;
+    default:
+      return -1;
+  }
+  return same(b, from, to, ROLE_NAMES[code]!) ? code : -1;
 }
 
 /**
@@ -169,12 +207,13 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: 
  * duplicate of a head key can override it).
  */
 function restIsValid(b: Buffer, end: number): boolean {
-  const r = scanJsonValue(b, head.messageStart, end, 'role');
-  if (!r || r.keyCount !== 1 || b[r.end] !== 0x7d) return false;
-  for (let k = r.end + 1; k < end; k++) {
+  const e = scanValue(b, head.messageStart, end, true);
+  if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
+  for (let k = e + 1; k < end; k++) {
     const c = b[k];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
+  head.content = outerKeys.content;
   return true;
 }
 
@@ -184,11 +223,11 @@ function restIsValid(b: Buffer, end: number): boolean {
  * reports it if JSON.parse rejects it too).
  */
 export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
-  if (!readHead(b, start, end, prevId) || !restIsValid(b, end)) return undefined;
+  if (!readHead(b, start, end) || !restIsValid(b, end)) return undefined;
   // Every record is made with all its fields, in this order: one hidden class for all of them.
   return {
-    id: head.id,
-    parentId: head.parentId,
+    id: b.toString('latin1', head.idStart, head.idEnd),
+    parentId: parentOf(b, prevId),
     type: 'message',
     time: head.time,
     line,
@@ -199,4 +238,62 @@ export function messageRecord(b: Buffer, start: number, end: number, prevId: str
     parent: undefined,
     seq: 0,
   };
+}
+
+/**
+ * Fills `index.pending` from a message line in pi's shape and adds it, making no string for an id in
+ * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON.
+ */
+export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number): boolean {
+  if (!readHead(b, start, end) || !restIsValid(b, end)) return false;
+  const p = index.pending;
+  const k = hexKeyAt(b, head.idStart, head.idEnd);
+  p.idKey = k;
+  p.idStr = k < 0 ? b.toString('latin1', head.idStart, head.idEnd) : '';
+  if (head.parentStart < 0) p.parentKind = 0;
+  else {
+    const pk = hexKeyAt(b, head.parentStart, head.parentEnd);
+    p.parentKind = pk >= 0 ? 1 : 2;
+    p.parentKey = pk;
+    p.parentStr = pk >= 0 ? '' : b.toString('latin1', head.parentStart, head.parentEnd);
+  }
+  p.typeCode = 0; // message
+  const rc = roleCodeAt(b, head.roleStart, head.roleEnd);
+  p.roleCode = rc;
+  p.role = rc < 0 ? roleAt(b, head.roleStart, head.roleEnd) : undefined;
+  p.time = head.time;
+  p.line = line;
+  p.offset = offset;
+  p.length = end - start;
+  p.entry = undefined;
+  p.bits = F_FAST | (head.content ? F_CONTENT : 0);
+  index.commit();
+  return true;
+}
+
+/**
+ * The bytes of the message object of record `i`'s line `b` (read by the fast path), when pi would
+ * put it into a context as stored: for the roles pi normalizes (user, assistant, toolResult, system),
+ * only with non-null content. Undefined when the line is not that record's any more.
+ */
+export function rawMessageOf(b: Buffer, index: SessionIndex, i: number): Buffer | undefined {
+  const bits = index.lineBits(i);
+  if (messageStartOf(b, index, i) < 0) return undefined;
+  const rc = index.roleCodeOf(i);
+  if (rc >= 1 && rc <= 4 && !(bits & F_CONTENT)) return undefined;
+  let e = b.length - 1;
+  while (e > head.messageStart && (b[e] === 0x20 || b[e] === 0x09 || b[e] === 0x0d)) e--;
+  return b[e] === 0x7d ? b.subarray(head.messageStart, e) : undefined;
+}
+
+/**
+ * Where the message object of record `i`'s line `b` starts, when the reader validated the line in pi's
+ * shape (so its fields can be read from the bytes); -1 otherwise, or when the line is not that record's
+ * any more.
+ */
+export function messageStartOf(b: Buffer, index: SessionIndex, i: number): number {
+  if (!(index.lineBits(i) & F_FAST) || !readHead(b, 0, b.length)) return -1;
+  const key = index.idKeyOf(i);
+  if (key >= 0 ? hexKeyAt(b, head.idStart, head.idEnd) !== key : !same(b, head.idStart, head.idEnd, index.idOf(i))) return -1;
+  return head.messageStart;
 }

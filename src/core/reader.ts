@@ -2,8 +2,8 @@
 // ignored) but every skipped line becomes a diagnostic with its line number. Message lines written
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
-import { isBlank, parseLine, scanSource, type ScanOptions } from './jsonl.js';
-import { messageRecord } from './lineHead.js';
+import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from './jsonl.js';
+import { commitMessageLine, messageRecord } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
@@ -120,7 +120,8 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
         }
         const version = (header.version ?? 1) as number;
         if (version < CURRENT_VERSION) legacyEntries = [];
-        else index = new SessionIndex(header);
+        // Sized for lines of ~400 bytes (grown if they are shorter): no regrowth while a big file is read.
+        else index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(fileSize / 400)));
         return;
       }
       if (isObject(v) && v.kind === 'header') {
@@ -143,9 +144,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       legacyEntries.push({ e: v, line: lineNo });
       return;
     }
-    const recs = index!.records;
-    const rec = classifyLine(buf, start, end, lineNo, offset, diagnostics, recs.length ? recs[recs.length - 1].id : undefined);
-    if (rec) index!.add(rec);
+    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics);
   };
 
   const oversize = (lineNo: number, _offset: number, length: number) => {
@@ -156,18 +155,19 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.`,
     });
   };
-  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize };
-  const res = await scanSource(src, ingest, scanOpts);
+  const fileSize = await src.size();
+  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize };
+  const res: ScanResult = await scanSource(src, ingest, scanOpts);
 
   // A last line without "\n": pi parses it too (and then appends the missing "\n" itself).
   let tailEntryOffset = -1;
   if (res.tail.length && !isBlank(res.tail)) {
-    const before = index?.records.length ?? legacyEntries?.length ?? 0;
+    const before = index?.count ?? legacyEntries?.length ?? 0;
     const tailLine = res.nextLine;
     const keep = [lastStart, lastEnd];
     ingest(res.tail, 0, res.tail.length, tailLine, res.endOffset);
     [lastStart, lastEnd] = keep;
-    const after = index?.records.length ?? legacyEntries?.length ?? 0;
+    const after = index?.count ?? legacyEntries?.length ?? 0;
     const lastDiag = diagnostics[diagnostics.length - 1];
     if (after > before) tailEntryOffset = res.endOffset;
     else if (lastDiag?.line === tailLine && lastDiag.code === 'malformed-json') {
@@ -250,7 +250,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   const index = loaded.index;
   // A torn last line may have been a line still being written: forget that report, re-read it.
   for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
-  const before = index.records.length;
+  const before = index.count;
   const diags: Diagnostic[] = [];
   let lastStart = -1;
   let lastEnd = -1;
@@ -261,8 +261,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
       lastStart = offset;
       lastEnd = offset + end - start;
       if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
-      const rec = classifyLine(buf, start, end, lineNo, offset, diags);
-      if (rec) index.add(rec);
+      ingestLine(index, buf, start, end, lineNo, offset, diags);
     },
     { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
   );
@@ -270,17 +269,15 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   if (res.tail.length && !isBlank(res.tail)) {
     if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
     else {
-      const rec = classifyLine(res.tail, 0, res.tail.length, res.nextLine, res.endOffset, []);
-      if (rec) {
-        index.add(rec);
-        tailEntryOffset = res.endOffset;
-      }
+      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [])) tailEntryOffset = res.endOffset;
     }
   }
   index.diagnostics.push(...diags);
   const lastLine = lastEnd >= 0 ? await lineTail(src, lastStart, lastEnd) : st.lastLine;
   loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
-  return { added: index.records.slice(before), rewritten: false };
+  const added: EntryRecord[] = [];
+  for (let i = before; i < index.count; i++) added.push(index.view(i));
+  return { added, rewritten: false };
 }
 
 function badLine(lineNo: number, v: unknown): Diagnostic {
@@ -289,13 +286,32 @@ function badLine(lineNo: number, v: unknown): Diagnostic {
     : { line: lineNo, severity: 'warning', code: 'not-an-object', message: `Line ${lineNo} is JSON but not an object; skipped.` };
 }
 
+/** Whether a line may be a message line in pi's shape (worth trying the fast path on). */
+function maybeMessage(buf: Buffer, start: number, end: number): boolean {
+  return end - start > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end);
+}
+
+/** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
+export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): boolean {
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset)) return true;
+  const rec = parsedRecord(buf, start, end, lineNo, offset, diagnostics);
+  if (!rec) return false;
+  index.add(rec);
+  return true;
+}
+
 /** Turns one v3 line into an index record, or reports why it was skipped. */
 export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
-  const length = end - start;
-  if (length > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end)) {
+  if (maybeMessage(buf, start, end)) {
     const rec = messageRecord(buf, start, end, prevId, lineNo, offset);
     if (rec) return rec;
   }
+  return parsedRecord(buf, start, end, lineNo, offset, diagnostics);
+}
+
+/** The JSON.parse path of classifyLine. */
+function parsedRecord(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+  const length = end - start;
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', start, end));
@@ -323,96 +339,4 @@ export function classifyLine(buf: Buffer, start: number, end: number, lineNo: nu
   const e = v as SessionEntry;
   // Message bodies can be huge: keep only the head; other entries are small and kept whole.
   return recordFromEntry(e, lineNo, offset, length, e.type !== 'message');
-}
-
-export class StaleFileError extends Error {
-  override name = 'StaleFileError';
-}
-
-/**
- * Calls `visit` with the raw bytes of each record's line (records held in memory are skipped), reading
- * `src` in coalesced ranges and yielding to the event loop between slices of work. `bytes` is only
- * valid during the call.
- */
-export async function visitLines(
-  src: ByteSource,
-  records: readonly EntryRecord[],
-  visit: (index: number, rec: EntryRecord, bytes: Buffer) => void,
-  opts: { signal?: AbortSignal; sliceMs?: number } = {},
-): Promise<void> {
-  const need: number[] = [];
-  records.forEach((r, i) => {
-    if (!r.entry && r.offset >= 0) need.push(i);
-  });
-  if (!need.length) return;
-  need.sort((a, b) => records[a].offset - records[b].offset);
-  const GAP = 64 * 1024;
-  const MAX = 4 * 1024 * 1024;
-  // Coalesced ranges [first, last) of `need`, each read into its own buffer; the next range is read
-  // while this one is visited, so the visit never waits on I/O.
-  const ranges: { k: number; j: number; from: number; to: number }[] = [];
-  for (let k = 0; k < need.length;) {
-    const first = records[need[k]];
-    let end = first.offset + first.length;
-    let j = k + 1;
-    while (j < need.length) {
-      const r = records[need[j]];
-      if (r.offset - end > GAP || r.offset + r.length - first.offset > MAX) break;
-      end = Math.max(end, r.offset + r.length);
-      j++;
-    }
-    ranges.push({ k, j, from: first.offset, to: end });
-    k = j;
-  }
-  const readRange = async ({ from, to }: { from: number; to: number }) => {
-    const buf = Buffer.allocUnsafe(to - from);
-    const n = await src.read(buf, 0, buf.length, from);
-    if (n !== buf.length) throw new StaleFileError('The session file is shorter than when it was read.');
-    return buf;
-  };
-  let sliceStart = performance.now();
-  let next: Promise<Buffer> | undefined = readRange(ranges[0]);
-  try {
-    for (let q = 0; q < ranges.length; q++) {
-      const { k, j, from } = ranges[q];
-      const buf = await next!;
-      next = q + 1 < ranges.length ? readRange(ranges[q + 1]) : undefined;
-      for (let p = k; p < j; p++) {
-        opts.signal?.throwIfAborted();
-        const i = need[p];
-        const r = records[i];
-        const bytes = buf.subarray(r.offset - from, r.offset - from + r.length);
-        if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${r.line} changed on disk since it was read.`);
-        visit(i, r, bytes);
-        if (performance.now() - sliceStart > (opts.sliceMs ?? 8)) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
-      }
-    }
-  } finally {
-    // A read still in flight must end before the caller closes the file.
-    if (next) await next.catch(() => undefined);
-  }
-}
-
-/** Parses a line read for `rec`; undefined when it is damaged beyond its head (reported by callers). */
-export function parseRecordLine(rec: EntryRecord, bytes: Buffer): SessionEntry | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  return isObject(v) && v.id === rec.id ? (v as SessionEntry) : undefined;
-}
-
-/**
- * Full entries for `records`, reading bodies from `src` in coalesced ranges. Throws StaleFileError if
- * a line is no longer where the index saw it (the file was rewritten).
- */
-export async function loadEntries(src: ByteSource, records: readonly EntryRecord[], opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<(SessionEntry | undefined)[]> {
-  const out: (SessionEntry | undefined)[] = records.map((r) => r.entry);
-  await visitLines(src, records, (i, r, bytes) => (out[i] = parseRecordLine(r, bytes)), opts);
-  return out;
 }

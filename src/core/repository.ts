@@ -1,7 +1,7 @@
 // pi's directory layout (session-manager.js, config.js): `<agentDir>/sessions/--<encoded cwd>--/
 // <ts>_<uuidv7>.jsonl`, `PI_CODING_AGENT_DIR` and `PI_CODING_AGENT_SESSION_DIR` honoured, flat custom
 // session dirs filtered by the header's cwd. Plus create / fork / clone / delete as pi does them.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { EntryNotFoundError, Session } from './session.js';
 import { SessionInfoCache, type SessionInfo } from './sessionInfo.js';
 import { writeFileAtomic } from './storage.js';
 import { moveToTrash } from './trash.js';
-import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './types.js';
+import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionHeader } from './types.js';
 
 export function expandTilde(p: string, home = homedir()): string {
   if (p === '~') return home;
@@ -110,10 +110,38 @@ export class SessionRepository {
     return this.infos(await jsonlFiles(dir), opts);
   }
 
-  private async infos(files: string[], opts: ListOptions): Promise<SessionInfo[]> {
+  private async infos(all: string[], opts: ListOptions): Promise<SessionInfo[]> {
     const out: SessionInfo[] = [];
-    let next = 0;
     let loaded = 0;
+    // Files read before and unchanged since (same size and mtime) are answered from the cache after a
+    // stat each, in slices of the event loop: a warm listing of thousands of sessions opens no file.
+    const files: string[] = [];
+    let t0 = performance.now();
+    for (const f of all) {
+      let info: SessionInfo | null | undefined;
+      try {
+        const st = statSync(f);
+        if (st.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs);
+      } catch {
+        info = undefined; // gone or unreadable: the reader says why
+      }
+      if (info === undefined) files.push(f);
+      else {
+        const problem = this.cache.problems.get(f);
+        if (problem) opts.onSkip?.(f, problem);
+        if (info) {
+          out.push(info);
+          opts.onInfo?.(info);
+        }
+        opts.onProgress?.(++loaded, all.length);
+      }
+      if (performance.now() - t0 > 8) {
+        opts.signal?.throwIfAborted();
+        await new Promise<void>((r) => setImmediate(r));
+        t0 = performance.now();
+      }
+    }
+    let next = 0;
     const worker = async () => {
       while (next < files.length) {
         opts.signal?.throwIfAborted();
@@ -125,7 +153,7 @@ export class SessionRepository {
           out.push(info);
           opts.onInfo?.(info);
         }
-        opts.onProgress?.(++loaded, files.length);
+        opts.onProgress?.(++loaded, all.length);
       }
     };
     await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, files.length) }, worker));
@@ -167,7 +195,7 @@ export class SessionRepository {
     if (!msg || msg.role !== 'user') throw new Error(`Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`);
     const text = userText(msg.content);
     if (rec.parentId === null || !session.index.get(rec.parentId)) {
-      const file = await this.writeBranched(session, []);
+      const file = await this.writeBranched(session, -1);
       return { file, text };
     }
     return { file: await this.clone(session, rec.parentId), text };
@@ -177,46 +205,69 @@ export class SessionRepository {
   async clone(session: Session, entryId: string | null = session.leafId): Promise<string> {
     refuseNewer(session, 'clone');
     if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
-    if (!session.index.get(entryId)) throw new EntryNotFoundError(entryId);
-    const path = await session.getBranch(entryId);
-    return this.writeBranched(session, path);
+    const at = session.index.lookup(entryId);
+    if (at < 0) throw new EntryNotFoundError(entryId);
+    return this.writeBranched(session, at);
   }
 
-  private async writeBranched(session: Session, path: SessionEntry[]): Promise<string> {
+  /**
+   * Writes the new session holding the path root→record `leaf` (-1: none), streamed: the path's lines
+   * are read, re-chained and written a batch at a time, so memory does not grow with the session.
+   */
+  private async writeBranched(session: Session, leaf: number): Promise<string> {
     if (!session.path) throw new Error('An in-memory session cannot be forked to a file.');
-    // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
-    // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
-    const kept: SessionEntry[] = [];
-    const replacement = new Map<string, string>();
-    const pending: string[] = [];
-    let parent: string | null = null;
-    for (const e of path) {
-      if (e.type === 'label' || e.type === 'leaf') {
-        pending.push(e.id);
-        continue;
-      }
-      for (const l of pending) replacement.set(l, e.id);
-      pending.length = 0;
-      if (e.type === 'compaction') {
-        const c = e as CompactionEntry;
-        kept.push({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
-      } else kept.push({ ...e, parentId: parent });
-      parent = e.id;
-    }
-    const ids = new Set(kept.map((e) => e.id));
-    const labels: LabelEntry[] = [];
-    for (const [targetId, l] of session.index.labels) {
-      if (!ids.has(targetId)) continue;
-      const id = newEntryId(ids);
-      ids.add(id);
-      labels.push({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label });
-      parent = id;
-    }
+    const index = session.index;
+    const path = index.branchIdx(leaf);
+    // Labels are re-emitted after the path for the entries that made it into the copy.
+    const labelTargets = new Set(index.labels.keys());
+    const copiedTargets = new Set<string>();
     const src = session.path;
     const header = makeHeader(typeof session.header.cwd === 'string' ? session.header.cwd : '', src);
     const dir = dirname(src);
     const file = this.fileName(dir, header);
-    await writeFileAtomic(file, [header, ...kept, ...labels].map(toLine).join(''), { exclusive: true });
+    await writeFileAtomic(
+      file,
+      async (write) => {
+        await write(toLine(header));
+        // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
+        // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
+        const replacement = new Map<string, string>();
+        const pending: string[] = [];
+        let parent: string | null = null;
+        const BATCH = 2000;
+        for (let b = 0; b < path.length; b += BATCH) {
+          const entries = await session.loadIdx(path.subarray(b, b + BATCH));
+          let out = '';
+          for (const e of entries) {
+            if (!e) continue; // unreadable lines are left out, as a path walk leaves them out
+            if (e.type === 'label' || e.type === 'leaf') {
+              pending.push(e.id);
+              continue;
+            }
+            for (const l of pending) replacement.set(l, e.id);
+            pending.length = 0;
+            if (e.type === 'compaction') {
+              const c = e as CompactionEntry;
+              out += toLine({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
+            } else out += toLine({ ...e, parentId: parent });
+            if (labelTargets.has(e.id)) copiedTargets.add(e.id);
+            parent = e.id;
+          }
+          if (out) await write(out);
+        }
+        const fresh = new Set<string>();
+        let out = '';
+        for (const [targetId, l] of index.labels) {
+          if (!copiedTargets.has(targetId)) continue;
+          const id = newEntryId({ has: (x) => fresh.has(x) || index.has(x) });
+          fresh.add(id);
+          out += toLine({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label } satisfies LabelEntry);
+          parent = id;
+        }
+        if (out) await write(out);
+      },
+      { exclusive: true },
+    );
     this.onCreated(file);
     return file;
   }
@@ -258,7 +309,9 @@ function userText(content: unknown): string {
 
 async function jsonlFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+    // One join for the folder, not one per file (path.join normalizes: thousands of calls add up).
+    const prefix = join(dir, '/');
+    return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => prefix + f);
   } catch {
     return [];
   }

@@ -1,30 +1,14 @@
 // One open session: its index, its storage, and every change pi-tree makes to it. Changes are appends
 // of whole lines, serialized through one queue; each append first reads what other writers (pi, another
 // window) appended, so the new entry's parent is always the file's real current leaf.
-import { activeTools, pathSettings, projectEntry } from './context.js';
+import { streamContextItems, type ContextItem, type ContextSource } from './contextStream.js';
 import { newEntryId, nowIso } from './ids.js';
 import { toLine } from './jsonl.js';
-import { rawMessage } from './jsonScan.js';
-import { parseMessageHead } from './lineHead.js';
-import { loadEntries, parseRecordLine, readSession, readTail, StaleFileError, visitLines, type LoadedSession, type ReadOptions } from './reader.js';
+import { loadEntries, parseLineOf, StaleFileError, visitIdx, visitLines } from './lineReads.js';
+import { readSession, readTail, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
-import type {
-  AgentMessage,
-  BranchSummaryEntry,
-  CompactionEntry,
-  ContextEditEntry,
-  Diagnostic,
-  FileDetails,
-  LabelEntry,
-  LeafEntry,
-  MessageEntry,
-  SessionContext,
-  SessionEntry,
-  SessionHeader,
-  SessionInfoEntry,
-  Usage,
-} from './types.js';
+import type { AgentMessage, BranchSummaryEntry, Diagnostic, FileDetails, LabelEntry, LeafEntry, MessageEntry, SessionContext, SessionEntry, SessionHeader, SessionInfoEntry, Usage } from './types.js';
 
 export interface SummaryInput {
   summary: string;
@@ -40,12 +24,6 @@ export interface MoveResult {
   summaryId?: string;
   leafId: string | null;
 }
-
-// Entries before a compaction's kept range that still shape the context's settings.
-const SETTINGS_TYPES = new Set(['thinking_level_change', 'model_change', 'active_tools_change', 'compaction']);
-
-/** A context message, or a stored message's raw JSON bytes (see streamContextRaw). */
-export type ContextItem = AgentMessage | { raw: Buffer };
 
 export type SessionChange = { kind: 'appended'; records: EntryRecord[] } | { kind: 'reloaded' };
 
@@ -188,6 +166,33 @@ export class Session {
     }
   }
 
+  /** Full entries of records `idx` (by number: no record objects are made or kept). */
+  async loadIdx(idx: Int32Array, signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
+    const index = this.index;
+    const out: (SessionEntry | undefined)[] = Array.from(idx, (i) => index.entryOf(i));
+    try {
+      await this.visitIdx(idx, (k, i, bytes) => (out[k] = parseLineOf(index.idOf(i), bytes)), signal);
+    } catch (e) {
+      if (!(e instanceof StaleFileError)) throw e;
+      // Rewritten under us (pi migrates old files on open): the records are read again by id.
+      return this.load(
+        Array.from(idx, (i) => index.view(i)),
+        signal,
+      );
+    }
+    return out;
+  }
+
+  /** visitLines over record numbers (see SessionIndex): no record objects for big sessions. */
+  async visitIdx(idx: ArrayLike<number>, visit: (k: number, i: number, bytes: Buffer) => void, signal?: AbortSignal): Promise<void> {
+    const src = await this.storage.openSource();
+    try {
+      await visitIdx(src, this.index, idx, visit, { signal, sliceMs: this.readOpts.sliceMs });
+    } finally {
+      await src.close();
+    }
+  }
+
   private async loadFrom(records: readonly EntryRecord[], signal?: AbortSignal): Promise<(SessionEntry | undefined)[]> {
     const src = await this.storage.openSource();
     try {
@@ -232,7 +237,7 @@ export class Session {
     emit: (messages: AgentMessage[]) => void,
     opts: { signal?: AbortSignal; batch?: number } = {},
   ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
-    return this.streamContextItems(leafId, emit as (items: ContextItem[]) => void, { ...opts, raw: false });
+    return streamContextItems(this.contextSource(), leafId, emit as (items: ContextItem[]) => void, { ...opts, raw: false });
   }
 
   /**
@@ -240,72 +245,11 @@ export class Session {
    * JSON bytes (`{ raw }`), copied from the file without being parsed — for writers of JSON output.
    */
   streamContextRaw(leafId: string | null, emit: (items: ContextItem[]) => void, opts: { signal?: AbortSignal; batch?: number } = {}): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
-    return this.streamContextItems(leafId, emit, { ...opts, raw: true });
+    return streamContextItems(this.contextSource(), leafId, emit, { ...opts, raw: true });
   }
 
-  private async streamContextItems(
-    leafId: string | null,
-    emit: (items: ContextItem[]) => void,
-    opts: { signal?: AbortSignal; batch?: number; raw: boolean },
-  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
-    const recs = this.index.branch(leafId);
-    let ci = -1;
-    for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (recs[i].type === 'compaction') ci = i;
-    let start = ci;
-    if (ci >= 0) {
-      const firstKept = (recs[ci].entry as CompactionEntry | undefined)?.firstKeptEntryId;
-      for (let i = 0; i < ci; i++) {
-        if (recs[i].id === firstKept) {
-          start = i;
-          break;
-        }
-      }
-    }
-    let lastModel = -1;
-    for (let i = recs.length - 1; i >= 0 && lastModel < 0; i--) {
-      const r = recs[i];
-      if (r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')) lastModel = i;
-    }
-    const isSystem = (r: EntryRecord) => r.type === 'message' && r.role === 'system';
-    const settings = (
-      await this.load(
-        recs.filter((r, i) => i === lastModel || SETTINGS_TYPES.has(r.type) || isSystem(r)),
-        opts.signal,
-      )
-    ).filter((e): e is SessionEntry => !!e);
-    const { thinkingLevel, model } = pathSettings(settings);
-    const selected = ci < 0 ? recs : [recs[ci], ...recs.slice(start, ci).filter((r) => !isSystem(r)), ...recs.slice(ci + 1)];
-    const edits = new Map<string, ContextEditEntry>();
-    for (const r of selected) if (r.type === 'context_edit' && r.entry) edits.set((r.entry as ContextEditEntry).targetId, r.entry as ContextEditEntry);
-    const batch = opts.batch ?? 1000;
-    for (let i = 0; i < selected.length; i += batch) {
-      const part = selected.slice(i, i + batch);
-      const items: ContextItem[][] = part.map(() => []);
-      const project = (k: number, e: SessionEntry | undefined) => {
-        // Only the newest compaction (first) contributes; an older one inside the kept range does not.
-        if (e && !(e.type === 'compaction' && i + k > 0)) items[k] = projectEntry(e, edits.get(e.id));
-      };
-      await this.visitLines(
-        part,
-        (k, rec, bytes) => {
-          if (opts.raw && !edits.has(rec.id)) {
-            const head = parseMessageHead(bytes);
-            const raw = head && head.id === rec.id ? rawMessage(bytes, head.messageStart, head.role) : undefined;
-            if (raw) {
-              const copy = Buffer.allocUnsafe(raw.length); // `bytes` is only valid during this call
-              raw.copy(copy);
-              items[k] = [{ raw: copy }];
-              return;
-            }
-          }
-          project(k, parseRecordLine(rec, bytes));
-        },
-        opts.signal,
-      );
-      part.forEach((r, k) => r.entry && project(k, r.entry));
-      emit(items.flat());
-    }
-    return { thinkingLevel, model, activeToolNames: activeTools(settings), path: recs.map((r) => r.id) };
+  private contextSource(): ContextSource {
+    return { index: this.index, load: (r, signal) => this.load(r, signal), openSource: () => this.storage.openSource(), sliceMs: this.readOpts.sliceMs };
   }
 
   // ───────────────────────────── writes ─────────────────────────────
@@ -330,7 +274,7 @@ export class Session {
       await this.prepareWrite();
       const taken = new Set<string>();
       const newId = () => {
-        const id = newEntryId({ has: (x) => taken.has(x) || this.index.byId.has(x) });
+        const id = newEntryId({ has: (x) => taken.has(x) || this.index.has(x) });
         taken.add(id);
         return id;
       };
@@ -378,12 +322,12 @@ export class Session {
   moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
     return this.enqueueWrite(async () => {
       await this.prepareWrite();
-      if (targetId !== null && !this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      if (targetId !== null && !this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;
       if (from === targetId && !summary) return { moved: false, leafId: from };
       const taken = new Set<string>();
       const id = () => {
-        const x = newEntryId({ has: (k) => taken.has(k) || this.index.byId.has(k) });
+        const x = newEntryId({ has: (k) => taken.has(k) || this.index.has(k) });
         taken.add(x);
         return x;
       };
@@ -416,7 +360,7 @@ export class Session {
   async setLabel(targetId: string, label?: string): Promise<string> {
     const text = label?.trim();
     const [e] = await this.appendEntries((parentId, id) => {
-      if (!this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+      if (!this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const entry: LabelEntry = { type: 'label', id: id(), parentId, timestamp: nowIso(), targetId };
       if (text) entry.label = text;
       return [entry];

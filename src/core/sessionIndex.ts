@@ -1,197 +1,214 @@
-// The in-memory index of one session file: entries in append order, `byId` (last duplicate wins, as in
-// pi), lazy children, leaf recovery, labels, name and diagnostics. Message bodies are not kept: a
-// record remembers where its line is, and `EntryStore` loads full entries on demand. Small entries
-// (labels, names, model changes, summaries, …) are parsed at load and kept.
-import type { Diagnostic, LabelEntry, LeafEntry, SessionEntry, SessionHeader, SessionInfoEntry } from './types.js';
+// The in-memory index of one session file: entries in append order, lookup by id (last duplicate wins,
+// as in pi), paths, children, leaf recovery, labels, name and diagnostics. The columns and how entries
+// are added are indexColumns.ts's; this adds the tree over them: path walks (pi's getBranch), child
+// lists in pi's order, parent cycles cut and reported, built in slices for big sessions.
+// `EntryRecord` views (one per record, made when first asked for) keep the object API for callers that
+// handle a few records; hot paths use the index numbers (`…Idx`, `…Of(i)`).
+import { IndexColumns } from './indexColumns.js';
+import { F_RAWPARENT, F_REPEAT, F_SELF, F_SUPERSEDED, type EntryRecord } from './indexRecord.js';
 
-export interface EntryRecord {
-  id: string;
-  parentId: string | null;
-  type: string;
-  /** Entry timestamp in ms since the epoch (0 when missing or invalid). */
-  time: number;
-  /** 1-based line number in the file (0 for entries not yet in a file). */
-  line: number;
-  /** Byte range of the line in the file; offset -1 when the entry only lives in memory. */
-  offset: number;
-  length: number;
-  /** `message.role` for message entries. */
-  role?: string;
-  /** The whole entry, when held in memory. */
-  entry?: SessionEntry;
-  /** The record `parentId` named when this one was added (path walks follow it without lookups). */
-  parent?: EntryRecord;
-  /** Position in append order. */
-  seq: number;
-}
+export { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord } from './indexRecord.js';
 
-export interface LabelInfo {
-  label: string;
-  timestamp: string;
-}
-
-const ROOT = '\u0000root';
-
-export class SessionIndex {
-  header: SessionHeader;
-  readonly records: EntryRecord[] = [];
-  readonly byId = new Map<string, EntryRecord>();
-  readonly labels = new Map<string, LabelInfo>();
-  readonly diagnostics: Diagnostic[] = [];
-  leafId: string | null = null;
-  name: string | undefined;
-  /** The id of the last `leaf` record, if the current leaf came from one. */
-  private children: Map<string, EntryRecord[]> | undefined;
+export class SessionIndex extends IndexColumns {
   private cycleChecked = false;
-  private duplicates = 0;
-  private readonly cyclic = new Set<string>();
+  private cyclic: Uint8Array | undefined;
+  private childrenBuilt = false;
+  private firstChild = new Int32Array(0);
+  private lastChild = new Int32Array(0);
+  private nextSibling = new Int32Array(0);
+  private childN = new Int32Array(0);
+  private firstRoot = -1;
+  private lastRoot = -1;
+  private rootN = 0;
 
-  constructor(header: SessionHeader) {
-    this.header = header;
+  protected treeStale(children: boolean): void {
+    this.cycleChecked = false;
+    if (children) this.childrenBuilt = false;
   }
 
-  get size(): number {
-    return this.byId.size;
+  protected grewTo(cap: number): void {
+    // A subclass field is not set yet while the base constructor reserves room: nothing built then.
+    if (!this.childrenBuilt) return;
+    const g = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.firstChild = g(this.firstChild);
+    this.lastChild = g(this.lastChild);
+    this.nextSibling = g(this.nextSibling);
+    this.childN = g(this.childN);
   }
 
-  /** Adds one entry in file order and applies pi's replay rules (leaf, labels, name). */
-  add(rec: EntryRecord): void {
-    // One map operation per entry: a set that does not grow the map replaced an earlier entry.
-    const size = this.byId.size;
-    this.byId.set(rec.id, rec);
-    const prev = this.byId.size === size ? this.earlier(rec.id) : undefined;
-    if (prev) {
-      this.duplicates++;
-      this.diagnostics.push({
-        line: rec.line || undefined,
-        severity: 'warning',
-        code: 'duplicate-id',
-        message: `Entry id "${rec.id}" is used again (first on line ${prev.line}); the later entry wins, as in pi.`,
-      });
-      this.cycleChecked = false;
-    }
-    if (rec.parentId === rec.id) {
-      this.diagnostics.push({ line: rec.line || undefined, severity: 'warning', code: 'self-parent', message: `Entry "${rec.id}" names itself as its parent; it is shown as a root.` });
-    }
-    rec.seq = this.records.length;
-    // Share the parent's id string instead of keeping a copy per child (memory at 100k entries).
-    if (rec.parentId !== null && rec.parentId !== rec.id) {
-      // Most entries hang under the line before them: no map lookup for those.
-      const last = this.records[this.records.length - 1];
-      const parent = last !== undefined && last.id === rec.parentId && !this.duplicates ? last : this.byId.get(rec.parentId);
-      if (parent) {
-        rec.parentId = parent.id;
-        rec.parent = parent;
-      }
-    }
-    this.records.push(rec);
-    const e = rec.entry;
-    if (rec.type === 'leaf' && e) {
-      const target = (e as LeafEntry).targetId;
-      if (target === null || target === undefined) this.leafId = null;
-      else if (this.byId.has(target)) this.leafId = target;
-      else {
-        this.diagnostics.push({
-          line: rec.line || undefined,
-          severity: 'warning',
-          code: 'leaf-target-missing',
-          message: `Leaf record "${rec.id}" points at "${target}", which is not in the file; the leaf stays where it was.`,
-        });
-      }
-    } else {
-      this.leafId = rec.id;
-    }
-    if (rec.type === 'label' && e) {
-      const l = e as LabelEntry;
-      if (typeof l.label === 'string' && l.label) this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
-      else this.labels.delete(l.targetId);
-    } else if (rec.type === 'session_info' && e) {
-      const n = (e as SessionInfoEntry).name;
-      this.name = (typeof n === 'string' ? n.trim() : '') || undefined;
-    }
-    if (this.children) this.insertChild(rec, prev);
+  protected added(i: number, prev: number): void {
+    if (!this.childrenBuilt) return;
+    this.firstChild[i] = this.lastChild[i] = -1;
+    this.childN[i] = 0;
+    if (prev >= 0)
+      this.childrenBuilt = false; // a duplicate id can reshape the tree: rebuilt lazily
+    else this.link(i, this.treeParentIdx(i));
   }
 
-  /** The latest record with `id` before the one being added (only asked for duplicates: rare). */
-  private earlier(id: string): EntryRecord | undefined {
-    for (let i = this.records.length - 1; i >= 0; i--) if (this.records[i].id === id) return this.records[i];
-    return undefined;
+  get records(): EntryRecord[] {
+    const out = new Array<EntryRecord>(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.view(i);
+    return out;
   }
 
-  get(id: string): EntryRecord | undefined {
-    return this.byId.get(id);
+  /** id → live record, as a Map (made on first use, then kept up to date). */
+  get byId(): Map<string, EntryRecord> {
+    if (!this.idMap) {
+      const m = new Map<string, EntryRecord>();
+      for (let i = 0; i < this.count; i++) m.set(this.idOf(i), this.view(i));
+      this.idMap = m;
+    }
+    return this.idMap;
+  }
+
+  /** Live records (the surviving record of each id) in append order. */
+  live(): EntryRecord[] {
+    const idx = this.liveIdx();
+    const out = new Array<EntryRecord>(idx.length);
+    for (let k = 0; k < idx.length; k++) out[k] = this.view(idx[k]);
+    return out;
+  }
+
+  /** Record numbers of the live records, in append order. */
+  liveIdx(from = 0): Int32Array {
+    if (!this.duplicates) {
+      const out = new Int32Array(Math.max(0, this.count - from));
+      for (let k = 0; k < out.length; k++) out[k] = from + k;
+      return out;
+    }
+    let n = 0;
+    for (let i = from; i < this.count; i++) if (!(this.flags[i] & F_SUPERSEDED)) n++;
+    const out = new Int32Array(n);
+    n = 0;
+    for (let i = from; i < this.count; i++) if (!(this.flags[i] & F_SUPERSEDED)) out[n++] = i;
+    return out;
+  }
+
+  // ───────────────────────────── paths ─────────────────────────────
+
+  /** The next record up from `i` on a path walk (pi's getBranch): -1 at a root or missing parent. */
+  up(i: number): number {
+    if (!this.duplicates) {
+      const p = this.par[i];
+      if (p >= 0) return p;
+    }
+    const f = this.flags[i];
+    if (f & F_SELF) return -1;
+    if (f & F_RAWPARENT) return this.lookup(this.parentRaw.get(i)!);
+    const p = this.par[i];
+    return p < 0 ? -1 : this.latest(p);
   }
 
   /** Root→id path (like pi's getBranch): stops at a missing parent; cycles are cut and reported. */
   branch(id: string | null | undefined): EntryRecord[] {
     if (!id) return [];
-    const path: EntryRecord[] = [];
-    const limit = this.byId.size;
-    // Parent pointers are exact while no id repeats (a later duplicate would take over the id).
-    const pointers = !this.duplicates;
-    let cur = this.byId.get(id);
-    while (cur) {
-      // More steps than entries means a cycle: walk again, remembering what was seen.
-      if (path.length > limit) return this.branchGuarded(id);
-      path.push(cur);
-      cur = pointers && cur.parent ? cur.parent : cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
-    }
-    return path.reverse();
+    const idx = this.branchIdx(this.lookup(id));
+    const out = new Array<EntryRecord>(idx.length);
+    for (let k = 0; k < idx.length; k++) out[k] = this.view(idx[k]);
+    return out;
   }
 
-  private branchGuarded(id: string): EntryRecord[] {
-    const path: EntryRecord[] = [];
-    const seen = new Set<string>();
-    let cur = this.byId.get(id);
-    while (cur && !seen.has(cur.id)) {
-      seen.add(cur.id);
-      path.push(cur);
-      cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
+  /** Record numbers root→`i` (i = -1: empty). */
+  branchIdx(i: number): Int32Array {
+    if (i < 0) return new Int32Array(0);
+    const limit = this.size;
+    let depth = 0;
+    for (let cur = i; cur >= 0; cur = this.up(cur)) {
+      // More steps than entries means a cycle: walk again, remembering what was seen.
+      if (++depth > limit + 1) return this.branchGuarded(i);
     }
-    if (cur) this.checkCycles();
-    return path.reverse();
+    const out = new Int32Array(depth);
+    for (let cur = i, k = depth - 1; cur >= 0; cur = this.up(cur)) out[k--] = cur;
+    return out;
   }
+
+  private branchGuarded(i: number): Int32Array {
+    const path: number[] = [];
+    const seen = new Uint8Array(this.count);
+    let cur = i;
+    while (cur >= 0 && !seen[cur]) {
+      seen[cur] = 1;
+      path.push(cur);
+      cur = this.up(cur);
+    }
+    if (cur >= 0) this.checkCycles();
+    return Int32Array.from(path.reverse());
+  }
+
+  // ───────────────────────────── tree ─────────────────────────────
 
   /** The parent record used for the tree: undefined for roots (null, self, missing parent, cycle entry). */
   treeParent(rec: EntryRecord): EntryRecord | undefined {
-    if (rec.parentId === null || rec.parentId === rec.id) return undefined;
-    this.checkCycles();
-    if (this.cyclic.has(rec.id) && this.isCycleEntry(rec)) return undefined;
-    return this.byId.get(rec.parentId);
+    const p = this.treeParentIdx(rec.seq);
+    return p >= 0 ? this.view(p) : undefined;
+  }
+
+  treeParentIdx(i: number): number {
+    const f = this.flags[i];
+    if (f & F_SELF || (this.par[i] < 0 && !(f & F_RAWPARENT))) return -1;
+    if (f & F_RAWPARENT || this.duplicates) {
+      this.checkCycles();
+      if (this.cyclic?.[i] && this.isCycleEntry(i)) return -1;
+    }
+    return this.up(i);
   }
 
   /** Children of `id` (null = roots), oldest first by timestamp as in pi's getTree. */
   childrenOf(id: string | null): EntryRecord[] {
-    if (!this.children) this.buildChildren();
-    return this.children!.get(id ?? ROOT) ?? [];
+    let p = -1;
+    if (id !== null) {
+      p = this.lookup(id);
+      if (p < 0) return [];
+    }
+    return this.childrenIdx(p).map((c) => this.view(c));
   }
 
   roots(): EntryRecord[] {
     return this.childrenOf(null);
   }
 
-  /** Live records (the surviving record of each id) in append order. */
-  live(): EntryRecord[] {
-    // Without duplicate ids every record is live: skip 100k map lookups.
-    if (!this.duplicates) return this.records.slice();
-    return this.records.filter((r) => this.byId.get(r.id) === r);
+  /** Children of record `p` (-1: the roots), in pi's order. */
+  childrenIdx(p: number): number[] {
+    this.buildChildren();
+    const out: number[] = [];
+    for (let c = p < 0 ? this.firstRoot : this.firstChild[p]; c >= 0; c = this.nextSibling[c]) out.push(c);
+    return out;
+  }
+
+  /** How many children record `p` has (-1: roots). */
+  childCount(p: number): number {
+    this.buildChildren();
+    return p < 0 ? this.rootN : this.childN[p];
+  }
+
+  /** The first child of `p` (-1: the first root), then nextSiblingOf: walks without arrays. */
+  firstChildOf(p: number): number {
+    this.buildChildren();
+    return p < 0 ? this.firstRoot : this.firstChild[p];
+  }
+  nextSiblingOf(c: number): number {
+    return this.nextSibling[c];
   }
 
   hasCycles(): boolean {
     this.checkCycles();
-    return this.cyclic.size > 0;
+    return !!this.cyclic;
   }
 
-  private isCycleEntry(rec: EntryRecord): boolean {
+  private isCycleEntry(i: number): boolean {
     // Of the entries in one cycle, the earliest in the file becomes the root, so the cycle is drawn once.
-    let min = rec;
-    let cur = this.byId.get(rec.parentId!);
+    let min = i;
+    let cur = this.up(i);
     let steps = 0;
-    while (cur && cur !== rec && steps++ <= this.byId.size) {
-      if (cur.seq < min.seq) min = cur;
-      cur = cur.parentId !== null ? this.byId.get(cur.parentId) : undefined;
+    while (cur >= 0 && cur !== i && steps++ <= this.size) {
+      if (cur < min) min = cur;
+      cur = this.up(cur);
     }
-    return min === rec;
+    return min === i;
   }
 
   /** Marks every entry that sits on a parent cycle (O(n), iterative). */
@@ -201,70 +218,78 @@ export class SessionIndex {
   }
 
   private *cycleSteps(): Generator<void> {
-    this.cyclic.clear();
-    const state = new Map<string, 1 | 2>(); // 1 = on the current walk, 2 = done
-    let n = 0;
-    for (const start of this.byId.values()) {
-      if (state.has(start.id)) continue;
-      const walk: EntryRecord[] = [];
-      let cur: EntryRecord | undefined = start;
-      while (cur && !state.has(cur.id)) {
-        state.set(cur.id, 1);
+    this.cyclic = undefined;
+    // Parents named before their children, and no id twice: every walk goes to earlier lines, no cycle.
+    if (!this.duplicates && !this.parentRaw.size) {
+      this.cycleChecked = true;
+      return;
+    }
+    const n = this.count;
+    const state = new Uint8Array(n); // 1 = on the current walk, 2 = done
+    let work = 0;
+    // In the order ids first appear (as a Map of ids iterates), each id's live record.
+    for (let s = 0; s < n; s++) {
+      if (this.flags[s] & F_REPEAT) continue;
+      const start = this.latest(s);
+      if (state[start]) continue;
+      const walk: number[] = [];
+      let cur = start;
+      while (cur >= 0 && !state[cur]) {
+        state[cur] = 1;
         walk.push(cur);
-        cur = cur.parentId !== null && cur.parentId !== cur.id ? this.byId.get(cur.parentId) : undefined;
+        cur = this.up(cur);
       }
-      if (cur && state.get(cur.id) === 1) {
+      if (cur >= 0 && state[cur] === 1) {
         // cur is on this walk: everything from it to the end of the walk is a cycle.
         const members = walk.slice(walk.indexOf(cur));
-        for (const m of members) this.cyclic.add(m.id);
-        const first = members.reduce((a, b) => (a.seq < b.seq ? a : b));
+        this.cyclic ??= new Uint8Array(n);
+        for (const m of members) this.cyclic[m] = 1;
+        const first = Math.min(...members);
         this.diagnostics.push({
-          line: first.line || undefined,
+          line: this.lineCol[first] || undefined,
           severity: 'error',
           code: 'cycle',
           message: `Entries ${members
-            .map((m) => `"${m.id}"`)
+            .slice(0, 6)
+            .map((m) => `"${this.idOf(m)}"`)
             .slice(0, 5)
             .join(', ')}${members.length > 5 ? ', …' : ''} form a parent cycle; the earliest is shown as a root and path walks stop at the cycle.`,
         });
       }
-      for (const w of walk) state.set(w.id, 2);
-      if ((n += walk.length + 1) > 2_000) {
-        n = 0;
+      for (const w of walk) state[w] = 2;
+      if ((work += walk.length + 1) > 20_000) {
+        work = 0;
         yield;
       }
     }
     this.cycleChecked = true;
   }
 
-  private keyOf(rec: EntryRecord): string {
-    const p = this.treeParent(rec);
-    return p ? p.id : ROOT;
-  }
-
   private buildChildren(): void {
+    if (this.childrenBuilt && this.cycleChecked) return;
     for (const _ of this.childSteps());
   }
 
   private *childSteps(): Generator<void> {
     yield* this.cycleSteps();
-    const map = new Map<string, EntryRecord[]>();
-    let n = 0;
-    for (const rec of this.records) {
-      if (this.byId.get(rec.id) !== rec) continue;
-      const key = this.keyOf(rec);
-      let list = map.get(key);
-      if (!list) map.set(key, (list = []));
-      list.push(rec);
-      if (++n % 2_000 === 0) yield;
+    const cap = this.cap;
+    this.firstChild = new Int32Array(cap).fill(-1);
+    this.lastChild = new Int32Array(cap).fill(-1);
+    this.nextSibling = new Int32Array(cap).fill(-1);
+    this.childN = new Int32Array(cap);
+    this.firstRoot = this.lastRoot = -1;
+    this.rootN = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.flags[i] & F_SUPERSEDED) continue;
+      this.link(i, this.treeParentIdx(i));
+      if ((i & 0x3fff) === 0x3fff) yield;
     }
-    for (const list of map.values()) if (list.length > 1) list.sort(byTime);
-    this.children = map;
+    this.childrenBuilt = true;
   }
 
   /** Builds the tree structures (cycle check, children) in slices, yielding to the event loop. */
   async prepareTree(sliceMs = 8): Promise<void> {
-    if (this.children && this.cycleChecked) return;
+    if (this.childrenBuilt && this.cycleChecked) return;
     let t0 = performance.now();
     for (const _ of this.childSteps()) {
       if (performance.now() - t0 > sliceMs) {
@@ -274,22 +299,39 @@ export class SessionIndex {
     }
   }
 
-  private insertChild(rec: EntryRecord, replaced: EntryRecord | undefined): void {
-    if (replaced) {
-      // A duplicate id can reshape the tree; rebuild lazily.
-      this.children = undefined;
+  /** pi's sibling order: time ascending, then file order. */
+  private before(a: number, b: number): boolean {
+    const ta = this.timeCol[a];
+    const tb = this.timeCol[b];
+    return ta < tb || (ta === tb && a < b);
+  }
+
+  private link(i: number, p: number): void {
+    this.nextSibling[i] = -1;
+    const last = p < 0 ? this.lastRoot : this.lastChild[p];
+    if (p < 0) this.rootN++;
+    else this.childN[p]++;
+    if (last < 0) {
+      if (p < 0) this.firstRoot = this.lastRoot = i;
+      else this.firstChild[p] = this.lastChild[p] = i;
       return;
     }
-    const key = this.keyOf(rec);
-    let list = this.children!.get(key);
-    if (!list) this.children!.set(key, (list = []));
-    let i = list.length;
-    while (i > 0 && byTime(list[i - 1], rec) > 0) i--;
-    list.splice(i, 0, rec);
+    if (this.before(last, i)) {
+      this.nextSibling[last] = i;
+      if (p < 0) this.lastRoot = i;
+      else this.lastChild[p] = i;
+      return;
+    }
+    // Out of time order (rare): walk to the insertion point.
+    let prev = -1;
+    let c = p < 0 ? this.firstRoot : this.firstChild[p];
+    while (c >= 0 && this.before(c, i)) {
+      prev = c;
+      c = this.nextSibling[c];
+    }
+    this.nextSibling[i] = c;
+    if (prev >= 0) this.nextSibling[prev] = i;
+    else if (p < 0) this.firstRoot = i;
+    else this.firstChild[p] = i;
   }
-}
-
-function byTime(a: EntryRecord, b: EntryRecord): number {
-  const d = a.time - b.time;
-  return d !== 0 ? d : a.seq - b.seq;
 }

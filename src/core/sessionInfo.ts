@@ -3,7 +3,8 @@
 // head, only the few lines that carry a shown value are parsed. The scan state is kept so that a file
 // that grew is read from where the last scan stopped. Memory per file is bounded: lines longer than
 // INFO_LINE_BYTES are never assembled; a row reads what it needs from their first and last bytes.
-import { FileSource, NotRegularFileError } from './byteSource.js';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { FileSource, NotRegularFileError, type ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
 import type { SessionHeader } from './types.js';
@@ -13,12 +14,16 @@ export interface SessionInfo {
   id: string;
   cwd: string;
   name?: string;
+  /** Time (ms) of the session_info entry that set `name` (a fork's inherited name is older than the fork). */
+  nameTime?: number;
   parentSessionPath?: string;
   created: Date;
   /** Newest user/assistant message time, else the header time, else the file's mtime (as pi). */
   modified: Date;
   messageCount: number;
   firstMessage: string;
+  /** A fork's first user message of its own (written after it was forked), if any yet. */
+  ownFirstMessage?: string;
   /** File size and mtime when read (the cache key). */
   size: number;
   mtimeMs: number;
@@ -33,7 +38,9 @@ interface ScanState {
   nextLine: number;
   messageCount: number;
   firstMessage: string;
+  ownFirst?: string;
   name: string | undefined;
+  nameTime?: number;
   lastActivity: number | undefined;
   /** Why something was skipped (the first such thing), for a diagnostic. */
   note?: string;
@@ -66,6 +73,8 @@ function applyParsed(st: ScanState, v: unknown): void {
   }
   if (e.type === 'session_info') {
     st.name = (typeof e.name === 'string' ? e.name.trim() : '') || undefined;
+    const t = Date.parse(String(e.timestamp));
+    st.nameTime = Number.isNaN(t) ? undefined : t;
     return;
   }
   if (e.type !== 'message') return;
@@ -76,6 +85,16 @@ function applyParsed(st: ScanState, v: unknown): void {
   const t = typeof m.timestamp === 'number' ? m.timestamp : Date.parse(String(e.timestamp));
   if (!Number.isNaN(t)) st.lastActivity = Math.max(st.lastActivity ?? 0, t);
   if (!st.firstMessage && m.role === 'user') st.firstMessage = textOf(m.content);
+  // When the entry was written (a fork keeps its copied entries' times), not the message's own time.
+  else if (m.role === 'user' && wantsOwn(st, Date.parse(String(e.timestamp)))) st.ownFirst = textOf(m.content);
+}
+
+/** A fork still without a message of its own, and a user message at `time` written after the fork. */
+function wantsOwn(st: ScanState, time: number): boolean {
+  const h = st.header;
+  if (!h || typeof h.parentSession !== 'string' || st.ownFirst !== undefined) return false;
+  const created = Date.parse(String(h.timestamp));
+  return !Number.isNaN(created) && time >= created;
 }
 
 function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
@@ -90,7 +109,7 @@ function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
         st.messageCount++;
         return;
       }
-      if (role === 'assistant' || st.firstMessage) {
+      if (role === 'assistant' || (st.firstMessage && !wantsOwn(st, head.time))) {
         const tail = TAIL_TS.exec(buf.toString('latin1', Math.max(start, end - 48), end));
         if (tail) {
           st.messageCount++;
@@ -125,10 +144,11 @@ function ingestOversize(st: ScanState, head: Buffer, tail: Buffer, lineNo: numbe
   const time = t ? Number(t[1]) : h.time;
   if (time > 0) st.lastActivity = Math.max(st.lastActivity ?? 0, time);
   if (!st.firstMessage && h.role === 'user') st.firstMessage = textPrefix(head, h.messageStart);
+  else if (h.role === 'user' && wantsOwn(st, h.time)) st.ownFirst = textPrefix(head, h.messageStart);
 }
 
 /** The start of the first text of a message whose line was cut at the end of `head`. */
-function textPrefix(head: Buffer, from: number): string {
+export function textPrefix(head: Buffer, from: number): string {
   const s = head.toString('utf8', from);
   const m = /"(?:content|text)":"/.exec(s);
   if (!m) return '';
@@ -156,6 +176,8 @@ export class SessionInfoCache {
 
   /** Info for one file, reading only what changed since the last call. null = not a pi session. */
   async get(path: string, signal?: AbortSignal): Promise<SessionInfo | null> {
+    const small = readSmall(path);
+    if (small) return this.scan(path, small, signal);
     let src: FileSource | undefined;
     try {
       // Opened without blocking (a FIFO named *.jsonl must not hang the listing); fstat gives size and mtime.
@@ -173,7 +195,7 @@ export class SessionInfoCache {
     }
   }
 
-  private async scan(path: string, src: FileSource, signal?: AbortSignal): Promise<SessionInfo | null> {
+  private async scan(path: string, src: ByteSource & { stat(): Promise<Stats> }, signal?: AbortSignal): Promise<SessionInfo | null> {
     const s = await src.stat();
     const cached = this.states.get(path);
     if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) return cached.info;
@@ -215,9 +237,59 @@ export class SessionInfoCache {
     return info;
   }
 
+  /**
+   * The info of `path` when it was read at this size and mtime (so nothing changed since): no file is
+   * opened. undefined when it must be read (new, changed, or never read).
+   */
+  peek(path: string, size: number, mtimeMs: number): SessionInfo | null | undefined {
+    const cached = this.states.get(path);
+    return cached && cached.size === size && cached.mtimeMs === mtimeMs ? cached.info : undefined;
+  }
+
   forget(path: string): void {
     this.states.delete(path);
     this.problems.delete(path);
+  }
+}
+
+/** Files up to this size are read in one go, synchronously (most sessions are small). */
+const SMALL_FILE = 256 * 1024;
+
+/**
+ * A small regular file read whole with four system calls (open without blocking, fstat, read, close):
+ * listing thousands of sessions then costs no round trips through libuv's pool. Undefined for anything
+ * else (bigger, not regular, unreadable): the caller streams it and reports why it cannot.
+ */
+function readSmall(path: string): (ByteSource & { stat(): Promise<Stats> }) | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > SMALL_FILE) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    while (n < buf.length) {
+      const r = readSync(fd, buf, n, buf.length - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    // What was read is the file as seen (it may have shrunk in between): its size is the bytes read.
+    const bytes = buf.subarray(0, n);
+    const seen = Object.assign(Object.create(Object.getPrototypeOf(st) as object) as Stats, st, { size: n });
+    return {
+      size: async () => n,
+      read: async (b, offset, length, position) => (position >= n ? 0 : bytes.copy(b, offset, position, Math.min(n, position + length))),
+      close: async () => {},
+      stat: async () => seen,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -230,11 +302,13 @@ function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtim
     id: h.id,
     cwd: typeof h.cwd === 'string' ? h.cwd : '',
     name: st.name,
+    nameTime: st.name !== undefined ? st.nameTime : undefined,
     parentSessionPath: typeof h.parentSession === 'string' ? h.parentSession : undefined,
     created: new Date(h.timestamp),
     modified,
     messageCount: st.messageCount,
     firstMessage: st.firstMessage || '(no messages)',
+    ownFirstMessage: st.ownFirst || undefined,
     size,
     mtimeMs,
     version: (h.version ?? 1) as number,

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { matchSession, parseQuery } from './sessionQuery.js';
 import type { SessionInfo } from './sessionInfo.js';
+import type { Searchable } from './sessionQuery.js';
 
 export type SortMode = 'threaded' | 'recent' | 'name';
 
@@ -14,12 +15,22 @@ export interface ListNode {
 
 const title = (i: SessionInfo) => (i.name ?? i.firstMessage).toLowerCase();
 
-export function arrangeSessions(list: readonly SessionInfo[], sort: SortMode, query = '', canon: (p: string) => string = resolve): ListNode[] {
+/**
+ * `textOf`: a session's whole message text, when read (a query then matches any message, as pi's
+ * /resume does; else the first message).
+ */
+export function arrangeSessions(
+  list: readonly SessionInfo[],
+  sort: SortMode,
+  query = '',
+  canon: (p: string) => string = resolve,
+  textOf: (info: SessionInfo) => Searchable['text'] = () => undefined,
+): ListNode[] {
   const items = [...list];
   if (query.trim()) {
     const q = parseQuery(query);
     if (q.mode === 'regex' && !q.regex) return [];
-    const scored = items.map((info) => ({ info, score: matchSession(info, q) })).filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
+    const scored = items.map((info) => ({ info, score: matchSession({ ...info, text: textOf(info) }, q) })).filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
     if (sort === 'recent') return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => newest(b.info) - newest(a.info));
     if (sort === 'name') return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => title(a.info).localeCompare(title(b.info)));
     return scored.sort((a, b) => a.score - b.score || newest(b.info) - newest(a.info)).map((x) => ({ info: x.info, children: [] }));

@@ -2,13 +2,16 @@
 // (whitespace-normalised; unbalanced quotes fall back to plain tokens), and `re:<pattern>`
 // (case-insensitive; an invalid pattern matches nothing). Scores are tiers like pi's: a hit in the
 // name beats a hit in the id, messages or cwd, which beats a scattered (fuzzy) hit. Lower is better.
-// pi-tree searches the first message where pi searches all message text (rows never read whole files).
+// Messages are all the session's message text when the caller has read it (sessionText.ts, as pi's
+// allMessagesText), else the first message.
 
 export interface Searchable {
   id: string;
   name?: string;
   cwd: string;
   firstMessage: string;
+  /** Every user and assistant message's text (pi's allMessagesText), when read. */
+  text?: { raw: string; lower: string; normalized: string };
 }
 
 export type QueryToken = { kind: 'fuzzy' | 'phrase'; value: string };
@@ -99,10 +102,11 @@ function scorePositions(t: string, positions: number[]): number {
   return score;
 }
 
-function literal(s: Searchable, value: string, normalize: (x: string) => string): number | undefined {
+function literal(s: Searchable, value: string, normalize: (x: string) => string, phrase: boolean): number | undefined {
   const name = normalize(s.name ?? '');
   if (name.includes(value)) return fuzzyScore(value, name) ?? 0;
-  if (s.id.toLowerCase().includes(value) || normalize(s.firstMessage).includes(value) || normalize(s.cwd).includes(value)) return TIER;
+  const messages = s.text ? (phrase ? s.text.normalized : s.text.lower) : normalize(s.firstMessage);
+  if (s.id.toLowerCase().includes(value) || messages.includes(value) || normalize(s.cwd).includes(value)) return TIER;
   return undefined;
 }
 
@@ -111,7 +115,7 @@ export function matchSession(s: Searchable, q: ParsedQuery): number | undefined 
   if (q.mode === 'regex') {
     if (!q.regex) return undefined;
     if (s.name && q.regex.test(s.name)) return 0;
-    return q.regex.test(s.id) || q.regex.test(s.firstMessage) || q.regex.test(s.cwd) ? TIER : undefined;
+    return q.regex.test(s.id) || q.regex.test(s.text?.raw ?? s.firstMessage) || q.regex.test(s.cwd) ? TIER : undefined;
   }
   let total = 0;
   for (const tok of q.tokens) {
@@ -119,9 +123,9 @@ export function matchSession(s: Searchable, q: ParsedQuery): number | undefined 
     if (tok.kind === 'phrase') {
       const phrase = norm(tok.value);
       if (!phrase) continue;
-      score = literal(s, phrase, norm);
+      score = literal(s, phrase, norm, true);
     } else {
-      score = literal(s, tok.value.toLowerCase(), (x) => x.toLowerCase());
+      score = literal(s, tok.value.toLowerCase(), (x) => x.toLowerCase(), false);
       if (score === undefined) {
         for (const field of [s.name ?? '', s.cwd]) {
           const f = fuzzyScore(tok.value, field);

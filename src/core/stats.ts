@@ -1,8 +1,11 @@
 // Totals over a whole session file: entries, messages by role, tokens, cost and models used (all
-// branches, like pi's /session), plus tree shape.
-import { parseRecordLine } from './reader.js';
+// branches, like pi's /session), plus tree shape. Counted over the index's columns; the usage of the
+// messages that carry one is read from their lines' bytes (messageFacts.ts), a line parsed only when
+// it is not in pi's shape. Nothing is held per entry, so a million-entry session is summed in one pass.
+import { messageStartOf } from './lineHead.js';
+import { facts, readUsageFacts } from './messageFacts.js';
+import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
-import type { EntryRecord } from './sessionIndex.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 
 export interface SessionStats {
@@ -33,7 +36,6 @@ export interface SessionStats {
   labels: number;
   diagnostics: number;
 }
-
 type Obj = Record<string, unknown>;
 
 /** Usage, messages, tool calls and models of some entries, summed as pi's getSessionStats() sums them. */
@@ -48,20 +50,25 @@ export interface UsageSums {
   models: { provider: string; model: string; messages: number }[];
 }
 
-/** Records whose bodies are read per batch, so a huge session is never all in memory. */
-const BATCH = 2000;
-const USAGE_KEY = Buffer.from('"usage"');
-
 /**
- * Sums `records` (in their order, which is file order for a session or a path: the float sums then come
- * out as pi's) as pi's getSessionStats() does: usage of assistant and toolResult messages, usage entries,
- * compactions and branch summaries; total = input + output + cacheRead + cacheWrite. Lines are read in
- * slices; a tool result line is parsed only if it has a "usage" key at all (it rarely has one, and tool
- * output is most of a session's bytes). `visit` sees every assistant entry read (e.g. for its tool calls).
+ * Sums records `idx` (record numbers, in their order, which is file order for a session or a path: the
+ * float sums then come out as pi's) as pi's getSessionStats() does: usage of assistant and toolResult
+ * messages, usage entries, compactions and branch summaries; total = input + output + cacheRead +
+ * cacheWrite. Usage is read from the lines' bytes (a line is parsed only off pi's shape); `visit` sees
+ * every assistant entry (those lines are then parsed, e.g. for their tool calls).
  */
-export async function sumUsage(session: Session, records: readonly EntryRecord[], opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void } = {}): Promise<UsageSums> {
+export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void } = {}): Promise<UsageSums> {
+  const index = session.index;
   const messagesByRole: Record<string, number> = Object.create(null);
-  for (const r of records) if (r.type === 'message') messagesByRole[r.role ?? '?'] = (messagesByRole[r.role ?? '?'] ?? 0) + 1;
+  const carries: number[] = [];
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    if (index.isType(i, 'message')) {
+      const role = index.roleOf(i) ?? '?';
+      messagesByRole[role] = (messagesByRole[role] ?? 0) + 1;
+      if (role === 'assistant' || role === 'toolResult') carries.push(i);
+    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) carries.push(i);
+  }
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   const add = (u: unknown) => {
     if (!u || typeof u !== 'object') return;
@@ -74,49 +81,56 @@ export async function sumUsage(session: Session, records: readonly EntryRecord[]
   };
   let toolCalls = 0;
   const models = new Map<string, { provider: string; model: string; messages: number }>();
-  const carries = records.filter((r) => (r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult')) || r.type === 'usage' || r.type === 'compaction' || r.type === 'branch_summary');
-  const take = (e: SessionEntry | undefined) => {
+  // The last key made, by its parts (consecutive messages mostly share their model).
+  let lastParts: [unknown, unknown, string] = [Symbol(), Symbol(), ''];
+  const countModel = (provider: unknown, model: unknown) => {
+    if (lastParts[0] !== provider || lastParts[1] !== model) lastParts = [provider, model, `${String(provider)}/${String(model)}`];
+    const key = lastParts[2];
+    const cur = models.get(key) ?? { provider: String(provider ?? ''), model: String(model ?? ''), messages: 0 };
+    cur.messages++;
+    models.set(key, cur);
+  };
+  const fromEntry = (e: SessionEntry | undefined) => {
     if (!e) return;
-    if (e.type !== 'message') return add((e as Obj).usage);
+    if (e.type !== 'message') {
+      add((e as Obj).usage);
+      return;
+    }
     const m = messageOf(e);
     if (!m) return;
     add(m.usage);
     if (m.role !== 'assistant') return;
     opts.visit?.(e);
     if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
-    const key = `${String(m.provider)}/${String(m.model)}`;
-    const cur = models.get(key) ?? { provider: String(m.provider ?? ''), model: String(m.model ?? ''), messages: 0 };
-    cur.messages++;
-    models.set(key, cur);
+    countModel(m.provider, m.model);
   };
-  for (let i = 0; i < carries.length; i += BATCH) {
-    const slice = carries.slice(i, i + BATCH);
-    // Each line is summed as soon as it is read, in order (the float sums must come out as pi's), so a
-    // parsed entry dies young: a 50k-entry path leaves little for the collector to copy.
-    const held = new Map<number, SessionEntry | undefined>();
-    let next = 0;
-    const drain = () => {
-      while (next < slice.length) {
-        const r = slice[next];
-        if (r.entry) take(r.entry);
-        else if (held.has(next)) {
-          take(held.get(next));
-          held.delete(next);
-        } else if (r.offset >= 0) return; // not read yet
-        next++;
-      }
-    };
-    await session.visitLines(
-      slice,
-      (k, rec, bytes) => {
-        held.set(k, rec.role === 'toolResult' && bytes.indexOf(USAGE_KEY) < 0 ? undefined : parseRecordLine(rec, bytes));
-        drain();
-      },
-      opts.signal,
-    );
-    // lines that could not be read (and so were never visited) add nothing
-    for (; next < slice.length; next++) take(slice[next].entry ?? held.get(next));
-  }
+  // In file order, as pi sums them (so the float sums come out the same): entries held in memory are
+  // summed in their place between the lines read from the file.
+  let next = 0;
+  const kept = (upTo: number) => {
+    for (; next < upTo; next++) if (index.isKept(carries[next]) || index.offsetOf(carries[next]) < 0) fromEntry(index.entryOf(carries[next]));
+  };
+  const parseAssistant = opts.visit !== undefined;
+  await session.visitIdx(
+    carries,
+    (k, i, bytes) => {
+      kept(k);
+      next = k + 1;
+      const assistant = index.roleCodeOf(i) === 2;
+      const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
+      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseRecordLine(index.view(i), bytes));
+      totals.input += facts.input;
+      totals.output += facts.output;
+      totals.cacheRead += facts.cacheRead;
+      totals.cacheWrite += facts.cacheWrite;
+      totals.cost += facts.cost;
+      if (!assistant) return;
+      toolCalls += facts.toolCalls;
+      countModel(facts.provider, facts.model);
+    },
+    opts.signal,
+  );
+  kept(carries.length);
   let messages = 0;
   for (const role in messagesByRole) messages += messagesByRole[role];
   return {
@@ -131,15 +145,19 @@ export async function sumUsage(session: Session, records: readonly EntryRecord[]
 
 export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
   const index = session.index;
-  const live = index.live();
+  const live = index.liveIdx();
   const entriesByType: Record<string, number> = Object.create(null);
-  for (const r of live) entriesByType[r.type] = (entriesByType[r.type] ?? 0) + 1;
+  for (let k = 0; k < live.length; k++) {
+    const type = index.typeOf(live[k]);
+    entriesByType[type] = (entriesByType[type] ?? 0) + 1;
+  }
   const sums = await sumUsage(session, live, { signal });
   const messagesByRole = sums.messagesByRole;
+  await index.prepareTree();
   let branchPoints = 0;
   let tips = 0;
-  for (const r of live) {
-    const n = index.childrenOf(r.id).length;
+  for (let k = 0; k < live.length; k++) {
+    const n = index.childCount(live[k]);
     if (n > 1) branchPoints++;
     if (n === 0) tips++;
   }
@@ -161,7 +179,7 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     cost: sums.cost,
     models: sums.models,
     leafId: session.leafId,
-    pathLength: index.branch(session.leafId).length,
+    pathLength: index.branchIdx(index.leafRecord).length,
     branchPoints,
     tips,
     labels: index.labels.size,

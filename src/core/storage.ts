@@ -150,17 +150,25 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes `text` to a temp file in the same directory, fsyncs it, then renames it into place (or links
+ * Writes `content` (a string, or a producer that writes it in chunks) to a temp file in the same
+ * directory, fsyncs it, then renames it into place (or links
  * it, when `exclusive`). A crash leaves either the old file or the new one whole; never a mix. The temp
  * name does not end in `.jsonl`, so pi never lists a half-written file as a session.
  */
-export async function writeFileAtomic(target: string, text: string, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(target: string, content: string | ((write: (chunk: string) => Promise<void>) => Promise<void>), opts: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', 0o600);
   try {
     if (opts.mode !== undefined) await fh.chmod(opts.mode);
-    await fh.writeFile(text, 'utf8');
+    if (typeof content === 'string') await fh.writeFile(content, 'utf8');
+    else {
+      // Written as it is produced (a clone of a huge session is never whole in memory).
+      await content(async (chunk) => {
+        const b = Buffer.from(chunk, 'utf8');
+        for (let off = 0; off < b.length;) off += (await fh.write(b, off, b.length - off)).bytesWritten;
+      });
+    }
     writeStep('temp-written', target);
     await fh.sync();
     writeStep('temp-synced', target);

@@ -1,9 +1,12 @@
 // The tree as pi's /tree lists it: filters that hide entries (visible ones attach to their nearest
 // visible ancestor), depth-first order with the branch holding the current leaf first, and the text
 // layout with connectors that indents only at branch points. Iterative throughout: sessions are deep.
-import type { EntryRecord, SessionIndex } from './sessionIndex.js';
+// Built over record numbers: each line is parsed once, in file order, for the few facts a row needs
+// (visibility and its text), then let go; rows are handed out one at a time, never all held.
+import { parseRecordLine } from './lineReads.js';
+import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
-import { entryText, hasText, toolCallsOf, type ToolCallRef } from './preview.js';
+import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
 import { passesFilter, type FilterMode } from '../shared/treeFilter.js';
 
 export { FILTER_MODES, type FilterMode } from '../shared/treeFilter.js';
@@ -18,116 +21,173 @@ export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string 
 }
 
 export interface TreeRow {
-  rec: EntryRecord;
-  entry: SessionEntry;
-  /** The line as pi draws it (prefix, path marker, label, text). */
-  line: string;
+  /** Record number in the index. */
+  i: number;
+  /** The line as pi draws it is `prefix + marker + text`: connectors, the path marker, label and text. */
+  prefix: string;
+  marker: string;
+  text: string;
   depth: number;
   onPath: boolean;
   isLeaf: boolean;
   label?: string;
-  visibleParent: string | null;
+  /** Record number of the nearest visible ancestor (-1: none). */
+  visibleParent: number;
 }
 
-/** Lists the visible rows of the tree in pi's order, with pi's text layout. */
-export function layoutTree(index: SessionIndex, entries: Map<string, SessionEntry>, mode: FilterMode = 'default'): TreeRow[] {
+/**
+ * Lists the visible rows of the tree in pi's order, with pi's text layout, handing each to `emit`;
+ * returns how many there were.
+ */
+export async function streamTree(session: Session, mode: FilterMode, emit: (row: TreeRow) => void, signal?: AbortSignal): Promise<number> {
+  const index = session.index;
   const leafId = index.leafId;
-  const leafPath = index.branch(leafId);
-  const onPath = new Set(leafPath.map((r) => r.id));
-  const visible = (r: EntryRecord) => {
-    const e = entries.get(r.id);
-    return !!e && isVisible(e, mode, leafId, index.labels.get(r.id)?.label);
-  };
-  // The leaf may be hidden (a label, a leaf record): mark its nearest visible ancestor, as pi selects it.
-  let shownLeaf: string | null = null;
-  for (let i = leafPath.length - 1; i >= 0 && shownLeaf === null; i--) if (visible(leafPath[i])) shownLeaf = leafPath[i].id;
-
-  // Visible children of each visible node (null = virtual root), found by an explicit-stack DFS.
-  const kids = new Map<string | null, EntryRecord[]>();
-  const stack: { rec: EntryRecord; vis: string | null }[] = [];
-  const roots = index.roots();
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ rec: roots[i], vis: null });
-  while (stack.length) {
-    const { rec, vis } = stack.pop()!;
-    let under = vis;
-    if (visible(rec)) {
-      let list = kids.get(vis);
-      if (!list) kids.set(vis, (list = []));
-      list.push(rec);
-      under = rec.id;
+  const leafRec = index.leafRecord;
+  const live = index.liveIdx();
+  const n = index.count;
+  // Per record: visible (1), and its row text; tool results are named after their calls at the end,
+  // when every call has been seen (a result may come before its call in a damaged file).
+  const visible = new Uint8Array(n);
+  const texts: (string | undefined)[] = new Array(n);
+  const resultCall = new Map<number, string>();
+  const callText = new Map<string, string>();
+  const take = (i: number, e: SessionEntry | undefined) => {
+    if (!e) return;
+    const label = index.labels.get(e.id)?.label;
+    if (!isVisible(e, mode, leafId, label)) {
+      for (const c of toolCallsOf(e)) callText.set(c.id, formatToolCall(c.name, c.arguments));
+      return;
     }
-    const ch = index.childrenOf(rec.id);
-    for (let i = ch.length - 1; i >= 0; i--) stack.push({ rec: ch[i], vis: under });
-  }
-
-  // Which visible subtrees hold the leaf (or its nearest visible ancestor), for ordering.
-  const hasActive = new Set<string>();
-  for (const id of onPath) hasActive.add(id);
-
-  const toolCalls = new Map<string, ToolCallRef>();
-  for (const e of entries.values()) for (const c of toolCallsOf(e)) toolCalls.set(c.id, c);
-
-  const rows: TreeRow[] = [];
-  type Frame = {
-    rec: EntryRecord;
-    indent: number;
-    justBranched: boolean;
-    showConnector: boolean;
-    isLast: boolean;
-    gutters: { pos: number; show: boolean }[];
-    virtualChild: boolean;
-    parent: string | null;
+    visible[i] = 1;
+    const m = messageOf(e);
+    if (m?.role === 'toolResult' && m.toolCallId) {
+      resultCall.set(i, String(m.toolCallId));
+      texts[i] = `[${String(m.toolName ?? 'tool')}]`;
+    } else texts[i] = entryText(e);
+    for (const c of toolCallsOf(e)) callText.set(c.id, formatToolCall(c.name, c.arguments));
   };
-  const top = kids.get(null) ?? [];
-  const multipleRoots = top.length > 1;
-  const orderKids = (list: EntryRecord[]) => [...list.filter((r) => hasActive.has(r.id)), ...list.filter((r) => !hasActive.has(r.id))];
-  const frames: Frame[] = [];
-  const orderedTop = orderKids(top);
-  for (let i = orderedTop.length - 1; i >= 0; i--) {
-    frames.push({
-      rec: orderedTop[i],
-      indent: multipleRoots ? 1 : 0,
-      justBranched: multipleRoots,
-      showConnector: multipleRoots,
-      isLast: i === orderedTop.length - 1,
-      gutters: [],
-      virtualChild: multipleRoots,
-      parent: null,
-    });
+  await session.visitIdx(live, (_k, i, bytes) => take(i, parseRecordLine(index.view(i), bytes)), signal);
+  for (let k = 0; k < live.length; k++) if (index.isKept(live[k])) take(live[k], index.entryOf(live[k]));
+  for (const [i, id] of resultCall) {
+    const t = callText.get(id);
+    if (t !== undefined) texts[i] = t;
   }
-  while (frames.length) {
-    const f = frames.pop()!;
-    const entry = entries.get(f.rec.id)!;
-    const displayIndent = multipleRoots ? Math.max(0, f.indent - 1) : f.indent;
-    const connector = f.showConnector && !f.virtualChild ? (f.isLast ? '└─ ' : '├─ ') : '';
+  resultCall.clear();
+  callText.clear();
+
+  const onPath = new Uint8Array(n);
+  const leafPath = index.branchIdx(leafRec);
+  for (const i of leafPath) onPath[i] = 1;
+  // The leaf may be hidden (a label, a leaf record): mark its nearest visible ancestor, as pi selects it.
+  let shownLeaf = -1;
+  for (let k = leafPath.length - 1; k >= 0 && shownLeaf < 0; k--) if (visible[leafPath[k]]) shownLeaf = leafPath[k];
+
+  // Visible children of each visible node (n = the virtual root), as linked lists in DFS order.
+  await index.prepareTree();
+  const vFirst = new Int32Array(n + 1).fill(-1);
+  const vLast = new Int32Array(n + 1).fill(-1);
+  const vNext = new Int32Array(n).fill(-1);
+  const vCount = new Int32Array(n + 1);
+  const add = (p: number, c: number) => {
+    if (vLast[p] < 0) vFirst[p] = c;
+    else vNext[vLast[p]] = c;
+    vLast[p] = c;
+    vCount[p]++;
+  };
+  {
+    const stack: number[] = [];
+    const under: number[] = [];
+    const pushKids = (p: number, vis: number) => {
+      const start = stack.length;
+      for (let c = index.firstChildOf(p); c >= 0; c = index.nextSiblingOf(c)) {
+        stack.push(c);
+        under.push(vis);
+      }
+      // reversed, so that they come off the stack in order
+      for (let a = start, b = stack.length - 1; a < b; a++, b--) {
+        [stack[a], stack[b]] = [stack[b], stack[a]];
+        [under[a], under[b]] = [under[b], under[a]];
+      }
+    };
+    pushKids(-1, n);
+    while (stack.length) {
+      const i = stack.pop()!;
+      let vis = under.pop()!;
+      if (visible[i]) {
+        add(vis, i);
+        vis = i;
+      }
+      pushKids(i, vis);
+    }
+  }
+  /** Visible children in pi's order: the one holding the current path first. */
+  const kidsOf = (p: number): number[] => {
+    const out: number[] = [];
+    let first = -1;
+    for (let c = vFirst[p]; c >= 0; c = vNext[c]) {
+      if (first < 0 && onPath[c]) first = c;
+      else out.push(c);
+    }
+    if (first >= 0) out.unshift(first);
+    return out;
+  };
+
+  // Gutters as a shared list (newest first): a branch point adds one node instead of copying the list,
+  // so deep trees cost memory in proportion to their branch points, not to depth × branch points.
+  type Gutter = { pos: number; show: boolean; next: Gutter | null };
+  type Frame = { i: number; indent: number; justBranched: boolean; showConnector: boolean; isLast: boolean; gutters: Gutter | null; virtualChild: boolean; parent: number };
+  /** The prefix of a row; the rows of a chain share one (the last one made is kept). */
+  let last = { g: undefined as Gutter | null | undefined, indent: -1, connector: '', prefix: '' };
+  const prefixOf = (g: Gutter | null, displayIndent: number, connector: string): string => {
+    if (last.g === g && last.indent === displayIndent && last.connector === connector) return last.prefix;
+    const at: (boolean | undefined)[] = [];
+    // The oldest gutter at a position wins, as a search from the oldest finds it.
+    for (let x = g; x; x = x.next) if (x.pos < displayIndent) at[x.pos] = x.show;
     const connectorPos = connector ? displayIndent - 1 : -1;
     let prefix = '';
     for (let level = 0; level < displayIndent; level++) {
-      const g = f.gutters.find((x) => x.pos === level);
-      if (g) prefix += g.show ? '│  ' : '   ';
+      const show = at[level];
+      if (show !== undefined) prefix += show ? '│  ' : '   ';
       else if (connector && level === connectorPos) prefix += connector;
       else prefix += '   ';
     }
-    const label = index.labels.get(f.rec.id)?.label;
-    const path = onPath.has(f.rec.id);
-    const line = `${prefix}${path ? '• ' : ''}${label ? `[${label}] ` : ''}${entryText(entry, toolCalls)}${f.rec.id === shownLeaf ? '  ← active' : ''}`;
-    rows.push({ rec: f.rec, entry, line, depth: displayIndent, onPath: path, isLeaf: f.rec.id === shownLeaf, label, visibleParent: f.parent });
-    const children = orderKids(kids.get(f.rec.id) ?? []);
+    last = { g, indent: displayIndent, connector, prefix };
+    return prefix;
+  };
+  const top = kidsOf(n);
+  const multipleRoots = top.length > 1;
+  const frames: Frame[] = [];
+  for (let k = top.length - 1; k >= 0; k--) {
+    frames.push({
+      i: top[k],
+      indent: multipleRoots ? 1 : 0,
+      justBranched: multipleRoots,
+      showConnector: multipleRoots,
+      isLast: k === top.length - 1,
+      gutters: null,
+      virtualChild: multipleRoots,
+      parent: -1,
+    });
+  }
+  let rows = 0;
+  while (frames.length) {
+    const f = frames.pop()!;
+    const displayIndent = multipleRoots ? Math.max(0, f.indent - 1) : f.indent;
+    const connector = f.showConnector && !f.virtualChild ? (f.isLast ? '└─ ' : '├─ ') : '';
+    const prefix = prefixOf(f.gutters, displayIndent, connector);
+    const label = index.labels.get(index.idOf(f.i))?.label;
+    const path = onPath[f.i] === 1;
+    const text = `${label ? `[${label}] ` : ''}${texts[f.i] ?? ''}${f.i === shownLeaf ? '  ← active' : ''}`;
+    emit({ i: f.i, prefix, marker: path ? '• ' : '', text, depth: displayIndent, onPath: path, isLeaf: f.i === shownLeaf, label, visibleParent: f.parent });
+    texts[f.i] = undefined;
+    rows++;
+    const children = kidsOf(f.i);
     const multiple = children.length > 1;
     const childIndent = multiple || (f.justBranched && f.indent > 0) ? f.indent + 1 : f.indent;
     const shown = f.showConnector && !f.virtualChild;
-    const childGutters = shown ? [...f.gutters, { pos: Math.max(0, displayIndent - 1), show: !f.isLast }] : f.gutters;
-    for (let i = children.length - 1; i >= 0; i--) {
-      frames.push({
-        rec: children[i],
-        indent: childIndent,
-        justBranched: multiple,
-        showConnector: multiple,
-        isLast: i === children.length - 1,
-        gutters: childGutters,
-        virtualChild: false,
-        parent: f.rec.id,
-      });
+    const childGutters: Gutter | null = shown ? { pos: Math.max(0, displayIndent - 1), show: !f.isLast, next: f.gutters } : f.gutters;
+    for (let k = children.length - 1; k >= 0; k--) {
+      frames.push({ i: children[k], indent: childIndent, justBranched: multiple, showConnector: multiple, isLast: k === children.length - 1, gutters: childGutters, virtualChild: false, parent: f.i });
     }
   }
   return rows;

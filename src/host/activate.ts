@@ -23,7 +23,7 @@ import { readConfig } from './platform/config.js';
 import { confirmLiveWrite } from './platform/liveGuard.js';
 import { log } from './platform/log.js';
 import { continueInPi } from './platform/piTerminal.js';
-import { makeIsLive } from './sessions/liveness.js';
+import { Liveness } from './sessions/liveness.js';
 import { SessionStore } from './sessions/sessionStore.js';
 import { SessionsView } from './sessions/sessionsView.js';
 import { createSummaryService } from './summaries/summaryService.js';
@@ -63,7 +63,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   context.subscriptions.push(view, treeView);
   void vscode.commands.executeCommand('setContext', 'piTree.scope', view.state.scope);
   view.onFileChanged = (p) => void store.refresh(p);
-  view.ownWrite = (p, size) => store.lastWriteWasOurs(p, size);
+  const liveness = new Liveness({ ownWrite: (p, size) => store.lastWriteWasOurs(p, size), windowMs: () => view.state.liveWindowSeconds * 1000 });
+  view.liveness = liveness;
   void view.refresh();
 
   // Running pis with the bridge: the sidebar marks their sessions, the trees connect, actions route.
@@ -100,8 +101,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   });
 
   // An untrusted workspace is read-only: no change, even through pi (SessionActions checks readOnly).
-  const guessLive = makeIsLive(store, () => view.state.liveWindowSeconds);
-  const isLive = (file: string) => !bridges.get(file) && guessLive(file);
+  const isLive = (file: string) => !bridges.get(file) && liveness.isLive(file);
   const runPi = async (file: string, text?: string) => {
     const running = await findBridge(file, { dirs: bridges.dirs });
     if (running) {
@@ -114,8 +114,31 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     const s = await Session.open(file).catch(() => undefined);
     await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile);
   };
+  // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)
+  // go there, so a tree in front does not take a rename meant for the selected row.
+  let actedIn: 'sidebar' | 'tree' = 'tree';
+  context.subscriptions.push(treeView.onDidChangeSelection(() => (actedIn = 'sidebar')));
+  // A new session (fork, clone) is listed and selected in the sidebar.
+  const revealSession = async (file: string) => {
+    // Listed first (a listing already under way may have started before the file existed), then
+    // revealed once VS Code has fetched the new rows (it cannot reveal a row it has not asked for).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const fetched = view.whenFetched();
+      await view.refresh();
+      const node = view.nodeFor(file);
+      if (!node) continue;
+      await Promise.race([fetched, new Promise((r) => setTimeout(r, 2000))]);
+      try {
+        await treeView.reveal(node, { select: true, focus: false, expand: true });
+        return;
+      } catch (e) {
+        out.debug(`reveal ${file}: ${String(e)}`);
+      }
+    }
+  };
   const actionDeps: Omit<ActionDeps, 'openTree'> = {
     repo: () => repo,
+    revealSession: (file) => void revealSession(file),
     confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
     gateway,
   };
@@ -146,6 +169,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     isLive,
     describe,
     codeViews,
+    acted: () => (actedIn = 'tree'),
   });
   context.subscriptions.push(panels);
 
@@ -160,7 +184,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     continueInPi: runPi,
     bridges,
     bridgeFile,
-    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f) => panels.open(f) }),
+    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
+    actedIn: () => actedIn,
     codeViews,
   };
   registerViewCommands(host);
@@ -180,6 +205,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
       }
       view.setState({ liveWindowSeconds: readConfig().liveWindowSeconds });
       lens.refresh();
+      // A summary model set up a moment ago makes "Summarize" available in the open trees.
+      panels.refreshMeta();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => view.scheduleRefresh(0)),
   );

@@ -9,6 +9,8 @@ export const workbench = {
   sideBar: '.monaco-workbench .part.sidebar',
   /** The side bar's title, e.g. "pi Sessions: Sessions" when the container has one view. */
   sideBarTitle: '.monaco-workbench .part.sidebar .composite.title h2',
+  /** Title-bar actions of the side bar (a lone view's view/title menu shows here); aria-label = command title. */
+  sideBarAction: '.monaco-workbench .part.sidebar .composite.title .title-actions .action-label',
   panel: '.monaco-workbench .part.panel',
   editorArea: '.monaco-workbench .part.editor',
   statusBar: '.monaco-workbench .part.statusbar',

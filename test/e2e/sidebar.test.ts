@@ -22,8 +22,9 @@ describe('sessions sidebar', () => {
     const named = rows.filter({ hasText: 'Stream the JSONL reader' });
     await named.waitFor();
     await rows.filter({ hasText: 'What does the leaf of a pi session mean?' }).waitFor();
-    // the fork hangs under the session it came from (threaded, like pi's /resume)
-    const forkRow = rows.filter({ hasText: 'The JSONL reader loads the whole file' });
+    // the fork hangs under the session it came from (threaded, like pi's /resume), called by its own
+    // first message (its first one is its source's)
+    const forkRow = rows.filter({ hasText: 'Before streaming: measure how long' });
     await forkRow.waitFor();
     assert.equal(await rows.count(), 3);
     assert.equal(await named.getAttribute('aria-level'), '1');

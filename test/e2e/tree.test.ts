@@ -47,74 +47,79 @@ async function select(wv: FrameLocator, text: string, id: string): Promise<void>
 const selectedNode = (wv: FrameLocator, id: string) => wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`);
 
 describe('session tree explorer', () => {
-  scenario('tree moves the leaf, labels, forks, follows a writer and comes back after a reload', async (vs) => {
-    const demo = vs.demo!;
-    const file = demo.branched.file!;
-    const wv = await openTree(vs, 'Stream the JSONL reader');
-    await wv.locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
-    await vs.screenshot('opened');
+  scenario(
+    'tree moves the leaf, labels, forks, follows a writer and comes back after a reload',
+    async (vs) => {
+      const demo = vs.demo!;
+      const file = demo.branched.file!;
+      const wv = await openTree(vs, 'Stream the JSONL reader');
+      await wv.locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
+      await vs.screenshot('opened');
 
-    // Move here on an assistant message: exactly one leaf record, and the highlight follows
-    const lines0 = parse(readFileSync(file, 'utf8')).length;
-    await select(wv, 'The reader splits one big string', demo.ids.plan);
-    await wv.locator('.details [data-action="move"]').click();
-    const lines = await vs.pollFile(file, (t) => {
-      const ls = complete(t);
-      return ls && ls.length > lines0 ? ls : undefined;
-    });
-    assert.equal(lines.length, lines0 + 1, 'exactly one line appended');
-    assert.deepStrictEqual(
-      { type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId },
-      { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan },
-    );
-    await wv.locator(`svg.scene g.node.leaf[data-entry-id="${demo.ids.plan}"]`).waitFor();
-    await vs.screenshot('moved');
+      // Move here on an assistant message: exactly one leaf record, and the highlight follows
+      const lines0 = parse(readFileSync(file, 'utf8')).length;
+      await select(wv, 'The reader splits one big string', demo.ids.plan);
+      await wv.locator('.details [data-action="move"]').click();
+      const lines = await vs.pollFile(file, (t) => {
+        const ls = complete(t);
+        return ls && ls.length > lines0 ? ls : undefined;
+      });
+      assert.equal(lines.length, lines0 + 1, 'exactly one line appended');
+      assert.deepStrictEqual(
+        { type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId },
+        { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan },
+      );
+      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${demo.ids.plan}"]`).waitFor();
+      await vs.screenshot('moved');
 
-    // Label, then clear it (pi's label entries)
-    await select(wv, "I'll look at the reader first", demo.ids.look);
-    await wv.locator('[role="tree"]').press('F2');
-    const labelInput = wv.locator('.label-editor vscode-textfield[data-field="label"] input');
-    await labelInput.fill('checked');
-    await labelInput.press('Enter');
-    const label = await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && e.label === 'checked'));
-    assert.equal(label.parentId, demo.ids.plan, 'a label hangs under the current leaf');
-    await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.look}"]`).filter({ hasText: 'checked' }).waitFor();
-    await wv.locator('[role="tree"]').press('Shift+Delete');
-    await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)));
+      // Label, then clear it (pi's label entries)
+      await select(wv, "I'll look at the reader first", demo.ids.look);
+      await wv.locator('[role="tree"]').press('F2');
+      const labelInput = wv.locator('.label-editor vscode-textfield[data-field="label"] input');
+      await labelInput.fill('checked');
+      await labelInput.press('Enter');
+      const label = await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && e.label === 'checked'));
+      assert.equal(label.parentId, demo.ids.plan, 'a label hangs under the current leaf');
+      await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.look}"]`).filter({ hasText: 'checked' }).waitFor();
+      await wv.locator('[role="tree"]').press('Shift+Delete');
+      await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)));
 
-    // Fork from a user message: a new file beside it, opened in its own tree
-    await select(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
-    const known = new Set(readdirSync(demo.dir));
-    await wv.locator('.details [data-action="fork"]').click();
-    const forked = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !known.has(f)));
-    const forkLines = await vs.pollFile(join(demo.dir, forked), complete);
-    assert.equal(forkLines[0].parentSession, file);
-    assert.ok(!forkLines.some((e) => e.id === demo.ids.testsAsk), 'the fork ends before the message');
-    await until(async () => ((await vs.page.locator(sel.editor.tab).count()) >= 2 ? true : undefined));
-    await vs.screenshot('forked');
+      // Fork from a user message: a new file beside it, opened in its own tree
+      await select(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
+      const known = new Set(readdirSync(demo.dir));
+      await wv.locator('.details [data-action="fork"]').click();
+      const forked = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !known.has(f)));
+      const forkLines = await vs.pollFile(join(demo.dir, forked), complete);
+      assert.equal(forkLines[0].parentSession, file);
+      assert.ok(!forkLines.some((e) => e.id === demo.ids.testsAsk), 'the fork ends before the message');
+      await until(async () => ((await vs.page.locator(sel.editor.tab).count()) >= 2 ? true : undefined));
+      await vs.screenshot('forked');
 
-    // Another process appends to the open session: the tree grows
-    // back to the first session's tab (the sidebar rows move while the list refreshes)
-    await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
-    await vs.webview().locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
-    const cur = parse(readFileSync(file, 'utf8'));
-    appendFileSync(
-      file,
-      `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`,
-    );
-    const wv2 = vs.webview();
-    await wv2.locator('[role="treeitem"][data-entry-id="e2e0live"]').waitFor({ timeout: 20_000 });
-    await select(wv2, 'Appended by another process', 'e2e0live');
-    await vs.screenshot('grown');
+      // Another process appends to the open session: the tree grows
+      // back to the first session's tab (the sidebar rows move while the list refreshes)
+      await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
+      await vs.webview().locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
+      const cur = parse(readFileSync(file, 'utf8'));
+      appendFileSync(
+        file,
+        `${JSON.stringify({ type: 'message', id: 'e2e0live', parentId: cur[cur.length - 1].id, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'Appended by another process' }], timestamp: Date.now() } })}\n`,
+      );
+      const wv2 = vs.webview();
+      await wv2.locator('[role="treeitem"][data-entry-id="e2e0live"]').waitFor({ timeout: 20_000 });
+      await select(wv2, 'Appended by another process', 'e2e0live');
+      await vs.screenshot('grown');
 
-    // Reload the window: the explorer comes back with its selection
-    await vs.runCommand('Developer: Reload Window');
-    await vs.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    const back = vs.webview();
-    await back.locator('[role="tree"]').waitFor({ timeout: 60_000 });
-    await selectedNode(back, 'e2e0live').waitFor({ timeout: 30_000 });
-    await vs.screenshot('restored');
-  });
+      // Reload the window: the explorer comes back with its selection
+      await vs.runCommand('Developer: Reload Window');
+      // A reload is a whole workbench start-up (which took ~45 s on a machine at load 20): wait as long as the first one may.
+      await vs.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 120_000 });
+      const back = vs.webview();
+      await back.locator('[role="tree"]').waitFor({ timeout: 120_000 });
+      await selectedNode(back, 'e2e0live').waitFor({ timeout: 30_000 });
+      await vs.screenshot('restored');
+    },
+    { timeout: 400_000 },
+  );
 
   scenario('a big session (6,000 entries) is projected in a worker thread, and a new tool result is named after its call', async (vs) => {
     const demo = vs.demo!;

@@ -13,6 +13,8 @@ export interface GenerateOptions {
   labels?: number;
   /** Chance that a tool result is large (4–40 KB). */
   largeOutputRate?: number;
+  /** Longest ordinary tool output, in words (default 130). */
+  outputWords?: number;
   cwd?: string;
   /** Session id (defaults to a UUIDv7-shaped id from the seed). */
   id?: string;
@@ -48,6 +50,26 @@ const WORDS =
 const FILES = ['src/core/session.ts', 'src/core/reader.ts', 'src/host/panel.ts', 'webview/main.ts', 'README.md', 'package.json', 'test/core/session.test.ts', 'docs/design.md'];
 
 export function generateSession(opts: GenerateOptions): GeneratedSession {
+  const entries: Record<string, unknown>[] = [];
+  const userIds: string[] = [];
+  let header: Record<string, unknown> = {};
+  const r = emitSession(
+    opts,
+    (e, isHeader) => {
+      if (isHeader) header = e;
+      else entries.push(e);
+    },
+    userIds,
+  );
+  const text = [header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join('');
+  return { text, header, entries, leafId: r.leafId, userIds };
+}
+
+/**
+ * The same session, handed to `sink` one entry at a time (header first) and kept nowhere: what writes
+ * a million-entry session to a file without holding it (see bench/shapes.ts).
+ */
+export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unknown>, isHeader: boolean) => void, userIds: string[] = []): { leafId: string | null; count: number } {
   const rnd = mulberry32(opts.seed ?? 1);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
@@ -64,16 +86,16 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
   };
   const sessionId = opts.id ?? `${hex(8)}-${hex(4)}-7${hex(3)}-${'89ab'[Math.floor(rnd() * 4)]}${hex(3)}-${hex(12)}`;
   const header = { type: 'session', version: 3, id: sessionId, timestamp: iso(), cwd: opts.cwd ?? '/home/dev/project' };
-  const entries: Record<string, unknown>[] = [];
-  const byId = new Map<string, Record<string, unknown>>();
+  sink(header, true);
+  // Only the count is kept: usage figures grow with it.
+  const entries = { length: 0 };
   let leaf: string | null = null;
-  const userIds: string[] = [];
   const path: string[] = []; // ids on the current path (for jumps and compactions)
   const append = (build: (id: string, parentId: string | null, ts: string) => Record<string, unknown>) => {
     tick();
     const e = build(newId(), leaf, iso());
-    entries.push(e);
-    byId.set(e.id as string, e);
+    entries.length++;
+    sink(e, false);
     leaf = e.id as string;
     path.push(leaf);
     return e;
@@ -121,7 +143,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
     if (turn > 3 && rnd() < (opts.branchRate ?? 0.03) && path.length > 8) {
       const back = path[Math.max(0, path.length - 2 - Math.floor(rnd() * Math.min(60, path.length - 2)))];
       const from = leaf;
-      const cut = path.indexOf(back);
+      const cut = path.lastIndexOf(back);
       path.length = cut + 1;
       leaf = back;
       if (rnd() < 0.35) {
@@ -170,7 +192,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       }));
       for (const c of calls) {
         const big = rnd() < (opts.largeOutputRate ?? 0.02);
-        const out = big ? words(800 + Math.floor(rnd() * 6000)) : words(10 + Math.floor(rnd() * 120));
+        const out = big ? words(800 + Math.floor(rnd() * 6000)) : words(10 + Math.floor(rnd() * ((opts.outputWords ?? 130) - 10)));
         append((id, parentId, ts) => ({
           type: 'message',
           id,
@@ -227,6 +249,5 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       }
     }
   }
-  const text = [header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join('');
-  return { text, header, entries, leafId: leaf, userIds };
+  return { leafId: leaf, count: entries.length };
 }

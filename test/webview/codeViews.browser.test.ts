@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { validateCompareMessage, type CompareRow, type CompareView, type CompareWebviewMessage } from '../../src/compareProtocol';
-import { validateWebviewMessage, type FamilyLink, type NodeView } from '../../src/protocol';
+import type { FamilyLink, NodeView } from '../../src/protocol';
+import { validateWebviewMessage } from '../../src/protocolValidation';
 import { idle, INIT, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
 import { smallSession } from './fixtures';
 

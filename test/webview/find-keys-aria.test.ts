@@ -30,7 +30,9 @@ test('find: operators, quotes, plain tokens (all must match), regex errors', () 
   assert.equal(matchNode(n, parseQuery('re:fix(ed)?\\s+the')), true);
   assert.equal(matchNode(n, parseQuery('re:^user')), false);
   assert.equal(matchNode(n, parseQuery('re:^assistant: fixed')), true, 're: anchors apply to the row text');
-  assert.match(parseQuery('re:(').error!, /Invalid regular expression/);
+  assert.equal(parseQuery('re:(').error, 'Invalid regular expression: Unterminated group', 'said once, with the reason');
+  assert.equal(parseQuery('re:a/b(').error, 'Invalid regular expression: Unterminated group');
+  assert.equal(parseQuery('re:a/b').error, undefined, 'a slash in a pattern is fine');
   assert.equal(matchNode(n, parseQuery('')), false, 'an empty query matches nothing');
   assert.equal(matchNode({ ...base, role: 'toolResult', kind: 'toolResult' }, parseQuery('role:tool')), true);
   assert.equal(matchNode({ ...base, type: 'compaction', role: undefined, kind: 'compaction', text: '[compaction: 3k tokens]' }, parseQuery('role:compaction')), true);
@@ -62,6 +64,29 @@ test('keymap: no two commands share a binding, and keys resolve by scope and phy
   assert.equal(resolveKey(key('Slash', {}, '/'), 'tree')?.id, 'find.open');
   // AZERTY: the physical Q-position key types "a" but code is KeyQ: bound by code, nothing fires.
   assert.equal(resolveKey(key('KeyQ', {}, 'a'), 'tree'), undefined);
+});
+
+test('keymap: a key that types a character into a text field never runs a command there', () => {
+  // `/` opens find from the tree, but in the find box (or the label editor) it is a slash; `?` a question mark.
+  assert.equal(resolveKey(key('Slash', {}, '/'), 'global')?.id, 'find.open', 'outside a field / still opens find');
+  assert.equal(resolveKey(key('Slash', {}, '/'), 'field'), undefined);
+  assert.equal(resolveKey(key('Slash', { shiftKey: true }, '?'), 'field'), undefined);
+  assert.equal(resolveKey(key('Digit7', { shiftKey: true }, '/'), 'field'), undefined, 'a / typed with Shift+7 (German layout)');
+  assert.equal(resolveKey(key('KeyQ', { altKey: true }, '@'), 'field'), undefined, 'AltGr symbols are text too');
+  // Keys that type nothing still work in a field: Ctrl+F, F3, Escape.
+  assert.equal(resolveKey(key('KeyF', { ctrlKey: true }, 'f'), 'field')?.id, 'find.open');
+  assert.equal(resolveKey(key('F3', {}, 'F3'), 'field')?.id, 'find.next');
+  assert.equal(resolveKey(key('F3', { shiftKey: true }, 'F3'), 'field')?.id, 'find.prev');
+  assert.equal(resolveKey(key('Escape', {}, 'Escape'), 'field')?.id, 'escape');
+  assert.equal(resolveKey(key('Enter', {}, 'Enter'), 'field'), undefined, 'tree keys stay off in fields');
+  // Every binding without Ctrl/Cmd that a printable key could trigger is refused in a field.
+  for (const cmd of KEYMAP) {
+    for (const b of cmd.bindings) {
+      if (b.mod || !(b.key?.length === 1 || /^(Key|Digit)|^(Slash|Period|Minus|Equal|Bracket)/.test(b.code ?? ''))) continue;
+      const k = b.key ?? (b.code!.startsWith('Key') ? b.code!.slice(3).toLowerCase() : b.code!.startsWith('Digit') ? b.code!.slice(5) : '/');
+      assert.equal(resolveKey(key(b.code ?? 'Slash', { shiftKey: !!b.shift, altKey: !!b.alt }, k), 'field'), undefined, `${cmd.id} ${JSON.stringify(b)}`);
+    }
+  }
 });
 
 test('keymap: the shortcut sheet is generated from the registry and lists every command', () => {

@@ -33,6 +33,7 @@ function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
     onMeta: (m) => void calls.push(['meta', m.name]),
     onFamily: (links) => void calls.push(['family', links.map((l) => l.token)]),
     onInvoke: rec('invoke'),
+    onLoading: rec('loading'),
   };
   return { target, calls };
 }
@@ -45,14 +46,18 @@ test('a snapshot sent in parts is applied once, whole and in order; parts of ano
   sync.receive({ type: 'snapshot', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 5), total: nodes.length });
   sync.receive({ type: 'snapshotPart', rev: 2, nodes: nodes.slice(5, 9) });
   sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(5, 9) });
-  assert.deepEqual(calls, [], 'nothing is applied from an incomplete snapshot');
+  // Nothing is applied from an incomplete snapshot; its progress is reported (the loading bar).
+  assert.deepEqual(calls, [
+    ['loading', 5, nodes.length],
+    ['loading', 9, nodes.length],
+  ]);
   sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(9) });
-  assert.deepEqual(calls, [['snapshot', 3, ids, undefined]]);
+  assert.deepEqual(calls.slice(2), [['snapshot', 3, ids, undefined]]);
   sync.receive({ type: 'snapshotPart', rev: 3, nodes: nodes.slice(9) });
-  assert.equal(calls.length, 1, 'a stray part after the snapshot is ignored');
+  assert.equal(calls.length, 3, 'a stray part after the snapshot is ignored');
   // A snapshot that fits in one message is applied at once.
   sync.receive({ type: 'snapshot', rev: 4, meta: meta(), leafId, nodes, total: nodes.length });
-  assert.deepEqual(calls[1], ['snapshot', 4, ids, nodes.length]);
+  assert.deepEqual(calls[3], ['snapshot', 4, ids, nodes.length]);
 });
 
 test('packed parts (bytes from the projection worker) are unpacked into the same snapshot, mixed with plain ones', () => {
@@ -90,7 +95,7 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
   assert.deepEqual(calls, [
     ['labelChanged', 'u1000000', 'x'],
     ['appended', ['n1000000']],
-    ['invoke', 'find', undefined],
+    ['invoke', 'find', undefined, undefined],
     ['meta', 'same rev applies'],
     ['leafMoved', null],
   ]);

@@ -5,6 +5,7 @@ import type { NodeView } from '../../src/protocol';
 import { TreeModel } from '../../webview/model/treeModel';
 import { derive, type Item } from '../../webview/model/derive';
 import { layoutTree, queryItems, queryBars, NODE_W, NODE_H, DX } from '../../webview/model/layout';
+import { neighbourhoodItems } from '../../webview/model/neighbourhood';
 import { genSession } from './helpers/gen';
 
 let clock = 1000;
@@ -227,4 +228,31 @@ test('generated sessions have the requested shape', () => {
   assert.ok(branches > 20_000 * 0.005 && branches < 20_000 * 0.04, `branch points: ${branches}`);
   assert.ok(s.nodes.some((n) => n.kind === 'compaction') && s.nodes.some((n) => n.label));
   assert.equal(new Set(s.nodes.map((n) => n.id)).size, s.nodes.length);
+});
+
+test('layout: a family link card goes outermost and never takes the main line; the side branch stays beside the path', () => {
+  // p ─┬─ a (side branch, older)
+  //    ├─ link:f (a fork, newer; it would sit between the two)
+  //    └─ q ─ r (the path)
+  const nodes = [nv('p', null), asst('a', 'p'), nv('q', 'p'), asst('r', 'q'), { ...nv('link:f', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }];
+  const m = model(nodes, 'r');
+  const r = d(m);
+  layoutTree(r.root);
+  const x = (id: string) => r.items.find((i) => !i.seg && m.nodes[i.entry].id === id)!.x;
+  const pathX = x('q');
+  assert.equal(x('p'), pathX, 'the main line runs straight down');
+  assert.ok(x('link:f') < x('a') && x('a') < pathX, `link ${x('link:f')} | side branch ${x('a')} | path ${pathX}`);
+  // Not a branch of this session: framing leaves it out (the side branch is in).
+  const near = neighbourhoodItems(
+    r.items.find((i) => m.nodes[i.entry].id === 'r')!,
+    { up: 3, down: 1 },
+  ).map((i) => m.nodes[i.entry].id);
+  assert.ok(near.includes('a') && !near.includes('link:f'), near.join());
+  // A link taller than the path (it never is: it has no children) or later still never takes the main line.
+  const leafFork = model([nv('p', null), nv('q', 'p'), { ...nv('link:g', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }], 'q');
+  const lf = d(leafFork);
+  layoutTree(lf.root);
+  const lx = (id: string) => lf.items.find((i) => !i.seg && leafFork.nodes[i.entry].id === id)!.x;
+  assert.equal(lx('p'), lx('q'));
+  assert.ok(lx('link:g') < lx('q'));
 });

@@ -1,10 +1,15 @@
 // The graph's view transform (webview/graph/viewport.ts) in Node: centring, zooming about a point,
-// clamping, fitting a layout and revealing an item.
+// clamping, fitting a layout and revealing an item; framing a neighbourhood at a readable zoom (on open,
+// after a move, Fit) and the whole tree (overview); card widths and a layout that spaces them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_ZOOM, MIN_ZOOM, Viewport } from '../../webview/graph/viewport';
+import type { NodeView } from '../../src/protocol';
+import { FIT_REACH, NEAR } from '../../webview/graph/graphView';
+import { FIT_MIN_ZOOM, FRAME_PAD, MAX_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport } from '../../webview/graph/viewport';
 import { derive, type Item } from '../../webview/model/derive';
 import { layoutTree, NODE_H, NODE_W } from '../../webview/model/layout';
+import { layoutBox, neighbourhood, neighbourhoodItems } from '../../webview/model/neighbourhood';
+import { itemWidth, MAX_NODE_W, MIN_NODE_W, sizeItems, titleChars } from '../../webview/model/nodeSize';
 import { TreeModel } from '../../webview/model/treeModel';
 import { genSession } from './helpers/gen';
 
@@ -53,4 +58,99 @@ test('fit shows the whole layout; reveal moves only when an item is out of view'
   close(p.center().x, far.x);
   close(p.center().y, far.y);
   assert.equal(v.k, 1, 'the zoom is kept');
+});
+
+/** A derived and laid-out session with cards sized as the app sizes them. */
+function laidOut(n: number, seed: number, branchRate = 0.05) {
+  const s = genSession({ n, branchRate, seed });
+  const model = new TreeModel();
+  model.load(s.nodes, s.leafId);
+  const d = derive({ model, mode: 'default', folded: new Set(), expanded: new Set() });
+  sizeItems(d.items, model.nodes);
+  const l = layoutTree(d.root);
+  const leaf = d.items.find((it) => it.isLeaf)!;
+  return { model, d, l, leaf };
+}
+
+const port = (w: number, h: number) => {
+  const p = new Viewport();
+  p.width = w;
+  p.height = h;
+  return p;
+};
+
+test('framing a box: the largest zoom in range that fits it, centred; cut off, the focus stays in view', () => {
+  const p = port(800, 600);
+  const box = { x0: 100, y0: 0, x1: 500, y1: 300 };
+  let v = p.framed(box, { minK: 0.5, maxK: 1 });
+  assert.equal(v.k, 1, 'a small box is shown at 1:1, not blown up');
+  p.view = v;
+  close(p.center().x, 300);
+  close(p.center().y, 150);
+  // A box too big for 1:1 but fine at 0.5: zoomed to fit, every corner inside the viewport.
+  const big = { x0: 0, y0: 0, x1: 1400, y1: 900 };
+  v = p.framed(big, { minK: 0.3, maxK: 1 });
+  close(v.k, Math.min((800 - 2 * FRAME_PAD) / 1400, (600 - 2 * FRAME_PAD) / 900));
+  p.view = v;
+  const r = p.worldRect();
+  assert.ok(r.x0 <= 0 && r.x1 >= 1400 && r.y0 <= 0 && r.y1 >= 900);
+  // Too big even at the floor: the floor holds, and the focus (far in a corner) stays inside.
+  const huge = { x0: 0, y0: 0, x1: 20_000, y1: 40_000 };
+  const focus = { x: 19_800, y: 39_900, w: 200 };
+  v = p.framed(huge, { minK: READABLE_ZOOM, maxK: 1, focus });
+  assert.equal(v.k, READABLE_ZOOM);
+  p.view = v;
+  const q = p.worldRect();
+  assert.ok(focus.x - 100 >= q.x0 && focus.x + 100 <= q.x1 && focus.y >= q.y0 && focus.y <= q.y1, JSON.stringify({ q, focus }));
+});
+
+test('on open the leaf is framed with its path and the branches leaving it, at a readable zoom, all in view', () => {
+  const { leaf } = laidOut(3000, 3, 0.03);
+  const items = neighbourhoodItems(leaf, NEAR);
+  // The path above the leaf is in it, up to NEAR.up entries.
+  let a: Item | null = leaf;
+  for (let k = 0; k <= NEAR.up && a && a.depth > 0; k++, a = a.parent) assert.ok(items.includes(a), `ancestor ${k}`);
+  // Every branch leaving those ancestors shows at least its first entry.
+  a = leaf.parent;
+  for (let k = 0; k < NEAR.up && a && a.depth > 0; k++, a = a.parent) for (const c of a.children ?? []) assert.ok(items.includes(c), 'side branch head');
+  // Nothing from far away.
+  assert.ok(items.every((it) => Math.abs(it.depth - leaf.depth) <= NEAR.up + 3));
+  const p = port(900, 700);
+  p.view = p.framed(neighbourhood(leaf, NEAR), { minK: READABLE_ZOOM, maxK: 1, focus: leaf });
+  assert.ok(p.view.k >= READABLE_ZOOM && p.view.k <= 1);
+  const r = p.worldRect();
+  const inside = (it: Item) => it.x - it.w / 2 >= r.x0 - 1e-6 && it.x + it.w / 2 <= r.x1 + 1e-6 && it.y - NODE_H / 2 >= r.y0 && it.y + NODE_H / 2 <= r.y1;
+  const shown = items.filter(inside).length;
+  // A neighbourhood that fits is wholly inside; one that does not keeps the leaf and most of it.
+  assert.ok(inside(leaf), 'the leaf is in view');
+  assert.ok(shown >= items.length * 0.6, `${shown} of ${items.length} neighbours in view`);
+  // The selection is not pinned to an edge: the tree's middle is near the view's.
+  const box = neighbourhood(leaf, NEAR);
+  if (p.zoomToFit(box) >= READABLE_ZOOM) close(p.center().x, (box.x0 + box.x1) / 2, 'centred on the neighbourhood');
+});
+
+test('Fit on a big tree stays readable; the whole-tree overview shows everything', () => {
+  const { l, leaf } = laidOut(20_000, 9, 0.02);
+  const p = port(1000, 700);
+  const whole = layoutBox(l);
+  assert.ok(p.zoomToFit(whole) < FIT_MIN_ZOOM, 'a 20k session is too big to read whole');
+  p.view = p.framed(neighbourhood(leaf, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: leaf });
+  assert.ok(p.view.k >= FIT_MIN_ZOOM, `Fit k ${p.view.k} is not a 1-px strip`);
+  p.view = p.framed(whole, { minK: MIN_ZOOM, maxK: 1 });
+  const r = p.worldRect();
+  assert.ok(r.x0 <= whole.x0 + 1e-6 && r.x1 >= whole.x1 - 1e-6 && r.y0 <= whole.y0 + 1e-6 && r.y1 >= whole.y1 - 1e-6);
+});
+
+test('cards are as wide as their titles need (within bounds) and the layout never overlaps them', () => {
+  const { d, l } = laidOut(5000, 5, 0.05);
+  const widths = d.items.map((it) => it.w);
+  assert.ok(widths.every((w) => w >= MIN_NODE_W && w <= MAX_NODE_W));
+  assert.ok(new Set(widths).size > 5, 'widths differ with the text');
+  for (const row of l.levels) for (let k = 1; k < row.length; k++) assert.ok(row[k].x - row[k].w / 2 >= row[k - 1].x + row[k - 1].w / 2 + 8 - 1e-6, 'neighbouring cards keep a gap');
+  const short: NodeView = { id: 'a', parentId: null, type: 'message', role: 'user', kind: 'user', text: 'user: ok', time: 0 };
+  const long = { ...short, text: `user: ${'a fairly long request about the parser '.repeat(5)}` };
+  const it = { entry: 0, seg: false, children: undefined } as unknown as Item;
+  assert.equal(itemWidth(it, [short]), MIN_NODE_W);
+  assert.equal(itemWidth(it, [long]), MAX_NODE_W);
+  assert.ok(titleChars(MAX_NODE_W) >= 38, 'a wide card shows a readable line');
 });

@@ -1,7 +1,8 @@
 // The tree webview app, as wiring: it builds the parts (host sync, tree view, graph, outline, details,
-// toolbar, find, actions, persistence), connects them, and turns host messages into model changes.
-// What each part does lives in its own module; commands are in app/commands.ts.
-import type { FamilyLink, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
+// toolbar, find, actions, persistence, the panes and hover card), connects them, and turns host messages
+// into model changes. What each part does lives in its own module; commands are in app/commands.ts,
+// the panes and the hover card's anchoring in app/paneLayout.ts.
+import type { FamilyLink, InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
 import { DetailsPane } from '../details/detailsPane';
 import { applyLinks, isLink } from '../family/familyNodes';
@@ -11,9 +12,11 @@ import { TreeModel } from '../model/treeModel';
 import { describeEntry, itemAriaLabel } from '../outline/ariaText';
 import { OutlineView } from '../outline/outlineView';
 import { h } from '../ui/dom';
+import { openEditorTextDialog } from '../ui/editorTextDialog';
 import { FILTER_TITLES } from '../ui/filterTitles';
+import { HoverCard } from '../ui/hoverCard';
+import { LoadingIndicator } from '../ui/loading';
 import { OverlayStack } from '../ui/overlays';
-import { Panes } from '../ui/panes';
 import { after, onFrame } from '../ui/schedule';
 import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
@@ -22,6 +25,7 @@ import { Bridge, type VsCodeApi } from './bridge';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu, vscodeContext } from './contextMenu';
+import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
 import { HostSync, type Snapshot, type SyncTarget } from './hostSync';
@@ -45,8 +49,10 @@ export class App implements CommandContext, SyncTarget {
   readonly details: DetailsPane;
   readonly tree: TreeView;
   readonly actions: EntryActions;
+  readonly hover: HoverCard;
   readonly codeViews: CodeViews;
-  private readonly panes: Panes;
+  private readonly panes: PaneLayout;
+  private readonly loading = new LoadingIndicator();
   private readonly sync = new HostSync(this);
   private readonly mac = /Mac|iPhone|iPad/.test(navigator.platform);
   /** Family link nodes in the model (not entries: the status line leaves them out). */
@@ -80,7 +86,9 @@ export class App implements CommandContext, SyncTarget {
           state.query = text;
           this.tree.refresh();
         },
-        selectEntry: (id) => this.tree.selectEntry(id, { history: true }),
+        selectEntry: (id, history) => this.tree.selectEntry(id, { history }),
+        selectedRow: () => this.tree.selItem()?.row ?? 0,
+        rowOfEntry: (e) => this.tree.derived?.itemOf[e]?.row ?? -1,
         describe: (id) => describeEntry(this.model, id),
         announce: (m) => this.announce(m),
         focusTree: () => this.focusTree(),
@@ -97,20 +105,24 @@ export class App implements CommandContext, SyncTarget {
       refresh: () => this.tree.refresh(),
       showInDetails: (id, title, load) => this.details.showPanel(id, title, load),
     });
-    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
+    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
     const common = {
       nodes,
       isSelected: (it: Item) => this.tree.selection.key === it.key,
       isHit: (e: number) => this.find.isHit(e),
       hitsIn: (it: Item) => this.find.hitsIn(it),
-      contextFor: (it: Item) => vscodeContext(it, this.model.nodes),
+      contextFor: (it: Item) => vscodeContext(it, this.model.nodes, this.meta?.restoreToken),
       onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
     };
     this.graph = new GraphView({
       ...common,
       onViewChange: () => this.persistence.scheduleSave(),
       itemForKey: (k) => this.tree.keyIndex.get(k),
-      onFirstSize: () => this.tree.placeInitialView(),
+      // The first size places the first view; the graph coming back (rows, a narrow window) frames the selection.
+      onFirstSize: () => {
+        const it = this.tree.selItem();
+        if (!this.tree.placeInitialView() && it) this.graph.frameAround(it, false);
+      },
     });
     this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
     this.tree = new TreeView(
@@ -140,7 +152,7 @@ export class App implements CommandContext, SyncTarget {
       run: (id) => this.run(id),
       toggle: (it) => this.tree.toggle(it),
       goTo: (id) => this.tree.selectEntry(id, { history: true }),
-      show: () => this.panes.show('details'),
+      show: () => this.panes.revealDetails(),
       announce: (m) => this.announce(m),
       error: (m) => this.error(m),
     });
@@ -155,11 +167,22 @@ export class App implements CommandContext, SyncTarget {
       editTitle: (current, done) => this.toolbar.editTitle(current, done),
     });
 
+    this.hover = new HoverCard({ nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
     const main = h('div', 'main');
-    main.append(this.outline.el, this.graph.el, this.details.el);
+    main.append(this.outline.pane, this.graph.pane, this.details.el, this.loading.el);
     root.append(this.toolbar.el, this.toolbar.diagnostics, main, this.status.el, this.status.live);
-    this.panes = new Panes(root, state);
-    this.graph.el.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
+    this.panes = new PaneLayout(root, main, state, {
+      graph: this.graph,
+      outline: this.outline,
+      details: this.details,
+      toolbar: this.toolbar,
+      tree: this.tree,
+      hover: this.hover,
+      announce: (m) => this.announce(m),
+      changed: () => this.persistence.scheduleSave(),
+      focusTree: () => this.focusTree(),
+    });
+    this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
     bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
     this.details.render();
   }
@@ -172,8 +195,13 @@ export class App implements CommandContext, SyncTarget {
 
   // ───────────── host messages (app/hostSync.ts) ─────────────
 
+  onLoading(loaded: number, total: number): void {
+    this.loading.progress(loaded, total);
+  }
+
   onSnapshot(m: Snapshot): void {
     this.meta = m.meta;
+    this.panes.setDefaultLayout(m.meta.defaultLayout);
     this.codeViews.setMeta(m.meta);
     this.model.load(m.nodes, m.leafId);
     this.links = 0;
@@ -199,7 +227,7 @@ export class App implements CommandContext, SyncTarget {
     const followLeaf = this.tree.onLeaf();
     this.model.append(nodes);
     this.find.markDirty();
-    this.tree.refresh({ followLeaf });
+    this.tree.refreshTail({ followLeaf });
   }
 
   onLeafMoved(leafId: string | null): void {
@@ -218,12 +246,14 @@ export class App implements CommandContext, SyncTarget {
   }
 
   onRenamed(name: string | undefined): void {
-    if (this.meta) this.meta = { ...this.meta, name };
+    // A name given now is the title (the host's next meta says the same).
+    if (this.meta) this.meta = { ...this.meta, name, title: undefined };
     this.toolbar.showMeta(this.meta);
   }
 
   onMeta(meta: SessionMeta): void {
     this.meta = meta;
+    this.panes.setDefaultLayout(meta.defaultLayout);
     const hiddenChanged = this.codeViews.setMeta(meta);
     this.toolbar.showMeta(meta);
     if (hiddenChanged) this.tree.refresh();
@@ -235,10 +265,13 @@ export class App implements CommandContext, SyncTarget {
     applyLinks(this.model, links);
     this.links = this.model.nodes.filter(isLink).length;
     this.find.markDirty();
-    this.tree.refresh();
+    // Links arrive after the tree is drawn and move its cards: the framed view follows.
+    this.tree.refresh({ reframe: true });
   }
 
-  onInvoke(action: InvokeAction, id: string | undefined): void {
+  onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
+    // A fork from a user message opens here: its text is offered for re-editing, as after a move.
+    if (action === 'editorText' && text !== undefined) return void openEditorTextDialog(this.actions.dialogs(), null, text, 'fork');
     runInvoke(this, action, id);
   }
 
@@ -264,13 +297,23 @@ export class App implements CommandContext, SyncTarget {
   }
 
   togglePane(pane: 'outline' | 'details'): void {
-    this.panes.toggle(pane);
-    this.persistence.scheduleSave();
+    this.panes.togglePane(pane);
+  }
+
+  get layout(): TreeLayout {
+    return this.panes.layout;
+  }
+
+  setLayout(layout: TreeLayout): void {
+    this.panes.setLayout(layout);
+  }
+
+  hoverSelection(): void {
+    this.panes.hoverSelection();
   }
 
   showDetails(): void {
-    this.panes.show('details');
-    this.details.el.focus();
+    this.panes.showDetails();
   }
 
   openShortcuts(): void {
@@ -299,9 +342,11 @@ export class App implements CommandContext, SyncTarget {
 
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
-    this.showHiddenBadge();
+    this.loading.done();
+    this.hover.forget();
+    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
-    this.find.updateCount();
+    this.find.afterPass();
     if (first) {
       // The details pane (UI-kit buttons, an entry request) waits until the graph is on screen.
       this.graph.maybeRender();
@@ -311,21 +356,8 @@ export class App implements CommandContext, SyncTarget {
     this.persistence.scheduleSave();
   }
 
-  /** "N hidden" in the header while branches are marked hidden: a click shows or hides them. */
-  private showHiddenBadge(): void {
-    const n = this.codeViews.activeHidden().length;
-    if (!n) return this.toolbar.extra.replaceChildren();
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = `badge hidden-branches${this.codeViews.showHidden ? ' shown' : ''}`;
-    b.dataset.action = 'toggle-show-hidden';
-    b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.codeViews.showHidden ? ' (shown)' : ''}`;
-    b.title = this.codeViews.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
-    b.addEventListener('click', () => this.codeViews.toggleShowHidden());
-    this.toolbar.extra.replaceChildren(b);
-  }
-
   private selectionChanged(): void {
+    this.panes.selectionChanged();
     this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();

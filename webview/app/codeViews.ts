@@ -72,6 +72,20 @@ export class CodeViews implements DetailsExtras {
     return true;
   }
 
+  /** "N hidden branches" for the header while branches are marked hidden (a click shows or hides them). */
+  hiddenBadge(): HTMLElement[] {
+    const n = this.activeHidden().length;
+    if (!n) return [];
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `badge hidden-branches${this.showHidden ? ' shown' : ''}`;
+    b.dataset.action = 'toggle-show-hidden';
+    b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.showHidden ? ' (shown)' : ''}`;
+    b.title = this.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
+    b.addEventListener('click', () => this.toggleShowHidden());
+    return [b];
+  }
+
   // ───────────── branch: files, export ─────────────
 
   showBranchFiles(n: NodeView): void {

@@ -8,6 +8,8 @@ import type { GraphView } from '../graph/graphView';
 import type { Item } from '../model/derive';
 import type { TreeModel } from '../model/treeModel';
 import type { OutlineView } from '../outline/outlineView';
+import type { TreeLayout } from '../../src/protocol';
+import type { HoverCard } from '../ui/hoverCard';
 import type { OverlayStack } from '../ui/overlays';
 import type { CodeViews } from './codeViews';
 import type { EntryActions } from './entryActions';
@@ -29,6 +31,10 @@ export interface CommandContext {
   readonly actions: EntryActions;
   readonly codeViews: CodeViews;
   readonly overlays: OverlayStack;
+  readonly hover: HoverCard;
+  readonly layout: TreeLayout;
+  setLayout(layout: TreeLayout): void;
+  hoverSelection(): void;
   filterMode(): FilterMode;
   setFilter(mode: FilterMode): void;
   togglePane(pane: 'outline' | 'details'): void;
@@ -108,6 +114,7 @@ const moveOrOpen = (c: CommandContext, it: Item): void => void c.actions.move(it
 function escape(c: CommandContext): void {
   const top = c.overlays.top();
   if (top) return top.close();
+  if (c.hover.closeByKey()) return;
   if (c.codeViews.escape()) return;
   if (c.find.escapeField()) return;
   if (c.details.leaveContext()) return;
@@ -142,7 +149,7 @@ export const COMMANDS: Record<CommandId, Handler> = {
     if (!leaf) return c.announce('The leaf is before the first entry');
     c.tree.selectEntry(leaf, { history: true });
     const x = c.tree.selItem();
-    if (x) c.graph.centerOn(x.x, x.y, Math.max(c.graph.view.k, 0.6), true);
+    if (x) c.graph.frameAround(x);
   },
   'nav.back': history('back'),
   'nav.forward': history('forward'),
@@ -150,13 +157,22 @@ export const COMMANDS: Record<CommandId, Handler> = {
     const it = c.tree.selItem();
     if (it && !c.tree.toggle(it)) c.announce('Nothing to expand or collapse here');
   },
-  'view.fit': (c) => c.graph.fit(),
+  'view.fit': (c) => {
+    const shown = c.graph.fit(c.tree.selItem());
+    if (shown === 'near') c.announce('The whole tree is too big to read at this size: showing the selection and its branches (Shift+0 shows the whole tree)');
+  },
+  'view.overview': (c) => {
+    c.graph.overview();
+    c.announce('Showing the whole tree');
+  },
   'view.zoomIn': (c) => c.graph.zoomAt(1.25),
   'view.zoomOut': (c) => c.graph.zoomAt(0.8),
   'view.panUp': (c) => c.graph.panBy(0, 80),
   'view.panDown': (c) => c.graph.panBy(0, -80),
   'view.panLeft': (c) => c.graph.panBy(80, 0),
   'view.panRight': (c) => c.graph.panBy(-80, 0),
+  'view.layout': (c) => c.setLayout(c.layout === 'rows' ? 'graph' : 'rows'),
+  'view.hover': (c) => c.hoverSelection(),
   'view.details': (c) => c.togglePane('details'),
   'view.outline': (c) => c.togglePane('outline'),
   'filter.next': (c) => c.setFilter(nextFilter(c.filterMode(), 1)),
@@ -195,7 +211,11 @@ const INVOKE: Record<InvokeAction, CommandId | Handler> = {
   find: 'find.open',
   focusLeaf: 'nav.leaf',
   fit: 'view.fit',
+  overview: 'view.overview',
+  toggleLayout: 'view.layout',
   showShortcuts: 'help',
+  // Handled by the app (it carries text, not an entry).
+  editorText: () => undefined,
   details: (c) => c.showDetails(),
   select: () => undefined,
   compareWith: 'act.compare',

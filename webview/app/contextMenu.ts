@@ -3,13 +3,15 @@
 import type { NodeView } from '../../src/protocol';
 import type { Item } from '../model/derive';
 
-export function vscodeContext(it: Item, nodes: readonly NodeView[]): string {
-  if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true });
+/** `panel`: this tree's token, so a menu command goes to the tree it was opened in (not the one in front). */
+export function vscodeContext(it: Item, nodes: readonly NodeView[], panel?: string): string {
+  if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true, ...(panel ? { panel } : {}) });
   const n = nodes[it.entry];
   // A family link is no entry: the node menu's commands do not apply to it.
   if (n.kind === 'link') return JSON.stringify({ webviewSection: 'link', preventDefaultContextMenuItems: true });
   return JSON.stringify({
     webviewSection: 'node',
+    ...(panel ? { panel } : {}),
     entryId: n.id,
     entryRole: n.role ?? n.kind,
     entryKind: n.kind,

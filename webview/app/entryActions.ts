@@ -5,7 +5,7 @@ import type { NodeView, Replies, RequestBody, RequestFn, SessionMeta } from '../
 import type { Item } from '../model/derive';
 import type { TreeModel } from '../model/treeModel';
 import { openEditorTextDialog } from '../ui/editorTextDialog';
-import { short } from '../ui/format';
+import { clipWords, short } from '../ui/format';
 import { labelEditorAnchor, openLabelEditor } from '../ui/labelEditor';
 import type { DialogServices } from '../ui/modal';
 import type { OverlayStack } from '../ui/overlays';
@@ -78,7 +78,7 @@ export class EntryActions {
   moveWithSummary(it: Item): void {
     if (!this.canWrite()) return;
     const n = this.model.nodes[it.entry];
-    openSummaryDialog(this.dialogs(), { id: n.id, title: short(n.text).slice(0, 60) || n.id }, this.host.meta()?.summariesAvailable ?? false);
+    openSummaryDialog(this.dialogs(), { id: n.id, title: clipWords(short(n.text), 60) || n.id }, this.host.meta()?.summariesAvailable ?? false);
   }
 
   async fork(n: NodeView): Promise<void> {

@@ -1,5 +1,7 @@
 // Find in the session: the find field with its match count and previous/next buttons, the query (applied
-// a little after typing stops), the hits (model/findHits.ts) and stepping through them in outline order.
+// a little after typing stops, or at once by Enter), the hits (model/findHits.ts) and stepping through
+// them in outline order. As in VS Code's find, a new query selects its first match at or after the
+// selection, so the count is always "n/m"; Enter and F3 go on from there.
 import type { FilterMode } from '../../src/shared/treeFilter';
 import type { Item } from '../model/derive';
 import { FindHits } from '../model/findHits';
@@ -12,7 +14,11 @@ export interface FindHost {
   filter(): FilterMode;
   /** The query text changed (to persist) and the tree needs a new pass. */
   queryChanged(text: string): void;
-  selectEntry(id: string): void;
+  /** Selects an entry; `history`: a step the user took (Back returns to it). */
+  selectEntry(id: string, history: boolean): void;
+  /** Outline row of the selection, and of the item showing an entry (-1: none). */
+  selectedRow(): number;
+  rowOfEntry(entry: number): number;
   describe(id: string): string;
   announce(msg: string): void;
   focusTree(): void;
@@ -25,6 +31,12 @@ export class FindController {
   private readonly field: HTMLElement & { value: string };
   private readonly countEl: HTMLElement;
   private timer = 0;
+  /** The field's text changed and is not applied yet. */
+  private pending = false;
+  /** A query was applied: the pass it starts selects its first match. */
+  private firstPending = false;
+  /** Enter or F3 came before the pass of a new query: stepped once its hits are known. */
+  private queuedStep: 1 | -1 | 0 = 0;
 
   constructor(
     private readonly model: TreeModel,
@@ -81,15 +93,48 @@ export class FindController {
     (this.field.shadowRoot?.querySelector('input') as HTMLInputElement | null)?.select();
   }
 
-  /** Selects the next (1) or previous (-1) match and announces it. */
+  /**
+   * Selects the next (1) or previous (-1) match and announces it. A query still being typed is applied
+   * first, and the step waits for its hits: Enter never steps through the previous query's matches.
+   */
   step(dir: 1 | -1): void {
+    if (this.pending) this.apply();
+    if (this.firstPending || this.hits.dirty) {
+      this.queuedStep = dir;
+      return;
+    }
     const e = this.hits.step(dir);
     if (e === undefined) {
       this.host.announce(this.query.terms.length ? 'No matches' : 'Nothing to find');
       return;
     }
+    this.select(e, true);
+  }
+
+  /** After every pass of the tree: a new query selects its first match; a queued step runs. */
+  afterPass(): void {
+    if (this.firstPending && !this.hits.dirty) {
+      this.firstPending = false;
+      const order = this.hits.order;
+      if (order.length) {
+        // The first match at or after the selection (wrapping), like VS Code's find from the cursor.
+        const from = this.host.selectedRow();
+        let k = order.findIndex((e) => this.host.rowOfEntry(e) >= from);
+        if (k < 0) k = 0;
+        this.hits.pos = k;
+        // A queued Enter goes on from this match, as it would have after a pause.
+        if (!this.queuedStep) this.select(order[k], false);
+      }
+    }
+    const q = this.queuedStep;
+    this.queuedStep = 0;
+    if (q && !this.firstPending && !this.hits.dirty) this.step(q);
+    this.updateCount();
+  }
+
+  private select(e: number, history: boolean): void {
     const id = this.model.nodes[e].id;
-    this.host.selectEntry(id);
+    this.host.selectEntry(id, history);
     this.updateCount();
     this.host.announce(`Match ${this.hits.pos + 1} of ${this.hits.order.length}: ${this.host.describe(id)}`);
   }
@@ -110,6 +155,8 @@ export class FindController {
 
   updateCount(): void {
     const c = this.countEl;
+    this.field.toggleAttribute('invalid', !!this.query.error);
+    this.field.setAttribute('aria-invalid', String(!!this.query.error));
     if (this.query.error) {
       c.textContent = this.query.error;
       c.className = 'find-count error';
@@ -119,7 +166,8 @@ export class FindController {
     const total = this.hits.order.length;
     if (!this.query.terms.length) c.textContent = '';
     else if (!total) c.textContent = 'No results';
-    else c.textContent = `${this.hits.pos >= 0 ? this.hits.pos + 1 : '?'}/${total}`;
+    else if (this.hits.pos < 0) c.textContent = `${total} found`;
+    else c.textContent = `${this.hits.pos + 1}/${total}`;
   }
 
   private clear(): void {
@@ -129,14 +177,20 @@ export class FindController {
 
   private input(now = false): void {
     cancelAfter(this.timer);
-    const apply = () => {
-      const text = this.field.value;
-      this.query = parseQuery(text);
-      this.hits.pos = -1;
-      this.hits.dirty = true;
-      this.host.queryChanged(text);
-    };
-    if (now) apply();
-    else this.timer = after(150, apply);
+    this.pending = true;
+    if (now) this.apply();
+    else this.timer = after(150, () => this.apply());
+  }
+
+  /** Applies the field's text as the query; the next pass computes its hits and selects the first. */
+  private apply(): void {
+    cancelAfter(this.timer);
+    this.pending = false;
+    const text = this.field.value;
+    this.query = parseQuery(text);
+    this.hits.pos = -1;
+    this.hits.dirty = true;
+    this.firstPending = this.query.terms.length > 0;
+    this.host.queryChanged(text);
   }
 }

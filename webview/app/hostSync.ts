@@ -13,7 +13,9 @@ export interface SyncTarget {
   onRenamed(name: string | undefined): void;
   onMeta(meta: SessionMeta): void;
   onFamily(links: FamilyLink[]): void;
-  onInvoke(action: InvokeAction, id: string | undefined): void;
+  onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
+  /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */
+  onLoading?(loaded: number, total: number): void;
 }
 
 export class HostSync {
@@ -29,6 +31,7 @@ export class HostSync {
       const s: Snapshot = m.packed ? { ...m, nodes: unpackNodes(m.packed), packed: undefined } : { ...m, nodes: m.nodes };
       if (s.total !== undefined && s.total > s.nodes.length) {
         this.partial = { m: s, nodes: [...s.nodes], total: s.total };
+        this.target.onLoading?.(s.nodes.length, s.total);
         return;
       }
       this.rev = s.rev;
@@ -38,14 +41,14 @@ export class HostSync {
       const p = this.partial;
       if (!p || p.m.rev !== m.rev) return;
       for (const n of m.packed ? unpackNodes(m.packed) : m.nodes) p.nodes.push(n);
-      if (p.nodes.length < p.total) return;
+      if (p.nodes.length < p.total) return this.target.onLoading?.(p.nodes.length, p.total);
       this.partial = undefined;
       this.rev = p.m.rev;
       return this.target.onSnapshot({ ...p.m, nodes: p.nodes, total: undefined });
     }
     switch (m.type) {
       case 'invoke':
-        return this.target.onInvoke(m.action, m.id);
+        return this.target.onInvoke(m.action, m.id, m.text);
       case 'reply':
         return;
     }

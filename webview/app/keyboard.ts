@@ -20,8 +20,9 @@ export function bindKeyboard(doc: Document, host: KeyboardHost): void {
     const inField = !!t?.closest?.('input, textarea, select, vscode-textfield, vscode-textarea, vscode-single-select, [contenteditable="true"]');
     const inOverlay = !!top && !!t && top.el.contains(t);
     const onTree = t === host.treeEl || t === doc.body || t === doc.documentElement || !!t?.closest?.('.graph');
-    const scope = inField || inOverlay || top || !onTree ? 'global' : 'tree';
-    const cmd = resolveKey(ev, scope, host.mac);
+    // Typed characters belong to the field they are typed in (`/`, `?` in a find query or a label).
+    const where = inField ? 'field' : inOverlay || top || !onTree ? 'global' : 'tree';
+    const cmd = resolveKey(ev, where, host.mac);
     if (!cmd) return;
     ev.preventDefault();
     ev.stopPropagation();

@@ -25,6 +25,9 @@ export type CommandId =
   | 'nav.forward'
   | 'view.toggle'
   | 'view.fit'
+  | 'view.overview'
+  | 'view.layout'
+  | 'view.hover'
   | 'view.zoomIn'
   | 'view.zoomOut'
   | 'view.panUp'
@@ -74,6 +77,8 @@ export interface Binding {
 
 /** `tree`: only while the tree or graph has focus (not in a text field); `global`: anywhere. */
 export type Scope = 'tree' | 'global';
+/** Where a key event happens: `field` is a text field, where typed characters belong to the field. */
+export type KeyContext = Scope | 'field';
 
 export interface Command {
   id: CommandId;
@@ -106,7 +111,10 @@ export const KEYMAP: readonly Command[] = [
   c('nav.back', 'Move around', 'Back to the previously visited entry', [{ code: 'ArrowLeft', alt: true }]),
   c('nav.forward', 'Move around', 'Forward', [{ code: 'ArrowRight', alt: true }]),
   c('view.toggle', 'View', 'Expand or collapse the selected segment or branch', [{ code: 'Space' }]),
-  c('view.fit', 'View', 'Fit the whole tree', [{ code: 'Digit0' }, { code: 'Numpad0' }]),
+  c('view.fit', 'View', 'Fit: the whole tree, or the selection and its branches when the tree is too big to read', [{ code: 'Digit0' }, { code: 'Numpad0' }]),
+  c('view.overview', 'View', 'The whole tree, however small', [{ code: 'Digit0', shift: true }]),
+  c('view.layout', 'View', 'Switch between the graph and rows (one row per entry)', [{ code: 'KeyV' }]),
+  c('view.hover', 'View', 'Card of the selected entry: whole text, time, model, tokens (again: focus it)', [{ code: 'KeyI' }]),
   c('view.zoomIn', 'View', 'Zoom in', [{ code: 'Equal' }, { code: 'Equal', shift: true }, { code: 'NumpadAdd' }]),
   c('view.zoomOut', 'View', 'Zoom out', [{ code: 'Minus' }, { code: 'NumpadSubtract' }]),
   c('view.panUp', 'View', 'Pan up', [{ code: 'ArrowUp', shift: true }]),
@@ -166,8 +174,19 @@ export function bindingMatches(b: Binding, e: KeyLike, mac = false): boolean {
   return b.key === e.key;
 }
 
-/** The command for a key event in a scope (`tree` also allows `global` commands). */
-export function resolveKey(e: KeyLike, scope: Scope, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
+/** A key that types a character into a text field (a letter, `/`, `?`, AltGr symbols): no Ctrl or Cmd. */
+export function typesCharacter(e: KeyLike): boolean {
+  return e.key.length === 1 && !e.ctrlKey && !e.metaKey;
+}
+
+/**
+ * The command for a key event where it happens (`tree` also allows `global` commands). In a text field
+ * only global commands apply, and never to a key that types a character: `/` in the find box is a
+ * slash, not "open find".
+ */
+export function resolveKey(e: KeyLike, where: KeyContext, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
+  if (where === 'field' && typesCharacter(e)) return undefined;
+  const scope: Scope = where === 'field' ? 'global' : where;
   // Bindings by typed character first: `?` must win over the physical key it shares with `/`.
   for (const byKey of [true, false]) {
     for (const cmd of keymap) {
@@ -193,6 +212,8 @@ const KEY_NAMES: Record<string, string> = {
   NumpadSubtract: 'Num -',
   NumpadEnter: 'Num Enter',
   Numpad0: 'Num 0',
+  // A keycap "0" next to the letter "O" (filter keys) reads alike in many fonts: say which it is.
+  Digit0: '0 (zero)',
   ContextMenu: 'Menu',
   PageUp: 'Page Up',
   PageDown: 'Page Down',

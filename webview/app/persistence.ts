@@ -54,6 +54,7 @@ export class Persistence {
       folded: capIds(live.folded),
       outline: this.state.outline,
       details: this.state.details,
+      ...(this.state.layout ? { layout: this.state.layout } : {}),
     };
   }
 }

@@ -14,7 +14,7 @@ export interface PiTreeTestHooks {
   graph: GraphView;
   derived(): Derived | undefined;
   stats(): { items: number; rendered: number; visible: number; hits: number; selected?: string };
-  /** Last pass's phases in ms. */
+  /** Last pass's phases in ms, and the last full draw of the graph (`render`). */
   timings(): Record<string, number>;
   /** When the last host message arrived. */
   lastMessageAt(): number;
@@ -39,7 +39,7 @@ export function exposeTestHooks(app: App): void {
       hits: app.find.hits.order.length,
       selected: app.tree.selection.key,
     }),
-    timings: () => app.tree.timings,
+    timings: () => ({ ...app.tree.timings, render: app.graph.lastRenderMs }),
     lastMessageAt: () => app.bridge.lastMessageAt,
     inView: () => (app.tree.layout ? queryItems(app.tree.layout, app.graph.worldRect()).length : 0),
     layoutBounds: () => {

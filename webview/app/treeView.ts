@@ -3,7 +3,9 @@
 // batched into one pass per frame; a snapshot is drawn at once (it is what the user waits for).
 import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
 import { derive, outlineRows, type Derived, type Item } from '../model/derive';
-import { layoutTree, type Layout } from '../model/layout';
+import { extendTail } from '../model/extendTail';
+import { fitsSlot, layoutTree, type Layout } from '../model/layout';
+import { itemWidth, sizeItems } from '../model/nodeSize';
 import type { ViewState } from '../model/savedState';
 import type { TreeModel } from '../model/treeModel';
 import type { GraphView } from '../graph/graphView';
@@ -49,6 +51,15 @@ export class TreeView {
   /** The leaf moved away from the selected entry: select the new leaf. */
   private pendingSelect: string | undefined;
   private initialView: (() => void) | undefined;
+  /** The leaf moved to (or with) the selection: frame its neighbourhood once it is drawn. */
+  private pendingFrame = false;
+  /** Frame the selection again after the pass if the view is still as the last framing left it. */
+  private pendingReframe = false;
+  /** A change other than entries appended under the leaf is waiting: the next pass is a full one. */
+  private needFull = false;
+  /** The model's leaf and size as the current derivation shows them. */
+  private shownLeaf = -1;
+  private shownSize = 0;
 
   constructor(
     private readonly model: TreeModel,
@@ -71,13 +82,33 @@ export class TreeView {
     return this.selection.key === this.model.leafId;
   }
 
-  /** A new pass on the next frame (several changes in one frame cost one pass). */
-  refresh(opts: { followLeaf?: boolean } = {}): void {
-    if (opts.followLeaf) this.pendingFollow = true;
+  /**
+   * A new pass on the next frame (several changes in one frame cost one pass). `reframe`: the layout
+   * changes under the view (family links arrive), so a view still as the last framing left it is framed
+   * again around the selection.
+   */
+  refresh(opts: { followLeaf?: boolean; reframe?: boolean } = {}): void {
+    if (opts.reframe && this.graph.stillFramed()) this.pendingReframe = true;
+    this.needFull = true;
+    this.schedule(opts.followLeaf);
+  }
+
+  /**
+   * Entries were appended (or the leaf moved with them): the next pass tries the incremental one
+   * (model/extendTail.ts) unless something else changed too.
+   */
+  refreshTail(opts: { followLeaf?: boolean } = {}): void {
+    this.schedule(opts.followLeaf);
+  }
+
+  private schedule(followLeaf: boolean | undefined): void {
+    if (followLeaf) this.pendingFollow = true;
     if (this.frame) return;
     this.frame = onFrame(() => {
       this.frame = 0;
-      this.rebuild();
+      const full = this.needFull;
+      this.needFull = false;
+      if (full || !this.tailPass()) this.rebuild();
     });
   }
 
@@ -91,18 +122,28 @@ export class TreeView {
 
   /** The model's leaf moved from `oldLeaf` (index) / `oldId`. */
   leafMoved(oldLeaf: number, oldId: string | null, leafId: string | null): void {
-    if (this.selection.current?.entryId === oldId && leafId) this.pendingSelect = leafId;
-    if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
+    const selId = this.selection.current?.entryId;
+    if (selId === oldId && leafId) this.pendingSelect = leafId;
+    // A move to the selection (pi's rule puts a user message's leaf on its parent), or a leaf the
+    // selection follows: the new place is shown with its path and branches. pi appending while the
+    // user looks elsewhere does not move the view.
+    const sel = selId !== undefined ? this.model.index.get(selId) : undefined;
+    this.pendingFrame = !!leafId && (this.pendingSelect !== undefined || (sel !== undefined && (sel === this.model.leaf || this.model.parent[sel] === this.model.leaf)));
+    // With appended entries waiting, the move is (most likely) to the last of them: one pass for both.
+    if (this.frame) this.refreshTail();
+    else if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
   }
 
-  /** The graph has a size now: place the first view if it was waiting for one. */
-  placeInitialView(): void {
+  /** The graph has a size now: place the first view if it was waiting for one (true if it was). */
+  placeInitialView(): boolean {
     const f = this.initialView;
     this.initialView = undefined;
     f?.();
+    return !!f;
   }
 
   private rebuild(): void {
+    this.needFull = false;
     const model = this.model;
     const n = model.size;
     const t0 = performance.now();
@@ -110,6 +151,7 @@ export class TreeView {
     const derived = derive({ model, mode: this.host.filter(), folded: this.folded, expanded: this.expanded, forced, hidden: this.host.hiddenEntries?.() });
     this.derived = derived;
     const t1 = performance.now();
+    sizeItems(derived.items, model.nodes);
     this.layout = layoutTree(derived.root);
     const t2 = performance.now();
     this.keyIndex = new Map();
@@ -138,21 +180,93 @@ export class TreeView {
     if (first) {
       this.firstSnapshot = false;
       const v = saved?.view;
+      // A session seen before opens where the user left it; else framed around the selection (the
+      // leaf): its path above and below and the branches leaving it, at a readable zoom.
       const place = () => {
         if (v) this.graph.centerOn(v.cx, v.cy, v.k, false);
-        else if (it) this.graph.centerOn(it.x, it.y, 0.9, false);
-        else this.graph.fit(false);
+        else if (it) this.graph.frameAround(it, false);
+        else this.graph.fit(undefined, false);
       };
       if (this.graph.size.w) place();
       else this.initialView = place;
       this.host.firstShown();
+    } else if (it && this.pendingFrame) {
+      this.graph.frameAround(it);
+    } else if (it && this.pendingReframe && this.graph.stillFramed()) {
+      this.graph.frameAround(it, false);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }
+    this.pendingFrame = false;
+    this.pendingReframe = false;
     this.pendingFollow = false;
     this.snapshotPending = false;
     this.timings.total = performance.now() - t0;
+    this.shownLeaf = model.leaf;
+    this.shownSize = n;
     this.host.rebuilt(first, n);
+  }
+
+  /** The incremental pass for entries appended under the leaf; false when a full one is needed. */
+  private tailPass(): boolean {
+    const d = this.derived;
+    const layout = this.layout;
+    if (!d || !layout || this.snapshotPending) return false;
+    const model = this.model;
+    const t0 = performance.now();
+    const change = extendTail(
+      {
+        model,
+        mode: this.host.filter(),
+        folded: this.folded,
+        expanded: this.expanded,
+        forced: this.host.forcedEntries(),
+        hidden: this.host.hiddenEntries?.(),
+        oldLeaf: this.shownLeaf,
+        oldSize: this.shownSize,
+      },
+      d,
+      layout,
+    );
+    if (!change) return false;
+    // Cards are as wide as their titles: the new leaf's card must fit the old one's slot, else lay out again.
+    change.added.w = itemWidth(change.added, model.nodes);
+    if (!fitsSlot(layout, change.added)) return false;
+    const tExt = performance.now();
+    this.keyIndex.delete(change.removed.key);
+    this.keyIndex.set(change.added.key, change.added);
+    this.host.rowsChanged(d.rows);
+    const prevKey = this.selection.key;
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    } else if (this.pendingFollow && model.leafId) {
+      this.selection.set(model.leafId);
+    }
+    this.selection.current = resolveSelection(this.selection.current, d, model, this.keyIndex);
+    const key = this.selection.key;
+    // Only the changed items are drawn again, unless the selection went to another existing item.
+    if (key === prevKey || (key === change.added.key && prevKey === change.removed.key)) {
+      const changed = change.grown ? [change.added, change.grown] : [change.added];
+      this.graph.itemsChanged(changed.map((x) => x.key));
+      this.outline.rowsChanged(d.rows, changed);
+    } else {
+      this.graph.setData(layout, d);
+      this.outline.setRows(d.rows);
+    }
+    const it = this.selItem();
+    this.outline.setActive(it);
+    if (it && this.pendingFrame) this.graph.frameAround(it);
+    else if (it && this.pendingFollow) this.graph.reveal(it, false);
+    this.pendingFrame = false;
+    this.pendingFollow = false;
+    this.shownLeaf = model.leaf;
+    this.shownSize = model.size;
+    const t1 = performance.now();
+    this.host.rebuilt(false, model.size);
+    // tail: the incremental pass itself; views: rows, graph and outline told; after: the app's follow-up
+    this.timings = { tail: tExt - t0, views: t1 - tExt, after: performance.now() - t1, total: performance.now() - t0 };
+    return true;
   }
 
   /**
@@ -172,6 +286,7 @@ export class TreeView {
       x.isLeaf = !x.seg && x.entry === newLeaf;
     }
     d.rows = outlineRows(d.root);
+    this.shownLeaf = newLeaf;
     this.host.rowsChanged(d.rows);
     if (this.pendingSelect) {
       this.selection.set(this.pendingSelect);
@@ -181,7 +296,9 @@ export class TreeView {
     this.outline.setRows(d.rows);
     const sel = this.selItem();
     this.outline.setActive(sel);
-    if (sel) this.graph.reveal(sel, false);
+    if (sel && this.pendingFrame) this.graph.frameAround(sel);
+    else if (sel) this.graph.reveal(sel, false);
+    this.pendingFrame = false;
     this.host.selectionChanged();
     return true;
   }

@@ -48,12 +48,15 @@ export class DenseCanvas {
     const color = (cls: string) => this.colors.get(`--kind-${cls}`, '#888');
     // At tiny zooms a node still covers a few pixels.
     const s = Math.max(NODE_H, 3 / k);
-    const sw = Math.max(NODE_W, 4 / k);
     for (const it of items) {
+      const sw = Math.max(it.w || NODE_W, 4 / k);
       ctx.fillStyle = color(it.seg ? 'segment' : nodes[it.entry].kind);
       ctx.fillRect(it.x - sw / 2, it.y - s / 2, sw, s);
     }
     ctx.fillStyle = this.colors.get('--accent', '#3794ff');
-    for (const it of items) if (it.isLeaf || this.look.isSelected(it)) ctx.fillRect(it.x - NODE_W / 2 - 8 / k, it.y - s / 2 - 8 / k, NODE_W + 16 / k, s + 16 / k);
+    for (const it of items) {
+      const w = it.w || NODE_W;
+      if (it.isLeaf || this.look.isSelected(it)) ctx.fillRect(it.x - w / 2 - 8 / k, it.y - s / 2 - 8 / k, w + 16 / k, s + 16 / k);
+    }
   }
 }

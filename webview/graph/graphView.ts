@@ -1,17 +1,23 @@
 // The graph: the items in (and a margin around) the viewport, drawn inside a layer that the compositor
 // moves while panning, so a pan frame costs a transform and not a repaint. When the viewport leaves the
 // rendered window, or the zoom settles, the window is culled and drawn again: as SVG (svgScene.ts), or
-// on a canvas above a node budget (denseCanvas.ts). A minimap shows the whole tree.
+// on a canvas above a node budget (denseCanvas.ts). A minimap strip beside the graph (never over it)
+// shows the whole tree. Views are framed around the selection's neighbourhood at a readable zoom.
 import type { NodeView } from '../../src/protocol';
 import type { Derived, Item } from '../model/derive';
 import { queryItems, type Layout, type Rect } from '../model/layout';
+import { layoutBox, neighbourhood, type Reach } from '../model/neighbourhood';
 import { after, cancelAfter, cancelFrame, onFrame } from '../ui/schedule';
 import { DENSE_LIMIT, DenseCanvas } from './denseCanvas';
 import { Minimap } from './minimap';
 import { bindPointer } from './pointerInput';
 import { SvgScene } from './svgScene';
 import { ThemeColors } from './themeColors';
-import { clampZoom, Viewport, type View } from './viewport';
+import { clampZoom, FIT_MIN_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport, type View } from './viewport';
+
+/** What is framed on open and after a move, and what "Fit" frames when the whole tree is too big. */
+export const NEAR: Reach = { up: 5, down: 3 };
+export const FIT_REACH: Reach = { up: 12, down: 6 };
 
 /** Share of the viewport drawn beyond each edge, so short pans need no redraw. */
 export const MARGIN = 0.25;
@@ -30,6 +36,9 @@ export interface GraphHost {
 }
 
 export class GraphView {
+  /** The graph and its minimap strip (what the app lays out). */
+  readonly pane: HTMLDivElement;
+  /** The graph's viewport. */
   readonly el: HTMLDivElement;
   private readonly layer: HTMLDivElement;
   private readonly port = new Viewport();
@@ -41,6 +50,10 @@ export class GraphView {
   private derived: Derived | undefined;
   private rendered: { r: Rect; k: number; mode: 'svg' | 'canvas' } | undefined;
   private settleTimer = 0;
+  /** Framed by the resize that `frameAfterResize` measures (the panes around the graph changed). */
+  private reframe: Item | undefined;
+  /** Where the last `frameAround` put the view (until the view moves elsewhere). */
+  private framed: View | undefined;
   private frame = 0;
   private anim = 0;
 
@@ -64,7 +77,11 @@ export class GraphView {
       },
       this.colors,
     );
-    this.el.append(this.layer, this.minimap.el);
+    this.el.append(this.layer);
+    this.pane = document.createElement('div');
+    this.pane.className = 'graph-pane';
+    this.pane.setAttribute('aria-hidden', 'true');
+    this.pane.append(this.el, this.minimap.el);
     bindPointer(this.el, {
       panBy: (dx, dy) => this.panBy(dx, dy),
       zoomAt: (f, sx, sy) => this.zoomAt(f, sx, sy),
@@ -97,7 +114,10 @@ export class GraphView {
     const c = first ? undefined : this.center();
     this.port.width = w;
     this.port.height = h;
-    if (c) this.centerOn(c.x, c.y, this.view.k, false);
+    const again = this.reframe;
+    this.reframe = undefined;
+    if (again && w && h && !first) this.frameAround(again, false);
+    else if (c) this.centerOn(c.x, c.y, this.view.k, false);
     else if (w && h) this.host.onFirstSize();
     this.minimap.later();
     this.request(true);
@@ -108,6 +128,13 @@ export class GraphView {
     this.derived = derived;
     this.svg.clear();
     this.rendered = undefined;
+    this.minimap.later();
+    this.request(true);
+  }
+
+  /** The same layout with a few items changed in place (entries appended): only those are drawn again. */
+  itemsChanged(keys: readonly string[]): void {
+    this.svg.forget(keys);
     this.minimap.later();
     this.request(true);
   }
@@ -169,9 +196,57 @@ export class GraphView {
     this.setView(this.port.zoomedAt(factor, sx, sy));
   }
 
-  fit(animate = true): void {
-    const v = this.port.fitted(this.layout);
-    if (v) this.animateTo(v, animate);
+  /**
+   * "Fit": the whole tree when it is readable at this size; else the neighbourhood of `focus` (the
+   * selection) at a readable zoom. Returns what it showed.
+   */
+  fit(focus: Item | undefined, animate = true): 'whole' | 'near' | undefined {
+    const l = this.layout;
+    if (!l || !l.count || !this.port.width) return undefined;
+    const whole = layoutBox(l);
+    if (!focus || this.port.zoomToFit(whole) >= FIT_MIN_ZOOM) {
+      this.animateTo(this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate);
+      return 'whole';
+    }
+    this.animateTo(this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
+    return 'near';
+  }
+
+  /**
+   * The panes around the graph just changed (a narrow window, a pane shown or hidden): measure now and,
+   * if the graph's size changed, frame `it` at the new size (else keep the view as it is).
+   */
+  frameAfterResize(it: Item | undefined): void {
+    this.reframe = it;
+    this.resize();
+    this.reframe = undefined;
+  }
+
+  /** The whole tree, however small that makes it (the overview). */
+  overview(animate = true): void {
+    const l = this.layout;
+    if (!l || !l.count || !this.port.width) return;
+    this.animateTo(this.port.framed(layoutBox(l), { minK: MIN_ZOOM, maxK: 1 }), animate);
+  }
+
+  /**
+   * Frames `focus` with its path above and below and the branches leaving it, at a readable zoom: as
+   * much of the path above as fits (a small pane shows less of it rather than cutting branches off).
+   */
+  frameAround(focus: Item, animate = true, reach: Reach = NEAR): void {
+    if (!this.port.width) return;
+    let box = neighbourhood(focus, reach);
+    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
+    const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
+    this.framed = { ...target, k: clampZoom(target.k) };
+    this.animateTo(target, animate);
+  }
+
+  /** Whether the view is still where the last framing put it (nobody panned, zoomed or resized since). */
+  stillFramed(): boolean {
+    const f = this.framed;
+    const v = this.view;
+    return !!f && Math.abs(f.x - v.x) < 0.5 && Math.abs(f.y - v.y) < 0.5 && Math.abs(f.k - v.k) < 1e-6;
   }
 
   /** Pans (keeping the zoom) so that `it` is inside the viewport with a margin. */
@@ -210,7 +285,16 @@ export class GraphView {
     this.minimap.drawView();
   }
 
+  /** How long the last full draw took, in ms (benchmark). */
+  lastRenderMs = 0;
+
   private render(): void {
+    const t0 = performance.now();
+    this.draw();
+    this.lastRenderMs = performance.now() - t0;
+  }
+
+  private draw(): void {
     const l = this.layout;
     const d = this.derived;
     if (!l || !d || !this.port.width) return;

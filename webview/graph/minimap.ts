@@ -1,14 +1,15 @@
-// The minimap: the whole tree (every item, the current path, find hits) on a small canvas, drawn once per
-// layout in a task after the frame that shows the tree, with the viewport's rectangle drawn over it per
-// frame. Pressing or dragging on it moves the view there.
+// The minimap: the whole tree (every item, the current path, find hits) on a canvas strip beside the
+// graph (like VS Code's editor minimap: it never covers a node), drawn once per layout in a task after
+// the frame that shows the tree, with the viewport's rectangle drawn over it per frame. Pressing or
+// dragging on it moves the view there.
 import type { Item } from '../model/derive';
 import { DX, DY, NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
 import { after, onFrame } from '../ui/schedule';
 import type { ThemeColors } from './themeColors';
 
-/** Minimap size in CSS pixels (styles.css uses the same). */
-const MINI_W = 160;
-const MINI_H = 120;
+/** Fallback size in CSS pixels until the strip has been measured (styles.css sets --mini-w). */
+const MINI_W = 72;
+const MINI_H = 240;
 
 export interface MinimapHost {
   layout(): Layout | undefined;
@@ -24,6 +25,9 @@ export class Minimap {
   /** The overview without the viewport rectangle. */
   private readonly base: HTMLCanvasElement;
   private timer = 0;
+  /** The strip's size in CSS pixels, as laid out. */
+  private w = MINI_W;
+  private h = MINI_H;
 
   constructor(
     private readonly host: MinimapHost,
@@ -32,6 +36,13 @@ export class Minimap {
     this.el = document.createElement('canvas');
     this.el.className = 'minimap';
     this.base = document.createElement('canvas');
+    new ResizeObserver((entries) => {
+      const r = entries[entries.length - 1].contentRect;
+      if (!r.width || !r.height || (r.width === this.w && r.height === this.h)) return;
+      this.w = r.width;
+      this.h = r.height;
+      this.later();
+    }).observe(this.el);
     this.el.addEventListener('pointerdown', (ev) => {
       ev.stopPropagation();
       this.el.setPointerCapture(ev.pointerId);
@@ -65,19 +76,19 @@ export class Minimap {
     if (!l || !l.count) return undefined;
     const w = l.maxX - l.minX + NODE_W;
     const h = l.maxY + NODE_H;
-    const s = Math.min(MINI_W / w, MINI_H / h);
-    return { s, ox: (MINI_W - w * s) / 2 - (l.minX - NODE_W / 2) * s, oy: (MINI_H - h * s) / 2 + (NODE_H / 2) * s };
+    const s = Math.min(this.w / w, this.h / h);
+    return { s, ox: (this.w - w * s) / 2 - (l.minX - NODE_W / 2) * s, oy: (this.h - h * s) / 2 + (NODE_H / 2) * s };
   }
 
   private drawBase(): void {
     const l = this.host.layout();
     const m = this.scale();
     const dpr = Math.min(2, window.devicePixelRatio || 1);
-    this.base.width = this.el.width = Math.floor(MINI_W * dpr);
-    this.base.height = this.el.height = Math.floor(MINI_H * dpr);
+    this.base.width = this.el.width = Math.floor(this.w * dpr);
+    this.base.height = this.el.height = Math.floor(this.h * dpr);
     const ctx = this.base.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, MINI_W, MINI_H);
+    ctx.clearRect(0, 0, this.w, this.h);
     if (!l || !m) return;
     const fg = this.colors.get('--mini-node', '#888');
     const path = this.colors.get('--accent', '#3794ff');
@@ -96,7 +107,7 @@ export class Minimap {
   drawView(): void {
     const m = this.scale();
     const ctx = this.el.getContext('2d')!;
-    const dpr = this.el.width / MINI_W;
+    const dpr = this.el.width / this.w;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.el.width, this.el.height);
     ctx.drawImage(this.base, 0, 0);

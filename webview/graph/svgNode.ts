@@ -1,9 +1,11 @@
-// One node of the SVG scene: a box with the kind's icon, title and subtitle (or a plain box when zoomed
-// far out), label badge, leaf mark and fold count; a segment is drawn as a stack. Classes carry the state
-// (path, leaf, selected, hit) that styles.css colours.
+// One node of the SVG scene: a card as wide as its title needs (model/nodeSize.ts) with the kind's icon,
+// title and subtitle (or a plain box when zoomed far out), label badge, leaf mark and fold count; a
+// segment is drawn as a stack. Classes carry the state (path, leaf, selected, hit) that styles.css
+// colours. The whole text, time, model and tokens are on the hover card (ui/hoverCard.ts).
 import type { NodeView } from '../../src/protocol';
 import type { Item } from '../model/derive';
 import { NODE_H, NODE_W } from '../model/layout';
+import { nodeSubtitle, nodeTitle, segmentTitle, subChars, titleChars } from '../model/nodeSize';
 import { clip, short } from '../ui/format';
 import { glyph, KIND_ICONS } from '../ui/icons';
 
@@ -36,7 +38,7 @@ function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
 function baseNode(look: NodeLook, it: Item, n: NodeView): SVGGElement {
   const g = document.createElementNS(SVG, 'g');
   g.setAttribute('class', nodeClass(look, it, n));
-  g.setAttribute('transform', `translate(${it.x - NODE_W / 2} ${it.y - NODE_H / 2})`);
+  g.setAttribute('transform', `translate(${it.x - width(it) / 2} ${it.y - NODE_H / 2})`);
   g.dataset.key = it.key;
   if (!it.seg) g.dataset.entryId = n.id;
   g.dataset.vscodeContext = look.contextFor(it);
@@ -48,7 +50,7 @@ export function simpleNode(look: NodeLook, it: Item): SVGGElement {
   const n = look.nodes()[it.entry];
   const g = baseNode(look, it, n);
   g.classList.add('simple');
-  g.append(rect('box', 0, 0, NODE_W, NODE_H, 6));
+  g.append(rect('box', 0, 0, width(it), NODE_H, 6));
   return g;
 }
 
@@ -56,36 +58,46 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
   const nodes = look.nodes();
   const n = nodes[it.entry];
   const g = baseNode(look, it, n);
+  const w = width(it);
   if (it.seg) {
-    g.append(rect('stack', 6, -6, NODE_W, NODE_H, 6), rect('stack', 3, -3, NODE_W, NODE_H, 6));
+    g.append(rect('stack', 6, -6, w, NODE_H, 6), rect('stack', 3, -3, w, NODE_H, 6));
   }
-  g.append(rect('box', 0, 0, NODE_W, NODE_H, 6), rect('stripe', 0, 0, 4, NODE_H, 2));
-  const icon = text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')));
-  g.append(icon);
+  g.append(rect('box', 0, 0, w, NODE_H, 6), rect('stripe', 0, 0, 4, NODE_H, 2));
+  // Texts go in a nested <svg> the card's size: it clips a title wider than estimated at the card's edge.
+  const inner = document.createElementNS(SVG, 'svg');
+  inner.setAttribute('width', String(w - 4));
+  inner.setAttribute('height', String(NODE_H));
+  inner.append(text('icon', 10, 25, glyph(it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event'))));
+  g.append(inner);
   if (it.seg) {
     const m = it.members!;
     const last = nodes[m[m.length - 1]];
     const hits = look.hitsIn(it);
-    g.append(text('title', 30, 17, `${m.length} entries${hits ? ` · ${hits} found` : ''}`));
-    g.append(text('sub', 30, 31, clip(`${short(n.text)} → ${short(last.text)}`, 30)));
+    inner.append(text('title', 30, 17, segmentTitle(m.length, hits)));
+    inner.append(text('sub', 30, 31, clip(`${short(n.text)} → ${short(last.text)}`, subChars(w))));
   } else {
-    g.append(text('title', 30, 17, clip(short(n.text) || `[${n.type}]`, 24)));
-    g.append(text('sub', 30, 31, clip(subtitle(n, it), 28)));
+    inner.append(text('title', 30, 17, clip(nodeTitle(n), titleChars(w))));
+    inner.append(text('sub', 30, 31, clip(nodeSubtitle(n, it), subChars(w) - (it.isLeaf ? 3 : 0))));
     if (n.label !== undefined) {
-      const w = Math.min(NODE_W - 20, 14 + n.label.length * 6.2);
+      const bw = Math.min(w - 20, 14 + n.label.length * 6.2);
       const b = document.createElementNS(SVG, 'g');
       b.setAttribute('class', 'badge');
-      b.append(rect('badge-box', NODE_W - w - 4, -9, w, 16, 8), text('badge-text', NODE_W - w + 3, 3, clip(n.label, Math.floor((w - 10) / 6.2))));
+      b.append(rect('badge-box', w - bw - 4, -9, bw, 16, 8), text('badge-text', w - bw + 3, 3, clip(n.label, Math.floor((bw - 10) / 6.2))));
       g.append(b);
     }
     if (it.isLeaf) {
-      g.append(text('leaf-mark', NODE_W - 16, 31, glyph('location')));
+      g.append(text('leaf-mark', w - 16, 31, glyph('location')));
     }
     // Changed files (edit, write, bash): a diff mark in the corner; find's file: finds them.
-    if (n.changed?.length) g.append(text('changed-mark', NODE_W - 16, 17, glyph('diff')));
+    if (n.changed?.length) g.append(text('changed-mark', w - 16, 17, glyph('diff')));
   }
-  if (it.folded) g.append(text('folded-mark', NODE_W / 2 - 12, NODE_H + 14, `+${it.hidden}`));
+  if (it.folded) g.append(text('folded-mark', w / 2 - 12, NODE_H + 14, `+${it.hidden}`));
   return g;
+}
+
+/** The card width of an item (sized before the layout; the default for items made elsewhere). */
+export function width(it: Item): number {
+  return it.w || NODE_W;
 }
 
 function rect(cls: string, x: number, y: number, w: number, h: number, rx: number): SVGRectElement {
@@ -106,15 +118,4 @@ function text(cls: string, x: number, y: number, s: string): SVGTextElement {
   t.setAttribute('y', String(y));
   t.textContent = s;
   return t;
-}
-
-function subtitle(n: NodeView, it: Item): string {
-  if (n.link) return n.link.facts;
-  const parts: string[] = [];
-  if (n.model) parts.push(n.model);
-  if (n.tools?.length) parts.push(n.tools.join(', '));
-  if (n.tokens) parts.push(`${n.tokens >= 1000 ? Math.round(n.tokens / 100) / 10 + 'k' : n.tokens} tok`);
-  if (!parts.length) parts.push(n.role ?? n.type);
-  if (it.children && it.children.length > 1) parts.unshift(`${it.children.length} branches`);
-  return parts.join(' · ');
 }

@@ -38,6 +38,14 @@ export class SvgScene {
     this.nodeLayer.replaceChildren();
   }
 
+  /** Drops the nodes of `keys` (their items changed): the next draw builds just those again. */
+  forget(keys: readonly string[]): void {
+    for (const key of keys) {
+      this.cache.get(key)?.remove();
+      this.cache.delete(key);
+    }
+  }
+
   /** Hidden while the canvas draws a dense window. */
   hide(): void {
     this.el.style.display = 'none';

@@ -1,10 +1,17 @@
 // The graph's view transform (screen = world × k + (x, y)) and size: the world rectangle in view, and the
-// views that centre a point, zoom about a point, fit a layout or bring an item into view. Pure math.
+// views that centre a point, zoom about a point, frame a box (a neighbourhood, the whole tree) at a
+// readable zoom, or bring an item into view. Pure math.
 import type { Item } from '../model/derive';
-import { NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
+import { MAX_NODE_W, NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
 
 export const MIN_ZOOM = 0.002;
 export const MAX_ZOOM = 2.5;
+/** Below this zoom card titles are too small to read: framing on open, after a move and Fit stay above it. */
+export const READABLE_ZOOM = 0.7;
+/** "Fit" shows the whole tree only if it is at least this large; else a neighbourhood at this zoom. */
+export const FIT_MIN_ZOOM = 0.5;
+/** Screen pixels kept free around a framed box. */
+export const FRAME_PAD = 24;
 
 export interface View {
   x: number;
@@ -54,12 +61,43 @@ export class Viewport {
     return this.centered((l.minX + l.maxX) / 2, l.maxY / 2, k);
   }
 
+  /** The zoom at which world box `b` fills the viewport (less `pad` screen pixels on each side). */
+  zoomToFit(b: Rect, pad = FRAME_PAD): number {
+    const aw = Math.max(1, this.width - 2 * pad);
+    const ah = Math.max(1, this.height - 2 * pad);
+    return Math.min(aw / Math.max(1, b.x1 - b.x0), ah / Math.max(1, b.y1 - b.y0));
+  }
+
+  /**
+   * The view framing world box `b`: the largest zoom in [minK, maxK] at which it fits, centred. When it
+   * does not fit even at `minK`, the view stays at `minK` and centres as close to the box's centre as it
+   * can while `focus` (the selection) keeps a margin inside the viewport on each axis.
+   */
+  framed(b: Rect, opts: { minK: number; maxK: number; focus?: { x: number; y: number; w?: number }; pad?: number }): View {
+    const pad = opts.pad ?? FRAME_PAD;
+    const fit = this.zoomToFit(b, pad);
+    const k = clampZoom(Math.max(opts.minK, Math.min(opts.maxK, fit)));
+    let cx = (b.x0 + b.x1) / 2;
+    let cy = (b.y0 + b.y1) / 2;
+    const f = opts.focus;
+    if (f && fit < k) {
+      // Cut off: half the viewport in world units, less the focus card, bounds how far the centre
+      // may be from the focus.
+      const hx = Math.max(0, (this.width / 2 - pad) / k - (f.w ?? MAX_NODE_W) / 2);
+      const hy = Math.max(0, (this.height / 2 - pad) / k - NODE_H);
+      cx = Math.min(f.x + hx, Math.max(f.x - hx, cx));
+      cy = Math.min(f.y + hy, Math.max(f.y - hy, cy));
+    }
+    return this.centered(cx, cy, k);
+  }
+
   /** The view (same zoom unless far out) with `it` inside the viewport with a margin; undefined if it is. */
   revealing(it: Item): View | undefined {
     const r = this.worldRect();
+    const w = it.w || NODE_W;
     const mx = Math.min(NODE_W, (r.x1 - r.x0) / 4);
     const my = Math.min(NODE_H * 2, (r.y1 - r.y0) / 4);
-    if (it.x - NODE_W / 2 >= r.x0 + mx && it.x + NODE_W / 2 <= r.x1 - mx && it.y - NODE_H / 2 >= r.y0 + my && it.y + NODE_H / 2 <= r.y1 - my) return undefined;
+    if (it.x - w / 2 >= r.x0 + mx && it.x + w / 2 <= r.x1 - mx && it.y - NODE_H / 2 >= r.y0 + my && it.y + NODE_H / 2 <= r.y1 - my) return undefined;
     return this.centered(it.x, it.y, this.view.k < 0.2 ? 0.6 : this.view.k);
   }
 }

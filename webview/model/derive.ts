@@ -36,8 +36,12 @@ export interface Item {
   data: Item | null;
   x: number;
   y: number;
+  /** Card width in the graph (model/nodeSize.ts; 0 = the default): the layout spaces neighbours by it. */
+  w: number;
   onPath: boolean;
   isLeaf: boolean;
+  /** A family link node (another session, not an entry of this one): laid out outermost, not framed. */
+  link: boolean;
   /** Entry folded by the user; `hidden` counts the visible-by-filter descendants it hides. */
   folded: boolean;
   hidden: number;
@@ -79,7 +83,8 @@ export interface Derived {
   visibleCount: number;
 }
 
-function newItem(key: string, seg: boolean, entry: number, parent: Item | null): Item {
+/** A fresh item (see Item), appended to `parent`'s children when there is one. */
+export function newItem(key: string, seg: boolean, entry: number, parent: Item | null): Item {
   const it = Object.create(hierarchy.prototype) as Item;
   it.key = key;
   it.seg = seg;
@@ -91,8 +96,10 @@ function newItem(key: string, seg: boolean, entry: number, parent: Item | null):
   it.data = it;
   it.x = 0;
   it.y = 0;
+  it.w = 0;
   it.onPath = false;
   it.isLeaf = false;
+  it.link = false;
   it.folded = false;
   it.hidden = 0;
   it.row = -1;
@@ -184,6 +191,7 @@ export function derive(input: DeriveInput): Derived {
     const it = newItem(nodes[i].id, false, i, parent);
     it.onPath = path[i] === 1;
     it.isLeaf = i === leaf;
+    it.link = nodes[i].kind === 'link';
     if (foldedMask[i] && hiddenBy[i] > 0) {
       it.folded = true;
       it.hidden = hiddenBy[i];

@@ -52,7 +52,7 @@ export function parseQuery(q: string): Query {
         try {
           terms.push({ kind: 're', value, re: new RegExp(value, 'i') });
         } catch (e) {
-          return { terms: [], error: `Invalid regular expression: ${(e as Error).message}` };
+          return { terms: [], error: regexError(e) };
         }
         continue;
       }
@@ -63,6 +63,17 @@ export function parseQuery(q: string): Query {
     terms.push({ kind: 'text', value: tok.toLowerCase() });
   }
   return { terms };
+}
+
+/**
+ * One clear message for a bad `re:` pattern. V8's own already starts with "Invalid regular expression:
+ * /pattern/flags:", which would say it twice and repeat the pattern the user is looking at.
+ */
+function regexError(e: unknown): string {
+  const reason = String((e as Error)?.message ?? e)
+    .replace(/^Invalid regular expression:\s*/i, '')
+    .replace(/^\/.*\/[a-z]*:\s*/s, '');
+  return `Invalid regular expression: ${reason || 'cannot be parsed'}`;
 }
 
 /** Text a plain term is matched against (pi: label + role + row text; kind and type for convenience). */

@@ -20,6 +20,7 @@ export function hiddenMask(model: TreeModel, hidden: ReadonlySet<string>): Uint8
 
 /** The marked entries that hide something now (on the current path they do not). */
 export function effectiveHidden(model: TreeModel, hidden: ReadonlySet<string>): string[] {
+  if (!hidden.size) return []; // the path mask costs a walk of the whole path: not after every append
   const path = model.pathMask();
   return [...hidden].filter((id) => {
     const i = model.index.get(id);

@@ -5,9 +5,14 @@ import { phantomItem, type Item } from './derive';
 
 export const NODE_W = 188;
 export const NODE_H = 40;
-/** Horizontal slot per node and vertical distance between depths. */
+/** Widest card (model/nodeSize.ts sizes each by its title); culling margins use it. */
+export const MAX_NODE_W = 320;
+/** Horizontal slot per node of the default width and vertical distance between depths. */
 export const DX = 212;
 export const DY = 64;
+/** Space between neighbouring cards. */
+const GAP = DX - NODE_W;
+const widthOf = (it: Item): number => it.w || NODE_W;
 
 export interface Bar {
   parent: Item;
@@ -30,9 +35,10 @@ export function layoutTree(root: Item): Layout {
   const levels: Item[][] = [];
   const bars: Bar[][] = [];
   if (!root.children || root.children.length === 0) return { levels, bars, minX: 0, maxX: 0, maxY: 0, count: 0 };
+  // Cards differ in width: the separation of two neighbours is in pixels (node size 1 across).
   const t = tree<Item>()
-    .nodeSize([DX, DY])
-    .separation((a, b) => (a.parent === b.parent ? 1 : 1.1));
+    .nodeSize([1, DY])
+    .separation((a, b) => ((widthOf(a.data) + widthOf(b.data)) / 2 + GAP) * (a.parent === b.parent ? 1 : 1.1));
   const restore = balanceMainLine(root);
   t(root as unknown as HierarchyPointNode<Item>);
   for (const [it, ch] of restore) it.children = ch;
@@ -84,7 +90,9 @@ export function layoutTree(root: Item): Layout {
  * A tidy tree centres a parent over its children, so a pi session (one long path with short side
  * branches) would drift sideways by half a slot at every branch point. For the layout only, each
  * branch point's largest child goes in the middle: side branches to its left, as many empty phantom
- * slots to its right, so the main line runs straight down. Returns the original child lists.
+ * slots to its right, so the main line runs straight down. Family link nodes go farthest left (another
+ * session's card must not push this session's own side branches away) and are the main line only when
+ * nothing else is. Returns the original child lists.
  */
 function balanceMainLine(root: Item): [Item, Item[]][] {
   const order: Item[] = [];
@@ -108,13 +116,21 @@ function balanceMainLine(root: Item): [Item, Item[]][] {
     const it = order[k];
     const ch = it.children;
     if (!ch || ch.length < 2) continue;
-    let main = ch[0];
-    for (const c of ch) if (c.height >= main.height) main = c;
+    const inner = ch.filter((c) => !c.link);
+    const pool = inner.length ? inner : ch;
+    let main = pool[0];
+    for (const c of pool) if (c.height >= main.height) main = c;
     const next: Item[] = [];
-    for (const c of ch) if (c !== main) next.push(c);
+    for (const c of ch) if (c !== main && c.link) next.push(c);
+    for (const c of ch) if (c !== main && !c.link) next.push(c);
     const sides = next.length;
     next.push(main);
-    for (let p = 0; p < sides; p++) next.push(phantomItem(it));
+    // Each empty slot mirrors the side branch across the main line, so the parent centres over it.
+    for (let p = 0; p < sides; p++) {
+      const ph = phantomItem(it);
+      ph.w = next[sides - 1 - p].w;
+      next.push(ph);
+    }
     restore.push([it, ch]);
     it.children = next;
   }
@@ -128,6 +144,20 @@ export interface Rect {
   y1: number;
 }
 
+/**
+ * Whether `it`, drawn at its own width in its slot, keeps the gap to its neighbours at its depth (an
+ * item that took another's place without a layout, model/extendTail.ts).
+ */
+export function fitsSlot(l: Layout, it: Item): boolean {
+  const row = l.levels[it.depth];
+  const k = row ? row.lastIndexOf(it) : -1;
+  if (k < 0) return false;
+  const half = widthOf(it) / 2;
+  const left = row[k - 1];
+  const right = row[k + 1];
+  return (!left || left.x + widthOf(left) / 2 + GAP <= it.x - half + 0.5) && (!right || it.x + half + GAP <= right.x - widthOf(right) / 2 + 0.5);
+}
+
 /** Items whose box intersects `r` (world coordinates). */
 export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
   const d0 = Math.max(1, Math.floor((r.y0 - NODE_H / 2) / DY) + 1);
@@ -137,8 +167,8 @@ export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
     if (!row || !row.length) continue;
     const y = (d - 1) * DY;
     if (y + NODE_H / 2 < r.y0 || y - NODE_H / 2 > r.y1) continue;
-    let k = lowerBound(row, r.x0 - NODE_W / 2);
-    for (; k < row.length && row[k].x - NODE_W / 2 <= r.x1; k++) out.push(row[k]);
+    let k = lowerBound(row, r.x0 - MAX_NODE_W / 2);
+    for (; k < row.length && row[k].x - MAX_NODE_W / 2 <= r.x1; k++) if (row[k].x + widthOf(row[k]) / 2 >= r.x0 && row[k].x - widthOf(row[k]) / 2 <= r.x1) out.push(row[k]);
   }
   return out;
 }

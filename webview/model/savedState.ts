@@ -1,5 +1,6 @@
 // UI state that survives hiding, reloading and restarting (acquireVsCodeApi().getState/setState): what
 // the user is looking at and how, never session data. Versioned; unknown or broken state is dropped.
+import type { TreeLayout } from '../../src/protocol';
 import { isFilterMode, type FilterMode } from '../../src/shared/treeFilter';
 
 export const STATE_VERSION = 1;
@@ -26,6 +27,8 @@ export interface SavedState {
   folded: string[];
   outline: boolean;
   details: boolean;
+  /** The graph or rows; unset until the user picks one (the setting decides until then). */
+  layout?: TreeLayout;
 }
 
 export function defaultState(): SavedState {
@@ -52,6 +55,7 @@ export function restoreState(raw: unknown): SavedState {
   s.folded = ids(r.folded);
   if (typeof r.outline === 'boolean') s.outline = r.outline;
   if (typeof r.details === 'boolean') s.details = r.details;
+  if (r.layout === 'graph' || r.layout === 'rows') s.layout = r.layout;
   return s;
 }
 

@@ -65,6 +65,7 @@ export function nodeAriaLabel(n: NodeView, f: NodeFacts, now: number): string {
   if (n.error) parts.push('ended with an error');
   if (n.tools?.length) parts.push(`tools ${n.tools.slice(0, 5).join(', ')}`);
   if (n.model) parts.push(`model ${n.model}`);
+  if (n.tokens) parts.push(`${n.tokens.toLocaleString('en-US')} tokens`);
   if (f.hit) parts.push('find match');
   if (n.time) parts.push(relativeTime(n.time, now));
   return parts.join(', ');

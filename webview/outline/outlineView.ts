@@ -1,10 +1,14 @@
 // The accessible tree: a virtualised list of the items in pi's /tree order. The list element is the
 // one keyboard stop (role="tree", aria-activedescendant names the selected row); only rows in view
-// (plus the active one) exist in the DOM. It shares the selection with the graph.
+// (plus the active one) exist in the DOM. It shares the selection with the graph. In the row layout
+// (`rows`) it is the whole view, like git-graph: a lane column instead of indentation, then message,
+// time, model and tokens (rowCells.ts).
 import type { NodeView } from '../../src/protocol';
 import type { Item } from '../model/derive';
+import { computeLanes, type Lanes } from '../model/lanes';
 import { KIND_ICONS } from '../ui/icons';
 import { onFrame } from '../ui/schedule';
+import { infoCells, laneCell, laneColumnWidth, rowsHeader } from './rowCells';
 
 export const ROW_H = 22;
 const OVERSCAN = 8;
@@ -24,6 +28,8 @@ export interface OutlineHost {
 }
 
 export class OutlineView {
+  /** The list with the rows layout's column header above it (what the app lays out). */
+  readonly pane: HTMLDivElement;
   readonly el: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
   private rows: Item[] = [];
@@ -33,6 +39,9 @@ export class OutlineView {
   /** Kept from the scroll and resize events: reading them from the DOM would force a layout. */
   private height = 0;
   private scrollTop = 0;
+  private mode: 'tree' | 'rows' = 'tree';
+  private lanes: Lanes | undefined;
+  private laneW = 0;
 
   constructor(private readonly host: OutlineHost) {
     this.el = document.createElement('div');
@@ -44,6 +53,9 @@ export class OutlineView {
     this.spacer.className = 'spacer';
     this.spacer.setAttribute('role', 'none');
     this.el.append(this.spacer);
+    this.pane = document.createElement('div');
+    this.pane.className = 'outline-pane';
+    this.pane.append(rowsHeader(), this.el);
     this.el.addEventListener('scroll', () => {
       if (this.scrollPending) return; // a scroll of ours is on its way
       this.scrollTop = this.el.scrollTop;
@@ -72,11 +84,34 @@ export class OutlineView {
     });
   }
 
+  /** The tree (indented list beside the graph) or the row layout (lanes and columns, the whole view). */
+  setMode(mode: 'tree' | 'rows'): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.el.classList.toggle('rows', mode === 'rows');
+    this.setRows(this.rows);
+  }
+
   setRows(rows: Item[]): void {
     this.rows = rows;
+    this.lanes = this.mode === 'rows' ? computeLanes(rows) : undefined;
+    if (this.lanes) {
+      this.laneW = laneColumnWidth(this.lanes.width);
+      this.pane.style.setProperty('--lanes-w', `${this.laneW}px`);
+    }
     for (const el of this.dom.values()) el.remove();
     this.dom.clear();
     this.spacer.style.height = `${rows.length * ROW_H}px`;
+    this.render();
+  }
+
+  /** The same rows with a few items changed in place (entries appended): only those are drawn again. */
+  rowsChanged(rows: Item[], changed: readonly Item[]): void {
+    this.rows = rows;
+    for (const it of changed) {
+      this.dom.get(it)?.remove();
+      this.dom.delete(it);
+    }
     this.render();
   }
 
@@ -148,9 +183,11 @@ export class OutlineView {
         this.dom.set(it, el);
         frag.append(el);
       }
-      const indent = Math.min(MAX_INDENT, Math.max(0, it.level - 1 - base));
-      el.style.paddingLeft = `${6 + indent * 12}px`;
-      el.classList.toggle('deeper', it.level - 1 - base > MAX_INDENT);
+      if (this.mode === 'tree') {
+        const indent = Math.min(MAX_INDENT, Math.max(0, it.level - 1 - base));
+        el.style.paddingLeft = `${6 + indent * 12}px`;
+        el.classList.toggle('deeper', it.level - 1 - base > MAX_INDENT);
+      }
       const sel = this.host.isSelected(it);
       el.setAttribute('aria-selected', String(sel));
       el.classList.toggle('selected', sel);
@@ -184,12 +221,16 @@ export class OutlineView {
     if (!it.seg && n.changed?.length) cls += ' changed';
     el.className = cls;
     el.style.top = `${it.row * ROW_H}px`;
-    const mark = document.createElement('span');
-    mark.className = 'mark';
-    mark.textContent = it.onPath ? '•' : '';
     const icon = document.createElement('span');
     icon.className = `codicon codicon-${it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')}`;
-    el.append(mark, icon);
+    const lanes = this.lanes?.rows[it.row];
+    if (lanes) el.append(laneCell(lanes, it, this.laneW, ROW_H), icon);
+    else {
+      const mark = document.createElement('span');
+      mark.className = 'mark';
+      mark.textContent = it.onPath ? '•' : '';
+      el.append(mark, icon);
+    }
     if (!it.seg && n.label !== undefined) {
       const b = document.createElement('span');
       b.className = 'label-badge';
@@ -218,6 +259,7 @@ export class OutlineView {
       l.textContent = '← current';
       el.append(l);
     }
+    if (lanes) el.append(...infoCells(it.seg ? undefined : n));
     return el;
   }
 

@@ -14,6 +14,17 @@ export function clip(s: string, n: number): string {
   return s.length > n ? s.slice(0, Math.max(1, n - 1)) + '…' : s;
 }
 
+/**
+ * `s` cut to at most `n` characters at a word boundary, with an ellipsis: a title never ends mid-word
+ * (a single word longer than `n` is cut, as nothing else fits).
+ */
+export function clipWords(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const cut = s.slice(0, Math.max(1, n - 1));
+  const space = cut.search(/\s\S*$/);
+  return `${(space > n / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:–-]+$/, '')}…`;
+}
+
 /** 12345 → "12,345". */
 export function thousands(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

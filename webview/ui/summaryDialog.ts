@@ -52,7 +52,18 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
     } else {
       const write = button('Write a summary…', 'summary-write');
       write.addEventListener('click', () => edit({ previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }));
-      actions.append(write);
+      // Where the summary model is chosen (pi, a VS Code chat model or an endpoint): the settings.
+      const setup = button('Set up a model…', 'summary-setup', { secondary: true });
+      setup.addEventListener('click', async () => {
+        overlay.close();
+        try {
+          await svc.request({ kind: 'setupSummaryModel' });
+          svc.announce('Opened the summary model settings');
+        } catch (e) {
+          svc.error((e as Error).message);
+        }
+      });
+      actions.append(write, setup);
     }
     actions.append(cancel);
     focusFirst(el);
@@ -70,9 +81,17 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
 
   const customFocus = () => {
     const focus = textarea('focus', '', 4, 'What should the summary focus on?');
-    body.replaceChildren(h('p', undefined, 'Custom instructions for the summary:'), focus);
+    body.replaceChildren(h('p', undefined, 'Custom instructions for the summary (Enter asks the model, Shift+Enter starts a new line):'), focus);
     const gen = button('Summarize', 'summary-generate');
-    gen.addEventListener('click', () => void preview(focus.value.trim() || undefined));
+    const submit = () => void preview(focus.value.trim() || undefined);
+    gen.addEventListener('click', submit);
+    // Enter submits, as in pi's editor; Shift+Enter is a new line; an IME composition keeps its Enter.
+    focus.addEventListener('keydown', (ev) => {
+      const e = ev as KeyboardEvent;
+      if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      submit();
+    });
     actions.replaceChildren(gen, cancel);
     focusFirst(el);
   };

@@ -1,7 +1,8 @@
 // The header: the session title (click to rename it in place), live / read-only / problems badges with
-// the diagnostics list, the filter select, the find box, and the view buttons.
+// the diagnostics list, the layout switch (graph or rows), the filter select, the find box, and the
+// view buttons.
 import { bridgeBadge } from './bridgeBadge';
-import type { SessionMeta } from '../../src/protocol';
+import type { SessionMeta, TreeLayout } from '../../src/protocol';
 import { FILTER_MODES, isFilterMode, type FilterMode } from '../../src/shared/treeFilter';
 import type { CommandId } from '../app/keymap';
 import { h, iconButton, textfield } from './dom';
@@ -12,6 +13,7 @@ import { onFrame } from './schedule';
 export interface ToolbarHost {
   run(id: CommandId): void;
   setFilter(mode: FilterMode): void;
+  setLayout(layout: TreeLayout): void;
   focusTree(): void;
 }
 
@@ -24,6 +26,8 @@ export class Toolbar {
   /** Badges other parts of the app own (e.g. the hidden-branches toggle). */
   readonly extra: HTMLElement;
   private readonly filter: HTMLElement & { value: string };
+  private readonly layoutButtons: Record<TreeLayout, HTMLButtonElement>;
+  private readonly outlineButton: HTMLButtonElement;
   private meta: SessionMeta | undefined;
 
   constructor(
@@ -51,22 +55,39 @@ export class Toolbar {
       const v = this.filter.value;
       if (isFilterMode(v)) host.setFilter(v);
     });
+    // Graph or rows: a two-button switch that is always in the header, whatever the width (a narrow
+    // window never hides the graph without a way back).
+    const switcher = h('div', 'layout-switch');
+    switcher.setAttribute('role', 'group');
+    switcher.setAttribute('aria-label', 'Layout');
+    const layoutButton = (layout: TreeLayout, icon: string, label: string) => {
+      const b = iconButton(icon, label, `layout-${layout}`, () => host.setLayout(layout));
+      b.append(h('span', 'layout-label', layout === 'graph' ? 'Graph' : 'Rows'));
+      b.setAttribute('aria-pressed', 'false');
+      switcher.append(b);
+      return b;
+    };
+    this.layoutButtons = {
+      graph: layoutButton('graph', 'type-hierarchy-sub', 'Graph: the tree as cards (V switches)'),
+      rows: layoutButton('rows', 'list-flat', 'Rows: one row per entry with time, model and tokens (V switches)'),
+    };
     const tools = h('div', 'tools');
     const tool = (icon: string, title: string, action: string, id: CommandId) =>
       iconButton(icon, title, action, () => {
         host.run(id);
         host.focusTree();
       });
+    this.outlineButton = tool('list-tree', 'Outline (Alt+O)', 'toggle-outline', 'view.outline');
     tools.append(
       tool('arrow-left', 'Back (Alt+←)', 'back', 'nav.back'),
       tool('arrow-right', 'Forward (Alt+→)', 'forward', 'nav.forward'),
       tool('location', 'Current leaf (.)', 'leaf', 'nav.leaf'),
-      tool('screen-full', 'Fit all (0)', 'fit', 'view.fit'),
-      tool('list-tree', 'Outline (Alt+O)', 'toggle-outline', 'view.outline'),
+      tool('screen-full', 'Fit: the whole tree, or the selection and its branches when it is too big (0); Shift+0: the whole tree', 'fit', 'view.fit'),
+      this.outlineButton,
       tool('layout-sidebar-right', 'Details (D)', 'toggle-details', 'view.details'),
       tool('question', 'Keyboard shortcuts (?)', 'help', 'help'),
     );
-    this.el.append(this.title, this.badges, this.extra, this.filter, find, tools);
+    this.el.append(this.title, this.badges, this.extra, switcher, this.filter, find, tools);
     this.diagnostics = h('div', 'diagnostics');
     this.diagnostics.hidden = true;
   }
@@ -75,11 +96,20 @@ export class Toolbar {
     this.filter.value = mode;
   }
 
+  /** Marks the layout in use; the outline button says when there is no room for the outline. */
+  showLayout(layout: TreeLayout, narrow: boolean): void {
+    for (const [k, b] of Object.entries(this.layoutButtons)) b.setAttribute('aria-pressed', String(k === layout));
+    const off = layout === 'rows' || narrow;
+    this.outlineButton.classList.toggle('inactive', off);
+    this.outlineButton.title = layout === 'rows' ? 'Outline (Alt+O): the rows are the outline' : narrow ? 'Outline (Alt+O): shown when the view is wider' : 'Outline (Alt+O)';
+    this.outlineButton.setAttribute('aria-label', this.outlineButton.title);
+  }
+
   /** Title (name, else the first message, else the file name), badges and diagnostics. */
   showMeta(m: SessionMeta | undefined): void {
     this.meta = m;
     const first = m?.firstMessage?.replace(/\s+/g, ' ').trim();
-    const title = m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
+    const title = m?.title || m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
     this.title.replaceChildren(document.createTextNode(title));
     document.title = title;
     this.badges.replaceChildren(...bridgeBadge(m?.bridge));

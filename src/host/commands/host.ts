@@ -25,6 +25,8 @@ export interface Host {
   actionsFor(session: Session, file: string): SessionActions;
   /** Absolute path of the bundled bridge (dist/pi-bridge.js). */
   bridgeFile: string;
+  /** Where the user acted last: the sidebar (a row was selected) or a tree. */
+  actedIn(): 'sidebar' | 'tree';
   /** Diffs, hidden marks, family links and compare views (#15). */
   codeViews: CodeViews;
 }

@@ -10,7 +10,9 @@ import { registerCommand } from './register.js';
 export function registerNodeCommands(host: Host): void {
   const nodeCommand = (id: string, fn: (c: TreeController, actions: SessionActions, entryId: string) => unknown) =>
     registerCommand(host.context, id, async (ctx) => {
-      const c = host.panels.active();
+      // The menu's context names the tree it was opened in: the command goes there, whichever is in front.
+      const token = (ctx as { panel?: unknown } | undefined)?.panel;
+      const c = (typeof token === 'string' ? host.panels.byToken(token) : undefined) ?? host.panels.active();
       const entryId = (ctx as { entryId?: unknown } | undefined)?.entryId ?? c?.selectedId;
       const actions = c?.sessionActions;
       if (!c || !actions || typeof entryId !== 'string') return;
@@ -37,6 +39,8 @@ export function registerNodeCommands(host: Host): void {
     ['piTree.tree.find', 'find'],
     ['piTree.tree.focusLeaf', 'focusLeaf'],
     ['piTree.tree.fit', 'fit'],
+    ['piTree.tree.overview', 'overview'],
+    ['piTree.tree.toggleLayout', 'toggleLayout'],
     ['piTree.tree.shortcuts', 'showShortcuts'],
   ];
   for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));

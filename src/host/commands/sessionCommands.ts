@@ -57,7 +57,9 @@ export function registerSessionCommands(host: Host): void {
         return;
       }
       if (r.text !== undefined) await vscode.env.clipboard.writeText(r.text);
-      void vscode.window.showInformationMessage(`Forked into ${basename(r.file)}. The message text is on the clipboard.`, 'Continue in pi').then((p) => p && host.continueInPi(r.file, r.text));
+      void vscode.window
+        .showInformationMessage(`Forked into ${basename(r.file)}. The message text is offered in its tree for re-editing (and is on the clipboard).`, 'Continue in pi')
+        .then((p) => p && host.continueInPi(r.file, r.text));
     });
   });
   command('piTree.forkAt', async (uri, id) => {

@@ -1,6 +1,8 @@
 // Which session a command means: the sidebar row it was invoked on, a file URI (explorer, editor title,
-// CodeLens), the selected row, the tree in front, a session file open as text — else the user picks one.
+// CodeLens), the selected row when the user acted there last (F2 in the sidebar), the tree in front, a
+// session file open as text — else the user picks one.
 import * as vscode from 'vscode';
+import { infoTitle } from '../../core/sessionTitle.js';
 import type { ViewNode } from '../sessions/sessionsView.js';
 import type { Host } from './host.js';
 
@@ -9,11 +11,11 @@ export async function targetFile(host: Host, arg: unknown): Promise<string | und
   if (arg instanceof vscode.Uri) return arg.fsPath;
   const active = host.panels.active();
   const sel = host.treeView.selection.find((n) => n.kind === 'session');
-  if (sel && sel.kind === 'session' && host.treeView.visible && !active) return sel.node.info.path;
+  if (sel && sel.kind === 'session' && host.treeView.visible && (!active || host.actedIn() === 'sidebar')) return sel.node.info.path;
   if (active) return active.file;
   const ed = vscode.window.activeTextEditor?.document;
   if (ed?.uri.scheme === 'file' && ed.fileName.endsWith('.jsonl')) return ed.fileName;
-  const items = host.view.sessions.map((i) => ({ label: i.name ?? i.firstMessage.slice(0, 80), description: `${i.messageCount} msgs`, detail: i.path, path: i.path }));
+  const items = host.view.sessions.map((i) => ({ label: infoTitle(i), description: `${i.messageCount} msgs`, detail: i.path, path: i.path }));
   if (!items.length) {
     void vscode.window.showInformationMessage('No pi sessions to choose from in this folder.');
     return undefined;

@@ -29,14 +29,17 @@ export function registerViewCommands(host: Host): void {
     );
     if (pick) remember('sort', pick.value);
   });
-  command('piTree.filter', async () => {
+  const filter = async () => {
     const q = await vscode.window.showInputBox({
-      prompt: 'Filter sessions: words (fuzzy), "exact phrase", or re:regex. Matches name, first message, id and folder.',
+      prompt: 'Filter sessions as pi\'s /resume does: words (fuzzy), "exact phrase", or re:regex. Matches names, all message text, ids and folders.',
       value: view.state.filter,
       placeHolder: 'e.g. refactor "session tree" or re:^fix',
     });
-    if (q !== undefined) remember('filter', q);
-  });
+    if (q !== undefined) remember('filter', q.trim());
+  };
+  command('piTree.filter', filter);
+  // The same, with a filled icon in the title bar while a filter is on.
+  command('piTree.filterActive', filter);
   command('piTree.clearFilter', () => remember('filter', ''));
   command('piTree.showLog', () => log().show());
 }

@@ -91,6 +91,11 @@ export const requestHandlers: Handlers = {
     cx.summaries.cancel(b.previewId);
     return {};
   },
+  async setupSummaryModel() {
+    // The settings that choose and configure the summary model; the open trees hear when they change.
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'piTree.summary');
+    return {};
+  },
   async getChanges(b, _seq, cx) {
     cx.actions.need(b.id);
     return changesReply(cx.session, b.id);

@@ -15,8 +15,13 @@ import type { PiGateway } from '../bridge/piGateway.js';
 
 export interface ActionDeps {
   repo: () => SessionRepository;
-  /** Opens a session's tree (the new file after fork or clone). */
-  openTree: (file: string) => Promise<void>;
+  /**
+   * Opens a session's tree (the new file after fork or clone); `editorText`: a forked message's text,
+   * offered there for re-editing (pi's /fork puts it in its editor).
+   */
+  openTree: (file: string, opts?: { editorText?: string }) => Promise<void>;
+  /** A new session was made (fork, clone): the sidebar lists it, selected. */
+  revealSession?: (file: string) => void;
   /**
    * Asks before changing a session pi is writing; resolves false to cancel, 'fork' to fork instead
    * (offered only when `canFork`: a label or a name has no "instead").
@@ -105,6 +110,7 @@ export class SessionActions {
     const s = this.session;
     const file = leaf === null ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) }) : await this.deps.repo().clone(s, leaf);
     await this.deps.openTree(file);
+    this.deps.revealSession?.(file);
     return { fileName: basename(file) };
   }
 
@@ -113,7 +119,8 @@ export class SessionActions {
     const viaPi = await this.newViaPi('fork', id);
     if (viaPi) return viaPi;
     const { file, text } = await this.deps.repo().fork(this.session, id);
-    await this.deps.openTree(file);
+    await this.deps.openTree(file, { editorText: text });
+    this.deps.revealSession?.(file);
     return { fileName: basename(file), file, text };
   }
 
@@ -123,6 +130,7 @@ export class SessionActions {
     if (viaPi) return viaPi;
     const file = await this.deps.repo().clone(this.session, id);
     await this.deps.openTree(file);
+    this.deps.revealSession?.(file);
     return { fileName: basename(file), file };
   }
 
@@ -137,7 +145,11 @@ export class SessionActions {
     if (r.via === 'none') return undefined;
     if (r.via === 'cancelled' || r.data.cancelled || !r.data.sessionFile) return { cancelled: true };
     const file = r.data.sessionFile;
-    if (existsSync(file)) await this.deps.openTree(file);
+    if (existsSync(file)) {
+      // pi has the forked message in its own editor already.
+      await this.deps.openTree(file);
+      this.deps.revealSession?.(file);
+    }
     return { fileName: basename(file), file, text: r.data.editorText, viaPi: r.pid };
   }
 

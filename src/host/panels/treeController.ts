@@ -3,26 +3,25 @@
 // dispatch of the webview's requests (requestHandlers.ts) once they pass the gate (webviewGate.ts).
 // The host owns the Session; the webview gets a light projection and never sees or sends a path.
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session, SessionChange } from '../../core/session.js';
-import type { EntryRecord } from '../../core/sessionIndex.js';
-import type { SessionEntry } from '../../core/types.js';
-import type { HostMessage, InvokeAction, SessionMeta, SnapshotNodes } from '../../protocol.js';
+import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
-import { Projector, projectParts } from '../projection/projection.js';
-import { useRun, WorkerMismatch, WorkerRun } from '../projection/workerProjection.js';
+import { learnCallsFor, Projector } from '../projection/projection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { SessionActions, type ActionDeps } from './sessionActions.js';
+import { SnapshotSource } from './snapshotSource.js';
+import { PanelFamily } from './panelFamily.js';
 import { WebviewGate } from './webviewGate.js';
+import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
@@ -40,15 +39,11 @@ export interface TreeDeps extends ActionDeps {
   bridges: BridgeRegistry;
   /** A short title for an unnamed session (its first message), when known. */
   describe: (file: string) => string | undefined;
+  /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
+  acted?: () => void;
   /** Diffs, hidden marks, family links and compare views (#15). */
   codeViews: CodeViews;
 }
-
-const SNAPSHOT_PART = 1000;
-/** Sessions with at least this many entries are projected in a worker thread. */
-const WORKER_MIN = 5000;
-/** Files of at least this size start their worker with the panel (5,000 entries of pi's are 3-5 MB). */
-const EARLY_MIN_BYTES = 2_000_000;
 
 export class TreeController implements vscode.Disposable {
   private session: Session | undefined;
@@ -65,24 +60,20 @@ export class TreeController implements vscode.Disposable {
   private readonly token = randomBytes(8).toString('hex');
   private readonly gate = new WebviewGate();
   private actions: SessionActions | undefined;
-  private readonly queuedInvokes: [InvokeAction, string | undefined][] = [];
+  private readonly queuedInvokes: [InvokeAction, string | undefined, string | undefined][] = [];
+  /** The first user message's text and a fork's own first one (titles), read once they exist. */
+  private texts: FirstTexts = {};
   private readonly cancels = new Map<number, vscode.CancellationTokenSource>();
   private disposed = false;
   private readonly closing = new AbortController();
   private readonly live: LiveSession;
   /** Deltas are sent in order, and before the reply of the request that caused them. */
   private deltas: Promise<void> = Promise.resolve();
-  /** Family links sent to the webview, by their token. */
-  private links = new Map<string, { file: string; at: string | null }>();
-  private familyTimer: NodeJS.Timeout | undefined;
-  /** What the last family message said (an unchanged family is not sent again). */
-  private familySent: string | undefined;
+  private readonly family: PanelFamily;
   onDidDispose: (() => void) | undefined;
-  /** Milestones of the first snapshot, in ms from the panel's creation (logged once: the click bench reads them). */
-  private readonly born = performance.now();
-  private readonly firstShow: Record<string, number> = {};
-  /** A big file's projection, started with the panel (see startEarly) and used by the first snapshot. */
-  private early: WorkerRun | undefined;
+  /** Resolves once the first snapshot has been sent (or the panel failed or closed). */
+  private markOpened: () => void = () => {};
+  private readonly source: SnapshotSource;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -104,45 +95,47 @@ export class TreeController implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidChangeViewState(() => {
+        if (panel.active) this.deps.acted?.();
         if (panel.visible && this.stale && this.ready) void this.sendSnapshot();
       }),
       panel.onDidDispose(() => this.dispose()),
     );
     this.live = new LiveSession(file, deps.bridges, (m) => log().info(m));
+    this.family = new PanelFamily({
+      family: deps.codeViews.family,
+      file,
+      session: () => (this.ready && !this.disposed ? this.session : undefined),
+      send: (links) => void (this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links }))),
+      signal: this.closing.signal,
+    });
     this.disposables.push(
       this.live,
       this.live.onDidChange(() => this.sendMeta()),
-      deps.codeViews.family.onDidChange(() => this.scheduleFamily()),
-      { dispose: () => clearTimeout(this.familyTimer) },
+      deps.codeViews.family.onDidChange(() => this.family.schedule()),
+      this.family,
     );
-    this.early = this.startEarly();
-    this.loading = this.open();
+    this.source = new SnapshotSource(file, this.closing.signal);
+    const loading = (this.loading = this.open());
+    // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
+    const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
+      void loading.then(() => progress.report({ message: this.title() }));
+      return opened;
+    });
   }
 
-  /**
-   * A big file is projected in a worker from the start, beside the host's own read of it and the
-   * webview's loading: the first snapshot then waits for neither. Its parts wait as bytes; they are
-   * used only if the worker read what the session read (see snapshotNow).
-   */
-  private startEarly(): WorkerRun | undefined {
-    try {
-      if (statSync(this.file).size < EARLY_MIN_BYTES) return undefined;
-    } catch {
-      return undefined; // open() says what is wrong with the file
-    }
-    return new WorkerRun(join(__dirname, 'projector.js'), { file: this.file, part: SNAPSHOT_PART }, this.closing.signal);
-  }
-
-  /** The header's facts changed (pi connected, busy, gone): the webview gets the new meta. */
-  private sendMeta(): void {
+  /** The header's facts changed (pi connected, busy, gone; a setting): the webview gets the new meta. */
+  sendMeta(): void {
     if (!this.session || !this.ready) return;
     // In order with the deltas (never between the parts of a snapshot).
     this.deltas = this.deltas.then(() => this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
   }
 
-  private title(): string {
-    const t = this.session?.name ?? this.deps.describe(this.file) ?? basename(this.file);
-    return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
+  private title(max = 40): string {
+    const s = this.session;
+    if (!s) return basename(this.file);
+    return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
 
   /** Opaque id the webview keeps in its state so the serializer can restore this panel. */
@@ -160,19 +153,21 @@ export class TreeController implements vscode.Disposable {
       if (this.disposed) return release();
       this.session = session;
       this.release = release;
-      this.firstShow.open ??= performance.now() - this.born;
+      this.source.mark('open');
       this.actions = new SessionActions(session, this.file, this.deps);
       this.lastLeaf = session.leafId;
       this.lastName = session.name;
       this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
+      this.texts = await firstUserTexts(session).catch(() => ({}));
       this.panel.title = this.title();
       this.projector = new Projector(session.index);
       // Not awaited: `loading` is this open, and the snapshot awaits it (a webview ready before the
       // session was open used to wait for itself here, and the tree never came).
-      if (this.ready) void this.sendSnapshot().catch(() => undefined); // logged with the deltas
+      if (this.ready) void this.sendSnapshot().finally(() => this.markOpened());
     } catch (e) {
       log().error(`open ${this.file}: ${String(e)}`);
       this.panel.webview.html = errorHtml(e instanceof Error ? e.message : String(e));
+      this.markOpened();
     }
   }
 
@@ -183,7 +178,8 @@ export class TreeController implements vscode.Disposable {
       sessionId: s.header.id,
       cwd: String(s.header.cwd ?? ''),
       name: s.name,
-      firstMessage: this.deps.describe(this.file)?.slice(0, 200),
+      firstMessage: (this.texts.first ?? this.deps.describe(this.file))?.slice(0, 200),
+      title: this.title(120),
       readOnly: s.readOnly,
       live: !this.live.state && this.deps.isLive(this.file),
       ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
@@ -193,6 +189,7 @@ export class TreeController implements vscode.Disposable {
         .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
       clickAction: readConfig().clickAction,
       defaultFilter: readConfig().treeFilter,
+      defaultLayout: readConfig().treeView,
       summariesAvailable: this.deps.summaries.available(),
       restoreToken: this.token,
       ...this.hiddenMarks(s),
@@ -202,34 +199,6 @@ export class TreeController implements vscode.Disposable {
   private hiddenMarks(s: Session): { hidden?: string[] } {
     const hidden = this.deps.codeViews.hidden.get(s.header.id);
     return hidden.length ? { hidden } : {};
-  }
-
-  private scheduleFamily(delay = 300): void {
-    clearTimeout(this.familyTimer);
-    this.familyTimer = setTimeout(() => void this.sendFamily(), delay);
-  }
-
-  /** Looks for the session's family (after the tree is on screen) and sends the links. */
-  private async sendFamily(): Promise<void> {
-    const s = this.session;
-    if (!s || !this.ready || this.disposed) return;
-    try {
-      const found = await this.deps.codeViews.family.linksFor(s, this.file, this.closing.signal);
-      const said = JSON.stringify(found);
-      if (said === this.familySent || (!found.length && this.familySent === undefined)) return;
-      this.familySent = said;
-      const links = new Map<string, { file: string; at: string | null }>();
-      const views = found.map(({ file, ...l }) => {
-        // One token per file for the panel's life: a link that stays keeps its node in the webview.
-        const token = [...this.links].find(([, v]) => v.file === file)?.[0] ?? randomBytes(6).toString('hex');
-        links.set(token, { file, at: l.at });
-        return { token, ...l };
-      });
-      this.links = links;
-      this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links: views }));
-    } catch (e) {
-      if (!this.disposed) log().warn(`family of ${basename(this.file)}: ${String(e)}`);
-    }
   }
 
   private post(m: HostMessage): void {
@@ -247,98 +216,30 @@ export class TreeController implements vscode.Disposable {
   private async snapshotNow(): Promise<void> {
     if (!this.session) return;
     await this.loading;
-    const early = this.early;
-    this.early = undefined;
     if (!this.panel.visible) {
-      early?.stop();
+      this.source.skip();
       this.stale = true;
       return;
     }
     this.stale = false;
-    // Projected from the file and posted in parts of a thousand nodes, none kept here: VS Code
-    // serializes each message on this (shared) thread, and 100k nodes held at once would make the
-    // collector pause it for tens of ms.
+    // Projected from the file and posted in parts of a thousand nodes, none kept here: 100k nodes held
+    // at once would make the collector pause this (shared) thread for tens of ms.
     const s = this.session;
-    const t0 = performance.now();
-    const live = s.index.live();
+    // Live entries (one per id), counted without making a record object each.
+    const count = s.index.size;
     const leafId = s.leafId;
-    const send = (rev: number) => (body: SnapshotNodes, count: number, from: number) => {
-      if (from === 0) this.firstShow.firstPart ??= performance.now() - this.born;
-      if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, total: live.length > count ? live.length : undefined, ...body });
-      else this.post({ type: 'snapshotPart', rev, ...body });
-    };
-    this.projector = new Projector(s.index);
-    // A big session is read and projected again in a worker thread (same bytes, same result): its
-    // parsing, garbage and packing stay off this thread. Small ones, migrated ones (ids made in
-    // memory) and any worker failure: here, in slices.
-    if (s.path && !s.legacy && live.length >= WORKER_MIN) {
-      const expect = { count: live.length, leafId, size: s.readSize };
-      const fresh = () => new WorkerRun(join(__dirname, 'projector.js'), { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.closing.signal);
-      const post = (run: WorkerRun) => {
-        const to = send(++this.rev);
-        return useRun(run, expect, (p, from) => to({ packed: p.packed }, p.count, from));
-      };
-      try {
-        // The early run read the file as it was when the panel opened: if it changed since, again.
-        await post(early ?? fresh()).catch((e) => {
-          if (early && e instanceof WorkerMismatch && !this.disposed) return post(fresh());
-          throw e;
-        });
-        this.projector.workerMade = true;
-        log().info(`${basename(this.file)}: ${live.length} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
-        this.afterSnapshot();
-        return;
-      } catch (e) {
-        if (this.disposed) return;
-        log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
-      }
-    } else early?.stop();
-    const to = send(++this.rev);
-    await projectParts(s.index, live, s, this.projector, SNAPSHOT_PART, (nodes, from) => to({ nodes }, nodes.length, from));
-    log().debug(`sent ${live.length} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
-    this.afterSnapshot();
-  }
-
-  /** The first snapshot's milestones, once: "(from the panel's creation: read+index 812 ms, …)". */
-  private shownAfter(): string {
-    const f = this.firstShow;
-    if (f.sent !== undefined) return '';
-    f.sent = performance.now() - this.born;
-    const ms = (k: string) => (f[k] === undefined ? '?' : `${f[k].toFixed(0)} ms`);
-    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
-  }
-
-  /** A snapshot replaces the webview's model: the family links (kept apart from it) are sent again. */
-  private afterSnapshot(): void {
-    this.familySent = undefined;
-    this.scheduleFamily(0);
-  }
-
-  /**
-   * After a worker projected the snapshot, this thread's projector has not seen the tool calls that
-   * new tool results answer: they are read from the assistant messages above the new entries.
-   */
-  private async learnCallsFor(fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
-    const projector = this.projector!;
-    const s = this.session!;
-    const wanted = new Set<string>();
-    entries.forEach((e) => {
-      const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
-      if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
-    });
-    if (!wanted.size) return;
-    const seen = new Set(fresh);
-    const above: EntryRecord[] = [];
-    for (const r of fresh) {
-      let p = r.parent;
-      for (let steps = 0; p && steps < 200; steps++, p = p.parent) {
-        if (!seen.has(p) && p.type === 'message' && p.role === 'assistant') {
-          seen.add(p);
-          above.push(p);
-        }
-      }
-    }
-    for (const e of await s.load(above)) if (e) projector.learn(e);
+    const projector = await this.source.project(
+      s,
+      () => ++this.rev,
+      (rev, body, n, from) => {
+        if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, total: count > n ? count : undefined, ...body });
+        else this.post({ type: 'snapshotPart', rev, ...body });
+      },
+      () => this.disposed,
+    );
+    if (!projector) return;
+    this.projector = projector;
+    this.family.resend();
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -352,7 +253,7 @@ export class TreeController implements vscode.Disposable {
     }
     const fresh = c.records.filter((r) => s.index.get(r.id) === r);
     const entries = await s.load(fresh);
-    if (this.projector!.workerMade) await this.learnCallsFor(fresh, entries);
+    if (this.projector!.workerMade) await learnCallsFor(this.projector!, s, fresh, entries);
     const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
     const labelChanges: { targetId: string; label?: string }[] = [];
     for (const r of fresh) {
@@ -371,10 +272,14 @@ export class TreeController implements vscode.Disposable {
       this.lastLeaf = s.leafId;
       this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
     }
-    if (s.name !== this.lastName) {
+    // A new session gets its first message later, and a fork its own one: its title comes from it then.
+    const firstNow = (this.texts.first === undefined || (this.texts.own === undefined && typeof s.header.parentSession === 'string')) && fresh.some((r) => r.type === 'message' && r.role === 'user');
+    if (firstNow) this.texts = await firstUserTexts(s).catch(() => this.texts);
+    if (s.name !== this.lastName || firstNow) {
       this.lastName = s.name;
       this.panel.title = this.title();
       this.post({ type: 'renamed', rev: ++this.rev, name: s.name });
+      this.sendMeta();
     }
   }
 
@@ -388,13 +293,14 @@ export class TreeController implements vscode.Disposable {
     const m = check.message;
     if (m.type === 'ready') {
       this.ready = true;
-      this.firstShow.ready ??= performance.now() - this.born;
-      await this.sendSnapshot();
+      this.source.mark('ready');
+      await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
-      for (const [action, id] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id });
+      for (const [action, id, text] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
       return;
     }
     if (m.type === 'selected') {
+      if (this.panel.active) this.deps.acted?.();
       this.selected = m.id;
       return;
     }
@@ -429,7 +335,7 @@ export class TreeController implements vscode.Disposable {
       },
       codeViews: this.deps.codeViews,
       openLink: async (token) => {
-        const link = this.links.get(token);
+        const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');
         await this.deps.codeViews.openTree(link.file, link.at ?? undefined);
       },
@@ -442,14 +348,15 @@ export class TreeController implements vscode.Disposable {
   }
 
   /** Asks the webview to start an action (from a native menu or the palette). */
-  invoke(action: InvokeAction, id?: string): void {
-    if (this.ready) this.post({ type: 'invoke', action, id });
-    else this.queuedInvokes.push([action, id]);
+  invoke(action: InvokeAction, id?: string, text?: string): void {
+    if (this.ready) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
+    else this.queuedInvokes.push([action, id, text]);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.markOpened();
     this.closing.abort(); // a projection worker still running is stopped
     for (const c of this.cancels.values()) c.cancel();
     for (const d of this.disposables) d.dispose();

@@ -41,7 +41,7 @@ export class TreePanelManager implements vscode.Disposable {
   }
 
   private get treeDeps(): TreeDeps {
-    return { ...this.deps, openTree: (file) => this.open(file) };
+    return { ...this.deps, openTree: (file, opts) => this.open(file, undefined, opts) };
   }
 
   private track(c: TreeController): TreeController {
@@ -56,24 +56,41 @@ export class TreePanelManager implements vscode.Disposable {
     return c;
   }
 
-  /** Opens (or reveals) the tree panel of `file`; `select` is selected once the webview is ready. */
-  async open(file: string, select?: string): Promise<void> {
+  /**
+   * Opens (or reveals) the tree panel of `file`; `select` is selected once the webview is ready, and
+   * `editorText` (a forked message) is offered there for re-editing.
+   */
+  async open(file: string, select?: string, opts: { editorText?: string } = {}): Promise<void> {
     const path = resolvePath(file);
     const existing = [...this.controllers].find((c) => c.panel.viewType === PANEL_VIEW_TYPE && c.file === path);
-    if (existing) {
-      existing.panel.reveal();
-      if (select) existing.invoke('select', select);
-      return;
-    }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false });
-    const c = this.track(new TreeController(panel, path, this.treeDeps));
+    const c =
+      existing ??
+      this.track(
+        new TreeController(
+          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
+          path,
+          this.treeDeps,
+        ),
+      );
+    if (existing) existing.panel.reveal();
     if (select) c.invoke('select', select);
+    if (opts.editorText) c.invoke('editorText', undefined, opts.editorText);
+  }
+
+  /** The tree whose webview carries this token (its native context menu names it), if open. */
+  byToken(token: string): TreeController | undefined {
+    return [...this.controllers].find((c) => c.restoreToken === token);
   }
 
   /** The tree the user is looking at: the active one, else a visible one. */
   active(): TreeController | undefined {
     const all = [...this.controllers];
     return all.find((c) => c.panel.active) ?? all.find((c) => c.panel.visible);
+  }
+
+  /** Settings changed (summary model, click action …): every tree gets its meta again. */
+  refreshMeta(): void {
+    for (const c of this.controllers) c.sendMeta();
   }
 
   /** Every panel and editor showing `file`. */

@@ -1,7 +1,8 @@
 // The gate every message from a webview passes before the host looks at it: floods and oversized
 // payloads are dropped, everything else is validated against the protocol. The webview is untrusted.
 // Pure (no vscode), so it is unit-tested directly.
-import { validateWebviewMessage, type WebviewMessage } from '../../protocol.js';
+import type { WebviewMessage } from '../../protocol.js';
+import { validateWebviewMessage } from '../../protocolValidation.js';
 
 export interface GateLimits {
   /** Messages accepted per rolling second; the rest are dropped until the rate falls. */

@@ -1,6 +1,7 @@
 // Typed access to pi-tree's settings (contributed in package.json under `piTree.*`).
 import * as vscode from 'vscode';
 import type { SortMode } from '../../core/sessionList.js';
+import type { TreeLayout } from '../../protocol.js';
 import { isFilterMode, type FilterMode } from '../../shared/treeFilter.js';
 
 export interface PiTreeConfig {
@@ -10,6 +11,8 @@ export interface PiTreeConfig {
   filter: string;
   clickAction: 'select' | 'move';
   treeFilter: FilterMode;
+  /** How a session tree opens: the graph, or one row per entry. */
+  treeView: TreeLayout;
   piCommand: string;
   liveWindowSeconds: number;
   codeLens: boolean;
@@ -24,6 +27,7 @@ export function readConfig(): PiTreeConfig {
     filter: c.get<string>('sessions.filter', ''),
     clickAction: c.get<'select' | 'move'>('tree.clickAction', 'select'),
     treeFilter: ((v) => (isFilterMode(v) ? v : 'default'))(c.get<unknown>('tree.defaultFilter')),
+    treeView: c.get<unknown>('tree.view') === 'rows' ? 'rows' : 'graph',
     piCommand: c.get<string>('piCommand', 'pi').trim() || 'pi',
     liveWindowSeconds: Math.max(5, c.get<number>('liveWindowSeconds', 120)),
     codeLens: c.get<boolean>('codeLens.enabled', true),

@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { packNodes } from '../../protocol.js';
 import { FileSource, type ByteSource } from '../../core/byteSource.js';
-import { readSession, visitLines } from '../../core/reader.js';
+import { visitLines } from '../../core/lineReads.js';
+import { readSession } from '../../core/reader.js';
 import { Projector, projectParts } from './projection.js';
 import type { WorkerReply, WorkerTask } from './workerProjection.js';
 

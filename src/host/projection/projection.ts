@@ -3,7 +3,7 @@
 import { changesOfCall, pathsOfCall } from '../../core/codeChanges.js';
 import { parseMessageHead } from '../../core/lineHead.js';
 import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
-import { parseRecordLine } from '../../core/reader.js';
+import { parseRecordLine } from '../../core/lineReads.js';
 import type { Session } from '../../core/session.js';
 import type { EntryRecord, SessionIndex } from '../../core/sessionIndex.js';
 import { messageOf, type SessionEntry } from '../../core/types.js';
@@ -231,4 +231,29 @@ export async function projectAll(index: SessionIndex, records: readonly EntryRec
     for (const n of nodes) all.push(n);
   });
   return all;
+}
+
+/**
+ * After a worker projected the snapshot, this thread's projector has not seen the tool calls that new
+ * tool results answer: they are read from the assistant messages above the new entries.
+ */
+export async function learnCallsFor(projector: Projector, s: Pick<Session, 'load'>, fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
+  const wanted = new Set<string>();
+  entries.forEach((e) => {
+    const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
+    if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
+  });
+  if (!wanted.size) return;
+  const seen = new Set(fresh);
+  const above: EntryRecord[] = [];
+  for (const r of fresh) {
+    let p = r.parent;
+    for (let steps = 0; p && steps < 200; steps++, p = p.parent) {
+      if (!seen.has(p) && p.type === 'message' && p.role === 'assistant') {
+        seen.add(p);
+        above.push(p);
+      }
+    }
+  }
+  for (const e of await s.load(above)) if (e) projector.learn(e);
 }

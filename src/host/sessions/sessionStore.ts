@@ -45,7 +45,12 @@ export class SessionStore {
       release: () => {
         if (released) return;
         released = true;
-        if (--slot!.refs <= 0 && this.slots.get(path) === slot) this.slots.delete(path);
+        if (--slot!.refs <= 0 && this.slots.get(path) === slot) {
+          this.slots.delete(path);
+          // Its own last write is still known once nothing holds the session (a rename from the
+          // sidebar, a label from the CodeLens): the file at that size was written by pi-tree.
+          if (session.ownWriteSize !== undefined) this.created.set(path, session.ownWriteSize);
+        }
       },
     };
   }
@@ -63,7 +68,7 @@ export class SessionStore {
 
   private readonly created = new Map<string, number>();
 
-  /** Remembers a file pi-tree wrote itself (fork, clone, new session) at its current size. */
+  /** Remembers a file pi-tree wrote itself (fork, clone, new session, a released session's last write) at that size. */
   noteOwnFile(path: string, size: number): void {
     this.created.set(path, size);
   }

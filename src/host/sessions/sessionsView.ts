@@ -6,6 +6,8 @@ import { SessionRepository, resolvePath } from '../../core/repository.js';
 import type { SessionInfo } from '../../core/sessionInfo.js';
 import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
 import { computeStats } from '../../core/stats.js';
+import { SessionTextIndex, type SearchText } from '../../core/sessionText.js';
+import { infoTitle } from '../../core/sessionTitle.js';
 import { Session } from '../../core/session.js';
 import { DirWatcher } from './dirWatcher.js';
 import { log } from '../platform/log.js';
@@ -27,6 +29,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private byPath = new Map<string, SessionInfo>();
   private skipped = new Map<string, string>();
   private readonly watcher: DirWatcher;
+  /** Every session's message text for filters, bounded and read incrementally (core/sessionText.ts). */
+  private readonly texts = new SessionTextIndex();
   private refreshTimer: NodeJS.Timeout | undefined;
   private loading: Promise<void> | undefined;
   private readonly ageTimer: NodeJS.Timeout;
@@ -84,7 +88,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const t0 = performance.now();
     const groups: ViewNode[] = [];
     const all = new Map<string, SessionInfo>();
-    const arrange = (list: SessionInfo[]) => arrangeSessions(list, this.state.sort, this.state.filter);
+    // A filter searches every message, as pi's /resume does: the texts are read (once, then only what
+    // was appended) before the lists are arranged.
+    const texts = new Map<string, SearchText>();
+    const arrange = (list: SessionInfo[]) => arrangeSessions(list, this.state.sort, this.state.filter, undefined, (i) => texts.get(i.path));
+    const pending: (() => void)[] = [];
     // Files that are not sessions pi-tree can list (a FIFO named *.jsonl, an unreadable file): logged once each.
     const skipped = new Map<string, string>();
     const onSkip = (file: string, reason: string) => skipped.set(file, reason);
@@ -99,18 +107,22 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
         else byCwd.set(k, [i]);
       }
       for (const [cwd, infos] of byCwd) {
-        const sessions = arrange(infos);
-        if (sessions.length) groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
+        pending.push(() => {
+          const sessions = arrange(infos);
+          if (sessions.length) groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
+        });
       }
       this.watcher.setDirs([this.repo.customDir ?? this.repo.sessionsRoot]);
     } else {
       for (const f of this.folders()) {
         const list = await this.repo.list(f.cwd, { onSkip });
         for (const i of list) all.set(i.path, i);
-        groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) });
+        pending.push(() => groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) }));
       }
       this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
     }
+    if (this.state.filter.trim()) await this.readTexts([...all.keys()], texts);
+    for (const p of pending) p();
     for (const [file, reason] of skipped) if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
     this.skipped = skipped;
     this.byPath = all;
@@ -121,24 +133,59 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
         : undefined;
     void vscode.commands.executeCommand('setContext', 'piTree.empty', all.size === 0);
     void vscode.commands.executeCommand('setContext', 'piTree.hasFolder', this.folders().length > 0);
+    const filter = this.state.filter.trim();
+    void vscode.commands.executeCommand('setContext', 'piTree.filtered', !!filter);
     if (this.view) {
       const shown = groups.reduce((n, g) => n + (g.kind === 'group' ? countNodes(g.sessions) : 0), 0);
-      this.view.description = this.state.filter ? `filter: ${this.state.filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
+      this.view.description = filter ? `filter: ${filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
+      // The description is not shown while the container has only this view: the message says that a
+      // filter hides sessions (and the title bar shows a filled filter icon and a Clear button then).
+      const skippedNote = skipped.size ? ` ${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).` : '';
       this.view.message =
         all.size === 0 && this.state.scope === 'folder' && this.folders().length
           ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
-          : this.state.filter && shown === 0
-            ? `No session matches "${this.state.filter}".`
-            : skipped.size
-              ? `${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).`
-              : undefined;
+          : filter
+            ? `${shown === 0 ? 'No session matches' : `${shown} of ${all.size} sessions match`} the filter “${filter}” (names and all message text).${skippedNote}`
+            : skippedNote.trim() || undefined;
     }
     log().debug(`sessions listed: ${all.size} in ${(performance.now() - t0).toFixed(0)} ms`);
     this.emitter.fire(undefined);
   }
 
+  /** The message text of every listed session, read with the view's progress bar while any is new. */
+  private async readTexts(paths: string[], out: Map<string, SearchText>): Promise<void> {
+    const work = async () => {
+      let next = 0;
+      const worker = async () => {
+        while (next < paths.length) {
+          const p = paths[next++];
+          try {
+            out.set(p, await this.texts.get(p));
+          } catch (e) {
+            // Gone or unreadable since it was listed: it is matched on its first message.
+            log().debug(`message text of ${p} not read: ${String(e)}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(4, paths.length) }, worker));
+    };
+    const fresh = paths.every((p) => this.texts.peek(p));
+    if (fresh) return work();
+    await vscode.window.withProgress({ location: { viewId: 'piTree.sessions' }, title: 'Searching the sessions' }, work);
+  }
+
+  private fetched: (() => void)[] = [];
+
+  /** Resolves once VS Code has asked for the view's rows again (after a refresh), so reveal() finds them. */
+  whenFetched(): Promise<void> {
+    return new Promise((resolve) => this.fetched.push(resolve));
+  }
+
   getChildren(el?: ViewNode): ViewNode[] {
-    if (!el) return this.flat ?? this.groups;
+    if (!el) {
+      for (const f of this.fetched.splice(0)) setTimeout(f, 0);
+      return this.flat ?? this.groups;
+    }
     if (el.kind === 'group') return el.sessions.map((node) => ({ kind: 'session', node, group: el.key }));
     return el.node.children.map((node) => ({ kind: 'session', node, group: el.group }));
   }
@@ -161,8 +208,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     return undefined;
   }
 
-  /** Tells whether pi-tree itself made the last change to a file (its own writes do not make it live). */
-  ownWrite: (path: string, size: number) => boolean = () => false;
+  /** Whether another writer appended to a file a moment ago (sessions/liveness.ts). */
+  liveness: { observe(path: string, size: number, mtimeMs: number): boolean } | undefined;
 
   /** The pid of a pi with the bridge running the session (set by activate from the bridge registry). */
   connectedPi: (path: string) => number | undefined = () => undefined;
@@ -172,9 +219,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     this.emitter.fire(undefined);
   }
 
-  /** Written to recently by someone else than pi-tree (pi, most likely). */
+  /** Appended to a moment ago by someone else than pi-tree (pi, most likely); never a file that merely appeared. */
   isLive(info: SessionInfo): boolean {
-    return Date.now() - info.mtimeMs < this.state.liveWindowSeconds * 1000 && !this.ownWrite(info.path, info.size);
+    return this.liveness?.observe(info.path, info.size, info.mtimeMs) ?? false;
   }
 
   getTreeItem(el: ViewNode): vscode.TreeItem {
@@ -188,7 +235,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       return item;
     }
     const i = el.node.info;
-    const title = oneLine(i.name ?? i.firstMessage, 80);
+    // A fork that still carries its source's name or first message reads "… (fork)" (core/sessionTitle.ts).
+    const title = infoTitle(i);
     const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${i.path}`;
     // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
@@ -208,7 +256,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const md = new vscode.MarkdownString(undefined, true);
     md.supportHtml = false;
     md.isTrusted = false;
-    md.appendText(i.name ?? oneLine(i.firstMessage, 200));
+    md.appendText(infoTitle(i, 200));
     md.appendMarkdown('\n\n');
     const pid = this.connectedPi(i.path);
     if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);

@@ -255,6 +255,7 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     rename: (b) => ({ name: b.name || null }),
     copyText: () => ({ copied: 1 }),
     continueInPi: (b): Replies['continueInPi'] => (b.id ? { leafId: b.id, moved: true } : {}),
+    setupSummaryModel: () => ({}),
     getChanges: (b) => ({ entryId: b.id, changes: [] }),
     openChange: () => ({}),
     branchFiles: () => ({ entries: 0, files: [] }),

@@ -1,0 +1,111 @@
+// Entry ids as numbers: pi's ids are 8 lowercase hex digits, exactly 32 bits, so an index can keep them
+// in a Uint32Array and find them in a hash table of typed arrays — no string, no Map entry and no
+// object per entry. Any other id (older files, other writers) stays a string beside it.
+
+const HEXVAL = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEXVAL[0x30 + c] = c;
+for (let c = 0; c < 6; c++) HEXVAL[0x61 + c] = 10 + c;
+
+/** The number an 8-lowercase-hex id spells, or -1 for any other id. */
+export function hexKey(s: string): number {
+  if (s.length !== 8) return -1;
+  let v = 0;
+  for (let k = 0; k < 8; k++) {
+    const c = s.charCodeAt(k);
+    const d = c < 256 ? HEXVAL[c] : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** hexKey of the bytes `b[from…to)`. */
+export function hexKeyAt(b: Uint8Array, from: number, to: number): number {
+  if (to - from !== 8) return -1;
+  let v = 0;
+  for (let k = from; k < to; k++) {
+    const d = HEXVAL[b[k]];
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+const BYTE_HEX: string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
+/** The id a hex key stands for. */
+export function hexId(key: number): string {
+  return BYTE_HEX[key >>> 24] + BYTE_HEX[(key >>> 16) & 255] + BYTE_HEX[(key >>> 8) & 255] + BYTE_HEX[key & 255];
+}
+
+/** Writes the 8 hex digits of `key` at `out[at…]`. */
+export function writeHexId(key: number, out: Uint8Array, at: number): void {
+  for (let k = 7; k >= 0; k--) {
+    out[at + k] = HEX_DIGITS[key & 15];
+    key >>>= 4;
+  }
+}
+
+/**
+ * uint32 → int32 (≥ 0) hash table, open addressing with linear probing; values are record indexes, -1
+ * means "absent". Fibonacci hashing spreads ids that share their low bits. Key and value sit side by
+ * side (one cache line per probe: with a million random ids every probe is a cache miss).
+ */
+export class U32Map {
+  /** [key, value + 1] pairs (0 = empty slot). */
+  private slots: Uint32Array;
+  private bits: number;
+  private count = 0;
+
+  constructor(expected = 1024) {
+    this.bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
+    this.slots = new Uint32Array(2 << this.bits);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(key: number): number {
+    const mask = (1 << this.bits) - 1;
+    const s = this.slots;
+    let h = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits);
+    for (;;) {
+      const v = s[2 * h + 1];
+      if (v === 0) return -1;
+      if (s[2 * h] === key) return v - 1;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /** Sets `key` to `val` (≥ 0); returns the value it replaced, or -1. */
+  set(key: number, val: number): number {
+    if ((this.count + 1) * 2 > 1 << this.bits) this.grow();
+    const mask = (1 << this.bits) - 1;
+    const s = this.slots;
+    let h = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits);
+    for (;;) {
+      const v = s[2 * h + 1];
+      if (v === 0) {
+        s[2 * h] = key;
+        s[2 * h + 1] = val + 1;
+        this.count++;
+        return -1;
+      }
+      if (s[2 * h] === key) {
+        s[2 * h + 1] = val + 1;
+        return v - 1;
+      }
+      h = (h + 1) & mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.bits++;
+    this.slots = new Uint32Array(2 << this.bits);
+    this.count = 0;
+    for (let h = 0; h < old.length; h += 2) if (old[h + 1] !== 0) this.set(old[h], old[h + 1] - 1);
+  }
+}

@@ -1,0 +1,249 @@
+// Reading a few fields of a stored message straight from its line's bytes, without parsing the line:
+// usage figures, provider and model, the number of tool calls. Only for lines the reader validated
+// (pi's shape, JSON.parse would accept them): values are skipped by their delimiters, long strings by
+// native search. Anything unusual (an escaped key, a value of an unexpected type) answers false and
+// the caller parses the line instead, so the result is always what JSON.parse would give.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Index of the quote closing a string whose text starts at `s` (the JSON is known to be valid). Most
+ * strings are short: a plain loop first, native search (fast, but costly to call) for long ones.
+ */
+function closeQuote(b: Buffer, s: number): number {
+  let q = s;
+  const stop = Math.min(b.length, s + 48);
+  while (q < stop && b[q] !== QUOTE) q++;
+  if (q === stop) q = b.indexOf(QUOTE, q);
+  for (;;) {
+    let k = q - 1;
+    while (k >= s && b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
+    q = b.indexOf(QUOTE, q + 1);
+  }
+}
+
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+function ws(b: Buffer, i: number): number {
+  while (isWs(b[i])) i++;
+  return i;
+}
+
+/** Index just after the (valid) JSON value at `i`. */
+export function skipValue(b: Buffer, i: number): number {
+  const c = b[i];
+  if (c === QUOTE) return closeQuote(b, i + 1) + 1;
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    for (let j = i; ; j++) {
+      const d = b[j];
+      if (d === QUOTE) j = closeQuote(b, j + 1);
+      else if (d === 0x7b || d === 0x5b) depth++;
+      else if (d === 0x7d || d === 0x5d) {
+        if (--depth === 0) return j + 1;
+      }
+    }
+  }
+  let j = i + 1;
+  for (;;) {
+    const d = b[j];
+    if (d === 0x2c || d === 0x7d || d === 0x5d || isWs(d) || j >= b.length) return j;
+    j++;
+  }
+}
+
+function hasBackslash(b: Buffer, s: number, e: number): boolean {
+  for (let k = s; k < e; k++) if (b[k] === BACKSLASH) return true;
+  return false;
+}
+
+function isKey(b: Buffer, s: number, e: number, key: string): boolean {
+  if (e - s !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (b[s + k] !== key.charCodeAt(k)) return false;
+  return true;
+}
+
+/** A finite number at `v`, else 0 (what stats' `num` makes of any other value). */
+function numAt(b: Buffer, v: number, end: number): number {
+  const c = b[v];
+  if (c !== 0x2d && !(c >= 0x30 && c <= 0x39)) return 0;
+  let n: number;
+  if (end - v <= 15) {
+    let k = v;
+    const neg = c === 0x2d;
+    if (neg) k++;
+    n = 0;
+    for (; k < end; k++) {
+      const d = b[k] - 0x30;
+      if (d < 0 || d > 9) {
+        n = Number(b.toString('latin1', v, end));
+        break;
+      }
+      n = n * 10 + d;
+      if (k === end - 1 && neg) n = -n;
+    }
+  } else n = Number(b.toString('latin1', v, end));
+  return Number.isFinite(n) ? n : 0;
+}
+
+export interface UsageFacts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
+  /** `provider` / `model`: undefined when absent, null when null. */
+  provider: string | null | undefined;
+  model: string | null | undefined;
+  toolCalls: number;
+}
+
+/** One reused result (no object per line). */
+export const facts: UsageFacts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, provider: undefined, model: undefined, toolCalls: 0 };
+
+/** The last strings made for provider / model values, by their bytes (a session uses a few models). */
+const seen: { bytes: Buffer; value: string }[] = [];
+
+/** A string value (or null) at `v`; false for any other type. */
+function stringAt(b: Buffer, v: number): string | null | false {
+  if (b[v] === 0x6e) return null;
+  if (b[v] !== QUOTE) return false;
+  const e = closeQuote(b, v + 1);
+  if (hasBackslash(b, v + 1, e)) return JSON.parse(b.toString('utf8', v, e + 1)) as string;
+  const len = e - v - 1;
+  for (const s of seen) {
+    if (s.bytes.length !== len) continue;
+    let k = 0;
+    while (k < len && s.bytes[k] === b[v + 1 + k]) k++;
+    if (k === len) return s.value;
+  }
+  const value = b.toString('utf8', v + 1, e);
+  if (len <= 256) {
+    if (seen.length >= 16) seen.shift();
+    seen.push({ bytes: Buffer.from(b.subarray(v + 1, e)), value });
+  }
+  return value;
+}
+
+/** Reads one key of an object at `i` (its opening quote); -1 when it has an escape. Sets keyStart/keyEnd. */
+let keyStart = 0;
+let keyEnd = 0;
+function readKey(b: Buffer, i: number): number {
+  keyStart = i + 1;
+  keyEnd = closeQuote(b, keyStart);
+  if (hasBackslash(b, keyStart, keyEnd)) return -1;
+  return ws(b, ws(b, keyEnd + 1) + 1); // the value, past the colon
+}
+
+/** After a value ending at `end` inside an object: the next key's quote, or -1 at the closing brace. */
+function nextKey(b: Buffer, end: number): number {
+  const i = ws(b, end);
+  return b[i] === 0x7d ? -1 : ws(b, i + 1);
+}
+
+/** The first key's quote of the object at `o`, or -1 when it is empty. */
+function firstKey(b: Buffer, o: number): number {
+  const i = ws(b, o + 1);
+  return b[i] === 0x7d ? -1 : i;
+}
+
+/** Usage object at `o` into `facts`; false on an escaped key. */
+function readUsage(b: Buffer, o: number): boolean {
+  const f = facts;
+  for (let q = firstKey(b, o); q >= 0;) {
+    const v = readKey(b, q);
+    if (v < 0) return false;
+    const end = skipValue(b, v);
+    const ks = keyStart;
+    const ke = keyEnd;
+    if (isKey(b, ks, ke, 'input')) f.input = numAt(b, v, end);
+    else if (isKey(b, ks, ke, 'output')) f.output = numAt(b, v, end);
+    else if (isKey(b, ks, ke, 'cacheRead')) f.cacheRead = numAt(b, v, end);
+    else if (isKey(b, ks, ke, 'cacheWrite')) f.cacheWrite = numAt(b, v, end);
+    else if (isKey(b, ks, ke, 'cost')) {
+      f.cost = 0;
+      if (b[v] === 0x7b) {
+        for (let c = firstKey(b, v); c >= 0;) {
+          const cv = readKey(b, c);
+          if (cv < 0) return false;
+          const cend = skipValue(b, cv);
+          if (isKey(b, keyStart, keyEnd, 'total')) f.cost = numAt(b, cv, cend);
+          c = nextKey(b, cend);
+        }
+      }
+    }
+    q = nextKey(b, end);
+  }
+  return true;
+}
+
+/** Counts the `toolCall` blocks of the content array at `a` into facts.toolCalls; false on an escaped key. */
+function readContent(b: Buffer, a: number): number {
+  let i = ws(b, a + 1);
+  if (b[i] === 0x5d) return i + 1;
+  for (;;) {
+    if (b[i] === 0x7b) {
+      let type: string | null | false = null;
+      let q = firstKey(b, i);
+      let end = i + 2;
+      if (q < 0) end = ws(b, i + 1) + 1;
+      while (q >= 0) {
+        const v = readKey(b, q);
+        if (v < 0) return -1;
+        end = skipValue(b, v);
+        if (isKey(b, keyStart, keyEnd, 'type')) type = stringAt(b, v);
+        const n = ws(b, end);
+        if (b[n] === 0x7d) {
+          end = n + 1;
+          break;
+        }
+        q = ws(b, n + 1);
+      }
+      if (type === 'toolCall') facts.toolCalls++;
+      i = end;
+    } else i = skipValue(b, i);
+    i = ws(b, i);
+    if (b[i] === 0x5d) return i + 1;
+    i = ws(b, i + 1);
+  }
+}
+
+/**
+ * Reads into `facts` what stats sums of the message object at `b[messageStart]`: the usage (zeros when
+ * it is missing or not an object), provider, model and the number of `toolCall` blocks in the content.
+ * False when the caller must parse the line instead.
+ */
+export function readUsageFacts(b: Buffer, messageStart: number): boolean {
+  const f = facts;
+  f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
+  f.provider = f.model = undefined;
+  f.toolCalls = 0;
+  for (let q = firstKey(b, messageStart); q >= 0;) {
+    const v = readKey(b, q);
+    if (v < 0) return false;
+    const ks = keyStart;
+    const ke = keyEnd;
+    let end: number;
+    if (isKey(b, ks, ke, 'usage')) {
+      f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
+      if (b[v] === 0x7b && !readUsage(b, v)) return false;
+      end = skipValue(b, v);
+    } else if (isKey(b, ks, ke, 'model') || isKey(b, ks, ke, 'provider')) {
+      const str = stringAt(b, v);
+      if (str === false) return false;
+      if (ke - ks === 5) f.model = str;
+      else f.provider = str;
+      end = skipValue(b, v);
+    } else if (isKey(b, ks, ke, 'content')) {
+      f.toolCalls = 0;
+      if (b[v] === 0x5b) {
+        end = readContent(b, v);
+        if (end < 0) return false;
+      } else end = skipValue(b, v);
+    } else end = skipValue(b, v);
+    q = nextKey(b, end);
+  }
+  return true;
+}

@@ -1,0 +1,50 @@
+// The title of an open session (a tab, the tree's header), from the session itself, so a fork just
+// made is named before the sidebar has listed it: core/sessionTitle.ts's rule over its name, the time
+// that name was set, its first user message and its parent.
+import { fullText } from '../../core/preview.js';
+import type { Session } from '../../core/session.js';
+import { sessionTitle } from '../../core/sessionTitle.js';
+import { messageOf } from '../../core/types.js';
+
+export interface FirstTexts {
+  /** The first user message. */
+  first?: string;
+  /** A fork's first user message written after it was forked. */
+  own?: string;
+}
+
+/** The texts of the first user message and of a fork's own first one (undefined when none yet). */
+export async function firstUserTexts(s: Session): Promise<FirstTexts> {
+  const users = s.index.records.filter((r) => r.type === 'message' && r.role === 'user');
+  const created = Date.parse(String(s.header.timestamp));
+  const own = typeof s.header.parentSession === 'string' && !Number.isNaN(created) ? users.find((r) => r.time >= created) : undefined;
+  const text = async (id: string | undefined) => {
+    if (!id) return undefined;
+    const e = await s.getEntry(id);
+    const m = e && messageOf(e);
+    return (m ? fullText(m.content).replace(/\s+/g, ' ').trim() : '') || undefined;
+  };
+  return { first: await text(users[0]?.id), own: own && own !== users[0] ? await text(own.id) : undefined };
+}
+
+/** Time of the session_info entry in effect (the last in the file, as pi reads the name). */
+function nameTime(s: Session): number | undefined {
+  const recs = s.index.records;
+  for (let i = recs.length - 1; i >= 0; i--) if (recs[i].type === 'session_info') return recs[i].time;
+  return undefined;
+}
+
+export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 80): string {
+  const created = Date.parse(String(s.header.timestamp));
+  return sessionTitle(
+    {
+      name: s.name,
+      nameTime: nameTime(s),
+      firstMessage: texts.first ?? fallback,
+      ownFirstMessage: texts.own,
+      parentSessionPath: typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined,
+      created: Number.isNaN(created) ? 0 : created,
+    },
+    max,
+  );
+}

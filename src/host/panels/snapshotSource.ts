@@ -1,0 +1,101 @@
+// Where a panel's snapshot comes from: a big session is read and projected again in a worker thread
+// (same bytes, same result) whose parts cross to the webview as packed bytes, so its parsing, garbage
+// and packing stay off the extension host's thread; that worker starts with the panel, beside the
+// host's own read and the webview's load. Small sessions, migrated ones (ids made in memory) and any
+// worker failure are projected here, in slices. The first snapshot's milestones go to the log (the
+// click bench reads them).
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Session } from '../../core/session.js';
+import type { SnapshotNodes } from '../../protocol.js';
+import { log } from '../platform/log.js';
+import { Projector, projectParts } from '../projection/projection.js';
+import { useRun, WorkerMismatch, WorkerRun } from '../projection/workerProjection.js';
+
+export const SNAPSHOT_PART = 1000;
+/** Sessions with at least this many entries are projected in a worker thread. */
+const WORKER_MIN = 5000;
+/** Files of at least this size start their worker with the panel (5,000 entries of pi's are 3-5 MB). */
+const EARLY_MIN_BYTES = 2_000_000;
+
+/** Posts one part: the first (`from` 0) opens a snapshot of revision `rev`, the rest follow it. */
+export type PartSink = (rev: number, body: SnapshotNodes, count: number, from: number) => void;
+
+type Milestone = 'open' | 'ready' | 'firstPart' | 'sent';
+
+export class SnapshotSource {
+  /** A big file's projection, started with the panel and used by the first snapshot. */
+  private early: WorkerRun | undefined;
+  private readonly born = performance.now();
+  /** Milestones of the first snapshot, in ms from the panel's creation. */
+  private readonly marks: Partial<Record<Milestone, number>> = {};
+  private readonly script: string;
+
+  constructor(
+    private readonly file: string,
+    private readonly signal: AbortSignal,
+  ) {
+    this.script = join(__dirname, 'projector.js');
+    try {
+      if (statSync(file).size >= EARLY_MIN_BYTES) this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART }, signal);
+    } catch {
+      // the open says what is wrong with the file
+    }
+  }
+
+  mark(m: Milestone): void {
+    this.marks[m] ??= performance.now() - this.born;
+  }
+
+  /** The panel is hidden: the early run is dropped (the snapshot made when it shows reads again). */
+  skip(): void {
+    this.early?.stop();
+    this.early = undefined;
+  }
+
+  /** Projects `s` as it is now and hands the parts to `send`; returns the projector that goes on with its deltas. */
+  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean): Promise<Projector | undefined> {
+    const early = this.early;
+    this.early = undefined;
+    const t0 = performance.now();
+    const count = s.index.size;
+    const projector = new Projector(s.index);
+    const sink = (rev: number) => (body: SnapshotNodes, n: number, from: number) => {
+      if (from === 0) this.mark('firstPart');
+      send(rev, body, n, from);
+    };
+    if (s.path && !s.legacy && count >= WORKER_MIN) {
+      const expect = { count, leafId: s.leafId, size: s.readSize };
+      const fresh = () => new WorkerRun(this.script, { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.signal);
+      const post = (run: WorkerRun) => {
+        const to = sink(nextRev());
+        return useRun(run, expect, (p, from) => to({ packed: p.packed }, p.count, from));
+      };
+      try {
+        // The early run read the file as it was when the panel opened: if it changed since, again.
+        await post(early ?? fresh()).catch((e) => {
+          if (early && e instanceof WorkerMismatch && !disposed()) return post(fresh());
+          throw e;
+        });
+        projector.workerMade = true;
+        log().info(`${basename(this.file)}: ${count} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
+        return projector;
+      } catch (e) {
+        if (disposed()) return undefined;
+        log().info(`${basename(this.file)}: projected on the extension host instead of a worker (${String(e)})`);
+      }
+    } else early?.stop();
+    const to = sink(nextRev());
+    await projectParts(s.index, s.index.live(), s, projector, SNAPSHOT_PART, (nodes, from) => to({ nodes }, nodes.length, from));
+    log().debug(`sent ${count} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
+    return projector;
+  }
+
+  /** The first snapshot's milestones, once: " (from the panel's creation: read+index 812 ms, …)". */
+  private shownAfter(): string {
+    if (this.marks.sent !== undefined) return '';
+    this.mark('sent');
+    const ms = (k: Milestone) => (this.marks[k] === undefined ? '?' : `${this.marks[k].toFixed(0)} ms`);
+    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
+  }
+}

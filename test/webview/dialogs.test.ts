@@ -1,0 +1,121 @@
+// Issue #17 finding 7 (and the dialog titles of finding 6, the fork dialog of 5) in the built webview: the summary dialog
+// without a model offers "Set up a model…", Enter in the focus box asks the model (Shift+Enter is a
+// new line), the shortcut sheet tells the 0 key from the O key, and a long title ends on a whole word.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { smallSession } from './fixtures';
+
+let browser: Browser;
+let srv: Served;
+before(async () => {
+  srv = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
+  const s = smallSession();
+  s.nodes[9] = { ...s.nodes[9], text: 'user: try an alternative approach that keeps the parser streaming while the index is rebuilt in the background' };
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes: s.nodes, leafId: s.leafId });
+  await host.waitFor((m) => m.type === 'selected', 60_000);
+  await idle(host.page);
+  return host;
+}
+
+async function selectId(host: ScriptedHost, id: string): Promise<void> {
+  await host.post({ type: 'invoke', action: 'select', id });
+  await idle(host.page);
+  await host.page.locator('[role="tree"]').focus();
+}
+
+test('no summary model: the dialog offers "Set up a model…", which asks the host for the settings', async () => {
+  const host = await open({ summariesAvailable: false });
+  const page = host.page;
+  await selectId(host, 'u4000000');
+  await page.keyboard.press('Shift+Enter');
+  const sum = page.locator('[data-dialog="summary"]');
+  await sum.waitFor();
+  const setup = sum.locator('[data-action="summary-setup"]');
+  assert.equal(await setup.textContent(), 'Set up a model…');
+  const req = host.nextRequest('setupSummaryModel');
+  await setup.click();
+  assert.deepEqual(await req, { kind: 'setupSummaryModel' });
+  await sum.waitFor({ state: 'detached' });
+  // A long title ends on a whole word.
+  await selectId(host, 'u4000000');
+  await page.keyboard.press('Shift+Enter');
+  const title = (await sum.locator('h2').textContent())!;
+  const shown = /^Move to “(.*)…” with a summary$/.exec(title)?.[1];
+  assert.ok(shown && shown.length <= 60, title);
+  const full = 'try an alternative approach that keeps the parser streaming while the index is rebuilt in the background';
+  assert.ok(full.startsWith(shown) && /\W/.test(full[shown.length]), `ends on a whole word: "${shown}"`);
+  await page.keyboard.press('Escape');
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});
+
+test('Enter in the focus box asks the model; Shift+Enter is a new line', async () => {
+  const host = await open();
+  const page = host.page;
+  host.handlers.summaryPreview = (b) => ({ previewId: 'p1', summary: `focus: ${b.focus}`, details: { readFiles: [], modifiedFiles: [] }, entryCount: 2 });
+  await selectId(host, 'u4000000');
+  await page.keyboard.press('Shift+Enter');
+  const sum = page.locator('[data-dialog="summary"]');
+  await sum.locator('[data-action="summary-custom"]').click();
+  const focus = sum.locator('vscode-textarea[data-field="focus"] textarea');
+  await focus.click();
+  await page.keyboard.type('the tests');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('and the docs');
+  assert.equal(await focus.inputValue(), 'the tests\nand the docs');
+  assert.equal(host.requestsOf('summaryPreview').length, 0, 'Shift+Enter does not submit');
+  const req = host.nextRequest('summaryPreview');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await req, { kind: 'summaryPreview', id: 'u4000000', focus: 'the tests\nand the docs' });
+  await sum.locator('vscode-textarea[data-field="summary"]').waitFor();
+  await page.keyboard.press('Escape');
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});
+
+test('the shortcut sheet tells the 0 (zero) key from the letter O', async () => {
+  const host = await open();
+  const page = host.page;
+  await page.locator('[role="tree"]').focus();
+  await page.keyboard.press('?');
+  const sheet = page.locator('[data-dialog="shortcuts"]');
+  await sheet.waitFor();
+  const fit = (await sheet.locator('tr[data-command="view.fit"] kbd').allTextContents())[0];
+  const filter = (await sheet.locator('tr[data-command="filter.next"] kbd').allTextContents())[0];
+  assert.equal(filter, 'O');
+  assert.match(fit, /zero/);
+  assert.notEqual(fit.replace(/\W/g, '').toUpperCase(), 'O');
+  await page.keyboard.press('Escape');
+  await page.context().close();
+});
+
+test("a node's native menu names its tree (the command goes there); a fork's message is offered when the host hands it over", async () => {
+  const host = await open();
+  const page = host.page;
+  await selectId(host, 'u2000000');
+  await page.keyboard.press('Shift+F10');
+  const menus = await page.evaluate(() => (window as unknown as { __contextMenus: { context: string }[] }).__contextMenus);
+  assert.equal(JSON.parse(menus[0].context).panel, 'tok-1', 'the restore token of this tree');
+  // The host opened this tree for a fork from a user message: its text is offered for re-editing.
+  await host.post({ type: 'invoke', action: 'editorText', text: 'Add a test with a 100k-entry file.' });
+  const dialog = page.locator('[data-dialog="editor-text"]');
+  await dialog.waitFor();
+  assert.equal(await dialog.locator('vscode-textarea[data-field="editor-text"] textarea').inputValue(), 'Add a test with a 100k-entry file.');
+  assert.match((await dialog.textContent())!, /forked just before this message/);
+  const req = host.nextRequest('continueInPi');
+  await dialog.locator('[data-action="editor-continue"]').click();
+  assert.deepEqual(await req, { kind: 'continueInPi', text: 'Add a test with a 100k-entry file.' });
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});

@@ -1,0 +1,32 @@
+// What the tree shows until a session's first snapshot is on screen: "Opening the session…" with a
+// progress bar, which counts the entries of a big session as its parts arrive. Announced politely.
+import { h } from './dom';
+import { thousands } from './format';
+
+export class LoadingIndicator {
+  readonly el: HTMLElement;
+  private readonly text: HTMLElement;
+  private readonly bar: HTMLElement & { value?: number; max?: number; indeterminate?: boolean };
+
+  constructor() {
+    this.el = h('div', 'loading');
+    this.el.setAttribute('role', 'status');
+    this.text = h('p', undefined, 'Opening the session…');
+    this.bar = document.createElement('vscode-progress-bar') as HTMLElement & { value?: number; max?: number; indeterminate?: boolean };
+    this.bar.setAttribute('aria-label', 'Opening the session');
+    this.el.append(this.text, this.bar);
+  }
+
+  /** `loaded` of `total` entries have arrived. */
+  progress(loaded: number, total: number): void {
+    this.el.hidden = false;
+    this.text.textContent = `Loading ${thousands(loaded)} of ${thousands(total)} entries…`;
+    this.bar.max = total;
+    this.bar.value = loaded;
+  }
+
+  /** The tree is on screen. */
+  done(): void {
+    this.el.hidden = true;
+  }
+}
