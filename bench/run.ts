@@ -12,7 +12,7 @@ import { appendReflected, hostOpen, roundTrip, sidebar } from './hostBench';
 import { fmt, log, median, ROOT, rows, RUNS, WORK } from './report';
 import { SHAPE_1M, SHAPES_100K, shapeFile } from './shapes';
 import { compareBench, webview, webviewTail } from './webviewBench';
-import { clickSection, runClickBench, withClickSection } from './click';
+import { clickSection, runClickBench, withClickSection } from './click/index';
 
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const want = (name: string) => !ONLY || ONLY.includes(name);

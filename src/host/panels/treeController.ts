@@ -3,7 +3,7 @@
 // dispatch of the webview's requests (requestHandlers.ts) once they pass the gate (webviewGate.ts).
 // The host owns the Session; the webview gets a light projection and never sees or sends a path.
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/repository.js';
 import type { Session, SessionChange } from '../../core/session.js';
