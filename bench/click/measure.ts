@@ -214,31 +214,28 @@ export async function moves(vs: VSCode, frame: Frame, n: number, failures: strin
 }
 
 async function move(vs: VSCode, frame: Frame): Promise<MoveSample> {
-  // Select and centre the current leaf first ('.'), so that the path above it is in view.
+  // Select the current leaf ('.'), then walk up the path with ↑ to an entry above it that is not a
+  // user message (moving there asks for the text to edit): the selection is set up by the keyboard,
+  // which does not depend on where the graph has drawn the node; only the "Move here" click is timed.
   await frame.locator('[role="tree"]').focus();
   await vs.page.keyboard.press('Period');
   await settled(frame);
-  const target = await frame.evaluate(() => {
-    // The lowest nodes of the current path, bottom up (the leaf's own node may be hidden by the
-    // filter, e.g. a session_info entry): the second one above the leaf mark, or above the bottom.
-    const y = (g: Element) => g.getBoundingClientRect().top;
-    const leaf = document.querySelector('.graph svg.scene g.node.leaf');
-    const below = leaf ? y(leaf) : Infinity;
-    const view = document.querySelector('.graph')!.getBoundingClientRect();
-    const inView = (g: Element) => {
-      const r = g.getBoundingClientRect();
-      return r.top > view.top + 10 && r.bottom < view.bottom - 10 && r.left > view.left + 10 && r.right < view.right - 10;
-    };
-    const nodes = [...document.querySelectorAll('.graph svg.scene g.node.on-path:not(.seg):not(.leaf):not(.k-user)')].filter((g) => inView(g) && y(g) < below).sort((a, b) => y(b) - y(a));
-    return (nodes[1] ?? nodes[0])?.getAttribute('data-entry-id') ?? null;
-  });
-  if (!target) throw new Error('no node on the path above the leaf to move to');
-  // A plain click at the node's centre (Playwright's actionability checks can wait forever for a
-  // node that the graph redraws).
-  const node = await frame.locator(`.graph svg.scene g.node[data-entry-id="${target}"] rect.box`).first().boundingBox();
-  if (!node) throw new Error(`the node ${target} has no box`);
-  await vs.page.mouse.click(node.x + node.width / 2, node.y + node.height / 2);
-  await frame.locator(`[role="tree"] [aria-selected="true"][data-entry-id="${target}"]`).waitFor({ timeout: 30_000 });
+  const selected = () =>
+    frame.evaluate(() => {
+      const el = document.querySelector('[role="tree"] [aria-selected="true"]');
+      const id = el?.getAttribute('data-entry-id') ?? null;
+      const g = id ? document.querySelector(`.graph svg.scene g.node[data-entry-id="${id}"]`) : null;
+      return { id, leaf: !!g?.classList.contains('leaf'), user: !!g?.classList.contains('k-user') };
+    });
+  const start = (await selected()).id;
+  let target: string | null = null;
+  for (let k = 0; k < 8 && !target; k++) {
+    await vs.page.keyboard.press('ArrowUp');
+    await settled(frame);
+    const now = await selected();
+    if (now.id && now.id !== start && !now.leaf && !now.user && k >= 1) target = now.id;
+  }
+  if (!target) throw new Error('no entry above the leaf to move to');
   const button = frame.locator('.details [data-action="move"]');
   await button.waitFor();
   await settled(frame);
