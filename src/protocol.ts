@@ -180,6 +180,11 @@ export type HostMessage =
    */
   | ({ type: 'snapshot'; rev: number; meta: SessionMeta; leafId: string | null; total?: number } & SnapshotNodes)
   | ({ type: 'snapshotPart'; rev: number } & SnapshotNodes)
+  /**
+   * The first screen of a big session (the leaf, its path, the branches leaving it), sent before its
+   * snapshot (of a later `rev`) and drawn until that snapshot is whole; `total` is the session's count.
+   */
+  | { type: 'preview'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total: number }
   | { type: 'appended'; rev: number; nodes: NodeView[] }
   | { type: 'leafMoved'; rev: number; leafId: string | null }
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }

@@ -40,10 +40,14 @@ export interface ClickSample {
   /** Each from the input dispatch, ms. */
   at: {
     firstMessage: number;
+    /** The first screen (a big session's preview) arrived; NaN without one. */
+    preview: number;
     lastPart: number;
     lastPartHandled: number;
     firstRender: number;
     painted: number;
+    /** The whole tree (the render after the snapshot's last part) painted. */
+    wholePainted: number;
   };
   parts: number;
   nodes: number;
@@ -71,6 +75,17 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   const frame = await webviewFrame(vs);
   await frame.waitForFunction(() => (window as Win).__clickProbe?.renders.some((r: Win) => r.nodes > 0 && r.painted), undefined, { timeout: LONG, polling: 100 });
   const cpu = cpuSince(cpu0, cpuByRole(vs.server.process.pid!, vs.runDir));
+  // A big session's first screen comes before its whole tree: wait for that too (painted after the last part).
+  await frame.waitForFunction(
+    () => {
+      const p = (window as Win).__clickProbe;
+      const parts = p?.messages.filter((m: Win) => m.type === 'snapshot' || m.type === 'snapshotPart') ?? [];
+      const last = parts[parts.length - 1];
+      return !!last && !document.querySelector('.loading:not([hidden])') && p.renders.some((r: Win) => r.at >= last.handled - 1 && r.painted);
+    },
+    undefined,
+    { timeout: LONG, polling: 100 },
+  );
   if (profile) {
     const p = await profile.stop();
     writeFileSync(traceFile!.replace(/\.json$/, '.cpuprofile'), JSON.stringify(p));
@@ -93,16 +108,20 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   const first = probe.renders.find((r) => r.nodes > 0)!;
   const parts = probe.messages.filter((m) => m.type === 'snapshot' || m.type === 'snapshotPart');
   const last = parts[parts.length - 1];
+  const preview = probe.messages.find((m) => m.type === 'preview');
+  const whole = probe.renders.find((r) => r.at >= last.handled - 1 && r.painted);
   const sample: ClickSample = {
     t0,
     ms: first.painted - t0,
     dispatchMs: mouseDown - t0,
     at: {
-      firstMessage: parts[0].at - t0,
+      firstMessage: (preview ?? parts[0]).at - t0,
+      preview: preview ? preview.at - t0 : NaN,
       lastPart: last.at - t0,
       lastPartHandled: last.handled - t0,
       firstRender: first.at - t0,
       painted: first.painted - t0,
+      wholePainted: whole!.painted - t0,
     },
     parts: parts.length,
     nodes: parts.reduce((n, m) => n + m.nodes, 0),

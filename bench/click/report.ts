@@ -47,12 +47,14 @@ function openBreakdown(n: number, s: ClickSample[], which: 'first' | 'again'): s
     `| host: panel made (projection worker started) | ${host ? fmt(median(host.map((x, i) => x.created - s[i].t0))) : '?'} |`,
     `| host: session read and indexed on its thread | ${h('open')} |`,
     `| host: the webview said it is ready | ${h('ready')} |`,
+    `| host: first screen posted (the leaf, its path, the branches leaving it) | ${h('preview')} |`,
+    `| webview: first screen arrived | ${m((x) => x.at.preview)} |`,
     `| host: first part posted | ${h('firstPart')} |`,
-    `| webview: first part arrived | ${m((x) => x.at.firstMessage)} |`,
     `| host: last of ${fmt(s[0].parts)} parts posted | ${h('sent')} |`,
     `| webview: last part arrived | ${m((x) => x.at.lastPart)} |`,
-    `| webview: snapshot applied (model, derive, layout, first render) | ${m((x) => x.at.lastPartHandled)} |`,
     `| webview: first graph node painted | ${m((x) => x.at.painted)} |`,
+    `| webview: whole tree applied (model, derive, layout, render) | ${m((x) => x.at.lastPartHandled)} |`,
+    `| webview: whole tree painted | ${m((x) => x.at.wholePainted)} |`,
     '',
     `CPU time from the click to the paint, by process (medians): ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpu[r] ?? 0)))} ms`).join(', ')}.`,
   ];
@@ -68,6 +70,8 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
     );
     const again = r.again[Number(n)]?.map((s) => s.ms);
     if (again?.length) rows.push(`| the same, opened again in that window (tab closed first) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(again)} | ${again.length} | ${t ? mark(again, t) : ''} |`);
+    const whole = [...o.samples, ...(r.again[Number(n)] ?? [])].map((s) => s.at.wholePainted);
+    rows.push(`| click → the whole tree painted (all ${fmt(Number(n))} entries in), both kinds of open above | | ${spread(whole)} | ${whole.length} | |`);
   }
   for (const [n, xs] of byEntries(r.steps))
     rows.push(

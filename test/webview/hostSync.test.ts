@@ -103,3 +103,18 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
     ['leafMoved', null],
   ]);
 });
+
+test('a first screen goes to onPreview with the loading bar at 0; one older than the snapshot held is dropped', () => {
+  const { target, calls } = recorder();
+  calls.length = 0;
+  const sync = new HostSync({ ...target, onPreview: (m) => void calls.push(['preview', m.rev, m.nodes.length, m.total]) });
+  const { nodes, leafId } = smallSession();
+  sync.receive({ type: 'preview', rev: 2, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
+  assert.deepEqual(calls, [
+    ['preview', 2, 3, nodes.length],
+    ['loading', 0, nodes.length],
+  ]);
+  sync.receive({ type: 'snapshot', rev: 3, meta: meta(), leafId, nodes });
+  sync.receive({ type: 'preview', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
+  assert.equal(calls.length, 3, 'a preview not newer than the snapshot held is ignored');
+});

@@ -28,7 +28,7 @@ import { openContextMenu, vscodeContext } from './contextMenu';
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
-import { HostSync, type Snapshot, type SyncTarget } from './hostSync';
+import { HostSync, type Preview, type Snapshot, type SyncTarget } from './hostSync';
 import { bindKeyboard } from './keyboard';
 import type { CommandId } from './keymap';
 import { expandedState } from './navigation';
@@ -199,7 +199,13 @@ export class App implements CommandContext, SyncTarget {
     this.loading.progress(loaded, total);
   }
 
-  onSnapshot(m: Snapshot): void {
+  onPreview(m: Preview): void {
+    // A session this view has shown before opens where the user left it, a place in the whole tree.
+    if (this.persistence.savedView(m.meta.sessionId)?.view) return;
+    this.onSnapshot({ type: 'snapshot', rev: m.rev, meta: m.meta, leafId: m.leafId, nodes: m.nodes }, true);
+  }
+
+  onSnapshot(m: Snapshot, preview = false): void {
     this.meta = m.meta;
     this.panes.setDefaultLayout(m.meta.defaultLayout);
     this.codeViews.setMeta(m.meta);
@@ -220,7 +226,7 @@ export class App implements CommandContext, SyncTarget {
       state.restoreToken = m.meta.restoreToken;
       this.persistence.save();
     }
-    this.tree.showSnapshot();
+    this.tree.showSnapshot(preview);
   }
 
   onAppended(nodes: NodeView[]): void {
@@ -342,7 +348,7 @@ export class App implements CommandContext, SyncTarget {
 
   private rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
-    this.loading.done();
+    if (!this.tree.previewing) this.loading.done();
     this.hover.forget();
     this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());

@@ -1,12 +1,16 @@
 // Host → webview sync: a snapshot that arrives in parts is applied once whole (packed parts are
-// parsed as they arrive), deltas older than the snapshot held (by rev) are dropped, and each message
+// parsed as they arrive; a big session's first screen is shown before it), deltas older than the snapshot held (by rev) are dropped, and each message
 // becomes one typed call on the app.
 import { unpackNodes, type FamilyLink, type HostMessage, type InvokeAction, type NodeView, type SessionMeta } from '../../src/protocol';
 
 export type Snapshot = Extract<HostMessage, { type: 'snapshot' }> & { nodes: NodeView[]; packed?: undefined };
 
+export type Preview = Extract<HostMessage, { type: 'preview' }>;
+
 export interface SyncTarget {
   onSnapshot(m: Snapshot): void;
+  /** A big session's first screen, drawn until its snapshot is whole. */
+  onPreview?(m: Preview): void;
   onAppended(nodes: NodeView[]): void;
   onLeafMoved(leafId: string | null): void;
   onLabelChanged(targetId: string, label: string | undefined): void;
@@ -36,6 +40,12 @@ export class HostSync {
       }
       this.rev = s.rev;
       return this.target.onSnapshot(s);
+    }
+    if (m.type === 'preview') {
+      // Only before a snapshot at least as new is held (a preview comes before its snapshot).
+      if (m.rev <= this.rev) return;
+      this.target.onPreview?.(m);
+      return this.target.onLoading?.(0, m.total);
     }
     if (m.type === 'snapshotPart') {
       const p = this.partial;

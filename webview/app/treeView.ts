@@ -45,6 +45,10 @@ export class TreeView {
   timings: Record<string, number> = {};
   private frame = 0;
   private snapshotPending = false;
+  /** The model holds a first screen; the whole tree is on its way. */
+  previewing = false;
+  /** The next pass shows the whole tree after a first screen: framed again if the view was not moved. */
+  private afterPreview = false;
   private firstSnapshot = true;
   /** The selection was on the leaf when entries arrived: it follows the new leaf. */
   private pendingFollow = false;
@@ -113,7 +117,10 @@ export class TreeView {
   }
 
   /** A snapshot was loaded into the model: draw it now. */
-  showSnapshot(): void {
+  /** A big session's first screen (`preview`), or the whole tree (which replaces it). */
+  showSnapshot(preview = false): void {
+    this.afterPreview = this.previewing && !preview;
+    this.previewing = preview;
     this.snapshotPending = true;
     cancelFrame(this.frame);
     this.frame = 0;
@@ -194,6 +201,8 @@ export class TreeView {
       this.graph.frameAround(it);
     } else if (it && this.pendingReframe && this.graph.stillFramed()) {
       this.graph.frameAround(it, false);
+    } else if (it && this.afterPreview && this.graph.stillFramed()) {
+      this.graph.frameAround(it, false);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }
@@ -201,6 +210,7 @@ export class TreeView {
     this.pendingReframe = false;
     this.pendingFollow = false;
     this.snapshotPending = false;
+    this.afterPreview = false;
     this.timings.total = performance.now() - t0;
     this.shownLeaf = model.leaf;
     this.shownSize = n;

@@ -7,8 +7,9 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Session } from '../../core/session.js';
-import type { SnapshotNodes } from '../../protocol.js';
+import type { NodeView, SnapshotNodes } from '../../protocol.js';
 import { log } from '../platform/log.js';
+import { previewNodes } from '../projection/preview.js';
 import { Projector, projectParts } from '../projection/projection.js';
 import { useRun, WorkerMismatch, WorkerRun } from '../projection/workerProjection.js';
 
@@ -20,8 +21,10 @@ const EARLY_MIN_BYTES = 2_000_000;
 
 /** Posts one part: the first (`from` 0) opens a snapshot of revision `rev`, the rest follow it. */
 export type PartSink = (rev: number, body: SnapshotNodes, count: number, from: number) => void;
+/** Posts the first screen of a big session (see preview.ts), drawn until the snapshot of the next revision is whole. */
+export type PreviewSink = (rev: number, nodes: NodeView[]) => void;
 
-type Milestone = 'open' | 'ready' | 'firstPart' | 'sent';
+type Milestone = 'open' | 'ready' | 'preview' | 'firstPart' | 'sent';
 
 export class SnapshotSource {
   /** A big file's projection, started with the panel and used by the first snapshot. */
@@ -54,7 +57,7 @@ export class SnapshotSource {
   }
 
   /** Projects `s` as it is now and hands the parts to `send`; returns the projector that goes on with its deltas. */
-  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean): Promise<Projector | undefined> {
+  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean, preview?: PreviewSink): Promise<Projector | undefined> {
     const early = this.early;
     this.early = undefined;
     const t0 = performance.now();
@@ -64,6 +67,14 @@ export class SnapshotSource {
       if (from === 0) this.mark('firstPart');
       send(rev, body, n, from);
     };
+    if (preview && count >= WORKER_MIN) {
+      const nodes = await previewNodes(s).catch((e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []));
+      if (disposed()) return undefined;
+      if (nodes.length) {
+        this.mark('preview');
+        preview(nextRev(), nodes);
+      }
+    }
     if (s.path && !s.legacy && count >= WORKER_MIN) {
       const expect = { count, leafId: s.leafId, size: s.readSize };
       const fresh = () => new WorkerRun(this.script, { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.signal);
@@ -96,6 +107,6 @@ export class SnapshotSource {
     if (this.marks.sent !== undefined) return '';
     this.mark('sent');
     const ms = (k: Milestone) => (this.marks[k] === undefined ? '?' : `${this.marks[k].toFixed(0)} ms`);
-    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
+    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first screen ${ms('preview')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
   }
 }

@@ -236,6 +236,7 @@ export class TreeController implements vscode.Disposable {
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
+      (rev, nodes) => this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
     if (!projector) return;
     this.projector = projector;

@@ -121,6 +121,8 @@ export interface HostSession {
   meta: SessionMeta;
   nodes: NodeView[];
   leafId: string | null;
+  /** A first screen sent on ready instead of the snapshot (the test posts the snapshot when it wants). */
+  preview?: NodeView[];
 }
 
 export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
@@ -161,6 +163,11 @@ export class ScriptedHost {
         this.waiters.splice(this.waiters.indexOf(w), 1);
         w.resolve(m);
       }
+    }
+    if (m.type === 'ready' && this.session.preview) {
+      const s = this.session;
+      await this.post({ type: 'preview', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, total: s.nodes.length });
+      return;
     }
     if (m.type === 'ready') {
       await this.post({ type: 'snapshot', rev: this.rev, meta: this.session.meta, leafId: this.session.leafId, nodes: this.session.nodes });
