@@ -111,7 +111,8 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
         const bytes = buf.subarray(o, o + set.length(i));
         if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${set.line(i)} changed on disk since it was read.`);
         visit(i, bytes);
-        if ((p & 63) === 63) {
+        // Checked every 8 lines: a visit may parse a big line (an assistant message with its tool calls).
+        if ((p & 7) === 7) {
           opts.signal?.throwIfAborted();
           if (performance.now() - sliceStart > sliceMs) {
             await new Promise<void>((resolve) => setImmediate(resolve));
