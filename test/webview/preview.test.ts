@@ -73,6 +73,11 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   await host.post({ type: 'preview', rev: host.rev - 1, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
+  // The file re-read from the start (a newer revision): the tree shown stays until the new one is whole.
+  host.rev++;
+  await host.post({ type: 'preview', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
+  await idle(page);
+  assert.equal(await modelSize(page), s.nodes.length);
   assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });

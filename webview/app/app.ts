@@ -202,6 +202,8 @@ export class App implements CommandContext, SyncTarget {
   onPreview(m: Preview): void {
     // A session this view has shown before opens where the user left it, a place in the whole tree.
     if (this.persistence.savedView(m.meta.sessionId)?.view) return;
+    // A tree already shown (the file was re-read from the start) stays until the new one is whole.
+    if (this.model.size > 0 && this.meta?.sessionId === m.meta.sessionId) return;
     this.onSnapshot({ type: 'snapshot', rev: m.rev, meta: m.meta, leafId: m.leafId, nodes: m.nodes }, true);
   }
 
