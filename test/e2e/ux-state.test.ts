@@ -18,8 +18,9 @@ describe('honest state (#17 finding 4)', () => {
     const container = await vs.openContainer();
     // Rows and message of the container (the view's header names it differently while a filter is on).
     const rows = container.locator(sel.pane.treeRow);
+    // The listing streams its rows in: wait for all three demo sessions, not for the first to show.
+    await until(async () => ((await rows.count()) === 3 ? true : undefined), 30_000, 'the three demo sessions');
     await rows.filter({ hasText: 'Stream the JSONL reader' }).waitFor();
-    assert.equal(await rows.count(), 3);
 
     // "100k-entry" is in a later message of "Stream the JSONL reader" only (not its name or first message).
     await vs.runCommand('pi Tree: Filter Sessions…', { thenInput: true });
