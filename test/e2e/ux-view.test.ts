@@ -87,6 +87,9 @@ describe('the view shows the branches (#17 finding 2)', () => {
       const big = vs.webview();
       await big.locator('h1.title').filter({ hasText: 'Twenty thousand entries' }).waitFor({ timeout: 120_000 });
       await big.locator('svg.scene g.node').first().waitFor({ timeout: 120_000 });
+      // Its first screen comes first; Fit is about the whole tree: wait until all of it is in.
+      await big.locator('.loading').waitFor({ state: 'hidden', timeout: 120_000 });
+      await big.locator('footer.status').filter({ hasText: '20,00' }).waitFor({ timeout: 120_000 });
       await big.locator('button[data-action="fit"]').click();
       const sel = await until(() => selectedEntry(big), 30_000, 'a selected entry');
       const k = await until(

@@ -20,7 +20,9 @@ after(async () => {
   await srv?.close();
 });
 
-type Hooks = { __piTree: { model: { size: number }; graph: { view: { x: number; y: number; k: number }; panBy(x: number, y: number): void } } };
+type Hooks = {
+  __piTree: { model: { size: number }; graph: { view: { x: number; y: number; k: number }; panBy(x: number, y: number): void; overview(animate?: boolean): void } };
+};
 const modelSize = (page: Page) => page.evaluate(() => (window as unknown as Hooks).__piTree.model.size);
 const view = (page: Page) => page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view }));
 
@@ -95,5 +97,25 @@ test('a view panned on the first screen is not framed again when the whole tree 
   assert.equal(await modelSize(page), s.nodes.length);
   const after = await view(page);
   assert.equal(after.k, panned.k, 'the zoom the user had is kept');
+  await page.context().close();
+});
+
+test('the overview asked for on the first screen is the overview of the whole tree once it is in', async () => {
+  const { host, s } = await open(true);
+  const page = host.page;
+  await page.locator('svg.scene g.node.selected').waitFor({ state: 'attached', timeout: 60_000 });
+  await idle(page);
+  await page.locator('[role="tree"]').focus();
+  await page.keyboard.press('Shift+Digit0');
+  await idle(page);
+  const onPreview = await view(page);
+  host.rev++;
+  await host.post({ type: 'snapshot', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: s.nodes });
+  await idle(page);
+  const shown = await view(page);
+  assert.notDeepEqual(shown, onPreview, 'the whole tree is bigger: its overview is another view');
+  await page.evaluate(() => (window as unknown as Hooks).__piTree.graph.overview(false));
+  const overview = await view(page);
+  for (const k of ['x', 'y', 'k'] as const) assert.ok(Math.abs(shown[k] - overview[k]) < 1e-6, `${k}: ${shown[k]} vs ${overview[k]}`);
   await page.context().close();
 });

@@ -201,8 +201,13 @@ export class TreeView {
       this.graph.frameAround(it);
     } else if (it && this.pendingReframe && this.graph.stillFramed()) {
       this.graph.frameAround(it, false);
-    } else if (it && this.afterPreview && this.graph.stillFramed()) {
-      this.graph.frameAround(it, false);
+    } else if (it && this.afterPreview && this.graph.stillPlaced()) {
+      // Placed on the first screen (framed on open, or Fit / the overview asked for meanwhile): placed
+      // again on the whole tree.
+      const how = this.graph.stillPlaced();
+      if (how === 'overview') this.graph.overview(false);
+      else if (how === 'fit') this.graph.fit(it, false);
+      else this.graph.frameAround(it, false);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }

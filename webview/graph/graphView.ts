@@ -15,6 +15,8 @@ import { SvgScene } from './svgScene';
 import { ThemeColors } from './themeColors';
 import { clampZoom, FIT_MIN_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport, type View } from './viewport';
 
+export type Placement = 'frame' | 'fit' | 'overview';
+
 /** What is framed on open and after a move, and what "Fit" frames when the whole tree is too big. */
 export const NEAR: Reach = { up: 5, down: 3 };
 export const FIT_REACH: Reach = { up: 12, down: 6 };
@@ -54,6 +56,9 @@ export class GraphView {
   private reframe: Item | undefined;
   /** Where the last `frameAround` put the view (until the view moves elsewhere). */
   private framed: View | undefined;
+  private placed: { kind: Placement; view: View } | undefined;
+  /** Where a running animation goes. */
+  private animTarget: View | undefined;
   private frame = 0;
   private anim = 0;
 
@@ -162,7 +167,7 @@ export class GraphView {
   }
 
   private animateTo(target: View, animate: boolean): void {
-    cancelFrame(this.anim);
+    this.stopAnim();
     const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (!animate || reduce || !this.port.width) {
       this.setView(target);
@@ -175,8 +180,15 @@ export class GraphView {
       const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
       this.setView({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, k: from.k * (target.k / from.k) ** e });
       if (t < 1) this.anim = onFrame(step);
+      else this.animTarget = undefined;
     };
+    this.animTarget = target;
     this.anim = onFrame(step);
+  }
+
+  private stopAnim(): void {
+    cancelFrame(this.anim);
+    this.animTarget = undefined;
   }
 
   setView(v: View): void {
@@ -187,12 +199,12 @@ export class GraphView {
   }
 
   panBy(dx: number, dy: number): void {
-    cancelFrame(this.anim);
+    this.stopAnim();
     this.setView({ x: this.view.x + dx, y: this.view.y + dy, k: this.view.k });
   }
 
   zoomAt(factor: number, sx?: number, sy?: number): void {
-    cancelFrame(this.anim);
+    this.stopAnim();
     this.setView(this.port.zoomedAt(factor, sx, sy));
   }
 
@@ -205,10 +217,10 @@ export class GraphView {
     if (!l || !l.count || !this.port.width) return undefined;
     const whole = layoutBox(l);
     if (!focus || this.port.zoomToFit(whole) >= FIT_MIN_ZOOM) {
-      this.animateTo(this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate);
+      this.place('fit', this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate);
       return 'whole';
     }
-    this.animateTo(this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
+    this.place('fit', this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
     return 'near';
   }
 
@@ -226,7 +238,7 @@ export class GraphView {
   overview(animate = true): void {
     const l = this.layout;
     if (!l || !l.count || !this.port.width) return;
-    this.animateTo(this.port.framed(layoutBox(l), { minK: MIN_ZOOM, maxK: 1 }), animate);
+    this.place('overview', this.port.framed(layoutBox(l), { minK: MIN_ZOOM, maxK: 1 }), animate);
   }
 
   /**
@@ -239,7 +251,21 @@ export class GraphView {
     for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
     const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
     this.framed = { ...target, k: clampZoom(target.k) };
+    this.place('frame', target, animate);
+  }
+
+  /** A view placed by a command (frame, Fit, overview), remembered so that it can be placed again on a new layout. */
+  private place(kind: Placement, target: View, animate: boolean): void {
+    this.placed = { kind, view: { ...target, k: clampZoom(target.k) } };
     this.animateTo(target, animate);
+  }
+
+  /** What placed the view, if it is still there or on its way (nobody panned, zoomed or resized since). */
+  stillPlaced(): Placement | undefined {
+    const p = this.placed;
+    if (!p) return undefined;
+    const at = this.animTarget ? { ...this.animTarget, k: clampZoom(this.animTarget.k) } : this.view;
+    return Math.abs(p.view.x - at.x) < 0.5 && Math.abs(p.view.y - at.y) < 0.5 && Math.abs(p.view.k - at.k) < 1e-6 ? p.kind : undefined;
   }
 
   /** Whether the view is still where the last framing put it (nobody panned, zoomed or resized since). */
