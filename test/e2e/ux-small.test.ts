@@ -54,6 +54,8 @@ describe('small things (#17 finding 7)', () => {
       await until(
         async () => {
           await w2.locator('.details [data-action="move-summary"]').click();
+          // The dialog's choices are there (with or without a model) before they are counted.
+          await w2.locator('[data-dialog="summary"] [data-action="summary-none"]').waitFor();
           const custom = await w2.locator('[data-dialog="summary"] [data-action="summary-custom"]').count();
           if (!custom) await w2.locator('[data-dialog="summary"] [data-action="summary-cancel"]').click();
           return custom ? true : undefined;
