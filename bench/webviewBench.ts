@@ -54,6 +54,8 @@ export function compareBench() {
     totalsMs: number;
     maxBlockMs: number;
     worstBlockMs: number;
+    maxChunkCpuMs: number;
+    worstChunkCpuMs: number;
   };
   rows.push({
     what: 'compare two 50k-entry branches of a 100k session: first screen',
@@ -64,10 +66,10 @@ export function compareBench() {
   });
   rows.push({
     what: 'extension-host responsiveness while comparing',
-    how: `longest event-loop delay (monitorEventLoopDelay) over the first screen and both sides' totals (every assistant line of 100k read and summed), median of ${RUNS}`,
+    how: `over the first screen and both sides' totals (every assistant line of 100k read and summed): the longest stretch of the thread's CPU time between two turns of the event loop (process.threadCpuUsage, what the work holds the thread for), and the longest event-loop delay (monitorEventLoopDelay, which a loaded machine inflates), median of ${RUNS}`,
     target: '< 50 ms',
-    result: `${fmt(out.maxBlockMs, 1)} ms longest block (worst run ${fmt(out.worstBlockMs, 1)})`,
-    pass: out.maxBlockMs < 50,
+    result: `${fmt(out.maxChunkCpuMs, 1)} ms CPU longest chunk (worst run ${fmt(out.worstChunkCpuMs, 1)}); ${fmt(out.maxBlockMs, 1)} ms longest loop delay (worst ${fmt(out.worstBlockMs, 1)})`,
+    pass: out.maxChunkCpuMs < 50,
   });
   log(`compare: ${rows[rows.length - 2].result}; block ${rows[rows.length - 1].result}`);
 }

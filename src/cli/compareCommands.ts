@@ -2,7 +2,7 @@
 // on a branch, and a branch as Markdown (the same core the extension's compare view and details use).
 import { resolve } from 'node:path';
 import { changesOnPath, summarizeFiles } from '../core/branchChanges.js';
-import { pathOf, splitPaths, summarizeSide, turnsOf, alignTurns } from '../core/compare.js';
+import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf } from '../core/compare.js';
 import { exportBranch } from '../core/exportMarkdown.js';
 import { Session } from '../core/session.js';
 import { args, UsageError } from './commands.js';
@@ -21,23 +21,23 @@ export async function compare(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' }, with: { type: 'string' } }, [3, 3], usage);
   const a = await Session.open(resolve(positionals[0]));
   const b = values.with ? await Session.open(resolve(values.with as string)) : a;
-  const split = splitPaths(pathOf(a, entryId(a, positionals[1])), pathOf(b, entryId(b, positionals[2])));
+  const split = splitPaths(a, pathOf(a, entryId(a, positionals[1])), b, pathOf(b, entryId(b, positionals[2])));
   const since = split.ancestorId ? a.index.get(split.ancestorId)?.time : undefined;
   const [sa, sb] = [await summarizeSide(a, split.a, since), await summarizeSide(b, split.b, since)];
-  const side = (recs: typeof split.a, s: typeof sa) => ({ ids: recs.map((r) => r.id), files: s.files, totals: s.totals });
+  const side = (session: Session, recs: Int32Array, s: typeof sa) => ({ ids: Array.from(recs, (i) => session.index.idOf(i)), files: s.files, totals: s.totals });
   if (values.json) {
-    json(io, { ancestorId: split.ancestorId, a: side(split.a, sa), b: side(split.b, sb) });
+    json(io, { ancestorId: split.ancestorId, a: side(a, split.a, sa), b: side(b, split.b, sb) });
     return 0;
   }
-  const rows = alignTurns(turnsOf(split.a), turnsOf(split.b));
+  const rows = alignTurns(turnsOf(a, split.a), turnsOf(b, split.b));
   io.out(`common ancestor: ${split.ancestorId ?? '(none: the paths share no entry)'} (${split.common} shared entries)\n`);
-  for (const [name, recs, s] of [
-    ['A', split.a, sa],
-    ['B', split.b, sb],
+  for (const [name, session, recs, s] of [
+    ['A', a, split.a, sa],
+    ['B', b, split.b, sb],
   ] as const) {
     const t = s.totals;
     io.out(
-      `${name} ${recs.length ? recs[recs.length - 1].id : '(the ancestor itself)'}: ${t.entries} entries, ${t.messages} messages, ${t.turns} turns, ${t.tokens.input} in / ${t.tokens.output} out tokens, $${t.cost.toFixed(4)}, ${(t.wallMs / 60000).toFixed(1)} min\n`,
+      `${name} ${recs.length ? session.index.idOf(recs[recs.length - 1]) : '(the ancestor itself)'}: ${t.entries} entries, ${t.messages} messages, ${t.turns} turns, ${t.tokens.input} in / ${t.tokens.output} out tokens, $${t.cost.toFixed(4)}, ${(t.wallMs / 60000).toFixed(1)} min\n`,
     );
     if (t.models.length) io.out(`  models: ${t.models.map((m) => safeText(`${m.provider}/${m.model}`)).join(', ')}\n`);
     if (s.files.length) io.out(`  files: ${s.files.map(safeText).join(', ')}\n`);
@@ -51,7 +51,7 @@ export async function files(argv: string[], io: CliIO): Promise<number> {
   const s = await Session.open(resolve(positionals[0]));
   const id = positionals[1] ?? s.leafId;
   if (id === null) throw new UsageError('the session has no entries; give an entry id');
-  const entries = await changesOnPath(s, pathOf(s, entryId(s, id)));
+  const entries = await changesOnPath(s, s.index.branch(entryId(s, id)));
   if (values.json) {
     json(io, { id, entries, files: summarizeFiles(entries) });
     return 0;

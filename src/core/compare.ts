@@ -6,7 +6,7 @@
 import { editedPaths } from './codeChanges.js';
 import { entryText, formatToolCall, toolCallsOf, type ToolCallRef } from './preview.js';
 import type { Session } from './session.js';
-import type { EntryRecord } from './sessionIndex.js';
+import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import { sumUsage } from './stats.js';
 import { messageOf, type SessionEntry } from './types.js';
 
@@ -15,24 +15,41 @@ export interface Split {
   ancestorId: string | null;
   /** Entries shared by both paths (root first). */
   common: number;
-  /** Each side's entries after the ancestor (ancestor excluded), root first. */
-  a: EntryRecord[];
-  b: EntryRecord[];
+  /**
+   * Each side's entries after the ancestor (ancestor excluded), root first, as record numbers in its
+   * session's index: a 50k-entry side is 200 KB of numbers, not 50k record objects.
+   */
+  a: Int32Array;
+  b: Int32Array;
 }
 
-/** Splits two root→node paths at their common ancestor. */
-export function splitPaths(pa: readonly EntryRecord[], pb: readonly EntryRecord[]): Split {
+/** Whether record `i` of `x` and record `j` of `y` have the same id (no id string is made for pi's ids). */
+function sameId(x: SessionIndex, i: number, y: SessionIndex, j: number): boolean {
+  const ki = x.idKeyOf(i);
+  const kj = y.idKeyOf(j);
+  return ki >= 0 || kj >= 0 ? ki === kj : x.idOf(i) === y.idOf(j);
+}
+
+/** Splits two root→node paths (`pa` in `sa`, `pb` in `sb`) at their common ancestor. */
+export function splitPaths(sa: Session, pa: Int32Array, sb: Session, pb: Int32Array): Split {
+  const [x, y] = [sa.index, sb.index];
   let n = 0;
   const max = Math.min(pa.length, pb.length);
-  while (n < max && pa[n].id === pb[n].id && pa[n].type === pb[n].type) n++;
-  return { ancestorId: n ? pa[n - 1].id : null, common: n, a: pa.slice(n), b: pb.slice(n) };
+  while (n < max && sameId(x, pa[n], y, pb[n]) && x.typeOf(pa[n]) === y.typeOf(pb[n])) n++;
+  return { ancestorId: n ? x.idOf(pa[n - 1]) : null, common: n, a: pa.subarray(n), b: pb.subarray(n) };
 }
 
-/** Entry ids → the path of `id` in `session` (root first); null → empty. Throws for an unknown id. */
-export function pathOf(session: Session, id: string | null): EntryRecord[] {
-  if (id === null) return [];
-  if (!session.index.get(id)) throw new Error(`Entry ${id} not found`);
-  return session.index.branch(id);
+/** The root→`id` path in `session` as record numbers (root first); null → empty. Throws for an unknown id. */
+export function pathOf(session: Session, id: string | null): Int32Array {
+  if (id === null) return new Int32Array(0);
+  const i = session.index.lookup(id);
+  if (i < 0) throw new Error(`Entry ${id} not found`);
+  return session.index.branchIdx(i);
+}
+
+/** Records `idx` of `session` as objects (for the few read at once: a turn, a page of a side). */
+export function recordsOf(session: Session, idx: ArrayLike<number>): EntryRecord[] {
+  return Array.from(idx, (i) => session.index.view(i));
 }
 
 export interface Turn {
@@ -45,28 +62,45 @@ export interface Turn {
 }
 
 /** Turns of a side: each user message opens one; entries before the first user message make turn 0. */
-export function turnsOf(recs: readonly EntryRecord[]): Turn[] {
+export function turnsOf(session: Session, recs: Int32Array): Turn[] {
+  const x = session.index;
   const out: Turn[] = [];
-  for (let i = 0; i < recs.length; i++) {
-    const user = recs[i].type === 'message' && recs[i].role === 'user';
-    if (user || !out.length) out.push({ start: i, end: i + 1, ...(user ? { userId: recs[i].id } : {}) });
-    else out[out.length - 1].end = i + 1;
+  let open: Turn | undefined;
+  for (let k = 0; k < recs.length; k++) {
+    const i = recs[k];
+    if (x.isType(i, 'message') && x.roleOf(i) === 'user') out.push((open = { start: k, end: k + 1, userId: x.idOf(i) }));
+    else if (open) open.end = k + 1;
+    else out.push((open = { start: k, end: k + 1 }));
   }
   return out;
+}
+
+export interface AlignedRow {
+  a?: Turn;
+  b?: Turn;
 }
 
 /**
  * Rows of aligned turns: the entries before each side's first user message (a summary, the rest of an
  * answer) share row 0 when either side has some; then row k holds each side's k-th user turn.
  */
-export function alignTurns(a: readonly Turn[], b: readonly Turn[]): { a?: Turn; b?: Turn }[] {
-  const rows: { a?: Turn; b?: Turn }[] = [];
-  const pa = a[0] && !a[0].userId ? a[0] : undefined;
-  const pb = b[0] && !b[0].userId ? b[0] : undefined;
-  if (pa || pb) rows.push({ ...(pa ? { a: pa } : {}), ...(pb ? { b: pb } : {}) });
-  const ua = pa ? a.slice(1) : a;
-  const ub = pb ? b.slice(1) : b;
-  for (let k = 0; k < Math.max(ua.length, ub.length); k++) rows.push({ ...(ua[k] ? { a: ua[k] } : {}), ...(ub[k] ? { b: ub[k] } : {}) });
+export function alignTurns(a: readonly Turn[], b: readonly Turn[]): AlignedRow[] {
+  const rows: AlignedRow[] = [];
+  const fa = a[0] && !a[0].userId ? 1 : 0;
+  const fb = b[0] && !b[0].userId ? 1 : 0;
+  if (fa || fb) {
+    const row: AlignedRow = {};
+    if (fa) row.a = a[0];
+    if (fb) row.b = b[0];
+    rows.push(row);
+  }
+  const n = Math.max(a.length - fa, b.length - fb);
+  for (let k = 0; k < n; k++) {
+    const row: AlignedRow = {};
+    if (k + fa < a.length) row.a = a[k + fa];
+    if (k + fb < b.length) row.b = b[k + fb];
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -74,26 +108,26 @@ export interface Prepared {
   split: Split;
   turnsA: Turn[];
   turnsB: Turn[];
-  rows: { a?: Turn; b?: Turn }[];
+  rows: AlignedRow[];
 }
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
 /**
  * Everything the first screen needs that is not read from the file: both paths, their split, each
- * side's turns and the aligned rows. A step is a loop over up to a path's length, so it yields between
- * steps (the extension host is shared).
+ * side's turns and the aligned rows. Each step is a loop over up to a path's length on typed columns (a
+ * few ms at 50k entries), and it yields between steps: the extension host is shared.
  */
 export async function prepareCompare(sa: Session, a: string | null, sb: Session, b: string | null): Promise<Prepared> {
   const pa = pathOf(sa, a);
   await tick();
   const pb = pathOf(sb, b);
   await tick();
-  const split = splitPaths(pa, pb);
+  const split = splitPaths(sa, pa, sb, pb);
   await tick();
-  const turnsA = turnsOf(split.a);
+  const turnsA = turnsOf(sa, split.a);
   await tick();
-  const turnsB = turnsOf(split.b);
+  const turnsB = turnsOf(sb, split.b);
   await tick();
   return { split, turnsA, turnsB, rows: alignTurns(turnsA, turnsB) };
 }
@@ -120,15 +154,12 @@ export interface SideSummary {
 }
 
 /** Totals and touched files of one side's records (`since`: the ancestor's time, ms). */
-export async function summarizeSide(session: Session, recs: readonly EntryRecord[], since: number | undefined, signal?: AbortSignal): Promise<SideSummary> {
+export async function summarizeSide(session: Session, recs: Int32Array, since: number | undefined, signal?: AbortSignal): Promise<SideSummary> {
   const files = new Set<string>();
-  const sums = await sumUsage(
-    session,
-    Int32Array.from(recs, (r) => r.seq),
-    { signal, visit: (e) => editedPaths(e).forEach((p) => files.add(p)) },
-  );
-  const first = since ?? recs[0]?.time ?? 0;
-  const last = recs.length ? recs[recs.length - 1].time : first;
+  const sums = await sumUsage(session, recs, { signal, visit: (e) => editedPaths(e).forEach((p) => files.add(p)) });
+  const x = session.index;
+  const first = since ?? (recs.length ? x.timeOf(recs[0]) : 0);
+  const last = recs.length ? x.timeOf(recs[recs.length - 1]) : first;
   return {
     totals: {
       entries: recs.length,
@@ -183,10 +214,11 @@ export const ITEMS_PER_TURN = 60;
 const BOOKKEEPING = new Set(['label', 'leaf', 'session_info', 'custom', 'usage', 'active_tools_change']);
 
 /** The turns `[from, to)` of a side as the compare view shows them (entries read on demand). */
-export async function turnViews(session: Session, recs: readonly EntryRecord[], turns: readonly Turn[], from: number, to: number, signal?: AbortSignal): Promise<TurnView[]> {
+export async function turnViews(session: Session, recs: Int32Array, turns: readonly Turn[], from: number, to: number, signal?: AbortSignal): Promise<TurnView[]> {
   const chosen = turns.slice(from, to);
+  const x = session.index;
   const load: EntryRecord[] = [];
-  for (const t of chosen) for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) load.push(recs[i]);
+  for (const t of chosen) for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) load.push(x.view(recs[i]));
   const entries = await session.load(load, signal);
   const byId = new Map<string, SessionEntry>();
   entries.forEach((e, k) => e && byId.set(load[k].id, e));
@@ -196,7 +228,7 @@ export async function turnViews(session: Session, recs: readonly EntryRecord[], 
     const items: TurnItem[] = [];
     let user: string | undefined;
     for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) {
-      const r = recs[i];
+      const r = x.view(recs[i]);
       if (BOOKKEEPING.has(r.type)) continue;
       const e = byId.get(r.id);
       if (!e) {
@@ -223,8 +255,8 @@ export async function turnViews(session: Session, recs: readonly EntryRecord[], 
       items,
       entries,
       more: Math.max(0, entries - ITEMS_PER_TURN),
-      startTime: recs[t.start].time,
-      endTime: recs[t.end - 1].time,
+      startTime: x.timeOf(recs[t.start]),
+      endTime: x.timeOf(recs[t.end - 1]),
     };
   });
 }

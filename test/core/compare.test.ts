@@ -1,8 +1,10 @@
 // Comparing two nodes: the common ancestor within a file and across a fork, turns aligned by position
 // (the entries before the first user message on their own row), turn views, and a branch as Markdown.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/compare.js';
+import { alignTurns, pathOf, recordsOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/compare.js';
 import { entriesMarkdown, exportBranch, fence } from '../../src/core/exportMarkdown.js';
 import { attachPoint, familyOf } from '../../src/core/family.js';
 import { SessionRepository } from '../../src/core/repository.js';
@@ -33,19 +35,19 @@ describe('compare two nodes', () => {
   it('common ancestor, the sides after it, and turns aligned with the prelude on its own row', async () => {
     const { b, a1, tipA, tipB } = branched();
     const s = await Session.open(b.write());
-    const split = splitPaths(pathOf(s, tipA), pathOf(s, tipB));
+    const split = splitPaths(s, pathOf(s, tipA), s, pathOf(s, tipB));
     assert.equal(split.ancestorId, a1);
     assert.equal(split.common, 2);
     assert.deepEqual(
-      split.a.map((r) => r.role ?? r.type),
+      recordsOf(s, split.a).map((r) => r.role ?? r.type),
       ['user', 'assistant', 'toolResult', 'user', 'assistant'],
     );
     assert.deepEqual(
-      split.b.map((r) => r.role ?? r.type),
+      recordsOf(s, split.b).map((r) => r.role ?? r.type),
       ['branch_summary', 'user', 'assistant', 'toolResult'],
     );
-    const ta = turnsOf(split.a);
-    const tb = turnsOf(split.b);
+    const ta = turnsOf(s, split.a);
+    const tb = turnsOf(s, split.b);
     assert.deepEqual(
       ta.map((t) => [t.start, t.end, !!t.userId]),
       [
@@ -79,16 +81,16 @@ describe('compare two nodes', () => {
     assert.deepEqual(sb.files, ['src/b.ts']);
     assert.deepEqual([sa.totals.turns, sa.totals.messages, sa.totals.tokens.input, sa.totals.tokens.output], [2, 5, 50, 5]);
     assert.deepEqual([sb.totals.turns, sb.totals.messages, sb.totals.tokens.input, sb.totals.toolCalls], [1, 3, 40, 1]);
-    assert.equal(sa.totals.wallMs, split.a[split.a.length - 1].time - s.index.get(a1)!.time);
+    assert.equal(sa.totals.wallMs, s.index.timeOf(split.a[split.a.length - 1]) - s.index.get(a1)!.time);
   });
 
   it('a node and its own ancestor: one side is empty', async () => {
     const { b, a1, tipA } = branched();
     const s = await Session.open(b.write());
-    const split = splitPaths(pathOf(s, a1), pathOf(s, tipA));
+    const split = splitPaths(s, pathOf(s, a1), s, pathOf(s, tipA));
     assert.equal(split.ancestorId, a1);
     assert.equal(split.a.length, 0);
-    assert.equal(alignTurns(turnsOf(split.a), turnsOf(split.b)).length, 2);
+    assert.equal(alignTurns(turnsOf(s, split.a), turnsOf(s, split.b)).length, 2);
     assert.throws(() => pathOf(s, 'nope'), /Entry nope not found/);
   });
 
@@ -102,10 +104,10 @@ describe('compare two nodes', () => {
     const cloneFile = await repo.clone(s, askA);
     const clone = await Session.open(cloneFile);
     const more = await clone.appendMessage({ role: 'user', content: [{ type: 'text', text: 'in the clone' }], timestamp: Date.now() });
-    const split = splitPaths(pathOf(s, tipA), pathOf(clone, more));
+    const split = splitPaths(s, pathOf(s, tipA), clone, pathOf(clone, more));
     assert.equal(split.ancestorId, askA);
     assert.deepEqual(
-      split.b.map((r) => r.id),
+      recordsOf(clone, split.b).map((r) => r.id),
       [more],
     );
     assert.equal(attachPoint(s.index, clone.index), askA);
@@ -120,6 +122,25 @@ describe('compare two nodes', () => {
     const first = s.index.branch(tipA)[0].id;
     const empty = await Session.open((await repo.fork(s, first)).file);
     assert.equal(attachPoint(s.index, empty.index), null);
+  });
+
+  it('ids that are not pi’s 8 hex digits split the same (compared as strings), and never equal a hex id', async () => {
+    const { b, a1, tipA, tipB } = branched();
+    const hexFile = b.write();
+    const hex = await Session.open(hexFile);
+    // the same tree with every id renamed to a longer string (as older or other writers do)
+    const text = readFileSync(hexFile, 'utf8').replace(/"(id|parentId|fromId)":"([0-9a-f]{8})"/g, '"$1":"entry-$2"');
+    const dir = tempDir('pi-tree-strids-');
+    writeFileSync(join(dir, 'strings.jsonl'), text);
+    const str = await Session.open(join(dir, 'strings.jsonl'));
+    const split = splitPaths(str, pathOf(str, `entry-${tipA}`), str, pathOf(str, `entry-${tipB}`));
+    assert.equal(split.ancestorId, `entry-${a1}`);
+    assert.equal(split.common, 2);
+    assert.deepEqual([split.a.length, split.b.length], [5, 4]);
+    // across the two files nothing is shared: a hex id is never the same as a string id
+    const across = splitPaths(hex, pathOf(hex, tipA), str, pathOf(str, `entry-${tipB}`));
+    assert.equal(across.ancestorId, null);
+    assert.equal(across.common, 0);
   });
 });
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/compare.js';
+import { alignTurns, pathOf, recordsOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/compare.js';
 import { Session } from '../../src/core/session.js';
 import { generateSession } from '../support/generate.js';
 import { loadPi } from '../support/pi.js';
@@ -59,14 +59,14 @@ async function check(file: string, a: string, b: string, sm: any) {
   const pa = await piSide(sm, a, b);
   const pb = await piSide(sm, b, a);
   const s = await Session.open(file);
-  const split = splitPaths(pathOf(s, a), pathOf(s, b));
+  const split = splitPaths(s, pathOf(s, a), s, pathOf(s, b));
   assert.equal(split.ancestorId, pa.ancestorId);
   assert.deepEqual(
-    split.a.map((r) => r.id),
+    recordsOf(s, split.a).map((r) => r.id),
     pa.ids,
   );
   assert.deepEqual(
-    split.b.map((r) => r.id),
+    recordsOf(s, split.b).map((r) => r.id),
     pb.ids,
   );
   for (const [recs, pi] of [
@@ -84,8 +84,8 @@ async function check(file: string, a: string, b: string, sm: any) {
     assert.deepEqual(ours.files, pi.files);
   }
   // turns aligned: a prelude row when either side starts without a user message, then user turn k beside user turn k
-  const ta = turnsOf(split.a);
-  const tb = turnsOf(split.b);
+  const ta = turnsOf(s, split.a);
+  const tb = turnsOf(s, split.b);
   const rows = alignTurns(ta, tb);
   const pre = pa.prelude || pb.prelude ? 1 : 0;
   assert.equal(rows.length, pre + Math.max(pa.users.length, pb.users.length));

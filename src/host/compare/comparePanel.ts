@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { prepareCompare, summarizeSide, turnViews, type Split, type Turn, type TurnView } from '../../core/compare.js';
+import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/compare.js';
 import { entriesMarkdown, MarkdownWriter } from '../../core/exportMarkdown.js';
 import { entryText } from '../../core/preview.js';
 import type { Session } from '../../core/session.js';
@@ -40,7 +40,8 @@ export interface CompareDeps {
 interface SideState {
   target: CompareTarget;
   session: Session;
-  recs: EntryRecord[];
+  /** The side's records after the ancestor (record numbers in its session). */
+  recs: Int32Array;
   turns: Turn[];
 }
 
@@ -50,7 +51,7 @@ export class ComparePanel implements vscode.Disposable {
   private readonly releases: (() => void)[] = [];
   private readonly closing = new AbortController();
   private sides: { a: SideState; b: SideState } | undefined;
-  private rows: { a?: Turn; b?: Turn }[] = [];
+  private rows: AlignedRow[] = [];
   private split: Split | undefined;
   private loading: Promise<void>;
   private disposed = false;
@@ -178,7 +179,7 @@ export class ComparePanel implements vscode.Disposable {
   private async rowViews(from: number, count: number): Promise<CompareRow[]> {
     const { a, b } = this.sides!;
     const chosen = this.rows.slice(from, from + count);
-    const views = async (s: SideState, pick: (r: { a?: Turn; b?: Turn }) => Turn | undefined) => {
+    const views = async (s: SideState, pick: (r: AlignedRow) => Turn | undefined) => {
       const turns = chosen.map(pick).filter((t): t is Turn => !!t);
       if (!turns.length) return new Map<Turn, TurnView>();
       const first = s.turns.indexOf(turns[0]);
@@ -195,9 +196,10 @@ export class ComparePanel implements vscode.Disposable {
 
   /** The record `id` on a side's path after the ancestor (the webview may only name those). */
   private onSide(side: CompareSide, id: string): EntryRecord {
-    const rec = this.side(side).recs.find((r) => r.id === id);
-    if (!rec) throw new Error(`Entry ${id} is not on side ${side.toUpperCase()} of this comparison.`);
-    return rec;
+    const s = this.side(side);
+    const i = s.session.index.lookup(id);
+    if (i < 0 || !s.recs.includes(i)) throw new Error(`Entry ${id} is not on side ${side.toUpperCase()} of this comparison.`);
+    return s.session.index.view(i);
   }
 
   private async handle(body: CompareRequest): Promise<CompareReplies[CompareRequest['kind']]> {
@@ -215,7 +217,7 @@ export class ComparePanel implements vscode.Disposable {
       case 'diffRow': {
         const row = this.rows[body.row];
         if (!row) throw new Error(`There is no row ${body.row + 1}.`);
-        const text = async (s: SideState, t: Turn | undefined) => (t ? entriesMarkdown((await s.session.load(s.recs.slice(t.start, t.end))).filter((e) => !!e)) : '');
+        const text = async (s: SideState, t: Turn | undefined) => (t ? entriesMarkdown((await s.session.load(recordsOf(s.session, s.recs.subarray(t.start, t.end)))).filter((e) => !!e)) : '');
         const { a, b } = this.sides!;
         await this.deps.docs.openDiff(
           { text: await text(a, row.a), name: 'turn.md', tag: 'A' },
@@ -244,8 +246,8 @@ export class ComparePanel implements vscode.Disposable {
   private async sideMarkdown(s: SideState): Promise<string> {
     const parts: string[] = [];
     const w = new MarkdownWriter((x) => parts.push(x));
-    const recs = s.recs.slice(0, MAX_DIFF_ENTRIES);
-    for (let i = 0; i < recs.length; i += 500) for (const e of await s.session.load(recs.slice(i, i + 500), this.closing.signal)) if (e) w.push(e);
+    const recs = s.recs.subarray(0, MAX_DIFF_ENTRIES);
+    for (let i = 0; i < recs.length; i += 500) for (const e of await s.session.load(recordsOf(s.session, recs.subarray(i, i + 500)), this.closing.signal)) if (e) w.push(e);
     w.flush();
     if (s.recs.length > MAX_DIFF_ENTRIES) parts.push(`\n… ${s.recs.length - MAX_DIFF_ENTRIES} more entries not shown\n`);
     return parts.join('');
