@@ -1,30 +1,20 @@
 // The built webview bundle (dist/webview.js) in headless Chromium against a scripted host: layout and
 // culling, filters and find, the keyboard map, the exact requests each action sends, deltas, persisted
 // state, host `invoke`, and hostile session text staying inert.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { NodeView } from '../../src/protocol';
 import { validateWebviewMessage } from '../../src/protocolValidation';
 import { KEYMAP } from '../../webview/app/keymap';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { genSession } from './helpers/gen';
 import { HOSTILE_MARKDOWN, smallSession } from './fixtures';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes, leafId });
+  const host = await web.open({ meta: meta(over), nodes, leafId });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
   return host;

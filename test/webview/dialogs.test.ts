@@ -1,28 +1,17 @@
 // Issue #17 finding 7 (and the dialog titles of finding 6, the fork dialog of 5) in the built webview: the summary dialog
 // without a model offers "Set up a model…", Enter in the focus box asks the model (Shift+Enter is a
 // new line), the shortcut sheet tells the 0 key from the O key, and a long title ends on a whole word.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { smallSession } from './fixtures';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
   const s = smallSession();
   s.nodes[9] = { ...s.nodes[9], text: 'user: try an alternative approach that keeps the parser streaming while the index is rebuilt in the background' };
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes: s.nodes, leafId: s.leafId });
+  const host = await web.open({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
   return host;

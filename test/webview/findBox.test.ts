@@ -1,27 +1,17 @@
 // The find box in the built webview (headless Chromium, scripted host): typed characters stay in the
 // field (`/` and `?` do not run the global "open find" or "help"), Enter applies a query still being
 // typed before it steps, the count is n/m as soon as a query applies, and a bad pattern says so once.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import type { Page } from 'playwright-core';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { smallSession } from './fixtures';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 async function open(): Promise<ScriptedHost> {
   const s = smallSession();
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(), nodes: s.nodes, leafId: s.leafId });
+  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
   return host;

@@ -1,24 +1,15 @@
 // A big session's first screen in the built webview (headless Chromium, scripted host): the leaf, its
 // path and the branches leaving it are drawn before the whole tree arrives, the loading bar stays up
 // meanwhile, and the whole tree then replaces it, still framed on the leaf (or where the user panned to).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { NodeView } from '../../src/protocol';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { boxes, inside } from './helpers/graphBoxes';
 import { genSession } from './helpers/gen';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 type Hooks = {
   __piTree: { model: { size: number }; graph: { view: { x: number; y: number; k: number }; panBy(x: number, y: number): void; overview(animate?: boolean): void } };
@@ -39,8 +30,7 @@ function firstScreen(nodes: NodeView[], leafId: string, n = 400): NodeView[] {
 async function open(preview: boolean): Promise<{ host: ScriptedHost; s: ReturnType<typeof genSession>; first: NodeView[] }> {
   const s = genSession({ n: 20_000, branchRate: 0.02, seed: 41 });
   const first = firstScreen(s.nodes, s.leafId);
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(), nodes: s.nodes, leafId: s.leafId, ...(preview ? { preview: first } : {}) });
+  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId, ...(preview ? { preview: first } : {}) });
   return { host, s, first };
 }
 

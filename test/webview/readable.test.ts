@@ -2,31 +2,21 @@
 // around the selection on open and after a move, the row layout (lanes, time, model, tokens; an ARIA
 // tree; a toolbar switch, a key and a setting; remembered), the hover card by pointer and by key, the
 // graph kept visible at narrow widths, neutral compactions, and the loading bar of a big snapshot.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { NodeView } from '../../src/protocol';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { genSession } from './helpers/gen';
 import { boxes, close, inside } from './helpers/graphBoxes';
 import { smallSession } from './fixtures';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 type Hooks = { __piTree: { graph: { view: { x: number; y: number; k: number }; el: HTMLElement }; stats(): { selected?: string } } };
 
 async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}, width = 1280): Promise<ScriptedHost> {
-  const ctx = await browser.newContext({ viewport: { width, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes, leafId });
+  const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
   return host;

@@ -1,30 +1,19 @@
 // Issue #17, finding 2 in the built webview (headless Chromium, scripted host): the view keeps showing the
 // selection as the tree changes under it — family link cards that arrive after the first framing, a
 // window that turns narrow, and entries appended under the leaf whose cards are wider than the old leaf's.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { FamilyLink, NodeView } from '../../src/protocol';
-import { idle, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
+import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
 import { boxes, close, inside } from './helpers/graphBoxes';
 import { smallSession } from './fixtures';
 
-let browser: Browser;
-let srv: Served;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebviewBrowser();
 
 type Hooks = { __piTree: { graph: { view: { x: number; y: number; k: number } } } };
 
 async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}, width = 1280): Promise<ScriptedHost> {
-  const ctx = await browser.newContext({ viewport: { width, height: 800 } });
-  const host = await ScriptedHost.open(ctx, srv.url, { meta: meta(over), nodes, leafId });
+  const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
   return host;

@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { HostMessage, NodeView, Replies, RequestBody, RequestKind, SessionMeta, WebviewMessage } from '../../../src/protocol';
 import { renderWebviewHtml } from '../../../src/host/panels/webviewHtml';
@@ -79,6 +80,45 @@ export async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
   if (!existsSync(join(ROOT, 'dist', 'test', 'webview.js'))) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A test file's browser: the built webview served and Chromium started before its tests, both stopped after. */
+export interface WebviewBrowser {
+  readonly browser: Browser;
+  /** The served page's address. */
+  readonly url: string;
+  /** The webview in a new browser context of `viewport`, answered by a scripted host holding `session`. */
+  open(session: HostSession, viewport?: { width: number; height: number }): Promise<ScriptedHost>;
+}
+
+export function useWebviewBrowser(opts: Parameters<typeof serve>[0] = {}): WebviewBrowser {
+  let browser: Browser | undefined;
+  let srv: Served | undefined;
+  before(async () => {
+    srv = await serve(opts);
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
+  const ready = () => {
+    if (!browser || !srv) throw new Error('the browser is started before the tests (useWebviewBrowser at the top level of the file)');
+    return { browser, srv };
+  };
+  return {
+    get browser() {
+      return ready().browser;
+    },
+    get url() {
+      return ready().srv.url;
+    },
+    async open(session, viewport = { width: 1280, height: 800 }) {
+      const { browser: b, srv: s } = ready();
+      const ctx = await b.newContext({ viewport });
+      return ScriptedHost.open(ctx, s.url, session);
+    },
+  };
 }
 
 /**
