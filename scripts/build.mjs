@@ -1,5 +1,5 @@
 // Bundles the extension host, the CLI and the webview with esbuild.
-// Usage: node scripts/build.mjs [--watch] [--minify] [--production] [--outdir <dir>]
+// Usage: node scripts/build.mjs [--watch] [--minify] [--production] [--outdir <dir>]   (PI_TREE_NOMIN=1: a readable webview bundle, for profiling)
 // --production = minified, no source maps (what `npm run package` ships); --outdir defaults to dist.
 // The webview bundle is an iife (webview.js) plus its style sheet (webview.css, emitted by esbuild from
 // the CSS the webview imports); the codicon font and CSS are copied to <outdir>/codicons/.
@@ -39,7 +39,7 @@ const builds = [
 ];
 if (existsSync('webview/main.ts')) {
   // Always minified: the bundle ships as is, and a smaller webview script parses faster.
-  const webview = { ...common, minify: true, entryPoints: ['webview/main.ts'], platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true };
+  const webview = { ...common, minify: process.env.PI_TREE_NOMIN ? false : true, entryPoints: ['webview/main.ts'], platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true };
   builds.push({ ...webview, outfile: join(outdir, 'webview.js'), define: { __PI_TREE_TEST__: 'false' } });
   if (!production) builds.push({ ...webview, outfile: join(outdir, 'test', 'webview.js'), define: { __PI_TREE_TEST__: 'true' } });
 }

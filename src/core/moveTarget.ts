@@ -1,7 +1,8 @@
 // pi's rule for where the leaf goes when the user picks an entry in /tree (agent-session.js
 // navigateTree): a user message or a custom message puts the leaf on its PARENT (null at the root) and
 // its text goes back to the editor, to be edited and sent again; any other entry becomes the leaf.
-// The one place this rule lives: the tree panel and `pi-tree move` both ask it.
+// The tree panel and `pi-tree move` both ask this; the rule itself is src/shared/moveRule.ts.
+import { movesToParent } from '../shared/moveRule.js';
 import { fullText } from './preview.js';
 import { EntryNotFoundError, type Session } from './session.js';
 import { messageOf } from './types.js';
@@ -17,8 +18,8 @@ export async function moveTarget(session: Session, id: string | null): Promise<M
   if (id === null) return { leaf: null };
   const rec = session.index.get(id);
   if (!rec) throw new EntryNotFoundError(id);
-  const isUser = rec.type === 'message' && rec.role === 'user';
-  if (!isUser && rec.type !== 'custom_message') return { leaf: id };
+  if (!movesToParent(rec.type, rec.role)) return { leaf: id };
+  const isUser = rec.type === 'message';
   const e = await session.getEntry(id);
   const content = e ? (isUser ? messageOf(e)?.content : (e as { content?: unknown }).content) : undefined;
   // A parent that is not in the file (a damaged chain) counts as the root, as the tree shows it.

@@ -19,6 +19,10 @@ describe('tree panels and editors of a session', () => {
     await row.click({ button: 'right' });
     await vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' }).click();
     const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });
+    // Lenses are drawn for the lines in view only: the file's 21 lines are, from its top (a text
+    // editor may open scrolled, e.g. to where the file was last viewed).
+    await vs.page.locator(`${sel.workbench.editorArea} .monaco-editor .view-lines`).first().click();
+    await vs.page.keyboard.press('Control+Home');
     await lenses.nth(3).waitFor(); // one per user message: ask, tryMmap, streamAsk, testsAsk
     assert.equal(await lenses.count(), 4);
     await lenses.nth(1).click();

@@ -380,10 +380,13 @@ test('actions send exactly the requests the host expects', async () => {
   req = host.nextRequest('setLabel');
   await page.keyboard.press('Shift+Delete');
   assert.deepEqual(await req, { kind: 'setLabel', id: 'a3000000' });
-  // The details pane buttons send the same requests.
+  // The details pane buttons send the same requests (a3000000 is the leaf now: the move to u3000000
+  // above put it there, so its Move is disabled).
+  assert.equal(await page.locator('.details [data-action="move"]').getAttribute('disabled'), '');
+  await selectId(host, 'a1000000');
   req = host.nextRequest('moveTo');
   await page.locator('.details [data-action="move"]').click();
-  assert.deepEqual(await req, { kind: 'moveTo', id: 'a3000000' });
+  assert.deepEqual(await req, { kind: 'moveTo', id: 'a1000000' });
   // Errors from the host are shown, not swallowed.
   host.handlers.clone = () => {
     throw new Error('disk full');

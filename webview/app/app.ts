@@ -165,6 +165,7 @@ export class App implements CommandContext, SyncTarget {
       overlays: this.overlays,
       elementsOf: (it) => ({ node: this.graph.elementOf(it), row: this.outline.elementOf(it) }),
       editTitle: (current, done) => this.toolbar.editTitle(current, done),
+      showLeaf: (id) => this.onLeafMoved(id),
     });
 
     this.hover = new HoverCard({ nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
@@ -240,6 +241,8 @@ export class App implements CommandContext, SyncTarget {
 
   onLeafMoved(leafId: string | null): void {
     const old = this.model.leafId;
+    // Already shown (a move shown at the click, which the host's write now confirms).
+    if (leafId === old) return;
     const oldIdx = this.model.leaf;
     this.model.setLeaf(leafId);
     this.tree.leafMoved(oldIdx, old, leafId);

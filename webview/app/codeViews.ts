@@ -9,7 +9,7 @@ import { isLink, linkToken } from '../family/familyNodes';
 import type { Item } from '../model/derive';
 import { effectiveHidden, hiddenMask } from '../model/hiddenBranches';
 import type { TreeModel } from '../model/treeModel';
-import { button, h } from '../ui/dom';
+import { button, ButtonPool, h } from '../ui/dom';
 import { short } from '../ui/format';
 
 export interface CodeViewsHost {
@@ -34,6 +34,8 @@ export class CodeViews implements DetailsExtras {
   showHidden = false;
   private mask: { version: number; hidden: number; leaf: number; mask: Uint8Array | undefined } | undefined;
   private hiddenVersion = 0;
+  /** The details pane's buttons of these views, kept between renders. */
+  private readonly pool = new ButtonPool();
 
   constructor(
     private readonly model: TreeModel,
@@ -175,13 +177,7 @@ export class CodeViews implements DetailsExtras {
   // ───────────── details pane (DetailsExtras) ─────────────
 
   buttons(n: NodeView, it: Item): HTMLElement[] {
-    const add = (label: string, action: string, icon: string, fn: () => void, title?: string) => {
-      const b = button(label, action, { icon, secondary: true, title });
-      b.addEventListener('click', () => {
-        if (!b.hasAttribute('disabled')) fn();
-      });
-      return b;
-    };
+    const add = (label: string, action: string, icon: string, fn: () => void, title?: string) => this.pool.get(label, action, { icon, secondary: true, title }, fn);
     const out = [
       add(this.compareBase && this.compareBase !== n.id ? 'Compare with marked' : 'Compare with…', 'compare-with', 'diff', () => this.compareWith(n), 'Compare this entry with another one (C)'),
     ];

@@ -2,6 +2,7 @@
 // labels, copy, continue in pi, rename. Each reply is announced and each error shown; writes are refused
 // up front on a read-only session.
 import type { NodeView, Replies, RequestBody, RequestFn, SessionMeta } from '../../src/protocol';
+import { movesToParent } from '../../src/shared/moveRule';
 import type { Item } from '../model/derive';
 import type { TreeModel } from '../model/treeModel';
 import { openEditorTextDialog } from '../ui/editorTextDialog';
@@ -23,6 +24,8 @@ export interface ActionsHost {
   elementsOf(it: Item): { node?: Element; row?: Element };
   /** The in-place title editor (toolbar). */
   editTitle(current: string, done: (name: string) => void): void;
+  /** Shows the leaf at `id` now, as if the host had said so (its own leafMoved then changes nothing). */
+  showLeaf(id: string | null): void;
 }
 
 export class EntryActions {
@@ -56,10 +59,23 @@ export class EntryActions {
   async move(it: Item): Promise<void> {
     if (!this.canWrite()) return;
     const n = this.model.nodes[it.entry];
+    // A session nobody else is writing moves without a question: the move is shown at the click (pi's
+    // rule says where the leaf goes), and the host's write follows. A live one may ask first, or pi
+    // moves it: then the host's answer is awaited.
+    const meta = this.host.meta();
+    const before = this.model.leafId;
+    const shown = !meta?.live && !meta?.bridge ? (movesToParent(n.type, n.role) ? n.parentId : n.id) : undefined;
+    if (shown !== undefined && shown !== before) this.host.showLeaf(shown);
+    const undo = (leaf: string | null) => {
+      // Back to where the host says the leaf is, unless something moved it again meanwhile.
+      if (shown !== undefined && this.model.leafId === shown && leaf !== shown) this.host.showLeaf(leaf);
+    };
     try {
       const r = await this.host.request({ kind: 'moveTo', id: n.id });
+      if (wasCancelled(r) || forkedFile(r) !== undefined || !r.moved) undo(r.leafId ?? before);
       this.afterMove(r, n.id);
     } catch (e) {
+      undo(before);
       this.host.error((e as Error).message);
     }
   }

@@ -93,7 +93,7 @@ export class PaneLayout {
   /** A card open by key follows the selection. */
   selectionChanged(): void {
     const it = this.host.tree.selItem();
-    this.host.hover.follow(it, it ? this.anchorOf(it) : undefined);
+    this.host.hover.follow(it, () => (it ? this.anchorOf(it) : undefined));
   }
 
   /** Where a card for `it` goes: its node when in view in the graph, else its row. */

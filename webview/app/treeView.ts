@@ -296,23 +296,32 @@ export class TreeView {
     if (!it || it.seg || it.entry !== newLeaf) return false;
     if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.host.filter(), false)) return false;
     const path = this.model.pathMask();
+    // Only the nodes whose path or leaf mark changed (and the selection's) are drawn again.
+    const changed: string[] = [];
     for (const x of d.items) {
-      x.onPath = path[x.entry] === 1;
-      x.isLeaf = !x.seg && x.entry === newLeaf;
+      const onPath = path[x.entry] === 1;
+      const isLeaf = !x.seg && x.entry === newLeaf;
+      if (onPath === x.onPath && isLeaf === x.isLeaf) continue;
+      x.onPath = onPath;
+      x.isLeaf = isLeaf;
+      changed.push(x.key);
     }
     d.rows = outlineRows(d.root);
     this.shownLeaf = newLeaf;
     this.host.rowsChanged(d.rows);
+    const prevSel = this.selection.key;
     if (this.pendingSelect) {
       this.selection.set(this.pendingSelect);
       this.pendingSelect = undefined;
     }
-    this.graph.refreshStyles();
+    const sel = this.selection.key;
+    if (prevSel !== sel) for (const k of [prevSel, sel]) if (k !== undefined) changed.push(k);
+    this.graph.itemsChanged(changed);
     this.outline.setRows(d.rows);
-    const sel = this.selItem();
-    this.outline.setActive(sel);
-    if (sel && this.pendingFrame) this.graph.frameAround(sel);
-    else if (sel) this.graph.reveal(sel, false);
+    const selIt = this.selItem();
+    this.outline.setActive(selIt);
+    if (selIt && this.pendingFrame) this.graph.frameAround(selIt);
+    else if (selIt) this.graph.reveal(selIt, false);
     this.pendingFrame = false;
     this.host.selectionChanged();
     return true;
@@ -324,7 +333,8 @@ export class TreeView {
     if (opts.history) this.selection.remember(it.key);
     this.selection.set(it.key, this.model.nodes[it.entry].id);
     if (prev !== it.key) {
-      this.graph.refreshStyles();
+      // The two nodes whose selection mark changed are drawn again, not the window.
+      this.graph.itemsChanged(prev === undefined ? [it.key] : [prev, it.key], false);
       this.outline.refresh();
     }
     this.outline.setActive(it);

@@ -5,7 +5,7 @@ import type { EntryDetails, NodeView, RequestFn } from '../../src/protocol';
 import type { CommandId } from '../app/keymap';
 import type { Item } from '../model/derive';
 import { KIND_NAMES } from '../outline/ariaText';
-import { button, h } from '../ui/dom';
+import { button, ButtonPool, h } from '../ui/dom';
 import { localTime, thousands } from '../ui/format';
 import { after, cancelAfter } from '../ui/schedule';
 import { renderContext } from './contextView';
@@ -44,6 +44,8 @@ export interface DetailsHost {
 export class DetailsPane {
   readonly el: HTMLElement;
   private readonly cache = new Map<string, EntryDetails>();
+  /** The action buttons, kept between renders (a step through the tree re-renders the pane). */
+  private readonly buttons = new ButtonPool();
   private timer = 0;
   /** The entry whose context is shown instead of its content. */
   private contextFor: string | null | undefined;
@@ -214,11 +216,8 @@ export class DetailsPane {
   private actions(it: Item, n: NodeView, actions: HTMLElement): void {
     const ro = this.host.readOnly();
     const add = (label: string, action: string, icon: string, cmd: CommandId, write = false, extra: { disabled?: boolean; title?: string; secondary?: boolean } = {}) => {
-      const b = button(label, action, { icon, secondary: extra.secondary ?? true, disabled: extra.disabled || (write && !!ro), title: write && ro ? `Read-only: ${ro}` : extra.title });
-      b.addEventListener('click', () => {
-        if (!b.hasAttribute('disabled')) this.host.run(cmd);
-      });
-      actions.append(b);
+      const opts = { icon, secondary: extra.secondary ?? true, disabled: extra.disabled || (write && !!ro), title: write && ro ? `Read-only: ${ro}` : extra.title };
+      actions.append(this.buttons.get(label, action, opts, () => this.host.run(cmd)));
     };
     add(n.role === 'user' ? 'Move before this message' : 'Move here', 'move', 'debug-step-over', 'act.move', true, { secondary: false, disabled: it.isLeaf });
     add('Move with summary…', 'move-summary', 'git-merge', 'act.moveSummary', true, { disabled: it.isLeaf });

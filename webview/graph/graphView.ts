@@ -137,10 +137,14 @@ export class GraphView {
     this.request(true);
   }
 
-  /** The same layout with a few items changed in place (entries appended): only those are drawn again. */
-  itemsChanged(keys: readonly string[]): void {
+  /**
+   * The same layout with a few items changed in place (entries appended, path or selection marks): only
+   * those are drawn again. `overview`: whether the minimap shows the change (it shows the path, not the
+   * selection).
+   */
+  itemsChanged(keys: readonly string[], overview = true): void {
     this.svg.forget(keys);
-    this.minimap.later();
+    if (overview) this.minimap.later();
     this.request(true);
   }
 

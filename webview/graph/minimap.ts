@@ -4,7 +4,7 @@
 // dragging on it moves the view there.
 import type { Item } from '../model/derive';
 import { DX, DY, NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
-import { after, onFrame } from '../ui/schedule';
+import { onFrame, whenFree } from '../ui/schedule';
 import type { ThemeColors } from './themeColors';
 
 /** Fallback size in CSS pixels until the strip has been measured (styles.css sets --mini-w). */
@@ -58,13 +58,13 @@ export class Minimap {
   }
 
   /**
-   * Redraws the overview in a task of its own after the next frame: it is not what a first paint waits
-   * for (a task queued from the next frame runs after that frame is painted).
+   * Redraws the overview once the thread is free after the next frame: it is not what a paint waits for,
+   * and at 100k items it takes tens of ms that a key pressed meanwhile must not wait behind.
    */
   later(): void {
     if (this.timer) return;
     this.timer = onFrame(() =>
-      after(0, () => {
+      whenFree(() => {
         this.timer = 0;
         this.drawBase();
       }),

@@ -109,10 +109,11 @@ export class HoverCard {
   }
 
   /** The selection moved while the card is open by key: it shows the new selection. */
-  follow(it: Item | undefined, anchor: Element | undefined): void {
+  follow(it: Item | undefined, anchor: () => Element | undefined): void {
     if (!this.byKey) return;
     if (!it) return this.hide();
-    if (it !== this.shown) this.show(it, anchor?.getBoundingClientRect());
+    // The anchor is measured only here: measuring forces a layout, which a closed card must not cost.
+    if (it !== this.shown) this.show(it, anchor()?.getBoundingClientRect());
   }
 
   /** Escape: closes a card open by key (true), else leaves the key to others. */

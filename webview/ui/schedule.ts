@@ -49,6 +49,28 @@ export function cancelFrame(id: number): void {
   settle();
 }
 
+const idles = new Set<number>();
+
+/**
+ * requestIdleCallback, counted: work nobody waits for (the minimap's overview), run when input and
+ * frames leave the thread free, at the latest after `timeout` ms.
+ */
+export function whenFree(fn: () => void, timeout = 500): number {
+  const id = requestIdleCallback(
+    () => {
+      idles.delete(id);
+      try {
+        fn();
+      } finally {
+        settle();
+      }
+    },
+    { timeout },
+  );
+  idles.add(id);
+  return id;
+}
+
 /** Counts a host request until its reply (or error) has been handled. */
 export function tracked<T>(p: Promise<T>): Promise<T> {
   requests++;
@@ -61,7 +83,7 @@ export function tracked<T>(p: Promise<T>): Promise<T> {
 }
 
 export function busy(): boolean {
-  return timers.size > 0 || frames.size > 0 || requests > 0;
+  return timers.size > 0 || frames.size > 0 || idles.size > 0 || requests > 0;
 }
 
 /** Resolves once nothing is scheduled or in flight (checked a task later, after promise continuations). */
