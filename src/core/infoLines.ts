@@ -3,6 +3,7 @@
 // head and validated without being parsed (pi skips a line JSON.parse rejects, so it must not count),
 // its time read from its tail; a line of another type is skipped unless JSON.parse could make it a
 // message or a name. Only the header, names and the first user messages are parsed.
+import { MESSAGE_CONTENT, wasmMessageLine } from './jsonScanWasm.js';
 import { outerKeys, scanValue } from './jsonValid.js';
 import { isBlank, parseLine } from './jsonl.js';
 import { listed, listHead, parseMessageHead, same } from './lineHead.js';
@@ -82,14 +83,15 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number): 
   if (st.invalid || isBlank(buf, start, end)) return;
   if (st.header) {
     // Validated like the reader's fast path: a damaged line pi would skip is not counted.
-    if (listHead(buf, start, end, true)) {
-      const role = listed.role;
+    const kind = messageKind(buf, start, end);
+    if (kind >= 0) {
+      const role = kind & 15;
       // Only user/assistant lines can carry a shown value; others are just counted.
       if (role !== USER && role !== ASSISTANT) {
         st.messageCount++;
         return;
       }
-      if (listed.hasContent && (role === ASSISTANT || (st.firstMessage && !wantsOwn(st, listed.time)))) {
+      if (kind & MESSAGE_CONTENT && (role === ASSISTANT || (st.firstMessage && !ownFirstAt(st, buf, start, end)))) {
         const t = tailTime(buf, start, end);
         if (t >= 0) {
           st.messageCount++;
@@ -100,6 +102,23 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number): 
     } else if (otherType(buf, start, end)) return;
   }
   applyParsed(st, parseLine(buf.subarray(start, end)));
+}
+
+/**
+ * A message line in pi's shape that JSON.parse accepts: its role code (ROLE_NAMES; 0 for another role)
+ * | MESSAGE_CONTENT when the message has a "content" key; -1 for any other line. Decided in WebAssembly
+ * for a listing's read buffers, else in JavaScript.
+ */
+function messageKind(buf: Buffer, start: number, end: number): number {
+  const w = wasmMessageLine(buf, start, end);
+  if (w !== undefined) return w;
+  if (!listHead(buf, start, end, true)) return -1;
+  return listed.role | (listed.hasContent ? MESSAGE_CONTENT : 0);
+}
+
+/** Whether the user message line `buf[start…end)` would be a fork's own first message (by its entry time). */
+function ownFirstAt(st: ScanState, buf: Buffer, start: number, end: number): boolean {
+  return st.ownFirst === undefined && !Number.isNaN(st.forkTime) && listHead(buf, start, end, false) && wantsOwn(st, listed.time);
 }
 
 const TYPE_PREFIX = '{"type":"';

@@ -6,6 +6,7 @@ import { jsonScanWasm } from './wasm/jsonScanBytes.js';
 interface JsonScan {
   memory: WebAssembly.Memory;
   scan(start: number, end: number, keys: number): number;
+  messageLine(start: number, end: number): number;
 }
 
 /** Where buffers start: after the module's nesting stack. */
@@ -49,6 +50,18 @@ export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolea
   const r = module!.scan(b.byteOffset + start, b.byteOffset + end, keys ? 1 : 0);
   return r === -1 ? -1 : r >= 0 ? r - b.byteOffset : undefined;
 }
+
+/**
+ * For a line `b[start…end)` in the module's memory: -1 when it is not a message line in pi's shape that
+ * JSON.parse accepts, else its role (1 user, 2 assistant, 0 another) | MESSAGE_CONTENT when the message
+ * has a "content" key. undefined when `b` lies elsewhere.
+ */
+export function wasmMessageLine(b: Uint8Array, start: number, end: number): number | undefined {
+  if (b.buffer !== memory || memory === undefined) return undefined;
+  return module!.messageLine(b.byteOffset + start, b.byteOffset + end);
+}
+
+export const MESSAGE_CONTENT = 16;
 
 /** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6. */
 export function wasmKeys(): number {

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { scanBuffer, wasmScan } from '../../src/core/jsonScanWasm.js';
+import { MESSAGE_CONTENT, scanBuffer, wasmMessageLine, wasmScan } from '../../src/core/jsonScanWasm.js';
 import { isValidJson, outerKeys, scanValue } from '../../src/core/jsonValid.js';
+import { listed, listHead } from '../../src/core/lineHead.js';
 import { jsonScanWasm } from '../../src/core/wasm/jsonScanBytes.js';
 import { compileWat } from '../../scripts/wasm.mjs';
 
@@ -149,5 +150,46 @@ describe('WebAssembly JSON validator', () => {
       assert.equal(r >= 0 && r === e, accepts(l), l);
       s = e + 1;
     }
+  });
+
+  it('message lines: the same verdict as the JavaScript head reader, and as JSON.parse when it says yes', () => {
+    const part = fc.constantFrom('', 'x', '"', '\\', '\u0000', '\t', 'null', ',', '}', '{', ':', ' ', '\n', 'é', '"role":"user",', '"content":null,', '"timestamp":12}');
+    const line = fc.record({
+      id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é', 'a b'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'p"', 'é')),
+      ts: fc.oneof(fc.constantFrom('2026-10-01T00:40:06.493Z', '', 'x\u0041', 'é', '1'.repeat(63), '1'.repeat(64), '1'.repeat(65)), fc.string({ maxLength: 70 })),
+      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'users', 'User', 'assistan', '', 'x y', 'r'.repeat(64), 'r'.repeat(65), 'r'.repeat(66)),
+      rest: fc.oneof(
+        fc.constant(',"content":[{"type":"text","text":"hi"}],"timestamp":1790815206493'),
+        fc.constant(',"timestamp":5'),
+        fc.constant(',"content":null'),
+        fc.constant(',"role":"user"'),
+        fc.constant(',"r\\u006fle":"x","content":1'),
+        fc.constant(''),
+      ),
+      tail: fc.constantFrom('}}', '}} ', '}}\r', '}}\t\t', '}} x', '}}}', '}', '},"type":"label"}'),
+      hurts: fc.array(fc.tuple(fc.nat(), part, fc.nat({ max: 2 })), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(line, fc.nat({ max: 40 }), (l, at) => {
+        let text = `{"type":"message","id":${JSON.stringify(l.id)},"parentId":${JSON.stringify(l.parent)},"timestamp":${JSON.stringify(l.ts)},"message":{"role":${JSON.stringify(l.role)}${l.rest}${l.tail}`;
+        for (const [k0, s, cut] of l.hurts) {
+          const k = 30 + (k0 % Math.max(1, text.length - 29));
+          text = text.slice(0, k) + s + text.slice(k + cut);
+        }
+        const b = inWasm(text, at);
+        const w = wasmMessageLine(b, 0, b.length);
+        // (it tells only user and assistant apart: the roles a row reads more of)
+        const js = listHead(Buffer.from(b), 0, b.length, true) ? (listed.role <= 2 ? listed.role : 0) | (listed.hasContent ? MESSAGE_CONTENT : 0) : -1;
+        assert.equal(w, js, text);
+        if (w !== undefined && w >= 0) {
+          const v = JSON.parse(text) as { type: string; message: { role: string } };
+          assert.equal(v.type, 'message');
+          assert.equal(['', 'user', 'assistant'][w & 15] || v.message.role, v.message.role);
+          assert.equal((w & MESSAGE_CONTENT) !== 0, 'content' in v.message);
+        }
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

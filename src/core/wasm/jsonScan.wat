@@ -167,7 +167,7 @@
 
   ;; Index just after the JSON value at [start, end) (leading whitespace allowed), or -1 when JSON.parse
   ;; would reject it, or -2 when it nests deeper than the stack. `keys`: store the outer object's keys at 0.
-  (func (export "scan") (param $start i32) (param $end i32) (param $withKeys i32) (result i32)
+  (func $scan (export "scan") (param $start i32) (param $end i32) (param $withKeys i32) (result i32)
     (local $i i32)
     (local $c i32)
     (local $depth i32)
@@ -291,4 +291,133 @@
           (br $step)))
       (return (i32.const -1)))
     (i32.const -1))
+
+  ;; [A-Za-z0-9_.:-]
+  (func $idByte (param $c i32) (result i32)
+    (i32.or
+      (i32.or
+        (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))
+        (call $isDigit (local.get $c)))
+      (i32.or
+        (i32.or (i32.eq (local.get $c) (i32.const 0x2d)) (i32.eq (local.get $c) (i32.const 0x5f)))
+        (i32.or (i32.eq (local.get $c) (i32.const 0x2e)) (i32.eq (local.get $c) (i32.const 0x3a))))))
+
+  ;; Index of the quote closing a token of id bytes that starts at pos (at most max + 1 of them), or -1.
+  (func $token (param $pos i32) (param $end i32) (param $max i32) (result i32)
+    (local $i i32)
+    (local $lim i32)
+    (local.set $i (local.get $pos))
+    (local.set $lim (i32.add (local.get $pos) (i32.add (local.get $max) (i32.const 1))))
+    (if (i32.gt_u (local.get $lim) (local.get $end)) (then (local.set $lim (local.get $end))))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $lim)))
+        (br_if $done (i32.eqz (call $idByte (i32.load8_u (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (if (result i32)
+      (i32.and
+        (i32.and (i32.gt_u (local.get $i) (local.get $pos)) (i32.lt_u (local.get $i) (local.get $end)))
+        (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x22)))
+      (then (local.get $i))
+      (else (i32.const -1))))
+
+  ;; A message line [start, end) as pi writes it, {"type":"message","id":…,"parentId":…,"timestamp":…,
+  ;; "message":{"role":…,…}}, and one JSON.parse accepts whole (the message object with one "role" key,
+  ;; then only the closing brace): its role (1 user, 2 assistant, 0 another) | a "content" key << 4.
+  ;; -1 for any other line (JavaScript then decides what it is).
+  (func (export "messageLine") (param $start i32) (param $end i32) (result i32)
+    (local $i i32)
+    (local $e i32)
+    (local $n i32)
+    (local $role i32)
+    (local $k i32)
+    (local.set $i (local.get $start))
+    ;; {"type":"message","id":"
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 24)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x3a2265707974227b))
+          (i32.or
+            (i64.ne (i64.load offset=8 (local.get $i)) (i64.const 0x6567617373656d22))
+            (i64.ne (i64.load offset=16 (local.get $i)) (i64.const 0x223a226469222c22))))
+      (then (return (i32.const -1))))
+    (local.set $e (call $token (i32.add (local.get $i) (i32.const 24)) (local.get $end) (i32.const 128)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $e) (i32.const 1)))
+    ;; ,"parentId": then null or an id
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x746e65726170222c))
+          (i32.ne (i32.load offset=8 (local.get $i)) (i32.const 0x3a226449)))
+      (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $i) (i32.const 12)))
+    (if (i32.eq (i32.load (local.get $i)) (i32.const 0x6c6c756e))
+      (then (local.set $i (i32.add (local.get $i) (i32.const 4))))
+      (else
+        (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x22)) (then (return (i32.const -1))))
+        (local.set $e (call $token (i32.add (local.get $i) (i32.const 1)) (local.get $end) (i32.const 128)))
+        (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $e) (i32.const 1)))))
+    ;; ,"timestamp":" then a plain string of at most 64 bytes
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 14)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x7473656d6974222c))
+          (i32.or
+            (i32.ne (i32.load offset=8 (local.get $i)) (i32.const 0x22706d61))
+            (i32.ne (i32.load16_u offset=12 (local.get $i)) (i32.const 0x223a))))
+      (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $i) (i32.const 14)))
+    (local.set $e (local.get $i))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $e) (local.get $end)))
+        (br_if $done (i32.ge_u (i32.sub (local.get $e) (local.get $i)) (i32.const 64)))
+        (local.set $k (i32.load8_u (local.get $e)))
+        (br_if $done
+          (i32.or
+            (i32.or (i32.eq (local.get $k) (i32.const 0x22)) (i32.eq (local.get $k) (i32.const 0x5c)))
+            (i32.lt_u (local.get $k) (i32.const 0x20))))
+        (local.set $e (i32.add (local.get $e) (i32.const 1)))
+        (br $each)))
+    (if (i32.ge_u (local.get $e) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x22)) (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $e) (i32.const 1)))
+    ;; ,"message":{"role":" then the role
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 20)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x67617373656d222c))
+          (i32.or
+            (i64.ne (i64.load offset=8 (local.get $i)) (i64.const 0x6c6f72227b3a2265))
+            (i32.ne (i32.load offset=16 (local.get $i)) (i32.const 0x223a2265))))
+      (then (return (i32.const -1))))
+    (local.set $e (call $token (i32.add (local.get $i) (i32.const 20)) (local.get $end) (i32.const 64)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $n (i32.sub (local.get $e) (i32.add (local.get $i) (i32.const 20))))
+    (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load offset=20 (local.get $i)) (i32.const 0x72657375))) ;; user
+      (then (local.set $role (i32.const 1))))
+    (if (i32.and
+          (i32.eq (local.get $n) (i32.const 9))
+          (i32.and
+            (i64.eq (i64.load offset=20 (local.get $i)) (i64.const 0x6e61747369737361))
+            (i32.eq (i32.load8_u offset=28 (local.get $i)) (i32.const 0x74)))) ;; assistant
+      (then (local.set $role (i32.const 2))))
+    ;; the message object (after ,"message":), valid, with one "role" key, then only the closing brace
+    (local.set $e (call $scan (i32.add (local.get $i) (i32.const 11)) (local.get $end) (i32.const 1)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $k (i32.load (i32.const 0)))
+    (if (i32.ne (i32.and (local.get $k) (i32.const 3)) (i32.const 1)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x7d)) (then (return (i32.const -1))))
+    (local.set $e (i32.add (local.get $e) (i32.const 1)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $e) (local.get $end)))
+        (local.set $n (i32.load8_u (local.get $e)))
+        (if (i32.eqz
+              (i32.or
+                (i32.eq (local.get $n) (i32.const 0x20))
+                (i32.or (i32.eq (local.get $n) (i32.const 0x09)) (i32.eq (local.get $n) (i32.const 0x0d)))))
+          (then (return (i32.const -1))))
+        (local.set $e (i32.add (local.get $e) (i32.const 1)))
+        (br $each)))
+    (i32.or (local.get $role) (i32.and (i32.shr_u (local.get $k) (i32.const 2)) (i32.const 16))))
 )
