@@ -46,7 +46,11 @@ function textOf(content: unknown): string {
 }
 
 function applyParsed(st: ScanState, v: unknown): void {
-  if (!v || typeof v !== 'object') return;
+  if (!v) return; // pi skips falsy values (null, 0, false, "")
+  if (typeof v !== 'object') {
+    if (!st.header) st.invalid = true; // as pi: the first other value must be the header
+    return;
+  }
   const e = v as Obj;
   if (!st.header) {
     if (e.type === 'session' && typeof e.id === 'string') {
