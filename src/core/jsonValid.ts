@@ -4,8 +4,8 @@
 // strings without raw control characters and with valid escapes, numbers of JSON's grammar, the
 // literals, balanced nesting, no trailing commas. Iterative, so nesting depth costs no stack.
 // It runs over every byte of every message line when a session opens: one loop, a reused stack, no
-// object per call, the string loop (most of the bytes) as tight as it gets.
-
+// object per call, the string loop (most of the bytes) as tight as it gets. Bytes in the WebAssembly
+// validator's memory (a listing's read buffers) are decided there instead (jsonScanWasm.ts), the same way.
 import { wasmKeys, wasmScan } from './jsonScanWasm.js';
 
 // Byte classes for the string loop: 1 = ends or interrupts a plain run (quote, backslash, control).
