@@ -4,9 +4,15 @@
 import { jsonScanWasm } from './wasm/jsonScanBytes.js';
 
 interface JsonScan {
-  memory: WebAssembly.Memory;
+  memory: { buffer: ArrayBuffer };
   scan(start: number, end: number, keys: number): number;
   messageLine(start: number, end: number): number;
+}
+
+/** The part of the WebAssembly API used here (core's type libraries have no DOM). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
 }
 
 /** Where buffers start: after the module's nesting stack. */
@@ -21,7 +27,8 @@ let next = BASE;
 function load(): JsonScan | null {
   if (module === undefined) {
     try {
-      module = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(jsonScanWasm, 'base64'))).exports as unknown as JsonScan;
+      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
+      module = new wasm.Instance(new wasm.Module(Buffer.from(jsonScanWasm, 'base64'))).exports as JsonScan;
     } catch {
       module = null; // no WebAssembly with SIMD here: JavaScript validates
     }
@@ -33,9 +40,10 @@ function load(): JsonScan | null {
 export function scanBuffer(size: number): Buffer | undefined {
   const m = load();
   if (!m || next + size > m.memory.buffer.byteLength) return undefined;
-  memory = m.memory.buffer;
-  keyWord = new Int32Array(memory, 0, 1);
-  const b = Buffer.from(memory, next, size);
+  const mem = m.memory.buffer;
+  memory = mem;
+  keyWord = new Int32Array(mem, 0, 1);
+  const b = Buffer.from(mem, next, size);
   next += size;
   return b;
 }
