@@ -4,7 +4,9 @@
 // strings without raw control characters and with valid escapes, numbers of JSON's grammar, the
 // literals, balanced nesting, no trailing commas. Iterative, so nesting depth costs no stack.
 // It runs over every byte of every message line when a session opens: one loop, a reused stack, no
-// object per call, the string loop (most of the bytes) as tight as it gets.
+// object per call, the string loop (most of the bytes) as tight as it gets. Bytes in the WebAssembly
+// validator's memory (a listing's read buffers) are decided there instead (jsonScanWasm.ts), the same way.
+import { wasmKeys, wasmScan } from './jsonScanWasm.js';
 
 // Byte classes for the string loop: 1 = ends or interrupts a plain run (quote, backslash, control).
 const STOP = new Uint8Array(256);
@@ -98,6 +100,10 @@ export const outerKeys = {
   /** Whether a "content" key's (last) value is not null; unknown when a key had an escape. */
   content: false,
   escaped: false,
+  /** Keys spelled "type". */
+  type: 0,
+  /** Whether a "content" key is there at all (pi's isMessageWithContent); exact unless a key had an escape. */
+  hasContent: false,
 };
 
 /**
@@ -105,12 +111,26 @@ export const outerKeys = {
  * or -1 when JSON.parse would reject it. `keys`: fill `outerKeys` for the outermost object.
  */
 export function scanValue(b: Uint8Array, start: number, end: number, keys = false): number {
+  const w = wasmScan(b, start, end, keys);
+  if (w !== undefined) {
+    if (keys && w >= 0) {
+      const k = wasmKeys();
+      outerKeys.role = k & 3;
+      outerKeys.type = (k >> 2) & 3;
+      outerKeys.content = (k & 16) !== 0;
+      outerKeys.escaped = (k & 32) !== 0;
+      outerKeys.hasContent = (k & 64) !== 0;
+    }
+    return w;
+  }
   let depth = 0;
   let state = VALUE;
   let i = start;
   let role = 0;
   let content = false;
   let escaped = false;
+  let type = 0;
+  let hasContent = false;
   // The value of a depth-1 "content" key is next.
   let contentNext = false;
   for (;;) {
@@ -119,6 +139,8 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
         outerKeys.role = role;
         outerKeys.content = content;
         outerKeys.escaped = escaped;
+        outerKeys.type = type;
+        outerKeys.hasContent = hasContent;
       }
       return i;
     }
@@ -173,7 +195,8 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
       if (keys && depth === 1) {
         // A key with an escape may spell "role" once decoded: counted, so the caller falls back to JSON.parse.
         if (isKey(b, s, i - 1, 'role')) role++;
-        else if (isKey(b, s, i - 1, 'content')) contentNext = true;
+        else if (isKey(b, s, i - 1, 'content')) contentNext = hasContent = true;
+        else if (isKey(b, s, i - 1, 'type')) type++;
         else if (hasBackslash(b, s, i - 1)) {
           role++;
           escaped = true;

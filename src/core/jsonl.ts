@@ -44,8 +44,6 @@ export interface ScanOptions {
    */
   onOversize?: (lineNo: number, offset: number, length: number, head: Buffer, tail: Buffer) => void;
   oversizeHeadBytes?: number;
-  /** Read size (default 1 MiB); the scan holds at most two such buffers plus maxLineBytes. */
-  chunkBytes?: number;
 }
 
 const TAIL_KEEP = 64;
@@ -61,7 +59,7 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   const until = Math.min(opts.until ?? size, size);
   // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
   // when there is more than one chunk: the next chunk is read (on libuv's pool) while this one is parsed.
-  const bufSize = Math.max(1, Math.min(opts.chunkBytes ?? CHUNK, until - pos));
+  const bufSize = Math.max(1, Math.min(CHUNK, until - pos));
   let buf = Buffer.allocUnsafe(bufSize);
   let spare = bufSize < until - pos ? Buffer.allocUnsafe(bufSize) : undefined;
   let ahead: Promise<number> | undefined;

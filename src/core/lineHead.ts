@@ -168,6 +168,25 @@ export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: 
   return { id: b.toString('latin1', head.idStart, head.idEnd), parentId: parentOf(b, prevId), time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
 }
 
+/**
+ * What listHead() read: the role's code (ROLE_NAMES; 0 for another role), the entry's time, where the
+ * message starts, and (for a whole line) whether the message has a "content" key.
+ */
+export const listed = { role: 0, time: 0, messageStart: 0, hasContent: false };
+
+/**
+ * A list row's view of a message line in pi's shape: true and `listed` filled, without making a
+ * string; false when the line is not in that shape or (`wholeLine`) not one JSON.parse accepts.
+ */
+export function listHead(b: Buffer, start: number, end: number, wholeLine: boolean): boolean {
+  if (!readHead(b, start, end) || (wholeLine && !restIsValid(b, end))) return false;
+  listed.role = Math.max(0, roleCodeAt(b, head.roleStart, head.roleEnd));
+  listed.time = head.time;
+  listed.messageStart = head.messageStart;
+  listed.hasContent = wholeLine && outerKeys.hasContent;
+  return true;
+}
+
 function parentOf(b: Buffer, prevId: string | undefined): string | null {
   if (head.parentStart < 0) return null;
   return prevId !== undefined && same(b, head.parentStart, head.parentEnd, prevId) ? prevId : b.toString('latin1', head.parentStart, head.parentEnd);

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { newEntryId, newSessionId, nowIso, SESSION_ID_RE } from './ids.js';
 import { toLine } from './jsonl.js';
 import { EntryNotFoundError, Session } from './session.js';
+import { sliceDue, yieldSlice } from './infoRead.js';
 import { SessionInfoCache, type SessionInfo } from './sessionInfo.js';
 import { writeFileAtomic } from './storage.js';
 import { moveToTrash } from './trash.js';
@@ -51,12 +52,6 @@ export interface ListOptions {
   /** A file left out of the list, or read only in part, and why (a FIFO, a line too long, …). */
   onSkip?: (file: string, reason: string) => void;
 }
-
-/**
- * Files read at once by a listing. Each holds at most two read buffers and one capped line, so this
- * bounds a listing's memory; more would only queue on libuv's four pool threads anyway.
- */
-const LIST_CONCURRENCY = 8;
 
 export class SessionRepository {
   readonly agentDir: string;
@@ -113,50 +108,43 @@ export class SessionRepository {
   private async infos(all: string[], opts: ListOptions): Promise<SessionInfo[]> {
     const out: SessionInfo[] = [];
     let loaded = 0;
+    const add = (f: string, info: SessionInfo | null) => {
+      const problem = this.cache.problems.get(f);
+      if (problem) opts.onSkip?.(f, problem);
+      if (info) {
+        out.push(info);
+        opts.onInfo?.(info);
+      }
+      opts.onProgress?.(++loaded, all.length);
+    };
     // Files read before and unchanged since (same size and mtime) are answered from the cache after a
-    // stat each, in slices of the event loop: a warm listing of thousands of sessions opens no file.
+    // stat each: a warm listing of thousands of sessions opens no file. Files never read are not
+    // stat'ed here (the reader's fstat is their stat).
     const files: string[] = [];
-    let t0 = performance.now();
     for (const f of all) {
       let info: SessionInfo | null | undefined;
-      try {
-        const st = statSync(f);
-        if (st.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs);
-      } catch {
-        info = undefined; // gone or unreadable: the reader says why
+      if (this.cache.has(f)) {
+        try {
+          const st = statSync(f, { throwIfNoEntry: false });
+          if (st?.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs);
+        } catch {
+          // unreadable: the reader says why
+        }
       }
       if (info === undefined) files.push(f);
-      else {
-        const problem = this.cache.problems.get(f);
-        if (problem) opts.onSkip?.(f, problem);
-        if (info) {
-          out.push(info);
-          opts.onInfo?.(info);
-        }
-        opts.onProgress?.(++loaded, all.length);
-      }
-      if (performance.now() - t0 > 8) {
+      else add(f, info);
+      if (sliceDue()) {
         opts.signal?.throwIfAborted();
-        await new Promise<void>((r) => setImmediate(r));
-        t0 = performance.now();
+        await yieldSlice();
       }
     }
-    let next = 0;
-    const worker = async () => {
-      while (next < files.length) {
-        opts.signal?.throwIfAborted();
-        const f = files[next++];
-        const info = await this.cache.get(f, opts.signal);
-        const problem = this.cache.problems.get(f);
-        if (problem) opts.onSkip?.(f, problem);
-        if (info) {
-          out.push(info);
-          opts.onInfo?.(info);
-        }
-        opts.onProgress?.(++loaded, all.length);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, files.length) }, worker));
+    // One file at a time: the reads are synchronous (from the page cache they cost less than a round
+    // trip through libuv's pool), in slices of the event loop, through one reused buffer.
+    for (const f of files) {
+      opts.signal?.throwIfAborted();
+      add(f, await this.cache.get(f, opts.signal));
+      if (sliceDue()) await yieldSlice();
+    }
     return out;
   }
 

@@ -6,7 +6,7 @@
 import { FileSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource } from './jsonl.js';
 import { parseMessageHead } from './lineHead.js';
-import { textPrefix } from './sessionInfo.js';
+import { textPrefix } from './infoLines.js';
 
 /** Characters of message text kept per session (pi keeps all; a few MB of text find the same sessions). */
 export const PER_SESSION = 2_000_000;

@@ -1,0 +1,423 @@
+;; The JSON validator of src/core/jsonValid.ts (scanValue) for bytes in this module's memory: the same
+;; decisions (exactly what JSON.parse accepts) and the same facts about the outermost object's keys,
+;; several times faster than the JavaScript loop (strings, most of a session's bytes, are skipped 16
+;; bytes at a time). A listing reads session files straight into this memory and validates every message
+;; line here. Compiled by scripts/wasm.mjs into jsonScanBytes.ts; test/core/jsonScanWasm.test.ts checks
+;; that the two agree and that both decide as JSON.parse does.
+;;
+;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) unused, [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
+;; buffers the JavaScript side hands out. Nesting deeper than the stack returns -2 (JavaScript decides).
+(module
+  (memory (export "memory") 40)
+  ;; At address 0, of the last scan with keys: "role" keys (plus keys with an escape) | "type" keys << 2
+  ;; (both up to 3) | a non-null "content" << 4 | a key with an escape << 5 | a "content" key << 6.
+
+  ;; Index of the first byte in [i, end) that is '"', '\' or below 0x20, else end.
+  (func $run (param $i i32) (param $end i32) (result i32)
+    (local $v v128)
+    (local $m i32)
+    (block $bytes
+      (loop $vectors
+        (br_if $bytes (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+        (local.set $v (v128.load (local.get $i)))
+        (local.set $m
+          (i8x16.bitmask
+            (v128.or
+              (v128.or
+                (i8x16.eq (local.get $v) (v128.const i32x4 0x22222222 0x22222222 0x22222222 0x22222222))
+                (i8x16.eq (local.get $v) (v128.const i32x4 0x5c5c5c5c 0x5c5c5c5c 0x5c5c5c5c 0x5c5c5c5c)))
+              (i8x16.lt_u (local.get $v) (v128.const i32x4 0x20202020 0x20202020 0x20202020 0x20202020)))))
+        (if (local.get $m) (then (return (i32.add (local.get $i) (i32.ctz (local.get $m))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $vectors)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $m (i32.load8_u (local.get $i)))
+        (br_if $done
+          (i32.or
+            (i32.lt_u (local.get $m) (i32.const 0x20))
+            (i32.or (i32.eq (local.get $m) (i32.const 0x22)) (i32.eq (local.get $m) (i32.const 0x5c)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (local.get $i))
+
+  (func $isHex (param $c i32) (result i32)
+    (i32.or
+      (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+      (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 6))))
+
+  (func $isDigit (param $c i32) (result i32)
+    (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
+
+  ;; Index after the closing quote of a string whose text starts at i, or -1.
+  (func $string (param $i i32) (param $end i32) (result i32)
+    (local $c i32)
+    (loop $more
+      (local.set $i (call $run (local.get $i) (local.get $end)))
+      (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+      (local.set $c (i32.load8_u (local.get $i)))
+      (if (i32.eq (local.get $c) (i32.const 0x22)) (then (return (i32.add (local.get $i) (i32.const 1)))))
+      ;; a raw control character, or a cut escape
+      (if (i32.or (i32.ne (local.get $c) (i32.const 0x5c)) (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+        (then (return (i32.const -1))))
+      (local.set $c (i32.load8_u offset=1 (local.get $i)))
+      (if (i32.eq (local.get $c) (i32.const 0x75))
+        (then
+          (if (i32.gt_u (i32.add (local.get $i) (i32.const 6)) (local.get $end)) (then (return (i32.const -1))))
+          (if (i32.eqz
+                (i32.and
+                  (i32.and (call $isHex (i32.load8_u offset=2 (local.get $i))) (call $isHex (i32.load8_u offset=3 (local.get $i))))
+                  (i32.and (call $isHex (i32.load8_u offset=4 (local.get $i))) (call $isHex (i32.load8_u offset=5 (local.get $i))))))
+            (then (return (i32.const -1))))
+          (local.set $i (i32.add (local.get $i) (i32.const 6)))
+          (br $more)))
+      (if (i32.or
+            (i32.or
+              (i32.or (i32.eq (local.get $c) (i32.const 0x22)) (i32.eq (local.get $c) (i32.const 0x5c)))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x2f)) (i32.eq (local.get $c) (i32.const 0x62))))
+            (i32.or
+              (i32.or (i32.eq (local.get $c) (i32.const 0x66)) (i32.eq (local.get $c) (i32.const 0x6e)))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x72)) (i32.eq (local.get $c) (i32.const 0x74)))))
+        (then
+          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (br $more)))
+      (return (i32.const -1)))
+    (i32.const -1))
+
+  ;; Index after the digits starting at i (none is fine).
+  (func $digits (param $i i32) (param $end i32) (result i32)
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (br_if $done (i32.eqz (call $isDigit (i32.load8_u (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (local.get $i))
+
+  ;; Index after a number of JSON's grammar starting at i, or -1.
+  (func $number (param $i i32) (param $end i32) (result i32)
+    (local $c i32)
+    (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x2d)) (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+    (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+    (local.set $c (i32.load8_u (local.get $i)))
+    (if (i32.eq (local.get $c) (i32.const 0x30))
+      (then (local.set $i (i32.add (local.get $i) (i32.const 1))))
+      (else
+        (if (i32.lt_u (i32.sub (local.get $c) (i32.const 0x31)) (i32.const 9))
+          (then (local.set $i (call $digits (local.get $i) (local.get $end))))
+          (else (return (i32.const -1))))))
+    (if (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x2e)))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+        (if (i32.eqz (call $isDigit (i32.load8_u (local.get $i)))) (then (return (i32.const -1))))
+        (local.set $i (call $digits (local.get $i) (local.get $end)))))
+    (if (i32.lt_u (local.get $i) (local.get $end))
+      (then
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x65))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (if (i32.lt_u (local.get $i) (local.get $end))
+              (then
+                (local.set $c (i32.load8_u (local.get $i)))
+                (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
+                  (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))))
+            (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+            (if (i32.eqz (call $isDigit (i32.load8_u (local.get $i)))) (then (return (i32.const -1))))
+            (local.set $i (call $digits (local.get $i) (local.get $end)))))))
+    (local.get $i))
+
+  ;; Index after the literal `lit` (its bytes little-endian, `n` of them: 4 or 5) at i, or -1.
+  (func $literal (param $i i32) (param $end i32) (param $lit i64) (param $n i32) (result i32)
+    (local $have i64)
+    (if (i32.gt_u (i32.add (local.get $i) (local.get $n)) (local.get $end)) (then (return (i32.const -1))))
+    (local.set $have (i64.extend_i32_u (i32.load (local.get $i))))
+    (if (i32.eq (local.get $n) (i32.const 5))
+      (then (local.set $have (i64.or (local.get $have) (i64.shl (i64.load8_u offset=4 (local.get $i)) (i64.const 32))))))
+    (if (i64.ne (local.get $have) (local.get $lit)) (then (return (i32.const -1))))
+    (i32.add (local.get $i) (local.get $n)))
+
+  (func $ws (param $c i32) (result i32)
+    (i32.or
+      (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x09)))
+      (i32.or (i32.eq (local.get $c) (i32.const 0x0a)) (i32.eq (local.get $c) (i32.const 0x0d)))))
+
+  (func $skipWs (param $i i32) (param $end i32) (result i32)
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (br_if $done (i32.eqz (call $ws (i32.load8_u (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (local.get $i))
+
+  (func $hasBackslash (param $s i32) (param $e i32) (result i32)
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $s) (local.get $e)))
+        (if (i32.eq (i32.load8_u (local.get $s)) (i32.const 0x5c)) (then (return (i32.const 1))))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $each)))
+    (i32.const 0))
+
+  (func $min3 (param $n i32) (result i32)
+    (select (local.get $n) (i32.const 3) (i32.lt_u (local.get $n) (i32.const 3))))
+
+  ;; Index just after the JSON value at [start, end) (leading whitespace allowed), or -1 when JSON.parse
+  ;; would reject it, or -2 when it nests deeper than the stack. `keys`: store the outer object's keys at 0.
+  (func $scan (export "scan") (param $start i32) (param $end i32) (param $withKeys i32) (result i32)
+    (local $i i32)
+    (local $c i32)
+    (local $depth i32)
+    (local $state i32) ;; 0 a value, 1 a key, 2 after a value
+    (local $top i32)
+    (local $s i32)
+    (local $n i32)
+    (local $role i32)
+    (local $type i32)
+    (local $content i32)
+    (local $escaped i32)
+    (local $hasContent i32)
+    (local $contentNext i32)
+    (local.set $i (local.get $start))
+    (loop $step
+      (if (i32.and (i32.eq (local.get $state) (i32.const 2)) (i32.eqz (local.get $depth)))
+        (then
+          (if (local.get $withKeys)
+            (then
+              (i32.store (i32.const 0)
+                (i32.or
+                  (i32.or (call $min3 (local.get $role)) (i32.shl (call $min3 (local.get $type)) (i32.const 2)))
+                  (i32.or
+                    (i32.or (i32.shl (local.get $content) (i32.const 4)) (i32.shl (local.get $escaped) (i32.const 5)))
+                    (i32.shl (local.get $hasContent) (i32.const 6)))))))
+          (return (local.get $i))))
+      (local.set $i (call $skipWs (local.get $i) (local.get $end)))
+      (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+      (local.set $c (i32.load8_u (local.get $i)))
+      (if (i32.eqz (local.get $state))
+        (then
+          (if (local.get $contentNext)
+            (then
+              (local.set $content (i32.ne (local.get $c) (i32.const 0x6e)))
+              (local.set $contentNext (i32.const 0))))
+          (if (i32.eq (local.get $c) (i32.const 0x22))
+            (then
+              (local.set $i (call $string (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+              (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              (local.set $state (i32.const 2))
+              (br $step)))
+          (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b)) ;; { or [
+            (then
+              (if (i32.ge_u (local.get $depth) (i32.const 65536)) (then (return (i32.const -2))))
+              ;; 1 object, 2 array
+              (local.set $top (select (i32.const 1) (i32.const 2) (i32.eq (local.get $c) (i32.const 0x7b))))
+              (i32.store8 offset=1024 (local.get $depth) (local.get $top))
+              (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+              (local.set $i (call $skipWs (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+              (if (i32.and
+                    (i32.lt_u (local.get $i) (local.get $end))
+                    (i32.eq (i32.load8_u (local.get $i)) (i32.add (local.get $c) (i32.const 2)))) ;; } or ]
+                (then
+                  (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (local.set $state (i32.const 2)))
+                (else (local.set $state (select (i32.const 1) (i32.const 0) (i32.eq (local.get $top) (i32.const 1))))))
+              (br $step)))
+          (if (i32.eq (local.get $c) (i32.const 0x74))
+            (then (local.set $i (call $literal (local.get $i) (local.get $end) (i64.const 0x65757274) (i32.const 4)))) ;; true
+            (else
+              (if (i32.eq (local.get $c) (i32.const 0x66))
+                (then (local.set $i (call $literal (local.get $i) (local.get $end) (i64.const 0x65736c6166) (i32.const 5)))) ;; false
+                (else
+                  (if (i32.eq (local.get $c) (i32.const 0x6e))
+                    (then (local.set $i (call $literal (local.get $i) (local.get $end) (i64.const 0x6c6c756e) (i32.const 4)))) ;; null
+                    (else
+                      (if (i32.or (i32.eq (local.get $c) (i32.const 0x2d)) (call $isDigit (local.get $c)))
+                        (then (local.set $i (call $number (local.get $i) (local.get $end))))
+                        (else (return (i32.const -1))))))))))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (local.set $state (i32.const 2))
+          (br $step)))
+      (if (i32.eq (local.get $state) (i32.const 1))
+        (then
+          (if (i32.ne (local.get $c) (i32.const 0x22)) (then (return (i32.const -1))))
+          (local.set $s (i32.add (local.get $i) (i32.const 1)))
+          (local.set $i (call $string (local.get $s) (local.get $end)))
+          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          (if (i32.and (local.get $withKeys) (i32.eq (local.get $depth) (i32.const 1)))
+            (then
+              ;; the key's length, its closing quote excluded
+              (local.set $n (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $s)))
+              (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x656c6f72))) ;; role
+                (then (local.set $role (i32.add (local.get $role) (i32.const 1))))
+                (else
+                  (if (i32.and
+                        (i32.eq (local.get $n) (i32.const 7))
+                        (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x746e6f63)) (i32.eq (i32.load offset=3 (local.get $s)) (i32.const 0x746e6574)))) ;; content
+                    (then
+                      (local.set $contentNext (i32.const 1))
+                      (local.set $hasContent (i32.const 1)))
+                    (else
+                      (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x65707974))) ;; type
+                        (then (local.set $type (i32.add (local.get $type) (i32.const 1))))
+                        (else
+                          ;; a key with an escape may spell "role" once decoded: counted, so the caller falls back to JSON.parse
+                          (if (call $hasBackslash (local.get $s) (i32.sub (local.get $i) (i32.const 1)))
+                            (then
+                              (local.set $role (i32.add (local.get $role) (i32.const 1)))
+                              (local.set $escaped (i32.const 1))))))))))))
+          (local.set $i (call $skipWs (local.get $i) (local.get $end)))
+          (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x3a)) (then (return (i32.const -1))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (local.set $state (i32.const 0))
+          (br $step)))
+      ;; after a value, inside a container
+      (local.set $top (i32.load8_u offset=1023 (local.get $depth)))
+      (if (i32.eq (local.get $c) (i32.const 0x2c))
+        (then
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (local.set $state (select (i32.const 1) (i32.const 0) (i32.eq (local.get $top) (i32.const 1))))
+          (br $step)))
+      (if (i32.or
+            (i32.and (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $top) (i32.const 1)))
+            (i32.and (i32.eq (local.get $c) (i32.const 0x5d)) (i32.eq (local.get $top) (i32.const 2))))
+        (then
+          (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $step)))
+      (return (i32.const -1)))
+    (i32.const -1))
+
+  ;; [A-Za-z0-9_.:-]
+  (func $idByte (param $c i32) (result i32)
+    (i32.or
+      (i32.or
+        (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))
+        (call $isDigit (local.get $c)))
+      (i32.or
+        (i32.or (i32.eq (local.get $c) (i32.const 0x2d)) (i32.eq (local.get $c) (i32.const 0x5f)))
+        (i32.or (i32.eq (local.get $c) (i32.const 0x2e)) (i32.eq (local.get $c) (i32.const 0x3a))))))
+
+  ;; Index of the quote closing a token of id bytes that starts at pos (at most max + 1 of them), or -1.
+  (func $token (param $pos i32) (param $end i32) (param $max i32) (result i32)
+    (local $i i32)
+    (local $lim i32)
+    (local.set $i (local.get $pos))
+    (local.set $lim (i32.add (local.get $pos) (i32.add (local.get $max) (i32.const 1))))
+    (if (i32.gt_u (local.get $lim) (local.get $end)) (then (local.set $lim (local.get $end))))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $lim)))
+        (br_if $done (i32.eqz (call $idByte (i32.load8_u (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (if (result i32)
+      (i32.and
+        (i32.and (i32.gt_u (local.get $i) (local.get $pos)) (i32.lt_u (local.get $i) (local.get $end)))
+        (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x22)))
+      (then (local.get $i))
+      (else (i32.const -1))))
+
+  ;; A message line [start, end) as pi writes it, {"type":"message","id":…,"parentId":…,"timestamp":…,
+  ;; "message":{"role":…,…}}, and one JSON.parse accepts whole (the message object with one "role" key,
+  ;; then only the closing brace): its role (1 user, 2 assistant, 0 another) | a "content" key << 4.
+  ;; -1 for any other line (JavaScript then decides what it is).
+  (func (export "messageLine") (param $start i32) (param $end i32) (result i32)
+    (local $i i32)
+    (local $e i32)
+    (local $n i32)
+    (local $role i32)
+    (local $k i32)
+    (local.set $i (local.get $start))
+    ;; {"type":"message","id":"
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 24)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x3a2265707974227b))
+          (i32.or
+            (i64.ne (i64.load offset=8 (local.get $i)) (i64.const 0x6567617373656d22))
+            (i64.ne (i64.load offset=16 (local.get $i)) (i64.const 0x223a226469222c22))))
+      (then (return (i32.const -1))))
+    (local.set $e (call $token (i32.add (local.get $i) (i32.const 24)) (local.get $end) (i32.const 128)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $e) (i32.const 1)))
+    ;; ,"parentId": then null or an id
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x746e65726170222c))
+          (i32.ne (i32.load offset=8 (local.get $i)) (i32.const 0x3a226449)))
+      (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $i) (i32.const 12)))
+    (if (i32.eq (i32.load (local.get $i)) (i32.const 0x6c6c756e))
+      (then (local.set $i (i32.add (local.get $i) (i32.const 4))))
+      (else
+        (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x22)) (then (return (i32.const -1))))
+        (local.set $e (call $token (i32.add (local.get $i) (i32.const 1)) (local.get $end) (i32.const 128)))
+        (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $e) (i32.const 1)))))
+    ;; ,"timestamp":" then a plain string of at most 64 bytes
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 14)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x7473656d6974222c))
+          (i32.or
+            (i32.ne (i32.load offset=8 (local.get $i)) (i32.const 0x22706d61))
+            (i32.ne (i32.load16_u offset=12 (local.get $i)) (i32.const 0x223a))))
+      (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $i) (i32.const 14)))
+    (local.set $e (local.get $i))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $e) (local.get $end)))
+        (br_if $done (i32.ge_u (i32.sub (local.get $e) (local.get $i)) (i32.const 64)))
+        (local.set $k (i32.load8_u (local.get $e)))
+        (br_if $done
+          (i32.or
+            (i32.or (i32.eq (local.get $k) (i32.const 0x22)) (i32.eq (local.get $k) (i32.const 0x5c)))
+            (i32.lt_u (local.get $k) (i32.const 0x20))))
+        (local.set $e (i32.add (local.get $e) (i32.const 1)))
+        (br $each)))
+    (if (i32.ge_u (local.get $e) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x22)) (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $e) (i32.const 1)))
+    ;; ,"message":{"role":" then the role
+    (if (i32.gt_u (i32.add (local.get $i) (i32.const 20)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.or
+          (i64.ne (i64.load (local.get $i)) (i64.const 0x67617373656d222c))
+          (i32.or
+            (i64.ne (i64.load offset=8 (local.get $i)) (i64.const 0x6c6f72227b3a2265))
+            (i32.ne (i32.load offset=16 (local.get $i)) (i32.const 0x223a2265))))
+      (then (return (i32.const -1))))
+    (local.set $e (call $token (i32.add (local.get $i) (i32.const 20)) (local.get $end) (i32.const 64)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $n (i32.sub (local.get $e) (i32.add (local.get $i) (i32.const 20))))
+    (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load offset=20 (local.get $i)) (i32.const 0x72657375))) ;; user
+      (then (local.set $role (i32.const 1))))
+    (if (i32.and
+          (i32.eq (local.get $n) (i32.const 9))
+          (i32.and
+            (i64.eq (i64.load offset=20 (local.get $i)) (i64.const 0x6e61747369737361))
+            (i32.eq (i32.load8_u offset=28 (local.get $i)) (i32.const 0x74)))) ;; assistant
+      (then (local.set $role (i32.const 2))))
+    ;; the message object (after ,"message":), valid, with one "role" key, then only the closing brace
+    (local.set $e (call $scan (i32.add (local.get $i) (i32.const 11)) (local.get $end) (i32.const 1)))
+    (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $k (i32.load (i32.const 0)))
+    (if (i32.ne (i32.and (local.get $k) (i32.const 3)) (i32.const 1)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x7d)) (then (return (i32.const -1))))
+    (local.set $e (i32.add (local.get $e) (i32.const 1)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $e) (local.get $end)))
+        (local.set $n (i32.load8_u (local.get $e)))
+        (if (i32.eqz
+              (i32.or
+                (i32.eq (local.get $n) (i32.const 0x20))
+                (i32.or (i32.eq (local.get $n) (i32.const 0x09)) (i32.eq (local.get $n) (i32.const 0x0d)))))
+          (then (return (i32.const -1))))
+        (local.set $e (i32.add (local.get $e) (i32.const 1)))
+        (br $each)))
+    (i32.or (local.get $role) (i32.and (i32.shr_u (local.get $k) (i32.const 2)) (i32.const 16))))
+)

@@ -1,0 +1,195 @@
+// The WebAssembly JSON validator (src/core/wasm/jsonScan.wat), which decides for bytes in its memory
+// (a listing's read buffers): its committed bytes are the .wat's, and it decides as JSON.parse does and
+// reports the same facts about an object's keys as the JavaScript validator, differentially.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { MESSAGE_CONTENT, scanBuffer, wasmMessageLine, wasmScan } from '../../src/core/jsonScanWasm.js';
+import { isValidJson, outerKeys, scanValue } from '../../src/core/jsonValid.js';
+import { listed, listHead } from '../../src/core/lineHead.js';
+import { jsonScanWasm } from '../../src/core/wasm/jsonScanBytes.js';
+import { compileWat } from '../../scripts/wasm.mjs';
+
+const accepts = (text: string) => {
+  try {
+    JSON.parse(Buffer.from(text, 'utf8').toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// One buffer in the validator's memory for the whole file (they are never freed).
+const mem = scanBuffer(256 * 1024)!;
+
+/** `text` copied into the validator's memory at `at`, with other bytes around it. */
+function inWasm(text: string, at = 3): Buffer {
+  mem.fill(0x7b, 0, at); // '{' before, so a scan that strays outside its range would show
+  const n = mem.write(text, at, 'utf8');
+  mem.fill(0x22, at + n, at + n + 32); // '"' after
+  return mem.subarray(at, at + n);
+}
+
+const keysOf = () => ({ role: Math.min(outerKeys.role, 3), type: Math.min(outerKeys.type, 3), content: outerKeys.content, escaped: outerKeys.escaped, hasContent: outerKeys.hasContent });
+
+/** The JavaScript validator's answer and keys, on a copy outside the module's memory. */
+function inJs(b: Buffer, keys: boolean): { r: number; keys?: ReturnType<typeof keysOf> } {
+  const r = scanValue(Buffer.from(b), 0, b.length, keys);
+  return { r, keys: keys && r >= 0 ? keysOf() : undefined };
+}
+
+const damage = fc.tuple(
+  fc.nat(),
+  fc.constantFrom(
+    '',
+    '"',
+    '\\',
+    '\\u12',
+    '\\x',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '\u0000',
+    '\u001f',
+    '\t',
+    ' ',
+    '-',
+    '1e',
+    '.5',
+    '01',
+    'tru',
+    'nul',
+    'é',
+    '😀',
+    '"role":',
+    '"type":1,',
+    '"content":null,',
+  ),
+  fc.nat({ max: 3 }),
+);
+
+describe('WebAssembly JSON validator', () => {
+  it('its committed bytes are what the .wat compiles to (run `node scripts/wasm.mjs` after editing it)', async () => {
+    const bytes = await compileWat(join(__dirname, '..', '..', 'src', 'core', 'wasm', 'jsonScan.wat'));
+    assert.equal(bytes.toString('base64'), jsonScanWasm);
+  });
+
+  it('buffers lie in its memory: it, not JavaScript, decides for them', () => {
+    assert.ok(mem, 'a buffer in the module memory');
+    assert.equal(wasmScan(inWasm('{"a":[1]}'), 0, 9, false), 9);
+    assert.equal(wasmScan(Buffer.from('{"a":[1]}'), 0, 9, false), undefined, 'elsewhere: JavaScript decides');
+    // A value nested deeper than its stack is handed back to JavaScript, which decides the same.
+    const deep = `${'['.repeat(70_000)}${']'.repeat(70_000)}`;
+    assert.equal(wasmScan(inWasm(deep), 0, deep.length, false), undefined);
+    assert.equal(isValidJson(inWasm(deep)), true);
+    assert.equal(isValidJson(inWasm(deep.slice(0, -1))), false);
+  });
+
+  it('arbitrary JSON and its damage: the same decision as JSON.parse, the same keys as JavaScript', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(damage, { maxLength: 3 }), fc.boolean(), fc.nat({ max: 40 }), (v, hurts, pad, at) => {
+        let text = JSON.stringify(v) ?? 'null';
+        if (pad) text = ` ${text.replace(/,/g, ', ').replace(/:/g, ' : ')}\t`;
+        for (const [k0, s, cut] of hurts) {
+          const k = k0 % (text.length + 1);
+          text = text.slice(0, k) + s + text.slice(k + cut);
+        }
+        const b = inWasm(text, at);
+        assert.equal(isValidJson(b), accepts(text), text.slice(0, 300));
+        const js = inJs(b, true);
+        const r = scanValue(b, 0, b.length, true);
+        assert.equal(r, js.r, text.slice(0, 300));
+        if (r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('message objects as pi writes them, whole and cut anywhere', () => {
+    const msg = {
+      role: 'toolResult',
+      toolCallId: 'toolu_1',
+      content: [{ type: 'text', text: 'line one\nline "two"\t\\ é 😀 \u0001 '.repeat(20) }],
+      details: { n: -1.5e-7, ok: true, none: null, list: [0, 10, 2e10] },
+      isError: false,
+      timestamp: 1790815212987,
+    };
+    const text = JSON.stringify(msg);
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      const t = text.slice(0, cut);
+      assert.equal(isValidJson(inWasm(t)), accepts(t), t);
+    }
+    const r = scanValue(inWasm(text), 0, Buffer.byteLength(text), true);
+    assert.equal(r, Buffer.byteLength(text));
+    assert.deepEqual(keysOf(), { role: 1, type: 0, content: true, escaped: false, hasContent: true });
+  });
+
+  it('long strings with a stop byte anywhere (the 16-byte steps and the bytes after them)', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 200 }), fc.nat(), fc.constantFrom('"', '\\', '\u0000', '\u001f', '\\n', '\\u00e9', '\\u00G9', 'a', '\u007f', 'é', '\u0080'), (len, at, s) => {
+        const body = 'x'.repeat(len);
+        const k = at % (len + 1);
+        const text = `"${body.slice(0, k)}${s}${body.slice(k)}"`;
+        assert.equal(isValidJson(inWasm(text, at % 16)), accepts(text), JSON.stringify(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('a value inside a bigger buffer ends where JSON.parse would end it', () => {
+    const lines = ['{"a":[1,2,{"b":"c\\n"}]}', '{"a":tru}', '{"x":"\u0001"}', '[]', '{"a":1,}', 'false', 'nul', '-0.5e+3', '-', '1.', JSON.stringify({ t: 'é😀'.repeat(40) })];
+    const buf = inWasm(`${lines.join('\n')}\n`);
+    let s = 0;
+    for (const l of lines) {
+      const e = s + Buffer.byteLength(l);
+      const r = scanValue(buf, s, e);
+      assert.equal(r >= 0 && r === e, accepts(l), l);
+      s = e + 1;
+    }
+  });
+
+  it('message lines: the same verdict as the JavaScript head reader, and as JSON.parse when it says yes', () => {
+    const part = fc.constantFrom('', 'x', '"', '\\', '\u0000', '\t', 'null', ',', '}', '{', ':', ' ', '\n', 'é', '"role":"user",', '"content":null,', '"timestamp":12}');
+    const line = fc.record({
+      id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é', 'a b'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'p"', 'é')),
+      ts: fc.oneof(fc.constantFrom('2026-10-01T00:40:06.493Z', '', 'x\u0041', 'é', '1'.repeat(63), '1'.repeat(64), '1'.repeat(65)), fc.string({ maxLength: 70 })),
+      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'users', 'User', 'assistan', '', 'x y', 'r'.repeat(64), 'r'.repeat(65), 'r'.repeat(66)),
+      rest: fc.oneof(
+        fc.constant(',"content":[{"type":"text","text":"hi"}],"timestamp":1790815206493'),
+        fc.constant(',"timestamp":5'),
+        fc.constant(',"content":null'),
+        fc.constant(',"role":"user"'),
+        fc.constant(',"r\\u006fle":"x","content":1'),
+        fc.constant(''),
+      ),
+      tail: fc.constantFrom('}}', '}} ', '}}\r', '}}\t\t', '}} x', '}}}', '}', '},"type":"label"}'),
+      hurts: fc.array(fc.tuple(fc.nat(), part, fc.nat({ max: 2 })), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(line, fc.nat({ max: 40 }), (l, at) => {
+        let text = `{"type":"message","id":${JSON.stringify(l.id)},"parentId":${JSON.stringify(l.parent)},"timestamp":${JSON.stringify(l.ts)},"message":{"role":${JSON.stringify(l.role)}${l.rest}${l.tail}`;
+        for (const [k0, s, cut] of l.hurts) {
+          const k = 30 + (k0 % Math.max(1, text.length - 29));
+          text = text.slice(0, k) + s + text.slice(k + cut);
+        }
+        const b = inWasm(text, at);
+        const w = wasmMessageLine(b, 0, b.length);
+        // (it tells only user and assistant apart: the roles a row reads more of)
+        const js = listHead(Buffer.from(b), 0, b.length, true) ? (listed.role <= 2 ? listed.role : 0) | (listed.hasContent ? MESSAGE_CONTENT : 0) : -1;
+        assert.equal(w, js, text);
+        if (w !== undefined && w >= 0) {
+          const v = JSON.parse(text) as { type: string; message: { role: string } };
+          assert.equal(v.type, 'message');
+          assert.equal(['', 'user', 'assistant'][w & 15] || v.message.role, v.message.role);
+          assert.equal((w & MESSAGE_CONTENT) !== 0, 'content' in v.message);
+        }
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
