@@ -38,8 +38,17 @@ const builds = [
   { ...common, entryPoints: ['src/bridge/index.ts'], outfile: join(outdir, 'pi-bridge.js'), platform: 'node', format: 'esm', target: 'node20', external: ['@earendil-works/pi-coding-agent'] },
 ];
 if (existsSync('webview/main.ts')) {
-  // Always minified: the bundle ships as is, and a smaller webview script parses faster.
-  const webview = { ...common, minify: process.env.PI_TREE_NOMIN ? false : true, entryPoints: ['webview/main.ts'], platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' }, metafile: true };
+  // Minified (PI_TREE_NOMIN=1 aside, for profiling): the bundle ships as is, and a smaller script parses faster.
+  const webview = {
+    ...common,
+    minify: !process.env.PI_TREE_NOMIN,
+    entryPoints: ['webview/main.ts'],
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    loader: { '.css': 'css' },
+    metafile: true,
+  };
   builds.push({ ...webview, outfile: join(outdir, 'webview.js'), define: { __PI_TREE_TEST__: 'false' } });
   if (!production) builds.push({ ...webview, outfile: join(outdir, 'test', 'webview.js'), define: { __PI_TREE_TEST__: 'true' } });
 }
