@@ -9,6 +9,7 @@ import { itemWidth, sizeItems } from '../model/nodeSize';
 import type { ViewState } from '../model/savedState';
 import type { TreeModel } from '../model/treeModel';
 import type { GraphView } from '../graph/graphView';
+import { markPath } from '../model/pathMarks';
 import type { OutlineView } from '../outline/outlineView';
 import { cancelFrame, onFrame } from '../ui/schedule';
 import { resolveSelection, Selection } from './selection';
@@ -208,6 +209,9 @@ export class TreeView {
       if (how === 'overview') this.graph.overview(false);
       else if (how === 'fit') this.graph.fit(it, false);
       else this.graph.frameAround(it, false);
+    } else if (it && this.graph.framing()) {
+      // A move shown at the click is being framed when its write's entries arrive: frame on the new layout.
+      this.graph.frameAround(it);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }
@@ -271,7 +275,7 @@ export class TreeView {
     }
     const it = this.selItem();
     this.outline.setActive(it);
-    if (it && this.pendingFrame) this.graph.frameAround(it);
+    if (it && (this.pendingFrame || this.graph.framing())) this.graph.frameAround(it);
     else if (it && this.pendingFollow) this.graph.reveal(it, false);
     this.pendingFrame = false;
     this.pendingFollow = false;
@@ -295,17 +299,8 @@ export class TreeView {
     const it = d.itemOf[newLeaf];
     if (!it || it.seg || it.entry !== newLeaf) return false;
     if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.host.filter(), false)) return false;
-    const path = this.model.pathMask();
     // Only the nodes whose path or leaf mark changed (and the selection's) are drawn again.
-    const changed: string[] = [];
-    for (const x of d.items) {
-      const onPath = path[x.entry] === 1;
-      const isLeaf = !x.seg && x.entry === newLeaf;
-      if (onPath === x.onPath && isLeaf === x.isLeaf) continue;
-      x.onPath = onPath;
-      x.isLeaf = isLeaf;
-      changed.push(x.key);
-    }
+    const changed = markPath(d.items, this.model.pathMask(), newLeaf);
     d.rows = outlineRows(d.root);
     this.shownLeaf = newLeaf;
     this.host.rowsChanged(d.rows);

@@ -272,6 +272,11 @@ export class GraphView {
     return Math.abs(p.view.x - at.x) < 0.5 && Math.abs(p.view.y - at.y) < 0.5 && Math.abs(p.view.k - at.k) < 1e-6 ? p.kind : undefined;
   }
 
+  /** A framing (after a move) is still on its way: a change meanwhile should frame again, not cut it short. */
+  framing(): boolean {
+    return !!this.animTarget && this.placed?.kind === 'frame';
+  }
+
   /** Whether the view is still where the last framing put it (nobody panned, zoomed or resized since). */
   stillFramed(): boolean {
     const f = this.framed;
