@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { describe } from 'node:test';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
+import { until } from './uxHelpers.js';
 
 describe('tree panels and editors of a session', () => {
   scenario('show in tree selects the entry; deleting the session closes its panel and its editor', async (vs) => {
@@ -16,8 +17,26 @@ describe('tree panels and editors of a session', () => {
     const row = vs.treeRows().filter({ hasText: 'Stream the JSONL reader' });
     await row.waitFor();
     // open the file as text from the row's context menu (a left click would open the tree)
-    await row.click({ button: 'right' });
-    await vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' }).click();
+    // The listing may still be redrawing its rows (they stream in), which closes a menu opened on one:
+    // open it again until it stays.
+    const asText = vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' });
+    await until(
+      async () => {
+        await row.click({ button: 'right' });
+        if (
+          await asText.waitFor({ timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return true;
+        await vs.page.keyboard.press('Escape');
+        return undefined;
+      },
+      60_000,
+      "the session row's context menu",
+    );
+    await asText.click();
     const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });
     // Lenses are drawn for the lines in view only: the file's 21 lines are, from its top (a text
     // editor may open scrolled, e.g. to where the file was last viewed).
