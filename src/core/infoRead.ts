@@ -3,31 +3,14 @@
 // a row skipped to their end keeping only their first and last bytes, and the event loop given a turn
 // whenever a slice of this synchronous work is used up (the extension host is shared).
 import { readSync } from 'node:fs';
-import { scanBuffer } from './jsonScanWasm.js';
+import { giveReadBuffer, READ_CHUNK, takeReadBuffer } from './jsonScanWasm.js';
 
 const NL = 0x0a;
 /** Read size; also the most a scan holds besides an oversize line's head. */
-const CHUNK = 1024 * 1024;
+const CHUNK = READ_CHUNK;
 /** Last bytes kept of a line too long to assemble (its message time is there). */
 const TAIL = 64;
 const EMPTY = Buffer.alloc(0);
-
-/**
- * Read buffers kept between scans (a listing reads thousands of files in a row): two at most, made in
- * the WebAssembly validator's memory where it can (lines read into them are validated in place). A
- * third scan at once gets an ordinary buffer, dropped when it ends.
- */
-const spare: Buffer[] = [];
-const kept = new Set<Buffer>();
-
-function takeBuffer(): Buffer {
-  const b = spare.pop();
-  if (b) return b;
-  if (kept.size >= 2) return Buffer.allocUnsafe(CHUNK);
-  const made = scanBuffer(CHUNK) ?? Buffer.allocUnsafe(CHUNK);
-  kept.add(made);
-  return made;
-}
 
 /** Longest synchronous slice (ms) before the event loop gets a turn. */
 const SLICE_MS = 10;
@@ -66,7 +49,7 @@ export interface LinesRead {
  * handed to `target.line` in the read buffer; longer ones to `target.oversize`, never assembled.
  */
 export async function readLines(fd: number, from: number, until: number, firstLine: number, maxLine: number, target: LineTarget, signal?: AbortSignal): Promise<LinesRead> {
-  const buf = takeBuffer();
+  const buf = takeReadBuffer();
   maxLine = Math.min(maxLine, CHUNK / 2); // an unfinished line must leave room to read on
   // Of an oversize line that spans reads: its first bytes and its last bytes so far (copies).
   let head = EMPTY;
@@ -140,6 +123,6 @@ export async function readLines(fd: number, from: number, until: number, firstLi
     }
     return { endOffset: pos - have, nextLine: lineNo, tail: have ? Buffer.from(buf.subarray(0, have)) : EMPTY, size: pos };
   } finally {
-    if (kept.has(buf)) spare.push(buf);
+    giveReadBuffer(buf);
   }
 }

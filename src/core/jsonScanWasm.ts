@@ -37,7 +37,7 @@ function load(): JsonScan | null {
 }
 
 /** A buffer of `size` bytes in the validator's memory, for good (undefined when it has no room left). */
-export function scanBuffer(size: number): Buffer | undefined {
+function scanBuffer(size: number): Buffer | undefined {
   const m = load();
   if (!m || next + size > m.memory.buffer.byteLength) return undefined;
   const mem = m.memory.buffer;
@@ -46,6 +46,25 @@ export function scanBuffer(size: number): Buffer | undefined {
   const b = Buffer.from(mem, next, size);
   next += size;
   return b;
+}
+
+/** Size of the read buffers handed out by takeReadBuffer. */
+export const READ_CHUNK = 1024 * 1024;
+/** Read buffers in the validator's memory not in use now (it has room for four; see jsonScan.wat). */
+const free: Buffer[] = [];
+
+/**
+ * A read buffer of at least `size` bytes (READ_CHUNK at most): one of READ_CHUNK bytes in the
+ * validator's memory while one is free (lines read into it are validated in place), else an ordinary
+ * one of `size`. Give it back with giveReadBuffer when the read is over.
+ */
+export function takeReadBuffer(size = READ_CHUNK): Buffer {
+  return free.pop() ?? scanBuffer(READ_CHUNK) ?? Buffer.allocUnsafe(size);
+}
+
+/** Returns a buffer of takeReadBuffer (its bytes must not be used after this). */
+export function giveReadBuffer(b: Buffer): void {
+  if (memory !== undefined && b.buffer === memory && !free.includes(b)) free.push(b);
 }
 
 /**

@@ -2,8 +2,9 @@
 // single lines of tens of MB) and the line writer. Lines are split on "\n" only, like pi; "\r" before
 // "\n" is tolerated because JSON.parse accepts trailing whitespace.
 import type { ByteSource } from './byteSource.js';
+import { giveReadBuffer, READ_CHUNK, takeReadBuffer } from './jsonScanWasm.js';
 
-const CHUNK = 1024 * 1024;
+const CHUNK = READ_CHUNK;
 const NL = 0x0a;
 
 export interface LineSink {
@@ -57,11 +58,12 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let lineNo = opts.firstLine ?? 1;
   const size = opts.size ?? (await src.size());
   const until = Math.min(opts.until ?? size, size);
-  // Sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
+  // Reused buffers in the JSON validator's memory where free (lines are validated where they lie), else
+  // sized to what is left to read: listing 1000 small sessions must not allocate 1000 MB. Two buffers
   // when there is more than one chunk: the next chunk is read (on libuv's pool) while this one is parsed.
   const bufSize = Math.max(1, Math.min(CHUNK, until - pos));
-  let buf = Buffer.allocUnsafe(bufSize);
-  let spare = bufSize < until - pos ? Buffer.allocUnsafe(bufSize) : undefined;
+  let buf = takeReadBuffer(bufSize);
+  let spare = bufSize < until - pos ? takeReadBuffer(bufSize) : undefined;
   let ahead: Promise<number> | undefined;
   // Pieces of a line that spans chunks; joined once when its end is found.
   let pending: Buffer[] = [];
@@ -141,6 +143,8 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   } finally {
     // A read still in flight (the scan was aborted or a sink threw) must end before the caller closes the file.
     if (ahead) await ahead.catch(() => 0);
+    giveReadBuffer(buf);
+    if (spare) giveReadBuffer(spare);
   }
   if (oversize) {
     opts.onOversize?.(lineNo, pendingStart, pendingBytes, overHead, overTail);

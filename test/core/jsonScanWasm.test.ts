@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MESSAGE_CONTENT, scanBuffer, wasmMessageLine, wasmScan } from '../../src/core/jsonScanWasm.js';
+import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmScan } from '../../src/core/jsonScanWasm.js';
 import { isValidJson, outerKeys, scanValue } from '../../src/core/jsonValid.js';
 import { listed, listHead } from '../../src/core/lineHead.js';
 import { jsonScanWasm } from '../../src/core/wasm/jsonScanBytes.js';
@@ -20,8 +20,8 @@ const accepts = (text: string) => {
   }
 };
 
-// One buffer in the validator's memory for the whole file (they are never freed).
-const mem = scanBuffer(256 * 1024)!;
+// One read buffer in the validator's memory for the whole file (never given back).
+const mem = takeReadBuffer();
 
 /** `text` copied into the validator's memory at `at`, with other bytes around it. */
 function inWasm(text: string, at = 3): Buffer {
@@ -87,6 +87,20 @@ describe('WebAssembly JSON validator', () => {
     assert.equal(wasmScan(inWasm(deep), 0, deep.length, false), undefined);
     assert.equal(isValidJson(inWasm(deep)), true);
     assert.equal(isValidJson(inWasm(deep.slice(0, -1))), false);
+  });
+
+  it('read buffers: four in its memory, reused once given back; more at once are ordinary buffers', () => {
+    const inMemory = (b: Buffer) => wasmScan(b.fill(0x20, 0, 8).fill(0x31, 8, 9), 0, 9, false) !== undefined;
+    const taken = [takeReadBuffer(), takeReadBuffer(), takeReadBuffer()]; // with `mem`, four
+    assert.ok(taken.every(inMemory));
+    const extra = takeReadBuffer(100);
+    assert.ok(!inMemory(extra) && extra.length === 100, 'a fifth is an ordinary buffer of the size asked');
+    giveReadBuffer(extra); // not the pool's: dropped
+    giveReadBuffer(taken[1]);
+    giveReadBuffer(taken[1]); // twice: still one buffer
+    assert.equal(takeReadBuffer(), taken[1]);
+    assert.ok(!inMemory(takeReadBuffer()));
+    for (const b of taken) giveReadBuffer(b);
   });
 
   it('arbitrary JSON and its damage: the same decision as JSON.parse, the same keys as JavaScript', () => {

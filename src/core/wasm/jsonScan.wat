@@ -6,9 +6,9 @@
 ;; that the two agree and that both decide as JSON.parse does.
 ;;
 ;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) unused, [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
-;; buffers the JavaScript side hands out. Nesting deeper than the stack returns -2 (JavaScript decides).
+;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
-  (memory (export "memory") 40)
+  (memory (export "memory") 72)
   ;; At address 0, of the last scan with keys: "role" keys (plus keys with an escape) | "type" keys << 2
   ;; (both up to 3) | a non-null "content" << 4 | a key with an escape << 5 | a "content" key << 6.
 
@@ -90,7 +90,7 @@
     (block $done
       (loop $each
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
-        (br_if $done (i32.eqz (call $isDigit (i32.load8_u (local.get $i)))))
+        (br_if $done (i32.ge_u (i32.sub (i32.load8_u (local.get $i)) (i32.const 0x30)) (i32.const 10)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $each)))
     (local.get $i))
@@ -139,16 +139,20 @@
     (if (i64.ne (local.get $have) (local.get $lit)) (then (return (i32.const -1))))
     (i32.add (local.get $i) (local.get $n)))
 
-  (func $ws (param $c i32) (result i32)
-    (i32.or
-      (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x09)))
-      (i32.or (i32.eq (local.get $c) (i32.const 0x0a)) (i32.eq (local.get $c) (i32.const 0x0d)))))
-
+  ;; Index of the first byte in [i, end) that is not JSON whitespace, else end. Compact JSON has none:
+  ;; the first test ends most calls.
   (func $skipWs (param $i i32) (param $end i32) (result i32)
+    (local $c i32)
     (block $done
       (loop $each
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
-        (br_if $done (i32.eqz (call $ws (i32.load8_u (local.get $i)))))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (br_if $done (i32.gt_u (local.get $c) (i32.const 0x20)))
+        (br_if $done
+          (i32.eqz
+            (i32.or
+              (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x09)))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x0a)) (i32.eq (local.get $c) (i32.const 0x0d))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $each)))
     (local.get $i))
@@ -194,9 +198,13 @@
                     (i32.or (i32.shl (local.get $content) (i32.const 4)) (i32.shl (local.get $escaped) (i32.const 5)))
                     (i32.shl (local.get $hasContent) (i32.const 6)))))))
           (return (local.get $i))))
-      (local.set $i (call $skipWs (local.get $i) (local.get $end)))
       (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
       (local.set $c (i32.load8_u (local.get $i)))
+      (if (i32.le_u (local.get $c) (i32.const 0x20))
+        (then
+          (local.set $i (call $skipWs (local.get $i) (local.get $end)))
+          (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+          (local.set $c (i32.load8_u (local.get $i)))))
       (if (i32.eqz (local.get $state))
         (then
           (if (local.get $contentNext)
@@ -269,9 +277,12 @@
                             (then
                               (local.set $role (i32.add (local.get $role) (i32.const 1)))
                               (local.set $escaped (i32.const 1))))))))))))
-          (local.set $i (call $skipWs (local.get $i) (local.get $end)))
           (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
-          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x3a)) (then (return (i32.const -1))))
+          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x3a))
+            (then
+              (local.set $i (call $skipWs (local.get $i) (local.get $end)))
+              (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+              (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x3a)) (then (return (i32.const -1))))))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (local.set $state (i32.const 0))
           (br $step)))
