@@ -51,6 +51,11 @@ export interface ListOptions {
   onInfo?: (info: SessionInfo) => void;
   /** A file left out of the list, or read only in part, and why (a FIFO, a line too long, …). */
   onSkip?: (file: string, reason: string) => void;
+  /**
+   * Whether `file` is known not to have changed since `checkedAt` (a performance.now() time), as a
+   * watcher of its folder knows: its cached row is then used without a stat.
+   */
+  unchanged?: (file: string, checkedAt: number) => boolean;
 }
 
 export class SessionRepository {
@@ -117,16 +122,19 @@ export class SessionRepository {
       }
       opts.onProgress?.(++loaded, all.length);
     };
-    // Files read before and unchanged since (same size and mtime) are answered from the cache after a
-    // stat each: a warm listing of thousands of sessions opens no file. Files never read are not
-    // stat'ed here (the reader's fstat is their stat).
+    // Files read before and unchanged since are answered from the cache: without a stat when a watcher
+    // of the folder vouches for them (opts.unchanged), else after a stat each (same size and mtime). A
+    // warm listing of thousands of sessions opens no file. Files never read are not stat'ed here (the
+    // reader's fstat is their stat).
     const files: string[] = [];
     for (const f of all) {
       let info: SessionInfo | null | undefined;
-      if (this.cache.has(f)) {
+      if (opts.unchanged) info = this.cache.known(f, opts.unchanged);
+      if (info === undefined && this.cache.has(f)) {
         try {
+          const at = performance.now();
           const st = statSync(f, { throwIfNoEntry: false });
-          if (st?.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs);
+          if (st?.isFile()) info = this.cache.peek(f, st.size, st.mtimeMs, at);
         } catch {
           // unreadable: the reader says why
         }

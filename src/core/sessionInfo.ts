@@ -33,7 +33,8 @@ export interface SessionInfo {
 export const INFO_LINE_BYTES = 64 * 1024;
 
 export class SessionInfoCache {
-  private readonly states = new Map<string, { size: number; mtimeMs: number; st: ScanState; info: SessionInfo | null }>();
+  /** checkedAt: when the file was last seen at this size and mtime (performance.now(), taken before the stat). */
+  private readonly states = new Map<string, { size: number; mtimeMs: number; st: ScanState; info: SessionInfo | null; checkedAt: number }>();
 
   /** Why the last get() of each path gave null or skipped part of the file, when worth telling. */
   readonly problems = new Map<string, string>();
@@ -46,6 +47,7 @@ export class SessionInfoCache {
   async get(path: string, signal?: AbortSignal): Promise<SessionInfo | null> {
     let fd: number;
     let s: Stats;
+    const at = performance.now();
     try {
       fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     } catch {
@@ -64,15 +66,18 @@ export class SessionInfoCache {
         this.problems.set(path, new NotRegularFileError(path, fileKind(s)).message);
         return null;
       }
-      return await this.scan(path, fd, s, signal);
+      return await this.scan(path, fd, s, at, signal);
     } finally {
       closeSync(fd);
     }
   }
 
-  private async scan(path: string, fd: number, s: Stats, signal?: AbortSignal): Promise<SessionInfo | null> {
+  private async scan(path: string, fd: number, s: Stats, at: number, signal?: AbortSignal): Promise<SessionInfo | null> {
     const cached = this.states.get(path);
-    if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) return cached.info;
+    if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) {
+      cached.checkedAt = at;
+      return cached.info;
+    }
     const st: ScanState = cached && s.size >= cached.size && cached.st.header ? { ...cached.st } : newScanState();
     // `shown` also counts an unterminated last line; `st` (what is resumed later) does not, so the
     // line is counted once it is complete.
@@ -98,14 +103,15 @@ export class SessionInfoCache {
       }
     } catch (e) {
       if (signal?.aborted) throw e;
-      this.states.set(path, { size: s.size, mtimeMs: s.mtimeMs, st, info: null });
+      this.states.set(path, { size: s.size, mtimeMs: s.mtimeMs, st, info: null, checkedAt: at });
       this.problems.set(path, `could not be read (${e instanceof Error ? e.message : String(e)})`);
       return null;
     }
     const info = shown.header && !shown.invalid ? toInfo(path, shown, size, s.mtimeMs, s.mtime) : null;
     if (shown.note) this.problems.set(path, shown.note);
     else this.problems.delete(path);
-    this.states.set(path, { size, mtimeMs: s.mtimeMs, st, info });
+    // A file that shrank while it was read is not known at any size: it is read again next time.
+    this.states.set(path, { size, mtimeMs: s.mtimeMs, st, info, checkedAt: size === s.size ? at : -Infinity });
     return info;
   }
 
@@ -118,9 +124,20 @@ export class SessionInfoCache {
    * The info of `path` when it was read at this size and mtime (so nothing changed since): no file is
    * opened. undefined when it must be read (new, changed, or never read).
    */
-  peek(path: string, size: number, mtimeMs: number): SessionInfo | null | undefined {
+  peek(path: string, size: number, mtimeMs: number, statAt = performance.now()): SessionInfo | null | undefined {
     const cached = this.states.get(path);
-    return cached && cached.size === size && cached.mtimeMs === mtimeMs ? cached.info : undefined;
+    if (!cached || cached.size !== size || cached.mtimeMs !== mtimeMs) return undefined;
+    cached.checkedAt = statAt;
+    return cached.info;
+  }
+
+  /**
+   * The cached info of `path` without a stat, when `unchanged` vouches that the file did not change
+   * since it was last checked (a folder watcher saw no change); undefined otherwise.
+   */
+  known(path: string, unchanged: (path: string, checkedAt: number) => boolean): SessionInfo | null | undefined {
+    const cached = this.states.get(path);
+    return cached && unchanged(path, cached.checkedAt) ? cached.info : undefined;
   }
 
   forget(path: string): void {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { encodeCwd, SessionRepository } from '../../src/core/repository.js';
@@ -42,6 +42,22 @@ describe('pi directory layout', () => {
     writeFileSync(join(root, '--p--', 'x.jsonl'), sessionText([user('u1', null, 'a')]));
     writeFileSync(join(root, 'loose.jsonl'), sessionText([user('u1', null, 'b')]));
     assert.equal((await new SessionRepository({ agentDir }).listAll()).length, 1);
+  });
+
+  it('a cached row vouched for by `unchanged` is used without a stat; one not vouched for is checked and read again', async () => {
+    const agentDir = tempDir();
+    const repo = new SessionRepository({ agentDir });
+    const dir = repo.dirFor('/p');
+    mkdirSync(dir, { recursive: true });
+    const f = join(dir, 'x.jsonl');
+    writeFileSync(f, sessionText([user('u1', null, 'before')]));
+    const asked: number[] = [];
+    assert.equal((await repo.list('/p', { unchanged: () => true }))[0].firstMessage, 'before', 'never read: read whatever is said');
+    appendFileSync(f, `${JSON.stringify(entry('session_info', 'n1', 'u1', { name: 'named' }))}\n`);
+    const trusted = await repo.list('/p', { unchanged: (_f, at) => (asked.push(at), true) });
+    assert.equal(trusted[0].name, undefined, 'vouched for: the cached row, so no stat saw the change');
+    assert.ok(asked.length === 1 && asked[0] > 0, 'asked with the time the row was checked');
+    assert.equal((await repo.list('/p', { unchanged: () => false }))[0].name, 'named');
   });
 });
 

@@ -1,12 +1,15 @@
 // Watches session directories (outside the workspace, so with Node's fs.watch) and reports changed
 // `.jsonl` paths, debounced. Directories that do not exist yet are re-checked periodically, and a
-// slow poll of sizes backs up fs.watch where it drops events (network file systems, editors' renames).
+// slow poll of sizes backs up fs.watch where it drops events (network file systems, editors' renames);
+// it polls less often in big folders (a stat per file). What it saw lets a listing skip the stat of
+// files that did not change (unchanged()).
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 export interface DirWatcherOptions {
   debounceMs?: number;
+  /** Poll interval for up to 1,000 files; more files stretch it in proportion. */
   pollMs?: number;
   /** Also report sub-directories' .jsonl files (for the sessions root in "all" scope). */
   nested?: boolean;
@@ -17,6 +20,10 @@ export class DirWatcher {
   private pending = new Map<string, NodeJS.Timeout>();
   private sizes = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** When fs.watch began watching each directory (performance.now()), or last lost track of it. */
+  private watchedAt = new Map<string, number>();
+  /** When each path was last reported changed (the raw event, before the debounce). */
+  private changedAt = new Map<string, number>();
   private dirs: string[] = [];
   private disposed = false;
   /** Directories polled at least once (a file first seen after that is new). */
@@ -37,13 +44,35 @@ export class DirWatcher {
       if (!this.dirs.includes(d) && !this.isNestedOf(d)) {
         w.close();
         this.watchers.delete(d);
+        this.watchedAt.delete(d);
       }
     }
     this.syncing = this.sync();
-    if (!this.timer) {
-      this.timer = setInterval(() => (this.syncing = this.sync()), this.opts.pollMs ?? 3000);
-      this.timer.unref?.();
-    }
+    if (!this.timer) this.schedule();
+  }
+
+  /** The next poll: pollMs, stretched by the number of files (1,000 per pollMs). */
+  private schedule(): void {
+    if (this.disposed) return;
+    const ms = (this.opts.pollMs ?? 3000) * Math.max(1, this.sizes.size / 1000);
+    this.timer = setTimeout(() => {
+      this.syncing = this.sync();
+      void this.syncing.then(
+        () => this.schedule(),
+        () => this.schedule(),
+      );
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /**
+   * Whether `file` is known not to have changed since `checkedAt` (a performance.now() time): its
+   * folder was watched before then and no change of it was seen since. A listing then trusts its
+   * cached row without a stat.
+   */
+  unchanged(file: string, checkedAt: number): boolean {
+    const since = this.watchedAt.get(dirname(file));
+    return since !== undefined && checkedAt > since && !((this.changedAt.get(file) ?? -Infinity) >= checkedAt);
   }
 
   private isNestedOf(d: string): boolean {
@@ -68,7 +97,10 @@ export class DirWatcher {
       if (this.watchers.has(d)) continue;
       try {
         const w = watch(d, { persistent: false }, (_event, name) => {
-          if (!name) return this.poll(d);
+          if (!name) {
+            this.watchedAt.set(d, performance.now()); // which file is not said: none is known unchanged
+            return this.poll(d);
+          }
           const p = join(d, name.toString());
           if (p.endsWith('.jsonl')) this.fire(p);
           else if (this.opts.nested && this.dirs.includes(d)) void this.sync().then(() => this.onDirsChanged());
@@ -76,8 +108,10 @@ export class DirWatcher {
         w.on('error', () => {
           w.close();
           this.watchers.delete(d);
+          this.watchedAt.delete(d);
         });
         this.watchers.set(d, w);
+        this.watchedAt.set(d, performance.now());
         changed = true;
       } catch {
         // the directory does not exist (yet): the next sync tries again
@@ -131,6 +165,7 @@ export class DirWatcher {
   }
 
   private fire(path: string): void {
+    this.changedAt.set(path, performance.now());
     const t = this.pending.get(path);
     if (t) clearTimeout(t);
     this.pending.set(
@@ -144,7 +179,8 @@ export class DirWatcher {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
+    this.watchedAt.clear();
     for (const w of this.watchers.values()) w.close();
     for (const t of this.pending.values()) clearTimeout(t);
     this.watchers.clear();

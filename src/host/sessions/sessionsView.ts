@@ -96,8 +96,10 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     // Files that are not sessions pi-tree can list (a FIFO named *.jsonl, an unreadable file): logged once each.
     const skipped = new Map<string, string>();
     const onSkip = (file: string, reason: string) => skipped.set(file, reason);
+    // Rows of files the watcher saw no change of since they were last checked are used without a stat.
+    const unchanged = (file: string, checkedAt: number) => this.watcher.unchanged(file, checkedAt);
     if (this.state.scope === 'all') {
-      const list = await this.repo.listAll({ onSkip });
+      const list = await this.repo.listAll({ onSkip, unchanged });
       const byCwd = new Map<string, SessionInfo[]>();
       for (const i of list) {
         all.set(i.path, i);
@@ -115,7 +117,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       this.watcher.setDirs([this.repo.customDir ?? this.repo.sessionsRoot]);
     } else {
       for (const f of this.folders()) {
-        const list = await this.repo.list(f.cwd, { onSkip });
+        const list = await this.repo.list(f.cwd, { onSkip, unchanged });
         for (const i of list) all.set(i.path, i);
         pending.push(() => groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) }));
       }
