@@ -12,6 +12,7 @@ import { entryText } from '../src/core/preview.js';
 import { Session } from '../src/core/session.js';
 import type { CompareHostMessage } from '../src/compareProtocol.js';
 import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser';
+import { cpuChunks } from './cpuChunks';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FIRST_ROWS = 30;
@@ -20,29 +21,6 @@ const median = (a: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/**
- * The longest stretch of this thread's CPU time between two turns of the event loop (a setImmediate
- * ticker): how long the work held the thread, without the time a loaded machine kept it waiting.
- */
-function cpuChunks(): { stop(): number } {
-  let last = process.threadCpuUsage();
-  let max = 0;
-  let on = true;
-  const tick = () => {
-    const now = process.threadCpuUsage();
-    max = Math.max(max, (now.user - last.user + now.system - last.system) / 1000);
-    last = now;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop() {
-      on = false;
-      tick();
-      return max;
-    },
-  };
-}
 
 /** What ComparePanel.sendFirstScreen does, timed; returns the message it would post. */
 async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: number; json: string; sides: [number, number] }> {

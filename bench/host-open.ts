@@ -1,16 +1,19 @@
 // One run of "the extension host opens a session for the tree panel", in a process of its own (as a
 // fresh extension host would), doing what the panel does to show it: read and index on this thread,
 // project the snapshot in the worker thread (dist/projector.js, which packs each part as bytes that
-// postMessage hands over without serializing); a 5 ms event-loop delay monitor records the longest block.
+// postMessage hands over without serializing); a 5 ms event-loop delay monitor records the longest block
+// (wall clock, which a loaded machine inflates) and a setImmediate ticker the longest stretch of this
+// thread's CPU time between two turns of the event loop (what the work holds the thread for).
 // Usage: host-open.ts FILE [DUMP]: with DUMP, the messages are also written there, one a line, the
 // packed bytes as base64 (bench/webviewTail.ts posts them to the webview as the host would).
-// Prints {"maxBlockMs", "openMs", "readyMs", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
+// Prints {"maxBlockMs", "maxChunkCpuMs", "openMs", "readyMs", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
 // readyMs = until the last part is handed over; heap growth = this thread's heap and external memory
 // (typed arrays) after / at their highest during the work, over before (run with --expose-gc so that "before" and "after" are live data).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
+import { cpuChunks } from './cpuChunks';
 import { projectInWorker } from '../src/host/projection/workerProjection.js';
 
 /** The panel's session facts (as treeController sends them; the settings are the defaults). */
@@ -49,6 +52,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const sampler = setInterval(sample, 20);
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
+  const chunks = cpuChunks();
   const t0 = performance.now();
   const s = await Session.open(file);
   const openMs = performance.now() - t0;
@@ -70,6 +74,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   rev++;
   const readyMs = performance.now() - t0;
   h.disable();
+  const maxChunkCpuMs = chunks.stop();
   clearInterval(sampler);
   sample();
   if (fd >= 0) closeSync(fd);
@@ -77,7 +82,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const heapAfter = used();
   if (s.index.size !== nodes) throw new Error(`projected ${nodes} of ${s.index.size} entries`);
   process.stdout.write(
-    `${JSON.stringify({ maxBlockMs: h.max / 1e6, openMs, readyMs, heapGrowthMb: (heapAfter - heap0) / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, nodes, bytes, leafId: s.leafId })}\n`,
+    `${JSON.stringify({ maxBlockMs: h.max / 1e6, maxChunkCpuMs, openMs, readyMs, heapGrowthMb: (heapAfter - heap0) / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, nodes, bytes, leafId: s.leafId })}\n`,
   );
 }
 

@@ -18,6 +18,7 @@ interface HostOpen {
   readyMs: number;
   heapGrowthMb: number;
   heapPeakGrowthMb: number;
+  maxChunkCpuMs: number;
   nodes: number;
   bytes: number;
 }
@@ -38,6 +39,7 @@ export function hostOpenRuns(file: string, runs: number, dump?: string): HostOpe
 export function hostOpen(label: string, file: string, runs: number, targets: { readyMs?: number; heapMb?: number }, dump?: string): HostOpen[] {
   const rs = hostOpenRuns(file, runs, dump);
   const block = rs.map((r) => r.maxBlockMs);
+  const chunk = rs.map((r) => r.maxChunkCpuMs);
   rows.push({
     what: `extension host: opening ${label} for the tree panel`,
     how: `read + index on the host's thread, projection in its worker thread, ${fmt(rs[0].nodes)} nodes in parts of 1,000 packed as bytes in the worker (${fmt(rs[0].bytes / 1e6)} MB), a fresh process per run, ${runs} runs`,
@@ -46,9 +48,9 @@ export function hostOpen(label: string, file: string, runs: number, targets: { r
       rs.map((r) => r.heapGrowthMb),
       0,
       'MB',
-    )} (peak ${fmt(median(rs.map((r) => r.heapPeakGrowthMb)))} MB); longest block ${mmm(block)}`,
+    )} (peak ${fmt(median(rs.map((r) => r.heapPeakGrowthMb)))} MB); longest stretch of the thread's CPU time between two event-loop turns ${mmm(chunk, 1)} (longest event-loop delay, wall clock: ${mmm(block)})`,
     pass:
-      median(block) < 50 &&
+      median(chunk) < 50 &&
       (targets.readyMs === undefined || median(rs.map((r) => r.readyMs)) < targets.readyMs) &&
       (targets.heapMb === undefined || median(rs.map((r) => r.heapPeakGrowthMb)) < targets.heapMb),
   });

@@ -1,0 +1,25 @@
+// How long work holds a thread at a stretch, apart from the time a loaded machine keeps it waiting.
+
+/**
+ * The longest stretch of this thread's CPU time between two turns of the event loop (a setImmediate
+ * ticker): how long the work held the thread, without the time a loaded machine kept it waiting.
+ */
+export function cpuChunks(): { stop(): number } {
+  let last = process.threadCpuUsage();
+  let max = 0;
+  let on = true;
+  const tick = () => {
+    const now = process.threadCpuUsage();
+    max = Math.max(max, (now.user - last.user + now.system - last.system) / 1000);
+    last = now;
+    if (on) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop() {
+      on = false;
+      tick();
+      return max;
+    },
+  };
+}
