@@ -21,7 +21,6 @@ const median = (a: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-
 /** What ComparePanel.sendFirstScreen does, timed; returns the message it would post. */
 async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: number; json: string; sides: [number, number] }> {
   const t0 = performance.now();

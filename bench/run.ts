@@ -57,22 +57,49 @@ async function main() {
   const minutes = (performance.now() - started) / 60000;
   const load = `load average ${fmt(load0, 1)} at the start, ${fmt(loadavg()[0], 1)} at the end`;
   log(`bench took ${fmt(minutes, 1)} min (${load})`);
-  if (ONLY && process.env.BENCH_WRITE !== '1') {
-    // a partial run (while profiling) leaves BENCHMARKS.md alone
+  if (ONLY) {
+    // A partial run (while profiling) leaves BENCHMARKS.md alone; with BENCH_WRITE=1 it replaces its own
+    // rows there, each marked with the day and load of this run.
     for (const r of rows) process.stdout.write(`${r.what}: ${r.result} ${r.floor ?? ''} ${r.pass === undefined ? '' : r.pass ? 'met' : 'NOT MET'}\n`);
+    if (process.env.BENCH_WRITE === '1') {
+      const when = `${new Date().toISOString().slice(0, 10)}, ${load}`;
+      writeFileSync(
+        join(ROOT, 'BENCHMARKS.md'),
+        withRows(
+          readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8'),
+          rows.map((r) => ({ ...r, result: `${r.result} (measured alone on ${when})` })),
+        ),
+      );
+    }
     return;
   }
-  const table = [
-    '| what | how | target | result: min / **median** / max | vs the floor | |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.what} | ${r.how} | ${r.target} | ${r.result} | ${r.floor ?? ''} | ${r.pass === undefined ? '' : r.pass ? '✅' : '❌'} |`),
-  ].join('\n');
+  const table = ['| what | how | target | result: min / **median** / max | vs the floor | |', '| --- | --- | --- | --- | --- | --- |', ...rows.map(rowLine)].join('\n');
   const cpu = cpus();
   const base = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; ${load}; ${fmt(minutes, 1)} minutes). Ratios are same-run comparisons; wall times, unless CPU time is named. The floor is a process that reads the file and counts its newlines.\n\nOn a shared machine the wall times grow with the load (the floor's own time shows by how much); the ratios against pi (pairs run back to back) and the CPU times are the figures that hold from run to run. A ❌ is a goal not met in this run.\n\n${table}\n`;
   const md = withClickSection(base, clickSection(readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8')));
   writeFileSync(join(ROOT, 'BENCHMARKS.md'), md);
   process.stdout.write(`${table}\n`);
   if (readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8') !== md) throw new Error('BENCHMARKS.md not written');
+}
+
+function rowLine(r: (typeof rows)[number]): string {
+  return `| ${r.what} | ${r.how} | ${r.target} | ${r.result} | ${r.floor ?? ''} | ${r.pass === undefined ? '' : r.pass ? '✅' : '❌'} |`;
+}
+
+/** `md` with the table rows of the same "what" replaced by `fresh` (new ones at the end of the first table). */
+function withRows(md: string, fresh: typeof rows): string {
+  const lines = md.split('\n');
+  const cell = (l: string) => l.split(' | ')[0].slice(2);
+  for (const r of fresh) {
+    const at = lines.findIndex((l) => l.startsWith('| ') && cell(l) === r.what);
+    if (at >= 0) lines[at] = rowLine(r);
+    else {
+      let end = lines.findIndex((l) => l.startsWith('| '));
+      while (lines[end]?.startsWith('| ')) end++;
+      lines.splice(end, 0, rowLine(r)); // after the first table's last row
+    }
+  }
+  return lines.join('\n');
 }
 
 main().catch((e) => {

@@ -4,17 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { scenario, type VSCode } from './harness.js';
+import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-
-/** Opens the tree of the session whose sidebar row shows `title`; returns the webview content. */
-async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
-  await vs.openContainer();
-  await vs.treeRows().filter({ hasText: title }).first().click();
-  const wv = vs.webview();
-  await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
-  return wv;
-}
+import { openTree } from './uxHelpers.js';
 
 /** Selects entry `id` through find (which splits it out of a segment). */
 async function select(wv: FrameLocator, text: string, id: string): Promise<void> {

@@ -9,8 +9,9 @@ import { formatToolCall } from '../../src/core/preview.js';
 import { SessionBuilder, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { scenario, type VSCode } from './harness.js';
+import { scenario } from './harness.js';
 import * as sel from './selectors.js';
+import { openTree } from './uxHelpers.js';
 
 type Line = Record<string, unknown>;
 const parse = (text: string): Line[] =>
@@ -19,16 +20,6 @@ const parse = (text: string): Line[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);
 const complete = (t: string) => (t.endsWith('\n') ? parse(t) : undefined);
-
-/** Opens the tree of the session whose sidebar row shows `title`; returns the webview content. */
-async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
-  await vs.openContainer();
-  await vs.treeRows().filter({ hasText: title }).first().click();
-  const wv = vs.webview();
-  // the snapshot has arrived once the outline has rows
-  await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
-  return wv;
-}
 
 /** Selects entry `id`: find by `text` (which expands the segment holding it), then a click on its row. */
 async function select(wv: FrameLocator, text: string, id: string): Promise<void> {

@@ -1,13 +1,39 @@
-// Steps the #17 scenarios share: open a session's tree from the sidebar, read the selection, wait for a
-// condition. (tree.test.ts keeps its own copies; these are for the ux-*.test.ts files.)
+// Steps the e2e scenarios share: open a session's tree from the sidebar, read the selection, wait for a
+// condition.
 import type { FrameLocator } from 'playwright-core';
 import type { VSCode } from './harness.js';
+import * as sel from './selectors.js';
 
-/** Opens the tree of the session whose sidebar row shows `title` and waits for its first rows. */
+/**
+ * Opens the tree of the session whose sidebar row shows `title` and waits for its first rows. The
+ * listing can redraw its rows between finding this one and the click landing (a session read later
+ * moves the rows): the click then opens the session that moved under the pointer. The panel's tab
+ * tells (it shows the file name until the session is read, then its title): a wrong one is closed and
+ * the row clicked again.
+ */
 export async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
   await vs.openContainer();
-  await vs.treeRows().filter({ hasText: title }).first().click();
+  const tab = vs.page.locator(sel.editor.activeTab);
+  const activeTab = async () => ((await tab.count()) ? ((await tab.first().textContent()) ?? '') : '');
+  for (let attempt = 1; ; attempt++) {
+    const before = await activeTab();
+    await vs.treeRows().filter({ hasText: title }).first().click();
+    const opened = await until(
+      async () => {
+        const text = await activeTab();
+        if (text.includes(title)) return 'right';
+        // (the editor that was active before the click is not the one it opened)
+        return text && text !== before && !text.includes('.jsonl') ? 'wrong' : undefined;
+      },
+      90_000,
+      `the tree of "${title}" to open`,
+    );
+    if (opened === 'right') break;
+    if (attempt === 3) throw new Error(`the row "${title}" opened another session three times`);
+    await vs.runCommand('View: Close Editor');
+  }
   const wv = vs.webview();
+  // the snapshot has arrived once the outline has rows
   await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
   return wv;
 }
