@@ -212,6 +212,9 @@ export class TreeView {
     } else if (it && this.graph.framing()) {
       // A move shown at the click is being framed when its write's entries arrive: frame on the new layout.
       this.graph.frameAround(it);
+    } else if (it && this.graph.stillFramed()) {
+      // A new layout under a view still as a framing left it (a fast move kept the old main line): frame again.
+      this.graph.frameAround(it, false);
     } else if (it && (this.pendingFollow || this.snapshotPending)) {
       this.graph.reveal(it, false);
     }
