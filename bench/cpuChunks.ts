@@ -1,8 +1,10 @@
 // How long work holds a thread at a stretch, apart from the time a loaded machine keeps it waiting.
 
 /**
- * The longest stretch of this thread's CPU time between two turns of the event loop (a setImmediate
- * ticker): how long the work held the thread, without the time a loaded machine kept it waiting.
+ * The longest stretch of this thread's CPU time between two turns of the event loop (a 1 ms timer: it
+ * fires at the first turn after each millisecond, so a stretch is one piece of work): how long the work
+ * held the thread, without the time a loaded machine kept it waiting. (A setImmediate ticker would keep
+ * the loop from ever idling and spend a core on itself.)
  */
 export function cpuChunks(): { stop(): number } {
   let last = process.threadCpuUsage();
@@ -12,9 +14,9 @@ export function cpuChunks(): { stop(): number } {
     const now = process.threadCpuUsage();
     max = Math.max(max, (now.user - last.user + now.system - last.system) / 1000);
     last = now;
-    if (on) setImmediate(tick);
+    if (on) setTimeout(tick, 1);
   };
-  setImmediate(tick);
+  setTimeout(tick, 1);
   return {
     stop() {
       on = false;
