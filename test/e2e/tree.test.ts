@@ -193,8 +193,7 @@ describe('session tree explorer', () => {
       await wv.locator('[data-dialog="editor-text"] [data-action="editor-close"]').click();
 
       // hostile text in a session renders as text; nothing runs
-      await vs.treeRows().filter({ hasText: 'Hostile' }).first().click();
-      const wvh = vs.webview();
+      const wvh = await openTree(vs, 'Hostile');
       await wvh.locator('[role="tree"]').waitFor();
       const hostileUser = wvh.locator('[role="treeitem"]').filter({ hasText: 'Hostile' }).first();
       await hostileUser.click();

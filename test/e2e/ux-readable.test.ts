@@ -63,7 +63,7 @@ describe('readable explorer (#17 finding 6)', () => {
         const id = await selectedEntry(wv);
         return id !== undefined && id !== demo.ids.plan ? true : undefined;
       });
-      await vs.treeRows().filter({ hasText: 'Compacted session' }).click();
+      await openTree(vs, 'Compacted session');
       await vs.webview().locator('h1.title').filter({ hasText: 'Compacted session' }).waitFor();
       // Compactions: neutral theme colours, not the error red, not dashed.
       const wc = vs.webview();

@@ -83,8 +83,7 @@ describe('the view shows the branches (#17 finding 2)', () => {
       await vs.screenshot('moved');
 
       // A 20k-entry session: Fit shows a readable neighbourhood; Shift+0 the whole tree.
-      await vs.treeRows().filter({ hasText: 'Twenty thousand entries' }).click();
-      const big = vs.webview();
+      const big = await openTree(vs, 'Twenty thousand entries');
       await big.locator('h1.title').filter({ hasText: 'Twenty thousand entries' }).waitFor({ timeout: 120_000 });
       await big.locator('svg.scene g.node').first().waitFor({ timeout: 120_000 });
       // Its first screen comes first; Fit is about the whole tree: wait until all of it is in.
