@@ -4,6 +4,7 @@
 // custom editor alike.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe } from 'node:test';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
@@ -17,26 +18,42 @@ describe('tree panels and editors of a session', () => {
     const row = vs.treeRows().filter({ hasText: 'Stream the JSONL reader' });
     await row.waitFor();
     // open the file as text from the row's context menu (a left click would open the tree)
-    // The listing may still be redrawing its rows (they stream in), which closes a menu opened on one:
-    // open it again until it stays.
+    // The listing may still be redrawing its rows (they stream in): that closes a menu opened on one (it
+    // is opened again until it stays), or moves another row under the pointer (the opened file is
+    // checked by its tab; a wrong one is closed and the row tried again).
     const asText = vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' });
-    await until(
-      async () => {
-        await row.click({ button: 'right' });
-        if (
-          await asText.waitFor({ timeout: 5_000 }).then(
-            () => true,
-            () => false,
+    const activeTab = vs.page.locator(sel.editor.activeTab);
+    const name = basename(file);
+    for (let attempt = 1; ; attempt++) {
+      await until(
+        async () => {
+          await row.click({ button: 'right' });
+          if (
+            await asText.waitFor({ timeout: 5_000 }).then(
+              () => true,
+              () => false,
+            )
           )
-        )
-          return true;
-        await vs.page.keyboard.press('Escape');
-        return undefined;
-      },
-      60_000,
-      "the session row's context menu",
-    );
-    await asText.click();
+            return true;
+          await vs.page.keyboard.press('Escape');
+          return undefined;
+        },
+        60_000,
+        "the session row's context menu",
+      );
+      await asText.click();
+      const opened = await until(
+        async () => {
+          const text = (await activeTab.count()) ? ((await activeTab.first().textContent()) ?? '') : '';
+          return text.includes(name) ? 'right' : text.includes('.jsonl') ? 'wrong' : undefined;
+        },
+        60_000,
+        'the session file to open as text',
+      );
+      if (opened === 'right') break;
+      assert.ok(attempt < 3, 'the context menu opened another session three times');
+      await vs.runCommand('View: Close Editor');
+    }
     const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });
     // Lenses are drawn for the lines in view only: the file's 21 lines are, from its top (a text
     // editor may open scrolled, e.g. to where the file was last viewed).
