@@ -38,6 +38,26 @@ export async function openTree(vs: VSCode, title: string): Promise<FrameLocator>
   return wv;
 }
 
+/**
+ * Clicks the sidebar row showing `title` (at least once) until it is the selected row (a left click also opens its
+ * tree). The listing can move another row under the pointer while it redraws; the click is then
+ * repeated.
+ */
+export async function selectRow(vs: VSCode, title: string): Promise<void> {
+  const row = vs.treeRows().filter({ hasText: title }).first();
+  let clicked = false;
+  await until(
+    async () => {
+      if (clicked && (await row.getAttribute('aria-selected')) === 'true') return true;
+      await row.click();
+      clicked = true;
+      return undefined;
+    },
+    60_000,
+    `the row "${title}" to be selected`,
+  );
+}
+
 /** The entry id of the selected row, if an entry (not a segment) is selected. */
 export async function selectedEntry(wv: FrameLocator): Promise<string | undefined> {
   const row = wv.locator('[role="treeitem"][aria-selected="true"]').first();
