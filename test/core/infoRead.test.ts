@@ -11,6 +11,7 @@ import { encodeCwd, SessionRepository } from '../../src/core/repository.js';
 import { SessionInfoCache, type SessionInfo } from '../../src/core/sessionInfo.js';
 import { loadPi } from '../support/pi.js';
 import { assistant, entry, sessionText, tempDir, tempFile, user } from '../support/tmp.js';
+import { countTurns } from '../support/loopTurns.js';
 
 const MiB = 1024 * 1024;
 const HEADER = { type: 'session', version: 3, id: '01990000-0000-7000-8000-0000000000aa', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/work/long' };
@@ -136,18 +137,12 @@ describe('listing reader', { timeout: 120_000 }, () => {
     mkdirSync(dir, { recursive: true });
     const body = Array.from({ length: 400 }, (_, i) => `${JSON.stringify(i % 2 ? assistant(`a${i}`, null, 'x'.repeat(400)) : user(`u${i}`, null, 'y'.repeat(400)))}\n`).join('');
     for (let f = 0; f < 200; f++) writeFileSync(join(dir, `2026-11-01T09-00-00-000Z_0199000${String(f).padStart(5, '0')}.jsonl`), `${JSON.stringify({ ...HEADER, id: `s${f}` })}\n${body}`);
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countTurns();
     const list = await new SessionRepository({ agentDir, env: {}, cache: new SessionInfoCache() }).list(HEADER.cwd);
-    on = false;
+    turns.stop();
     assert.equal(list.length, 200);
     assert.equal(list[0].messageCount, 400);
     // ~36 MB of lines take far longer than one 10 ms slice, so the listing yielded between slices
-    assert.ok(turns >= 2, `event-loop turns during the listing: ${turns}`);
+    assert.ok(turns.count >= 2, `event-loop turns during the listing: ${turns.count}`);
   });
 });

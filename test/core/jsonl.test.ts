@@ -4,22 +4,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BufferSource } from '../../src/core/byteSource.js';
 import { scanSource } from '../../src/core/jsonl.js';
+import { countTurns } from '../support/loopTurns.js';
 
 const text = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `{"${tag}":${i}}`).join('\n') + '\n';
 
 describe('scanSource', () => {
   it('the event loop gets turns within one chunk of many lines (not only between chunks)', async () => {
     const data = Buffer.from(text(20_000, 'a')); // ~200 kB: one read
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countTurns();
     const seen: number[] = [];
-    const r = await scanSource(new BufferSource(() => data), () => seen.push(turns), { sliceMs: 0 });
-    on = false;
+    const r = await scanSource(new BufferSource(() => data), () => seen.push(turns.count), { sliceMs: 0 });
+    turns.stop();
     assert.equal(seen.length, 20_000);
     assert.equal(r.endOffset, data.length);
     assert.ok(seen[seen.length - 1] - seen[0] >= 10, `turns while the chunk was read: ${seen[seen.length - 1] - seen[0]}`);
