@@ -19,12 +19,13 @@ describe('tree panels and editors of a session', () => {
     await row.waitFor();
     // open the file as text from the row's context menu (a left click would open the tree)
     // The listing may still be redrawing its rows (they stream in): that closes a menu opened on one (it
-    // is opened again until it stays), or moves another row under the pointer (the opened file is
-    // checked by its tab; a wrong one is closed and the row tried again).
+    // is opened again until it stays), moves another row under the pointer (the opened file is checked by
+    // its tab; a wrong one is closed), or swallows the click on the item (nothing opens: tried again).
     const asText = vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' });
     const activeTab = vs.page.locator(sel.editor.activeTab);
     const name = basename(file);
     for (let attempt = 1; ; attempt++) {
+      assert.ok(attempt <= 4, 'the session file did not open as text from its row in four tries');
       await until(
         async () => {
           await row.click({ button: 'right' });
@@ -47,12 +48,12 @@ describe('tree panels and editors of a session', () => {
           const text = (await activeTab.count()) ? ((await activeTab.first().textContent()) ?? '') : '';
           return text.includes(name) ? 'right' : text.includes('.jsonl') ? 'wrong' : undefined;
         },
-        60_000,
+        15_000,
         'the session file to open as text',
-      );
+      ).catch(() => 'none' as const);
       if (opened === 'right') break;
-      assert.ok(attempt < 3, 'the context menu opened another session three times');
-      await vs.runCommand('View: Close Editor');
+      if (opened === 'wrong') await vs.runCommand('View: Close Editor');
+      else await vs.page.keyboard.press('Escape'); // a menu still up
     }
     const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });
     // Lenses are drawn for the lines in view only: the file's 21 lines are, from its top (a text
