@@ -14,6 +14,7 @@ import { completionSse, startLoopback, type Loopback } from '../support/loopback
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { waitForBridge } from '../bridge/helpers.js';
 import { scenario } from './harness.js';
+import { openTree } from './uxHelpers.js';
 
 async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -56,9 +57,7 @@ describe('tree explorer connected to a running pi', () => {
       await vs.openContainer();
       const row = vs.treeRows().filter({ hasText: 'Plan the parser' });
       await row.filter({ hasText: 'pi connected' }).waitFor();
-      await row.click();
-      const wv = vs.webview();
-      await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
+      const wv = await openTree(vs, 'Plan the parser');
       const badge = wv.locator('.badges .badge.bridge');
       await badge.filter({ hasText: `connected to pi ${running.pid}` }).waitFor();
       assert.equal(await wv.locator('.badges .badge.live').count(), 0, 'no time-based "live" guess beside the connection');

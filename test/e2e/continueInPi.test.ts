@@ -8,6 +8,7 @@ import { describe } from 'node:test';
 import { repoRoot } from '../support/codeServer.js';
 import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
+import { openTree } from './uxHelpers.js';
 
 const HOSTILE = `2026-11-20T09-00-00-000Z_a\\'; touch pwned #$(touch pwned2)\`touch pwned3\`.jsonl`;
 
@@ -18,11 +19,7 @@ describe('continue in pi', () => {
   scenario(
     'continue in pi passes the hostile session path as one argument',
     async (vs) => {
-      await vs.openContainer();
-      const row = vs.treeRows().filter({ hasText: 'Quoting is hard' });
-      await row.waitFor();
-      await row.click();
-      await vs.webview().locator('[role="tree"]').first().waitFor();
+      await openTree(vs, 'Quoting is hard');
       await vs.runCommand('pi Tree: Continue in pi');
       const out = join(fakeBin, 'argv.txt');
       const argv = await vs.pollFile(out, (t) => (t.endsWith('\0END\0') ? t.split('\0').slice(0, -2) : undefined));

@@ -9,30 +9,33 @@ import * as sel from './selectors.js';
  * listing can redraw its rows between finding this one and the click landing (a session read later
  * moves the rows): the click then opens the session that moved under the pointer. The panel's tab
  * tells (it shows the file name until the session is read, then its title): a wrong one is closed and
- * the row clicked again.
+ * the row clicked again. A click the redraw swallowed (no editor opens) is repeated too.
+ * `waitForRows: false` returns as soon as the right panel is active (to watch it load).
  */
-export async function openTree(vs: VSCode, title: string): Promise<FrameLocator> {
+export async function openTree(vs: VSCode, title: string, opts: { waitForRows?: boolean } = {}): Promise<FrameLocator> {
   await vs.openContainer();
   const tab = vs.page.locator(sel.editor.activeTab);
   const activeTab = async () => ((await tab.count()) ? ((await tab.first().textContent()) ?? '') : '');
   for (let attempt = 1; ; attempt++) {
+    if (attempt > 4) throw new Error(`the row "${title}" did not open its own tree in four clicks`);
     const before = await activeTab();
     await vs.treeRows().filter({ hasText: title }).first().click();
-    const opened = await until(
-      async () => {
-        const text = await activeTab();
-        if (text.includes(title)) return 'right';
-        // (the editor that was active before the click is not the one it opened)
-        return text && text !== before && !text.includes('.jsonl') ? 'wrong' : undefined;
-      },
-      90_000,
-      `the tree of "${title}" to open`,
+    const which = async () => {
+      const text = await activeTab();
+      if (text.includes(title)) return 'right';
+      // (the editor that was active before the click is not the one it opened)
+      return text && text !== before && !text.includes('.jsonl') ? 'wrong' : undefined;
+    };
+    const what = `the tree of "${title}" to open`;
+    const opened = await until(which, 20_000, what).catch(async () =>
+      // a panel that opened shows the file name until its session is read: wait for its title
+      (await activeTab()) !== before ? until(which, 70_000, what) : ('none' as const),
     );
     if (opened === 'right') break;
-    if (attempt === 3) throw new Error(`the row "${title}" opened another session three times`);
-    await vs.runCommand('View: Close Editor');
+    if (opened === 'wrong') await vs.runCommand('View: Close Editor');
   }
   const wv = vs.webview();
+  if (opts.waitForRows === false) return wv;
   // the snapshot has arrived once the outline has rows
   await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
   return wv;
