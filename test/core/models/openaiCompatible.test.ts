@@ -231,9 +231,12 @@ describe('retries, timeouts, cancellation', () => {
   test('a stream that stalls mid-answer times out (inactivity, not total time)', async () => {
     lb.setHandler(() => completionSse('partial answer here', { pieces: 3, stopAfterPieces: 2, hang: true }));
     await rejects(model({ timeoutMs: 300, maxRetries: 0 }).complete({ system: 's', prompt: 'p' }), 'timeout', /sent nothing/);
-    // A slow but steady stream is fine even when its total time exceeds the timeout.
-    lb.setHandler(() => completionSse('slow but steady stream', { pieces: 6, delayMs: 120 }));
-    assert.equal((await model({ timeoutMs: 300 }).complete({ system: 's', prompt: 'p' })).text, 'slow but steady stream');
+    // A slow but steady stream is fine even when its total time exceeds the timeout (pieces 50 ms
+    // apart, 1.5 s in all, against 1 s: a loaded machine may delay a piece, not by 20 times).
+    lb.setHandler(() => completionSse('a slow but steady stream of thirty pieces or so, one after the other', { pieces: 30, delayMs: 50 }));
+    const t0 = Date.now();
+    assert.equal((await model({ timeoutMs: 1000 }).complete({ system: 's', prompt: 'p' })).text, 'a slow but steady stream of thirty pieces or so, one after the other');
+    assert.ok(Date.now() - t0 > 1000, 'the stream took longer than the timeout');
   });
 
   test('a stream cut off without finish or [DONE] is retried, then reported', async () => {
