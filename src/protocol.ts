@@ -182,9 +182,10 @@ export type HostMessage =
   | ({ type: 'snapshotPart'; rev: number } & SnapshotNodes)
   /**
    * The first screen of a big session (the leaf, its path, the branches leaving it), sent before its
-   * snapshot (of a later `rev`) and drawn until that snapshot is whole; `total` is the session's count.
+   * snapshot (of a later `rev`) and drawn until that snapshot is whole; `total` is the session's count, absent while the file is still
+   * being read (a first screen read from the file's end).
    */
-  | { type: 'preview'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total: number }
+  | { type: 'preview'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
   | { type: 'appended'; rev: number; nodes: NodeView[] }
   | { type: 'leafMoved'; rev: number; leafId: string | null }
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }

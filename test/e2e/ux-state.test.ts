@@ -79,7 +79,7 @@ describe('honest state (#17 finding 4)', () => {
       const seen = await until(
         async () => {
           const t = (await loading.isVisible().catch(() => false)) ? await loading.textContent().catch(() => '') : '';
-          return t && /Opening the session|Loading [\d,]+ of [\d,]+ entries/.test(t) ? t : undefined;
+          return t && /Opening the session|Reading the session|Loading [\d,]+ of [\d,]+ entries/.test(t) ? t : undefined;
         },
         90_000,
         'the loading bar',
@@ -87,7 +87,9 @@ describe('honest state (#17 finding 4)', () => {
       await vs.screenshot('loading');
       await wv.locator('svg.scene g.node').first().waitFor({ timeout: 120_000 });
       await loading.waitFor({ state: 'hidden' });
-      assert.match(seen, /Opening|Loading/);
+      assert.match(seen, /Opening|Reading|Loading/);
+      // the first screen was read from the file's end, not after the whole file
+      await vs.waitForOutput(/first screen of \d+ entries read from the file's end/);
     },
     {
       sessions: ({ agentDir, workspace }) => {

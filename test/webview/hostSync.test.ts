@@ -117,4 +117,11 @@ test('a first screen goes to onPreview with the loading bar at 0; one older than
   sync.receive({ type: 'snapshot', rev: 3, meta: meta(), leafId, nodes });
   sync.receive({ type: 'preview', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
   assert.equal(calls.length, 3, 'a preview not newer than the snapshot held is ignored');
+  // A first screen read from the file's end comes before the count is known: the bar waits for it.
+  calls.length = 0;
+  sync.receive({ type: 'preview', rev: 4, meta: meta(), leafId, nodes: nodes.slice(0, 3) });
+  assert.deepEqual(calls, [
+    ['preview', 4, 3, undefined],
+    ['loading', 0, undefined],
+  ]);
 });

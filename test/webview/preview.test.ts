@@ -27,10 +27,10 @@ function firstScreen(nodes: NodeView[], leafId: string, n = 400): NodeView[] {
   return out;
 }
 
-async function open(preview: boolean): Promise<{ host: ScriptedHost; s: ReturnType<typeof genSession>; first: NodeView[] }> {
+async function open(preview: boolean, previewUncounted = false): Promise<{ host: ScriptedHost; s: ReturnType<typeof genSession>; first: NodeView[] }> {
   const s = genSession({ n: 20_000, branchRate: 0.02, seed: 41 });
   const first = firstScreen(s.nodes, s.leafId);
-  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId, ...(preview ? { preview: first } : {}) });
+  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId, ...(preview ? { preview: first, previewUncounted } : {}) });
   return { host, s, first };
 }
 
@@ -74,11 +74,12 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   await page.context().close();
 });
 
-test('a view panned on the first screen is not framed again when the whole tree arrives', async () => {
-  const { host, s } = await open(true);
+test('a view panned on the first screen is not framed again when the whole tree arrives; a first screen before the count says the session is being read', async () => {
+  const { host, s } = await open(true, true);
   const page = host.page;
   await page.locator('svg.scene g.node.selected').waitFor({ state: 'attached', timeout: 60_000 });
   await idle(page);
+  assert.equal((await page.locator('.loading').textContent())?.trim(), 'Reading the session…');
   await page.evaluate(() => (window as unknown as Hooks).__piTree.graph.panBy(-60, 30));
   const panned = await view(page);
   host.rev++;

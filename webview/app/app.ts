@@ -196,7 +196,7 @@ export class App implements CommandContext, SyncTarget {
 
   // ───────────── host messages (app/hostSync.ts) ─────────────
 
-  onLoading(loaded: number, total: number): void {
+  onLoading(loaded: number, total: number | undefined): void {
     this.loading.progress(loaded, total);
   }
 

@@ -19,7 +19,8 @@ export interface SyncTarget {
   onFamily(links: FamilyLink[]): void;
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
   /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */
-  onLoading?(loaded: number, total: number): void;
+  /** `total` undefined: the count is not known yet (the session is still being read). */
+  onLoading?(loaded: number, total: number | undefined): void;
 }
 
 export class HostSync {

@@ -17,10 +17,16 @@ export class LoadingIndicator {
     this.el.append(this.text, this.bar);
   }
 
-  /** `loaded` of `total` entries have arrived. */
-  progress(loaded: number, total: number): void {
+  /** `loaded` of `total` entries have arrived; no `total` while the session is still being read. */
+  progress(loaded: number, total: number | undefined): void {
     this.el.hidden = false;
+    if (total === undefined) {
+      this.text.textContent = 'Reading the session…';
+      this.bar.indeterminate = true;
+      return;
+    }
     this.text.textContent = `Loading ${thousands(loaded)} of ${thousands(total)} entries…`;
+    this.bar.indeterminate = false;
     this.bar.max = total;
     this.bar.value = loaded;
   }

@@ -55,6 +55,8 @@ export class TreeController implements vscode.Disposable {
   private lastName: string | undefined;
   private ready = false;
   private stale = false;
+  /** A first screen from the file's end was shown: the first snapshot goes without its own. */
+  private previewed = false;
   private loading: Promise<void> | undefined;
   private selected: string | null = null;
   private readonly token = randomBytes(8).toString('hex');
@@ -132,8 +134,7 @@ export class TreeController implements vscode.Disposable {
   }
 
   /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
-  private title(max = 40): string {
-    const s = this.session;
+  private title(max = 40, s = this.session): string {
     if (!s) return basename(this.file);
     return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
@@ -171,19 +172,19 @@ export class TreeController implements vscode.Disposable {
     }
   }
 
-  meta(): SessionMeta {
-    const s = this.session!;
+  /** The header's facts; `early`: of the session read from the file's end (its diagnostics are not the file's). */
+  meta(s: Session = this.session!, early = false): SessionMeta {
     return {
       fileName: basename(this.file),
       sessionId: s.header.id,
       cwd: String(s.header.cwd ?? ''),
       name: s.name,
       firstMessage: (this.texts.first ?? this.deps.describe(this.file))?.slice(0, 200),
-      title: this.title(120),
+      title: this.title(120, s),
       readOnly: s.readOnly,
       live: !this.live.state && this.deps.isLive(this.file),
       ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
-      diagnostics: s.diagnostics
+      diagnostics: (early ? [] : s.diagnostics)
         .filter((d) => d.severity !== 'info')
         .slice(0, 200)
         .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
@@ -236,11 +237,28 @@ export class TreeController implements vscode.Disposable {
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
-      (rev, nodes) => this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
+      this.previewed ? undefined : (rev, nodes) => this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
+    this.previewed = false;
     if (!projector) return;
     this.projector = projector;
     this.family.resend();
+  }
+
+  /**
+   * A big session's first screen, read from the file's end when the panel was made: shown as soon as
+   * the webview is ready, while the whole file may still be read (the snapshot follows and replaces
+   * it). If the session is open by then and ends elsewhere (it changed since), its own first screen goes.
+   */
+  private async sendEarlyPreview(): Promise<void> {
+    const early = await this.source.earlyPreview();
+    if (!early || this.disposed || !this.panel.visible) return;
+    const s = this.session;
+    if (s && s.leafId !== early.session.leafId) return;
+    this.previewed = true;
+    this.source.mark('preview');
+    log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
+    this.post({ type: 'preview', rev: ++this.rev, meta: s ? this.meta() : this.meta(early.session, true), leafId: early.session.leafId, nodes: early.nodes, ...(s ? { total: s.index.size } : {}) });
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -295,6 +313,7 @@ export class TreeController implements vscode.Disposable {
     if (m.type === 'ready') {
       this.ready = true;
       this.source.mark('ready');
+      await this.sendEarlyPreview();
       await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
       for (const [action, id, text] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });

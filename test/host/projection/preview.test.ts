@@ -1,8 +1,12 @@
 // The first screen of a big session (src/host/projection/preview.ts): the leaf's path, the branches
 // leaving it, projected like the whole tree, bounded in size.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
 import { Session } from '../../../src/core/session.js';
+import { openTail } from '../../../src/core/tailSession.js';
 import { previewNodes } from '../../../src/host/projection/preview.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { generateSession } from '../../support/generate.js';
@@ -50,4 +54,20 @@ it('a session without a leaf has no first screen', async () => {
   const g = generateSession({ seed: 9, entries: 10 });
   const s = await Session.inMemory(`${JSON.stringify(g.header)}\n`);
   assert.deepEqual(await previewNodes(s), []);
+});
+
+it("read from the file's end (before the whole file is read), the first screen is the whole file's", async () => {
+  const g = generateSession({ seed: 12, entries: 20_000, branchRate: 0.05 });
+  const dir = mkdtempSync(join(tmpdir(), 'pi-tree-preview-'));
+  try {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, g.text);
+    const tail = (await openTail(file))!;
+    assert.ok(tail.index.size < 20_000 / 2, `the tail holds ${tail.index.size} entries`);
+    const whole = await previewNodes(await Session.open(file));
+    assert.ok(whole.length > 400);
+    assert.deepEqual(await previewNodes(tail), whole);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

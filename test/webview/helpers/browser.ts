@@ -163,6 +163,8 @@ export interface HostSession {
   leafId: string | null;
   /** A first screen sent on ready instead of the snapshot (the test posts the snapshot when it wants). */
   preview?: NodeView[];
+  /** The preview comes before the count is known (read from the file's end while the rest is read). */
+  previewUncounted?: boolean;
 }
 
 export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
@@ -206,7 +208,7 @@ export class ScriptedHost {
     }
     if (m.type === 'ready' && this.session.preview) {
       const s = this.session;
-      await this.post({ type: 'preview', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, total: s.nodes.length });
+      await this.post({ type: 'preview', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, ...(s.previewUncounted ? {} : { total: s.nodes.length }) });
       return;
     }
     if (m.type === 'ready') {
