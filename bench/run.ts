@@ -42,7 +42,7 @@ async function main() {
   if (want('tail')) {
     const dump = join(WORK, 'snapshot-100k.jsonl');
     const host = hostOpen('100k entries (small messages)', shape('small'), 1, {}, dump);
-    webviewTail('100k', dump, host[0].readyMs, 24);
+    webviewTail('100k', dump, host[0].readyMs, 24, undefined, host[0].firstScreenMs);
   }
   if (want('compare')) compareBench();
   if (want('click')) runClickBench(ROOT, log); // its own section of BENCHMARKS.md (real VS Code)
@@ -51,8 +51,10 @@ async function main() {
     await cliMillion(file, RUNS_1M);
     await cloneFork(shape('small'), file, Math.min(RUNS_1M, 2));
     const dump = join(WORK, 'snapshot-1m.jsonl');
-    const host = hostOpen('1M entries', file, RUNS_1M, { readyMs: 3000, heapMb: 300 }, dump);
-    webviewTail('1M', dump, median(host.map((h) => h.readyMs)), 24, 3000);
+    // The first paint (< 3 s) is the first screen's (its row, from webviewTail); the whole tree follows.
+    const host = hostOpen('1M entries', file, RUNS_1M, { heapMb: 300 }, dump);
+    const firstScreens = host.map((h) => h.firstScreenMs).filter((x): x is number => x !== undefined);
+    webviewTail('1M', dump, median(host.map((h) => h.readyMs)), 24, 3000, firstScreens.length ? median(firstScreens) : undefined);
   }
   const minutes = (performance.now() - started) / 60000;
   const load = `load average ${fmt(load0, 1)} at the start, ${fmt(loadavg()[0], 1)} at the end`;

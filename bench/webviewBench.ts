@@ -121,6 +121,8 @@ export function webview() {
 
 interface Tail {
   nodes: number;
+  /** The first screen read from the file's end: its arrival to its painted frame. */
+  firstScreen?: { ms: number; items: number; nodes: number };
   firstPaint: { fromFirstPartMs: number; fromLastPartMs: number; items: number; derive: number; layout: number };
   appended: { runs: number; workMs: Mmm; passMs: Mmm; drawMs: Mmm; paintedMs: Mmm; passes: Record<string, number> };
   heapMb: number;
@@ -137,7 +139,7 @@ const m3 = (x: Mmm, d = 1) => `${fmt(x.min, d)} / **${fmt(x.median, d)}** / ${fm
  * first paint, then entries appended under the leaf. `hostReadyMs`: the host's time to the last part,
  * for the whole first-paint figure.
  */
-export function webviewTail(label: string, dump: string, hostReadyMs: number | undefined, appends: number, paintTarget?: number): void {
+export function webviewTail(label: string, dump: string, hostReadyMs: number | undefined, appends: number, paintTarget?: number, hostFirstScreenMs?: number): void {
   const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'webviewTail.ts'), dump, String(appends)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) {
     log(`webview tail bench failed: ${r.stderr.slice(-800)}`);
@@ -147,12 +149,23 @@ export function webviewTail(label: string, dump: string, hostReadyMs: number | u
   const t = JSON.parse(r.stdout.trim().split('\n').pop()!) as Tail;
   const fp = t.firstPaint;
   const whole = hostReadyMs !== undefined ? hostReadyMs + fp.fromLastPartMs : undefined;
+  const fs = t.firstScreen;
+  if (fs && hostFirstScreenMs !== undefined) {
+    const total = hostFirstScreenMs + fs.ms;
+    rows.push({
+      what: `tree explorer first paint, ${label}: the first screen`,
+      how: `what the panel draws while the whole file is read: the host reads the header and the file's last 4 MB as a session and projects the leaf, its path and the branches leaving it (${fmt(fs.nodes)} nodes), beside the whole read + index as the panel does (median above); then headless Chromium from its arrival to the painted frame (${fmt(fs.items)} items drawn)`,
+      target: paintTarget ? `< ${fmt(paintTarget)} ms in all` : '',
+      result: `host ${fmt(hostFirstScreenMs)} ms + webview ${fmt(fs.ms)} ms = **${fmt(total)} ms**`,
+      pass: paintTarget ? total < paintTarget : undefined,
+    });
+  }
   rows.push({
-    what: `tree explorer first paint, ${label} (${fmt(t.nodes)} nodes)`,
+    what: `tree explorer, ${label}: the whole tree painted (${fmt(t.nodes)} nodes)`,
     how: `headless Chromium, the host's real snapshot parts posted as VS Code delivers them; webview from the last part's arrival to the painted frame (derive ${fmt(fp.derive)} ms, layout ${fmt(fp.layout)} ms, ${fmt(fp.items)} items drawn)${whole !== undefined ? ' + the host to the last part sent (median above)' : ''}; one run; webview heap after: ${fmt(t.heapMb)} MB`,
-    target: paintTarget ? `< ${fmt(paintTarget)} ms in all` : '',
+    target: '',
     result: `webview ${fmt(fp.fromLastPartMs)} ms (${fmt(fp.fromFirstPartMs)} ms from the first part)${whole !== undefined ? `; with the host: **${fmt(whole)} ms**` : ''}`,
-    pass: paintTarget && whole !== undefined ? whole < paintTarget : undefined,
+    pass: undefined,
   });
   const a = t.appended;
   rows.push({

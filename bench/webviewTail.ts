@@ -4,7 +4,7 @@
 // posts it (`appended`, then `leafMoved`) and timed to the painted frame; the webview's own work for
 // the pass is read from its timings. Prints JSON.
 // Usage: node --import tsx bench/webviewTail.ts DUMP [APPENDS]   (needs `npm run build` first)
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser';
 import { freshPage, median, r1 } from './webviewPage';
@@ -23,6 +23,30 @@ async function main(dump: string, appends: number): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--js-flags=--max-old-space-size=8192'] });
   try {
     const page = await freshPage(browser, srv.url);
+    // The first screen read from the file's end (DUMP.preview), as the panel posts it when the webview is ready.
+    const previewFile = `${dump}.preview`;
+    const firstScreen = existsSync(previewFile)
+      ? await page.evaluate(
+          (line) =>
+            new Promise<{ ms: number; items: number; nodes: number }>((resolve) => {
+              const w = window as unknown as { __piTree: { stats(): { items: number } } };
+              const m = JSON.parse(line) as { nodes: unknown[] };
+              const t0 = performance.now();
+              const obs = new PerformanceObserver((list) => {
+                if (!list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) return;
+                obs.disconnect();
+                requestAnimationFrame(() => {
+                  const ch = new MessageChannel();
+                  ch.port1.onmessage = () => resolve({ ms: performance.now() - t0, items: w.__piTree.stats().items, nodes: m.nodes.length });
+                  ch.port2.postMessage(0);
+                });
+              });
+              obs.observe({ entryTypes: ['mark'] });
+              window.postMessage(m, '*');
+            }),
+          readFileSync(previewFile, 'utf8').trim(),
+        )
+      : undefined;
     await page.evaluate(() => ((window as unknown as { __parts: string[] }).__parts = []));
     for (let i = 0; i < lines.length; i += 20) await page.evaluate((ls) => (window as unknown as { __parts: string[] }).__parts.push(...ls), lines.slice(i, i + 20));
     const paint = await page.evaluate(
@@ -102,6 +126,7 @@ async function main(dump: string, appends: number): Promise<void> {
     process.stdout.write(
       `${JSON.stringify({
         nodes: first.total ?? first.nodes?.length ?? 0,
+        firstScreen: firstScreen && { ms: r1(firstScreen.ms), items: firstScreen.items, nodes: firstScreen.nodes },
         parts: lines.length,
         firstPaint: {
           fromFirstPartMs: r1(paint.ms),

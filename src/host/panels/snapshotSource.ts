@@ -7,12 +7,11 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Session } from '../../core/session.js';
-import { openTail } from '../../core/tailSession.js';
 import type { NodeView, SnapshotNodes } from '../../protocol.js';
 import { log } from '../platform/log.js';
 import { previewNodes } from '../projection/preview.js';
 import { Projector, projectParts } from '../projection/projection.js';
-import { useRun, WorkerMismatch, WorkerRun } from '../projection/workerProjection.js';
+import { useRun, WorkerMismatch, WorkerRun, type WorkerPreview } from '../projection/workerProjection.js';
 
 export const SNAPSHOT_PART = 1000;
 /** Sessions with at least this many entries are projected in a worker thread. */
@@ -27,17 +26,11 @@ export type PreviewSink = (rev: number, nodes: NodeView[]) => void;
 
 type Milestone = 'open' | 'ready' | 'preview' | 'firstPart' | 'sent';
 
-/** A big file's first screen read from its end (see tailSession.ts), with the tail read as a session. */
-export interface EarlyPreview {
-  session: Session;
-  nodes: NodeView[];
-}
-
 export class SnapshotSource {
   /** A big file's projection, started with the panel and used by the first snapshot. */
   private early: WorkerRun | undefined;
-  /** A big file's first screen from its last bytes, started with the panel, shown if the webview is ready before the whole file is read. */
-  private tail: Promise<EarlyPreview | undefined> | undefined;
+  /** A big file's first screen from its last bytes, read first by that worker (see tailSession.ts). */
+  private tail: Promise<WorkerPreview | undefined> | undefined;
   private readonly born = performance.now();
   /** Milestones of the first snapshot, in ms from the panel's creation. */
   private readonly marks: Partial<Record<Milestone, number>> = {};
@@ -50,11 +43,8 @@ export class SnapshotSource {
     this.script = join(__dirname, 'projector.js');
     try {
       if (statSync(file).size >= EARLY_MIN_BYTES) {
-        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART }, signal);
-        this.tail = openTail(file).then(
-          async (session) => (session ? { session, nodes: await previewNodes(session) } : undefined),
-          (e: unknown) => (log().info(`${basename(file)}: no first screen from its end (${String(e)})`), undefined),
-        );
+        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART, preview: true }, signal);
+        this.tail = this.early.preview;
       }
     } catch {
       // the open says what is wrong with the file
@@ -62,11 +52,10 @@ export class SnapshotSource {
   }
 
   /** The first screen read from the file's end, once (undefined for small files, or when there is none). */
-  async earlyPreview(): Promise<EarlyPreview | undefined> {
+  async earlyPreview(): Promise<WorkerPreview | undefined> {
     const tail = this.tail;
     this.tail = undefined;
-    const p = await tail;
-    return p?.nodes.length ? p : undefined;
+    return tail;
   }
 
   mark(m: Milestone): void {

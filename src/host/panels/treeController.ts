@@ -11,7 +11,6 @@ import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
-import { readConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import { learnCallsFor, Projector } from '../projection/projection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
@@ -20,6 +19,7 @@ import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { SessionActions, type ActionDeps } from './sessionActions.js';
 import { SnapshotSource } from './snapshotSource.js';
 import { PanelFamily } from './panelFamily.js';
+import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
 import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
 import { renderWebviewHtml } from './webviewHtml.js';
@@ -134,7 +134,8 @@ export class TreeController implements vscode.Disposable {
   }
 
   /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
-  private title(max = 40, s = this.session): string {
+  private title(max = 40): string {
+    const s = this.session;
     if (!s) return basename(this.file);
     return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
@@ -172,34 +173,22 @@ export class TreeController implements vscode.Disposable {
     }
   }
 
-  /** The header's facts; `early`: of the session read from the file's end (its diagnostics are not the file's). */
-  meta(s: Session = this.session!, early = false): SessionMeta {
-    return {
-      fileName: basename(this.file),
-      sessionId: s.header.id,
-      cwd: String(s.header.cwd ?? ''),
-      name: s.name,
-      firstMessage: (this.texts.first ?? this.deps.describe(this.file))?.slice(0, 200),
-      title: this.title(120, s),
-      readOnly: s.readOnly,
-      live: !this.live.state && this.deps.isLive(this.file),
-      ...(this.live.state ? { bridge: { pid: this.live.state.pid, busy: this.live.state.busy, piVersion: this.live.state.piVersion } } : {}),
-      diagnostics: (early ? [] : s.diagnostics)
-        .filter((d) => d.severity !== 'info')
-        .slice(0, 200)
-        .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
-      clickAction: readConfig().clickAction,
-      defaultFilter: readConfig().treeFilter,
-      defaultLayout: readConfig().treeView,
-      summariesAvailable: this.deps.summaries.available(),
-      restoreToken: this.token,
-      ...this.hiddenMarks(s),
-    };
+  meta(): SessionMeta {
+    const s = this.session!;
+    return sessionMeta(this.metaSources(s.header.id), s, this.title(120));
   }
 
-  private hiddenMarks(s: Session): { hidden?: string[] } {
-    const hidden = this.deps.codeViews.hidden.get(s.header.id);
-    return hidden.length ? { hidden } : {};
+  private metaSources(sessionId: string): MetaSources {
+    return {
+      file: this.file,
+      restoreToken: this.token,
+      firstMessage: this.texts.first,
+      describe: this.deps.describe(this.file),
+      live: this.live.state,
+      isLive: this.deps.isLive(this.file),
+      summariesAvailable: this.deps.summaries.available(),
+      hidden: this.deps.codeViews.hidden.get(sessionId),
+    };
   }
 
   private post(m: HostMessage): void {
@@ -254,11 +243,18 @@ export class TreeController implements vscode.Disposable {
     const early = await this.source.earlyPreview();
     if (!early || this.disposed || !this.panel.visible) return;
     const s = this.session;
-    if (s && s.leafId !== early.session.leafId) return;
+    if (s && s.leafId !== early.leafId) return;
     this.previewed = true;
     this.source.mark('preview');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
-    this.post({ type: 'preview', rev: ++this.rev, meta: s ? this.meta() : this.meta(early.session, true), leafId: early.session.leafId, nodes: early.nodes, ...(s ? { total: s.index.size } : {}) });
+    this.post({
+      type: 'preview',
+      rev: ++this.rev,
+      meta: s ? this.meta() : earlyMeta(this.metaSources(early.sessionId), early),
+      leafId: early.leafId,
+      nodes: early.nodes,
+      ...(s ? { total: s.index.size } : {}),
+    });
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {

@@ -1,14 +1,25 @@
 // Worker thread entry (dist/projector.js): reads a session file up to a byte size and projects it for
 // the webview, posting the nodes in parts. The parsing and projecting of a big session (and the garbage
 // collections they cause) then happen off the extension host's thread, which VS Code shares with every
-// extension. No vscode import: this runs in a plain worker.
+// extension. Asked to, it first reads the file's end for the first screen. No vscode import: this runs
+// in a plain worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { packNodes } from '../../protocol.js';
 import { FileSource, type ByteSource } from '../../core/byteSource.js';
 import { visitLines } from '../../core/lineReads.js';
 import { readSession } from '../../core/reader.js';
+import { openTail } from '../../core/tailSession.js';
+import { previewNodes } from './preview.js';
 import { Projector, projectParts } from './projection.js';
-import type { WorkerReply, WorkerTask } from './workerProjection.js';
+import type { WorkerPreview, WorkerReply, WorkerTask } from './workerProjection.js';
+
+/** The first screen from the file's end (a few MB), before the whole file: the panel shows it at once. */
+async function firstScreen(file: string): Promise<WorkerPreview | undefined> {
+  const s = await openTail(file);
+  if (!s) return undefined;
+  const nodes = await previewNodes(s);
+  return nodes.length ? { sessionId: s.header.id, cwd: String(s.header.cwd ?? ''), name: s.name, leafId: s.leafId, nodes } : undefined;
+}
 
 /** The file as it was when the extension host read it: later appends come to the webview as deltas. */
 function upTo(src: ByteSource, until: number): ByteSource {
@@ -17,6 +28,7 @@ function upTo(src: ByteSource, until: number): ByteSource {
 
 async function run(task: WorkerTask): Promise<void> {
   const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  if (task.preview) post({ kind: 'preview', preview: await firstScreen(task.file).catch(() => undefined) });
   const file = await FileSource.open(task.file);
   // The size now, unless told (the host compares it with its own read of the file).
   const until = task.until ?? (await file.size());

@@ -1,12 +1,25 @@
 // Projecting a big session in a worker thread (see projectWorker.ts), from the extension host's side.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import type { NodeView } from '../../protocol.js';
 
 export interface WorkerTask {
   file: string;
   /** Bytes of the file to read (what the host's session has read); by default, its size when the worker starts. */
   until?: number;
   part: number;
+  /** First read the file's end and post its first screen (see tailSession.ts and preview.ts). */
+  preview?: boolean;
+}
+
+/** A big session's first screen, read from the file's end by the worker before the whole file. */
+export interface WorkerPreview {
+  sessionId: string;
+  cwd: string;
+  /** The name the file's end sets, if it does. */
+  name?: string;
+  leafId: string | null;
+  nodes: NodeView[];
 }
 
 /** A part of the projection: `count` nodes as packed JSON (packNodes), made in the worker. */
@@ -23,7 +36,8 @@ export interface WorkerHead {
   size: number;
 }
 
-export type WorkerReply = ({ kind: 'count' } & WorkerHead) | ({ kind: 'part'; from: number } & PackedPart) | { kind: 'done' } | { kind: 'error'; message: string };
+export type WorkerReply =
+  { kind: 'preview'; preview: WorkerPreview | undefined } | ({ kind: 'count' } & WorkerHead) | ({ kind: 'part'; from: number } & PackedPart) | { kind: 'done' } | { kind: 'error'; message: string };
 
 export class WorkerMismatch extends Error {
   override name = 'WorkerMismatch';
@@ -37,6 +51,8 @@ export class WorkerMismatch extends Error {
 export class WorkerRun {
   /** What the worker read; rejects if it fails first. */
   readonly head: Promise<WorkerHead>;
+  /** The first screen from the file's end, when the task asked for it (undefined: none, or the worker failed). */
+  readonly preview: Promise<WorkerPreview | undefined>;
   private readonly worker: Worker | undefined;
   private readonly parts: [PackedPart, number][] = [];
   private sink: ((part: PackedPart, from: number) => void) | undefined;
@@ -44,13 +60,16 @@ export class WorkerRun {
   private failure: Error | undefined;
   private settle: (() => void) | undefined;
   private fail: ((e: Error) => void) | undefined;
+  private previewDone: (p: WorkerPreview | undefined) => void = () => {};
 
   constructor(script: string, task: WorkerTask, signal?: AbortSignal) {
     let headOk: (h: WorkerHead) => void = () => {};
     let headFail: (e: Error) => void = () => {};
     this.head = new Promise<WorkerHead>((res, rej) => ((headOk = res), (headFail = rej)));
     this.head.catch(() => {}); // also reported by drain()
+    this.preview = new Promise((res) => (this.previewDone = res));
     const end = (err?: Error) => {
+      this.previewDone(undefined);
       if (this.finished) return;
       this.finished = true;
       this.failure = err;
@@ -77,7 +96,10 @@ export class WorkerRun {
     w.on('message', (m: WorkerReply) => {
       if (this.finished) return;
       switch (m.kind) {
+        case 'preview':
+          return this.previewDone(m.preview);
         case 'count':
+          this.previewDone(undefined);
           return headOk({ count: m.count, leafId: m.leafId, size: m.size });
         case 'part':
           if (!this.sink) return void this.parts.push([{ packed: m.packed, count: m.count }, m.from]);
@@ -123,6 +145,7 @@ export class WorkerRun {
   /** Stops the worker and drops what it kept. */
   stop(): void {
     this.parts.length = 0;
+    this.previewDone(undefined);
     if (this.finished) return;
     this.finished = true;
     this.failure = new Error('stopped');

@@ -3,6 +3,8 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session.js';
+import { openTail } from '../../../src/core/tailSession.js';
+import { previewNodes } from '../../../src/host/projection/preview.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { projectInWorker, useRun, WorkerMismatch, WorkerRun } from '../../../src/host/projection/workerProjection.js';
 import { unpackNodes, type NodeView } from '../../../src/protocol.js';
@@ -13,6 +15,23 @@ import { tempFile } from '../../support/tmp.js';
 const SCRIPT = join(__dirname, '..', '..', '..', 'dist', 'projector.js');
 
 describe('projection in a worker thread', () => {
+  it("asked for it, first posts the first screen read from the file's end, then projects the whole file", async () => {
+    const g = generateSession({ seed: 22, entries: 3000, branchRate: 0.05, labels: 5 });
+    const file = tempFile(g.text);
+    const s = await Session.open(file);
+    const run = new WorkerRun(SCRIPT, { file, part: 1000, preview: true });
+    const preview = (await run.preview)!;
+    assert.ok(preview, 'a first screen');
+    const tail = (await openTail(file))!;
+    assert.deepStrictEqual(preview, { sessionId: s.header.id, cwd: String(s.header.cwd), name: tail.name, leafId: s.leafId, nodes: await previewNodes(tail) });
+    let n = 0;
+    await useRun(run, { count: s.index.size, leafId: s.leafId }, (part) => (n += part.count));
+    assert.equal(n, s.index.size, 'then the whole snapshot');
+    const plain = new WorkerRun(SCRIPT, { file, part: 1000 });
+    assert.equal(await plain.preview, undefined, 'not asked for: none');
+    await useRun(plain, { count: s.index.size, leafId: s.leafId }, () => {});
+  });
+
   it('gives the nodes the host would project, packed, in parts and in order, from the bytes the host read', async () => {
     const g = generateSession({ seed: 21, entries: 6000, branchRate: 0.03, compactions: 1, labels: 8, largeOutputRate: 0.01 });
     const file = tempFile(g.text);

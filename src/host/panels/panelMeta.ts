@@ -1,0 +1,63 @@
+// The session facts a tree panel sends its webview (SessionMeta): the session's own (header, name,
+// title, diagnostics), the panel's (file name, restore token), the settings', and pi's connection.
+// Before the session is open, a first screen read from the file's end carries what that end tells.
+import { basename } from 'node:path';
+import type { Session } from '../../core/session.js';
+import type { SessionMeta } from '../../protocol.js';
+import type { LiveState } from '../bridge/liveSession.js';
+import { readConfig } from '../platform/config.js';
+import type { WorkerPreview } from '../projection/workerProjection.js';
+
+export interface MetaSources {
+  file: string;
+  restoreToken: string;
+  /** The first user message, once read. */
+  firstMessage: string | undefined;
+  /** The sidebar's short title of the file (its first message), when known. */
+  describe: string | undefined;
+  /** pi's bridge connection, when there is one. */
+  live: LiveState | undefined;
+  /** Recently appended to by someone else (without a connection). */
+  isLive: boolean;
+  summariesAvailable: boolean;
+  /** Entries hidden in this session's code views. */
+  hidden: string[];
+}
+
+/** The meta of an open session; `title` as the tab shows it. */
+export function sessionMeta(m: MetaSources, s: Session, title: string): SessionMeta {
+  return {
+    ...panelFacts(m, s.header.id),
+    cwd: String(s.header.cwd ?? ''),
+    name: s.name,
+    title,
+    readOnly: s.readOnly,
+    diagnostics: s.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .slice(0, 200)
+      .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
+  };
+}
+
+/** The meta of a first screen read from the file's end, before the session is open (the snapshot's replaces it). */
+export function earlyMeta(m: MetaSources, p: WorkerPreview): SessionMeta {
+  const title = (p.name ?? m.describe ?? basename(m.file)).slice(0, 120);
+  return { ...panelFacts(m, p.sessionId), cwd: p.cwd, name: p.name, title, diagnostics: [] };
+}
+
+function panelFacts(m: MetaSources, sessionId: string) {
+  const config = readConfig();
+  return {
+    fileName: basename(m.file),
+    sessionId,
+    firstMessage: (m.firstMessage ?? m.describe)?.slice(0, 200),
+    live: !m.live && m.isLive,
+    ...(m.live ? { bridge: { pid: m.live.pid, busy: m.live.busy, piVersion: m.live.piVersion } } : {}),
+    clickAction: config.clickAction,
+    defaultFilter: config.treeFilter,
+    defaultLayout: config.treeView,
+    summariesAvailable: m.summariesAvailable,
+    restoreToken: m.restoreToken,
+    ...(m.hidden.length ? { hidden: m.hidden } : {}),
+  };
+}
