@@ -1,7 +1,8 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,webview,tail,compare,1m,click picks parts (then
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,webview,tail,compare,1m,panel1m (the tree panel
+// part of 1m),click picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,9 @@ async function main() {
     const file = shapeFile(WORK, SHAPE_1M, log);
     await cliMillion(file, RUNS_1M);
     await cloneFork(shape('small'), file, Math.min(RUNS_1M, 2));
+  }
+  if (want('1m') || want('panel1m')) {
+    const file = shapeFile(WORK, SHAPE_1M, log);
     const dump = join(WORK, 'snapshot-1m.jsonl');
     // The first paint (< 3 s) is the first screen's (its row, from webviewTail); the whole tree follows.
     const host = hostOpen('1M entries', file, RUNS_1M, { heapMb: 300 }, dump);
