@@ -154,7 +154,7 @@ export function webviewTail(label: string, dump: string, hostReadyMs: number | u
     const total = hostFirstScreenMs + fs.ms;
     rows.push({
       what: `tree explorer first paint, ${label}: the first screen`,
-      how: `what the panel draws while the whole file is read: the host reads the header and the file's last 4 MB as a session and projects the leaf, its path and the branches leaving it (${fmt(fs.nodes)} nodes), beside the whole read + index as the panel does (median above); then headless Chromium from its arrival to the painted frame (${fmt(fs.items)} items drawn)`,
+      how: `what the panel draws while the whole file is read: the panel's projection worker (started with the panel) first reads the header and the file's last 4 MB as a session and projects the leaf, its path and the branches leaving it (${fmt(fs.nodes)} nodes), beside the whole read + index as the panel does (median above); then headless Chromium from its arrival to the painted frame (${fmt(fs.items)} items drawn)`,
       target: paintTarget ? `< ${fmt(paintTarget)} ms in all` : '',
       result: `host ${fmt(hostFirstScreenMs)} ms + webview ${fmt(fs.ms)} ms = **${fmt(total)} ms**`,
       pass: paintTarget ? total < paintTarget : undefined,
