@@ -41,10 +41,10 @@ describe('forks and clones (#17 finding 5)', () => {
     const cloneLabel = (await selectedRows.first().textContent())!;
     await vs.screenshot('clone-revealed');
     await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
-    // Back on its tab the tree's webview is made again (hidden ones are dropped): it restores the
-    // selection it had. A query typed before that restore had its hit found but the restore then took
-    // the selection back (a fresh-clone run), so the restore is waited for first.
-    await until(async () => ((await selectedEntry(wv)) === demo.ids.plan ? true : undefined), 60_000, 'the tree to be back with its selection');
+    // Back on its tab the tree's webview is made again (hidden ones are dropped) and selects an entry
+    // once its snapshot is in (the one it had, or the leaf). A query typed before that had its hit
+    // found, but the snapshot's selection then took over (a fresh-clone run): the tree is waited for.
+    await wv.locator('[role="tree"] [role="treeitem"][aria-selected="true"]').first().waitFor({ timeout: 60_000 });
     // Select "Add a test with a 100k-entry file." (a user message) and fork from it.
     const find = wv.locator('vscode-textfield[data-field="find"] input');
     await find.fill('"Add a test with a 100k-entry"');
