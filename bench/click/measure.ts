@@ -55,6 +55,43 @@ export interface ClickSample {
   host?: Record<string, number>;
   /** CPU ms by process role from the click until the paint was seen. */
   cpu: Record<string, number>;
+  /** The webview's own start, each from the input dispatch, ms (NaN: not seen). */
+  start: WebviewStart;
+}
+
+export interface WebviewStart {
+  /** VS Code's webview host frame (pre/index.html) made. */
+  hostFrame: number;
+  /** The content frame made (the host frame's service worker is up). */
+  contentFrame: number;
+  /** The HTML written (VS Code's API script ran). */
+  apiScript: number;
+  /** dist/webview.css and dist/webview.js fetched (request start → response end). */
+  cssFrom: number;
+  cssTo: number;
+  jsFrom: number;
+  jsTo: number;
+  /** The bundle's modules evaluated (it called acquireVsCodeApi). */
+  acquired: number;
+  /** The app built and `ready` posted. */
+  ready: number;
+}
+
+function webviewStart(at: Record<string, number | undefined>, files: { file: string; start: number; end: number }[], t0: number): WebviewStart {
+  const rel = (t: number | undefined) => (t === undefined ? NaN : t - t0);
+  const css = files.find((f) => f.file === 'webview.css');
+  const js = files.find((f) => f.file === 'webview.js');
+  return {
+    hostFrame: rel(at.hostFrame),
+    contentFrame: rel(at.contentFrame),
+    apiScript: rel(at.apiScript),
+    cssFrom: rel(css?.start),
+    cssTo: rel(css?.end),
+    jsFrom: rel(js?.start),
+    jsTo: rel(js?.end),
+    acquired: rel(at.acquired),
+    ready: rel(at.ready),
+  };
 }
 
 /** Clicks the sidebar row showing `name` and times it until the first graph node is painted. */
@@ -102,7 +139,12 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   }
   const probe = await frame.evaluate(() => {
     const p = (window as Win).__clickProbe;
-    return { messages: p.messages as Win[], renders: p.renders as Win[] };
+    // The bundle's files as the content frame fetched them (through VS Code's service worker).
+    const files = performance
+      .getEntriesByType('resource')
+      .filter((r) => /\/dist\/webview\.(js|css)$/.test(new URL(r.name).pathname))
+      .map((r) => ({ file: new URL(r.name).pathname.split('/').pop()!, start: performance.timeOrigin + r.startTime, end: performance.timeOrigin + (r as PerformanceResourceTiming).responseEnd }));
+    return { messages: p.messages as Win[], renders: p.renders as Win[], start: p.start as Record<string, number | undefined>, files };
   });
   const mouseDown = (await vs.page.evaluate(() => (window as Win).__benchMouseDown)) as number;
   const first = probe.renders.find((r) => r.nodes > 0)!;
@@ -126,6 +168,7 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
     parts: parts.length,
     nodes: parts.reduce((n, m) => n + m.nodes, 0),
     cpu,
+    start: webviewStart(probe.start, probe.files, t0),
   };
   return { sample, frame };
 }

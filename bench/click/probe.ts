@@ -10,12 +10,36 @@
 export const PROBE = `(() => {
   // tsx (esbuild keepNames) wraps named functions of the bench's page.evaluate code in __name().
   window.__name ??= (f) => f;
-  let ours = false;
+  const isHost = (w) => /\\/webview\\/browser\\/pre\\/index\\.html$/.test(w.location.pathname) && w.location.search.includes('extensionId=pi-tree.pi-tree');
+  // VS Code's webview host frame (pre/index.html) of a pi-tree webview: when it was made.
   try {
-    ours = window.parent !== window && /\\/webview\\/browser\\/pre\\/index\\.html$/.test(parent.location.pathname) && parent.location.search.includes('extensionId=pi-tree.pi-tree');
+    if (isHost(window)) window.__clickHostFrame ??= Date.now();
+  } catch {}
+  let ours = false;
+  let host;
+  try {
+    ours = window.parent !== window && isHost(parent);
+    host = parent;
   } catch {}
   if (!ours || window.__clickProbe) return;
-  const rec = (window.__clickProbe = { messages: [], renders: [] });
+  const rec = (window.__clickProbe = { messages: [], renders: [], start: {} });
+  // The webview's own start: its host frame made, its content frame made, VS Code's API script run
+  // (the HTML written), the bundle calling acquireVsCodeApi (its modules evaluated), \`ready\` posted.
+  rec.start.hostFrame = host.__clickHostFrame;
+  rec.start.contentFrame = Date.now();
+  let api;
+  Object.defineProperty(window, 'acquireVsCodeApi', {
+    configurable: true,
+    get: () => api,
+    set: (f) => {
+      rec.start.apiScript ??= Date.now();
+      api = () => {
+        rec.start.acquired ??= Date.now();
+        const a = f();
+        return { getState: a.getState, setState: a.setState, postMessage: (m, t) => { if (m && m.type === 'ready') rec.start.ready ??= Date.now(); return a.postMessage(m, t); } };
+      };
+    },
+  });
   // After the frame that shows the DOM as it is now has been painted (the same as bench/webview.ts).
   rec.afterPaint = (cb) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => cb(Date.now()); ch.port2.postMessage(0); });
   const add = EventTarget.prototype.addEventListener;

@@ -149,6 +149,24 @@ export class VSCode {
     }
   }
 
+  /**
+   * Another window of this VS Code: a new tab of the same browser (so VS Code's webview service worker,
+   * installed by an earlier window, is already there) on the same workspace. It shares the server and
+   * the browser: close this one, not the new one.
+   */
+  async newWindow(): Promise<VSCode> {
+    const page = await this.context.newPage();
+    const win = new VSCode(`${this.scenario}-window`, this.runDir, this.workspace, this.agentDir, this.server, this.context, page, Date.now());
+    win.demo = this.demo;
+    page.on('console', (m) => {
+      if (m.type() === 'error') win.consoleErrors.push(m.text());
+    });
+    await page.goto(this.server.workspaceUrl);
+    await page.locator(sel.workbench.ready).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    win.mark('workbench');
+    return win;
+  }
+
   /** Records that a phase ended now (or at `at` ms after launch). */
   mark(phase: string, at = Date.now() - this.t0): void {
     this.timings[phase] = at;

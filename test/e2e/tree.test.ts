@@ -46,6 +46,23 @@ describe('session tree explorer', () => {
       const wv = await openTree(vs, 'Stream the JSONL reader');
       await wv.locator('h1.title').filter({ hasText: 'Stream the JSONL reader' }).waitFor();
       await vs.screenshot('opened');
+      // The bundle came in the document (nothing fetched before the app started), under the CSP,
+      // and the codicon font (now named by an absolute URI) is loaded and drawn.
+      const doc = await wv.locator('body').evaluate(async () => {
+        await document.fonts.ready;
+        return {
+          fetchedScripts: document.querySelectorAll('script[src]').length,
+          inlineScripts: document.querySelectorAll('script[nonce]:not([src])').length,
+          codicon: [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded'),
+          fetched: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname.split('/').pop()),
+        };
+      });
+      assert.deepEqual({ fetchedScripts: doc.fetchedScripts, inlineScripts: doc.inlineScripts, codicon: doc.codicon }, { fetchedScripts: 0, inlineScripts: 1, codicon: true }, JSON.stringify(doc));
+      assert.ok(!doc.fetched.some((f) => f === 'webview.js' || f === 'webview.css'), `fetched: ${doc.fetched.join(', ')}`);
+      assert.deepEqual(
+        vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)),
+        [],
+      );
 
       // Move here on an assistant message: exactly one leaf record, and the highlight follows
       const lines0 = parse(readFileSync(file, 'utf8')).length;

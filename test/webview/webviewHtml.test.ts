@@ -1,4 +1,4 @@
-// renderWebviewHtml (pure): strict CSP, nonce on the one script, no remote origins; and the codicon
+// renderWebviewHtml (pure): strict CSP, nonce on the one script (linked or put in), no remote origins; and the codicon
 // code points the SVG nodes use match the shipped font's map.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ test('the document carries a strict CSP and loads only by nonce and from the web
   );
   assert.deepEqual(dirs['default-src'], ["'none'"]);
   assert.deepEqual(dirs['script-src'], [`'nonce-${opts.nonce}'`]);
-  assert.deepEqual(dirs['style-src'], [opts.cspSource]);
+  assert.deepEqual(dirs['style-src'], [opts.cspSource, `'nonce-${opts.nonce}'`]);
   assert.deepEqual(dirs['font-src'], [opts.cspSource]);
   assert.deepEqual(dirs['img-src'], [opts.cspSource, 'data:']);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|http:|\*\s|'self'/);
@@ -39,6 +39,30 @@ test('the document carries a strict CSP and loads only by nonce and from the web
   assert.match(html, /<title>My &lt;session&gt; &amp; &quot;friends&quot;<\/title>/);
   assert.doesNotMatch(html, /style="/, 'no inline styles');
   assert.match(html, /<div id="app"/);
+});
+
+test('the bundle put into the document: script and style elements by nonce, codicon.css only named for the UI kit', () => {
+  const html = renderWebviewHtml({ ...opts, inline: { script: 'window.x = 1 < 2;', styles: ['@font-face{}', '.a{color:red}'] } });
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
+  assert.equal(csp, contentSecurityPolicy(opts.cspSource, opts.nonce));
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  assert.deepEqual(
+    [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]),
+    [`<script nonce="${opts.nonce}">`],
+  );
+  assert.match(html, /<script nonce="[^"]+">window\.x = 1 < 2;<\/script>/);
+  assert.deepEqual(
+    [...html.matchAll(/<style\b[^>]*>([^<]*)<\/style>/g)].map((m) => m[1]),
+    ['@font-face{}', '.a{color:red}'],
+  );
+  assert.equal([...html.matchAll(/<style nonce="AbCdEfGhIjKlMnOpQrStUv12">/g)].length, 2);
+  // Nothing is fetched before the app starts: codicon.css is preloaded (no stylesheet blocks the script).
+  assert.doesNotMatch(html, /rel="stylesheet"/);
+  assert.match(html, /<link rel="preload" as="style" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/);
+  assert.doesNotMatch(html, /webview\.js|webview\.css/);
+  // Text that would end its element is refused, not escaped into something else.
+  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "</SCRIPT><script>alert(1)"', styles: [] } }), /inline bundle/);
+  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: '', styles: ['a{}</style><script>alert(1)</script>'] } }), /inline bundle/);
 });
 
 test('bad inputs are refused instead of weakening the policy', () => {

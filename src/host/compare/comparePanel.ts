@@ -2,7 +2,6 @@
 // common ancestor. The first screen (the ancestor, each side's facts, the first rows of aligned turns)
 // is posted as soon as it is read; each side's totals follow, summed in slices so the host stays free;
 // more rows come a page at a time as the view scrolls. Diffs open in VS Code's diff editor.
-import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/compare.js';
@@ -14,7 +13,7 @@ import { validateCompareMessage, type CompareHostMessage, type CompareReplies, t
 import { log } from '../platform/log.js';
 import { truncateStrings } from '../panels/entryDetails.js';
 import { WebviewGate } from '../panels/webviewGate.js';
-import { renderWebviewHtml } from '../panels/webviewHtml.js';
+import { setPanelDocument } from '../panels/panelHtml.js';
 import type { ChangeDocuments } from './changeDocuments.js';
 
 export const COMPARE_VIEW_TYPE = 'piTree.compare';
@@ -65,18 +64,8 @@ export class ComparePanel implements vscode.Disposable {
     private readonly b: CompareTarget,
     private readonly deps: CompareDeps,
   ) {
-    const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(deps.extensionUri, 'media')] };
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pi-tree.svg');
-    panel.webview.html = renderWebviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64url'),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString()],
-      codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
-      title: panel.title,
-      view: 'compare',
-    });
+    setPanelDocument(panel, deps.extensionUri, panel.title, 'compare');
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),

@@ -22,7 +22,7 @@ import { PanelFamily } from './panelFamily.js';
 import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
 import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
-import { renderWebviewHtml } from './webviewHtml.js';
+import { setPanelDocument } from './panelHtml.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
 export const EDITOR_VIEW_TYPE = 'piTree.sessionEditor';
@@ -82,18 +82,9 @@ export class TreeController implements vscode.Disposable {
     readonly file: string,
     private readonly deps: TreeDeps,
   ) {
-    const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(deps.extensionUri, 'media')] };
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pi-tree.svg');
     panel.title = basename(file);
-    panel.webview.html = renderWebviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64url'),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString()],
-      codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
-      title: basename(file),
-    });
+    setPanelDocument(panel, deps.extensionUri, basename(file));
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidChangeViewState(() => {

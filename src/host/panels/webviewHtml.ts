@@ -1,7 +1,7 @@
 // The tree webview's HTML document (pure: no `vscode` import, so it is unit-tested in Node). The CSP
-// allows nothing by default: the one script by nonce, styles and fonts from the extension's own
-// webview origin, images from there or inline `data:` (pasted screenshots in messages). No remote
-// origins, no inline styles or scripts, no eval.
+// allows nothing by default: scripts and style elements only by nonce (the bundle, put into the
+// document), style sheets and fonts from the extension's own webview origin, images from there or
+// inline `data:` (pasted screenshots in messages). No remote origins, no style attributes, no eval.
 
 export interface WebviewHtmlOptions {
   /** `webview.cspSource` */
@@ -18,6 +18,12 @@ export interface WebviewHtmlOptions {
   title: string;
   /** Which app the bundle starts: the session tree (default) or the compare view. */
   view?: 'tree' | 'compare';
+  /**
+   * The bundle's text, put into the document (no fetch before the app starts): the script and the style
+   * sheets in order. The URIs above are then only named: codicon.css for the UI kit's icons, which
+   * link it into their own shadow roots.
+   */
+  inline?: { script: string; styles: string[] };
 }
 
 const NONCE_RE = /^[A-Za-z0-9+/=_-]{16,}$/;
@@ -42,7 +48,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     "base-uri 'none'",
@@ -58,7 +64,16 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   // other quoted keyword ('unsafe-inline' …) or a separator is refused.
   if (!sources.length || sources.some((s) => s !== "'self'" && (!SOURCE_RE.test(s) || s.includes("'")))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
   const csp = contentSecurityPolicy(sources.join(' '), o.nonce);
-  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${checkUri(u, 'styleUri')}">`).join('\n    ');
+  const nonce = escapeHtml(o.nonce);
+  const codicon = checkUri(o.codiconUri, 'codiconUri');
+  const styleUris = o.styleUris.map((u) => checkUri(u, 'styleUri'));
+  const scriptUri = checkUri(o.scriptUri, 'scriptUri');
+  const inline = o.inline;
+  if (inline && (/<\/script/i.test(inline.script) || inline.styles.some((x) => /<\/style/i.test(x)))) throw new Error('renderWebviewHtml: the inline bundle would end its element');
+  const styles = inline
+    ? [`<link rel="preload" as="style" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
+    : [`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`)];
+  const script = inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce="${nonce}" src="${scriptUri}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -66,12 +81,11 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${escapeHtml(o.title)}</title>
-    <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${checkUri(o.codiconUri, 'codiconUri')}">
-    ${styles}
+    ${styles.join('\n    ')}
   </head>
   <body${o.view === 'compare' ? ' data-view="compare"' : ''}>
     <div id="app" class="app"></div>
-    <script nonce="${escapeHtml(o.nonce)}" src="${checkUri(o.scriptUri, 'scriptUri')}"></script>
+    ${script}
   </body>
 </html>
 `;

@@ -1,0 +1,24 @@
+// A pi-tree webview panel's document (the tree and the compare view share the bundle): what the
+// webview may load, and its HTML with the bundle put into it (webviewBundle.ts), or linked when the
+// bundle cannot be read.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { codiconCss, readWebviewBundle, scriptWithMap } from './webviewBundle.js';
+import { renderWebviewHtml } from './webviewHtml.js';
+
+export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, view?: 'compare'): void {
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(extensionUri, 'media')] };
+  const uri = (...path: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, ...path)).toString();
+  const bundle = readWebviewBundle(dist.fsPath);
+  panel.webview.html = renderWebviewHtml({
+    cspSource: panel.webview.cspSource,
+    nonce: randomBytes(18).toString('base64url'),
+    scriptUri: uri('webview.js'),
+    styleUris: [uri('webview.css')],
+    codiconUri: uri('codicons', 'codicon.css'),
+    title,
+    view,
+    inline: bundle && { script: scriptWithMap(bundle.script, uri('webview.js.map')), styles: [codiconCss(bundle.codicon, uri('codicons', 'codicon.ttf')), bundle.css] },
+  });
+}
