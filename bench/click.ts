@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     writeFileSync(file, withClickSection(readFileSync(file, 'utf8'), section));
     if (!clickSection(readFileSync(file, 'utf8'))) throw new Error('BENCHMARKS.md: the click section was not written');
   }
+  // Kept, so that the section can be written again from them (bench/click/section.ts's format changes).
+  writeFileSync(join(ROOT, '.bench', 'click', 'results.json'), JSON.stringify(results));
   process.stdout.write(`${JSON.stringify(results)}\n`);
   process.stderr.write(`${section}\n`);
 }

@@ -34,9 +34,9 @@ const mark = (xs: number[], target: number) => (median(xs) < target ? '✅' : '�
 const byEntries = <T extends { entries: number }>(xs: T[]): [number, T[]][] => [...new Set(xs.map((x) => x.entries))].map((n) => [n, xs.filter((x) => x.entries === n)]);
 
 const WHICH = {
-  first: 'the first',
-  window: 'the first in a new window of a browser that has shown a webview',
-  again: 'a second',
+  first: (n: string) => `the first open (a ${n}-entry session) in a new browser profile`,
+  window: (n: string) => `the first open (a ${n}-entry session) in a new window of a browser that has shown a webview`,
+  again: (n: string) => `a second open of a ${n}-entry session in a window`,
 };
 
 function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): string[] {
@@ -47,7 +47,7 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
   const roles = [...new Set(s.flatMap((x) => Object.keys(x.cpu)))].sort((a, b) => median(s.map((x) => x.cpu[b] ?? 0)) - median(s.map((x) => x.cpu[a] ?? 0)));
   return [
     '',
-    `Where the time of ${WHICH[which]} ${fmt(n)}-entry open in a window goes (medians of ${s.length}, ms from the click):`,
+    `Where the time of ${WHICH[which](fmt(n))} goes (medians of ${s.length}, ms from the click):`,
     '',
     '| | ms |',
     '| --- | --- |',
@@ -57,8 +57,13 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
     `| webview: VS Code's host frame made | ${m((x) => x.start.hostFrame)} |`,
     `| webview: content frame made (VS Code's service worker up) | ${m((x) => x.start.contentFrame)} |`,
     `| webview: pi-tree's HTML written | ${m((x) => x.start.apiScript)} |`,
-    `| webview: webview.css fetched (request → response end) | ${m((x) => x.start.cssFrom)} → ${m((x) => x.start.cssTo)} |`,
-    `| webview: webview.js fetched (request → response end) | ${m((x) => x.start.jsFrom)} → ${m((x) => x.start.jsTo)} |`,
+    // Fetched only when the bundle is linked rather than put into the HTML (an older build, A/B runs).
+    ...(s.some((x) => Number.isFinite(x.start.jsTo))
+      ? [
+          `| webview: webview.css fetched (request → response end) | ${m((x) => x.start.cssFrom)} → ${m((x) => x.start.cssTo)} |`,
+          `| webview: webview.js fetched (request → response end) | ${m((x) => x.start.jsFrom)} → ${m((x) => x.start.jsTo)} |`,
+        ]
+      : []),
     `| webview: the bundle's modules evaluated | ${m((x) => x.start.acquired)} |`,
     `| webview: the app built, \`ready\` posted | ${m((x) => x.start.ready)} |`,
     `| host: the webview said it is ready | ${h('ready')} |`,

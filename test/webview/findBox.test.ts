@@ -1,6 +1,7 @@
 // The find box in the built webview (headless Chromium, scripted host): typed characters stay in the
 // field (`/` and `?` do not run the global "open find" or "help"), Enter applies a query still being
-// typed before it steps, the count is n/m as soon as a query applies, and a bad pattern says so once.
+// typed before it steps, the count is n/m as soon as a query applies, and a bad pattern says so once;
+// a query typed before a re-made webview has its tree jumps once the tree comes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -78,6 +79,37 @@ test('Enter applies the query being typed before stepping; the count is n/m at o
   assert.equal(err, 'Invalid regular expression: Unterminated group');
   assert.equal(err.match(/Invalid regular expression/g)?.length, 1);
   assert.equal(await page.locator('vscode-textfield[data-field="find"]').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});
+
+test('a query typed while a re-made webview waits for its tree jumps to its first match once the tree comes', async () => {
+  const host = await open();
+  const page = host.page;
+  // The webview is made again (a hidden tab shown again): its saved state selects the leaf again, and
+  // the host's snapshot comes later than the user starts typing.
+  const answer = host.onMessage.bind(host);
+  let held = false;
+  host.onMessage = async (m) => {
+    if (m.type === 'ready' && !held) {
+      held = true;
+      host.received.push(m);
+      return;
+    }
+    return answer(m);
+  };
+  await page.reload();
+  await page.waitForFunction(() => !!(window as unknown as { __piTree?: unknown }).__piTree);
+  await input(page).fill('parser');
+  await idle(page);
+  assert.ok(held, 'the snapshot was held back');
+  assert.equal(await selected(page), undefined, 'nothing to select yet');
+  const s = host.session;
+  await host.post({ type: 'snapshot', rev: host.rev, meta: s.meta, leafId: s.leafId, nodes: s.nodes });
+  await idle(page);
+  // Restored on the leaf (a4), then the query's first match at or after it: u2 (wrapping).
+  assert.equal(await selected(page), 'u2000000');
+  assert.equal(await page.locator('.find-count').textContent(), '1/2');
   assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });

@@ -111,9 +111,12 @@ export class FindController {
     this.select(e, true);
   }
 
-  /** After every pass of the tree: a new query selects its first match; a queued step runs. */
+  /**
+   * After every pass of the tree: a new query selects its first match; a queued step runs. A query
+   * applied before the tree came (a webview made again) waits for the first pass with entries.
+   */
   afterPass(): void {
-    if (this.firstPending && !this.hits.dirty) {
+    if (this.firstPending && !this.hits.dirty && this.model.size > 0) {
       this.firstPending = false;
       const order = this.hits.order;
       if (order.length) {
