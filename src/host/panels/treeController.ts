@@ -238,14 +238,15 @@ export class TreeController implements vscode.Disposable {
     this.previewed = true;
     this.source.mark('preview');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
-    this.post({
+    const sent = this.panel.webview.postMessage({
       type: 'preview',
       rev: ++this.rev,
       meta: s ? this.meta() : earlyMeta(this.metaSources(early.sessionId), early),
       leafId: early.leafId,
       nodes: early.nodes,
       ...(s ? { total: s.index.size } : {}),
-    });
+    } satisfies HostMessage);
+    await Promise.resolve(sent).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
