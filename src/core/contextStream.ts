@@ -5,7 +5,7 @@
 import type { ByteSource } from './byteSource.js';
 import { activeTools, pathSettings, projectEntry } from './context.js';
 import { rawMessageOf } from './lineHead.js';
-import { parseRecordLine, visitIdx } from './lineReads.js';
+import { parseLineOf, visitIdx } from './lineReads.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import type { AgentMessage, CompactionEntry, ContextEditEntry, SessionContext, SessionEntry } from './types.js';
 
@@ -93,7 +93,7 @@ export async function streamContextItems(
               return;
             }
           }
-          project(k, parseRecordLine(index.view(i), bytes));
+          project(k, parseLineOf(index.idOf(i), bytes));
         },
         { signal: opts.signal, sliceMs: from.sliceMs },
       );

@@ -4,7 +4,7 @@
 // it is not in pi's shape. Nothing is held per entry, so a million-entry session is summed in one pass.
 import { messageStartOf } from './lineHead.js';
 import { facts, readUsageFacts } from './messageFacts.js';
-import { parseRecordLine } from './lineReads.js';
+import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 
@@ -118,7 +118,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       next = k + 1;
       const assistant = index.roleCodeOf(i) === 2;
       const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseRecordLine(index.view(i), bytes));
+      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseLineOf(index.idOf(i), bytes));
       totals.input += facts.input;
       totals.output += facts.output;
       totals.cacheRead += facts.cacheRead;

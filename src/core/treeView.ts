@@ -3,7 +3,7 @@
 // layout with connectors that indents only at branch points. Iterative throughout: sessions are deep.
 // Built over record numbers: each line is parsed once, in file order, for the few facts a row needs
 // (visibility and its text), then let go; rows are handed out one at a time, never all held.
-import { parseRecordLine } from './lineReads.js';
+import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
@@ -66,7 +66,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     } else texts[i] = entryText(e);
     for (const c of toolCallsOf(e)) callText.set(c.id, formatToolCall(c.name, c.arguments));
   };
-  await session.visitIdx(live, (_k, i, bytes) => take(i, parseRecordLine(index.view(i), bytes)), signal);
+  await session.visitIdx(live, (_k, i, bytes) => take(i, parseLineOf(index.idOf(i), bytes)), signal);
   for (let k = 0; k < live.length; k++) if (index.isKept(live[k])) take(live[k], index.entryOf(live[k]));
   for (const [i, id] of resultCall) {
     const t = callText.get(id);
