@@ -16,6 +16,27 @@ const KINDS = [
   { type: 'message', role: 'user', kind: 'user', text: 'user: and now the tests' },
 ];
 
+/**
+ * `window.__painted(t0, task)`, put into the page: resolves with performance.now() once the app has
+ * rendered (its `pi-tree:rendered` mark) after `t0` and that frame has run (a requestAnimationFrame,
+ * then, with `task`, a task after it: the frame is painted). Armed before the message is posted. A
+ * string: it runs in the page, not through tsx's transforms.
+ */
+const PAINTED = `window.__painted = (t0, task) => new Promise((resolve) => {
+  const obs = new PerformanceObserver((list) => {
+    if (!list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) return;
+    obs.disconnect();
+    requestAnimationFrame(() => {
+      if (!task) return resolve(performance.now());
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => resolve(performance.now());
+      ch.port2.postMessage(0);
+    });
+  });
+  obs.observe({ entryTypes: ['mark'] });
+});`;
+type Painted = { __painted(t0: number, task: boolean): Promise<number> };
+
 async function main(dump: string, appends: number): Promise<void> {
   const lines = readFileSync(dump, 'utf8').split('\n').filter(Boolean);
   const first = JSON.parse(lines[0]) as { leafId: string; total?: number; nodes?: unknown[] };
@@ -23,26 +44,19 @@ async function main(dump: string, appends: number): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--js-flags=--max-old-space-size=8192'] });
   try {
     const page = await freshPage(browser, srv.url);
+    await page.evaluate(PAINTED);
     // The first screen read from the file's end (DUMP.preview), as the panel posts it when the webview is ready.
     const previewFile = `${dump}.preview`;
     const firstScreen = existsSync(previewFile)
       ? await page.evaluate(
           (line) =>
             new Promise<{ ms: number; items: number; nodes: number }>((resolve) => {
-              const w = window as unknown as { __piTree: { stats(): { items: number } } };
+              const w = window as unknown as Painted & { __piTree: { stats(): { items: number } } };
               const m = JSON.parse(line) as { nodes: unknown[] };
               const t0 = performance.now();
-              const obs = new PerformanceObserver((list) => {
-                if (!list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) return;
-                obs.disconnect();
-                requestAnimationFrame(() => {
-                  const ch = new MessageChannel();
-                  ch.port1.onmessage = () => resolve({ ms: performance.now() - t0, items: w.__piTree.stats().items, nodes: m.nodes.length });
-                  ch.port2.postMessage(0);
-                });
-              });
-              obs.observe({ entryTypes: ['mark'] });
+              const painted = w.__painted(t0, true);
               window.postMessage(m, '*');
+              void painted.then((now) => resolve({ ms: now - t0, items: w.__piTree.stats().items, nodes: m.nodes.length }));
             }),
           readFileSync(previewFile, 'utf8').trim(),
         )
@@ -52,7 +66,7 @@ async function main(dump: string, appends: number): Promise<void> {
     const paint = await page.evaluate(
       () =>
         new Promise<{ ms: number; fromLastPart: number; items: number; timings: Record<string, number> }>((resolve) => {
-          const w = window as unknown as { __parts: string[]; __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
+          const w = window as unknown as Painted & { __parts: string[]; __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
           // The packed parts as VS Code hands them over (bytes, no JSON on the way), made before the clock starts.
           const msgs = w.__parts.map((p) => {
             const m = JSON.parse(p) as { packed64?: string; packed?: Uint8Array };
@@ -67,21 +81,10 @@ async function main(dump: string, appends: number): Promise<void> {
           });
           w.__parts = [];
           const t0 = performance.now();
-          const obs = new PerformanceObserver((list) => {
-            if (!list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) return;
-            obs.disconnect();
-            requestAnimationFrame(() => {
-              const ch = new MessageChannel();
-              ch.port1.onmessage = () => {
-                const now = performance.now();
-                resolve({ ms: now - t0, fromLastPart: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, timings: w.__piTree.timings() });
-              };
-              ch.port2.postMessage(0);
-            });
-          });
-          obs.observe({ entryTypes: ['mark'] });
+          const painted = w.__painted(t0, true);
           // Each part posted (structured clone) as its own message.
           for (const m of msgs) window.postMessage(m, '*');
+          void painted.then((now) => resolve({ ms: now - t0, fromLastPart: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, timings: w.__piTree.timings() }));
         }),
     );
     let leafId = first.leafId;
@@ -96,17 +99,13 @@ async function main(dump: string, appends: number): Promise<void> {
       const r = await page.evaluate(
         ({ node, rev }) =>
           new Promise<{ ms: number; timings: Record<string, number> }>((resolve) => {
-            const w = window as unknown as { __piTree: { timings(): Record<string, number> } };
+            const w = window as unknown as Painted & { __piTree: { timings(): Record<string, number> } };
             const t0 = performance.now();
-            const obs = new PerformanceObserver((list) => {
-              if (!list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) return;
-              obs.disconnect();
-              // the graph draws in the frame after the pass: read its time once it has
-              requestAnimationFrame(() => resolve({ ms: performance.now() - t0, timings: w.__piTree.timings() }));
-            });
-            obs.observe({ entryTypes: ['mark'] });
+            // the graph draws in the frame after the pass: its time is read once that frame has run
+            const painted = w.__painted(t0, false);
             window.postMessage({ type: 'appended', rev, nodes: [node] }, '*');
             window.postMessage({ type: 'leafMoved', rev: rev + 1, leafId: node.id }, '*');
+            void painted.then((now) => resolve({ ms: now - t0, timings: w.__piTree.timings() }));
           }),
         { node, rev: 2 + 2 * k },
       );
