@@ -1,5 +1,6 @@
 // The packaged extension: `npm run package` makes a small .vsix holding only what runs, and that
-// .vsix, installed with code-server's own --install-extension, activates in a real VS Code.
+// .vsix, installed with code-server's own --install-extension, activates in a real VS Code and draws a
+// session's tree.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../support/codeServer.js';
 import { contributed, scenario } from './harness.js';
+import { openTree } from './uxHelpers.js';
 
 /** Names of the entries of a zip file, read from its central directory. */
 function zipEntries(zip: Buffer): string[] {
@@ -64,7 +66,15 @@ describe('packaged .vsix', () => {
       await vs.waitForOutput('pi-tree activated');
       await vs.openContainer();
       await vs.view().waitFor({ state: 'visible' });
+      // The shipped (production) bundle, put into the webview's document, draws a tree under the CSP.
+      const wv = await openTree(vs, 'Stream the JSONL reader');
+      await wv.locator('svg.scene g.node').first().waitFor();
+      assert.equal(await wv.locator('script[src]').count(), 0, 'the bundle came in the document');
+      assert.deepEqual(
+        vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)),
+        [],
+      );
     },
-    { extension: { vsix }, sessions: 'none' },
+    { extension: { vsix } },
   );
 });
