@@ -246,7 +246,12 @@ export class TreeController implements vscode.Disposable {
       nodes: early.nodes,
       ...(s ? { total: s.index.size } : {}),
     } satisfies HostMessage);
-    await Promise.resolve(sent).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
+    // The snapshot's parts wait until VS Code has taken the first screen (so they do not queue with it),
+    // but never long: a message VS Code never acknowledged must not hold the tree back.
+    let timer: NodeJS.Timeout | undefined;
+    const taken = Promise.resolve(sent).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
+    await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_ACK_MS)))]);
+    clearTimeout(timer);
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -372,6 +377,9 @@ export class TreeController implements vscode.Disposable {
     this.onDidDispose?.();
   }
 }
+
+/** How long the snapshot waits for VS Code to take the first screen before it goes anyway. */
+const FIRST_SCREEN_ACK_MS = 1000;
 
 function errorHtml(message: string): string {
   const esc = message.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
