@@ -63,6 +63,9 @@ test('the bundle put into the document: script and style elements by nonce, codi
   // Text that would end its element is refused, not escaped into something else.
   assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "</SCRIPT><script>alert(1)"', styles: [] } }), /inline bundle/);
   assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: '', styles: ['a{}</style><script>alert(1)</script>'] } }), /inline bundle/);
+  // "<!--" then "<script" would put the parser in a state where </script> no longer ends the element.
+  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "<!--"; b = "<SCRIPT>"', styles: [] } }), /inline bundle/);
+  assert.doesNotThrow(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "<!--"', styles: [] } }));
 });
 
 test('bad inputs are refused instead of weakening the policy', () => {

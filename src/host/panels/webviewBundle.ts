@@ -1,10 +1,11 @@
 // The webview bundle's files as text, to be put into the webview's HTML rather than fetched by it: in
 // a window that has not loaded them yet, VS Code's resource loader took ~250 ms of the time from the
 // click to the first graph node to fetch them (click bench, 2026-12-01). Read once per build (a new
-// build, e.g. from `npm run watch`, is read again); undefined when a file is missing or its text would
-// end the element it goes into, and the document then links the files as before.
+// build, e.g. from `npm run watch`, is read again); undefined when a file is missing or its text could
+// end the element it goes into (webviewHtml.ts inlineSafe), and the document then links the files as before.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { inlineSafe } from './webviewHtml.js';
 
 export interface WebviewBundle {
   /** dist/webview.js */
@@ -33,7 +34,7 @@ function load(dist: string): WebviewBundle | undefined {
     const script = readFileSync(join(dist, 'webview.js'), 'utf8');
     const css = readFileSync(join(dist, 'webview.css'), 'utf8');
     const codicon = readFileSync(join(dist, 'codicons', 'codicon.css'), 'utf8');
-    if (/<\/script/i.test(script) || /<\/style/i.test(css) || /<\/style/i.test(codicon)) return undefined;
+    if (!inlineSafe(script, [css, codicon])) return undefined;
     return { script, css, codicon };
   } catch {
     return undefined;

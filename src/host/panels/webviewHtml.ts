@@ -44,6 +44,16 @@ function checkUri(u: string, what: string): string {
   return escapeHtml(u);
 }
 
+/**
+ * Whether the text can sit inside its element: no `</script` or `</style` that would end it early, and
+ * not both `<!--` and `<script` in the script (HTML's "double escaped" script state, where `</script>`
+ * no longer ends the element).
+ */
+export function inlineSafe(script: string, styles: string[]): boolean {
+  if (/<\/script/i.test(script) || (/<!--/.test(script) && /<script/i.test(script))) return false;
+  return !styles.some((x) => /<\/style/i.test(x));
+}
+
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
@@ -69,7 +79,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const styleUris = o.styleUris.map((u) => checkUri(u, 'styleUri'));
   const scriptUri = checkUri(o.scriptUri, 'scriptUri');
   const inline = o.inline;
-  if (inline && (/<\/script/i.test(inline.script) || inline.styles.some((x) => /<\/style/i.test(x)))) throw new Error('renderWebviewHtml: the inline bundle would end its element');
+  if (inline && !inlineSafe(inline.script, inline.styles)) throw new Error('renderWebviewHtml: the inline bundle would end its element');
   const styles = inline
     ? [`<link rel="preload" as="style" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
     : [`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`)];

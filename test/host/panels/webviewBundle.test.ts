@@ -44,7 +44,7 @@ test('read once per build: the same text until webview.js changes', () => {
 });
 
 test('missing files, or text that would end its element: no bundle (the files are linked)', () => {
-  const bad = [dist('a = "</script>"'), dist('ok()', 'a{}</STYLE>'), dist('ok()', 'a{}', '</style>')];
+  const bad = [dist('a = "</script>"'), dist('a = "<!--" + "<script>"'), dist('ok()', 'a{}</STYLE>'), dist('ok()', 'a{}', '</style>')];
   const missing = dist('ok()');
   rmSync(join(missing, 'webview.css'));
   try {
