@@ -48,45 +48,38 @@ async function main(dump: string, appends: number): Promise<void> {
     // The first screen read from the file's end (DUMP.preview), as the panel posts it when the webview is ready.
     const previewFile = `${dump}.preview`;
     const firstScreen = existsSync(previewFile)
-      ? await page.evaluate(
-          (line) =>
-            new Promise<{ ms: number; items: number; nodes: number }>((resolve) => {
-              const w = window as unknown as Painted & { __piTree: { stats(): { items: number } } };
-              const m = JSON.parse(line) as { nodes: unknown[] };
-              const t0 = performance.now();
-              const painted = w.__painted(t0, true);
-              window.postMessage(m, '*');
-              void painted.then((now) => resolve({ ms: now - t0, items: w.__piTree.stats().items, nodes: m.nodes.length }));
-            }),
-          readFileSync(previewFile, 'utf8').trim(),
-        )
+      ? await page.evaluate((line) => {
+          const w = window as unknown as Painted & { __piTree: { stats(): { items: number } } };
+          const m = JSON.parse(line) as { nodes: unknown[] };
+          const t0 = performance.now();
+          const painted = w.__painted(t0, true);
+          window.postMessage(m, '*');
+          return painted.then((now) => ({ ms: now - t0, items: w.__piTree.stats().items, nodes: m.nodes.length }));
+        }, readFileSync(previewFile, 'utf8').trim())
       : undefined;
     await page.evaluate(() => ((window as unknown as { __parts: string[] }).__parts = []));
     for (let i = 0; i < lines.length; i += 20) await page.evaluate((ls) => (window as unknown as { __parts: string[] }).__parts.push(...ls), lines.slice(i, i + 20));
-    const paint = await page.evaluate(
-      () =>
-        new Promise<{ ms: number; fromLastPart: number; items: number; timings: Record<string, number> }>((resolve) => {
-          const w = window as unknown as Painted & { __parts: string[]; __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
-          // The packed parts as VS Code hands them over (bytes, no JSON on the way), made before the clock starts.
-          const msgs = w.__parts.map((p) => {
-            const m = JSON.parse(p) as { packed64?: string; packed?: Uint8Array };
-            if (m.packed64 !== undefined) {
-              const bin = atob(m.packed64);
-              const u = new Uint8Array(bin.length);
-              for (let i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i);
-              m.packed = u;
-              delete m.packed64;
-            }
-            return m;
-          });
-          w.__parts = [];
-          const t0 = performance.now();
-          const painted = w.__painted(t0, true);
-          // Each part posted (structured clone) as its own message.
-          for (const m of msgs) window.postMessage(m, '*');
-          void painted.then((now) => resolve({ ms: now - t0, fromLastPart: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, timings: w.__piTree.timings() }));
-        }),
-    );
+    const paint = await page.evaluate(() => {
+      const w = window as unknown as Painted & { __parts: string[]; __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
+      // The packed parts as VS Code hands them over (bytes, no JSON on the way), made before the clock starts.
+      const msgs = w.__parts.map((p) => {
+        const m = JSON.parse(p) as { packed64?: string; packed?: Uint8Array };
+        if (m.packed64 !== undefined) {
+          const bin = atob(m.packed64);
+          const u = new Uint8Array(bin.length);
+          for (let i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i);
+          m.packed = u;
+          delete m.packed64;
+        }
+        return m;
+      });
+      w.__parts = [];
+      const t0 = performance.now();
+      const painted = w.__painted(t0, true);
+      // Each part posted (structured clone) as its own message.
+      for (const m of msgs) window.postMessage(m, '*');
+      return painted.then((now) => ({ ms: now - t0, fromLastPart: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, timings: w.__piTree.timings() }));
+    });
     let leafId = first.leafId;
     let time = Date.UTC(2030, 0, 1);
     const work: number[] = [];
@@ -97,16 +90,15 @@ async function main(dump: string, appends: number): Promise<void> {
     for (let k = 0; k < appends; k++) {
       const node = { ...KINDS[k % KINDS.length], id: `f${k.toString(16).padStart(7, '0')}`, parentId: leafId, time: (time += 1000) };
       const r = await page.evaluate(
-        ({ node, rev }) =>
-          new Promise<{ ms: number; timings: Record<string, number> }>((resolve) => {
-            const w = window as unknown as Painted & { __piTree: { timings(): Record<string, number> } };
-            const t0 = performance.now();
-            // the graph draws in the frame after the pass: its time is read once that frame has run
-            const painted = w.__painted(t0, false);
-            window.postMessage({ type: 'appended', rev, nodes: [node] }, '*');
-            window.postMessage({ type: 'leafMoved', rev: rev + 1, leafId: node.id }, '*');
-            void painted.then((now) => resolve({ ms: now - t0, timings: w.__piTree.timings() }));
-          }),
+        ({ node, rev }) => {
+          const w = window as unknown as Painted & { __piTree: { timings(): Record<string, number> } };
+          const t0 = performance.now();
+          // the graph draws in the frame after the pass: its time is read once that frame has run
+          const painted = w.__painted(t0, false);
+          window.postMessage({ type: 'appended', rev, nodes: [node] }, '*');
+          window.postMessage({ type: 'leafMoved', rev: rev + 1, leafId: node.id }, '*');
+          return painted.then((now) => ({ ms: now - t0, timings: w.__piTree.timings() }));
+        },
         { node, rev: 2 + 2 * k },
       );
       leafId = node.id;
