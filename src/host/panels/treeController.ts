@@ -98,7 +98,7 @@ export class TreeController implements vscode.Disposable {
       family: deps.codeViews.family,
       file,
       session: () => (this.ready && !this.disposed ? this.session : undefined),
-      send: (links) => void (this.deltas = this.deltas.then(() => this.post({ type: 'family', rev: ++this.rev, links }))),
+      send: (links) => void (this.deltas = this.deltas.then(() => void this.post({ type: 'family', rev: ++this.rev, links }))),
       signal: this.closing.signal,
     });
     this.disposables.push(
@@ -121,7 +121,7 @@ export class TreeController implements vscode.Disposable {
   sendMeta(): void {
     if (!this.session || !this.ready) return;
     // In order with the deltas (never between the parts of a snapshot).
-    this.deltas = this.deltas.then(() => this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
+    this.deltas = this.deltas.then(() => void this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
   }
 
   /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
@@ -182,9 +182,13 @@ export class TreeController implements vscode.Disposable {
     };
   }
 
-  private post(m: HostMessage): void {
-    if (this.disposed) return;
-    void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
+  /** Posts `m`; settles once VS Code has taken it (or refused it: logged). Most callers need not wait. */
+  private post(m: HostMessage): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return Promise.resolve(this.panel.webview.postMessage(m)).then(
+      () => undefined,
+      (e) => log().warn(`postMessage failed: ${String(e)}`),
+    );
   }
 
   /** Queued with the deltas, so no delta lands between the parts of a snapshot. */
@@ -217,7 +221,7 @@ export class TreeController implements vscode.Disposable {
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
-      this.previewed ? undefined : (rev, nodes) => this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
+      this.previewed ? undefined : (rev, nodes) => void this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
     this.previewed = false;
     if (!projector) return;
@@ -238,18 +242,17 @@ export class TreeController implements vscode.Disposable {
     this.previewed = true;
     this.source.mark('preview');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
-    const sent = this.panel.webview.postMessage({
+    const taken = this.post({
       type: 'preview',
       rev: ++this.rev,
       meta: s ? this.meta() : earlyMeta(this.metaSources(early.sessionId), early),
       leafId: early.leafId,
       nodes: early.nodes,
       ...(s ? { total: s.index.size } : {}),
-    } satisfies HostMessage);
+    });
     // The snapshot's parts wait until VS Code has taken the first screen (so they do not queue with it),
     // but never long: a message VS Code never acknowledged must not hold the tree back.
     let timer: NodeJS.Timeout | undefined;
-    const taken = Promise.resolve(sent).then(undefined, (e) => log().warn(`postMessage failed: ${String(e)}`));
     await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_ACK_MS)))]);
     clearTimeout(timer);
   }
