@@ -2,7 +2,7 @@
 // (VS Code's settings open on the summary settings, and once a model is set the dialog offers to
 // summarize); Enter in the focus box asks the model; the shortcut sheet tells the 0 key from O.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
@@ -43,13 +43,23 @@ describe('small things (#17 finding 7)', () => {
       await vs.page.keyboard.press('Control+A');
       await vs.page.keyboard.type('piTree.summary.model');
       const model = settings.locator('.setting-item-contents[data-key="piTree.summary.model"]');
-      await model.locator('input').fill('e2e-model');
-      await model.locator('input').press('Tab');
-      await settings.locator('.setting-item-contents.is-configured[data-key="piTree.summary.model"]').waitFor({ timeout: 30_000 });
-      // The editor writes the value a moment after the field shows it: closing it before then drops the
-      // edit, so wait for the write to land in the (remote) machine settings.
+      // The editor writes the value a moment after the field shows it (closing it before then drops the
+      // edit), and a list the search is still redrawing can replace the field under the typing: the
+      // value is typed again until the write lands in the (remote) machine settings.
       const machine = join(vs.runDir, 'user-data', 'Machine', 'settings.json');
-      await until(() => (readFileSync(machine, 'utf8').includes('"e2e-model"') ? true : undefined), 30_000, 'the model setting to be saved');
+      const saved = () => existsSync(machine) && readFileSync(machine, 'utf8').includes('"e2e-model"');
+      await until(
+        async () => {
+          if (saved()) return true;
+          await model.locator('input').fill('e2e-model');
+          await model.locator('input').press('Tab');
+          await until(() => (saved() ? true : undefined), 10_000, 'the model setting to be saved').catch(() => {});
+          return saved() ? true : undefined;
+        },
+        60_000,
+        'the model setting to be saved',
+      );
+      await settings.locator('.setting-item-contents.is-configured[data-key="piTree.summary.model"]').waitFor({ timeout: 30_000 });
       await vs.screenshot('model-set');
       // This VS Code shows the settings in a modal editor over the workbench: close it by its X.
       await vs.page.locator('.modal-editor-action-container .codicon-close').first().click();
