@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { moveTarget } from '../core/moveTarget.js';
 import { computeStats } from '../core/stats.js';
+import { noteUsage, UsageColumns } from '../core/usageColumns.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
@@ -243,8 +244,10 @@ export async function clone(argv: string[], io: CliIO): Promise<number> {
 
 export async function stats(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 1], 'pi-tree stats FILE --json');
-  const session = await openSession(positionals[0]);
-  const s = await computeStats(session);
+  // The usage figures are noted while the file is read, so that it is read once.
+  const noted = new UsageColumns();
+  const session = await Session.open(resolve(positionals[0]), { onMessageLine: noteUsage(noted) });
+  const s = await computeStats(session, undefined, noted);
   if (values.json) json(io, s);
   else {
     io.out(`${safeText(s.name ?? s.sessionId)}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`);

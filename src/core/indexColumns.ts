@@ -56,6 +56,10 @@ export abstract class IndexColumns implements RecordColumns {
   };
 
   protected cap = 0;
+  /** Records the columns have room for (more are made room for as they come). */
+  get capacity(): number {
+    return this.cap;
+  }
   private idNum = new Uint32Array(0);
   private typeCol = new Uint16Array(0);
   private roleCol = new Uint16Array(0);

@@ -21,7 +21,9 @@ const BASE = 1024 + 65536;
 let module: JsonScan | null | undefined;
 /** The module's memory (it never grows, so this stays its buffer); undefined until a buffer is made. */
 let memory: ArrayBuffer | undefined;
-let keyWord = new Int32Array(1);
+let keyWord = new Int32Array(5);
+/** byteOffset of the buffer of the last wasmScan, to turn the module's addresses into indexes of it. */
+let lastBase = 0;
 let next = BASE;
 
 function load(): JsonScan | null {
@@ -42,7 +44,7 @@ function scanBuffer(size: number): Buffer | undefined {
   if (!m || next + size > m.memory.buffer.byteLength) return undefined;
   const mem = m.memory.buffer;
   memory = mem;
-  keyWord = new Int32Array(mem, 0, 1);
+  keyWord = new Int32Array(mem, 0, 5);
   const b = Buffer.from(mem, next, size);
   next += size;
   return b;
@@ -74,6 +76,7 @@ export function giveReadBuffer(b: Buffer): void {
  */
 export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean): number | undefined {
   if (b.buffer !== memory || memory === undefined) return undefined;
+  lastBase = b.byteOffset;
   const r = module!.scan(b.byteOffset + start, b.byteOffset + end, keys ? 1 : 0);
   return r === -1 ? -1 : r >= 0 ? r - b.byteOffset : undefined;
 }
@@ -90,7 +93,20 @@ export function wasmMessageLine(b: Uint8Array, start: number, end: number): numb
 
 export const MESSAGE_CONTENT = 16;
 
-/** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6. */
+/** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6 | toolCalls unsure << 7. */
 export function wasmKeys(): number {
   return keyWord[0];
+}
+
+/**
+ * Of the last wasmScan with keys, in its buffer's indexes: where the outer object's "usage",
+ * "provider" and "model" values start (-1: no such key) and how many blocks of its "content" array
+ * have the type "toolCall" (see jsonScan.wat).
+ */
+export function wasmFacts(into: { usage: number; provider: number; model: number; toolCalls: number }): void {
+  const at = (w: number) => (w === 0 ? -1 : w - lastBase);
+  into.usage = at(keyWord[1]);
+  into.provider = at(keyWord[2]);
+  into.model = at(keyWord[3]);
+  into.toolCalls = keyWord[4];
 }

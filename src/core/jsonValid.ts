@@ -6,7 +6,7 @@
 // It runs over every byte of every message line when a session opens: one loop, a reused stack, no
 // object per call, the string loop (most of the bytes) as tight as it gets. Bytes in the WebAssembly
 // validator's memory (a listing's read buffers) are decided there instead (jsonScanWasm.ts), the same way.
-import { wasmKeys, wasmScan } from './jsonScanWasm.js';
+import { wasmFacts, wasmKeys, wasmScan } from './jsonScanWasm.js';
 
 // Byte classes for the string loop: 1 = ends or interrupts a plain run (quote, backslash, control).
 const STOP = new Uint8Array(256);
@@ -104,6 +104,17 @@ export const outerKeys = {
   type: 0,
   /** Whether a "content" key is there at all (pi's isMessageWithContent); exact unless a key had an escape. */
   hasContent: false,
+  /**
+   * Whether the WebAssembly validator decided (it also notes what stats reads of a message, below);
+   * false after the JavaScript loop, or when a key or "type" of a content block had an escape.
+   */
+  factsKnown: false,
+  /** Where the value of the (last) "usage", "provider" and "model" key starts; -1 when absent. */
+  usage: -1,
+  provider: -1,
+  model: -1,
+  /** Blocks of the (last) "content" array whose type is "toolCall". */
+  toolCalls: 0,
 };
 
 /**
@@ -120,6 +131,8 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
       outerKeys.content = (k & 16) !== 0;
       outerKeys.escaped = (k & 32) !== 0;
       outerKeys.hasContent = (k & 64) !== 0;
+      outerKeys.factsKnown = (k & (128 | 32)) === 0; // no escape in a key or a block's type
+      wasmFacts(outerKeys);
     }
     return w;
   }
@@ -141,6 +154,7 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
         outerKeys.escaped = escaped;
         outerKeys.type = type;
         outerKeys.hasContent = hasContent;
+        outerKeys.factsKnown = false;
       }
       return i;
     }

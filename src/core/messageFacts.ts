@@ -149,27 +149,105 @@ function firstKey(b: Buffer, o: number): number {
   return b[i] === 0x7d ? -1 : i;
 }
 
+/** Where the value read by valueAt ends. */
+let valueEnd = 0;
+
+/**
+ * The value at `v` as numAt reads it (0 for any other type), its end in valueEnd: a plain integer (most
+ * usage figures) is read and skipped in one pass.
+ */
+function valueAt(b: Buffer, v: number): number {
+  let k = v;
+  if (b[k] === 0x2d) k++;
+  const s = k;
+  let n = 0;
+  for (;;) {
+    const d = b[k] - 0x30;
+    if (d < 0 || d > 9) break;
+    n = n * 10 + d;
+    k++;
+  }
+  const c = b[k];
+  if (k === s || k - s > 15 || c === 0x2e || c === 0x65 || c === 0x45) {
+    valueEnd = skipValue(b, v);
+    return numAt(b, v, valueEnd);
+  }
+  valueEnd = k;
+  return s > v ? -n : n;
+}
+
+// pi's usage object, key by key: {"input":…,"output":…,"cacheRead":…,"cacheWrite":…,"totalTokens":…,
+// "cost":{"input":…,"output":…,"cacheRead":…,"cacheWrite":…,"total":…}}
+const PI_USAGE = ['{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"totalTokens":'].map((k) => Buffer.from(k));
+const PI_COST = [',"cost":{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"total":'].map((k) => Buffer.from(k));
+
+function literalAt(b: Buffer, i: number, lit: Buffer): boolean {
+  if (i + lit.length > b.length) return false;
+  for (let k = 0; k < lit.length; k++) if (b[i + k] !== lit[k]) return false;
+  return true;
+}
+
+/**
+ * pi's usage object at `o`, read by its keys in pi's order without a key lookup each; false (nothing
+ * certain read) when it is laid out any other way.
+ */
+function readPiUsage(b: Buffer, o: number): boolean {
+  let i = o;
+  const figures = [0, 0, 0, 0, 0];
+  for (let k = 0; k < PI_USAGE.length; k++) {
+    if (!literalAt(b, i, PI_USAGE[k])) return false;
+    const c = b[i + PI_USAGE[k].length];
+    if (c !== 0x2d && !(c >= 0x30 && c <= 0x39)) return false;
+    figures[k] = valueAt(b, i + PI_USAGE[k].length);
+    i = valueEnd;
+  }
+  for (let k = 0; k < PI_COST.length; k++) {
+    if (!literalAt(b, i, PI_COST[k])) return false;
+    const v = i + PI_COST[k].length;
+    const c = b[v];
+    if (c !== 0x2d && !(c >= 0x30 && c <= 0x39)) return false;
+    // (only the total is read: the other costs are floats, whose reading is the slow part)
+    if (k === PI_COST.length - 1) {
+      facts.cost = valueAt(b, v);
+      i = valueEnd;
+    } else i = skipValue(b, v);
+  }
+  if (b[i] !== 0x7d || b[i + 1] !== 0x7d) return false;
+  facts.input = figures[0];
+  facts.output = figures[1];
+  facts.cacheRead = figures[2];
+  facts.cacheWrite = figures[3];
+  return true;
+}
+
 /** Usage object at `o` into `facts`; false on an escaped key. */
 function readUsage(b: Buffer, o: number): boolean {
+  if (readPiUsage(b, o)) return true;
   const f = facts;
+  f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
   for (let q = firstKey(b, o); q >= 0;) {
     const v = readKey(b, q);
     if (v < 0) return false;
-    const end = skipValue(b, v);
     const ks = keyStart;
     const ke = keyEnd;
-    if (isKey(b, ks, ke, 'input')) f.input = numAt(b, v, end);
-    else if (isKey(b, ks, ke, 'output')) f.output = numAt(b, v, end);
-    else if (isKey(b, ks, ke, 'cacheRead')) f.cacheRead = numAt(b, v, end);
-    else if (isKey(b, ks, ke, 'cacheWrite')) f.cacheWrite = numAt(b, v, end);
+    const n = valueAt(b, v);
+    const end = valueEnd;
+    if (isKey(b, ks, ke, 'input')) f.input = n;
+    else if (isKey(b, ks, ke, 'output')) f.output = n;
+    else if (isKey(b, ks, ke, 'cacheRead')) f.cacheRead = n;
+    else if (isKey(b, ks, ke, 'cacheWrite')) f.cacheWrite = n;
     else if (isKey(b, ks, ke, 'cost')) {
       f.cost = 0;
       if (b[v] === 0x7b) {
         for (let c = firstKey(b, v); c >= 0;) {
           const cv = readKey(b, c);
           if (cv < 0) return false;
-          const cend = skipValue(b, cv);
-          if (isKey(b, keyStart, keyEnd, 'total')) f.cost = numAt(b, cv, cend);
+          // (only the total is read: the other costs are floats, whose reading is the slow part)
+          let cend: number;
+          if (isKey(b, keyStart, keyEnd, 'total')) {
+            f.cost = valueAt(b, cv);
+            cend = valueEnd;
+          } else cend = skipValue(b, cv);
           c = nextKey(b, cend);
         }
       }
@@ -244,6 +322,30 @@ export function readUsageFacts(b: Buffer, messageStart: number): boolean {
       } else end = skipValue(b, v);
     } else end = skipValue(b, v);
     q = nextKey(b, end);
+  }
+  return true;
+}
+
+/**
+ * What readUsageFacts reads, from where the WebAssembly validator noted the values while it checked
+ * the line (jsonValid.ts outerKeys, when factsKnown): the usage object, provider and model are read from
+ * their few bytes, the toolCall blocks were counted there. False when the caller must parse the line.
+ */
+export function readNotedFacts(b: Buffer, at: { usage: number; provider: number; model: number; toolCalls: number }): boolean {
+  const f = facts;
+  f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
+  f.provider = f.model = undefined;
+  f.toolCalls = at.toolCalls;
+  if (at.usage >= 0 && b[at.usage] === 0x7b && !readUsage(b, at.usage)) return false;
+  if (at.provider >= 0) {
+    const s = stringAt(b, at.provider);
+    if (s === false) return false;
+    f.provider = s;
+  }
+  if (at.model >= 0) {
+    const s = stringAt(b, at.model);
+    if (s === false) return false;
+    f.model = s;
   }
   return true;
 }

@@ -41,7 +41,14 @@ export interface ReadOptions {
   signal?: AbortSignal;
   sliceMs?: number;
   maxLineBytes?: number;
+  /**
+   * Called right after a message line in pi's shape was indexed (as record `i`), while its bytes are
+   * still in `b` and the validator's notes on it (jsonValid.ts outerKeys) are its own.
+   */
+  onMessageLine?: MessageLineObserver;
 }
+
+export type MessageLineObserver = (index: SessionIndex, i: number, b: Buffer) => void;
 
 type Obj = Record<string, unknown>;
 
@@ -144,7 +151,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       legacyEntries.push({ e: v, line: lineNo });
       return;
     }
-    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics);
+    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics, opts.onMessageLine);
   };
 
   const oversize = (lineNo: number, _offset: number, length: number) => {
@@ -261,7 +268,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
       lastStart = offset;
       lastEnd = offset + end - start;
       if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
-      ingestLine(index, buf, start, end, lineNo, offset, diags);
+      ingestLine(index, buf, start, end, lineNo, offset, diags, opts.onMessageLine);
     },
     { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
   );
@@ -292,8 +299,11 @@ function maybeMessage(buf: Buffer, start: number, end: number): boolean {
 }
 
 /** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
-export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): boolean {
-  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset)) return true;
+export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], observe?: MessageLineObserver): boolean {
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset)) {
+    observe?.(index, index.count - 1, buf);
+    return true;
+  }
   const rec = parsedRecord(buf, start, end, lineNo, offset, diagnostics);
   if (!rec) return false;
   index.add(rec);

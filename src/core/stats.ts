@@ -6,6 +6,7 @@ import { messageStartOf } from './lineHead.js';
 import { facts, readUsageFacts } from './messageFacts.js';
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
+import { UsageColumns } from './usageColumns.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 
 export interface SessionStats {
@@ -54,10 +55,11 @@ export interface UsageSums {
  * Sums records `idx` (record numbers, in their order, which is file order for a session or a path: the
  * float sums then come out as pi's) as pi's getSessionStats() does: usage of assistant and toolResult
  * messages, usage entries, compactions and branch summaries; total = input + output + cacheRead +
- * cacheWrite. Usage is read from the lines' bytes (a line is parsed only off pi's shape); `visit` sees
- * every assistant entry (those lines are then parsed, e.g. for their tool calls).
+ * cacheWrite. Usage is read from the lines' bytes (a line is parsed only off pi's shape), or taken from
+ * `noted` (figures noted while the file was read, see usageColumns.ts); `visit` sees every assistant
+ * entry (those lines are then parsed, e.g. for their tool calls), in file order.
  */
-export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void } = {}): Promise<UsageSums> {
+export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void; noted?: UsageColumns } = {}): Promise<UsageSums> {
   const index = session.index;
   const messagesByRole: Record<string, number> = Object.create(null);
   const carries: number[] = [];
@@ -69,68 +71,73 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       if (role === 'assistant' || role === 'toolResult') carries.push(i);
     } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) carries.push(i);
   }
-  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
-  const add = (u: unknown) => {
-    if (!u || typeof u !== 'object') return;
-    const x = u as Usage;
-    totals.input += num(x.input);
-    totals.output += num(x.output);
-    totals.cacheRead += num(x.cacheRead);
-    totals.cacheWrite += num(x.cacheWrite);
-    totals.cost += num(x.cost?.total);
-  };
-  let toolCalls = 0;
-  const models = new Map<string, { provider: string; model: string; messages: number }>();
-  // The last key made, by its parts (consecutive messages mostly share their model).
-  let lastParts: [unknown, unknown, string] = [Symbol(), Symbol(), ''];
-  const countModel = (provider: unknown, model: unknown) => {
-    if (lastParts[0] !== provider || lastParts[1] !== model) lastParts = [provider, model, `${String(provider)}/${String(model)}`];
-    const key = lastParts[2];
-    const cur = models.get(key) ?? { provider: String(provider ?? ''), model: String(model ?? ''), messages: 0 };
-    cur.messages++;
-    models.set(key, cur);
-  };
-  const fromEntry = (e: SessionEntry | undefined) => {
+  // Every carrier's figures go into the columns (noted ones are there already), then are summed in order.
+  let cols = opts.noted;
+  if (!cols || cols.index !== index) {
+    cols = new UsageColumns();
+    cols.bind(index);
+  }
+  const into = cols;
+  const fromEntry = (i: number, e: SessionEntry | undefined) => {
     if (!e) return;
     if (e.type !== 'message') {
-      add((e as Obj).usage);
+      const u = usageOf((e as Obj).usage);
+      into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
       return;
     }
     const m = messageOf(e);
     if (!m) return;
-    add(m.usage);
-    if (m.role !== 'assistant') return;
+    const u = usageOf(m.usage);
+    if (m.role !== 'assistant') return into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
     opts.visit?.(e);
-    if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') toolCalls++;
-    countModel(m.provider, m.model);
-  };
-  // In file order, as pi sums them (so the float sums come out the same): entries held in memory are
-  // summed in their place between the lines read from the file.
-  let next = 0;
-  const kept = (upTo: number) => {
-    for (; next < upTo; next++) if (index.isKept(carries[next]) || index.offsetOf(carries[next]) < 0) fromEntry(index.entryOf(carries[next]));
+    let calls = 0;
+    if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') calls++;
+    into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, into.pairOf(m.provider, m.model));
   };
   const parseAssistant = opts.visit !== undefined;
+  const inMemory = (i: number) => index.isKept(i) || index.offsetOf(i) < 0;
+  // The carriers read from the file now (their place among all carriers, so that entries held in memory
+  // are taken in file order between them).
+  const rest: number[] = [];
+  const restAt: number[] = [];
+  for (let k = 0; k < carries.length; k++) {
+    const i = carries[k];
+    if (inMemory(i) || (cols.has(i) && !(parseAssistant && index.roleCodeOf(i) === 2))) continue;
+    rest.push(i);
+    restAt.push(k);
+  }
+  let next = 0;
+  const kept = (upTo: number) => {
+    for (; next < upTo; next++) if (inMemory(carries[next])) fromEntry(carries[next], index.entryOf(carries[next]));
+  };
   await session.visitIdx(
-    carries,
+    rest,
     (k, i, bytes) => {
-      kept(k);
-      next = k + 1;
+      kept(restAt[k]);
+      next = restAt[k] + 1;
       const assistant = index.roleCodeOf(i) === 2;
       const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(parseLineOf(index.idOf(i), bytes));
-      totals.input += facts.input;
-      totals.output += facts.output;
-      totals.cacheRead += facts.cacheRead;
-      totals.cacheWrite += facts.cacheWrite;
-      totals.cost += facts.cost;
-      if (!assistant) return;
-      toolCalls += facts.toolCalls;
-      countModel(facts.provider, facts.model);
+      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(i, parseLineOf(index.idOf(i), bytes));
+      into.set(i, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? into.pairOf(facts.provider, facts.model) : -1);
     },
     opts.signal,
   );
   kept(carries.length);
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  let toolCalls = 0;
+  const perPair = new Map<number, number>();
+  for (let k = 0; k < carries.length; k++) {
+    const i = carries[k];
+    if (!cols.has(i)) continue;
+    totals.input += cols.input[i];
+    totals.output += cols.output[i];
+    totals.cacheRead += cols.cacheRead[i];
+    totals.cacheWrite += cols.cacheWrite[i];
+    totals.cost += cols.cost[i];
+    toolCalls += cols.toolCalls[i];
+    const pair = cols.model[i];
+    if (pair >= 0) perPair.set(pair, (perPair.get(pair) ?? 0) + 1);
+  }
   let messages = 0;
   for (const role in messagesByRole) messages += messagesByRole[role];
   return {
@@ -139,11 +146,20 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
     toolCalls,
     tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
     cost: totals.cost,
-    models: [...models.values()].sort((a, b) => b.messages - a.messages),
+    // (most used first; a tie in the order they first appear)
+    models: [...perPair].map(([pair, n]) => ({ ...cols.pairs[pair], messages: n })).sort((a, b) => b.messages - a.messages),
   };
 }
 
-export async function computeStats(session: Session, signal?: AbortSignal): Promise<SessionStats> {
+/** A usage value's figures as stats sums them (zeros for anything that is not an object). */
+function usageOf(u: unknown): { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number } {
+  if (!u || typeof u !== 'object') return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  const x = u as Usage;
+  return { input: num(x.input), output: num(x.output), cacheRead: num(x.cacheRead), cacheWrite: num(x.cacheWrite), cost: num(x.cost?.total) };
+}
+
+/** `noted`: figures noted while the session was read (Session.open with noteUsage), if any. */
+export async function computeStats(session: Session, signal?: AbortSignal, noted?: UsageColumns): Promise<SessionStats> {
   const index = session.index;
   const live = index.liveIdx();
   const entriesByType: Record<string, number> = Object.create(null);
@@ -151,7 +167,7 @@ export async function computeStats(session: Session, signal?: AbortSignal): Prom
     const type = index.typeOf(live[k]);
     entriesByType[type] = (entriesByType[type] ?? 0) + 1;
   }
-  const sums = await sumUsage(session, live, { signal });
+  const sums = await sumUsage(session, live, { signal, noted });
   const messagesByRole = sums.messagesByRole;
   await index.prepareTree();
   let branchPoints = 0;

@@ -206,4 +206,83 @@ describe('WebAssembly JSON validator', () => {
       { numRuns: 20000 },
     );
   });
+
+  it('what stats reads of a message: where usage, provider and model start and the toolCall blocks, as JSON.parse sees them', () => {
+    const json = (v: unknown) => fc.constant(JSON.stringify(v));
+    const key = (k: string) => fc.constantFrom(`"${k}"`, `"${k}"`, `"${k}"`, `"${k.slice(0, 1)}\\u00${k.charCodeAt(1).toString(16)}${k.slice(2)}"`, `"${k}x"`);
+    const typeValue = fc.oneof(
+      json('toolCall'),
+      json('text'),
+      json('thinking'),
+      fc.constant('"tool\\u0043all"'),
+      json('toolCal'),
+      json('toolCalls'),
+      fc.constant('null'),
+      fc.constant('1'),
+      fc.constant('{"type":"toolCall"}'),
+      fc.constant('["toolCall"]'),
+    );
+    const block = fc
+      .array(
+        fc.oneof(
+          fc.tuple(key('type'), typeValue),
+          fc.tuple(json('id'), json('c1')),
+          fc.tuple(json('arguments'), fc.oneof(json({ type: 'toolCall' }), json({ a: [{ type: 'toolCall' }] }), json({}))),
+          fc.tuple(
+            json('text'),
+            fc.string({ maxLength: 8 }).map((t) => JSON.stringify(t)),
+          ),
+        ),
+        { maxLength: 4 },
+      )
+      .map((kv) => `{${kv.map(([k, v]) => `${k}:${v}`).join(',')}}`);
+    const content = fc.oneof(
+      fc.array(fc.oneof(block, block, json('toolCall'), json([{ type: 'toolCall' }]), fc.constant('null')), { maxLength: 5 }).map((bs) => `[${bs.join(',')}]`),
+      json('plain text'),
+      fc.constant('null'),
+    );
+    const usage = fc.oneof(
+      json({ input: 1, output: 2.5, cacheRead: 0, cacheWrite: 7, totalTokens: 10, cost: { input: 0.1, total: 0.25 } }),
+      json({ input: 3 }),
+      fc.constant('null'),
+      fc.constant('{ "input" : 1e3 , "cost" : { } }'),
+      json([1]),
+    );
+    const name = fc.oneof(json('anthropic'), json('claude-sonnet-4'), fc.constant('"a\\"b"'), fc.constant('null'), fc.constant('7'));
+    const member = fc.oneof(
+      fc.tuple(key('content'), content),
+      fc.tuple(key('usage'), usage),
+      fc.tuple(key('provider'), name),
+      fc.tuple(key('model'), name),
+      fc.tuple(json('api'), json('anthropic-messages')),
+      fc.tuple(json('stopReason'), json('toolUse')),
+      fc.tuple(json('nested'), fc.oneof(json({ usage: { input: 9 }, content: [{ type: 'toolCall' }] }), json([[{ type: 'toolCall' }]]))),
+    );
+    const message = fc.array(member, { maxLength: 7 }).map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
+    fc.assert(
+      fc.property(message, fc.nat({ max: 40 }), (text, at) => {
+        const b = inWasm(text, at);
+        const r = scanValue(b, 0, b.length, true);
+        const v = JSON.parse(text) as Record<string, unknown>;
+        assert.equal(r, b.length, text);
+        const hasEscape = text.includes('\\u'); // (the generated escapes are all \\u ones, in keys and block types)
+        if (!hasEscape) assert.ok(outerKeys.factsKnown, text); // only an escape in a key or a block's type makes it unsure
+        if (!outerKeys.factsKnown) return;
+        const valueAt = (i: number): unknown => (i < 0 ? undefined : JSON.parse(b.toString('utf8', i, scanValue(b, i, b.length))));
+        const own = (k: string) => (Object.hasOwn(v, k) ? v[k] : undefined);
+        assert.deepEqual(valueAt(outerKeys.usage), own('usage'), text);
+        assert.deepEqual(valueAt(outerKeys.provider), own('provider'), text);
+        assert.deepEqual(valueAt(outerKeys.model), own('model'), text);
+        const calls = Array.isArray(v.content) ? v.content.filter((c) => c !== null && typeof c === 'object' && (c as { type?: unknown }).type === 'toolCall').length : 0;
+        assert.equal(outerKeys.toolCalls, calls, text);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('the JavaScript validator leaves those facts unknown (the caller reads the message itself)', () => {
+    const text = '{"role":"assistant","content":[{"type":"toolCall"}],"usage":{"input":1}}';
+    assert.equal(scanValue(Buffer.from(text), 0, text.length, true), text.length);
+    assert.equal(outerKeys.factsKnown, false);
+  });
 });
