@@ -6,6 +6,7 @@ import { jsonScanWasm } from './wasm/jsonScanBytes.js';
 interface JsonScan {
   memory: { buffer: ArrayBuffer };
   scan(start: number, end: number, keys: number): number;
+  scanFacts(start: number, end: number, keys: number): number;
   messageLine(start: number, end: number): number;
 }
 
@@ -72,12 +73,14 @@ export function giveReadBuffer(b: Buffer): void {
 /**
  * The validator's answer for the value at `b[start…end)` when `b` lies in its memory: the index after
  * the value, or -1; undefined when it cannot tell (`b` elsewhere, nesting too deep). With `keys`, what it
- * found of the outer object's keys is in wasmKeys().
+ * found of the outer object's keys is in wasmKeys(); with `facts` too, what stats reads of a message is
+ * in wasmFacts().
  */
-export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean): number | undefined {
+export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean, facts = false): number | undefined {
   if (b.buffer !== memory || memory === undefined) return undefined;
   lastBase = b.byteOffset;
-  const r = module!.scan(b.byteOffset + start, b.byteOffset + end, keys ? 1 : 0);
+  const scan = facts ? module!.scanFacts : module!.scan;
+  const r = scan(b.byteOffset + start, b.byteOffset + end, keys || facts ? 1 : 0);
   return r === -1 ? -1 : r >= 0 ? r - b.byteOffset : undefined;
 }
 
@@ -99,7 +102,7 @@ export function wasmKeys(): number {
 }
 
 /**
- * Of the last wasmScan with keys, in its buffer's indexes: where the outer object's "usage",
+ * Of the last wasmScan with facts, in its buffer's indexes: where the outer object's "usage",
  * "provider" and "model" values start (-1: no such key) and how many blocks of its "content" array
  * have the type "toolCall" (see jsonScan.wat).
  */

@@ -119,10 +119,11 @@ export const outerKeys = {
 
 /**
  * Scans the JSON value at `b[start…end)` (leading whitespace allowed). Returns the index just after it,
- * or -1 when JSON.parse would reject it. `keys`: fill `outerKeys` for the outermost object.
+ * or -1 when JSON.parse would reject it. `keys`: fill `outerKeys` for the outermost object ('facts':
+ * also what stats reads of a message, when the WebAssembly validator decides).
  */
-export function scanValue(b: Uint8Array, start: number, end: number, keys = false): number {
-  const w = wasmScan(b, start, end, keys);
+export function scanValue(b: Uint8Array, start: number, end: number, keys: boolean | 'facts' = false): number {
+  const w = wasmScan(b, start, end, keys !== false, keys === 'facts');
   if (w !== undefined) {
     if (keys && w >= 0) {
       const k = wasmKeys();
@@ -131,8 +132,9 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys = fals
       outerKeys.content = (k & 16) !== 0;
       outerKeys.escaped = (k & 32) !== 0;
       outerKeys.hasContent = (k & 64) !== 0;
-      outerKeys.factsKnown = (k & (128 | 32)) === 0; // no escape in a key or a block's type
-      wasmFacts(outerKeys);
+      // (no escape in a key or a block's type)
+      outerKeys.factsKnown = keys === 'facts' && (k & (128 | 32)) === 0;
+      if (outerKeys.factsKnown) wasmFacts(outerKeys);
     }
     return w;
   }

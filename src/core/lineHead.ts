@@ -225,8 +225,8 @@ function roleCodeAt(b: Buffer, from: number, to: number): number {
  * fields: the message object valid JSON with one "role" key, then only the closing brace (so no later
  * duplicate of a head key can override it).
  */
-function restIsValid(b: Buffer, end: number): boolean {
-  const e = scanValue(b, head.messageStart, end, true);
+function restIsValid(b: Buffer, end: number, facts = false): boolean {
+  const e = scanValue(b, head.messageStart, end, facts ? 'facts' : true);
   if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
   for (let k = e + 1; k < end; k++) {
     const c = b[k];
@@ -261,10 +261,11 @@ export function messageRecord(b: Buffer, start: number, end: number, prevId: str
 
 /**
  * Fills `index.pending` from a message line in pi's shape and adds it, making no string for an id in
- * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON.
+ * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. `facts`: the
+ * validator also notes what stats reads of the message (jsonValid.ts outerKeys).
  */
-export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number): boolean {
-  if (!readHead(b, start, end) || !restIsValid(b, end)) return false;
+export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, facts = false): boolean {
+  if (!readHead(b, start, end) || !restIsValid(b, end, facts)) return false;
   const p = index.pending;
   const k = hexKeyAt(b, head.idStart, head.idEnd);
   p.idKey = k;

@@ -300,7 +300,7 @@ function maybeMessage(buf: Buffer, start: number, end: number): boolean {
 
 /** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
 export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], observe?: MessageLineObserver): boolean {
-  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset)) {
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe !== undefined)) {
     observe?.(index, index.count - 1, buf);
     return true;
   }

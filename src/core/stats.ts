@@ -100,21 +100,24 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   // are taken in file order between them).
   const rest: number[] = [];
   const restAt: number[] = [];
+  const memAt: number[] = [];
   for (let k = 0; k < carries.length; k++) {
     const i = carries[k];
-    if (inMemory(i) || (cols.has(i) && !(parseAssistant && index.roleCodeOf(i) === 2))) continue;
-    rest.push(i);
-    restAt.push(k);
+    if (inMemory(i)) memAt.push(k);
+    else if (!cols.has(i) || (parseAssistant && index.roleCodeOf(i) === 2)) {
+      rest.push(i);
+      restAt.push(k);
+    }
   }
   let next = 0;
+  /** The carriers held in memory before carrier `upTo`, not taken yet. */
   const kept = (upTo: number) => {
-    for (; next < upTo; next++) if (inMemory(carries[next])) fromEntry(carries[next], index.entryOf(carries[next]));
+    for (; next < memAt.length && memAt[next] < upTo; next++) fromEntry(carries[memAt[next]], index.entryOf(carries[memAt[next]]));
   };
   await session.visitIdx(
     rest,
     (k, i, bytes) => {
       kept(restAt[k]);
-      next = restAt[k] + 1;
       const assistant = index.roleCodeOf(i) === 2;
       const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
       if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(i, parseLineOf(index.idOf(i), bytes));

@@ -115,6 +115,9 @@ describe('WebAssembly JSON validator', () => {
         const b = inWasm(text, at);
         assert.equal(isValidJson(b), accepts(text), text.slice(0, 300));
         const js = inJs(b, true);
+        // scanFacts (the same scan, noting more) decides the same and finds the same keys
+        assert.equal(scanValue(b, 0, b.length, 'facts'), js.r, text.slice(0, 300));
+        if (js.r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
         const r = scanValue(b, 0, b.length, true);
         assert.equal(r, js.r, text.slice(0, 300));
         if (r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
@@ -262,7 +265,7 @@ describe('WebAssembly JSON validator', () => {
     fc.assert(
       fc.property(message, fc.nat({ max: 40 }), (text, at) => {
         const b = inWasm(text, at);
-        const r = scanValue(b, 0, b.length, true);
+        const r = scanValue(b, 0, b.length, 'facts');
         const v = JSON.parse(text) as Record<string, unknown>;
         assert.equal(r, b.length, text);
         const hasEscape = text.includes('\\u'); // (the generated escapes are all \\u ones, in keys and block types)
@@ -280,9 +283,14 @@ describe('WebAssembly JSON validator', () => {
     );
   });
 
-  it('the JavaScript validator leaves those facts unknown (the caller reads the message itself)', () => {
+  it('the JavaScript validator leaves those facts unknown (the caller reads the message itself), and so does a scan not asked for them', () => {
     const text = '{"role":"assistant","content":[{"type":"toolCall"}],"usage":{"input":1}}';
-    assert.equal(scanValue(Buffer.from(text), 0, text.length, true), text.length);
+    assert.equal(scanValue(Buffer.from(text), 0, text.length, 'facts'), text.length);
     assert.equal(outerKeys.factsKnown, false);
+    // and the WebAssembly one notes them only when asked
+    assert.equal(scanValue(inWasm(text), 0, text.length, true), text.length);
+    assert.equal(outerKeys.factsKnown, false);
+    assert.equal(scanValue(inWasm(text), 0, text.length, 'facts'), text.length);
+    assert.deepEqual([outerKeys.factsKnown, outerKeys.toolCalls, text.slice(outerKeys.usage, outerKeys.usage + 11)], [true, 1, '{"input":1}']);
   });
 });

@@ -5,7 +5,11 @@
 ;; line here. Compiled by scripts/wasm.mjs into jsonScanBytes.ts; test/core/jsonScanWasm.test.ts checks
 ;; that the two agree and that both decide as JSON.parse does.
 ;;
-;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 20) its message facts (below), [20, 1024) unused, [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
+;; `scan` is made twice from the text between ";; scan{" and ";; }scan" (scripts/wasm.mjs): as `scan`
+;; without the lines between ";; facts{" and ";; }facts", and whole as `scanFacts`, which also notes
+;; what stats reads of a message (below); so that opening a session pays nothing for those notes.
+;;
+;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 20) scanFacts' notes (below), [20, 1024) unused, [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
 ;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
   (memory (export "memory") 72)
@@ -175,6 +179,7 @@
 
   ;; Index just after the JSON value at [start, end) (leading whitespace allowed), or -1 when JSON.parse
   ;; would reject it, or -2 when it nests deeper than the stack. `keys`: store the outer object's keys at 0.
+  ;; scan{
   (func $scan (export "scan") (param $start i32) (param $end i32) (param $withKeys i32) (result i32)
     (local $i i32)
     (local $c i32)
@@ -189,6 +194,7 @@
     (local $escaped i32)
     (local $hasContent i32)
     (local $contentNext i32)
+    ;; facts{
     ;; which outer key's value is next: 1 usage, 2 provider, 3 model
     (local $factNext i32)
     (local $usage i32)
@@ -200,6 +206,7 @@
     (local $isCall i32)
     (local $typeNext i32)
     (local $unsure i32)
+    ;; }facts
     (local.set $i (local.get $start))
     (loop $step
       (if (i32.and (i32.eq (local.get $state) (i32.const 2)) (i32.eqz (local.get $depth)))
@@ -211,11 +218,15 @@
                   (i32.or (call $min3 (local.get $role)) (i32.shl (call $min3 (local.get $type)) (i32.const 2)))
                   (i32.or
                     (i32.or (i32.shl (local.get $content) (i32.const 4)) (i32.shl (local.get $escaped) (i32.const 5)))
-                    (i32.or (i32.shl (local.get $hasContent) (i32.const 6)) (i32.shl (local.get $unsure) (i32.const 7))))))
+                    (i32.shl (local.get $hasContent) (i32.const 6)))))
+              ;; facts{
+              (i32.store (i32.const 0) (i32.or (i32.load (i32.const 0)) (i32.shl (local.get $unsure) (i32.const 7))))
               (i32.store (i32.const 4) (local.get $usage))
               (i32.store (i32.const 8) (local.get $provider))
               (i32.store (i32.const 12) (local.get $model))
-              (i32.store (i32.const 16) (local.get $toolCalls))))
+              (i32.store (i32.const 16) (local.get $toolCalls))
+              ;; }facts
+              ))
           (return (local.get $i))))
       (if (i32.ge_u (local.get $i) (local.get $end)) (then (return (i32.const -1))))
       (local.set $c (i32.load8_u (local.get $i)))
@@ -229,19 +240,24 @@
           (if (local.get $contentNext)
             (then
               (local.set $content (i32.ne (local.get $c) (i32.const 0x6e)))
+              ;; facts{
               (local.set $inContent (i32.eq (local.get $c) (i32.const 0x5b)))
+              ;; }facts
               (local.set $contentNext (i32.const 0))))
+          ;; facts{
           (if (local.get $factNext)
             (then
               (if (i32.eq (local.get $factNext) (i32.const 1)) (then (local.set $usage (local.get $i))))
               (if (i32.eq (local.get $factNext) (i32.const 2)) (then (local.set $provider (local.get $i))))
               (if (i32.eq (local.get $factNext) (i32.const 3)) (then (local.set $model (local.get $i))))
               (local.set $factNext (i32.const 0))))
+          ;; }facts
           (if (i32.eq (local.get $c) (i32.const 0x22))
             (then
               (local.set $s (i32.add (local.get $i) (i32.const 1)))
               (local.set $i (call $string (local.get $s) (local.get $end)))
               (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              ;; facts{
               (if (local.get $typeNext)
                 (then
                   ;; "toolCall" exactly (8 bytes, then the closing quote); an escape may spell it too
@@ -251,13 +267,16 @@
                       (i64.eq (i64.load (local.get $s)) (i64.const 0x6c6c61436c6f6f74))))
                   (if (call $hasBackslash (local.get $s) (local.get $i)) (then (local.set $unsure (i32.const 1))))))
               (local.set $typeNext (i32.const 0))
+              ;; }facts
               (local.set $state (i32.const 2))
               (br $step)))
+          ;; facts{
           ;; any other value of a block's "type" is not "toolCall"
           (if (local.get $typeNext)
             (then
               (local.set $isCall (i32.const 0))
               (local.set $typeNext (i32.const 0))))
+          ;; }facts
           (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b)) ;; { or [
             (then
               (if (i32.ge_u (local.get $depth) (i32.const 65536)) (then (return (i32.const -2))))
@@ -265,8 +284,10 @@
               (local.set $top (select (i32.const 1) (i32.const 2) (i32.eq (local.get $c) (i32.const 0x7b))))
               (i32.store8 offset=1024 (local.get $depth) (local.get $top))
               (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+              ;; facts{
               ;; a block of the content array starts
               (if (i32.eq (local.get $depth) (i32.const 3)) (then (local.set $isCall (i32.const 0))))
+              ;; }facts
               (local.set $i (call $skipWs (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
               (if (i32.and
                     (i32.lt_u (local.get $i) (local.get $end))
@@ -298,6 +319,7 @@
           (local.set $s (i32.add (local.get $i) (i32.const 1)))
           (local.set $i (call $string (local.get $s) (local.get $end)))
           (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+          ;; facts{
           (if (i32.and (local.get $withKeys) (i32.eq (local.get $depth) (i32.const 3)))
             (then
               (if (local.get $inContent)
@@ -309,11 +331,15 @@
                     (else
                       (if (call $hasBackslash (local.get $s) (i32.sub (local.get $i) (i32.const 1)))
                         (then (local.set $unsure (i32.const 1))))))))))
+          ;; }facts
           (if (i32.and (local.get $withKeys) (i32.eq (local.get $depth) (i32.const 1)))
             (then
+              ;; facts{
               (local.set $inContent (i32.const 0))
+              ;; }facts
               ;; the key's length, its closing quote excluded
               (local.set $n (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $s)))
+              ;; facts{
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x67617375)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x65)))) ;; usage
                 (then (local.set $factNext (i32.const 1))))
@@ -322,6 +348,7 @@
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x65646f6d)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x6c)))) ;; model
                 (then (local.set $factNext (i32.const 3))))
+              ;; }facts
               (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x656c6f72))) ;; role
                 (then (local.set $role (i32.add (local.get $role) (i32.const 1))))
                 (else
@@ -330,7 +357,9 @@
                         (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x746e6f63)) (i32.eq (i32.load offset=3 (local.get $s)) (i32.const 0x746e6574)))) ;; content
                     (then
                       (local.set $contentNext (i32.const 1))
+                      ;; facts{
                       (local.set $toolCalls (i32.const 0))
+                      ;; }facts
                       (local.set $hasContent (i32.const 1)))
                     (else
                       (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x65707974))) ;; type
@@ -361,17 +390,20 @@
             (i32.and (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $top) (i32.const 1)))
             (i32.and (i32.eq (local.get $c) (i32.const 0x5d)) (i32.eq (local.get $top) (i32.const 2))))
         (then
+          ;; facts{
           ;; a block of the content array ends
           (if (i32.eq (local.get $depth) (i32.const 3))
             (then
               (if (i32.and (local.get $inContent) (local.get $isCall))
                 (then (local.set $toolCalls (i32.add (local.get $toolCalls) (i32.const 1)))))
               (local.set $isCall (i32.const 0))))
+          ;; }facts
           (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (br $step)))
       (return (i32.const -1)))
     (i32.const -1))
+  ;; }scan
 
   ;; [A-Za-z0-9_.:-]
   (func $idByte (param $c i32) (result i32)
