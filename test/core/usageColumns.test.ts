@@ -106,4 +106,31 @@ describe('usage noted while reading', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('decimal figures written any way JSON allows are read as Number() reads them', () => {
+    const digits = (min: number, max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
+    const decimal = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(
+          fc.constant('0'),
+          fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 12)).map(([a, b]) => `${a}${b}`),
+        ),
+        fc.option(digits(1, 20)),
+        fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))),
+      )
+      .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`);
+    fc.assert(
+      fc.property(decimal, decimal, (a, total) => {
+        const b = Buffer.from(
+          `{"role":"assistant","usage":{"input":${a},"output":1,"cacheRead":2,"cacheWrite":3,"totalTokens":6,"cost":{"input":${a},"output":0,"cacheRead":0,"cacheWrite":0,"total":${total}}}}`,
+        );
+        assert.ok(readUsageFacts(b, 0));
+        const num = (t: string) => (Number.isFinite(Number(t)) ? Number(t) : 0);
+        assert.ok(Object.is(facts.input, num(a)), `${a}: ${facts.input}`);
+        assert.ok(Object.is(facts.cost, num(total)), `${total}: ${facts.cost}`);
+      }),
+      { numRuns: 20000 },
+    );
+  });
 });

@@ -165,6 +165,23 @@
         (br $each)))
     (local.get $i))
 
+  ;; Whether a string whose text starts at s has a backslash before its closing quote within its first
+  ;; 48 bytes: the most an escaped spelling of an 8-letter word can take (6 bytes a letter).
+  (func $escapeSoon (param $s i32) (param $end i32) (result i32)
+    (local $c i32)
+    (local $stop i32)
+    (local.set $stop (i32.add (local.get $s) (i32.const 48)))
+    (if (i32.gt_u (local.get $stop) (local.get $end)) (then (local.set $stop (local.get $end))))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $s) (local.get $stop)))
+        (local.set $c (i32.load8_u (local.get $s)))
+        (br_if $done (i32.eq (local.get $c) (i32.const 0x22)))
+        (if (i32.eq (local.get $c) (i32.const 0x5c)) (then (return (i32.const 1))))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $each)))
+    (i32.const 0))
+
   (func $hasBackslash (param $s i32) (param $e i32) (result i32)
     (block $done
       (loop $each
@@ -195,16 +212,15 @@
     (local $hasContent i32)
     (local $contentNext i32)
     ;; facts{
-    ;; which outer key's value is next: 1 usage, 2 provider, 3 model
-    (local $factNext i32)
+    ;; the value next is one noted: 1 the outer "usage", 2 "provider", 3 "model", 4 a content block's "type"
+    (local $next i32)
     (local $usage i32)
     (local $provider i32)
     (local $model i32)
-    ;; inside the outer "content" array; its "toolCall" blocks; the block being read is one; a "type" value is next
+    ;; inside the outer "content" array; its "toolCall" blocks; the block being read is one
     (local $inContent i32)
     (local $toolCalls i32)
     (local $isCall i32)
-    (local $typeNext i32)
     (local $unsure i32)
     ;; }facts
     (local.set $i (local.get $start))
@@ -245,38 +261,32 @@
               ;; }facts
               (local.set $contentNext (i32.const 0))))
           ;; facts{
-          (if (local.get $factNext)
+          (if (local.get $next)
             (then
-              (if (i32.eq (local.get $factNext) (i32.const 1)) (then (local.set $usage (local.get $i))))
-              (if (i32.eq (local.get $factNext) (i32.const 2)) (then (local.set $provider (local.get $i))))
-              (if (i32.eq (local.get $factNext) (i32.const 3)) (then (local.set $model (local.get $i))))
-              (local.set $factNext (i32.const 0))))
+              (if (i32.eq (local.get $next) (i32.const 1)) (then (local.set $usage (local.get $i))))
+              (if (i32.eq (local.get $next) (i32.const 2)) (then (local.set $provider (local.get $i))))
+              (if (i32.eq (local.get $next) (i32.const 3)) (then (local.set $model (local.get $i))))
+              (if (i32.eq (local.get $next) (i32.const 4))
+                (then
+                  ;; the string "toolCall" exactly (its letters, then the closing quote)
+                  (local.set $isCall
+                    (i32.and
+                      (i32.eq (local.get $c) (i32.const 0x22))
+                      (i32.and
+                        (i64.eq (i64.load offset=1 (local.get $i)) (i64.const 0x6c6c61436c6f6f74))
+                        (i32.eq (i32.load8_u offset=9 (local.get $i)) (i32.const 0x22)))))
+                  ;; another string with an escape may spell it too
+                  (if (i32.and (i32.eqz (local.get $isCall)) (i32.eq (local.get $c) (i32.const 0x22)))
+                    (then (if (call $escapeSoon (i32.add (local.get $i) (i32.const 1)) (local.get $end)) (then (local.set $unsure (i32.const 1))))))))
+              (local.set $next (i32.const 0))))
           ;; }facts
           (if (i32.eq (local.get $c) (i32.const 0x22))
             (then
               (local.set $s (i32.add (local.get $i) (i32.const 1)))
               (local.set $i (call $string (local.get $s) (local.get $end)))
               (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
-              ;; facts{
-              (if (local.get $typeNext)
-                (then
-                  ;; "toolCall" exactly (8 bytes, then the closing quote); an escape may spell it too
-                  (local.set $isCall
-                    (i32.and
-                      (i32.eq (i32.sub (local.get $i) (local.get $s)) (i32.const 9))
-                      (i64.eq (i64.load (local.get $s)) (i64.const 0x6c6c61436c6f6f74))))
-                  (if (call $hasBackslash (local.get $s) (local.get $i)) (then (local.set $unsure (i32.const 1))))))
-              (local.set $typeNext (i32.const 0))
-              ;; }facts
               (local.set $state (i32.const 2))
               (br $step)))
-          ;; facts{
-          ;; any other value of a block's "type" is not "toolCall"
-          (if (local.get $typeNext)
-            (then
-              (local.set $isCall (i32.const 0))
-              (local.set $typeNext (i32.const 0))))
-          ;; }facts
           (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b)) ;; { or [
             (then
               (if (i32.ge_u (local.get $depth) (i32.const 65536)) (then (return (i32.const -2))))
@@ -327,7 +337,7 @@
                   (if (i32.and
                         (i32.eq (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $s)) (i32.const 4))
                         (i32.eq (i32.load (local.get $s)) (i32.const 0x65707974))) ;; type
-                    (then (local.set $typeNext (i32.const 1)))
+                    (then (local.set $next (i32.const 4)))
                     (else
                       (if (call $hasBackslash (local.get $s) (i32.sub (local.get $i) (i32.const 1)))
                         (then (local.set $unsure (i32.const 1))))))))))
@@ -342,12 +352,12 @@
               ;; facts{
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x67617375)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x65)))) ;; usage
-                (then (local.set $factNext (i32.const 1))))
+                (then (local.set $next (i32.const 1))))
               (if (i32.and (i32.eq (local.get $n) (i32.const 8)) (i64.eq (i64.load (local.get $s)) (i64.const 0x72656469766f7270))) ;; provider
-                (then (local.set $factNext (i32.const 2))))
+                (then (local.set $next (i32.const 2))))
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x65646f6d)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x6c)))) ;; model
-                (then (local.set $factNext (i32.const 3))))
+                (then (local.set $next (i32.const 3))))
               ;; }facts
               (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x656c6f72))) ;; role
                 (then (local.set $role (i32.add (local.get $role) (i32.const 1))))
