@@ -44,7 +44,7 @@ describe('usage noted while reading', () => {
   it("pi's author's real files (v1, migrated in memory): nothing to note, the same stats", async () => {
     for (const real of ['pi-mono-large-session.v1.jsonl', 'pi-mono-before-compaction.jsonl']) {
       const file = join(tempDir(), real);
-      copyFileSync(join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real', real), file);
+      copyFileSync(join(__dirname, '..', 'fixtures', 'real', real), file);
       const { plain, withNotes, noted } = await both(file);
       assert.deepStrictEqual(withNotes, plain, real);
       assert.equal(noted, 0, real);
