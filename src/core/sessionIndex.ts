@@ -185,6 +185,22 @@ export class SessionIndex extends IndexColumns {
     return p < 0 ? this.rootN : this.childN[p];
   }
 
+  /**
+   * How many children each record has (by record number), as childCount says, without building the
+   * child lists when they are not built yet (stats needs the counts only).
+   */
+  childCounts(): Int32Array {
+    if (this.childrenBuilt && this.cycleChecked) return this.childN;
+    this.checkCycles();
+    const counts = new Int32Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      if (this.flags[i] & F_SUPERSEDED) continue;
+      const p = this.treeParentIdx(i);
+      if (p >= 0) counts[p]++;
+    }
+    return counts;
+  }
+
   /** The first child of `p` (-1: the first root), then nextSiblingOf: walks without arrays. */
   firstChildOf(p: number): number {
     this.buildChildren();

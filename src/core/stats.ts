@@ -172,11 +172,11 @@ export async function computeStats(session: Session, signal?: AbortSignal, noted
   }
   const sums = await sumUsage(session, live, { signal, noted });
   const messagesByRole = sums.messagesByRole;
-  await index.prepareTree();
+  const children = index.childCounts();
   let branchPoints = 0;
   let tips = 0;
   for (let k = 0; k < live.length; k++) {
-    const n = index.childCount(live[k]);
+    const n = children[live[k]];
     if (n > 1) branchPoints++;
     if (n === 0) tips++;
   }

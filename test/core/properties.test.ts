@@ -75,6 +75,14 @@ describe('properties of the reader and index', () => {
         const r = await read(Buffer.from(HEADER + lines.join('\n') + '\n'));
         assert.ok(!(r instanceof Error));
         const idx = r.index;
+        // the counts stats takes before any child list is built are the child lists' lengths
+        const early = await read(Buffer.from(HEADER + lines.join('\n') + '\n'));
+        assert.ok(!(early instanceof Error));
+        const counts = early.index.childCounts();
+        const diagnostics = early.index.diagnostics.length;
+        for (const rec of idx.live()) assert.equal(counts[rec.seq], idx.childrenOf(rec.id).length, rec.id);
+        early.index.childCounts();
+        assert.equal(early.index.diagnostics.length, diagnostics, 'cycles are reported once');
         const seen = new Set<string>();
         const stack = [...idx.roots()];
         while (stack.length) {
