@@ -106,6 +106,17 @@ describe('properties of the reader and index', () => {
     );
   });
 
+  it('child counts without child lists: a repeated id, a cycle, a self-parent, a missing parent', async () => {
+    const e = (id: string, parentId: string | null) => JSON.stringify({ type: 'custom', id, parentId, timestamp: '2026-01-01T00:00:00.000Z' });
+    const text = `${HEADER}${[e('a', null), e('b', 'a'), e('b', 'a'), e('c', 'b'), e('x', 'y'), e('y', 'x'), e('s', 's'), e('m', 'gone'), e('d', 'a')].join('\n')}\n`;
+    const early = await read(Buffer.from(text));
+    const r = await read(Buffer.from(text));
+    assert.ok(!(early instanceof Error) && !(r instanceof Error));
+    const counts = early.index.childCounts();
+    for (const rec of r.index.live()) assert.equal(counts[rec.seq], r.index.childrenOf(rec.id).length, rec.id);
+    assert.equal(counts[r.index.lookup('a')], 2);
+  });
+
   it('valid entries round-trip: what is written is read back equal, unknown fields kept', async () => {
     const valid = fc.record({
       type: fc.constantFrom('message', 'custom', 'future_type'),
