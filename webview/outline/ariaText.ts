@@ -3,7 +3,7 @@
 import type { NodeKind, NodeView } from '../../src/protocol';
 import type { Item } from '../model/derive';
 import type { TreeModel } from '../model/treeModel';
-import { short } from '../ui/format';
+import { short, thousands } from '../ui/format';
 
 export const KIND_NAMES: Record<NodeKind, string> = {
   user: 'User message',
@@ -65,7 +65,7 @@ export function nodeAriaLabel(n: NodeView, f: NodeFacts, now: number): string {
   if (n.error) parts.push('ended with an error');
   if (n.tools?.length) parts.push(`tools ${n.tools.slice(0, 5).join(', ')}`);
   if (n.model) parts.push(`model ${n.model}`);
-  if (n.tokens) parts.push(`${n.tokens.toLocaleString('en-US')} tokens`);
+  if (n.tokens) parts.push(`${thousands(n.tokens)} tokens`);
   if (f.hit) parts.push('find match');
   if (n.time) parts.push(relativeTime(n.time, now));
   return parts.join(', ');
