@@ -8,34 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import type { FrameLocator } from 'playwright-core';
 import { sessionDirFor, sessionFileName } from '../support/demoSessions.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { waitForBridge } from '../bridge/helpers.js';
 import { scenario } from './harness.js';
-import { openTree } from './uxHelpers.js';
-
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Selects entry `id` through the find box (which expands the segment holding it). */
-async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
-  await wv.locator('vscode-textfield[data-field="find"] input').fill(text);
-  await wv
-    .locator('.find-count')
-    .filter({ hasText: /\/[1-9]/ })
-    .waitFor({ timeout: 60_000 });
-  await wv.locator('button[data-action="find-next"]').click();
-  await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
-}
+import { openTree, selectByFind, until } from './uxHelpers.js';
 
 describe('tree explorer connected to a running pi', () => {
   let lb: Loopback;
@@ -63,10 +41,10 @@ describe('tree explorer connected to a running pi', () => {
       assert.equal(await wv.locator('.badges .badge.live').count(), 0, 'no time-based "live" guess beside the connection');
       await vs.screenshot('connected');
 
-      await select(wv, 'Tokenize first', ids.a1);
+      await selectByFind(wv, 'Tokenize first', ids.a1);
       const t0 = Date.now();
       await wv.locator('.details [data-action="move"]').click();
-      await until(async () => (await running.leaf()) === ids.a1, "pi's leaf at the clicked node");
+      await until(async () => ((await running.leaf()) === ids.a1 ? true : undefined), 20_000, "pi's leaf at the clicked node", 25);
       vs.mark('click-to-pi-leaf', Date.now() - t0);
       console.log(`# click on "Move here" until pi's get_entries shows the new leaf: ${Date.now() - t0} ms`);
       await wv.locator(`svg.scene g.node.leaf[data-entry-id="${ids.a1}"]`).waitFor();
@@ -86,20 +64,24 @@ describe('tree explorer connected to a running pi', () => {
 
       // Move with summary (provider "pi"): the running pi writes the preview with its own model and
       // prompt, the user edits it, and pi commits the edited text (its session_before_tree hook)
-      await select(wv, 'Here is the tokenizer', ids.a2);
+      await selectByFind(wv, 'Here is the tokenizer', ids.a2);
       await wv.locator('.details [data-action="move-summary"]').click();
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
-      await until(async () => (await text.inputValue()).includes('by the model of pi.'), "pi's summary in the dialog", 60_000);
+      await until(async () => ((await text.inputValue()).includes('by the model of pi.') ? true : undefined), 60_000, "pi's summary in the dialog");
       await dialog.filter({ hasText: `by pi (pid ${running.pid})` }).waitFor();
       await text.fill(`${await text.inputValue()}\n\nEdited in pi-tree.`);
       await dialog.locator('[data-action="summary-commit"]').click();
-      const summary = await until(async () => {
-        const r = await running.entries();
-        const e = r.entries.find((x) => x.id === r.leafId);
-        return e?.type === 'branch_summary' ? e : undefined;
-      }, "pi's leaf on the summary it wrote");
+      const summary = await until(
+        async () => {
+          const r = await running.entries();
+          const e = r.entries.find((x) => x.id === r.leafId);
+          return e?.type === 'branch_summary' ? e : undefined;
+        },
+        20_000,
+        "pi's leaf on the summary it wrote",
+      );
       assert.equal(summary.parentId, ids.a2);
       assert.equal(summary.fromHook, true, 'pi wrote the reviewed text through its hook');
       assert.match(String(summary.summary), /SUMMARY \d+ by the model of pi\.[\s\S]*Edited in pi-tree\.$/);

@@ -3,32 +3,9 @@
 // and the new text), open the fork from its link node (its tree links back), fold what is off the path.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import type { FrameLocator } from 'playwright-core';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { openTree } from './uxHelpers.js';
-
-/** Selects entry `id` through find (which splits it out of a segment). */
-async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
-  const find = wv.locator('vscode-textfield[data-field="find"] input');
-  const count = wv.locator('.find-count');
-  await find.fill('');
-  await until(async () => ((await count.textContent())?.trim() === '' ? true : undefined), 30_000);
-  await find.fill(text);
-  await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
-  await wv.locator('button[data-action="find-next"]').click();
-  await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { openTree, selectByFind } from './uxHelpers.js';
 
 describe('compare, code changes and the family tree', () => {
   scenario('compare two branches, open an edit as a diff, open the fork from its link, fold off the path', async (vs) => {
@@ -38,7 +15,7 @@ describe('compare, code changes and the family tree', () => {
     let wv = await openTree(vs, 'Stream the JSONL reader');
 
     // The edit's tool result: its change in the details pane, opened in VS Code's diff editor
-    await select(wv, 'edit: src', editResult);
+    await selectByFind(wv, 'edit: src', editResult);
     const change = wv.locator('.details .changes button.change-open').first();
     await change.waitFor({ timeout: 30_000 });
     assert.equal(await change.textContent(), 'edit src/core/reader.ts');
@@ -56,13 +33,13 @@ describe('compare, code changes and the family tree', () => {
     await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
     wv = vs.webview();
     await wv.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 60_000 });
-    await select(wv, 'edit: src', editResult);
+    await selectByFind(wv, 'edit: src', editResult);
     await wv.locator('.details .changes button.change-open').waitFor({ timeout: 30_000 });
     await wv.locator('[role="treeitem"].k-link').waitFor({ timeout: 60_000 });
     await vs.screenshot('tree-changes');
 
     // Compare the dead end with the current leaf
-    await select(wv, 'no built-in mmap', ids.mmapAnswer);
+    await selectByFind(wv, 'no built-in mmap', ids.mmapAnswer);
     await wv.locator('.details [data-action="compare-leaf"]').click();
     const cmp = vs.webview();
     await cmp.locator('.cmp-ancestor').filter({ hasText: ids.plan }).waitFor({ timeout: 60_000 });

@@ -7,7 +7,7 @@ import { describe } from 'node:test';
 import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { selectRow } from './uxHelpers.js';
+import { selectRow, until } from './uxHelpers.js';
 
 const parse = (text: string) =>
   text
@@ -95,13 +95,3 @@ describe('sessions sidebar', () => {
     await vs.screenshot('forked');
   });
 });
-
-async function until<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -11,7 +11,7 @@ import { generateSession } from '../support/generate.js';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { openTree } from './uxHelpers.js';
+import { openTree, selectByFind, until } from './uxHelpers.js';
 
 type Line = Record<string, unknown>;
 const parse = (text: string): Line[] =>
@@ -20,20 +20,6 @@ const parse = (text: string): Line[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);
 const complete = (t: string) => (t.endsWith('\n') ? parse(t) : undefined);
-
-/** Selects entry `id`: find by `text` (which expands the segment holding it), then a click on its row. */
-async function select(wv: FrameLocator, text: string, id: string): Promise<void> {
-  const find = wv.locator('vscode-textfield[data-field="find"] input');
-  const count = wv.locator('.find-count');
-  // Clear first and wait for the count to go: the previous query's "1/1" must not pass for this one.
-  await find.fill('');
-  await until(async () => ((await count.textContent())?.trim() === '' ? true : undefined), 30_000);
-  await find.fill(text);
-  await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
-  // stepping to the hit splits it out of its segment and selects it
-  await wv.locator('button[data-action="find-next"]').click();
-  await selectedNode(wv, id).waitFor();
-}
 
 const selectedNode = (wv: FrameLocator, id: string) => wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`);
 
@@ -66,7 +52,7 @@ describe('session tree explorer', () => {
 
       // Move here on an assistant message: exactly one leaf record, and the highlight follows
       const lines0 = parse(readFileSync(file, 'utf8')).length;
-      await select(wv, 'The reader splits one big string', demo.ids.plan);
+      await selectByFind(wv, 'The reader splits one big string', demo.ids.plan);
       await wv.locator('.details [data-action="move"]').click();
       const lines = await vs.pollFile(file, (t) => {
         const ls = complete(t);
@@ -81,7 +67,7 @@ describe('session tree explorer', () => {
       await vs.screenshot('moved');
 
       // Label, then clear it (pi's label entries)
-      await select(wv, "I'll look at the reader first", demo.ids.look);
+      await selectByFind(wv, "I'll look at the reader first", demo.ids.look);
       await wv.locator('[role="tree"]').press('F2');
       const labelInput = wv.locator('.label-editor vscode-textfield[data-field="label"] input');
       await labelInput.fill('checked');
@@ -93,7 +79,7 @@ describe('session tree explorer', () => {
       await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)));
 
       // Fork from a user message: a new file beside it, opened in its own tree
-      await select(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
+      await selectByFind(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
       const known = new Set(readdirSync(demo.dir));
       await wv.locator('.details [data-action="fork"]').click();
       const forked = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !known.has(f)));
@@ -114,7 +100,7 @@ describe('session tree explorer', () => {
       );
       const wv2 = vs.webview();
       await wv2.locator('[role="treeitem"][data-entry-id="e2e0live"]').waitFor({ timeout: 20_000 });
-      await select(wv2, 'Appended by another process', 'e2e0live');
+      await selectByFind(wv2, 'Appended by another process', 'e2e0live');
       await vs.screenshot('grown');
 
       // Reload the window: the explorer comes back with its selection
@@ -180,7 +166,7 @@ describe('session tree explorer', () => {
       const wv = await openTree(vs, 'Stream the JSONL reader');
       const demo = vs.demo!;
       const file = demo.branched.file!;
-      await select(wv, 'Go with chunked reads', demo.ids.streamAsk);
+      await selectByFind(wv, 'Go with chunked reads', demo.ids.streamAsk);
       await wv.locator('.details [data-action="move-summary"]').click();
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
@@ -237,13 +223,3 @@ describe('session tree explorer', () => {
     },
   );
 });
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

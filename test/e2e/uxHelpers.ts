@@ -69,12 +69,28 @@ export async function selectedEntry(wv: FrameLocator): Promise<string | undefine
 }
 
 /** Polls `probe` until it returns a value (not undefined); fails after `timeoutMs`. */
-export async function until<T>(probe: () => T | undefined | null | Promise<T | undefined | null>, timeoutMs = 20_000, what = 'a condition'): Promise<T> {
+export async function until<T>(probe: () => T | undefined | null | Promise<T | undefined | null>, timeoutMs = 20_000, what = 'a condition', everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
     if (v !== undefined && v !== null) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * Selects entry `id` through the find box: find by `text` (which splits the entry out of a segment),
+ * then a step to the hit. The box is cleared first and its count waited away, so that the previous
+ * query's "1/1" does not pass for this one.
+ */
+export async function selectByFind(wv: FrameLocator, text: string, id: string): Promise<void> {
+  const find = wv.locator('vscode-textfield[data-field="find"] input');
+  const count = wv.locator('.find-count');
+  await find.fill('');
+  await until(async () => ((await count.textContent())?.trim() === '' ? true : undefined), 30_000, 'the find count to clear');
+  await find.fill(text);
+  await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
+  await wv.locator('button[data-action="find-next"]').click();
+  await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
 }
