@@ -6,6 +6,7 @@ import { messageStartOf } from './lineHead.js';
 import { facts, readUsageFacts } from './messageFacts.js';
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
+import { F_FAST } from './sessionIndex.js';
 import { UsageColumns } from './usageColumns.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 
@@ -95,7 +96,8 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
     into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, into.pairOf(m.provider, m.model));
   };
   const parseAssistant = opts.visit !== undefined;
-  const inMemory = (i: number) => index.isKept(i) || index.offsetOf(i) < 0;
+  // (a line the reader took by its fast path is never held in memory: no lookup for most carriers)
+  const inMemory = (i: number) => index.offsetOf(i) < 0 || (!(index.lineBits(i) & F_FAST) && index.isKept(i));
   // The carriers read from the file now (their place among all carriers, so that entries held in memory
   // are taken in file order between them).
   const rest: number[] = [];
