@@ -17,15 +17,20 @@ export class LoadingIndicator {
     this.el.append(this.text, this.bar);
   }
 
+  /** Which of its texts the bar has shown (each once noted as a performance mark, for tests). */
+  private readonly shown = new Set<string>();
+
   /** `loaded` of `total` entries have arrived; no `total` while the session is still being read. */
   progress(loaded: number, total: number | undefined): void {
     this.el.hidden = false;
     if (total === undefined) {
       this.text.textContent = 'Reading the session…';
       this.bar.indeterminate = true;
+      this.note('reading');
       return;
     }
     this.text.textContent = `Loading ${thousands(loaded)} of ${thousands(total)} entries…`;
+    this.note('loading');
     this.bar.indeterminate = false;
     this.bar.max = total;
     this.bar.value = loaded;
@@ -34,5 +39,15 @@ export class LoadingIndicator {
   /** The tree is on screen. */
   done(): void {
     this.el.hidden = true;
+  }
+
+  /**
+   * A `pi-tree:loading` mark (detail: what the bar says) the first time it says it: a bar up for less
+   * than a poll's interval can still be checked for afterwards.
+   */
+  private note(kind: string): void {
+    if (this.shown.has(kind)) return;
+    this.shown.add(kind);
+    performance.mark('pi-tree:loading', { detail: this.text.textContent });
   }
 }
