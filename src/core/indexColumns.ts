@@ -13,6 +13,7 @@ import {
   F_SELF,
   F_STRID,
   F_SUPERSEDED,
+  grown,
   RAW_CODE,
   RecordView,
   ROLE_NAMES,
@@ -97,20 +98,15 @@ export abstract class IndexColumns implements RecordColumns {
   private reserve(min: number): void {
     if (this.cap >= min) return;
     const cap = Math.max(min, Math.ceil(this.cap * 1.5), 256);
-    const g = <T extends Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.idNum = g(this.idNum, (n) => new Uint32Array(n));
-    this.typeCol = g(this.typeCol, (n) => new Uint16Array(n));
-    this.roleCol = g(this.roleCol, (n) => new Uint16Array(n));
-    this.flags = g(this.flags, (n) => new Uint8Array(n));
-    this.par = g(this.par, (n) => new Int32Array(n));
-    this.lineCol = g(this.lineCol, (n) => new Int32Array(n));
-    this.lenCol = g(this.lenCol, (n) => new Int32Array(n));
-    this.offCol = g(this.offCol, (n) => new Float64Array(n));
-    this.timeCol = g(this.timeCol, (n) => new Float64Array(n));
+    this.idNum = grown(this.idNum, cap);
+    this.typeCol = grown(this.typeCol, cap);
+    this.roleCol = grown(this.roleCol, cap);
+    this.flags = grown(this.flags, cap);
+    this.par = grown(this.par, cap);
+    this.lineCol = grown(this.lineCol, cap);
+    this.lenCol = grown(this.lenCol, cap);
+    this.offCol = grown(this.offCol, cap);
+    this.timeCol = grown(this.timeCol, cap);
     this.cap = cap;
     this.grewTo(cap);
   }

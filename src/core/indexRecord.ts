@@ -145,3 +145,10 @@ export class RecordView implements EntryRecord {
     return p >= 0 ? this.ix.view(p) : undefined;
   }
 }
+
+/** `a` copied into a new typed array of the same kind with room for `cap` elements. */
+export function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array>(a: T, cap: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  return b;
+}

@@ -72,28 +72,26 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       if (role === 'assistant' || role === 'toolResult') carries.push(i);
     } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) carries.push(i);
   }
-  // Every carrier's figures go into the columns (noted ones are there already), then are summed in order.
-  let cols = opts.noted;
-  if (!cols || cols.index !== index) {
-    cols = new UsageColumns();
-    cols.bind(index);
-  }
-  const into = cols;
-  const fromEntry = (i: number, e: SessionEntry | undefined) => {
+  // Figures noted while the file was read (by record number), and those read here (by place in
+  // `carries`: a short path of a big session takes little room); summed in order at the end.
+  const noted = opts.noted?.index === index ? opts.noted : undefined;
+  const own = new UsageColumns(noted?.models);
+  if (carries.length) own.reserve(carries.length - 1);
+  const fromEntry = (k: number, e: SessionEntry | undefined) => {
     if (!e) return;
     if (e.type !== 'message') {
       const u = usageOf((e as Obj).usage);
-      into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
+      own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
       return;
     }
     const m = messageOf(e);
     if (!m) return;
     const u = usageOf(m.usage);
-    if (m.role !== 'assistant') return into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
+    if (m.role !== 'assistant') return own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
     opts.visit?.(e);
     let calls = 0;
     if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') calls++;
-    into.set(i, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, into.pairOf(m.provider, m.model));
+    own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, own.models.id(m.provider, m.model));
   };
   const parseAssistant = opts.visit !== undefined;
   // (a line the reader took by its fast path is never held in memory: no lookup for most carriers)
@@ -106,7 +104,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   for (let k = 0; k < carries.length; k++) {
     const i = carries[k];
     if (inMemory(i)) memAt.push(k);
-    else if (!cols.has(i) || (parseAssistant && index.roleCodeOf(i) === 2)) {
+    else if (!noted?.has(i) || (parseAssistant && index.roleCodeOf(i) === 2)) {
       rest.push(i);
       restAt.push(k);
     }
@@ -114,16 +112,17 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   let next = 0;
   /** The carriers held in memory before carrier `upTo`, not taken yet. */
   const kept = (upTo: number) => {
-    for (; next < memAt.length && memAt[next] < upTo; next++) fromEntry(carries[memAt[next]], index.entryOf(carries[memAt[next]]));
+    for (; next < memAt.length && memAt[next] < upTo; next++) fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
   };
   await session.visitIdx(
     rest,
     (k, i, bytes) => {
-      kept(restAt[k]);
+      const at = restAt[k];
+      kept(at);
       const assistant = index.roleCodeOf(i) === 2;
-      const at = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (at < 0 || !readUsageFacts(bytes, at)) return fromEntry(i, parseLineOf(index.idOf(i), bytes));
-      into.set(i, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? into.pairOf(facts.provider, facts.model) : -1);
+      const start = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
+      if (start < 0 || !readUsageFacts(bytes, start)) return fromEntry(at, parseLineOf(index.idOf(i), bytes));
+      own.set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.models.id(facts.provider, facts.model) : -1);
     },
     opts.signal,
   );
@@ -132,15 +131,21 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   let toolCalls = 0;
   const perPair = new Map<number, number>();
   for (let k = 0; k < carries.length; k++) {
-    const i = carries[k];
-    if (!cols.has(i)) continue;
-    totals.input += cols.input[i];
-    totals.output += cols.output[i];
-    totals.cacheRead += cols.cacheRead[i];
-    totals.cacheWrite += cols.cacheWrite[i];
-    totals.cost += cols.cost[i];
-    toolCalls += cols.toolCalls[i];
-    const pair = cols.model[i];
+    // read here, else noted while read, else nothing to sum (an entry that could not be read)
+    let cols: UsageColumns = own;
+    let s = k;
+    if (!own.has(k)) {
+      if (!noted?.has(carries[k])) continue;
+      cols = noted;
+      s = carries[k];
+    }
+    totals.input += cols.input[s];
+    totals.output += cols.output[s];
+    totals.cacheRead += cols.cacheRead[s];
+    totals.cacheWrite += cols.cacheWrite[s];
+    totals.cost += cols.cost[s];
+    toolCalls += cols.toolCalls[s];
+    const pair = cols.model[s];
     if (pair >= 0) perPair.set(pair, (perPair.get(pair) ?? 0) + 1);
   }
   let messages = 0;
@@ -152,7 +157,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
     tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
     cost: totals.cost,
     // (most used first; a tie in the order they first appear)
-    models: [...perPair].map(([pair, n]) => ({ ...cols.pairs[pair], messages: n })).sort((a, b) => b.messages - a.messages),
+    models: [...perPair].map(([pair, n]) => ({ ...own.models.list[pair], messages: n })).sort((a, b) => b.messages - a.messages),
   };
 }
 

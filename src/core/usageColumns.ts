@@ -7,6 +7,7 @@
 // again from the file by sumUsage, as before.
 import { outerKeys } from './jsonValid.js';
 import { facts, readNotedFacts } from './messageFacts.js';
+import { grown } from './indexRecord.js';
 import type { SessionIndex } from './sessionIndex.js';
 
 /** A provider/model pair as stats names it, interned. */
@@ -15,6 +16,31 @@ export interface ModelPair {
   model: string;
 }
 
+/** Provider/model pairs interned once, by their names (consecutive messages mostly share their model). */
+export class ModelPairs {
+  readonly list: ModelPair[] = [];
+  private readonly ids = new Map<string, number>();
+  private last: [unknown, unknown, number] = [Symbol(), Symbol(), -1];
+
+  /** The id of a pair, named as stats names them (String of the raw value, '' when absent). */
+  id(provider: unknown, model: unknown): number {
+    if (this.last[0] === provider && this.last[1] === model) return this.last[2];
+    const key = `${String(provider)}/${String(model)}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.list.length;
+      this.list.push({ provider: String(provider ?? ''), model: String(model ?? '') });
+      this.ids.set(key, id);
+    }
+    this.last = [provider, model, id];
+    return id;
+  }
+}
+
+/**
+ * Usage figures by slot: by record number for the columns the reader fills (noteUsage), by place in
+ * its list of carriers for sumUsage's own (so that a short path of a big session takes little room).
+ */
 export class UsageColumns {
   /** The index the records belong to (a re-read file starts the columns over). */
   index: SessionIndex | undefined;
@@ -24,14 +50,13 @@ export class UsageColumns {
   cacheWrite = new Float64Array(0);
   cost = new Float64Array(0);
   toolCalls = new Int32Array(0);
-  /** Index in `pairs` of an assistant message's provider/model; -1 for other records. */
+  /** Index in `models` of an assistant message's provider/model; -1 for other records. */
   model = new Int32Array(0);
-  /** 1 when the record's figures are in the columns. */
+  /** 1 when the slot's figures are in the columns. */
   known = new Uint8Array(0);
-  readonly pairs: ModelPair[] = [];
-  private readonly pairIds = new Map<string, number>();
-  /** The last pair interned, by its raw values (consecutive messages mostly share their model). */
-  private last: [unknown, unknown, number] = [Symbol(), Symbol(), -1];
+
+  /** `models`: shared with other columns whose pair ids are summed with these. */
+  constructor(readonly models = new ModelPairs()) {}
 
   /** Starts over for `index` (its records are numbered from 0 again). */
   bind(index: SessionIndex): void {
@@ -41,40 +66,21 @@ export class UsageColumns {
     if (index.capacity > 0) this.reserve(index.capacity - 1);
   }
 
-  /** Room for record `i`. */
+  /** Room for slot `i`. */
   reserve(i: number): void {
     if (i < this.known.length) return;
     const cap = Math.max(1024, Math.ceil(this.known.length * 1.5), i + 1);
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.input = grow(this.input, (n) => new Float64Array(n));
-    this.output = grow(this.output, (n) => new Float64Array(n));
-    this.cacheRead = grow(this.cacheRead, (n) => new Float64Array(n));
-    this.cacheWrite = grow(this.cacheWrite, (n) => new Float64Array(n));
-    this.cost = grow(this.cost, (n) => new Float64Array(n));
-    this.toolCalls = grow(this.toolCalls, (n) => new Int32Array(n));
-    this.model = grow(this.model, (n) => new Int32Array(n));
-    this.known = grow(this.known, (n) => new Uint8Array(n));
+    this.input = grown(this.input, cap);
+    this.output = grown(this.output, cap);
+    this.cacheRead = grown(this.cacheRead, cap);
+    this.cacheWrite = grown(this.cacheWrite, cap);
+    this.cost = grown(this.cost, cap);
+    this.toolCalls = grown(this.toolCalls, cap);
+    this.model = grown(this.model, cap);
+    this.known = grown(this.known, cap);
   }
 
-  /** The id of a provider/model pair, named as stats names them (String of the raw value, '' when absent). */
-  pairOf(provider: unknown, model: unknown): number {
-    if (this.last[0] === provider && this.last[1] === model) return this.last[2];
-    const key = `${String(provider)}/${String(model)}`;
-    let id = this.pairIds.get(key);
-    if (id === undefined) {
-      id = this.pairs.length;
-      this.pairs.push({ provider: String(provider ?? ''), model: String(model ?? '') });
-      this.pairIds.set(key, id);
-    }
-    this.last = [provider, model, id];
-    return id;
-  }
-
-  /** Sets record `i`'s figures; `pair` -1 for a record that is not an assistant message. */
+  /** Sets slot `i`'s figures; `pair` -1 for a record that is not an assistant message. */
   set(i: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, toolCalls: number, pair: number): void {
     this.reserve(i);
     this.input[i] = input;
@@ -106,6 +112,6 @@ export function noteUsage(cols: UsageColumns): (index: SessionIndex, i: number, 
     const role = index.roleCodeOf(i);
     if ((role !== ASSISTANT && role !== TOOL_RESULT) || !outerKeys.factsKnown || !readNotedFacts(b, outerKeys)) return;
     const f = facts;
-    cols.set(i, f.input, f.output, f.cacheRead, f.cacheWrite, f.cost, role === ASSISTANT ? f.toolCalls : 0, role === ASSISTANT ? cols.pairOf(f.provider, f.model) : -1);
+    cols.set(i, f.input, f.output, f.cacheRead, f.cacheWrite, f.cost, role === ASSISTANT ? f.toolCalls : 0, role === ASSISTANT ? cols.models.id(f.provider, f.model) : -1);
   };
 }
