@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { moveTarget } from '../core/moveTarget.js';
 import { computeStats } from '../core/stats.js';
 import { noteUsage, UsageColumns } from '../core/usageColumns.js';
+import { noteRows, RowFacts } from '../core/rowFacts.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
@@ -73,7 +74,7 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
 }
 
 /** Output written into buffers of about a megabyte, each handed to `io.out` when full. */
-function chunked(io: CliIO): { add(s: string): void; addPrefix(s: string): void; flush(): void } {
+function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addPrefix(s: string): void; flush(): void } {
   let buf = Buffer.allocUnsafe(1 << 20);
   let at = 0;
   const flush = () => {
@@ -94,6 +95,10 @@ function chunked(io: CliIO): { add(s: string): void; addPrefix(s: string): void;
       room(s.length * 3);
       at += buf.write(s, at, 'utf8');
     },
+    addBytes(b: Buffer, start: number, end: number) {
+      room(end - start);
+      at += b.copy(buf, at, start, end);
+    },
     addPrefix(s: string) {
       if (s !== lastPrefix) {
         lastPrefix = s;
@@ -110,7 +115,9 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' }, filter: { type: 'string' } }, [1, 1], `pi-tree tree FILE [--json] [--filter ${FILTER_MODES.join('|')}]`);
   const mode = ((values.filter as string | undefined) ?? (values.json ? 'all' : 'default')) as FilterMode;
   if (!FILTER_MODES.includes(mode)) throw new UsageError(`--filter must be one of ${FILTER_MODES.join(', ')}`);
-  const session = await openSession(positionals[0]);
+  // What each row shows is noted while the file is read (the file is read once).
+  const noted = new RowFacts();
+  const session = await Session.open(resolve(positionals[0]), { onMessageLine: noteRows(noted) });
   const ix = session.index;
   // Rows are written as they are laid out: a million-entry tree is never held whole.
   const out = chunked(io);
@@ -123,33 +130,47 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
     );
     out.add(head.slice(0, head.lastIndexOf('[]')));
     let first = true;
-    const rows = await streamTree(session, mode, (r) => {
-      const node = {
-        id: ix.idOf(r.i),
-        parentId: ix.parentIdOf(r.i),
-        visibleParentId: r.visibleParent >= 0 ? ix.idOf(r.visibleParent) : null,
-        type: ix.typeOf(r.i),
-        role: ix.roleOf(r.i),
-        label: r.label,
-        onPath: r.onPath,
-        isLeaf: r.isLeaf,
-        line: ix.lineOf(r.i),
-        text: `${r.prefix}${r.marker}${r.text}`.replace(/^[\s│├└─]*(• )?/, ''),
-      };
-      out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
-      first = false;
-    });
+    const rows = await streamTree(
+      session,
+      mode,
+      (r) => {
+        const node = {
+          id: ix.idOf(r.i),
+          parentId: ix.parentIdOf(r.i),
+          visibleParentId: r.visibleParent >= 0 ? ix.idOf(r.visibleParent) : null,
+          type: ix.typeOf(r.i),
+          role: ix.roleOf(r.i),
+          label: r.label,
+          onPath: r.onPath,
+          isLeaf: r.isLeaf,
+          line: ix.lineOf(r.i),
+          text: `${r.prefix}${r.marker}${r.text()}`.replace(/^[\s│├└─]*(• )?/, ''),
+        };
+        out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
+        first = false;
+      },
+      undefined,
+      noted,
+    );
     out.add(rows ? '\n  ]\n}\n' : '[]\n}\n');
     out.flush();
     return 0;
   }
   const title = session.name ? `Session Tree: ${safeText(session.name)}` : 'Session Tree';
   out.add(`${title}\n`);
-  const rows = await streamTree(session, mode, (r) => {
-    out.add(`${safeText(ix.idOf(r.i))}  `);
-    out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
-    out.add(`${r.marker}${safeText(r.text)}\n`);
-  });
+  const rows = await streamTree(
+    session,
+    mode,
+    (r) => {
+      out.add(`${safeText(ix.idOf(r.i))}  `);
+      out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
+      out.add(`${r.marker}${r.label ? safeText(`[${r.label}] `) : ''}`);
+      r.facts.writeText(r.i, out, safeText);
+      out.add(r.isLeaf ? '  ← active\n' : '\n');
+    },
+    undefined,
+    noted,
+  );
   out.add(`(${rows} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
   out.flush();
   for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);

@@ -22,7 +22,7 @@ const BASE = 1024 + 65536;
 let module: JsonScan | null | undefined;
 /** The module's memory (it never grows, so this stays its buffer); undefined until a buffer is made. */
 let memory: ArrayBuffer | undefined;
-let keyWord = new Int32Array(5);
+let keyWord = new Int32Array(256);
 /** byteOffset of the buffer of the last wasmScan, to turn the module's addresses into indexes of it. */
 let lastBase = 0;
 let next = BASE;
@@ -45,7 +45,7 @@ function scanBuffer(size: number): Buffer | undefined {
   if (!m || next + size > m.memory.buffer.byteLength) return undefined;
   const mem = m.memory.buffer;
   memory = mem;
-  keyWord = new Int32Array(mem, 0, 5);
+  keyWord = new Int32Array(mem, 0, 256);
   const b = Buffer.from(mem, next, size);
   next += size;
   return b;
@@ -96,7 +96,7 @@ export function wasmMessageLine(b: Uint8Array, start: number, end: number): numb
 
 export const MESSAGE_CONTENT = 16;
 
-/** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6 | toolCalls unsure << 7. */
+/** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6 | toolCalls unsure << 7 | rows unsure << 8. */
 export function wasmKeys(): number {
   return keyWord[0];
 }
@@ -112,4 +112,16 @@ export function wasmFacts(into: { usage: number; provider: number; model: number
   into.provider = at(keyWord[2]);
   into.model = at(keyWord[3]);
   into.toolCalls = keyWord[4];
+}
+
+const notes = { words: keyWord, base: 0 };
+
+/**
+ * Of the last wasmScan with facts: the words of memory [0, 1024) (what the tree reads from word 5 on,
+ * see jsonScan.wat) and the address of its buffer's start, to turn the noted addresses into its indexes.
+ */
+export function wasmNotes(): { words: Int32Array; base: number } {
+  notes.words = keyWord;
+  notes.base = lastBase;
+  return notes;
 }

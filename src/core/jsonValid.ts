@@ -115,6 +115,8 @@ export const outerKeys = {
   model: -1,
   /** Blocks of the (last) "content" array whose type is "toolCall". */
   toolCalls: 0,
+  /** Whether the notes a tree row reads cover the message too (jsonScan.wat, rowFacts.ts); implies factsKnown. */
+  rowsKnown: false,
 };
 
 /**
@@ -135,6 +137,7 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys: boole
       // (no escape in a key or a block's type)
       outerKeys.factsKnown = keys === 'facts' && (k & (128 | 32)) === 0;
       if (outerKeys.factsKnown) wasmFacts(outerKeys);
+      outerKeys.rowsKnown = outerKeys.factsKnown && (k & 256) === 0;
     }
     return w;
   }
@@ -157,6 +160,7 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys: boole
         outerKeys.type = type;
         outerKeys.hasContent = hasContent;
         outerKeys.factsKnown = false;
+        outerKeys.rowsKnown = false;
       }
       return i;
     }

@@ -30,8 +30,11 @@ export function hasText(content: unknown): boolean {
   return false;
 }
 
-export function shortenHome(p: string, home = process.env.HOME || process.env.USERPROFILE || homedir()): string {
-  if (!home || !isAbsolute(p)) return p;
+export function shortenHome(p: string, home?: string): string {
+  if (!isAbsolute(p)) return p;
+  // (the environment is read only for an absolute path: process.env is slow to read, per tool call)
+  home ??= process.env.HOME || process.env.USERPROFILE || homedir();
+  if (!home) return p;
   const rel = relative(home, p);
   if (rel.startsWith('..') || isAbsolute(rel)) return p;
   return rel ? `~${sep}${rel}` : '~';

@@ -6,7 +6,8 @@
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
-import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
+import { hasText } from './preview.js';
+import { ERROR, NO_TEXT, RowFacts } from './rowFacts.js';
 import { passesFilter, type FilterMode } from '../shared/treeFilter.js';
 
 export { FILTER_MODES, type FilterMode } from '../shared/treeFilter.js';
@@ -23,57 +24,67 @@ export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string 
 export interface TreeRow {
   /** Record number in the index. */
   i: number;
-  /** The line as pi draws it is `prefix + marker + text`: connectors, the path marker, label and text. */
+  /** The line as pi draws it is `prefix + marker + text()`: connectors, the path marker, label and text. */
   prefix: string;
   marker: string;
-  text: string;
   depth: number;
   onPath: boolean;
   isLeaf: boolean;
   label?: string;
   /** Record number of the nearest visible ancestor (-1: none). */
   visibleParent: number;
+  /** The row's text: its label, the entry's text, and the mark of the active leaf. */
+  text(): string;
+  /** Where the entry's text is (rowFacts.ts: its bytes can be written without a string). */
+  facts: RowFacts;
 }
 
 /**
- * Lists the visible rows of the tree in pi's order, with pi's text layout, handing each to `emit`;
- * returns how many there were.
+ * Lists the visible rows of the tree in pi's order, with pi's text layout, handing each to `emit` (one
+ * row object, filled anew for each row: take what you need before returning); returns how many there
+ * were. `noted`: the facts noteRows took while the session was read, if any.
  */
-export async function streamTree(session: Session, mode: FilterMode, emit: (row: TreeRow) => void, signal?: AbortSignal): Promise<number> {
+export async function streamTree(session: Session, mode: FilterMode, emit: (row: TreeRow) => void, signal?: AbortSignal, noted?: RowFacts): Promise<number> {
   const index = session.index;
-  const leafId = index.leafId;
   const leafRec = index.leafRecord;
   const live = index.liveIdx();
   const n = index.count;
-  // Per record: visible (1), and its row text; tool results are named after their calls at the end,
-  // when every call has been seen (a result may come before its call in a damaged file).
-  const visible = new Uint8Array(n);
-  const texts: (string | undefined)[] = new Array(n);
-  const resultCall = new Map<number, string>();
-  const callText = new Map<string, string>();
-  const take = (i: number, e: SessionEntry | undefined) => {
-    if (!e) return;
-    const label = index.labels.get(e.id)?.label;
-    if (!isVisible(e, mode, leafId, label)) {
-      for (const c of toolCallsOf(e)) callText.set(c.id, formatToolCall(c.name, c.arguments));
-      return;
-    }
-    visible[i] = 1;
-    const m = messageOf(e);
-    if (m?.role === 'toolResult' && m.toolCallId) {
-      resultCall.set(i, String(m.toolCallId));
-      texts[i] = `[${String(m.toolName ?? 'tool')}]`;
-    } else texts[i] = entryText(e);
-    for (const c of toolCallsOf(e)) callText.set(c.id, formatToolCall(c.name, c.arguments));
-  };
-  await session.visitIdx(live, (_k, i, bytes) => take(i, parseLineOf(index.idOf(i), bytes)), signal);
-  for (let k = 0; k < live.length; k++) if (index.isKept(live[k])) take(live[k], index.entryOf(live[k]));
-  for (const [i, id] of resultCall) {
-    const t = callText.get(id);
-    if (t !== undefined) texts[i] = t;
+  // The facts of each row: noted while the session was read (Session.open with noteRows), else taken
+  // from the entry now. Tool results are named after their calls at the end, when every call is known
+  // (a result may come before its call in a damaged file).
+  const facts = noted?.index === index ? noted : new RowFacts();
+  const unread: number[] = [];
+  for (let k = 0; k < live.length; k++) {
+    const i = live[k];
+    if (facts.has(i)) continue;
+    const e = index.entryOf(i);
+    if (e) facts.take(i, e);
+    else if (!index.isKept(i)) unread.push(i);
   }
-  resultCall.clear();
-  callText.clear();
+  await session.visitIdx(
+    unread,
+    (_k, i, bytes) => {
+      const e = parseLineOf(index.idOf(i), bytes);
+      if (e) facts.take(i, e);
+    },
+    signal,
+  );
+  const labelAt = new Map<number, string>();
+  for (const [id, l] of index.labels) {
+    const i = index.lookup(id);
+    if (i >= 0) labelAt.set(i, l.label);
+  }
+  const visible = new Uint8Array(n);
+  for (let k = 0; k < live.length; k++) {
+    const i = live[k];
+    if (!facts.has(i)) continue;
+    const bits = facts.bits[i];
+    const isLeaf = i === leafRec;
+    const assistant = facts.roleOf(i) === 'assistant' && !isLeaf ? { noText: (bits & NO_TEXT) !== 0, error: (bits & ERROR) !== 0 } : {};
+    if (!passesFilter({ type: index.typeOf(i), role: facts.roleOf(i), label: labelAt.get(i), ...assistant }, mode, isLeaf)) continue;
+    visible[i] = 1;
+    facts.nameAfterCall(i);
+  }
 
   const onPath = new Uint8Array(n);
   const leafPath = index.branchIdx(leafRec);
@@ -169,17 +180,37 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
       parent: -1,
     });
   }
+  const row: TreeRow = {
+    i: -1,
+    prefix: '',
+    marker: '',
+    depth: 0,
+    onPath: false,
+    isLeaf: false,
+    label: undefined,
+    visibleParent: -1,
+    text() {
+      return `${this.label ? `[${this.label}] ` : ''}${facts.textOf(this.i)}${this.isLeaf ? '  ← active' : ''}`;
+    },
+    facts,
+  };
   let rows = 0;
   while (frames.length) {
     const f = frames.pop()!;
     const displayIndent = multipleRoots ? Math.max(0, f.indent - 1) : f.indent;
     const connector = f.showConnector && !f.virtualChild ? (f.isLast ? '└─ ' : '├─ ') : '';
     const prefix = prefixOf(f.gutters, displayIndent, connector);
-    const label = index.labels.get(index.idOf(f.i))?.label;
+    const label = labelAt.get(f.i);
     const path = onPath[f.i] === 1;
-    const text = `${label ? `[${label}] ` : ''}${texts[f.i] ?? ''}${f.i === shownLeaf ? '  ← active' : ''}`;
-    emit({ i: f.i, prefix, marker: path ? '• ' : '', text, depth: displayIndent, onPath: path, isLeaf: f.i === shownLeaf, label, visibleParent: f.parent });
-    texts[f.i] = undefined;
+    row.i = f.i;
+    row.prefix = prefix;
+    row.marker = path ? '• ' : '';
+    row.depth = displayIndent;
+    row.onPath = path;
+    row.isLeaf = f.i === shownLeaf;
+    row.label = label;
+    row.visibleParent = f.parent;
+    emit(row);
     rows++;
     const children = kidsOf(f.i);
     const multiple = children.length > 1;

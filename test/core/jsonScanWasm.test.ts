@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmScan } from '../../src/core/jsonScanWasm.js';
+import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmNotes, wasmScan } from '../../src/core/jsonScanWasm.js';
 import { isValidJson, outerKeys, scanValue } from '../../src/core/jsonValid.js';
 import { listed, listHead } from '../../src/core/lineHead.js';
 import { jsonScanWasm } from '../../src/core/wasm/jsonScanBytes.js';
@@ -281,6 +281,85 @@ describe('WebAssembly JSON validator', () => {
       }),
       { numRuns: 20000 },
     );
+  });
+
+  it("what a tree row reads of a message: its values' [start, end) and the content blocks with their kinds, as JSON.parse sees them", () => {
+    const json = (v: unknown) => fc.constant(JSON.stringify(v));
+    const key = (k: string) => fc.constantFrom(`"${k}"`, `"${k}"`, `"${k}"`, ` "${k}" `, `"${k}x"`, `"${k.slice(0, -1)}"`);
+    const str = fc.oneof(
+      fc.string({ maxLength: 12 }).map((t) => JSON.stringify(t)),
+      fc.constant('"a\\"b\\u00e9"'),
+      fc.constant('null'),
+      fc.constant('7'),
+      json({ x: [1] }),
+      fc.constant(' "spaced" '),
+    );
+    const typeValue = fc.oneof(json('text'), json('text'), json('toolCall'), json('thinking'), json('tex'), json('texts'), fc.constant('"t\\u0065xt"'), fc.constant('1'), json(['text']));
+    const block = fc
+      .array(
+        fc.oneof(
+          fc.tuple(json('type'), typeValue),
+          fc.tuple(json('text'), str),
+          fc.tuple(json('id'), str),
+          fc.tuple(json('arguments'), fc.oneof(json({ path: 'a.ts' }), json({ nested: [{ type: 'text', text: 'deep' }] }), json({}))),
+        ),
+        { maxLength: 4 },
+      )
+      .map((kv) => `{${kv.map(([k, v]) => `${k}:${v}`).join(',')}}`);
+    const content = fc.oneof(
+      fc.array(block, { maxLength: 6 }).map((bs) => `[${bs.join(',')}]`),
+      fc.array(block, { minLength: 60, maxLength: 70 }).map((bs) => `[ ${bs.join(' , ')} ]`),
+      fc.array(fc.oneof(block, json('text'), fc.constant('null')), { maxLength: 4 }).map((bs) => `[${bs.join(',')}]`),
+      str,
+    );
+    const member = fc.oneof(
+      fc.tuple(key('content'), content),
+      fc.tuple(key('stopReason'), str),
+      fc.tuple(key('errorMessage'), str),
+      fc.tuple(key('toolCallId'), str),
+      fc.tuple(key('toolName'), str),
+      fc.tuple(key('command'), str),
+      fc.tuple(json('usage'), json({ input: 1, cost: { total: 0.5 } })),
+      fc.tuple(json('nested'), json({ content: [{ type: 'text', text: 'no' }], stopReason: 'x', command: 'no' })),
+    );
+    const message = fc.array(member, { maxLength: 8 }).map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
+    const slots: [string, number][] = [
+      ['content', 5],
+      ['stopReason', 7],
+      ['errorMessage', 9],
+      ['toolCallId', 11],
+      ['toolName', 13],
+      ['command', 15],
+    ];
+    let covered = 0;
+    fc.assert(
+      fc.property(message, fc.nat({ max: 40 }), (text, at) => {
+        const b = inWasm(text, at);
+        assert.equal(scanValue(b, 0, b.length, 'facts'), b.length, text);
+        const v = JSON.parse(text) as Record<string, unknown>;
+        const objects = Array.isArray(v.content) && v.content.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
+        // unsure only for a content array it cannot list (an element not an object, more than 64), or as stats is
+        const listable = !Array.isArray(v.content) || (objects && v.content.length <= 64);
+        assert.equal(outerKeys.rowsKnown, outerKeys.factsKnown && listable, text);
+        if (!outerKeys.rowsKnown) return;
+        covered++;
+        const { words, base } = wasmNotes();
+        for (const [k, w] of slots) {
+          const got = words[w] === 0 ? undefined : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base));
+          assert.deepEqual(got, Object.hasOwn(v, k) ? v[k] : undefined, `${k} of ${text}`);
+        }
+        if (!Array.isArray(v.content)) return;
+        assert.equal(words[17], v.content.length, text);
+        v.content.forEach((c, k) => {
+          const [s, e, kind] = [words[18 + 3 * k] - base, words[19 + 3 * k] - base, words[20 + 3 * k]];
+          assert.deepEqual(JSON.parse(b.toString('utf8', s, e)), c, text);
+          const type = (c as { type?: unknown }).type;
+          assert.equal(kind, type === 'text' ? 1 : type === 'toolCall' ? 2 : 0, text);
+        });
+      }),
+      { numRuns: 20000 },
+    );
+    assert.ok(covered > 5000, `${covered} messages noted`);
   });
 
   it('the JavaScript validator leaves those facts unknown (the caller reads the message itself), and so does a scan not asked for them', () => {

@@ -9,16 +9,23 @@
 ;; without the lines between ";; facts{" and ";; }facts", and whole as `scanFacts`, which also notes
 ;; what stats reads of a message (below); so that opening a session pays nothing for those notes.
 ;;
-;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 20) scanFacts' notes (below), [20, 1024) unused, [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
+;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
 ;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
   (memory (export "memory") 72)
   ;; At address 0, of the last scan with keys: "role" keys (plus keys with an escape) | "type" keys << 2
   ;; (both up to 3) | a non-null "content" << 4 | a key with an escape << 5 | a "content" key << 6 |
-  ;; toolCalls unsure << 7.
+  ;; toolCalls unsure << 7 | rows unsure << 8.
   ;; At 4, 8, 12: where the value of the outer object's (last) "usage", "provider" and "model" key starts
   ;; (0: no such key). At 16: the blocks of its (last) "content" array whose (last) "type" is the string
   ;; "toolCall", what stats counts; "unsure" when an element key or a "type" string had an escape.
+  ;; What a row of the tree reads (rowFacts.ts), as [start, end) pairs of the outer object's (last) values
+  ;; (0, 0: no such key; end is where the next key or the closing brace is, whitespace before it
+  ;; included): at 20 "content", 28 "stopReason", 36 "errorMessage", 44 "toolCallId", 52 "toolName",
+  ;; 60 "command". At 68 how many blocks of the (last) "content" array are noted, from 72 on each as
+  ;; [start, end, kind] (1: the (last) "type" is the string "text", 2: "toolCall", 0: anything else),
+  ;; up to 64 of them. Bit 8 at 0: these notes do not cover the message (more blocks, or an element
+  ;; that is not an object).
 
   ;; Index of the first byte in [i, end) that is '"', '\' or below 0x20, else end.
   (func $run (param $i i32) (param $end i32) (result i32)
@@ -222,6 +229,16 @@
     (local $toolCalls i32)
     (local $isCall i32)
     (local $unsure i32)
+    ;; a "text" block; the slot of the value being read at depth 1 (its end is noted after it); blocks noted
+    (local $isText i32)
+    (local $endSlot i32)
+    (local $blocks i32)
+    ;; the tree's notes do not cover the (last) content array (rows unsure, bit 8 at 0)
+    (local $rowsUnsure i32)
+    (v128.store (i32.const 20) (v128.const i32x4 0 0 0 0))
+    (v128.store (i32.const 36) (v128.const i32x4 0 0 0 0))
+    (v128.store (i32.const 52) (v128.const i32x4 0 0 0 0))
+    (i32.store (i32.const 68) (i32.const 0))
     ;; }facts
     (local.set $i (local.get $start))
     (loop $step
@@ -236,7 +253,9 @@
                     (i32.or (i32.shl (local.get $content) (i32.const 4)) (i32.shl (local.get $escaped) (i32.const 5)))
                     (i32.shl (local.get $hasContent) (i32.const 6)))))
               ;; facts{
-              (i32.store (i32.const 0) (i32.or (i32.load (i32.const 0)) (i32.shl (local.get $unsure) (i32.const 7))))
+              (i32.store (i32.const 0)
+                (i32.or (i32.load (i32.const 0))
+                  (i32.or (i32.shl (local.get $unsure) (i32.const 7)) (i32.shl (local.get $rowsUnsure) (i32.const 8)))))
               (i32.store (i32.const 4) (local.get $usage))
               (i32.store (i32.const 8) (local.get $provider))
               (i32.store (i32.const 12) (local.get $model))
@@ -258,6 +277,8 @@
               (local.set $content (i32.ne (local.get $c) (i32.const 0x6e)))
               ;; facts{
               (local.set $inContent (i32.eq (local.get $c) (i32.const 0x5b)))
+              (i32.store (i32.const 20) (local.get $i))
+              (local.set $endSlot (i32.const 24))
               ;; }facts
               (local.set $contentNext (i32.const 0))))
           ;; facts{
@@ -266,6 +287,11 @@
               (if (i32.eq (local.get $next) (i32.const 1)) (then (local.set $usage (local.get $i))))
               (if (i32.eq (local.get $next) (i32.const 2)) (then (local.set $provider (local.get $i))))
               (if (i32.eq (local.get $next) (i32.const 3)) (then (local.set $model (local.get $i))))
+              ;; 5 to 9: the tree's string slots, at 28, 36, ... 60
+              (if (i32.ge_u (local.get $next) (i32.const 5))
+                (then
+                  (local.set $endSlot (i32.add (i32.const 32) (i32.shl (i32.sub (local.get $next) (i32.const 5)) (i32.const 3))))
+                  (i32.store (i32.sub (local.get $endSlot) (i32.const 4)) (local.get $i))))
               (if (i32.eq (local.get $next) (i32.const 4))
                 (then
                   ;; the string "toolCall" exactly (its letters, then the closing quote)
@@ -275,10 +301,20 @@
                       (i32.and
                         (i64.eq (i64.load offset=1 (local.get $i)) (i64.const 0x6c6c61436c6f6f74))
                         (i32.eq (i32.load8_u offset=9 (local.get $i)) (i32.const 0x22)))))
-                  ;; another string with an escape may spell it too
-                  (if (i32.and (i32.eqz (local.get $isCall)) (i32.eq (local.get $c) (i32.const 0x22)))
+                  ;; the string "text" exactly
+                  (local.set $isText
+                    (i32.and
+                      (i32.eq (local.get $c) (i32.const 0x22))
+                      (i32.and
+                        (i32.eq (i32.load offset=1 (local.get $i)) (i32.const 0x74786574))
+                        (i32.eq (i32.load8_u offset=5 (local.get $i)) (i32.const 0x22)))))
+                  ;; another string with an escape may spell either too
+                  (if (i32.and (i32.eqz (i32.or (local.get $isCall) (local.get $isText))) (i32.eq (local.get $c) (i32.const 0x22)))
                     (then (if (call $escapeSoon (i32.add (local.get $i) (i32.const 1)) (local.get $end)) (then (local.set $unsure (i32.const 1))))))))
               (local.set $next (i32.const 0))))
+          ;; an element of the content array that is not an object: its rows are read another way
+          (if (i32.and (local.get $inContent) (i32.eq (local.get $depth) (i32.const 2)))
+            (then (if (i32.ne (local.get $c) (i32.const 0x7b)) (then (local.set $rowsUnsure (i32.const 1))))))
           ;; }facts
           (if (i32.eq (local.get $c) (i32.const 0x22))
             (then
@@ -296,13 +332,30 @@
               (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
               ;; facts{
               ;; a block of the content array starts
-              (if (i32.eq (local.get $depth) (i32.const 3)) (then (local.set $isCall (i32.const 0))))
+              (if (i32.eq (local.get $depth) (i32.const 3))
+                (then
+                  (local.set $isCall (i32.const 0))
+                  (local.set $isText (i32.const 0))
+                  (if (local.get $inContent)
+                    (then
+                      (if (i32.lt_u (local.get $blocks) (i32.const 64))
+                        (then (i32.store (i32.add (i32.const 72) (i32.mul (local.get $blocks) (i32.const 12))) (local.get $i)))
+                        (else (local.set $rowsUnsure (i32.const 1))))))))
               ;; }facts
               (local.set $i (call $skipWs (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
               (if (i32.and
                     (i32.lt_u (local.get $i) (local.get $end))
                     (i32.eq (i32.load8_u (local.get $i)) (i32.add (local.get $c) (i32.const 2)))) ;; } or ]
                 (then
+                  ;; facts{
+                  ;; an empty block of the content array
+                  (if (i32.and (i32.eq (local.get $depth) (i32.const 3)) (i32.and (local.get $inContent) (i32.lt_u (local.get $blocks) (i32.const 64))))
+                    (then
+                      (i32.store offset=76 (i32.mul (local.get $blocks) (i32.const 12)) (i32.add (local.get $i) (i32.const 1)))
+                      (i32.store offset=80 (i32.mul (local.get $blocks) (i32.const 12)) (i32.const 0))
+                      (local.set $blocks (i32.add (local.get $blocks) (i32.const 1)))
+                      (i32.store (i32.const 68) (local.get $blocks))))
+                  ;; }facts
                   (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
                   (local.set $i (i32.add (local.get $i) (i32.const 1)))
                   (local.set $state (i32.const 2)))
@@ -358,6 +411,18 @@
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x65646f6d)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x6c)))) ;; model
                 (then (local.set $next (i32.const 3))))
+              ;; the tree's: stopReason, errorMessage, toolCallId, toolName, command
+              (if (i32.and (i32.eq (local.get $n) (i32.const 10)) (i64.eq (i64.load (local.get $s)) (i64.const 0x73616552706f7473)))
+                (then (if (i32.eq (i32.load16_u offset=8 (local.get $s)) (i32.const 0x6e6f)) (then (local.set $next (i32.const 5))))))
+              (if (i32.and (i32.eq (local.get $n) (i32.const 12)) (i64.eq (i64.load (local.get $s)) (i64.const 0x73654d726f727265)))
+                (then (if (i32.eq (i32.load offset=8 (local.get $s)) (i32.const 0x65676173)) (then (local.set $next (i32.const 6))))))
+              (if (i32.and (i32.eq (local.get $n) (i32.const 10)) (i64.eq (i64.load (local.get $s)) (i64.const 0x6c6c61436c6f6f74)))
+                (then (if (i32.eq (i32.load16_u offset=8 (local.get $s)) (i32.const 0x6449)) (then (local.set $next (i32.const 7))))))
+              (if (i32.and (i32.eq (local.get $n) (i32.const 8)) (i64.eq (i64.load (local.get $s)) (i64.const 0x656d614e6c6f6f74)))
+                (then (local.set $next (i32.const 8))))
+              (if (i32.and (i32.eq (local.get $n) (i32.const 7))
+                    (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x6d6d6f63)) (i32.eq (i32.load offset=3 (local.get $s)) (i32.const 0x646e616d))))
+                (then (local.set $next (i32.const 9))))
               ;; }facts
               (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x656c6f72))) ;; role
                 (then (local.set $role (i32.add (local.get $role) (i32.const 1))))
@@ -369,6 +434,9 @@
                       (local.set $contentNext (i32.const 1))
                       ;; facts{
                       (local.set $toolCalls (i32.const 0))
+                      (local.set $blocks (i32.const 0))
+                      (i32.store (i32.const 68) (i32.const 0))
+                      (local.set $rowsUnsure (i32.const 0))
                       ;; }facts
                       (local.set $hasContent (i32.const 1)))
                     (else
@@ -390,6 +458,12 @@
           (local.set $state (i32.const 0))
           (br $step)))
       ;; after a value, inside a container
+      ;; facts{
+      (if (i32.and (i32.ne (local.get $endSlot) (i32.const 0)) (i32.eq (local.get $depth) (i32.const 1)))
+        (then
+          (i32.store (local.get $endSlot) (local.get $i))
+          (local.set $endSlot (i32.const 0))))
+      ;; }facts
       (local.set $top (i32.load8_u offset=1023 (local.get $depth)))
       (if (i32.eq (local.get $c) (i32.const 0x2c))
         (then
@@ -406,7 +480,15 @@
             (then
               (if (i32.and (local.get $inContent) (local.get $isCall))
                 (then (local.set $toolCalls (i32.add (local.get $toolCalls) (i32.const 1)))))
-              (local.set $isCall (i32.const 0))))
+              (if (i32.and (local.get $inContent) (i32.lt_u (local.get $blocks) (i32.const 64)))
+                (then
+                  (i32.store offset=76 (i32.mul (local.get $blocks) (i32.const 12)) (i32.add (local.get $i) (i32.const 1)))
+                  (i32.store offset=80 (i32.mul (local.get $blocks) (i32.const 12))
+                    (select (i32.const 2) (local.get $isText) (local.get $isCall)))
+                  (local.set $blocks (i32.add (local.get $blocks) (i32.const 1)))
+                  (i32.store (i32.const 68) (local.get $blocks))))
+              (local.set $isCall (i32.const 0))
+              (local.set $isText (i32.const 0))))
           ;; }facts
           (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))

@@ -1,0 +1,116 @@
+// What the tree shows of each entry, noted while a session is read (what `pi-tree tree` does,
+// src/core/rowFacts.ts): every row comes out exactly as when each entry is parsed whole afterwards, in
+// every filter, and the noting really takes the lines in pi's shape (so these comparisons test it).
+import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { noteRows, RowFacts } from '../../src/core/rowFacts.js';
+import { Session } from '../../src/core/session.js';
+import { FILTER_MODES, streamTree } from '../../src/core/treeView.js';
+import { generateSession } from '../support/generate.js';
+import { assistant, entry, sessionText, tempDir, tempFile, user } from '../support/tmp.js';
+
+/** Every row of every filter, as plain values. */
+async function rows(s: Session, noted?: RowFacts): Promise<string[]> {
+  const out: string[] = [];
+  for (const mode of FILTER_MODES) {
+    out.push(`-- ${mode}`);
+    await streamTree(s, mode, (r) => out.push(JSON.stringify([r.i, r.prefix, r.marker, r.text(), r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent])), undefined, noted);
+  }
+  return out;
+}
+
+/** The tree of `file` read plainly and with its rows noted while read; and how many records were noted. */
+async function both(file: string) {
+  const plain = await rows(await Session.open(file));
+  const facts = new RowFacts();
+  const s = await Session.open(file, { onMessageLine: noteRows(facts) });
+  let noted = 0;
+  for (let i = 0; i < s.index.count; i++) if (facts.has(i)) noted++;
+  let messages = 0;
+  for (let i = 0; i < s.index.count; i++) if (s.index.typeOf(i) === 'message') messages++;
+  return { plain, withNotes: await rows(s, facts), noted, messages };
+}
+
+describe('tree rows noted while reading', () => {
+  it('generated sessions in pi shape: the same rows in every filter, the message lines noted', async () => {
+    for (const [seed, entries] of [
+      [1, 300],
+      [2, 3000],
+      [4, 12_000],
+    ]) {
+      const g = generateSession({ seed, entries, branchRate: 0.05, compactions: 3, labels: 6 });
+      const { plain, withNotes, noted, messages } = await both(tempFile(g.text));
+      assert.deepStrictEqual(withNotes, plain);
+      assert.ok(plain.some((r) => r.includes('[bash')) && plain.some((r) => r.includes('assistant: ')), 'the session has tool calls and text');
+      // (a line across two 1 MiB reads is put together outside the validator's memory: read later)
+      const across = Math.floor(Buffer.byteLength(g.text) / (1 << 20));
+      assert.ok(noted >= messages - across - 5 && noted <= messages, `seed ${seed}: ${noted} of ${messages} messages noted`);
+    }
+  });
+
+  it("pi's author's real files (v1, migrated in memory): the same rows", async () => {
+    for (const real of ['pi-mono-large-session.v1.jsonl', 'pi-mono-before-compaction.jsonl']) {
+      const file = join(tempDir(), real);
+      copyFileSync(join(__dirname, '..', 'fixtures', 'real', real), file);
+      const { plain, withNotes } = await both(file);
+      assert.deepStrictEqual(withNotes, plain, real);
+    }
+  });
+
+  it('odd lines: each row reads as the parsed entry does, whichever way it was read', async () => {
+    const call = (id: string, name: string, args: Record<string, unknown>) => ({ type: 'toolCall', id, name, arguments: args });
+    const result = (id: string, parentId: string, callId: string, toolName: string) =>
+      entry('message', id, parentId, { message: { role: 'toolResult', toolCallId: callId, toolName, content: [{ type: 'text', text: 'out' }], isError: false, timestamp: 1 } });
+    const many = Array.from({ length: 70 }, (_, k) => ({ type: 'text', text: `p${k} ` }));
+    const home = process.env.HOME ?? '/root';
+    const lines = [
+      user('u1', null, 'first\r\nline\twith\u001b[31m escapes \u202e and 😀'),
+      // a result read before the call it answers (the call comes later in the file)
+      result('r0', 'u1', 'late', 'read'),
+      assistant('a1', 'r0', '', { content: [{ type: 'thinking', thinking: 'hmm' }, call('late', 'read', { path: `${home}/x/y.ts`, offset: 3, limit: 4 })], stopReason: 'toolUse' }),
+      result('r1', 'a1', 'late', 'read'),
+      // the same call id again and again: the last one in the file names the result
+      assistant('a2', 'r1', 'two', { content: [call('dup', 'bash', { command: 'echo one\nthen two' }), { type: 'text', text: 'x'.repeat(300) }] }),
+      result('r2', 'a2', 'dup', 'bash'),
+      assistant('a3', 'r2', '', { content: [call('dup', 'grep', { pattern: 'a|b', path: 'src' })], stopReason: 'error', errorMessage: 'boom\nbad' }),
+      // no text and ended in error; aborted; a number for a text
+      assistant('a4', 'a3', '', { content: [], stopReason: 'aborted' }),
+      assistant('a4e', 'a4', '', { content: [], stopReason: 'error', errorMessage: 'rate\nlimited' }),
+      assistant('a5', 'a4e', '', {
+        content: [
+          { type: 'text', text: 42 },
+          { type: 'text', text: '  ' },
+        ],
+      }),
+      // more blocks than the notes hold; an element that is not an object
+      assistant('a6', 'a5', '', { content: many }),
+      assistant('a7', 'a6', '', { content: ['text', { type: 'text', text: 'after a string' }] }),
+      // a lone surrogate, text as a string, other roles
+      entry('message', 'u2', 'a7', { message: { role: 'user', content: 'lone \ud800 half', timestamp: 1 } }),
+      entry('message', 'b1', 'u2', { message: { role: 'bashExecution', command: 'ls -la\n', output: 'x', exitCode: 0, timestamp: 1 } }),
+      entry('message', 'c1', 'b1', { message: { role: 'custom', content: 'c', timestamp: 1 } }),
+      // the last call with the duplicate id: it names r2, not a3's calls parsed later
+      assistant('a8', 'c1', 'tool with a long name', { content: [call('t9', 'mcp_tool', { q: 'x'.repeat(80) }), call('dup', 'write', { file_path: 'w.ts' })] }),
+      result('r9', 'a8', 't9', 'mcp_tool'),
+      entry('label', 'l1', 'r9', { targetId: 'a2', label: 'here \u001b' }),
+      user('u3', 'l1', 'last'),
+    ];
+    let text = sessionText(lines);
+    // an escaped key: a5's line is parsed whole, later
+    text = text.replace(/("id":"a5".*?)"stopReason"/, '$1"stop\\u0052eason"');
+    // a duplicate content key (the last one counts), a third call with the duplicate id, escaped (parsed later)
+    text = text.replace(/("id":"a8".*?"content":)/, '$1[{"type":"text","text":"first content"}],"content":');
+    text = text.replace(/("id":"a3".*?)"content":\[/, '$1"content":[{"type":"tool\\u0043all","id":"dup","name":"ls","arguments":{"path":"z"}},');
+    // the last line without its newline is read by JavaScript, not the WebAssembly validator
+    text += JSON.stringify(assistant('a9', 'u3', 'tail'));
+    const { plain, withNotes, noted } = await both(tempFile(text));
+    assert.deepStrictEqual(withNotes, plain);
+    const all = plain.slice(plain.indexOf('-- all'));
+    const shown = (t: string) => all.some((r) => r.includes(t));
+    assert.ok(shown('[write: w.ts]') && !shown('[grep:') && !shown('[ls: z]') && !shown('[bash:'), 'the last call with the id in the file names the result');
+    assert.ok(shown('lone \\ud800 half') && shown('[read: ~/x/y.ts:3-6]') && shown('first content') === false && shown('assistant: rate limited'));
+    assert.ok(noted >= 12, `${noted} noted`);
+  });
+});
