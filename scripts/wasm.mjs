@@ -8,15 +8,18 @@ import wabtInit from 'wabt';
 const DIR = join(import.meta.dirname, '..', 'src', 'core', 'wasm');
 
 /**
- * The text between ";; scan{" and ";; }scan" twice: as written, without the lines between ";; facts{"
- * and ";; }facts", and whole as `scanFacts` (see jsonScan.wat). Other files are taken as they are.
+ * The text between ";; scan{" and ";; }scan" three times: without the lines between ";; facts{" and
+ * ";; }facts" or ";; rows{" and ";; }rows", as `scanFacts` without the rows lines, and whole as
+ * `scanRows` (see jsonScan.wat). Other files are taken as they are.
  */
 export function expandWat(text) {
   const m = /^[ \t]*;; scan\{\n([\s\S]*?)^[ \t]*;; \}scan\n/m.exec(text);
   if (!m) return text;
-  const plain = m[1].replace(/^[ \t]*;; facts\{\n[\s\S]*?^[ \t]*;; \}facts\n/gm, '');
-  const facts = m[1].replace('(func $scan (export "scan")', '(func $scanFacts (export "scanFacts")');
-  return text.slice(0, m.index) + plain + facts + text.slice(m.index + m[0].length);
+  const noRows = m[1].replace(/^[ \t]*;; rows\{\n[\s\S]*?^[ \t]*;; \}rows\n/gm, '');
+  const plain = noRows.replace(/^[ \t]*;; facts\{\n[\s\S]*?^[ \t]*;; \}facts\n/gm, '');
+  const facts = noRows.replace('(func $scan (export "scan")', '(func $scanFacts (export "scanFacts")');
+  const rows = m[1].replace('(func $scan (export "scan")', '(func $scanRows (export "scanRows")');
+  return text.slice(0, m.index) + plain + facts + rows + text.slice(m.index + m[0].length);
 }
 
 /** The binary of one .wat file. */

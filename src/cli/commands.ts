@@ -6,6 +6,7 @@ import { moveTarget } from '../core/moveTarget.js';
 import { computeStats } from '../core/stats.js';
 import { noteUsage, UsageColumns } from '../core/usageColumns.js';
 import { noteRows, RowFacts } from '../core/rowFacts.js';
+import { writeHexId } from '../core/idKeys.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
@@ -74,7 +75,7 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
 }
 
 /** Output written into buffers of about a megabyte, each handed to `io.out` when full. */
-function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addPrefix(s: string): void; flush(): void } {
+function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addHexId(key: number): void; addPrefix(s: string): void; flush(): void } {
   let buf = Buffer.allocUnsafe(1 << 20);
   let at = 0;
   const flush = () => {
@@ -94,6 +95,12 @@ function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: 
     add(s: string) {
       room(s.length * 3);
       at += buf.write(s, at, 'utf8');
+    },
+    /** An id in pi's shape (8 hex digits) from its key, without a string. */
+    addHexId(key: number) {
+      room(8);
+      writeHexId(key, buf, at);
+      at += 8;
     },
     addBytes(b: Buffer, start: number, end: number) {
       room(end - start);
@@ -162,7 +169,10 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
     session,
     mode,
     (r) => {
-      out.add(`${safeText(ix.idOf(r.i))}  `);
+      const key = ix.idKeyOf(r.i);
+      if (key >= 0) out.addHexId(key);
+      else out.add(safeText(ix.idOf(r.i)));
+      out.add('  ');
       out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
       out.add(`${r.marker}${r.label ? safeText(`[${r.label}] `) : ''}`);
       r.facts.writeText(r.i, out, safeText);

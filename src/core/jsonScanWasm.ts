@@ -7,6 +7,7 @@ interface JsonScan {
   memory: { buffer: ArrayBuffer };
   scan(start: number, end: number, keys: number): number;
   scanFacts(start: number, end: number, keys: number): number;
+  scanRows(start: number, end: number, keys: number): number;
   messageLine(start: number, end: number): number;
 }
 
@@ -74,12 +75,12 @@ export function giveReadBuffer(b: Buffer): void {
  * The validator's answer for the value at `b[start…end)` when `b` lies in its memory: the index after
  * the value, or -1; undefined when it cannot tell (`b` elsewhere, nesting too deep). With `keys`, what it
  * found of the outer object's keys is in wasmKeys(); with `facts` too, what stats reads of a message is
- * in wasmFacts().
+ * in wasmFacts(); with 'rows', also what a tree row reads, in wasmNotes().
  */
-export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean, facts = false): number | undefined {
+export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean, facts: false | 'facts' | 'rows' = false): number | undefined {
   if (b.buffer !== memory || memory === undefined) return undefined;
   lastBase = b.byteOffset;
-  const scan = facts ? module!.scanFacts : module!.scan;
+  const scan = facts === 'rows' ? module!.scanRows : facts ? module!.scanFacts : module!.scan;
   const r = scan(b.byteOffset + start, b.byteOffset + end, keys || facts ? 1 : 0);
   return r === -1 ? -1 : r >= 0 ? r - b.byteOffset : undefined;
 }

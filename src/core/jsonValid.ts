@@ -122,10 +122,11 @@ export const outerKeys = {
 /**
  * Scans the JSON value at `b[start…end)` (leading whitespace allowed). Returns the index just after it,
  * or -1 when JSON.parse would reject it. `keys`: fill `outerKeys` for the outermost object ('facts':
- * also what stats reads of a message, when the WebAssembly validator decides).
+ * also what stats reads of a message, when the WebAssembly validator decides; 'rows': and what a tree
+ * row reads).
  */
-export function scanValue(b: Uint8Array, start: number, end: number, keys: boolean | 'facts' = false): number {
-  const w = wasmScan(b, start, end, keys !== false, keys === 'facts');
+export function scanValue(b: Uint8Array, start: number, end: number, keys: boolean | 'facts' | 'rows' = false): number {
+  const w = wasmScan(b, start, end, keys !== false, keys === 'facts' || keys === 'rows' ? keys : false);
   if (w !== undefined) {
     if (keys && w >= 0) {
       const k = wasmKeys();
@@ -135,9 +136,9 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys: boole
       outerKeys.escaped = (k & 32) !== 0;
       outerKeys.hasContent = (k & 64) !== 0;
       // (no escape in a key or a block's type)
-      outerKeys.factsKnown = keys === 'facts' && (k & (128 | 32)) === 0;
+      outerKeys.factsKnown = (keys === 'facts' || keys === 'rows') && (k & (128 | 32)) === 0;
       if (outerKeys.factsKnown) wasmFacts(outerKeys);
-      outerKeys.rowsKnown = outerKeys.factsKnown && (k & 256) === 0;
+      outerKeys.rowsKnown = keys === 'rows' && outerKeys.factsKnown && (k & 256) === 0;
     }
     return w;
   }

@@ -2,6 +2,9 @@
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
 import { outerKeys, scanValue } from './jsonValid.js';
+
+/** What the validator notes of a message line besides its validity (jsonValid.ts scanValue). */
+export type Notes = false | 'facts' | 'rows';
 import { hexKeyAt } from './idKeys.js';
 import { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type SessionIndex } from './sessionIndex.js';
 
@@ -225,8 +228,8 @@ function roleCodeAt(b: Buffer, from: number, to: number): number {
  * fields: the message object valid JSON with one "role" key, then only the closing brace (so no later
  * duplicate of a head key can override it).
  */
-function restIsValid(b: Buffer, end: number, facts = false): boolean {
-  const e = scanValue(b, head.messageStart, end, facts ? 'facts' : true);
+function restIsValid(b: Buffer, end: number, notes: Notes = false): boolean {
+  const e = scanValue(b, head.messageStart, end, notes || true);
   if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
   for (let k = e + 1; k < end; k++) {
     const c = b[k];
@@ -261,11 +264,11 @@ export function messageRecord(b: Buffer, start: number, end: number, prevId: str
 
 /**
  * Fills `index.pending` from a message line in pi's shape and adds it, making no string for an id in
- * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. `facts`: the
- * validator also notes what stats reads of the message (jsonValid.ts outerKeys).
+ * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. `notes`: the
+ * validator also notes what stats ('facts') or a tree row ('rows') reads of the message (jsonValid.ts).
  */
-export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, facts = false): boolean {
-  if (!readHead(b, start, end) || !restIsValid(b, end, facts)) return false;
+export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, notes: Notes = false): boolean {
+  if (!readHead(b, start, end) || !restIsValid(b, end, notes)) return false;
   const p = index.pending;
   const k = hexKeyAt(b, head.idStart, head.idEnd);
   p.idKey = k;

@@ -3,7 +3,7 @@
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from './jsonl.js';
-import { commitMessageLine, messageRecord } from './lineHead.js';
+import { commitMessageLine, messageRecord, type Notes } from './lineHead.js';
 import { migrateEntries } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
@@ -48,7 +48,8 @@ export interface ReadOptions {
   onMessageLine?: MessageLineObserver;
 }
 
-export type MessageLineObserver = (index: SessionIndex, i: number, b: Buffer) => void;
+/** `notes`: what it reads of the validator's notes (lineHead.ts Notes; 'facts' when not said). */
+export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer) => void) & { notes?: Notes };
 
 type Obj = Record<string, unknown>;
 
@@ -300,7 +301,7 @@ function maybeMessage(buf: Buffer, start: number, end: number): boolean {
 
 /** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
 export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], observe?: MessageLineObserver): boolean {
-  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe !== undefined)) {
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false)) {
     observe?.(index, index.count - 1, buf);
     return true;
   }

@@ -10,6 +10,7 @@ import { outerKeys } from './jsonValid.js';
 import { wasmNotes } from './jsonScanWasm.js';
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
 import { grown } from './indexRecord.js';
+import type { MessageLineObserver } from './reader.js';
 import type { SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
 
@@ -27,34 +28,63 @@ const ROLES = [undefined, 'user', 'assistant', 'toolResult'] as const;
 
 // eslint-disable-next-line no-control-regex -- the characters safeText escapes (src/cli/safeText.ts)
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+// Anything but printable ASCII (whose UTF-8 is its characters, one byte each)
+// eslint-disable-next-line no-control-regex -- that is the point
+const NOT_PLAIN = /[^\x20-\x7e]/;
 const CHUNK = 1 << 22;
+const BATCH = 1 << 16;
 
 /**
  * Row texts as UTF-8 in chunks of 4 MiB, by handle (chunk × CHUNK + offset) and length: a million rows
  * of text held as a million strings cost as much memory again, and a second of garbage collection.
  * Texts the bytes would not give back exactly (lone surrogates), or that need escaping on a terminal,
- * stay strings.
+ * stay strings. Printable ASCII texts (most) are joined and written a batch at a time: a write per
+ * text costs more than its bytes.
  */
 class TextArena {
   private readonly chunks: Buffer[] = [];
+  /** Where the next text goes in the last chunk (the batch not written yet included). */
   private at = CHUNK;
+  private batch = '';
+  private batchAt = 0;
   /** The byte length of the last text put. */
   length = 0;
   /** Puts `s`; its handle, or -1 when it stays a string. */
   put(s: string): number {
-    if (s.length * 3 > CHUNK || UNSAFE.test(s) || !(s as string & { isWellFormed(): boolean }).isWellFormed()) return -1;
-    if (this.at + s.length * 3 > CHUNK) {
-      this.chunks.push(Buffer.allocUnsafe(CHUNK));
-      this.at = 0;
+    if (s.length <= BATCH && !NOT_PLAIN.test(s)) {
+      if (this.at + s.length > CHUNK) this.newChunk();
+      const h = (this.chunks.length - 1) * CHUNK + this.at;
+      this.batch += s;
+      this.at += s.length;
+      this.length = s.length;
+      if (this.batch.length >= BATCH) this.flush();
+      return h;
     }
+    if (s.length * 3 > CHUNK || UNSAFE.test(s) || !(s as string & { isWellFormed(): boolean }).isWellFormed()) return -1;
+    this.flush();
+    if (this.at + s.length * 3 > CHUNK) this.newChunk();
     const c = this.chunks.length - 1;
     const h = c * CHUNK + this.at;
     this.length = this.chunks[c].write(s, this.at, 'utf8');
     this.at += this.length;
+    this.batchAt = this.at;
     return h;
   }
+  /** The chunk of handle `h` (every text put is in it). */
   chunkOf(h: number): Buffer {
+    this.flush();
     return this.chunks[Math.floor(h / CHUNK)];
+  }
+  private newChunk(): void {
+    this.flush();
+    this.chunks.push(Buffer.allocUnsafe(CHUNK));
+    this.at = this.batchAt = 0;
+  }
+  private flush(): void {
+    if (!this.batch) return;
+    this.chunks[this.chunks.length - 1].write(this.batch, this.batchAt, 'latin1');
+    this.batchAt = this.at;
+    this.batch = '';
   }
 }
 
@@ -201,13 +231,15 @@ const TOOL_RESULT = 3;
  * A reader observer (ReadOptions.onMessageLine) that notes into `rows` what the tree shows of each
  * message line the validator noted, right after the line was indexed.
  */
-export function noteRows(rows: RowFacts): (index: SessionIndex, i: number, b: Buffer) => void {
-  return (index, i, b) => {
+export function noteRows(rows: RowFacts): MessageLineObserver {
+  const observe: MessageLineObserver = (index, i, b) => {
     rows.index ??= index;
     if (rows.index !== index || !outerKeys.rowsKnown) return;
     const m = lightMessage(b, index.roleOf(i), index.roleCodeOf(i));
     if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
   };
+  observe.notes = 'rows';
+  return observe;
 }
 
 /**

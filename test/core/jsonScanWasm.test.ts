@@ -335,7 +335,10 @@ describe('WebAssembly JSON validator', () => {
     fc.assert(
       fc.property(message, fc.nat({ max: 40 }), (text, at) => {
         const b = inWasm(text, at);
+        // (stats' scan does not note them)
         assert.equal(scanValue(b, 0, b.length, 'facts'), b.length, text);
+        assert.equal(outerKeys.rowsKnown, false);
+        assert.equal(scanValue(b, 0, b.length, 'rows'), b.length, text);
         const v = JSON.parse(text) as Record<string, unknown>;
         const objects = Array.isArray(v.content) && v.content.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
         // unsure only for a content array it cannot list (an element not an object, more than 64), or as stats is

@@ -5,9 +5,11 @@
 ;; line here. Compiled by scripts/wasm.mjs into jsonScanBytes.ts; test/core/jsonScanWasm.test.ts checks
 ;; that the two agree and that both decide as JSON.parse does.
 ;;
-;; `scan` is made twice from the text between ";; scan{" and ";; }scan" (scripts/wasm.mjs): as `scan`
-;; without the lines between ";; facts{" and ";; }facts", and whole as `scanFacts`, which also notes
-;; what stats reads of a message (below); so that opening a session pays nothing for those notes.
+;; `scan` is made three times from the text between ";; scan{" and ";; }scan" (scripts/wasm.mjs): as
+;; `scan` without the lines between ";; facts{" and ";; }facts" or ";; rows{" and ";; }rows"; as
+;; `scanFacts`, without the rows lines, which also notes what stats reads of a message (below); and
+;; whole as `scanRows`, which notes what a row of the tree reads too. So that opening a session pays
+;; nothing for those notes, and stats nothing for the tree's.
 ;;
 ;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
 ;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
@@ -235,10 +237,12 @@
     (local $blocks i32)
     ;; the tree's notes do not cover the (last) content array (rows unsure, bit 8 at 0)
     (local $rowsUnsure i32)
+    ;; rows{
     (v128.store (i32.const 20) (v128.const i32x4 0 0 0 0))
     (v128.store (i32.const 36) (v128.const i32x4 0 0 0 0))
     (v128.store (i32.const 52) (v128.const i32x4 0 0 0 0))
     (i32.store (i32.const 68) (i32.const 0))
+    ;; }rows
     ;; }facts
     (local.set $i (local.get $start))
     (loop $step
@@ -253,9 +257,10 @@
                     (i32.or (i32.shl (local.get $content) (i32.const 4)) (i32.shl (local.get $escaped) (i32.const 5)))
                     (i32.shl (local.get $hasContent) (i32.const 6)))))
               ;; facts{
-              (i32.store (i32.const 0)
-                (i32.or (i32.load (i32.const 0))
-                  (i32.or (i32.shl (local.get $unsure) (i32.const 7)) (i32.shl (local.get $rowsUnsure) (i32.const 8)))))
+              (i32.store (i32.const 0) (i32.or (i32.load (i32.const 0)) (i32.shl (local.get $unsure) (i32.const 7))))
+              ;; rows{
+              (i32.store (i32.const 0) (i32.or (i32.load (i32.const 0)) (i32.shl (local.get $rowsUnsure) (i32.const 8))))
+              ;; }rows
               (i32.store (i32.const 4) (local.get $usage))
               (i32.store (i32.const 8) (local.get $provider))
               (i32.store (i32.const 12) (local.get $model))
@@ -277,8 +282,10 @@
               (local.set $content (i32.ne (local.get $c) (i32.const 0x6e)))
               ;; facts{
               (local.set $inContent (i32.eq (local.get $c) (i32.const 0x5b)))
+              ;; rows{
               (i32.store (i32.const 20) (local.get $i))
               (local.set $endSlot (i32.const 24))
+              ;; }rows
               ;; }facts
               (local.set $contentNext (i32.const 0))))
           ;; facts{
@@ -287,11 +294,13 @@
               (if (i32.eq (local.get $next) (i32.const 1)) (then (local.set $usage (local.get $i))))
               (if (i32.eq (local.get $next) (i32.const 2)) (then (local.set $provider (local.get $i))))
               (if (i32.eq (local.get $next) (i32.const 3)) (then (local.set $model (local.get $i))))
+              ;; rows{
               ;; 5 to 9: the tree's string slots, at 28, 36, ... 60
               (if (i32.ge_u (local.get $next) (i32.const 5))
                 (then
                   (local.set $endSlot (i32.add (i32.const 32) (i32.shl (i32.sub (local.get $next) (i32.const 5)) (i32.const 3))))
                   (i32.store (i32.sub (local.get $endSlot) (i32.const 4)) (local.get $i))))
+              ;; }rows
               (if (i32.eq (local.get $next) (i32.const 4))
                 (then
                   ;; the string "toolCall" exactly (its letters, then the closing quote)
@@ -301,6 +310,7 @@
                       (i32.and
                         (i64.eq (i64.load offset=1 (local.get $i)) (i64.const 0x6c6c61436c6f6f74))
                         (i32.eq (i32.load8_u offset=9 (local.get $i)) (i32.const 0x22)))))
+                  ;; rows{
                   ;; the string "text" exactly
                   (local.set $isText
                     (i32.and
@@ -308,13 +318,16 @@
                       (i32.and
                         (i32.eq (i32.load offset=1 (local.get $i)) (i32.const 0x74786574))
                         (i32.eq (i32.load8_u offset=5 (local.get $i)) (i32.const 0x22)))))
+                  ;; }rows
                   ;; another string with an escape may spell either too
                   (if (i32.and (i32.eqz (i32.or (local.get $isCall) (local.get $isText))) (i32.eq (local.get $c) (i32.const 0x22)))
                     (then (if (call $escapeSoon (i32.add (local.get $i) (i32.const 1)) (local.get $end)) (then (local.set $unsure (i32.const 1))))))))
               (local.set $next (i32.const 0))))
+          ;; rows{
           ;; an element of the content array that is not an object: its rows are read another way
           (if (i32.and (local.get $inContent) (i32.eq (local.get $depth) (i32.const 2)))
             (then (if (i32.ne (local.get $c) (i32.const 0x7b)) (then (local.set $rowsUnsure (i32.const 1))))))
+          ;; }rows
           ;; }facts
           (if (i32.eq (local.get $c) (i32.const 0x22))
             (then
@@ -332,22 +345,24 @@
               (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
               ;; facts{
               ;; a block of the content array starts
+              (if (i32.eq (local.get $depth) (i32.const 3)) (then (local.set $isCall (i32.const 0))))
+              ;; rows{
               (if (i32.eq (local.get $depth) (i32.const 3))
                 (then
-                  (local.set $isCall (i32.const 0))
                   (local.set $isText (i32.const 0))
                   (if (local.get $inContent)
                     (then
                       (if (i32.lt_u (local.get $blocks) (i32.const 64))
                         (then (i32.store (i32.add (i32.const 72) (i32.mul (local.get $blocks) (i32.const 12))) (local.get $i)))
                         (else (local.set $rowsUnsure (i32.const 1))))))))
+              ;; }rows
               ;; }facts
               (local.set $i (call $skipWs (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
               (if (i32.and
                     (i32.lt_u (local.get $i) (local.get $end))
                     (i32.eq (i32.load8_u (local.get $i)) (i32.add (local.get $c) (i32.const 2)))) ;; } or ]
                 (then
-                  ;; facts{
+                  ;; rows{
                   ;; an empty block of the content array
                   (if (i32.and (i32.eq (local.get $depth) (i32.const 3)) (i32.and (local.get $inContent) (i32.lt_u (local.get $blocks) (i32.const 64))))
                     (then
@@ -355,7 +370,7 @@
                       (i32.store offset=80 (i32.mul (local.get $blocks) (i32.const 12)) (i32.const 0))
                       (local.set $blocks (i32.add (local.get $blocks) (i32.const 1)))
                       (i32.store (i32.const 68) (local.get $blocks))))
-                  ;; }facts
+                  ;; }rows
                   (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
                   (local.set $i (i32.add (local.get $i) (i32.const 1)))
                   (local.set $state (i32.const 2)))
@@ -411,6 +426,7 @@
               (if (i32.and (i32.eq (local.get $n) (i32.const 5))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x65646f6d)) (i32.eq (i32.load8_u offset=4 (local.get $s)) (i32.const 0x6c)))) ;; model
                 (then (local.set $next (i32.const 3))))
+              ;; rows{
               ;; the tree's: stopReason, errorMessage, toolCallId, toolName, command
               (if (i32.and (i32.eq (local.get $n) (i32.const 10)) (i64.eq (i64.load (local.get $s)) (i64.const 0x73616552706f7473)))
                 (then (if (i32.eq (i32.load16_u offset=8 (local.get $s)) (i32.const 0x6e6f)) (then (local.set $next (i32.const 5))))))
@@ -423,6 +439,7 @@
               (if (i32.and (i32.eq (local.get $n) (i32.const 7))
                     (i32.and (i32.eq (i32.load (local.get $s)) (i32.const 0x6d6d6f63)) (i32.eq (i32.load offset=3 (local.get $s)) (i32.const 0x646e616d))))
                 (then (local.set $next (i32.const 9))))
+              ;; }rows
               ;; }facts
               (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load (local.get $s)) (i32.const 0x656c6f72))) ;; role
                 (then (local.set $role (i32.add (local.get $role) (i32.const 1))))
@@ -434,9 +451,11 @@
                       (local.set $contentNext (i32.const 1))
                       ;; facts{
                       (local.set $toolCalls (i32.const 0))
+                      ;; rows{
                       (local.set $blocks (i32.const 0))
                       (i32.store (i32.const 68) (i32.const 0))
                       (local.set $rowsUnsure (i32.const 0))
+                      ;; }rows
                       ;; }facts
                       (local.set $hasContent (i32.const 1)))
                     (else
@@ -458,12 +477,12 @@
           (local.set $state (i32.const 0))
           (br $step)))
       ;; after a value, inside a container
-      ;; facts{
+      ;; rows{
       (if (i32.and (i32.ne (local.get $endSlot) (i32.const 0)) (i32.eq (local.get $depth) (i32.const 1)))
         (then
           (i32.store (local.get $endSlot) (local.get $i))
           (local.set $endSlot (i32.const 0))))
-      ;; }facts
+      ;; }rows
       (local.set $top (i32.load8_u offset=1023 (local.get $depth)))
       (if (i32.eq (local.get $c) (i32.const 0x2c))
         (then
@@ -480,6 +499,7 @@
             (then
               (if (i32.and (local.get $inContent) (local.get $isCall))
                 (then (local.set $toolCalls (i32.add (local.get $toolCalls) (i32.const 1)))))
+              ;; rows{
               (if (i32.and (local.get $inContent) (i32.lt_u (local.get $blocks) (i32.const 64)))
                 (then
                   (i32.store offset=76 (i32.mul (local.get $blocks) (i32.const 12)) (i32.add (local.get $i) (i32.const 1)))
@@ -487,6 +507,7 @@
                     (select (i32.const 2) (local.get $isText) (local.get $isCall)))
                   (local.set $blocks (i32.add (local.get $blocks) (i32.const 1)))
                   (i32.store (i32.const 68) (local.get $blocks))))
+              ;; }rows
               (local.set $isCall (i32.const 0))
               (local.set $isText (i32.const 0))))
           ;; }facts
