@@ -109,3 +109,73 @@ export class U32Map {
     for (let h = 0; h < old.length; h += 2) if (old[h + 1] !== 0) this.set(old[h], old[h + 1] - 1);
   }
 }
+
+/**
+ * Strings numbered 0, 1, 2… in the order they were first added, found again by value: a Map from a
+ * million fresh strings costs a microsecond per entry in a big heap; this table keeps each string's
+ * hash beside its number (one cache line per probe) and compares strings only when the hashes agree.
+ */
+export class StrSlots {
+  /** [hash, number + 1] pairs (0 = empty). */
+  private table = new Int32Array(2 << 10);
+  private bits = 10;
+  private readonly keys: string[] = [];
+  /** Whether the last `slot` call added its string. */
+  added = false;
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** The number of `s`, added when it is new (`added` says which). */
+  slot(s: string): number {
+    let h = 0x811c9dc5 | 0;
+    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+    const mask = (1 << this.bits) - 1;
+    const t = this.table;
+    let p = (h >>> 0) & mask;
+    for (;;) {
+      const v = t[2 * p + 1];
+      if (v === 0) break;
+      if (t[2 * p] === h && this.keys[v - 1] === s) {
+        this.added = false;
+        return v - 1;
+      }
+      p = (p + 1) & mask;
+    }
+    const n = this.keys.length;
+    this.keys.push(s);
+    t[2 * p] = h;
+    t[2 * p + 1] = n + 1;
+    this.added = true;
+    if ((n + 1) * 2 > 1 << this.bits) this.grow();
+    return n;
+  }
+
+  /** The number of `s`, or -1. */
+  find(s: string): number {
+    let h = 0x811c9dc5 | 0;
+    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+    const mask = (1 << this.bits) - 1;
+    const t = this.table;
+    for (let p = (h >>> 0) & mask; ; p = (p + 1) & mask) {
+      const v = t[2 * p + 1];
+      if (v === 0) return -1;
+      if (t[2 * p] === h && this.keys[v - 1] === s) return v - 1;
+    }
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.bits++;
+    const mask = (1 << this.bits) - 1;
+    const t = (this.table = new Int32Array(2 << this.bits));
+    for (let q = 0; q < old.length; q += 2) {
+      if (old[q + 1] === 0) continue;
+      let p = (old[q] >>> 0) & mask;
+      while (t[2 * p + 1] !== 0) p = (p + 1) & mask;
+      t[2 * p] = old[q];
+      t[2 * p + 1] = old[q + 1];
+    }
+  }
+}

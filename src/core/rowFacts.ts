@@ -10,6 +10,7 @@ import { outerKeys } from './jsonValid.js';
 import { wasmNotes } from './jsonScanWasm.js';
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
 import { grown } from './indexRecord.js';
+import { StrSlots } from './idKeys.js';
 import type { MessageLineObserver } from './reader.js';
 import type { SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
@@ -104,7 +105,7 @@ export class RowFacts {
   private textLen = new Int32Array(0);
   private readonly odd = new Map<number, string>();
   // Calls by id: the text of the last one in file order, in a slot that knows its record.
-  private readonly callSlot = new Map<string, number>();
+  private readonly callSlot = new StrSlots();
   private callAt = new Float64Array(0);
   private callLen = new Int32Array(0);
   private callRecs = new Int32Array(0);
@@ -145,7 +146,7 @@ export class RowFacts {
     if (s < 0) {
       const id = this.resultId.get(i);
       if (id === undefined) return;
-      s = this.callSlot.get(id) ?? -1;
+      s = this.callSlot.find(id);
       if (s < 0) return;
     }
     const odd = this.oddCalls.get(s);
@@ -180,8 +181,8 @@ export class RowFacts {
     let text: string;
     if (code === 3 && m!.toolCallId) {
       const id = String(m!.toolCallId);
-      const s = this.callSlot.get(id);
-      if (s !== undefined) this.resultSlot[i] = s + 1;
+      const s = this.callSlot.find(id);
+      if (s >= 0) this.resultSlot[i] = s + 1;
       else this.resultId.set(i, id);
       text = `[${String(m!.toolName ?? 'tool')}]`;
     } else text = entryText(e);
@@ -198,18 +199,14 @@ export class RowFacts {
   }
 
   private addCall(i: number, id: string, text: string): void {
-    let s = this.callSlot.get(id);
-    if (s !== undefined) {
+    const s = this.callSlot.slot(id);
+    if (!this.callSlot.added) {
       if (this.callRecs[s] > i) return; // a later call with this id is already there
-    } else {
-      s = this.callSlot.size;
-      if (s >= this.callRecs.length) {
-        const cap = Math.max(s + 1, 2 * this.callRecs.length, 1024);
-        this.callRecs = grown(this.callRecs, cap);
-        this.callAt = grown(this.callAt, cap);
-        this.callLen = grown(this.callLen, cap);
-      }
-      this.callSlot.set(id, s);
+    } else if (s >= this.callRecs.length) {
+      const cap = Math.max(s + 1, 2 * this.callRecs.length, 1024);
+      this.callRecs = grown(this.callRecs, cap);
+      this.callAt = grown(this.callAt, cap);
+      this.callLen = grown(this.callLen, cap);
     }
     this.callRecs[s] = i;
     const h = this.arena.put(text);
