@@ -128,7 +128,7 @@ function stdio(): CliIO {
       }
     }
   };
-  return { out: write(1), err: write(2), env: process.env };
+  return { out: write(1), outWritten: true, err: write(2), env: process.env };
 }
 
 if (require.main === module) {

@@ -80,7 +80,8 @@ function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: 
   let at = 0;
   const flush = () => {
     if (at) io.out(buf.subarray(0, at));
-    buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
+    // (a gigabyte of tree text in new megabyte buffers is a gigabyte of garbage outside the heap)
+    if (!io.outWritten) buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
     at = 0;
   };
   const room = (bytes: number) => {

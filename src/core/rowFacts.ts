@@ -248,11 +248,10 @@ function lightMessage(b: Buffer, role: string | undefined, code: number): Obj | 
   const { words, base } = wasmNotes();
   const m: Obj = { role };
   // [start, end) pairs at words 5.. (jsonScan.wat); 0: no such key
-  const value = (w: number): unknown => (words[w] === 0 ? undefined : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base)));
   if (code === USER || code === ASSISTANT) {
     const start = words[5];
     if (start !== 0) {
-      if (b[start - base] !== 0x5b) m.content = value(5);
+      if (b[start - base] !== 0x5b) m.content = valueAt(b, words, 5, base);
       else {
         const blocks: unknown[] = [];
         const n = words[17];
@@ -265,12 +264,30 @@ function lightMessage(b: Buffer, role: string | undefined, code: number): Obj | 
       }
     }
     if (code === ASSISTANT) {
-      m.stopReason = value(7);
-      m.errorMessage = value(9);
+      m.stopReason = valueAt(b, words, 7, base);
+      m.errorMessage = valueAt(b, words, 9, base);
     }
   } else if (code === TOOL_RESULT) {
-    m.toolCallId = value(11);
-    m.toolName = value(13);
-  } else if (role === 'bashExecution') m.command = value(15);
+    m.toolCallId = valueAt(b, words, 11, base);
+    m.toolName = valueAt(b, words, 13, base);
+  } else if (role === 'bashExecution') m.command = valueAt(b, words, 15, base);
   return m;
+}
+
+/** The value noted at words[w], words[w + 1] (undefined: no such key), as JSON.parse gives it. */
+function valueAt(b: Buffer, words: Int32Array, w: number, base: number): unknown {
+  if (words[w] === 0) return undefined;
+  const s = words[w] - base;
+  const e = words[w + 1] - base;
+  // The usual value, a string of ASCII without escapes, is its bytes as they are.
+  if (b[s] === 0x22) {
+    let k = s + 1;
+    while (k < e && b[k] !== 0x22 && b[k] !== 0x5c && b[k] < 0x80) k++;
+    if (k < e && b[k] === 0x22) {
+      let r = k + 1;
+      while (r < e && (b[r] === 0x20 || b[r] === 0x09 || b[r] === 0x0a || b[r] === 0x0d)) r++;
+      if (r === e) return b.toString('latin1', s + 1, k);
+    }
+  }
+  return JSON.parse(b.toString('utf8', s, e));
 }
