@@ -32,6 +32,8 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 // Anything but printable ASCII (whose UTF-8 is its characters, one byte each)
 // eslint-disable-next-line no-control-regex -- that is the point
 const NOT_PLAIN = /[^\x20-\x7e]/;
+// A surrogate without its pair: UTF-8 cannot hold it (it would come back as U+FFFD)
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const CHUNK = 1 << 22;
 const BATCH = 1 << 16;
 
@@ -61,7 +63,7 @@ class TextArena {
       if (this.batch.length >= BATCH) this.flush();
       return h;
     }
-    if (s.length * 3 > CHUNK || UNSAFE.test(s) || !(s as string & { isWellFormed(): boolean }).isWellFormed()) return -1;
+    if (s.length * 3 > CHUNK || UNSAFE.test(s) || LONE_SURROGATE.test(s)) return -1;
     this.flush();
     if (this.at + s.length * 3 > CHUNK) this.newChunk();
     const c = this.chunks.length - 1;
@@ -182,8 +184,13 @@ export class RowFacts {
     if (code === 3 && m!.toolCallId) {
       const id = String(m!.toolCallId);
       const s = this.callSlot.find(id);
-      if (s >= 0) this.resultSlot[i] = s + 1;
-      else this.resultId.set(i, id);
+      if (s >= 0) {
+        // its call's text (nameAfterCall takes it again at the end, should a later call have the id)
+        this.bits[i] = bits;
+        this.resultSlot[i] = s + 1;
+        return this.nameAfterCall(i);
+      }
+      this.resultId.set(i, id);
       text = `[${String(m!.toolName ?? 'tool')}]`;
     } else text = entryText(e);
     const h = this.arena.put(text);
