@@ -5,8 +5,7 @@
 // (visibility and its text), then let go; rows are handed out one at a time, never all held.
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
-import { messageOf, type SessionEntry } from './types.js';
-import { hasText } from './preview.js';
+import type { SessionEntry } from './types.js';
 import { ERROR, NO_TEXT, RowFacts } from './rowFacts.js';
 import { passesFilter, type FilterMode } from '../shared/treeFilter.js';
 
@@ -14,11 +13,17 @@ export { FILTER_MODES, type FilterMode } from '../shared/treeFilter.js';
 
 /** pi's /tree filter for one entry (the shared rule in src/shared/treeFilter.ts, on the stored entry). */
 export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string | null, label: string | undefined): boolean {
-  const m = messageOf(entry);
-  const isLeaf = entry.id === leafId;
+  const facts = new RowFacts();
+  facts.take(0, entry);
+  return shown(facts, 0, entry.type, mode, entry.id === leafId, label);
+}
+
+/** The shared rule on what the facts of record `i` keep of its entry (as the tree applies it). */
+function shown(facts: RowFacts, i: number, type: string, mode: FilterMode, isLeaf: boolean, label: string | undefined): boolean {
+  const bits = facts.bits[i];
   // Only what the rule reads: whether an assistant message (not the leaf) has text or ended in error.
-  const facts = m?.role === 'assistant' && !isLeaf ? { noText: !hasText(m.content), error: !!m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse' } : {};
-  return passesFilter({ type: entry.type, role: m?.role, label, ...facts }, mode, isLeaf);
+  const assistant = facts.roleOf(i) === 'assistant' && !isLeaf ? { noText: (bits & NO_TEXT) !== 0, error: (bits & ERROR) !== 0 } : {};
+  return passesFilter({ type, role: facts.roleOf(i), label, ...assistant }, mode, isLeaf);
 }
 
 export interface TreeRow {
@@ -78,10 +83,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   for (let k = 0; k < live.length; k++) {
     const i = live[k];
     if (!facts.has(i)) continue;
-    const bits = facts.bits[i];
-    const isLeaf = i === leafRec;
-    const assistant = facts.roleOf(i) === 'assistant' && !isLeaf ? { noText: (bits & NO_TEXT) !== 0, error: (bits & ERROR) !== 0 } : {};
-    if (!passesFilter({ type: index.typeOf(i), role: facts.roleOf(i), label: labelAt.get(i), ...assistant }, mode, isLeaf)) continue;
+    if (!shown(facts, i, index.typeOf(i), mode, i === leafRec, labelAt.get(i))) continue;
     visible[i] = 1;
     facts.nameAfterCall(i);
   }
