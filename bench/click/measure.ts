@@ -71,10 +71,12 @@ export interface WebviewStart {
   cssTo: number;
   jsFrom: number;
   jsTo: number;
-  /** The bundle's modules evaluated (it called acquireVsCodeApi). */
+  /** acquireVsCodeApi called: by the document's boot script (or, before it, the bundle's modules evaluated). */
   acquired: number;
-  /** The app built and `ready` posted. */
+  /** `ready` posted: by the boot script, before the bundle runs (before it, once the app was built). */
   ready: number;
+  /** The bundle run and the app built (its `pi-tree:started` mark). */
+  started: number;
 }
 
 function webviewStart(at: Record<string, number | undefined>, files: { file: string; start: number; end: number }[], t0: number): WebviewStart {
@@ -91,6 +93,7 @@ function webviewStart(at: Record<string, number | undefined>, files: { file: str
     jsTo: rel(js?.end),
     acquired: rel(at.acquired),
     ready: rel(at.ready),
+    started: rel(at.started),
   };
 }
 
