@@ -17,7 +17,7 @@ import './codeViews.css';
 import './rows.css';
 import './hoverCard.css';
 import { App } from './app/app';
-import type { Boot, VsCodeApi } from './app/bridge';
+import type { VsCodeApi } from './app/bridge';
 import { exposeTestHooks } from './app/testHooks';
 import { CompareApp, type CompareApi } from './compare/compareApp';
 import { exposeCompareHooks } from './compare/testHooks';
@@ -34,12 +34,7 @@ if (document.body.dataset.view === 'compare') {
   if (__PI_TREE_TEST__) exposeCompareHooks(compare);
   compare.start(window);
 } else {
-  // The document's first script has taken the API and said `ready` (webviewHtml.ts BOOT), if it ran.
-  const w = window as { piTreeBoot?: Boot };
-  const boot = w.piTreeBoot;
-  delete w.piTreeBoot; // (the page keeps no global of pi-tree's)
-  const app = new App(root, boot?.api ?? acquireVsCodeApi(), boot);
+  const app = new App(root, acquireVsCodeApi());
   if (__PI_TREE_TEST__) exposeTestHooks(app);
   app.start();
-  performance.mark('pi-tree:started'); // (the click benchmark times the app's start by it)
 }

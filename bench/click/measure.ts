@@ -71,12 +71,10 @@ export interface WebviewStart {
   cssTo: number;
   jsFrom: number;
   jsTo: number;
-  /** acquireVsCodeApi called: by the document's boot script (or, before it, the bundle's modules evaluated). */
+  /** The bundle's modules evaluated (it called acquireVsCodeApi). */
   acquired: number;
-  /** `ready` posted: by the boot script, before the bundle runs (before it, once the app was built). */
+  /** The app built and `ready` posted. */
   ready: number;
-  /** The bundle run and the app built (its `pi-tree:started` mark). */
-  started: number;
 }
 
 function webviewStart(at: Record<string, number | undefined>, files: { file: string; start: number; end: number }[], t0: number): WebviewStart {
@@ -93,7 +91,6 @@ function webviewStart(at: Record<string, number | undefined>, files: { file: str
     jsTo: rel(js?.end),
     acquired: rel(at.acquired),
     ready: rel(at.ready),
-    started: rel(at.started),
   };
 }
 

@@ -24,7 +24,7 @@ export const PROBE = `(() => {
   if (!ours || window.__clickProbe) return;
   const rec = (window.__clickProbe = { messages: [], renders: [], start: {} });
   // The webview's own start: its host frame made, its content frame made, VS Code's API script run
-  // (the HTML written), acquireVsCodeApi called and \`ready\` posted (the boot script), the app built.
+  // (the HTML written), the bundle calling acquireVsCodeApi (its modules evaluated), \`ready\` posted.
   rec.start.hostFrame = host.__clickHostFrame;
   rec.start.contentFrame = Date.now();
   let api;
@@ -57,7 +57,6 @@ export const PROBE = `(() => {
   const mark = Performance.prototype.mark;
   Performance.prototype.mark = function (name, ...rest) {
     const r = mark.call(this, name, ...rest);
-    if (name === 'pi-tree:started') rec.start.started ??= Date.now();
     if (name === 'pi-tree:rendered') {
       const x = { at: Date.now(), nodes: document.querySelectorAll('.graph svg.scene g.node').length, leaf: document.querySelector('.graph svg.scene g.node.leaf')?.getAttribute('data-entry-id') ?? null };
       rec.renders.push(x);

@@ -64,8 +64,8 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
           `| webview: webview.js fetched (request → response end) | ${m((x) => x.start.jsFrom)} → ${m((x) => x.start.jsTo)} |`,
         ]
       : []),
-    `| webview: the boot script took VS Code's API and said \`ready\` | ${m((x) => x.start.ready)} |`,
-    `| webview: the bundle run, the app built | ${m((x) => x.start.started)} |`,
+    `| webview: the bundle's modules evaluated | ${m((x) => x.start.acquired)} |`,
+    `| webview: the app built, \`ready\` posted | ${m((x) => x.start.ready)} |`,
     `| host: the webview said it is ready | ${h('ready')} |`,
     `| host: first screen posted (the leaf, its path, the branches leaving it) | ${h('preview')} |`,
     `| webview: first screen arrived | ${m((x) => x.at.preview)} |`,

@@ -1,10 +1,10 @@
-// renderWebviewHtml (pure): strict CSP, nonce on the scripts (the boot script, then the bundle linked or put in), no remote origins; and the codicon
+// renderWebviewHtml (pure): strict CSP, nonce on the one script (linked or put in), no remote origins; and the codicon
 // code points the SVG nodes use match the shipped font's map.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BOOT, renderWebviewHtml, contentSecurityPolicy } from '../../src/host/panels/webviewHtml';
+import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/panels/webviewHtml';
 import { CODICON_POINTS } from '../../webview/ui/icons';
 
 const opts = {
@@ -33,15 +33,7 @@ test('the document carries a strict CSP and loads only by nonce and from the web
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|http:|\*\s|'self'/);
   assert.equal(csp, contentSecurityPolicy(opts.cspSource, opts.nonce));
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-  // the boot script (says `ready` before the bundle runs), then the bundle
-  assert.deepEqual(scripts, [`<script nonce="${opts.nonce}">`, `<script nonce="${opts.nonce}" src="${opts.scriptUri}">`]);
-  assert.ok(html.includes(`<script nonce="${opts.nonce}">${BOOT}</script>`));
-  // the compare view says `ready` itself
-  const compare = renderWebviewHtml({ ...opts, view: 'compare' });
-  assert.deepEqual(
-    [...compare.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]),
-    [`<script nonce="${opts.nonce}" src="${opts.scriptUri}">`],
-  );
+  assert.deepEqual(scripts, [`<script nonce="${opts.nonce}" src="${opts.scriptUri}">`]);
   assert.match(html, /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/);
   assert.match(html, /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.css">/);
   assert.match(html, /<title>My &lt;session&gt; &amp; &quot;friends&quot;<\/title>/);
@@ -56,7 +48,7 @@ test('the bundle put into the document: script and style elements by nonce, codi
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
   assert.deepEqual(
     [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]),
-    [`<script nonce="${opts.nonce}">`, `<script nonce="${opts.nonce}">`],
+    [`<script nonce="${opts.nonce}">`],
   );
   assert.match(html, /<script nonce="[^"]+">window\.x = 1 < 2;<\/script>/);
   assert.deepEqual(

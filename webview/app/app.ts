@@ -21,7 +21,7 @@ import { after, onFrame } from '../ui/schedule';
 import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
 import { Toolbar } from '../ui/toolbar';
-import { Bridge, type Boot, type VsCodeApi } from './bridge';
+import { Bridge, type VsCodeApi } from './bridge';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu, vscodeContext } from './contextMenu';
@@ -60,11 +60,7 @@ export class App implements CommandContext, SyncTarget {
   /** The entry last reported to the host as selected. */
   private postedSel: string | null | undefined;
 
-  constructor(
-    root: HTMLElement,
-    api: VsCodeApi,
-    private readonly boot?: Boot,
-  ) {
+  constructor(root: HTMLElement, api: VsCodeApi) {
     this.bridge = new Bridge(api, (m) => this.sync.receive(m));
     this.persistence = new Persistence(api, () => {
       const c = this.graph.center();
@@ -195,7 +191,7 @@ export class App implements CommandContext, SyncTarget {
   start(): void {
     this.toolbar.setFilter(this.persistence.state.filter);
     this.find.start(this.persistence.state.query);
-    this.bridge.start(window, this.boot);
+    this.bridge.start(window);
   }
 
   // ───────────── host messages (app/hostSync.ts) ─────────────

@@ -11,17 +11,6 @@ export interface VsCodeApi {
 
 export class RequestError extends Error {}
 
-/**
- * What the document's first script (src/host/panels/webviewHtml.ts BOOT) left: VS Code's API, taken
- * once, and the host messages that came before the bundle had run. It said `ready` before the bundle
- * was parsed, so the host's first screen is already on its way while the app is being built.
- */
-export interface Boot {
-  api: VsCodeApi;
-  queue: MessageEvent[];
-  stop(): void;
-}
-
 export class Bridge {
   private seq = 0;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }>();
@@ -34,19 +23,12 @@ export class Bridge {
   /** When the last host message arrived (before its data was deserialized); for the benchmark. */
   lastMessageAt = 0;
 
-  /** Listens to the host; says `ready` unless the boot script said it (then its queue comes first). */
-  start(win: Window, boot?: Boot): void {
-    boot?.stop();
+  start(win: Window): void {
     win.addEventListener('message', (ev: MessageEvent) => {
       this.lastMessageAt = performance.now();
       this.receive(ev.data);
     });
-    if (!boot) return this.send({ type: 'ready' });
-    const early = boot.queue.splice(0);
-    for (const ev of early) {
-      this.lastMessageAt = performance.now();
-      this.receive(ev.data);
-    }
+    this.send({ type: 'ready' });
   }
 
   send(m: WebviewMessage): void {

@@ -27,14 +27,6 @@ export interface WebviewHtmlOptions {
 }
 
 const NONCE_RE = /^[A-Za-z0-9+/=_-]{16,}$/;
-
-/**
- * The tree document's first script: it takes VS Code's API, keeps the host's messages and says
- * `ready` before the bundle is parsed and the app built (webview/app/bridge.ts Boot), so that the
- * host's first screen travels while they are (~30 ms of a new window's first open).
- */
-export const BOOT =
-  "(()=>{const api=acquireVsCodeApi(),queue=[],keep=(e)=>queue.push(e);addEventListener('message',keep);window.piTreeBoot={api,queue,stop:()=>removeEventListener('message',keep)};api.postMessage({type:'ready'})})()";
 // A CSP source expression: a scheme-host(-port) with optional wildcard label, no separators or quotes.
 const SOURCE_RE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[A-Za-z0-9._~%:[\]-]+(?::\d+)?(?:\/[^\s;,'"]*)?$/;
 
@@ -92,7 +84,6 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     ? [`<link rel="preload" as="style" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
     : [`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`)];
   const script = inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce="${nonce}" src="${scriptUri}"></script>`;
-  const boot = o.view === 'compare' ? '' : `<script nonce="${nonce}">${BOOT}</script>\n    `;
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -104,7 +95,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   </head>
   <body${o.view === 'compare' ? ' data-view="compare"' : ''}>
     <div id="app" class="app"></div>
-    ${boot}${script}
+    ${script}
   </body>
 </html>
 `;
