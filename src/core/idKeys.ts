@@ -110,6 +110,13 @@ export class U32Map {
   }
 }
 
+/** The 32-bit FNV-1a hash of a string's UTF-16 code units. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+  return h;
+}
+
 /**
  * Strings numbered 0, 1, 2… in the order they were first added, found again by value: a Map from a
  * million fresh strings costs a microsecond per entry in a big heap; this table keeps each string's
@@ -129,8 +136,7 @@ export class StrSlots {
 
   /** The number of `s`, added when it is new (`added` says which). */
   slot(s: string): number {
-    let h = 0x811c9dc5 | 0;
-    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+    const h = fnv1a(s);
     const mask = (1 << this.bits) - 1;
     const t = this.table;
     let p = (h >>> 0) & mask;
@@ -154,8 +160,7 @@ export class StrSlots {
 
   /** The number of `s`, or -1. */
   find(s: string): number {
-    let h = 0x811c9dc5 | 0;
-    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+    const h = fnv1a(s);
     const mask = (1 << this.bits) - 1;
     const t = this.table;
     for (let p = (h >>> 0) & mask; ; p = (p + 1) & mask) {
