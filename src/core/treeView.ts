@@ -1,8 +1,9 @@
 // The tree as pi's /tree lists it: filters that hide entries (visible ones attach to their nearest
 // visible ancestor), depth-first order with the branch holding the current leaf first, and the text
 // layout with connectors that indents only at branch points. Iterative throughout: sessions are deep.
-// Built over record numbers: each line is parsed once, in file order, for the few facts a row needs
-// (visibility and its text), then let go; rows are handed out one at a time, never all held.
+// Built over record numbers: the few facts a row needs of each entry (what the filter reads, its text)
+// are in rowFacts.ts, noted while the file was read or parsed from the line here; rows are handed out
+// one at a time, never all held.
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
 import type { SessionEntry } from './types.js';
