@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import * as commands from '../src/cli/commands.js';
 import { encodeCwd } from '../src/core/repository.js';
 import { generateSession } from './support/generate.js';
 import { loadPi } from './support/pi.js';
@@ -81,6 +82,15 @@ describe('pi-tree CLI', () => {
     assert.equal(t.code, 0, t.err);
     assert.ok(t.out.split('\n').length > 100);
     assert.equal(cli(['move', file, 'nope']).code, 1);
+    // The whole tree, megabytes of text: the process reuses its output buffer once stdout has written
+    // it; in a process of its own and in-process (a new buffer each time) it must read the same.
+    const whole = cli(['tree', file]);
+    assert.equal(whole.code, 0, whole.err);
+    assert.ok(Buffer.byteLength(whole.out) > 2 << 20, `${Buffer.byteLength(whole.out)} bytes`);
+    const parts: Buffer[] = [];
+    const code = await commands.tree([file], { out: (x) => void parts.push(Buffer.from(x)), err: () => undefined, env: process.env });
+    assert.equal(code, 0);
+    assert.ok(Buffer.concat(parts).toString('utf8') === whole.out, 'the same text either way');
   });
 
   it('tree: text like pi /tree and --json with the current path', () => {
