@@ -47,27 +47,34 @@ const BATCH = 1 << 16;
 class TextArena {
   private readonly chunks: Buffer[] = [];
   /** Where the next text goes in the last chunk (the batch not written yet included). */
-  private at = CHUNK;
+  private at: number;
   private batch = '';
   private batchAt = 0;
+  private readonly batchMax: number;
   /** The byte length of the last text put. */
   length = 0;
+  /** `chunk`: bytes per chunk (smaller in tests, to cross chunks often). */
+  constructor(private readonly chunk = CHUNK) {
+    this.at = chunk;
+    this.batchMax = Math.min(BATCH, chunk);
+  }
   /** Puts `s`; its handle, or -1 when it stays a string. */
   put(s: string): number {
-    if (s.length <= BATCH && !NOT_PLAIN.test(s)) {
-      if (this.at + s.length > CHUNK) this.newChunk();
-      const h = (this.chunks.length - 1) * CHUNK + this.at;
+    const chunk = this.chunk;
+    if (s.length <= this.batchMax && !NOT_PLAIN.test(s)) {
+      if (this.at + s.length > chunk) this.newChunk();
+      const h = (this.chunks.length - 1) * chunk + this.at;
       this.batch += s;
       this.at += s.length;
       this.length = s.length;
-      if (this.batch.length >= BATCH) this.flush();
+      if (this.batch.length >= this.batchMax) this.flush();
       return h;
     }
-    if (s.length * 3 > CHUNK || UNSAFE.test(s) || LONE_SURROGATE.test(s)) return -1;
+    if (s.length * 3 > chunk || UNSAFE.test(s) || LONE_SURROGATE.test(s)) return -1;
     this.flush();
-    if (this.at + s.length * 3 > CHUNK) this.newChunk();
+    if (this.at + s.length * 3 > chunk) this.newChunk();
     const c = this.chunks.length - 1;
-    const h = c * CHUNK + this.at;
+    const h = c * chunk + this.at;
     this.length = this.chunks[c].write(s, this.at, 'utf8');
     this.at += this.length;
     this.batchAt = this.at;
@@ -76,11 +83,15 @@ class TextArena {
   /** The chunk of handle `h` (every text put is in it). */
   chunkOf(h: number): Buffer {
     this.flush();
-    return this.chunks[Math.floor(h / CHUNK)];
+    return this.chunks[Math.floor(h / this.chunk)];
+  }
+  /** Where in its chunk handle `h` is. */
+  offsetOf(h: number): number {
+    return h % this.chunk;
   }
   private newChunk(): void {
     this.flush();
-    this.chunks.push(Buffer.allocUnsafe(CHUNK));
+    this.chunks.push(Buffer.allocUnsafe(this.chunk));
     this.at = this.batchAt = 0;
   }
   private flush(): void {
@@ -101,7 +112,7 @@ export class RowFacts {
   // names the result, as in pi.
   private resultSlot = new Int32Array(0);
   private readonly resultId = new Map<number, string>();
-  private readonly arena = new TextArena();
+  private readonly arena: TextArena;
   // The text of record i: handle and byte length in the arena, or a string in `odd`.
   private textAt = new Float64Array(0);
   private textLen = new Int32Array(0);
@@ -112,6 +123,11 @@ export class RowFacts {
   private callLen = new Int32Array(0);
   private callRecs = new Int32Array(0);
   private readonly oddCalls = new Map<number, string>();
+
+  /** `chunkBytes`: the size of the text arena's chunks (4 MiB; smaller in tests). */
+  constructor(chunkBytes?: number) {
+    this.arena = new TextArena(chunkBytes);
+  }
 
   has(i: number): boolean {
     return i < this.bits.length && (this.bits[i] & KNOWN) !== 0;
@@ -127,7 +143,7 @@ export class RowFacts {
     if (this.bits[i] & ODD) return this.odd.get(i)!;
     const h = this.textAt[i];
     const c = this.arena.chunkOf(h);
-    const o = h % CHUNK;
+    const o = this.arena.offsetOf(h);
     return c.toString('utf8', o, o + this.textLen[i]);
   }
 
@@ -138,7 +154,7 @@ export class RowFacts {
   writeText(i: number, out: { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void }, escaped: (s: string) => string): void {
     if (this.bits[i] & ODD) return out.add(escaped(this.odd.get(i)!));
     const h = this.textAt[i];
-    const o = h % CHUNK;
+    const o = this.arena.offsetOf(h);
     out.addBytes(this.arena.chunkOf(h), o, o + this.textLen[i]);
   }
 

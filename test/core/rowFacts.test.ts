@@ -11,20 +11,36 @@ import { FILTER_MODES, streamTree } from '../../src/core/treeView.js';
 import { generateSession } from '../support/generate.js';
 import { assistant, entry, sessionText, tempDir, tempFile, user } from '../support/tmp.js';
 
-/** Every row of every filter, as plain values. */
+/** Every row of every filter, as plain values; and that each row's text writes as the bytes it reads as. */
 async function rows(s: Session, noted?: RowFacts): Promise<string[]> {
   const out: string[] = [];
   for (const mode of FILTER_MODES) {
     out.push(`-- ${mode}`);
-    await streamTree(s, mode, (r) => out.push(JSON.stringify([r.i, r.prefix, r.marker, r.text(), r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent])), undefined, noted);
+    await streamTree(
+      s,
+      mode,
+      (r) => {
+        const text = r.text();
+        // (as the CLI writes it: bytes from the arena, or the string through its escaping, here none)
+        let written = '';
+        r.facts.writeText(r.i, { add: (x) => void (written += x), addBytes: (b, from, to) => void (written += b.toString('utf8', from, to)) }, (x) => x);
+        assert.ok(written && text.includes(written), `row ${r.i}: ${written} in ${text}`);
+        out.push(JSON.stringify([r.i, r.prefix, r.marker, text, r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent]));
+      },
+      undefined,
+      noted,
+    );
   }
   return out;
 }
 
-/** The tree of `file` read plainly and with its rows noted while read; and how many records were noted. */
-async function both(file: string) {
+/**
+ * The tree of `file` read plainly and with its rows noted while read; and how many records were noted.
+ * `chunkBytes`: the noted texts' chunk size (small: texts cross many chunks).
+ */
+async function both(file: string, chunkBytes?: number) {
   const plain = await rows(await Session.open(file));
-  const facts = new RowFacts();
+  const facts = new RowFacts(chunkBytes);
   const s = await Session.open(file, { onMessageLine: noteRows(facts) });
   let noted = 0;
   for (let i = 0; i < s.index.count; i++) if (facts.has(i)) noted++;
@@ -48,6 +64,13 @@ describe('tree rows noted while reading', () => {
       const across = Math.floor(Buffer.byteLength(g.text) / (1 << 20));
       assert.ok(noted >= messages - across - 5 && noted <= messages, `seed ${seed}: ${noted} of ${messages} messages noted`);
     }
+  });
+
+  it('texts kept in many small chunks (and batches) read and write back the same', async () => {
+    const g = generateSession({ seed: 9, entries: 3000, branchRate: 0.05, compactions: 2, labels: 3 });
+    const { plain, withNotes, noted } = await both(tempFile(g.text), 512);
+    assert.deepStrictEqual(withNotes, plain);
+    assert.ok(noted > 2000, `${noted} noted`);
   });
 
   it("pi's author's real files (v1, migrated in memory): the same rows", async () => {
