@@ -30,7 +30,6 @@ const ROLES = [undefined, 'user', 'assistant', 'toolResult'] as const;
 // eslint-disable-next-line no-control-regex -- the characters safeText escapes (src/cli/safeText.ts)
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 // Anything but printable ASCII (whose UTF-8 is its characters, one byte each)
-// eslint-disable-next-line no-control-regex -- that is the point
 const NOT_PLAIN = /[^\x20-\x7e]/;
 // A surrogate without its pair: UTF-8 cannot hold it (it would come back as U+FFFD)
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
