@@ -157,8 +157,9 @@ export class RowFacts {
     out.addBytes(this.arena.chunkOf(h), o, o + this.textLen[i]);
   }
 
-  /** Gives tool result `i` the text of the call it answers, if there is one. */
+  /** Gives tool result `i` the text of the call it answers, if there is one (other records: nothing). */
   nameAfterCall(i: number): void {
+    if (this.roleOf(i) !== 'toolResult') return; // (no lookup for the rows that are not results)
     let s = this.resultSlot[i] - 1;
     if (s < 0) {
       const id = this.resultId.get(i);
