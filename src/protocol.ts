@@ -257,6 +257,8 @@ export type RequestKind = RequestBody['kind'];
 
 export type WebviewMessage =
   | { type: 'ready' }
+  /** A big session's first screen (the host's `preview`) is painted, or was not drawn: the host reads the whole file now. */
+  | { type: 'shown' }
   | { type: 'request'; seq: number; body: RequestBody }
   /** Selection changed (so native menu commands and "Show in tree" know the node). */
   | { type: 'selected'; id: string | null };

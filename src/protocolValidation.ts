@@ -134,6 +134,10 @@ export function validateWebviewMessage(m: unknown): Check {
       const extra = onlyKeys(m, ['type']);
       return extra ? { ok: false, reason: `ready: ${extra}` } : { ok: true, value: { type: 'ready' } };
     }
+    case 'shown': {
+      const extra = onlyKeys(m, ['type']);
+      return extra ? { ok: false, reason: `shown: ${extra}` } : { ok: true, value: { type: 'shown' } };
+    }
     case 'selected': {
       const extra = onlyKeys(m, ['type', 'id']);
       if (extra) return { ok: false, reason: `selected: ${extra}` };

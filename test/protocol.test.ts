@@ -20,6 +20,7 @@ describe('webview message validation', () => {
 
   it('accepts the protocol', () => {
     ok({ type: 'ready' });
+    ok({ type: 'shown' });
     ok({ type: 'selected', id: 'abcd1234' });
     ok({ type: 'selected', id: null });
     ok({ type: 'request', seq: 1, body: { kind: 'moveTo', id: 'abcd1234' } });
@@ -34,6 +35,7 @@ describe('webview message validation', () => {
     bad('ready');
     bad({ type: 'eval', code: 'x' }, /unknown message type/);
     bad({ type: 'ready', extra: 1 }, /unexpected field/);
+    bad({ type: 'shown', file: '/etc/passwd' }, /unexpected field/);
     bad({ type: 'request', seq: -1, body: { kind: 'moveTo', id: 'a' } }, /seq/);
     bad({ type: 'request', seq: 1.5, body: { kind: 'moveTo', id: 'a' } }, /seq/);
     bad({ type: 'request', seq: 1, body: { kind: 'deleteFile', id: 'a' } }, /unknown request kind/);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { SessionInfoCache } from '../core/sessionInfo.js';
+import { infoTitle } from '../core/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
 import { refreshBridgeCopy } from './bridge/piConnect.js';
 import { PiGateway } from './bridge/piGateway.js';
@@ -168,6 +169,10 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     bridges,
     isLive,
     describe,
+    listedTitle: (file, max) => {
+      const i = view.info(file);
+      return i && infoTitle(i, max);
+    },
     codeViews,
     acted: () => (actedIn = 'tree'),
   });

@@ -73,6 +73,18 @@ describe('honest state (#17 finding 4)', () => {
       const row = vs.treeRows().filter({ hasText: 'Big session for the loading bar' });
       await row.waitFor({ timeout: 60_000 });
       await row.click();
+      // The tab is titled as the row at once: a big file is read once the webview has its first screen,
+      // and until then the tab used to read the file's name.
+      const tab = vs.page.locator(sel.editor.activeTab);
+      const first = await until(
+        async () => {
+          const t = (await tab.textContent().catch(() => null))?.trim();
+          return t && /Big session|\.jsonl/.test(t) ? t : undefined;
+        },
+        30_000,
+        "the tree's tab",
+      );
+      assert.equal(first, 'Big session for the loading bar');
       const wv = vs.webview();
       const loading = wv.locator('.loading');
       // Up while the parts arrive (the tree is drawn once all are in). That can be a few hundred ms when

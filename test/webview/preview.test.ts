@@ -40,6 +40,9 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   // The leaf (or its nearest shown entry: the default filter hides some kinds) is selected.
   const sel = page.locator('svg.scene g.node.selected');
   await sel.waitFor({ state: 'attached', timeout: 60_000 });
+  // Painted, the webview says so: the host holds the whole file's read until then.
+  const said = await host.waitFor((m) => m.type === 'shown', 30_000);
+  assert.deepEqual(said, { type: 'shown' });
   await idle(page);
   const shown = (await sel.getAttribute('data-entry-id'))!;
   assert.ok(first.some((x) => x.id === shown));
@@ -70,6 +73,8 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   await host.post({ type: 'preview', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
+  // Not drawn, it is still answered (the host would otherwise wait its longest before reading).
+  await host.waitFor((m) => m.type === 'shown' && host.received.filter((x) => x.type === 'shown').length === 2, 30_000);
   assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });

@@ -201,11 +201,14 @@ export class App implements CommandContext, SyncTarget {
   }
 
   onPreview(m: Preview): void {
+    // The host holds the whole file's read until this screen is painted (it would take the cores now).
+    const shown = () => void requestAnimationFrame(() => setTimeout(() => this.bridge.send({ type: 'shown' })));
     // A session this view has shown before opens where the user left it, a place in the whole tree.
-    if (this.persistence.savedView(m.meta.sessionId)?.view) return;
+    if (this.persistence.savedView(m.meta.sessionId)?.view) return shown();
     // A tree already shown (the file was re-read from the start) stays until the new one is whole.
-    if (this.model.size > 0 && this.meta?.sessionId === m.meta.sessionId) return;
+    if (this.model.size > 0 && this.meta?.sessionId === m.meta.sessionId) return shown();
     this.onSnapshot({ type: 'snapshot', rev: m.rev, meta: m.meta, leafId: m.leafId, nodes: m.nodes }, true);
+    shown();
   }
 
   onSnapshot(m: Snapshot, preview = false): void {

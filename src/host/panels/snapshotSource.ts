@@ -18,6 +18,10 @@ export const SNAPSHOT_PART = 1000;
 const WORKER_MIN = 5000;
 /** Files of at least this size start their worker with the panel (5,000 entries of pi's are 3-5 MB). */
 const EARLY_MIN_BYTES = 2_000_000;
+/** The longest a big file's whole read waits for the webview to be ready (see `released`)… */
+const HOLD_MAX_MS = 1000;
+/** …and then for it to paint the first screen. */
+const SHOWN_MAX_MS = 500;
 
 /** Posts one part: the first (`from` 0) opens a snapshot of revision `rev`, the rest follow it. */
 export type PartSink = (rev: number, body: SnapshotNodes, count: number, from: number) => void;
@@ -35,6 +39,17 @@ export class SnapshotSource {
   /** Milestones of the first snapshot, in ms from the panel's creation. */
   private readonly marks: Partial<Record<Milestone, number>> = {};
   private readonly script: string;
+  /**
+   * When the panel may read the whole file. A big file's first screen is read from its end (by the
+   * early run): the whole file is read, there and by the panel, once the webview has painted that
+   * screen (release()), not while VS Code makes the webview and shows it on the same cores; but no
+   * later than HOLD_MAX_MS if the webview is not ready by then (a new browser profile first installs VS
+   * Code's service worker, for seconds: the file is read meanwhile). A small file at once.
+   */
+  readonly released: Promise<void>;
+  private letGo: () => void = () => {};
+  private holdTimer: NodeJS.Timeout | undefined;
+  private isReleased = false;
 
   constructor(
     private readonly file: string,
@@ -43,12 +58,15 @@ export class SnapshotSource {
     this.script = join(__dirname, 'projector.js');
     try {
       if (statSync(file).size >= EARLY_MIN_BYTES) {
-        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART, preview: true }, signal);
+        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART, preview: true, hold: true }, signal);
         this.tail = this.early.preview;
       }
     } catch {
       // the open says what is wrong with the file
     }
+    this.released = new Promise<void>((resolve) => (this.letGo = resolve));
+    if (this.early) this.holdTimer = setTimeout(() => this.release(), HOLD_MAX_MS);
+    else this.letGo();
   }
 
   /** The first screen read from the file's end, once (undefined for small files, or when there is none). */
@@ -56,6 +74,22 @@ export class SnapshotSource {
     const tail = this.tail;
     this.tail = undefined;
     return tail;
+  }
+
+  /** Lets the whole file be read now (see `released`); later calls do nothing. */
+  release(): void {
+    if (this.isReleased) return;
+    this.isReleased = true;
+    clearTimeout(this.holdTimer);
+    this.early?.go();
+    this.letGo();
+  }
+
+  /** The first screen is posted: the whole file is read once the webview says it is painted (release()), or after SHOWN_MAX_MS. */
+  releaseWhenShown(): void {
+    if (this.isReleased) return;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.release(), SHOWN_MAX_MS);
   }
 
   mark(m: Milestone): void {

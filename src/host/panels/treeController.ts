@@ -39,6 +39,8 @@ export interface TreeDeps extends ActionDeps {
   bridges: BridgeRegistry;
   /** A short title for an unnamed session (its first message), when known. */
   describe: (file: string) => string | undefined;
+  /** The sidebar's title for `file` (what its row reads), when it lists it: the tab's title until the session is read. */
+  listedTitle?: (file: string, max: number) => string | undefined;
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
   /** Diffs, hidden marks, family links and compare views (#15). */
@@ -83,7 +85,7 @@ export class TreeController implements vscode.Disposable {
     private readonly deps: TreeDeps,
   ) {
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pi-tree.svg');
-    panel.title = basename(file);
+    panel.title = this.title();
     setPanelDocument(panel, deps.extensionUri, basename(file));
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
@@ -108,7 +110,8 @@ export class TreeController implements vscode.Disposable {
       this.family,
     );
     this.source = new SnapshotSource(file, this.closing.signal);
-    const loading = (this.loading = this.open());
+    // (a big file's whole read waits while VS Code makes the webview: see SnapshotSource.released)
+    const loading = (this.loading = this.source.released.then(() => this.open()));
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
     const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
@@ -127,7 +130,7 @@ export class TreeController implements vscode.Disposable {
   /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
   private title(max = 40): string {
     const s = this.session;
-    if (!s) return basename(this.file);
+    if (!s) return this.deps.listedTitle?.(this.file, max) || basename(this.file);
     return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
 
@@ -141,6 +144,7 @@ export class TreeController implements vscode.Disposable {
   }
 
   private async open(): Promise<void> {
+    if (this.disposed) return; // closed while its read was held
     try {
       const { session, release } = await this.deps.store.acquire(this.file);
       if (this.disposed) return release();
@@ -234,11 +238,11 @@ export class TreeController implements vscode.Disposable {
    * the webview is ready, while the whole file may still be read (the snapshot follows and replaces
    * it). If the session is open by then and ends elsewhere (it changed since), its own first screen goes.
    */
-  private async sendEarlyPreview(): Promise<void> {
+  private async sendEarlyPreview(): Promise<boolean> {
     const early = await this.source.earlyPreview();
-    if (!early || this.disposed || !this.panel.visible) return;
+    if (!early || this.disposed || !this.panel.visible) return false;
     const s = this.session;
-    if (s && s.leafId !== early.leafId) return;
+    if (s && s.leafId !== early.leafId) return false;
     this.previewed = true;
     this.source.mark('preview');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
@@ -255,6 +259,7 @@ export class TreeController implements vscode.Disposable {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_ACK_MS)))]);
     clearTimeout(timer);
+    return true;
   }
 
   private async onSessionChange(c: SessionChange): Promise<void> {
@@ -309,12 +314,15 @@ export class TreeController implements vscode.Disposable {
     if (m.type === 'ready') {
       this.ready = true;
       this.source.mark('ready');
-      await this.sendEarlyPreview();
+      // Posted: the whole file is read once the webview has painted it (its `shown`), else now.
+      if (await this.sendEarlyPreview()) this.source.releaseWhenShown();
+      else this.source.release();
       await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
       for (const [action, id, text] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
       return;
     }
+    if (m.type === 'shown') return this.source.release();
     if (m.type === 'selected') {
       if (this.panel.active) this.deps.acted?.();
       this.selected = m.id;

@@ -28,7 +28,10 @@ function upTo(src: ByteSource, until: number): ByteSource {
 
 async function run(task: WorkerTask): Promise<void> {
   const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  // Listening from the start: the host's go may come before the first screen is read.
+  const go = task.hold ? new Promise<void>((resolve) => parentPort!.once('message', () => resolve())) : undefined;
   if (task.preview) post({ kind: 'preview', preview: await firstScreen(task.file).catch(() => undefined) });
+  await go;
   const file = await FileSource.open(task.file);
   // The size now, unless told (the host compares it with its own read of the file).
   const until = task.until ?? (await file.size());

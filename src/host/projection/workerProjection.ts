@@ -10,6 +10,11 @@ export interface WorkerTask {
   part: number;
   /** First read the file's end and post its first screen (see tailSession.ts and preview.ts). */
   preview?: boolean;
+  /**
+   * Read the whole file only once told to (WorkerRun.go): while VS Code makes the webview, the
+   * machine's cores are left to it (the first screen, if asked for, is read before).
+   */
+  hold?: boolean;
 }
 
 /** A big session's first screen, read from the file's end by the worker before the whole file. */
@@ -57,15 +62,16 @@ export class WorkerRun {
   private readonly parts: [PackedPart, number][] = [];
   private sink: ((part: PackedPart, from: number) => void) | undefined;
   private finished = false;
+  private went = false;
   private failure: Error | undefined;
   private settle: (() => void) | undefined;
   private fail: ((e: Error) => void) | undefined;
   private previewDone: (p: WorkerPreview | undefined) => void = () => {};
+  private headFail: (e: Error) => void = () => {};
 
   constructor(script: string, task: WorkerTask, signal?: AbortSignal) {
     let headOk: (h: WorkerHead) => void = () => {};
-    let headFail: (e: Error) => void = () => {};
-    this.head = new Promise<WorkerHead>((res, rej) => ((headOk = res), (headFail = rej)));
+    this.head = new Promise<WorkerHead>((res, rej) => ((headOk = res), (this.headFail = rej)));
     this.head.catch(() => {}); // also reported by drain()
     this.preview = new Promise((res) => (this.previewDone = res));
     const end = (err?: Error) => {
@@ -76,7 +82,7 @@ export class WorkerRun {
       signal?.removeEventListener('abort', abort);
       void this.worker?.terminate();
       if (err) {
-        headFail(err);
+        this.headFail(err);
         this.fail?.(err);
       } else this.settle?.();
     };
@@ -142,6 +148,13 @@ export class WorkerRun {
     });
   }
 
+  /** Lets a run started with `hold` read the whole file (once; later calls do nothing). */
+  go(): void {
+    if (this.finished || this.went) return;
+    this.went = true;
+    this.worker?.postMessage('go');
+  }
+
   /** Stops the worker and drops what it kept. */
   stop(): void {
     this.parts.length = 0;
@@ -150,6 +163,7 @@ export class WorkerRun {
     this.finished = true;
     this.failure = new Error('stopped');
     void this.worker?.terminate();
+    this.headFail(this.failure); // (nothing, when the head came before)
     this.fail?.(this.failure);
   }
 }

@@ -118,6 +118,35 @@ describe('projection in a worker thread', () => {
     assert.deepStrictEqual(got, await projectAll(s.index, live, s));
   });
 
+  it('held (as a panel opens a big file), posts its first screen and reads the whole file only when told to go', async () => {
+    const g = generateSession({ seed: 26, entries: 3000, branchRate: 0.05 });
+    const file = tempFile(g.text);
+    const run = new WorkerRun(SCRIPT, { file, part: 1000, preview: true, hold: true });
+    let head: unknown;
+    void run.head.then((h) => (head = h));
+    assert.ok(await run.preview, 'the first screen, before go');
+    // A run that does not hold, started only now, reads the whole file: one that had not waited would
+    // have read it by then too (it began earlier, with the same work).
+    const plain = new WorkerRun(SCRIPT, { file, part: 1000 });
+    await plain.head;
+    plain.stop();
+    assert.equal(head, undefined, 'nothing read of the whole file yet');
+    // Appended before go: in what the held run reads.
+    appendFileSync(file, `${JSON.stringify({ type: 'label', id: 'held0001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'after' })}\n`);
+    run.go();
+    run.go(); // a second go changes nothing
+    const s = await Session.open(file);
+    assert.deepStrictEqual(await run.head, { count: s.index.live().length, leafId: s.leafId, size: s.readSize });
+    const got: NodeView[] = [];
+    await useRun(run, { count: s.index.live().length, leafId: s.leafId, size: s.readSize }, (p) => got.push(...unpackNodes(p.packed)));
+    assert.deepStrictEqual(got, await projectAll(s.index, s.index.live(), s));
+    // Stopped while held (the panel closed before its webview was ready): the worker ends, nothing is read.
+    const held = new WorkerRun(SCRIPT, { file, part: 1000, preview: true, hold: true });
+    await held.preview;
+    held.stop();
+    await assert.rejects(held.head, /stopped/);
+  });
+
   it('an early run is not used when the file grew before the host read it', async () => {
     const g = generateSession({ seed: 25, entries: 3000 });
     const file = tempFile(g.text);
