@@ -67,7 +67,7 @@ export class TreePanelManager implements vscode.Disposable {
       existing ??
       this.track(
         new TreeController(
-          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
+          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, this.deps.listedTitle?.(path, 40) || basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
           path,
           this.treeDeps,
         ),
