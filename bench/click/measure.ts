@@ -75,9 +75,14 @@ export interface WebviewStart {
   acquired: number;
   /** The app built and `ready` posted. */
   ready: number;
+  /** The written document's load event (VS Code shows the frame and hands it messages then, or 200 ms after the write). */
+  loaded: number;
+  /** What the document fetched before it painted its first node (file name: start → end). */
+  fetched: string[];
 }
 
 function webviewStart(at: Record<string, number | undefined>, files: { file: string; start: number; end: number }[], t0: number): WebviewStart {
+  const all = files.map((f) => `${f.file} ${Math.round(f.start - t0)}→${Math.round(f.end - t0)}`);
   const rel = (t: number | undefined) => (t === undefined ? NaN : t - t0);
   const css = files.find((f) => f.file === 'webview.css');
   const js = files.find((f) => f.file === 'webview.js');
@@ -91,6 +96,8 @@ function webviewStart(at: Record<string, number | undefined>, files: { file: str
     jsTo: rel(js?.end),
     acquired: rel(at.acquired),
     ready: rel(at.ready),
+    loaded: rel(at.loaded),
+    fetched: all,
   };
 }
 
@@ -139,10 +146,9 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   }
   const probe = await frame.evaluate(() => {
     const p = (window as Win).__clickProbe;
-    // The bundle's files as the content frame fetched them (through VS Code's service worker).
+    // The files the content frame fetched (through VS Code's service worker).
     const files = performance
       .getEntriesByType('resource')
-      .filter((r) => /\/dist\/webview\.(js|css)$/.test(new URL(r.name).pathname))
       .map((r) => ({ file: new URL(r.name).pathname.split('/').pop()!, start: performance.timeOrigin + r.startTime, end: performance.timeOrigin + (r as PerformanceResourceTiming).responseEnd }));
     return { messages: p.messages as Win[], renders: p.renders as Win[], start: p.start as Record<string, number | undefined>, files };
   });

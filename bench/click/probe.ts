@@ -27,12 +27,16 @@ export const PROBE = `(() => {
   // (the HTML written), the bundle calling acquireVsCodeApi (its modules evaluated), \`ready\` posted.
   rec.start.hostFrame = host.__clickHostFrame;
   rec.start.contentFrame = Date.now();
+  const add = EventTarget.prototype.addEventListener;
   let api;
   Object.defineProperty(window, 'acquireVsCodeApi', {
     configurable: true,
     get: () => api,
     set: (f) => {
       rec.start.apiScript ??= Date.now();
+      // The written document's load event: VS Code's host frame shows the frame and hands it the host's
+      // messages only then (or 200 ms after the write).
+      add.call(window, 'load', () => (rec.start.loaded ??= Date.now()));
       api = () => {
         rec.start.acquired ??= Date.now();
         const a = f();
@@ -42,7 +46,6 @@ export const PROBE = `(() => {
   });
   // After the frame that shows the DOM as it is now has been painted (the same as bench/webview.ts).
   rec.afterPaint = (cb) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => cb(Date.now()); ch.port2.postMessage(0); });
-  const add = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function (type, listener, options) {
     if (type === 'message' && this === window && typeof listener === 'function') {
       const inner = listener;

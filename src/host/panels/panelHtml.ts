@@ -19,6 +19,6 @@ export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscod
     codiconUri: uri('codicons', 'codicon.css'),
     title,
     view,
-    inline: bundle && { script: scriptWithMap(bundle.script, uri('webview.js.map')), styles: [codiconCss(bundle.codicon, uri('codicons', 'codicon.ttf')), bundle.css] },
+    inline: bundle && { script: scriptWithMap(bundle.script, uri('webview.js.map')), styles: [codiconCss(bundle.codicon, bundle.font), bundle.css] },
   });
 }

@@ -14,6 +14,8 @@ export interface WebviewBundle {
   css: string;
   /** dist/codicons/codicon.css, its font still relative ("./codicon.ttf"). */
   codicon: string;
+  /** dist/codicons/codicon.ttf as a data: URI, for codiconCss. */
+  font: string;
 }
 
 let cached: { dist: string; stamp: number; bundle: WebviewBundle | undefined } | undefined;
@@ -34,8 +36,9 @@ function load(dist: string): WebviewBundle | undefined {
     const script = readFileSync(join(dist, 'webview.js'), 'utf8');
     const css = readFileSync(join(dist, 'webview.css'), 'utf8');
     const codicon = readFileSync(join(dist, 'codicons', 'codicon.css'), 'utf8');
+    const font = `data:font/ttf;base64,${readFileSync(join(dist, 'codicons', 'codicon.ttf')).toString('base64')}`;
     if (!inlineSafe(script, [css, codicon])) return undefined;
-    return { script, css, codicon };
+    return { script, css, codicon, font };
   } catch {
     return undefined;
   }
@@ -46,7 +49,10 @@ export function scriptWithMap(script: string, mapUri: string): string {
   return script.replace(/\n\/\/# sourceMappingURL=webview\.js\.map\s*$/, `\n//# sourceMappingURL=${mapUri}\n`);
 }
 
-/** codicon.css with its font at `fontUri` (the style sheet is no longer next to the font). */
+/**
+ * codicon.css with its font at `fontUri` (the style sheet is no longer next to the font): the bundle's
+ * data: URI, so that the document fetches nothing before its load event (see webviewHtml.ts).
+ */
 export function codiconCss(codicon: string, fontUri: string): string {
-  return codicon.replace(/url\((["']?)\.\/codicon\.ttf/g, (_m, q: string) => `url(${q}${fontUri}`);
+  return codicon.replace(/url\((["']?)\.\/codicon\.ttf[^"')]*\1\)/g, (_m, q: string) => `url(${q}${fontUri}${q})`);
 }

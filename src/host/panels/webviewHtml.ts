@@ -59,7 +59,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
+    // data: for the codicon font put into the document (webviewBundle.ts): no fetch before the load event.
+    `font-src ${cspSource} data:`,
     `img-src ${cspSource} data:`,
     "base-uri 'none'",
     "form-action 'none'",
@@ -81,7 +82,9 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const inline = o.inline;
   if (inline && !inlineSafe(inline.script, inline.styles)) throw new Error('renderWebviewHtml: the inline bundle would end its element');
   const styles = inline
-    ? [`<link rel="preload" as="style" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
+    ? // codicon.css only named (an unknown rel is not fetched): any fetch holds the document's load event,
+      // and VS Code shows the webview and hands it the host's messages only then (or 200 ms after).
+      [`<link rel="x-codicon-stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
     : [`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`)];
   const script = inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce="${nonce}" src="${scriptUri}"></script>`;
   return `<!DOCTYPE html>

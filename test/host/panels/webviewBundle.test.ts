@@ -13,6 +13,7 @@ function dist(script: string, css = '.a{}', codicon = '@font-face{src:url("./cod
   writeFileSync(join(d, 'webview.js'), script);
   writeFileSync(join(d, 'webview.css'), css);
   writeFileSync(join(d, 'codicons', 'codicon.css'), codicon);
+  writeFileSync(join(d, 'codicons', 'codicon.ttf'), Buffer.from([0, 1, 0, 0, 0xff]));
   return d;
 }
 
@@ -21,11 +22,17 @@ test('the shipped build reads as a bundle that can go into the document', () => 
   const b = readWebviewBundle(root);
   assert.ok(b, 'dist/webview.js, webview.css and codicons/codicon.css are read');
   assert.equal(b.script, readFileSync(join(root, 'webview.js'), 'utf8'));
-  // The font moves to an absolute URI; nothing else in the sheet changes.
-  const css = codiconCss(b.codicon, 'https://x.example/dist/codicons/codicon.ttf');
-  assert.match(css, /url\("https:\/\/x\.example\/dist\/codicons\/codicon\.ttf\?[0-9a-f]+"\)/);
-  assert.doesNotMatch(css, /\.\/codicon\.ttf/);
-  assert.equal(css.length - b.codicon.length, 'https://x.example/dist/codicons/codicon.ttf'.length - './codicon.ttf'.length);
+  // The font goes into the sheet as a data: URI (the whole url(), its ?hash too); nothing else changes.
+  const ttf = readFileSync(join(root, 'codicons', 'codicon.ttf'));
+  assert.equal(b.font, `data:font/ttf;base64,${ttf.toString('base64')}`);
+  const css = codiconCss(b.codicon, b.font);
+  const url = /url\("([^"]+)"\)/.exec(css)![1];
+  assert.equal(url, b.font);
+  assert.deepEqual(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'), ttf);
+  assert.doesNotMatch(css, /\.\/codicon\.ttf|\?[0-9a-f]{32}/);
+  const hashed = /url\("\.\/codicon\.ttf[^"]*"\)/.exec(b.codicon)![0];
+  assert.equal(css, b.codicon.replace(hashed, `url("${b.font}")`));
+  assert.equal(codiconCss("@font-face{src:url(./codicon.ttf?x) format('truetype')}", 'data:a'), "@font-face{src:url(data:a) format('truetype')}", 'unquoted');
 });
 
 test('read once per build: the same text until webview.js changes', () => {
