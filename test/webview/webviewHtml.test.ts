@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderWebviewHtml, contentSecurityPolicy } from '../../src/host/panels/webviewHtml';
+import { renderWebviewHtml, contentSecurityPolicy, errorHtml } from '../../src/host/panels/webviewHtml';
 import { CODICON_POINTS } from '../../webview/ui/icons';
 
 const opts = {
@@ -80,6 +80,13 @@ test('bad inputs are refused instead of weakening the policy', () => {
   assert.doesNotThrow(() => renderWebviewHtml({ ...opts, cspSource: 'http://127.0.0.1:8123' }));
   assert.doesNotThrow(() => renderWebviewHtml({ ...opts, cspSource: "'self' https://*.vscode-cdn.net" }), "code-server's form");
   assert.throws(() => renderWebviewHtml({ ...opts, cspSource: "'self' 'unsafe-eval'" }), /cspSource/);
+});
+
+test('a file that cannot be shown: its reason as text, in a document that runs nothing', () => {
+  const html = errorHtml('bad line 3: <img src=x onerror="alert(1)"> & more');
+  assert.match(html, /content="default-src 'none'"/);
+  assert.match(html, /bad line 3: &lt;img src=x onerror=&quot;alert\(1\)&quot;&gt; &amp; more/);
+  assert.doesNotMatch(html, /<img|<script/);
 });
 
 test('codicon code points used in SVG match @vscode/codicons', () => {

@@ -23,6 +23,7 @@ import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
 import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
 import { setPanelDocument } from './panelHtml.js';
+import { errorHtml } from './webviewHtml.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
 export const EDITOR_VIEW_TYPE = 'piTree.sessionEditor';
@@ -59,6 +60,8 @@ export class TreeController implements vscode.Disposable {
   private stale = false;
   /** A first screen from the file's end was shown: the first snapshot goes without its own. */
   private previewed = false;
+  /** Whether a big session's first screen was posted (see sendEarlyPreview). */
+  private readonly firstScreen: Promise<boolean>;
   private loading: Promise<void> | undefined;
   private selected: string | null = null;
   private readonly token = randomBytes(8).toString('hex');
@@ -112,6 +115,7 @@ export class TreeController implements vscode.Disposable {
     this.source = new SnapshotSource(file, this.closing.signal);
     // (a big file's whole read waits while VS Code makes the webview: see SnapshotSource.released)
     const loading = (this.loading = this.source.released.then(() => this.open()));
+    this.firstScreen = this.sendEarlyPreview();
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
     const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
@@ -234,9 +238,11 @@ export class TreeController implements vscode.Disposable {
   }
 
   /**
-   * A big session's first screen, read from the file's end when the panel was made: shown as soon as
-   * the webview is ready, while the whole file may still be read (the snapshot follows and replaces
-   * it). If the session is open by then and ends elsewhere (it changed since), its own first screen goes.
+   * A big session's first screen, read from the file's end when the panel was made: posted as soon as
+   * it is read, before the webview is ready. VS Code keeps it for the loading document and hands it over
+   * at its load event, which nothing holds back (webviewHtml.ts): sooner than a round trip after `ready`.
+   * The snapshot follows and replaces it. If the session is open by then and ends elsewhere (it changed
+   * since), its own first screen goes.
    */
   private async sendEarlyPreview(): Promise<boolean> {
     const early = await this.source.earlyPreview();
@@ -315,7 +321,7 @@ export class TreeController implements vscode.Disposable {
       this.ready = true;
       this.source.mark('ready');
       // Posted: the whole file is read once the webview has painted it (its `shown`), else now.
-      if (await this.sendEarlyPreview()) this.source.releaseWhenShown();
+      if (await this.firstScreen) this.source.releaseWhenShown();
       else this.source.release();
       await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
@@ -391,8 +397,3 @@ export class TreeController implements vscode.Disposable {
 
 /** How long the snapshot waits for VS Code to take the first screen before it goes anyway. */
 const FIRST_SCREEN_ACK_MS = 1000;
-
-function errorHtml(message: string): string {
-  const esc = message.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-  return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${esc}</p><p>The file was not changed.</p></body></html>`;
-}

@@ -103,3 +103,8 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 </html>
 `;
 }
+
+/** The document of a panel whose file cannot be shown: the reason, as text, and no script at all. */
+export function errorHtml(message: string): string {
+  return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${escapeHtml(message)}</p><p>The file was not changed.</p></body></html>`;
+}
