@@ -4,8 +4,6 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import './styles.css';
 import './outline/outline.css';

@@ -93,14 +93,14 @@ test('filters follow pi (default, no-tools, user-only, labeled-only, all) and at
   const all = await rows();
   assert.ok(all.includes('m0000000'), 'all shows the model change');
   assert.ok(!all.includes('a2000000') && !all.some((k) => k === 'seg:a2000000'), 'a text-less assistant stays hidden in all');
-  assert.equal(await page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value), 'all');
+  assert.equal(await page.locator('select.filter').inputValue(), 'all');
   await close(host);
 });
 
 test("piTree.tree.defaultFilter: a session opens with the setting's filter; the user's own choice for it is kept after a reload", async () => {
   const host = await small({ defaultFilter: 'user-only' });
   const page = host.page;
-  const filter = () => page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value);
+  const filter = () => page.locator('select.filter').inputValue();
   const rows = () => page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
   assert.equal(await filter(), 'user-only');
   assert.deepEqual(await rows(), ['u1000000', 'u2000000', 'u3000000', 'u4000000', 'x1000000']);

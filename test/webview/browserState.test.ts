@@ -97,7 +97,7 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   await page.waitForFunction(() => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0);
   await idle(page);
   assert.equal(await selected(page), 'u2000000');
-  assert.equal(await page.locator('vscode-single-select.filter').evaluate((e) => (e as HTMLElement & { value: string }).value), 'no-tools');
+  assert.equal(await page.locator('select.filter').inputValue(), 'no-tools');
   assert.equal(await page.locator('vscode-textfield[data-field="find"]').evaluate((e) => (e as HTMLElement & { value: string }).value), 'parser');
   const k2 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
   assert.ok(Math.abs(k2 - k) < 1e-6, `zoom ${k} → ${k2}`);

@@ -17,7 +17,7 @@ export function bindKeyboard(doc: Document, host: KeyboardHost): void {
     if (host.overlays.trapTab(ev)) return;
     const t = ev.target as Element | null;
     const top = host.overlays.top();
-    const inField = !!t?.closest?.('input, textarea, select, vscode-textfield, vscode-textarea, vscode-single-select, [contenteditable="true"]');
+    const inField = !!t?.closest?.('input, textarea, select, vscode-textfield, vscode-textarea, [contenteditable="true"]');
     const inOverlay = !!top && !!t && top.el.contains(t);
     const onTree = t === host.treeEl || t === doc.body || t === doc.documentElement || !!t?.closest?.('.graph');
     // Typed characters belong to the field they are typed in (`/`, `?` in a find query or a label).
