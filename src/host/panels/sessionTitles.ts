@@ -1,6 +1,7 @@
 // The title of an open session (a tab, the tree's header), from the session itself, so a fork just
 // made is named before the sidebar has listed it: core/sessionTitle.ts's rule over its name, the time
 // that name was set, its first user message and its parent.
+import { basename } from 'node:path';
 import { fullText } from '../../core/preview.js';
 import type { Session } from '../../core/session.js';
 import { sessionTitle } from '../../core/sessionTitle.js';
@@ -47,4 +48,12 @@ export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 8
     },
     max,
   );
+}
+
+/** The longest tab title. */
+export const TAB_TITLE_MAX = 40;
+
+/** A tree's title before its session is read: the sidebar row's (`listed`), else the file's name. */
+export function unreadTitle(file: string, listed?: (file: string, max: number) => string | undefined, max = TAB_TITLE_MAX): string {
+  return listed?.(file, max) || basename(file);
 }

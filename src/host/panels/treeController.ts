@@ -21,7 +21,7 @@ import { SnapshotSource } from './snapshotSource.js';
 import { PanelFamily } from './panelFamily.js';
 import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
 import { WebviewGate } from './webviewGate.js';
-import { firstUserTexts, titleOf, type FirstTexts } from './sessionTitles.js';
+import { firstUserTexts, TAB_TITLE_MAX, titleOf, unreadTitle, type FirstTexts } from './sessionTitles.js';
 import { setPanelDocument } from './panelHtml.js';
 import { errorHtml } from './webviewHtml.js';
 
@@ -132,9 +132,9 @@ export class TreeController implements vscode.Disposable {
   }
 
   /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
-  private title(max = 40): string {
+  private title(max = TAB_TITLE_MAX): string {
     const s = this.session;
-    if (!s) return this.deps.listedTitle?.(this.file, max) || basename(this.file);
+    if (!s) return unreadTitle(this.file, this.deps.listedTitle, max);
     return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
   }
 

@@ -1,8 +1,8 @@
 // Owns every tree webview: panels opened from the sidebar, panels VS Code restores after a restart
 // (by an opaque token kept in the webview's state, never a path), and the custom editor of .jsonl files.
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { resolvePath, samePath } from '../../core/repository.js';
+import { unreadTitle } from './sessionTitles.js';
 import { EDITOR_VIEW_TYPE, PANEL_VIEW_TYPE, TreeController, type TreeDeps } from './treeController.js';
 
 const RESTORE_KEY = 'piTree.panels';
@@ -67,7 +67,7 @@ export class TreePanelManager implements vscode.Disposable {
       existing ??
       this.track(
         new TreeController(
-          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, this.deps.listedTitle?.(path, 40) || basename(path), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
+          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, unreadTitle(path, this.deps.listedTitle), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
           path,
           this.treeDeps,
         ),
