@@ -1,28 +1,20 @@
 // What a row of pi's /tree needs of each entry, by record number: its text, what the filter reads of
 // it (its role, whether an assistant message has text or ended in error), the tool call a result
-// answers, and the texts of the calls a message makes. noteRows fills them while the session is read:
-// for each message line the WebAssembly validator noted (jsonScan.wat), only the few values a row shows
-// are parsed (text and toolCall blocks, stop reason, error, tool names), while the line is still in the
-// read buffer; thinking, usage and tool output are never turned into strings. Entries it could not note
-// are given to `take` whole, afterwards. Both go through the same functions (preview.ts), so a row
-// reads the same either way.
-import { outerKeys } from './jsonValid.js';
-import { wasmNotes } from './jsonScanWasm.js';
+// answers, and the texts of the calls a message makes. noteRows (rowNotes.ts) fills them while the
+// session is read; entries it could not note are given to `take` whole, afterwards, through the same
+// functions (preview.ts), so a row reads the same either way.
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
 import { grown } from './indexRecord.js';
 import { StrSlots } from './idKeys.js';
-import type { MessageLineObserver } from './reader.js';
 import type { SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
-
-type Obj = Record<string, unknown>;
 
 /** bits: the facts are there; an assistant message without text; one that ended in error. */
 export const KNOWN = 1;
 export const NO_TEXT = 2;
 export const ERROR = 4;
 /** bits >> ROLE_SHIFT & 3: the role as the filter reads it (ROLES). */
-const ROLE_SHIFT = 3;
+export const ROLE_SHIFT = 3;
 /** The text is a string in `odd` (it needs escaping on a terminal, or is not well-formed UTF-16). */
 const ODD = 32;
 const ROLES = [undefined, 'user', 'assistant', 'toolResult'] as const;
@@ -77,6 +69,24 @@ class TextArena {
     this.length = this.chunks[c].write(s, this.at, 'utf8');
     this.at += this.length;
     this.batchAt = this.at;
+    return h;
+  }
+  /**
+   * Puts `prefix` and then the bytes of `b` in the ranges `ranges[from…to)` ([start, end) pairs), all
+   * printable ASCII (so their UTF-8 is what they read as); its handle. `length`: their bytes in all.
+   */
+  putBytes(prefix: Buffer, b: Uint8Array, ranges: Int32Array, from: number, to: number, length: number): number {
+    if (length > this.chunk) return -1;
+    this.flush();
+    if (this.at + length > this.chunk) this.newChunk();
+    const c = this.chunks.length - 1;
+    const h = c * this.chunk + this.at;
+    const dst = this.chunks[c];
+    let at = this.at + prefix.copy(dst, this.at);
+    // (a loop: these are short, and a copy call costs more than their bytes)
+    for (let k = from; k < to; k += 2) for (let x = ranges[k], end = ranges[k + 1]; x < end; x++) dst[at++] = b[x];
+    this.length = length;
+    this.at = this.batchAt = at;
     return h;
   }
   /** The chunk of handle `h` (every text put is in it). */
@@ -189,26 +199,14 @@ export class RowFacts {
       if (!hasText(m!.content)) bits |= NO_TEXT;
       if (m!.stopReason && m!.stopReason !== 'stop' && m!.stopReason !== 'toolUse') bits |= ERROR;
     }
-    if (i >= this.bits.length) {
-      const cap = Math.max(i + 1, 2 * this.bits.length, 1024);
-      this.bits = grown(this.bits, cap);
-      this.textAt = grown(this.textAt, cap);
-      this.textLen = grown(this.textLen, cap);
-      this.resultSlot = grown(this.resultSlot, cap);
-    }
-    let text: string;
-    if (code === 3 && m!.toolCallId) {
-      const id = String(m!.toolCallId);
-      const s = this.callSlot.find(id);
-      if (s >= 0) {
-        // its call's text (nameAfterCall takes it again at the end, should a later call have the id)
-        this.bits[i] = bits;
-        this.resultSlot[i] = s + 1;
-        return this.nameAfterCall(i);
-      }
-      this.resultId.set(i, id);
-      text = `[${String(m!.toolName ?? 'tool')}]`;
-    } else text = entryText(e);
+    if (code === 3 && m!.toolCallId) this.takeResult(i, bits, String(m!.toolCallId), m!.toolName);
+    else this.takeText(i, bits, entryText(e));
+    for (const c of toolCallsOf(e)) this.addCall(i, c.id, formatToolCall(c.name, c.arguments));
+  }
+
+  /** Notes record `i` with `bits` (KNOWN and its role included) and its row text. */
+  takeText(i: number, bits: number, text: string): void {
+    this.room(i);
     const h = this.arena.put(text);
     if (h < 0) {
       bits |= ODD;
@@ -218,10 +216,47 @@ export class RowFacts {
       this.textLen[i] = this.arena.length;
     }
     this.bits[i] = bits;
-    for (const c of toolCallsOf(e)) this.addCall(i, c.id, formatToolCall(c.name, c.arguments));
   }
 
-  private addCall(i: number, id: string, text: string): void {
+  /**
+   * Notes record `i` with `bits` and the row text `prefix` + the printable ASCII bytes of `b` in
+   * `ranges[from…to)` ([start, end) pairs, `length` bytes with the prefix); false when it does not fit.
+   */
+  takeBytes(i: number, bits: number, prefix: Buffer, b: Uint8Array, ranges: Int32Array, from: number, to: number, length: number): boolean {
+    this.room(i);
+    const h = this.arena.putBytes(prefix, b, ranges, from, to, length);
+    if (h < 0) return false;
+    this.textAt[i] = h;
+    this.textLen[i] = length;
+    this.bits[i] = bits;
+    return true;
+  }
+
+  /** Notes tool result `i`, which answers the call with id `id`: named after the call when it is known. */
+  takeResult(i: number, bits: number, id: string, toolName: unknown): void {
+    this.room(i);
+    const s = this.callSlot.find(id);
+    if (s >= 0) {
+      // its call's text (nameAfterCall takes it again at the end, should a later call have the id)
+      this.bits[i] = bits;
+      this.resultSlot[i] = s + 1;
+      return this.nameAfterCall(i);
+    }
+    this.resultId.set(i, id);
+    this.takeText(i, bits, `[${String(toolName ?? 'tool')}]`);
+  }
+
+  private room(i: number): void {
+    if (i < this.bits.length) return;
+    const cap = Math.max(i + 1, 2 * this.bits.length, 1024);
+    this.bits = grown(this.bits, cap);
+    this.textAt = grown(this.textAt, cap);
+    this.textLen = grown(this.textLen, cap);
+    this.resultSlot = grown(this.resultSlot, cap);
+  }
+
+  /** Notes a tool call of record `i` (pi's formatToolCall text): the last call with an id in the file names its results. */
+  addCall(i: number, id: string, text: string): void {
     const s = this.callSlot.slot(id);
     if (!this.callSlot.added) {
       if (this.callRecs[s] > i) return; // a later call with this id is already there
@@ -240,77 +275,4 @@ export class RowFacts {
       this.callLen[s] = this.arena.length;
     }
   }
-}
-
-/** Role codes (sessionIndex.ts ROLE_NAMES) whose rows read more than the role. */
-const USER = 1;
-const ASSISTANT = 2;
-const TOOL_RESULT = 3;
-
-/**
- * A reader observer (ReadOptions.onMessageLine) that notes into `rows` what the tree shows of each
- * message line the validator noted, right after the line was indexed.
- */
-export function noteRows(rows: RowFacts): MessageLineObserver {
-  const observe: MessageLineObserver = (index, i, b) => {
-    rows.index ??= index;
-    if (rows.index !== index || !outerKeys.rowsKnown) return;
-    const m = lightMessage(b, index.roleOf(i), index.roleCodeOf(i));
-    if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
-  };
-  observe.notes = 'rows';
-  return observe;
-}
-
-/**
- * The message of the line just validated with only what a row reads (preview.ts entryText, hasText,
- * toolCallsOf; the filter's stop reason), each value parsed from its own bytes: the same values
- * JSON.parse would give those keys. Undefined when the notes do not cover it.
- */
-function lightMessage(b: Buffer, role: string | undefined, code: number): Obj | undefined {
-  const { words, base } = wasmNotes();
-  const m: Obj = { role };
-  // [start, end) pairs at words 5.. (jsonScan.wat); 0: no such key
-  if (code === USER || code === ASSISTANT) {
-    const start = words[5];
-    if (start !== 0) {
-      if (b[start - base] !== 0x5b) m.content = valueAt(b, words, 5, base);
-      else {
-        const blocks: unknown[] = [];
-        const n = words[17];
-        for (let k = 0; k < n; k++) {
-          const w = 18 + 3 * k;
-          // a block no row reads stands as an empty object (neither text nor a call)
-          blocks.push(words[w + 2] === 0 ? {} : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base)));
-        }
-        m.content = blocks;
-      }
-    }
-    if (code === ASSISTANT) {
-      m.stopReason = valueAt(b, words, 7, base);
-      m.errorMessage = valueAt(b, words, 9, base);
-    }
-  } else if (code === TOOL_RESULT) {
-    m.toolCallId = valueAt(b, words, 11, base);
-    m.toolName = valueAt(b, words, 13, base);
-  } else if (role === 'bashExecution') m.command = valueAt(b, words, 15, base);
-  return m;
-}
-
-/** The value noted at words[w], words[w + 1] (undefined: no such key), as JSON.parse gives it. */
-function valueAt(b: Buffer, words: Int32Array, w: number, base: number): unknown {
-  if (words[w] === 0) return undefined;
-  const s = words[w] - base;
-  const e = words[w + 1] - base;
-  // The usual value, a string of ASCII without escapes, is its bytes as they are.
-  if (b[s] === 0x22) {
-    let k = s + 1;
-    while (k < e && b[k] !== 0x22 && b[k] !== 0x5c && b[k] < 0x80) k++;
-    if (k < e && b[k] === 0x22) {
-      let r = k + 1;
-      while (r < e && (b[r] === 0x20 || b[r] === 0x09 || b[r] === 0x0a || b[r] === 0x0d)) r++;
-      if (r === e) return b.toString('latin1', s + 1, k);
-    }
-  }
-  return JSON.parse(b.toString('utf8', s, e));
 }

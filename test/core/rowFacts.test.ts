@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { noteRows, RowFacts } from '../../src/core/rowFacts.js';
+import { RowFacts } from '../../src/core/rowFacts.js';
+import { noteRows } from '../../src/core/rowNotes.js';
 import { Session } from '../../src/core/session.js';
 import { FILTER_MODES, streamTree } from '../../src/core/treeView.js';
 import { generateSession } from '../support/generate.js';
@@ -41,12 +42,13 @@ async function rows(s: Session, noted?: RowFacts): Promise<string[]> {
 async function both(file: string, chunkBytes?: number) {
   const plain = await rows(await Session.open(file));
   const facts = new RowFacts(chunkBytes);
-  const s = await Session.open(file, { onMessageLine: noteRows(facts) });
+  const observe = noteRows(facts);
+  const s = await Session.open(file, { onMessageLine: observe });
   let noted = 0;
   for (let i = 0; i < s.index.count; i++) if (facts.has(i)) noted++;
   let messages = 0;
   for (let i = 0; i < s.index.count; i++) if (s.index.typeOf(i) === 'message') messages++;
-  return { plain, withNotes: await rows(s, facts), noted, messages };
+  return { plain, withNotes: await rows(s, facts), noted, messages, fromBytes: observe.fromBytes };
 }
 
 describe('tree rows noted while reading', () => {
@@ -57,8 +59,9 @@ describe('tree rows noted while reading', () => {
       [4, 12_000],
     ]) {
       const g = generateSession({ seed, entries, branchRate: 0.05, compactions: 3, labels: 6 });
-      const { plain, withNotes, noted, messages } = await both(tempFile(g.text));
+      const { plain, withNotes, noted, messages, fromBytes } = await both(tempFile(g.text));
       assert.deepStrictEqual(withNotes, plain);
+      assert.ok(fromBytes > noted / 3, `seed ${seed}: ${fromBytes} of ${noted} noted straight from their bytes`);
       assert.ok(plain.some((r) => r.includes('[bash')) && plain.some((r) => r.includes('assistant: ')), 'the session has tool calls and text');
       // (a line across two 1 MiB reads is put together outside the validator's memory: read later)
       const across = Math.floor(Buffer.byteLength(g.text) / (1 << 20));
@@ -135,5 +138,55 @@ describe('tree rows noted while reading', () => {
     assert.ok(shown('[write: w.ts]') && !shown('[grep:') && !shown('[ls: z]') && !shown('[bash:'), 'the last call with the id in the file names the result');
     assert.ok(shown('lone \\ud800 half') && shown('[read: ~/x/y.ts:3-6]') && shown('first content') === false && shown('assistant: rate limited'));
     assert.ok(noted >= 12, `${noted} noted`);
+  });
+
+  it('texts read straight from the bytes: the window of 200 characters, trimmed, across blocks; anything else read the other way', async () => {
+    const text = (t: unknown, extra: Record<string, unknown> = {}) => ({ type: 'text', ...extra, text: t });
+    const call = (id: unknown, name: string, args: unknown) => ({ type: 'toolCall', id, name, arguments: args });
+    const home = process.env.HOME ?? '/root';
+    const says = (id: string, parentId: string, content: unknown, more: Record<string, unknown> = {}) => assistant(id, parentId, '', { content, ...more });
+    const lines = [
+      user('u1', null, `${' '.repeat(250)}after the window`),
+      says('a1', 'u1', [text(`${' '.repeat(199)}x`), text('y'.repeat(30))]),
+      says('a2', 'a1', [text('a'.repeat(150)), { type: 'image', data: 'x' }, text(`  ${'b'.repeat(100)}`), text('never shown')]),
+      says('a3', 'a2', [text('trailing   '), text('   ')], { stopReason: 'stop' }),
+      says('a4', 'a3', [text('nested', { cache: { note: 'a "quoted" } brace', list: [1, { x: '[' }] }, n: -1.5e3, ok: true, nil: null })]),
+      says('a5', 'a4', [text('tabs\tand\nlines')]),
+      says('a6', 'a5', [text('ünïcode')]),
+      says('a7', 'a6', [text(null), text('after null')]),
+      says('a8', 'a7', [{ type: 'text' }, text('no text key before')]),
+      entry('message', 'u2', 'a8', { message: { role: 'user', content: 'a plain string', timestamp: 1 } }),
+      entry('message', 'u3', 'u2', { message: { role: 'user', content: '   ', timestamp: 1 } }),
+      says('a9', 'u3', [call('c1', 'read', { path: `${home}/p.ts`, offset: '7', limit: 2 }), call('c2', 'bash', { command: 'echo "a\\nb"', timeout: 5 })], { stopReason: 'toolUse' }),
+      says('a10', 'a9', [call(42, 'edit', { file_path: 'e.ts', oldText: '{'.repeat(10), newText: '}' }), call('c4', 'custom', { q: 1 }), call('c5', 'ls', null), call('c6', 'grep', 'not an object')], {
+        stopReason: 'aborted',
+      }),
+      says('a11', 'a10', [text(' '.repeat(300))], { stopReason: 'length' }),
+      says('a12', 'a11', [], { stopReason: 'error', errorMessage: 'overloaded' }),
+      says('a13', 'a12', [text('fine'), call('c7', 'write', { path: 'w.ts', content: 'x'.repeat(5000) })], { stopReason: 'weird' }),
+      entry('message', 'r1', 'a13', { message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [text('out')], isError: false, timestamp: 1 } }),
+      entry('message', 'r2', 'r1', { message: { role: 'toolResult', toolCallId: '42', toolName: 'edit', content: [text('out')], isError: false, timestamp: 1 } }),
+      entry('message', 'r3', 'r2', { message: { role: 'toolResult', toolCallId: 'c5', toolName: 'ls', content: [text('out')], isError: false, timestamp: 1 } }),
+      entry('message', 'r4', 'r3', { message: { role: 'toolResult', toolCallId: 'c6', toolName: 'grep', content: [text('out')], isError: false, timestamp: 1 } }),
+      entry('message', 'r5', 'r4', { message: { role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [text('out')], isError: false, timestamp: 1 } }),
+      user('u4', 'r5', 'last'),
+    ];
+    let t = sessionText(lines);
+    // a duplicate text key (the last counts); a text key spelled with an escape (read the other way);
+    // an argument key spelled with an escape
+    t = t.replace(/("id":"a8".*?"text":"no text key before")/, '$1,"text":"the last text key"');
+    t = t.replace(/("id":"u4".*?)"text":"last"/, '$1"t\\u0065xt":"escaped key"');
+    t = t.replace(/("id":"a13".*?)"path":"w.ts"/, '$1"p\\u0061th":"w.ts"');
+    const { plain, withNotes, fromBytes } = await both(tempFile(t));
+    assert.deepStrictEqual(withNotes, plain);
+    const all = plain.slice(plain.indexOf('-- all'));
+    const shown = (s: string) => all.some((r) => r.includes(s));
+    assert.ok(shown('"assistant: x"') && shown(`assistant: ${'a'.repeat(150)}  ${'b'.repeat(48)}"`) && shown('"assistant: trailing"'));
+    assert.ok(shown('assistant: the last text key') && shown('user: escaped key') && shown('assistant: after null') && shown('user: a plain string'));
+    assert.ok(shown(`[read: ~/p.ts:7-8]`) && shown('[edit: e.ts]') && shown('[ls: .]') && shown('[grep: //') && shown('[bash: echo \\"a\\\\nb\\"]') && shown('assistant: (aborted)'));
+    assert.ok(shown('"assistant: (no content)"') && shown('assistant: overloaded'));
+    // a1–a4, a8, a9, a10 (aborted), a11 (text only past the window), a13, u2; not u1 (blank in the
+    // window), a5 (escapes), a6 (not ASCII), a7 (null), u3 (blank), a12 (its error is the text), u4
+    assert.equal(fromBytes, 10);
   });
 });
