@@ -106,7 +106,9 @@ function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: 
     },
     addBytes(b: Buffer, start: number, end: number) {
       room(end - start);
-      at += b.copy(buf, at, start, end);
+      // (a loop for the short ones: a copy call costs more than a few bytes)
+      if (end - start > 64) at += b.copy(buf, at, start, end);
+      else for (let x = start; x < end; x++) buf[at++] = b[x];
     },
     addPrefix(s: string) {
       if (s !== lastPrefix) {
@@ -119,6 +121,12 @@ function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: 
     flush,
   };
 }
+
+// The constant parts of a tree row, as bytes
+const GAP = Buffer.from('  ');
+const MARKER = Buffer.from('• ');
+const ACTIVE_END = Buffer.from('  ← active\n');
+const LINE_END = Buffer.from('\n');
 
 export async function tree(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' }, filter: { type: 'string' } }, [1, 1], `pi-tree tree FILE [--json] [--filter ${FILTER_MODES.join('|')}]`);
@@ -174,11 +182,13 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
       const key = ix.idKeyOf(r.i);
       if (key >= 0) out.addHexId(key);
       else out.add(safeText(ix.idOf(r.i)));
-      out.add('  ');
+      out.addBytes(GAP, 0, GAP.length);
       out.addPrefix(r.prefix); // connectors only: nothing in it needs escaping
-      out.add(`${r.marker}${r.label ? safeText(`[${r.label}] `) : ''}`);
+      if (r.onPath) out.addBytes(MARKER, 0, MARKER.length);
+      if (r.label) out.add(safeText(`[${r.label}] `));
       r.facts.writeText(r.i, out, safeText);
-      out.add(r.isLeaf ? '  ← active\n' : '\n');
+      const end = r.isLeaf ? ACTIVE_END : LINE_END;
+      out.addBytes(end, 0, end.length);
     },
     undefined,
     noted,

@@ -75,7 +75,7 @@ class TextArena {
    * Puts `prefix` and then the bytes of `b` in the ranges `ranges[from…to)` ([start, end) pairs), all
    * printable ASCII (so their UTF-8 is what they read as); its handle. `length`: their bytes in all.
    */
-  putBytes(prefix: Buffer, b: Uint8Array, ranges: Int32Array, from: number, to: number, length: number): number {
+  putBytes(prefix: Buffer, b: Buffer, ranges: Int32Array, from: number, to: number, length: number): number {
     if (length > this.chunk) return -1;
     this.flush();
     if (this.at + length > this.chunk) this.newChunk();
@@ -83,8 +83,13 @@ class TextArena {
     const h = c * this.chunk + this.at;
     const dst = this.chunks[c];
     let at = this.at + prefix.copy(dst, this.at);
-    // (a loop: these are short, and a copy call costs more than their bytes)
-    for (let k = from; k < to; k += 2) for (let x = ranges[k], end = ranges[k + 1]; x < end; x++) dst[at++] = b[x];
+    for (let k = from; k < to; k += 2) {
+      const s = ranges[k];
+      const e = ranges[k + 1];
+      // (a loop for the short ones: a copy call costs more than a few bytes)
+      if (e - s > 64) at += b.copy(dst, at, s, e);
+      else for (let x = s; x < e; x++) dst[at++] = b[x];
+    }
     this.length = length;
     this.at = this.batchAt = at;
     return h;
@@ -222,7 +227,7 @@ export class RowFacts {
    * Notes record `i` with `bits` and the row text `prefix` + the printable ASCII bytes of `b` in
    * `ranges[from…to)` ([start, end) pairs, `length` bytes with the prefix); false when it does not fit.
    */
-  takeBytes(i: number, bits: number, prefix: Buffer, b: Uint8Array, ranges: Int32Array, from: number, to: number, length: number): boolean {
+  takeBytes(i: number, bits: number, prefix: Buffer, b: Buffer, ranges: Int32Array, from: number, to: number, length: number): boolean {
     this.room(i);
     const h = this.arena.putBytes(prefix, b, ranges, from, to, length);
     if (h < 0) return false;

@@ -134,22 +134,26 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
       pushKids(i, vis);
     }
   }
-  /** Visible children in pi's order: the one holding the current path first. */
-  const kidsOf = (p: number): number[] => {
-    const out: number[] = [];
+  /** Visible children in pi's order, the one holding the current path first: kids[kidsFrom…] (count returned). */
+  let widest = 0;
+  for (let p = 0; p <= n; p++) if (vCount[p] > widest) widest = vCount[p];
+  const kids = new Int32Array(widest + 1);
+  let kidsFrom = 1;
+  const kidsOf = (p: number): number => {
+    let m = 1;
     let first = -1;
     for (let c = vFirst[p]; c >= 0; c = vNext[c]) {
       if (first < 0 && onPath[c]) first = c;
-      else out.push(c);
+      else kids[m++] = c;
     }
-    if (first >= 0) out.unshift(first);
-    return out;
+    kidsFrom = first >= 0 ? 0 : 1;
+    kids[0] = first;
+    return m - kidsFrom;
   };
 
   // Gutters as a shared list (newest first): a branch point adds one node instead of copying the list,
   // so deep trees cost memory in proportion to their branch points, not to depth × branch points.
   type Gutter = { pos: number; show: boolean; next: Gutter | null };
-  type Frame = { i: number; indent: number; justBranched: boolean; showConnector: boolean; isLast: boolean; gutters: Gutter | null; virtualChild: boolean; parent: number };
   /** The prefix of a row; the rows of a chain share one (the last one made is kept). */
   let last = { g: undefined as Gutter | null | undefined, indent: -1, connector: '', prefix: '' };
   const prefixOf = (g: Gutter | null, displayIndent: number, connector: string): string => {
@@ -168,20 +172,30 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     last = { g, indent: displayIndent, connector, prefix };
     return prefix;
   };
-  const top = kidsOf(n);
-  const multipleRoots = top.length > 1;
-  const frames: Frame[] = [];
-  for (let k = top.length - 1; k >= 0; k--) {
-    frames.push({
-      i: top[k],
-      indent: multipleRoots ? 1 : 0,
-      justBranched: multipleRoots,
-      showConnector: multipleRoots,
-      isLast: k === top.length - 1,
-      gutters: null,
-      virtualChild: multipleRoots,
-      parent: -1,
-    });
+  const roots = kidsOf(n);
+  const multipleRoots = roots > 1;
+  // The frames still to draw, as a stack of columns (a frame object per row was a million objects).
+  const fI = new Int32Array(n + 1);
+  const fIndent = new Int32Array(n + 1);
+  const fParent = new Int32Array(n + 1);
+  const fBits = new Uint8Array(n + 1);
+  const fGutters: (Gutter | null)[] = [];
+  const JUST_BRANCHED = 1;
+  const SHOW_CONNECTOR = 2;
+  const IS_LAST = 4;
+  const VIRTUAL_CHILD = 8;
+  let top = 0;
+  const push = (i: number, indent: number, bits: number, gutters: Gutter | null, parent: number) => {
+    fI[top] = i;
+    fIndent[top] = indent;
+    fBits[top] = bits;
+    fGutters[top] = gutters;
+    fParent[top] = parent;
+    top++;
+  };
+  for (let k = roots - 1; k >= 0; k--) {
+    const many = multipleRoots ? JUST_BRANCHED | SHOW_CONNECTOR | VIRTUAL_CHILD : 0;
+    push(kids[kidsFrom + k], multipleRoots ? 1 : 0, many | (k === roots - 1 ? IS_LAST : 0), null, -1);
   }
   const row: TreeRow = {
     i: -1,
@@ -198,31 +212,35 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     facts,
   };
   let rows = 0;
-  while (frames.length) {
-    const f = frames.pop()!;
-    const displayIndent = multipleRoots ? Math.max(0, f.indent - 1) : f.indent;
-    const connector = f.showConnector && !f.virtualChild ? (f.isLast ? '└─ ' : '├─ ') : '';
-    const prefix = prefixOf(f.gutters, displayIndent, connector);
-    const label = labelAt.get(f.i);
-    const path = onPath[f.i] === 1;
-    row.i = f.i;
+  while (top > 0) {
+    top--;
+    const i = fI[top];
+    const indent = fIndent[top];
+    const bits = fBits[top];
+    const gutters = fGutters[top];
+    fGutters[top] = null;
+    const isLast = (bits & IS_LAST) !== 0;
+    const shown = (bits & SHOW_CONNECTOR) !== 0 && (bits & VIRTUAL_CHILD) === 0;
+    const displayIndent = multipleRoots ? Math.max(0, indent - 1) : indent;
+    const connector = shown ? (isLast ? '└─ ' : '├─ ') : '';
+    const prefix = prefixOf(gutters, displayIndent, connector);
+    const path = onPath[i] === 1;
+    row.i = i;
     row.prefix = prefix;
     row.marker = path ? '• ' : '';
     row.depth = displayIndent;
     row.onPath = path;
-    row.isLeaf = f.i === shownLeaf;
-    row.label = label;
-    row.visibleParent = f.parent;
+    row.isLeaf = i === shownLeaf;
+    row.label = labelAt.get(i);
+    row.visibleParent = fParent[top];
     emit(row);
     rows++;
-    const children = kidsOf(f.i);
-    const multiple = children.length > 1;
-    const childIndent = multiple || (f.justBranched && f.indent > 0) ? f.indent + 1 : f.indent;
-    const shown = f.showConnector && !f.virtualChild;
-    const childGutters: Gutter | null = shown ? { pos: Math.max(0, displayIndent - 1), show: !f.isLast, next: f.gutters } : f.gutters;
-    for (let k = children.length - 1; k >= 0; k--) {
-      frames.push({ i: children[k], indent: childIndent, justBranched: multiple, showConnector: multiple, isLast: k === children.length - 1, gutters: childGutters, virtualChild: false, parent: f.i });
-    }
+    const count = kidsOf(i);
+    const multiple = count > 1;
+    const childIndent = multiple || ((bits & JUST_BRANCHED) !== 0 && indent > 0) ? indent + 1 : indent;
+    const childGutters: Gutter | null = shown ? { pos: Math.max(0, displayIndent - 1), show: !isLast, next: gutters } : gutters;
+    const childBits = multiple ? JUST_BRANCHED | SHOW_CONNECTOR : 0;
+    for (let k = count - 1; k >= 0; k--) push(kids[kidsFrom + k], childIndent, childBits | (k === count - 1 ? IS_LAST : 0), childGutters, i);
   }
   return rows;
 }
