@@ -204,7 +204,7 @@ export class RowFacts {
       if (!hasText(m!.content)) bits |= NO_TEXT;
       if (m!.stopReason && m!.stopReason !== 'stop' && m!.stopReason !== 'toolUse') bits |= ERROR;
     }
-    if (code === 3 && m!.toolCallId) this.takeResult(i, bits, String(m!.toolCallId), m!.toolName);
+    if (code === 3 && m!.toolCallId) this.takeResult(i, bits, String(m!.toolCallId), () => m!.toolName);
     else this.takeText(i, bits, entryText(e));
     for (const c of toolCallsOf(e)) this.addCall(i, c.id, formatToolCall(c.name, c.arguments));
   }
@@ -237,8 +237,8 @@ export class RowFacts {
     return true;
   }
 
-  /** Notes tool result `i`, which answers the call with id `id`: named after the call when it is known. */
-  takeResult(i: number, bits: number, id: string, toolName: unknown): void {
+  /** Notes tool result `i`, which answers the call with id `id`: named after the call when it is known, else `[toolName()]`. */
+  takeResult(i: number, bits: number, id: string, toolName: () => unknown): void {
     this.room(i);
     const s = this.callSlot.find(id);
     if (s >= 0) {
@@ -248,7 +248,7 @@ export class RowFacts {
       return this.nameAfterCall(i);
     }
     this.resultId.set(i, id);
-    this.takeText(i, bits, `[${String(toolName ?? 'tool')}]`);
+    this.takeText(i, bits, `[${String(toolName() ?? 'tool')}]`);
   }
 
   private room(i: number): void {

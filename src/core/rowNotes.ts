@@ -31,6 +31,12 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
       observe.fromBytes++;
       return;
     }
+    if (code === TOOL_RESULT) {
+      // named after its call: only the tool's name is read besides, and only when the call is not known
+      const { words, base } = wasmNotes();
+      const id = valueAt(b, words, 11, base);
+      if (id) return rows.takeResult(i, KNOWN | (TOOL_RESULT << ROLE_SHIFT), String(id), () => valueAt(b, words, 13, base));
+    }
     const m = lightMessage(b, index.roleOf(i), code);
     if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
   };
