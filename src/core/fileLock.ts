@@ -11,10 +11,10 @@
 // - every wait is bounded, and a lock path that cannot be a lock (a directory) or a stale lock that
 //   cannot be removed is an error that says so, never a busy loop.
 // (proper-lockfile, which pi depends on, has no liveness check and its takeover races the same way.)
-import { randomBytes } from 'node:crypto';
 import { lstat, open, readFile, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { fileKind } from './byteSource.js';
+import { nodeCrypto } from './lazyNode.js';
 
 export interface LockOptions {
   /** Longest wait for another writer (default 15 s). */
@@ -148,7 +148,7 @@ async function takeOver(lock: string, record: string, opts: Required<LockOptions
 /** Runs `fn` while holding the lock at `lock`. Throws LockBusyError when it stays held for `waitMs`. */
 export async function withFileLock<T>(lock: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const opts = defaults(options);
-  const token = randomBytes(8).toString('hex');
+  const token = nodeCrypto().randomBytes(8).toString('hex');
   const record = `${JSON.stringify({ pid: process.pid, host: HOST, token })}\n`;
   const deadline = Date.now() + opts.waitMs;
   let delay = 5;

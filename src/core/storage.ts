@@ -1,13 +1,13 @@
 // Where a session's bytes live. `JsonlStorage` is a real file (appends of whole lines, atomic rewrites
 // with a backup); `MemoryStorage` keeps the same bytes in a Buffer for tests. Both are read through the
 // same ByteSource, so they share every line of parsing code.
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { withFileLock, type LockOptions } from './fileLock.js';
 import { BufferSource, FileSource, openRegular, type ByteSource } from './byteSource.js';
 import { writeStep } from './writeSteps.js';
+import { nodeCrypto } from './lazyNode.js';
 
 export interface SessionStorage {
   /** Absolute path of the file, or undefined for in-memory storage. */
@@ -157,7 +157,7 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(target: string, content: string | ((write: (chunk: string) => Promise<void>) => Promise<void>), opts: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(target);
-  const tmp = join(dir, `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', 0o600);
   try {
     if (opts.mode !== undefined) await fh.chmod(opts.mode);

@@ -1,7 +1,7 @@
 // pi-tree's end of the bridge: one socket connection to a running pi, requests with timeouts, pushed
 // events, and clean errors when pi goes away. A request is sent exactly once; nothing here resends it.
-import { randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { nodeCrypto, nodeNet } from '../lazyNode.js';
 import { LineSplitter } from './framing.js';
 import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type BridgeReply, type OpArgs, type OpData, type StateData } from './protocol.js';
 
@@ -32,7 +32,7 @@ const SLOW_OPS: readonly BridgeOp[] = ['summaryPreview', 'compact'];
 
 /** A new idempotency key for one user action (reuse it only to repeat that same action). */
 export function actionKey(): string {
-  return randomBytes(12).toString('hex');
+  return nodeCrypto().randomBytes(12).toString('hex');
 }
 
 export class BridgeClient {
@@ -65,7 +65,7 @@ export class BridgeClient {
   static connect(record: BridgeRecord, opts: { timeoutMs?: number } = {}): Promise<BridgeClient> {
     const timeoutMs = opts.timeoutMs ?? 2000;
     return new Promise((resolve, reject) => {
-      const socket = connect(record.endpoint);
+      const socket = nodeNet().connect(record.endpoint);
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new BridgeError('timeout', `pi (pid ${record.pid}) did not accept a connection within ${timeoutMs} ms`));
