@@ -169,7 +169,8 @@ function hasPlainText(b: Buffer, r: Int32Array, n: number): boolean {
 /** Whether the string opening at `b[s]` is printable ASCII without escapes; `closed`: its closing quote. */
 function plainString(b: Buffer, s: number): boolean {
   let k = s + 1;
-  for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || x >= 0x80) return false;
+  // (`!(x < 0x80)` is also true past the buffer's end: a line the validator passed never gets there)
+  for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || !(x < 0x80)) return false;
   closed = k;
   return true;
 }
@@ -204,7 +205,7 @@ function valuesOf(b: Buffer, s: number, e: number, names: Buffer[], at: Int32Arr
     if (b[k] !== 0x22) return true; // the closing brace
     const key = k + 1;
     k = key;
-    for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c) return false;
+    for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || x === undefined) return false;
     const len = k - key;
     let j = names.length - 1;
     for (; j >= 0; j--) if (names[j].length === len && sameBytes(b, key, names[j])) break;
@@ -245,7 +246,7 @@ function skipValue(b: Buffer, k: number, e: number): number {
   for (; k < e; k++) {
     const x = b[k];
     if (x === 0x22) {
-      for (k++; b[k] !== 0x22; k++) if (b[k] === 0x5c) k++;
+      for (k++; k < e && b[k] !== 0x22; k++) if (b[k] === 0x5c) k++;
       if (depth === 0) return k + 1;
     } else if (x === 0x7b || x === 0x5b) depth++;
     else if (x === 0x7d || x === 0x5d) {
