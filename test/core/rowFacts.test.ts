@@ -189,4 +189,62 @@ describe('tree rows noted while reading', () => {
     // window), a5 (escapes), a6 (not ASCII), a7 (null), u3 (blank), a12 (its error is the text), u4
     assert.equal(fromBytes, 10);
   });
+
+  it('random messages, some spaced out: the rows noted from the bytes are the rows JSON.parse gives', async () => {
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+    const count = (n: number) => Math.floor(rnd() * n);
+    const bits = ['a', 'b', ' ', '   ', 'é', '😀', '"', '\\', '\n', '\t', '{', '}', '[', ']', ',', ':', 'x'.repeat(90), '\u0001', '/'];
+    const str = () => Array.from({ length: count(8) }, () => pick(bits)).join('');
+    const value = (depth = 0): unknown => {
+      const r = rnd();
+      if (depth > 2 || r < 0.3) return str();
+      if (r < 0.45) return count(1000) - 500;
+      if (r < 0.55) return pick([true, false, null, 1.5e-7]);
+      if (r < 0.75) return Array.from({ length: count(3) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: count(3) }, () => [pick(['k', 'text', 'type', 'path', str()]), value(depth + 1)]));
+    };
+    const args = () =>
+      Object.fromEntries(Array.from({ length: count(4) }, () => [pick(['path', 'file_path', 'offset', 'limit', 'command', 'pattern', 'content', str()]), rnd() < 0.5 ? str() : value()]));
+    const block = (): Record<string, unknown> => {
+      const r = rnd();
+      if (r < 0.5) {
+        const b: Record<string, unknown> = { type: 'text', text: rnd() < 0.9 ? str() : value() };
+        if (rnd() < 0.3) b[pick(['cache', 'textSignature', 'text'])] = value();
+        return b;
+      }
+      if (r < 0.8)
+        return {
+          type: 'toolCall',
+          id: rnd() < 0.9 ? `c${count(20)}` : value(),
+          name: pick(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'mcp', str()]),
+          arguments: rnd() < 0.9 ? args() : value(),
+        };
+      return { type: pick(['thinking', 'image']), thinking: str() };
+    };
+    const lines: string[] = [];
+    let parent: string | null = null;
+    for (let k = 0; k < 600; k++) {
+      const id = `m${k}`;
+      const role = pick(['user', 'assistant', 'assistant', 'toolResult']);
+      const message: Record<string, unknown> =
+        role === 'toolResult'
+          ? { role, toolCallId: `c${count(20)}`, toolName: pick(['read', 'bash', str()]), content: [{ type: 'text', text: str() }], isError: false }
+          : { role, content: rnd() < 0.85 ? Array.from({ length: count(4) }, block) : rnd() < 0.5 ? str() : value() };
+      if (role === 'assistant') {
+        if (rnd() < 0.8) message.stopReason = pick(['stop', 'toolUse', 'aborted', 'error', 'length', str()]);
+        if (rnd() < 0.2) message.errorMessage = rnd() < 0.7 ? str() : value();
+      }
+      const head = `{"type":"message","id":"${id}","parentId":${JSON.stringify(parent)},"timestamp":"2026-11-01T09:00:00.000Z","message":`;
+      // spaced out: JSON with whitespace between its tokens (the strings keep theirs escaped)
+      const body = rnd() < 0.3 ? JSON.stringify(message, null, 1).replace(/\n/g, pick([' ', '\t', ' \r '])) : JSON.stringify(message);
+      lines.push(`${head}${body}}\n`);
+      parent = id;
+    }
+    const text = sessionText([]) + lines.join('');
+    const { plain, withNotes, fromBytes } = await both(tempFile(text));
+    assert.deepStrictEqual(withNotes, plain);
+    assert.ok(fromBytes > 60, `${fromBytes} of 600 noted straight from their bytes`);
+  });
 });
