@@ -50,6 +50,7 @@ describe('packaged .vsix', () => {
       assert.ok(files.includes(`extension/dist/${f}`), `${f} is what the explorer loads (projector.js: its worker thread; pi-bridge.js: the extension pi loads)`);
     assert.ok(files.some((f) => /^extension\/license/i.test(f)));
     assert.ok(files.some((f) => f.startsWith('extension/media/')));
+    assert.ok(files.includes('extension/media/icon.png'), 'the Marketplace icon (package.json icon) is in the package');
     const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/(codicons\/)?[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));
     assert.deepEqual(stray, [], 'unexpected files in the .vsix');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps in the production package');
