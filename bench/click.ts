@@ -47,7 +47,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     sample.host = hostTimings(vs.outputChannel());
     (results.open[entries] ??= { bytes: s.bytes, samples: [] }).samples.push({ ...sample, load });
     log(
-      `${entries}: click → first node painted ${sample.ms} ms (load ${load.toFixed(1)}) ${JSON.stringify(sample.at)} start ${JSON.stringify(sample.start)} host ${JSON.stringify(sample.host)} cpu ${JSON.stringify(sample.cpu)}`,
+      `${entries}: click → first node painted ${sample.ms} ms (load ${load.toFixed(1)}) ${JSON.stringify(sample.at)} start ${JSON.stringify(sample.start)} host ${JSON.stringify(sample.host)} cpu ${JSON.stringify(sample.cpu)} cpuWhole ${JSON.stringify(sample.cpuWhole)}`,
     );
     if (entries === Math.max(...SIZES)) {
       const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
@@ -65,7 +65,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     const again = (await clickToFirstNode(vs, s.name)).sample;
     again.host = hostTimings(vs.outputChannel(), 1);
     (results.again[entries] ??= []).push(again);
-    log(`${entries}: again → first node painted ${again.ms} ms ${JSON.stringify(again.at)} start ${JSON.stringify(again.start)} host ${JSON.stringify(again.host)} cpu ${JSON.stringify(again.cpu)}`);
+    log(`${entries}: again → first node painted ${again.ms} ms ${JSON.stringify(again.at)} start ${JSON.stringify(again.start)} host ${JSON.stringify(again.host)} cpu ${JSON.stringify(again.cpu)} cpuWhole ${JSON.stringify(again.cpuWhole)}`);
     // A new window of the same browser: VS Code's webview service worker is installed (the first
     // window did it), as in any browser or VS Code profile that has shown a webview before.
     await closeTree(vs);
@@ -74,7 +74,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     other.host = hostTimings(win.outputChannel(), -1);
     (results.newWindow[entries] ??= []).push(other);
     log(
-      `${entries}: new window → first node painted ${other.ms} ms ${JSON.stringify(other.at)} start ${JSON.stringify(other.start)} host ${JSON.stringify(other.host)} cpu ${JSON.stringify(other.cpu)}`,
+      `${entries}: new window → first node painted ${other.ms} ms ${JSON.stringify(other.at)} start ${JSON.stringify(other.start)} host ${JSON.stringify(other.host)} cpu ${JSON.stringify(other.cpu)} cpuWhole ${JSON.stringify(other.cpuWhole)}`,
     );
     await win.screenshot('new-window');
     await vs.screenshot('end');

@@ -156,22 +156,14 @@ export interface FileLists {
 // ───────────────────────────── host → webview ─────────────────────────────
 
 /**
- * A snapshot's nodes: objects, or `packed` (packNodes): the UTF-8 JSON of the array. A big session's
+ * A snapshot's nodes: objects, or `packed` (packedNodes.ts: columns as UTF-8 JSON). A big session's
  * parts come packed from the projection worker: bytes cross VS Code's message passing (the extension
  * host's serializer, the workbench's parser, two frames' structured clones) as one buffer, where
  * objects cost every hop a walk over every node; the webview parses them once.
  */
 export type SnapshotNodes = { nodes: NodeView[]; packed?: undefined } | { nodes?: undefined; packed: Uint8Array };
 
-export function packNodes(nodes: NodeView[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(nodes));
-}
-
-export function unpackNodes(packed: Uint8Array): NodeView[] {
-  const nodes: unknown = JSON.parse(new TextDecoder().decode(packed));
-  if (!Array.isArray(nodes)) throw new Error('packed nodes: not an array');
-  return nodes as NodeView[];
-}
+export { packNodes, unpackNodes } from './packedNodes.js';
 
 export type HostMessage =
   /**

@@ -27,7 +27,7 @@ export interface WorkerPreview {
   nodes: NodeView[];
 }
 
-/** A part of the projection: `count` nodes as packed JSON (packNodes), made in the worker. */
+/** A part of the projection: `count` nodes packed as columns (packedNodes.ts), made in the worker. */
 export interface PackedPart {
   packed: Uint8Array;
   count: number;

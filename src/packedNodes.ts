@@ -1,0 +1,121 @@
+// A part of a snapshot's nodes as bytes: the projection worker packs them, the webview unpacks them.
+// As columns of one JSON object (UTF-8), not an array of objects: the keys are not repeated for every
+// node; the short strings that repeat (types, kinds, roles, models, tools, file paths) are written once
+// and named by number; a parent is most often the node before (-1); times are the difference from the
+// time before. About half the bytes of the array of objects at 100k entries, for every hop they cross
+// (the extension host's message passing, the server's compression in a browser, two frames' clones) and
+// for the webview's parse. Unpacking gives back the very nodes that were packed.
+import type { NodeView } from './protocol.js';
+
+/** The columns (`v` 1); see the field comments. Absent optional values are 0. */
+interface Columns {
+  v: 1;
+  /** The repeated strings, named by their number in the columns below. */
+  s: string[];
+  id: string[];
+  /** -1: the node before; k ≥ 0: node k of this part; a string: an id outside it; null: a root. */
+  parent: (number | string | null)[];
+  type: number[];
+  kind: number[];
+  /** 0: none, else 1 + a string's number. */
+  role: number[];
+  text: string[];
+  /** The difference from the last finite time before (the first: from 0); null: not a finite number, [t]: a time that is not an integer. */
+  time: (number | null | [number])[];
+  label: (string | 0)[];
+  /** 0: none, else the strings' numbers (an empty list is []). */
+  tools: (number[] | 0)[];
+  files: (number[] | 0)[];
+  changed: (number[] | 0)[];
+  model: number[];
+  tokens: (number | null)[];
+  cost: (number | null)[];
+  /** 1 error, 2 noText; 4: error present but false, 8: noText present but false. */
+  flags: number[];
+}
+
+const ERROR = 1;
+const NO_TEXT = 2;
+const ERROR_FALSE = 4;
+const NO_TEXT_FALSE = 8;
+
+export function packNodes(nodes: NodeView[]): Uint8Array {
+  const strings = new Map<string, number>();
+  const s: string[] = [];
+  const str = (x: string): number => {
+    let k = strings.get(x);
+    if (k === undefined) {
+      k = s.length;
+      strings.set(x, k);
+      s.push(x);
+    }
+    return k;
+  };
+  const list = (xs: string[] | undefined): number[] | 0 => (xs === undefined ? 0 : xs.map(str));
+  const at = new Map<string, number>();
+  const c: Columns = { v: 1, s, id: [], parent: [], type: [], kind: [], role: [], text: [], time: [], label: [], tools: [], files: [], changed: [], model: [], tokens: [], cost: [], flags: [] };
+  let lastTime = 0;
+  nodes.forEach((n, k) => {
+    at.set(n.id, k);
+    c.id.push(n.id);
+    const p = n.parentId;
+    const pk = p === null ? -2 : (at.get(p) ?? -3);
+    c.parent.push(p === null ? null : pk === k - 1 ? -1 : pk >= 0 ? pk : p);
+    c.type.push(str(n.type));
+    c.kind.push(str(n.kind));
+    c.role.push(n.role === undefined ? 0 : 1 + str(n.role));
+    c.text.push(n.text);
+    const t = n.time;
+    if (!Number.isFinite(t)) c.time.push(null);
+    else {
+      c.time.push(Number.isSafeInteger(t) && Number.isSafeInteger(lastTime) ? t - lastTime : [t]);
+      lastTime = t;
+    }
+    c.label.push(n.label === undefined ? 0 : n.label);
+    c.tools.push(list(n.tools));
+    c.files.push(list(n.files));
+    c.changed.push(list(n.changed));
+    c.model.push(n.model === undefined ? 0 : 1 + str(n.model));
+    c.tokens.push(n.tokens === undefined ? 0 : n.tokens === 0 ? null : n.tokens);
+    c.cost.push(n.cost === undefined ? 0 : n.cost === 0 ? null : n.cost);
+    c.flags.push((n.error === undefined ? 0 : n.error ? ERROR : ERROR_FALSE) | (n.noText === undefined ? 0 : n.noText ? NO_TEXT : NO_TEXT_FALSE));
+  });
+  return new TextEncoder().encode(JSON.stringify(c));
+}
+
+export function unpackNodes(packed: Uint8Array): NodeView[] {
+  const c = JSON.parse(new TextDecoder().decode(packed)) as Columns;
+  if (!c || c.v !== 1 || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1');
+  const s = c.s;
+  const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : xs.map((k) => s[k]));
+  const out: NodeView[] = new Array<NodeView>(c.id.length);
+  let lastTime = 0;
+  for (let k = 0; k < c.id.length; k++) {
+    const p = c.parent[k];
+    const t = c.time[k];
+    let time: number;
+    if (t === null)
+      time = null as unknown as number; // (as JSON gave a time that was not a number)
+    else {
+      time = Array.isArray(t) ? t[0] : lastTime + t;
+      lastTime = time;
+    }
+    const n: NodeView = { id: c.id[k], parentId: p === -1 ? c.id[k - 1] : typeof p === 'number' ? c.id[p] : p, type: s[c.type[k]], kind: s[c.kind[k]] as NodeView['kind'], text: c.text[k], time };
+    if (c.role[k]) n.role = s[c.role[k] - 1];
+    if (c.label[k] !== 0) n.label = c.label[k] as string;
+    const tools = strings(c.tools[k]);
+    if (tools) n.tools = tools;
+    const files = strings(c.files[k]);
+    if (files) n.files = files;
+    const changed = strings(c.changed[k]);
+    if (changed) n.changed = changed;
+    if (c.model[k]) n.model = s[c.model[k] - 1];
+    if (c.tokens[k] !== 0) n.tokens = c.tokens[k] ?? 0;
+    if (c.cost[k] !== 0) n.cost = c.cost[k] ?? 0;
+    const f = c.flags[k];
+    if (f & (ERROR | ERROR_FALSE)) n.error = (f & ERROR) !== 0;
+    if (f & (NO_TEXT | NO_TEXT_FALSE)) n.noText = (f & NO_TEXT) !== 0;
+    out[k] = n;
+  }
+  return out;
+}
