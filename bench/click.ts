@@ -65,7 +65,9 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     const again = (await clickToFirstNode(vs, s.name)).sample;
     again.host = hostTimings(vs.outputChannel(), 1);
     (results.again[entries] ??= []).push(again);
-    log(`${entries}: again → first node painted ${again.ms} ms ${JSON.stringify(again.at)} start ${JSON.stringify(again.start)} host ${JSON.stringify(again.host)} cpu ${JSON.stringify(again.cpu)} cpuWhole ${JSON.stringify(again.cpuWhole)}`);
+    log(
+      `${entries}: again → first node painted ${again.ms} ms ${JSON.stringify(again.at)} start ${JSON.stringify(again.start)} host ${JSON.stringify(again.host)} cpu ${JSON.stringify(again.cpu)} cpuWhole ${JSON.stringify(again.cpuWhole)}`,
+    );
     // A new window of the same browser: VS Code's webview service worker is installed (the first
     // window did it), as in any browser or VS Code profile that has shown a webview before.
     await closeTree(vs);

@@ -77,9 +77,7 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
     `| webview: whole tree painted | ${m((x) => x.at.wholePainted)} |`,
     '',
     `CPU time from the click to the paint, by process (medians): ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpu[r] ?? 0)))} ms`).join(', ')}.`,
-    ...(s.every((x) => x.cpuWhole)
-      ? ['', `To the whole tree painted: ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpuWhole[r] ?? 0)))} ms`).join(', ')}.`]
-      : []),
+    ...(s.every((x) => x.cpuWhole) ? ['', `To the whole tree painted: ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpuWhole[r] ?? 0)))} ms`).join(', ')}.`] : []),
   ];
 }
 
