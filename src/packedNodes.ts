@@ -51,35 +51,68 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
     }
     return k;
   };
-  const list = (xs: string[] | undefined): number[] | 0 => (xs === undefined ? 0 : xs.map(str));
-  const at = new Map<string, number>();
-  const c: Columns = { v: 1, s, id: [], parent: [], type: [], kind: [], role: [], text: [], time: [], label: [], tools: [], files: [], changed: [], model: [], tokens: [], cost: [], flags: [] };
+  const list = (xs: string[] | undefined): number[] | 0 => {
+    if (xs === undefined) return 0;
+    const out = new Array<number>(xs.length);
+    for (let j = 0; j < xs.length; j++) out[j] = str(xs[j]);
+    return out;
+  };
+  // The nodes of this part by id, made when a parent is not the node before (rare).
+  let at: Map<string, number> | undefined;
+  const n = nodes.length;
+  const c: Columns = {
+    v: 1,
+    s,
+    id: new Array(n),
+    parent: new Array(n),
+    type: new Array(n),
+    kind: new Array(n),
+    role: new Array(n),
+    text: new Array(n),
+    time: new Array(n),
+    label: new Array(n),
+    tools: new Array(n),
+    files: new Array(n),
+    changed: new Array(n),
+    model: new Array(n),
+    tokens: new Array(n),
+    cost: new Array(n),
+    flags: new Array(n),
+  };
   let lastTime = 0;
-  nodes.forEach((n, k) => {
-    at.set(n.id, k);
-    c.id.push(n.id);
-    const p = n.parentId;
-    const pk = p === null ? -2 : (at.get(p) ?? -3);
-    c.parent.push(p === null ? null : pk === k - 1 ? -1 : pk >= 0 ? pk : p);
-    c.type.push(str(n.type));
-    c.kind.push(str(n.kind));
-    c.role.push(n.role === undefined ? 0 : 1 + str(n.role));
-    c.text.push(n.text);
-    const t = n.time;
-    if (!Number.isFinite(t)) c.time.push(null);
+  for (let k = 0; k < n; k++) {
+    const node = nodes[k];
+    c.id[k] = node.id;
+    const p = node.parentId;
+    if (p === null) c.parent[k] = null;
+    else if (k > 0 && p === nodes[k - 1].id && p !== node.id) c.parent[k] = -1;
     else {
-      c.time.push(Number.isSafeInteger(t) && Number.isSafeInteger(lastTime) ? t - lastTime : [t]);
+      if (!at) {
+        at = new Map();
+        for (let j = 0; j < n; j++) if (!at.has(nodes[j].id)) at.set(nodes[j].id, j);
+      }
+      const pk = at.get(p);
+      c.parent[k] = pk === undefined ? p : pk === k - 1 ? -1 : pk;
+    }
+    c.type[k] = str(node.type);
+    c.kind[k] = str(node.kind);
+    c.role[k] = node.role === undefined ? 0 : 1 + str(node.role);
+    c.text[k] = node.text;
+    const t = node.time;
+    if (!Number.isFinite(t)) c.time[k] = null;
+    else {
+      c.time[k] = Number.isSafeInteger(t) && Number.isSafeInteger(lastTime) ? t - lastTime : [t];
       lastTime = t;
     }
-    c.label.push(n.label === undefined ? 0 : n.label);
-    c.tools.push(list(n.tools));
-    c.files.push(list(n.files));
-    c.changed.push(list(n.changed));
-    c.model.push(n.model === undefined ? 0 : 1 + str(n.model));
-    c.tokens.push(n.tokens === undefined ? 0 : n.tokens === 0 ? null : n.tokens);
-    c.cost.push(n.cost === undefined ? 0 : n.cost === 0 ? null : n.cost);
-    c.flags.push((n.error === undefined ? 0 : n.error ? ERROR : ERROR_FALSE) | (n.noText === undefined ? 0 : n.noText ? NO_TEXT : NO_TEXT_FALSE));
-  });
+    c.label[k] = node.label === undefined ? 0 : node.label;
+    c.tools[k] = list(node.tools);
+    c.files[k] = list(node.files);
+    c.changed[k] = list(node.changed);
+    c.model[k] = node.model === undefined ? 0 : 1 + str(node.model);
+    c.tokens[k] = node.tokens === undefined ? 0 : node.tokens === 0 ? null : node.tokens;
+    c.cost[k] = node.cost === undefined ? 0 : node.cost === 0 ? null : node.cost;
+    c.flags[k] = (node.error === undefined ? 0 : node.error ? ERROR : ERROR_FALSE) | (node.noText === undefined ? 0 : node.noText ? NO_TEXT : NO_TEXT_FALSE);
+  }
   return new TextEncoder().encode(JSON.stringify(c));
 }
 
