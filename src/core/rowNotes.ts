@@ -228,10 +228,13 @@ function sameBytes(b: Buffer, at: number, name: Buffer): boolean {
 
 /** The value of the j-th key valuesOf found, as JSON.parse gives it (undefined: no such key). */
 function valueIn(b: Buffer, at: Int32Array, j: number): unknown {
-  const s = at[2 * j];
-  if (s === 0) return undefined;
-  const e = at[2 * j + 1];
-  if (b[s] === 0x22 && plainString(b, s) && closed === e - 1) return b.toString('latin1', s + 1, closed);
+  return at[2 * j] === 0 ? undefined : jsonAt(b, at[2 * j], at[2 * j + 1]);
+}
+
+/** The JSON value in `b[s…e)` (whitespace may follow it) as JSON.parse gives it. */
+function jsonAt(b: Buffer, s: number, e: number): unknown {
+  // The usual value, a string of ASCII without escapes, is its bytes as they are.
+  if (b[s] === 0x22 && plainString(b, s) && skipWs(b, closed + 1, e) === e) return b.toString('latin1', s + 1, closed);
   return JSON.parse(b.toString('utf8', s, e));
 }
 
@@ -294,18 +297,5 @@ function lightMessage(b: Buffer, role: string | undefined, code: number): Obj | 
 
 /** The value noted at words[w], words[w + 1] (undefined: no such key), as JSON.parse gives it. */
 function valueAt(b: Buffer, words: Int32Array, w: number, base: number): unknown {
-  if (words[w] === 0) return undefined;
-  const s = words[w] - base;
-  const e = words[w + 1] - base;
-  // The usual value, a string of ASCII without escapes, is its bytes as they are.
-  if (b[s] === 0x22) {
-    let k = s + 1;
-    while (k < e && b[k] !== 0x22 && b[k] !== 0x5c && b[k] < 0x80) k++;
-    if (k < e && b[k] === 0x22) {
-      let r = k + 1;
-      while (r < e && (b[r] === 0x20 || b[r] === 0x09 || b[r] === 0x0a || b[r] === 0x0d)) r++;
-      if (r === e) return b.toString('latin1', s + 1, k);
-    }
-  }
-  return JSON.parse(b.toString('utf8', s, e));
+  return words[w] === 0 ? undefined : jsonAt(b, words[w] - base, words[w + 1] - base);
 }
