@@ -1,12 +1,9 @@
 // Ids in pi's shapes: entry ids are 8 lowercase hex characters unique in their file (4 bytes from the
 // crypto RNG: each hex digit is 4 of its bits, so all are equally likely); session ids are UUIDv7.
 // node:crypto and uuid (which loads it) are loaded when an id is first made (lazyNode.ts).
-/* eslint-disable @typescript-eslint/no-require-imports -- a require in a function is what loads lazily */
-import type * as Uuid from 'uuid';
-import { nodeCrypto } from './lazyNode.js';
+import { nodeCrypto, uuidLib } from './lazyNode.js';
 
 const hex8 = (): string => nodeCrypto().randomBytes(4).toString('hex');
-let uuid: typeof Uuid | undefined;
 
 /** A fresh entry id not in `taken` (pi retries 100 times; after that the space is effectively full). */
 export function newEntryId(taken: { has(id: string): boolean }): string {
@@ -18,7 +15,7 @@ export function newEntryId(taken: { has(id: string): boolean }): string {
 }
 
 export function newSessionId(): string {
-  return (uuid ??= require('uuid') as typeof Uuid).v7();
+  return uuidLib().v7();
 }
 
 /** Deterministic 8-hex id for in-memory v1 migration, so ids stay stable across loads of one file. */

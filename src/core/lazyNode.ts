@@ -1,13 +1,16 @@
-// Node built-ins that cost memory and start-up time to load (node:crypto about 3 MB, node:net about
-// 2 MB), loaded when first used: the commands that only read a session (context, stats, tree) never
-// need them. (A require: for the CommonJS bundles, the extension and the CLI; pi-bridge.js is an ES
-// module and does not import this.)
+// Modules that cost memory and start-up time to load (node:crypto about 3 MB, node:net about 2 MB;
+// uuid loads node:crypto), loaded when first used: the commands that only read a session (context,
+// stats, tree) never need them. (A require: for the CommonJS bundles, the extension and the CLI;
+// pi-bridge.js is an ES module and does not import this.)
 /* eslint-disable @typescript-eslint/no-require-imports -- a require in a function is what loads lazily */
 import type * as Crypto from 'node:crypto';
 import type * as Net from 'node:net';
+import type * as Uuid from 'uuid';
 
 let crypto: typeof Crypto | undefined;
 let net: typeof Net | undefined;
+let uuid: typeof Uuid | undefined;
 
 export const nodeCrypto = (): typeof Crypto => (crypto ??= require('node:crypto') as typeof Crypto);
 export const nodeNet = (): typeof Net => (net ??= require('node:net') as typeof Net);
+export const uuidLib = (): typeof Uuid => (uuid ??= require('uuid') as typeof Uuid);
