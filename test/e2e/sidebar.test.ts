@@ -7,7 +7,7 @@ import { describe } from 'node:test';
 import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { selectRow, until } from './uxHelpers.js';
+import { selectRow, treeShown, until } from './uxHelpers.js';
 
 const parse = (text: string) =>
   text
@@ -53,6 +53,7 @@ describe('sessions sidebar', () => {
     // rename from the palette: appends a session_info line, as pi's /resume rename does
     const small = demo.small.file!;
     await selectRow(vs, 'What does the leaf of a pi session mean?');
+    await treeShown(vs, 'What does the leaf of a pi session mean?');
     await vs.runCommand('pi Tree: Rename Session…', { thenInput: true });
     const input = vs.page.locator(sel.quickInput.input);
     await input.waitFor();
@@ -65,6 +66,7 @@ describe('sessions sidebar', () => {
 
     // fork from a message of the named session, from the palette
     await selectRow(vs, 'Stream the JSONL reader');
+    await treeShown(vs, 'Stream the JSONL reader');
     const before = readdirSync(demo.dir).length;
     await vs.runCommand('pi Tree: Fork from Message…', { thenInput: true });
     await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Go with chunked reads' }).waitFor();

@@ -10,7 +10,7 @@ import { sessionDirFor, sessionFileName } from '../support/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { selectRow, until } from './uxHelpers.js';
+import { selectRow, treeShown, until } from './uxHelpers.js';
 
 describe('honest state (#17 finding 4)', () => {
   scenario('the sidebar filter is visible and clearable, searches every message; copied and renamed sessions are not live', async (vs) => {
@@ -53,6 +53,7 @@ describe('honest state (#17 finding 4)', () => {
     // A rename made by pi-tree (from the palette) is not someone else writing.
     await vs.page.mouse.move(800, 500); // away from the title bar's hover
     await selectRow(vs, 'What does the leaf of a pi session mean?');
+    await treeShown(vs, 'What does the leaf of a pi session mean?');
     await vs.runCommand('pi Tree: Rename Session…', { thenInput: true });
     await input.fill('Leaf explained');
     await input.press('Enter');

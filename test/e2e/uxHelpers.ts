@@ -61,6 +61,19 @@ export async function selectRow(vs: VSCode, title: string): Promise<void> {
   );
 }
 
+/**
+ * Waits until the tree of `title`, which a click on its sidebar row opens, is the active tab and drawn.
+ * Its webview takes the focus as it comes, and that closes a quick input opened before it: a command
+ * that asks for input goes after this.
+ */
+export async function treeShown(vs: VSCode, title: string): Promise<void> {
+  await vs.page
+    .locator(sel.editor.activeTab)
+    .filter({ hasText: title.slice(0, 30) })
+    .waitFor({ timeout: 90_000 });
+  await vs.webview().locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 90_000 });
+}
+
 /** The entry id of the selected row, if an entry (not a segment) is selected. */
 export async function selectedEntry(wv: FrameLocator): Promise<string | undefined> {
   const row = wv.locator('[role="treeitem"][aria-selected="true"]').first();
