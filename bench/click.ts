@@ -12,7 +12,8 @@
 // `npm run build`; needs code-server: node scripts/ensure-tools.mjs, or PI_TREE_CODE_SERVER_DIR).
 // BENCH_CLICK_RUNS (default 3), BENCH_CLICK_SIZES (default 20000,100000), BENCH_CLICK_STEPS (10),
 // BENCH_CLICK_MOVES (5); BENCH_CLICK_EXTENSION=<folder> runs another build (package.json + dist + media)
-// instead of the checkout; BENCH_CLICK_TRACE=1 also records a Chrome trace of each click (.bench/click/).
+// instead of the checkout; BENCH_CLICK_TRACE=1 also records a Chrome trace of each kind of open (.bench/click/
+// trace-<entries>-<run>[-again|-window].json; with BENCH_CLICK_PROFILE=1 a JS CPU profile of the page instead).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +63,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     }
     // Again in the same window: the webview's service worker, the JIT and the page cache are warm.
     await closeTree(vs);
-    const again = (await clickToFirstNode(vs, s.name)).sample;
+    const again = (await clickToFirstNode(vs, s.name, trace?.replace(/\.json$/, '-again.json'))).sample;
     again.host = hostTimings(vs.outputChannel(), 1);
     (results.again[entries] ??= []).push(again);
     log(
@@ -72,7 +73,7 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     // window did it), as in any browser or VS Code profile that has shown a webview before.
     await closeTree(vs);
     const win = await vs.newWindow();
-    const other = (await clickToFirstNode(win, s.name)).sample;
+    const other = (await clickToFirstNode(win, s.name, trace?.replace(/\.json$/, '-window.json'))).sample;
     other.host = hostTimings(win.outputChannel(), -1);
     (results.newWindow[entries] ??= []).push(other);
     log(
