@@ -18,12 +18,12 @@ interface WasmApi {
 }
 
 /** Where buffers start: after the module's nesting stack. */
-const BASE = 1024 + 65536;
+const BASE = 2048 + 65536;
 
 let module: JsonScan | null | undefined;
 /** The module's memory (it never grows, so this stays its buffer); undefined until a buffer is made. */
 let memory: ArrayBuffer | undefined;
-let keyWord = new Int32Array(256);
+let keyWord = new Int32Array(512);
 /** byteOffset of the buffer of the last wasmScan, to turn the module's addresses into indexes of it. */
 let lastBase = 0;
 let next = BASE;
@@ -46,7 +46,7 @@ function scanBuffer(size: number): Buffer | undefined {
   if (!m || next + size > m.memory.buffer.byteLength) return undefined;
   const mem = m.memory.buffer;
   memory = mem;
-  keyWord = new Int32Array(mem, 0, 256);
+  keyWord = new Int32Array(mem, 0, 512);
   const b = Buffer.from(mem, next, size);
   next += size;
   return b;
@@ -118,7 +118,7 @@ export function wasmFacts(into: { usage: number; provider: number; model: number
 const notes = { words: keyWord, base: 0 };
 
 /**
- * Of the last wasmScan with facts: the words of memory [0, 1024) (what the tree reads from word 5 on,
+ * Of the last wasmScan with facts: the words of memory [0, 2048) (what the tree reads from word 5 on,
  * see jsonScan.wat) and the address of its buffer's start, to turn the noted addresses into its indexes.
  */
 export function wasmNotes(): { words: Int32Array; base: number } {

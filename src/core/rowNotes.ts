@@ -49,6 +49,9 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
 /** pi's /tree shows the first 200 characters of a message's text. */
 const TEXT_MAX = 200;
 const PREFIX = [Buffer.from(''), Buffer.from('user: '), Buffer.from('assistant: ')];
+/** Words of the validator's notes (jsonScan.wat): each block's text value, and the content's end when it is a plain string. */
+const TEXTS = 1024 / 4;
+const CONTENT_PLAIN = 1536 / 4;
 /** [start, end) of the text values, then of the row's window of them (a message notes at most 64 blocks). */
 const ranges = new Int32Array(2 * 64);
 const window = new Int32Array(2 * 64);
@@ -64,22 +67,23 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
   const { words, base } = wasmNotes();
   const content = words[5];
   if (content === 0) return false;
+  // The validator noted each text's [start, end) and whether it is plain (printable ASCII, no escapes).
   let n = 0;
   const c = b[content - base];
   if (c === 0x22) {
-    if (!plainString(b, content - base)) return false;
+    if (words[CONTENT_PLAIN] === 0) return false;
     ranges[0] = content - base + 1;
-    ranges[1] = closed;
+    ranges[1] = words[CONTENT_PLAIN] - base - 1;
     n = 2;
   } else if (c === 0x5b) {
     for (let k = 0, blocks = words[17]; k < blocks; k++) {
-      const w = 18 + 3 * k;
-      if (words[w + 2] !== 1) continue;
-      const at = textValue(b, words[w] - base, words[w + 1] - base);
-      if (at === -1) return false;
-      if (at === -2) continue; // a text block without text adds nothing (String(undefined ?? ''))
-      ranges[n++] = at + 1;
-      ranges[n++] = closed;
+      if (words[20 + 3 * k] !== 1) continue;
+      const at = words[TEXTS + 2 * k];
+      if (at === 0) continue; // a text block without text adds nothing (String(undefined ?? ''))
+      const end = words[TEXTS + 2 * k + 1];
+      if (end === 0) return false;
+      ranges[n++] = at - base + 1;
+      ranges[n++] = end - base - 1;
     }
   } else return false;
   // fullText(content).slice(0, 200), then trimmed
@@ -166,26 +170,13 @@ function hasPlainText(b: Buffer, r: Int32Array, n: number): boolean {
   return false;
 }
 
-/** Whether the string opening at `b[s]` is printable ASCII without escapes; `closed`: its closing quote. */
+/** Whether the string opening at `b[s]` is ASCII without escapes (its bytes are its text); `closed`: its closing quote. */
 function plainString(b: Buffer, s: number): boolean {
   let k = s + 1;
   // (`!(x < 0x80)` is also true past the buffer's end: a line the validator passed never gets there)
   for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || !(x < 0x80)) return false;
   closed = k;
   return true;
-}
-
-const TEXT_KEY = keyList('text');
-const textAt = new Int32Array(2);
-
-/**
- * In the (valid) object `b[s…e)`, where the string value of its (last) "text" key opens, its close in
- * `closed`; -2: no such key; -1: one that is not a plain string (plainString), or a key with an escape.
- */
-function textValue(b: Buffer, s: number, e: number): number {
-  if (!valuesOf(b, s, e, TEXT_KEY, textAt)) return -1;
-  if (textAt[0] === 0) return -2;
-  return b[textAt[0]] === 0x22 && plainString(b, textAt[0]) ? textAt[0] : -1;
 }
 
 function keyList(...names: string[]): Buffer[] {

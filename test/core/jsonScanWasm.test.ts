@@ -72,6 +72,19 @@ const damage = fc.tuple(
   fc.nat({ max: 3 }),
 );
 
+/** Where the JSON value at `b[at]` ends (the shortest text from `at` that JSON.parse accepts). */
+function skipJson(b: Buffer, at: number): number {
+  for (let e = at + 1; e <= b.length; e++) {
+    try {
+      JSON.parse(b.toString('utf8', at, e));
+      return e;
+    } catch {
+      // not yet
+    }
+  }
+  throw new Error(`no JSON value at ${at}`);
+}
+
 describe('WebAssembly JSON validator', () => {
   it('its committed bytes are what the .wat compiles to (run `node scripts/wasm.mjs` after editing it)', async () => {
     const bytes = await compileWat(join(__dirname, '..', '..', 'src', 'core', 'wasm', 'jsonScan.wat'));
@@ -293,6 +306,9 @@ describe('WebAssembly JSON validator', () => {
       fc.constant('7'),
       json({ x: [1] }),
       fc.constant(' "spaced" '),
+      // longer than a vector, and the bytes a row cannot copy as they are: DEL, non-ASCII, an escape past the first 16
+      fc.string({ minLength: 14, maxLength: 40 }).map((t) => JSON.stringify(t)),
+      fc.constantFrom('"x\\u007fy"', '"x\x7fy"', `"${'a'.repeat(20)}\x7f"`, `"${'b'.repeat(17)}é"`, '"\\u00e9t\\u00e9"', '"été"', `"${'c'.repeat(30)}\\n"`),
     );
     const typeValue = fc.oneof(json('text'), json('text'), json('toolCall'), json('thinking'), json('tex'), json('texts'), fc.constant('"t\\u0065xt"'), fc.constant('1'), json(['text']));
     const block = fc
@@ -351,6 +367,10 @@ describe('WebAssembly JSON validator', () => {
           const got = words[w] === 0 ? undefined : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base));
           assert.deepEqual(got, Object.hasOwn(v, k) ? v[k] : undefined, `${k} of ${text}`);
         }
+        // A plain string (printable ASCII, no escapes): where it ends, else 0. `at`: where it starts.
+        const plainEnd = (value: unknown, at: number) =>
+          typeof value === 'string' && /^[\x20-\x7e]*$/.test(value) && b.toString('latin1', at, at + value.length + 2) === JSON.stringify(value) ? at + value.length + 2 : 0;
+        assert.equal(words[384] && words[384] - base, plainEnd(v.content, words[5] - base), `content of ${text}`);
         if (!Array.isArray(v.content)) return;
         assert.equal(words[17], v.content.length, text);
         v.content.forEach((c, k) => {
@@ -358,6 +378,13 @@ describe('WebAssembly JSON validator', () => {
           assert.deepEqual(JSON.parse(b.toString('utf8', s, e)), c, text);
           const type = (c as { type?: unknown }).type;
           assert.equal(kind, type === 'text' ? 1 : type === 'toolCall' ? 2 : 0, text);
+          // its (last) "text" value: where it starts, and where it ends when it is a plain string
+          const t = c as { text?: unknown };
+          assert.equal(words[256 + 2 * k] !== 0, Object.hasOwn(t, 'text'), `text key of block ${k} of ${text}`);
+          if (!Object.hasOwn(t, 'text')) return;
+          const at = words[256 + 2 * k] - base;
+          assert.deepEqual(JSON.parse(b.toString('utf8', at, skipJson(b, at))), t.text, text);
+          assert.equal(words[257 + 2 * k] && words[257 + 2 * k] - base, plainEnd(t.text, at), `text of block ${k} of ${text}`);
         });
       }),
       { numRuns: 20000 },

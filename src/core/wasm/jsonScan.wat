@@ -11,7 +11,8 @@
 ;; whole as `scanRows`, which notes what a row of the tree reads too. So that opening a session pays
 ;; nothing for those notes, and stats nothing for the tree's.
 ;;
-;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 1024 + 65536) the nesting stack (1 object, 2 array), then the
+;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 2048) scanRows'
+;; text notes (below), [2048, 2048 + 65536) the nesting stack (1 object, 2 array), then the
 ;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
   (memory (export "memory") 72)
@@ -28,6 +29,10 @@
   ;; [start, end, kind] (1: the (last) "type" is the string "text", 2: "toolCall", 0: anything else),
   ;; up to 64 of them. Bit 8 at 0: these notes do not cover the message (more blocks, or an element
   ;; that is not an object).
+  ;; So that the tree reads a text without a pass of its own over the bytes: at 1024 + 8k, of noted block
+  ;; k, where the value of its (last) "text" key starts (0: no such key) and, when that value is a string
+  ;; of printable ASCII (0x20 to 0x7e) without escapes, where it ends (after its closing quote; else 0).
+  ;; At 1536 the same end for the outer (last) "content" value when it is such a string (else 0).
 
   ;; Index of the first byte in [i, end) that is '"', '\' or below 0x20, else end.
   (func $run (param $i i32) (param $end i32) (result i32)
@@ -200,6 +205,28 @@
         (br $each)))
     (i32.const 0))
 
+  ;; Whether the bytes [i, end) of a string are printable ASCII without a backslash: what the tree copies as they are.
+  (func $plain (param $i i32) (param $end i32) (result i32)
+    (local $c i32)
+    (block $bytes
+      (loop $vectors
+        (br_if $bytes (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+        (if (v128.any_true
+              (v128.or
+                (i8x16.eq (v128.load (local.get $i)) (v128.const i32x4 0x5c5c5c5c 0x5c5c5c5c 0x5c5c5c5c 0x5c5c5c5c))
+                (i8x16.gt_u (v128.load (local.get $i)) (v128.const i32x4 0x7e7e7e7e 0x7e7e7e7e 0x7e7e7e7e 0x7e7e7e7e))))
+          (then (return (i32.const 0))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $vectors)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 0x5c)) (i32.gt_u (local.get $c) (i32.const 0x7e))) (then (return (i32.const 0))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (i32.const 1))
+
   (func $min3 (param $n i32) (result i32)
     (select (local.get $n) (i32.const 3) (i32.lt_u (local.get $n) (i32.const 3))))
 
@@ -238,6 +265,10 @@
     ;; the tree's notes do not cover the (last) content array (rows unsure, bit 8 at 0)
     (local $rowsUnsure i32)
     ;; rows{
+    ;; the value next is a block's "text"; the string being read is one
+    (local $textKey i32)
+    (local $textStr i32)
+    (i32.store (i32.const 1536) (i32.const 0))
     (v128.store (i32.const 20) (v128.const i32x4 0 0 0 0))
     (v128.store (i32.const 36) (v128.const i32x4 0 0 0 0))
     (v128.store (i32.const 52) (v128.const i32x4 0 0 0 0))
@@ -285,6 +316,7 @@
               ;; rows{
               (i32.store (i32.const 20) (local.get $i))
               (local.set $endSlot (i32.const 24))
+              (i32.store (i32.const 1536) (i32.const 0))
               ;; }rows
               ;; }facts
               (local.set $contentNext (i32.const 0))))
@@ -327,6 +359,12 @@
           ;; an element of the content array that is not an object: its rows are read another way
           (if (i32.and (local.get $inContent) (i32.eq (local.get $depth) (i32.const 2)))
             (then (if (i32.ne (local.get $c) (i32.const 0x7b)) (then (local.set $rowsUnsure (i32.const 1))))))
+          (if (local.get $textKey)
+            (then
+              (i32.store offset=1024 (i32.shl (local.get $blocks) (i32.const 3)) (local.get $i))
+              (i32.store offset=1028 (i32.shl (local.get $blocks) (i32.const 3)) (i32.const 0))
+              (local.set $textStr (i32.eq (local.get $c) (i32.const 0x22)))
+              (local.set $textKey (i32.const 0))))
           ;; }rows
           ;; }facts
           (if (i32.eq (local.get $c) (i32.const 0x22))
@@ -334,6 +372,15 @@
               (local.set $s (i32.add (local.get $i) (i32.const 1)))
               (local.set $i (call $string (local.get $s) (local.get $end)))
               (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+              ;; rows{
+              (if (local.get $textStr)
+                (then
+                  (if (call $plain (local.get $s) (i32.sub (local.get $i) (i32.const 1)))
+                    (then (i32.store offset=1028 (i32.shl (local.get $blocks) (i32.const 3)) (local.get $i))))
+                  (local.set $textStr (i32.const 0))))
+              (if (i32.and (i32.eq (local.get $endSlot) (i32.const 24)) (i32.eq (local.get $depth) (i32.const 1)))
+                (then (if (call $plain (local.get $s) (i32.sub (local.get $i) (i32.const 1))) (then (i32.store (i32.const 1536) (local.get $i))))))
+              ;; }rows
               (local.set $state (i32.const 2))
               (br $step)))
           (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b)) ;; { or [
@@ -341,7 +388,7 @@
               (if (i32.ge_u (local.get $depth) (i32.const 65536)) (then (return (i32.const -2))))
               ;; 1 object, 2 array
               (local.set $top (select (i32.const 1) (i32.const 2) (i32.eq (local.get $c) (i32.const 0x7b))))
-              (i32.store8 offset=1024 (local.get $depth) (local.get $top))
+              (i32.store8 offset=2048 (local.get $depth) (local.get $top))
               (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
               ;; facts{
               ;; a block of the content array starts
@@ -353,7 +400,9 @@
                   (if (local.get $inContent)
                     (then
                       (if (i32.lt_u (local.get $blocks) (i32.const 64))
-                        (then (i32.store (i32.add (i32.const 72) (i32.mul (local.get $blocks) (i32.const 12))) (local.get $i)))
+                        (then
+                          (i32.store (i32.add (i32.const 72) (i32.mul (local.get $blocks) (i32.const 12))) (local.get $i))
+                          (i64.store offset=1024 (i32.shl (local.get $blocks) (i32.const 3)) (i64.const 0)))
                         (else (local.set $rowsUnsure (i32.const 1))))))))
               ;; }rows
               ;; }facts
@@ -407,6 +456,12 @@
                         (i32.eq (i32.load (local.get $s)) (i32.const 0x65707974))) ;; type
                     (then (local.set $next (i32.const 4)))
                     (else
+                      ;; rows{
+                      (if (i32.and
+                            (i32.and (i32.eq (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $s)) (i32.const 4)) (i32.lt_u (local.get $blocks) (i32.const 64)))
+                            (i32.eq (i32.load (local.get $s)) (i32.const 0x74786574))) ;; text
+                        (then (local.set $textKey (i32.const 1))))
+                      ;; }rows
                       (if (call $hasBackslash (local.get $s) (i32.sub (local.get $i) (i32.const 1)))
                         (then (local.set $unsure (i32.const 1))))))))))
           ;; }facts
@@ -483,7 +538,7 @@
           (i32.store (local.get $endSlot) (local.get $i))
           (local.set $endSlot (i32.const 0))))
       ;; }rows
-      (local.set $top (i32.load8_u offset=1023 (local.get $depth)))
+      (local.set $top (i32.load8_u offset=2047 (local.get $depth)))
       (if (i32.eq (local.get $c) (i32.const 0x2c))
         (then
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
