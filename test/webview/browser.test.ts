@@ -3,6 +3,7 @@
 // browserState: persisted state, host invoke, themes, hostile text.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
 import { KEYMAP } from '../../webview/app/keymap';
 import { appHelpers, close, selected, selectId, stats } from './helpers/app';
 import { idle, useWebviewBrowser } from './helpers/browser';
@@ -208,10 +209,25 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   await key('ArrowRight');
   assert.equal(await page.locator('[role="treeitem"]').count(), 8);
   // The shortcut sheet is generated from the registry.
+  // (a short window: the sheet's keys do not fit in it)
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: size.width, height: 500 });
   await page.keyboard.press('?');
   const sheet = page.locator('[data-dialog="shortcuts"]');
   await sheet.waitFor();
   assert.equal(await sheet.locator('tr[data-command]').count(), KEYMAP.length);
+  // It opens at its top with its Close button in view: only its body scrolls (focusing Close used to
+  // scroll the whole sheet to its end, its title out of view).
+  await sheet.locator(':focus').waitFor();
+  const inView = async (l: Locator) => {
+    const b = (await l.boundingBox())!;
+    return b.y >= 0 && b.y + b.height <= 500;
+  };
+  assert.ok(await inView(sheet.locator('h2')), 'the title in view');
+  assert.ok(await inView(sheet.locator(':focus')), 'Close in view');
+  assert.equal(await sheet.locator('.dialog-body').evaluate((b) => b.scrollTop), 0);
+  assert.ok(await sheet.locator('.dialog-body').evaluate((b) => b.scrollHeight > b.clientHeight), 'the body scrolls');
+  await page.setViewportSize(size);
   await page.keyboard.press('Escape');
   await sheet.waitFor({ state: 'detached' });
   // Shift+F10 and the Menu key open the native menu: a contextmenu event on the node's element.

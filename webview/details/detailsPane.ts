@@ -188,8 +188,10 @@ export class DetailsPane {
     const ol = h('ol', 'seg-list');
     for (const e of m.slice(0, 200)) {
       const li = h('li');
-      const b = h('button', 'link', nodes[e].text || `[${nodes[e].type}]`);
+      const text = nodes[e].text || `[${nodes[e].type}]`;
+      const b = h('button', 'link', text);
       b.type = 'button';
+      b.title = text;
       b.addEventListener('click', () => this.host.goTo(nodes[e].id));
       li.append(b);
       ol.append(li);
