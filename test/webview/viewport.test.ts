@@ -1,10 +1,12 @@
 // The graph's view transform (webview/graph/viewport.ts) in Node: centring, zooming about a point,
 // clamping, fitting a layout and revealing an item; framing a neighbourhood at a readable zoom (on open,
-// after a move, Fit) and the whole tree (overview); card widths and a layout that spaces them.
+// after a move, Fit) and the whole tree (overview); card widths and a layout that spaces them; the
+// minimap's rectangle of the visible area.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
 import { FIT_REACH, NEAR } from '../../webview/graph/graphView';
+import { viewRect } from '../../webview/graph/minimap';
 import { FIT_MIN_ZOOM, FRAME_PAD, MAX_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport } from '../../webview/graph/viewport';
 import { derive, type Item } from '../../webview/model/derive';
 import { layoutTree, NODE_H, NODE_W } from '../../webview/model/layout';
@@ -153,4 +155,18 @@ test('cards are as wide as their titles need (within bounds) and the layout neve
   assert.equal(itemWidth(it, [short]), MIN_NODE_W);
   assert.equal(itemWidth(it, [long]), MAX_NODE_W);
   assert.ok(titleChars(MAX_NODE_W) >= 38, 'a wide card shows a readable line');
+});
+
+test("minimap: the visible area's rectangle stays inside the strip, at least 2 px each way", () => {
+  const m = { s: 0.1, ox: 10, oy: 0 };
+  // inside: as it is
+  assert.deepEqual(viewRect({ x0: 100, y0: 100, x1: 300, y1: 500 }, m, 72, 240), { x: 20, y: 10, w: 20, h: 40 });
+  // a view wider and taller than the tree (a small session): all four sides on the strip, not two stray lines
+  const wide = viewRect({ x0: -2000, y0: -500, x1: 3000, y1: 5000 }, m, 72, 240);
+  assert.deepEqual(wide, { x: 0.5, y: 0.5, w: 71, h: 239 });
+  // off the strip to the right and below: a sliver at its edge, still drawn
+  const off = viewRect({ x0: 5000, y0: 9000, x1: 6000, y1: 9500 }, m, 72, 240);
+  assert.deepEqual(off, { x: 69.5, y: 237.5, w: 2, h: 2 });
+  // a tiny view: 2 px
+  assert.deepEqual(viewRect({ x0: 100, y0: 100, x1: 101, y1: 101 }, m, 72, 240), { x: 20, y: 10, w: 2, h: 2 });
 });

@@ -113,10 +113,14 @@ export class Minimap {
     ctx.drawImage(this.base, 0, 0);
     if (!m) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const r = this.host.worldRect();
-    ctx.strokeStyle = this.colors.get('--mini-view', '#3794ff');
+    const v = viewRect(this.host.worldRect(), m, this.w, this.h);
+    // a light wash of the frame's colour, so that the tree under it still shows
+    ctx.fillStyle = ctx.strokeStyle = this.colors.get('--mini-view', '#3794ff');
+    ctx.globalAlpha = 0.12;
+    ctx.fillRect(v.x, v.y, v.w, v.h);
+    ctx.globalAlpha = 1;
     ctx.lineWidth = 1;
-    ctx.strokeRect(r.x0 * m.s + m.ox, r.y0 * m.s + m.oy, Math.max(2, (r.x1 - r.x0) * m.s), Math.max(2, (r.y1 - r.y0) * m.s));
+    ctx.strokeRect(v.x, v.y, v.w, v.h);
   }
 
   private navigate(ev: PointerEvent): void {
@@ -125,4 +129,17 @@ export class Minimap {
     const b = this.el.getBoundingClientRect();
     this.host.centerOn((ev.clientX - b.left - m.ox) / m.s, (ev.clientY - b.top - m.oy) / m.s);
   }
+}
+
+/**
+ * The visible area `r` (world coordinates) on a strip of `w` × `h` at scale `m`, kept inside the strip
+ * and at least 2 px each way: a view wider than the tree drew as two stray lines, its sides off the strip.
+ */
+export function viewRect(r: { x0: number; y0: number; x1: number; y1: number }, m: { s: number; ox: number; oy: number }, w: number, h: number): { x: number; y: number; w: number; h: number } {
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+  const x0 = clamp(r.x0 * m.s + m.ox, 0.5, w - 2.5);
+  const y0 = clamp(r.y0 * m.s + m.oy, 0.5, h - 2.5);
+  const x1 = clamp(r.x1 * m.s + m.ox, x0 + 2, w - 0.5);
+  const y1 = clamp(r.y1 * m.s + m.oy, y0 + 2, h - 0.5);
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
