@@ -64,6 +64,20 @@ describe('the view shows the branches (#17 finding 2)', () => {
       assert.ok(Math.abs(left - right) < b.g.width * 0.25, `margins ${left.toFixed(0)} / ${right.toFixed(0)} of ${b.g.width.toFixed(0)}`);
       assert.equal(overlap(b.mini, b.g), false, 'the minimap is beside the graph, not over it');
       await vs.screenshot('opened');
+      // Steps up the path keep that view: each next card is in view already (a step used to centre it,
+      // cutting the side branch off while half the pane stayed empty).
+      await wv.locator('[role="tree"]').focus();
+      for (const k of ['ArrowUp', 'ArrowUp']) {
+        const before = await selectedEntry(wv);
+        await wv.locator('[role="tree"]').press(k);
+        await until(async () => ((await selectedEntry(wv)) !== before ? true : undefined));
+      }
+      const stepped = await boxes(wv, ids);
+      assert.ok(
+        ids.every((id) => inside(stepped.cards[id], stepped.g)),
+        'after two steps up the path the side branch is still in view',
+      );
+      assert.ok(Math.abs(stepped.cards[demo.ids.tryMmap]!.left - b.cards[demo.ids.tryMmap]!.left) < 1, 'the view did not move');
 
       // Move the leaf into the side branch: the view frames the new place.
       await wv.locator('[role="tree"]').focus();

@@ -62,6 +62,40 @@ test('fit shows the whole layout; reveal moves only when an item is out of view'
   assert.equal(v.k, 1, 'the zoom is kept');
 });
 
+test('reveal: a card near the view pans only as far as it takes (a framed branch beside stays in view), a far one is centred', () => {
+  const p = new Viewport();
+  p.width = 565;
+  p.height = 863;
+  // framed as on open: the path's column at x = -60, right of the middle, a branch at x = -300 on the left
+  const framed = { x: 450, y: 300, k: 1 };
+  p.view = framed;
+  const card = (x: number, y: number) => ({ x, y, w: 254 }) as unknown as Item;
+  const branch = card(-300, 0);
+  const inView = (it: Item) => {
+    const r = p.worldRect();
+    return it.x - 127 >= r.x0 && it.x + 127 <= r.x1 && it.y - NODE_H / 2 >= r.y0 && it.y + NODE_H / 2 <= r.y1;
+  };
+  assert.ok(inView(branch));
+  // the next row up on the path, in view off the middle: nothing moves (it used to be centred, the branch cut off)
+  assert.equal(p.revealing(card(-60, 100)), undefined);
+  // the next row down, just past the bottom: the view pans up by that and the margin, no more
+  const near = card(-60, 560);
+  const v = p.revealing(near)!;
+  assert.deepEqual([v.x, v.k], [framed.x, 1], 'no sideways move, the zoom kept');
+  close(p.worldRect().y1 - FRAME_PAD - (near.y + NODE_H / 2), (v.y - framed.y) / 1);
+  p.view = v;
+  assert.ok(inView(near) && inView(branch), 'the card and the branch beside it both in view');
+  // a card a screen away: centred
+  p.view = framed;
+  const far = card(0, 3000);
+  p.view = p.revealing(far)!;
+  close(p.center().x, far.x);
+  close(p.center().y, far.y);
+  // zoomed far out: centred at a readable zoom
+  p.view = { x: 420, y: 300, k: 0.1 };
+  assert.equal(p.revealing(card(6000, 100))!.k, 0.6);
+});
+
 /** A derived and laid-out session with cards sized as the app sizes them. */
 function laidOut(n: number, seed: number, branchRate = 0.05) {
   const s = genSession({ n, branchRate, seed });

@@ -91,13 +91,29 @@ export class Viewport {
     return this.centered(cx, cy, k);
   }
 
-  /** The view (same zoom unless far out) with `it` inside the viewport with a margin; undefined if it is. */
+  /**
+   * The view with `it` inside the viewport by a small margin; undefined if it is. Near the view (the next
+   * row of a keyboard step) it pans only as far as that takes, so what a framing showed beside the path
+   * stays in view (it used to centre any card outside a wide central band, cutting a branch off while
+   * half the pane stayed empty); far away, or zoomed far out, it centres the card (at a readable zoom).
+   */
   revealing(it: Item): View | undefined {
     const r = this.worldRect();
+    const k = this.view.k;
     const w = it.w || NODE_W;
-    const mx = Math.min(NODE_W, (r.x1 - r.x0) / 4);
-    const my = Math.min(NODE_H * 2, (r.y1 - r.y0) / 4);
-    if (it.x - w / 2 >= r.x0 + mx && it.x + w / 2 <= r.x1 - mx && it.y - NODE_H / 2 >= r.y0 + my && it.y + NODE_H / 2 <= r.y1 - my) return undefined;
-    return this.centered(it.x, it.y, this.view.k < 0.2 ? 0.6 : this.view.k);
+    const vw = r.x1 - r.x0;
+    const vh = r.y1 - r.y0;
+    const mx = Math.min(FRAME_PAD / k, vw / 4);
+    const my = Math.min(FRAME_PAD / k, vh / 4);
+    const left = it.x - w / 2;
+    const right = it.x + w / 2;
+    const top = it.y - NODE_H / 2;
+    const bottom = it.y + NODE_H / 2;
+    const shift = (lo: number, hi: number, v0: number, v1: number, m: number) => (lo < v0 + m || hi - lo > v1 - v0 - 2 * m ? v0 + m - lo : hi > v1 - m ? v1 - m - hi : 0);
+    const dx = shift(left, right, r.x0, r.x1, mx);
+    const dy = shift(top, bottom, r.y0, r.y1, my);
+    if (dx === 0 && dy === 0) return undefined;
+    if (k < 0.2 || Math.abs(dx) > vw || Math.abs(dy) > vh) return this.centered(it.x, it.y, k < 0.2 ? 0.6 : k);
+    return { x: this.view.x + dx * k, y: this.view.y + dy * k, k };
   }
 }
