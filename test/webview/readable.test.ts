@@ -202,6 +202,35 @@ test('hover card by key right after the pointer left the tree: the hide the poin
   await close(host);
 });
 
+test("hover card: a key closes the pointer's card, and rows drawn again under the resting pointer open none until it moves", async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  await page.clock.install();
+  const card = page.locator('.hover-card');
+  const tree = page.locator('[role="tree"]');
+  await page.locator('[role="treeitem"][data-entry-id="a4000000"]').click();
+  await page.locator('[role="treeitem"][data-entry-id="u2000000"]').hover();
+  await page.clock.runFor(1000);
+  await card.waitFor({ state: 'visible' });
+  // Keys move the selection: the card goes, and stays gone while the pointer rests (the rows are drawn
+  // again under it on each step).
+  await tree.press('ArrowUp');
+  await card.waitFor({ state: 'hidden' });
+  await tree.press('ArrowUp');
+  await page.clock.runFor(2000);
+  await idle(page);
+  assert.ok(await card.isHidden(), 'no card while the keys are in use');
+  // A modifier alone changes nothing; moving the pointer brings cards back.
+  await page.locator('[role="treeitem"][data-entry-id="a4000000"]').hover();
+  await page.clock.runFor(1000);
+  await card.waitFor({ state: 'visible' });
+  await page.keyboard.press('Shift');
+  await page.clock.runFor(500);
+  assert.ok(await card.isVisible(), 'Shift alone keeps it');
+  await close(host);
+});
+
 test('narrow: the graph stays on screen, the outline gives way, and the layout switch is always visible', async () => {
   const s = smallSession();
   const host = await open(s.nodes, s.leafId, {}, 560);

@@ -13,6 +13,7 @@ import { after, cancelAfter } from './schedule';
 
 /** How long the pointer rests before the card shows, and how long it stays after the pointer leaves. */
 const SHOW_MS = 450;
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
 const HIDE_MS = 250;
 /** Most characters of an entry's text on the card (the details pane has all of it). */
 const TEXT_MAX = 1500;
@@ -60,6 +61,12 @@ export class HoverCard {
   private shown: Item | undefined;
   /** Opened by key for the selection: it then follows the selection until Escape. */
   private byKey = false;
+  /** A key was pressed and the pointer has not moved since: rows drawn again under a resting pointer open no card. */
+  private keyed = false;
+  /** The item whose card the show timer will open. */
+  private pending: Item | undefined;
+  private px = NaN;
+  private py = NaN;
   private readonly cache = new Map<string, string>();
   private token = 0;
 
@@ -70,24 +77,51 @@ export class HoverCard {
     this.el.hidden = true;
     this.el.addEventListener('pointerenter', () => cancelAfter(this.hideTimer));
     this.el.addEventListener('pointerleave', () => this.hideSoon());
+    // Keys close the pointer's card, as VS Code's hovers do (it stayed over the rows while the keys moved
+    // the selection, and rows drawn again under the resting pointer opened it again).
+    document.addEventListener(
+      'keydown',
+      (ev) => {
+        if (MODIFIER_KEYS.has(ev.key) || this.byKey || this.el.contains(ev.target as Node)) return;
+        this.keyed = true;
+        if (this.isOpen || this.showTimer) this.hide();
+      },
+      true,
+    );
+    // (where the pointer is, not movementX: the browser repeats a move at the same place after a layout)
+    document.addEventListener(
+      'pointermove',
+      (ev) => {
+        if (ev.clientX === this.px && ev.clientY === this.py) return;
+        this.px = ev.clientX;
+        this.py = ev.clientY;
+        this.keyed = false;
+      },
+      true,
+    );
   }
 
   /** Shows cards for the items under the pointer in `container` (`itemAt` finds the item of a target). */
   watch(container: HTMLElement, itemAt: (target: Element) => { it: Item; anchor: Element } | undefined): void {
-    container.addEventListener('pointerover', (ev) => {
-      if (this.byKey || ev.pointerType === 'touch' || (ev.buttons & 1) !== 0) return;
+    // (on a move too: the first move after keys, over the row the pointer is already on, brings cards back)
+    const over = (ev: PointerEvent) => {
+      if (this.byKey || this.keyed || ev.pointerType === 'touch' || (ev.buttons & 1) !== 0) return;
       const hit = itemAt(ev.target as Element);
       if (!hit) return;
       cancelAfter(this.hideTimer);
-      if (this.shown === hit.it) return;
+      if (this.shown === hit.it || this.pending === hit.it) return;
       cancelAfter(this.showTimer);
+      this.pending = hit.it;
       this.showTimer = after(SHOW_MS, () => this.show(hit.it, hit.anchor.getBoundingClientRect()));
-    });
+    };
+    container.addEventListener('pointerover', over);
+    container.addEventListener('pointermove', over);
     container.addEventListener('pointerout', (ev) => {
       if (this.byKey) return;
       const to = ev.relatedTarget as Element | null;
       if (to && (this.el.contains(to) || (container.contains(to) && itemAt(to)?.it === this.shown))) return;
       cancelAfter(this.showTimer);
+      this.pending = undefined;
       this.hideSoon();
     });
     container.addEventListener('pointerdown', () => {
@@ -129,6 +163,7 @@ export class HoverCard {
 
   hide(): void {
     cancelAfter(this.showTimer);
+    this.pending = undefined;
     cancelAfter(this.hideTimer);
     const hadFocus = this.el.contains(document.activeElement);
     this.shown = undefined;
@@ -152,6 +187,7 @@ export class HoverCard {
   private show(it: Item, anchor: DOMRect | undefined): void {
     // Also a hide the pointer scheduled when it left: a card opened by key right after must stay.
     cancelAfter(this.showTimer);
+    this.pending = undefined;
     cancelAfter(this.hideTimer);
     this.shown = it;
     if (!this.el.isConnected) document.body.append(this.el);
