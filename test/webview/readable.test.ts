@@ -202,7 +202,7 @@ test('hover card by key right after the pointer left the tree: the hide the poin
   await close(host);
 });
 
-test("hover card: a key closes the pointer's card, and rows drawn again under the resting pointer open none until it moves", async () => {
+test("hover card: a key or a click closes the pointer's card, and rows drawn again under the resting pointer open none until it moves", async () => {
   const s = smallSession();
   const host = await open(s.nodes, s.leafId);
   const page = host.page;
@@ -228,6 +228,18 @@ test("hover card: a key closes the pointer's card, and rows drawn again under th
   await page.keyboard.press('Shift');
   await page.clock.runFor(500);
   assert.ok(await card.isVisible(), 'Shift alone keeps it');
+  // A click on the row: the card goes and does not come back over the rows while the pointer rests
+  // (the details pane shows that entry now); a move brings it back.
+  const row = page.locator('[role="treeitem"][data-entry-id="a4000000"]');
+  await row.click();
+  await card.waitFor({ state: 'hidden' });
+  await page.clock.runFor(2000);
+  await idle(page);
+  assert.ok(await card.isHidden(), 'no card after the click while the pointer rests');
+  const box = (await row.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2 + 12, box.y + box.height / 2);
+  await page.clock.runFor(1000);
+  await card.waitFor({ state: 'visible' });
   await close(host);
 });
 

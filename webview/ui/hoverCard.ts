@@ -61,8 +61,11 @@ export class HoverCard {
   private shown: Item | undefined;
   /** Opened by key for the selection: it then follows the selection until Escape. */
   private byKey = false;
-  /** A key was pressed and the pointer has not moved since: rows drawn again under a resting pointer open no card. */
-  private keyed = false;
+  /**
+   * A key was pressed or a row clicked, and the pointer has not moved since: rows drawn again under the
+   * resting pointer open no card (it covered the rows below the clicked one, with what the details pane shows).
+   */
+  private quiet = false;
   /** The item whose card the show timer will open. */
   private pending: Item | undefined;
   private px = NaN;
@@ -83,7 +86,7 @@ export class HoverCard {
       'keydown',
       (ev) => {
         if (MODIFIER_KEYS.has(ev.key) || this.byKey || this.el.contains(ev.target as Node)) return;
-        this.keyed = true;
+        this.quiet = true;
         if (this.isOpen || this.showTimer) this.hide();
       },
       true,
@@ -95,7 +98,7 @@ export class HoverCard {
         if (ev.clientX === this.px && ev.clientY === this.py) return;
         this.px = ev.clientX;
         this.py = ev.clientY;
-        this.keyed = false;
+        this.quiet = false;
       },
       true,
     );
@@ -105,7 +108,7 @@ export class HoverCard {
   watch(container: HTMLElement, itemAt: (target: Element) => { it: Item; anchor: Element } | undefined): void {
     // (on a move too: the first move after keys, over the row the pointer is already on, brings cards back)
     const over = (ev: PointerEvent) => {
-      if (this.byKey || this.keyed || ev.pointerType === 'touch' || (ev.buttons & 1) !== 0) return;
+      if (this.byKey || this.quiet || ev.pointerType === 'touch' || (ev.buttons & 1) !== 0) return;
       const hit = itemAt(ev.target as Element);
       if (!hit) return;
       cancelAfter(this.hideTimer);
@@ -125,7 +128,9 @@ export class HoverCard {
       this.hideSoon();
     });
     container.addEventListener('pointerdown', () => {
-      if (!this.byKey) this.hide();
+      if (this.byKey) return;
+      this.hide();
+      this.quiet = true;
     });
   }
 
