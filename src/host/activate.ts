@@ -23,7 +23,7 @@ import { SessionCodeLens } from './platform/codeLens.js';
 import { readConfig } from './platform/config.js';
 import { confirmLiveWrite } from './platform/liveGuard.js';
 import { log } from './platform/log.js';
-import { continueInPi } from './platform/piTerminal.js';
+import { continueInPi, type BeforePi } from './platform/piTerminal.js';
 import { Liveness } from './sessions/liveness.js';
 import { SessionStore } from './sessions/sessionStore.js';
 import { SessionsView } from './sessions/sessionsView.js';
@@ -103,9 +103,14 @@ export function activateHost(context: vscode.ExtensionContext): Host {
 
   // An untrusted workspace is read-only: no change, even through pi (SessionActions checks readOnly).
   const isLive = (file: string) => !bridges.get(file) && liveness.isLive(file);
-  const runPi = async (file: string, text?: string) => {
+  const runPi = async (file: string, text?: string, before?: BeforePi) => {
     const running = await findBridge(file, { dirs: bridges.dirs });
     if (running) {
+      if (before) {
+        const go = await before();
+        if (!go) return;
+        text = go.text;
+      }
       if (text) await vscode.env.clipboard.writeText(text);
       void vscode.window.showInformationMessage(
         `pi ${running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`,
@@ -113,7 +118,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
       return;
     }
     const s = await Session.open(file).catch(() => undefined);
-    await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile);
+    await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile, before);
   };
   // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)
   // go there, so a tree in front does not take a rename meant for the selected row.

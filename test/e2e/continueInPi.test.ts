@@ -1,14 +1,15 @@
 // "Continue in pi" in a real VS Code: pi starts in a terminal with the bridge (`-e`) and the session
 // path as its own argument (no shell parses it), even for a file name built to break out of shell quoting, and the pi
-// planted in the session's folder does not run.
+// planted in the session's folder does not run. Without pi, continuing from an entry leaves the session as
+// it was (the leaf used to move first).
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
 import { repoRoot } from '../support/codeServer.js';
 import { SessionBuilder } from '../support/demoSessions.js';
 import { scenario } from './harness.js';
-import { openTree } from './uxHelpers.js';
+import { openTree, selectByFind, selectedEntry, until } from './uxHelpers.js';
 
 const HOSTILE = `2026-11-20T09-00-00-000Z_a\\'; touch pwned #$(touch pwned2)\`touch pwned3\`.jsonl`;
 
@@ -65,6 +66,36 @@ describe('continue in pi', () => {
       // code-server gives the extension host the login shell's PATH, so pi is named by the setting here;
       // the PATH search (relative entries, the session's folder) is covered by test/core/piProgram.test.ts
       settings: () => ({ 'piTree.piCommand': join(fakeBin, 'pi') }),
+    },
+  );
+
+  let plain = '';
+  let ids: Record<string, string> = {};
+  scenario(
+    'without pi, continuing from an entry says so and writes nothing (the leaf stays)',
+    async (vs) => {
+      const before = readFileSync(plain);
+      const wv = await openTree(vs, 'Read the config');
+      // (the answer sits inside a segment of the default filter: the find box splits it out and selects it)
+      await selectByFind(wv, 'settings.json', ids.answer);
+      await until(async () => ((await selectedEntry(wv)) === ids.answer ? true : undefined));
+      await wv.locator('.details [data-action="continue"]').click();
+      await vs.notifications().filter({ hasText: 'pi is not installed' }).first().waitFor();
+      assert.ok(readFileSync(plain).equals(before), 'the session file is unchanged: the leaf did not move');
+      await vs.screenshot('no-pi');
+    },
+    {
+      sessions: ({ agentDir, workspace }) => {
+        const b = new SessionBuilder({ cwd: workspace, seed: 'e2e-no-pi', start: '2026-11-20T09:00:00.000Z' });
+        b.user('Read the config');
+        const answer = b.assistant('It is in settings.json.');
+        b.user('Now change the port');
+        b.assistant('Done: port 8080.');
+        plain = b.write(agentDir);
+        ids = { answer };
+        fakeBin = join(agentDir, '..', 'fake-bin');
+      },
+      settings: () => ({ 'piTree.piCommand': join(fakeBin, 'no-such-pi') }),
     },
   );
 });

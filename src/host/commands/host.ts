@@ -9,6 +9,7 @@ import type { SessionActions } from '../panels/sessionActions.js';
 import type { TreePanelManager } from '../panels/treePanelManager.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SessionsView, ViewNode } from '../sessions/sessionsView.js';
+import type { BeforePi } from '../platform/piTerminal.js';
 
 export interface Host {
   context: vscode.ExtensionContext;
@@ -18,7 +19,8 @@ export interface Host {
   treeView: vscode.TreeView<ViewNode>;
   panels: TreePanelManager;
   isLive(file: string): boolean;
-  continueInPi(file: string, text?: string): Promise<void>;
+  /** Starts pi on `file` (or tells why it cannot); `before` runs once pi is known to start (see piTerminal.ts BeforePi). */
+  continueInPi(file: string, text?: string, before?: BeforePi): Promise<void>;
   /** Running pis with the bridge, by session file. */
   bridges: BridgeRegistry;
   /** The actions on one session (through its running pi when there is one), for commands outside a tree. */

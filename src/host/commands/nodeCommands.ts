@@ -31,10 +31,13 @@ export function registerNodeCommands(host: Host): void {
   nodeCommand('piTree.node.label', (c, _a, id) => c.invoke('editLabel', id));
   nodeCommand('piTree.node.details', (c, _a, id) => c.invoke('details', id));
   nodeCommand('piTree.node.copyText', async (_c, actions, id) => vscode.env.clipboard.writeText(await actions.copyableText(id)));
-  nodeCommand('piTree.node.continueInPi', async (c, actions, id) => {
-    const r = await actions.moveTo(id);
-    if (!r.cancelled) await host.continueInPi(c.file, r.editorText);
-  });
+  // (the leaf moves only once pi is known to start)
+  nodeCommand('piTree.node.continueInPi', (c, actions, id) =>
+    host.continueInPi(c.file, undefined, async () => {
+      const r = await actions.moveTo(id);
+      return r.cancelled ? undefined : { text: r.editorText };
+    }),
+  );
   const treeCommands: [string, InvokeAction][] = [
     ['piTree.tree.find', 'find'],
     ['piTree.tree.focusLeaf', 'focusLeaf'],

@@ -10,13 +10,14 @@ import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
+import type { BeforePi } from '../platform/piTerminal.js';
 
 export interface HandlerContext {
   session: Session;
   file: string;
   actions: SessionActions;
   summaries: SummaryService;
-  continueInPi: (file: string, text?: string) => Promise<void>;
+  continueInPi: (file: string, text?: string, before?: BeforePi) => Promise<void>;
   /** A cancellation source for request `seq`, cancelled when the panel closes. */
   cancellation: (seq: number) => vscode.CancellationTokenSource;
   codeViews: CodeViews;
@@ -58,14 +59,18 @@ export const requestHandlers: Handlers = {
     return { copied: text.length };
   },
   async continueInPi(b, _seq, cx) {
-    if (b.id) {
-      const r = await cx.actions.moveTo(b.id);
-      if (r.cancelled) return r;
-      await cx.continueInPi(cx.file, b.text ?? r.editorText);
-      return r;
+    const id = b.id;
+    if (id === undefined) {
+      await cx.continueInPi(cx.file, b.text);
+      return {};
     }
-    await cx.continueInPi(cx.file, b.text);
-    return {};
+    // The leaf moves only once pi is known to start: without pi the session stays as it was.
+    let r: Replies['moveTo'] & { cancelled?: boolean } = { leafId: cx.session.leafId, moved: false, cancelled: true };
+    await cx.continueInPi(cx.file, b.text, async () => {
+      r = await cx.actions.moveTo(id);
+      return r.cancelled ? undefined : { text: b.text ?? r.editorText };
+    });
+    return r;
   },
   async summaryPreview(b, seq, cx) {
     if (b.id !== null) cx.actions.need(b.id);

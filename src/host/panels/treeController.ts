@@ -24,6 +24,7 @@ import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, TAB_TITLE_MAX, titleOf, unreadTitle, type FirstTexts } from './sessionTitles.js';
 import { setPanelDocument } from './panelHtml.js';
 import { errorHtml } from './webviewHtml.js';
+import type { BeforePi } from '../platform/piTerminal.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
 export const EDITOR_VIEW_TYPE = 'piTree.sessionEditor';
@@ -33,7 +34,7 @@ export interface TreeDeps extends ActionDeps {
   extensionUri: vscode.Uri;
   store: SessionStore;
   repo: () => SessionRepository;
-  continueInPi: (file: string, text?: string) => Promise<void>;
+  continueInPi: (file: string, text?: string, before?: BeforePi) => Promise<void>;
   summaries: SummaryService;
   isLive: (file: string) => boolean;
   /** Running pis with the bridge: an open tree stays connected to its session's pi. */

@@ -26,10 +26,17 @@ export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | und
 }
 
 /**
+ * What runs once pi is known to start, before it does (a move of the leaf): the message text to offer,
+ * or undefined to start nothing (cancelled).
+ */
+export type BeforePi = () => Promise<{ text?: string } | undefined>;
+
+/**
  * Starts pi on `file` in a terminal, with pi-tree's bridge loaded for that run (`-e bridgeFile`) so the
  * tree drives it at once; pi keeps one bridge per session when "Connect pi" installed it as well.
+ * `before` runs only when pi was found: a missing pi leaves the session as it was.
  */
-export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string, bridgeFile?: string): Promise<void> {
+export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string, bridgeFile?: string, before?: BeforePi): Promise<void> {
   if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
   let pi: PiProgram;
   try {
@@ -39,6 +46,11 @@ export async function continueInPi(file: string, cwd: string | undefined, piComm
     const pick = await vscode.window.showWarningMessage(e.message, ...(e.message.includes(INSTALL_PI) ? ['Copy Install Command'] : []));
     if (pick) await vscode.env.clipboard.writeText(INSTALL_PI);
     return;
+  }
+  if (before) {
+    const go = await before();
+    if (!go) return;
+    text = go.text;
   }
   const options = piTerminalOptions(pi, file, cwd, bridgeFile ? ['-e', bridgeFile] : []);
   log().info(`starting ${options.shellPath} with ${JSON.stringify(options.shellArgs)} in ${options.cwd}`);
