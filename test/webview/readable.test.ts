@@ -284,6 +284,38 @@ test('narrow: the graph stays on screen, the outline gives way, and the layout s
   await close(host);
 });
 
+test("a segment's members: one line each inside the details pane, the whole text as tooltip", async () => {
+  const s = smallSession();
+  // a long path without a place to break (it ran past the pane's edge)
+  const long = `[read: ${'packages/coding-agent/src/'.repeat(8)}main.ts]`;
+  s.nodes = s.nodes.map((n) => (n.id === 'r2000000' ? { ...n, text: long } : n));
+  const host = await open(s.nodes, s.leafId, {}, 900);
+  const page = host.page;
+  await page
+    .locator('[role="treeitem"]')
+    .filter({ hasText: /\d+ entries/ })
+    .first()
+    .click();
+  const members = page.locator('.details .seg-list button.link');
+  await members.first().waitFor();
+  const fit = await page.evaluate(() => {
+    const pane = document.querySelector('.details')!.getBoundingClientRect();
+    return [...document.querySelectorAll('.details .seg-list button.link')].map((b) => {
+      const r = b.getBoundingClientRect();
+      return { inside: r.right <= pane.right + 0.5, height: r.height, title: (b as HTMLElement).title, text: b.textContent };
+    });
+  });
+  assert.ok(fit.length >= 2, JSON.stringify(fit));
+  const line = Math.min(...fit.map((f) => f.height));
+  for (const f of fit) {
+    assert.ok(f.inside, `"${f.text?.slice(0, 40)}…" runs past the pane`);
+    assert.ok(f.height < line + 1, `"${f.text?.slice(0, 40)}…" wraps (${f.height} px, a line is ${line})`);
+    assert.equal(f.title, f.text);
+  }
+  assert.ok(fit.some((f) => f.text === long));
+  await close(host);
+});
+
 test('compactions are drawn in neutral theme colours (not the error red, not dashed), cards show long titles', async () => {
   const s = smallSession();
   s.nodes.push({ id: 'c1000000', parentId: 'a4000000', type: 'compaction', kind: 'compaction', text: '[compaction: 120k tokens]', time: Date.UTC(2026, 10, 20, 10) });
