@@ -12,7 +12,7 @@ import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { log } from '../platform/log.js';
-import { learnCallsFor, Projector } from '../projection/projection.js';
+import { projectAppended, Projector } from '../projection/projection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
@@ -278,17 +278,7 @@ export class TreeController implements vscode.Disposable {
       this.lastName = s.name;
       return this.snapshotNow();
     }
-    const fresh = c.records.filter((r) => s.index.get(r.id) === r);
-    const entries = await s.load(fresh);
-    if (this.projector!.workerMade) await learnCallsFor(this.projector!, s, fresh, entries);
-    const nodes = fresh.map((r, i) => this.projector!.project(r, entries[i]));
-    const labelChanges: { targetId: string; label?: string }[] = [];
-    for (const r of fresh) {
-      if (r.type !== 'label') continue;
-      const target = (r.entry as { targetId?: string } | undefined)?.targetId;
-      if (!target) continue;
-      labelChanges.push({ targetId: target, label: s.index.labels.get(target)?.label });
-    }
+    const { fresh, nodes, labelChanges } = await projectAppended(this.projector!, s, c.records);
     if (!this.ready || !this.panel.visible) {
       this.stale = true;
       return;

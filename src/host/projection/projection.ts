@@ -257,3 +257,25 @@ export async function learnCallsFor(projector: Projector, s: Pick<Session, 'load
   }
   for (const e of await s.load(above)) if (e) projector.learn(e);
 }
+
+/**
+ * What the webview gets of appended records (the ones still live: a later duplicate id replaces one):
+ * their nodes, each tool result named after its call, and the labels they set or cleared.
+ */
+export async function projectAppended(
+  projector: Projector,
+  s: Pick<Session, 'load' | 'index'>,
+  records: EntryRecord[],
+): Promise<{ fresh: EntryRecord[]; nodes: NodeView[]; labelChanges: { targetId: string; label?: string }[] }> {
+  const fresh = records.filter((r) => s.index.get(r.id) === r);
+  const entries = await s.load(fresh);
+  if (projector.workerMade) await learnCallsFor(projector, s, fresh, entries);
+  const nodes = fresh.map((r, i) => projector.project(r, entries[i]));
+  const labelChanges: { targetId: string; label?: string }[] = [];
+  for (const r of fresh) {
+    if (r.type !== 'label') continue;
+    const target = (r.entry as { targetId?: string } | undefined)?.targetId;
+    if (target) labelChanges.push({ targetId: target, label: s.index.labels.get(target)?.label });
+  }
+  return { fresh, nodes, labelChanges };
+}

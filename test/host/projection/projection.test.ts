@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session.js';
-import { Projector, projectAll, projectParts } from '../../../src/host/projection/projection.js';
+import { appendFileSync } from 'node:fs';
+import { Projector, projectAll, projectAppended, projectParts } from '../../../src/host/projection/projection.js';
 import { generateSession } from '../../support/generate.js';
-import { assistant, entry, sessionText, user } from '../../support/tmp.js';
+import { assistant, entry, sessionText, tempFile, user } from '../../support/tmp.js';
 
 describe('projection for the webview', () => {
   it('kinds, pi row text, tools, files, usage, labels, tree parents', async () => {
@@ -40,6 +41,36 @@ describe('projection for the webview', () => {
     assert.equal(by.get('l1')!.kind, 'label');
     assert.equal(by.get('b1')!.parentId, null, 'missing parent → root');
     assert.deepStrictEqual(by.get('b1')!.files, ['q.ts']);
+  });
+
+  it('appended records: their nodes (a result named after a call the worker saw, learnt from above), the labels they change', async () => {
+    const call = {
+      ...assistant('a1', 'u1', ''),
+      message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts' } }], stopReason: 'toolUse', timestamp: 1 },
+    };
+    const file = tempFile(sessionText([user('u1', null, 'read it'), call]));
+    const s = await Session.open(file);
+    // as after a worker's snapshot: this projector has not seen call t1
+    const projector = new Projector(s.index);
+    projector.workerMade = true;
+    const more = [
+      entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
+      entry('label', 'l1', 'r1', { targetId: 'u1', label: 'start' }),
+      entry('label', 'l2', 'l1', { targetId: 'a1' }),
+    ];
+    appendFileSync(file, more.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const c = await s.refresh();
+    assert.equal(c?.kind, 'appended');
+    const r = await projectAppended(projector, s, c.kind === 'appended' ? c.records : []);
+    assert.deepEqual(
+      r.fresh.map((x) => x.id),
+      ['r1', 'l1', 'l2'],
+    );
+    assert.equal(r.nodes.find((n) => n.id === 'r1')!.text, '[read: /x/a.ts]', 'named after its call, read from the message above');
+    assert.deepEqual(r.labelChanges, [
+      { targetId: 'u1', label: 'start' },
+      { targetId: 'a1', label: undefined },
+    ]);
   });
 
   it('tool results read from head and tail project exactly like fully parsed ones', async () => {
