@@ -23,7 +23,7 @@ import { SessionCodeLens } from './platform/codeLens.js';
 import { readConfig } from './platform/config.js';
 import { confirmLiveWrite } from './platform/liveGuard.js';
 import { log } from './platform/log.js';
-import { continueInPi, type BeforePi } from './platform/piTerminal.js';
+import { piToStart, startPi, type BeforePi } from './platform/piTerminal.js';
 import { Liveness } from './sessions/liveness.js';
 import { SessionStore } from './sessions/sessionStore.js';
 import { SessionsView } from './sessions/sessionsView.js';
@@ -103,22 +103,32 @@ export function activateHost(context: vscode.ExtensionContext): Host {
 
   // An untrusted workspace is read-only: no change, even through pi (SessionActions checks readOnly).
   const isLive = (file: string) => !bridges.get(file) && liveness.isLive(file);
+  // The pi to start on `file` and the folder to start it in (undefined: none, the user was told why).
+  const piFor = async (file: string) => {
+    // (a tree showing the session has it open already: no second read of the file for its cwd)
+    const s = await (store.get(file) ?? Session.open(file)).catch(() => undefined);
+    const cwd = s ? String(s.header.cwd ?? '') : undefined;
+    const pi = await piToStart(file, cwd, readConfig().piCommand);
+    return pi && { pi, cwd };
+  };
+  // `before` (a move of the leaf) runs only once pi is known to go on: without pi the session stays as it was.
   const runPi = async (file: string, text?: string, before?: BeforePi) => {
     const running = await findBridge(file, { dirs: bridges.dirs });
-    if (running) {
-      if (before) {
-        const go = await before();
-        if (!go) return;
-        text = go.text;
-      }
+    const via = running ? { running } : await piFor(file);
+    if (!via) return;
+    if (before) {
+      const go = await before();
+      if (!go) return;
+      text = go.text;
+    }
+    if ('running' in via) {
       if (text) await vscode.env.clipboard.writeText(text);
       void vscode.window.showInformationMessage(
-        `pi ${running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`,
+        `pi ${via.running.record.pid} already runs this session (with the pi-tree bridge): its next prompt continues from the tree's leaf.${text ? ' The message text is on the clipboard.' : ''}`,
       );
       return;
     }
-    const s = await Session.open(file).catch(() => undefined);
-    await continueInPi(file, s ? String(s.header.cwd ?? '') : undefined, readConfig().piCommand, text, bridgeFile, before);
+    await startPi(via.pi, file, via.cwd, text, bridgeFile);
   };
   // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)
   // go there, so a tree in front does not take a rename meant for the selected row.

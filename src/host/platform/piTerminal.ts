@@ -31,27 +31,24 @@ export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | und
  */
 export type BeforePi = () => Promise<{ text?: string } | undefined>;
 
-/**
- * Starts pi on `file` in a terminal, with pi-tree's bridge loaded for that run (`-e bridgeFile`) so the
- * tree drives it at once; pi keeps one bridge per session when "Connect pi" installed it as well.
- * `before` runs only when pi was found: a missing pi leaves the session as it was.
- */
-export async function continueInPi(file: string, cwd: string | undefined, piCommand: string, text?: string, bridgeFile?: string, before?: BeforePi): Promise<void> {
+/** The pi to start on `file`, or undefined when there is none (the user was told why, with the install command). */
+export async function piToStart(file: string, cwd: string | undefined, piCommand: string): Promise<PiProgram | undefined> {
   if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
-  let pi: PiProgram;
   try {
-    pi = await findPi(piCommand, { avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
+    return await findPi(piCommand, { avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
   } catch (e) {
     if (!(e instanceof PiNotFoundError)) throw e;
     const pick = await vscode.window.showWarningMessage(e.message, ...(e.message.includes(INSTALL_PI) ? ['Copy Install Command'] : []));
     if (pick) await vscode.env.clipboard.writeText(INSTALL_PI);
-    return;
+    return undefined;
   }
-  if (before) {
-    const go = await before();
-    if (!go) return;
-    text = go.text;
-  }
+}
+
+/**
+ * Starts `pi` on `file` in a terminal, with pi-tree's bridge loaded for that run (`-e bridgeFile`) so the
+ * tree drives it at once; pi keeps one bridge per session when "Connect pi" installed it as well.
+ */
+export async function startPi(pi: PiProgram, file: string, cwd: string | undefined, text?: string, bridgeFile?: string): Promise<void> {
   const options = piTerminalOptions(pi, file, cwd, bridgeFile ? ['-e', bridgeFile] : []);
   log().info(`starting ${options.shellPath} with ${JSON.stringify(options.shellArgs)} in ${options.cwd}`);
   vscode.window.createTerminal(options).show();
