@@ -13,8 +13,9 @@ import { after, cancelAfter } from './schedule';
 
 /** How long the pointer rests before the card shows, and how long it stays after the pointer leaves. */
 const SHOW_MS = 450;
-const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
 const HIDE_MS = 250;
+/** Keys that alone close no card (a key that does goes with them). */
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
 /** Most characters of an entry's text on the card (the details pane has all of it). */
 const TEXT_MAX = 1500;
 const CACHE_MAX = 50;
@@ -87,7 +88,7 @@ export class HoverCard {
       (ev) => {
         if (MODIFIER_KEYS.has(ev.key) || this.byKey || this.el.contains(ev.target as Node)) return;
         this.quiet = true;
-        if (this.isOpen || this.showTimer) this.hide();
+        if (this.isOpen || this.pending) this.hide();
       },
       true,
     );
