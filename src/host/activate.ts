@@ -3,7 +3,6 @@
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { SessionRepository } from '../core/repository.js';
-import { Session } from '../core/session.js';
 import { SessionInfoCache } from '../core/sessionInfo.js';
 import { infoTitle } from '../core/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
@@ -105,9 +104,10 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   const isLive = (file: string) => !bridges.get(file) && liveness.isLive(file);
   // The pi to start on `file` and the folder to start it in (undefined: none, the user was told why).
   const piFor = async (file: string) => {
-    // (a tree showing the session has it open already: no second read of the file for its cwd)
-    const s = await (store.get(file) ?? Session.open(file)).catch(() => undefined);
-    const cwd = s ? String(s.header.cwd ?? '') : undefined;
+    // The header's cwd from a tree that has the session open, else from the listing's cache (a stat
+    // for a listed session; never the whole file indexed for one field)
+    const held = store.get(file);
+    const cwd = held ? await held.then((s) => String(s.header.cwd ?? '')).catch(() => undefined) : ((await cache.get(file).catch(() => null))?.cwd ?? undefined);
     const pi = await piToStart(file, cwd, readConfig().piCommand);
     return pi && { pi, cwd };
   };

@@ -1,9 +1,10 @@
 // "Continue in pi" in a real VS Code: pi starts in a terminal with the bridge (`-e`) and the session
 // path as its own argument (no shell parses it), even for a file name built to break out of shell quoting, and the pi
-// planted in the session's folder does not run. Without pi, continuing from an entry leaves the session as
+// planted in the session's folder does not run; from the sidebar without a tree open, pi starts in the session's cwd as
+// well. Without pi, continuing from an entry leaves the session as
 // it was (the leaf used to move first).
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
 import { repoRoot } from '../support/codeServer.js';
@@ -40,6 +41,16 @@ describe('continue in pi', () => {
       }
       assert.equal(existsSync(join(dirname(file), 'planted-ran')), false, "the pi planted in the session's folder did not run");
       await vs.screenshot('continued');
+
+      // With no tree holding the session, from the sidebar row: the cwd comes from the listing's header.
+      await vs.runCommand('View: Close All Editors');
+      rmSync(out);
+      const row = vs.treeRows().filter({ hasText: 'Quoting is hard' });
+      await row.hover();
+      await row.locator('.action-label[aria-label="Continue in pi"]').click();
+      const again = await vs.pollFile(out, (t) => (t.endsWith('\0END\0') ? t.split('\0').slice(0, -2) : undefined));
+      assert.equal(again[1], projectDir, "from the sidebar too, the terminal starts in the session's cwd");
+      assert.deepEqual(again.slice(-2), ['--session', file]);
     },
     {
       sessions: ({ agentDir, workspace }) => {
