@@ -4,7 +4,7 @@
 import type { ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from './jsonl.js';
 import { commitMessageLine, messageRecord, type Notes } from './lineHead.js';
-import { migrateEntries } from './migrate.js';
+import { migrateEntries, migrationRefusal } from './migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from './types.js';
 
@@ -217,6 +217,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
     diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
   }
   index!.diagnostics.unshift(...diagnostics);
+  if (legacyEntries) readOnly ??= migrationRefusal(fileVersion, index!.diagnostics);
   return {
     index: index!,
     fileVersion,

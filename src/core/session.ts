@@ -7,7 +7,7 @@ import { toLine } from './jsonl.js';
 import { loadEntries, parseLineOf, StaleFileError, visitIdx, visitLines } from './lineReads.js';
 import { readSession, readTail, type LoadedSession, type ReadOptions } from './reader.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
-import { JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
+import { FileChangedError, JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
 import type { AgentMessage, BranchSummaryEntry, Diagnostic, FileDetails, LabelEntry, LeafEntry, MessageEntry, SessionContext, SessionEntry, SessionHeader, SessionInfoEntry, Usage } from './types.js';
 
 export interface SummaryInput {
@@ -37,6 +37,9 @@ export class EntryNotFoundError extends Error {
     super(`Entry ${entryId} not found`);
   }
 }
+
+/** How often a change is built again when another writer keeps appending meanwhile. */
+const WRITE_ATTEMPTS = 5;
 
 export class Session {
   private queue: Promise<unknown> = Promise.resolve();
@@ -267,34 +270,55 @@ export class Session {
 
   /**
    * Appends entries built from the settled leaf. `build` gets the current leaf and an id factory and
-   * returns the entries to write (in order); they are written in one call.
+   * returns the entries to write (in order; it may throw to refuse); they are written in one call.
    */
   appendEntries(build: (leafId: string | null, newId: () => string) => SessionEntry[]): Promise<SessionEntry[]> {
+    return this.writeSettled(() => build(this.leafId, this.idFactory()));
+  }
+
+  /**
+   * The one way a change is written: `plan` builds it from the index as just read (and checks it:
+   * a refusal throws before anything is written); a v1/v2 file is migrated only when something is to
+   * be written. Should another writer (pi) append between the read and the append, the file's size
+   * no longer matches and the change is built again on what it wrote, so it never hangs off a stale leaf.
+   */
+  private writeSettled<T extends SessionEntry[] | { entries: SessionEntry[] }>(plan: () => T): Promise<T> {
     return this.enqueueWrite(async () => {
-      await this.prepareWrite();
-      const taken = new Set<string>();
-      const newId = () => {
-        const id = newEntryId({ has: (x) => taken.has(x) || this.index.has(x) });
-        taken.add(id);
-        return id;
-      };
-      const entries = build(this.leafId, newId);
-      if (!entries.length) return entries;
-      await this.storage.append(entries.map(toLine).join(''));
-      await this.refreshNow();
-      this.ownWriteSize = this.loaded.state.size;
-      return entries;
+      for (let attempt = 1; ; attempt++) {
+        const ro = this.readOnly;
+        if (ro) throw new ReadOnlyError(`This session is read-only: ${ro}.`);
+        await this.refreshNow();
+        const planned = plan();
+        const entries = Array.isArray(planned) ? planned : planned.entries;
+        if (!entries.length) return planned;
+        if (this.loaded.legacy) await this.migrateFile();
+        try {
+          await this.storage.append(entries.map(toLine).join(''), this.loaded.state.size);
+        } catch (e) {
+          if (!(e instanceof FileChangedError) || attempt >= WRITE_ATTEMPTS) throw e;
+          continue;
+        }
+        await this.refreshNow();
+        this.ownWriteSize = this.loaded.state.size;
+        return planned;
+      }
     });
   }
 
-  private async prepareWrite(): Promise<void> {
-    const ro = this.readOnly;
-    if (ro) throw new ReadOnlyError(`This session is read-only: ${ro}.`);
-    await this.refreshNow();
-    if (this.loaded.legacy) await this.migrateFile();
+  /** New entry ids, unique in the index and among those already handed out for this write. */
+  private idFactory(): () => string {
+    const taken = new Set<string>();
+    return () => {
+      const id = newEntryId({ has: (x) => taken.has(x) || this.index.has(x) });
+      taken.add(id);
+      return id;
+    };
   }
 
-  /** Rewrites a v1/v2 file as v3 (atomically, original kept as `<file>.v<N>.bak`). */
+  /**
+   * Rewrites a v1/v2 file as v3 (atomically, original kept as `<file>.v<N>.bak`). A file with lines
+   * pi-tree could not read is read-only instead (reader.ts): the rewrite would not hold them.
+   */
   private async migrateFile(): Promise<void> {
     const recs = this.index.records;
     const entries = await this.load(recs);
@@ -319,22 +343,18 @@ export class Session {
    * resumes at the last line, resumes at the same node), then optionally a branch_summary under the
    * target with fromId = the leaf we came from, as pi writes it.
    */
-  moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
-    return this.enqueueWrite(async () => {
-      await this.prepareWrite();
+  async moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
+    let leafRecordId: string | undefined;
+    let summaryId: string | undefined;
+    const { moved } = await this.writeSettled(() => {
       if (targetId !== null && !this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;
-      if (from === targetId && !summary) return { moved: false, leafId: from };
-      const taken = new Set<string>();
-      const id = () => {
-        const x = newEntryId({ has: (k) => taken.has(k) || this.index.has(k) });
-        taken.add(x);
-        return x;
-      };
+      if (from === targetId && !summary) return { entries: [], moved: false };
+      const id = this.idFactory();
       const ts = nowIso();
-      const leaf: LeafEntry = { type: 'leaf', id: id(), parentId: targetId, timestamp: ts, targetId, fromId: from };
+      const leaf: LeafEntry = { type: 'leaf', id: (leafRecordId = id()), parentId: targetId, timestamp: ts, targetId, fromId: from };
       const entries: SessionEntry[] = [leaf];
-      let summaryId: string | undefined;
+      summaryId = undefined;
       if (summary) {
         const bs: BranchSummaryEntry = {
           type: 'branch_summary',
@@ -349,11 +369,9 @@ export class Session {
         };
         entries.push(bs);
       }
-      await this.storage.append(entries.map(toLine).join(''));
-      await this.refreshNow();
-      this.ownWriteSize = this.loaded.state.size;
-      return { moved: true, leafRecordId: leaf.id, summaryId, leafId: this.leafId };
+      return { entries, moved: true };
     });
+    return moved ? { moved, leafRecordId, summaryId, leafId: this.leafId } : { moved, leafId: this.leafId };
   }
 
   /** Sets (or with an empty/absent label clears) a label; attached to the current leaf like pi's. */

@@ -13,12 +13,20 @@ export interface SessionStorage {
   /** Absolute path of the file, or undefined for in-memory storage. */
   readonly path: string | undefined;
   openSource(): Promise<ByteSource>;
-  /** Appends whole lines; writes a "\n" first when the file does not end with one. */
-  append(text: string): Promise<void>;
+  /**
+   * Appends whole lines; writes a "\n" first when the file does not end with one. `expectedSize`: the
+   * size the caller read the file at; a file of another size throws FileChangedError, unwritten.
+   */
+  append(text: string, expectedSize?: number): Promise<void>;
   /** Atomically replaces the content, keeping the old content beside it; returns the backup's name. */
   replace(text: string, backupSuffix: string): Promise<string>;
   /** Runs `fn` while holding the pi-tree write lock of this file (other pi-tree processes wait). */
   withLock<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** The file is not the size its reader saw (another writer appended): nothing was written. */
+export class FileChangedError extends Error {
+  override name = 'FileChangedError';
 }
 
 export class JsonlStorage implements SessionStorage {
@@ -31,11 +39,13 @@ export class JsonlStorage implements SessionStorage {
     return FileSource.open(this.path);
   }
 
-  async append(text: string): Promise<void> {
+  async append(text: string, expectedSize?: number): Promise<void> {
     // O_APPEND without O_CREAT: a session that vanished is an error, not a new file.
     const fh = await openRegular(this.path, constants.O_WRONLY | constants.O_APPEND);
     try {
       const { size } = await fh.stat();
+      // (pi takes no lock: what it appends from here to the write below still lands whole, after ours)
+      if (expectedSize !== undefined && size !== expectedSize) throw new FileChangedError(`The file is ${size} bytes, not the ${expectedSize} read.`);
       let prefix = '';
       if (size > 0) {
         const rd = await openRegular(this.path, constants.O_RDONLY);
@@ -102,7 +112,8 @@ export class MemoryStorage implements SessionStorage {
     return new BufferSource(() => this.data);
   }
 
-  async append(text: string): Promise<void> {
+  async append(text: string, expectedSize?: number): Promise<void> {
+    if (expectedSize !== undefined && this.data.length !== expectedSize) throw new FileChangedError(`${this.data.length} bytes, not ${expectedSize}`);
     if (this.failNextAppend) {
       const e = this.failNextAppend;
       this.failNextAppend = undefined;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { EntryNotFoundError, Session } from '../../src/core/session.js';
-import { MemoryStorage } from '../../src/core/storage.js';
+import { FileChangedError, JsonlStorage, MemoryStorage } from '../../src/core/storage.js';
 import { assistant, entry, lines, sessionText, tempFile, user } from '../support/tmp.js';
 
 const base = () => [user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), user('u2', 'a1', 'two'), assistant('a2', 'u2', 'r2')];
@@ -35,6 +35,37 @@ describe('Session appends', () => {
     const again = await Session.open(file);
     assert.equal(again.name, 'named');
     assert.ok(again.diagnostics.some((d) => d.code === 'malformed-json'));
+  });
+
+  it('an entry another writer appends between the read and the append is the new parent (the change is built again)', async () => {
+    // pi (which takes no lock) appends its answer right after pi-tree read the file for this change
+    class PiWritesFirst extends MemoryStorage {
+      piLine: string | undefined = `${JSON.stringify(assistant('p1', 'a2', 'from pi'))}\n`;
+      override async append(text: string, expectedSize?: number): Promise<void> {
+        if (this.piLine) {
+          await super.append(this.piLine);
+          this.piLine = undefined;
+        }
+        return super.append(text, expectedSize);
+      }
+    }
+    const storage = new PiWritesFirst(sessionText(base()));
+    const s = await Session.fromStorage(storage);
+    await s.setName('named');
+    const ls = storage
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      ls.slice(-2).map((e) => [e.type, e.id === 'p1' ? 'p1' : e.parentId]),
+      [
+        ['message', 'p1'],
+        ['session_info', 'p1'],
+      ],
+      "the name hangs off pi's answer, not the leaf pi-tree read first",
+    );
+    assert.equal(s.leafId, ls[ls.length - 1].id);
   });
 
   it('concurrent calls are serialized; each parent is the previous entry', async () => {
@@ -234,6 +265,37 @@ describe('migration on first write', () => {
     assert.equal(existsSync(`${file}.v1.bak.1`), false);
   });
 
+  const v1Text = (...extra: string[]) =>
+    [
+      JSON.stringify({ type: 'session', id: 'old-1', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/p' }),
+      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } }),
+      ...extra,
+      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:02.000Z', message: { role: 'assistant', content: [], timestamp: 2 } }),
+      '',
+    ].join('\n');
+
+  it('a v1 file is not rewritten by a change that is refused or has nothing to write', async () => {
+    const v1 = v1Text();
+    const file = tempFile(v1);
+    const s = await Session.open(file);
+    await assert.rejects(s.setLabel('deadbeef', 'x'), EntryNotFoundError);
+    await assert.rejects(s.moveTo('deadbeef'), EntryNotFoundError);
+    assert.deepStrictEqual(await s.moveTo(s.leafId), { moved: false, leafId: s.leafId });
+    assert.equal(readFileSync(file, 'utf8'), v1, 'the file is as it was');
+    assert.equal(existsSync(`${file}.v1.bak`), false, 'no backup: nothing was rewritten');
+    assert.equal(s.legacy, true);
+  });
+
+  it('a v1 file with lines pi-tree cannot read is not rewritten (they would be dropped): the change is refused, naming them', async () => {
+    const v1 = v1Text('{"type":"message", garbage', '[1, 2]');
+    const file = tempFile(v1);
+    const s = await Session.open(file);
+    assert.match(s.readOnly ?? '', /rewritten in format v3 on its first change, which would drop the lines pi-tree cannot read \(3, 4\)/);
+    await assert.rejects(s.setName('x'), /read-only/);
+    assert.equal(readFileSync(file, 'utf8'), v1);
+    assert.equal(existsSync(`${file}.v1.bak`), false);
+  });
+
   it('read-only files refuse writes and stay unchanged (BOM, future version)', async () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sessionText(base()))]);
     const f1 = tempFile(bom);
@@ -255,5 +317,17 @@ describe('migration on first write', () => {
     const c = await s.refresh();
     assert.equal(c?.kind, 'reloaded');
     assert.equal(s.leafId, 'n1');
+  });
+});
+
+describe('file storage', () => {
+  it('an append to a file that is not the size read writes nothing and says so (FileChangedError)', async () => {
+    const text = sessionText(base());
+    const file = tempFile(text);
+    const storage = new JsonlStorage(file);
+    await assert.rejects(storage.append('{"x":1}\n', text.length - 1), FileChangedError);
+    assert.equal(readFileSync(file, 'utf8'), text);
+    await storage.append('{"x":1}\n', Buffer.byteLength(text));
+    assert.equal(readFileSync(file, 'utf8'), `${text}{"x":1}\n`);
   });
 });
