@@ -63,7 +63,7 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    compact the context at the current leaf
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
-  (stderr says "via pi PID"); add --file-only to write the file instead.
+  (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.
 `;
 
 /** The USAGE lines of one command (its line and the description lines under it). */

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { actionKey, BridgeClient } from '../core/bridge/client.js';
 import { findBridge } from '../core/bridge/discovery.js';
-import { args, UsageError } from './commands.js';
+import { args, ROUTED_ARGS } from './commands.js';
 import type { CliIO } from './io.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -13,30 +13,21 @@ export type RoutedName = 'move' | 'label' | 'name' | 'fork' | 'clone';
 /** How long a routed action waits for pi to finish a turn before giving up with "busy". */
 const WAIT_MS = 10_000;
 
-const SPECS: Record<RoutedName, { options: Parameters<typeof args>[1]; positionals: [number, number] }> = {
-  move: { options: { 'summary-text': { type: 'string' } }, positionals: [2, 2] },
-  label: { options: {}, positionals: [2, 3] },
-  name: { options: {}, positionals: [2, 2] },
-  fork: { options: {}, positionals: [2, 2] },
-  clone: { options: {}, positionals: [1, 2] },
-};
-
 /** Wraps a file-mode command so it goes through a running pi when there is one. */
 export function routed(name: RoutedName, fileMode: Command): Command {
   return async (argv, io) => {
     const fileOnly = argv.includes('--file-only');
     const rest = argv.filter((a) => a !== '--file-only');
     if (fileOnly) return fileMode(rest, io);
-    let parsed: ReturnType<typeof args>;
-    try {
-      parsed = args(rest, SPECS[name].options, SPECS[name].positionals, name);
-    } catch (e) {
-      if (e instanceof UsageError) return fileMode(rest, io); // the file-mode command words the usage error
-      throw e;
-    }
+    // (the file-mode command's own parse: a usage error is one, never a fall back to the file)
+    const spec = ROUTED_ARGS[name];
+    const parsed = args(rest, spec.options, spec.positionals as [number, number], spec.usage);
     const [file, ...pos] = parsed.positionals;
     const info = await findBridge(resolve(file), { env: io.env });
     if (!info) return fileMode(rest, io);
+    // pi moves as its /tree does (a user message: to its parent): an exact move is the file's alone
+    if (parsed.values.exact)
+      throw new Error(`pi ${info.record.pid} runs this session and moves as its /tree does; --exact writes the file only: add --file-only (pi does not see it until the session is opened again)`);
     const client = await BridgeClient.connect(info.record);
     try {
       io.err(`via pi ${info.record.pid}\n`);

@@ -240,8 +240,22 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
+/**
+ * The arguments of the commands that go through a running pi (bridgeRouting.ts parses them the same
+ * way, so that an argument one accepts is never refused by the other).
+ */
+export const ROUTED_ARGS = {
+  move: { options: { 'summary-text': { type: 'string' }, exact: { type: 'boolean' } }, positionals: [2, 2], usage: 'pi-tree move FILE ID|root [--exact] [--summary-text TEXT]' },
+  label: { options: {}, positionals: [2, 3], usage: 'pi-tree label FILE ID [TEXT]' },
+  name: { options: {}, positionals: [2, 2], usage: 'pi-tree name FILE TEXT' },
+  fork: { options: {}, positionals: [2, 2], usage: 'pi-tree fork FILE USER_ENTRY_ID' },
+  clone: { options: {}, positionals: [1, 2], usage: 'pi-tree clone FILE [ID]' },
+} satisfies Record<string, { options: ParseArgsConfig['options']; positionals: [number, number]; usage: string }>;
+
+const routedArgs = (argv: string[], name: keyof typeof ROUTED_ARGS) => args(argv, ROUTED_ARGS[name].options, ROUTED_ARGS[name].positionals as [number, number], ROUTED_ARGS[name].usage);
+
 export async function move(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { 'summary-text': { type: 'string' }, exact: { type: 'boolean' } }, [2, 2], 'pi-tree move FILE ID|root [--exact] [--summary-text TEXT]');
+  const { values, positionals } = routedArgs(argv, 'move');
   const session = await openSession(positionals[0]);
   const picked = positionals[1] === 'root' ? null : positionals[1];
   // pi's rule (a user message puts the leaf on its parent and hands its text back), unless --exact.
@@ -254,7 +268,7 @@ export async function move(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function label(argv: string[], io: CliIO): Promise<number> {
-  const { positionals } = args(argv, {}, [2, 3], 'pi-tree label FILE ID [TEXT]');
+  const { positionals } = routedArgs(argv, 'label');
   const session = await openSession(positionals[0]);
   const id = await session.setLabel(positionals[1], positionals[2]);
   io.out(`${id}\n`);
@@ -262,7 +276,7 @@ export async function label(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function name(argv: string[], io: CliIO): Promise<number> {
-  const { positionals } = args(argv, {}, [2, 2], 'pi-tree name FILE TEXT');
+  const { positionals } = routedArgs(argv, 'name');
   const session = await openSession(positionals[0]);
   const id = await session.setName(positionals[1]);
   io.out(`${id}\n`);
@@ -270,7 +284,7 @@ export async function name(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function fork(argv: string[], io: CliIO): Promise<number> {
-  const { positionals } = args(argv, {}, [2, 2], 'pi-tree fork FILE USER_ENTRY_ID');
+  const { positionals } = routedArgs(argv, 'fork');
   const session = await openSession(positionals[0]);
   const { file } = await new SessionRepository({ env: io.env }).fork(session, positionals[1]);
   io.out(`${file}\n`);
@@ -278,7 +292,7 @@ export async function fork(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function clone(argv: string[], io: CliIO): Promise<number> {
-  const { positionals } = args(argv, {}, [1, 2], 'pi-tree clone FILE [ID]');
+  const { positionals } = routedArgs(argv, 'clone');
   const session = await openSession(positionals[0]);
   const file = await new SessionRepository({ env: io.env }).clone(session, positionals[1] ?? session.leafId);
   io.out(`${file}\n`);

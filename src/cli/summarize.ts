@@ -1,6 +1,8 @@
 // `pi-tree summarize` and `pi-tree compact`: the same branch summary and compaction as the extension,
 // headless, against an OpenAI-compatible endpoint. Exit 0 on success, 1 with one line on stderr when
 // something is wrong, 2 for usage errors.
+import { resolve } from 'node:path';
+import { findBridge } from '../core/bridge/discovery.js';
 import { OpenAICompatibleModel, type ModelPrices } from '../core/models/openaiCompatible.js';
 import { NotASessionError } from '../core/reader.js';
 import { EntryNotFoundError, Session } from '../core/session.js';
@@ -21,9 +23,9 @@ import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
 export const SUMMARIZE_USAGE =
-  'usage: pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR] [--context-window N] [--reserve-tokens N] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
+  'usage: pi-tree summarize FILE TARGET_ID [--focus TEXT] --endpoint URL --model M [--api-key-env VAR] [--context-window N] [--reserve-tokens N] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--file-only] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
 export const COMPACT_USAGE =
-  'usage: pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR] [--keep-recent-tokens N] [--reserve-tokens N] [--focus TEXT] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
+  'usage: pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR] [--keep-recent-tokens N] [--reserve-tokens N] [--focus TEXT] [--max-tokens N] [--timeout SECONDS] [--no-stream] [--dry-run] [--file-only] [--price-input USD_PER_MTOK --price-output USD_PER_MTOK [--price-cache-read …] [--price-cache-write …]]';
 
 class UsageError extends Error {}
 
@@ -74,6 +76,7 @@ const COMMON: Spec = {
   focus: 'string',
   'no-stream': 'flag',
   'dry-run': 'flag',
+  'file-only': 'flag',
   'price-input': 'string',
   'price-output': 'string',
   'price-cache-read': 'string',
@@ -133,6 +136,19 @@ function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): 
   });
 }
 
+/**
+ * A pi running FILE with the pi-tree bridge would go on from its own leaf and never see a summary or
+ * compaction written behind its back: refused (before any model call) unless --file-only says so.
+ */
+async function notUnderPi(file: string, opts: Record<string, string | number | boolean>, io: CliIO, what: string): Promise<void> {
+  if (opts['dry-run'] || opts['file-only']) return;
+  const info = await findBridge(resolve(file), { env: io.env });
+  if (info)
+    throw new Error(
+      `pi ${info.record.pid} runs this session (with the pi-tree bridge) and would not see ${what} written into the file: make it in pi, or add --file-only to write the file all the same`,
+    );
+}
+
 async function run(name: string, io: CliIO, usage: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
@@ -152,6 +168,7 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     const { positional, opts } = parseArgs(argv, COMMON);
     if (positional.length !== 2) throw new UsageError(positional.length < 2 ? 'FILE and TARGET_ID are required' : `unexpected argument "${positional[2]}"`);
     const [file, targetId] = positional;
+    await notUnderPi(file, opts, io, 'a branch summary');
     const dryRun = !!opts['dry-run'];
     const model = dryRun ? undefined : makeModel(opts, io);
     const session = await openSession(file);
@@ -194,6 +211,7 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     const { positional, opts } = parseArgs(argv, { ...COMMON, 'keep-recent-tokens': 'int' });
     if (positional.length !== 1) throw new UsageError(positional.length < 1 ? 'FILE is required' : `unexpected argument "${positional[1]}"`);
     const [file] = positional;
+    await notUnderPi(file, opts, io, 'a compaction');
     const dryRun = !!opts['dry-run'];
     const model = dryRun ? undefined : makeModel(opts, io);
     const session = await openSession(file);

@@ -1,6 +1,7 @@
 // `pi-tree move|label|name|fork|clone` go through the pi running the session (with its bridge), and
 // write the file themselves with --file-only or when no pi runs it.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
@@ -70,6 +71,27 @@ describe('CLI routing through a running pi', () => {
     assert.doesNotMatch(r.err, /via pi/);
     assert.equal(await pi.leaf(), before);
     assert.equal(fileEntries(file).at(-1)!.type, 'leaf');
+  });
+
+  it('what pi cannot do is refused, never written behind its back: --exact, summarize, compact; a bad option is a usage error', async () => {
+    const size = readFileSync(file).length;
+    const requestsBefore = lb.requests.length;
+    const exact = await run(['move', file, ids.u2, '--exact'], pe.env);
+    assert.equal(exact.code, 1);
+    assert.match(exact.err, new RegExp(`pi ${pi.pid} runs this session.*add --file-only`));
+    const bad = await run(['move', file, ids.a1, '--bogus'], pe.env);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /usage: pi-tree move FILE/);
+    for (const argv of [
+      ['summarize', file, ids.a1, '--endpoint', lb.url, '--model', 'm'],
+      ['compact', file, '--endpoint', lb.url, '--model', 'm'],
+    ]) {
+      const r = await run(argv, pe.env);
+      assert.equal(r.code, 1, argv[0]);
+      assert.match(r.err, /runs this session \(with the pi-tree bridge\).*--file-only/, argv[0]);
+    }
+    assert.equal(readFileSync(file).length, size, 'nothing was written');
+    assert.equal(lb.requests.length, requestsBefore, 'no model call was made');
   });
 
   it('clone goes through pi, which switches to the new session', async () => {
