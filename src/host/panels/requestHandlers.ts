@@ -74,6 +74,8 @@ export const requestHandlers: Handlers = {
   },
   async summaryPreview(b, seq, cx) {
     if (b.id !== null) cx.actions.need(b.id);
+    // (a preview is the first step of a write: nothing runs, pi or a model, for a session that cannot take it)
+    cx.actions.checkWritable();
     const { leaf } = await cx.actions.piTarget(b.id);
     return withProgress(cx, seq, 'Summarizing the branch being left…', (token) => cx.summaries.previewBranch(cx.session, b.id, leaf, b.focus, token));
   },

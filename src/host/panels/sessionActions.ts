@@ -68,7 +68,8 @@ export class SessionActions {
     return this.deps.confirmLiveWrite(this.file, action, canFork);
   }
 
-  private checkWritable(): void {
+  /** Throws for a read-only session (also an untrusted workspace's): before any change or the work that prepares one. */
+  checkWritable(): void {
     const ro = this.session.readOnly;
     if (ro) throw new Error(`This session is read-only: ${ro}.`);
   }

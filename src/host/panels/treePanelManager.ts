@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { resolvePath, samePath } from '../../core/repository.js';
 import { unreadTitle } from './sessionTitles.js';
+import { errorHtml } from './webviewHtml.js';
 import { EDITOR_VIEW_TYPE, PANEL_VIEW_TYPE, TreeController, type TreeDeps } from './treeController.js';
 
 const RESTORE_KEY = 'piTree.panels';
@@ -32,6 +33,12 @@ export class TreePanelManager implements vscode.Disposable {
         {
           openCustomDocument: (uri) => ({ uri, dispose: () => {} }),
           resolveCustomEditor: async (doc, panel) => {
+            // A file on disk only: a git revision or another scheme's document has an fsPath too, of the
+            // working file, which a move or label would then write.
+            if (doc.uri.scheme !== 'file') {
+              panel.webview.html = errorHtml(`It is a ${doc.uri.scheme}: document, not a session file on disk (pi-tree opens and changes only those); open the file itself to see its tree.`);
+              return;
+            }
             this.track(new TreeController(panel, doc.uri.fsPath, this.treeDeps));
           },
         } satisfies vscode.CustomReadonlyEditorProvider,
