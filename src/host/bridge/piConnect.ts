@@ -6,7 +6,7 @@
 // and "Disconnect" removes exactly that text: settings.json is byte-identical afterwards when nobody
 // touched that spot, and otherwise only pi-tree's entry is taken out. No vscode import (tested in Node).
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type Node } from 'jsonc-parser';
 import { agentDirOf, ensurePrivateDir } from '../../core/bridge/paths.js';
@@ -57,11 +57,23 @@ function readState(p: ConnectPaths): ConnectState | undefined {
   }
 }
 
+/**
+ * Rewrites the user's settings.json: the file a symlink points to (a dotfiles repo keeps its link and
+ * gets the change), with its mode kept, and its bytes before kept beside it (`.pi-tree.bak`, the last one).
+ */
+function writeSettings(file: string, data: string): void {
+  const real = realpathSync(file);
+  const mode = statSync(real).mode & 0o7777;
+  copyFileSync(real, `${real}.pi-tree.bak`);
+  writeAtomic(real, data, mode);
+}
+
 /** Writes `data` atomically (temp file beside it, then rename), so pi never reads half a file. */
 function writeAtomic(file: string, data: string | Buffer, mode = 0o600): void {
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(tmp, data, { mode, flag: 'wx' });
   try {
+    chmodSync(tmp, mode); // (the umask took its bits off)
     renameSync(tmp, file);
   } catch (e) {
     try {
@@ -183,7 +195,7 @@ export function connectPi(bundledBridge: string, env: NodeJS.ProcessEnv = proces
   writeAtomic(paths.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   if (next !== text) {
     try {
-      if (existed) writeAtomic(paths.settingsFile, next, 0o600);
+      if (existed) writeSettings(paths.settingsFile, next);
       else writeFileSync(paths.settingsFile, next, { mode: 0o600, flag: 'wx' });
     } catch (e) {
       unlinkQuiet(paths.stateFile);
@@ -215,7 +227,7 @@ export function disconnectPi(env: NodeJS.ProcessEnv = process.env): DisconnectRe
     else {
       const next = removeInserted(text, state) ?? removeStructurally(text, state);
       exact = next.exact;
-      if (next.text !== text) writeAtomic(state.settingsFile, next.text, 0o600);
+      if (next.text !== text) writeSettings(state.settingsFile, next.text);
     }
   }
   unlinkQuiet(paths.bridgeCopy);

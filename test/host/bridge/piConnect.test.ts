@@ -1,7 +1,7 @@
 // "Connect pi to pi-tree" on a temp pi agent dir: the real pi 1.6.0 loads the bridge from its settings
 // (no -e), and "Disconnect" leaves settings.json byte-identical, whatever its layout.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connectPi, connectPaths, connectStatus, disconnectPi, PiSettingsError, refreshBridgeCopy } from '../../../src/host/bridge/piConnect.js';
@@ -127,6 +127,26 @@ describe('connect pi to pi-tree', () => {
     assert.equal(existsSync(connectPaths(envFor(broken)).dir), false);
     writeFileSync(join(broken, 'settings.json'), '{"packages": "npm:foo"}');
     assert.throws(() => connectPi(BRIDGE, envFor(broken)), /not a list/);
+  });
+
+  it('a settings.json that is a symlink (a dotfiles repo) stays one: its target gets the change, keeps its mode, and its bytes before are kept', () => {
+    const agentDir = tempDir('pi-tree-agent-');
+    const dotfiles = tempDir('pi-tree-dotfiles-');
+    const target = join(dotfiles, 'pi-settings.json');
+    const original = `${JSON.stringify({ theme: 'dark' }, null, 2)}\n`;
+    writeFileSync(target, original);
+    chmodSync(target, 0o644);
+    const link = join(agentDir, 'settings.json');
+    symlinkSync(target, link);
+    const paths = connectPi(BRIDGE, envFor(agentDir));
+    assert.ok(lstatSync(link).isSymbolicLink(), 'still a link');
+    assert.ok((JSON.parse(readFileSync(target, 'utf8')) as { packages: string[] }).packages.includes(paths.bridgeCopy), 'the target has the entry');
+    assert.equal(statSync(target).mode & 0o777, 0o644, 'its mode is kept');
+    assert.equal(readFileSync(`${target}.pi-tree.bak`, 'utf8'), original, 'the bytes before, beside it');
+    disconnectPi(envFor(agentDir));
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(readFileSync(target, 'utf8'), original);
+    assert.equal(statSync(target).mode & 0o777, 0o644);
   });
 
   it('an updated pi-tree refreshes the stable copy', () => {
