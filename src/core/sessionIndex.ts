@@ -295,12 +295,30 @@ export class SessionIndex extends IndexColumns {
     this.childN = new Int32Array(cap);
     this.firstRoot = this.lastRoot = -1;
     this.rootN = 0;
+    // Appended in file order; a list that comes out of time order (clock skew) is sorted once at the end
+    // (inserting each one in place walked the list: quadratic on many siblings after a future one).
+    const unsorted = new Set<number>();
     for (let i = 0; i < this.count; i++) {
       if (this.flags[i] & F_SUPERSEDED) continue;
-      this.link(i, this.treeParentIdx(i));
+      const p = this.treeParentIdx(i);
+      if (!this.link(i, p, true)) unsorted.add(p);
       if ((i & 0x3fff) === 0x3fff) yield;
     }
+    for (const p of unsorted) {
+      this.sortChildren(p);
+      yield;
+    }
     this.childrenBuilt = true;
+  }
+
+  /** Orders the children of `p` (-1: the roots), now in file order, as pi does: a stable sort by time. */
+  private sortChildren(p: number): void {
+    const kids: number[] = [];
+    for (let c = p < 0 ? this.firstRoot : this.firstChild[p]; c >= 0; c = this.nextSibling[c]) kids.push(c);
+    kids.sort((a, b) => this.timeCol[a] - this.timeCol[b]);
+    for (let k = 0; k < kids.length; k++) this.nextSibling[kids[k]] = k + 1 < kids.length ? kids[k + 1] : -1;
+    if (p < 0) [this.firstRoot, this.lastRoot] = [kids[0], kids[kids.length - 1]];
+    else [this.firstChild[p], this.lastChild[p]] = [kids[0], kids[kids.length - 1]];
   }
 
   /** Builds the tree structures (cycle check, children) in slices, yielding to the event loop. */
@@ -322,7 +340,11 @@ export class SessionIndex extends IndexColumns {
     return ta < tb || (ta === tb && a < b);
   }
 
-  private link(i: number, p: number): void {
+  /**
+   * Adds `i` to the children of `p` in pi's order; `append`: at the end whatever its time (the caller
+   * sorts later). False when it was out of time order.
+   */
+  private link(i: number, p: number, append = false): boolean {
     this.nextSibling[i] = -1;
     const last = p < 0 ? this.lastRoot : this.lastChild[p];
     if (p < 0) this.rootN++;
@@ -330,13 +352,14 @@ export class SessionIndex extends IndexColumns {
     if (last < 0) {
       if (p < 0) this.firstRoot = this.lastRoot = i;
       else this.firstChild[p] = this.lastChild[p] = i;
-      return;
+      return true;
     }
-    if (this.before(last, i)) {
+    const inOrder = this.before(last, i);
+    if (inOrder || append) {
       this.nextSibling[last] = i;
       if (p < 0) this.lastRoot = i;
       else this.lastChild[p] = i;
-      return;
+      return inOrder;
     }
     // Out of time order (rare): walk to the insertion point.
     let prev = -1;
@@ -349,5 +372,6 @@ export class SessionIndex extends IndexColumns {
     if (prev >= 0) this.nextSibling[prev] = i;
     else if (p < 0) this.firstRoot = i;
     else this.firstChild[p] = i;
+    return false;
   }
 }

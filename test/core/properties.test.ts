@@ -117,6 +117,37 @@ describe('properties of the reader and index', () => {
     assert.equal(counts[r.index.lookup('a')], 2);
   });
 
+  it("siblings in pi's order (a stable sort by time of the file's order), whatever the clock did, read at once or appended", async () => {
+    const minute = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m)).toISOString();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 9 })), { minLength: 1, maxLength: 60 }), async (kids) => {
+        // parents r (a root) and p0..p3 under it; child k under parent kids[k][0] at minute kids[k][1]
+        const line = (id: string, parentId: string | null, m: number) => JSON.stringify({ type: 'custom', id, parentId, timestamp: minute(m) });
+        const head = [line('r', null, 0), ...[0, 1, 2, 3].map((j) => line(`p${j}`, 'r', 0))];
+        const body = kids.map(([p, m], k) => line(`k${k}`, `p${p}`, m));
+        const expected = (p: number) =>
+          kids
+            .map(([q, m], k) => ({ q, m, id: `k${k}` }))
+            .filter((x) => x.q === p)
+            .sort((a, b) => a.m - b.m)
+            .map((x) => x.id);
+        const whole = await read(Buffer.from(`${HEADER}${[...head, ...body].join('\n')}\n`));
+        assert.ok(!(whole instanceof Error));
+        const s = await Session.inMemory(`${HEADER}${head.join('\n')}\n`);
+        s.index.childrenOf('r'); // the lists built, then each child linked as it is appended
+        for (const l of body) {
+          (s.storage as MemoryStorage).data = Buffer.concat([(s.storage as MemoryStorage).data, Buffer.from(`${l}\n`)]);
+          await s.refresh();
+        }
+        for (const p of [0, 1, 2, 3]) {
+          assert.deepEqual(whole.index.childrenOf(`p${p}`).map((r) => r.id), expected(p), `read at once, p${p}`);
+          assert.deepEqual(s.index.childrenOf(`p${p}`).map((r) => r.id), expected(p), `appended, p${p}`);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('valid entries round-trip: what is written is read back equal, unknown fields kept', async () => {
     const valid = fc.record({
       type: fc.constantFrom('message', 'custom', 'future_type'),
