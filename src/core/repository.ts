@@ -161,7 +161,8 @@ export class SessionRepository {
    * (beside the session it came from: a header's cwd must not decide where a derived session lands).
    */
   async create(cwd: string, opts: { parentSession?: string; id?: string; dir?: string } = {}): Promise<string> {
-    const header = makeHeader(resolvePath(cwd), opts.parentSession, opts.id);
+    // (an empty cwd stays empty, as clone copies it: resolved, it would be this process's folder)
+    const header = makeHeader(cwd === '' ? '' : resolvePath(cwd), opts.parentSession, opts.id);
     const file = this.fileName(opts.dir ?? this.dirFor(cwd), header);
     await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, toLine(header), { exclusive: true });

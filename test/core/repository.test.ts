@@ -78,6 +78,9 @@ describe('create, fork, clone, delete', () => {
     assert.match(h.id as string, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(f.endsWith(`${(h.timestamp as string).replace(/[:.]/g, '-')}_${h.id as string}.jsonl`), true);
     await assert.rejects(repo.create('/work/p', { id: '../../evil' }), /Invalid session id/);
+    // a session whose header has no cwd gives one without (not this process's folder), as clone copies it
+    const empty = await repo.create('', { dir });
+    assert.equal(lines(empty)[0].cwd, '');
   });
 
   it('clone re-chains the path without label and leaf records, re-emits labels with their timestamps, remaps compactions', async () => {
