@@ -7,10 +7,14 @@
 import { IndexColumns } from './indexColumns.js';
 import { F_RAWPARENT, F_REPEAT, F_SELF, F_SUPERSEDED, type EntryRecord } from './indexRecord.js';
 
+const ON_CYCLE = 1;
+const CYCLE_ENTRY = 2;
+
 export { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord } from './indexRecord.js';
 
 export class SessionIndex extends IndexColumns {
   private cycleChecked = false;
+  /** Per record: ON_CYCLE, or CYCLE_ENTRY for the earliest of its cycle (shown as a root); 0: none. */
   private cyclic: Uint8Array | undefined;
   private childrenBuilt = false;
   private firstChild = new Int32Array(0);
@@ -152,7 +156,8 @@ export class SessionIndex extends IndexColumns {
     if (f & F_SELF || (this.par[i] < 0 && !(f & F_RAWPARENT))) return -1;
     if (f & F_RAWPARENT || this.duplicates) {
       this.checkCycles();
-      if (this.cyclic?.[i] && this.isCycleEntry(i)) return -1;
+      // Of the entries in one cycle, the earliest in the file becomes the root, so the cycle is drawn once.
+      if (this.cyclic?.[i] === CYCLE_ENTRY) return -1;
     }
     return this.up(i);
   }
@@ -215,18 +220,6 @@ export class SessionIndex extends IndexColumns {
     return !!this.cyclic;
   }
 
-  private isCycleEntry(i: number): boolean {
-    // Of the entries in one cycle, the earliest in the file becomes the root, so the cycle is drawn once.
-    let min = i;
-    let cur = this.up(i);
-    let steps = 0;
-    while (cur >= 0 && cur !== i && steps++ <= this.size) {
-      if (cur < min) min = cur;
-      cur = this.up(cur);
-    }
-    return min === i;
-  }
-
   /** Marks every entry that sits on a parent cycle (O(n), iterative). */
   private checkCycles(): void {
     if (this.cycleChecked) return;
@@ -235,6 +228,8 @@ export class SessionIndex extends IndexColumns {
 
   private *cycleSteps(): Generator<void> {
     this.cyclic = undefined;
+    // (checked again after a change: the cycles found before are found again if they are still there)
+    for (let k = this.diagnostics.length - 1; k >= 0; k--) if (this.diagnostics[k].code === 'cycle') this.diagnostics.splice(k, 1);
     // Parents named before their children, and no id twice: every walk goes to earlier lines, no cycle.
     if (!this.duplicates && !this.parentRaw.size) {
       this.cycleChecked = true;
@@ -259,8 +254,12 @@ export class SessionIndex extends IndexColumns {
         // cur is on this walk: everything from it to the end of the walk is a cycle.
         const members = walk.slice(walk.indexOf(cur));
         this.cyclic ??= new Uint8Array(n);
-        for (const m of members) this.cyclic[m] = 1;
-        const first = Math.min(...members);
+        let first = members[0];
+        for (const m of members) {
+          this.cyclic[m] = ON_CYCLE;
+          if (m < first) first = m; // (not Math.min(...members): a long cycle overflows the stack)
+        }
+        this.cyclic[first] = CYCLE_ENTRY;
         this.diagnostics.push({
           line: this.lineCol[first] || undefined,
           severity: 'error',

@@ -140,12 +140,35 @@ describe('properties of the reader and index', () => {
           await s.refresh();
         }
         for (const p of [0, 1, 2, 3]) {
-          assert.deepEqual(whole.index.childrenOf(`p${p}`).map((r) => r.id), expected(p), `read at once, p${p}`);
-          assert.deepEqual(s.index.childrenOf(`p${p}`).map((r) => r.id), expected(p), `appended, p${p}`);
+          assert.deepEqual(
+            whole.index.childrenOf(`p${p}`).map((r) => r.id),
+            expected(p),
+            `read at once, p${p}`,
+          );
+          assert.deepEqual(
+            s.index.childrenOf(`p${p}`).map((r) => r.id),
+            expected(p),
+            `appended, p${p}`,
+          );
         }
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('a parent cycle of 300,000 entries is reported once, and checked again after an append, without a crash', async () => {
+    const n = 300_000;
+    const id = (k: number) => `c${k.toString(16).padStart(7, '0')}`;
+    const lines: string[] = [];
+    for (let k = 0; k < n; k++) lines.push(JSON.stringify({ type: 'custom', id: id(k), parentId: id((k + 1) % n), timestamp: '2026-01-01T00:00:00.000Z' }));
+    const s = await Session.inMemory(`${HEADER}${lines.join('\n')}\n`);
+    assert.equal(s.index.childrenOf(id(0)).length, 1);
+    const cycles = () => s.diagnostics.filter((d) => d.code === 'cycle');
+    assert.equal(cycles().length, 1);
+    assert.equal(cycles()[0].line, 2, 'named by its first line');
+    await s.appendMessage({ role: 'user', content: 'after', timestamp: 1 });
+    s.index.childrenOf(id(0));
+    assert.equal(cycles().length, 1, 'not reported twice');
   });
 
   it('valid entries round-trip: what is written is read back equal, unknown fields kept', async () => {
