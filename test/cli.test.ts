@@ -107,6 +107,18 @@ describe('pi-tree CLI', () => {
     assert.equal(j.nodes.find((n: { id: string }) => n.id === 'u1').label, 'start');
   });
 
+  it('a file of 200,000 unreadable lines: tree and stats answer (no stack overflow), tree names the first 20 problems', () => {
+    const file = tempFile(base() + Array.from({ length: 200_000 }, (_, i) => `garbage ${i}`).join('\n') + '\n');
+    const t = cli(['tree', file]);
+    assert.equal(t.code, 0, t.err.slice(0, 300));
+    assert.match(t.out, /user: two/);
+    const warnings = t.err.trim().split('\n');
+    assert.equal(warnings.length, 21);
+    assert.equal(warnings[0], 'warning: line 6: Line 6 is not valid JSON and was skipped.');
+    assert.equal(warnings[20], 'warning: and 199980 more');
+    assert.equal(cli(['stats', file, '--json']).code, 0);
+  });
+
   it('move, move root, move with summary, label, name write what pi writes', () => {
     const file = tempFile(base());
     assert.equal(cli(['move', file, 'u1', '--exact']).code, 0);

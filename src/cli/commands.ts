@@ -35,6 +35,9 @@ export function args(
   return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
+/** How many of a session's problems `tree` prints. */
+const MAX_WARNINGS = 20;
+
 const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
 
 async function openSession(file: string): Promise<Session> {
@@ -195,7 +198,10 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   );
   out.add(`(${rows} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
   out.flush();
-  for (const d of session.diagnostics) if (d.severity !== 'info') io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
+  // (the first ones: a file of garbage would print a line per line it has)
+  const warnings = session.diagnostics.filter((d) => d.severity !== 'info');
+  for (const d of warnings.slice(0, MAX_WARNINGS)) io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
+  if (warnings.length > MAX_WARNINGS) io.err(`warning: and ${warnings.length - MAX_WARNINGS} more\n`);
   return 0;
 }
 

@@ -138,7 +138,7 @@ export async function changesAt(session: Session, id: string, signal?: AbortSign
   const results: EntryRecord[] = [];
   let level = index.childrenOf(rec.id).filter((r) => r.role === 'toolResult');
   for (let depth = 0; level.length && depth < MAX_RESULT_DEPTH && results.length < 4 * MAX_RESULT_DEPTH; depth++) {
-    results.push(...level);
+    for (const r of level) results.push(r);
     level = level.flatMap((r) => index.childrenOf(r.id).filter((c) => c.role === 'toolResult'));
   }
   const failed = new Set<string>();

@@ -88,7 +88,7 @@ export function contextEntries(path: readonly SessionEntry[]): SessionEntry[] {
     if (e.id === compaction.firstKeptEntryId) kept = true;
     if (kept && messageOf(e)?.role !== 'system') out.push(e);
   }
-  out.push(...path.slice(at + 1));
+  for (let i = at + 1; i < path.length; i++) out.push(path[i]);
   return out;
 }
 

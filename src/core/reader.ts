@@ -216,7 +216,10 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
     readOnly = `the file is format v${fileVersion}, newer than the v3 pi-tree writes`;
     diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
   }
-  index!.diagnostics.unshift(...diagnostics);
+  // (not unshift(...diagnostics): a file of garbage has more lines than a call takes arguments)
+  const own = index!.diagnostics.splice(0);
+  for (const d of diagnostics) index!.diagnostics.push(d);
+  for (const d of own) index!.diagnostics.push(d);
   if (legacyEntries) readOnly ??= migrationRefusal(fileVersion, index!.diagnostics);
   return {
     index: index!,
@@ -281,7 +284,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
       if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [])) tailEntryOffset = res.endOffset;
     }
   }
-  index.diagnostics.push(...diags);
+  for (const d of diags) index.diagnostics.push(d);
   const lastLine = lastEnd >= 0 ? await lineTail(src, lastStart, lastEnd) : st.lastLine;
   loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
   const added: EntryRecord[] = [];

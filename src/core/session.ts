@@ -224,7 +224,13 @@ export class Session {
    */
   async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
     const messages: AgentMessage[] = [];
-    const rest = await this.streamContext(leafId, (m) => messages.push(...m), { signal });
+    const rest = await this.streamContext(
+      leafId,
+      (m) => {
+        for (const x of m) messages.push(x);
+      },
+      { signal },
+    );
     return { messages, ...rest };
   }
 
