@@ -7,6 +7,7 @@ import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
 import type { EntryRecord } from './sessionIndex.js';
 import type { SessionEntry } from './types.js';
+import { asText } from './values.js';
 
 /** A change as lists show it: no file contents, just what, where and how big. */
 export interface ChangeInfo {
@@ -75,7 +76,7 @@ export async function changesOnPath(session: Session, recs: readonly EntryRecord
     // records held in memory (unmigrated files): their tool results are read from the entry
     for (const r of slice) {
       const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
-      if (m?.isError === true) failed.add(String(m.toolCallId));
+      if (m?.isError === true) failed.add(asText(m.toolCallId));
     }
     for (const e of loaded) {
       const changes = changesOfEntry(e);
@@ -124,7 +125,7 @@ export async function changesAt(session: Session, id: string, signal?: AbortSign
   let onlyCall: string | undefined;
   if (rec.role === 'toolResult') {
     const [self] = await session.load([rec], signal);
-    onlyCall = String((self?.type === 'message' && (self.message as { toolCallId?: unknown }).toolCallId) || '');
+    onlyCall = asText((self?.type === 'message' && (self.message as { toolCallId?: unknown }).toolCallId) || '');
     let p = index.treeParent(rec);
     for (let steps = 0; p && p.role !== 'assistant' && steps < MAX_RESULT_DEPTH; steps++) p = index.treeParent(p);
     if (!p || p.role !== 'assistant') return { entryId: id, changes: [], failed: new Set() };
@@ -144,7 +145,7 @@ export async function changesAt(session: Session, id: string, signal?: AbortSign
   const failed = new Set<string>();
   for (const e of await session.load(results, signal)) {
     const m = e?.type === 'message' ? (e.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
-    if (m?.isError === true) failed.add(String(m.toolCallId));
+    if (m?.isError === true) failed.add(asText(m.toolCallId));
   }
   return { entryId: rec.id, changes, failed };
 }

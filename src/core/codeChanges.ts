@@ -3,6 +3,7 @@
 // the files a `bash` command writes, moves or deletes. Pure: no file of the user's is ever read.
 import { messageOf, type SessionEntry } from './types.js';
 import { bashFiles, type BashFileOp } from './bashFiles.js';
+import { asText } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -84,7 +85,7 @@ export function callsOf(entry: SessionEntry | undefined): { id: string; name: st
   if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
   const out: { id: string; name: string; arguments: unknown }[] = [];
   for (const b of m.content as unknown[]) {
-    if (isObj(b) && b.type === 'toolCall' && typeof b.name === 'string') out.push({ id: String(b.id ?? ''), name: b.name, arguments: b.arguments });
+    if (isObj(b) && b.type === 'toolCall' && typeof b.name === 'string') out.push({ id: asText(b.id ?? ''), name: b.name, arguments: b.arguments });
   }
   return out;
 }

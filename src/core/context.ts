@@ -3,6 +3,7 @@
 // message objects in the same key order, same wrapper strings.
 import type { ActiveToolsChangeEntry, AgentMessage, CompactionEntry, ContextEditEntry, ModelRef, SessionContext, SessionEntry } from './types.js';
 import { messageOf } from './types.js';
+import { asText } from './values.js';
 
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
@@ -11,7 +12,13 @@ export const BRANCH_SUMMARY_SUFFIX = '</summary>';
 
 type Obj = Record<string, unknown>;
 
-const ms = (iso: unknown) => new Date(iso as string).getTime();
+const ms = (iso: unknown) => {
+  try {
+    return new Date(iso as string).getTime();
+  } catch {
+    return NaN; // an object that cannot be a date ({"toString":1})
+  }
+};
 
 /** The messages one entry contributes (pi's sessionEntryToContextMessages). */
 export function entryToMessages(entry: SessionEntry): AgentMessage[] {
@@ -137,12 +144,12 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
 
 /** pi's bashExecutionToText. */
 export function bashExecutionToText(m: Obj): string {
-  let text = `Ran \`${m.command as string}\`\n`;
-  if (m.output) text += `\`\`\`\n${m.output as string}\n\`\`\``;
+  let text = `Ran \`${asText(m.command)}\`\n`;
+  if (m.output) text += `\`\`\`\n${asText(m.output)}\n\`\`\``;
   else text += '(no output)';
   if (m.cancelled) text += '\n\n(command cancelled)';
-  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0) text += `\n\nCommand exited with code ${m.exitCode as number}`;
-  if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${m.fullOutputPath as string}]`;
+  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0) text += `\n\nCommand exited with code ${asText(m.exitCode)}`;
+  if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${asText(m.fullOutputPath)}]`;
   return text;
 }
 
@@ -159,10 +166,10 @@ export function convertToLlm(messages: readonly AgentMessage[]): AgentMessage[] 
         out.push({ role: 'user', content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content, timestamp: m.timestamp });
         break;
       case 'branchSummary':
-        out.push({ role: 'user', content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + (m.summary as string) + BRANCH_SUMMARY_SUFFIX }], timestamp: m.timestamp });
+        out.push({ role: 'user', content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + asText(m.summary) + BRANCH_SUMMARY_SUFFIX }], timestamp: m.timestamp });
         break;
       case 'compactionSummary':
-        out.push({ role: 'user', content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + (m.summary as string) + COMPACTION_SUMMARY_SUFFIX }], timestamp: m.timestamp });
+        out.push({ role: 'user', content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + asText(m.summary) + COMPACTION_SUMMARY_SUFFIX }], timestamp: m.timestamp });
         break;
       case 'system':
       case 'user':

@@ -6,6 +6,7 @@ import { fullText } from './preview.js';
 import type { Session } from './session.js';
 import { estimateTokens } from './summary/tokens.js';
 import type { AgentMessage, CompactionEntry } from './types.js';
+import { asText } from './values.js';
 
 export interface ContextListing {
   leafId: string | null;
@@ -30,7 +31,7 @@ export async function listContext(session: Session, leafId: string | null, yield
   for (const m of ctx.messages) {
     const llm = convertToLlm([m])[0];
     const text = llm ? fullText(llm.content) || describeContent(llm) : describeContent(m);
-    messages.push({ role: String(m.role), text: text.slice(0, TEXT_MAX), tokens: estimateTokens(m) });
+    messages.push({ role: asText(m.role), text: text.slice(0, TEXT_MAX), tokens: estimateTokens(m) });
     if (performance.now() - t0 > SLICE_MS) {
       await yieldNow();
       t0 = performance.now();
@@ -43,16 +44,16 @@ export async function listContext(session: Session, leafId: string | null, yield
     tokens: messages.reduce((n, m) => n + m.tokens, 0),
     compactionAt: at >= 0 ? at : undefined,
     thinkingLevel: ctx.thinkingLevel,
-    model: ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : null,
+    model: ctx.model ? `${asText(ctx.model.provider)}/${asText(ctx.model.modelId)}` : null,
   };
 }
 
 /** A line for a message without text: its tool calls, or the command of a bash execution. */
 function describeContent(m: AgentMessage): string {
   if (Array.isArray(m.content)) {
-    const calls = (m.content as { type?: string; name?: string }[]).filter((b) => b?.type === 'toolCall').map((b) => b.name);
+    const calls = (m.content as { type?: string; name?: string }[]).filter((b) => b?.type === 'toolCall').map((b) => asText(b.name));
     if (calls.length) return `(tool calls: ${calls.join(', ')})`;
   }
-  if (m.role === 'bashExecution') return `$ ${String(m.command ?? '')}`;
+  if (m.role === 'bashExecution') return `$ ${asText(m.command ?? '')}`;
   return '';
 }

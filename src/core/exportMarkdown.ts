@@ -6,6 +6,7 @@ import { formatToolCall } from './preview.js';
 import { callsOf, editsOf } from './codeChanges.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
+import { asText, asNumber } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter((b) => (b as Obj)?.type === 'text')
-    .map((b) => String((b as Obj).text ?? ''))
+    .map((b) => asText((b as Obj).text ?? ''))
     .join('\n\n');
 }
 
@@ -40,12 +41,12 @@ function thinkingOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter((b) => (b as Obj)?.type === 'thinking' && !(b as Obj).redacted)
-    .map((b) => String((b as Obj).thinking ?? ''))
+    .map((b) => asText((b as Obj).thinking ?? ''))
     .join('\n\n');
 }
 
 function when(e: SessionEntry): string {
-  const t = Date.parse(e.timestamp);
+  const t = typeof e.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
   return Number.isFinite(t) ? new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '';
 }
 
@@ -86,7 +87,7 @@ export class MarkdownWriter {
     this.entries++;
     const m = messageOf(e);
     if (m?.role === 'toolResult' && this.pending) {
-      const id = String(m.toolCallId ?? '');
+      const id = asText(m.toolCallId ?? '');
       if (this.pending.calls.some((c) => c.id === id) && !this.pending.results.has(id)) {
         this.pending.results.set(id, e);
         return;
@@ -135,33 +136,33 @@ export class MarkdownWriter {
           const model = typeof m.model === 'string' ? ` (${m.model})` : '';
           const thinking = thinkingOf(m.content);
           const text = textOf(m.content);
-          const err = m.stopReason === 'error' || m.stopReason === 'aborted' ? `\n\n*Stopped: ${String(m.stopReason)}${m.errorMessage ? ` — ${String(m.errorMessage)}` : ''}*` : '';
+          const err = m.stopReason === 'error' || m.stopReason === 'aborted' ? `\n\n*Stopped: ${asText(m.stopReason)}${m.errorMessage ? ` — ${asText(m.errorMessage)}` : ''}*` : '';
           const body = `${thinking ? `<details><summary>Thinking</summary>\n\n${fence(thinking)}\n</details>\n\n` : ''}${text}${err}`;
           return `## Assistant${model} · ${when(e)}\n\n${body ? `${body}\n\n` : ''}`;
         }
         case 'toolResult':
-          return `<details><summary>Result of ${escapeHtml(String(m.toolName ?? 'a tool'))}${m.isError ? ' (error)' : ''}</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
+          return `<details><summary>Result of ${escapeHtml(asText(m.toolName ?? 'a tool'))}${m.isError ? ' (error)' : ''}</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
         case 'bashExecution':
-          return `## Shell · ${when(e)}\n\n${fence(String(m.command ?? ''), 'sh')}\n${fence(cut(String(m.output ?? ''), MAX_OUTPUT))}\n`;
+          return `## Shell · ${when(e)}\n\n${fence(asText(m.command ?? ''), 'sh')}\n${fence(cut(asText(m.output ?? ''), MAX_OUTPUT))}\n`;
         case 'system':
           return `<details><summary>System prompt</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
         case 'custom':
-          return m.display === false ? '' : `> **${escapeHtml(String(m.customType ?? 'extension'))}**\n>\n${quote(textOf(m.content))}\n\n`;
+          return m.display === false ? '' : `> **${escapeHtml(asText(m.customType ?? 'extension'))}**\n>\n${quote(textOf(m.content))}\n\n`;
         default:
           return '';
       }
     }
     switch (e.type) {
       case 'branch_summary':
-        return `> **Branch summary** (of a branch left at \`${String(e.fromId)}\`)\n>\n${quote(String(e.summary ?? ''))}\n\n`;
+        return `> **Branch summary** (of a branch left at \`${asText(e.fromId)}\`)\n>\n${quote(asText(e.summary ?? ''))}\n\n`;
       case 'compaction':
-        return `> **Compaction** (${Number(e.tokensBefore).toLocaleString('en-US')} tokens before)\n>\n${quote(String(e.summary ?? ''))}\n\n`;
+        return `> **Compaction** (${asNumber(e.tokensBefore).toLocaleString('en-US')} tokens before)\n>\n${quote(asText(e.summary ?? ''))}\n\n`;
       case 'custom_message':
-        return e.display === false ? '' : `> **${escapeHtml(String(e.customType))}**\n>\n${quote(textOf(e.content))}\n\n`;
+        return e.display === false ? '' : `> **${escapeHtml(asText(e.customType))}**\n>\n${quote(textOf(e.content))}\n\n`;
       case 'model_change':
-        return `*Model: ${String(e.provider)}/${String(e.modelId)}*\n\n`;
+        return `*Model: ${asText(e.provider)}/${asText(e.modelId)}*\n\n`;
       case 'thinking_level_change':
-        return `*Thinking: ${String(e.thinkingLevel)}*\n\n`;
+        return `*Thinking: ${asText(e.thinkingLevel)}*\n\n`;
       default:
         return '';
     }

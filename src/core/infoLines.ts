@@ -8,6 +8,7 @@ import { outerKeys, scanValue } from './jsonValid.js';
 import { isBlank, parseLine } from './jsonl.js';
 import { listed, listHead, parseMessageHead, same } from './lineHead.js';
 import type { SessionHeader } from './types.js';
+import { asText } from './values.js';
 
 export interface ScanState {
   header: SessionHeader | null;
@@ -41,7 +42,7 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter((b) => (b as Obj)?.type === 'text')
-    .map((b) => String((b as Obj).text))
+    .map((b) => asText((b as Obj).text))
     .join(' ');
 }
 
@@ -55,13 +56,13 @@ function applyParsed(st: ScanState, v: unknown): void {
   if (!st.header) {
     if (e.type === 'session' && typeof e.id === 'string') {
       st.header = e as SessionHeader;
-      st.forkTime = typeof e.parentSession === 'string' ? Date.parse(String(e.timestamp)) : NaN;
+      st.forkTime = typeof e.parentSession === 'string' ? Date.parse(asText(e.timestamp)) : NaN;
     } else st.invalid = true;
     return;
   }
   if (e.type === 'session_info') {
     st.name = (typeof e.name === 'string' ? e.name.trim() : '') || undefined;
-    const t = Date.parse(String(e.timestamp));
+    const t = Date.parse(asText(e.timestamp));
     st.nameTime = Number.isNaN(t) ? undefined : t;
     return;
   }
@@ -70,11 +71,11 @@ function applyParsed(st: ScanState, v: unknown): void {
   const m = e.message as Obj | undefined;
   if (!m || typeof m.role !== 'string' || !('content' in m)) return;
   if (m.role !== 'user' && m.role !== 'assistant') return;
-  const t = typeof m.timestamp === 'number' ? m.timestamp : Date.parse(String(e.timestamp));
+  const t = typeof m.timestamp === 'number' ? m.timestamp : Date.parse(asText(e.timestamp));
   if (!Number.isNaN(t)) st.lastActivity = Math.max(st.lastActivity ?? 0, t);
   if (!st.firstMessage && m.role === 'user') st.firstMessage = textOf(m.content);
   // When the entry was written (a fork keeps its copied entries' times), not the message's own time.
-  else if (m.role === 'user' && wantsOwn(st, Date.parse(String(e.timestamp)))) st.ownFirst = textOf(m.content);
+  else if (m.role === 'user' && wantsOwn(st, Date.parse(asText(e.timestamp)))) st.ownFirst = textOf(m.content);
 }
 
 /** A fork still without a message of its own, and a user message at `time` written after the fork. */

@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
 import { messageOf, type SessionEntry } from './types.js';
+import { asText, asNumber } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -18,14 +19,14 @@ export function fullText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let out = '';
-  for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text') out += String((b as Obj).text ?? '');
+  for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text') out += asText((b as Obj).text ?? '');
   return out;
 }
 
 export function hasText(content: unknown): boolean {
   if (typeof content === 'string') return content.trim().length > 0;
   if (Array.isArray(content)) {
-    for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text' && String((b as Obj).text ?? '').trim()) return true;
+    for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text' && asText((b as Obj).text ?? '').trim()) return true;
   }
   return false;
 }
@@ -41,7 +42,7 @@ export function shortenHome(p: string, home?: string): string {
 }
 
 function lineNumber(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? asNumber(v) : NaN;
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
@@ -57,7 +58,7 @@ function readRange(offset: unknown, limit: unknown): string {
 
 /** pi's formatToolCall. */
 export function formatToolCall(name: string, args: Obj = {}): string {
-  const path = (v: unknown) => shortenHome(String(v || ''));
+  const path = (v: unknown) => shortenHome(asText(v || ''));
   switch (name) {
     case 'read':
       return `[read: ${path(args.path || args.file_path)}${readRange(args.offset, args.limit)}]`;
@@ -66,16 +67,16 @@ export function formatToolCall(name: string, args: Obj = {}): string {
     case 'edit':
       return `[edit: ${path(args.path || args.file_path)}]`;
     case 'bash': {
-      const raw = String(args.command || '');
+      const raw = asText(args.command || '');
       return `[bash: ${raw
         .replace(/[\n\t]/g, ' ')
         .trim()
         .slice(0, 50)}${raw.length > 50 ? '...' : ''}]`;
     }
     case 'grep':
-      return `[grep: /${String(args.pattern || '')}/ in ${path(args.path || '.')}]`;
+      return `[grep: /${asText(args.pattern || '')}/ in ${path(args.path || '.')}]`;
     case 'find':
-      return `[find: ${String(args.pattern || '')} in ${path(args.path || '.')}]`;
+      return `[find: ${asText(args.pattern || '')} in ${path(args.path || '.')}]`;
     case 'ls':
       return `[ls: ${path(args.path || '.')}]`;
     default: {
@@ -91,7 +92,7 @@ export function toolCallsOf(entry: SessionEntry): { id: string; name: string; ar
   if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
   const out: { id: string; name: string; arguments: Obj }[] = [];
   for (const b of m.content as Obj[]) {
-    if (b && typeof b === 'object' && b.type === 'toolCall') out.push({ id: String(b.id), name: String(b.name), arguments: (b.arguments as Obj) ?? {} });
+    if (b && typeof b === 'object' && b.type === 'toolCall') out.push({ id: asText(b.id), name: asText(b.name), arguments: (b.arguments as Obj) ?? {} });
   }
   return out;
 }
@@ -102,20 +103,20 @@ export function entryText(entry: SessionEntry, toolCalls?: Map<string, ToolCallR
     case 'message': {
       const m = messageOf(entry) as Obj | undefined;
       if (!m) return '[message]';
-      const role = String(m.role);
+      const role = asText(m.role);
       if (role === 'user') return `user: ${normalize(fullText(m.content).slice(0, 200))}`;
       if (role === 'assistant') {
         const t = normalize(fullText(m.content).slice(0, 200));
         if (t) return `assistant: ${t}`;
         if (m.stopReason === 'aborted') return 'assistant: (aborted)';
-        if (m.errorMessage) return `assistant: ${normalize(String(m.errorMessage)).slice(0, 80)}`;
+        if (m.errorMessage) return `assistant: ${normalize(asText(m.errorMessage)).slice(0, 80)}`;
         return 'assistant: (no content)';
       }
       if (role === 'toolResult') {
-        const call = m.toolCallId ? toolCalls?.get(String(m.toolCallId)) : undefined;
-        return call ? formatToolCall(call.name, call.arguments) : `[${String(m.toolName ?? 'tool')}]`;
+        const call = m.toolCallId ? toolCalls?.get(asText(m.toolCallId)) : undefined;
+        return call ? formatToolCall(call.name, call.arguments) : `[${asText(m.toolName ?? 'tool')}]`;
       }
-      if (role === 'bashExecution') return `[bash]: ${normalize(String(m.command ?? ''))}`;
+      if (role === 'bashExecution') return `[bash]: ${normalize(asText(m.command ?? ''))}`;
       return `[${role}]`;
     }
     case 'custom_message': {
@@ -126,33 +127,33 @@ export function entryText(entry: SessionEntry, toolCalls?: Map<string, ToolCallR
           : Array.isArray(c)
             ? c
                 .filter((b) => (b as Obj)?.type === 'text')
-                .map((b) => String((b as Obj).text))
+                .map((b) => asText((b as Obj).text))
                 .join('')
             : '';
-      return `[${String(entry.customType)}]: ${normalize(text)}`;
+      return `[${asText(entry.customType)}]: ${normalize(text)}`;
     }
     case 'compaction':
-      return `[compaction: ${Math.round(Number(entry.tokensBefore) / 1000)}k tokens]`;
+      return `[compaction: ${Math.round(asNumber(entry.tokensBefore) / 1000)}k tokens]`;
     case 'branch_summary':
-      return `[branch summary]: ${normalize(String(entry.summary ?? ''))}`;
+      return `[branch summary]: ${normalize(asText(entry.summary ?? ''))}`;
     case 'model_change':
-      return `[model: ${String(entry.modelId)}]`;
+      return `[model: ${asText(entry.modelId)}]`;
     case 'thinking_level_change':
-      return `[thinking: ${String(entry.thinkingLevel)}]`;
+      return `[thinking: ${asText(entry.thinkingLevel)}]`;
     case 'custom':
-      return `[custom: ${String(entry.customType)}]`;
+      return `[custom: ${asText(entry.customType)}]`;
     case 'context_edit':
-      return `[context ${entry.replacement === null ? 'omit' : 'replace'}: ${String(entry.targetId)}]`;
+      return `[context ${entry.replacement === null ? 'omit' : 'replace'}: ${asText(entry.targetId)}]`;
     case 'label':
-      return `[label: ${(entry.label as string | undefined) ?? '(cleared)'}]`;
+      return `[label: ${entry.label == null ? '(cleared)' : asText(entry.label)}]`;
     case 'session_info':
-      return entry.name ? `[title: ${String(entry.name)}]` : '[title: empty]';
+      return entry.name ? `[title: ${asText(entry.name)}]` : '[title: empty]';
     case 'leaf':
-      return `[leaf → ${entry.targetId === null ? 'root' : String(entry.targetId)}]`;
+      return `[leaf → ${entry.targetId === null ? 'root' : asText(entry.targetId)}]`;
     case 'active_tools_change':
       return `[tools: ${Array.isArray(entry.activeToolNames) ? entry.activeToolNames.join(', ') : ''}]`;
     case 'usage':
-      return `[usage: ${String(entry.kind)}]`;
+      return `[usage: ${asText(entry.kind)}]`;
     default:
       return '';
   }

@@ -8,6 +8,7 @@ import { grown } from './indexRecord.js';
 import { StrSlots } from './idKeys.js';
 import type { SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
+import { asText } from './values.js';
 
 /** bits: the facts are there; an assistant message without text; one that ended in error. */
 export const KNOWN = 1;
@@ -204,7 +205,7 @@ export class RowFacts {
       if (!hasText(m!.content)) bits |= NO_TEXT;
       if (m!.stopReason && m!.stopReason !== 'stop' && m!.stopReason !== 'toolUse') bits |= ERROR;
     }
-    if (code === 3 && m!.toolCallId) this.takeResult(i, bits, String(m!.toolCallId), () => m!.toolName);
+    if (code === 3 && m!.toolCallId) this.takeResult(i, bits, asText(m!.toolCallId), () => m!.toolName);
     else this.takeText(i, bits, entryText(e));
     for (const c of toolCallsOf(e)) this.addCall(i, c.id, formatToolCall(c.name, c.arguments));
   }
@@ -248,7 +249,7 @@ export class RowFacts {
       return this.nameAfterCall(i);
     }
     this.resultId.set(i, id);
-    this.takeText(i, bits, `[${String(toolName() ?? 'tool')}]`);
+    this.takeText(i, bits, `[${asText(toolName() ?? 'tool')}]`);
   }
 
   private room(i: number): void {

@@ -10,6 +10,7 @@ import { formatToolCall } from './preview.js';
 import type { MessageLineObserver } from './reader.js';
 import { ERROR, KNOWN, NO_TEXT, ROLE_SHIFT, type RowFacts } from './rowFacts.js';
 import type { SessionEntry } from './types.js';
+import { asText } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
       // named after its call: only the tool's name is read besides, and only when the call is not known
       const { words, base } = wasmNotes();
       const id = valueAt(b, words, 11, base);
-      if (id) return rows.takeResult(i, KNOWN | (TOOL_RESULT << ROLE_SHIFT), String(id), () => valueAt(b, words, 13, base));
+      if (id) return rows.takeResult(i, KNOWN | (TOOL_RESULT << ROLE_SHIFT), asText(id), () => valueAt(b, words, 13, base));
     }
     const m = lightMessage(b, index.roleOf(i), code);
     if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
@@ -79,7 +80,7 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
     for (let k = 0, blocks = words[17]; k < blocks; k++) {
       if (words[20 + 3 * k] !== 1) continue;
       const at = words[TEXTS + 2 * k];
-      if (at === 0) continue; // a text block without text adds nothing (String(undefined ?? ''))
+      if (at === 0) continue; // a text block without text adds nothing (asText(undefined ?? ''))
       const end = words[TEXTS + 2 * k + 1];
       if (end === 0) return false;
       ranges[n++] = at - base + 1;
@@ -150,17 +151,17 @@ function noteCalls(rows: RowFacts, i: number, b: Buffer, words: Int32Array, base
     const s = words[w] - base;
     const e = words[w + 1] - base;
     if (valuesOf(b, s, e, CALL_KEYS, callAt)) {
-      const name = String(valueIn(b, callAt, 1));
+      const name = asText(valueIn(b, callAt, 1));
       const args = callAt[4];
       if (NAMED_ARGS.has(name) && args !== 0 && b[args] === 0x7b && valuesOf(b, args, callAt[5], ARG_KEYS, argAt)) {
         const named: Obj = {};
         for (let j = 0; j < ARG_NAMES.length; j++) if (argAt[2 * j] !== 0) named[ARG_NAMES[j]] = valueIn(b, argAt, j);
-        rows.addCall(i, String(valueIn(b, callAt, 0)), formatToolCall(name, named));
+        rows.addCall(i, asText(valueIn(b, callAt, 0)), formatToolCall(name, named));
         continue;
       }
     }
     const c = JSON.parse(b.toString('utf8', s, e)) as Obj;
-    rows.addCall(i, String(c.id), formatToolCall(String(c.name), (c.arguments as Obj) ?? {}));
+    rows.addCall(i, asText(c.id), formatToolCall(asText(c.name), (c.arguments as Obj) ?? {}));
   }
 }
 

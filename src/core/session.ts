@@ -38,8 +38,8 @@ export class EntryNotFoundError extends Error {
   }
 }
 
-/** How often a change is built again when another writer keeps appending meanwhile. */
-const WRITE_ATTEMPTS = 5;
+/** How long a change is built again (after a short pause) while another writer keeps appending. */
+const WRITE_RETRY_MS = 5000;
 
 export class Session {
   private queue: Promise<unknown> = Promise.resolve();
@@ -224,13 +224,8 @@ export class Session {
    */
   async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
     const messages: AgentMessage[] = [];
-    const rest = await this.streamContext(
-      leafId,
-      (m) => {
-        for (const x of m) messages.push(x);
-      },
-      { signal },
-    );
+    // (pushed one by one: a spread of a long context overflows the stack)
+    const rest = await this.streamContext(leafId, (m) => m.forEach((x) => messages.push(x)), { signal });
     return { messages, ...rest };
   }
 
@@ -290,6 +285,7 @@ export class Session {
    */
   private writeSettled<T extends SessionEntry[] | { entries: SessionEntry[] }>(plan: () => T): Promise<T> {
     return this.enqueueWrite(async () => {
+      const until = performance.now() + WRITE_RETRY_MS;
       for (let attempt = 1; ; attempt++) {
         const ro = this.readOnly;
         if (ro) throw new ReadOnlyError(`This session is read-only: ${ro}.`);
@@ -301,7 +297,10 @@ export class Session {
         try {
           await this.storage.append(entries.map(toLine).join(''), this.loaded.state.size);
         } catch (e) {
-          if (!(e instanceof FileChangedError) || attempt >= WRITE_ATTEMPTS) throw e;
+          if (!(e instanceof FileChangedError)) throw e;
+          if (performance.now() > until)
+            throw new Error(`Another program (pi?) kept appending to this session for ${WRITE_RETRY_MS / 1000} s: nothing was written. Try again once it is idle.`, { cause: e });
+          await new Promise((r) => setTimeout(r, Math.min(2 ** attempt, 20)));
           continue;
         }
         await this.refreshNow();

@@ -149,7 +149,9 @@ export class SessionInfoCache {
 function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtime: Date): SessionInfo {
   const h = st.header!;
   const headerTime = typeof h.timestamp === 'string' ? new Date(h.timestamp).getTime() : NaN;
-  const modified = typeof st.lastActivity === 'number' && st.lastActivity > 0 ? new Date(st.lastActivity) : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
+  // (a time past what a Date holds, e.g. nanoseconds, counts as none: an Invalid Date stops a listing)
+  const activity = typeof st.lastActivity === 'number' && st.lastActivity > 0 ? new Date(st.lastActivity) : undefined;
+  const modified = activity && !Number.isNaN(activity.getTime()) ? activity : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
   return {
     path,
     id: h.id,
@@ -157,7 +159,7 @@ function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtim
     name: st.name,
     nameTime: st.name !== undefined ? st.nameTime : undefined,
     parentSessionPath: typeof h.parentSession === 'string' ? h.parentSession : undefined,
-    created: new Date(h.timestamp),
+    created: Number.isNaN(headerTime) ? mtime : new Date(headerTime),
     modified,
     messageCount: st.messageCount,
     firstMessage: st.firstMessage || '(no messages)',

@@ -9,6 +9,7 @@ import type { Session } from './session.js';
 import { F_FAST } from './sessionIndex.js';
 import { UsageColumns } from './usageColumns.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
+import { asText } from './values.js';
 
 export interface SessionStats {
   file?: string;
@@ -191,7 +192,7 @@ export async function computeStats(session: Session, signal?: AbortSignal, noted
     file: session.path,
     sessionId: session.header.id,
     name: session.name,
-    cwd: String(session.header.cwd ?? ''),
+    cwd: asText(session.header.cwd ?? ''),
     version: session.fileVersion,
     entries: live.length,
     entriesByType,

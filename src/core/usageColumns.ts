@@ -9,6 +9,7 @@ import { outerKeys } from './jsonValid.js';
 import { facts, readNotedFacts } from './messageFacts.js';
 import { grown } from './indexRecord.js';
 import type { SessionIndex } from './sessionIndex.js';
+import { asText } from './values.js';
 
 /** A provider/model pair as stats names it, interned. */
 export interface ModelPair {
@@ -25,11 +26,11 @@ export class ModelPairs {
   /** The id of a pair, named as stats names them (String of the raw value, '' when absent). */
   id(provider: unknown, model: unknown): number {
     if (this.last[0] === provider && this.last[1] === model) return this.last[2];
-    const key = `${String(provider)}/${String(model)}`;
+    const key = `${asText(provider)}/${asText(model)}`;
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.list.length;
-      this.list.push({ provider: String(provider ?? ''), model: String(model ?? '') });
+      this.list.push({ provider: asText(provider ?? ''), model: asText(model ?? '') });
       this.ids.set(key, id);
     }
     this.last = [provider, model, id];

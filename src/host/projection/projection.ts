@@ -8,6 +8,7 @@ import type { Session } from '../../core/session.js';
 import type { EntryRecord, SessionIndex } from '../../core/sessionIndex.js';
 import { messageOf, type SessionEntry } from '../../core/types.js';
 import type { NodeKind, NodeView } from '../../protocol.js';
+import { asText, asNumber } from '../../core/values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -120,7 +121,7 @@ export class Projector {
         const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: 'message', role: 'toolResult', kind: 'toolResult', time: rec.time, text: '' };
         node.text = (call ? call.text : `[${toolName ?? 'tool'}]`).slice(0, 240);
         if (label) node.label = label;
-        node.tools = [this.strings.of(String(call?.name ?? toolName ?? 'tool'))];
+        node.tools = [this.strings.of(asText(call?.name ?? toolName ?? 'tool'))];
         if (call?.path !== undefined) node.files = [this.strings.of(call.path)];
         if (call?.changed) node.changed = this.strings.list([...call.changed]);
         if (isError === 'true') node.error = true;
@@ -146,10 +147,10 @@ export class Projector {
     const calls = toolCallsOf(entry);
     for (const c of calls) this.toolCalls.set(c.id, summarize(c));
     const m = messageOf(entry) as Obj | undefined;
-    const resultOf = m?.role === 'toolResult' ? this.toolCalls.get(String(m.toolCallId)) : undefined;
+    const resultOf = m?.role === 'toolResult' ? this.toolCalls.get(asText(m.toolCallId)) : undefined;
     node.text = (resultOf ? resultOf.text : entryText(entry)).slice(0, 240);
     if (m) {
-      node.role = this.strings.of(String(m.role));
+      node.role = this.strings.of(asText(m.role));
       if (m.role === 'assistant') {
         if (calls.length) node.tools = this.strings.list([...new Set(calls.map((c) => c.name))]);
         const files = calls.filter((c) => FILE_TOOLS.has(c.name) || c.name === 'bash').flatMap(pathsOfCall);
@@ -160,9 +161,9 @@ export class Projector {
         if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
         if (u) {
-          const total = Number(u.totalTokens) || Number(u.input ?? 0) + Number(u.output ?? 0) + Number(u.cacheRead ?? 0) + Number(u.cacheWrite ?? 0);
+          const total = asNumber(u.totalTokens) || asNumber(u.input ?? 0) + asNumber(u.output ?? 0) + asNumber(u.cacheRead ?? 0) + asNumber(u.cacheWrite ?? 0);
           if (total) node.tokens = total;
-          const cost = Number((u.cost as Obj | undefined)?.total);
+          const cost = asNumber((u.cost as Obj | undefined)?.total);
           if (cost) node.cost = cost;
         }
         // pi's /tree keeps a text-less assistant visible when it did not end normally (error, aborted,
@@ -170,7 +171,7 @@ export class Projector {
         if (m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse') node.error = true;
         if (!hasText(m.content)) node.noText = true;
       } else if (m.role === 'toolResult') {
-        node.tools = [this.strings.of(String(resultOf?.name ?? m.toolName ?? 'tool'))];
+        node.tools = [this.strings.of(asText(resultOf?.name ?? m.toolName ?? 'tool'))];
         if (resultOf?.path !== undefined) node.files = [this.strings.of(resultOf.path)];
         if (resultOf?.changed) node.changed = this.strings.list([...resultOf.changed]);
         if (m.isError) node.error = true;
@@ -183,7 +184,7 @@ export class Projector {
       const files = [...(Array.isArray(d?.readFiles) ? d.readFiles : []), ...(Array.isArray(d?.modifiedFiles) ? d.modifiedFiles : [])].filter((f): f is string => typeof f === 'string');
       if (files.length) node.files = this.strings.list(files);
     } else if (entry.type === 'model_change') {
-      node.model = this.strings.of(String(entry.modelId));
+      node.model = this.strings.of(asText(entry.modelId));
     }
     return node;
   }
