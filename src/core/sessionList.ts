@@ -38,37 +38,56 @@ export function arrangeSessions(
   if (sort === 'recent') return items.sort((a, b) => newest(b) - newest(a)).map((info) => ({ info, children: [] }));
   if (sort === 'name') return items.sort((a, b) => title(a).localeCompare(title(b)) || newest(b) - newest(a)).map((info) => ({ info, children: [] }));
 
-  // Threaded: nest each session under its parent when the parent is in the list.
-  const byPath = new Map<string, ListNode>();
-  for (const info of items) byPath.set(canon(info.path), { info, children: [] });
-  const roots: ListNode[] = [];
-  for (const node of byPath.values()) {
-    const p = node.info.parentSessionPath ? byPath.get(canon(node.info.parentSessionPath)) : undefined;
-    if (p && p !== node && !isAncestor(node, p, byPath, canon)) p.children.push(node);
-    else roots.push(node);
+  // Threaded: nest each session under its parent when the parent is in the list, unless the session is
+  // on a parent loop (a→b→a, or its own parent): those are roots. Linear: each path is canonicalised
+  // once and the loops are found in one pass; no recursion or spread, so fork chains and sessions with
+  // many forks of any length arrange.
+  // Canonical path → node number; a path listed twice keeps its first place and its last info.
+  const byPath = new Map<string, number>();
+  const nodes: ListNode[] = [];
+  for (const info of items) {
+    const key = canon(info.path);
+    const at = byPath.get(key);
+    if (at === undefined) byPath.set(key, nodes.push({ info, children: [] }) - 1);
+    else nodes[at] = { info, children: [] };
   }
+  const parentOf = new Int32Array(nodes.length).fill(-1);
+  for (let i = 0; i < nodes.length; i++) {
+    const pp = nodes[i].info.parentSessionPath;
+    if (pp) parentOf[i] = byPath.get(canon(pp)) ?? -1;
+  }
+  const looped = onParentLoop(parentOf);
+  const roots: ListNode[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const p = parentOf[i];
+    if (p >= 0 && !looped[i]) nodes[p].children.push(nodes[i]);
+    else roots.push(nodes[i]);
+  }
+  // Newest activity in each subtree: an iterative post-order (fork chains can be long).
   const latest = new Map<ListNode, number>();
-  const subtreeLatest = (n: ListNode): number => {
-    // iterative post-order: fork chains can be long
-    const order: ListNode[] = [];
-    const stack = [n];
-    while (stack.length) {
-      const x = stack.pop()!;
-      order.push(x);
-      stack.push(...x.children);
+  const order: ListNode[] = [];
+  const stack = [...roots];
+  while (stack.length) {
+    const x = stack.pop()!;
+    order.push(x);
+    for (const c of x.children) stack.push(c);
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const x = order[i];
+    let m = newest(x.info);
+    for (const c of x.children) {
+      const v = latest.get(c) ?? 0;
+      if (v > m || Number.isNaN(v)) m = v; // as Math.max: NaN wins
     }
-    for (let i = order.length - 1; i >= 0; i--) {
-      const x = order[i];
-      latest.set(x, Math.max(newest(x.info), ...x.children.map((c) => latest.get(c) ?? 0)));
-    }
-    return latest.get(n)!;
-  };
-  for (const r of roots) subtreeLatest(r);
-  const sortRec = (nodes: ListNode[]) => {
-    nodes.sort((a, b) => (latest.get(b) ?? 0) - (latest.get(a) ?? 0));
-    for (const n of nodes) sortRec(n.children);
-  };
-  sortRec(roots);
+    latest.set(x, m);
+  }
+  // Each list of siblings sorted by it (every list once; the order of the sorts does not matter).
+  const lists: ListNode[][] = [roots];
+  while (lists.length) {
+    const l = lists.pop()!;
+    l.sort((a, b) => (latest.get(b) ?? 0) - (latest.get(a) ?? 0));
+    for (const n of l) if (n.children.length) lists.push(n.children);
+  }
   return roots;
 }
 
@@ -76,16 +95,29 @@ function newest(i: SessionInfo): number {
   return i.modified.getTime();
 }
 
-/** Would nesting `node` under `parent` create a loop (parent is a descendant of node)? */
-function isAncestor(node: ListNode, parent: ListNode, byPath: Map<string, ListNode>, canon: (p: string) => string): boolean {
-  let cur: ListNode | undefined = parent;
-  const seen = new Set<ListNode>();
-  while (cur && !seen.has(cur)) {
-    if (cur === node) return true;
-    seen.add(cur);
-    cur = cur.info.parentSessionPath ? byPath.get(canon(cur.info.parentSessionPath)) : undefined;
+/**
+ * Which records lie on a loop of `parentOf` (-1: none): nesting one of them under its parent would nest
+ * it under itself. Each record has at most one parent, so a walk up from an unvisited record either meets
+ * a record already settled (not a new loop) or one of its own walk (the loop is the walk from there on).
+ */
+function onParentLoop(parentOf: Int32Array): Uint8Array {
+  const n = parentOf.length;
+  const state = new Uint8Array(n); // 0: not seen, 1: on the current walk, 2: settled
+  const looped = new Uint8Array(n);
+  const walk: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (state[s]) continue;
+    walk.length = 0;
+    let cur = s;
+    while (cur >= 0 && state[cur] === 0) {
+      state[cur] = 1;
+      walk.push(cur);
+      cur = parentOf[cur];
+    }
+    if (cur >= 0 && state[cur] === 1) for (let k = walk.lastIndexOf(cur); k < walk.length; k++) looped[walk[k]] = 1;
+    for (const w of walk) state[w] = 2;
   }
-  return false;
+  return looped;
 }
 
 /** pi's relative age: now, Nm, Nh, Nd, Nw, Nmo, Ny. */

@@ -51,6 +51,62 @@ describe('session list arrangement (pi /resume)', () => {
     assert.deepStrictEqual(all.sort(), ['/s/x.jsonl', '/s/y.jsonl']);
   });
 
+  it('sessions on a parent loop are roots; a session hanging off a loop nests under its parent', () => {
+    const shape = (ns: ReturnType<typeof arrangeSessions>): unknown[] => ns.map((n) => [n.info.path, shape(n.children)]);
+    // a→b→a, c's parent is a (on the loop), s is its own parent, t's parent is s
+    const la = info('/s/la.jsonl', 10, { parentSessionPath: '/s/lb.jsonl' });
+    const lb = info('/s/lb.jsonl', 20, { parentSessionPath: '/s/la.jsonl' });
+    const lc = info('/s/lc.jsonl', 30, { parentSessionPath: '/s/la.jsonl' });
+    const self = info('/s/self.jsonl', 15, { parentSessionPath: '/s/./self.jsonl' });
+    const t = info('/s/t.jsonl', 5, { parentSessionPath: '/s/self.jsonl' });
+    assert.deepStrictEqual(shape(arrangeSessions([la, lb, lc, self, t], 'threaded')), [
+      ['/s/la.jsonl', [['/s/lc.jsonl', []]]],
+      ['/s/lb.jsonl', []],
+      ['/s/self.jsonl', [['/s/t.jsonl', []]]],
+    ]);
+    // a longer loop x→y→z→x with a tail w→x: the loop's members are roots, w nests under x
+    const x = info('/s/x.jsonl', 1, { parentSessionPath: '/s/z.jsonl' });
+    const y = info('/s/y.jsonl', 3, { parentSessionPath: '/s/x.jsonl' });
+    const z = info('/s/z.jsonl', 2, { parentSessionPath: '/s/y.jsonl' });
+    const w = info('/s/w.jsonl', 4, { parentSessionPath: '/s/x.jsonl' });
+    assert.deepStrictEqual(shape(arrangeSessions([w, x, y, z], 'threaded')), [
+      ['/s/x.jsonl', [['/s/w.jsonl', []]]],
+      ['/s/y.jsonl', []],
+      ['/s/z.jsonl', []],
+    ]);
+  });
+
+  it('a fork chain of 20,000 arranges (no walk up the chain per session, no recursion per level)', () => {
+    const n = 20_000;
+    const chain: SessionInfo[] = [];
+    for (let i = 0; i < n; i++) chain.push(info(`/c/${i}.jsonl`, 1000 + i, i ? { parentSessionPath: `/c/${i - 1}.jsonl` } : {}));
+    const roots = arrangeSessions(chain.reverse(), 'threaded');
+    assert.equal(roots.length, 1);
+    let node = roots[0];
+    for (let i = 0; i < n - 1; i++) {
+      assert.equal(node.info.path, `/c/${i}.jsonl`);
+      assert.equal(node.children.length, 1);
+      node = node.children[0];
+    }
+    assert.equal(node.info.path, `/c/${n - 1}.jsonl`);
+    assert.equal(node.children.length, 0);
+  });
+
+  it('a session with 200,000 forks arranges (its children are not spread into a call)', () => {
+    const m = 200_000;
+    const star: SessionInfo[] = [info('/p/root.jsonl', 1)];
+    for (let i = 0; i < m; i++) star.push(info(`/p/${i}.jsonl`, 10 + (i % 1000), { parentSessionPath: '/p/root.jsonl' }));
+    const [top, ...rest] = arrangeSessions(star, 'threaded');
+    assert.equal(rest.length, 0);
+    assert.equal(top.info.path, '/p/root.jsonl');
+    assert.equal(top.children.length, m);
+    // newest first; equal times keep the list's order (a stable sort)
+    assert.equal(top.children[0].info.path, '/p/999.jsonl');
+    assert.equal(top.children[1].info.path, '/p/1999.jsonl');
+    assert.equal(top.children[m - 1].info.path, `/p/${m - 1000}.jsonl`);
+    for (let k = 1; k < m; k++) assert.ok(top.children[k - 1].info.modified >= top.children[k].info.modified);
+  });
+
   it('recent and name sorts are flat', () => {
     assert.deepStrictEqual(
       arrangeSessions([a, b, c], 'recent').map((n) => n.info.path),

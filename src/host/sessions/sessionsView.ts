@@ -313,7 +313,7 @@ function countNodes(nodes: ListNode[]): number {
   while (stack.length) {
     const x = stack.pop()!;
     n++;
-    stack.push(...x.children);
+    for (const c of x.children) stack.push(c); // not spread: a session can have any number of forks
   }
   return n;
 }
