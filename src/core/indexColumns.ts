@@ -354,6 +354,11 @@ export abstract class IndexColumns implements RecordColumns {
     return k >= 0 ? this.byHex.get(k) : (this.byStr.get(id) ?? -1);
   }
 
+  /** `lookup(other.idOf(i))` (the record here with the id of record `i` of `other`, or -1) without making the id string. */
+  lookupIdOf(other: IndexColumns, i: number): number {
+    return other.flags[i] & F_STRID ? (this.byStr.get(other.idStr.get(i)!) ?? -1) : this.byHex.get(other.idNum[i]);
+  }
+
   /** The live record with the same id as record `i`. */
   latest(i: number): number {
     if (!(this.flags[i] & F_SUPERSEDED)) return i;

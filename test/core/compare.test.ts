@@ -110,7 +110,7 @@ describe('compare two nodes', () => {
       recordsOf(clone, split.b).map((r) => r.id),
       [more],
     );
-    assert.equal(attachPoint(s.index, clone.index), askA);
+    assert.equal(await attachPoint(s.index, clone.index), askA);
     const fam = await familyOf(file, undefined, new SessionInfoCache());
     assert.deepEqual(
       fam.children.map((c) => c.path),
@@ -121,7 +121,7 @@ describe('compare two nodes', () => {
     // a fork before the first message shares nothing
     const first = s.index.branch(tipA)[0].id;
     const empty = await Session.open((await repo.fork(s, first)).file);
-    assert.equal(attachPoint(s.index, empty.index), null);
+    assert.equal(await attachPoint(s.index, empty.index), null);
   });
 
   it('ids that are not pi’s 8 hex digits split the same (compared as strings), and never equal a hex id', async () => {

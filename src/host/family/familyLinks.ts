@@ -34,7 +34,7 @@ export class FamilyLinks implements vscode.Disposable {
   private async attachOf(parentFile: string, childFile: string, parent: () => Promise<Session>, child: () => Promise<Session>): Promise<string | null> {
     const key = `${parentFile}\u0000${childFile}`;
     if (this.attach.has(key)) return this.attach.get(key)!;
-    const at = attachPoint((await parent()).index, (await child()).index);
+    const at = await attachPoint((await parent()).index, (await child()).index);
     this.attach.set(key, at);
     return at;
   }
