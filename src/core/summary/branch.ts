@@ -3,6 +3,7 @@
 // commit (the leaf move plus the branch_summary line). Cancel or failure before commit writes nothing.
 import { convertToLlm, projectEntry } from '../context.js';
 import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session.js';
+import type { EntryRecord } from '../sessionIndex.js';
 import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
@@ -62,33 +63,32 @@ export async function planBranchSummary(
   targetId: string,
   opts: { newLeafId?: string | null; signal?: AbortSignal; tokenCap?: number; /** Entries read per step. */ chunk?: number } = {},
 ): Promise<BranchPlan> {
-  if (!session.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+  // Over record numbers: an id Map or a Set of path ids at a million entries blocked the host for seconds.
+  const ix = session.index;
+  if (!ix.has(targetId)) throw new EntryNotFoundError(targetId);
   const newLeafId = opts.newLeafId === undefined ? targetId : opts.newLeafId;
-  if (newLeafId !== null && !session.index.byId.has(newLeafId)) throw new EntryNotFoundError(newLeafId);
+  if (newLeafId !== null && !ix.has(newLeafId)) throw new EntryNotFoundError(newLeafId);
   const oldLeafId = session.leafId;
   const empty = { oldLeafId, targetId, newLeafId, commonAncestorId: null, totalEntries: 0, entries: [], tokenCap: Infinity };
   if (!oldLeafId) return empty;
-  const onTarget = new Set(session.index.branch(targetId).map((r) => r.id));
-  const oldRecs = session.index.branch(oldLeafId);
+  const onTarget = new Uint8Array(ix.count);
+  for (const i of ix.branchIdx(ix.lookup(targetId))) onTarget[i] = 1;
+  const oldPath = ix.branchIdx(ix.lookup(oldLeafId));
   // Both are root paths, so pi's "deepest entry of the target's path that is on the old path" is the
   // deepest shared entry of the old path.
-  let cut = -1;
-  for (let i = oldRecs.length - 1; i >= 0; i--) {
-    if (onTarget.has(oldRecs[i].id)) {
-      cut = i;
-      break;
-    }
-  }
-  const commonAncestorId = cut >= 0 ? oldRecs[cut].id : null;
-  const recs = oldRecs.slice(cut + 1);
+  let cut = oldPath.length - 1;
+  while (cut >= 0 && !onTarget[oldPath[cut]]) cut--;
+  const commonAncestorId = cut >= 0 ? ix.idOf(oldPath[cut]) : null;
+  const left = oldPath.subarray(cut + 1);
+  const views = (from: number, to: number) => Array.from(left.subarray(from, to), (i) => ix.view(i));
   const cap = opts.tokenCap ?? DEFAULT_BRANCH_TOKEN_CAP;
   const chunks: SessionEntry[][] = [];
   const edits = new Map<string, ContextEditEntry>();
   let tokens = 0;
-  let start = recs.length;
+  let start = left.length;
   while (start > 0 && tokens <= cap) {
     const from = Math.max(0, start - (opts.chunk ?? LOAD_CHUNK));
-    const chunk = (await session.load(recs.slice(from, start), opts.signal)).filter((e): e is SessionEntry => !!e);
+    const chunk = (await session.load(views(from, start), opts.signal)).filter((e): e is SessionEntry => !!e);
     chunks.unshift(chunk);
     start = from;
     // Edits always come after their targets, so every edit that matters here is already loaded.
@@ -101,10 +101,11 @@ export async function planBranchSummary(
   let entries = chunks.flat();
   if (start > 0) {
     // Older summaries still feed the file lists (pi's first pass); their bodies live in the index.
-    const older = recs.slice(0, start).filter((r) => r.type === 'branch_summary');
+    const older: EntryRecord[] = [];
+    for (let k = 0; k < start; k++) if (ix.typeOf(left[k]) === 'branch_summary') older.push(ix.view(left[k]));
     entries = [...(await session.load(older, opts.signal)).filter((e): e is SessionEntry => !!e), ...entries];
   }
-  return { oldLeafId, targetId, newLeafId, commonAncestorId, totalEntries: recs.length, entries, tokenCap: start > 0 ? cap : Infinity };
+  return { oldLeafId, targetId, newLeafId, commonAncestorId, totalEntries: left.length, entries, tokenCap: start > 0 ? cap : Infinity };
 }
 
 /** pi's getMessageFromEntry for branch summaries: tool results left out, summaries included. */
