@@ -110,47 +110,57 @@ export class U32Map {
   }
 }
 
-/** The 32-bit FNV-1a hash of a string's UTF-16 code units. */
-function fnv1a(s: string): number {
+/** The 32-bit FNV-1a hash of the bytes `b[s…e)`. */
+function fnv1a(b: Uint8Array, s: number, e: number): number {
   let h = 0x811c9dc5 | 0;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 16777619);
+  for (let k = s; k < e; k++) h = Math.imul(h ^ b[k], 16777619);
   return h;
 }
 
 /**
- * Strings numbered 0, 1, 2… in the order they were first added, found again by value: a Map from a
- * million fresh strings costs a microsecond per entry in a big heap; this table keeps each string's
- * hash beside its number (one cache line per probe) and compares strings only when the hashes agree.
+ * Byte strings numbered 0, 1, 2… in the order they were first added, found again by value: a tool call
+ * id is looked up straight from the read buffer, no string made of it (a Map from a million fresh
+ * strings costs a microsecond per entry in a big heap). The table keeps each key's hash beside its
+ * number (one cache line per probe); the keys' bytes lie end to end in one buffer.
+ *
+ * A string stands as bytes no other string has: its characters when all are ASCII (so an id reads the
+ * same from JSON bytes without escapes as from its parsed string), else 0xFF and its UTF-16 code units
+ * (no ASCII key has a 0xFF byte, and code units keep lone surrogates apart).
  */
-export class StrSlots {
+export class ByteSlots {
   /** [hash, number + 1] pairs (0 = empty). */
   private table = new Int32Array(2 << 10);
   private bits = 10;
-  private readonly keys: string[] = [];
-  /** Whether the last `slot` call added its string. */
+  private keys = Buffer.allocUnsafe(1 << 16);
+  /** Key n is keys[starts[n]…starts[n + 1]). */
+  private starts = new Int32Array(1024);
+  private count = 0;
+  /** A string key's bytes. */
+  private scratch = Buffer.allocUnsafe(256);
+  /** Whether the last `slot` call added its key. */
   added = false;
 
   get size(): number {
-    return this.keys.length;
+    return this.count;
   }
 
-  /** The number of `s`, added when it is new (`added` says which). */
-  slot(s: string): number {
-    const h = fnv1a(s);
+  /** The number of the key `b[s…e)`, added when it is new (`added` says which). */
+  slotAt(b: Uint8Array, s: number, e: number): number {
+    const h = fnv1a(b, s, e);
     const mask = (1 << this.bits) - 1;
     const t = this.table;
     let p = (h >>> 0) & mask;
     for (;;) {
       const v = t[2 * p + 1];
       if (v === 0) break;
-      if (t[2 * p] === h && this.keys[v - 1] === s) {
+      if (t[2 * p] === h && this.equals(v - 1, b, s, e)) {
         this.added = false;
         return v - 1;
       }
       p = (p + 1) & mask;
     }
-    const n = this.keys.length;
-    this.keys.push(s);
+    const n = this.count;
+    this.store(b, s, e);
     t[2 * p] = h;
     t[2 * p + 1] = n + 1;
     this.added = true;
@@ -158,16 +168,69 @@ export class StrSlots {
     return n;
   }
 
-  /** The number of `s`, or -1. */
-  find(s: string): number {
-    const h = fnv1a(s);
+  /** The number of the key `b[s…e)`, or -1. */
+  findAt(b: Uint8Array, s: number, e: number): number {
+    const h = fnv1a(b, s, e);
     const mask = (1 << this.bits) - 1;
     const t = this.table;
     for (let p = (h >>> 0) & mask; ; p = (p + 1) & mask) {
       const v = t[2 * p + 1];
       if (v === 0) return -1;
-      if (t[2 * p] === h && this.keys[v - 1] === s) return v - 1;
+      if (t[2 * p] === h && this.equals(v - 1, b, s, e)) return v - 1;
     }
+  }
+
+  /** slotAt of the string `key`. */
+  slot(key: string): number {
+    return this.slotAt(this.scratch, 0, this.encode(key));
+  }
+
+  /** findAt of the string `key`. */
+  find(key: string): number {
+    return this.findAt(this.scratch, 0, this.encode(key));
+  }
+
+  /** Writes the bytes `key` stands as into `scratch`; their length. */
+  private encode(key: string): number {
+    let ascii = true;
+    for (let k = 0; k < key.length && ascii; k++) ascii = key.charCodeAt(k) < 0x80;
+    const length = ascii ? key.length : 1 + 2 * key.length;
+    if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(2 * length);
+    const out = this.scratch;
+    if (ascii) return out.write(key, 0, 'latin1');
+    out[0] = 0xff;
+    for (let k = 0; k < key.length; k++) {
+      const c = key.charCodeAt(k);
+      out[1 + 2 * k] = c & 0xff;
+      out[2 + 2 * k] = c >> 8;
+    }
+    return length;
+  }
+
+  private equals(n: number, b: Uint8Array, s: number, e: number): boolean {
+    const from = this.starts[n];
+    if (this.starts[n + 1] - from !== e - s) return false;
+    const keys = this.keys;
+    for (let k = 0; k < e - s; k++) if (keys[from + k] !== b[s + k]) return false;
+    return true;
+  }
+
+  private store(b: Uint8Array, s: number, e: number): void {
+    const n = this.count++;
+    if (n + 2 > this.starts.length) {
+      const starts = new Int32Array(2 * this.starts.length);
+      starts.set(this.starts);
+      this.starts = starts;
+    }
+    const at = this.starts[n];
+    if (at + e - s > this.keys.length) {
+      const keys = Buffer.allocUnsafe(Math.max(2 * this.keys.length, at + e - s));
+      this.keys.copy(keys, 0, 0, at);
+      this.keys = keys;
+    }
+    const keys = this.keys;
+    for (let k = s; k < e; k++) keys[at + k - s] = b[k];
+    this.starts[n + 1] = at + e - s;
   }
 
   private grow(): void {

@@ -5,7 +5,7 @@
 // functions (preview.ts), so a row reads the same either way.
 import { entryText, formatToolCall, hasText, toolCallsOf } from './preview.js';
 import { grown } from './indexRecord.js';
-import { StrSlots } from './idKeys.js';
+import { ByteSlots } from './idKeys.js';
 import type { SessionIndex } from './sessionIndex.js';
 import { messageOf, type SessionEntry } from './types.js';
 import { asText } from './values.js';
@@ -95,6 +95,20 @@ class TextArena {
     this.at = this.batchAt = at;
     return h;
   }
+  /** Puts the printable ASCII bytes `src[0…length)`; its handle, or -1 when they do not fit in a chunk. */
+  putRaw(src: Buffer, length: number): number {
+    if (length > this.chunk) return -1;
+    this.flush();
+    if (this.at + length > this.chunk) this.newChunk();
+    const c = this.chunks.length - 1;
+    const h = c * this.chunk + this.at;
+    const dst = this.chunks[c];
+    if (length > 64) src.copy(dst, this.at, 0, length);
+    else for (let x = 0; x < length; x++) dst[this.at + x] = src[x];
+    this.length = length;
+    this.at = this.batchAt = this.at + length;
+    return h;
+  }
   /** The chunk of handle `h` (every text put is in it). */
   chunkOf(h: number): Buffer {
     this.flush();
@@ -132,8 +146,9 @@ export class RowFacts {
   private textAt = new Float64Array(0);
   private textLen = new Int32Array(0);
   private readonly odd = new Map<number, string>();
-  // Calls by id: the text of the last one in file order, in a slot that knows its record.
-  private readonly callSlot = new StrSlots();
+  // Calls by id (as ByteSlots keys: the same from a string or from a read buffer's bytes): the text of
+  // the last one in file order, in a slot that knows its record.
+  private readonly callSlot = new ByteSlots();
   private callAt = new Float64Array(0);
   private callLen = new Int32Array(0);
   private callRecs = new Int32Array(0);
@@ -189,8 +204,10 @@ export class RowFacts {
       this.bits[i] |= ODD;
       return;
     }
-    this.odd.delete(i);
-    this.bits[i] &= ~ODD;
+    if (this.bits[i] & ODD) {
+      this.odd.delete(i);
+      this.bits[i] &= ~ODD;
+    }
     this.textAt[i] = this.callAt[s];
     this.textLen[i] = this.callLen[s];
   }
@@ -242,14 +259,36 @@ export class RowFacts {
   takeResult(i: number, bits: number, id: string, toolName: () => unknown): void {
     this.room(i);
     const s = this.callSlot.find(id);
-    if (s >= 0) {
-      // its call's text (nameAfterCall takes it again at the end, should a later call have the id)
-      this.bits[i] = bits;
-      this.resultSlot[i] = s + 1;
-      return this.nameAfterCall(i);
-    }
+    if (s >= 0) return this.namedAfter(i, bits, s);
     this.resultId.set(i, id);
-    this.takeText(i, bits, `[${asText(toolName() ?? 'tool')}]`);
+    this.takeToolName(i, bits, toolName());
+  }
+
+  /**
+   * takeResult for an id that is the bytes `b[from…to)` (its text: ASCII without escapes); false when no
+   * call has the id yet: the id is kept, and the row's text is the caller's to note (takeToolName).
+   */
+  takeResultAt(i: number, bits: number, b: Buffer, from: number, to: number): boolean {
+    this.room(i);
+    const s = this.callSlot.findAt(b, from, to);
+    if (s >= 0) {
+      this.namedAfter(i, bits, s);
+      return true;
+    }
+    this.resultId.set(i, b.toString('latin1', from, to));
+    return false;
+  }
+
+  /** Notes record `i`, a tool result whose call is not known (yet), as `[toolName]`. */
+  takeToolName(i: number, bits: number, toolName: unknown): void {
+    this.takeText(i, bits, `[${asText(toolName ?? 'tool')}]`);
+  }
+
+  /** Tool result `i` takes the text of the call in slot `s` (nameAfterCall takes it again at the end, should a later call have the id). */
+  private namedAfter(i: number, bits: number, s: number): void {
+    this.bits[i] = bits;
+    this.resultSlot[i] = s + 1;
+    this.nameAfterCall(i);
   }
 
   private room(i: number): void {
@@ -263,9 +302,45 @@ export class RowFacts {
 
   /** Notes a tool call of record `i` (pi's formatToolCall text): the last call with an id in the file names its results. */
   addCall(i: number, id: string, text: string): void {
-    const s = this.callSlot.slot(id);
+    const s = this.claimCall(i, id);
+    if (s >= 0) this.setCallText(s, text);
+  }
+
+  /**
+   * The slot of a call of record `i` with id `id`, to give its text (setCallText, setCallBytes); -1
+   * when a later call with the id is there already.
+   */
+  claimCall(i: number, id: string): number {
+    return this.claim(i, this.callSlot.slot(id));
+  }
+
+  /** claimCall for an id that is the bytes `b[from…to)` (its text: ASCII without escapes). */
+  claimCallAt(i: number, b: Buffer, from: number, to: number): number {
+    return this.claim(i, this.callSlot.slotAt(b, from, to));
+  }
+
+  setCallText(s: number, text: string): void {
+    const h = this.arena.put(text);
+    if (h < 0) this.oddCalls.set(s, text);
+    else this.setCall(s, h, this.arena.length);
+  }
+
+  /** The call text of slot `s` is the printable ASCII bytes `src[0…length)`. */
+  setCallBytes(s: number, src: Buffer, length: number): void {
+    const h = this.arena.putRaw(src, length);
+    if (h < 0) this.setCallText(s, src.toString('latin1', 0, length));
+    else this.setCall(s, h, length);
+  }
+
+  private setCall(s: number, h: number, length: number): void {
+    if (this.oddCalls.size !== 0) this.oddCalls.delete(s);
+    this.callAt[s] = h;
+    this.callLen[s] = length;
+  }
+
+  private claim(i: number, s: number): number {
     if (!this.callSlot.added) {
-      if (this.callRecs[s] > i) return; // a later call with this id is already there
+      if (this.callRecs[s] > i) return -1; // a later call with this id is already there
     } else if (s >= this.callRecs.length) {
       const cap = Math.max(s + 1, 2 * this.callRecs.length, 1024);
       this.callRecs = grown(this.callRecs, cap);
@@ -273,12 +348,6 @@ export class RowFacts {
       this.callLen = grown(this.callLen, cap);
     }
     this.callRecs[s] = i;
-    const h = this.arena.put(text);
-    if (h < 0) this.oddCalls.set(s, text);
-    else {
-      this.oddCalls.delete(s);
-      this.callAt[s] = h;
-      this.callLen[s] = this.arena.length;
-    }
+    return s;
   }
 }

@@ -4,9 +4,10 @@
 // The usual message, whose text is printable ASCII without escapes, goes into the row facts as bytes,
 // straight from the buffer; any other is parsed value by value into a light message and noted through
 // the same functions as a whole entry (preview.ts), so a row reads the same either way.
+import { noteCalls } from './callNotes.js';
+import { jsonAt, keyList, plainValue, sameBytes } from './jsonBytes.js';
 import { outerKeys } from './jsonValid.js';
 import { wasmNotes } from './jsonScanWasm.js';
-import { formatToolCall } from './preview.js';
 import type { MessageLineObserver } from './reader.js';
 import { ERROR, KNOWN, NO_TEXT, ROLE_SHIFT, type RowFacts } from './rowFacts.js';
 import type { SessionEntry } from './types.js';
@@ -32,12 +33,7 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
       observe.fromBytes++;
       return;
     }
-    if (code === TOOL_RESULT) {
-      // named after its call: only the tool's name is read besides, and only when the call is not known
-      const { words, base } = wasmNotes();
-      const id = valueAt(b, words, 11, base);
-      if (id) return rows.takeResult(i, KNOWN | (TOOL_RESULT << ROLE_SHIFT), asText(id), () => valueAt(b, words, 13, base));
-    }
+    if (code === TOOL_RESULT && noteResult(rows, i, b)) return;
     const m = lightMessage(b, index.roleOf(i), code);
     if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
   };
@@ -45,6 +41,28 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
   /** How many messages were noted straight from their bytes (noteText). */
   observe.fromBytes = 0;
   return observe;
+}
+
+const RESULT_BITS = KNOWN | (TOOL_RESULT << ROLE_SHIFT);
+
+/**
+ * Notes a tool result after its call: only the tool's name is read besides, and only when the call is
+ * not known. The usual id, ASCII without escapes, is looked up by its bytes. False: it has no id.
+ */
+function noteResult(rows: RowFacts, i: number, b: Buffer): boolean {
+  const { words, base } = wasmNotes();
+  if (words[11] === 0) return false;
+  const s = words[11] - base;
+  const q = plainValue(b, s, words[12] - base);
+  if (q === s + 1) return false; // '' (no id)
+  if (q >= 0) {
+    if (!rows.takeResultAt(i, RESULT_BITS, b, s + 1, q)) rows.takeToolName(i, RESULT_BITS, valueAt(b, words, 13, base));
+    return true;
+  }
+  const id = valueAt(b, words, 11, base);
+  if (!id) return false;
+  rows.takeResult(i, RESULT_BITS, asText(id), () => valueAt(b, words, 13, base));
+  return true;
 }
 
 /** pi's /tree shows the first 200 characters of a message's text. */
@@ -56,8 +74,6 @@ const CONTENT_PLAIN = 1536 / 4;
 /** [start, end) of the text values, then of the row's window of them (a message notes at most 64 blocks). */
 const ranges = new Int32Array(2 * 64);
 const window = new Int32Array(2 * 64);
-/** Where the last string plainString read closes. */
-let closed = 0;
 
 /**
  * Notes a user or assistant message straight from its bytes when every text it has is a string of
@@ -80,7 +96,7 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
     for (let k = 0, blocks = words[17]; k < blocks; k++) {
       if (words[20 + 3 * k] !== 1) continue;
       const at = words[TEXTS + 2 * k];
-      if (at === 0) continue; // a text block without text adds nothing (asText(undefined ?? ''))
+      if (at === 0) continue; // a text block without text adds nothing (String(undefined ?? ''))
       const end = words[TEXTS + 2 * k + 1];
       if (end === 0) return false;
       ranges[n++] = at - base + 1;
@@ -111,12 +127,12 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
   }
   let bits = KNOWN | (code << ROLE_SHIFT);
   if (code === ASSISTANT) {
-    const stop = valueAt(b, words, 7, base);
-    if (stop && stop !== 'stop' && stop !== 'toolUse') bits |= ERROR;
+    const stop = stopOf(b, words, base);
+    if (stop !== FINE) bits |= ERROR;
     if (from === to) {
       // no text in the row: hasText may still find some past the first 200 characters
       if (!hasPlainText(b, ranges, n)) bits |= NO_TEXT;
-      if (stop === 'aborted') rows.takeText(i, bits, 'assistant: (aborted)');
+      if (stop === ABORTED) rows.takeText(i, bits, 'assistant: (aborted)');
       else if (words[9] !== 0)
         return false; // its error message is the row's text
       else rows.takeText(i, bits, 'assistant: (no content)');
@@ -131,125 +147,33 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
   return true;
 }
 
-/** Tool names whose call text (preview.ts formatToolCall) reads only some of the arguments: ARG_KEYS. */
-const NAMED_ARGS = new Set(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls']);
-const CALL_KEYS = keyList('id', 'name', 'arguments');
-const ARG_NAMES = ['path', 'file_path', 'offset', 'limit', 'command', 'pattern'];
-const ARG_KEYS = keyList(...ARG_NAMES);
-const callAt = new Int32Array(2 * CALL_KEYS.length);
-const argAt = new Int32Array(2 * ARG_KEYS.length);
+/** stopOf: not an error (no stop reason, a falsy one, 'stop', 'toolUse'), 'aborted', another (an error). */
+const FINE = 0;
+const ABORTED = 1;
+const FAILED = 2;
+const [STOP, TOOL_USE, ABORTED_KEY] = keyList('"stop"', '"toolUse"', '"aborted"');
 
-/**
- * The tool calls of an assistant message (preview.ts toolCallsOf), each read from its block: for the
- * tools whose text names a few arguments, only those are parsed (a write's content never is); any
- * other call is parsed whole.
- */
-function noteCalls(rows: RowFacts, i: number, b: Buffer, words: Int32Array, base: number): void {
-  for (let k = 0, blocks = words[17]; k < blocks; k++) {
-    const w = 18 + 3 * k;
-    if (words[w + 2] !== 2) continue;
-    const s = words[w] - base;
-    const e = words[w + 1] - base;
-    if (valuesOf(b, s, e, CALL_KEYS, callAt)) {
-      const name = asText(valueIn(b, callAt, 1));
-      const args = callAt[4];
-      if (NAMED_ARGS.has(name) && args !== 0 && b[args] === 0x7b && valuesOf(b, args, callAt[5], ARG_KEYS, argAt)) {
-        const named: Obj = {};
-        for (let j = 0; j < ARG_NAMES.length; j++) if (argAt[2 * j] !== 0) named[ARG_NAMES[j]] = valueIn(b, argAt, j);
-        rows.addCall(i, asText(valueIn(b, callAt, 0)), formatToolCall(name, named));
-        continue;
-      }
-    }
-    const c = JSON.parse(b.toString('utf8', s, e)) as Obj;
-    rows.addCall(i, asText(c.id), formatToolCall(asText(c.name), (c.arguments as Obj) ?? {}));
+/** What the message's stop reason is (its bytes compared, when they are its text). */
+function stopOf(b: Buffer, words: Int32Array, base: number): number {
+  if (words[7] === 0) return FINE;
+  const s = words[7] - base;
+  const q = plainValue(b, s, words[8] - base);
+  if (q < 0) {
+    const stop = jsonAt(b, s, words[8] - base);
+    return !stop || stop === 'stop' || stop === 'toolUse' ? FINE : stop === 'aborted' ? ABORTED : FAILED;
   }
+  return q === s + 1 || spells(b, s, q, STOP) || spells(b, s, q, TOOL_USE) ? FINE : spells(b, s, q, ABORTED_KEY) ? ABORTED : FAILED;
+}
+
+/** Whether the string `b[s…q]` (quotes included) is `name`. */
+function spells(b: Buffer, s: number, q: number, name: Buffer): boolean {
+  return q + 1 - s === name.length && sameBytes(b, s, name);
 }
 
 /** Whether some text range holds more than spaces. */
 function hasPlainText(b: Buffer, r: Int32Array, n: number): boolean {
   for (let k = 0; k < n; k += 2) for (let x = r[k]; x < r[k + 1]; x++) if (b[x] !== 0x20) return true;
   return false;
-}
-
-/** Whether the string opening at `b[s]` is ASCII without escapes (its bytes are its text); `closed`: its closing quote. */
-function plainString(b: Buffer, s: number): boolean {
-  let k = s + 1;
-  // (`!(x < 0x80)` is also true past the buffer's end: a line the validator passed never gets there)
-  for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || !(x < 0x80)) return false;
-  closed = k;
-  return true;
-}
-
-function keyList(...names: string[]): Buffer[] {
-  return names.map((n) => Buffer.from(n));
-}
-
-/**
- * Where the values of the keys `names` are in the (valid) object `b[s…e)`: [start, end) pairs into
- * `at` by the names' order (0, 0: no such key; the last of a repeated key, as JSON.parse keeps). False
- * when a key has an escape (it could spell one of them).
- */
-function valuesOf(b: Buffer, s: number, e: number, names: Buffer[], at: Int32Array): boolean {
-  at.fill(0);
-  let k = s + 1;
-  for (;;) {
-    k = skipWs(b, k, e);
-    if (b[k] !== 0x22) return true; // the closing brace
-    const key = k + 1;
-    k = key;
-    for (let x = b[k]; x !== 0x22; x = b[++k]) if (x === 0x5c || x === undefined) return false;
-    const len = k - key;
-    let j = names.length - 1;
-    for (; j >= 0; j--) if (names[j].length === len && sameBytes(b, key, names[j])) break;
-    k = skipWs(b, skipWs(b, k + 1, e) + 1, e); // past the colon
-    const end = skipValue(b, k, e);
-    if (j >= 0) {
-      at[2 * j] = k;
-      at[2 * j + 1] = end;
-    }
-    k = skipWs(b, end, e);
-    if (b[k] !== 0x2c) return true;
-    k++;
-  }
-}
-
-function sameBytes(b: Buffer, at: number, name: Buffer): boolean {
-  for (let x = 0; x < name.length; x++) if (b[at + x] !== name[x]) return false;
-  return true;
-}
-
-/** The value of the j-th key valuesOf found, as JSON.parse gives it (undefined: no such key). */
-function valueIn(b: Buffer, at: Int32Array, j: number): unknown {
-  return at[2 * j] === 0 ? undefined : jsonAt(b, at[2 * j], at[2 * j + 1]);
-}
-
-/** The JSON value in `b[s…e)` (whitespace may follow it) as JSON.parse gives it. */
-function jsonAt(b: Buffer, s: number, e: number): unknown {
-  // The usual value, a string of ASCII without escapes, is its bytes as they are.
-  if (b[s] === 0x22 && plainString(b, s) && skipWs(b, closed + 1, e) === e) return b.toString('latin1', s + 1, closed);
-  return JSON.parse(b.toString('utf8', s, e));
-}
-
-function skipWs(b: Buffer, k: number, e: number): number {
-  while (k < e && (b[k] === 0x20 || b[k] === 0x0a || b[k] === 0x0d || b[k] === 0x09)) k++;
-  return k;
-}
-
-/** Past the (valid) JSON value at `b[k]`. */
-function skipValue(b: Buffer, k: number, e: number): number {
-  let depth = 0;
-  for (; k < e; k++) {
-    const x = b[k];
-    if (x === 0x22) {
-      for (k++; k < e && b[k] !== 0x22; k++) if (b[k] === 0x5c) k++;
-      if (depth === 0) return k + 1;
-    } else if (x === 0x7b || x === 0x5b) depth++;
-    else if (x === 0x7d || x === 0x5d) {
-      if (depth === 0) return k; // the end of a number or literal before the enclosing close
-      if (--depth === 0) return k + 1;
-    } else if (depth === 0 && (x === 0x2c || x === 0x20 || x === 0x0a || x === 0x0d || x === 0x09)) return k;
-  }
-  return k;
 }
 
 /**

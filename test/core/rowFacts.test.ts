@@ -5,51 +5,9 @@ import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { RowFacts } from '../../src/core/rowFacts.js';
-import { noteRows } from '../../src/core/rowNotes.js';
-import { Session } from '../../src/core/session.js';
-import { FILTER_MODES, streamTree } from '../../src/core/treeView.js';
 import { generateSession } from '../support/generate.js';
+import { both } from '../support/notedRows.js';
 import { assistant, entry, sessionText, tempDir, tempFile, user } from '../support/tmp.js';
-
-/** Every row of every filter, as plain values; and that each row's text writes as the bytes it reads as. */
-async function rows(s: Session, noted?: RowFacts): Promise<string[]> {
-  const out: string[] = [];
-  for (const mode of FILTER_MODES) {
-    out.push(`-- ${mode}`);
-    await streamTree(
-      s,
-      mode,
-      (r) => {
-        const text = r.text();
-        // (as the CLI writes it: bytes from the arena, or the string through its escaping, here none)
-        let written = '';
-        r.facts.writeText(r.i, { add: (x) => void (written += x), addBytes: (b, from, to) => void (written += b.toString('utf8', from, to)) }, (x) => x);
-        assert.ok(written && text.includes(written), `row ${r.i}: ${written} in ${text}`);
-        out.push(JSON.stringify([r.i, r.prefix, r.marker, text, r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent]));
-      },
-      undefined,
-      noted,
-    );
-  }
-  return out;
-}
-
-/**
- * The tree of `file` read plainly and with its rows noted while read; and how many records were noted.
- * `chunkBytes`: the noted texts' chunk size (small: texts cross many chunks).
- */
-async function both(file: string, chunkBytes?: number) {
-  const plain = await rows(await Session.open(file));
-  const facts = new RowFacts(chunkBytes);
-  const observe = noteRows(facts);
-  const s = await Session.open(file, { onMessageLine: observe });
-  let noted = 0;
-  for (let i = 0; i < s.index.count; i++) if (facts.has(i)) noted++;
-  let messages = 0;
-  for (let i = 0; i < s.index.count; i++) if (s.index.typeOf(i) === 'message') messages++;
-  return { plain, withNotes: await rows(s, facts), noted, messages, fromBytes: observe.fromBytes };
-}
 
 describe('tree rows noted while reading', () => {
   it('generated sessions in pi shape: the same rows in every filter, the message lines noted', async () => {
