@@ -31,6 +31,12 @@ describe('sessions sidebar', () => {
     assert.equal(await named.getAttribute('aria-level'), '1');
     assert.equal(await forkRow.getAttribute('aria-level'), '2', 'the fork is nested one level under its parent');
     await vs.screenshot('listed');
+    // a row's tooltip: its models, tokens and cost (read from the file once)
+    await named.hover();
+    const tip = vs.page.locator('.monaco-hover').filter({ hasText: 'Tokens:' });
+    await tip.waitFor({ timeout: 20_000 });
+    assert.match((await tip.textContent())!, /Models:\santhropic\/claude-sonnet-4-5[\s\S]*Tokens:\s[\d,]+\s·\sCost:\s\$\d+\.\d{4}/, '(VS Code renders spaces as no-break spaces)');
+    await vs.page.mouse.move(5, 500);
 
     // another process (pi) starts a new session in this folder: it appears
     const fresh = new SessionBuilder({ cwd: vs.workspace, seed: 'e2e-live', start: Date.now() - 60_000 });

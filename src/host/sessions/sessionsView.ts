@@ -6,6 +6,7 @@ import { SessionRepository, resolvePath } from '../../core/repository.js';
 import type { SessionInfo } from '../../core/sessionInfo.js';
 import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
 import { computeStats } from '../../core/stats.js';
+import { noteUsage, UsageColumns } from '../../core/usageColumns.js';
 import { SessionTextIndex, type SearchText } from '../../core/sessionText.js';
 import { infoTitle } from '../../core/sessionTitle.js';
 import { Session } from '../../core/session.js';
@@ -21,6 +22,9 @@ export interface SessionsViewState {
   liveWindowSeconds: number;
 }
 
+/** Past this size a row's tooltip leaves out the models, tokens and cost (they take a read of the whole file). */
+const TOTALS_MAX_BYTES = 64 * 1024 * 1024;
+
 export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ViewNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -31,6 +35,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private readonly watcher: DirWatcher;
   /** Every session's message text for filters, bounded and read incrementally (core/sessionText.ts). */
   private readonly texts = new SessionTextIndex();
+  /** Tooltip totals by file, with the size and mtime they were read at. */
+  private readonly totals = new Map<string, { key: string; line: string }>();
   private refreshTimer: NodeJS.Timeout | undefined;
   private loading: Promise<void> | undefined;
   private readonly ageTimer: NodeJS.Timeout;
@@ -263,17 +269,35 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const pid = this.connectedPi(i.path);
     if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
     md.appendText(`Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`);
-    try {
-      const ac = new AbortController();
-      token.onCancellationRequested(() => ac.abort());
-      const s = await computeStats(await Session.open(i.path), ac.signal);
-      md.appendText(`Models: ${s.models.map((m) => `${m.provider}/${m.model}`).join(', ') || '—'}\nTokens: ${s.tokens.total.toLocaleString()} · Cost: $${s.cost.toFixed(4)}\n`);
-    } catch {
-      // the summary line is optional; the file may be mid-write
-    }
+    const totals = await this.totalsOf(i, token);
+    if (totals) md.appendText(totals);
     md.appendText(`${i.path}`);
     item.tooltip = md;
     return item;
+  }
+
+  /**
+   * The models, tokens and cost line of a row's tooltip: read once per size and mtime of the file (a
+   * hover over a big session read all of it each time, and on after the hover had gone), none past
+   * TOTALS_MAX_BYTES.
+   */
+  private async totalsOf(i: SessionInfo, token: vscode.CancellationToken): Promise<string | undefined> {
+    const key = `${i.size}:${i.mtimeMs}`;
+    const known = this.totals.get(i.path);
+    if (known?.key === key) return known.line;
+    if (i.size > TOTALS_MAX_BYTES) return `Models, tokens and cost: open the tree (${Math.round(i.size / 1e6)} MB).\n`;
+    const ac = new AbortController();
+    token.onCancellationRequested(() => ac.abort());
+    try {
+      const noted = new UsageColumns();
+      const s = await computeStats(await Session.open(i.path, { signal: ac.signal, onMessageLine: noteUsage(noted) }), ac.signal, noted);
+      const line = `Models: ${s.models.map((m) => `${m.provider}/${m.model}`).join(', ') || '—'}\nTokens: ${s.tokens.total.toLocaleString()} · Cost: $${s.cost.toFixed(4)}\n`;
+      if (this.totals.size >= 500) this.totals.clear();
+      this.totals.set(i.path, { key, line });
+      return line;
+    } catch {
+      return undefined; // the line is optional; the hover went, or the file is mid-write
+    }
   }
 
   setState(patch: Partial<SessionsViewState>): void {
