@@ -77,12 +77,9 @@ class TextArena {
    * printable ASCII (so their UTF-8 is what they read as); its handle. `length`: their bytes in all.
    */
   putBytes(prefix: Buffer, b: Buffer, ranges: Int32Array, from: number, to: number, length: number): number {
-    if (length > this.chunk) return -1;
-    this.flush();
-    if (this.at + length > this.chunk) this.newChunk();
-    const c = this.chunks.length - 1;
-    const h = c * this.chunk + this.at;
-    const dst = this.chunks[c];
+    const h = this.reserve(length);
+    if (h < 0) return -1;
+    const dst = this.chunks[this.chunks.length - 1];
     let at = this.at + prefix.copy(dst, this.at);
     for (let k = from; k < to; k += 2) {
       const s = ranges[k];
@@ -97,17 +94,21 @@ class TextArena {
   }
   /** Puts the printable ASCII bytes `src[0…length)`; its handle, or -1 when they do not fit in a chunk. */
   putRaw(src: Buffer, length: number): number {
-    if (length > this.chunk) return -1;
-    this.flush();
-    if (this.at + length > this.chunk) this.newChunk();
-    const c = this.chunks.length - 1;
-    const h = c * this.chunk + this.at;
-    const dst = this.chunks[c];
+    const h = this.reserve(length);
+    if (h < 0) return -1;
+    const dst = this.chunks[this.chunks.length - 1];
     if (length > 64) src.copy(dst, this.at, 0, length);
     else for (let x = 0; x < length; x++) dst[this.at + x] = src[x];
     this.length = length;
     this.at = this.batchAt = this.at + length;
     return h;
+  }
+  /** Room for `length` bytes at the end of the last chunk (a new one when they do not fit there); their handle, or -1 past a chunk. */
+  private reserve(length: number): number {
+    if (length > this.chunk) return -1;
+    this.flush();
+    if (this.at + length > this.chunk) this.newChunk();
+    return (this.chunks.length - 1) * this.chunk + this.at;
   }
   /** The chunk of handle `h` (every text put is in it). */
   chunkOf(h: number): Buffer {
