@@ -3,7 +3,7 @@
 // message objects in the same key order, same wrapper strings.
 import type { ActiveToolsChangeEntry, AgentMessage, CompactionEntry, ContextEditEntry, ModelRef, SessionContext, SessionEntry } from './types.js';
 import { messageOf } from './types.js';
-import { asText } from './values.js';
+import { asText, timeMs } from './values.js';
 
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
@@ -12,13 +12,7 @@ export const BRANCH_SUMMARY_SUFFIX = '</summary>';
 
 type Obj = Record<string, unknown>;
 
-const ms = (iso: unknown) => {
-  try {
-    return new Date(iso as string).getTime();
-  } catch {
-    return NaN; // an object that cannot be a date ({"toString":1})
-  }
-};
+const ms = timeMs;
 
 /** The messages one entry contributes (pi's sessionEntryToContextMessages). */
 export function entryToMessages(entry: SessionEntry): AgentMessage[] {

@@ -21,3 +21,12 @@ export function asNumber(v: unknown): number {
     return NaN;
   }
 }
+
+/** `new Date(v).getTime()` (pi's message time of an entry's timestamp), or NaN for an object that cannot be a date. */
+export function timeMs(v: unknown): number {
+  try {
+    return new Date(v as string).getTime();
+  } catch {
+    return NaN;
+  }
+}

@@ -4,6 +4,7 @@
 import { convertToLlm, projectEntry } from '../context.js';
 import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session.js';
 import type { EntryRecord } from '../sessionIndex.js';
+import { timeMs } from '../values.js';
 import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
@@ -14,7 +15,7 @@ import { DEFAULT_CONTEXT_WINDOW, estimateTokens } from './tokens.js';
 
 export const DEFAULT_BRANCH_RESERVE_TOKENS = 16384;
 
-const ms = (iso: string) => new Date(iso).getTime();
+const ms = timeMs;
 
 export interface BranchPlan {
   /** The leaf being left (null: the session had none). */
