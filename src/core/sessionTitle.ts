@@ -33,7 +33,8 @@ export function sessionTitle(f: TitleFacts, max = 80): string {
   return `${oneLine(f.name ?? f.firstMessage, max - 7)} (fork)`;
 }
 
-function oneLine(s: string, max: number): string {
+/** `s` on one line (runs of whitespace as one space), cut to `max` characters with an ellipsis. */
+export function oneLine(s: string, max: number): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }

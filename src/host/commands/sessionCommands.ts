@@ -2,10 +2,9 @@
 // clone, delete, reveal, copy path, open as text, continue in pi.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { fullText } from '../../core/preview.js';
-import { messageOf } from '../../core/types.js';
+import { hasUserMessages, userMessageLabels } from '../../core/messageLabels.js';
+import type { Session } from '../../core/session.js';
 import { log } from '../platform/log.js';
-import { oneLine } from '../sessions/sessionsView.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';
 import { targetFile } from './targetSession.js';
@@ -38,18 +37,10 @@ export function registerSessionCommands(host: Host): void {
     const file = await target(arg);
     if (!file) return;
     await withSession(host, file, async (s) => {
-      const users = s.index.live().filter((r) => r.type === 'message' && r.role === 'user');
-      const entries = await s.load(users);
-      const items = users
-        .map((r, i) => ({ r, e: entries[i] }))
-        .filter((x) => x.e)
-        .map(({ r, e }) => ({ label: oneLine(fullText(messageOf(e!)?.content), 100), description: new Date(r.time).toLocaleString(), id: r.id }))
-        .filter((x) => x.label.trim())
-        .reverse();
-      if (!items.length) return void vscode.window.showInformationMessage('This session has no user messages to fork from.');
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Fork from message (the new session starts just before it)', matchOnDescription: true });
-      if (!pick) return;
-      const r = await host.actionsFor(s, file).fork(pick.id);
+      if (!hasUserMessages(s.index)) return void vscode.window.showInformationMessage(NO_USER_MESSAGES);
+      const id = await pickUserMessage(s);
+      if (id === undefined) return;
+      const r = await host.actionsFor(s, file).fork(id);
       if ('cancelled' in r) return;
       view.scheduleRefresh(0);
       if (r.viaPi !== undefined) {
@@ -120,4 +111,48 @@ export function registerSessionCommands(host: Host): void {
     const file = await target(arg);
     if (file) await host.continueInPi(file);
   });
+}
+
+const NO_USER_MESSAGES = 'This session has no user messages to fork from.';
+
+/**
+ * The id of the user message picked to fork from, or undefined. The pick shows at once, busy while the
+ * labels are read (a big session has a hundred thousand user messages); closing it stops the reading.
+ */
+async function pickUserMessage(s: Session): Promise<string | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+  pick.placeholder = 'Fork from message (the new session starts just before it)';
+  pick.matchOnDescription = true;
+  pick.busy = true;
+  const stop = new AbortController();
+  const picked = new Promise<string | undefined>((resolve) => {
+    pick.onDidAccept(() => {
+      const item = pick.activeItems[0];
+      if (!item) return;
+      resolve(item.id);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      stop.abort();
+      resolve(undefined);
+    });
+  });
+  pick.show();
+  try {
+    const items = await userMessageLabels(s, { signal: stop.signal });
+    if (stop.signal.aborted) return undefined;
+    if (!items.length) {
+      pick.hide();
+      void vscode.window.showInformationMessage(NO_USER_MESSAGES);
+      return undefined;
+    }
+    pick.items = items;
+    pick.busy = false;
+    return await picked;
+  } catch (e) {
+    if (stop.signal.aborted) return undefined;
+    throw e;
+  } finally {
+    pick.dispose();
+  }
 }

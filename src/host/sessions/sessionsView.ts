@@ -341,8 +341,3 @@ function countNodes(nodes: ListNode[]): number {
   }
   return n;
 }
-
-export function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
