@@ -13,6 +13,8 @@ import { Session } from '../core/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
+import { jsonExact } from '../shared/safeJson.js';
+import { asText } from '../core/values.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -223,7 +225,9 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
       // One write per batch, assembled in one buffer: stored messages are copied as they are.
-      const parts = items.map((m) => ('raw' in m && Buffer.isBuffer(m.raw) ? m.raw : Buffer.from(JSON.stringify(m))));
+      // Built messages (summaries, custom messages) are the objects pi's buildSessionContext returns; jsonExact
+      // writes JSON.stringify's text for them, also for one nested past its stack (where it would throw).
+      const parts = items.map((m) => ('raw' in m && Buffer.isBuffer(m.raw) ? m.raw : Buffer.from(jsonExact(m) ?? '')));
       if (!parts.length) return;
       let size = parts.length - (first ? 1 : 0);
       for (const p of parts) size += p.length;
@@ -236,13 +240,14 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
       }
       io.out(out);
     });
-    io.out(`],"thinkingLevel":${JSON.stringify(rest.thinkingLevel)},"model":${JSON.stringify(rest.model)}}\n`);
+    io.out(`],"thinkingLevel":${jsonExact(rest.thinkingLevel)},"model":${jsonExact(rest.model)}}\n`);
     return 0;
   }
   const ctx = await session.buildContext(leaf);
-  const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '(none)';
-  io.out(safeText(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${ctx.thinkingLevel}, model ${model}`) + '\n');
-  for (const m of ctx.messages) io.out(`- ${safeText(String(m.role))}\n`);
+  // asText: a field that is an object (one nested past the stack makes String() throw) reads "[object]"
+  const model = ctx.model ? `${asText(ctx.model.provider)}/${asText(ctx.model.modelId)}` : '(none)';
+  io.out(safeText(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${asText(ctx.thinkingLevel)}, model ${model}`) + '\n');
+  for (const m of ctx.messages) io.out(`- ${safeText(asText(m.role))}\n`);
   return 0;
 }
 

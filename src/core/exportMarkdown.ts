@@ -7,6 +7,7 @@ import { callsOf, editsOf } from './codeChanges.js';
 import type { Session } from './session.js';
 import { messageOf, type SessionEntry } from './types.js';
 import { asText, asNumber } from './values.js';
+import { jsonShown } from '../shared/safeJson.js';
 
 type Obj = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ function callBody(call: { name: string; arguments: unknown }): string {
   }
   // Reading tools: the summary line says it all.
   if (['read', 'ls', 'grep', 'find'].includes(call.name) && Object.keys(args).every((k) => ['path', 'file_path', 'offset', 'limit', 'pattern'].includes(k))) return '';
-  return fence(cut(JSON.stringify(call.arguments ?? {}, null, 2) ?? '{}', MAX_ARG), 'json');
+  return fence(cut(jsonShown(call.arguments ?? {}, 2) ?? '{}', MAX_ARG), 'json');
 }
 
 /** pi's one-line text for a call, without its brackets: `edit: src/a.ts`. */

@@ -3,6 +3,7 @@
 // "\n" is tolerated because JSON.parse accepts trailing whitespace.
 import type { ByteSource } from './byteSource.js';
 import { giveReadBuffer, READ_CHUNK, takeReadBuffer } from './jsonScanWasm.js';
+import { jsonExact } from '../shared/safeJson.js';
 
 const CHUNK = READ_CHUNK;
 const NL = 0x0a;
@@ -169,9 +170,13 @@ export function isBlank(bytes: Buffer, start = 0, end = bytes.length): boolean {
   return true;
 }
 
-/** One compact JSON line, "\n"-terminated, as pi writes it (key order = the object's own order). */
+/**
+ * One compact JSON line, "\n"-terminated, as pi writes it (key order = the object's own order). An entry
+ * nested too deeply for JSON.stringify (pi's clone throws there) is written whole all the same: a copied
+ * entry keeps every byte.
+ */
 export function toLine(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
+  return `${jsonExact(value)}\n`;
 }
 
 /** Parses a JSON line; returns `undefined` when it is not valid JSON. */

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
 import { messageOf, type SessionEntry } from './types.js';
 import { asText, asNumber } from './values.js';
+import { jsonShown } from '../shared/safeJson.js';
 
 type Obj = Record<string, unknown>;
 
@@ -80,7 +81,9 @@ export function formatToolCall(name: string, args: Obj = {}): string {
     case 'ls':
       return `[ls: ${path(args.path || '.')}]`;
     default: {
-      const json = JSON.stringify(args) ?? '';
+      // pi's tree-selector: JSON.stringify(args).slice(0, 40), which throws past a few thousand levels;
+      // jsonShown's text of such a value starts with the same 40 characters (it cuts far deeper).
+      const json = jsonShown(args) ?? '';
       return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? '...' : ''}]`;
     }
   }

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BufferSource } from '../../src/core/byteSource.js';
-import { scanSource } from '../../src/core/jsonl.js';
+import { scanSource, toLine } from '../../src/core/jsonl.js';
+import { deepArray, deepObject } from '../support/deepSession.js';
 import { countTurns } from '../support/loopTurns.js';
 
 const text = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `{"${tag}":${i}}`).join('\n') + '\n';
@@ -30,5 +31,15 @@ describe('scanSource', () => {
       }),
     );
     assert.deepEqual(got, [true, true, true, true, true, true]);
+  });
+});
+
+describe('toLine', () => {
+  it('writes an entry nested past JSON.stringify’s stack whole, as JSON.stringify would (a clone keeps every byte)', () => {
+    for (const depth of [10_000, 200_000]) {
+      const line = `{"type":"custom","customType":"x","data":${deepArray(depth)},"more":${deepObject(depth)},"id":"k1","parentId":null,"timestamp":"2026-01-05T10:00:01.000Z"}`;
+      assert.ok(toLine(JSON.parse(line)) === `${line}\n`);
+    }
+    assert.equal(toLine({ a: [1, 'b'], c: null }), '{"a":[1,"b"],"c":null}\n');
   });
 });

@@ -111,10 +111,10 @@ export class SessionBuilder {
     return id;
   }
 
-  customMessage(content: string, customType = 'ext.note'): string {
+  customMessage(content: string, customType = 'ext.note', details?: unknown): string {
     const id = this.nextId();
     const { iso } = this.tick();
-    this.entries.push({ type: 'custom_message', customType, content, display: true, id, parentId: this.leaf, timestamp: iso });
+    this.entries.push({ type: 'custom_message', customType, content, display: true, ...(details === undefined ? {} : { details }), id, parentId: this.leaf, timestamp: iso });
     this.leaf = id;
     return id;
   }

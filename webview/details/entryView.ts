@@ -1,7 +1,9 @@
 // One entry's full content in the details pane (fetched on demand with getEntry), by entry type and
 // message role. Everything from the session goes in as text nodes or as sanitized Markdown
-// (markdown.ts); images only as data: URIs of raster types.
+// (markdown.ts); images only as data: URIs of raster types. JSON goes through jsonShown: the host has
+// cut nesting past SHOWN_DEPTH (entryDetails.ts), and a value deeper than the stack must not stop the pane.
 import type { EntryDetails } from '../../src/protocol';
+import { jsonShown } from '../../src/shared/safeJson';
 import { h } from '../ui/dom';
 import { isSafeImage, setMarkdown } from './markdown';
 
@@ -100,7 +102,7 @@ function contentBlocks(content: unknown, links: DetailsLinks, asMarkdown: boolea
       case 'toolCall': {
         const d = h('div', 'tool-call');
         d.append(h('div', 'tool-name', `Tool call: ${str(b.name)}`));
-        d.append(pre(JSON.stringify(b.arguments ?? {}, null, 2)));
+        d.append(pre(jsonShown(b.arguments ?? {}, 2) ?? ''));
         box.append(d);
         break;
       }
@@ -115,7 +117,7 @@ function contentBlocks(content: unknown, links: DetailsLinks, asMarkdown: boolea
         break;
       }
       default:
-        box.append(pre(JSON.stringify(b, null, 2)));
+        box.append(pre(jsonShown(b, 2) ?? ''));
     }
   }
   return box;
@@ -126,7 +128,7 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
   const root = h('div', 'entry');
   const e = isRec(d.entry) ? d.entry : {};
   const type = str(e.type);
-  if (d.truncated) root.append(h('div', 'notice', 'Long text is cut here; the file holds all of it.'));
+  if (d.truncated) root.append(h('div', 'notice', 'Long text or deep nesting is cut here; the file holds all of it.'));
   if (type === 'message' && isRec(e.message)) {
     const m = e.message;
     const role = str(m.role);
@@ -164,7 +166,7 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
       );
       root.append(pre(str(m.output)));
     } else if (!['user', 'assistant', 'custom', 'system'].includes(role)) {
-      root.append(pre(JSON.stringify(m, null, 2)));
+      root.append(pre(jsonShown(m, 2) ?? ''));
     }
   } else if (type === 'compaction' || type === 'branch_summary') {
     root.append(section('Summary', prose(str(e.summary), links.markdown)));
@@ -207,7 +209,7 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
   } else if (type === 'session_info') {
     root.append(kv([['Name', str(e.name) || '(empty)']]));
   } else {
-    root.append(pre(JSON.stringify(e, null, 2)));
+    root.append(pre(jsonShown(e, 2) ?? ''));
   }
   return root;
 }

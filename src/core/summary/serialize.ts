@@ -1,8 +1,11 @@
 // pi 1.6.0's serializeConversation (core/compaction/utils.js): the conversation as plain text, so the
 // summarizing model reads it instead of continuing it. Thinking is left out; tool results are cut
-// to 2000 characters.
+// to 2000 characters. A tool-call argument nested too deeply for JSON.stringify (pi throws there) is
+// written cut at SHOWN_DEPTH: the model reads a marker instead of thousands of brackets.
 import type { AgentMessage } from '../types.js';
 import { contentText, sliceHead } from './text.js';
+import { jsonShown } from '../../shared/safeJson.js';
+import { asText } from '../values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -26,9 +29,9 @@ export function serializeConversation(messages: readonly AgentMessage[]): string
       for (const b of blocks) {
         if (b?.type !== 'toolCall') continue;
         const args = Object.entries((b.arguments as Obj | undefined) ?? {})
-          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .map(([k, v]) => `${k}=${jsonShown(v)}`)
           .join(', ');
-        calls.push(`${b.name as string}(${args})`);
+        calls.push(`${asText(b.name)}(${args})`);
       }
       if (blocks.some((b) => b?.type === 'text')) parts.push(`[Assistant]: ${contentText(blocks)}`);
       if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join('; ')}`);

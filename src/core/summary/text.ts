@@ -1,14 +1,20 @@
 // Text helpers with pi-ai's exact behaviour (utils/text.js contentText; tools/truncate.js sliceHead).
 
+import { asText } from '../values.js';
+
 type Obj = Record<string, unknown>;
 
-/** pi-ai contentText: a string as is, else the text blocks joined by `separator`. */
+/**
+ * pi-ai contentText: a string as is, else the text blocks joined by `separator`. (asText gives join's text
+ * for each block; "[object]" for a `text` that is not text and that join would throw on, e.g. an array
+ * nested past the stack.)
+ */
 export function contentText(content: unknown, separator = '\n'): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
     .filter((b): b is Obj => typeof b === 'object' && b !== null && (b as Obj).type === 'text')
-    .map((b) => b.text as string)
+    .map((b) => (b.text == null ? '' : asText(b.text)))
     .join(separator);
 }
 

@@ -1,8 +1,11 @@
 // Token estimation exactly as pi 1.6.0 (core/compaction/compaction.js): chars/4, rounded up, with
-// images counted as 4800 chars, and the last valid assistant usage when one exists.
+// images counted as 4800 chars, and the last valid assistant usage when one exists. pi measures tool-call
+// arguments with JSON.stringify, which throws past a few thousand levels of nesting; jsonExact gives the
+// same length where pi succeeds and the length JSON.stringify would give where it throws.
 import type { ProjectedEntry } from '../context.js';
 import type { AgentMessage, SessionEntry, Usage } from '../types.js';
 import { getCurrentSystemMessage } from './systemMessage.js';
+import { jsonExact } from '../../shared/safeJson.js';
 
 type Obj = Record<string, unknown>;
 
@@ -45,7 +48,7 @@ export function estimateTokens(message: AgentMessage): number {
       chars = textAndImageChars(message.content);
       const sections = message.sections as Record<string, string | null> | undefined;
       if (sections) for (const s of Object.values(sections)) if (s) chars += s.length;
-      if (message.toolsAdded) chars += JSON.stringify(message.toolsAdded).length;
+      if (message.toolsAdded) chars += jsonExact(message.toolsAdded)?.length ?? 0;
       return Math.ceil(chars / 4);
     }
     case 'user':
@@ -58,7 +61,7 @@ export function estimateTokens(message: AgentMessage): number {
         if (!b || typeof b !== 'object') continue;
         if (b.type === 'text') chars += len(b.text);
         else if (b.type === 'thinking') chars += len(b.thinking);
-        else if (b.type === 'toolCall') chars += len(b.name) + (JSON.stringify(b.arguments)?.length ?? 0);
+        else if (b.type === 'toolCall') chars += len(b.name) + (jsonExact(b.arguments)?.length ?? 0);
       }
       return Math.ceil(chars / 4);
     }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session.js';
 import { appendFileSync } from 'node:fs';
 import { Projector, projectAll, projectAppended, projectParts } from '../../../src/host/projection/projection.js';
+import { deepObject, deepSession } from '../../support/deepSession.js';
 import { generateSession } from '../../support/generate.js';
 import { assistant, entry, sessionText, tempFile, user } from '../../support/tmp.js';
 
@@ -124,4 +125,19 @@ describe('projection for the webview', () => {
     await projectParts(empty.index, empty.index.live(), empty, new Projector(empty.index), 1000, (nodes) => void got.push(nodes.length));
     assert.deepStrictEqual(got, [0]);
   });
+
+  for (const depth of [10_000, 200_000]) {
+    it(`entries nested ${depth.toLocaleString('en-US')} levels deep: every row, the call text pi's (it overflowed the stack)`, async () => {
+      const { text, ids } = deepSession(depth);
+      const s = await Session.inMemory(text);
+      const nodes = await projectAll(s.index, s.index.live(), s);
+      assert.deepStrictEqual(
+        nodes.map((n) => n.id),
+        Object.values(ids),
+      );
+      // pi's tree-selector: `[name: ${JSON.stringify(args).slice(0, 40)}...]`
+      assert.equal(nodes.find((n) => n.id === ids.r1)!.text, `[lookup: ${`{"query":${deepObject(depth)}}`.slice(0, 40)}...]`);
+      assert.equal(nodes.find((n) => n.id === ids.a1)!.text, 'assistant: looking');
+    });
+  }
 });
