@@ -7,7 +7,8 @@
 export const SHOWN_DEPTH = 256;
 
 /** What stands for a container cut at SHOWN_DEPTH: `levels` is its own depth. */
-export const nestedMarker = (levels: number): string => `[… ${levels.toLocaleString('en-US')} more levels nested too deeply to show]`;
+// (thousands by hand: the webview bundle stays free of Intl, slow to start in a fresh webview)
+export const nestedMarker = (levels: number): string => `[… ${String(levels).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} more levels nested too deeply to show]`;
 
 /** How deep `v` is nested: 0 for a primitive, 1 for `[]` or `{"a":1}`. Iterative. */
 export function jsonDepth(v: unknown): number {
