@@ -9,6 +9,7 @@ interface JsonScan {
   scanFacts(start: number, end: number, keys: number): number;
   scanRows(start: number, end: number, keys: number): number;
   messageLine(start: number, end: number): number;
+  head(start: number, end: number): number;
 }
 
 /** The part of the WebAssembly API used here (core's type libraries have no DOM). */
@@ -96,6 +97,31 @@ export function wasmMessageLine(b: Uint8Array, start: number, end: number): numb
 }
 
 export const MESSAGE_CONTENT = 16;
+
+/** Where wasmHead found the fields, as indexes of its buffer: [start, end) of each (parent -1, -1: null). */
+export const headAt = { id: 0, idEnd: 0, parent: -1, parentEnd: -1, time: 0, timeEnd: 0, role: 0, roleEnd: 0 };
+
+/**
+ * For a line `b[start…end)` in the module's memory: where its message object starts when it opens as
+ * pi writes a message line (lineHead.ts readHead; the fields in `headAt`), else -1. undefined when `b`
+ * lies elsewhere.
+ */
+export function wasmHead(b: Uint8Array, start: number, end: number): number | undefined {
+  if (b.buffer !== memory || memory === undefined) return undefined;
+  const base = b.byteOffset;
+  const m = module!.head(base + start, base + end);
+  if (m < 0) return -1;
+  const w = keyWord;
+  headAt.id = w[400] - base;
+  headAt.idEnd = w[401] - base;
+  headAt.parent = w[402] === 0 ? -1 : w[402] - base;
+  headAt.parentEnd = w[402] === 0 ? -1 : w[403] - base;
+  headAt.time = w[404] - base;
+  headAt.timeEnd = w[405] - base;
+  headAt.role = w[406] - base;
+  headAt.roleEnd = w[407] - base;
+  return m - base;
+}
 
 /** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6 | toolCalls unsure << 7 | rows unsure << 8. */
 export function wasmKeys(): number {

@@ -1,6 +1,7 @@
 // Reads the head of a message line as pi writes it — {"type":"message","id":…,"parentId":…,
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
+import { headAt, wasmHead } from './jsonScanWasm.js';
 import { outerKeys, scanValue } from './jsonValid.js';
 
 /** What the validator notes of a message line besides its validity (jsonValid.ts scanValue). */
@@ -118,6 +119,20 @@ export function same(b: Buffer, from: number, to: number, s: string): boolean {
 const head = { idStart: 0, idEnd: 0, parentStart: -1, parentEnd: -1, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0, content: false };
 
 function readHead(b: Buffer, start: number, end: number): boolean {
+  // (in the validator's memory, its WebAssembly reads the head: several times faster than this loop)
+  const w = wasmHead(b, start, end);
+  if (w !== undefined) {
+    if (w < 0) return false;
+    head.idStart = headAt.id;
+    head.idEnd = headAt.idEnd;
+    head.parentStart = headAt.parent;
+    head.parentEnd = headAt.parentEnd;
+    head.time = isoTime(b, headAt.time, headAt.timeEnd);
+    head.roleStart = headAt.role;
+    head.roleEnd = headAt.roleEnd;
+    head.messageStart = w;
+    return true;
+  }
   if (!at(b, start, end, P_TYPE)) return false;
   let i = start + P_TYPE.length;
   const idEnd = token(b, i, end, 128);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmNotes, wasmScan } from '../../src/core/jsonScanWasm.js';
 import { isValidJson, outerKeys, scanValue } from '../../src/core/jsonValid.js';
-import { listed, listHead } from '../../src/core/lineHead.js';
+import { listed, listHead, parseMessageHead } from '../../src/core/lineHead.js';
 import { jsonScanWasm } from '../../src/core/wasm/jsonScanBytes.js';
 import { compileWat } from '../../scripts/wasm.mjs';
 
@@ -218,6 +218,29 @@ describe('WebAssembly JSON validator', () => {
           assert.equal(['', 'user', 'assistant'][w & 15] || v.message.role, v.message.role);
           assert.equal((w & MESSAGE_CONTENT) !== 0, 'content' in v.message);
         }
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('message heads: where the WebAssembly reader finds the fields is what the JavaScript one reads', () => {
+    const part = fc.constantFrom('', 'x', '"', '\\', '\u0000', '\t', 'null', ',', ':', ' ', 'é', '.', '-');
+    const line = fc.record({
+      id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'a1b2c3d4', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      ts: fc.oneof(fc.constantFrom('2026-10-01T00:40:06.493Z', '2026-13-01T00:40:06.493Z', '', 'é', '1'.repeat(64), '1'.repeat(65)), fc.string({ maxLength: 70 })),
+      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'users', '', 'r'.repeat(64), 'r'.repeat(65)),
+      hurts: fc.array(fc.tuple(fc.nat(), part, fc.nat({ max: 2 })), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(line, fc.nat({ max: 40 }), (l, at) => {
+        let text = `{"type":"message","id":${JSON.stringify(l.id)},"parentId":${JSON.stringify(l.parent)},"timestamp":${JSON.stringify(l.ts)},"message":{"role":${JSON.stringify(l.role)},"content":"hi"}}`;
+        for (const [k0, s, cut] of l.hurts) {
+          const k = k0 % text.length;
+          text = text.slice(0, k) + s + text.slice(k + cut);
+        }
+        const b = inWasm(text, at);
+        assert.deepEqual(parseMessageHead(b, 0, b.length), parseMessageHead(Buffer.from(b), 0, b.length), text);
       }),
       { numRuns: 20000 },
     );

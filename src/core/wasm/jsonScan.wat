@@ -11,9 +11,10 @@
 ;; whole as `scanRows`, which notes what a row of the tree reads too. So that opening a session pays
 ;; nothing for those notes, and stats nothing for the tree's.
 ;;
-;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 2048) scanRows'
-;; text notes (below), [2048, 2048 + 65536) the nesting stack (1 object, 2 array), then the
-;; read buffers the JavaScript side hands out (four of 1 MiB: 72 pages). Nesting deeper than the stack returns -2 (JavaScript decides).
+;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 1600)
+;; scanRows' text notes (below), [1600, 1632) where $head found the fields, [2048, 2048 + 65536) the nesting
+;; stack (1 object, 2 array), then the read buffers the JavaScript side hands out (four of 1 MiB: 72 pages).
+;; Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
   (memory (export "memory") 72)
   ;; At address 0, of the last scan with keys: "role" keys (plus keys with an escape) | "type" keys << 2
@@ -587,13 +588,20 @@
   (func $token (param $pos i32) (param $end i32) (param $max i32) (result i32)
     (local $i i32)
     (local $lim i32)
+    (local $c i32)
     (local.set $i (local.get $pos))
     (local.set $lim (i32.add (local.get $pos) (i32.add (local.get $max) (i32.const 1))))
     (if (i32.gt_u (local.get $lim) (local.get $end)) (then (local.set $lim (local.get $end))))
     (block $done
       (loop $each
         (br_if $done (i32.ge_u (local.get $i) (local.get $lim)))
-        (br_if $done (i32.eqz (call $idByte (i32.load8_u (local.get $i)))))
+        ;; (letters and digits, most of an id, without a call)
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.eqz
+              (i32.or
+                (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))
+                (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))))
+          (then (br_if $done (i32.eqz (call $idByte (local.get $c))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $each)))
     (if (result i32)
@@ -603,15 +611,13 @@
       (then (local.get $i))
       (else (i32.const -1))))
 
-  ;; A message line [start, end) as pi writes it, {"type":"message","id":…,"parentId":…,"timestamp":…,
-  ;; "message":{"role":…,…}}, and one JSON.parse accepts whole (the message object with one "role" key,
-  ;; then only the closing brace): its role (1 user, 2 assistant, 0 another) | a "content" key << 4.
-  ;; -1 for any other line (JavaScript then decides what it is).
-  (func (export "messageLine") (param $start i32) (param $end i32) (result i32)
+  ;; The head of a message line [start, end) as pi writes it, {"type":"message","id":…,"parentId":…,
+  ;; "timestamp":…,"message":{"role":… (lineHead.ts readHead decides the same): where the message object
+  ;; starts (after ,"message":), -1 for any other line. Where its fields are, at 1600 on as [start, end)
+  ;; pairs: the id, the parent id (0, 0: null), the timestamp's text, the role.
+  (func $head (export "head") (param $start i32) (param $end i32) (result i32)
     (local $i i32)
     (local $e i32)
-    (local $n i32)
-    (local $role i32)
     (local $k i32)
     (local.set $i (local.get $start))
     ;; {"type":"message","id":"
@@ -624,6 +630,8 @@
       (then (return (i32.const -1))))
     (local.set $e (call $token (i32.add (local.get $i) (i32.const 24)) (local.get $end) (i32.const 128)))
     (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+    (i32.store (i32.const 1600) (i32.add (local.get $i) (i32.const 24)))
+    (i32.store (i32.const 1604) (local.get $e))
     (local.set $i (i32.add (local.get $e) (i32.const 1)))
     ;; ,"parentId": then null or an id
     (if (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)) (then (return (i32.const -1))))
@@ -633,11 +641,15 @@
       (then (return (i32.const -1))))
     (local.set $i (i32.add (local.get $i) (i32.const 12)))
     (if (i32.eq (i32.load (local.get $i)) (i32.const 0x6c6c756e))
-      (then (local.set $i (i32.add (local.get $i) (i32.const 4))))
+      (then
+        (i64.store (i32.const 1608) (i64.const 0))
+        (local.set $i (i32.add (local.get $i) (i32.const 4))))
       (else
         (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x22)) (then (return (i32.const -1))))
         (local.set $e (call $token (i32.add (local.get $i) (i32.const 1)) (local.get $end) (i32.const 128)))
         (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+        (i32.store (i32.const 1608) (i32.add (local.get $i) (i32.const 1)))
+        (i32.store (i32.const 1612) (local.get $e))
         (local.set $i (i32.add (local.get $e) (i32.const 1)))))
     ;; ,"timestamp":" then a plain string of at most 64 bytes
     (if (i32.gt_u (i32.add (local.get $i) (i32.const 14)) (local.get $end)) (then (return (i32.const -1))))
@@ -648,20 +660,13 @@
             (i32.ne (i32.load16_u offset=12 (local.get $i)) (i32.const 0x223a))))
       (then (return (i32.const -1))))
     (local.set $i (i32.add (local.get $i) (i32.const 14)))
-    (local.set $e (local.get $i))
-    (block $done
-      (loop $each
-        (br_if $done (i32.ge_u (local.get $e) (local.get $end)))
-        (br_if $done (i32.ge_u (i32.sub (local.get $e) (local.get $i)) (i32.const 64)))
-        (local.set $k (i32.load8_u (local.get $e)))
-        (br_if $done
-          (i32.or
-            (i32.or (i32.eq (local.get $k) (i32.const 0x22)) (i32.eq (local.get $k) (i32.const 0x5c)))
-            (i32.lt_u (local.get $k) (i32.const 0x20))))
-        (local.set $e (i32.add (local.get $e) (i32.const 1)))
-        (br $each)))
+    ;; (its first '"', '\\' or control character within 64 bytes; the 65th byte may close it)
+    (local.set $k (i32.add (local.get $i) (i32.const 64)))
+    (local.set $e (call $run (local.get $i) (select (local.get $end) (local.get $k) (i32.lt_u (local.get $end) (local.get $k)))))
     (if (i32.ge_u (local.get $e) (local.get $end)) (then (return (i32.const -1))))
     (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x22)) (then (return (i32.const -1))))
+    (i32.store (i32.const 1616) (local.get $i))
+    (i32.store (i32.const 1620) (local.get $e))
     (local.set $i (i32.add (local.get $e) (i32.const 1)))
     ;; ,"message":{"role":" then the role
     (if (i32.gt_u (i32.add (local.get $i) (i32.const 20)) (local.get $end)) (then (return (i32.const -1))))
@@ -673,7 +678,24 @@
       (then (return (i32.const -1))))
     (local.set $e (call $token (i32.add (local.get $i) (i32.const 20)) (local.get $end) (i32.const 64)))
     (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
-    (local.set $n (i32.sub (local.get $e) (i32.add (local.get $i) (i32.const 20))))
+    (i32.store (i32.const 1624) (i32.add (local.get $i) (i32.const 20)))
+    (i32.store (i32.const 1628) (local.get $e))
+    (i32.add (local.get $i) (i32.const 11)))
+
+  ;; A message line [start, end) as pi writes it (see $head), and one JSON.parse accepts whole (the
+  ;; message object with one "role" key, then only the closing brace): its role (1 user, 2 assistant, 0
+  ;; another) | a "content" key << 4. -1 for any other line (JavaScript then decides what it is).
+  (func (export "messageLine") (param $start i32) (param $end i32) (result i32)
+    (local $i i32)
+    (local $e i32)
+    (local $n i32)
+    (local $role i32)
+    (local $k i32)
+    (local.set $i (call $head (local.get $start) (local.get $end)))
+    (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+    ;; $i is at the message object: the role is at 1624
+    (local.set $i (i32.sub (local.get $i) (i32.const 11)))
+    (local.set $n (i32.sub (i32.load (i32.const 1628)) (i32.load (i32.const 1624))))
     (if (i32.and (i32.eq (local.get $n) (i32.const 4)) (i32.eq (i32.load offset=20 (local.get $i)) (i32.const 0x72657375))) ;; user
       (then (local.set $role (i32.const 1))))
     (if (i32.and
