@@ -25,6 +25,8 @@ let module: JsonScan | null | undefined;
 /** The module's memory (it never grows, so this stays its buffer); undefined until a buffer is made. */
 let memory: ArrayBuffer | undefined;
 let keyWord = new Int32Array(512);
+/** The f64 at 1632: $head's timestamp in ms. */
+let headTime = new Float64Array(1);
 /** byteOffset of the buffer of the last wasmScan, to turn the module's addresses into indexes of it. */
 let lastBase = 0;
 let next = BASE;
@@ -48,6 +50,7 @@ function scanBuffer(size: number): Buffer | undefined {
   const mem = m.memory.buffer;
   memory = mem;
   keyWord = new Int32Array(mem, 0, 512);
+  headTime = new Float64Array(mem, 1632, 1);
   const b = Buffer.from(mem, next, size);
   next += size;
   return b;
@@ -98,8 +101,11 @@ export function wasmMessageLine(b: Uint8Array, start: number, end: number): numb
 
 export const MESSAGE_CONTENT = 16;
 
-/** Where wasmHead found the fields, as indexes of its buffer: [start, end) of each (parent -1, -1: null). */
-export const headAt = { id: 0, idEnd: 0, parent: -1, parentEnd: -1, time: 0, timeEnd: 0, role: 0, roleEnd: 0 };
+/**
+ * Where wasmHead found the fields, as indexes of its buffer: [start, end) of each (parent -1, -1: null);
+ * `ms`: the timestamp's, when it is in the shape lineHead.ts isoTime reads from its digits (else NaN).
+ */
+export const headAt = { id: 0, idEnd: 0, parent: -1, parentEnd: -1, time: 0, timeEnd: 0, role: 0, roleEnd: 0, ms: NaN };
 
 /**
  * For a line `b[start…end)` in the module's memory: where its message object starts when it opens as
@@ -120,6 +126,7 @@ export function wasmHead(b: Uint8Array, start: number, end: number): number | un
   headAt.timeEnd = w[405] - base;
   headAt.role = w[406] - base;
   headAt.roleEnd = w[407] - base;
+  headAt.ms = headTime[0];
   return m - base;
 }
 

@@ -127,7 +127,7 @@ function readHead(b: Buffer, start: number, end: number): boolean {
     head.idEnd = headAt.idEnd;
     head.parentStart = headAt.parent;
     head.parentEnd = headAt.parentEnd;
-    head.time = isoTime(b, headAt.time, headAt.timeEnd);
+    head.time = Number.isNaN(headAt.ms) ? isoTime(b, headAt.time, headAt.timeEnd) : headAt.ms;
     head.roleStart = headAt.role;
     head.roleEnd = headAt.roleEnd;
     head.messageStart = w;

@@ -228,7 +228,17 @@ describe('WebAssembly JSON validator', () => {
     const line = fc.record({
       id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
       parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'a1b2c3d4', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
-      ts: fc.oneof(fc.constantFrom('2026-10-01T00:40:06.493Z', '2026-13-01T00:40:06.493Z', '', 'é', '1'.repeat(64), '1'.repeat(65)), fc.string({ maxLength: 70 })),
+      ts: fc.oneof(
+        fc.constantFrom('2026-10-01T00:40:06.493Z', '2026-13-01T00:40:06.493Z', '0100-02-29T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '', 'é', '1'.repeat(64), '1'.repeat(65)),
+        fc.string({ maxLength: 70 }),
+        // digits in and out of Date.parse's ranges (days past the month's end roll over, as in Date.UTC)
+        fc
+          .tuple(fc.nat({ max: 10999 }), fc.nat({ max: 14 }), fc.nat({ max: 33 }), fc.nat({ max: 25 }), fc.nat({ max: 61 }), fc.nat({ max: 61 }), fc.nat({ max: 999 }))
+          .map(
+            ([y, mo, d, h, mi, s, ms]) =>
+              `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms).padStart(3, '0')}Z`,
+          ),
+      ),
       role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'users', '', 'r'.repeat(64), 'r'.repeat(65)),
       hurts: fc.array(fc.tuple(fc.nat(), part, fc.nat({ max: 2 })), { maxLength: 2 }),
     });

@@ -12,7 +12,7 @@
 ;; nothing for those notes, and stats nothing for the tree's.
 ;;
 ;; Memory: [0, 4) the keys of the last scan with keys (below), [4, 1024) scanFacts' notes (below), [1024, 1600)
-;; scanRows' text notes (below), [1600, 1632) where $head found the fields, [2048, 2048 + 65536) the nesting
+;; scanRows' text notes (below), [1600, 1640) where $head found the fields, [2048, 2048 + 65536) the nesting
 ;; stack (1 object, 2 array), then the read buffers the JavaScript side hands out (four of 1 MiB: 72 pages).
 ;; Nesting deeper than the stack returns -2 (JavaScript decides).
 (module
@@ -611,10 +611,85 @@
       (then (local.get $i))
       (else (i32.const -1))))
 
+  ;; The digit at p, or 10000 for another byte (so that a field with one is out of every range below).
+  (func $digit (param $p i32) (result i32)
+    (local $d i32)
+    (local.set $d (i32.sub (i32.load8_u (local.get $p)) (i32.const 0x30)))
+    (select (local.get $d) (i32.const 10000) (i32.lt_u (local.get $d) (i32.const 10))))
+
+  (func $two (param $p i32) (result i32)
+    (i32.add (i32.mul (call $digit (local.get $p)) (i32.const 10)) (call $digit (i32.add (local.get $p) (i32.const 1)))))
+
+  ;; ms of the timestamp [i, e) when it is YYYY-MM-DDTHH:MM:SS.sssZ with every field in the ranges where
+  ;; Date.parse gives Date.UTC of its fields (lineHead.ts isoTime: a year from 100 on, days 1-31 in any
+  ;; month rolling over, hours 0-23); NaN for any other (JavaScript decides). The day count is
+  ;; days_from_civil's (proleptic Gregorian, as ECMAScript's).
+  (func $isoTime (param $i i32) (param $e i32) (result f64)
+    (local $y i32)
+    (local $m i32)
+    (local $d i32)
+    (local $h i32)
+    (local $min i32)
+    (local $sec i32)
+    (local $ms i32)
+    (local $era i32)
+    (local $yoe i32)
+    (if (i32.ne (i32.sub (local.get $e) (local.get $i)) (i32.const 24)) (then (return (f64.const nan))))
+    (if (i32.or
+          (i32.or
+            (i32.or (i32.ne (i32.load8_u offset=4 (local.get $i)) (i32.const 0x2d)) (i32.ne (i32.load8_u offset=7 (local.get $i)) (i32.const 0x2d)))
+            (i32.or (i32.ne (i32.load8_u offset=10 (local.get $i)) (i32.const 0x54)) (i32.ne (i32.load8_u offset=13 (local.get $i)) (i32.const 0x3a))))
+          (i32.or
+            (i32.or (i32.ne (i32.load8_u offset=16 (local.get $i)) (i32.const 0x3a)) (i32.ne (i32.load8_u offset=19 (local.get $i)) (i32.const 0x2e)))
+            (i32.ne (i32.load8_u offset=23 (local.get $i)) (i32.const 0x5a))))
+      (then (return (f64.const nan))))
+    (local.set $y (i32.add (i32.mul (call $two (local.get $i)) (i32.const 100)) (call $two (i32.add (local.get $i) (i32.const 2)))))
+    (local.set $m (call $two (i32.add (local.get $i) (i32.const 5))))
+    (local.set $d (call $two (i32.add (local.get $i) (i32.const 8))))
+    (local.set $h (call $two (i32.add (local.get $i) (i32.const 11))))
+    (local.set $min (call $two (i32.add (local.get $i) (i32.const 14))))
+    (local.set $sec (call $two (i32.add (local.get $i) (i32.const 17))))
+    (local.set $ms (i32.add (i32.mul (call $two (i32.add (local.get $i) (i32.const 20))) (i32.const 10)) (call $digit (i32.add (local.get $i) (i32.const 22)))))
+    (if (i32.or
+          (i32.or
+            (i32.or (i32.lt_u (local.get $y) (i32.const 100)) (i32.gt_u (local.get $y) (i32.const 9999)))
+            (i32.or (i32.ge_u (i32.sub (local.get $m) (i32.const 1)) (i32.const 12)) (i32.ge_u (i32.sub (local.get $d) (i32.const 1)) (i32.const 31))))
+          (i32.or
+            (i32.or (i32.gt_u (local.get $h) (i32.const 23)) (i32.gt_u (local.get $min) (i32.const 59)))
+            (i32.or (i32.gt_u (local.get $sec) (i32.const 59)) (i32.gt_u (local.get $ms) (i32.const 999)))))
+      (then (return (f64.const nan))))
+    ;; days from 1970-01-01 to the first of the month, then the day (past the month's end as Date.UTC rolls it)
+    (if (i32.le_u (local.get $m) (i32.const 2))
+      (then
+        (local.set $y (i32.sub (local.get $y) (i32.const 1)))
+        (local.set $m (i32.add (local.get $m) (i32.const 9))))
+      (else (local.set $m (i32.sub (local.get $m) (i32.const 3)))))
+    (local.set $era (i32.div_u (local.get $y) (i32.const 400)))
+    (local.set $yoe (i32.sub (local.get $y) (i32.mul (local.get $era) (i32.const 400))))
+    (local.set $d
+      (i32.add
+        (i32.sub
+          (i32.add
+            (i32.mul (local.get $era) (i32.const 146097))
+            (i32.add
+              (i32.sub
+                (i32.add (i32.mul (local.get $yoe) (i32.const 365)) (i32.div_u (local.get $yoe) (i32.const 4)))
+                (i32.div_u (local.get $yoe) (i32.const 100)))
+              (i32.div_u (i32.add (i32.mul (local.get $m) (i32.const 153)) (i32.const 2)) (i32.const 5))))
+          (i32.const 719468))
+        (i32.sub (local.get $d) (i32.const 1))))
+    (f64.add
+      (f64.mul (f64.convert_i32_s (local.get $d)) (f64.const 86400000))
+      (f64.convert_i32_u
+        (i32.add
+          (i32.add (i32.mul (local.get $h) (i32.const 3600000)) (i32.mul (local.get $min) (i32.const 60000)))
+          (i32.add (i32.mul (local.get $sec) (i32.const 1000)) (local.get $ms))))))
+
   ;; The head of a message line [start, end) as pi writes it, {"type":"message","id":…,"parentId":…,
   ;; "timestamp":…,"message":{"role":… (lineHead.ts readHead decides the same): where the message object
   ;; starts (after ,"message":), -1 for any other line. Where its fields are, at 1600 on as [start, end)
-  ;; pairs: the id, the parent id (0, 0: null), the timestamp's text, the role.
+  ;; pairs: the id, the parent id (0, 0: null), the timestamp's text, the role; at 1632 the timestamp's
+  ;; ms when $isoTime knows them (an f64, else NaN).
   (func $head (export "head") (param $start i32) (param $end i32) (result i32)
     (local $i i32)
     (local $e i32)
@@ -667,6 +742,7 @@
     (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x22)) (then (return (i32.const -1))))
     (i32.store (i32.const 1616) (local.get $i))
     (i32.store (i32.const 1620) (local.get $e))
+    (f64.store (i32.const 1632) (call $isoTime (local.get $i) (local.get $e)))
     (local.set $i (i32.add (local.get $e) (i32.const 1)))
     ;; ,"message":{"role":" then the role
     (if (i32.gt_u (i32.add (local.get $i) (i32.const 20)) (local.get $end)) (then (return (i32.const -1))))
