@@ -52,11 +52,16 @@ export function writeHexId(key: number, out: Uint8Array, at: number): void {
  * means "absent". Fibonacci hashing spreads ids that share their low bits. Key and value sit side by
  * side (one cache line per probe: with a million random ids every probe is a cache miss).
  */
+/** Keys setLater holds back. */
+const QUEUE = 64;
+
 export class U32Map {
   /** [key, value + 1] pairs (0 = empty slot). */
   private slots: Uint32Array;
   private bits: number;
   private count = 0;
+  private readonly queue = new Uint32Array(2 * QUEUE);
+  private queued = 0;
 
   constructor(expected = 1024) {
     this.bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
@@ -98,6 +103,29 @@ export class U32Map {
         return v - 1;
       }
       h = (h + 1) & mask;
+    }
+  }
+
+  /**
+   * Queues `set(key, val)`; true when the queue is full (call setQueued). A million random keys miss the
+   * cache once each: set one at a time, each waits for memory in turn; a batch set in one loop has the
+   * CPU wait for several at once.
+   */
+  setLater(key: number, val: number): boolean {
+    const q = this.queue;
+    q[2 * this.queued] = key;
+    q[2 * this.queued + 1] = val;
+    return ++this.queued === QUEUE;
+  }
+
+  /** Sets the queued keys in order; `replaced(val, prev)` for each that replaced a value. */
+  setQueued(replaced: (val: number, prev: number) => void): void {
+    const q = this.queue;
+    const n = this.queued;
+    this.queued = 0;
+    for (let k = 0; k < n; k++) {
+      const prev = this.set(q[2 * k], q[2 * k + 1]);
+      if (prev >= 0) replaced(q[2 * k + 1], prev);
     }
   }
 

@@ -82,6 +82,7 @@ export abstract class IndexColumns implements RecordColumns {
   private readonly types = new CodeTable(['message']);
   private readonly roles = new CodeTable(ROLE_NAMES);
   protected duplicates = 0;
+  private queueIds = false;
   /** Parent ids not in the index when a child named them (a later entry with that id reshapes the tree). */
   private unresolved: Set<string> | undefined;
   private views: RecordView[] = [];
@@ -147,34 +148,27 @@ export abstract class IndexColumns implements RecordColumns {
     let prev: number;
     if (p.idKey >= 0) {
       this.idNum[i] = p.idKey;
-      prev = this.byHex.set(p.idKey, i);
+      prev = -1;
+      if (!this.queueIds) prev = this.byHex.set(p.idKey, i);
+      else if (this.byHex.setLater(p.idKey, i)) this.filed();
     } else {
       f |= F_STRID;
       this.idStr.set(i, p.idStr);
       prev = this.byStr.get(p.idStr) ?? -1;
       this.byStr.set(p.idStr, i);
     }
-    if (prev >= 0) {
-      this.duplicates++;
-      f |= F_REPEAT;
-      this.flags[prev] |= F_SUPERSEDED;
-      this.diagnostics.push({
-        line: p.line || undefined,
-        severity: 'warning',
-        code: 'duplicate-id',
-        message: `Entry id "${this.idOf(i, f)}" is used again (first on line ${this.lineCol[prev]}); the later entry wins, as in pi.`,
-      });
-      this.treeStale(false);
-    }
+    if (prev >= 0) f = this.repeated(i, prev, f, p.line);
     // Parent: most entries hang under the line before them, found without a lookup.
     let parent = -1;
     if (p.parentKind !== 0) {
       const self = p.parentKind === 1 ? p.idKey >= 0 && p.parentKey === p.idKey : p.idKey < 0 && p.parentStr === p.idStr;
       if (self) {
+        this.filed(); // (the diagnostics of the ids before it come first)
         f |= F_SELF;
         this.diagnostics.push({ line: p.line || undefined, severity: 'warning', code: 'self-parent', message: `Entry "${this.idOf(i, f)}" names itself as its parent; it is shown as a root.` });
       } else if (p.parentKind === 1) {
-        parent = i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID) ? i - 1 : this.byHex.get(p.parentKey);
+        // (with ids queued, `duplicates` may be behind: record i - 1 is the last with its id all the same)
+        parent = i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID) ? i - 1 : this.filed().get(p.parentKey);
         if (parent < 0) this.keepRawParent(i, hexId(p.parentKey));
       } else {
         parent = this.byStr.get(p.parentStr) ?? -1;
@@ -203,6 +197,7 @@ export abstract class IndexColumns implements RecordColumns {
       const target = (e as LeafEntry).targetId;
       if (target === null || target === undefined) this.leafIndex = -1;
       else {
+        this.filed();
         const t = this.lookup(target);
         if (t >= 0) this.leafIndex = t;
         else {
@@ -230,6 +225,39 @@ export abstract class IndexColumns implements RecordColumns {
     this.added(i, prev);
     return i;
   }
+
+  /** Record `i` has the id of record `prev`, which it supersedes (the later entry wins, as in pi); its flags `f` with F_REPEAT. */
+  private repeated(i: number, prev: number, f: number, line: number): number {
+    this.duplicates++;
+    this.flags[prev] |= F_SUPERSEDED;
+    this.diagnostics.push({
+      line: line || undefined,
+      severity: 'warning',
+      code: 'duplicate-id',
+      message: `Entry id "${this.idOf(i, f)}" is used again (first on line ${this.lineCol[prev]}); the later entry wins, as in pi.`,
+    });
+    this.treeStale(false);
+    return f | F_REPEAT;
+  }
+
+  /**
+   * Whether ids in pi's shape go into the lookup table in batches: only while a reader adds entries and
+   * reads nothing of the index but its columns. Turning it off puts in the ids queued.
+   */
+  queueIdsWhileReading(on: boolean): void {
+    if (!on) this.filed();
+    this.queueIds = on;
+  }
+
+  /** The lookup table of ids in pi's shape, with the ids queued put in (duplicates found as they are). */
+  private filed(): U32Map {
+    this.byHex.setQueued(this.fileRepeat);
+    return this.byHex;
+  }
+
+  private readonly fileRepeat = (i: number, prev: number): void => {
+    this.flags[i] = this.repeated(i, prev, this.flags[i], this.lineCol[i]);
+  };
 
   private keepRawParent(i: number, id: string): void {
     this.parentRaw.set(i, id);

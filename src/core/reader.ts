@@ -129,7 +129,11 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
         const version = (header.version ?? 1) as number;
         if (version < CURRENT_VERSION) legacyEntries = [];
         // Sized for lines of ~400 bytes (grown if they are shorter): no regrowth while a big file is read.
-        else index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(fileSize / 400)));
+        else {
+          index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(fileSize / 400)));
+          // (nothing reads the index while it is read but its columns: noteRows, noteUsage)
+          index.queueIdsWhileReading(true);
+        }
         return;
       }
       if (isObject(v) && v.kind === 'header') {
@@ -184,6 +188,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
     }
   }
 
+  index?.queueIdsWhileReading(false);
   if (notSession) throw new NotASessionError(notSession);
   if (!header) {
     throw new NotASessionError(res.size === 0 ? 'The file is empty: it holds no pi session header.' : 'The file holds no pi session header ({"type":"session",…}).');
