@@ -7,7 +7,7 @@ import { computeStats } from '../core/stats.js';
 import { noteUsage, UsageColumns } from '../core/usageColumns.js';
 import { RowFacts } from '../core/rowFacts.js';
 import { noteRows } from '../core/rowNotes.js';
-import { writeHexId } from '../core/idKeys.js';
+import { idsJson, writeHexId } from '../core/idKeys.js';
 import { SessionRepository } from '../core/repository.js';
 import { Session } from '../core/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
@@ -220,7 +220,7 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     const ix = session.index;
     const path = ix.branchIdx(leaf === null ? -1 : ix.lookup(leaf));
     io.out(`{"leafId":${JSON.stringify(leaf)},"path":`);
-    io.out(ix.idsJson(path));
+    io.out(idsJson(ix, path));
     io.out(`,"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {

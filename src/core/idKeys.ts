@@ -47,6 +47,29 @@ export function writeHexId(key: number, out: Uint8Array, at: number): void {
   }
 }
 
+/** `["id",…]` of records `idx` as UTF-8 bytes (ids in pi's shape written without making strings). */
+export function idsJson(ix: { idKeyOf(i: number): number; idOf(i: number): string }, idx: ArrayLike<number>): Buffer {
+  let size = 2;
+  for (let k = 0; k < idx.length; k++) size += (ix.idKeyOf(idx[k]) < 0 ? Buffer.byteLength(JSON.stringify(ix.idOf(idx[k]))) : 10) + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = 0x5b;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    const key = ix.idKeyOf(i);
+    if (k) out[at++] = 0x2c;
+    if (key < 0) at += out.write(JSON.stringify(ix.idOf(i)), at, 'utf8');
+    else {
+      out[at] = 0x22;
+      writeHexId(key, out, at + 1);
+      out[at + 9] = 0x22;
+      at += 10;
+    }
+  }
+  out[at++] = 0x5d;
+  return out.subarray(0, at);
+}
+
 /**
  * uint32 → int32 (≥ 0) hash table, open addressing with linear probing; values are record indexes, -1
  * means "absent". Fibonacci hashing spreads ids that share their low bits. Key and value sit side by

@@ -3,7 +3,7 @@
 // shape kept as numbers), how entries are added under pi's replay rules, and lookups by id. Message
 // bodies are not kept: a record remembers where its line is; small entries (labels, names, model
 // changes, summaries, …) are parsed at load and kept. The tree over the records is sessionIndex.ts's.
-import { hexId, hexKey, U32Map, writeHexId } from './idKeys.js';
+import { hexId, hexKey, U32Map } from './idKeys.js';
 import {
   CodeTable,
   F_CONTENT,
@@ -145,10 +145,9 @@ export abstract class IndexColumns implements RecordColumns {
     if (i >= this.cap) this.reserve(i + 1);
     this.count = i + 1;
     let f = p.bits & (F_FAST | F_CONTENT);
-    let prev: number;
+    let prev = -1;
     if (p.idKey >= 0) {
       this.idNum[i] = p.idKey;
-      prev = -1;
       if (!this.queueIds) prev = this.byHex.set(p.idKey, i);
       else if (this.byHex.setLater(p.idKey, i)) this.filed();
     } else {
@@ -157,18 +156,24 @@ export abstract class IndexColumns implements RecordColumns {
       prev = this.byStr.get(p.idStr) ?? -1;
       this.byStr.set(p.idStr, i);
     }
-    if (prev >= 0) f = this.repeated(i, prev, f, p.line);
+    if (prev >= 0) {
+      if (f & F_STRID) this.filed(); // (the diagnostics of the ids queued before it come first)
+      f = this.repeated(i, prev, f, p.line);
+    }
     // Parent: most entries hang under the line before them, found without a lookup.
     let parent = -1;
     if (p.parentKind !== 0) {
       const self = p.parentKind === 1 ? p.idKey >= 0 && p.parentKey === p.idKey : p.idKey < 0 && p.parentStr === p.idStr;
       if (self) {
-        this.filed(); // (the diagnostics of the ids before it come first)
-        f |= F_SELF;
+        f = this.filedWith(i, f, p.line) | F_SELF; // (the diagnostics of the ids before it come first)
         this.diagnostics.push({ line: p.line || undefined, severity: 'warning', code: 'self-parent', message: `Entry "${this.idOf(i, f)}" names itself as its parent; it is shown as a root.` });
       } else if (p.parentKind === 1) {
         // (with ids queued, `duplicates` may be behind: record i - 1 is the last with its id all the same)
-        parent = i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID) ? i - 1 : this.filed().get(p.parentKey);
+        if (i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID)) parent = i - 1;
+        else {
+          f = this.filedWith(i, f, p.line);
+          parent = this.byHex.get(p.parentKey);
+        }
         if (parent < 0) this.keepRawParent(i, hexId(p.parentKey));
       } else {
         parent = this.byStr.get(p.parentStr) ?? -1;
@@ -249,15 +254,16 @@ export abstract class IndexColumns implements RecordColumns {
     this.queueIds = on;
   }
 
-  /** The lookup table of ids in pi's shape, with the ids queued put in (duplicates found as they are). */
-  private filed(): U32Map {
-    this.byHex.setQueued(this.fileRepeat);
-    return this.byHex;
-  }
+  /** Puts the ids queued into the lookup table (duplicates found as they are). */
+  private readonly filed = (): void => this.byHex.setQueued((i, prev) => (this.flags[i] = this.repeated(i, prev, this.flags[i], this.lineCol[i])));
 
-  private readonly fileRepeat = (i: number, prev: number): void => {
-    this.flags[i] = this.repeated(i, prev, this.flags[i], this.lineCol[i]);
-  };
+  /** filed() while record `i` (flags `f`, line `line`) is being added; its flags after. */
+  private filedWith(i: number, f: number, line: number): number {
+    this.flags[i] = f;
+    this.lineCol[i] = line;
+    this.filed();
+    return this.flags[i];
+  }
 
   private keepRawParent(i: number, id: string): void {
     this.parentRaw.set(i, id);
@@ -279,28 +285,6 @@ export abstract class IndexColumns implements RecordColumns {
 
   idOf(i: number, f = this.flags[i]): string {
     return f & F_STRID ? this.idStr.get(i)! : hexId(this.idNum[i]);
-  }
-
-  /** `["id",…]` of records `idx` as UTF-8 bytes (ids in pi's shape written without making strings). */
-  idsJson(idx: ArrayLike<number>): Buffer {
-    let size = 2;
-    for (let k = 0; k < idx.length; k++) size += (this.flags[idx[k]] & F_STRID ? Buffer.byteLength(JSON.stringify(this.idStr.get(idx[k])!)) : 10) + 1;
-    const out = Buffer.allocUnsafe(size);
-    let at = 0;
-    out[at++] = 0x5b;
-    for (let k = 0; k < idx.length; k++) {
-      const i = idx[k];
-      if (k) out[at++] = 0x2c;
-      if (this.flags[i] & F_STRID) at += out.write(JSON.stringify(this.idStr.get(i)!), at, 'utf8');
-      else {
-        out[at] = 0x22;
-        writeHexId(this.idNum[i], out, at + 1);
-        out[at + 9] = 0x22;
-        at += 10;
-      }
-    }
-    out[at++] = 0x5d;
-    return out.subarray(0, at);
   }
 
   /** The id's hex key (-1 for a string id): compares ids without making strings. */

@@ -1,0 +1,61 @@
+// The id table filled in batches while a session is read (U32Map.setLater, IndexColumns
+// queueIdsWhileReading): the index it gives is the one adding the entries one at a time gives —
+// duplicates, parents, leaf records and the diagnostics in their order — across many batches.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { BufferSource } from '../../src/core/byteSource.js';
+import { readSession, readTail } from '../../src/core/reader.js';
+import type { SessionIndex } from '../../src/core/sessionIndex.js';
+
+const HEADER = '{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}\n';
+// A few ids, so that they repeat; ids in pi's shape and others
+const IDS = ['0000000a', '0000000b', 'ffffffff', '12345678', '9abcdef0', 'a1b2c3d4', 'x', 'y1'];
+
+const entryArb = fc.record({
+  kind: fc.constantFrom('user', 'user', 'user', 'custom', 'leaf', 'label'),
+  id: fc.oneof(
+    fc.constantFrom(...IDS),
+    fc.nat({ max: 0xffffffff }).map((n) => n.toString(16).padStart(8, '0')),
+  ),
+  parent: fc.oneof(fc.constant(null), fc.constant('prev'), fc.constant('self'), fc.constantFrom(...IDS)),
+  target: fc.oneof(fc.constant(null), fc.constantFrom(...IDS)),
+});
+
+function lineOf(e: { kind: string; id: string; parent: string | null; target: string | null }, prev: string | null): string {
+  const parentId = e.parent === 'prev' ? prev : e.parent === 'self' ? e.id : e.parent;
+  const timestamp = '2026-01-01T00:00:00.000Z';
+  if (e.kind === 'user') return JSON.stringify({ type: 'message', id: e.id, parentId, timestamp, message: { role: 'user', content: 'hi' } });
+  if (e.kind === 'leaf') return JSON.stringify({ type: 'leaf', id: e.id, parentId, timestamp, targetId: e.target });
+  if (e.kind === 'label') return JSON.stringify({ type: 'label', id: e.id, parentId, timestamp, targetId: e.target ?? 'x', label: 'l' });
+  return JSON.stringify({ type: 'custom', id: e.id, parentId, timestamp });
+}
+
+/** What the index says of its records and ids. */
+function facts(ix: SessionIndex) {
+  const records = Array.from({ length: ix.count }, (_, i) => [ix.idOf(i), ix.isLive(i), ix.up(i), ix.treeParentIdx(i)]);
+  return { records, ids: IDS.map((id) => ix.lookup(id)), leaf: ix.leafRecord, size: ix.size, live: Array.from(ix.liveIdx()), diagnostics: ix.diagnostics };
+}
+
+describe('ids filed in batches while a session is read', () => {
+  it('the same index as entries added one at a time (read as appended lines)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entryArb, { minLength: 1, maxLength: 400 }), async (entries) => {
+        let prev: string | null = null;
+        const lines: string[] = [];
+        for (const e of entries) {
+          lines.push(lineOf(e, prev));
+          prev = e.id;
+        }
+        const text = Buffer.from(HEADER + lines.join('\n') + '\n');
+        const batched = await readSession(new BufferSource(() => text));
+        // readTail adds each entry as it comes (the reader queues ids only for a fresh index)
+        const header = Buffer.from(HEADER);
+        const oneByOne = await readSession(new BufferSource(() => header));
+        await readTail(new BufferSource(() => text), oneByOne);
+        assert.deepEqual(facts(batched.index), facts(oneByOne.index));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
