@@ -44,4 +44,4 @@ for (const project of ['tsconfig.core.json', 'tsconfig.host.json', 'tsconfig.web
 let files = (only.length ? only.flatMap((p) => findTests(p)) : findTests('test')).sort();
 if (unit) files = files.filter((f) => !needsBrowser(f));
 else if (files.some(needsBrowser) && existsSync('scripts/ensure-tools.mjs')) run(process.execPath, ['scripts/ensure-tools.mjs']);
-run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.PI_TREE_TEST_CONCURRENCY ?? 2}`, ...files]);
+run(process.execPath, ['--import', 'tsx', '--import', './test/support/fixedSeed.ts', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.PI_TREE_TEST_CONCURRENCY ?? 2}`, ...files]);
