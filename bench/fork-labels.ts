@@ -13,6 +13,7 @@ import { Session } from '../src/core/session.js';
 import { oneLine } from '../src/core/sessionTitle.js';
 import { messageOf } from '../src/core/types.js';
 import { cpuChunks } from './cpuChunks';
+import { heapGrowth } from './heapGrowth';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -31,17 +32,7 @@ async function main(file: string, mode: string): Promise<void> {
   const s = await Session.open(file);
   await new Promise((r) => setTimeout(r, 100));
   gc();
-  const used = () => {
-    const m = process.memoryUsage();
-    return m.heapUsed + m.external;
-  };
-  const heap0 = used();
-  let heapPeak = heap0;
-  const sample = () => {
-    const h = used();
-    if (h > heapPeak) heapPeak = h;
-  };
-  const sampler = setInterval(sample, 10);
+  const heap = heapGrowth(10);
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const chunks = cpuChunks();
@@ -50,14 +41,11 @@ async function main(file: string, mode: string): Promise<void> {
   const labels = mode === 'old' ? await oldLabels(s) : await userMessageLabels(s);
   const ms = performance.now() - t0;
   const cpu = process.threadCpuUsage(cpu0);
-  sample();
   h.disable();
   const maxChunkCpuMs = chunks.stop();
-  clearInterval(sampler);
-  gc();
-  const heapAfter = used();
+  const grown = heap.stop(gc);
   process.stdout.write(
-    `${JSON.stringify({ mode, labels: labels.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxChunkCpuMs, maxBlockMs: h.max / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, heapGrowthMb: (heapAfter - heap0) / 1e6, first: labels[0]?.label.slice(0, 40) })}\n`,
+    `${JSON.stringify({ mode, labels: labels.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxChunkCpuMs, maxBlockMs: h.max / 1e6, heapPeakGrowthMb: grown.peakMb, heapGrowthMb: grown.afterMb, first: labels[0]?.label.slice(0, 40) })}\n`,
   );
 }
 

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from '../src/core/session.js';
 import { cpuChunks } from './cpuChunks';
+import { heapGrowth } from './heapGrowth';
 import { useRun, WorkerRun } from '../src/host/projection/workerProjection.js';
 
 /** The panel's session facts (as treeController sends them; the settings are the defaults). */
@@ -41,17 +42,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   await new Promise((r) => setTimeout(r, 100));
   gc();
   // The index's columns are typed arrays (outside the JS heap): both count.
-  const used = () => {
-    const m = process.memoryUsage();
-    return m.heapUsed + m.external;
-  };
-  const heap0 = used();
-  let heapPeak = heap0;
-  const sample = () => {
-    const h = used();
-    if (h > heapPeak) heapPeak = h;
-  };
-  const sampler = setInterval(sample, 20);
+  const heap = heapGrowth(20);
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const chunks = cpuChunks();
@@ -63,7 +54,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const early = run.preview.then((p) => p && { p, ms: performance.now() - t0 });
   const s = await Session.open(file);
   const openMs = performance.now() - t0;
-  sample();
+  heap.sample();
   let nodes = 0;
   let bytes = 0;
   const fd = dump ? openSync(dump, 'w') : -1;
@@ -83,14 +74,11 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const readyMs = performance.now() - t0;
   h.disable();
   const maxChunkCpuMs = chunks.stop();
-  clearInterval(sampler);
-  sample();
   if (fd >= 0) closeSync(fd);
-  gc();
-  const heapAfter = used();
+  const grown = heap.stop(gc);
   if (s.index.size !== nodes) throw new Error(`projected ${nodes} of ${s.index.size} entries`);
   process.stdout.write(
-    `${JSON.stringify({ maxBlockMs: h.max / 1e6, maxChunkCpuMs, openMs, readyMs, heapGrowthMb: (heapAfter - heap0) / 1e6, heapPeakGrowthMb: (heapPeak - heap0) / 1e6, nodes, bytes, leafId: s.leafId, firstScreenMs: first?.ms, firstScreenNodes: first?.p.nodes.length })}\n`,
+    `${JSON.stringify({ maxBlockMs: h.max / 1e6, maxChunkCpuMs, openMs, readyMs, heapGrowthMb: grown.afterMb, heapPeakGrowthMb: grown.peakMb, nodes, bytes, leafId: s.leafId, firstScreenMs: first?.ms, firstScreenNodes: first?.p.nodes.length })}\n`,
   );
 }
 
