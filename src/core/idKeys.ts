@@ -70,14 +70,14 @@ export function idsJson(ix: { idKeyOf(i: number): number; idOf(i: number): strin
   return out.subarray(0, at);
 }
 
+/** Keys setLater holds back. */
+const QUEUE = 64;
+
 /**
  * uint32 → int32 (≥ 0) hash table, open addressing with linear probing; values are record indexes, -1
  * means "absent". Fibonacci hashing spreads ids that share their low bits. Key and value sit side by
  * side (one cache line per probe: with a million random ids every probe is a cache miss).
  */
-/** Keys setLater holds back. */
-const QUEUE = 64;
-
 export class U32Map {
   /** [key, value + 1] pairs (0 = empty slot). */
   private slots: Uint32Array;
