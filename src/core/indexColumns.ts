@@ -149,7 +149,8 @@ export abstract class IndexColumns implements RecordColumns {
     if (p.idKey >= 0) {
       this.idNum[i] = p.idKey;
       if (!this.queueIds) prev = this.byHex.set(p.idKey, i);
-      else if (this.byHex.setLater(p.idKey, i)) this.filed();
+      // (a full queue is put in now, this record's own id with it: its flags and line first)
+      else if (this.byHex.setLater(p.idKey, i)) f = this.filedWith(i, f, p.line);
     } else {
       f |= F_STRID;
       this.idStr.set(i, p.idStr);

@@ -58,4 +58,30 @@ describe('ids filed in batches while a session is read', () => {
       { numRuns: 300 },
     );
   });
+
+  it('an entry whose id fills the queue and repeats an earlier one keeps its line in the diagnostic', async () => {
+    // (the property above rarely queues 64 ids in a row: a self-parent, a leaf or a parent not on the
+    // line before puts the queue in first)
+    for (const n of [64, 128, 192]) {
+      const lines: string[] = [];
+      let prev: string | null = null;
+      for (let k = 0; k < n - 1; k++) {
+        const id = (0x10000000 + k).toString(16);
+        lines.push(JSON.stringify({ type: 'message', id, parentId: prev, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: `m${k}` } }));
+        prev = id;
+      }
+      // the n-th entry (line n + 1) has the id of the 6th (line 7)
+      lines.push(JSON.stringify({ type: 'message', id: '10000005', parentId: prev, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: 'again' } }));
+      const text = Buffer.from(HEADER + lines.join('\n') + '\n');
+      const batched = await readSession(new BufferSource(() => text));
+      const dup = batched.index.diagnostics.filter((d) => d.code === 'duplicate-id');
+      assert.equal(dup.length, 1);
+      assert.equal(dup[0].line, n + 1);
+      assert.match(dup[0].message, /first on line 7\b/);
+      const header = Buffer.from(HEADER);
+      const oneByOne = await readSession(new BufferSource(() => header));
+      await readTail(new BufferSource(() => text), oneByOne);
+      assert.deepEqual(facts(batched.index), facts(oneByOne.index));
+    }
+  });
 });
