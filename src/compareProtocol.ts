@@ -46,6 +46,7 @@ export interface CompareTotals {
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
   cost: number;
   models: { provider: string; model: string; messages: number }[];
+  /** From the ancestor's time (else the side's first entry) to the side's last entry, in ms. */
   wallMs: number;
 }
 

@@ -3,6 +3,7 @@
 // path's ids), each side's path after it split into turns (a turn starts at a user message), the turns
 // aligned by position, and per-side totals summed as pi sums usage (stats.ts) with the files that
 // side's edit and write calls touched. Work is proportional to the paths and done in slices.
+import type { CompareTotals } from '../compareProtocol.js';
 import { editedPaths } from './codeChanges.js';
 import { entryText, formatToolCall, toolCallsOf, type ToolCallRef } from './preview.js';
 import type { Session } from './session.js';
@@ -132,20 +133,8 @@ export async function prepareCompare(sa: Session, a: string | null, sb: Session,
   return { split, turnsA, turnsB, rows: alignTurns(turnsA, turnsB) };
 }
 
-export interface SideTotals {
-  entries: number;
-  messages: number;
-  turns: number;
-  userMessages: number;
-  assistantMessages: number;
-  toolCalls: number;
-  toolResults: number;
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-  cost: number;
-  models: { provider: string; model: string; messages: number }[];
-  /** From the ancestor's time (else the side's first entry) to the side's last entry, in ms. */
-  wallMs: number;
-}
+/** A side's counts, as the compare view shows them (the protocol's type: one shape on both ends). */
+export type SideTotals = CompareTotals;
 
 export interface SideSummary {
   totals: SideTotals;
