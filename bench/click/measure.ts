@@ -12,7 +12,7 @@ type Win = Record<string, any>;
 const LONG = 15 * 60_000;
 
 /** Waits until the page's main thread has had an idle period (the workbench settled after a step). */
-async function settled(frame: Pick<Frame, 'evaluate'>): Promise<void> {
+export async function settled(frame: Pick<Frame, 'evaluate'>): Promise<void> {
   for (let i = 0; i < 2; i++) await frame.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5000 })));
 }
 

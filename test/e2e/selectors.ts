@@ -55,6 +55,11 @@ export const quickInput = {
   focusedRow: '.quick-input-widget .quick-input-list .monaco-list-row.focused',
 } as const;
 
+export const extensions = {
+  /** A row of the Extensions view's lists (installed, recommended, ...); filter by the extension's display name. */
+  row: '.monaco-workbench .part.sidebar .extensions-list .monaco-list-row',
+} as const;
+
 export const notifications = {
   toast: '.notifications-toasts .notification-toast',
   message: '.notification-list-item-message',
@@ -64,6 +69,8 @@ export const notifications = {
 export const editor = {
   tab: '.monaco-workbench .part.editor .tabs-container .tab',
   activeTab: '.monaco-workbench .part.editor .tabs-container .tab.active',
+  /** The visible lines of the text editors (Monaco) in the editor area. */
+  textLines: '.monaco-workbench .part.editor .monaco-editor .view-lines',
 } as const;
 
 /** VS Code's diff editor (vscode.diff): each side is a Monaco editor whose visible lines are in .view-lines. */
