@@ -87,7 +87,7 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
     const xs = o.samples.map((s) => s.ms);
     const t = TARGETS[Number(n)];
     rows.push(
-      `| click on the sidebar row → first graph node painted, ${fmt(Number(n))} entries (${fmt(o.bytes / 1e6)} MB): the first webview of a new browser profile (VS Code installs its webview service worker first) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(xs)} | ${xs.length} | ${t ? mark(xs, t) : ''} |`,
+      `| click on the sidebar row → first graph node painted, ${fmt(Number(n))} entries (${fmt(o.bytes / 1e6)} MB): the first webview of a new browser profile, clicked in the browser's first seconds (VS Code then waits 2–4 s on its webview service worker; its own Markdown preview takes as long: bench/click/firstWebview.ts) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(xs)} | ${xs.length} | ${t ? mark(xs, t) : ''} |`,
     );
     const other = r.newWindow[Number(n)]?.map((s) => s.ms);
     if (other?.length)
