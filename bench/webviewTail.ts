@@ -2,7 +2,8 @@
 // (bench/host-open.ts DUMP): first paint from the first part's arrival, then entries appended under the
 // leaf as pi appends them (a tool call, its result, an answer, a user message), each posted as the host
 // posts it (`appended`, then `leafMoved`) and timed to the painted frame; the webview's own work for
-// the pass is read from its timings. Prints JSON.
+// the pass is read from its timings. Prints JSON; heapMb: the JS heap in use at the end, liveMb: after a
+// full collection.
 // Usage: node --import tsx bench/webviewTail.ts DUMP [APPENDS]   (needs `npm run build` first)
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -110,7 +111,13 @@ async function main(dump: string, appends: number): Promise<void> {
       renderMs.push(r.timings.render);
       painted.push(r.ms);
     }
-    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const usedHeap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const heap = await usedHeap();
+    // What the page holds: the heap after a full collection (heapMb also counts garbage not collected
+    // yet, much of it the benchmark's own copies of the parts, so it varies from run to run).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const live = await usedHeap();
     const mmm = (a: number[]) => ({ min: r1(Math.min(...a)), median: r1(median(a)), max: r1(Math.max(...a)) });
     // The first appends warm the code up; the rest are what a running session sees.
     const steady = Math.min(4, Math.floor(appends / 2));
@@ -129,6 +136,7 @@ async function main(dump: string, appends: number): Promise<void> {
         },
         appended: { runs: appends - steady, workMs: mmm(work.slice(steady)), passMs: mmm(passMs.slice(steady)), drawMs: mmm(renderMs.slice(steady)), paintedMs: mmm(painted.slice(steady)), passes },
         heapMb: Math.round(heap / 1e6),
+        liveMb: Math.round(live / 1e6),
       })}\n`,
     );
   } finally {
