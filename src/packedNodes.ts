@@ -116,11 +116,72 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(c));
 }
 
-export function unpackNodes(packed: Uint8Array): NodeView[] {
+/** Texts up to this length are shared between nodes (tool results, "(no content)": the ones that repeat). */
+const SHARED_TEXT = 48;
+/** Most distinct short texts kept for sharing (a bound on the table, not on what it shares). */
+const SHARED_TEXTS_MAX = 1 << 16;
+
+/**
+ * The values one snapshot's parts repeat, handed to each part's unpackNodes so that the nodes share
+ * them instead of each holding a copy: the repeated strings (types, kinds, models, tools, file paths),
+ * the lists of tools and files (a few hundred distinct lists in 100k nodes; each list was ~30 bytes a
+ * node) and short texts. About a third of the webview's bytes for the nodes. The lists are shared:
+ * nothing may change a node's list in place.
+ */
+export class SharedValues {
+  private readonly strings = new Map<string, number>();
+  private readonly values: string[] = [];
+  private readonly lists = new Map<string, string[]>();
+  private readonly texts = new Map<string, string>();
+
+  /** The shared number of each of a part's repeated strings. */
+  numbers(s: string[]): Int32Array {
+    const out = new Int32Array(s.length);
+    for (let k = 0; k < s.length; k++) {
+      let n = this.strings.get(s[k]);
+      if (n === undefined) {
+        n = this.values.length;
+        this.strings.set(s[k], n);
+        this.values.push(s[k]);
+      }
+      out[k] = n;
+    }
+    return out;
+  }
+
+  string(n: number): string {
+    return this.values[n];
+  }
+
+  /** The list of the strings a part names by `xs`, through the part's `numbers`. */
+  list(xs: number[], nums: Int32Array): string[] {
+    let key = '';
+    for (let j = 0; j < xs.length; j++) key += (j ? ',' : '') + nums[xs[j]];
+    let out = this.lists.get(key);
+    if (!out) {
+      out = new Array<string>(xs.length);
+      for (let j = 0; j < xs.length; j++) out[j] = this.values[nums[xs[j]]];
+      this.lists.set(key, out);
+    }
+    return out;
+  }
+
+  text(t: string): string {
+    if (t.length > SHARED_TEXT) return t;
+    const had = this.texts.get(t);
+    if (had !== undefined) return had;
+    if (this.texts.size < SHARED_TEXTS_MAX) this.texts.set(t, t);
+    return t;
+  }
+}
+
+/** The nodes of one part; the parts of one snapshot pass the same `shared` (see SharedValues). */
+export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): NodeView[] {
   const c = JSON.parse(new TextDecoder().decode(packed)) as Columns;
   if (!c || c.v !== 1 || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1');
-  const s = c.s;
-  const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : xs.map((k) => s[k]));
+  const nums = shared.numbers(c.s);
+  const str = (k: number): string => shared.string(nums[k]);
+  const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : shared.list(xs, nums));
   const out: NodeView[] = new Array<NodeView>(c.id.length);
   let lastTime = 0;
   for (let k = 0; k < c.id.length; k++) {
@@ -133,8 +194,15 @@ export function unpackNodes(packed: Uint8Array): NodeView[] {
       time = Array.isArray(t) ? t[0] : lastTime + t;
       lastTime = time;
     }
-    const n: NodeView = { id: c.id[k], parentId: p === -1 ? c.id[k - 1] : typeof p === 'number' ? c.id[p] : p, type: s[c.type[k]], kind: s[c.kind[k]] as NodeView['kind'], text: c.text[k], time };
-    if (c.role[k]) n.role = s[c.role[k] - 1];
+    const n: NodeView = {
+      id: c.id[k],
+      parentId: p === -1 ? c.id[k - 1] : typeof p === 'number' ? c.id[p] : p,
+      type: str(c.type[k]),
+      kind: str(c.kind[k]) as NodeView['kind'],
+      text: shared.text(c.text[k]),
+      time,
+    };
+    if (c.role[k]) n.role = str(c.role[k] - 1);
     if (c.label[k] !== 0) n.label = c.label[k] as string;
     const tools = strings(c.tools[k]);
     if (tools) n.tools = tools;
@@ -142,7 +210,7 @@ export function unpackNodes(packed: Uint8Array): NodeView[] {
     if (files) n.files = files;
     const changed = strings(c.changed[k]);
     if (changed) n.changed = changed;
-    if (c.model[k]) n.model = s[c.model[k] - 1];
+    if (c.model[k]) n.model = str(c.model[k] - 1);
     if (c.tokens[k] !== 0) n.tokens = c.tokens[k] ?? 0;
     if (c.cost[k] !== 0) n.cost = c.cost[k] ?? 0;
     const f = c.flags[k];

@@ -163,7 +163,7 @@ export interface FileLists {
  */
 export type SnapshotNodes = { nodes: NodeView[]; packed?: undefined } | { nodes?: undefined; packed: Uint8Array };
 
-export { packNodes, unpackNodes } from './packedNodes.js';
+export { packNodes, unpackNodes, SharedValues } from './packedNodes.js';
 
 export type HostMessage =
   /**

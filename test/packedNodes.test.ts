@@ -2,7 +2,7 @@
 // back, in every odd case, and in fewer bytes than the array of objects.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { packNodes, unpackNodes } from '../src/packedNodes.js';
+import { packNodes, SharedValues, unpackNodes } from '../src/packedNodes.js';
 import type { NodeView } from '../src/protocol.js';
 import { generateSession } from './support/generate.js';
 import { tempFile } from './support/tmp.js';
@@ -43,6 +43,24 @@ describe('packed nodes', () => {
     const columns = packNodes(nodes).length;
     const objects = new TextEncoder().encode(JSON.stringify(nodes)).length;
     assert.ok(columns < objects * 0.65, `${columns} bytes as columns, ${objects} as objects`);
+  });
+
+  it('the parts of one snapshot share their lists and short texts, and still give back the very nodes', () => {
+    const base = { type: 'message', kind: 'toolResult' as const, role: 'toolResult', time: 1_793_523_600_000 };
+    const long = 'x'.repeat(200);
+    const part = (from: number): NodeView[] =>
+      [0, 1, 2].map((k) => ({ ...base, id: `n${from + k}`, parentId: null, text: k === 2 ? long : '[read: README.md]', tools: ['read'], files: k ? ['README.md', 'a,b'] : ['README.md'] }));
+    const shared = new SharedValues();
+    const a = unpackNodes(packNodes(part(0)), shared);
+    const b = unpackNodes(packNodes(part(3)), shared);
+    assert.deepStrictEqual([...a, ...b], asJson([...part(0), ...part(3)]));
+    // one list object for equal lists, across parts; different lists stay apart
+    assert.equal(a[0].tools, b[2].tools);
+    assert.equal(a[1].files, b[1].files);
+    assert.notEqual(a[0].files, a[1].files);
+    assert.deepStrictEqual(b[1].files, ['README.md', 'a,b']);
+    // without a shared table, each part has its own
+    assert.notEqual(unpackNodes(packNodes(part(0)))[0].tools, a[0].tools);
   });
 
   it('refuses bytes that are not its columns', () => {

@@ -1,7 +1,7 @@
 // Host → webview sync: a snapshot that arrives in parts is applied once whole (packed parts are
 // parsed as they arrive; a big session's first screen is shown before it), deltas older than the snapshot held (by rev) are dropped, and each message
 // becomes one typed call on the app.
-import { unpackNodes, type FamilyLink, type HostMessage, type InvokeAction, type NodeView, type SessionMeta } from '../../src/protocol';
+import { SharedValues, unpackNodes, type FamilyLink, type HostMessage, type InvokeAction, type NodeView, type SessionMeta } from '../../src/protocol';
 
 export type Snapshot = Extract<HostMessage, { type: 'snapshot' }> & { nodes: NodeView[]; packed?: undefined };
 
@@ -26,16 +26,17 @@ export interface SyncTarget {
 export class HostSync {
   /** Revision of the state held; deltas below it are already in it. */
   private rev = -1;
-  /** A snapshot arriving in parts. */
-  private partial: { m: Snapshot; nodes: NodeView[]; total: number } | undefined;
+  /** A snapshot arriving in parts; `shared`: the values its parts' nodes share (src/packedNodes.ts). */
+  private partial: { m: Snapshot; nodes: NodeView[]; total: number; shared: SharedValues } | undefined;
 
   constructor(private readonly target: SyncTarget) {}
 
   receive(m: HostMessage): void {
     if (m.type === 'snapshot') {
-      const s: Snapshot = m.packed ? { ...m, nodes: unpackNodes(m.packed), packed: undefined } : { ...m, nodes: m.nodes };
+      const shared = new SharedValues();
+      const s: Snapshot = m.packed ? { ...m, nodes: unpackNodes(m.packed, shared), packed: undefined } : { ...m, nodes: m.nodes };
       if (s.total !== undefined && s.total > s.nodes.length) {
-        this.partial = { m: s, nodes: [...s.nodes], total: s.total };
+        this.partial = { m: s, nodes: [...s.nodes], total: s.total, shared };
         this.target.onLoading?.(s.nodes.length, s.total);
         return;
       }
@@ -51,7 +52,7 @@ export class HostSync {
     if (m.type === 'snapshotPart') {
       const p = this.partial;
       if (!p || p.m.rev !== m.rev) return;
-      for (const n of m.packed ? unpackNodes(m.packed) : m.nodes) p.nodes.push(n);
+      for (const n of m.packed ? unpackNodes(m.packed, p.shared) : m.nodes) p.nodes.push(n);
       if (p.nodes.length < p.total) return this.target.onLoading?.(p.nodes.length, p.total);
       this.partial = undefined;
       this.rev = p.m.rev;
