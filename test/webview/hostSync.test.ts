@@ -77,6 +77,29 @@ test('packed parts (bytes from the projection worker) are unpacked into the same
   assert.deepEqual(calls[3], ['snapshot', 8, nodes.map((n) => n.id), undefined]);
 });
 
+test("the packed parts of one snapshot share their nodes' lists (src/packedNodes.ts SharedValues), and the nodes are the ones sent", () => {
+  let got: NodeView[] = [];
+  const sync = new HostSync({ ...recorder().target, onSnapshot: (m) => void (got = m.nodes) });
+  const node = (k: number): NodeView => ({
+    id: `n${k}`,
+    parentId: k ? `n${k - 1}` : null,
+    type: 'message',
+    kind: 'toolResult',
+    role: 'toolResult',
+    text: '[read: a.ts]',
+    time: 1000 + k,
+    tools: ['read'],
+    files: k % 2 ? ['a.ts'] : ['a.ts', 'b.ts'],
+  });
+  const nodes = Array.from({ length: 9 }, (_, k) => node(k));
+  sync.receive({ type: 'snapshot', rev: 1, meta: meta(), leafId: 'n8', packed: packNodes(nodes.slice(0, 3)), total: nodes.length });
+  sync.receive({ type: 'snapshotPart', rev: 1, packed: packNodes(nodes.slice(3, 6)) });
+  sync.receive({ type: 'snapshotPart', rev: 1, packed: packNodes(nodes.slice(6)) });
+  assert.deepStrictEqual(got, nodes);
+  assert.equal(new Set(got.map((n) => n.tools)).size, 1, 'one tools list for all parts');
+  assert.equal(new Set(got.map((n) => n.files)).size, 2, 'one list per distinct files list');
+});
+
 test('deltas older than the snapshot held are dropped; invoke and replies do not carry a rev', () => {
   const { target, calls } = recorder();
   const sync = new HostSync(target);
