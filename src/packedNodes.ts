@@ -1,15 +1,17 @@
 // A part of a snapshot's nodes as bytes: the projection worker packs them, the webview unpacks them.
 // As columns of one JSON object (UTF-8), not an array of objects: the keys are not repeated for every
-// node; the short strings that repeat (types, kinds, roles, models, tools, file paths) are written once
-// and named by number; a parent is most often the node before (-1); times are the difference from the
-// time before. About half the bytes of the array of objects at 100k entries, for every hop they cross
-// (the extension host's message passing, the server's compression in a browser, two frames' clones) and
-// for the webview's parse. Unpacking gives back the very nodes that were packed.
+// node; the short strings that repeat (types, kinds, roles, models, tools, file paths, short texts) are
+// written once and named by number; a parent is most often the node before (-1); times are the
+// difference from the time before. About half the bytes of the array of objects at 100k entries, for
+// every hop they cross (the extension host's message passing, the server's compression in a browser,
+// two frames' clones) and for the webview's parse. Unpacking gives back the very nodes that were packed; the parts of one
+// snapshot unpacked with one SharedValues share their repeated strings and lists.
 import type { NodeView } from './protocol.js';
 
-/** The columns (`v` 1); see the field comments. Absent optional values are 0. */
+/** The columns (`v` 2); see the field comments. Absent optional values are 0. */
 interface Columns {
-  v: 1;
+  /** 2; 1 (earlier builds, the benchmark's dumps): every text a string. */
+  v: 1 | 2;
   /** The repeated strings, named by their number in the columns below. */
   s: string[];
   id: string[];
@@ -19,7 +21,8 @@ interface Columns {
   kind: number[];
   /** 0: none, else 1 + a string's number. */
   role: number[];
-  text: string[];
+  /** A string, or the number of a repeated string (a short text: tool results, "(no content)" repeat). */
+  text: (string | number)[];
   /** The difference from the last finite time before (the first: from 0); null: not a finite number, [t]: a time that is not an integer. */
   time: (number | null | [number])[];
   label: (string | 0)[];
@@ -38,6 +41,8 @@ const ERROR = 1;
 const NO_TEXT = 2;
 const ERROR_FALSE = 4;
 const NO_TEXT_FALSE = 8;
+/** Texts up to this length are written as repeated strings. */
+const SHORT_TEXT = 48;
 
 export function packNodes(nodes: NodeView[]): Uint8Array {
   const strings = new Map<string, number>();
@@ -61,7 +66,7 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
   let at: Map<string, number> | undefined;
   const n = nodes.length;
   const c: Columns = {
-    v: 1,
+    v: 2,
     s,
     id: new Array(n),
     parent: new Array(n),
@@ -97,7 +102,7 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
     c.type[k] = str(node.type);
     c.kind[k] = str(node.kind);
     c.role[k] = node.role === undefined ? 0 : 1 + str(node.role);
-    c.text[k] = node.text;
+    c.text[k] = typeof node.text === 'string' && node.text.length <= SHORT_TEXT ? str(node.text) : node.text;
     const t = node.time;
     if (!Number.isFinite(t)) c.time[k] = null;
     else {
@@ -116,23 +121,18 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(c));
 }
 
-/** Texts up to this length are shared between nodes (tool results, "(no content)": the ones that repeat). */
-const SHARED_TEXT = 48;
-/** Most distinct short texts kept for sharing (a bound on the table, not on what it shares). */
-const SHARED_TEXTS_MAX = 1 << 16;
-
 /**
  * The values one snapshot's parts repeat, handed to each part's unpackNodes so that the nodes share
- * them instead of each holding a copy: the repeated strings (types, kinds, models, tools, file paths),
- * the lists of tools and files (a few hundred distinct lists in 100k nodes; each list was ~30 bytes a
- * node) and short texts. About a third of the webview's bytes for the nodes. The lists are shared:
- * nothing may change a node's list in place.
+ * them instead of each holding a copy: the repeated strings (types, kinds, models, tools, file paths,
+ * short texts) and the lists of tools and files (a few hundred distinct lists in 100k nodes; each list
+ * was ~30 bytes a node). About a third of the webview's bytes for the nodes. The lists are shared:
+ * nothing may change a node's list in place. Dropped once the snapshot is whole.
  */
 export class SharedValues {
   private readonly strings = new Map<string, number>();
   private readonly values: string[] = [];
-  private readonly lists = new Map<string, string[]>();
-  private readonly texts = new Map<string, string>();
+  /** By the strings' numbers: one number for a list of one (most lists), else the numbers joined by commas. */
+  private readonly lists = new Map<number | string, string[]>();
 
   /** The shared number of each of a part's repeated strings. */
   numbers(s: string[]): Int32Array {
@@ -155,8 +155,8 @@ export class SharedValues {
 
   /** The list of the strings a part names by `xs`, through the part's `numbers`. */
   list(xs: number[], nums: Int32Array): string[] {
-    let key = '';
-    for (let j = 0; j < xs.length; j++) key += (j ? ',' : '') + nums[xs[j]];
+    let key: number | string = xs.length === 1 ? nums[xs[0]] : '';
+    if (xs.length !== 1) for (let j = 0; j < xs.length; j++) key += (j ? ',' : '') + nums[xs[j]];
     let out = this.lists.get(key);
     if (!out) {
       out = new Array<string>(xs.length);
@@ -165,20 +165,12 @@ export class SharedValues {
     }
     return out;
   }
-
-  text(t: string): string {
-    if (t.length > SHARED_TEXT) return t;
-    const had = this.texts.get(t);
-    if (had !== undefined) return had;
-    if (this.texts.size < SHARED_TEXTS_MAX) this.texts.set(t, t);
-    return t;
-  }
 }
 
 /** The nodes of one part; the parts of one snapshot pass the same `shared` (see SharedValues). */
 export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): NodeView[] {
   const c = JSON.parse(new TextDecoder().decode(packed)) as Columns;
-  if (!c || c.v !== 1 || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1');
+  if (!c || (c.v !== 2 && c.v !== 1) || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1 or 2');
   const nums = shared.numbers(c.s);
   const str = (k: number): string => shared.string(nums[k]);
   const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : shared.list(xs, nums));
@@ -199,7 +191,7 @@ export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): No
       parentId: p === -1 ? c.id[k - 1] : typeof p === 'number' ? c.id[p] : p,
       type: str(c.type[k]),
       kind: str(c.kind[k]) as NodeView['kind'],
-      text: shared.text(c.text[k]),
+      text: typeof c.text[k] === 'number' ? str(c.text[k] as number) : (c.text[k] as string),
       time,
     };
     if (c.role[k]) n.role = str(c.role[k] - 1);

@@ -63,6 +63,33 @@ describe('packed nodes', () => {
     assert.notEqual(unpackNodes(packNodes(part(0)))[0].tools, a[0].tools);
   });
 
+  it('a short text is written once per part; a part of version 1 (every text a string) still unpacks', () => {
+    const base = { type: 'message', kind: 'toolResult' as const, time: 1_793_523_600_000, parentId: null };
+    const nodes: NodeView[] = [0, 1, 2].map((k) => ({ ...base, id: `n${k}`, text: '[read: README.md]' }));
+    const bytes = new TextDecoder().decode(packNodes(nodes));
+    assert.equal(bytes.split('[read: README.md]').length, 2, bytes);
+    const v1 = {
+      v: 1,
+      s: ['message', 'toolResult'],
+      id: ['a'],
+      parent: [null],
+      type: [0],
+      kind: [1],
+      role: [0],
+      text: ['[read: README.md]'],
+      time: [5],
+      label: [0],
+      tools: [0],
+      files: [0],
+      changed: [0],
+      model: [0],
+      tokens: [0],
+      cost: [0],
+      flags: [0],
+    };
+    assert.deepStrictEqual(unpackNodes(new TextEncoder().encode(JSON.stringify(v1))), [{ ...base, id: 'a', text: '[read: README.md]', time: 5 }]);
+  });
+
   it('refuses bytes that are not its columns', () => {
     assert.throws(() => unpackNodes(new TextEncoder().encode('[{"id":"a"}]')), /not columns/);
   });
