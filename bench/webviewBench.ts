@@ -126,6 +126,8 @@ interface Tail {
   firstPaint: { fromFirstPartMs: number; fromLastPartMs: number; items: number; derive: number; layout: number };
   appended: { runs: number; workMs: Mmm; passMs: Mmm; drawMs: Mmm; paintedMs: Mmm; passes: Record<string, number> };
   heapMb: number;
+  /** The heap after a full collection: what the webview holds. */
+  liveMb: number;
 }
 interface Mmm {
   min: number;
@@ -162,7 +164,7 @@ export function webviewTail(label: string, dump: string, hostReadyMs: number | u
   }
   rows.push({
     what: `tree explorer, ${label}: the whole tree painted (${fmt(t.nodes)} nodes)`,
-    how: `headless Chromium, the host's real snapshot parts posted as VS Code delivers them; webview from the last part's arrival to the painted frame (derive ${fmt(fp.derive)} ms, layout ${fmt(fp.layout)} ms, ${fmt(fp.items)} items drawn)${whole !== undefined ? ' + the host to the last part sent (median above)' : ''}; one run; webview heap after: ${fmt(t.heapMb)} MB`,
+    how: `headless Chromium, the host's real snapshot parts posted as VS Code delivers them; webview from the last part's arrival to the painted frame (derive ${fmt(fp.derive)} ms, layout ${fmt(fp.layout)} ms, ${fmt(fp.items)} items drawn)${whole !== undefined ? ' + the host to the last part sent (median above)' : ''}; one run; webview heap after: ${fmt(t.heapMb)} MB, ${fmt(t.liveMb)} MB of it live (after a full collection)`,
     target: '',
     result: `webview ${fmt(fp.fromLastPartMs)} ms (${fmt(fp.fromFirstPartMs)} ms from the first part)${whole !== undefined ? `; with the host: **${fmt(whole)} ms**` : ''}`,
     pass: undefined,
