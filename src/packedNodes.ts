@@ -129,7 +129,7 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
  * nothing may change a node's list in place. Dropped once the snapshot is whole.
  */
 export class SharedValues {
-  private readonly strings = new Map<string, number>();
+  private readonly numberOf = new Map<string, number>();
   private readonly values: string[] = [];
   /** By the strings' numbers: one number for a list of one (most lists), else the numbers joined by commas. */
   private readonly lists = new Map<number | string, string[]>();
@@ -138,10 +138,10 @@ export class SharedValues {
   numbers(s: string[]): Int32Array {
     const out = new Int32Array(s.length);
     for (let k = 0; k < s.length; k++) {
-      let n = this.strings.get(s[k]);
+      let n = this.numberOf.get(s[k]);
       if (n === undefined) {
         n = this.values.length;
-        this.strings.set(s[k], n);
+        this.numberOf.set(s[k], n);
         this.values.push(s[k]);
       }
       out[k] = n;
@@ -149,8 +149,11 @@ export class SharedValues {
     return out;
   }
 
-  string(n: number): string {
-    return this.values[n];
+  /** The shared strings themselves, by a part's number (what the nodes hold). */
+  strings(nums: Int32Array): string[] {
+    const out = new Array<string>(nums.length);
+    for (let k = 0; k < nums.length; k++) out[k] = this.values[nums[k]];
+    return out;
   }
 
   /** The list of the strings a part names by `xs`, through the part's `numbers`. */
@@ -172,13 +175,14 @@ export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): No
   const c = JSON.parse(new TextDecoder().decode(packed)) as Columns;
   if (!c || (c.v !== 2 && c.v !== 1) || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1 or 2');
   const nums = shared.numbers(c.s);
-  const str = (k: number): string => shared.string(nums[k]);
+  const s = shared.strings(nums);
   const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : shared.list(xs, nums));
   const out: NodeView[] = new Array<NodeView>(c.id.length);
   let lastTime = 0;
   for (let k = 0; k < c.id.length; k++) {
     const p = c.parent[k];
     const t = c.time[k];
+    const text = c.text[k];
     let time: number;
     if (t === null)
       time = null as unknown as number; // (as JSON gave a time that was not a number)
@@ -189,12 +193,12 @@ export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): No
     const n: NodeView = {
       id: c.id[k],
       parentId: p === -1 ? c.id[k - 1] : typeof p === 'number' ? c.id[p] : p,
-      type: str(c.type[k]),
-      kind: str(c.kind[k]) as NodeView['kind'],
-      text: typeof c.text[k] === 'number' ? str(c.text[k] as number) : (c.text[k] as string),
+      type: s[c.type[k]],
+      kind: s[c.kind[k]] as NodeView['kind'],
+      text: typeof text === 'number' ? s[text] : text,
       time,
     };
-    if (c.role[k]) n.role = str(c.role[k] - 1);
+    if (c.role[k]) n.role = s[c.role[k] - 1];
     if (c.label[k] !== 0) n.label = c.label[k] as string;
     const tools = strings(c.tools[k]);
     if (tools) n.tools = tools;
@@ -202,7 +206,7 @@ export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): No
     if (files) n.files = files;
     const changed = strings(c.changed[k]);
     if (changed) n.changed = changed;
-    if (c.model[k]) n.model = str(c.model[k] - 1);
+    if (c.model[k]) n.model = s[c.model[k] - 1];
     if (c.tokens[k] !== 0) n.tokens = c.tokens[k] ?? 0;
     if (c.cost[k] !== 0) n.cost = c.cost[k] ?? 0;
     const f = c.flags[k];
