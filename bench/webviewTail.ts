@@ -1,7 +1,7 @@
 // A big session in the webview (headless Chromium), from the snapshot parts the host really sends
 // (bench/host-open.ts DUMP): first paint from the first part's arrival, then entries appended under the
 // leaf as pi appends them (a tool call, its result, an answer, a user message), each posted as the host
-// posts it (`appended`, then `leafMoved`) and timed to the painted frame; the webview's own work for
+// posts it (`appended` with the leaf it moved to) and timed to the painted frame; the webview's own work for
 // the pass is read from its timings. Prints JSON; heapMb: the JS heap in use at the end, liveMb: after a
 // full collection.
 // Usage: node --import tsx bench/webviewTail.ts DUMP [APPENDS]   (needs `npm run build` first)
@@ -96,8 +96,7 @@ async function main(dump: string, appends: number): Promise<void> {
           const t0 = performance.now();
           // the graph draws in the frame after the pass: its time is read once that frame has run
           const painted = w.__painted(t0, false);
-          window.postMessage({ type: 'appended', rev, nodes: [node] }, '*');
-          window.postMessage({ type: 'leafMoved', rev: rev + 1, leafId: node.id }, '*');
+          window.postMessage({ type: 'appended', rev, nodes: [node], leafId: node.id }, '*');
           return painted.then((now) => ({ ms: now - t0, timings: w.__piTree.timings() }));
         },
         { node, rev: 2 + 2 * k },

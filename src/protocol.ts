@@ -178,7 +178,11 @@ export type HostMessage =
    * being read (a first screen read from the file's end).
    */
   | { type: 'preview'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
-  | { type: 'appended'; rev: number; nodes: NodeView[] }
+  /**
+   * `leafId`: the leaf after these entries, when they moved it (pi's appends do): one message, so that no
+   * frame comes between the entries and their leaf (it would cost the webview a full pass).
+   */
+  | { type: 'appended'; rev: number; nodes: NodeView[]; leafId?: string | null }
   | { type: 'leafMoved'; rev: number; leafId: string | null }
   | { type: 'labelChanged'; rev: number; targetId: string; label?: string }
   | { type: 'renamed'; rev: number; name?: string }

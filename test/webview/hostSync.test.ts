@@ -26,7 +26,7 @@ function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
       void calls.push([name, ...args]);
   const target: SyncTarget = {
     onSnapshot: (m) => void calls.push(['snapshot', m.rev, m.nodes.map((n) => n.id), m.total]),
-    onAppended: (nodes: NodeView[]) => void calls.push(['appended', nodes.map((n) => n.id)]),
+    onAppended: (nodes: NodeView[], leafId?: string | null) => void calls.push(leafId === undefined ? ['appended', nodes.map((n) => n.id)] : ['appended', nodes.map((n) => n.id), leafId]),
     onLeafMoved: rec('leafMoved'),
     onLabelChanged: rec('labelChanged'),
     onRenamed: rec('renamed'),
@@ -111,6 +111,7 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
     { type: 'labelChanged', rev: 6, targetId: 'u1000000', label: 'x' },
     { type: 'renamed', rev: 5, name: 'stale: below 6 now' },
     { type: 'appended', rev: 7, nodes: [{ ...nodes[0], id: 'n1000000' }] },
+    { type: 'appended', rev: 7, nodes: [{ ...nodes[0], id: 'n2000000' }], leafId: 'n2000000' },
     { type: 'reply', seq: 1, ok: true, data: null },
     { type: 'invoke', action: 'find' },
     { type: 'meta', rev: 7, meta: meta({ name: 'same rev applies' }) },
@@ -121,6 +122,7 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
   assert.deepEqual(calls, [
     ['labelChanged', 'u1000000', 'x'],
     ['appended', ['n1000000']],
+    ['appended', ['n2000000'], 'n2000000'],
     ['invoke', 'find', undefined, undefined],
     ['meta', 'same rev applies'],
     ['leafMoved', null],

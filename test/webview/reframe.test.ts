@@ -98,16 +98,14 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
   const host = await open(nodes, 'p5000000', {}, 1600);
   const page = host.page;
   type Hooks2 = { __piTree: { timings(): Record<string, number> } };
-  // As the host sends them: the entry and the leaf moved onto it.
+  // As the host sends them: the entry and the leaf moved onto it, in one message.
   let rev = 100;
   const append = async (n: NodeView): Promise<'incremental' | 'full'> => {
     rev += 2;
     const kind = await page.evaluate(
       ({ n, rev }) =>
         new Promise<'incremental' | 'full'>((resolve) => {
-          // Dispatched in one task, so that no frame can come between them (as VS Code usually delivers them).
-          window.dispatchEvent(new MessageEvent('message', { data: { type: 'appended', rev, nodes: [n] } }));
-          window.dispatchEvent(new MessageEvent('message', { data: { type: 'leafMoved', rev: rev + 1, leafId: n.id } }));
+          window.dispatchEvent(new MessageEvent('message', { data: { type: 'appended', rev, nodes: [n], leafId: n.id } }));
           // (no named functions in here: the page has no __name helper for them)
           const iv = setInterval(() => {
             const w = window as unknown as Hooks2 & { __piTree: { model: { leafId: string | null } } };

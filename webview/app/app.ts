@@ -235,11 +235,13 @@ export class App implements CommandContext, SyncTarget {
     this.tree.showSnapshot(preview);
   }
 
-  onAppended(nodes: NodeView[]): void {
+  /** `leafId`: where the entries moved the leaf (one pass for both: see the protocol's `appended`). */
+  onAppended(nodes: NodeView[], leafId?: string | null): void {
     const followLeaf = this.tree.onLeaf();
     this.model.append(nodes);
     this.find.markDirty();
     this.tree.refreshTail({ followLeaf });
+    if (leafId !== undefined) this.onLeafMoved(leafId);
   }
 
   onLeafMoved(leafId: string | null): void {

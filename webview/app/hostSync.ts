@@ -11,7 +11,7 @@ export interface SyncTarget {
   onSnapshot(m: Snapshot): void;
   /** A big session's first screen, drawn until its snapshot is whole. */
   onPreview?(m: Preview): void;
-  onAppended(nodes: NodeView[]): void;
+  onAppended(nodes: NodeView[], leafId?: string | null): void;
   onLeafMoved(leafId: string | null): void;
   onLabelChanged(targetId: string, label: string | undefined): void;
   onRenamed(name: string | undefined): void;
@@ -70,7 +70,7 @@ export class HostSync {
     }
     switch (m.type) {
       case 'appended':
-        return this.target.onAppended(m.nodes);
+        return this.target.onAppended(m.nodes, m.leafId);
       case 'leafMoved':
         return this.target.onLeafMoved(m.leafId);
       case 'labelChanged':

@@ -283,12 +283,11 @@ export class TreeController implements vscode.Disposable {
       this.stale = true;
       return;
     }
-    if (nodes.length) this.post({ type: 'appended', rev: ++this.rev, nodes });
+    const moved = s.leafId !== this.lastLeaf;
+    this.lastLeaf = s.leafId;
+    if (nodes.length) this.post({ type: 'appended', rev: ++this.rev, nodes, ...(moved ? { leafId: s.leafId } : {}) });
+    else if (moved) this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
     for (const l of labelChanges) this.post({ type: 'labelChanged', rev: ++this.rev, targetId: l.targetId, label: l.label });
-    if (s.leafId !== this.lastLeaf) {
-      this.lastLeaf = s.leafId;
-      this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
-    }
     // A new session gets its first message later, and a fork its own one: its title comes from it then.
     const firstNow = (this.texts.first === undefined || (this.texts.own === undefined && typeof s.header.parentSession === 'string')) && fresh.some((r) => r.type === 'message' && r.role === 'user');
     if (firstNow) this.texts = await firstUserTexts(s).catch(() => this.texts);
