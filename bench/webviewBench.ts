@@ -172,7 +172,7 @@ export function webviewTail(label: string, dump: string, hostReadyMs: number | u
   const a = t.appended;
   rows.push({
     what: `an appended entry at ${label}, webview work`,
-    how: `\`appended\` + \`leafMoved\` as the host posts them, ${a.runs} appends (tool call, result, answer, user message), after ${appends - a.runs} to warm up; work = the pass (${Object.entries(
+    how: `\`appended\` with the leaf it moved to, as the host posts it, ${a.runs} appends (tool call, result, answer, user message), after ${appends - a.runs} to warm up; work = the pass (${Object.entries(
       a.passes,
     )
       .map(([k, v]) => `${v} ${k}`)
