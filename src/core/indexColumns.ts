@@ -90,7 +90,9 @@ export abstract class IndexColumns implements RecordColumns {
 
   constructor(header: SessionHeader, expected = 0) {
     this.header = header;
-    this.byHex = new U32Map(expected);
+    // Sized for half the estimate (a table grows when it is half full): the estimate is high, and
+    // random keys touch every page of the table (32 MB for 1M expected, a fault per page).
+    this.byHex = new U32Map(expected / 2);
     if (expected > 0) this.reserve(expected);
   }
 

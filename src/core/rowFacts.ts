@@ -160,6 +160,16 @@ export class RowFacts {
     this.arena = new TextArena(chunkBytes);
   }
 
+  /**
+   * Binds the facts to `index`, with room for as many records as it was sized for: pages never written
+   * take no memory, and columns grown by doubling would be copied and touched twice (a fresh page costs
+   * a fault: ~10 µs on a VM, 17 MB at a million records).
+   */
+  bind(index: SessionIndex): void {
+    this.index = index;
+    if (index.capacity > this.bits.length) this.room(index.capacity - 1);
+  }
+
   has(i: number): boolean {
     return i < this.bits.length && (this.bits[i] & KNOWN) !== 0;
   }

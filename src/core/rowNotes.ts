@@ -26,7 +26,7 @@ const TOOL_RESULT = 3;
  */
 export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: number } {
   const observe: MessageLineObserver & { fromBytes: number } = (index, i, b) => {
-    rows.index ??= index;
+    if (rows.index === undefined) rows.bind(index);
     if (rows.index !== index || !outerKeys.rowsKnown) return;
     const code = index.roleCodeOf(i);
     if ((code === USER || code === ASSISTANT) && noteText(rows, i, b, code)) {
