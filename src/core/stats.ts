@@ -7,6 +7,7 @@ import { facts, readUsageFacts } from './messageFacts.js';
 import { parseLineOf } from './lineReads.js';
 import type { Session } from './session.js';
 import { F_FAST } from './sessionIndex.js';
+import { grown } from './indexRecord.js';
 import { UsageColumns } from './usageColumns.js';
 import { messageOf, type SessionEntry, type Usage } from './types.js';
 import { asText } from './values.js';
@@ -64,35 +65,48 @@ export interface UsageSums {
 export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void; noted?: UsageColumns } = {}): Promise<UsageSums> {
   const index = session.index;
   const messagesByRole: Record<string, number> = Object.create(null);
-  const carries: number[] = [];
+  // (a typed array: a million carriers pushed onto an array are copied as it grows)
+  const all = new Int32Array(idx.length);
+  let n = 0;
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     if (index.isType(i, 'message')) {
       const role = index.roleOf(i) ?? '?';
       messagesByRole[role] = (messagesByRole[role] ?? 0) + 1;
-      if (role === 'assistant' || role === 'toolResult') carries.push(i);
-    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) carries.push(i);
+      if (role === 'assistant' || role === 'toolResult') all[n++] = i;
+    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) all[n++] = i;
   }
-  // Figures noted while the file was read (by record number), and those read here (by place in
-  // `carries`: a short path of a big session takes little room); summed in order at the end.
+  const carries = all.subarray(0, n);
+  // Figures noted while the file was read (by record number), and those read here, in slots of their
+  // own taken in carrier order (`ownAt`: each slot's carrier; columns by carrier would be a million
+  // slots when a few hundred are read); summed in carrier order at the end.
   const noted = opts.noted?.index === index ? opts.noted : undefined;
   const own = new UsageColumns(noted?.models);
-  if (carries.length) own.reserve(carries.length - 1);
+  let ownAt = new Int32Array(0);
+  let owned = 0;
+  // (a path through a damaged file may go back in the file: its lines are read in file order then)
+  let ordered = true;
+  const set = (k: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, calls: number, pair: number) => {
+    if (owned === ownAt.length) ownAt = grown(ownAt, Math.max(256, 2 * owned));
+    if (owned > 0 && ownAt[owned - 1] > k) ordered = false;
+    ownAt[owned] = k;
+    own.set(owned++, input, output, cacheRead, cacheWrite, cost, calls, pair);
+  };
   const fromEntry = (k: number, e: SessionEntry | undefined) => {
     if (!e) return;
     if (e.type !== 'message') {
       const u = usageOf((e as Obj).usage);
-      own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
+      set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
       return;
     }
     const m = messageOf(e);
     if (!m) return;
     const u = usageOf(m.usage);
-    if (m.role !== 'assistant') return own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
+    if (m.role !== 'assistant') return set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
     opts.visit?.(e);
     let calls = 0;
     if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') calls++;
-    own.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, own.models.id(m.provider, m.model));
+    set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, own.models.id(m.provider, m.model));
   };
   const parseAssistant = opts.visit !== undefined;
   // (a line the reader took by its fast path is never held in memory: no lookup for most carriers)
@@ -123,7 +137,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       const assistant = index.roleCodeOf(i) === 2;
       const start = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
       if (start < 0 || !readUsageFacts(bytes, start)) return fromEntry(at, parseLineOf(index.idOf(i), bytes));
-      own.set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.models.id(facts.provider, facts.model) : -1);
+      set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.models.id(facts.provider, facts.model) : -1);
     },
     opts.signal,
   );
@@ -131,11 +145,12 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   let toolCalls = 0;
   const perPair = new Map<number, number>();
-  for (let k = 0; k < carries.length; k++) {
+  const slotOf = ordered ? undefined : new Map(Array.from(ownAt.subarray(0, owned), (k, o) => [k, o]));
+  for (let k = 0, o = 0; k < carries.length; k++) {
     // read here, else noted while read, else nothing to sum (an entry that could not be read)
     let cols: UsageColumns = own;
-    let s = k;
-    if (!own.has(k)) {
+    let s = slotOf ? (slotOf.get(k) ?? -1) : o < owned && ownAt[o] === k ? o++ : -1;
+    if (s < 0) {
       if (!noted?.has(carries[k])) continue;
       cols = noted;
       s = carries[k];

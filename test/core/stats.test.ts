@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Session } from '../../src/core/session.js';
-import { computeStats } from '../../src/core/stats.js';
-import { entry, sessionText, tempFile, user } from '../support/tmp.js';
+import { computeStats, sumUsage } from '../../src/core/stats.js';
+import { assistant, entry, sessionText, tempFile, user } from '../support/tmp.js';
 
 describe('stats counting', () => {
   it('entry types and roles named like Object.prototype members are counted like any other', async () => {
@@ -37,5 +37,25 @@ describe('stats counting', () => {
     // and in the JSON that `stats --json` prints
     assert.match(JSON.stringify(st.messagesByRole), /"__proto__":1/);
     assert.equal(st.entries, 7);
+  });
+});
+
+describe('usage sums', () => {
+  it('a path that goes back in the file (a parent written after its child) sums every entry on it', async () => {
+    const usage = (input: number, total: number) => ({
+      usage: { input, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: input + 1, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total } },
+    });
+    // a2's parent a1 comes after it: the path u1 → a1 → a2 reads a1's line after a2's in the file
+    const s = await Session.open(tempFile(sessionText([user('u1', null, 'q'), assistant('a2', 'a1', 'two', usage(7, 0.25)), assistant('a1', 'u1', 'one', usage(10, 0.5))])));
+    const path = s.index.branchIdx(s.index.lookup('a2'));
+    assert.deepStrictEqual(
+      Array.from(path, (i) => s.index.idOf(i)),
+      ['u1', 'a1', 'a2'],
+    );
+    const sums = await sumUsage(s, path);
+    assert.equal(sums.tokens.input, 17);
+    assert.equal(sums.tokens.output, 2);
+    assert.equal(sums.cost, 0.75);
+    assert.equal(sums.models[0]?.messages, 2);
   });
 });
