@@ -166,7 +166,8 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
           onPath: r.onPath,
           isLeaf: r.isLeaf,
           line: ix.lineOf(r.i),
-          text: `${r.prefix}${r.marker}${r.text()}`.replace(/^[\s│├└─]*(• )?/, ''),
+          // (what the regular expression takes off the whole line: the prefix, made of nothing else, is not made)
+          text: `${r.marker}${r.text()}`.replace(/^[\s│├└─]*(• )?/, ''),
         };
         out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
         first = false;

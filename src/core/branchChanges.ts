@@ -6,7 +6,8 @@ import type { BashFileOp } from './bashFiles.js';
 import { parseRecordLine } from './lineReads.js';
 import type { Session } from './session.js';
 import type { EntryRecord } from './sessionIndex.js';
-import type { SessionEntry } from './types.js';
+import { inner, keyList, objectValues, skipWs, valueIn } from './jsonBytes.js';
+import { messageOf, type SessionEntry } from './types.js';
 import { asText } from './values.js';
 
 /** A change as lists show it: no file contents, just what, where and how big. */
@@ -39,8 +40,10 @@ export interface FileSummary {
   lastEntryId: string;
 }
 
-const CALL_ID = /"toolCallId":"([^"\\]{1,200})"/;
-const IS_ERROR_TRUE = /"isError":true/;
+const LINE_KEYS = keyList('message');
+const RESULT_KEYS = keyList('toolCallId', 'isError');
+const lineAt = new Int32Array(2);
+const resultAt = new Int32Array(4);
 const BATCH = 1000;
 
 export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
@@ -48,13 +51,27 @@ export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
   return { tool: c.tool, path: c.path, callId: c.callId, ...(c.op ? { op: c.op } : {}), ...size, ...(failed ? { failed: true } : {}) };
 }
 
-/** Call ids whose tool results (among `recs`) report an error. */
+/**
+ * Adds the call id of the tool result line `bytes` when the result reports an error. Only the message's
+ * own "toolCallId" and "isError" are read, as JSON.parse gives them (whatever the spacing, escapes or
+ * key order; an "isError" nested in its details is not the message's); its output is passed over.
+ */
 function errorsOf(bytes: Buffer, failed: Set<string>): void {
-  const head = bytes.toString('latin1', 0, Math.min(bytes.length, 600));
-  const id = CALL_ID.exec(head)?.[1];
-  if (!id) return;
-  const tail = bytes.toString('latin1', Math.max(0, bytes.length - 300));
-  if (IS_ERROR_TRUE.test(tail)) failed.add(id);
+  let m: { toolCallId?: unknown; isError?: unknown } | undefined;
+  const start = skipWs(bytes, 0, bytes.length);
+  if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, 0, RESULT_KEYS, resultAt) >= 0 && lineAt[0] !== 0 && inner.read) {
+    if (resultAt[2] !== 0 && valueIn(bytes, resultAt, 1) === true) m = { toolCallId: valueIn(bytes, resultAt, 0), isError: true };
+  } else {
+    // a key with an escape (it could spell one of these), or a message that is not an object
+    let v: unknown;
+    try {
+      v = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return; // not the line the index saw (reported where lines are read)
+    }
+    m = v && typeof v === 'object' ? (messageOf(v as SessionEntry) as typeof m) : undefined;
+  }
+  if (m?.isError === true) failed.add(asText(m.toolCallId));
 }
 
 /** Every entry of `recs` (a path, root first) with file changes, in order. */

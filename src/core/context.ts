@@ -55,6 +55,8 @@ export function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undef
   if (replacement === null) return [];
   return messages.map((m) => {
     if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'toolResult' && m.role !== 'custom') return m;
+    // (where pi 1.6.0 fails too, reading the content of an absent replacement)
+    if (replacement === undefined) throw new Error(`The context edit ${asText(edit.id)} of entry ${asText(edit.targetId)} has no replacement; pi cannot build this context either.`);
     const content = (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string' ? [{ type: 'text', text: replacement.content }] : replacement.content;
     return { ...m, content };
   });

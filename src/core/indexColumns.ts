@@ -221,7 +221,8 @@ export abstract class IndexColumns implements RecordColumns {
       this.leafIndex = i;
     }
     if (e) {
-      if (e.type === 'label') {
+      // (a target that is not a string names no entry: pi keys it apart, where no lookup finds it)
+      if (e.type === 'label' && typeof (e as LabelEntry).targetId === 'string') {
         const l = e as LabelEntry;
         if (typeof l.label === 'string' && l.label) this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
         else this.labels.delete(l.targetId);

@@ -90,13 +90,37 @@ export function skipWs(b: Buffer, k: number, e: number): number {
   return k;
 }
 
+/**
+ * The index of the quote closing the string whose text starts at `k` (`e` when it does not close before
+ * it). A short string by hand; a long one (a tool's output, a written file) by native search, which is
+ * fast but costly to call.
+ */
+function closingQuote(b: Buffer, k: number, e: number): number {
+  const stop = Math.min(e, k + 32);
+  for (; k < stop; k++) {
+    const x = b[k];
+    if (x === 0x22) return k;
+    if (x === 0x5c) k++;
+  }
+  for (;;) {
+    if (k >= e) return e;
+    const q = b.indexOf(0x22, k);
+    if (q < 0 || q >= e) return e;
+    // escaped when an odd run of backslashes ends before it (and the run is all after k: k is no escape's second byte)
+    let s = q - 1;
+    while (s >= k && b[s] === 0x5c) s--;
+    if ((q - 1 - s) % 2 === 0) return q;
+    k = q + 1;
+  }
+}
+
 /** Past the (valid) JSON value at `b[k]`. */
 function skipValue(b: Buffer, k: number, e: number): number {
   let depth = 0;
   for (; k < e; k++) {
     const x = b[k];
     if (x === 0x22) {
-      for (k++; k < e && b[k] !== 0x22; k++) if (b[k] === 0x5c) k++;
+      k = closingQuote(b, k + 1, e);
       if (depth === 0) return k + 1;
     } else if (x === 0x7b || x === 0x5b) depth++;
     else if (x === 0x7d || x === 0x5d) {

@@ -109,7 +109,7 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
         const i = need[p];
         const o = set.offset(i) - from;
         const bytes = buf.subarray(o, o + set.length(i));
-        if (bytes[0] !== 0x7b) throw new StaleFileError(`Line ${set.line(i)} changed on disk since it was read.`);
+        if (!opensObject(bytes)) throw new StaleFileError(`Line ${set.line(i)} changed on disk since it was read.`);
         visit(i, bytes);
         // Checked every 8 lines: a visit may parse a big line (an assistant message with its tool calls).
         if ((p & 7) === 7) {
@@ -125,6 +125,13 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
     // A read still in flight must end before the caller closes the file.
     if (next) await next.catch(() => undefined);
   }
+}
+
+/** Whether a line read again still opens an object: '{', after any JSON whitespace (JSON.parse, and so pi, take a line that starts with some). */
+function opensObject(bytes: Buffer): boolean {
+  let k = 0;
+  while (bytes[k] === 0x20 || bytes[k] === 0x09 || bytes[k] === 0x0d) k++;
+  return bytes[k] === 0x7b;
 }
 
 /** Parses a line read for `rec`; undefined when it is damaged beyond its head (reported by callers). */

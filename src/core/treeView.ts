@@ -30,8 +30,11 @@ function shown(facts: RowFacts, i: number, type: string, mode: FilterMode, isLea
 export interface TreeRow {
   /** Record number in the index. */
   i: number;
-  /** The line as pi draws it is `prefix + marker + text()`: connectors, the path marker, label and text. */
-  prefix: string;
+  /**
+   * The line as pi draws it is `prefix + marker + text()`: connectors, the path marker, label and text.
+   * Made when read (a row under thousands of branch points has a prefix that long).
+   */
+  readonly prefix: string;
   marker: string;
   depth: number;
   onPath: boolean;
@@ -197,9 +200,14 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     const many = multipleRoots ? JUST_BRANCHED | SHOW_CONNECTOR | VIRTUAL_CHILD : 0;
     push(kids[kidsFrom + k], multipleRoots ? 1 : 0, many | (k === roots - 1 ? IS_LAST : 0), null, -1);
   }
+  // The row's gutters and connector, for its prefix
+  let rowGutters: Gutter | null = null;
+  let rowConnector = '';
   const row: TreeRow = {
     i: -1,
-    prefix: '',
+    get prefix() {
+      return prefixOf(rowGutters, this.depth, rowConnector);
+    },
     marker: '',
     depth: 0,
     onPath: false,
@@ -223,10 +231,10 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     const shown = (bits & SHOW_CONNECTOR) !== 0 && (bits & VIRTUAL_CHILD) === 0;
     const displayIndent = multipleRoots ? Math.max(0, indent - 1) : indent;
     const connector = shown ? (isLast ? '└─ ' : '├─ ') : '';
-    const prefix = prefixOf(gutters, displayIndent, connector);
+    rowGutters = gutters;
+    rowConnector = connector;
     const path = onPath[i] === 1;
     row.i = i;
-    row.prefix = prefix;
     row.marker = path ? '• ' : '';
     row.depth = displayIndent;
     row.onPath = path;
