@@ -5,7 +5,7 @@ import { changesOnPath, summarizeFiles } from '../core/branchChanges.js';
 import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf } from '../core/compare.js';
 import { exportBranch } from '../core/exportMarkdown.js';
 import { Session } from '../core/session.js';
-import { args, UsageError } from './commands.js';
+import { args } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
@@ -49,9 +49,9 @@ export async function compare(argv: string[], io: CliIO): Promise<number> {
 export async function files(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 2], 'pi-tree files FILE [ID] [--json]');
   const s = await Session.open(resolve(positionals[0]));
+  // (no entries yet: the leaf is the root, and the branch to it changed nothing)
   const id = positionals[1] ?? s.leafId;
-  if (id === null) throw new UsageError('the session has no entries; give an entry id');
-  const entries = await changesOnPath(s, s.index.branch(entryId(s, id)));
+  const entries = id === null ? [] : await changesOnPath(s, s.index.branch(entryId(s, id)));
   if (values.json) {
     json(io, { id, entries, files: summarizeFiles(entries) });
     return 0;

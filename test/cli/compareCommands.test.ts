@@ -3,6 +3,7 @@
 // and a fork compared with the session it came from.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeDemoSessions } from '../support/demoSessions.js';
@@ -30,6 +31,17 @@ describe('pi-tree files / export / compare --with', () => {
     const before = run('files', file, demo.ids.plan);
     assert.equal(before.stdout, 'No file changes on this branch.\n');
     assert.equal(run('files', file, 'nope').status, 1);
+  });
+
+  it('files on a session without entries: no changes (it asked for an id, as a usage error)', () => {
+    const empty = join(tempDir('pi-cli-files-'), 'empty.jsonl');
+    writeFileSync(empty, `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/x' })}\n`);
+    const text = run('files', empty);
+    assert.equal(text.status, 0, text.stderr);
+    assert.equal(text.stdout, 'No file changes on this branch.\n');
+    const json = run('files', empty, '--json');
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), { id: null, entries: [], files: [] });
   });
 
   it('export prints the branch as Markdown, control characters made visible', () => {
