@@ -2,6 +2,7 @@
 // a path, a batch of record numbers, read in coalesced ranges with the next range read while this one
 // is visited, yielding to the event loop between slices. A line no longer where the index saw it (the
 // file was rewritten) throws StaleFileError.
+import { skipWs } from './jsonBytes.js';
 import type { ByteSource } from './byteSource.js';
 import type { EntryRecord, SessionIndex } from './sessionIndex.js';
 import type { SessionEntry } from './types.js';
@@ -129,9 +130,7 @@ export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number,
 
 /** Whether a line read again still opens an object: '{', after any JSON whitespace (JSON.parse, and so pi, take a line that starts with some). */
 function opensObject(bytes: Buffer): boolean {
-  let k = 0;
-  while (bytes[k] === 0x20 || bytes[k] === 0x09 || bytes[k] === 0x0d) k++;
-  return bytes[k] === 0x7b;
+  return bytes[skipWs(bytes, 0, bytes.length)] === 0x7b;
 }
 
 /** Parses a line read for `rec`; undefined when it is damaged beyond its head (reported by callers). */

@@ -163,7 +163,7 @@ export class RowFacts {
   /**
    * Binds the facts to `index`, with room for as many records as it was sized for: pages never written
    * take no memory, and columns grown by doubling would be copied and touched twice (a fresh page costs
-   * a fault: ~10 µs on a VM, 17 MB at a million records).
+   * a fault: ~12 µs on the benchmark's VM; 17 MB at a million records).
    */
   bind(index: SessionIndex): void {
     this.index = index;
