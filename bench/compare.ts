@@ -7,9 +7,9 @@
 // Run: node_modules/.bin/node --import tsx bench/compare.ts FILE ID_A ID_B   (needs `npm run build`)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { pathOf, prepareCompare, splitPaths, summarizeSide, turnViews } from '../src/core/compare.js';
-import { entryText } from '../src/core/preview.js';
-import { Session } from '../src/core/session.js';
+import { pathOf, prepareCompare, splitPaths, summarizeSide, turnViews } from '../src/core/changes/compare.js';
+import { entryText } from '../src/core/context/preview.js';
+import { Session } from '../src/core/session/session.js';
 import type { CompareHostMessage } from '../src/compareProtocol.js';
 import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser';
 import { cpuChunks } from './cpuChunks';

@@ -1,17 +1,17 @@
 // One build of the fork pick's labels (piTree.forkFromMessage), in a process of its own: the session is
 // opened first (not measured), then the labels are built the way `mode` names: `old`, every live user
-// message loaded whole (the command before src/core/messageLabels.ts), or `new`, userMessageLabels.
+// message loaded whole (the command before src/core/listing/messageLabels.ts), or `new`, userMessageLabels.
 // Usage: fork-labels.ts FILE old|new (run with --expose-gc)
 // Prints {"mode", "labels", "ms", "cpuMs", "maxChunkCpuMs", "maxBlockMs", "heapPeakGrowthMb", "heapGrowthMb"}: ms until
 // the labels are there; this thread's CPU time in that while; the longest stretch of this thread's CPU time between two event-loop turns; the
 // longest event-loop delay (wall clock, which a loaded machine inflates); this thread's heap and external
 // memory at its highest during the build and after it (the labels still held), over before.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { userMessageLabels, type MessageLabel } from '../src/core/messageLabels.js';
-import { fullText } from '../src/core/preview.js';
-import { Session } from '../src/core/session.js';
-import { oneLine } from '../src/core/sessionTitle.js';
-import { messageOf } from '../src/core/types.js';
+import { userMessageLabels, type MessageLabel } from '../src/core/listing/messageLabels.js';
+import { fullText } from '../src/core/context/preview.js';
+import { Session } from '../src/core/session/session.js';
+import { oneLine } from '../src/core/listing/sessionTitle.js';
+import { messageOf } from '../src/core/format/types.js';
 import { cpuChunks } from './cpuChunks';
 import { heapGrowth } from './heapGrowth';
 

@@ -6,7 +6,7 @@
 // thread's CPU time between two turns of the event loop (what the work holds the thread for).
 // Usage: host-open.ts FILE [DUMP]: with DUMP, the messages are also written there, one a line, the
 // packed bytes as base64 (bench/webviewTail.ts posts them to the webview as the host would).
-// That worker first reads the file's end for the first screen (src/core/tailSession.ts), as the panel's
+// That worker first reads the file's end for the first screen (src/core/index/tailSession.ts), as the panel's
 // does for a big file; with DUMP it goes to DUMP.preview, posted first by webviewTail.ts.
 // Prints {"maxBlockMs", "maxChunkCpuMs", "openMs", "readyMs", "firstScreenMs", "firstScreenNodes", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
 // readyMs = until the last part is handed over; firstScreenMs = until the first screen's nodes are made; heap growth = this thread's heap and external memory
@@ -14,7 +14,7 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Session } from '../src/core/session.js';
+import { Session } from '../src/core/session/session.js';
 import { cpuChunks } from './cpuChunks';
 import { heapGrowth } from './heapGrowth';
 import { useRun, WorkerRun } from '../src/host/projection/workerProjection.js';

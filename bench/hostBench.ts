@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeCwd, SessionRepository } from '../src/core/repository.js';
-import { Session } from '../src/core/session.js';
-import { SessionInfoCache } from '../src/core/sessionInfo.js';
+import { encodeCwd, SessionRepository } from '../src/core/session/repository.js';
+import { Session } from '../src/core/session/session.js';
+import { SessionInfoCache } from '../src/core/listing/sessionInfo.js';
 import { Projector } from '../src/host/projection/projection.js';
 import { DirWatcher } from '../src/host/sessions/dirWatcher.js';
 import { generateSession } from '../test/support/generate.js';

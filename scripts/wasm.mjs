@@ -1,11 +1,11 @@
-// Compiles src/core/wasm/*.wat (WebAssembly text, with SIMD) into <name>Bytes.ts next to it: the module
+// Compiles src/core/scan/wasm/*.wat (WebAssembly text, with SIMD) into <name>Bytes.ts next to it: the module
 // as base64, so the bundle and tsx load it without a loader. Run after editing a .wat:
-// `node scripts/wasm.mjs`; test/core/jsonScanWasm.test.ts fails while the two differ.
+// `node scripts/wasm.mjs`; test/core/scan/jsonScanWasm.test.ts fails while the two differ.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import wabtInit from 'wabt';
 
-const DIR = join(import.meta.dirname, '..', 'src', 'core', 'wasm');
+const DIR = join(import.meta.dirname, '..', 'src', 'core', 'scan', 'wasm');
 
 /**
  * The text between ";; scan{" and ";; }scan" three times: without the lines between ";; facts{" and

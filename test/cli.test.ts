@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as commands from '../src/cli/commands.js';
-import { encodeCwd } from '../src/core/repository.js';
+import { encodeCwd } from '../src/core/session/repository.js';
 import { generateSession } from './support/generate.js';
 import { loadPi } from './support/pi.js';
 import { assistant, lines, sessionText, tempDir, tempFile, user } from './support/tmp.js';

@@ -6,7 +6,7 @@ import { packNodes, SharedValues, unpackNodes } from '../src/packedNodes.js';
 import type { NodeView } from '../src/protocol.js';
 import { generateSession } from './support/generate.js';
 import { tempFile } from './support/tmp.js';
-import { Session } from '../src/core/session.js';
+import { Session } from '../src/core/session/session.js';
 import { projectAll } from '../src/host/projection/projection.js';
 
 /** What the nodes were when they crossed as the JSON of the array (undefined fields gone, NaN null). */

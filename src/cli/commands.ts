@@ -2,19 +2,19 @@
 // exit code: 0 success, 1 failure (one line on stderr), 2 usage error.
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { moveTarget } from '../core/moveTarget.js';
-import { computeStats } from '../core/stats.js';
-import { noteUsage, UsageColumns } from '../core/usageColumns.js';
-import { RowFacts } from '../core/rowFacts.js';
-import { noteRows } from '../core/rowNotes.js';
-import { idsJson, writeHexId } from '../core/idKeys.js';
-import { SessionRepository } from '../core/repository.js';
-import { Session } from '../core/session.js';
-import { FILTER_MODES, streamTree, type FilterMode } from '../core/treeView.js';
+import { moveTarget } from '../core/session/moveTarget.js';
+import { computeStats } from '../core/context/stats.js';
+import { noteUsage, UsageColumns } from '../core/context/usageColumns.js';
+import { RowFacts } from './tree/rowFacts.js';
+import { noteRows } from './tree/rowNotes.js';
+import { idsJson, writeHexId } from '../core/index/idKeys.js';
+import { SessionRepository } from '../core/session/repository.js';
+import { Session } from '../core/session/session.js';
+import { FILTER_MODES, streamTree, type FilterMode } from './tree/treeText.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 import { jsonExact } from '../shared/safeJson.js';
-import { asText } from '../core/values.js';
+import { asText } from '../core/format/values.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';

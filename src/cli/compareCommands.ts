@@ -1,10 +1,10 @@
 // `pi-tree compare`, `pi-tree files` and `pi-tree export`: two branches side by side, the code changes
 // on a branch, and a branch as Markdown (the same core the extension's compare view and details use).
 import { resolve } from 'node:path';
-import { changesOnPath, summarizeFiles } from '../core/branchChanges.js';
-import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf } from '../core/compare.js';
-import { exportBranch } from '../core/exportMarkdown.js';
-import { Session } from '../core/session.js';
+import { changesOnPath, summarizeFiles } from '../core/changes/branchChanges.js';
+import { alignTurns, pathOf, splitPaths, summarizeSide, turnsOf } from '../core/changes/compare.js';
+import { exportBranch } from '../core/changes/exportMarkdown.js';
+import { Session } from '../core/session/session.js';
 import { args } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';

@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import { findBridge } from '../core/bridge/discovery.js';
 import { OpenAICompatibleModel, type ModelPrices } from '../core/models/openaiCompatible.js';
-import { NotASessionError } from '../core/reader.js';
-import { EntryNotFoundError, Session } from '../core/session.js';
+import { NotASessionError } from '../core/index/reader.js';
+import { EntryNotFoundError, Session } from '../core/session/session.js';
 import {
   budgetOf,
   commitBranchSummary,

@@ -2,9 +2,9 @@
 // Each concern lives in the module named for it; this file only wires them together.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { SessionRepository } from '../core/repository.js';
-import { SessionInfoCache } from '../core/sessionInfo.js';
-import { infoTitle } from '../core/sessionTitle.js';
+import { SessionRepository } from '../core/session/repository.js';
+import { SessionInfoCache } from '../core/listing/sessionInfo.js';
+import { infoTitle } from '../core/listing/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
 import { refreshBridgeCopy } from './bridge/piConnect.js';
 import { PiGateway } from './bridge/piGateway.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient } from '../../src/core/bridge/client.js';
 import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
-import { Session } from '../../src/core/session.js';
+import { Session } from '../../src/core/session/session.js';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';

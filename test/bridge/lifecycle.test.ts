@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../src/core/bridge/client.js';
 import { findBridge, listBridges, readRecords } from '../../src/core/bridge/discovery.js';
-import { Session } from '../../src/core/session.js';
+import { Session } from '../../src/core/session/session.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';

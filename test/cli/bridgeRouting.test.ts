@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
-import { Session } from '../../src/core/session.js';
+import { Session } from '../../src/core/session/session.js';
 import { fileEntries, waitForBridge } from '../bridge/helpers.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';

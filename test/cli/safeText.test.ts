@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { encodeCwd } from '../../src/core/repository.js';
+import { encodeCwd } from '../../src/core/session/repository.js';
 import { assistant, entry, sessionText, tempDir, user } from '../support/tmp.js';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');

@@ -2,10 +2,10 @@
 // it, or fails where pi fails, with a message that says why.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Session } from '../../src/core/session.js';
-import { RowFacts } from '../../src/core/rowFacts.js';
-import { noteRows } from '../../src/core/rowNotes.js';
-import { streamTree } from '../../src/core/treeView.js';
+import { Session } from '../../src/core/session/session.js';
+import { RowFacts } from '../../src/cli/tree/rowFacts.js';
+import { noteRows } from '../../src/cli/tree/rowNotes.js';
+import { streamTree } from '../../src/cli/tree/treeText.js';
 import { piOpenCopy } from '../support/pi.js';
 import { assistant, entry, sessionText, tempFile, user } from '../support/tmp.js';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Session } from '../../src/core/session.js';
-import { computeStats } from '../../src/core/stats.js';
+import { Session } from '../../src/core/session/session.js';
+import { computeStats } from '../../src/core/context/stats.js';
 import { loadPi } from '../support/pi.js';
 import { tempDir } from '../support/tmp.js';
 

@@ -3,7 +3,7 @@
 // endpoint, and pi opening what pi-tree wrote.)
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { convertToLlm, projectPath } from '../../src/core/context.js';
+import { convertToLlm, projectPath } from '../../src/core/context/context.js';
 import {
   buildCompactionEntry,
   calculateContextTokens,
@@ -19,7 +19,7 @@ import {
   prepareCompaction,
   serializeConversation,
 } from '../../src/core/summary/index.js';
-import type { SessionEntry } from '../../src/core/types.js';
+import type { SessionEntry } from '../../src/core/format/types.js';
 import { mulberry32 } from '../support/randomSession.js';
 import { type Corpus, loadCorpora, pathTo, pi, piManager } from '../support/piCorpora.js';
 

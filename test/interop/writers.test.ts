@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
-import { Session } from '../../src/core/session.js';
+import { Session } from '../../src/core/session/session.js';
 import { piOpen } from '../support/pi.js';
 import { sessionText, tempDir, tempFile, user } from '../support/tmp.js';
 
@@ -197,7 +197,7 @@ describe('crashes and write errors', () => {
     assert.deepStrictEqual(readFileSync(file), before);
     // and a device is not a session file: refused before anything is written
     if (existsSync('/dev/full')) {
-      const { JsonlStorage } = await import('../../src/core/storage.js');
+      const { JsonlStorage } = await import('../../src/core/session/storage.js');
       await assert.rejects(new JsonlStorage('/dev/full').append('{"x":1}\n'), /is a device, not a regular file/);
     }
   });

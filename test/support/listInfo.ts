@@ -1,6 +1,6 @@
 // Lists sessions in its own process and reports its own peak RSS, for memory tests of the listing.
 // Usage: node --import tsx listInfo.ts AGENT_DIR  → prints {"maxRssMb":…,"infos":[…],"skipped":[…]}
-import { SessionRepository } from '../../src/core/repository.js';
+import { SessionRepository } from '../../src/core/session/repository.js';
 
 async function main(): Promise<void> {
   const skipped: { file: string; reason: string }[] = [];

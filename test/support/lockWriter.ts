@@ -4,8 +4,8 @@
 //                                           when the lock was taken, release
 //   lockWriter.ts append FILE N TAG         append N user messages, one write at a time
 import { existsSync, writeFileSync } from 'node:fs';
-import { toLine } from '../../src/core/jsonl.js';
-import { Session } from '../../src/core/session.js';
+import { toLine } from '../../src/core/format/jsonl.js';
+import { Session } from '../../src/core/session/session.js';
 
 async function main(): Promise<void> {
   const [mode, file, a, b] = process.argv.slice(2);

@@ -1,12 +1,12 @@
 // The rows of a session's tree in every filter, read plainly and with the rows noted while the file is
-// read (src/core/rowNotes.ts): what the tests of the noting compare.
+// read (src/cli/tree/rowNotes.ts): what the tests of the noting compare.
 import assert from 'node:assert/strict';
 import { safeText } from '../../src/cli/safeText.js';
-import { callTexts } from '../../src/core/callNotes.js';
-import { RowFacts } from '../../src/core/rowFacts.js';
-import { noteRows } from '../../src/core/rowNotes.js';
-import { Session } from '../../src/core/session.js';
-import { FILTER_MODES, streamTree } from '../../src/core/treeView.js';
+import { callTexts } from '../../src/cli/tree/callNotes.js';
+import { RowFacts } from '../../src/cli/tree/rowFacts.js';
+import { noteRows } from '../../src/cli/tree/rowNotes.js';
+import { Session } from '../../src/core/session/session.js';
+import { FILTER_MODES, streamTree } from '../../src/cli/tree/treeText.js';
 
 /**
  * Every row of every filter, as plain values; and that each row's text writes as the bytes it reads as,

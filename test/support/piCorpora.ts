@@ -3,8 +3,8 @@
 import { copyFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Session } from '../../src/core/session.js';
-import type { SessionEntry } from '../../src/core/types.js';
+import { Session } from '../../src/core/session/session.js';
+import type { SessionEntry } from '../../src/core/format/types.js';
 import { mulberry32, randomSession } from './randomSession.js';
 import { SessionBuilder } from './sessionBuilder.js';
 import { tempDir } from './tmp.js';

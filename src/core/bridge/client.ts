@@ -1,7 +1,7 @@
 // pi-tree's end of the bridge: one socket connection to a running pi, requests with timeouts, pushed
 // events, and clean errors when pi goes away. A request is sent exactly once; nothing here resends it.
 import type { Socket } from 'node:net';
-import { nodeCrypto, nodeNet } from '../lazyNode.js';
+import { nodeCrypto, nodeNet } from '../platform/lazyNode.js';
 import { LineSplitter } from './framing.js';
 import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type BridgeReply, type OpArgs, type OpData, type StateData } from './protocol.js';
 

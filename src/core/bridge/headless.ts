@@ -7,12 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { Session } from '../session.js';
+import { Session } from '../session/session.js';
 import { BridgeClient } from './client.js';
 import { readRecords } from './discovery.js';
 import { LineSplitter } from './framing.js';
 import { ensurePrivateDir } from './paths.js';
-import type { PiProgram } from '../piProgram.js';
+import type { PiProgram } from '../platform/piProgram.js';
 
 export interface HeadlessOptions {
   /** The resolved pi program (findPi). */

@@ -4,9 +4,9 @@
 // its session_before_tree hook, else by pi-tree's writer exactly as pi writes it); a compaction by a
 // running pi is committed at once and undone by moving back to `previousLeafId`, a headless one is a
 // draft until committed.
-import { Session } from '../session.js';
+import { Session } from '../session/session.js';
 import { commitCompaction, planCompaction, StaleSessionError } from '../summary/index.js';
-import type { FileDetails, Usage } from '../types.js';
+import type { FileDetails, Usage } from '../format/types.js';
 import { actionKey, BridgeClient } from './client.js';
 import { findBridge, type DiscoveryOptions } from './discovery.js';
 import { HeadlessPiError, withHeadlessPi, type HeadlessOptions, type HeadlessPi } from './headless.js';

@@ -2,7 +2,7 @@
 // streaming (SSE) or plain JSON, an inactivity timeout, cancellation, retries with exponential backoff
 // on 429 and 5xx (Retry-After honoured), and errors that say what to fix. Uses Node's built-in fetch.
 import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../summary/model.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../format/types.js';
 import { BodyLimitError, readCapped, readSse } from './boundedBody.js';
 import { CrossOriginRedirectError, guardedFetch, type RedirectPolicy } from './guardedFetch.js';
 import { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';

@@ -1,7 +1,7 @@
 // Token usage of an OpenAI-compatible answer as pi records it (pi-ai's parseChunkUsage), priced like
 // pi-ai's calculateCost when the model's prices are known (USD per million tokens, as in pi's
 // models.json `cost`); without prices the cost is 0, as pi records it for a model it has no prices for.
-import type { Usage } from '../types.js';
+import type { Usage } from '../format/types.js';
 
 type Obj = Record<string, unknown>;
 

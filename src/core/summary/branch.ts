@@ -1,11 +1,11 @@
 // Branch summaries as pi 1.6.0 makes them (core/compaction/branch-summarization.js), split into
 // plan (which entries), preview (what fits the budget; no model), summarize (one model call) and
 // commit (the leaf move plus the branch_summary line). Cancel or failure before commit writes nothing.
-import { convertToLlm, projectEntry } from '../context.js';
-import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session.js';
-import type { EntryRecord } from '../sessionIndex.js';
-import { timeMs } from '../values.js';
-import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../types.js';
+import { convertToLlm, projectEntry } from '../context/context.js';
+import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session/session.js';
+import type { EntryRecord } from '../index/sessionIndex.js';
+import { timeMs } from '../format/values.js';
+import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../format/types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
 import { SummaryModelError, type SummaryModel } from './model.js';

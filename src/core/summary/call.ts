@@ -1,6 +1,6 @@
 // One summarization request, with pi's rules for what counts as a usable answer: an aborted call is a
 // cancellation, an error or a length stop (truncated text) is a failure, and a tool call is refused.
-import type { Usage } from '../types.js';
+import type { Usage } from '../format/types.js';
 import { SummaryAbortedError, SummaryModelError, type SummaryModel } from './model.js';
 import { SUMMARY_SYSTEM_PROMPT } from './prompts.js';
 

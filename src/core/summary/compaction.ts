@@ -2,10 +2,10 @@
 // split turns, incremental update of a previous compaction, file lists; then the compaction entry
 // written like SessionManager.appendCompaction. Plan and preview are pure; summarize calls the
 // model; commit appends one line. Cancel or failure before commit writes nothing.
-import { entryToMessages, projectPath, convertToLlm, type ProjectedEntry } from '../context.js';
-import { nowIso } from '../ids.js';
-import type { Session } from '../session.js';
-import { messageOf, type AgentMessage, type CompactionEntry, type FileDetails, type SessionEntry, type Usage } from '../types.js';
+import { entryToMessages, projectPath, convertToLlm, type ProjectedEntry } from '../context/context.js';
+import { nowIso } from '../format/ids.js';
+import type { Session } from '../session/session.js';
+import { messageOf, type AgentMessage, type CompactionEntry, type FileDetails, type SessionEntry, type Usage } from '../format/types.js';
 import { StaleSessionError } from './branch.js';
 import { callSummaryModel, combineUsage, type CallOptions, type SentRequest } from './call.js';
 import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';

@@ -1,6 +1,6 @@
 // Files read and modified, from tool calls and from earlier pi-generated summaries' details, listed
 // exactly as pi 1.6.0 appends them to a summary (core/compaction/utils.js).
-import type { AgentMessage, FileDetails } from '../types.js';
+import type { AgentMessage, FileDetails } from '../format/types.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // What summaries need from a model: one non-tool completion of a system prompt plus one user prompt.
 // Implementations: src/core/models/openaiCompatible.ts (HTTP) and src/host/models/vscodeLm.ts (vscode.lm).
-import type { Usage } from '../types.js';
+import type { Usage } from '../format/types.js';
 
 export interface SummaryRequest {
   system: string;

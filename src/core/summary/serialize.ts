@@ -2,10 +2,10 @@
 // summarizing model reads it instead of continuing it. Thinking is left out; tool results are cut
 // to 2000 characters. A tool-call argument nested too deeply for JSON.stringify (pi throws there) is
 // written cut at SHOWN_DEPTH: the model reads a marker instead of thousands of brackets.
-import type { AgentMessage } from '../types.js';
+import type { AgentMessage } from '../format/types.js';
 import { contentText, sliceHead } from './text.js';
 import { jsonShown } from '../../shared/safeJson.js';
-import { asText } from '../values.js';
+import { asText } from '../format/values.js';
 
 type Obj = Record<string, unknown>;
 

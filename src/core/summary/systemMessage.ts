@@ -1,6 +1,6 @@
 // pi-ai's getCurrentSystemMessage (utils/transcript.js): every system message of a transcript replayed
 // into one: content appended, sections patched by name (null removes), tools added/removed by name.
-import type { AgentMessage } from '../types.js';
+import type { AgentMessage } from '../format/types.js';
 import { contentText } from './text.js';
 
 type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Text helpers with pi-ai's exact behaviour (utils/text.js contentText; tools/truncate.js sliceHead).
 
-import { asText } from '../values.js';
+import { asText } from '../format/values.js';
 
 type Obj = Record<string, unknown>;
 

@@ -2,8 +2,8 @@
 // images counted as 4800 chars, and the last valid assistant usage when one exists. pi measures tool-call
 // arguments with JSON.stringify, which throws past a few thousand levels of nesting; jsonExact gives the
 // same length where pi succeeds and the length JSON.stringify would give where it throws.
-import type { ProjectedEntry } from '../context.js';
-import type { AgentMessage, SessionEntry, Usage } from '../types.js';
+import type { ProjectedEntry } from '../context/context.js';
+import type { AgentMessage, SessionEntry, Usage } from '../format/types.js';
 import { getCurrentSystemMessage } from './systemMessage.js';
 import { jsonExact } from '../../shared/safeJson.js';
 

@@ -8,7 +8,7 @@
 import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/bridge/client.js';
 import type { LiveBridgeInfo } from '../../core/bridge/discovery.js';
 import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session/session.js';
 
 export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name';
 

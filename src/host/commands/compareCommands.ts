@@ -3,9 +3,9 @@
 // what is off the current path. Actions the webview carries out itself are handed to it (invoke).
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { familyOf } from '../../core/family.js';
-import { samePath } from '../../core/repository.js';
-import type { SessionInfo } from '../../core/sessionInfo.js';
+import { familyOf } from '../../core/listing/family.js';
+import { samePath } from '../../core/session/repository.js';
+import type { SessionInfo } from '../../core/listing/sessionInfo.js';
 import { exportBranchTo } from '../compare/codeChangeActions.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';

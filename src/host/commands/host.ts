@@ -1,8 +1,8 @@
 // The services every command works with, made once at activation (activate.ts) and passed around
 // instead of closures over one long function.
 import type * as vscode from 'vscode';
-import type { SessionRepository } from '../../core/repository.js';
-import type { Session } from '../../core/session.js';
+import type { SessionRepository } from '../../core/session/repository.js';
+import type { Session } from '../../core/session/session.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import type { SessionActions } from '../panels/sessionActions.js';

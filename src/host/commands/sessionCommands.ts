@@ -2,8 +2,8 @@
 // clone, delete, reveal, copy path, open as text, continue in pi.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { hasUserMessages, userMessageLabels } from '../../core/messageLabels.js';
-import type { Session } from '../../core/session.js';
+import { hasUserMessages, userMessageLabels } from '../../core/listing/messageLabels.js';
+import type { Session } from '../../core/session/session.js';
 import { log } from '../platform/log.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';

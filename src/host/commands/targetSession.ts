@@ -2,7 +2,7 @@
 // CodeLens), the selected row when the user acted there last (F2 in the sidebar), the tree in front, a
 // session file open as text — else the user picks one.
 import * as vscode from 'vscode';
-import { infoTitle } from '../../core/sessionTitle.js';
+import { infoTitle } from '../../core/listing/sessionTitle.js';
 import type { ViewNode } from '../sessions/sessionsView.js';
 import type { Host } from './host.js';
 

@@ -3,11 +3,11 @@
 // files changed on a branch, and a branch exported as Markdown. Only the session file is read.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { changesAt, changesOnPath, changeInfo, summarizeFiles } from '../../core/branchChanges.js';
-import { editRegions } from '../../core/codeChanges.js';
-import { exportBranch } from '../../core/exportMarkdown.js';
-import { contentBefore } from '../../core/fileHistory.js';
-import type { Session } from '../../core/session.js';
+import { changesAt, changesOnPath, changeInfo, summarizeFiles } from '../../core/changes/branchChanges.js';
+import { editRegions } from '../../core/changes/codeChanges.js';
+import { exportBranch } from '../../core/changes/exportMarkdown.js';
+import { contentBefore } from '../../core/changes/fileHistory.js';
+import type { Session } from '../../core/session/session.js';
 import type { BranchFilesReply, ChangesReply } from '../../protocol.js';
 import type { ChangeDocuments } from './changeDocuments.js';
 

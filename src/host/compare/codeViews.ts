@@ -2,8 +2,8 @@
 // documents for diffs, the hidden-branch marks, the family links, and compare panels.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionInfo, SessionInfoCache } from '../../core/sessionInfo.js';
-import type { Session } from '../../core/session.js';
+import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionInfo.js';
+import type { Session } from '../../core/session/session.js';
 import { FamilyLinks } from '../family/familyLinks.js';
 import { ChangeDocuments } from './changeDocuments.js';
 import { ComparePanels, type ComparePanel, type CompareTarget } from './comparePanel.js';

@@ -4,11 +4,11 @@
 // more rows come a page at a time as the view scrolls. Diffs open in VS Code's diff editor.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/compare.js';
-import { entriesMarkdown, MarkdownWriter } from '../../core/exportMarkdown.js';
-import { entryText } from '../../core/preview.js';
-import type { Session } from '../../core/session.js';
-import type { EntryRecord } from '../../core/sessionIndex.js';
+import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/changes/compare.js';
+import { entriesMarkdown, MarkdownWriter } from '../../core/changes/exportMarkdown.js';
+import { entryText } from '../../core/context/preview.js';
+import type { Session } from '../../core/session/session.js';
+import type { EntryRecord } from '../../core/index/sessionIndex.js';
 import { validateCompareMessage, type CompareHostMessage, type CompareReplies, type CompareRequest, type CompareRow, type CompareSide, type CompareSideInfo } from '../../compareProtocol.js';
 import { log } from '../platform/log.js';
 import { truncateStrings } from '../panels/entryDetails.js';

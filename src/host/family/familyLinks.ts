@@ -3,9 +3,9 @@
 // when the session lists change (a new fork); each other session's attach point is found once.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { attachPoint, familyOf } from '../../core/family.js';
-import type { Session } from '../../core/session.js';
-import type { SessionInfo, SessionInfoCache } from '../../core/sessionInfo.js';
+import { attachPoint, familyOf } from '../../core/listing/family.js';
+import type { Session } from '../../core/session/session.js';
+import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionInfo.js';
 import type { FamilyLink } from '../../protocol.js';
 
 export interface FamilyDeps {

@@ -3,7 +3,7 @@
 // path; a file keeps its token while the panel lives, so a link that stays keeps its node.
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session/session.js';
 import type { FamilyLink } from '../../protocol.js';
 import type { FamilyLinks } from '../family/familyLinks.js';
 import { log } from '../platform/log.js';

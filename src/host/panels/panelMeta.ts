@@ -2,7 +2,7 @@
 // title, diagnostics), the panel's (file name, restore token), the settings', and pi's connection.
 // Before the session is open, a first screen read from the file's end carries what that end tells.
 import { basename } from 'node:path';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session/session.js';
 import type { SessionMeta } from '../../protocol.js';
 import type { LiveState } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';

@@ -2,8 +2,8 @@
 // against the protocol's union so a kind without a handler does not compile. Requests arrive validated
 // (webviewGate.ts); entry ids are checked against the session here before anything is written.
 import * as vscode from 'vscode';
-import { listContext } from '../../core/contextView.js';
-import type { Session } from '../../core/session.js';
+import { listContext } from '../../core/context/contextView.js';
+import type { Session } from '../../core/session/session.js';
 import type { Replies, RequestBody, RequestKind } from '../../protocol.js';
 import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../compare/codeChangeActions.js';
 import type { CodeViews } from '../compare/codeViews.js';

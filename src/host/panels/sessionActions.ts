@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { FileDetails } from '../../core/bridge/protocol.js';
-import type { SessionRepository } from '../../core/repository.js';
-import type { Session } from '../../core/session.js';
-import { moveTarget, type MoveTarget } from '../../core/moveTarget.js';
-import { copyText } from '../../core/preview.js';
+import type { SessionRepository } from '../../core/session/repository.js';
+import type { Session } from '../../core/session/session.js';
+import { moveTarget, type MoveTarget } from '../../core/session/moveTarget.js';
+import { copyText } from '../../core/context/preview.js';
 import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 

@@ -2,10 +2,10 @@
 // made is named before the sidebar has listed it: core/sessionTitle.ts's rule over its name, the time
 // that name was set, its first user message and its parent.
 import { basename } from 'node:path';
-import { fullText } from '../../core/preview.js';
-import type { Session } from '../../core/session.js';
-import { sessionTitle } from '../../core/sessionTitle.js';
-import { messageOf } from '../../core/types.js';
+import { fullText } from '../../core/context/preview.js';
+import type { Session } from '../../core/session/session.js';
+import { sessionTitle } from '../../core/listing/sessionTitle.js';
+import { messageOf } from '../../core/format/types.js';
 
 export interface FirstTexts {
   /** The first user message. */

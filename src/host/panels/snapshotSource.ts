@@ -6,7 +6,7 @@
 // click bench reads them).
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session/session.js';
 import type { NodeView, SnapshotNodes } from '../../protocol.js';
 import { log } from '../platform/log.js';
 import { previewNodes } from '../projection/preview.js';

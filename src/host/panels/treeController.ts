@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionRepository } from '../../core/repository.js';
-import type { Session, SessionChange } from '../../core/session.js';
+import type { SessionRepository } from '../../core/session/repository.js';
+import type { Session, SessionChange } from '../../core/session/session.js';
 import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';

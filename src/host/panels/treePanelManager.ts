@@ -1,7 +1,7 @@
 // Owns every tree webview: panels opened from the sidebar, panels VS Code restores after a restart
 // (by an opaque token kept in the webview's state, never a path), and the custom editor of .jsonl files.
 import * as vscode from 'vscode';
-import { resolvePath, samePath } from '../../core/repository.js';
+import { resolvePath, samePath } from '../../core/session/repository.js';
 import { unreadTitle } from './sessionTitles.js';
 import { errorHtml } from './webviewHtml.js';
 import { EDITOR_VIEW_TYPE, PANEL_VIEW_TYPE, TreeController, type TreeDeps } from './treeController.js';

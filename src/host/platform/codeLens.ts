@@ -1,6 +1,6 @@
 // When a pi session file is open as text: "Fork from here" and "Show in tree" above each user message.
 import * as vscode from 'vscode';
-import { parseMessageHead } from '../../core/lineHead.js';
+import { parseMessageHead } from '../../core/scan/lineHead.js';
 
 export class SessionCodeLens implements vscode.CodeLensProvider {
   private readonly emitter = new vscode.EventEmitter<void>();

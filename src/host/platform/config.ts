@@ -1,6 +1,6 @@
 // Typed access to pi-tree's settings (contributed in package.json under `piTree.*`).
 import * as vscode from 'vscode';
-import type { SortMode } from '../../core/sessionList.js';
+import type { SortMode } from '../../core/listing/sessionList.js';
 import type { TreeLayout } from '../../protocol.js';
 import { isFilterMode, type FilterMode } from '../../shared/treeFilter.js';
 

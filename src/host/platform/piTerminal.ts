@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { findPi, INSTALL_PI, PiNotFoundError, type PiProgram } from '../../core/piProgram.js';
+import { findPi, INSTALL_PI, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import { log } from './log.js';
 
 /** The terminal's options: pi and its arguments, never a command line. Pure, for tests. */

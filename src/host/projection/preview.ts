@@ -2,7 +2,7 @@
 // the branches leaving that path), projected on the host from the index it already holds, a few hundred
 // lines read by offset. It is drawn while the whole tree is still on its way (a 100k-entry snapshot
 // takes seconds to cross from the extension host to the webview), and replaced by it.
-import type { Session } from '../../core/session.js';
+import type { Session } from '../../core/session/session.js';
 import type { NodeView } from '../../protocol.js';
 import { projectAll } from './projection.js';
 

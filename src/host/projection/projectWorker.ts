@@ -5,10 +5,10 @@
 // in a plain worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { packNodes } from '../../protocol.js';
-import { FileSource, type ByteSource } from '../../core/byteSource.js';
-import { visitLines } from '../../core/lineReads.js';
-import { readSession } from '../../core/reader.js';
-import { openTail } from '../../core/tailSession.js';
+import { FileSource, type ByteSource } from '../../core/index/byteSource.js';
+import { visitLines } from '../../core/index/lineReads.js';
+import { readSession } from '../../core/index/reader.js';
+import { openTail } from '../../core/index/tailSession.js';
 import { previewNodes } from './preview.js';
 import { Projector, projectParts } from './projection.js';
 import type { WorkerPreview, WorkerReply, WorkerTask } from './workerProjection.js';

@@ -1,14 +1,14 @@
 // Entries → the light NodeView projection the webview draws (no bodies: a preview line, tools, files,
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
-import { changesOfCall, pathsOfCall } from '../../core/codeChanges.js';
-import { parseMessageHead } from '../../core/lineHead.js';
-import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/preview.js';
-import { parseRecordLine } from '../../core/lineReads.js';
-import type { Session } from '../../core/session.js';
-import type { EntryRecord, SessionIndex } from '../../core/sessionIndex.js';
-import { messageOf, type SessionEntry } from '../../core/types.js';
+import { changesOfCall, pathsOfCall } from '../../core/changes/codeChanges.js';
+import { parseMessageHead } from '../../core/scan/lineHead.js';
+import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/context/preview.js';
+import { parseRecordLine } from '../../core/index/lineReads.js';
+import type { Session } from '../../core/session/session.js';
+import type { EntryRecord, SessionIndex } from '../../core/index/sessionIndex.js';
+import { messageOf, type SessionEntry } from '../../core/format/types.js';
 import type { NodeKind, NodeView } from '../../protocol.js';
-import { asText, asNumber } from '../../core/values.js';
+import { asText, asNumber } from '../../core/format/values.js';
 
 type Obj = Record<string, unknown>;
 

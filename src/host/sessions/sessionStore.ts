@@ -1,6 +1,6 @@
 // Open sessions shared by every view of the host (a file opened in two panels is one Session, so its
 // appends are serialized in one queue). Sessions are kept while something holds them.
-import { Session } from '../../core/session.js';
+import { Session } from '../../core/session/session.js';
 
 interface Slot {
   session: Promise<Session>;

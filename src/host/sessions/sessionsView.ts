@@ -2,14 +2,14 @@
 // "All"), forks nested under the session they came from, live while pi writes them.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { SessionRepository, resolvePath } from '../../core/repository.js';
-import type { SessionInfo } from '../../core/sessionInfo.js';
-import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/sessionList.js';
-import { computeStats } from '../../core/stats.js';
-import { noteUsage, UsageColumns } from '../../core/usageColumns.js';
-import { SessionTextIndex, type SearchText } from '../../core/sessionText.js';
-import { infoTitle } from '../../core/sessionTitle.js';
-import { Session } from '../../core/session.js';
+import { SessionRepository, resolvePath } from '../../core/session/repository.js';
+import type { SessionInfo } from '../../core/listing/sessionInfo.js';
+import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/listing/sessionList.js';
+import { computeStats } from '../../core/context/stats.js';
+import { noteUsage, UsageColumns } from '../../core/context/usageColumns.js';
+import { SessionTextIndex, type SearchText } from '../../core/listing/sessionText.js';
+import { infoTitle } from '../../core/listing/sessionTitle.js';
+import { Session } from '../../core/session/session.js';
 import { DirWatcher } from './dirWatcher.js';
 import { log } from '../platform/log.js';
 

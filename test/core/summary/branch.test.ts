@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { BRANCH_PROMPT, commitBranchSummary, planBranchSummary, prepareBranchEntries, previewBranchSummary, summarizeBranch, SUMMARY_SYSTEM_PROMPT } from '../../../src/core/summary/index.js';
 import { completionJson, completionSse, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder, words } from '../../support/sessionBuilder.js';

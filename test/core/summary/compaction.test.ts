@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import {
   COMPACTION_PROMPT,
   COMPACTION_UPDATE_PROMPT,

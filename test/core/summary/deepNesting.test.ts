@@ -4,9 +4,9 @@
 // what JSON.stringify would give (the estimate) or cut with a marker (the conversation).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { estimateTokens, planBranchSummary, planCompaction, previewBranchSummary, previewCompaction, serializeConversation } from '../../../src/core/summary/index.js';
-import type { AgentMessage } from '../../../src/core/types.js';
+import type { AgentMessage } from '../../../src/core/format/types.js';
 import { deepArray, deepObject, deepSession } from '../../support/deepSession.js';
 import { pi } from '../../support/piCorpora.js';
 import { tempFile } from '../../support/tmp.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { commitBranchSummary, commitCompaction, planBranchSummary, planCompaction, summarizeBranch, summarizeCompaction } from '../../../src/core/summary/index.js';
 import { closedPort, completionJson, completionSse, useLoopback, type Reply } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';

@@ -3,7 +3,7 @@
 // pane (the message bridge and the webview write it with JSON.stringify) instead of a stack overflow.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { entryDetails, truncateStrings } from '../../../src/host/panels/entryDetails.js';
 import { SHOWN_DEPTH, jsonDepth, jsonShown, nestedMarker } from '../../../src/shared/safeJson.js';
 import { deepArray, deepSession } from '../../support/deepSession.js';

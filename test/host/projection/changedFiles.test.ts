@@ -3,7 +3,7 @@
 // are files but not changes.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { matchNode, parseQuery } from '../../../webview/model/findQuery.js';
 import { assistant, entry, sessionText, user } from '../../support/tmp.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { appendFileSync } from 'node:fs';
 import { Projector, projectAll, projectAppended, projectParts } from '../../../src/host/projection/projection.js';
 import { deepObject, deepSession } from '../../support/deepSession.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SessionRepository } from '../../../src/core/repository.js';
+import { SessionRepository } from '../../../src/core/session/repository.js';
 import { DirWatcher } from '../../../src/host/sessions/dirWatcher.js';
 import { entry, sessionText, tempDir, user } from '../../support/tmp.js';
 

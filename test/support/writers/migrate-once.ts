@@ -1,6 +1,6 @@
 // Opens an old-format session and changes it (which migrates it by an atomic rewrite); used by crash
 // tests, which stop it at a named write step (PI_TREE_STOP_AT, see stopAt.ts) and kill it there.
-import { Session } from '../../../src/core/session.js';
+import { Session } from '../../../src/core/session/session.js';
 import { installStopAt } from './stopAt.js';
 
 async function main() {

@@ -1,7 +1,7 @@
 // For crash tests: reports every write step on stdout ("step <name>") and, at the step named by
 // PI_TREE_STOP_AT, says "stopped <name>" and blocks this process (synchronously, so nothing else runs)
 // until the test kills it. The test then looks at the disk exactly as that step left it.
-import { onWriteStep } from '../../../src/core/writeSteps.js';
+import { onWriteStep } from '../../../src/core/session/writeSteps.js';
 import { writeSync } from 'node:fs';
 
 export function installStopAt(): void {

@@ -1,6 +1,6 @@
 // Appends N entries through pi-tree's Session (each append reads what others appended first).
-import { Session } from '../../../src/core/session.js';
-import { nowIso } from '../../../src/core/ids.js';
+import { Session } from '../../../src/core/session/session.js';
+import { nowIso } from '../../../src/core/format/ids.js';
 
 async function main() {
   const [file, n] = [process.argv[2], Number(process.argv[3])];

@@ -1,0 +1,362 @@
+// Reads a session file into a SessionIndex, tolerant like pi 1.6.0 (bad lines skipped, torn last line
+// ignored) but every skipped line becomes a diagnostic with its line number. Message lines written
+// by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
+import type { ByteSource } from './byteSource.js';
+import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from '../format/jsonl.js';
+import { commitMessageLine, messageRecord, type Notes } from '../scan/lineHead.js';
+import { migrateEntries, migrationRefusal } from '../format/migrate.js';
+import { SessionIndex, type EntryRecord } from './sessionIndex.js';
+import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from '../format/types.js';
+
+export class NotASessionError extends Error {
+  override name = 'NotASessionError';
+}
+
+/** Where reading stopped, so that later reads take only the appended bytes. */
+export interface ReadState {
+  endOffset: number;
+  nextLine: number;
+  size: number;
+  /** Bytes after the last "\n": a line still being written or a torn last line. */
+  tailBytes: number;
+  /** The tail parsed as a whole entry (pi counts it; a later "\n" must not index it twice). */
+  tailEntryOffset: number;
+  /** The last complete line, to notice a file that was rewritten rather than appended to. */
+  lastLine: { offset: number; bytes: Buffer } | undefined;
+}
+
+export interface LoadedSession {
+  index: SessionIndex;
+  /** Version as found in the file (1 when the header has none). */
+  fileVersion: number;
+  /** v1/v2: ids and parents exist only in memory until the file is migrated. */
+  legacy: boolean;
+  bom: boolean;
+  /** Why the file must not be written to, if so. */
+  readOnly?: string;
+  state: ReadState;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  sliceMs?: number;
+  maxLineBytes?: number;
+  /**
+   * Called right after a message line in pi's shape was indexed (as record `i`), while its bytes are
+   * still in `b` and the validator's notes on it (jsonValid.ts outerKeys) are its own.
+   */
+  onMessageLine?: MessageLineObserver;
+}
+
+/** `notes`: what it reads of the validator's notes (lineHead.ts Notes; 'facts' when not said). */
+export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer) => void) & { notes?: Notes };
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function timeOf(ts: unknown): number {
+  if (typeof ts !== 'string') return 0;
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Ends with `}}` after optional trailing whitespace / "\r". */
+function endsWithTwoBraces(b: Buffer, start: number, end: number): boolean {
+  let i = end - 1;
+  while (i >= start && (b[i] === 0x20 || b[i] === 0x0d || b[i] === 0x09)) i--;
+  return i >= start + 1 && b[i] === 0x7d && b[i - 1] === 0x7d;
+}
+
+/** The last (up to) 64 bytes of the line ending at `end`, to recognise it later. */
+async function lineTail(src: ByteSource, start: number, end: number): Promise<ReadState['lastLine']> {
+  if (end <= start) return undefined;
+  const from = Math.max(start, end - 64);
+  const bytes = Buffer.alloc(end - from);
+  await src.read(bytes, 0, bytes.length, from);
+  return { offset: start, bytes };
+}
+
+export function recordFromEntry(e: SessionEntry, line: number, offset: number, length: number, keep: boolean): EntryRecord {
+  const role = e.type === 'message' && isObject(e.message) && typeof e.message.role === 'string' ? e.message.role : undefined;
+  return {
+    id: e.id,
+    parentId: e.parentId,
+    type: e.type,
+    time: timeOf(e.timestamp),
+    line,
+    offset,
+    length,
+    role,
+    entry: keep ? e : undefined,
+    parent: undefined,
+    seq: 0,
+  };
+}
+
+/** Reads the whole file. Throws NotASessionError when it is not a pi session. */
+export async function readSession(src: ByteSource, opts: ReadOptions = {}): Promise<LoadedSession> {
+  const diagnostics: Diagnostic[] = [];
+  let header: SessionHeader | undefined;
+  let bom = false;
+  let legacyEntries: { e: Obj; line: number }[] | undefined;
+  let index: SessionIndex | undefined;
+  let notSession: string | undefined;
+  let lastStart = -1;
+  let lastEnd = -1;
+
+  const ingest = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
+    if (notSession) return;
+    if (!header) {
+      let b = buf.subarray(start, end);
+      if (lineNo === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+        bom = true;
+        b = b.subarray(3);
+      }
+      if (isBlank(b)) return;
+      const v = parseLine(b);
+      if (v === undefined) {
+        diagnostics.push({ line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` });
+        return;
+      }
+      if (isObject(v) && v.type === 'session' && typeof v.id === 'string') {
+        header = v as SessionHeader;
+        if (bom) {
+          diagnostics.push({ line: 1, severity: 'warning', code: 'bom', message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.' });
+        }
+        const version = (header.version ?? 1) as number;
+        if (version < CURRENT_VERSION) legacyEntries = [];
+        // Sized for lines of ~400 bytes (grown if they are shorter): no regrowth while a big file is read.
+        else {
+          index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(fileSize / 400)));
+          // (nothing reads the index while it is read but its columns: noteRows, noteUsage)
+          index.queueIdsWhileReading(true);
+        }
+        return;
+      }
+      if (isObject(v) && v.kind === 'header') {
+        notSession = `This is a v${String(v.version ?? '?')} session log of pi's newer harness (lines with "kind"/"seq"); pi 1.6.0 and pi-tree read format v3 only. The file was not changed.`;
+      } else {
+        notSession = `The first JSON line (line ${lineNo}) is not a pi session header ({"type":"session",…}); pi would refuse this file too. The file was not changed.`;
+      }
+      return;
+    }
+    if (isBlank(buf, start, end)) return;
+    lastStart = offset;
+    lastEnd = offset + end - start;
+    if (legacyEntries) {
+      const v = parseLine(buf.subarray(start, end));
+      if (!isObject(v)) {
+        diagnostics.push(badLine(lineNo, v));
+        return;
+      }
+      if (v.type === 'session') return;
+      legacyEntries.push({ e: v, line: lineNo });
+      return;
+    }
+    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics, opts.onMessageLine);
+  };
+
+  const oversize = (lineNo: number, _offset: number, length: number) => {
+    diagnostics.push({
+      line: lineNo,
+      severity: 'error',
+      code: 'line-too-long',
+      message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.`,
+    });
+  };
+  const fileSize = await src.size();
+  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize };
+  const res: ScanResult = await scanSource(src, ingest, scanOpts);
+
+  // A last line without "\n": pi parses it too (and then appends the missing "\n" itself).
+  let tailEntryOffset = -1;
+  if (res.tail.length && !isBlank(res.tail)) {
+    const before = index?.count ?? legacyEntries?.length ?? 0;
+    const tailLine = res.nextLine;
+    const keep = [lastStart, lastEnd];
+    ingest(res.tail, 0, res.tail.length, tailLine, res.endOffset);
+    [lastStart, lastEnd] = keep;
+    const after = index?.count ?? legacyEntries?.length ?? 0;
+    const lastDiag = diagnostics[diagnostics.length - 1];
+    if (after > before) tailEntryOffset = res.endOffset;
+    else if (lastDiag?.line === tailLine && lastDiag.code === 'malformed-json') {
+      lastDiag.code = 'torn-last-line';
+      lastDiag.message = `The last line (${tailLine}) is incomplete (no newline, not valid JSON); it is ignored, as pi ignores it.`;
+    }
+  }
+
+  index?.queueIdsWhileReading(false);
+  if (notSession) throw new NotASessionError(notSession);
+  if (!header) {
+    throw new NotASessionError(res.size === 0 ? 'The file is empty: it holds no pi session header.' : 'The file holds no pi session header ({"type":"session",…}).');
+  }
+
+  const fileVersion = (header.version ?? 1) as number;
+  if (legacyEntries) {
+    migrateEntries(
+      header,
+      legacyEntries.map((x) => x.e),
+    );
+    index = new SessionIndex(header);
+    for (const { e, line } of legacyEntries) {
+      const ent = e as SessionEntry;
+      if (typeof ent.type !== 'string') {
+        diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
+        continue;
+      }
+      index.add(recordFromEntry(ent, line, -1, 0, true));
+    }
+    diagnostics.push({
+      severity: 'info',
+      code: 'legacy-version',
+      message: `Format v${fileVersion}: migrated to v3 in memory. The file is rewritten (with a backup) only when pi-tree first changes it.`,
+    });
+  }
+  let readOnly: string | undefined;
+  if (bom) readOnly = 'the file starts with a UTF-8 byte-order mark (pi 1.6.0 cannot read it)';
+  if (fileVersion > CURRENT_VERSION) {
+    readOnly = `the file is format v${fileVersion}, newer than the v3 pi-tree writes`;
+    diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
+  }
+  // (not unshift(...diagnostics): a file of garbage has more lines than a call takes arguments)
+  const own = index!.diagnostics.splice(0);
+  for (const d of diagnostics) index!.diagnostics.push(d);
+  for (const d of own) index!.diagnostics.push(d);
+  if (legacyEntries) readOnly ??= migrationRefusal(fileVersion, index!.diagnostics);
+  return {
+    index: index!,
+    fileVersion,
+    legacy: !!legacyEntries,
+    bom,
+    readOnly,
+    state: {
+      endOffset: res.endOffset,
+      nextLine: res.nextLine,
+      size: res.size,
+      tailBytes: res.tail.length,
+      tailEntryOffset,
+      lastLine: await lineTail(src, lastStart, lastEnd),
+    },
+  };
+}
+
+export interface TailResult {
+  added: EntryRecord[];
+  /** The file no longer continues what was read: the caller must read it again from the start. */
+  rewritten: boolean;
+}
+
+/** Reads what was appended since `loaded.state`, adding the new entries to the index. */
+export async function readTail(src: ByteSource, loaded: LoadedSession, opts: ReadOptions = {}): Promise<TailResult> {
+  const st = loaded.state;
+  const size = await src.size();
+  if (size < st.endOffset + (st.tailEntryOffset >= 0 ? st.tailBytes : 0)) return { added: [], rewritten: true };
+  if (st.lastLine) {
+    const b = Buffer.alloc(st.lastLine.bytes.length + 1);
+    const at = st.endOffset - b.length;
+    const n = at >= 0 ? await src.read(b, 0, b.length, at) : 0;
+    if (n !== b.length || b[b.length - 1] !== 0x0a || !b.subarray(0, b.length - 1).equals(st.lastLine.bytes)) {
+      return { added: [], rewritten: true };
+    }
+  }
+  if (size === st.endOffset + st.tailBytes) return { added: [], rewritten: false };
+  if (loaded.legacy) return { added: [], rewritten: true };
+  const index = loaded.index;
+  // A torn last line may have been a line still being written: forget that report, re-read it.
+  for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
+  const before = index.count;
+  const diags: Diagnostic[] = [];
+  let lastStart = -1;
+  let lastEnd = -1;
+  const res = await scanSource(
+    src,
+    (buf, start, end, lineNo, offset) => {
+      if (isBlank(buf, start, end)) return;
+      lastStart = offset;
+      lastEnd = offset + end - start;
+      if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
+      ingestLine(index, buf, start, end, lineNo, offset, diags, opts.onMessageLine);
+    },
+    { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
+  );
+  let tailEntryOffset = -1;
+  if (res.tail.length && !isBlank(res.tail)) {
+    if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
+    else {
+      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [])) tailEntryOffset = res.endOffset;
+    }
+  }
+  for (const d of diags) index.diagnostics.push(d);
+  const lastLine = lastEnd >= 0 ? await lineTail(src, lastStart, lastEnd) : st.lastLine;
+  loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
+  const added: EntryRecord[] = [];
+  for (let i = before; i < index.count; i++) added.push(index.view(i));
+  return { added, rewritten: false };
+}
+
+function badLine(lineNo: number, v: unknown): Diagnostic {
+  return v === undefined
+    ? { line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` }
+    : { line: lineNo, severity: 'warning', code: 'not-an-object', message: `Line ${lineNo} is JSON but not an object; skipped.` };
+}
+
+/** Whether a line may be a message line in pi's shape (worth trying the fast path on). */
+function maybeMessage(buf: Buffer, start: number, end: number): boolean {
+  return end - start > 40 && buf[start] === 0x7b && endsWithTwoBraces(buf, start, end);
+}
+
+/** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
+export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], observe?: MessageLineObserver): boolean {
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false)) {
+    observe?.(index, index.count - 1, buf);
+    return true;
+  }
+  const rec = parsedRecord(buf, start, end, lineNo, offset, diagnostics);
+  if (!rec) return false;
+  index.add(rec);
+  return true;
+}
+
+/** Turns one v3 line into an index record, or reports why it was skipped. */
+export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
+  if (maybeMessage(buf, start, end)) {
+    const rec = messageRecord(buf, start, end, prevId, lineNo, offset);
+    if (rec) return rec;
+  }
+  return parsedRecord(buf, start, end, lineNo, offset, diagnostics);
+}
+
+/** The JSON.parse path of classifyLine. */
+function parsedRecord(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+  const length = end - start;
+  let v: unknown;
+  try {
+    v = JSON.parse(buf.toString('utf8', start, end));
+  } catch (err) {
+    const tooLong = err instanceof Error && /string longer|Invalid string length/i.test(err.message);
+    diagnostics.push(tooLong ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.` } : badLine(lineNo, undefined));
+    return undefined;
+  }
+  if (!isObject(v)) {
+    diagnostics.push(badLine(lineNo, v));
+    return undefined;
+  }
+  if (v.type === 'session') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'header-not-first', message: `Line ${lineNo} is a second session header; ignored, as pi ignores it.` });
+    return undefined;
+  }
+  if (typeof v.type !== 'string' || typeof v.id !== 'string' || v.id === '') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo} is not an entry (it needs a string "type" and "id"); skipped.` });
+    return undefined;
+  }
+  if (v.parentId !== null && typeof v.parentId !== 'string') {
+    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo}: "parentId" is neither a string nor null; the entry is treated as a root.` });
+    v.parentId = null;
+  }
+  const e = v as SessionEntry;
+  // Message bodies can be huge: keep only the head; other entries are small and kept whole.
+  return recordFromEntry(e, lineNo, offset, length, e.type !== 'message');
+}
