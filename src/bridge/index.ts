@@ -8,6 +8,7 @@ import { BRIDGE_COMMAND, type BridgeRequest } from '../core/bridge/protocol.js';
 import { LiveBridge, pendingRuns } from './live.js';
 import { mutate } from './ops.js';
 import { parseHumanCommand, USAGE } from './human.js';
+import { wireCheckpoints } from './checkpoints.js';
 
 export default function piTreeBridge(pi: ExtensionAPI): void {
   let live: LiveBridge | undefined;
@@ -72,6 +73,7 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
   pi.on('session_compact', refresh);
   pi.on('session_compact_failed', refresh);
   pi.on('session_info_changed', refresh);
+  wireCheckpoints(pi);
 }
 
 function splitFirst(s: string): [string, string] {

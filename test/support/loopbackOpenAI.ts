@@ -190,6 +190,27 @@ export function completionSse(
   return { kind: 'sse', events, delayMs: opts.delayMs, hang: opts.hang, done: opts.stopAfterPieces === undefined ? opts.done : false, chunkBytes: opts.chunkBytes };
 }
 
+/** A streamed answer that calls tools (OpenAI `tool_calls` deltas), finish reason `tool_calls`. */
+export function toolCallsSse(calls: { name: string; arguments: Record<string, unknown> }[], text = ''): Reply {
+  const base = { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback-model' };
+  const events: object[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] }];
+  calls.forEach((c, i) => {
+    const id = `call_${i}_${Math.random().toString(36).slice(2, 10)}`;
+    events.push({
+      ...base,
+      choices: [{ index: 0, delta: { tool_calls: [{ index: i, id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] }, finish_reason: null }],
+    });
+  });
+  events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+  events.push({ ...base, choices: [], usage: USAGE });
+  return { kind: 'sse', events };
+}
+
+/** Replies in order, one per request (n counts from 1; the last one repeats). */
+export function scripted(replies: Reply[]): Handler {
+  return (_req, n) => replies[Math.min(n - 1, replies.length - 1)];
+}
+
 /** Pieces that never end: `piece` forever (after `first`, when given). */
 export function endless(piece: string, first?: string): (i: number) => string {
   return (i) => (i === 0 && first !== undefined ? first : piece);

@@ -1,0 +1,94 @@
+// Checkpoint capture wired to pi's events (design decision 13): `tool_call` before a call that may
+// change files, `turn_end` after the turn's entries are written. One Capture per session (a session
+// switch starts another); a second loaded copy of the bridge stays out. Nothing here may throw into pi:
+// a `tool_call` handler that throws makes pi skip the call.
+import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
+import { Capture } from '../core/checkpoints/capture.js';
+import { readCheckpointSettings } from '../core/checkpoints/storePaths.js';
+import { agentDirOf } from '../core/bridge/paths.js';
+
+const CAPTURING = Symbol.for('pi-tree.checkpoints.capturing');
+/** Session files whose capture runs in this process (shared by every loaded copy of the bridge). */
+function capturing(): Set<string> {
+  const g = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  return (g[CAPTURING] ??= new Set());
+}
+
+export function wireCheckpoints(pi: ExtensionAPI): void {
+  let capture: Capture | undefined;
+  let file: string | undefined;
+
+  const stop = async () => {
+    const c = capture;
+    capture = undefined;
+    if (file) capturing().delete(file);
+    file = undefined;
+    await c?.flush();
+  };
+
+  pi.on('session_start', async (_e, ctx) => {
+    await stop();
+    try {
+      const sessionFile = ctx.sessionManager.getSessionFile();
+      if (!sessionFile || capturing().has(sessionFile)) return;
+      const agentDir = agentDirOf(process.env);
+      capture = new Capture({
+        agentDir,
+        cwd: ctx.sessionManager.getCwd(),
+        sessionId: ctx.sessionManager.getSessionId(),
+        settings: readCheckpointSettings(agentDir),
+        notify: (m) => notify(ctx, m),
+      });
+      file = sessionFile;
+      capturing().add(sessionFile);
+      capture.start();
+    } catch (e) {
+      capture = undefined;
+      notify(ctx, `pi-tree: checkpoints could not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+
+  pi.on('tool_call', async (e, ctx) => {
+    const c = capture;
+    if (!c) return;
+    let assistant: { id: string; parentId: string | null } | undefined;
+    try {
+      const leaf = ctx.sessionManager.getLeafEntry();
+      if (leaf) assistant = { id: leaf.id, parentId: leaf.parentId };
+    } catch {
+      // no leaf: the snapshot is keyed by nothing
+    }
+    await c.beforeTool(e.toolName, e.input, assistant);
+  });
+
+  pi.on('turn_end', async (e) => {
+    void capture?.turnEnd(e.messageEntryId, e.toolResultEntryIds ?? []);
+  });
+
+  // A turn that ended without turn_end (aborted mid-call): its state is taken under the current leaf.
+  const settle = async (_e: unknown, ctx: ExtensionContext) => {
+    if (!capture) return;
+    let leaf: string | undefined;
+    try {
+      leaf = ctx.sessionManager.getLeafId() ?? undefined;
+    } catch {
+      leaf = undefined;
+    }
+    void capture.turnEnd(leaf, []);
+  };
+  pi.on('turn_start', settle);
+  pi.on('agent_end', settle);
+
+  pi.on('session_shutdown', async () => {
+    await stop();
+  });
+}
+
+function notify(ctx: ExtensionContext, message: string): void {
+  try {
+    if (ctx.hasUI) ctx.ui.notify(message, 'warning');
+    else process.stderr.write(`${message}\n`);
+  } catch {
+    // nowhere to say it: the manifest's 'off' line does
+  }
+}

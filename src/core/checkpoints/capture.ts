@@ -1,0 +1,208 @@
+// Capture, as the bridge runs it inside pi: a snapshot of the working folder before the first call of a
+// turn that may change files (keyed by the entry before the assistant message: the code as it was when
+// the message was sent, or after the previous turn), and one at the end of such a turn (keyed by the
+// assistant message and its tool results: the code after the calls). Files outside the folder that an
+// `edit` or `write` names are captured before and after too. Snapshots run one at a time in a queue; the
+// end-of-turn one does not hold pi up, a tool call waits only for what must come before it. Any error
+// turns capture off for the session, with one message in pi and one line in the manifest for pi-tree.
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+import { resolveToolPath } from '../changes/fileHistory.js';
+import { CheckpointStore, SKIPPED_KEPT, type ExternalFile, type SnapshotKind, type SnapshotLine, type SnapshotResult } from './store.js';
+import { captureEnabled, type CheckpointSettings } from './storePaths.js';
+
+/** pi's tools that only read; any other tool (an extension's included) may change files. */
+const READ_ONLY_TOOLS = new Set(['read', 'grep', 'find', 'ls']);
+
+export function mayChangeFiles(toolName: string): boolean {
+  return !READ_ONLY_TOOLS.has(toolName);
+}
+
+export interface CaptureOptions {
+  agentDir: string;
+  cwd: string;
+  sessionId: string;
+  settings: CheckpointSettings;
+  /** One message in pi when capture turns itself off. */
+  notify: (message: string) => void;
+  log?: (message: string) => void;
+  program?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Longest a snapshot may take before capture gives up for the session (default 20 s). */
+  timeoutMs?: number;
+}
+
+interface Turn {
+  before?: { tree: string };
+  /** Outside files touched this turn: their content before the first call that named them. */
+  external: Map<string, OutsideBefore>;
+}
+
+export class Capture {
+  private store: Promise<CheckpointStore> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private offReason: string | undefined;
+  private latestTree: string | undefined;
+  private turn: Turn | undefined;
+  private readonly log: (m: string) => void;
+  /** Snapshot times in ms, for the bench and the log. */
+  readonly timings: { kind: SnapshotKind; ms: number }[] = [];
+
+  constructor(private readonly o: CaptureOptions) {
+    this.log = o.log ?? (() => {});
+    if (!captureEnabled(o.settings, o.cwd)) this.offReason = 'checkpoints are turned off for this folder';
+  }
+
+  get off(): string | undefined {
+    return this.offReason;
+  }
+
+  /** The session started: a baseline in the background (it warms the index, so turns stay fast). */
+  start(): void {
+    if (this.offReason) return;
+    void this.enqueue(() => this.take('baseline', []));
+  }
+
+  /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
+  async beforeTool(toolName: string, input: unknown, assistant: { id: string; parentId: string | null } | undefined): Promise<void> {
+    if (this.offReason || !mayChangeFiles(toolName)) return;
+    try {
+      if (!this.turn) {
+        const turn: Turn = { external: new Map() };
+        this.turn = turn;
+        await this.enqueue(async () => {
+          const line = await this.take('before', assistant?.parentId ? [assistant.parentId] : []);
+          if (line) turn.before = { tree: line.tree };
+        });
+      }
+      if (toolName === 'edit' || toolName === 'write') this.noteExternal(input);
+      await this.queue;
+    } catch (e) {
+      this.turnOff(e);
+    }
+  }
+
+  /** A turn ended (its entries are in the file). Snapshots in the background if the turn may have changed files. */
+  turnEnd(messageEntryId: string | undefined, toolResultEntryIds: readonly string[]): Promise<void> {
+    const turn = this.turn;
+    this.turn = undefined;
+    if (this.offReason || !turn) return Promise.resolve();
+    const entries = [messageEntryId, ...toolResultEntryIds].filter((x): x is string => typeof x === 'string');
+    return this.enqueue(() => this.take('after', entries, turn)).then(() => undefined);
+  }
+
+  /** Waits for every queued snapshot (session shutdown, tests). */
+  async flush(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T | undefined> {
+    const run = this.queue.then(async () => {
+      if (this.offReason) return undefined;
+      try {
+        return await op();
+      } catch (e) {
+        this.turnOff(e);
+        return undefined;
+      }
+    });
+    this.queue = run;
+    return run;
+  }
+
+  private openStore(): Promise<CheckpointStore> {
+    this.store ??= CheckpointStore.open(this.o.agentDir, this.o.cwd, this.o.settings, { program: this.o.program, env: this.o.env });
+    return this.store;
+  }
+
+  private async take(kind: SnapshotKind, entries: string[], turn?: Turn): Promise<SnapshotLine | undefined> {
+    const store = await this.openStore();
+    const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim()), this.o.timeoutMs ?? 20_000);
+    this.timings.push({ kind, ms: snap.ms });
+    const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...skippedOf(snap) };
+    if (kind === 'before' && this.latestTree && this.latestTree !== snap.tree) line.between = await this.changedPaths(store, this.latestTree, snap.tree);
+    if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = await this.changedPaths(store, turn.before.tree, snap.tree);
+    if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);
+    await store.keep(this.o.sessionId, `${kind}-${entries[0] ?? snap.commit.slice(0, 12)}`, snap.commit);
+    store.append(this.o.sessionId, line);
+    this.latestTree = snap.tree;
+    this.log(`checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`);
+    return line;
+  }
+
+  private async changedPaths(store: CheckpointStore, a: string, b: string): Promise<string[]> {
+    return (await store.diffTrees(a, b)).map((c) => c.path);
+  }
+
+  /** Notes the content of an outside file an edit/write names, before its first call this turn. */
+  private noteExternal(input: unknown): void {
+    const p = (input as { path?: unknown; file_path?: unknown } | undefined)?.path ?? (input as { file_path?: unknown } | undefined)?.file_path;
+    if (typeof p !== 'string' || !this.turn) return;
+    const abs = resolveToolPath(p, this.o.cwd);
+    const rel = relative(this.o.cwd, abs);
+    if (rel && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel)) return; // inside: the snapshot has it
+    if (this.turn.external.has(abs)) return;
+    this.turn.external.set(abs, readSide(abs, this.o.settings.maxFileBytes));
+  }
+
+  private async externalsAfter(store: CheckpointStore, turn: Turn): Promise<ExternalFile[]> {
+    const out: ExternalFile[] = [];
+    for (const [abs, before] of turn.external) {
+      const now = readSide(abs, this.o.settings.maxFileBytes);
+      const [bsha] = before.bytes ? await store.writeBlobs([before.bytes]) : [null];
+      const [asha] = now.bytes ? await store.writeBlobs([now.bytes]) : [null];
+      out.push({ path: abs, sha: asha, mode: now.mode, before: { sha: bsha, mode: before.mode } });
+    }
+    return out;
+  }
+
+  private turnOff(e: unknown): void {
+    if (this.offReason) return;
+    const why = e instanceof Error ? e.message : String(e);
+    this.offReason = `checkpoints are off for this session: ${why}`;
+    this.log(this.offReason);
+    void this.openStore()
+      .then((s) => s.append(this.o.sessionId, { v: 1, kind: 'off', at: new Date().toISOString(), reason: why }))
+      .catch(() => undefined);
+    try {
+      this.o.notify(`pi-tree: ${this.offReason}. pi goes on as usual.`);
+    } catch {
+      // pi's UI is gone: the manifest line says it
+    }
+  }
+}
+
+interface OutsideBefore {
+  mode: number;
+  bytes?: Buffer;
+}
+
+/**
+ * An outside file's content now (bytes held until the turn ends). Mode 0: absent; -1: not captured
+ * (too large, not a file, unreadable).
+ */
+function readSide(abs: string, maxBytes: number): OutsideBefore {
+  try {
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink()) return { mode: 0o120000, bytes: Buffer.from(readlinkSync(abs)) };
+    if (!st.isFile() || st.size > maxBytes) return { mode: -1 };
+    return { mode: st.mode & 0o111 ? 0o100755 : 0o100644, bytes: readFileSync(abs) };
+  } catch (e) {
+    return { mode: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 0 : -1 };
+  }
+}
+
+function skippedOf(snap: SnapshotResult): Partial<SnapshotLine> {
+  if (!snap.skipped.length) return {};
+  return { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(t)),
+    new Promise<T>((_, reject) => {
+      t = setTimeout(() => reject(new Error(`a snapshot took longer than ${Math.round(ms / 1000)} s (a very large working folder?)`)), ms);
+    }),
+  ]);
+}

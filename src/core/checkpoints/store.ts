@@ -1,0 +1,355 @@
+// pi-tree's private checkpoint store for one project (design decision 13): a bare git repository of its
+// own, a private index per session, and a manifest per session saying which entry has which snapshot.
+// A snapshot is a commit of the working folder as git sees it through pi-tree's index: the project's
+// .gitignore honoured, pi-tree's default excludes and size limit applied, nested repositories and
+// special files left out (and named). The project's own .git is never read or written.
+import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, GitError, zList } from './gitRun.js';
+import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
+
+export type SnapshotKind = 'baseline' | 'before' | 'after' | 'restore';
+
+export interface SkippedFile {
+  path: string;
+  why: 'size' | 'nested-repository' | 'special';
+}
+
+/** A file outside the working folder that an `edit` or `write` changed: its content (sha null: absent, mode 0; or not captured, mode -1). */
+export interface ExternalFile {
+  path: string;
+  sha: string | null;
+  mode: number;
+  /** Its content before the turn's first call that named it. */
+  before?: { sha: string | null; mode: number };
+}
+
+/** One line of a session's manifest. */
+export interface SnapshotLine {
+  v: 1;
+  kind: SnapshotKind;
+  /** The entries whose code this is (a turn's assistant message and its tool results share one). */
+  entries: string[];
+  commit: string;
+  tree: string;
+  at: string;
+  /** Bytes the store grew by with this snapshot (its share of the retention caps). */
+  bytes?: number;
+  skipped?: { count: number; files: SkippedFile[] };
+  external?: ExternalFile[];
+  /** 'after': the paths the turn changed (its 'before' snapshot against this one). */
+  changed?: string[];
+  /** 'before': the paths changed since the previous snapshot, between turns (by the user, say). */
+  between?: string[];
+  /** 'restore': the entry whose code was restored. */
+  target?: string;
+}
+
+/** Capture turned itself off for the session (the reason is shown once in pi and once in pi-tree). */
+export interface OffLine {
+  v: 1;
+  kind: 'off';
+  at: string;
+  reason: string;
+}
+
+export type ManifestLine = SnapshotLine | OffLine;
+
+export interface SnapshotResult {
+  commit: string;
+  tree: string;
+  skipped: SkippedFile[];
+  ms: number;
+}
+
+const SKIPPED_KEPT = 50;
+
+export interface StoreOptions {
+  /** The git program (default `git` on PATH). */
+  program?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class CheckpointStore {
+  private constructor(
+    readonly where: ProjectStore,
+    readonly settings: CheckpointSettings,
+    private readonly opts: StoreOptions,
+  ) {}
+
+  /** The store of `cwd`'s project under `agentDir`, made if missing (0700). */
+  static async open(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): Promise<CheckpointStore> {
+    const s = new CheckpointStore(projectStore(agentDir, cwd), settings, opts);
+    await s.ensure();
+    return s;
+  }
+
+  /** The store if it exists (reading never creates one). */
+  static existing(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): CheckpointStore | undefined {
+    const where = projectStore(agentDir, cwd);
+    return existsSync(join(where.gitDir, 'HEAD')) ? new CheckpointStore(where, settings, opts) : undefined;
+  }
+
+  get cwd(): string {
+    return this.where.cwd;
+  }
+
+  /** git in the store (and, with `index`, over the working folder through that private index). */
+  run(args: readonly string[], o: { index?: string; input?: Buffer | string; okCodes?: number[] } = {}): Promise<Buffer> {
+    return git(args, {
+      gitDir: this.where.gitDir,
+      ...(o.index ? { workTree: this.where.cwd, indexFile: o.index } : {}),
+      input: o.input,
+      okCodes: o.okCodes,
+      program: this.opts.program,
+      env: this.opts.env,
+    });
+  }
+
+  private async ensure(): Promise<void> {
+    const w = this.where;
+    for (const d of [w.root, w.indexDir, w.sessionsDir, w.restoresDir]) ensurePrivate(d);
+    if (!existsSync(join(w.gitDir, 'HEAD'))) {
+      // A fresh name, then a rename: two pis starting at once never see a half-made store.
+      const tmp = `${w.gitDir}.${process.pid}.${Date.now().toString(36)}.tmp`;
+      await git(['init', '--bare', '--quiet', '--template=', tmp], { gitDir: tmp, program: this.opts.program, env: this.opts.env });
+      appendFileSync(
+        join(tmp, 'config'),
+        // no conversion of any kind (bytes in = bytes out), no auto gc (pi-tree prunes), stat caches on
+        '[core]\n\tautocrlf = false\n\tsafecrlf = false\n\tsymlinks = true\n\tfilemode = true\n\tfsmonitor = false\n\tuntrackedCache = true\n\tquotePath = false\n\tprecomposeUnicode = false\n[gc]\n\tauto = 0\n[index]\n\tversion = 4\n',
+      );
+      try {
+        renameSync(tmp, w.gitDir);
+      } catch (e) {
+        rmSync(tmp, { recursive: true, force: true });
+        if (!existsSync(join(w.gitDir, 'HEAD'))) throw e;
+      }
+    }
+    ensurePrivate(join(w.gitDir, 'info'));
+    // info/attributes outranks the project's .gitattributes: no filter, no eol or encoding conversion.
+    writeIfChanged(join(w.gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
+    writeIfChanged(join(w.gitDir, 'info', 'exclude'), `${this.settings.exclude.join('\n')}\n`);
+  }
+
+  indexFile(sessionId: string): string {
+    return join(this.where.indexDir, safeSessionId(sessionId));
+  }
+
+  /**
+   * A session's first snapshot starts from the project's most recent index (its stat cache), so only
+   * the files changed since are hashed again.
+   */
+  private seedIndex(file: string): void {
+    if (existsSync(file)) return;
+    let best: { path: string; t: number } | undefined;
+    for (const n of readdirSync(this.where.indexDir)) {
+      if (n.includes('.')) continue;
+      const p = join(this.where.indexDir, n);
+      const t = statSync(p).mtimeMs;
+      if (!best || t > best.t) best = { path: p, t };
+    }
+    if (best) copyFileSync(best.path, file);
+  }
+
+  /** Snapshots the working folder now through the session's index. */
+  async snapshot(sessionId: string, message: string): Promise<SnapshotResult> {
+    const started = performance.now();
+    const index = this.indexFile(sessionId);
+    this.seedIndex(index);
+    const listed = zList(await this.run(['ls-files', '-z', '-t', '--others', '--modified', '--deleted', '--exclude-standard'], { index }));
+    const update: string[] = [];
+    const drop: string[] = [];
+    const skipped: SkippedFile[] = [];
+    const seen = new Set<string>();
+    for (const item of listed) {
+      const tag = item[0];
+      const path = item.slice(2);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      if (path.endsWith('/')) {
+        skipped.push({ path, why: 'nested-repository' });
+        continue;
+      }
+      let st;
+      try {
+        st = lstatSync(join(this.where.cwd, path));
+      } catch {
+        update.push(path); // gone: --remove takes it out
+        continue;
+      }
+      const tracked = tag !== '?';
+      if (st.isSymbolicLink() || (st.isFile() && st.size <= this.settings.maxFileBytes)) update.push(path);
+      else {
+        skipped.push({ path, why: st.isFile() ? 'size' : 'special' });
+        if (tracked) drop.push(path);
+      }
+    }
+    if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
+    if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
+    const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
+    const commit = (await this.run(['commit-tree', tree, '-m', message])).toString('utf8').trim();
+    return { commit, tree, skipped, ms: performance.now() - started };
+  }
+
+  /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
+  async keep(sessionId: string, name: string, commitOrTree: string): Promise<void> {
+    await this.run(['update-ref', `refs/pi-tree/${safeSessionId(sessionId)}/${name}`, commitOrTree]);
+  }
+
+  /** Writes blobs (exact bytes, no filters) and gives their ids, in order. */
+  async writeBlobs(contents: readonly Buffer[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const c of contents) out.push((await this.run(['hash-object', '-w', '--no-filters', '--stdin'], { input: c })).toString('utf8').trim());
+    return out;
+  }
+
+  /** The bytes of blobs, by id (one `cat-file --batch` for all). */
+  async readBlobs(shas: readonly string[]): Promise<Map<string, Buffer>> {
+    const want = [...new Set(shas)];
+    const map = new Map<string, Buffer>();
+    if (!want.length) return map;
+    const out = await this.run(['cat-file', '--batch'], { input: want.join('\n') + '\n' });
+    let at = 0;
+    for (const sha of want) {
+      const nl = out.indexOf(0x0a, at);
+      const head = out.subarray(at, nl).toString('utf8').split(' ');
+      if (head[1] === 'missing') throw new GitError(`checkpoint object ${sha} is missing from the store`, 'failed');
+      const size = Number(head[2]);
+      map.set(sha, out.subarray(nl + 1, nl + 1 + size));
+      at = nl + 1 + size + 1;
+    }
+    return map;
+  }
+
+  /** Paths that differ between two trees: mode and blob on each side (null: absent). */
+  async diffTrees(a: string, b: string): Promise<TreeChange[]> {
+    const parts = zList(await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', a, b]));
+    const out: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [ma, mb, sa, sb] = parts[i].slice(1).split(' ');
+      out.push({ path: parts[i + 1], a: side(ma, sa), b: side(mb, sb) });
+    }
+    return out;
+  }
+
+  /** Mode and blob of `paths` in `tree` (absent ones left out). */
+  async lookup(tree: string, paths: readonly string[]): Promise<Map<string, { mode: number; sha: string }>> {
+    const map = new Map<string, { mode: number; sha: string }>();
+    if (!paths.length) return map;
+    const wanted = new Set(paths);
+    // The whole tree is listed (pathspecs on the command line are bounded; a tree of 100k files lists in ~50 ms).
+    for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
+      const tab = line.indexOf('\t');
+      const path = line.slice(tab + 1);
+      if (!wanted.has(path)) continue;
+      const [mode, , sha] = line.slice(0, tab).split(' ');
+      map.set(path, { mode: parseInt(mode, 8), sha });
+    }
+    return map;
+  }
+
+  /** Every file of a tree (path → mode and blob). */
+  async listTree(tree: string): Promise<Map<string, { mode: number; sha: string }>> {
+    const map = new Map<string, { mode: number; sha: string }>();
+    for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
+      const tab = line.indexOf('\t');
+      const [mode, , sha] = line.slice(0, tab).split(' ');
+      map.set(line.slice(tab + 1), { mode: parseInt(mode, 8), sha });
+    }
+    return map;
+  }
+
+  manifestFile(sessionId: string): string {
+    return join(this.where.sessionsDir, `${safeSessionId(sessionId)}.jsonl`);
+  }
+
+  append(sessionId: string, line: ManifestLine): void {
+    appendFileSync(this.manifestFile(sessionId), `${JSON.stringify(line)}\n`, { mode: 0o600 });
+  }
+
+  /** A session's manifest lines, in order (torn or foreign lines skipped). */
+  manifest(sessionId: string): ManifestLine[] {
+    return readManifest(this.manifestFile(sessionId));
+  }
+
+  /** The store's size on disk (objects), in bytes. */
+  async sizeBytes(): Promise<number> {
+    const out = (await this.run(['count-objects', '-v'])).toString('utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+    return (kb('size') + kb('size-pack')) * 1024;
+  }
+
+  /** Deletes a session's checkpoints (manifest, index, refs) and collects what nothing else keeps. */
+  async deleteSession(sessionId: string): Promise<void> {
+    const refs = zListLines(await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]));
+    if (refs.length) await this.run(['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
+    rmSync(this.manifestFile(sessionId), { force: true });
+    rmSync(this.indexFile(sessionId), { force: true });
+    await this.collect();
+  }
+
+  /** Drops unreachable objects (snapshots no ref keeps). */
+  async collect(): Promise<void> {
+    await this.run(['reflog', 'expire', '--expire=now', '--all']).catch(() => undefined);
+    await this.run(['gc', '--prune=now', '--quiet']);
+  }
+
+  /** Rewrites a session's manifest with only `keep` lines (atomic: temp + rename). */
+  rewriteManifest(sessionId: string, keep: readonly ManifestLine[]): void {
+    const file = this.manifestFile(sessionId);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+}
+
+export interface TreeChange {
+  path: string;
+  a: { mode: number; sha: string } | null;
+  b: { mode: number; sha: string } | null;
+}
+
+const ZERO = /^0+$/;
+function side(mode: string, sha: string): { mode: number; sha: string } | null {
+  return ZERO.test(sha) || mode === '000000' ? null : { mode: parseInt(mode, 8), sha };
+}
+
+function zListLines(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s.length > 0);
+}
+
+function writeIfChanged(file: string, text: string): void {
+  try {
+    if (readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // not there yet
+  }
+  writeFileSync(file, text, { mode: 0o600 });
+}
+
+export function readManifest(file: string): ManifestLine[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: ManifestLine[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const v = JSON.parse(line) as ManifestLine;
+      if (v && v.v === 1 && typeof v.kind === 'string') {
+        if (v.kind === 'off' ? typeof v.reason === 'string' : Array.isArray(v.entries) && typeof v.commit === 'string' && typeof v.tree === 'string') out.push(v);
+      }
+    } catch {
+      // a torn last line (a pi killed mid-append): the lines before it stand
+    }
+  }
+  return out;
+}
+
+export { SKIPPED_KEPT };

@@ -1,0 +1,142 @@
+// Where checkpoints live: under pi's agent dir, in pi-tree's own folder (never in the project):
+// `<agentDir>/pi-tree/checkpoints/<project key>/` holds `store.git` (a bare repository of pi-tree's own),
+// `index/<session id>` (a private index per session), `sessions/<session id>.jsonl` (which entry has
+// which snapshot), `restores/` (the journal of each restore, for undo and for finishing a killed one).
+// The project key is the working folder's real path hashed, with its base name for people.
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+
+export interface ProjectStore {
+  /** The project's working folder (the session header's cwd), resolved. */
+  cwd: string;
+  root: string;
+  gitDir: string;
+  indexDir: string;
+  sessionsDir: string;
+  restoresDir: string;
+}
+
+export function checkpointsRoot(agentDir: string): string {
+  return join(agentDir, 'pi-tree', 'checkpoints');
+}
+
+/** The canonical form of a working folder (symlinks resolved when it exists). */
+export function canonicalCwd(cwd: string): string {
+  const r = resolve(cwd);
+  try {
+    return realpathSync.native(r);
+  } catch {
+    return r;
+  }
+}
+
+export function projectKey(cwd: string): string {
+  const real = canonicalCwd(cwd);
+  const hash = createHash('sha256').update(real, 'utf8').digest('hex').slice(0, 16);
+  const name =
+    basename(real)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root';
+  return `${name}-${hash}`;
+}
+
+export function projectStore(agentDir: string, cwd: string): ProjectStore {
+  const root = join(checkpointsRoot(agentDir), projectKey(cwd));
+  return { cwd: canonicalCwd(cwd), root, gitDir: join(root, 'store.git'), indexDir: join(root, 'index'), sessionsDir: join(root, 'sessions'), restoresDir: join(root, 'restores') };
+}
+
+/** Session ids name files here: only pi's shapes (a UUID, or hex/word characters) are accepted. */
+export function safeSessionId(id: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id)) throw new Error(`not a session id pi-tree stores checkpoints for: ${JSON.stringify(id.slice(0, 80))}`);
+  return id;
+}
+
+/** Makes `dir` (and parents) exist, private (0700), ours and not a symlink. */
+export function ensurePrivate(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** Checkpoint settings, read from `<agentDir>/pi-tree/settings.json` (written by the extension and the CLI). */
+export interface CheckpointSettings {
+  /** Capture on (default) or off. */
+  enabled: boolean;
+  /** Files larger than this are not captured (default 10 MiB). */
+  maxFileBytes: number;
+  /** Folders and patterns never captured, besides the project's .gitignore (gitignore syntax). */
+  exclude: string[];
+  /** Working folders where capture is off (the extension's per-workspace setting writes these). */
+  disabledFolders: string[];
+  /** Per-session and total size caps of the store, in bytes (0: no cap). */
+  maxSessionBytes: number;
+  maxTotalBytes: number;
+}
+
+export const DEFAULT_EXCLUDES = [
+  'node_modules/',
+  '.venv/',
+  'venv/',
+  '__pycache__/',
+  '*.pyc',
+  '.tox/',
+  '.mypy_cache/',
+  '.pytest_cache/',
+  '.gradle/',
+  '.next/',
+  '.nuxt/',
+  '.turbo/',
+  '.parcel-cache/',
+  '.cache/',
+  'target/',
+  '.hg/',
+  '.svn/',
+  '.jj/',
+  '.DS_Store',
+  '.*.pi-tree-*.tmp',
+];
+
+export const DEFAULT_SETTINGS: CheckpointSettings = {
+  enabled: true,
+  maxFileBytes: 10 * 1024 * 1024,
+  exclude: DEFAULT_EXCLUDES,
+  disabledFolders: [],
+  maxSessionBytes: 512 * 1024 * 1024,
+  maxTotalBytes: 4 * 1024 * 1024 * 1024,
+};
+
+export function settingsFile(agentDir: string): string {
+  return join(agentDir, 'pi-tree', 'settings.json');
+}
+
+/** The settings, defaults for anything missing or malformed. */
+export function readCheckpointSettings(agentDir: string): CheckpointSettings {
+  let raw: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(readFileSync(settingsFile(agentDir), 'utf8').replace(/^\uFEFF/, '')) as { checkpoints?: unknown };
+    if (v && typeof v.checkpoints === 'object' && v.checkpoints) raw = v.checkpoints as Record<string, unknown>;
+  } catch {
+    // none yet, or unreadable: defaults
+  }
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
+  const strs = (v: unknown, d: string[]) => (Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : d);
+  return {
+    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : DEFAULT_SETTINGS.enabled,
+    maxFileBytes: num(raw.maxFileBytes, DEFAULT_SETTINGS.maxFileBytes),
+    exclude: strs(raw.exclude, DEFAULT_SETTINGS.exclude),
+    disabledFolders: strs(raw.disabledFolders, []),
+    maxSessionBytes: num(raw.maxSessionBytes, DEFAULT_SETTINGS.maxSessionBytes),
+    maxTotalBytes: num(raw.maxTotalBytes, DEFAULT_SETTINGS.maxTotalBytes),
+  };
+}
+
+/** Is capture on for this working folder? */
+export function captureEnabled(s: CheckpointSettings, cwd: string): boolean {
+  if (!s.enabled) return false;
+  const real = canonicalCwd(cwd);
+  return !s.disabledFolders.some((d) => canonicalCwd(d) === real);
+}

@@ -1,0 +1,76 @@
+// Checkpoint capture inside the real pi 1.6.0 (the bridge loaded, a loopback model making write, edit
+// and bash calls): a snapshot before each turn that changes files and one after it, keyed by the
+// session's entries; the user's own repository byte-identical; ignored files and heavy folders left out.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CheckpointStore, type SnapshotLine } from '../../src/core/checkpoints/store.js';
+import { DEFAULT_SETTINGS } from '../../src/core/checkpoints/storePaths.js';
+import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
+import { fileEntries } from './helpers.js';
+
+type Rec = Record<string, any>;
+
+describe('checkpoint capture in a running pi', () => {
+  let cp: CodingPi;
+  let store: CheckpointStore;
+  let userGit: Map<string, string>;
+  let sessionId: string;
+
+  before(async () => {
+    cp = await startCodingPi({ files: { 'README.md': 'hello\n', '.gitignore': 'secret.txt\n', 'secret.txt': 'mine\n' } });
+    mkdirSync(join(cp.pe.workDir, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(cp.pe.workDir, 'node_modules', 'dep', 'index.js'), 'x');
+    userGit = treeBytes(join(cp.pe.workDir, '.git'));
+  });
+  after(() => cp?.stop());
+
+  const snapshots = (): SnapshotLine[] => store.manifest(sessionId).filter((l): l is SnapshotLine => l.kind !== 'off');
+  const until = async (what: string, pred: () => boolean) => {
+    await cp.pi.until(() => pred() || undefined, what);
+  };
+
+  it('snapshots before and after each turn that writes, keyed by its entries', async () => {
+    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
+    sessionId = JSON.parse(readFileSync(cp.file, 'utf8').split('\n')[0]).id;
+    store = CheckpointStore.existing(cp.pe.agentDir, cp.pe.workDir, DEFAULT_SETTINGS)!;
+    assert.ok(store, 'the store exists under the agent dir');
+    await until('the after snapshot of turn 1', () => snapshots().some((l) => l.kind === 'after'));
+    const entries = fileEntries(cp.file) as Rec[];
+    const user = entries.find((e) => e.message?.role === 'user')!;
+    const assistant = entries.find((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'toolCall'))!;
+    const result = entries.find((e) => e.message?.role === 'toolResult')!;
+    const lines = snapshots();
+    assert.deepEqual(
+      lines.map((l) => l.kind),
+      ['baseline', 'before', 'after'],
+    );
+    assert.deepEqual(lines[1].entries, [user.id], 'before: keyed by the entry the assistant message hangs under');
+    assert.deepEqual(lines[2].entries, [assistant.id, result.id], 'after: the assistant message and its tool results');
+    assert.deepEqual(lines[2].changed, ['src/reader.ts']);
+    const files = await store.listTree(lines[2].tree);
+    assert.deepEqual([...files.keys()].sort(), ['.gitignore', 'README.md', 'src/reader.ts'], 'ignored files and node_modules left out; the .git of the user not in it');
+    const before = await store.listTree(lines[1].tree);
+    assert.ok(!before.has('src/reader.ts'), 'before the write, no reader');
+  });
+
+  it('edit and bash turns: each changed path listed; the user edit between turns recorded as such', async () => {
+    writeFileSync(join(cp.pe.workDir, 'README.md'), 'hello, edited by the user\n');
+    await cp.turn('make it two', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }]);
+    await cp.turn('add files', [{ name: 'bash', arguments: { command: 'echo a > a.txt && echo b > b.txt' } }]);
+    await until('four after snapshots', () => snapshots().filter((l) => l.kind === 'after').length >= 3);
+    const lines = snapshots();
+    const afters = lines.filter((l) => l.kind === 'after');
+    assert.deepEqual(afters[1].changed, ['src/reader.ts']);
+    assert.deepEqual(afters[2].changed, ['a.txt', 'b.txt']);
+    const befores = lines.filter((l) => l.kind === 'before');
+    assert.deepEqual(befores[1].between, ['README.md'], 'the user edit made between turns');
+    const blobs = await store.readBlobs([(await store.lookup(afters[1].tree, ['src/reader.ts'])).get('src/reader.ts')!.sha]);
+    assert.equal([...blobs.values()][0].toString(), 'export const read = () => 2;\n');
+  });
+
+  it("never touches the user's repository", () => {
+    assert.deepEqual(treeBytes(join(cp.pe.workDir, '.git')), userGit);
+  });
+});

@@ -1,0 +1,95 @@
+// A real pi 1.6.0 (RPC mode, the bridge loaded) that writes code: the loopback model answers each prompt
+// with the tool calls the test scripted for it (write, edit, bash…), then with a short text once the
+// tool results come back. The working folder is a git repository of the "user's" own, so tests can
+// check that it is never touched.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { completionSse, startLoopback, toolCallsSse, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
+import { makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
+
+export type Call = { name: string; arguments: Record<string, unknown> };
+
+export interface CodingPi {
+  lb: Loopback;
+  pe: PiEnv;
+  pi: PiRpc;
+  file: string;
+  /** Sends `prompt`; the model makes `steps` (one list of calls per model turn), then answers. */
+  turn(prompt: string, ...steps: Call[][]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Rec = Record<string, any>;
+
+const lastUserText = (req: RecordedRequest): string => {
+  const msgs = (req.body?.messages ?? []) as Rec[];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role === 'user') return typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: Rec) => c.text ?? '').join('');
+  }
+  return '';
+};
+
+/** Model turns since the last user message (tool results count the steps done). */
+const stepsDone = (req: RecordedRequest): number => {
+  const msgs = (req.body?.messages ?? []) as Rec[];
+  let n = 0;
+  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
+  return n;
+};
+
+export async function startCodingPi(opts: { files?: Record<string, string>; gitInit?: boolean; settings?: Rec; env?: NodeJS.ProcessEnv } = {}): Promise<CodingPi> {
+  const scripts = new Map<string, Call[][]>();
+  const lb = await startLoopback((req): Reply => {
+    const steps = scripts.get(lastUserText(req)) ?? [];
+    const done = stepsDone(req);
+    return done < steps.length ? toolCallsSse(steps[done]) : completionSse(`done: ${lastUserText(req).slice(0, 40)}`);
+  });
+  const pe = makePiEnv(lb, { compaction: { enabled: false }, ...opts.settings });
+  if (opts.env) Object.assign(pe.env, opts.env);
+  for (const [rel, text] of Object.entries(opts.files ?? {})) {
+    mkdirSync(join(pe.workDir, rel, '..'), { recursive: true });
+    writeFileSync(join(pe.workDir, rel), text);
+  }
+  if (opts.gitInit !== false) {
+    const g = (...a: string[]) =>
+      execFileSync('git', a, { cwd: pe.workDir, env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' } });
+    g('init', '-q');
+    g('add', '-A');
+    g('commit', '-q', '--allow-empty', '-m', 'user commit');
+  }
+  const sessions = join(pe.workDir, '..', 'sessions');
+  mkdirSync(sessions, { recursive: true });
+  const file = join(sessions, '2026-03-01T10-00-00-000Z_019b8f3a-0000-7000-8000-00000000c0de.jsonl');
+  const pi = PiRpc.start(file, pe);
+  return {
+    lb,
+    pe,
+    pi,
+    file,
+    async turn(prompt, ...steps) {
+      scripts.set(prompt, steps);
+      await pi.prompt(prompt);
+    },
+    async stop() {
+      await pi.stop();
+      await lb.close();
+    },
+  };
+}
+
+/** Every file under `dir` with its bytes (for "byte-identical" checks of a user's .git). */
+export function treeBytes(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else out.set(p.slice(dir.length), `${st.mode.toString(8)}:${readFileSync(p).toString('base64')}`);
+    }
+  };
+  walk(dir);
+  return out;
+}
