@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
 import { compare, exportCmd, files } from './cli/compareCommands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
+import { checkpoints, diff, restore } from './cli/codeCommands.js';
 import { routed } from './cli/bridgeRouting.js';
 import type { CliIO } from './cli/io.js';
 import { safeText } from './cli/safeText.js';
@@ -27,6 +28,9 @@ const COMMANDS: Record<string, Command> = {
   export: exportCmd,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
+  checkpoints,
+  restore,
+  diff,
 };
 
 /** Ctrl+C during a model call cancels it (nothing is written) instead of killing the process mid-write. */
@@ -61,6 +65,15 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
                                                    compact the context at the current leaf
+  pi-tree checkpoints FILE [--json]                the entries with a code state: a snapshot taken by
+                                                   the bridge, or the session's own edit/write calls
+  pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation]
+                                                   put the working folder's code back as it was at ID
+                                                   (only what the agent changed; a file changed since
+                                                   is a conflict: exit 1 unless --force);
+                                                   --conversation moves the leaf there too
+  pi-tree restore FILE --undo|--redo [--force]     put back what the last restore replaced (or redo it)
+  pi-tree diff FILE A [B] [--name-only] [--json]   the code at A against the code at B (default: now)
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
   (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.

@@ -41,7 +41,7 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
       });
       file = sessionFile;
       capturing().add(sessionFile);
-      capture.start();
+      capture.start(ctx.sessionManager.getLeafId() ?? null);
     } catch (e) {
       capture = undefined;
       notify(ctx, `pi-tree: checkpoints could not start: ${e instanceof Error ? e.message : String(e)}`);

@@ -17,6 +17,10 @@ export interface CodingPi {
   file: string;
   /** Sends `prompt`; the model makes `steps` (one list of calls per model turn), then answers. */
   turn(prompt: string, ...steps: Call[][]): Promise<void>;
+  /** Stops pi (the loopback model stays). */
+  stopPi(): Promise<void>;
+  /** Starts pi again on the same session. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,21 +66,29 @@ export async function startCodingPi(opts: { files?: Record<string, string>; gitI
   const sessions = join(pe.workDir, '..', 'sessions');
   mkdirSync(sessions, { recursive: true });
   const file = join(sessions, '2026-03-01T10-00-00-000Z_019b8f3a-0000-7000-8000-00000000c0de.jsonl');
-  const pi = PiRpc.start(file, pe);
-  return {
+  const cp: CodingPi = {
     lb,
     pe,
-    pi,
+    pi: PiRpc.start(file, pe),
     file,
     async turn(prompt, ...steps) {
       scripts.set(prompt, steps);
-      await pi.prompt(prompt);
+      await cp.pi.prompt(prompt);
+    },
+    async stopPi() {
+      await cp.pi.stop();
+    },
+    async restart() {
+      await cp.pi.stop();
+      cp.pi = PiRpc.start(file, pe);
+      await cp.pi.send({ type: 'get_state' });
     },
     async stop() {
-      await pi.stop();
+      await cp.pi.stop();
       await lb.close();
     },
   };
+  return cp;
 }
 
 /** Every file under `dir` with its bytes (for "byte-identical" checks of a user's .git). */

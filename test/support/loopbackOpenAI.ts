@@ -206,11 +206,6 @@ export function toolCallsSse(calls: { name: string; arguments: Record<string, un
   return { kind: 'sse', events };
 }
 
-/** Replies in order, one per request (n counts from 1; the last one repeats). */
-export function scripted(replies: Reply[]): Handler {
-  return (_req, n) => replies[Math.min(n - 1, replies.length - 1)];
-}
-
 /** Pieces that never end: `piece` forever (after `first`, when given). */
 export function endless(piece: string, first?: string): (i: number) => string {
   return (i) => (i === 0 && first !== undefined ? first : piece);

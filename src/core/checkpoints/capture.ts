@@ -57,10 +57,10 @@ export class Capture {
     return this.offReason;
   }
 
-  /** The session started: a baseline in the background (it warms the index, so turns stay fast). */
-  start(): void {
+  /** The session started at `leafId`: a baseline in the background (it warms the index, so turns stay fast). */
+  start(leafId: string | null): void {
     if (this.offReason) return;
-    void this.enqueue(() => this.take('baseline', []));
+    void this.enqueue(() => this.take('baseline', [], undefined, leafId));
   }
 
   /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
@@ -115,11 +115,11 @@ export class Capture {
     return this.store;
   }
 
-  private async take(kind: SnapshotKind, entries: string[], turn?: Turn): Promise<SnapshotLine | undefined> {
+  private async take(kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null): Promise<SnapshotLine | undefined> {
     const store = await this.openStore();
     const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim()), this.o.timeoutMs ?? 20_000);
     this.timings.push({ kind, ms: snap.ms });
-    const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...skippedOf(snap) };
+    const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
     if (kind === 'before' && this.latestTree && this.latestTree !== snap.tree) line.between = await this.changedPaths(store, this.latestTree, snap.tree);
     if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = await this.changedPaths(store, turn.before.tree, snap.tree);
     if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);

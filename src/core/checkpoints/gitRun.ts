@@ -36,12 +36,14 @@ export interface GitOptions {
   env?: NodeJS.ProcessEnv;
   /** The process's cwd when there is no work tree (default: the git dir's parent). */
   cwd?: string;
+  /** Pathspecs taken literally (default; check-ignore refuses the setting). */
+  literalPathspecs?: boolean;
 }
 
 const AUTHOR = { GIT_AUTHOR_NAME: 'pi-tree', GIT_AUTHOR_EMAIL: 'pi-tree@localhost', GIT_COMMITTER_NAME: 'pi-tree', GIT_COMMITTER_EMAIL: 'pi-tree@localhost' };
 
 /** The environment of every git call: the caller's minus GIT_*, plus pi-tree's store and isolation. */
-export function gitEnv(opts: Pick<GitOptions, 'gitDir' | 'workTree' | 'indexFile' | 'env'>): NodeJS.ProcessEnv {
+export function gitEnv(opts: Pick<GitOptions, 'gitDir' | 'workTree' | 'indexFile' | 'env' | 'literalPathspecs'>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (!k.startsWith('GIT_')) env[k] = v;
   Object.assign(env, AUTHOR, {
@@ -52,9 +54,9 @@ export function gitEnv(opts: Pick<GitOptions, 'gitDir' | 'workTree' | 'indexFile
     GIT_TERMINAL_PROMPT: '0',
     GIT_NO_REPLACE_OBJECTS: '1',
     GIT_OPTIONAL_LOCKS: '0',
-    GIT_LITERAL_PATHSPECS: '1',
     LC_ALL: 'C',
   });
+  if (opts.literalPathspecs !== false) env.GIT_LITERAL_PATHSPECS = '1';
   if (opts.workTree) env.GIT_WORK_TREE = opts.workTree;
   if (opts.indexFile) env.GIT_INDEX_FILE = opts.indexFile;
   return env;

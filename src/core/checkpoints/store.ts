@@ -41,7 +41,7 @@ export interface SnapshotLine {
   changed?: string[];
   /** 'before': the paths changed since the previous snapshot, between turns (by the user, say). */
   between?: string[];
-  /** 'restore': the entry whose code was restored. */
+  /** 'restore': the entry whose code was restored; 'baseline': pi's leaf when the session started. */
   target?: string;
 }
 
@@ -95,12 +95,13 @@ export class CheckpointStore {
   }
 
   /** git in the store (and, with `index`, over the working folder through that private index). */
-  run(args: readonly string[], o: { index?: string; input?: Buffer | string; okCodes?: number[] } = {}): Promise<Buffer> {
+  run(args: readonly string[], o: { index?: string; input?: Buffer | string; okCodes?: number[]; literal?: boolean } = {}): Promise<Buffer> {
     return git(args, {
       gitDir: this.where.gitDir,
       ...(o.index ? { workTree: this.where.cwd, indexFile: o.index } : {}),
       input: o.input,
       okCodes: o.okCodes,
+      literalPathspecs: o.literal,
       program: this.opts.program,
       env: this.opts.env,
     });
@@ -143,7 +144,7 @@ export class CheckpointStore {
     if (existsSync(file)) return;
     let best: { path: string; t: number } | undefined;
     for (const n of readdirSync(this.where.indexDir)) {
-      if (n.includes('.')) continue;
+      if (n.includes('.')) continue; // locks, scratch copies
       const p = join(this.where.indexDir, n);
       const t = statSync(p).mtimeMs;
       if (!best || t > best.t) best = { path: p, t };
@@ -156,6 +157,25 @@ export class CheckpointStore {
     const started = performance.now();
     const index = this.indexFile(sessionId);
     this.seedIndex(index);
+    const { tree, skipped } = await this.writeTree(index);
+    const commit = (await this.run(['commit-tree', tree, '-m', message])).toString('utf8').trim();
+    return { commit, tree, skipped, ms: performance.now() - started };
+  }
+
+  /** The folder's tree now, through a copy of the session's index (which stays as it was). */
+  async scratchSnapshot(sessionId: string): Promise<{ tree: string; skipped: SkippedFile[] }> {
+    const index = this.indexFile(sessionId);
+    this.seedIndex(index);
+    const scratch = join(this.where.indexDir, `.scratch-${process.pid}-${Date.now().toString(36)}`);
+    try {
+      if (existsSync(index)) copyFileSync(index, scratch);
+      return await this.writeTree(scratch);
+    } finally {
+      rmSync(scratch, { force: true });
+    }
+  }
+
+  private async writeTree(index: string): Promise<{ tree: string; skipped: SkippedFile[] }> {
     const listed = zList(await this.run(['ls-files', '-z', '-t', '--others', '--modified', '--deleted', '--exclude-standard'], { index }));
     const update: string[] = [];
     const drop: string[] = [];
@@ -187,8 +207,7 @@ export class CheckpointStore {
     if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
     if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
     const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
-    const commit = (await this.run(['commit-tree', tree, '-m', message])).toString('utf8').trim();
-    return { commit, tree, skipped, ms: performance.now() - started };
+    return { tree, skipped };
   }
 
   /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
@@ -257,6 +276,23 @@ export class CheckpointStore {
       map.set(line.slice(tab + 1), { mode: parseInt(mode, 8), sha });
     }
     return map;
+  }
+
+  /** Which of `paths` the project's .gitignore or pi-tree's excludes leave out. */
+  async ignored(paths: readonly string[]): Promise<string[]> {
+    if (!paths.length) return [];
+    const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], { index: join(this.where.indexDir, '.none'), input: paths.join('\0') + '\0', okCodes: [1], literal: false });
+    return zList(out);
+  }
+
+  /** True when the file at `path` (relative) is now larger than the size limit. */
+  tooLargeNow(path: string): boolean {
+    try {
+      const st = lstatSync(join(this.where.cwd, path));
+      return st.isFile() && st.size > this.settings.maxFileBytes;
+    } catch {
+      return false;
+    }
   }
 
   manifestFile(sessionId: string): string {

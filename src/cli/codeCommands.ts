@@ -1,0 +1,189 @@
+// `pi-tree checkpoints | restore | diff` (issue #32): the code at a node of the tree. Human output shows
+// paths and ids escaped (safeText); --json keeps them exact. Every failure is one line on stderr.
+import { resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { agentDirOf } from '../core/bridge/paths.js';
+import { findBridge } from '../core/bridge/discovery.js';
+import { codeEntries, diffCode, finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../core/checkpoints/code.js';
+import type { Side } from '../core/checkpoints/codeState.js';
+import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
+import { moveTarget } from '../core/session/moveTarget.js';
+import { Session } from '../core/session/session.js';
+import { args, UsageError } from './commands.js';
+import type { CliIO } from './io.js';
+import { safeText } from './safeText.js';
+
+const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+
+async function open(file: string, io: CliIO): Promise<{ session: Session; sc: SessionCode }> {
+  const session = await Session.open(resolve(file));
+  const sc = sessionCode(session, { agentDir: agentDirOf(io.env), env: io.env });
+  return { session, sc };
+}
+
+const entryId = (session: Session, id: string): string | null => {
+  if (id === 'root') return null;
+  if (!session.index.get(id)) throw new Error(`no entry ${id} in this session`);
+  return id;
+};
+
+export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 1], 'pi-tree checkpoints FILE [--json]');
+  const { sc } = await open(positionals[0], io);
+  const list = await codeEntries(sc);
+  const off = sc.checkpoints.offReason();
+  if (values.json) {
+    json(io, { entries: list.map((e) => ({ ...e, time: new Date(e.time).toISOString() })), ...(off ? { captureOff: off } : {}) });
+    return 0;
+  }
+  const snaps = list.filter((e) => e.kind === 'snapshot').length;
+  io.out(`${list.length} entries with a code state: ${snaps} from snapshots, ${list.length - snaps} from recorded edit/write calls\n`);
+  if (off) io.out(`capture turned itself off for this session: ${safeText(off)}\n`);
+  for (const e of list) {
+    const kind = e.kind === 'snapshot' ? `snapshot (${e.snapshot})` : 'calls';
+    const files = e.files.length ? `  ${e.files.slice(0, 3).map(safeText).join(', ')}${e.files.length > 3 ? ` (+${e.files.length - 3} more)` : ''}` : '';
+    io.out(`${safeText(e.entryId)}  ${kind.padEnd(17)} ${new Date(e.time).toISOString()}${files}\n`);
+  }
+  return 0;
+}
+
+const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] | pi-tree restore FILE --undo|--redo [--force]';
+
+export async function restore(argv: string[], io: CliIO): Promise<number> {
+  const opts = {
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+    force: { type: 'boolean' },
+    conversation: { type: 'boolean' },
+    undo: { type: 'boolean' },
+    redo: { type: 'boolean' },
+  } as const;
+  const { values, positionals } = args(argv, opts, [1, 2], RESTORE_USAGE);
+  const flip = values.undo ? 'undo' : values.redo ? 'redo' : undefined;
+  if (flip ? positionals.length !== 1 : positionals.length !== 2) throw new UsageError(`usage: ${RESTORE_USAGE}`);
+  const { session, sc } = await open(positionals[0], io);
+  const bridge = await findBridge(resolve(positionals[0]), { env: io.env });
+  if (bridge && !values['dry-run']) throw new Error(`pi ${bridge.record.pid} runs this session: restore from pi-tree's explorer (it goes through pi), or stop pi first`);
+  const finished = await finishPending(sc, async (j) => {
+    if (j.leaf && session.leafId !== j.leaf.targetId) await session.moveTo(j.leaf.targetId);
+  });
+  for (const j of finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+  if (flip) {
+    const r = flip === 'undo' ? undoCode(sc, !!values.force) : redoCode(sc, !!values.force);
+    if (r.conflicts.length) {
+      io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
+      return 1;
+    }
+    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped });
+    else
+      io.out(
+        `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
+      );
+    return 0;
+  }
+  const target = entryId(session, positionals[1]);
+  const plan = await planCode(sc, target);
+  const counts = planCounts(plan);
+  if (values['dry-run']) {
+    if (values.json) json(io, planJson(plan));
+    else printPlan(io, plan);
+    return 0;
+  }
+  if (counts.conflict && !values.force) {
+    const names = plan.items.filter((i) => i.action === 'conflict').map((i) => safeText(i.key));
+    io.err(`${counts.conflict} file(s) changed outside the agent since the latest checkpoint: ${names.join(', ')}; nothing written (--force takes the node's version)\n`);
+    return 1;
+  }
+  const move = values.conversation ? await moveTarget(session, target) : undefined;
+  const r = await writeCode(sc, plan, {
+    force: !!values.force,
+    ...(move ? { moveLeaf: { targetId: move.leaf, run: async () => void (await session.moveTo(move.leaf)) } } : {}),
+  });
+  if (values.json)
+    json(io, {
+      journal: r.journal.id,
+      written: r.written,
+      skipped: r.skipped,
+      unrestorable: plan.items.filter((i) => i.action === 'unrestorable').map((i) => i.path),
+      ...(move ? { leafId: move.leaf } : {}),
+    });
+  else {
+    io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${move ? ', and moved the conversation there' : ''}\n`);
+    for (const i of plan.items.filter((x) => x.action === 'unrestorable')) io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
+    if (r.skipped.length) io.out(`  left as they are: ${r.skipped.map((s) => safeText(s.path)).join(', ')}\n`);
+    io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
+  }
+  return 0;
+}
+
+function planJson(plan: RestorePlan): unknown {
+  return {
+    targetId: plan.targetId,
+    from: plan.from,
+    target: plan.target,
+    counts: planCounts(plan),
+    same: plan.same,
+    items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), now: i.now, target: i.target })),
+    notes: plan.notes,
+  };
+}
+
+function printPlan(io: CliIO, plan: RestorePlan): void {
+  const c = planCounts(plan);
+  io.out(
+    `Restoring the code at ${safeText(plan.targetId ?? 'root')} would change ${c.create + c.modify + c.delete} file(s): ${c.create} created, ${c.modify} modified, ${c.delete} deleted; ${c.conflict} conflict(s), ${c.unrestorable} not restorable; ${plan.same} already as there\n`,
+  );
+  for (const i of plan.items) io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
+  for (const n of plan.notes) io.out(`  note: ${safeText(n)}\n`);
+}
+
+export async function diff(argv: string[], io: CliIO): Promise<number> {
+  const usage = 'pi-tree diff FILE A [B] [--name-only] [--json]';
+  const { values, positionals } = args(argv, { 'name-only': { type: 'boolean' }, json: { type: 'boolean' } }, [2, 3], usage);
+  const { session, sc } = await open(positionals[0], io);
+  const a = entryId(session, positionals[1]);
+  const b = positionals[2] === undefined ? 'now' : entryId(session, positionals[2]);
+  const changes = await diffCode(sc, a, b);
+  if (values.json) {
+    json(
+      io,
+      changes.map((c) => ({ path: c.path, key: c.key, status: c.status, a: sideJson(c.a), b: sideJson(c.b) })),
+    );
+    return 0;
+  }
+  const letter = { added: 'A', modified: 'M', deleted: 'D', unknown: '?' } as const;
+  if (values['name-only']) {
+    for (const c of changes) io.out(`${letter[c.status]}\t${safeText(c.key)}\n`);
+    return 0;
+  }
+  const nameB = b === 'now' ? 'now' : (positionals[2] ?? '');
+  for (const c of changes) io.out(patchOf(c, positionals[1], nameB));
+  return 0;
+}
+
+const sideJson = (s: Side) => (s.kind === 'file' ? { sha: s.sha, mode: s.mode.toString(8) } : s.kind === 'unknown' ? { unknown: s.why } : null);
+
+function patchOf(c: CodeChange, nameA: string, nameB: string): string {
+  const label = safeText(c.key);
+  if (c.a.kind === 'unknown' || c.b.kind === 'unknown') {
+    const why = c.a.kind === 'unknown' ? `not known at ${nameA}: ${c.a.why}` : c.b.kind === 'unknown' ? `not known at ${nameB}: ${c.b.why}` : '';
+    return `# ${label}: ${safeText(why)}\n`;
+  }
+  const bytesA = c.a.kind === 'file' ? c.a.bytes : Buffer.alloc(0);
+  const bytesB = c.b.kind === 'file' ? c.b.bytes : Buffer.alloc(0);
+  if (isBinary(bytesA) || isBinary(bytesB)) return `Binary file ${label} differs\n`;
+  const patch = createTwoFilesPatch(
+    c.a.kind === 'absent' ? '/dev/null' : `a/${c.key}`,
+    c.b.kind === 'absent' ? '/dev/null' : `b/${c.key}`,
+    bytesA?.toString('utf8') ?? '',
+    bytesB?.toString('utf8') ?? '',
+    nameA,
+    nameB,
+  );
+  return patch
+    .split('\n')
+    .map((line) => line.split('\t').map(safeText).join('\t'))
+    .join('\n');
+}
+
+const isBinary = (b: Buffer | undefined) => !!b && b.subarray(0, 8000).includes(0);

@@ -1,0 +1,348 @@
+// Writing a restore to the working folder (issue #32), undoably and crash-safely. First a journal: every
+// file's content before and after, kept as files under the store's `restores/<id>/` and synced; then
+// each file atomically (temp + rename, mode kept, symlinks as links, deletions deleted); then the
+// journal says done. Killed at any step, the next run finishes it (a file already as planned is left,
+// one still as before is written, anything else is left alone and named). Undo applies the journal
+// backwards under the same rules, redo forwards again.
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  constants,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { blobSha, type Side } from './codeState.js';
+import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
+import { ensurePrivate } from './storePaths.js';
+
+export type Resolution = 'mine' | 'theirs' | 'merged';
+
+export interface JournalFile {
+  key: string;
+  path: string;
+  before: { sha: string | null; mode: number };
+  after: { sha: string | null; mode: number };
+}
+
+export interface Journal {
+  v: 1;
+  id: string;
+  at: string;
+  sessionFile?: string;
+  targetId: string | null;
+  /** prepared → done (restore, redo); undoing → undone. */
+  state: 'prepared' | 'done' | 'undoing' | 'undone' | 'redoing';
+  files: JournalFile[];
+  /** Folders the restore made (an undo removes them again when empty). */
+  madeDirs: string[];
+  /** The conversation moved with the code: the leaf to move to, and whether it did. */
+  leaf?: { targetId: string | null; moved: boolean };
+}
+
+export interface ApplyResult {
+  journal: Journal;
+  written: string[];
+  /** Files left alone: changed since the preview or the journal (with why). */
+  skipped: { path: string; why: string }[];
+}
+
+/** Thrown when the working folder changed since the preview: nothing was written. */
+export class PlanChangedError extends Error {
+  override name = 'PlanChangedError';
+}
+
+export type RestoreStep = 'journal-written' | 'file-written' | 'files-done' | 'leaf-moved' | 'done';
+let stepHook: ((step: RestoreStep, detail: string) => void) | undefined;
+/** Test processes stop a restore at a named step with this. */
+export function onRestoreStep(h: typeof stepHook): void {
+  stepHook = h;
+}
+
+export interface ApplyOptions {
+  restoresDir: string;
+  sessionFile?: string;
+  /** Conflicts: what the user chose per key (default: leave them). */
+  resolutions?: Map<string, Resolution>;
+  /** Merged content for keys resolved 'merged'. */
+  merged?: Map<string, Buffer>;
+  /** Take every conflict as the node's (the CLI's --force). */
+  force?: boolean;
+  /** Move the conversation as well; called after the files, undone with them if it fails. */
+  moveLeaf?: { targetId: string | null; run: () => Promise<void> };
+}
+
+/** Writes the plan's changes. Checks first that nothing changed since the plan was made. */
+export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<ApplyResult> {
+  const files: JournalFile[] = [];
+  const objects = new Map<string, Buffer>();
+  for (const item of plan.items) {
+    if (item.action === 'unrestorable') continue;
+    const res = item.action === 'conflict' ? (o.force ? 'theirs' : o.resolutions?.get(item.key)) : 'theirs';
+    if (!res || res === 'mine') continue;
+    const sides = plan.sides.get(item.key)!;
+    const now = diskSide(item.path);
+    if (!sameSide(now, sides.now)) throw new PlanChangedError(`${item.path} changed since the preview; nothing was written. Look at the preview again.`);
+    let after: Side = sides.target;
+    if (res === 'merged') {
+      const m = o.merged?.get(item.key);
+      if (!m) throw new Error(`no merged content for ${item.path}`);
+      after = { kind: 'file', sha: blobSha(m), mode: sides.now.kind === 'file' ? sides.now.mode : 0o100644, bytes: m };
+    }
+    if (after.kind === 'unknown') continue;
+    files.push({ key: item.key, path: item.path, before: keep(now, objects), after: keep(after, objects) });
+  }
+  const journal: Journal = {
+    v: 1,
+    id: newId(),
+    at: new Date().toISOString(),
+    sessionFile: o.sessionFile,
+    targetId: plan.targetId,
+    state: 'prepared',
+    files,
+    madeDirs: [],
+    ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false } } : {}),
+  };
+  const dir = journalDir(o.restoresDir, journal.id);
+  ensurePrivate(join(dir, 'objects'));
+  for (const [sha, bytes] of objects) writeSynced(join(dir, 'objects', sha), bytes);
+  saveJournal(o.restoresDir, journal);
+  stepHook?.('journal-written', journal.id);
+  const result = runFiles(o.restoresDir, journal, 'forward');
+  stepHook?.('files-done', journal.id);
+  if (o.moveLeaf) {
+    try {
+      await o.moveLeaf.run();
+    } catch (e) {
+      // The code and the conversation move together: put the files back, then report.
+      journal.state = 'undoing';
+      saveJournal(o.restoresDir, journal);
+      runFiles(o.restoresDir, journal, 'back');
+      journal.state = 'undone';
+      saveJournal(o.restoresDir, journal);
+      throw e;
+    }
+    journal.leaf = { targetId: o.moveLeaf.targetId, moved: true };
+    stepHook?.('leaf-moved', journal.id);
+  }
+  journal.state = 'done';
+  saveJournal(o.restoresDir, journal);
+  stepHook?.('done', journal.id);
+  return { journal, ...result };
+}
+
+function keep(s: Side, objects: Map<string, Buffer>): { sha: string | null; mode: number } {
+  if (s.kind !== 'file') return { sha: null, mode: 0 };
+  if (s.bytes) objects.set(s.sha, s.bytes);
+  return { sha: s.sha, mode: s.mode };
+}
+
+/** Applies the journal's files in one direction: a file as `from` becomes `to`; as `to` already, left; else named. */
+function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Omit<ApplyResult, 'journal'> {
+  const written: string[] = [];
+  const skipped: { path: string; why: string }[] = [];
+  const objects = join(journalDir(restoresDir, j.id), 'objects');
+  for (const f of j.files) {
+    const from = dir === 'forward' ? f.before : f.after;
+    const to = dir === 'forward' ? f.after : f.before;
+    const now = diskSide(f.path);
+    if (matches(now, to)) continue;
+    if (!matches(now, from)) {
+      skipped.push({ path: f.path, why: now.kind === 'unknown' ? now.why : 'changed since the restore' });
+      continue;
+    }
+    if (to.sha === null) {
+      unlinkSync(f.path);
+      if (dir === 'back') removeMadeDirs(j, f.path);
+    } else {
+      const made = writeAtomic(f.path, readFileSync(join(objects, to.sha)), to.mode, now.kind === 'file' ? currentMode(f.path) : undefined);
+      if (dir === 'forward') for (const d of made) if (!j.madeDirs.includes(d)) j.madeDirs.push(d);
+    }
+    written.push(f.path);
+    stepHook?.('file-written', f.path);
+  }
+  if (dir === 'forward' && j.madeDirs.length) saveJournal(restoresDir, j);
+  return { written, skipped };
+}
+
+const matches = (s: Side, want: { sha: string | null; mode: number }) => (want.sha === null ? s.kind === 'absent' : s.kind === 'file' && s.sha === want.sha && s.mode === want.mode);
+
+function currentMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `bytes` at `path` through a temp file and a rename; returns the folders it had to make. */
+function writeAtomic(path: string, bytes: Buffer, gitMode: number, keepMode?: number): string[] {
+  const made: string[] = [];
+  let d = dirname(path);
+  const missing: string[] = [];
+  while (!exists(d)) {
+    missing.push(d);
+    d = dirname(d);
+  }
+  for (const m of missing.reverse()) {
+    mkdirSync(m);
+    made.push(m);
+  }
+  const tmp = join(dirname(path), `.${basename(path)}.pi-tree-${randomBytes(4).toString('hex')}.tmp`);
+  if (gitMode === 0o120000) {
+    symlinkSync(bytes.toString('utf8'), tmp);
+  } else {
+    const exec = gitMode === 0o100755;
+    // Keep the file's own permission bits, with the execute bits as the target has them.
+    const mode = keepMode !== undefined ? (exec ? keepMode | 0o111 : keepMode & ~0o111) : exec ? 0o755 : 0o644;
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+    try {
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(tmp, mode);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // gone
+    }
+    throw e;
+  }
+  return made;
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeMadeDirs(j: Journal, path: string): void {
+  for (let d = dirname(path); j.madeDirs.includes(d); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty: something else lives there now
+    }
+  }
+}
+
+const newId = () => `${new Date().toISOString().replace(/[:.]/g, '-')}_${randomBytes(4).toString('hex')}`;
+const journalDir = (restoresDir: string, id: string) => join(restoresDir, id);
+
+function writeSynced(file: string, bytes: Buffer | string): void {
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, bytes, { mode: 0o600 });
+  const fd = openSync(tmp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+function saveJournal(restoresDir: string, j: Journal): void {
+  writeSynced(join(journalDir(restoresDir, j.id), 'journal.json'), JSON.stringify(j, null, 1));
+}
+
+/** Every journal of the project, newest first. */
+export function journals(restoresDir: string): Journal[] {
+  let names: string[];
+  try {
+    names = readdirSync(restoresDir);
+  } catch {
+    return [];
+  }
+  const out: Journal[] = [];
+  for (const n of names.sort().reverse()) {
+    try {
+      const j = JSON.parse(readFileSync(join(restoresDir, n, 'journal.json'), 'utf8')) as Journal;
+      if (j.v === 1 && Array.isArray(j.files)) out.push(j);
+    } catch {
+      // a journal being written when its writer was killed: nothing was changed under it
+    }
+  }
+  return out;
+}
+
+/**
+ * Finishes what a killed restore, undo or redo left half done (called before any new one). The leaf
+ * move of a restore is finished by `moveLeaf` when given.
+ */
+export async function recoverPending(restoresDir: string, moveLeaf?: (j: Journal) => Promise<void>): Promise<Journal[]> {
+  const done: Journal[] = [];
+  for (const j of journals(restoresDir)) {
+    if (j.state === 'done' || j.state === 'undone') continue;
+    const forward = j.state === 'prepared' || j.state === 'redoing';
+    runFiles(restoresDir, j, forward ? 'forward' : 'back');
+    if (forward && j.leaf && !j.leaf.moved && moveLeaf) {
+      await moveLeaf(j);
+      j.leaf.moved = true;
+    }
+    j.state = forward ? 'done' : 'undone';
+    saveJournal(restoresDir, j);
+    done.push(j);
+  }
+  return done;
+}
+
+/** Puts back what the last restore (of this session file, when given) replaced. */
+export function undoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
+  const j = journals(restoresDir).find((x) => x.state === 'done' && (!opts.sessionFile || x.sessionFile === opts.sessionFile));
+  if (!j) throw new Error('there is no restore to undo');
+  return flip(restoresDir, j, 'back', opts.force);
+}
+
+/** Restores again what the last undo put back. */
+export function redoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
+  const j = journals(restoresDir).find((x) => (x.state === 'done' || x.state === 'undone') && (!opts.sessionFile || x.sessionFile === opts.sessionFile));
+  if (!j || j.state !== 'undone') throw new Error('there is no undone restore to redo');
+  return flip(restoresDir, j, 'forward', opts.force);
+}
+
+function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', force = false): ApplyResult & { conflicts: string[] } {
+  // A file changed since the restore is a conflict: nothing is written unless forced.
+  const conflicts = j.files.filter((f) => {
+    const now = diskSide(f.path);
+    const from = dir === 'back' ? f.after : f.before;
+    const to = dir === 'back' ? f.before : f.after;
+    return !matches(now, from) && !matches(now, to);
+  });
+  if (conflicts.length && !force) return { journal: j, written: [], skipped: [], conflicts: conflicts.map((f) => f.path) };
+  if (force) for (const f of conflicts) forceTo(restoresDir, j, f, dir);
+  j.state = dir === 'back' ? 'undoing' : 'redoing';
+  saveJournal(restoresDir, j);
+  const r = runFiles(restoresDir, j, dir);
+  j.state = dir === 'back' ? 'undone' : 'done';
+  saveJournal(restoresDir, j);
+  return { journal: j, ...r, conflicts: [] };
+}
+
+/** --force on a conflicting file: the journal's side is written whatever is there now. */
+function forceTo(restoresDir: string, j: Journal, f: JournalFile, dir: 'forward' | 'back'): void {
+  const to = dir === 'back' ? f.before : f.after;
+  if (to.sha === null) unlinkSync(f.path);
+  else writeAtomic(f.path, readFileSync(join(journalDir(restoresDir, j.id), 'objects', to.sha)), to.mode, currentMode(f.path));
+}

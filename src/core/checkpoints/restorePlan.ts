@@ -1,0 +1,180 @@
+// What a restore of the code at an entry would do, file by file, before anything is written (issue #32).
+// Only the agent's changes between where the code is now (the latest checkpoint) and the target are in
+// scope: the paths the turns on the way changed (their snapshots say which) and the paths their
+// recorded calls name. For each: the file as it is now (W), at the latest checkpoint (L) and at the
+// target (T). W = T: nothing to do. W = L: the agent's content, restored. Anything else, or a file the
+// user changed between turns on the way, is a conflict the user decides. A target not known is named as
+// not restorable. Files outside the scope (the user's own, ignored ones) are never looked at.
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathArg } from '../changes/codeChanges.js';
+import { resolveToolPath } from '../changes/fileHistory.js';
+import { bashFiles } from '../changes/bashFiles.js';
+import type { SnapshotLine } from './store.js';
+import { ABSENT, callsOn, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
+
+export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
+
+export interface SideInfo {
+  kind: Side['kind'];
+  sha?: string;
+  mode?: number;
+  why?: string;
+}
+
+export interface PlanItem {
+  key: string;
+  /** Absolute path. */
+  path: string;
+  action: PlanAction;
+  now: SideInfo;
+  target: SideInfo;
+  latest: SideInfo;
+  reason?: string;
+}
+
+export interface RestorePlan {
+  targetId: string | null;
+  /** Where the code is now, in the tree, and how the target's code is known. */
+  from: { entryId: string | null; how: CodeState['how'] };
+  target: { how: CodeState['how'] };
+  items: PlanItem[];
+  /** Files in scope that are already as at the target. */
+  same: number;
+  notes: string[];
+  /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
+  fingerprint: string;
+  /** The target's and the latest checkpoint's content of each item (bytes for writing and diffs). */
+  sides: Map<string, { now: Side; target: Side; latest: Side }>;
+}
+
+export const sideInfo = (s: Side): SideInfo => (s.kind === 'file' ? { kind: 'file', sha: s.sha, mode: s.mode } : s.kind === 'unknown' ? { kind: 'unknown', why: s.why } : { kind: 'absent' });
+
+/** Two sides hold the same file (content and mode), or are both absent. */
+export function sameSide(a: Side, b: Side): boolean {
+  if (a.kind === 'absent' || b.kind === 'absent') return a.kind === b.kind;
+  return a.kind === 'file' && b.kind === 'file' && a.sha === b.sha && a.mode === b.mode;
+}
+
+/** The file at `abs` as it is now (bytes included). */
+export function diskSide(abs: string): Side {
+  try {
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink()) return fileSide(Buffer.from(readlinkSync(abs)), 0o120000);
+    if (st.isFile()) return fileSide(readFileSync(abs), st.mode & 0o100 ? 0o100755 : 0o100644);
+    return { kind: 'unknown', why: st.isDirectory() ? 'a folder is there now' : 'not a regular file now' };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? ABSENT : { kind: 'unknown', why: `unreadable now: ${(e as Error).message}` };
+  }
+}
+
+export const absPath = (key: string, cwd: string) => (isOutside(key) ? key : join(cwd, key));
+
+/** Where the code is now and its state: the latest snapshot, or the leaf's code when calls came after it. */
+async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state: CodeState }> {
+  const latest = ctx.checkpoints.latest();
+  const leaf = ctx.session.leafId;
+  if (!latest) return { at: leaf, state: await codeAt(ctx, leaf) };
+  const at = positionOf(latest);
+  // pi went on without the bridge after the latest snapshot: the leaf's calls come on top of it.
+  if (leaf && at && leaf !== at && ctx.session.index.get(at) && ctx.session.index.branch(leaf).some((r) => r.id === at)) {
+    const leafState = await codeAt(ctx, leaf);
+    if (leafState.how === 'snapshot+calls' && leafState.base?.commit === latest.commit) return { at: leaf, state: leafState };
+  }
+  return { at, state: { entryId: at, base: latest, overlay: new Map(), how: 'snapshot', notes: [] } };
+}
+
+function positionOf(line: SnapshotLine): string | null {
+  return line.kind === 'restore' || line.kind === 'baseline' ? (line.target ?? null) : (line.entries[line.entries.length - 1] ?? line.target ?? null);
+}
+
+/** Entries between two nodes through their common ancestor (neither the ancestor nor anything above it). */
+function route(ctx: CodeContext, from: string | null, to: string | null): string[] {
+  const a = from === null ? [] : ctx.session.index.branch(from).map((r) => r.id);
+  const b = to === null ? [] : ctx.session.index.branch(to).map((r) => r.id);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return [...a.slice(common), ...b.slice(common)];
+}
+
+/** The paths the agent changed on the way (snapshots and recorded calls), and those the user changed between turns. */
+async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys: Set<string>; between: Set<string>; notes: string[] }> {
+  const keys = new Set<string>();
+  const between = new Set<string>();
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const id of ids) {
+    const line = ctx.checkpoints.byEntry.get(id);
+    if (!line || seen.has(line.commit + line.kind)) continue;
+    seen.add(line.commit + line.kind);
+    for (const p of line.changed ?? []) keys.add(p);
+    for (const x of line.external ?? []) keys.add(x.path);
+    if (line.kind === 'before') for (const p of line.between ?? []) between.add(p);
+  }
+  const recs = ids.map((id) => ctx.session.index.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
+  for (const c of await callsOn(ctx.session, recs)) {
+    if (c.name === 'edit' || c.name === 'write') {
+      const p = pathArg(c.args);
+      if (p) keys.add(keyOf(resolveToolPath(p, ctx.cwd), ctx.cwd));
+    } else if (c.name === 'bash') {
+      const command = typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
+      for (const f of bashFiles(command)) keys.add(keyOf(resolveToolPath(f.path, ctx.cwd), ctx.cwd));
+    }
+  }
+  return { keys, between, notes };
+}
+
+/** The plan for restoring the code at `targetId` (null: before the first entry). */
+export async function planRestore(ctx: CodeContext, targetId: string | null): Promise<RestorePlan> {
+  const cur = await currentCode(ctx);
+  const target = await codeAt(ctx, targetId);
+  const scope = await scopeOf(ctx, route(ctx, cur.at, targetId));
+  const keys = [...scope.keys].sort();
+  const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
+  const items: PlanItem[] = [];
+  const sides = new Map<string, { now: Side; target: Side; latest: Side }>();
+  let same = 0;
+  for (const key of keys) {
+    const path = absPath(key, ctx.cwd);
+    const T = tSides.get(key)!;
+    const L = lSides.get(key)!;
+    const W = diskSide(path);
+    if (T.kind !== 'unknown' && sameSide(W, T)) {
+      same++;
+      continue;
+    }
+    let action: PlanAction;
+    let reason: string | undefined;
+    if (T.kind === 'unknown') {
+      action = 'unrestorable';
+      reason = T.why;
+    } else if (L.kind === 'unknown') {
+      action = 'conflict';
+      reason = `pi-tree cannot tell whether it changed since the agent last wrote it (${L.why})`;
+    } else if (!sameSide(W, L)) {
+      action = 'conflict';
+      reason = W.kind === 'unknown' ? W.why : 'changed since the latest checkpoint';
+    } else if (scope.between.has(key)) {
+      action = 'conflict';
+      reason = 'changed between turns, outside the agent';
+    } else action = T.kind === 'absent' ? 'delete' : W.kind === 'absent' ? 'create' : 'modify';
+    items.push({ key, path, action, now: sideInfo(W), target: sideInfo(T), latest: sideInfo(L), ...(reason ? { reason } : {}) });
+    sides.set(key, { now: W, target: T, latest: L });
+  }
+  const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
+  return { targetId, from: { entryId: cur.at, how: cur.state.how }, target: { how: target.how }, items, same, notes, fingerprint: fingerprintOf(targetId, items), sides };
+}
+
+export function fingerprintOf(targetId: string | null, items: readonly PlanItem[]): string {
+  const h = createHash('sha256').update(String(targetId));
+  for (const i of items) h.update(`\0${i.key}\0${i.action}\0${i.now.sha ?? i.now.kind}\0${i.now.mode ?? ''}\0${i.target.sha ?? i.target.kind}`);
+  return h.digest('hex').slice(0, 32);
+}
+
+/** Counts for a preview's title. */
+export function planCounts(plan: RestorePlan): Record<PlanAction, number> {
+  const c: Record<PlanAction, number> = { create: 0, modify: 0, delete: 0, conflict: 0, unrestorable: 0 };
+  for (const i of plan.items) c[i.action]++;
+  return c;
+}
