@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { agentDirOf } from '../core/bridge/paths.js';
 import { findBridge } from '../core/bridge/discovery.js';
-import { codeEntries, diffCode, finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../core/checkpoints/code.js';
+import { codeEntries, diffCode, finishPending, pendingJournals, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../core/checkpoints/code.js';
 import type { Side } from '../core/checkpoints/codeState.js';
 import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
 import { moveTarget } from '../core/session/moveTarget.js';
@@ -64,10 +64,14 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   const { session, sc } = await open(positionals[0], io);
   const bridge = await findBridge(resolve(positionals[0]), { env: io.env });
   if (bridge && !values['dry-run']) throw new Error(`pi ${bridge.record.pid} runs this session: restore from pi-tree's explorer (it goes through pi), or stop pi first`);
-  const finished = await finishPending(sc, async (j) => {
-    if (j.leaf && session.leafId !== j.leaf.targetId) await session.moveTo(j.leaf.targetId);
-  });
-  for (const j of finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+  if (values['dry-run']) {
+    if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
+  } else {
+    const finished = await finishPending(sc, async (j) => {
+      if (j.leaf && session.leafId !== j.leaf.targetId) await session.moveTo(j.leaf.targetId);
+    });
+    for (const j of finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+  }
   if (flip) {
     const r = flip === 'undo' ? undoCode(sc, !!values.force) : redoCode(sc, !!values.force);
     if (r.conflicts.length) {

@@ -7,7 +7,7 @@ import { changesOnPath } from '../changes/branchChanges.js';
 import { codeAt, sidesOf, type CodeContext, type Side } from './codeState.js';
 import { SessionCheckpoints } from './manifests.js';
 import { absPath, diskSide, planRestore, sameSide, type RestorePlan } from './restorePlan.js';
-import { applyRestore, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type Journal } from './restoreApply.js';
+import { applyRestore, journals, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type Journal } from './restoreApply.js';
 import { CheckpointStore } from './store.js';
 import { canonicalCwd, ensurePrivate, projectStore, readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
 
@@ -102,6 +102,11 @@ export async function finishPending(sc: SessionCode, moveLeaf?: (j: Journal) => 
   return recoverPending(sc.restoresDir, moveLeaf);
 }
 
+/** Restores, undos or redos a kill left half done. */
+export function pendingJournals(sc: SessionCode): Journal[] {
+  return journals(sc.restoresDir).filter((j) => j.state !== 'done' && j.state !== 'undone');
+}
+
 export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
   return planRestore(sc, targetId);
 }
@@ -130,4 +135,3 @@ export async function recordRestore(sc: SessionCode, targetId: string | null): P
   await store.keep(sc.checkpoints.sessionId, `restore-${snap.commit.slice(0, 12)}`, snap.commit);
   store.append(sc.checkpoints.sessionId, { v: 1, kind: 'restore', entries: [], commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(targetId ? { target: targetId } : {}) });
 }
-
