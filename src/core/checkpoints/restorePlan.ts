@@ -12,6 +12,7 @@ import { pathArg } from '../changes/codeChanges.js';
 import { resolveToolPath } from '../changes/fileHistory.js';
 import { bashFiles } from '../changes/bashFiles.js';
 import type { SnapshotLine } from './store.js';
+import { mayChangeFiles } from './capture.js';
 import { ABSENT, callsOn, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
 
 export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
@@ -89,13 +90,38 @@ function positionOf(line: SnapshotLine): string | null {
   return line.kind === 'restore' || line.kind === 'baseline' ? (line.target ?? null) : (line.entries[line.entries.length - 1] ?? line.target ?? null);
 }
 
-/** Entries between two nodes through their common ancestor (neither the ancestor nor anything above it). */
-function route(ctx: CodeContext, from: string | null, to: string | null): string[] {
+/**
+ * Entries between two nodes through their common ancestor (neither the ancestor nor anything above it);
+ * `down`: when `to` is above `from`, the entries below `to` on the way, top first.
+ */
+function route(ctx: CodeContext, from: string | null, to: string | null): { ids: string[]; down: string[] } {
   const a = from === null ? [] : ctx.session.index.branch(from).map((r) => r.id);
   const b = to === null ? [] : ctx.session.index.branch(to).map((r) => r.id);
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return [...a.slice(common), ...b.slice(common)];
+  return { ids: [...a.slice(common), ...b.slice(common)], down: common === b.length ? a.slice(common) : [] };
+}
+
+/**
+ * Outside files the target's snapshot does not hold, when the target is above where the code is: the
+ * first 'before' capture below it tells their content, if no call that may change files came between.
+ */
+async function outsideBelow(ctx: CodeContext, down: readonly string[], keys: readonly string[], sides: Map<string, Side>): Promise<void> {
+  const want = keys.filter((k) => isOutside(k) && sides.get(k)?.kind === 'unknown');
+  if (!want.length) return;
+  for (const id of down) {
+    const line = ctx.checkpoints.byEntry.get(id);
+    if (line?.kind === 'before' && line.outsideBefore) {
+      const blobs = ctx.checkpoints.store ? await ctx.checkpoints.store.readBlobs(line.outsideBefore.filter((x) => x.sha).map((x) => x.sha!)) : new Map<string, Buffer>();
+      for (const k of want) {
+        const x = line.outsideBefore.find((o) => o.path === k);
+        if (x && x.mode !== -1) sides.set(k, x.sha === null ? ABSENT : { kind: 'file', sha: x.sha, mode: x.mode, bytes: blobs.get(x.sha) });
+      }
+      return;
+    }
+    const rec = ctx.session.index.get(id);
+    if (rec && (await callsOn(ctx.session, [rec])).some((c) => !c.failed && mayChangeFiles(c.name))) return;
+  }
 }
 
 /** The paths the agent changed on the way (snapshots and recorded calls), and those the user changed between turns. */
@@ -129,9 +155,11 @@ async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys
 export async function planRestore(ctx: CodeContext, targetId: string | null): Promise<RestorePlan> {
   const cur = await currentCode(ctx);
   const target = await codeAt(ctx, targetId);
-  const scope = await scopeOf(ctx, route(ctx, cur.at, targetId));
+  const way = route(ctx, cur.at, targetId);
+  const scope = await scopeOf(ctx, way.ids);
   const keys = [...scope.keys].sort();
   const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
+  await outsideBelow(ctx, way.down, keys, tSides);
   const items: PlanItem[] = [];
   const sides = new Map<string, { now: Side; target: Side; latest: Side }>();
   let same = 0;
