@@ -65,8 +65,9 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
                                                    compact the context at the current leaf
-  pi-tree checkpoints FILE [--json]                the entries with a code state: a snapshot taken by
-                                                   the bridge, or the session's own edit/write calls
+  pi-tree checkpoints FILE [--json] [--delete]     the entries with a code state: a snapshot taken by
+                                                   the bridge, or the session's own edit/write calls;
+                                                   --delete: delete the session's checkpoints
   pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation]
                                                    put the working folder's code back as it was at ID
                                                    (only what the agent changed; a file changed since

@@ -4,7 +4,20 @@ import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { agentDirOf } from '../core/bridge/paths.js';
 import { findBridge } from '../core/bridge/discovery.js';
-import { codeEntries, diffCode, finishPending, pendingJournals, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../core/checkpoints/code.js';
+import {
+  codeEntries,
+  deleteCheckpoints,
+  diffCode,
+  finishPending,
+  pendingJournals,
+  planCode,
+  redoCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+  type CodeChange,
+  type SessionCode,
+} from '../core/checkpoints/code.js';
 import type { Side } from '../core/checkpoints/codeState.js';
 import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
 import { moveTarget } from '../core/session/moveTarget.js';
@@ -28,8 +41,13 @@ const entryId = (session: Session, id: string): string | null => {
 };
 
 export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { json: { type: 'boolean' } }, [1, 1], 'pi-tree checkpoints FILE [--json]');
-  const { sc } = await open(positionals[0], io);
+  const { values, positionals } = args(argv, { json: { type: 'boolean' }, delete: { type: 'boolean' } }, [1, 1], 'pi-tree checkpoints FILE [--json] [--delete]');
+  const { session, sc } = await open(positionals[0], io);
+  if (values.delete) {
+    const had = await deleteCheckpoints(agentDirOf(io.env), sc.cwd, String(session.header.id ?? ''));
+    io.out(had ? `Deleted the checkpoints of ${safeText(positionals[0])}\n` : 'This session has no checkpoints.\n');
+    return 0;
+  }
   const list = await codeEntries(sc);
   const off = sc.checkpoints.offReason();
   if (values.json) {

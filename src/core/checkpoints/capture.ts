@@ -10,6 +10,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { resolveToolPath } from '../changes/fileHistory.js';
 import { CheckpointStore, SKIPPED_KEPT, type ExternalFile, type SnapshotKind, type SnapshotLine, type SnapshotResult } from './store.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
+import { pruneStore, refName } from './retention.js';
 
 /** pi's tools that only read; any other tool (an extension's included) may change files. */
 const READ_ONLY_TOOLS = new Set(['read', 'grep', 'find', 'ls']);
@@ -43,6 +44,8 @@ export class Capture {
   private queue: Promise<unknown> = Promise.resolve();
   private offReason: string | undefined;
   private latestTree: string | undefined;
+  /** The store's size after the last snapshot (each line records what it added). */
+  private storeBytes: number | undefined;
   private turn: Turn | undefined;
   private readonly log: (m: string) => void;
   /** Snapshot times in ms, for the bench and the log. */
@@ -61,6 +64,8 @@ export class Capture {
   start(leafId: string | null): void {
     if (this.offReason) return;
     void this.enqueue(() => this.take('baseline', [], undefined, leafId));
+    // Over its caps, the store loses its oldest snapshots (in the queue: after the baseline, before turns).
+    void this.enqueue(async () => pruneStore(await this.openStore(), this.o.settings));
   }
 
   /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
@@ -117,13 +122,17 @@ export class Capture {
 
   private async take(kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null): Promise<SnapshotLine | undefined> {
     const store = await this.openStore();
+    this.storeBytes ??= await store.sizeBytes();
     const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim()), this.o.timeoutMs ?? 20_000);
     this.timings.push({ kind, ms: snap.ms });
     const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
     if (kind === 'before' && this.latestTree && this.latestTree !== snap.tree) line.between = await this.changedPaths(store, this.latestTree, snap.tree);
     if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = await this.changedPaths(store, turn.before.tree, snap.tree);
     if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);
-    await store.keep(this.o.sessionId, `${kind}-${entries[0] ?? snap.commit.slice(0, 12)}`, snap.commit);
+    const size = await store.sizeBytes();
+    line.bytes = Math.max(0, size - this.storeBytes);
+    this.storeBytes = size;
+    await store.keep(this.o.sessionId, refName(line), snap.commit);
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;
     this.log(`checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`);

@@ -8,7 +8,8 @@ import { codeAt, sidesOf, type CodeContext, type Side } from './codeState.js';
 import { SessionCheckpoints } from './manifests.js';
 import { absPath, diskSide, planRestore, sameSide, type RestorePlan } from './restorePlan.js';
 import { applyRestore, journals, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type Journal } from './restoreApply.js';
-import { CheckpointStore } from './store.js';
+import { CheckpointStore, type SnapshotLine } from './store.js';
+import { refName } from './retention.js';
 import { canonicalCwd, ensurePrivate, projectStore, readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
 
 export interface CodeOptions {
@@ -132,6 +133,15 @@ export async function recordRestore(sc: SessionCode, targetId: string | null): P
   const store = sc.checkpoints.store ?? (sc.checkpoints.lines.length ? await CheckpointStore.open(sc.opts.agentDir, sc.cwd, sc.opts.settings!, sc.opts) : undefined);
   if (!store || !sc.checkpoints.sessionId) return;
   const snap = await store.snapshot(sc.checkpoints.sessionId, `restore ${targetId ?? 'root'}`);
-  await store.keep(sc.checkpoints.sessionId, `restore-${snap.commit.slice(0, 12)}`, snap.commit);
-  store.append(sc.checkpoints.sessionId, { v: 1, kind: 'restore', entries: [], commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(targetId ? { target: targetId } : {}) });
+  const line: SnapshotLine = { v: 1, kind: 'restore', entries: [], commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(targetId ? { target: targetId } : {}) };
+  await store.keep(sc.checkpoints.sessionId, refName(line), snap.commit);
+  store.append(sc.checkpoints.sessionId, line);
+}
+
+/** Deletes a session's checkpoints (its manifest, index and refs; what nothing else keeps is collected). */
+export async function deleteCheckpoints(agentDir: string, cwd: string, sessionId: string, opts: Omit<CodeOptions, 'agentDir'> = {}): Promise<boolean> {
+  const store = CheckpointStore.existing(agentDir, cwd, opts.settings ?? readCheckpointSettings(agentDir), opts);
+  if (!store) return false;
+  await store.deleteSession(sessionId);
+  return true;
 }

@@ -56,10 +56,17 @@ describe('checkpoints at the edges', () => {
     // the record has the whole read (the tool result text) of win.txt
     sim.b.entries.find((e) => e.id === t1.results[0])!.message.content[0].text = 'line one\r\nline two\r\n';
     sim.save();
-    await sim.turn('edit win and run bash', [{ name: 'edit', args: { path: 'win.txt', edits: [{ oldText: 'two', newText: 'three' }] } }, { name: 'bash', args: { command: 'echo x > made.txt' } }], () => {
-      writeFileSync(join(d.cwd, 'win.txt'), 'line one\r\nline three\r\n');
-      writeFileSync(join(d.cwd, 'made.txt'), 'x\n');
-    });
+    await sim.turn(
+      'edit win and run bash',
+      [
+        { name: 'edit', args: { path: 'win.txt', edits: [{ oldText: 'two', newText: 'three' }] } },
+        { name: 'bash', args: { command: 'echo x > made.txt' } },
+      ],
+      () => {
+        writeFileSync(join(d.cwd, 'win.txt'), 'line one\r\nline three\r\n');
+        writeFileSync(join(d.cwd, 'made.txt'), 'x\n');
+      },
+    );
     const { actions, plan: p } = await plan(sim.file, d.agentDir, t1.answer);
     assert.equal(actions['made.txt'], 'unrestorable');
     assert.match(p.items.find((i) => i.key === 'made.txt')!.reason!, /no checkpoint and no record|bash/);
@@ -91,10 +98,17 @@ describe('checkpoints at the edges', () => {
     symlinkSync('target-a', join(d.cwd, 'link'));
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
     const t1 = await sim.turn('nothing yet', [{ name: 'write', args: { path: 'x.txt', content: 'x\n' } }], () => writeFileSync(join(d.cwd, 'x.txt'), 'x\n'));
-    await sim.turn('edit outside and relink', [{ name: 'edit', args: { path: outside, edits: [{ oldText: 'port=1', newText: 'port=2' }] } }, { name: 'bash', args: { command: 'ln -sfn target-b link' } }], () => {
-      writeFileSync(outside, 'port=2\n');
-      execFileSync('ln', ['-sfn', 'target-b', join(d.cwd, 'link')]);
-    });
+    await sim.turn(
+      'edit outside and relink',
+      [
+        { name: 'edit', args: { path: outside, edits: [{ oldText: 'port=1', newText: 'port=2' }] } },
+        { name: 'bash', args: { command: 'ln -sfn target-b link' } },
+      ],
+      () => {
+        writeFileSync(outside, 'port=2\n');
+        execFileSync('ln', ['-sfn', 'target-b', join(d.cwd, 'link')]);
+      },
+    );
     const { sc, plan: p, actions } = await plan(sim.file, d.agentDir, t1.answer);
     assert.deepEqual(actions, { [outside]: 'modify', link: 'modify' });
     await writeCode(sc, p, {});
@@ -115,5 +129,33 @@ describe('checkpoints at the edges', () => {
     assert.equal(actions['README.md'], 'conflict');
     assert.match(p.items.find((i) => i.key === 'README.md')!.reason!, /between turns/);
     assert.equal(actions['a.txt'], undefined, 'a.txt is already as at the node');
+  });
+});
+
+describe('checkpoint retention', () => {
+  it('a session over its cap loses its oldest snapshots, never its latest; deleting a session frees its store share', async () => {
+    const d = dirs();
+    const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
+    for (let i = 0; i < 4; i++) {
+      const big = Buffer.alloc(200_000, i + 1);
+      await sim.turn(`turn ${i}`, [{ name: 'write', args: { path: `f${i}.bin`, content: 'x' } }], () => writeFileSync(join(d.cwd, `f${i}.bin`), big));
+    }
+    const session = await Session.open(sim.file);
+    const cps = SessionCheckpoints.load(session, d.agentDir);
+    const store = cps.store!;
+    const lines = store.manifest(cps.sessionId);
+    const sum = lines.reduce((a, l) => a + (l.kind === 'off' ? 0 : (l.bytes ?? 0)), 0);
+    assert.ok(sum > 0, 'lines record what they added');
+    const { pruneStore } = await import('../../../src/core/checkpoints/retention.js');
+    const { DEFAULT_SETTINGS } = await import('../../../src/core/checkpoints/storePaths.js');
+    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) });
+    assert.ok(r.dropped > 0 && r.after <= Math.floor(sum / 3) + (lines.at(-1) as { bytes?: number }).bytes!);
+    const kept = store.manifest(cps.sessionId);
+    assert.deepEqual(kept.at(-1), lines.at(-1), 'the latest snapshot stays');
+    const sizeBefore = await store.sizeBytes();
+    const { deleteCheckpoints } = await import('../../../src/core/checkpoints/code.js');
+    assert.equal(await deleteCheckpoints(d.agentDir, d.cwd, cps.sessionId), true);
+    assert.deepEqual(store.manifest(cps.sessionId), []);
+    assert.ok((await store.sizeBytes()) < sizeBefore, 'the store shrank');
   });
 });
