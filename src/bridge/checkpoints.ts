@@ -14,6 +14,17 @@ function capturing(): Set<string> {
   return (g[CAPTURING] ??= new Set());
 }
 
+const BY_FILE = Symbol.for('pi-tree.checkpoints.byFile');
+/** The running capture of a session file (a restore through pi runs in its queue). */
+export function captureFor(file: string): Capture | undefined {
+  const g = globalThis as unknown as Record<symbol, Map<string, Capture> | undefined>;
+  return g[BY_FILE]?.get(file);
+}
+function captures(): Map<string, Capture> {
+  const g = globalThis as unknown as Record<symbol, Map<string, Capture> | undefined>;
+  return (g[BY_FILE] ??= new Map());
+}
+
 export function wireCheckpoints(pi: ExtensionAPI): void {
   let capture: Capture | undefined;
   let file: string | undefined;
@@ -21,7 +32,10 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
   const stop = async () => {
     const c = capture;
     capture = undefined;
-    if (file) capturing().delete(file);
+    if (file) {
+      capturing().delete(file);
+      captures().delete(file);
+    }
     file = undefined;
     await c?.flush();
   };
@@ -41,6 +55,7 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
       });
       file = sessionFile;
       capturing().add(sessionFile);
+      captures().set(sessionFile, capture);
       capture.start(ctx.sessionManager.getLeafId() ?? null);
     } catch (e) {
       capture = undefined;

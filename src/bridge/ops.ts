@@ -6,6 +6,7 @@ import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/
 import type { BridgeRequest, CompactData, ForkData, GotoData, LabelData, NameData, SummaryPreviewData } from '../core/bridge/protocol.js';
 import { loadPi, type LiveBridge } from './live.js';
 import { BridgeFailure } from './server.js';
+import { codeUndo, restoreCode } from './codeOps.js';
 
 type Entry = { id: string; parentId: string | null; type: string; message?: { role?: string; content?: unknown }; content?: unknown };
 
@@ -78,6 +79,20 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
       await live.waitIdle(deadline);
       live.checkLeaf(ifLeaf);
       return compact(live, req as BridgeRequest<'compact'>);
+    }
+    case 'restoreCode': {
+      const r = req as BridgeRequest<'restoreCode'>;
+      entryOf(live.ctx, r.targetId);
+      return withCommand(async (ctx) => {
+        await live.waitIdle(deadline, ctx);
+        live.checkLeaf(ifLeaf, ctx);
+        return restoreCode(live, ctx, r);
+      });
+    }
+    case 'codeUndo': {
+      await live.waitIdle(deadline);
+      live.checkLeaf(ifLeaf);
+      return codeUndo(live, req as BridgeRequest<'codeUndo'>);
     }
     default:
       throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);

@@ -3,7 +3,9 @@
 import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { agentDirOf } from '../core/bridge/paths.js';
+import { actionKey, BridgeClient } from '../core/bridge/client.js';
 import { findBridge } from '../core/bridge/discovery.js';
+import type { BridgeRecord } from '../core/bridge/protocol.js';
 import {
   codeEntries,
   deleteCheckpoints,
@@ -80,8 +82,8 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   const flip = values.undo ? 'undo' : values.redo ? 'redo' : undefined;
   if (flip ? positionals.length !== 1 : positionals.length !== 2) throw new UsageError(`usage: ${RESTORE_USAGE}`);
   const { session, sc } = await open(positionals[0], io);
-  const bridge = await findBridge(resolve(positionals[0]), { env: io.env });
-  if (bridge && !values['dry-run']) throw new Error(`pi ${bridge.record.pid} runs this session: restore from pi-tree's explorer (it goes through pi), or stop pi first`);
+  const bridge = values['dry-run'] ? undefined : await findBridge(resolve(positionals[0]), { env: io.env });
+  if (bridge) return viaPi(bridge.record, session, sc, positionals, values, io);
   if (values['dry-run']) {
     if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {
@@ -136,6 +138,40 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
   }
   return 0;
+}
+
+/** The restore through the pi running the session: pi waits for its turn to end, files and leaf move as one. */
+async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, positionals: string[], values: Record<string, string | boolean | undefined>, io: CliIO): Promise<number> {
+  const client = await BridgeClient.connect(record);
+  try {
+    io.err(`via pi ${record.pid}\n`);
+    const common = { waitMs: 10_000, key: actionKey(), ...(values.force ? { force: true } : {}) };
+    if (values.undo || values.redo) {
+      const r = await client.request('codeUndo', { ...common, ...(values.redo ? { redo: true } : {}) });
+      if (r.conflicts.length) {
+        io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
+        return 1;
+      }
+      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s)\n`);
+      return 0;
+    }
+    const target = entryId(session, positionals[1]);
+    if (target === null) throw new Error('pi cannot move before the first entry; stop pi to restore the code at the root');
+    const plan = await planCode(sc, target);
+    const conflicts = plan.items.filter((i) => i.action === 'conflict');
+    if (conflicts.length && !values.force) {
+      io.err(
+        `${conflicts.length} file(s) changed outside the agent since the latest checkpoint: ${conflicts.map((i) => safeText(i.key)).join(', ')}; nothing written (--force takes the node's version)\n`,
+      );
+      return 1;
+    }
+    const r = await client.request('restoreCode', { ...common, targetId: target, fingerprint: plan.fingerprint, ...(values.conversation ? { conversation: true } : {}) });
+    if (values.json) json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId });
+    else io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi${values.conversation ? ', and moved the conversation there' : ''}\n`);
+    return 0;
+  } finally {
+    client.close();
+  }
 }
 
 function planJson(plan: RestorePlan): unknown {

@@ -28,10 +28,10 @@ export interface BridgeRecord {
   startedAt: number;
 }
 
-export type BridgeOp = 'state' | 'subscribe' | 'goto' | 'summaryPreview' | 'fork' | 'clone' | 'label' | 'name' | 'compact';
-export const BRIDGE_OPS: readonly BridgeOp[] = ['state', 'subscribe', 'goto', 'summaryPreview', 'fork', 'clone', 'label', 'name', 'compact'];
+export type BridgeOp = 'state' | 'subscribe' | 'goto' | 'summaryPreview' | 'fork' | 'clone' | 'label' | 'name' | 'compact' | 'restoreCode' | 'codeUndo';
+export const BRIDGE_OPS: readonly BridgeOp[] = ['state', 'subscribe', 'goto', 'summaryPreview', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo'];
 /** Ops that change the session; they wait for idle (`waitMs`) and honour `key` and `ifLeaf`. */
-export const MUTATING_OPS: readonly BridgeOp[] = ['goto', 'fork', 'clone', 'label', 'name', 'compact'];
+export const MUTATING_OPS: readonly BridgeOp[] = ['goto', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo'];
 
 export interface FileDetails {
   readFiles: string[];
@@ -70,6 +70,33 @@ export interface OpArgs {
   label: ActionOptions & { entryId: string; label?: string };
   name: ActionOptions & { name: string };
   compact: ActionOptions & { customInstructions?: string };
+  /** Restore the code at an entry (checkpoints), with the conversation too when asked: one action. */
+  restoreCode: ActionOptions & {
+    targetId: string;
+    conversation?: boolean;
+    /** The preview's fingerprint: the working folder must not have changed since. */
+    fingerprint?: string;
+    /** Per conflicting file (by its key): keep the file now, take the node's, or merge the two. */
+    resolutions?: Record<string, 'mine' | 'theirs' | 'merge'>;
+    force?: boolean;
+  };
+  /** Undo (or redo) the last restore of this session. */
+  codeUndo: ActionOptions & { redo?: boolean; force?: boolean };
+}
+
+export interface RestoreCodeData {
+  journalId: string;
+  written: string[];
+  skipped: { path: string; why: string }[];
+  /** pi's leaf afterwards (moved with the conversation). */
+  leafId: string | null;
+}
+
+export interface CodeUndoData {
+  journalId: string;
+  written: string[];
+  /** Files changed since the restore: nothing was written (unless force). */
+  conflicts: string[];
 }
 
 export interface StateData {
@@ -147,6 +174,8 @@ export interface OpData {
   label: LabelData;
   name: NameData;
   compact: CompactData;
+  restoreCode: RestoreCodeData;
+  codeUndo: CodeUndoData;
 }
 
 export type BridgeRequest<O extends BridgeOp = BridgeOp> = { id: string; token: string; op: O } & OpArgs[O];
@@ -230,6 +259,18 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
       return typeof r.name === 'string' && r.name.length <= SHORT_MAX ? undefined : 'name must be a string';
     case 'compact':
       return optStr(r.customInstructions, TEXT_MAX) ? undefined : 'customInstructions must be a string';
+    case 'restoreCode': {
+      if (!isId(r.targetId)) return 'targetId must be an entry id';
+      if (!optBool(r.conversation) || !optBool(r.force)) return 'conversation and force must be booleans';
+      if (!optStr(r.fingerprint, 64)) return 'fingerprint must be a string';
+      if (r.resolutions !== undefined) {
+        if (!isObj(r.resolutions) || Object.keys(r.resolutions).length > 10_000) return 'resolutions must be an object';
+        for (const [k, v] of Object.entries(r.resolutions)) if (k.length > 4096 || (v !== 'mine' && v !== 'theirs' && v !== 'merge')) return 'resolutions: mine, theirs or merge per file';
+      }
+      return undefined;
+    }
+    case 'codeUndo':
+      return optBool(r.redo) && optBool(r.force) ? undefined : 'redo and force must be booleans';
   }
 }
 

@@ -96,6 +96,27 @@ export class Capture {
     return this.enqueue(() => this.take('after', entries, turn)).then(() => undefined);
   }
 
+  /**
+   * Runs `op` alone in the queue (a restore through pi: no snapshot runs while it writes). The next
+   * 'before' snapshot compares with the store's latest line, which the restore wrote.
+   */
+  async exclusive<T>(op: () => Promise<T>): Promise<T> {
+    let out: { v: T } | { e: unknown } | undefined;
+    const run = this.queue.then(async () => {
+      try {
+        out = { v: await op() };
+      } catch (e) {
+        out = { e };
+      }
+    });
+    this.queue = run;
+    await run;
+    this.latestTree = undefined;
+    if (!out) throw new Error('the restore did not run');
+    if ('e' in out) throw out.e;
+    return out.v;
+  }
+
   /** Waits for every queued snapshot (session shutdown, tests). */
   async flush(): Promise<void> {
     await this.queue.catch(() => undefined);

@@ -2,7 +2,11 @@
 // the code at two nodes (or at a node and now) compared, and a restore planned, written, undone and
 // redone, with a killed one finished first. Restores outside pi (no pi runs the session) record the
 // state they leave as a 'restore' snapshot, so the next restore knows where the code is.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Session } from '../session/session.js';
+import { git } from './gitRun.js';
 import { changesOnPath } from '../changes/branchChanges.js';
 import { codeAt, sidesOf, type CodeContext, type Side } from './codeState.js';
 import { SessionCheckpoints } from './manifests.js';
@@ -115,7 +119,7 @@ export async function planCode(sc: SessionCode, targetId: string | null): Promis
 /** Writes a plan (see applyRestore), then records where the code now is. */
 export async function writeCode(sc: SessionCode, plan: RestorePlan, o: Omit<ApplyOptions, 'restoresDir' | 'sessionFile'>): Promise<ApplyResult> {
   ensurePrivate(sc.restoresDir);
-  const r = await applyRestore(plan, { ...o, restoresDir: sc.restoresDir, sessionFile: sc.sessionFile });
+  const r = await applyRestore(plan, { merge: gitMerger(sc), ...o, restoresDir: sc.restoresDir, sessionFile: sc.sessionFile });
   await recordRestore(sc, plan.targetId);
   return r;
 }
@@ -126,6 +130,32 @@ export function undoCode(sc: SessionCode, force = false): ReturnType<typeof undo
 
 export function redoCode(sc: SessionCode, force = false): ReturnType<typeof redoLast> {
   return redoLast(sc.restoresDir, { sessionFile: sc.sessionFile, force });
+}
+
+/**
+ * A three-way merge with git's merge-file (base: the latest checkpoint, ours: the file now, theirs: the
+ * node's); what both changed comes out with conflict markers for the user to settle in the editor.
+ */
+export function gitMerger(sc: SessionCode): (base: Side, ours: Side, theirs: Side) => Promise<Buffer> {
+  return async (base, ours, theirs) => {
+    const bytes = async (x: Side) => (x.kind !== 'file' ? Buffer.alloc(0) : (x.bytes ?? (await sc.checkpoints.store!.readBlobs([x.sha])).get(x.sha)!));
+    const dir = mkdtempSync(join(tmpdir(), 'pi-tree-merge-'));
+    try {
+      const names = ['ours', 'base', 'theirs'];
+      const sides = [ours, base, theirs];
+      for (let i = 0; i < 3; i++) writeFileSync(join(dir, names[i]), await bytes(sides[i]), { mode: 0o600 });
+      const out = await git(['merge-file', '-p', '-L', 'now', '-L', 'latest checkpoint', '-L', 'the node', ...names], {
+        gitDir: join(dir, 'none'),
+        cwd: dir,
+        okCodes: Array.from({ length: 127 }, (_, i) => i + 1),
+        program: sc.opts.program,
+        env: sc.opts.env,
+      });
+      return out;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
 }
 
 /** A 'restore' snapshot: the folder after a restore, as the latest checkpoint (only where a store exists). */

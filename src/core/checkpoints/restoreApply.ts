@@ -28,7 +28,7 @@ import { blobSha, type Side } from './codeState.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { ensurePrivate } from './storePaths.js';
 
-export type Resolution = 'mine' | 'theirs' | 'merged';
+export type Resolution = 'mine' | 'theirs' | 'merge';
 
 export interface JournalFile {
   key: string;
@@ -76,8 +76,8 @@ export interface ApplyOptions {
   sessionFile?: string;
   /** Conflicts: what the user chose per key (default: leave them). */
   resolutions?: Map<string, Resolution>;
-  /** Merged content for keys resolved 'merged'. */
-  merged?: Map<string, Buffer>;
+  /** Three-way merge of a conflict resolved 'merge' (base: the latest checkpoint, ours: now, theirs: the node). */
+  merge?: (base: Side, ours: Side, theirs: Side) => Promise<Buffer>;
   /** Take every conflict as the node's (the CLI's --force). */
   force?: boolean;
   /** Move the conversation as well; called after the files, undone with them if it fails. */
@@ -96,10 +96,10 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     const now = diskSide(item.path);
     if (!sameSide(now, sides.now)) throw new PlanChangedError(`${item.path} changed since the preview; nothing was written. Look at the preview again.`);
     let after: Side = sides.target;
-    if (res === 'merged') {
-      const m = o.merged?.get(item.key);
-      if (!m) throw new Error(`no merged content for ${item.path}`);
-      after = { kind: 'file', sha: blobSha(m), mode: sides.now.kind === 'file' ? sides.now.mode : 0o100644, bytes: m };
+    if (res === 'merge') {
+      if (!o.merge) throw new Error(`no way to merge ${item.path}`);
+      const m = await o.merge(sides.latest, now, sides.target);
+      after = { kind: 'file', sha: blobSha(m), mode: now.kind === 'file' ? now.mode : 0o100644, bytes: m };
     }
     if (after.kind === 'unknown') continue;
     files.push({ key: item.key, path: item.path, before: keep(now, objects), after: keep(after, objects) });

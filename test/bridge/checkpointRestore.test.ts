@@ -1,0 +1,95 @@
+// Restoring the code through the running pi 1.6.0 (the bridge's restoreCode / codeUndo): the files and
+// pi's leaf move as one action; pi's next turn works from the restored node on the restored files; a
+// preview's fingerprint that no longer holds and an unresolved conflict write nothing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
+import { planCode, sessionCode } from '../../src/core/checkpoints/code.js';
+import { Session } from '../../src/core/session/session.js';
+import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
+import { fileEntries, waitForBridge } from './helpers.js';
+
+type Rec = Record<string, any>;
+
+describe('restoring the code through the running pi', () => {
+  let cp: CodingPi;
+  let client: BridgeClient;
+  let userGit: Map<string, string>;
+  const ids: Record<string, string> = {};
+  const work = (p: string) => join(cp.pe.workDir, p);
+  const read = (p: string) => readFileSync(work(p), 'utf8');
+  const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
+  const preview = async (target: string) => {
+    const session = await Session.open(cp.file);
+    return planCode(sessionCode(session, { agentDir: cp.pe.agentDir }), target);
+  };
+
+  before(async () => {
+    cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
+    userGit = treeBytes(work('.git'));
+    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
+    ids.a1 = answers()[0].id;
+    await cp.turn('make it two', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }]);
+    await cp.turn('add files', [{ name: 'bash', arguments: { command: 'echo a > a.txt && echo b > b.txt' } }]);
+    ids.a3 = answers()[2].id;
+    const info = await waitForBridge(cp.file, cp.pe.env, cp.pi);
+    client = await BridgeClient.connect(info.record);
+  });
+  after(async () => {
+    client?.close();
+    await cp?.stop();
+  });
+
+  it('a stale preview writes nothing', async () => {
+    const plan = await preview(ids.a1);
+    writeFileSync(work('a.txt'), 'a, changed after the preview\n');
+    await assert.rejects(
+      client.request('restoreCode', { targetId: ids.a1, conversation: true, fingerprint: plan.fingerprint, waitMs: 5000 }),
+      (e: BridgeError) => e.code === 'stale' || e.code === 'bad-args',
+    );
+    assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n');
+    writeFileSync(work('a.txt'), 'a\n');
+  });
+
+  it('code and conversation move as one; pi continues there on the restored files', async () => {
+    const plan = await preview(ids.a1);
+    assert.deepEqual(plan.items.map((i) => [i.key, i.action]).sort(), [
+      ['a.txt', 'delete'],
+      ['b.txt', 'delete'],
+      ['src/reader.ts', 'modify'],
+    ]);
+    const r = await client.request('restoreCode', { targetId: ids.a1, conversation: true, fingerprint: plan.fingerprint, waitMs: 5000 });
+    assert.equal(r.written.length, 3);
+    assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
+    assert.ok(!existsSync(work('a.txt')));
+    assert.equal(await cp.pi.leaf(), ids.a1, "pi's leaf is at the node");
+    await cp.turn('now three', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '3' }] } }]);
+    assert.equal(read('src/reader.ts'), 'export const read = () => 3;\n', "pi's edit applied to the restored file");
+    const user = (fileEntries(cp.file) as Rec[]).find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('now three'))!;
+    assert.equal(user.parentId === ids.a1 || (fileEntries(cp.file) as Rec[]).find((e) => e.id === user.parentId)?.parentId === ids.a1, true, 'the new turn hangs under the node');
+  });
+
+  it("undo through pi names what changed since (pi's own edit), and writes nothing; an unresolved conflict writes nothing", async () => {
+    const u = await client.request('codeUndo', { waitMs: 5000 });
+    assert.deepEqual(u.conflicts, [work('src/reader.ts')], 'pi edited the file after the restore');
+    assert.ok(!existsSync(work('a.txt')), 'nothing put back');
+    writeFileSync(work('src/reader.ts'), 'mine\n');
+    await assert.rejects(client.request('restoreCode', { targetId: ids.a3, waitMs: 5000 }), (e: BridgeError) => e.code === 'bad-args' && /src\/reader\.ts/.test(e.message));
+    assert.equal(read('src/reader.ts'), 'mine\n');
+    const r = await client.request('restoreCode', { targetId: ids.a3, resolutions: { 'src/reader.ts': 'mine' }, waitMs: 5000 });
+    assert.ok(r.written.some((p) => p.endsWith('a.txt')));
+    assert.equal(read('src/reader.ts'), 'mine\n', 'kept: the user chose their own');
+    assert.deepEqual(treeBytes(work('.git')), userGit);
+  });
+
+  it('pi-tree restore goes through the running pi (stderr says so) and moves pi with the code', () => {
+    const cli = (...a: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], { encoding: 'utf8', env: { ...cp.pe.env } });
+    const r = cli('restore', cp.file, ids.a1, '--conversation', '--force');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /^via pi \d+/);
+    assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
+  });
+});
