@@ -189,6 +189,8 @@ export type HostMessage =
   | { type: 'meta'; rev: number; meta: SessionMeta }
   /** The sessions of the family (replaces the links sent before). */
   | { type: 'family'; rev: number; links: FamilyLink[] }
+  /** Entries with a checkpoint (replaces the marks sent before); `off`: why capture turned itself off. */
+  | { type: 'codeMarks'; rev: number; ids: string[]; off?: string }
   | { type: 'reply'; seq: number; ok: true; data: unknown }
   | { type: 'reply'; seq: number; ok: false; error: string }
   /**
@@ -247,7 +249,15 @@ export type RequestBody =
   /** Marks (or unmarks) the branch starting at `id` as hidden: pi-tree's own mark, never in the file. */
   | { kind: 'setHidden'; id: string; hidden: boolean }
   /** Opens the tree of a family link's session. */
-  | { kind: 'openLink'; token: string };
+  | { kind: 'openLink'; token: string }
+  /** Checkpoints (#32): how the code at a node differs from the files now. */
+  | { kind: 'codeState'; id: string }
+  /** The code at a node against now (or against `other`), in VS Code's multi-file diff editor. */
+  | { kind: 'openCodeDiff'; id: string; other?: string }
+  /** Restore the code at a node (previewed and confirmed on the host); the leaf stays. */
+  | { kind: 'restoreCode'; id: string }
+  /** Undo (or redo) the last restore of this session's code. */
+  | { kind: 'undoRestore'; redo?: boolean };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -286,6 +296,19 @@ export interface Replies {
   exportBranch: { entries: number; chars: number };
   setHidden: { hidden: string[] };
   openLink: Empty;
+  codeState: CodeStateReply;
+  openCodeDiff: { files: number };
+  restoreCode: { restored: boolean };
+  undoRestore: Empty;
+}
+
+/** How the code at a node is known and how it differs from the files now. */
+export interface CodeStateReply {
+  /** snapshot: a checkpoint; snapshot+calls: one plus recorded calls after it; calls: the session's record only; none: nothing known. */
+  how: 'snapshot' | 'snapshot+calls' | 'calls' | 'none';
+  /** Files that differ (paths relative to the session's folder, or absolute outside it). */
+  files: { path: string; status: 'added' | 'modified' | 'deleted' | 'unknown' }[];
+  notes: string[];
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */

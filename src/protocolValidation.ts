@@ -62,6 +62,10 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     exportBranch: ['id', 'to'],
     setHidden: ['id', 'hidden'],
     openLink: ['token'],
+    codeState: ['id'],
+    openCodeDiff: ['id', 'other'],
+    restoreCode: ['id'],
+    undoRestore: ['redo'],
   };
   // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
   const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;
@@ -75,7 +79,16 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     case 'copyText':
     case 'getChanges':
     case 'branchFiles':
+    case 'codeState':
+    case 'restoreCode':
       if (!id(b.id)) return bad('id must be an entry id');
+      break;
+    case 'openCodeDiff':
+      if (!id(b.id)) return bad('id must be an entry id');
+      if (b.other !== undefined && !id(b.other)) return bad('other must be an entry id');
+      break;
+    case 'undoRestore':
+      if (b.redo !== undefined && typeof b.redo !== 'boolean') return bad('redo must be a boolean');
       break;
     case 'openChange':
       if (!id(b.id)) return bad('id must be an entry id');

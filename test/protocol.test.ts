@@ -88,6 +88,10 @@ describe('typed replies', () => {
     exportBranch: { kind: 'exportBranch', id: 'a1', to: 'clipboard' },
     setHidden: { kind: 'setHidden', id: 'a1', hidden: true },
     openLink: { kind: 'openLink', token: 'abc123' },
+    codeState: { kind: 'codeState', id: 'a1' },
+    openCodeDiff: { kind: 'openCodeDiff', id: 'a1', other: 'b2' },
+    restoreCode: { kind: 'restoreCode', id: 'a1' },
+    undoRestore: { kind: 'undoRestore', redo: true },
   };
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
@@ -116,6 +120,10 @@ describe('typed replies', () => {
     exportBranch: reply('exportBranch', { entries: 3, chars: 100 }),
     setHidden: reply('setHidden', { hidden: ['a1'] }),
     openLink: reply('openLink', {}),
+    codeState: reply('codeState', { how: 'snapshot', files: [{ path: 'a.ts', status: 'modified' }], notes: [] }),
+    openCodeDiff: reply('openCodeDiff', { files: 1 }),
+    restoreCode: reply('restoreCode', { restored: true }),
+    undoRestore: reply('undoRestore', {}),
   };
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {

@@ -16,6 +16,9 @@ import { registerSessionCommands, UNTRUSTED } from './commands/sessionCommands.j
 import { registerViewCommands } from './commands/viewCommands.js';
 import { createCodeViews } from './compare/codeViews.js';
 import { registerCompareCommands } from './commands/compareCommands.js';
+import { registerCodeCommands } from './commands/codeCommands.js';
+import { createCheckpoints } from './checkpoints/checkpointsHost.js';
+import { describeEntry } from './checkpoints/entryWords.js';
 import { SessionActions, type ActionDeps } from './panels/sessionActions.js';
 import { TreePanelManager } from './panels/treePanelManager.js';
 import { SessionCodeLens } from './platform/codeLens.js';
@@ -175,8 +178,12 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     codeViews,
     view.onDidChangeTreeData(() => codeViews.family.changed()),
   );
+  // Checkpoints (#32): the code at a node, restores through pi or straight to the files, undo.
+  const code = createCheckpoints(context, { agentDir: () => repo.agentDir, gateway, log: (m) => out.info(m), describe: describeEntry });
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,
+    code,
+    agentDir: () => repo.agentDir,
     store,
     ...actionDeps,
     continueInPi: runPi,
@@ -207,12 +214,14 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
     actedIn: () => actedIn,
     codeViews,
+    code,
   };
   registerViewCommands(host);
   registerSessionCommands(host);
   registerNodeCommands(host);
   registerPiConnectCommands(host);
   registerCompareCommands(host);
+  registerCodeCommands(host);
 
   const lens = new SessionCodeLens(() => readConfig().codeLens);
   context.subscriptions.push(

@@ -112,6 +112,7 @@ export class App implements CommandContext, SyncTarget {
       isHit: (e: number) => this.find.isHit(e),
       hitsIn: (it: Item) => this.find.hitsIn(it),
       contextFor: (it: Item) => vscodeContext(it, this.model.nodes, this.meta?.restoreToken),
+      hasCode: (id: string) => this.codeViews.codeMarks.has(id),
       onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
     };
     this.graph = new GraphView({
@@ -283,6 +284,14 @@ export class App implements CommandContext, SyncTarget {
     this.find.markDirty();
     // Links arrive after the tree is drawn and move its cards: the framed view follows.
     this.tree.refresh({ reframe: true });
+  }
+
+  /** Entries with a checkpoint: their marks are drawn again (a restyle, no relayout). */
+  onCodeMarks(ids: string[], off: string | undefined): void {
+    this.codeViews.setCodeMarks(ids, off);
+    this.graph.refreshStyles();
+    this.outline.refresh();
+    this.details.render();
   }
 
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {

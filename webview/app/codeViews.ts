@@ -36,6 +36,9 @@ export class CodeViews implements DetailsExtras {
   private hiddenVersion = 0;
   /** The details pane's buttons of these views, kept between renders. */
   private readonly pool = new ButtonPool();
+  /** Entries with a checkpoint (#32), and why capture is off for the session, if it is. */
+  codeMarks = new Set<string>();
+  codeOff: string | undefined;
 
   constructor(
     private readonly model: TreeModel,
@@ -200,7 +203,67 @@ export class CodeViews implements DetailsExtras {
     return out;
   }
 
+  setCodeMarks(ids: string[], off: string | undefined): void {
+    this.codeMarks = new Set(ids);
+    this.codeOff = off;
+  }
+
+  /** "Code at this node": how it differs from the files now, with a diff and a restore (#32). */
+  private codeSection(n: NodeView, body: HTMLElement): void {
+    const slot = h('section', 'block code-state');
+    slot.append(h('h3', undefined, 'Code at this node'), h('p', 'muted', 'Comparing with the files now…'));
+    body.append(slot);
+    void this.host.request({ kind: 'codeState', id: n.id }).then(
+      (r) => {
+        if (!slot.isConnected) return;
+        const how =
+          r.how === 'snapshot'
+            ? 'from a checkpoint'
+            : r.how === 'snapshot+calls'
+              ? 'from a checkpoint and the calls after it'
+              : r.how === 'calls'
+                ? 'from the session’s recorded edit and write calls'
+                : 'not known';
+        const known = r.files.filter((f) => f.status !== 'unknown');
+        const summary = r.files.length
+          ? `${known.length} ${known.length === 1 ? 'file differs' : 'files differ'} from now${r.files.length > known.length ? `, ${r.files.length - known.length} not known` : ''} (${how}).`
+          : `The files now are as they were here (${how}).`;
+        const ul = h('ul', 'change-list');
+        for (const f of r.files.slice(0, 50)) {
+          const li = h('li', `change code-${f.status}`);
+          li.append(
+            h('span', `codicon codicon-${f.status === 'added' ? 'diff-added' : f.status === 'deleted' ? 'diff-removed' : f.status === 'unknown' ? 'question' : 'diff-modified'}`),
+            h('span', 'change-path', f.path),
+          );
+          ul.append(li);
+        }
+        if (r.files.length > 50) ul.append(h('li', 'muted', `… ${r.files.length - 50} more`));
+        const row = h('div', 'details-actions');
+        if (known.length) {
+          const diff = button('Compare with now', 'code-diff', { icon: 'diff-multiple', secondary: true });
+          diff.addEventListener('click', () => void this.codeRequest({ kind: 'openCodeDiff', id: n.id }, 'Opened the code at this node against now'));
+          const restore = button('Restore code…', 'restore-code', { icon: 'history', secondary: true });
+          restore.addEventListener('click', () => void this.codeRequest({ kind: 'restoreCode', id: n.id }, 'Restore finished or cancelled'));
+          row.append(diff, restore);
+        }
+        slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'muted', summary), ...(r.files.length ? [ul] : []), row, ...r.notes.slice(0, 3).map((t) => h('p', 'muted', t)));
+        if (this.codeOff) slot.append(h('p', 'muted', `Checkpoints are off for this session: ${this.codeOff}`));
+      },
+      (e) => slot.isConnected && slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'error', (e as Error).message)),
+    );
+  }
+
+  private async codeRequest(body: { kind: 'openCodeDiff'; id: string } | { kind: 'restoreCode'; id: string }, done: string): Promise<void> {
+    try {
+      await this.host.request(body);
+      this.host.announce(done);
+    } catch (e) {
+      this.host.error((e as Error).message);
+    }
+  }
+
   changes(n: NodeView, body: HTMLElement): void {
+    if (!isLink(n) && (this.codeMarks.has(n.id) || n.changed?.length)) this.codeSection(n, body);
     const calls = n.changed?.length || (n.role === 'toolResult' && n.tools?.some((t) => t === 'edit' || t === 'write' || t === 'bash'));
     if (!calls || isLink(n)) return;
     const slot = h('div', 'changes-slot');

@@ -17,6 +17,8 @@ export interface SyncTarget {
   onRenamed(name: string | undefined): void;
   onMeta(meta: SessionMeta): void;
   onFamily(links: FamilyLink[]): void;
+  /** Entries with a checkpoint (#32); `off`: why capture turned itself off. */
+  onCodeMarks?(ids: string[], off: string | undefined): void;
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
   /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */
   /** `total` undefined: the count is not known yet (the session is still being read). */
@@ -81,6 +83,8 @@ export class HostSync {
         return this.target.onMeta(m.meta);
       case 'family':
         return this.target.onFamily(m.links);
+      case 'codeMarks':
+        return this.target.onCodeMarks?.(m.ids, m.off);
     }
   }
 }

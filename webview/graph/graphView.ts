@@ -35,6 +35,7 @@ export interface GraphHost {
   itemForKey(key: string): Item | undefined;
   /** The graph got a size for the first time (the initial view can be placed now). */
   onFirstSize(): void;
+  hasCode?(id: string): boolean;
 }
 
 export class GraphView {

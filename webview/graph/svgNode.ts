@@ -19,6 +19,8 @@ export interface NodeLook {
   hitsIn(it: Item): number;
   /** The node's data-vscode-context (native context menu). */
   contextFor(it: Item): string;
+  /** The entry has a checkpoint: the code at it can be restored exactly (#32). */
+  hasCode?(id: string): boolean;
 }
 
 function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
@@ -32,6 +34,7 @@ function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
   if (it.seg ? look.hitsIn(it) > 0 : look.isHit(it.entry)) c += ' hit';
   if (it.folded) c += ' folded';
   if (!it.seg && n.changed?.length) c += ' changed';
+  if (!it.seg && look.hasCode?.(n.id)) c += ' checkpoint';
   return c;
 }
 
@@ -90,6 +93,8 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     }
     // Changed files (edit, write, bash): a diff mark in the corner; find's file: finds them.
     if (n.changed?.length) g.append(text('changed-mark', w - 16, 17, glyph('diff')));
+    // A checkpoint: the code at this entry is kept (Restore Code Here…).
+    if (look.hasCode?.(n.id)) g.append(text('code-mark', n.changed?.length ? w - 32 : w - 16, 17, glyph('history')));
   }
   if (it.folded) g.append(text('folded-mark', w / 2 - 12, NODE_H + 14, `+${it.hidden}`));
   return g;

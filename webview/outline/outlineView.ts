@@ -25,6 +25,8 @@ export interface OutlineHost {
   onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
   /** aria-expanded for an item, or undefined when it is not expandable. */
   expandedState(it: Item): boolean | undefined;
+  /** The entry has a checkpoint (#32). */
+  hasCode?(id: string): boolean;
 }
 
 export class OutlineView {
@@ -219,6 +221,7 @@ export class OutlineView {
     if (it.isLeaf) cls += ' leaf';
     if (it.seg ? this.host.hitsIn(it) : this.host.isHit(it.entry)) cls += ' hit';
     if (!it.seg && n.changed?.length) cls += ' changed';
+    if (!it.seg && this.host.hasCode?.(n.id)) cls += ' checkpoint';
     el.className = cls;
     el.style.top = `${it.row * ROW_H}px`;
     const icon = document.createElement('span');

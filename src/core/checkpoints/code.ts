@@ -76,12 +76,14 @@ export interface CodeChange {
  * The code at `a` against the code at `b` (null: the working folder now). With snapshots on both
  * sides every file of the folder is compared; otherwise the files the record names.
  */
-export async function diffCode(sc: SessionCode, a: string | null, b: string | null | 'now'): Promise<CodeChange[]> {
+export async function diffCode(sc: SessionCode, a: string | null, b: string | null | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
   const sa = await codeAt(sc, a);
-  const sb = b === 'now' ? undefined : await codeAt(sc, b);
+  const sb = b === 'now' ? undefined : await codeAt(scB, b);
   const keys = new Set<string>([...sa.overlay.keys(), ...(sb?.overlay.keys() ?? [])]);
   const store = sc.checkpoints.store;
-  if (store && sa.base && sb?.base) for (const c of await store.diffTrees(sa.base.tree, sb.base.tree)) keys.add(c.path);
+  // (two sessions of one project share its store: a fork compared with the session it came from)
+  const oneStore = store && scB.checkpoints.store?.where.gitDir === store.where.gitDir;
+  if (store && oneStore && sa.base && sb?.base) for (const c of await store.diffTrees(sa.base.tree, sb.base.tree)) keys.add(c.path);
   if (store && sa.base && !sb) {
     // now: the folder as a snapshot would take it (a scratch index, so the session's own stays as it is)
     const now = await store.scratchSnapshot(sc.checkpoints.sessionId);
@@ -90,7 +92,7 @@ export async function diffCode(sc: SessionCode, a: string | null, b: string | nu
   }
   const list = [...keys].sort();
   const aSides = await sidesOf(sc, sa, list, true);
-  const bSides = sb ? await sidesOf(sc, sb, list, true) : new Map(list.map((k) => [k, diskSide(absPath(k, sc.cwd))] as const));
+  const bSides = sb ? await sidesOf(scB, sb, list, true) : new Map(list.map((k) => [k, diskSide(absPath(k, sc.cwd))] as const));
   const out: CodeChange[] = [];
   for (const key of list) {
     const x = aSides.get(key)!;

@@ -10,7 +10,7 @@ import type { LiveBridgeInfo } from '../../core/bridge/discovery.js';
 import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
 import type { Session } from '../../core/session/session.js';
 
-export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name';
+export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name' | 'restoreCode' | 'codeUndo';
 
 export interface GatewayUi {
   /** pi answered busy: true waits for it (longer), false cancels. */

@@ -5,6 +5,7 @@ import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
+import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { TreePanelManager } from '../panels/treePanelManager.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
@@ -31,6 +32,8 @@ export interface Host {
   actedIn(): 'sidebar' | 'tree';
   /** Diffs, hidden marks, family links and compare views (#15). */
   codeViews: CodeViews;
+  /** Checkpoints: the code at a node, restores, undo (#32). */
+  code: CodeRestore;
 }
 
 /** Runs `fn` with the shared open Session of `file`, released afterwards. */

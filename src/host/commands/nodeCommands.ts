@@ -18,8 +18,9 @@ export function registerNodeCommands(host: Host): void {
       if (!c || !actions || typeof entryId !== 'string') return;
       return fn(c, actions, entryId);
     });
-  nodeCommand('piTree.node.moveHere', async (_c, actions, id) => {
-    const r = await actions.moveTo(id);
+  nodeCommand('piTree.node.moveHere', async (c, actions, id) => {
+    const s = c.openSession;
+    const r = s ? await host.code.moveTo(actions, s, c.file, id) : await actions.moveTo(id);
     if (r.editorText) {
       await vscode.env.clipboard.writeText(r.editorText);
       void vscode.window.showInformationMessage('Moved before this message; its text is on the clipboard for re-editing.');

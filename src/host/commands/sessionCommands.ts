@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { hasUserMessages, userMessageLabels } from '../../core/listing/messageLabels.js';
 import type { Session } from '../../core/session/session.js';
 import { log } from '../platform/log.js';
+import { deleteCheckpoints } from '../../core/checkpoints/code.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';
 import { targetFile } from './targetSession.js';
@@ -93,6 +94,8 @@ export function registerSessionCommands(host: Host): void {
     }
     host.panels.closeFile(file);
     host.repo().cache.forget(file);
+    // Its checkpoints go with it (the trash keeps the session file; the code it knew stays in its record).
+    if (info?.cwd && info.id) await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) => log().warn(`checkpoints of ${file}: ${String(e)}`));
     view.scheduleRefresh(0);
   });
   command('piTree.revealInExplorer', async (arg) => {

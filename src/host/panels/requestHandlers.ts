@@ -9,6 +9,9 @@ import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../c
 import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
+import { codeAt } from '../../core/checkpoints/codeState.js';
+import { diffCode } from '../../core/checkpoints/code.js';
+import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
 import type { BeforePi } from '../platform/piTerminal.js';
 
@@ -23,6 +26,8 @@ export interface HandlerContext {
   codeViews: CodeViews;
   /** Opens the session a family link of this tree leads to. */
   openLink: (token: string) => Promise<void>;
+  /** Checkpoints: the code at a node, restores, undo (#32). */
+  code: CodeRestore;
 }
 
 /** One handler per request kind, each checked against the reply type the webview expects. */
@@ -48,7 +53,7 @@ export const requestHandlers: Handlers = {
     if (b.id !== null) cx.actions.need(b.id);
     return listContext(cx.session, b.id);
   },
-  moveTo: (b, _seq, cx) => cx.actions.moveTo(b.id),
+  moveTo: (b, _seq, cx) => cx.code.moveTo(cx.actions, cx.session, cx.file, b.id),
   fork: async (b, _seq, cx) => forWebview(await cx.actions.fork(b.id)),
   clone: async (b, _seq, cx) => forWebview(await cx.actions.clone(b.id)),
   setLabel: (b, _seq, cx) => cx.actions.setLabel(b.id, b.label),
@@ -135,6 +140,27 @@ export const requestHandlers: Handlers = {
   },
   async openLink(b, _seq, cx) {
     await cx.openLink(b.token);
+    return {};
+  },
+  async codeState(b, _seq, cx) {
+    cx.actions.need(b.id);
+    const sc = cx.code.code(cx.session);
+    const [state, changes] = await Promise.all([codeAt(sc, b.id), diffCode(sc, b.id, 'now')]);
+    return { how: state.how, files: changes.map((c) => ({ path: c.key, status: c.status })), notes: state.notes };
+  },
+  async openCodeDiff(b, _seq, cx) {
+    cx.actions.need(b.id);
+    if (b.other !== undefined) cx.actions.need(b.other);
+    const changes = await cx.code.showDiff(cx.session, b.id, b.other !== undefined ? { session: cx.session, id: b.other } : undefined);
+    return { files: changes.length };
+  },
+  async restoreCode(b, _seq, cx) {
+    cx.actions.need(b.id);
+    cx.actions.checkWritable();
+    return { restored: await cx.code.restoreCode(cx.session, cx.file, b.id) };
+  },
+  async undoRestore(b, _seq, cx) {
+    await cx.code.undo(cx.session, cx.file, !!b.redo);
     return {};
   },
 };

@@ -16,6 +16,8 @@ import { projectAppended, Projector } from '../projection/projection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
+import { CodeMarks } from '../checkpoints/codeMarks.js';
+import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import { SessionActions, type ActionDeps } from './sessionActions.js';
 import { SnapshotSource } from './snapshotSource.js';
 import { PanelFamily } from './panelFamily.js';
@@ -47,6 +49,10 @@ export interface TreeDeps extends ActionDeps {
   acted?: () => void;
   /** Diffs, hidden marks, family links and compare views (#15). */
   codeViews: CodeViews;
+  /** Checkpoints: the code at a node, restores, undo (#32). */
+  code: CodeRestore;
+  /** pi's agent dir (where checkpoints live). */
+  agentDir: () => string;
 }
 
 export class TreeController implements vscode.Disposable {
@@ -82,6 +88,7 @@ export class TreeController implements vscode.Disposable {
   /** Resolves once the first snapshot has been sent (or the panel failed or closed). */
   private markOpened: () => void = () => {};
   private readonly source: SnapshotSource;
+  private marks: CodeMarks | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -163,6 +170,13 @@ export class TreeController implements vscode.Disposable {
       this.texts = await firstUserTexts(session).catch(() => ({}));
       this.panel.title = this.title();
       this.projector = new Projector(session.index);
+      this.marks = new CodeMarks(session, {
+        agentDir: this.deps.agentDir,
+        send: (ids, off) => {
+          if (this.ready && !this.disposed) this.deltas = this.deltas.then(() => void this.post({ type: 'codeMarks', rev: ++this.rev, ids, ...(off ? { off } : {}) }));
+        },
+      });
+      this.disposables.push(this.marks);
       // Not awaited: `loading` is this open, and the snapshot awaits it (a webview ready before the
       // session was open used to wait for itself here, and the tree never came).
       if (this.ready) void this.sendSnapshot().finally(() => this.markOpened());
@@ -236,6 +250,7 @@ export class TreeController implements vscode.Disposable {
     if (!projector) return;
     this.projector = projector;
     this.family.resend();
+    this.marks?.schedule(0, true);
   }
 
   /**
@@ -271,6 +286,7 @@ export class TreeController implements vscode.Disposable {
 
   private async onSessionChange(c: SessionChange): Promise<void> {
     const s = this.session!;
+    this.marks?.schedule();
     if (c.kind === 'reloaded') {
       // The tool calls seen so far belong to the file as it was; nodes are projected when sent.
       this.projector = new Projector(s.index);
@@ -354,12 +370,18 @@ export class TreeController implements vscode.Disposable {
         return cts;
       },
       codeViews: this.deps.codeViews,
+      code: this.deps.code,
       openLink: async (token) => {
         const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');
         await this.deps.codeViews.openTree(link.file, link.at ?? undefined);
       },
     };
+  }
+
+  /** The open session, once read. */
+  get openSession(): Session | undefined {
+    return this.session;
   }
 
   /** The session's actions (move, fork, …), once it is open: native menu commands use them too. */

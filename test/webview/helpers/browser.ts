@@ -312,6 +312,10 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     exportBranch: () => ({ entries: 1, chars: 1 }),
     setHidden: (b) => ({ hidden: b.hidden ? [b.id] : [] }),
     openLink: () => ({}),
+    codeState: () => ({ how: 'none', files: [], notes: [] }),
+    openCodeDiff: () => ({ files: 0 }),
+    restoreCode: () => ({ restored: false }),
+    undoRestore: () => ({}),
   };
 }
 

@@ -1,0 +1,89 @@
+// Checkpoints in the extension (issue #32), made once at activation: the code documents, the restore
+// flow, and the settings the capture inside pi reads. pi runs outside VS Code, so the workspace's
+// `piTree.checkpoints.*` settings are written to `<agentDir>/pi-tree/settings.json` (the only place the
+// bridge looks): capture on or off per folder, the size limit and the excludes.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpoints/storePaths.js';
+import type { PiGateway } from '../bridge/piGateway.js';
+import { CodeDocuments } from './codeDocuments.js';
+import { CodeRestore, type OnMove } from './codeRestore.js';
+import type { Session } from '../../core/session/session.js';
+
+export interface CheckpointsHostDeps {
+  agentDir(): string;
+  gateway?: PiGateway;
+  log(msg: string): void;
+  describe(session: Session, id: string): string;
+}
+
+export function createCheckpoints(context: vscode.ExtensionContext, deps: CheckpointsHostDeps): CodeRestore {
+  const docs = new CodeDocuments();
+  context.subscriptions.push(docs);
+  const code = new CodeRestore({
+    agentDir: deps.agentDir,
+    gateway: deps.gateway,
+    docs,
+    log: deps.log,
+    describe: deps.describe,
+    onMove: () => vscode.workspace.getConfiguration('piTree').get<OnMove>('checkpoints.onMove', 'ask'),
+  });
+  const sync = () => {
+    try {
+      syncSettings(deps.agentDir());
+    } catch (e) {
+      deps.log(`checkpoint settings not written: ${String(e)}`);
+    }
+  };
+  sync();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('piTree.checkpoints') && sync()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => sync()),
+  );
+  return code;
+}
+
+/** Writes the capture's settings for pi (atomic; other keys of the file are kept). */
+function syncSettings(agentDir: string): void {
+  const file = settingsFile(agentDir);
+  let all: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) all = v as Record<string, unknown>;
+  } catch {
+    // none yet
+  }
+  const prev = (all.checkpoints ?? {}) as { disabledFolders?: string[] };
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const disabled = new Set((prev.disabledFolders ?? []).filter((d) => typeof d === 'string'));
+  for (const f of folders) {
+    const on = vscode.workspace.getConfiguration('piTree', f.uri).get<boolean>('checkpoints.capture', true);
+    const real = canonicalCwd(f.uri.fsPath);
+    if (on) disabled.delete(real);
+    else disabled.add(real);
+  }
+  const c = vscode.workspace.getConfiguration('piTree');
+  const next = {
+    ...all,
+    checkpoints: {
+      ...prev,
+      enabled: true,
+      maxFileBytes: Math.max(1, c.get<number>('checkpoints.maxFileSizeMB', 10)) * 1024 * 1024,
+      exclude: [...DEFAULT_EXCLUDES, ...c.get<string[]>('checkpoints.exclude', []).filter((s) => typeof s === 'string' && s.trim())],
+      disabledFolders: [...disabled].sort(),
+      maxSessionBytes: Math.max(0, c.get<number>('checkpoints.maxSessionMB', 512)) * 1024 * 1024,
+      maxTotalBytes: Math.max(0, c.get<number>('checkpoints.maxTotalMB', 4096)) * 1024 * 1024,
+    },
+  };
+  const text = `${JSON.stringify(next, null, 2)}\n`;
+  try {
+    if (readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // not there yet
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, file);
+}

@@ -1,0 +1,74 @@
+// Which entries of an open tree have a checkpoint (a mark on their node), and whether capture turned
+// itself off for the session (said once, in a notification). Recomputed a moment after the session
+// changes (pi's capture writes its line just after the turn's entries) and when the manifest changes.
+import { watch, type FSWatcher } from 'node:fs';
+import * as vscode from 'vscode';
+import { SessionCheckpoints } from '../../core/checkpoints/manifests.js';
+import { projectStore } from '../../core/checkpoints/storePaths.js';
+import type { Session } from '../../core/session/session.js';
+
+export interface CodeMarksOptions {
+  agentDir(): string;
+  send(ids: string[], off: string | undefined): void;
+}
+
+/** Sessions whose "capture is off" was already said (once per session per window). */
+const toldOff = new Set<string>();
+
+export class CodeMarks implements vscode.Disposable {
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+  private last = '';
+
+  constructor(
+    private readonly session: Session,
+    private readonly o: CodeMarksOptions,
+  ) {
+    this.watchDir();
+  }
+
+  /** Recompute soon (debounced); `force` sends even when nothing changed (a fresh snapshot in the webview). */
+  schedule(delayMs = 400, force = false): void {
+    if (force) this.last = '';
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.compute(), delayMs);
+    this.timer.unref?.();
+  }
+
+  private compute(): void {
+    let cps: SessionCheckpoints;
+    try {
+      cps = SessionCheckpoints.load(this.session, this.o.agentDir());
+    } catch {
+      return;
+    }
+    if (!this.watcher) this.watchDir();
+    const ids = [...cps.byEntry.keys()].filter((id) => this.session.index.get(id));
+    const off = cps.offReason();
+    const key = `${ids.length}:${ids[ids.length - 1] ?? ''}:${off ?? ''}`;
+    if (key === this.last) return;
+    this.last = key;
+    this.o.send(ids, off);
+    const sid = String(this.session.header.id ?? '');
+    if (off && !toldOff.has(sid)) {
+      toldOff.add(sid);
+      void vscode.window.showWarningMessage(`pi-tree: checkpoints turned themselves off for this session: ${off}. Moves still work; the code of later turns is known only from the session's record.`);
+    }
+  }
+
+  private watchDir(): void {
+    const cwd = String(this.session.header.cwd ?? '');
+    if (!cwd) return;
+    try {
+      this.watcher = watch(projectStore(this.o.agentDir(), cwd).sessionsDir, () => this.schedule());
+      this.watcher.on('error', () => undefined);
+    } catch {
+      // no store yet: the next compute tries again
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.watcher?.close();
+  }
+}

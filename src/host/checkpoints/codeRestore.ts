@@ -1,0 +1,275 @@
+// "Code follows the tree" in the editor (issue #32): Move here offers conversation and code /
+// conversation only / code only when the code at the node differs; every restore is previewed in VS
+// Code's multi-file diff editor first (now → the node), conflicts are decided per file (keep mine, take
+// the node's, merge), and the write goes through the pi running the session when there is one (files
+// and leaf as one action), else straight to the files with pi-tree's journal. Undo and redo are exact.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
+import type { Side } from '../../core/checkpoints/codeState.js';
+import type { Resolution } from '../../core/checkpoints/restoreApply.js';
+import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
+import type { Session } from '../../core/session/session.js';
+import type { MoveReply } from '../../protocol.js';
+import type { PiGateway } from '../bridge/piGateway.js';
+import type { SessionActions } from '../panels/sessionActions.js';
+import type { CodeDocuments } from './codeDocuments.js';
+
+export type MoveChoice = 'both' | 'conversation' | 'code';
+export type OnMove = 'ask' | 'conversationAndCode' | 'conversationOnly';
+
+export interface CodeRestoreDeps {
+  agentDir(): string;
+  gateway?: PiGateway;
+  docs: CodeDocuments;
+  onMove(): OnMove;
+  log(msg: string): void;
+  /** Says what an entry is, for titles ("the answer “Done: …”"). */
+  describe(session: Session, id: string): string;
+}
+
+type MoveResult = MoveReply & { cancelled?: boolean };
+
+const cancelledMove = (s: Session): MoveResult => ({ leafId: s.leafId, moved: false, cancelled: true });
+
+export class CodeRestore {
+  constructor(private readonly deps: CodeRestoreDeps) {}
+
+  code(session: Session): SessionCode {
+    return sessionCode(session, { agentDir: this.deps.agentDir() });
+  }
+
+  /**
+   * Move here with the code: when the node's code differs from the files now, asks what to move (or
+   * does what the setting says); conversation only is the plain move.
+   */
+  async moveTo(actions: SessionActions, session: Session, file: string, id: string | null): Promise<MoveResult> {
+    if (id === null || this.deps.onMove() === 'conversationOnly') return actions.moveTo(id);
+    let plan: RestorePlan;
+    try {
+      plan = await this.plan(session, id);
+    } catch (e) {
+      this.deps.log(`code at ${id}: ${String(e)}`);
+      void vscode.window.showWarningMessage(`pi-tree could not work out the code at this node (${(e as Error).message}); the conversation moves, the files stay as they are.`);
+      return actions.moveTo(id);
+    }
+    if (!plan.items.some((i) => i.action !== 'unrestorable')) return actions.moveTo(id);
+    const choice = this.deps.onMove() === 'conversationAndCode' ? 'both' : await this.ask(plan, session, id);
+    if (!choice) return cancelledMove(session);
+    if (choice === 'conversation') return actions.moveTo(id);
+    if (choice === 'code') {
+      const done = await this.restore(session, file, id, plan, undefined);
+      return { leafId: session.leafId, moved: false, ...(done ? {} : { cancelled: true }) };
+    }
+    let moved: MoveResult | undefined;
+    const done = await this.restore(session, file, id, plan, async () => {
+      moved = await actions.moveTo(id);
+      if (moved.cancelled) throw new vscode.CancellationError();
+    });
+    if (!done) return cancelledMove(session);
+    await session.refresh();
+    return moved ?? { leafId: session.leafId, moved: true };
+  }
+
+  async plan(session: Session, id: string): Promise<RestorePlan> {
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' }, () => planCode(this.code(session), id));
+  }
+
+  private async ask(plan: RestorePlan, session: Session, id: string): Promise<MoveChoice | undefined> {
+    const c = planCounts(plan);
+    const files = `${c.create + c.modify + c.delete + c.conflict} file${c.create + c.modify + c.delete + c.conflict === 1 ? '' : 's'}`;
+    const extra = [c.conflict ? `${c.conflict} changed since (you decide)` : '', c.unrestorable ? `${c.unrestorable} not restorable` : ''].filter(Boolean).join(', ');
+    const items: (vscode.QuickPickItem & { choice: MoveChoice })[] = [
+      { choice: 'both', label: '$(history) Conversation and code', detail: `Move the leaf and restore ${files} as they were there${extra ? ` (${extra})` : ''}; previewed first` },
+      { choice: 'conversation', label: '$(comment-discussion) Conversation only', detail: 'Move the leaf; the files stay as they are now' },
+      { choice: 'code', label: '$(file-code) Code only', detail: `Restore ${files}; the leaf stays where it is` },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: `Move to ${this.deps.describe(session, id)}: the code there differs from the files now`, placeHolder: 'What should move?' });
+    return pick?.choice;
+  }
+
+  /** Restore the code at `id` only (the node menu, the details pane, the sidebar). */
+  async restoreCode(session: Session, file: string, id: string): Promise<boolean> {
+    const plan = await this.plan(session, id);
+    if (!plan.items.length) {
+      void vscode.window.showInformationMessage(`The files are already as they were at ${this.deps.describe(session, id)} (as far as the agent changed them).`);
+      return false;
+    }
+    return this.restore(session, file, id, plan, undefined);
+  }
+
+  /**
+   * Previews, asks, and writes. `moveLeaf`: the conversation moves too (after the files; a failure
+   * puts the files back). Resolves false when the user cancelled or nothing was written.
+   */
+  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: (() => Promise<void>) | undefined): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
+    const sc = this.code(session);
+    const writable = plan.items.filter((i) => i.action !== 'unrestorable');
+    if (!writable.length) {
+      void vscode.window.showWarningMessage(`Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`);
+      return false;
+    }
+    const title = `Restore the code at ${this.deps.describe(session, id)}`;
+    await this.preview(sc, plan, title);
+    const resolutions = await this.decide(plan, title, !!moveLeaf);
+    if (!resolutions) return false;
+    const viaPi = await this.deps.gateway?.live(file);
+    try {
+      if (viaPi && this.deps.gateway) {
+        const r = await this.deps.gateway.run(
+          file,
+          'restoreCode',
+          { targetId: id, fingerprint: plan.fingerprint, ...(moveLeaf ? { conversation: true } : {}), resolutions: Object.fromEntries(resolutions) },
+          moveLeaf ? session : undefined,
+        );
+        if (r.via === 'cancelled') return false;
+        if (r.via === 'pi') {
+          await session.refresh();
+          this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`);
+          return true;
+        }
+      }
+      const res = await writeCode(sc, plan, { resolutions, ...(moveLeaf ? { moveLeaf: { targetId: id, run: moveLeaf } } : {}) });
+      this.done(session, file, res.written.length, res.skipped, '');
+      return true;
+    } catch (e) {
+      if (e instanceof vscode.CancellationError) return false;
+      throw e;
+    }
+  }
+
+  /** VS Code's multi-file diff editor: each file now → at the node. */
+  private async preview(sc: SessionCode, plan: RestorePlan, title: string): Promise<void> {
+    const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+    for (const item of plan.items) {
+      if (item.action === 'unrestorable') continue;
+      const sides = plan.sides.get(item.key)!;
+      const target = await this.bytesOf(sc, sides.target);
+      const left = sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
+      const right = this.deps.docs.put(target, item.path, item.action === 'delete' ? 'absent at the node' : 'at the node');
+      resources.push([vscode.Uri.file(item.path), left, right]);
+    }
+    const c = planCounts(plan);
+    await vscode.commands.executeCommand('vscode.changes', `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${c.conflict ? `, ${c.conflict} conflicts` : ''}`, resources);
+  }
+
+  private async bytesOf(sc: SessionCode, s: Side): Promise<Buffer | undefined> {
+    if (s.kind !== 'file') return undefined;
+    return s.bytes ?? (await sc.checkpoints.store?.readBlobs([s.sha]))?.get(s.sha);
+  }
+
+  /** The confirmation, with a choice per conflicting file; undefined when cancelled. */
+  private async decide(plan: RestorePlan, title: string, withConversation: boolean): Promise<Map<string, Resolution> | undefined> {
+    const c = planCounts(plan);
+    const conflicts = plan.items.filter((i) => i.action === 'conflict');
+    const lines = plan.items.map((i) => `${ACTION_WORDS[i.action]}: ${i.key}${i.reason ? ` — ${i.reason}` : ''}`);
+    const detail = [...lines.slice(0, 30), ...(lines.length > 30 ? [`… ${lines.length - 30} more`] : []), ...plan.notes.map((n) => `Note: ${n}`)].join('\n');
+    const n = c.create + c.modify + c.delete;
+    const message = `${title}? ${n} file${n === 1 ? '' : 's'} will be written${withConversation ? ' and the conversation moves there' : ''}. Undo puts everything back.`;
+    const res = new Map<string, Resolution>();
+    if (!conflicts.length) {
+      const ok = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Restore');
+      return ok === 'Restore' ? res : undefined;
+    }
+    const KEEP = `Restore, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`;
+    const TAKE = "Restore, take the node's version of them";
+    const EACH = 'Choose per File…';
+    const pick = await vscode.window.showWarningMessage(
+      `${message} ${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed outside the agent since.`,
+      { modal: true, detail },
+      KEEP,
+      TAKE,
+      EACH,
+    );
+    if (!pick) return undefined;
+    for (const i of conflicts) {
+      if (pick === KEEP) res.set(i.key, 'mine');
+      else if (pick === TAKE) res.set(i.key, 'theirs');
+      else {
+        const r = await this.decideOne(i);
+        if (!r) return undefined;
+        res.set(i.key, r);
+      }
+    }
+    return res;
+  }
+
+  private async decideOne(i: PlanItem): Promise<Resolution | undefined> {
+    const items: (vscode.QuickPickItem & { r: Resolution })[] = [
+      { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
+      { r: 'theirs', label: '$(history) Take the node’s', detail: 'Write the file as it was at the node (undo gives yours back)' },
+      ...(i.now.kind === 'file' && i.target.kind === 'file'
+        ? [{ r: 'merge' as const, label: '$(git-merge) Merge', detail: 'Three-way merge (base: the latest checkpoint); overlapping changes get conflict markers' }]
+        : []),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`, placeHolder: i.key });
+    return pick?.r;
+  }
+
+  private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string): void {
+    const left = skipped.length ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.` : '';
+    void vscode.window.showInformationMessage(`Restored ${written} file${written === 1 ? '' : 's'}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
+      if (a === 'Undo') void this.undo(session, file).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
+    });
+  }
+
+  async undo(session: Session, file: string, redo = false): Promise<void> {
+    if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode.');
+    const gw = this.deps.gateway;
+    if (gw && (await gw.live(file))) {
+      const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
+      if (r.via === 'pi') return this.undone(r.data.written.length, r.data.conflicts, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+      if (r.via === 'cancelled') return;
+    }
+    const sc = this.code(session);
+    const r = redo ? redoCode(sc) : undoCode(sc);
+    return this.undone(r.written.length, r.conflicts, redo, async () => void (redo ? redoCode(sc, true) : undoCode(sc, true)));
+  }
+
+  private async undone(written: number, conflicts: string[], redo: boolean, force: () => Promise<void>): Promise<void> {
+    if (!conflicts.length) {
+      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${written} file${written === 1 ? '' : 's'}.`);
+      return;
+    }
+    const FORCE = redo ? 'Restore Them Anyway' : 'Put Them Back Anyway';
+    const pick = await vscode.window.showWarningMessage(
+      `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed since the restore, so nothing was ${redo ? 'restored again' : 'put back'}.`,
+      { modal: true, detail: conflicts.join('\n') },
+      FORCE,
+    );
+    if (pick === FORCE) await force();
+  }
+
+  /** The code at `id` against the files now (or the code at `other`), in the multi-file diff editor. */
+  async showDiff(session: Session, id: string, other?: { session: Session; id: string }): Promise<CodeChange[]> {
+    const sc = this.code(session);
+    const changes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: comparing code' }, () =>
+      other ? diffCode(sc, id, other.id, other.session === session ? undefined : this.code(other.session)) : diffCode(sc, id, 'now'),
+    );
+    if (!changes.length) {
+      void vscode.window.showInformationMessage(other ? 'The code is the same at both nodes (as far as it is known).' : 'The files now are as they were at this node (as far as it is known).');
+      return changes;
+    }
+    const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+    for (const c of changes) {
+      if (c.status === 'unknown') continue;
+      const left = this.deps.docs.put(c.a.kind === 'file' ? c.a.bytes : undefined, c.path, 'at the node');
+      const right = other
+        ? this.deps.docs.put(c.b.kind === 'file' ? c.b.bytes : undefined, c.path, 'at the other node')
+        : c.b.kind === 'file'
+          ? vscode.Uri.file(c.path)
+          : this.deps.docs.put(undefined, c.path, 'absent now');
+      resources.push([vscode.Uri.file(c.path), left, right]);
+    }
+    const unknown = changes.filter((c) => c.status === 'unknown').length;
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      `Code at ${this.deps.describe(session, id)} → ${other ? this.deps.describe(other.session, other.id) : 'now'} (${resources.length} files${unknown ? `, ${unknown} not known` : ''})`,
+      resources,
+    );
+    return changes;
+  }
+}
+
+const ACTION_WORDS: Record<PlanItem['action'], string> = { create: 'Create', modify: 'Change', delete: 'Delete', conflict: 'Conflict', unrestorable: 'Not restorable' };
