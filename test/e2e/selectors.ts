@@ -80,6 +80,12 @@ export const diffEditor = {
   modified: '.monaco-workbench .part.editor .monaco-diff-editor .editor.modified .view-lines',
 } as const;
 
+/** VS Code's multi-file diff editor (vscode.changes): one entry per file. */
+export const multiDiff = {
+  root: '.monaco-workbench .part.editor .monaco-component.multiDiffEditor',
+  entry: '.monaco-workbench .part.editor .monaco-component.multiDiffEditor .multiDiffEntry',
+} as const;
+
 export const codeLens = {
   /** A CodeLens link above a line of a text editor. */
   link: '.monaco-editor .codelens-decoration a',

@@ -1,0 +1,74 @@
+// #32 in a real VS Code: Move here with code. A session whose turns wrote, edited and created files
+// (its checkpoints taken as the bridge takes them); Move here on the first answer asks what to move,
+// shows every file that will change in the multi-file diff editor, writes them once confirmed (the
+// files on disk are the node's), and Undo puts back exactly what was there.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import { SessionRepository } from '../../src/core/session/repository.js';
+import { SimPi } from '../support/simPi.js';
+import { scenario } from './harness.js';
+import * as sel from './selectors.js';
+import { openTree, selectByFind, until } from './uxHelpers.js';
+
+describe('checkpoints: the code follows the tree', () => {
+  const ids: Record<string, string> = {};
+  let workspace = '';
+  scenario(
+    'Move here with code: choose, preview, restore, undo',
+    async (vs) => {
+      const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
+      const wv = await openTree(vs, 'write the reader');
+      // the answer after the write carries a checkpoint mark
+      await wv.locator(`[role="treeitem"][data-entry-id="${ids.a1}"].checkpoint`).waitFor({ timeout: 60_000 });
+      await selectByFind(wv, 'done: write the reader', ids.a1);
+      await wv.locator('.details .code-state').filter({ hasText: /3 files differ from now/ }).waitFor({ timeout: 60_000 });
+      await vs.screenshot('code-state');
+      await wv.locator('[role="tree"]').press('Enter');
+      // what should move?
+      const both = vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' });
+      await both.waitFor({ timeout: 30_000 });
+      await both.click();
+      // the preview: every file now -> the node
+      await vs.page.locator(sel.multiDiff.root).waitFor({ timeout: 60_000 });
+      await until(async () => ((await vs.page.locator(sel.multiDiff.entry).count()) === 3 ? true : undefined), 30_000, 'three files in the preview');
+      await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'Restore the code at' }).waitFor();
+      await vs.screenshot('restore-preview');
+      assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'nothing written before the confirmation');
+      await vs.page.locator(sel.dialog.button).filter({ hasText: /^Restore$/ }).click();
+      await until(() => (read('src/reader.ts') === 'export const read = () => 1;\n' ? true : undefined), 30_000, 'the restored reader');
+      assert.ok(!existsSync(join(workspace, 'a.txt')) && !existsSync(join(workspace, 'b.txt')));
+      assert.equal(read('notes.txt'), 'mine\n', 'the user file untouched');
+      // the conversation moved too
+      await wv.locator(`[role="treeitem"][data-entry-id="${ids.a1}"].leaf`).waitFor({ timeout: 30_000 });
+      // Undo from the notification
+      const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
+      await toast.waitFor({ timeout: 30_000 });
+      await vs.screenshot('restored');
+      await toast.locator(sel.notifications.button).filter({ hasText: 'Undo' }).click();
+      await until(() => (read('src/reader.ts') === 'export const read = () => 2;\n' ? true : undefined), 30_000, 'the reader put back');
+      assert.equal(read('a.txt'), 'a\n');
+      assert.equal(read('b.txt'), 'b\n');
+    },
+    {
+      sessions: async ({ agentDir, workspace: ws }) => {
+        workspace = ws;
+        const sessions = new SessionRepository({ agentDir }).dirFor(ws);
+        mkdirSync(sessions, { recursive: true });
+        writeFileSync(join(ws, 'notes.txt'), 'mine\n');
+        const sim = new SimPi(ws, agentDir, { sessionDir: sessions });
+        const t1 = await sim.turn('write the reader', [{ name: 'write', args: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }], () => {
+          mkdirSync(join(ws, 'src'), { recursive: true });
+          writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 1;\n');
+        });
+        ids.a1 = t1.answer;
+        await sim.turn('make it two', [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }], () => writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'));
+        await sim.turn('add files', [{ name: 'bash', args: { command: 'echo a > a.txt && echo b > b.txt' } }], () => {
+          writeFileSync(join(ws, 'a.txt'), 'a\n');
+          writeFileSync(join(ws, 'b.txt'), 'b\n');
+        });
+      },
+    },
+  );
+});
