@@ -78,6 +78,15 @@ export class SessionRepository {
     return join(this.agentDir, 'sessions');
   }
 
+  /**
+   * Whether pi-tree lists the sessions of `dir`: the custom session dir when one is set, else a folder
+   * directly in the sessions root (pi's `--<cwd>--` folders). Nothing else is read for family links.
+   */
+  listsFolder(dir: string): boolean {
+    const d = resolve(dir);
+    return this.customDir ? samePath(d, this.customDir) : samePath(dirname(d), this.sessionsRoot);
+  }
+
   /** The directory that holds (or will hold) the sessions of `cwd`. */
   dirFor(cwd: string): string {
     return this.customDir ?? join(this.sessionsRoot, encodeCwd(cwd));

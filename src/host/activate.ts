@@ -167,6 +167,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     context,
     acquire: (file) => store.acquire(file),
     cache: () => repo.cache,
+    scope: () => repo,
     known: () => view.sessions,
     describe,
     openTree: (file, select) => panels.open(file, select),
