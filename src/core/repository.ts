@@ -104,15 +104,20 @@ export class SessionRepository {
   /** Every session (pi's listAll): all sub-directories of the sessions root, or the custom dir. */
   async listAll(opts: ListOptions = {}): Promise<SessionInfo[]> {
     if (this.customDir) return sortByModified(await this.readDir(this.customDir, opts));
-    let dirs: string[];
+    const dirs = await this.sessionFolders();
+    const files = (await Promise.all(dirs.map((d) => jsonlFiles(d)))).flat();
+    return sortByModified(await this.infos(files, opts));
+  }
+
+  /** The folders listAll reads: the custom dir, else every folder (or link to one) in the sessions root. */
+  async sessionFolders(): Promise<string[]> {
+    if (this.customDir) return [this.customDir];
     try {
       const ents = await readdir(this.sessionsRoot, { withFileTypes: true });
-      dirs = ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
+      return ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
     } catch {
       return [];
     }
-    const files = (await Promise.all(dirs.map((d) => jsonlFiles(d)))).flat();
-    return sortByModified(await this.infos(files, opts));
   }
 
   private async readDir(dir: string, opts: ListOptions): Promise<SessionInfo[]> {

@@ -2,6 +2,7 @@
 // Each concern lives in the module named for it; this file only wires them together.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { collectLeftovers } from '../core/leftovers.js';
 import { SessionRepository } from '../core/repository.js';
 import { SessionInfoCache } from '../core/sessionInfo.js';
 import { infoTitle } from '../core/sessionTitle.js';
@@ -44,6 +45,15 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   };
   const makeRepo = () => new SessionRepository({ sessionDir: readConfig().sessionDir || undefined, cache, onCreated });
   let repo = makeRepo();
+  // What pi-tree runs killed mid-write left (a fork's temp copy in a session folder, a headless pi's
+  // folder in the temp dir), collected once per start, in the background (core/leftovers.ts).
+  void repo
+    .sessionFolders()
+    .then((folders) => collectLeftovers(folders))
+    .then(
+      (removed) => removed.length && out.info(`removed ${removed.length} leftover(s) of interrupted pi-tree writes: ${removed.join(', ')}`),
+      (e) => out.warn(`could not collect leftovers of interrupted writes: ${String(e)}`),
+    );
 
   const applyTrust = () => {
     store.setWriteBlocked(vscode.workspace.isTrusted ? undefined : UNTRUSTED);
