@@ -1,7 +1,9 @@
 // The session commands of `pi-tree` (a stable contract that scripts and tests call). Each returns an
 // exit code: 0 success, 1 failure (one line on stderr), 2 usage error.
-import { resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { collectSessionTemps } from '../core/session/leftovers.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { computeStats } from '../core/context/stats.js';
 import { noteUsage, UsageColumns } from '../core/context/usageColumns.js';
@@ -44,6 +46,23 @@ const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`
 
 async function openSession(file: string): Promise<Session> {
   return Session.open(resolve(file));
+}
+
+/**
+ * Before a command writes beside FILE (a fork's or clone's new file, the rewrite of an older format):
+ * the temp copies that pi-tree runs killed mid-write left in that folder, and beside the file a link
+ * leads to, are collected (leftovers.ts: only pi-tree's names, this user's, untouched for 10 minutes).
+ */
+export async function collectBeside(file: string): Promise<void> {
+  const path = resolve(file);
+  const real = await realpath(path).catch(() => path);
+  for (const dir of new Set([dirname(path), dirname(real)])) await collectSessionTemps(dir);
+}
+
+/** A session a command is about to change (collectBeside first). */
+async function openForWrite(file: string): Promise<Session> {
+  await collectBeside(file);
+  return openSession(file);
 }
 
 export async function ls(argv: string[], io: CliIO): Promise<number> {
@@ -268,7 +287,7 @@ const routedArgs = (argv: string[], name: keyof typeof ROUTED_ARGS) => args(argv
 
 export async function move(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = routedArgs(argv, 'move');
-  const session = await openSession(positionals[0]);
+  const session = await openForWrite(positionals[0]);
   const picked = positionals[1] === 'root' ? null : positionals[1];
   // pi's rule (a user message puts the leaf on its parent and hands its text back), unless --exact.
   const { leaf, editorText } = values.exact ? { leaf: picked, editorText: undefined } : await moveTarget(session, picked);
@@ -281,7 +300,7 @@ export async function move(argv: string[], io: CliIO): Promise<number> {
 
 export async function label(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'label');
-  const session = await openSession(positionals[0]);
+  const session = await openForWrite(positionals[0]);
   const id = await session.setLabel(positionals[1], positionals[2]);
   io.out(`${id}\n`);
   return 0;
@@ -289,7 +308,7 @@ export async function label(argv: string[], io: CliIO): Promise<number> {
 
 export async function name(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'name');
-  const session = await openSession(positionals[0]);
+  const session = await openForWrite(positionals[0]);
   const id = await session.setName(positionals[1]);
   io.out(`${id}\n`);
   return 0;
@@ -297,7 +316,7 @@ export async function name(argv: string[], io: CliIO): Promise<number> {
 
 export async function fork(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'fork');
-  const session = await openSession(positionals[0]);
+  const session = await openForWrite(positionals[0]);
   const { file } = await new SessionRepository({ env: io.env }).fork(session, positionals[1]);
   io.out(`${file}\n`);
   return 0;
@@ -305,7 +324,7 @@ export async function fork(argv: string[], io: CliIO): Promise<number> {
 
 export async function clone(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'clone');
-  const session = await openSession(positionals[0]);
+  const session = await openForWrite(positionals[0]);
   const file = await new SessionRepository({ env: io.env }).clone(session, positionals[1] ?? session.leafId);
   io.out(`${file}\n`);
   return 0;

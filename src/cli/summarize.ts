@@ -19,6 +19,7 @@ import {
   summarizeBranch,
   summarizeCompaction,
 } from '../core/summary/index.js';
+import { collectBeside } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
@@ -171,6 +172,7 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     await notUnderPi(file, opts, io, 'a branch summary');
     const dryRun = !!opts['dry-run'];
     const model = dryRun ? undefined : makeModel(opts, io);
+    if (!dryRun) await collectBeside(file);
     const session = await openSession(file);
     const reserveTokens = (opts['reserve-tokens'] as number | undefined) ?? DEFAULT_BRANCH_RESERVE_TOKENS;
     const budget = budgetOf({ contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
@@ -214,6 +216,7 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     await notUnderPi(file, opts, io, 'a compaction');
     const dryRun = !!opts['dry-run'];
     const model = dryRun ? undefined : makeModel(opts, io);
+    if (!dryRun) await collectBeside(file);
     const session = await openSession(file);
     const plan = await planCompaction(
       session,

@@ -2,6 +2,7 @@
 // Each concern lives in the module named for it; this file only wires them together.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { collectLeftovers } from '../core/session/leftovers.js';
 import { SessionRepository } from '../core/session/repository.js';
 import { SessionInfoCache } from '../core/listing/sessionInfo.js';
 import { infoTitle } from '../core/listing/sessionTitle.js';
@@ -47,6 +48,15 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   };
   const makeRepo = () => new SessionRepository({ sessionDir: readConfig().sessionDir || undefined, cache, onCreated });
   let repo = makeRepo();
+  // What pi-tree runs killed mid-write left (a fork's temp copy in a session folder, a headless pi's
+  // folder in the temp dir), collected once per start, in the background (core/leftovers.ts).
+  void repo
+    .sessionFolders()
+    .then((folders) => collectLeftovers(folders))
+    .then(
+      (removed) => removed.length && out.info(`removed ${removed.length} leftover(s) of interrupted pi-tree writes: ${removed.join(', ')}`),
+      (e) => out.warn(`could not collect leftovers of interrupted writes: ${String(e)}`),
+    );
 
   const applyTrust = () => {
     store.setWriteBlocked(vscode.workspace.isTrusted ? undefined : UNTRUSTED);
@@ -170,6 +180,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     context,
     acquire: (file) => store.acquire(file),
     cache: () => repo.cache,
+    scope: () => repo,
     known: () => view.sessions,
     describe,
     openTree: (file, select) => panels.open(file, select),

@@ -23,7 +23,10 @@ describe('checkpoints: the code follows the tree', () => {
       // the answer after the write carries a checkpoint mark
       await wv.locator(`[role="treeitem"][data-entry-id="${ids.a1}"].checkpoint`).waitFor({ timeout: 60_000 });
       await selectByFind(wv, 'done: write the reader', ids.a1);
-      await wv.locator('.details .code-state').filter({ hasText: /3 files differ from now/ }).waitFor({ timeout: 60_000 });
+      await wv
+        .locator('.details .code-state')
+        .filter({ hasText: /3 files differ from now/ })
+        .waitFor({ timeout: 60_000 });
       await vs.screenshot('code-state');
       await wv.locator('[role="tree"]').press('Enter');
       // what should move?
@@ -36,7 +39,10 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'Restore the code at' }).waitFor();
       await vs.screenshot('restore-preview');
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'nothing written before the confirmation');
-      await vs.page.locator(sel.dialog.button).filter({ hasText: /^Restore$/ }).click();
+      await vs.page
+        .locator(sel.dialog.button)
+        .filter({ hasText: /^Restore$/ })
+        .click();
       await until(() => (read('src/reader.ts') === 'export const read = () => 1;\n' ? true : undefined), 30_000, 'the restored reader');
       assert.ok(!existsSync(join(workspace, 'a.txt')) && !existsSync(join(workspace, 'b.txt')));
       assert.equal(read('notes.txt'), 'mine\n', 'the user file untouched');
@@ -63,7 +69,9 @@ describe('checkpoints: the code follows the tree', () => {
           writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 1;\n');
         });
         ids.a1 = t1.answer;
-        await sim.turn('make it two', [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }], () => writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'));
+        await sim.turn('make it two', [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }], () =>
+          writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'),
+        );
         await sim.turn('add files', [{ name: 'bash', args: { command: 'echo a > a.txt && echo b > b.txt' } }], () => {
           writeFileSync(join(ws, 'a.txt'), 'a\n');
           writeFileSync(join(ws, 'b.txt'), 'b\n');

@@ -1,13 +1,19 @@
 // `pi-tree stats` against pi's own getSessionStats() (AgentSession, agent-session.js), run over pi's
 // own SessionManager on files pi wrote: usage of assistant and toolResult messages, usage entries,
-// compactions and branch summaries; message, tool-call and tool-result counts.
+// compactions and branch summaries; message, tool-call and tool-result counts. Then every real fixture
+// (format v1, pi's author's sessions) as it is, migrated by pi-tree, and through a running pi (RPC
+// get_session_stats), compared with ===; and a file with a line written twice, which pi counts twice.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Session } from '../../src/core/session/session.js';
 import { computeStats } from '../../src/core/context/stats.js';
+import { noteUsage, UsageColumns } from '../../src/core/context/usageColumns.js';
+import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { loadPi } from '../support/pi.js';
+import { makePiEnv, PiRpc } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -74,10 +80,13 @@ async function piWritten(): Promise<string> {
 
 async function piStats(file: string) {
   const { SessionManager, AgentSession } = await loadPi();
-  const sm = SessionManager.open(file);
+  // (on a copy: pi rewrites a file of an older format when it opens it)
+  const copy = join(tempDir('pi-stats-copy-'), 'copy.jsonl');
+  copyFileSync(file, copy);
+  const sm = SessionManager.open(copy);
   // pi's own method, over pi's own view of the file (the only other thing it reads is the context
   // usage, which needs a live model and is not part of what stats reports).
-  return AgentSession.prototype.getSessionStats.call({ sessionManager: sm, sessionFile: file, sessionId: sm.getSessionId(), getContextUsage: () => undefined });
+  return AgentSession.prototype.getSessionStats.call({ sessionManager: sm, sessionFile: copy, sessionId: sm.getSessionId(), getContextUsage: () => undefined });
 }
 
 describe('stats equal pi getSessionStats()', () => {
@@ -99,5 +108,91 @@ describe('stats equal pi getSessionStats()', () => {
     assert.deepStrictEqual(cli.tokens, theirs.tokens);
     assert.equal(cli.cost, theirs.cost);
     assert.equal(cli.toolCalls, theirs.toolCalls);
+  });
+});
+
+/** pi-tree's figures three ways: opened plainly, with the usage noted while read (as the CLI and the sidebar do), and by the CLI. */
+async function oursAll(file: string) {
+  const plain = await computeStats(await Session.open(file));
+  const noted = new UsageColumns();
+  const read = await computeStats(await Session.open(file, { onMessageLine: noteUsage(noted) }), undefined, noted);
+  const r = spawnSync(process.execPath, [CLI, 'stats', file, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return { plain, read, cli: JSON.parse(r.stdout) as { tokens: unknown; cost: number; messages: number; toolCalls: number } };
+}
+
+/** Every figure pi's getSessionStats() gives, equal (===) three ways. */
+function assertSame(ours: Awaited<ReturnType<typeof oursAll>>, theirs: Awaited<ReturnType<typeof piStats>>, what: string) {
+  for (const [how, o] of Object.entries(ours)) {
+    assert.equal(o.cost, theirs.cost, `${what} (${how}): cost`);
+    assert.deepStrictEqual(o.tokens, theirs.tokens, `${what} (${how}): tokens`);
+    assert.equal(o.messages, theirs.totalMessages, `${what} (${how}): messages`);
+    assert.equal(o.toolCalls, theirs.toolCalls, `${what} (${how}): tool calls`);
+  }
+  for (const o of [ours.plain, ours.read]) {
+    assert.equal(o.userMessages, theirs.userMessages, `${what}: user messages`);
+    assert.equal(o.assistantMessages, theirs.assistantMessages, `${what}: assistant messages`);
+    assert.equal(o.toolResults, theirs.toolResults, `${what}: tool results`);
+  }
+}
+
+const REAL = ['/work/shared/fixtures/real', join(__dirname, '..', 'fixtures', 'real')].filter((d) => existsSync(d));
+const realFixtures = () =>
+  REAL.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => join(d, f)),
+  );
+
+describe('stats equal pi on real sessions and odd files', () => {
+  let lb: Loopback;
+  before(async () => {
+    lb = await startLoopback((_req, n) => completionSse(`answer ${n}`));
+  });
+  after(async () => {
+    await lb?.close();
+  });
+
+  it('every real fixture (format v1): as it is, migrated by pi-tree, and as a running pi reports it', async () => {
+    const files = realFixtures();
+    assert.ok(files.length >= 2, `real fixtures in ${REAL.join(', ')}`);
+    const pe = makePiEnv(lb);
+    for (const fixture of files) {
+      const file = join(tempDir('pi-stats-real-'), 'real.jsonl');
+      // the header's folder, so that pi opens it (stats do not depend on it)
+      const [head, ...rest] = readFileSync(fixture, 'utf8').split('\n');
+      writeFileSync(file, [JSON.stringify({ ...JSON.parse(head), cwd: pe.workDir }), ...rest].join('\n'));
+      const theirs = await piStats(file);
+      assert.ok(theirs.cost > 0 && theirs.assistantMessages > 100, `${fixture}: a real session`);
+      assertSame(await oursAll(file), theirs, fixture);
+
+      // pi itself, running the session
+      const running = join(pe.workDir, `${Date.now()}-running.jsonl`);
+      copyFileSync(file, running);
+      const rpc = PiRpc.start(running, pe, { bridge: false });
+      try {
+        const live = await rpc.send({ type: 'get_session_stats' }, 60_000);
+        assert.equal(live.cost, theirs.cost, `${fixture}: pi's RPC gives what getSessionStats gives`);
+      } finally {
+        await rpc.stop();
+      }
+
+      // migrated by pi-tree (its first change rewrites the v1 file as v3)
+      const s = await Session.open(file);
+      assert.equal(s.fileVersion, 1);
+      await s.setName('migrated');
+      assert.equal(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]).version, 3);
+      assertSame(await oursAll(file), await piStats(file), `${fixture} migrated`);
+    }
+  });
+
+  it('a line written twice (same id), which pi counts twice', async () => {
+    const file = await piWritten();
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const twice = lines.find((l) => l.includes('"role":"assistant"') && l.includes('"claude-y"'))!;
+    appendFileSync(file, `${twice}\n`);
+    const theirs = await piStats(file);
+    assert.equal(theirs.assistantMessages, 4, 'pi counts the line twice');
+    assertSame(await oursAll(file), theirs, 'a duplicated line');
   });
 });

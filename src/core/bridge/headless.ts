@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { headlessPrefix } from '../session/leftovers.js';
 import { Session } from '../session/session.js';
 import { BridgeClient } from './client.js';
 import { readRecords } from './discovery.js';
@@ -45,7 +46,8 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
   if (session.legacy) throw new HeadlessPiError('this session is in an older pi format; change it once in pi-tree (which upgrades it) before asking pi for a summary');
   const cwd = session.header.cwd;
   if (!cwd || !existsSync(cwd)) throw new HeadlessPiError(`the session's folder ${cwd || '(none)'} no longer exists; pi cannot open the session without it`);
-  const work = mkdtempSync(join(tmpdir(), 'pi-tree-pi-'));
+  // (its name carries this process's pid: a folder left by a kill -9 is collected once that pid is gone, leftovers.ts)
+  const work = mkdtempSync(join(tmpdir(), headlessPrefix()));
   let child: ChildProcess | undefined;
   let client: BridgeClient | undefined;
   try {

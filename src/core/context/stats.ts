@@ -23,7 +23,7 @@ export interface SessionStats {
   entriesByType: Record<string, number>;
   messages: number;
   messagesByRole: Record<string, number>;
-  /** pi's getSessionStats() counts. */
+  /** pi's getSessionStats() counts (messages and these: every message line, as pi counts them). */
   userMessages: number;
   assistantMessages: number;
   toolCalls: number;
@@ -193,7 +193,12 @@ export async function computeStats(session: Session, signal?: AbortSignal, noted
     const type = index.typeOf(live[k]);
     entriesByType[type] = (entriesByType[type] ?? 0) + 1;
   }
-  const sums = await sumUsage(session, live, { signal, noted });
+  // pi's getSessionStats() counts every entry line it parsed, an earlier line of an id written twice
+  // included (pi keeps both in getEntries()): usage, messages and tool calls are summed over every
+  // record, in file order, not only the live ones the tree shows.
+  const every = new Int32Array(index.count);
+  for (let i = 0; i < every.length; i++) every[i] = i;
+  const sums = await sumUsage(session, every, { signal, noted });
   const messagesByRole = sums.messagesByRole;
   const children = index.childCounts();
   let branchPoints = 0;
@@ -211,7 +216,7 @@ export async function computeStats(session: Session, signal?: AbortSignal, noted
     version: session.fileVersion,
     entries: live.length,
     entriesByType,
-    messages: entriesByType.message ?? 0,
+    messages: sums.messages,
     messagesByRole,
     userMessages: messagesByRole.user ?? 0,
     assistantMessages: messagesByRole.assistant ?? 0,

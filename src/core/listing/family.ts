@@ -2,8 +2,13 @@
 // that came from it (forks and clones: other files whose header names it as `parentSession`), each with
 // the entry where they part. A fork or clone copies the path it was made from with the same ids and
 // timestamps (pi's createBranchedSession), so the last copied entry is where it came from.
+// A header's `parentSession` is data: it may name any folder. Only the session folders pi-tree lists are
+// looked in, and there only the first bytes of each file (its header) are read to know whether it is a
+// relative; a relative's row is then read as the sidebar reads it.
+import { constants } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { openRegular } from '../index/byteSource.js';
 import { sliceDue, yieldSlice } from './infoRead.js';
 import { samePath } from '../session/repository.js';
 import type { SessionIndex } from '../index/sessionIndex.js';
@@ -19,19 +24,88 @@ export interface Family {
 /** Same file: the names first (cheap), then the real paths. */
 const sameFile = (a: string, b: string) => basename(a) === basename(b) && samePath(a, b);
 
+/** Where family is looked for beyond the sessions already known. */
+export interface FamilyScope {
+  /** Whether pi-tree lists the sessions of `dir` (SessionRepository.listsFolder): no other folder is read. */
+  listsFolder(dir: string): boolean;
+  /** Reads at most `max` bytes from the start of `file` (readHead; tests count the bytes). */
+  readHead?(file: string, max: number): Promise<Buffer>;
+}
+
+/** No folder beyond the known sessions. */
+const KNOWN_ONLY: FamilyScope = { listsFolder: () => false };
+
+/** The most read of one file to find its header (pi's headers are a few hundred bytes). */
+export const HEAD_MAX = 64 * 1024;
+/** The most read of headers for one lookup; past it, the folders are not read further. */
+export const FAMILY_READ_MAX = 16 * 1024 * 1024;
+
+/** Up to `max` bytes from the start of a regular file, stopping after the first line (a FIFO or device is refused). */
+export async function readHead(file: string, max: number): Promise<Buffer> {
+  const fh = await openRegular(file, constants.O_RDONLY);
+  try {
+    let buf = Buffer.alloc(Math.min(max, 4096));
+    let n = 0;
+    for (;;) {
+      const from = n;
+      n += (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+      if (n === from || n >= max || buf.subarray(from, n).includes(0x0a)) return buf.subarray(0, n);
+      if (n === buf.length) {
+        const more = Buffer.alloc(Math.min(max, buf.length * 4));
+        buf.copy(more, 0, 0, n);
+        buf = more;
+      }
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The `parentSession` of the session header in `head` (its first parsed line, as pi takes it), or undefined. */
+function headerParent(head: Buffer): string | undefined {
+  for (let start = 0; start < head.length;) {
+    let end = head.indexOf(0x0a, start);
+    if (end < 0) end = head.length; // a last line cut off at the bound does not parse
+    const line = head.toString('utf8', start, end).trim();
+    start = end + 1;
+    if (!line) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue; // pi skips a line it cannot parse
+    }
+    const h = v as { type?: unknown; id?: unknown; parentSession?: unknown } | null;
+    if (!h || typeof h !== 'object' || h.type !== 'session' || typeof h.id !== 'string') return undefined;
+    return typeof h.parentSession === 'string' ? h.parentSession : undefined;
+  }
+  return undefined;
+}
+
 /**
  * The parent and the children of `file`, from `known` infos (the sidebar's) and, when those do not cover
- * them, the listing of its folder and its parent's folder (pi puts forks beside their source).
+ * them, the listing of its folder and its parent's folder (pi puts forks beside their source), when
+ * pi-tree lists that folder (`scope`). There each file's header (at most HEAD_MAX bytes, FAMILY_READ_MAX
+ * in all) says whether it is a relative; only a relative's row is read whole.
  */
-export async function familyOf(file: string, parentPath: string | undefined, cache: SessionInfoCache, known: readonly SessionInfo[] = [], signal?: AbortSignal): Promise<Family> {
+export async function familyOf(
+  file: string,
+  parentPath: string | undefined,
+  cache: SessionInfoCache,
+  known: readonly SessionInfo[] = [],
+  signal?: AbortSignal,
+  scope: FamilyScope = KNOWN_ONLY,
+): Promise<Family> {
   const infos = new Map<string, SessionInfo>();
   const knownDirs = new Set<string>();
   for (const i of known) {
     infos.set(i.path, i);
     knownDirs.add(dirname(i.path));
   }
-  for (const dir of new Set([dirname(file), ...(parentPath ? [dirname(parentPath)] : [])])) {
-    if (knownDirs.has(dir)) continue;
+  const head = scope.readHead?.bind(scope) ?? readHead;
+  let budget = FAMILY_READ_MAX;
+  for (const dir of new Set([dirname(resolve(file)), ...(parentPath ? [dirname(resolve(parentPath))] : [])])) {
+    if (knownDirs.has(dir) || !scope.listsFolder(dir)) continue;
     let names: string[] = [];
     try {
       names = (await readdir(dir)).filter((f) => f.endsWith('.jsonl'));
@@ -41,7 +115,21 @@ export async function familyOf(file: string, parentPath: string | undefined, cac
     for (const n of names) {
       signal?.throwIfAborted();
       const p = join(dir, n);
-      if (infos.has(p)) continue;
+      if (infos.has(p) || sameFile(p, file)) continue;
+      let related = parentPath !== undefined && sameFile(p, parentPath);
+      if (!related) {
+        if (budget <= 0) break;
+        let bytes: Buffer;
+        try {
+          bytes = await head(p, Math.min(HEAD_MAX, budget));
+        } catch {
+          continue; // unreadable, or not a regular file
+        }
+        budget -= Math.max(bytes.length, 1);
+        const from = headerParent(bytes);
+        related = from !== undefined && sameFile(from, file);
+      }
+      if (!related) continue;
       const info = await cache.get(p, signal);
       if (info) infos.set(p, info);
     }

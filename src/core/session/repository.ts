@@ -78,6 +78,15 @@ export class SessionRepository {
     return join(this.agentDir, 'sessions');
   }
 
+  /**
+   * Whether pi-tree lists the sessions of `dir`: the custom session dir when one is set, else a folder
+   * directly in the sessions root (pi's `--<cwd>--` folders). Nothing else is read for family links.
+   */
+  listsFolder(dir: string): boolean {
+    const d = resolve(dir);
+    return this.customDir ? samePath(d, this.customDir) : samePath(dirname(d), this.sessionsRoot);
+  }
+
   /** The directory that holds (or will hold) the sessions of `cwd`. */
   dirFor(cwd: string): string {
     return this.customDir ?? join(this.sessionsRoot, encodeCwd(cwd));
@@ -95,15 +104,20 @@ export class SessionRepository {
   /** Every session (pi's listAll): all sub-directories of the sessions root, or the custom dir. */
   async listAll(opts: ListOptions = {}): Promise<SessionInfo[]> {
     if (this.customDir) return sortByModified(await this.readDir(this.customDir, opts));
-    let dirs: string[];
+    const dirs = await this.sessionFolders();
+    const files = (await Promise.all(dirs.map((d) => jsonlFiles(d)))).flat();
+    return sortByModified(await this.infos(files, opts));
+  }
+
+  /** The folders listAll reads: the custom dir, else every folder (or link to one) in the sessions root. */
+  async sessionFolders(): Promise<string[]> {
+    if (this.customDir) return [this.customDir];
     try {
       const ents = await readdir(this.sessionsRoot, { withFileTypes: true });
-      dirs = ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
+      return ents.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(this.sessionsRoot, e.name));
     } catch {
       return [];
     }
-    const files = (await Promise.all(dirs.map((d) => jsonlFiles(d)))).flat();
-    return sortByModified(await this.infos(files, opts));
   }
 
   private async readDir(dir: string, opts: ListOptions): Promise<SessionInfo[]> {

@@ -4,9 +4,11 @@
 // (so `pi list` shows it and `pi remove` would take it out too). pi's own `pi install` rewrites the
 // whole file and stores a relative path, so pi-tree makes one small text insertion instead, records it,
 // and "Disconnect" removes exactly that text: settings.json is byte-identical afterwards when nobody
-// touched that spot, and otherwise only pi-tree's entry is taken out. No vscode import (tested in Node).
+// touched that spot, and otherwise only pi-tree's entry is taken out. A settings.json that starts with a
+// UTF-8 byte-order mark is read as pi reads it (settings-manager.js: stripBom) and keeps its mark when
+// rewritten. No vscode import (tested in Node).
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type Node } from 'jsonc-parser';
 import { agentDirOf, ensurePrivateDir } from '../../core/bridge/paths.js';
@@ -57,18 +59,31 @@ function readState(p: ConnectPaths): ConnectState | undefined {
   }
 }
 
+const BOM = '\uFEFF';
+
+/** settings.json's text as pi reads it (a leading byte-order mark taken off, as pi's stripBom does) and the mark. */
+function readSettingsText(file: string): { bom: string; text: string } {
+  const raw = readFileSync(file, 'utf8');
+  return raw.startsWith(BOM) ? { bom: BOM, text: raw.slice(1) } : { bom: '', text: raw };
+}
+
 /**
  * Rewrites the user's settings.json: the file a symlink points to (a dotfiles repo keeps its link and
  * gets the change), with its mode kept, and its bytes before kept beside it (`.pi-tree.bak`, the last one).
+ * The backup is written like the file itself: a fresh temp name (O_EXCL, which never follows a link)
+ * renamed over the old backup, so a symlink planted under the backup's name is replaced, never followed.
  */
 function writeSettings(file: string, data: string): void {
   const real = realpathSync(file);
   const mode = statSync(real).mode & 0o7777;
-  copyFileSync(real, `${real}.pi-tree.bak`);
+  writeAtomic(`${real}.pi-tree.bak`, readFileSync(real), mode);
   writeAtomic(real, data, mode);
 }
 
-/** Writes `data` atomically (temp file beside it, then rename), so pi never reads half a file. */
+/**
+ * Writes `data` atomically (a temp file beside it, created with O_EXCL, then renamed over `file`), so pi
+ * never reads half a file and a symlink at `file` is replaced rather than written through.
+ */
 function writeAtomic(file: string, data: string | Buffer, mode = 0o600): void {
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(tmp, data, { mode, flag: 'wx' });
@@ -133,7 +148,7 @@ export function connectStatus(bundledBridge: string, env: NodeJS.ProcessEnv = pr
   if (!state) return { connected: false, paths };
   const listed = (() => {
     try {
-      const v = JSON.parse(readFileSync(paths.settingsFile, 'utf8')) as { packages?: unknown };
+      const v = JSON.parse(readSettingsText(paths.settingsFile).text) as { packages?: unknown };
       return Array.isArray(v.packages) && v.packages.includes(state.entry);
     } catch {
       return false;
@@ -169,7 +184,8 @@ export function connectPi(bundledBridge: string, env: NodeJS.ProcessEnv = proces
   }
   const bundle = readFileSync(bundledBridge);
   const existed = existsSync(paths.settingsFile);
-  const text = existed ? readFileSync(paths.settingsFile, 'utf8') : undefined;
+  const read = existed ? readSettingsText(paths.settingsFile) : undefined;
+  const text = read?.text;
   let next: string;
   let state: ConnectState;
   const entry = paths.bridgeCopy;
@@ -195,7 +211,7 @@ export function connectPi(bundledBridge: string, env: NodeJS.ProcessEnv = proces
   writeAtomic(paths.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   if (next !== text) {
     try {
-      if (existed) writeSettings(paths.settingsFile, next);
+      if (existed) writeSettings(paths.settingsFile, read!.bom + next);
       else writeFileSync(paths.settingsFile, next, { mode: 0o600, flag: 'wx' });
     } catch (e) {
       unlinkQuiet(paths.stateFile);
@@ -221,13 +237,14 @@ export function disconnectPi(env: NodeJS.ProcessEnv = process.env): DisconnectRe
   const state = readState(paths);
   if (!state) return undefined;
   let exact = true;
-  const text = existsSync(state.settingsFile) ? readFileSync(state.settingsFile, 'utf8') : undefined;
+  const read = existsSync(state.settingsFile) ? readSettingsText(state.settingsFile) : undefined;
+  const text = read?.text;
   if (text !== undefined && state.inserted) {
-    if (state.createdFile && text === state.inserted) unlinkSync(state.settingsFile);
+    if (state.createdFile && !read!.bom && text === state.inserted) unlinkSync(state.settingsFile);
     else {
       const next = removeInserted(text, state) ?? removeStructurally(text, state);
       exact = next.exact;
-      if (next.text !== text) writeSettings(state.settingsFile, next.text);
+      if (next.text !== text) writeSettings(state.settingsFile, read!.bom + next.text);
     }
   }
   unlinkQuiet(paths.bridgeCopy);

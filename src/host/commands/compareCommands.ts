@@ -62,12 +62,12 @@ export function registerCompareCommands(host: Host): void {
     if (!file) return;
     const others = await withSession(host, file, async (s) => {
       const parentPath = typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined;
-      const fam = await familyOf(file, parentPath, host.repo().cache, host.view.sessions);
+      const fam = await familyOf(file, parentPath, host.repo().cache, host.view.sessions, undefined, host.repo());
       // the parent, the children, and the parent's other children (siblings)
       const list: { info: SessionInfo; how: string }[] = [];
       if (fam.parent) {
         list.push({ info: fam.parent, how: 'came from' });
-        const sib = await familyOf(fam.parent.path, undefined, host.repo().cache, host.view.sessions);
+        const sib = await familyOf(fam.parent.path, undefined, host.repo().cache, host.view.sessions, undefined, host.repo());
         for (const c of sib.children) if (!samePath(c.path, file)) list.push({ info: c, how: 'sibling fork' });
       }
       for (const c of fam.children) list.push({ info: c, how: 'fork' });

@@ -2,6 +2,7 @@
 // documents for diffs, the hidden-branch marks, the family links, and compare panels.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { FamilyScope } from '../../core/listing/family.js';
 import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionInfo.js';
 import type { Session } from '../../core/session/session.js';
 import { FamilyLinks } from '../family/familyLinks.js';
@@ -23,6 +24,8 @@ export interface CodeViewDeps {
   context: vscode.ExtensionContext;
   acquire(file: string): Promise<{ session: Session; release: () => void }>;
   cache(): SessionInfoCache;
+  /** The session folders pi-tree lists, for family links. */
+  scope(): FamilyScope;
   known(): SessionInfo[];
   describe(file: string): string | undefined;
   openTree(file: string, select?: string): Promise<void>;
@@ -30,7 +33,7 @@ export interface CodeViewDeps {
 
 export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
   const docs = new ChangeDocuments();
-  const family = new FamilyLinks({ cache: d.cache, known: d.known, acquire: d.acquire });
+  const family = new FamilyLinks({ cache: d.cache, scope: d.scope, known: d.known, acquire: d.acquire });
   const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe });
   const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
   return {

@@ -3,13 +3,15 @@
 // when the session lists change (a new fork); each other session's attach point is found once.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { attachPoint, familyOf } from '../../core/listing/family.js';
+import { attachPoint, familyOf, type FamilyScope } from '../../core/listing/family.js';
 import type { Session } from '../../core/session/session.js';
 import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionInfo.js';
 import type { FamilyLink } from '../../protocol.js';
 
 export interface FamilyDeps {
   cache(): SessionInfoCache;
+  /** The session folders pi-tree lists (the repository): no other folder is looked in. */
+  scope(): FamilyScope;
   /** Sessions the sidebar knows (other folders' forks are found through it). */
   known(): SessionInfo[];
   acquire(file: string): Promise<{ session: Session; release: () => void }>;
@@ -42,7 +44,7 @@ export class FamilyLinks implements vscode.Disposable {
   /** The links of the tree of `file` (its open `session`). */
   async linksFor(session: Session, file: string, signal?: AbortSignal): Promise<FoundLink[]> {
     const parentPath = typeof session.header.parentSession === 'string' ? session.header.parentSession : undefined;
-    const fam = await familyOf(file, parentPath, this.deps.cache(), this.deps.known(), signal);
+    const fam = await familyOf(file, parentPath, this.deps.cache(), this.deps.known(), signal, this.deps.scope());
     const out: FoundLink[] = [];
     const other = async (info: SessionInfo, relation: 'parent' | 'child'): Promise<void> => {
       let held: { session: Session; release: () => void } | undefined;

@@ -2,7 +2,7 @@
 // (the entries before the first user message on their own row), turn views, and a branch as Markdown.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { alignTurns, pathOf, recordsOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../../src/core/changes/compare.js';
 import { entriesMarkdown, exportBranch, fence } from '../../../src/core/changes/exportMarkdown.js';
@@ -111,12 +111,13 @@ describe('compare two nodes', () => {
       [more],
     );
     assert.equal(await attachPoint(s.index, clone.index), askA);
-    const fam = await familyOf(file, undefined, new SessionInfoCache());
+    const here = { listsFolder: (d: string) => d === dirname(file) };
+    const fam = await familyOf(file, undefined, new SessionInfoCache(), [], undefined, here);
     assert.deepEqual(
       fam.children.map((c) => c.path),
       [cloneFile],
     );
-    const back = await familyOf(cloneFile, String(clone.header.parentSession), new SessionInfoCache());
+    const back = await familyOf(cloneFile, String(clone.header.parentSession), new SessionInfoCache(), [], undefined, here);
     assert.equal(back.parent?.path, file);
     // a fork before the first message shares nothing
     const first = s.index.branch(tipA)[0].id;

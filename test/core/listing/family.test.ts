@@ -1,12 +1,16 @@
 // Where a fork or clone parts from the session it came from (attachPoint): the last entry of the child, in
 // file order, that the parent holds with the same id, type and time; found over the record numbers,
-// giving the event loop its turns.
+// giving the event loop its turns. And where familyOf looks for relatives: only in the session folders
+// pi-tree lists, reading a bounded header of each file there, whatever a header's parentSession names.
 import assert from 'node:assert/strict';
+import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { attachPoint } from '../../../src/core/listing/family.js';
+import { attachPoint, FAMILY_READ_MAX, familyOf, HEAD_MAX, readHead, type FamilyScope } from '../../../src/core/listing/family.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { SessionIndex } from '../../../src/core/index/sessionIndex.js';
+import { SessionInfoCache, type SessionInfo } from '../../../src/core/listing/sessionInfo.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 import { tempDir } from '../../support/tmp.js';
 
@@ -88,5 +92,106 @@ describe('attachPoint', () => {
     assert.equal(await attachPoint(parent, child), null);
     assert.equal(views, 0);
     assert.ok(turned, 'the event loop had a turn during the walk');
+  });
+});
+
+/** A file of `bytes` zero bytes that takes no disk (a hole), as a crafted 3 GB "session" would be. */
+function sparse(file: string, bytes: number): string {
+  const fd = openSync(file, 'w');
+  try {
+    ftruncateSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
+/** A cache that records which files it is asked to read whole (and never reads the big ones). */
+class SpyCache extends SessionInfoCache {
+  readonly asked: string[] = [];
+  override async get(path: string, signal?: AbortSignal): Promise<SessionInfo | null> {
+    this.asked.push(path);
+    return /big|huge|filler/.test(path) ? null : super.get(path, signal);
+  }
+}
+
+/** The repository's folders, with every header read counted by file. */
+function counted(repo: SessionRepository): FamilyScope & { bytes: Map<string, number> } {
+  const bytes = new Map<string, number>();
+  return {
+    bytes,
+    listsFolder: (dir) => repo.listsFolder(dir),
+    readHead: async (file, max) => {
+      const b = await readHead(file, max);
+      bytes.set(file, (bytes.get(file) ?? 0) + b.length);
+      return b;
+    },
+  };
+}
+
+describe('familyOf: where it looks', () => {
+  const GB3 = 3 * 1024 ** 3;
+
+  function setUp() {
+    const agentDir = tempDir('pi-tree-agent-');
+    const repo = new SessionRepository({ agentDir, env: {} });
+    const folder = join(repo.sessionsRoot, '--work--');
+    mkdirSync(folder, { recursive: true });
+    return { repo, folder };
+  }
+
+  it('a crafted parentSession naming a folder pi-tree does not list: that folder is never read (a 3 GB file there is never opened)', async () => {
+    const { repo, folder } = setUp();
+    const outside = tempDir('pi-tree-outside-');
+    const named = new SessionBuilder({ id: '019b8f3a-0000-7000-8000-00000000000a' });
+    named.user('elsewhere');
+    const namedFile = named.write(outside, 'parent.jsonl');
+    sparse(join(outside, 'big.jsonl'), GB3);
+    const crafted = new SessionBuilder();
+    crafted.header.parentSession = namedFile;
+    crafted.user('hello');
+    const file = crafted.write(folder);
+    const cache = new SpyCache();
+    const scope = counted(repo);
+    const fam = await familyOf(file, namedFile, cache, [], undefined, scope);
+    assert.equal(fam.parent, undefined, 'no parent from outside the listed folders');
+    const touched = [...cache.asked, ...scope.bytes.keys()].filter((p) => p.startsWith(outside));
+    assert.deepEqual(touched, [], 'nothing in the folder the header named was read');
+  });
+
+  it('in a listed folder only a bounded header of each file is read; only relatives are read whole; the total is bounded', async () => {
+    const { repo, folder } = setUp();
+    const { b, ids } = straight();
+    const src = await Session.open(b.write(folder));
+    const clone = await repo.clone(src, ids[3]);
+    const huge = sparse(join(folder, 'huge.jsonl'), GB3);
+    const cache = new SpyCache();
+    const scope = counted(repo);
+    const fam = await familyOf(src.path!, undefined, cache, [], undefined, scope);
+    assert.deepEqual(
+      fam.children.map((c) => c.path),
+      [clone],
+    );
+    assert.deepEqual(cache.asked, [clone], 'only the relative is read whole');
+    assert.ok((scope.bytes.get(huge) ?? 0) <= HEAD_MAX, `read ${scope.bytes.get(huge)} bytes of the 3 GB file`);
+
+    // many headerless files: the reads stop at the lookup's bound
+    for (let i = 0; i < 300; i++) sparse(join(folder, `filler-${i}.jsonl`), 1024 * 1024);
+    const many = counted(repo);
+    await familyOf(src.path!, undefined, new SpyCache(), [], undefined, many);
+    const total = [...many.bytes.values()].reduce((x, y) => x + y, 0);
+    assert.ok(total <= FAMILY_READ_MAX, `${total} bytes read in all`);
+    assert.ok(many.bytes.size < 302, 'the reads stopped before the last files');
+  });
+
+  it('without a scope only the known sessions are looked at', async () => {
+    const { repo, folder } = setUp();
+    const { b, ids } = straight();
+    const src = await Session.open(b.write(folder));
+    await repo.clone(src, ids[3]);
+    const cache = new SpyCache();
+    const fam = await familyOf(src.path!, undefined, cache);
+    assert.deepEqual(fam.children, []);
+    assert.deepEqual(cache.asked, []);
   });
 });

@@ -1,7 +1,7 @@
 // "Connect pi to pi-tree" on a temp pi agent dir: the real pi 1.6.0 loads the bridge from its settings
 // (no -e), and "Disconnect" leaves settings.json byte-identical, whatever its layout.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connectPi, connectPaths, connectStatus, disconnectPi, PiSettingsError, refreshBridgeCopy } from '../../../src/host/bridge/piConnect.js';
@@ -12,13 +12,17 @@ import { waitForBridge } from '../../bridge/helpers.js';
 
 const envFor = (agentDir: string): NodeJS.ProcessEnv => ({ PI_CODING_AGENT_DIR: agentDir });
 
+/** settings.json's text as pi reads it (its byte-order mark taken off). */
+const asPi = (text: string) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
+
 function roundTrip(settings: string | undefined): { during: string | undefined; after: string | undefined; exact: boolean } {
   const agentDir = tempDir('pi-tree-agent-');
   const file = join(agentDir, 'settings.json');
   if (settings !== undefined) writeFileSync(file, settings);
   const paths = connectPi(BRIDGE, envFor(agentDir));
   const during = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  assert.ok((JSON.parse(during!) as { packages: string[] }).packages.includes(paths.bridgeCopy), 'the copy is listed in packages');
+  assert.ok((JSON.parse(asPi(during!)) as { packages: string[] }).packages.includes(paths.bridgeCopy), 'the copy is listed in packages');
+  if (settings?.startsWith('\uFEFF')) assert.ok(during!.startsWith('\uFEFF{'), 'the byte-order mark is kept');
   assert.deepEqual(readFileSync(paths.bridgeCopy), readFileSync(BRIDGE), 'the stable copy is the bundle');
   const r = disconnectPi(envFor(agentDir))!;
   assert.ok(!existsSync(paths.dir), 'the copy, its record and the folder are gone');
@@ -81,6 +85,10 @@ describe('connect pi to pi-tree', () => {
       '  {  }  \n',
       '{\r\n    "a": [1,2],   "packages" : [ "x" , "y" ] ,"z":{"q":true}\r\n}\r\n',
       '{\n  "s": "packages \\"quoted\\" ü ☃"\n}',
+      // a byte-order mark, which pi's settings loader takes off (stripBom): kept
+      '\uFEFF{\n  "theme": "dark"\n}\n',
+      '\uFEFF{"packages":["npm:foo"]}',
+      '\uFEFF{}',
     ];
     for (const text of layouts) {
       const r = roundTrip(text);
@@ -147,6 +155,56 @@ describe('connect pi to pi-tree', () => {
     assert.ok(lstatSync(link).isSymbolicLink());
     assert.equal(readFileSync(target, 'utf8'), original);
     assert.equal(statSync(target).mode & 0o777, 0o644);
+  });
+
+  it("a symlink planted under the backup's name is replaced, never written through (nor a dangling one created)", () => {
+    const agentDir = tempDir('pi-tree-agent-');
+    const elsewhere = tempDir('pi-tree-victim-');
+    const file = join(agentDir, 'settings.json');
+    const original = '{"theme":"dark"}\n';
+    writeFileSync(file, original);
+    const victim = join(elsewhere, 'precious');
+    writeFileSync(victim, 'precious bytes\n');
+    const bak = `${file}.pi-tree.bak`;
+    symlinkSync(victim, bak);
+    connectPi(BRIDGE, envFor(agentDir));
+    assert.equal(readFileSync(victim, 'utf8'), 'precious bytes\n', 'the file the link named is untouched');
+    assert.ok(!lstatSync(bak).isSymbolicLink(), 'the link itself was replaced');
+    assert.equal(readFileSync(bak, 'utf8'), original, 'by the backup');
+    // a dangling link: writing through it would create the file it names
+    const missing = join(elsewhere, 'created-through-link');
+    rmSync(bak);
+    symlinkSync(missing, bak);
+    disconnectPi(envFor(agentDir));
+    assert.equal(existsSync(missing), false, 'nothing was created through the dangling link');
+    assert.ok(!lstatSync(bak).isSymbolicLink());
+    assert.equal(readFileSync(file, 'utf8'), original);
+  });
+
+  it('a settings.json that starts with a byte-order mark (pi reads it) is connected, keeps its mark, and pi loads the bridge from it', async () => {
+    const pe = makePiEnv(lb);
+    const settingsFile = join(pe.agentDir, 'settings.json');
+    const original = `\uFEFF${JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), packages: ['npm:@example/tools@1.0.0'] }, null, 2)}\n`;
+    writeFileSync(settingsFile, original);
+    const b = sessionBuilder(pe.workDir);
+    b.user('hello');
+    assistantOf(b, 'hi');
+    const file = writeSession(b, join(pe.workDir, 'bom.jsonl'));
+    const paths = connectPi(BRIDGE, pe.env);
+    const during = readFileSync(settingsFile, 'utf8');
+    assert.ok(during.startsWith('\uFEFF{'), 'the mark is kept');
+    assert.deepEqual(JSON.parse(asPi(during)).packages, ['npm:@example/tools@1.0.0', paths.bridgeCopy]);
+    const st = connectStatus(BRIDGE, pe.env);
+    assert.ok(st.connected && st.listed, 'connectStatus reads the file as pi does');
+    const pi = PiRpc.start(file, pe, { bridge: false });
+    try {
+      const info = await waitForBridge(file, pe.env, pi);
+      assert.equal(info.record.pid, pi.pid, 'pi read the settings with their mark and loaded the bridge');
+    } finally {
+      await pi.stop();
+    }
+    assert.equal(disconnectPi(pe.env)!.exact, true);
+    assert.equal(readFileSync(settingsFile, 'utf8'), original, 'byte-identical, mark included');
   });
 
   it('an updated pi-tree refreshes the stable copy', () => {
