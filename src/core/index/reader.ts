@@ -207,6 +207,11 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
         diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
         continue;
       }
+      // A v2 line without an id (v1 lines get theirs from the migration): skipped, as a v3 one is.
+      if (typeof ent.id !== 'string' || !ent.id) {
+        diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} is not an entry (it needs a string "type" and "id"); skipped.` });
+        continue;
+      }
       index.add(recordFromEntry(ent, line, -1, 0, true));
     }
     diagnostics.push({

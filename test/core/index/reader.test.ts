@@ -88,6 +88,20 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     );
   });
 
+  it('a v2 line without an id is skipped and named, as in v3 (it crashed every read with a TypeError)', async () => {
+    const v2 =
+      sessionText([user('u1', null, 'x')]).replace('"version":3', '"version":2') +
+      '{"type":"message","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[],"timestamp":2}}\n';
+    const { result } = await openUnchanged(tempFile(v2));
+    assert.ok(result instanceof Session);
+    assert.equal(result.leafId, 'u1');
+    assert.deepStrictEqual(
+      result.diagnostics.filter((d) => d.severity === 'warning').map((d) => [d.line, d.code]),
+      [[3, 'invalid-entry']],
+    );
+    assert.match(String(result.readOnly), /would drop the line/, 'no rewrite would lose it');
+  });
+
   it('cycles, self-parents, missing parents and duplicate ids are reported and never hang', async () => {
     const text = sessionText([
       user('u1', null, 'root'),
