@@ -75,7 +75,7 @@ export type CompareHostMessage =
   /** The comparison and its first page of rows. */
   | { type: 'compareView'; view: CompareView; rows: CompareRow[] }
   /** A side's totals and touched files, once summed (they come after the first screen). */
-  | { type: 'compareSide'; side: CompareSide; totals: CompareTotals; files: string[] }
+  | { type: 'compareSide'; side: CompareSide; totals: CompareTotals; files: string[]; exact?: boolean }
   | { type: 'reply'; seq: number; ok: true; data: unknown }
   | { type: 'reply'; seq: number; ok: false; error: string };
 
@@ -88,6 +88,8 @@ export type CompareRequest =
   | { kind: 'diffRow'; row: number }
   /** VS Code's diff editor on both whole sides, as Markdown. */
   | { kind: 'diffSides' }
+  /** The code at both nodes in the multi-file diff editor (checkpoints, or what the record tells). */
+  | { kind: 'codeDiff' }
   /** Shows an entry of a side in its session's tree. */
   | { kind: 'reveal'; side: CompareSide; id: string };
 
@@ -96,6 +98,7 @@ export interface CompareReplies {
   entryText: { text: string; truncated: boolean };
   diffRow: Record<string, never>;
   diffSides: Record<string, never>;
+  codeDiff: Record<string, never>;
   reveal: Record<string, never>;
 }
 
@@ -111,6 +114,7 @@ const FIELDS: Record<CompareRequest['kind'], string[]> = {
   entryText: ['side', 'id'],
   diffRow: ['row'],
   diffSides: [],
+  codeDiff: [],
   reveal: ['side', 'id'],
 };
 

@@ -62,7 +62,13 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
   for (const e of list) {
     const kind = e.kind === 'snapshot' ? `snapshot (${e.snapshot})` : 'calls';
     const files = e.files.length ? `  ${e.files.slice(0, 3).map(safeText).join(', ')}${e.files.length > 3 ? ` (+${e.files.length - 3} more)` : ''}` : '';
-    io.out(`${safeText(e.entryId)}  ${kind.padEnd(17)} ${new Date(e.time).toISOString()}${files}\n`);
+    const skipped = e.skipped
+      ? `  (${e.skipped.count} skipped: ${e.skipped.files
+          .slice(0, 3)
+          .map((f) => `${safeText(f.path)} ${f.why}`)
+          .join(', ')}${e.skipped.count > 3 ? ', …' : ''})`
+      : '';
+    io.out(`${safeText(e.entryId)}  ${kind.padEnd(17)} ${new Date(e.time).toISOString()}${files}${skipped}\n`);
   }
   return 0;
 }

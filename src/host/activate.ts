@@ -20,6 +20,7 @@ import { registerCompareCommands } from './commands/compareCommands.js';
 import { registerCodeCommands } from './commands/codeCommands.js';
 import { createCheckpoints } from './checkpoints/checkpointsHost.js';
 import { describeEntry } from './checkpoints/entryWords.js';
+import { compareCode } from './checkpoints/compareCode.js';
 import { SessionActions, type ActionDeps } from './panels/sessionActions.js';
 import { TreePanelManager } from './panels/treePanelManager.js';
 import { SessionCodeLens } from './platform/codeLens.js';
@@ -184,6 +185,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     known: () => view.sessions,
     describe,
     openTree: (file, select) => panels.open(file, select),
+    code: compareCode(() => code),
   });
   context.subscriptions.push(
     codeViews,

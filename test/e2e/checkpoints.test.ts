@@ -20,8 +20,9 @@ describe('checkpoints: the code follows the tree', () => {
     async (vs) => {
       const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
       const wv = await openTree(vs, 'write the reader');
-      // the answer after the write carries a checkpoint mark
-      await wv.locator(`[role="treeitem"][data-entry-id="${ids.a1}"].checkpoint`).waitFor({ timeout: 60_000 });
+      // the write's entry carries a checkpoint mark
+      await selectByFind(wv, 'tool:write', ids.result1);
+      await wv.locator(`[role="treeitem"][data-entry-id="${ids.result1}"].checkpoint`).waitFor({ timeout: 60_000 });
       await selectByFind(wv, 'done: write the reader', ids.a1);
       await wv
         .locator('.details .code-state')
@@ -69,6 +70,7 @@ describe('checkpoints: the code follows the tree', () => {
           writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 1;\n');
         });
         ids.a1 = t1.answer;
+        ids.result1 = t1.results[0];
         await sim.turn('make it two', [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }], () =>
           writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'),
         );

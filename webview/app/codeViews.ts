@@ -263,7 +263,8 @@ export class CodeViews implements DetailsExtras {
   }
 
   changes(n: NodeView, body: HTMLElement): void {
-    if (!isLink(n) && (this.codeMarks.has(n.id) || n.changed?.length)) this.codeSection(n, body);
+    // (every entry of a session with checkpoints: the code at an answer is its turn's; else where files changed)
+    if (!isLink(n) && (this.codeMarks.size || n.changed?.length)) this.codeSection(n, body);
     const calls = n.changed?.length || (n.role === 'toolResult' && n.tools?.some((t) => t === 'edit' || t === 'write' || t === 'bash'));
     if (!calls || isLink(n)) return;
     const slot = h('div', 'changes-slot');

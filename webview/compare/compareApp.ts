@@ -92,7 +92,7 @@ export class CompareApp {
       case 'compareView':
         return this.showView(m.view, m.rows);
       case 'compareSide':
-        return this.showTotals(m.side, m.totals, m.files);
+        return this.showTotals(m.side, m.totals, m.files, m.exact);
     }
   }
 
@@ -116,6 +116,8 @@ export class CompareApp {
     document.title = `Compare: ${title}`;
     const diffAll = button('Diff both sides', 'diff-sides', { icon: 'diff', secondary: true, title: 'Both sides from the common ancestor as Markdown, in VS Code’s diff editor' });
     diffAll.addEventListener('click', () => void this.run({ kind: 'diffSides' }, 'Opened both sides in a diff editor'));
+    const codeDiff = button('Code A ↔ B', 'code-diff', { icon: 'diff-multiple', secondary: true, title: 'The code at both nodes, file by file, in VS Code’s multi-file diff editor' });
+    codeDiff.addEventListener('click', () => void this.run({ kind: 'codeDiff' }, 'Opened the code of both sides in a diff editor'));
     const anc = h('p', 'cmp-ancestor');
     anc.append(h('span', 'codicon codicon-git-commit'), document.createTextNode(' Common ancestor: '));
     if (view.ancestor.id) {
@@ -125,7 +127,7 @@ export class CompareApp {
         h('span', 'muted', ` · ${thousands(view.ancestor.common)} shared entries${view.ancestor.time ? ` · ${localTime(view.ancestor.time)}` : ''}`),
       );
     } else anc.append(h('span', 'muted', 'none: the two paths share no entry'));
-    this.header.replaceChildren(h('h1', 'title', `Compare: ${title}`), diffAll, anc);
+    this.header.replaceChildren(h('h1', 'title', `Compare: ${title}`), diffAll, codeDiff, anc);
     this.sides.replaceChildren(this.sideCard('a', view.a), this.sideCard('b', view.b));
     this.list.replaceChildren();
     this.loaded = 0;
@@ -159,7 +161,7 @@ export class CompareApp {
     return card;
   }
 
-  private showTotals(side: CompareSide, t: CompareTotals, files: string[]): void {
+  private showTotals(side: CompareSide, t: CompareTotals, files: string[], exact?: boolean): void {
     const card = this.cards[side];
     if (!card) return;
     const dl = h('dl', 'kv cmp-totals');
@@ -175,7 +177,7 @@ export class CompareApp {
     card.querySelector('.cmp-totals')?.replaceWith(dl);
     const f = h('details', 'cmp-files');
     f.open = files.length > 0 && files.length <= 12;
-    f.append(h('summary', undefined, `${files.length} ${files.length === 1 ? 'file' : 'files'} edited or written`));
+    f.append(h('summary', undefined, `${files.length} ${files.length === 1 ? 'file' : 'files'} ${exact ? 'changed since the ancestor (from checkpoints, bash included)' : 'edited or written'}`));
     const ul = h('ul');
     for (const p of files) ul.append(h('li', undefined, p));
     f.append(ul);

@@ -79,7 +79,7 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     inner.append(text('title', 30, 17, segmentTitle(m.length, hits)));
     inner.append(text('sub', 30, 31, clip(`${short(n.text)} → ${short(last.text)}`, subChars(w))));
   } else {
-    inner.append(text('title', 30, 17, clip(nodeTitle(n), titleChars(w))));
+    inner.append(text('title', 30, 17, clip(nodeTitle(n), titleChars(w) - (look.hasCode?.(n.id) ? 3 : 0))));
     inner.append(text('sub', 30, 31, clip(nodeSubtitle(n, it), subChars(w) - (it.isLeaf ? 3 : 0))));
     if (n.label !== undefined) {
       const bw = Math.min(w - 20, 14 + n.label.length * 6.2);

@@ -45,6 +45,8 @@ export interface CodeEntry {
   time: number;
   /** Paths the turn changed (snapshots), or that its calls name. */
   files: string[];
+  /** Files the snapshot left out (too large, nested repositories, special files), with the first few named. */
+  skipped?: { count: number; files: { path: string; why: string }[] };
 }
 
 /** The entries with a code state of their own, in file order. */
@@ -54,7 +56,7 @@ export async function codeEntries(sc: SessionCode): Promise<CodeEntry[]> {
   for (const [id, line] of sc.checkpoints.byEntry) {
     const rec = index.get(id);
     if (!rec) continue;
-    out.set(id, { entryId: id, kind: 'snapshot', snapshot: line.kind, time: rec.time, files: line.changed ?? [] });
+    out.set(id, { entryId: id, kind: 'snapshot', snapshot: line.kind, time: rec.time, files: line.changed ?? [], ...(line.skipped ? { skipped: line.skipped } : {}) });
   }
   for (const e of await changesOnPath(sc.session, index.live())) {
     if (out.has(e.entryId)) continue;

@@ -1,8 +1,8 @@
 // Read-only documents holding the code at a node (a checkpoint's file, or one the session's record
-// rebuilds), for VS Code's diff editors: `pi-tree-code:/<token>/<file name>`. The token names bytes the
-// host keeps (the newest few thousand, bounded in size); the path part only gives the editor its language.
+// rebuilds), for VS Code's diff editors: `pi-tree-code:<the file's own path>?t=<token>`. The token names
+// bytes the host keeps (the newest few thousand, bounded in size); the path is the real file's, so the
+// editors show its name and language and pair it with the file on disk (as git's diffs do).
 import { randomBytes } from 'node:crypto';
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 
 export const CODE_SCHEME = 'pi-tree-code';
@@ -30,11 +30,11 @@ export class CodeDocuments implements vscode.TextDocumentContentProvider, vscode
       this.docs.delete(k);
       this.bytes -= v.length;
     }
-    return vscode.Uri.from({ scheme: CODE_SCHEME, path: `/${token}/${basename(path) || 'file'}`, query: new URLSearchParams({ what }).toString() });
+    return vscode.Uri.from({ scheme: CODE_SCHEME, path: vscode.Uri.file(path).path, query: new URLSearchParams({ t: token, what }).toString() });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const token = uri.path.split('/')[1] ?? '';
+    const token = new URLSearchParams(uri.query).get('t') ?? '';
     const b = this.docs.get(token);
     if (!b) return '(this view is out of date: open the comparison again)';
     if (b.subarray(0, 8000).includes(0)) return `(a binary file of ${b.length} bytes)`;

@@ -111,8 +111,10 @@ export class CodeRestore {
       return false;
     }
     const title = `Restore the code at ${this.deps.describe(session, id)}`;
-    await this.preview(sc, plan, title);
+    const shown = await this.preview(sc, plan, title);
     const resolutions = await this.decide(plan, title, !!moveLeaf);
+    // Decided: the preview is out of date either way; the tree comes back to the front.
+    await closePreview(shown);
     if (!resolutions) return false;
     const viaPi = await this.deps.gateway?.live(file);
     try {
@@ -139,8 +141,8 @@ export class CodeRestore {
     }
   }
 
-  /** VS Code's multi-file diff editor: each file now → at the node. */
-  private async preview(sc: SessionCode, plan: RestorePlan, title: string): Promise<void> {
+  /** VS Code's multi-file diff editor: each file now → at the node. Resolves with its tab's label. */
+  private async preview(sc: SessionCode, plan: RestorePlan, title: string): Promise<string> {
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     for (const item of plan.items) {
       if (item.action === 'unrestorable') continue;
@@ -151,7 +153,9 @@ export class CodeRestore {
       resources.push([vscode.Uri.file(item.path), left, right]);
     }
     const c = planCounts(plan);
-    await vscode.commands.executeCommand('vscode.changes', `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${c.conflict ? `, ${c.conflict} conflicts` : ''}`, resources);
+    const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${c.conflict ? `, ${c.conflict} conflicts` : ''}`;
+    await vscode.commands.executeCommand('vscode.changes', label, resources);
+    return label;
   }
 
   private async bytesOf(sc: SessionCode, s: Side): Promise<Buffer | undefined> {
@@ -270,6 +274,12 @@ export class CodeRestore {
     );
     return changes;
   }
+}
+
+/** Closes the preview's tab (found by its label, wherever it is). */
+async function closePreview(label: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith(label));
+  if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
 }
 
 const ACTION_WORDS: Record<PlanItem['action'], string> = { create: 'Create', modify: 'Change', delete: 'Delete', conflict: 'Conflict', unrestorable: 'Not restorable' };

@@ -7,7 +7,7 @@ import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionIn
 import type { Session } from '../../core/session/session.js';
 import { FamilyLinks } from '../family/familyLinks.js';
 import { ChangeDocuments } from './changeDocuments.js';
-import { ComparePanels, type ComparePanel, type CompareTarget } from './comparePanel.js';
+import { ComparePanels, type CompareCode, type ComparePanel, type CompareTarget } from './comparePanel.js';
 import { HiddenMarks } from './hiddenMarks.js';
 
 export interface CodeViews {
@@ -29,12 +29,14 @@ export interface CodeViewDeps {
   known(): SessionInfo[];
   describe(file: string): string | undefined;
   openTree(file: string, select?: string): Promise<void>;
+  /** Checkpoints: exact file lists and code diffs in the compare view (#32). */
+  code?: CompareCode;
 }
 
 export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
   const docs = new ChangeDocuments();
   const family = new FamilyLinks({ cache: d.cache, scope: d.scope, known: d.known, acquire: d.acquire });
-  const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe });
+  const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe, code: d.code });
   const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
   return {
     docs,

@@ -34,6 +34,14 @@ export interface CompareDeps {
   docs: ChangeDocuments;
   openTree(file: string, select?: string): Promise<void>;
   describe(file: string): string | undefined;
+  code?: CompareCode;
+}
+
+/** What the compare view needs of checkpoints (#32): exact file lists, and the code of both sides in a diff. */
+export interface CompareCode {
+  /** Files whose code differs between `from` and `to` (one session); undefined without checkpoints. */
+  exactFiles(session: Session, from: string | null, to: string): Promise<string[] | undefined>;
+  showDiff(a: { session: Session; id: string }, b: { session: Session; id: string }): Promise<unknown>;
 }
 
 interface SideState {
@@ -144,7 +152,10 @@ export class ComparePanel implements vscode.Disposable {
       const s = this.sides![side];
       try {
         const sum = await summarizeSide(s.session, s.recs, ancestor?.time, this.closing.signal);
-        this.post({ type: 'compareSide', side, totals: sum.totals, files: sum.files });
+        // With checkpoints, the files are the code's own difference (bash changes included).
+        const node = s.target.id ?? s.session.leafId;
+        const exact = node ? await this.deps.code?.exactFiles(s.session, split.ancestorId, node).catch(() => undefined) : undefined;
+        this.post({ type: 'compareSide', side, totals: sum.totals, files: exact ?? sum.files, ...(exact ? { exact: true } : {}) });
       } catch (e) {
         if (!this.disposed) log().warn(`compare totals of side ${side}: ${String(e)}`);
       }
@@ -222,6 +233,14 @@ export class ComparePanel implements vscode.Disposable {
           { text: await this.sideMarkdown(b), name: 'branch.md', tag: 'B' },
           `Branches from ${this.split!.ancestorId ?? 'the start'}: A ↔ B`,
         );
+        return {};
+      }
+      case 'codeDiff': {
+        const { a, b } = this.sides!;
+        const ida = a.target.id ?? a.session.leafId;
+        const idb = b.target.id ?? b.session.leafId;
+        if (!ida || !idb || !this.deps.code) throw new Error('There is no code to compare here.');
+        await this.deps.code.showDiff({ session: a.session, id: ida }, { session: b.session, id: idb });
         return {};
       }
       case 'reveal': {
