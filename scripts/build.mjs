@@ -7,7 +7,7 @@
 // with __PI_TREE_TEST__ = true, which exposes window.__piTree for the browser tests and the benchmark.
 // The shipped webview.js is built with it false, so none of that is in it.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, chmodSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -30,7 +30,17 @@ const builds = [
     external: ['vscode'],
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: join(outdir, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  // `pi-tree --version` prints the package's version, put in at build time.
+  {
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: join(outdir, 'cli.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __PI_TREE_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  },
   // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
   { ...common, entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
   // The pi extension (src/bridge/): one ES module pi loads with `-e` or from its settings (pi's loader,

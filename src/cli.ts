@@ -12,6 +12,10 @@ import { safeText } from './cli/safeText.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
+declare const __PI_TREE_VERSION__: string | undefined;
+/** The package's version (the build puts it in; run from the sources, package.json is read). */
+const VERSION: string = typeof __PI_TREE_VERSION__ === 'string' ? __PI_TREE_VERSION__ : (require('../package.json') as { version: string }).version;
+
 const COMMANDS: Record<string, Command> = {
   ls: commands.ls,
   tree: commands.tree,
@@ -90,10 +94,6 @@ function usageOf(cmd: string): string {
   return lines.slice(at, end).join('\n');
 }
 
-export function register(name: string, command: Command): void {
-  COMMANDS[name] = command;
-}
-
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
@@ -101,7 +101,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-v') {
-    io.out(`${process.env.PI_TREE_VERSION ?? 'dev'}\n`);
+    io.out(`${VERSION}\n`);
     return 0;
   }
   // Own keys only: `pi-tree toString` or `pi-tree __proto__` is an unknown command, not Object's.

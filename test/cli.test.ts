@@ -20,6 +20,12 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
 const base = () => sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), user('u2', 'a1', 'two'), assistant('a2', 'u2', 'r2')]);
 
 describe('pi-tree CLI', () => {
+  it('--version prints the package version (it printed "dev")', () => {
+    const r = cli(['--version']);
+    assert.equal(r.code, 0);
+    assert.equal(r.out.trim(), JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version);
+  });
+
   it('usage errors exit 2; failures exit 1 with one line and no stack', () => {
     assert.equal(cli([]).code, 2);
     assert.equal(cli(['bogus']).code, 2);

@@ -33,6 +33,8 @@ export abstract class IndexColumns implements RecordColumns {
   readonly labels = new Map<string, LabelInfo>();
   readonly diagnostics: Diagnostic[] = [];
   name: string | undefined;
+  /** Time (ms) of the session_info entry the name comes from (the last in the file), 0 when none. */
+  nameTime = 0;
   /** Record of the current leaf (-1: before the first entry). */
   leafIndex = -1;
   /** Records held (superseded duplicates included); records are numbered 0…count-1 in file order. */
@@ -229,6 +231,7 @@ export abstract class IndexColumns implements RecordColumns {
       } else if (e.type === 'session_info') {
         const n = (e as SessionInfoEntry).name;
         this.name = (typeof n === 'string' ? n.trim() : '') || undefined;
+        this.nameTime = p.time;
       }
     }
     this.added(i, prev);

@@ -32,11 +32,18 @@ export function sessionMeta(m: MetaSources, s: Session, title: string): SessionM
     name: s.name,
     title,
     readOnly: s.readOnly,
-    diagnostics: s.diagnostics
-      .filter((d) => d.severity !== 'info')
-      .slice(0, 200)
-      .map((d) => ({ line: d.line, severity: d.severity, message: d.message })),
+    diagnostics: firstProblems(s.diagnostics, 200),
   };
+}
+
+/** The first `max` diagnostics that are not info (a garbage file has one per line: no pass over all of them). */
+function firstProblems(all: Session['diagnostics'], max: number): SessionMeta['diagnostics'] {
+  const out: SessionMeta['diagnostics'] = [];
+  for (let i = 0; i < all.length && out.length < max; i++) {
+    const d = all[i];
+    if (d.severity !== 'info') out.push({ line: d.line, severity: d.severity, message: d.message });
+  }
+  return out;
 }
 
 /** The meta of a first screen read from the file's end, before the session is open (the snapshot's replaces it). */

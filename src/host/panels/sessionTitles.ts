@@ -16,23 +16,30 @@ export interface FirstTexts {
 
 /** The texts of the first user message and of a fork's own first one (undefined when none yet). */
 export async function firstUserTexts(s: Session): Promise<FirstTexts> {
-  const users = s.index.records.filter((r) => r.type === 'message' && r.role === 'user');
+  // Over the columns: no record object per entry (a session may hold a million).
+  const index = s.index;
   const created = Date.parse(String(s.header.timestamp));
-  const own = typeof s.header.parentSession === 'string' && !Number.isNaN(created) ? users.find((r) => r.time >= created) : undefined;
+  const forked = typeof s.header.parentSession === 'string' && !Number.isNaN(created);
+  let first: string | undefined;
+  let own: string | undefined;
+  for (let i = 0; i < index.count && (first === undefined || (forked && own === undefined)); i++) {
+    if (!index.isLive(i) || !index.isType(i, 'message') || index.roleOf(i) !== 'user') continue;
+    first ??= index.idOf(i);
+    if (forked && own === undefined && index.timeOf(i) >= created) own = index.idOf(i);
+  }
+  const users = first === undefined ? [] : [{ id: first }];
   const text = async (id: string | undefined) => {
     if (!id) return undefined;
     const e = await s.getEntry(id);
     const m = e && messageOf(e);
     return (m ? fullText(m.content).replace(/\s+/g, ' ').trim() : '') || undefined;
   };
-  return { first: await text(users[0]?.id), own: own && own !== users[0] ? await text(own.id) : undefined };
+  return { first: await text(users[0]?.id), own: own && own !== first ? await text(own) : undefined };
 }
 
-/** Time of the session_info entry in effect (the last in the file, as pi reads the name). */
+/** Time of the session_info entry in effect (the last in the file, as pi reads the name): kept by the index. */
 function nameTime(s: Session): number | undefined {
-  const recs = s.index.records;
-  for (let i = recs.length - 1; i >= 0; i--) if (recs[i].type === 'session_info') return recs[i].time;
-  return undefined;
+  return s.index.nameTime || undefined;
 }
 
 export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 80): string {
