@@ -1,6 +1,7 @@
 // `pi-tree`: the session engine headless. Exit codes: 0 success, 1 failure with one line on stderr
 // (no stack trace), 2 usage error.
-import { writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
 import { compare, exportCmd, files } from './cli/compareCommands.js';
@@ -14,7 +15,7 @@ type Command = (argv: string[], io: CliIO) => Promise<number>;
 
 declare const __PI_TREE_VERSION__: string | undefined;
 /** The package's version (the build puts it in; run from the sources, package.json is read). */
-const VERSION: string = typeof __PI_TREE_VERSION__ === 'string' ? __PI_TREE_VERSION__ : (require('../package.json') as { version: string }).version;
+const version = (): string => (typeof __PI_TREE_VERSION__ === 'string' ? __PI_TREE_VERSION__ : String(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version));
 
 const COMMANDS: Record<string, Command> = {
   ls: commands.ls,
@@ -101,7 +102,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-v') {
-    io.out(`${VERSION}\n`);
+    io.out(`${version()}\n`);
     return 0;
   }
   // Own keys only: `pi-tree toString` or `pi-tree __proto__` is an unknown command, not Object's.
