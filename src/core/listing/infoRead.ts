@@ -21,6 +21,11 @@ export function sliceDue(): boolean {
   return performance.now() - sliceStart > SLICE_MS;
 }
 
+/** Ends the current slice: the next `sliceDue()` is true (a test's way to be sure a walk yields). */
+export function endSlice(): void {
+  sliceStart = -Infinity;
+}
+
 /** Gives the event loop a turn (timers, I/O, messages) and starts a new slice. */
 export async function yieldSlice(): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { endSlice } from '../../../src/core/listing/infoRead.js';
 import { attachPoint, FAMILY_READ_MAX, familyOf, HEAD_MAX, readHead, type FamilyScope } from '../../../src/core/listing/family.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
@@ -86,7 +87,7 @@ describe('attachPoint', () => {
       const view = ix.view.bind(ix);
       ix.view = (i: number) => (views++, view(i));
     }
-    await new Promise((r) => setTimeout(r, 15)); // the current slice is used up
+    endSlice(); // the walk's first check yields: no waiting on the clock
     let turned = false;
     setImmediate(() => (turned = true));
     assert.equal(await attachPoint(parent, child), null);
