@@ -1,9 +1,11 @@
 // `pi-tree move|label|name|fork|clone` on a session a pi with the bridge is running: the action goes
 // through that pi (which then continues from there) instead of into the file behind its back.
 // `--file-only` forces the file. Output keeps each command's stdout contract; "via pi <pid>" goes to stderr.
+// A pi that runs the session but does not answer (stopped with Ctrl+Z) is refused with one line, never
+// taken for "no pi".
 import { resolve } from 'node:path';
 import { actionKey, BridgeClient } from '../core/bridge/client.js';
-import { findBridge } from '../core/bridge/discovery.js';
+import { findBridge, PiUnresponsiveError, type LiveBridgeInfo } from '../core/bridge/discovery.js';
 import { args, ROUTED_ARGS } from './commands.js';
 import type { CliIO } from './io.js';
 
@@ -12,6 +14,21 @@ export type RoutedName = 'move' | 'label' | 'name' | 'fork' | 'clone';
 
 /** How long a routed action waits for pi to finish a turn before giving up with "busy". */
 const WAIT_MS = 10_000;
+
+/** The one line for a pi that runs the session and does not answer. */
+export function unresponsiveLine(e: PiUnresponsiveError, alternative = 'add --file-only to write the file all the same (pi would not see it)'): string {
+  return `${e.message}: resume pi (fg) or ${alternative}`;
+}
+
+/** The live bridge running `file` (undefined: none); a pi that does not answer is an error, not "none". */
+export async function runningPi(file: string, env: NodeJS.ProcessEnv, alternative?: string): Promise<LiveBridgeInfo | undefined> {
+  try {
+    return await findBridge(file, { env });
+  } catch (e) {
+    if (e instanceof PiUnresponsiveError) throw new Error(unresponsiveLine(e, alternative), { cause: e });
+    throw e;
+  }
+}
 
 /** Wraps a file-mode command so it goes through a running pi when there is one. */
 export function routed(name: RoutedName, fileMode: Command): Command {
@@ -23,7 +40,7 @@ export function routed(name: RoutedName, fileMode: Command): Command {
     const spec = ROUTED_ARGS[name];
     const parsed = args(rest, spec.options, spec.positionals as [number, number], spec.usage);
     const [file, ...pos] = parsed.positionals;
-    const info = await findBridge(resolve(file), { env: io.env });
+    const info = await runningPi(resolve(file), io.env);
     if (!info) return fileMode(rest, io);
     // pi moves as its /tree does (a user message: to its parent): an exact move is the file's alone
     if (parsed.values.exact)
