@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { agentDirOf } from '../core/bridge/paths.js';
 import { actionKey, BridgeClient } from '../core/bridge/client.js';
+import { verifyBridge } from '../core/bridge/peer.js';
 import type { BridgeRecord } from '../core/bridge/protocol.js';
 import {
   codeEntries,
@@ -84,7 +85,10 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   const { session, sc } = await open(positionals[0], io);
   // (a pi that runs the session but does not answer, stopped with Ctrl+Z, is refused: it would go on from its own leaf)
   const bridge = values['dry-run'] ? undefined : await runningPi(resolve(positionals[0]), io.env, 'quit it to restore without pi');
-  if (bridge) return viaPi(bridge.record, session, sc, positionals, values, io);
+  if (bridge) {
+    verifyBridge(bridge, resolve(positionals[0]), io.env); // (a planted record is not driven: core/bridge/peer.ts)
+    return viaPi(bridge.record, session, sc, positionals, values, io);
+  }
   if (values['dry-run']) {
     if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {

@@ -6,9 +6,11 @@
 // runs the session but does not answer (stopped with Ctrl+Z, blocked) asks the same: "Wait for pi"
 // looks again every second until it answers (or the user cancels the wait), and nothing is ever written
 // behind it. When no pi runs the session, or it is gone before anything was sent, the caller uses the
-// file (SessionActions). No vscode import: the UI comes in as GatewayUi.
+// file (SessionActions). A record that does not check out (core/bridge/peer.ts) is refused. No vscode
+// import: the UI comes in as GatewayUi.
 import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/bridge/client.js';
 import { PiUnresponsiveError, type LiveBridgeInfo } from '../../core/bridge/discovery.js';
+import { UntrustedBridgeError, verifyBridge } from '../../core/bridge/peer.js';
 import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
 import type { Session } from '../../core/session/session.js';
 
@@ -32,6 +34,8 @@ export interface GatewayOptions {
   longWaitMs?: number;
   /** How often a pi that does not answer is looked at while the user waits (ms). */
   pollMs?: number;
+  /** The environment the bridges were placed by (their socket places). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What a routed action came to: pi did it, the user cancelled, or there was no pi to do it. */
@@ -105,6 +109,12 @@ export class PiGateway {
       if (found === 'cancelled') return { via: 'cancelled' };
       if (!found) return { via: 'none' };
       info = found;
+      try {
+        verifyBridge(info, file, this.opts.env);
+      } catch (e) {
+        if (e instanceof UntrustedBridgeError) throw new PiActionError(e.code, e.message);
+        throw e;
+      }
       try {
         client = await BridgeClient.connect(info.record);
         break;
