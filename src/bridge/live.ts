@@ -27,6 +27,18 @@ export function loadPi(): Promise<typeof import('@earendil-works/pi-coding-agent
 
 const KEYS_KEPT = 256;
 
+type KeyedReply = { op: string; reply: Promise<unknown> };
+const KEYS = Symbol.for('pi-tree.bridge.keys');
+/**
+ * Idempotency keys and their replies, per pi PROCESS: shared by every bridge instance (a new one starts
+ * with each session pi switches to) and every loaded copy, so an action repeated with its key after a
+ * fork, clone or switch is answered, not done again.
+ */
+function actionKeys(): Map<string, KeyedReply> {
+  const g = globalThis as unknown as Record<symbol, Map<string, KeyedReply> | undefined>;
+  return (g[KEYS] ??= new Map());
+}
+
 const ACTIVE = Symbol.for('pi-tree.bridge.active');
 /** Session files with a bridge in this process: a second loaded copy of the bridge stays quiet. */
 function activeFiles(): Set<string> {
@@ -41,7 +53,6 @@ export class LiveBridge {
   private known: number;
   private wasBusy: boolean;
   private closed = false;
-  private readonly keys = new Map<string, { op: string; reply: Promise<unknown> }>();
   /** Ids of leaf records this bridge appended (pi does not hold them in memory). */
   readonly ownIds = new Set<string>();
   /** A reviewed summary for the navigation being run (session_before_tree hands it to pi). */
@@ -229,17 +240,19 @@ export class LiveBridge {
     if (!MUTATING_OPS.includes(req.op)) throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);
     const key = (req as { key?: string }).key;
     if (key === undefined) return ops.mutate(this, req);
-    const seen = this.keys.get(key);
+    const keys = actionKeys();
+    const seen = keys.get(key);
     if (seen) {
       if (seen.op !== req.op) throw new BridgeFailure('bad-args', `key ${key} was used for ${seen.op}`);
       return seen.reply;
     }
     const reply = ops.mutate(this, req);
-    this.keys.set(key, { op: req.op, reply });
-    if (this.keys.size > KEYS_KEPT) this.keys.delete(this.keys.keys().next().value as string);
+    const entry = { op: req.op, reply };
+    keys.set(key, entry);
+    if (keys.size > KEYS_KEPT) keys.delete(keys.keys().next().value as string);
     // A failure before anything was done may be retried with the same key.
     reply.catch((e: unknown) => {
-      if (e instanceof BridgeFailure && ['busy', 'stale', 'not-found', 'bad-args', 'closing'].includes(e.code)) this.keys.delete(key);
+      if (e instanceof BridgeFailure && ['busy', 'stale', 'not-found', 'bad-args', 'closing'].includes(e.code) && keys.get(key) === entry) keys.delete(key);
     });
     return reply;
   }

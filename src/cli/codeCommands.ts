@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { agentDirOf } from '../core/bridge/paths.js';
 import { actionKey, BridgeClient } from '../core/bridge/client.js';
-import { findBridge } from '../core/bridge/discovery.js';
+import { verifyBridge } from '../core/bridge/peer.js';
 import type { BridgeRecord } from '../core/bridge/protocol.js';
 import {
   codeEntries,
@@ -24,6 +24,7 @@ import type { Side } from '../core/checkpoints/codeState.js';
 import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { Session } from '../core/session/session.js';
+import { runningPi } from './bridgeRouting.js';
 import { args, UsageError } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
@@ -88,8 +89,12 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   const flip = values.undo ? 'undo' : values.redo ? 'redo' : undefined;
   if (flip ? positionals.length !== 1 : positionals.length !== 2) throw new UsageError(`usage: ${RESTORE_USAGE}`);
   const { session, sc } = await open(positionals[0], io);
-  const bridge = values['dry-run'] ? undefined : await findBridge(resolve(positionals[0]), { env: io.env });
-  if (bridge) return viaPi(bridge.record, session, sc, positionals, values, io);
+  // (a pi that runs the session but does not answer, stopped with Ctrl+Z, is refused: it would go on from its own leaf)
+  const bridge = values['dry-run'] ? undefined : await runningPi(resolve(positionals[0]), io.env, 'quit it to restore without pi');
+  if (bridge) {
+    verifyBridge(bridge, resolve(positionals[0]), io.env); // (a planted record is not driven: core/bridge/peer.ts)
+    return viaPi(bridge.record, session, sc, positionals, values, io);
+  }
   if (values['dry-run']) {
     if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {

@@ -2,7 +2,6 @@
 // headless, against an OpenAI-compatible endpoint. Exit 0 on success, 1 with one line on stderr when
 // something is wrong, 2 for usage errors.
 import { resolve } from 'node:path';
-import { findBridge } from '../core/bridge/discovery.js';
 import { OpenAICompatibleModel, type ModelPrices } from '../core/models/openaiCompatible.js';
 import { NotASessionError } from '../core/index/reader.js';
 import { EntryNotFoundError, Session } from '../core/session/session.js';
@@ -19,6 +18,7 @@ import {
   summarizeBranch,
   summarizeCompaction,
 } from '../core/summary/index.js';
+import { runningPi } from './bridgeRouting.js';
 import { collectBeside } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
@@ -139,11 +139,12 @@ function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): 
 
 /**
  * A pi running FILE with the pi-tree bridge would go on from its own leaf and never see a summary or
- * compaction written behind its back: refused (before any model call) unless --file-only says so.
+ * compaction written behind its back: refused (before any model call) unless --file-only says so; a
+ * pi that runs it but does not answer (stopped with Ctrl+Z) as well.
  */
 async function notUnderPi(file: string, opts: Record<string, string | number | boolean>, io: CliIO, what: string): Promise<void> {
   if (opts['dry-run'] || opts['file-only']) return;
-  const info = await findBridge(resolve(file), { env: io.env });
+  const info = await runningPi(resolve(file), io.env, `add --file-only to write ${what} all the same (pi would not see it)`);
   if (info)
     throw new Error(
       `pi ${info.record.pid} runs this session (with the pi-tree bridge) and would not see ${what} written into the file: make it in pi, or add --file-only to write the file all the same`,

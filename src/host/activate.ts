@@ -9,7 +9,7 @@ import { infoTitle } from '../core/listing/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
 import { refreshBridgeCopy } from './bridge/piConnect.js';
 import { PiGateway } from './bridge/piGateway.js';
-import { findBridge } from '../core/bridge/discovery.js';
+import { findBridge, PiUnresponsiveError } from '../core/bridge/discovery.js';
 import type { Host } from './commands/host.js';
 import { registerNodeCommands } from './commands/nodeCommands.js';
 import { registerPiConnectCommands } from './commands/piConnectCommands.js';
@@ -109,7 +109,13 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     find: (file) => findBridge(file, { dirs: bridges.dirs }),
     ui: {
       askWait: async (message) => (await vscode.window.showWarningMessage(message, { modal: true }, 'Wait for pi')) === 'Wait for pi',
-      waiting: (message, work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: message }, () => work)),
+      waiting: (message, work, cancel) =>
+        Promise.resolve(
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: message, cancellable: !!cancel }, (_progress, token) => {
+            token.onCancellationRequested(() => cancel?.());
+            return work;
+          }),
+        ),
     },
     log: (m) => out.info(m),
   });
@@ -127,7 +133,15 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   };
   // `before` (a move of the leaf) runs only once pi is known to go on: without pi the session stays as it was.
   const runPi = async (file: string, text?: string, before?: BeforePi) => {
-    const running = await findBridge(file, { dirs: bridges.dirs });
+    let running;
+    try {
+      running = await findBridge(file, { dirs: bridges.dirs });
+    } catch (e) {
+      // A pi runs it but does not answer (stopped with Ctrl+Z): a second pi on the same file is not the answer.
+      if (!(e instanceof PiUnresponsiveError)) throw e;
+      void vscode.window.showWarningMessage(`${e.message}. Resume it (fg in its terminal) and continue there.`);
+      return;
+    }
     const via = running ? { running } : await piFor(file);
     if (!via) return;
     if (before) {

@@ -1,10 +1,11 @@
-// Shared by the bridge suites: waiting for a bridge, and comparing what pi sent its model with what
-// `pi-tree context FILE --leaf ID` predicts.
+// Shared by the bridge suites: waiting for a bridge, comparing what pi sent its model with what
+// `pi-tree context FILE --leaf ID` predicts, and stopping pi as its Ctrl+Z does.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { context as contextCommand } from '../../src/cli/commands.js';
 import { findBridge, type LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
 import type { RecordedRequest } from '../support/loopbackOpenAI.js';
+import { connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { PiRpc } from '../support/piRpc.js';
@@ -15,7 +16,11 @@ type Rec = Record<string, any>;
 export async function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = 30_000): Promise<LiveBridgeInfo> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const info = await findBridge(file, { env });
+    // (a pi that does not answer yet, say one just resumed with SIGCONT, is waited for)
+    const info = await findBridge(file, { env }).catch((e: unknown) => {
+      if ((e as { code?: string }).code === 'unresponsive') return undefined;
+      throw e;
+    });
     if (info && (!pi || info.record.pid === pi.pid)) return info;
     if (pi && pi.child.exitCode !== null) throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
     if (Date.now() > deadline) throw new Error(`no bridge for ${file} within ${timeoutMs} ms; pi stderr: ${pi?.stderr.slice(-2000)}`);
@@ -93,4 +98,52 @@ export function fileEntries(file: string): Rec[] {
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Rec)
     .slice(1);
+}
+
+/** The state letter of a process in /proc/<pid>/stat (Linux): R, S, T (stopped) … */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stops `pid` as pi's own Ctrl+Z does (SIGSTOP), runs `fn`, and always lets it go on (SIGCONT), even
+ * when `fn` throws. Resolves once the kernel shows the process stopped.
+ */
+export async function whileStopped<T>(pid: number, fn: () => Promise<T>): Promise<T> {
+  process.kill(pid, 'SIGSTOP');
+  try {
+    const deadline = Date.now() + 10_000;
+    while (procState(pid) !== 'T') {
+      if (Date.now() > deadline) throw new Error(`pid ${pid} did not stop (state ${procState(pid)})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return await fn();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}
+
+/**
+ * Connects to `endpoint` and closes each connection at once, until connect() fails: with nobody
+ * accepting (a stopped pi) every connection stays in the socket's accept queue. Resolves with the
+ * number that fitted and the error code of the first that did not.
+ */
+export async function fillAcceptQueue(endpoint: string, max = 5000): Promise<{ queued: number; code: string }> {
+  for (let n = 0; n < max; n++) {
+    const code = await new Promise<string | undefined>((resolve) => {
+      const s = connect(endpoint);
+      s.once('connect', () => {
+        s.destroy();
+        resolve(undefined);
+      });
+      s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    });
+    if (code) return { queued: n, code };
+  }
+  throw new Error(`${max} connections fitted in the accept queue of ${endpoint}`);
 }

@@ -1,6 +1,7 @@
 // pi restarting, exiting and crashing around the bridge: a move survives a restart (pi and pi-tree
 // agree where the session resumes), a crashed pi's record is found stale within a second and removed,
-// the client gets a clean error, and a request repeated with its key is not done twice.
+// the client gets a clean error, and a request repeated with its key is not done twice (also on the
+// bridge of the session pi switched to: keys are per pi process).
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -147,5 +148,22 @@ describe('bridge lifecycle', () => {
     assert.equal((await listBridges({ env: pe.env })).length, 1);
     await pi.stop();
     assert.equal(existsSync(info.recordFile), false);
+  });
+
+  it('keys are kept per pi process: a clone repeated with its key on the bridge of the session pi switched to is not done again', async () => {
+    const { pi, info } = await start();
+    const c = await BridgeClient.connect(info.record);
+    const first = await c.request('clone', { entryId: ids.a1, key: 'clone-1' });
+    c.close();
+    assert.ok(first.sessionFile && first.sessionFile !== file, 'pi cloned into a new session');
+    // The clone's session has a bridge of its own (a new instance in the same pi process).
+    const next = await waitForBridge(first.sessionFile, pe.env, pi);
+    assert.notEqual(next.stem, info.stem);
+    const c2 = await BridgeClient.connect(next.record);
+    const again = await c2.request('clone', { entryId: ids.a1, key: 'clone-1' });
+    c2.close();
+    assert.deepEqual(again, first, "the repeat gets the first clone's reply");
+    assert.equal((await pi.send({ type: 'get_state' })).sessionFile, first.sessionFile, 'pi still runs the first clone: nothing was cloned again');
+    await pi.stop();
   });
 });

@@ -10,6 +10,8 @@ export class BridgeError extends Error {
   constructor(
     readonly code: BridgeErrorCode,
     message: string,
+    /** The system's error code of a failed connect (ECONNREFUSED, ENOENT, EAGAIN …). */
+    readonly sysCode?: string,
   ) {
     super(message);
   }
@@ -72,7 +74,8 @@ export class BridgeClient {
       }, timeoutMs);
       socket.once('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(new BridgeError('connect-failed', `cannot reach pi (pid ${record.pid}): ${e.code ?? e.message}`));
+        socket.destroy();
+        reject(new BridgeError('connect-failed', `cannot reach pi (pid ${record.pid}): ${e.code ?? e.message}`, e.code));
       });
       socket.once('connect', () => {
         clearTimeout(timer);

@@ -1,7 +1,10 @@
 // Finding running bridges: discovery records in private directories, checked before they are believed
-// (owner, modes, shape, an endpoint pi-tree itself would have chosen), then confirmed alive (the pid
-// exists and the socket answers with the record's token). Records of dead pis are removed, with their
-// socket, and nothing else: no path read from a record is ever deleted.
+// (owner, modes, shape, an endpoint pi-tree itself would have chosen), then probed. A record is live (the
+// socket answers with its token and pid), stale (its pid is dead, or nobody listens: ECONNREFUSED or
+// ENOENT) or unresponsive (the pid lives and its socket is there but does not answer: pi stopped with
+// Ctrl+Z, or blocked; a full accept queue, EAGAIN, is that too). Only stale records are removed, with
+// their socket, and nothing else: no path read from a record is ever deleted. An unresponsive pi is never
+// taken for "no pi": findBridge throws PiUnresponsiveError, so nobody writes the file behind it.
 import { lstatSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BridgeClient, BridgeError } from './client.js';
@@ -32,7 +35,25 @@ export interface LiveBridgeInfo extends FoundRecord {
   state: StateData;
 }
 
+/** A pi that runs a session but does not answer (stopped, blocked): it goes on from its own leaf later. */
+export interface UnresponsiveBridgeInfo extends FoundRecord {
+  why: string;
+}
+
 export type Liveness = { status: 'live'; state: StateData } | { status: 'stale'; why: string } | { status: 'unresponsive'; why: string };
+
+/** The pi running a session does not answer: nothing may be done to its file behind its back. */
+export class PiUnresponsiveError extends Error {
+  override name = 'PiUnresponsiveError';
+  readonly code = 'unresponsive';
+  constructor(readonly info: UnresponsiveBridgeInfo) {
+    super(`pi ${info.record.pid} runs this session but does not answer (${info.why}); nothing was done`);
+  }
+
+  get pid(): number {
+    return this.info.record.pid;
+  }
+}
 
 const MAX_RECORD_BYTES = 64 * 1024;
 
@@ -77,35 +98,74 @@ function readRecord(file: string): BridgeRecord | undefined {
   }
 }
 
-/** False when no process of ours has this pid (ESRCH, or EPERM: the pid now belongs to another user). */
-export function pidAlive(pid: number): boolean {
+/** The state letter of `pid` in /proc/<pid>/stat (R, S, T stopped, Z zombie …); Linux only, else undefined. */
+function procState(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Is the record's pi alive and answering with this record's token and pid? */
-export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000): Promise<Liveness> {
+/** False when no process of ours has this pid (ESRCH, or EPERM: the pid now belongs to another user), or it has exited and waits to be reaped. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const state = procState(pid);
+  return state !== 'Z' && state !== 'X';
+}
+
+/** True when the kernel shows `pid` stopped (Ctrl+Z, SIGSTOP) or stopped by a tracer; Linux only. */
+export function pidStopped(pid: number): boolean {
+  const state = procState(pid);
+  return state === 'T' || state === 't';
+}
+
+/** Connect errors that mean nobody listens at the endpoint (anything else: somebody may, and is not answering). */
+const NOBODY_LISTENS = new Set(['ECONNREFUSED', 'ENOENT']);
+
+/**
+ * Is the record's pi alive and answering with this record's token and pid? A stopped pi is not even
+ * connected to (each connection would wait in its accept queue until it resumes), and the probe's
+ * connection is always closed, also when it times out.
+ */
+export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000, again = true): Promise<Liveness> {
   const { record } = found;
   if (!pidAlive(record.pid)) return { status: 'stale', why: `pid ${record.pid} is gone` };
+  if (pidStopped(record.pid)) return { status: 'unresponsive', why: 'it is stopped: Ctrl+Z or SIGSTOP' };
   let client: BridgeClient;
   try {
     client = await BridgeClient.connect(record, { timeoutMs: probeTimeoutMs });
   } catch (e) {
-    const code = e instanceof BridgeError ? e.code : 'failed';
     // Refused or no socket file: nobody listens there (a pid reused, or a pi frozen before listening).
-    return code === 'timeout' ? { status: 'unresponsive', why: (e as Error).message } : { status: 'stale', why: (e as Error).message };
+    // A full accept queue (EAGAIN), a timeout or any other error: a pi is there and does not take it.
+    if (e instanceof BridgeError && e.sysCode !== undefined && NOBODY_LISTENS.has(e.sysCode)) return { status: 'stale', why: e.message };
+    const why =
+      e instanceof BridgeError && e.sysCode === 'EAGAIN'
+        ? 'its socket takes no more connections'
+        : e instanceof BridgeError && e.code === 'timeout'
+          ? `no connection within ${probeTimeoutMs} ms`
+          : (e as Error).message;
+    return { status: 'unresponsive', why };
   }
   try {
     const state = await client.state({ timeoutMs: probeTimeoutMs });
-    if (state.pid !== record.pid) return { status: 'stale', why: `the socket answers for pid ${state.pid}, not ${record.pid}` };
+    if (state.pid !== record.pid) return { status: 'unresponsive', why: `the socket answers for pid ${state.pid}, not ${record.pid}` };
     return { status: 'live', state };
   } catch (e) {
-    const code = e instanceof BridgeError ? e.code : 'failed';
-    return code === 'timeout' ? { status: 'unresponsive', why: (e as Error).message } : { status: 'stale', why: (e as Error).message };
+    // Hung up without answering: pi exiting (the next connect is refused) or full (it is not): one more look.
+    if (again && e instanceof BridgeError && e.code === 'peer-gone') {
+      client.close();
+      return checkLiveness(found, probeTimeoutMs, false);
+    }
+    const code = e instanceof BridgeError ? e.code : undefined;
+    const why = code === 'timeout' ? `no answer within ${probeTimeoutMs} ms` : code === 'peer-gone' ? 'it hung up without answering' : (e as Error).message;
+    return { status: 'unresponsive', why };
   } finally {
     client.close();
   }
@@ -151,18 +211,26 @@ function cleanTemps(dirs: string[]): void {
   }
 }
 
-/** Every live bridge; stale records are removed on the way (unless clean is false). */
-export async function listBridges(opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo[]> {
+/** Every bridge whose pi is alive: live ones and unresponsive ones (newest first); stale records are removed on the way (unless clean is false). */
+export async function scanBridges(opts: DiscoveryOptions = {}): Promise<{ live: LiveBridgeInfo[]; unresponsive: UnresponsiveBridgeInfo[] }> {
   const env = opts.env ?? process.env;
   const found = readRecords(opts);
   const checked = await Promise.all(found.map(async (f) => ({ f, l: await checkLiveness(f, opts.probeTimeoutMs) })));
   const live: LiveBridgeInfo[] = [];
+  const unresponsive: UnresponsiveBridgeInfo[] = [];
   for (const { f, l } of checked) {
     if (l.status === 'live') live.push({ ...f, state: l.state });
-    else if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
+    else if (l.status === 'unresponsive') unresponsive.push({ ...f, why: l.why });
+    else if (opts.clean !== false) removeStale(f, env);
   }
   if (opts.clean !== false) cleanTemps(opts.onlyDirs ?? recordDirs(env, opts.dirs));
-  return live.sort((a, b) => b.record.startedAt - a.record.startedAt);
+  const newest = (a: FoundRecord, b: FoundRecord) => b.record.startedAt - a.record.startedAt;
+  return { live: live.sort(newest), unresponsive: unresponsive.sort(newest) };
+}
+
+/** Every live bridge (see scanBridges). */
+export async function listBridges(opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo[]> {
+  return (await scanBridges(opts)).live;
 }
 
 /** A path in canonical form for comparison (symlinks resolved when the file exists). */
@@ -176,7 +244,11 @@ export function canonicalPath(p: string): string {
   return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
 }
 
-/** The live bridge of the pi running `sessionFile` (the newest, if several pis run it), matched by realpath. */
+/**
+ * The live bridge of the pi running `sessionFile` (the newest, if several pis run it), matched by
+ * realpath; undefined when no pi runs it. Throws PiUnresponsiveError when the newest pi that runs it
+ * does not answer: that is a pi, which would go on from its own leaf, not "no pi".
+ */
 export async function findBridge(sessionFile: string, opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo | undefined> {
   const want = canonicalPath(sessionFile);
   const env = opts.env ?? process.env;
@@ -184,7 +256,8 @@ export async function findBridge(sessionFile: string, opts: DiscoveryOptions = {
   for (const f of candidates.sort((a, b) => b.record.startedAt - a.record.startedAt)) {
     const l = await checkLiveness(f, opts.probeTimeoutMs);
     if (l.status === 'live') return { ...f, state: l.state };
-    if (l.status === 'stale' && opts.clean !== false) removeStale(f, env);
+    if (l.status === 'unresponsive') throw new PiUnresponsiveError({ ...f, why: l.why });
+    if (opts.clean !== false) removeStale(f, env);
   }
   return undefined;
 }

@@ -3,7 +3,8 @@
 // second: a branch summary is shown for review and committed as reviewed (by the running pi through
 // its session_before_tree hook, else by pi-tree's writer exactly as pi writes it); a compaction by a
 // running pi is committed at once and undone by moving back to `previousLeafId`, a headless one is a
-// draft until committed.
+// draft until committed. A pi that runs the session but does not answer is never worked around: the
+// PiUnresponsiveError of findBridge ends the preview or commit, nothing is written behind it.
 import { Session } from '../session/session.js';
 import { commitCompaction, planCompaction, StaleSessionError } from '../summary/index.js';
 import type { FileDetails, Usage } from '../format/types.js';
@@ -37,6 +38,15 @@ async function withRunning<T>(sessionFile: string, opts: ByPiOptions, fn: (c: Br
   } finally {
     client.close();
   }
+}
+
+/**
+ * Refuses a write into `sessionFile` by pi-tree while a pi runs it: a live one must make it itself
+ * (StaleSessionError), one that does not answer would go on from its own leaf (PiUnresponsiveError).
+ */
+export async function refuseBehindPi(sessionFile: string, discovery?: DiscoveryOptions): Promise<void> {
+  const live = await findBridge(sessionFile, discovery);
+  if (live) throw new StaleSessionError(`pi ${live.record.pid} runs this session (with the pi-tree bridge) and would not see it written behind its back; nothing was written. Do it in pi.`);
 }
 
 function needHeadless(opts: ByPiOptions): HeadlessOptions {

@@ -1,11 +1,20 @@
 // Which sessions have a running pi with the bridge, kept current for the whole host: the discovery
 // directories are watched (fs.watch, and a 1 s look at the record names and pids for what a watch
 // misses, such as a pi killed without removing its record), and each change is confirmed with
-// discovery's liveness probe. No vscode import: the sidebar, the panels and the actions ask it.
+// discovery's liveness probe. A pi that does not answer (stopped with Ctrl+Z, blocked) stays known, as
+// unresponsive: its session is still pi's (the sidebar marks it, an open tree shows pi as not free,
+// actions ask to wait), and it is looked at again each poll until it answers or its pid is gone (on
+// Linux a stopped pi is seen in /proc without a connection that would wait in its queue). No vscode
+// import: the sidebar, the panels and the actions ask it.
 import { watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
-import { canonicalPath, listBridges, pidAlive, readRecords, type LiveBridgeInfo } from '../../core/bridge/discovery.js';
+import { canonicalPath, pidAlive, readRecords, scanBridges, type LiveBridgeInfo, type UnresponsiveBridgeInfo } from '../../core/bridge/discovery.js';
 import { recordDirOf, recordDirs } from '../../core/bridge/paths.js';
+
+/** A pi with the bridge that runs a session: answering (live), or not (unresponsive, with why). */
+export type KnownBridge = LiveBridgeInfo | UnresponsiveBridgeInfo;
+
+export const isUnresponsive = (b: KnownBridge): b is UnresponsiveBridgeInfo => 'why' in b;
 
 export interface RegistryOptions {
   env?: NodeJS.ProcessEnv;
@@ -15,7 +24,7 @@ export interface RegistryOptions {
 }
 
 export class BridgeRegistry {
-  private byFile = new Map<string, LiveBridgeInfo>();
+  private byFile = new Map<string, KnownBridge>();
   private readonly canon = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   private readonly watchers = new Map<string, FSWatcher>();
@@ -37,8 +46,8 @@ export class BridgeRegistry {
     void this.rescan();
   }
 
-  /** The live bridge of `file`, as last seen. */
-  get(file: string): LiveBridgeInfo | undefined {
+  /** The bridge of the pi running `file`, as last seen (answering or not). */
+  get(file: string): KnownBridge | undefined {
     if (!this.byFile.size) return undefined;
     let key = this.canon.get(file);
     if (key === undefined) {
@@ -48,7 +57,7 @@ export class BridgeRegistry {
     return this.byFile.get(key);
   }
 
-  all(): LiveBridgeInfo[] {
+  all(): KnownBridge[] {
     return [...this.byFile.values()];
   }
 
@@ -75,10 +84,10 @@ export class BridgeRegistry {
 
   private async scanOnce(): Promise<void> {
     this.watchDirs();
-    const live = await listBridges({ env: this.env, dirs: this.dirs });
-    const next = new Map<string, LiveBridgeInfo>();
+    const { live, unresponsive } = await scanBridges({ env: this.env, dirs: this.dirs });
+    const next = new Map<string, KnownBridge>();
     // Newest first: when two pis run one file, the newer one is driven (as findBridge does).
-    for (const b of live) {
+    for (const b of [...live, ...unresponsive].sort((x, y) => y.record.startedAt - x.record.startedAt)) {
       const key = canonicalPath(b.record.sessionFile);
       if (!next.has(key)) next.set(key, b);
     }
@@ -87,11 +96,11 @@ export class BridgeRegistry {
       .map((f) => f.recordFile)
       .sort()
       .join('\n');
-    // Records of pis that did not answer the probe in time (a busy machine): looked at again next poll.
+    // Records of pis that did not answer the probe (stopped, blocked, a busy machine): looked at again next poll.
     this.unconfirmed = records.length > live.length;
-    const sig = (m: Map<string, LiveBridgeInfo>) =>
+    const sig = (m: Map<string, KnownBridge>) =>
       [...m]
-        .map(([k, b]) => `${k}\0${b.stem}`)
+        .map(([k, b]) => `${k}\0${b.stem}\0${isUnresponsive(b) ? 'unresponsive' : 'live'}`)
         .sort()
         .join('\n');
     const changed = sig(next) !== sig(this.byFile);

@@ -1,16 +1,19 @@
 // An open tree's connection to the pi running its session: subscribed while the panel is open, so the
 // header can say "connected to pi <pid>" and whether pi is busy. It connects when the registry sees a
 // bridge for the file and drops back to file mode, quietly, when pi exits, crashes or switches to
-// another session. No vscode import.
+// another session. A pi that does not answer (stopped with Ctrl+Z) stays this session's pi, shown as
+// not free (busy, unresponsive), and no connection is made to it until it answers again. No vscode import.
 import { BridgeClient } from '../../core/bridge/client.js';
 import type { BridgeEvent } from '../../core/bridge/protocol.js';
-import type { BridgeRegistry } from './bridgeRegistry.js';
+import { isUnresponsive, type BridgeRegistry } from './bridgeRegistry.js';
 
 export interface LiveState {
   pid: number;
   busy: boolean;
   piVersion?: string;
   leafId: string | null;
+  /** pi runs the session but does not answer (stopped, blocked): busy is true as well. */
+  unresponsive?: boolean;
 }
 
 export class LiveSession {
@@ -49,8 +52,24 @@ export class LiveSession {
   private async syncNow(): Promise<void> {
     if (this.disposed) return;
     const info = this.registry.get(this.file);
-    if (this.client && !this.client.closed && (!info || info.record.pid === this.client.record.pid)) return;
-    if (!info) return;
+    if (info && isUnresponsive(info)) {
+      // Still pi's session; a new connection would only wait in pi's accept queue.
+      const s = this.current;
+      this.set({ pid: info.record.pid, busy: true, unresponsive: true, piVersion: s?.piVersion, leafId: s?.leafId ?? null });
+      return;
+    }
+    if (this.client && !this.client.closed && (!info || info.record.pid === this.client.record.pid)) {
+      if (this.current?.unresponsive) {
+        // It answers again: its state, on the connection it kept.
+        const st = await this.client.state().catch(() => undefined);
+        if (st) this.set({ pid: st.pid, busy: st.busy, piVersion: st.piVersion, leafId: st.leafId });
+      }
+      return;
+    }
+    if (!info) {
+      if (this.current?.unresponsive && !this.client) this.set(undefined);
+      return;
+    }
     let client: BridgeClient;
     try {
       client = await BridgeClient.connect(info.record);
@@ -85,7 +104,8 @@ export class LiveSession {
     switch (ev.event) {
       case 'busy':
       case 'idle':
-        if (s.busy !== (ev.event === 'busy')) this.set({ ...s, busy: ev.event === 'busy' });
+        // (an event: pi answers again)
+        if (s.busy !== (ev.event === 'busy') || s.unresponsive) this.set({ ...s, busy: ev.event === 'busy', unresponsive: undefined });
         return;
       case 'leafChanged':
         this.current = { ...s, leafId: ev.leafId };
@@ -101,7 +121,7 @@ export class LiveSession {
   private set(s: LiveState | undefined): void {
     const before = this.current;
     this.current = s;
-    if (before?.pid === s?.pid && before?.busy === s?.busy) return;
+    if (before?.pid === s?.pid && before?.busy === s?.busy && !!before?.unresponsive === !!s?.unresponsive) return;
     for (const l of [...this.listeners]) l(s);
   }
 

@@ -2,25 +2,29 @@
 // rename, fork, clone, a reviewed summary. One idempotency key per user action and `ifLeaf` = the leaf
 // the user saw, so neither a retry nor a tree that is behind pi writes twice; pi's refusals become one
 // clear message. "pi is busy" asks the user: "Wait for pi" repeats the request with the same key and a
-// long wait (without ifLeaf: the turn being waited for moves pi's leaf by design), or cancel. When no pi runs the
-// session, or it is gone before anything was sent, the caller uses the file (SessionActions). No
-// vscode import: the UI comes in as GatewayUi.
+// long wait (without ifLeaf: the turn being waited for moves pi's leaf by design), or cancel. A pi that
+// runs the session but does not answer (stopped with Ctrl+Z, blocked) asks the same: "Wait for pi"
+// looks again every second until it answers (or the user cancels the wait), and nothing is ever written
+// behind it. When no pi runs the session, or it is gone before anything was sent, the caller uses the
+// file (SessionActions). A record that does not check out (core/bridge/peer.ts) is refused. No vscode
+// import: the UI comes in as GatewayUi.
 import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/bridge/client.js';
-import type { LiveBridgeInfo } from '../../core/bridge/discovery.js';
+import { PiUnresponsiveError, type LiveBridgeInfo } from '../../core/bridge/discovery.js';
+import { UntrustedBridgeError, verifyBridge } from '../../core/bridge/peer.js';
 import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
 import type { Session } from '../../core/session/session.js';
 
 export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name' | 'restoreCode' | 'codeUndo';
 
 export interface GatewayUi {
-  /** pi answered busy: true waits for it (longer), false cancels. */
+  /** pi answered busy, or does not answer: true waits for it (longer), false cancels. */
   askWait(message: string): Promise<boolean>;
-  /** Shows that pi-tree waits for pi while `work` runs. */
-  waiting<T>(message: string, work: Promise<T>): Promise<T>;
+  /** Shows that pi-tree waits for pi while `work` runs; `cancel`, when given, stops the wait (the user's choice). */
+  waiting<T>(message: string, work: Promise<T>, cancel?: () => void): Promise<T>;
 }
 
 export interface GatewayOptions {
-  /** The live bridge of a file (the registry's view), or undefined. */
+  /** The live bridge of a file, or undefined; throws PiUnresponsiveError for a pi that does not answer (findBridge). */
   find(file: string): LiveBridgeInfo | undefined | Promise<LiveBridgeInfo | undefined>;
   ui: GatewayUi;
   log?: (msg: string) => void;
@@ -28,6 +32,10 @@ export interface GatewayOptions {
   firstWaitMs?: number;
   /** How long "Wait for pi" waits (ms). */
   longWaitMs?: number;
+  /** How often a pi that does not answer is looked at while the user waits (ms). */
+  pollMs?: number;
+  /** The environment the bridges were placed by (their socket places). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What a routed action came to: pi did it, the user cancelled, or there was no pi to do it. */
@@ -46,13 +54,47 @@ export class PiActionError extends Error {
 
 const FIRST_WAIT_MS = 1500;
 const LONG_WAIT_MS = 5 * 60_000;
+const POLL_MS = 1000;
+/** Connect attempts before a pi that is found but cannot be reached is given up on. */
+const CONNECT_ATTEMPTS = 3;
 
 export class PiGateway {
   constructor(private readonly opts: GatewayOptions) {}
 
-  /** The running pi of `file`, if one has the bridge. */
+  /** The running pi of `file`, if one has the bridge (throws PiUnresponsiveError for one that does not answer). */
   async live(file: string): Promise<LiveBridgeInfo | undefined> {
     return this.opts.find(file);
+  }
+
+  /**
+   * The answering pi of `file`: undefined when none runs it, 'cancelled' when one does not answer and
+   * the user would not wait for it (or stopped waiting).
+   */
+  private async answering(file: string): Promise<LiveBridgeInfo | 'cancelled' | undefined> {
+    try {
+      return await this.live(file);
+    } catch (e) {
+      if (!(e instanceof PiUnresponsiveError)) throw e;
+      const pid = e.pid;
+      this.opts.log?.(`pi ${pid} does not answer (${e.info.why})`);
+      const wait = await this.opts.ui.askWait(
+        `pi (pid ${pid}) runs this session but does not answer (${e.info.why}), so nothing was done yet. Wait until it answers (resume it with fg in its terminal), or cancel?`,
+      );
+      if (!wait) return 'cancelled';
+      let stop = false;
+      const poll = async (): Promise<LiveBridgeInfo | 'cancelled' | undefined> => {
+        for (;;) {
+          await new Promise((r) => setTimeout(r, this.opts.pollMs ?? POLL_MS));
+          if (stop) return 'cancelled';
+          try {
+            return await this.live(file);
+          } catch (err) {
+            if (!(err instanceof PiUnresponsiveError)) throw err;
+          }
+        }
+      };
+      return this.opts.ui.waiting(`Waiting for pi (pid ${pid}) to answer…`, poll(), () => (stop = true));
+    }
   }
 
   /**
@@ -60,17 +102,29 @@ export class PiGateway {
    * becomes `ifLeaf`). Resolves `none` when no pi runs it or pi vanished before the request was sent.
    */
   async run<O extends PiAction>(file: string, op: O, args: Omit<OpArgs[O], keyof ActionOptions>, seen?: Session): Promise<Routed<OpData[O]>> {
-    const info = await this.live(file);
-    if (!info) return { via: 'none' };
-    const pid = info.record.pid;
+    let info: LiveBridgeInfo;
     let client: BridgeClient;
-    try {
-      client = await BridgeClient.connect(info.record);
-    } catch (e) {
-      // Nothing was sent: pi is gone (or not listening any more); the file is the place now.
-      this.opts.log?.(`pi ${pid} unreachable (${(e as Error).message}); ${op} goes to the file`);
-      return { via: 'none' };
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.answering(file);
+      if (found === 'cancelled') return { via: 'cancelled' };
+      if (!found) return { via: 'none' };
+      info = found;
+      try {
+        verifyBridge(info, file, this.opts.env);
+      } catch (e) {
+        if (e instanceof UntrustedBridgeError) throw new PiActionError(e.code, e.message);
+        throw e;
+      }
+      try {
+        client = await BridgeClient.connect(info.record);
+        break;
+      } catch (e) {
+        // Nothing was sent. Looked at again: gone (the file is the place now), not answering (asked), or back.
+        this.opts.log?.(`pi ${info.record.pid} unreachable (${(e as Error).message})`);
+        if (attempt >= CONNECT_ATTEMPTS) throw this.explain(e, info.record.pid, op);
+      }
     }
+    const pid = info.record.pid;
     const key = actionKey();
     try {
       let ifLeaf = seen ? await this.ifLeafFor(client, seen) : undefined;

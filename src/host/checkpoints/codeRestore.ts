@@ -5,6 +5,7 @@
 // and leaf as one action), else straight to the files with pi-tree's journal. Undo and redo are exact.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
 import type { Side } from '../../core/checkpoints/codeState.js';
 import type { Resolution } from '../../core/checkpoints/restoreApply.js';
@@ -116,7 +117,7 @@ export class CodeRestore {
     // Decided: the preview is out of date either way; the tree comes back to the front.
     await closePreview(shown);
     if (!resolutions) return false;
-    const viaPi = await this.deps.gateway?.live(file);
+    const viaPi = await this.piRuns(file);
     try {
       if (viaPi && this.deps.gateway) {
         const r = await this.deps.gateway.run(
@@ -218,10 +219,20 @@ export class CodeRestore {
     });
   }
 
+  /** Does a pi with the bridge run `file`, answering or not? (One that does not answer is asked about by the gateway: wait or cancel, never the file.) */
+  private async piRuns(file: string): Promise<boolean> {
+    try {
+      return !!(await this.deps.gateway?.live(file));
+    } catch (e) {
+      if (e instanceof PiUnresponsiveError) return true;
+      throw e;
+    }
+  }
+
   async undo(session: Session, file: string, redo = false): Promise<void> {
     if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode.');
     const gw = this.deps.gateway;
-    if (gw && (await gw.live(file))) {
+    if (gw && (await this.piRuns(file))) {
       const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
       if (r.via === 'pi') return this.undone(r.data.written.length, r.data.conflicts, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
       if (r.via === 'cancelled') return;

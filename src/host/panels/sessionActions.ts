@@ -1,10 +1,12 @@
 // The changes a person can make to one session (move, fork, clone, label, rename), from the tree, the
 // sidebar and the CodeLens alike, with the checks around them: read-only sessions refuse; a session a
-// pi with the bridge runs is changed BY that pi (PiGateway), so it jumps at once and goes on from there;
+// pi with the bridge runs is changed BY that pi (PiGateway), so it jumps at once and goes on from there
+// (one that does not answer, stopped with Ctrl+Z, is waited for or the action cancelled: never the file);
 // other live sessions ask first ("Fork instead" makes a new session beside this one instead of writing
 // where pi is writing).
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import type { FileDetails } from '../../core/bridge/protocol.js';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
@@ -74,9 +76,14 @@ export class SessionActions {
     if (ro) throw new Error(`This session is read-only: ${ro}.`);
   }
 
-  /** Is a pi with the bridge running this session? (Then every change goes through it.) */
+  /** Is a pi with the bridge running this session, answering or not? (Then every change goes through it.) */
   async piRunning(): Promise<boolean> {
-    return !!(await this.deps.gateway?.live(this.file));
+    try {
+      return !!(await this.deps.gateway?.live(this.file));
+    } catch (e) {
+      if (e instanceof PiUnresponsiveError) return true;
+      throw e;
+    }
   }
 
   async moveTo(id: string | null): Promise<MoveReply & { cancelled?: boolean }> {

@@ -2,12 +2,13 @@
 // stored), then commit what the user accepted (possibly edited). Without a model the user writes the
 // summary text; the file lists of the branch being left are still recorded as pi records them.
 // Provider "pi" (the default when pi is installed): pi itself writes them, the running pi through its
-// bridge, else a headless pi on a private copy (core/bridge/piSummaries.ts).
+// bridge, else a headless pi on a private copy (core/bridge/piSummaries.ts). What pi-tree writes into
+// the file itself is refused while a pi runs the session, answering or not (refuseBehindPi).
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { findBridge } from '../../core/bridge/discovery.js';
-import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
+import { findBridge, PiUnresponsiveError } from '../../core/bridge/discovery.js';
+import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, refuseBehindPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
 import type { FileDetails } from '../../core/bridge/protocol.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import { StaleSessionError } from '../../core/summary/index.js';
@@ -92,10 +93,15 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('piTree') && void lookForPi()));
   /** The provider in force: `auto` is pi when pi is installed. */
   const provider = (s: SummarySettings): SummarySettings['provider'] => (s.provider === 'auto' ? (pi ? 'pi' : 'vscode-lm') : s.provider);
+  const resumeHint = (e: unknown) => (e instanceof PiUnresponsiveError ? new Error(`${e.message}. Resume it (fg in its terminal) and try again.`, { cause: e }) : e);
+  /** Before pi-tree writes the file itself: no pi may run the session (see refuseBehindPi). */
+  const notBehindPi = async (session: Session) => {
+    if (session.path) await refuseBehindPi(session.path, { dirs: piDeps.discoveryDirs }).catch((e: unknown) => Promise.reject(resumeHint(e)));
+  };
   const byPi = async (session: Session, signal: AbortSignal, customInstructions?: string): Promise<ByPiOptions> => {
     const discovery = { dirs: piDeps.discoveryDirs };
-    // The pi running the session does it: pi need not be on this PATH then.
-    if (session.path && (await findBridge(session.path, discovery))) return { discovery, customInstructions };
+    // The pi running the session does it: pi need not be on this PATH then. One that does not answer: refused.
+    if (session.path && (await findBridge(session.path, discovery).catch((e: unknown) => Promise.reject(resumeHint(e))))) return { discovery, customInstructions };
     // Never a pi planted in the session's folder or its cwd (findPi's rule for Continue in pi too).
     const avoid = [session.path ? dirname(session.path) : '', String(session.header.cwd ?? '')].filter(Boolean);
     const program = await findPi(piDeps.piCommand(), { avoid }).catch((e: Error) => {
@@ -152,6 +158,7 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
     async commitBranch(session, targetId, newLeaf, summary, previewId) {
       const p = previewId ? pending.get(previewId) : undefined;
       if (previewId && !p) throw new Error('This summary preview has expired; ask for it again.');
+      await notBehindPi(session);
       if (p && p.kind === 'piBranch') {
         // No pi runs the session any more (a running one took the commit in SessionActions): pi-tree
         // writes pi's summary, exactly as pi writes it, where the user's file stood when it was made.
@@ -247,6 +254,7 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
         return { entryId: c.compactionId };
       }
       if (!p || p.kind !== 'compaction' || p.session !== session) throw new Error('This compaction preview has expired; ask for it again.');
+      await notBehindPi(session);
       pending.delete(previewId);
       const c = await commitCompaction(session, p.plan, { ...p.result, summary });
       return { entryId: c.entry.id, estimatedTokensAfter: c.estimatedTokensAfter };

@@ -1,16 +1,18 @@
 // Discovery without pi: records written by hand beside a real bridge socket server (src/bridge/server.ts),
-// dead pids from real exited processes, leftover sockets from a killed listener.
+// dead pids from real exited processes, leftover sockets from a killed listener, a listener that never
+// accepts (its event loop blocked).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient } from '../../../src/core/bridge/client.js';
-import { findBridge, listBridges, readRecords } from '../../../src/core/bridge/discovery.js';
+import { checkLiveness, findBridge, listBridges, readRecords } from '../../../src/core/bridge/discovery.js';
 import { ensurePrivateDir } from '../../../src/core/bridge/paths.js';
 import type { BridgeRecord, StateData } from '../../../src/core/bridge/protocol.js';
 import { BridgeServer } from '../../../src/bridge/server.js';
 import { tempDir } from '../../support/tmp.js';
+import { fillAcceptQueue } from '../../bridge/helpers.js';
 
 const TOKEN = 'cd'.repeat(32);
 
@@ -28,6 +30,22 @@ async function leftoverSocket(path: string): Promise<number> {
   p.kill('SIGKILL');
   await new Promise((r) => p.on('exit', r));
   return p.pid!;
+}
+
+/** A process listening at `<dir>/<its pid>-0000abcd.sock` whose event loop then blocks: it never accepts. */
+async function blockedListener(dir: string): Promise<{ pid: number; stem: string; kill: () => Promise<void> }> {
+  const script = `const p=require('path').join(process.argv[1], process.pid + '-0000abcd.sock');require('net').createServer().listen(p, () => { console.log('up'); setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50); })`;
+  const p = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((r) => p.stdout!.once('data', () => r()));
+  const exited = new Promise((r) => p.on('exit', r));
+  return {
+    pid: p.pid!,
+    stem: `${p.pid}-0000abcd`,
+    kill: async () => {
+      p.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 function writeRec(dir: string, stem: string, rec: Partial<BridgeRecord>, mode = 0o600): string {
@@ -98,6 +116,31 @@ describe('bridge discovery', () => {
     assert.equal(existsSync(orphan), false);
     assert.equal(existsSync(tmp), false, "a dead writer's temp file is removed");
     assert.equal(existsSync(join(dir, `${stem}.json`)), true, 'the live record stays');
+  });
+
+  it('a live pid whose listener takes no more connections (EAGAIN) is unresponsive, not stale: its record and socket stay', async () => {
+    const blocked = await blockedListener(dir);
+    const file = writeRec(dir, blocked.stem, { sessionFile: join(root, 'blocked.jsonl') });
+    const sock = join(dir, `${blocked.stem}.sock`);
+    try {
+      const filled = await fillAcceptQueue(sock);
+      assert.equal(filled.code, 'EAGAIN', `the queue took ${filled.queued}`);
+      const [found] = readRecords({ env }).filter((f) => f.stem === blocked.stem);
+      const l = await checkLiveness(found, 300);
+      assert.equal(l.status, 'unresponsive', JSON.stringify(l));
+      assert.deepEqual(
+        (await listBridges({ env, probeTimeoutMs: 300 })).map((b) => b.stem),
+        [stem],
+      );
+      assert.ok(existsSync(file) && existsSync(sock), 'the record and its socket stay');
+      await blocked.kill();
+      await listBridges({ env, probeTimeoutMs: 300 });
+      assert.ok(!existsSync(file) && !existsSync(sock), 'once its pid is gone they are removed');
+    } finally {
+      await blocked.kill();
+      rmSync(file, { force: true });
+      rmSync(sock, { force: true });
+    }
   });
 
   it('ignores records it should not believe, and never deletes what they point at', async () => {

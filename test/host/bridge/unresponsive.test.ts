@@ -1,0 +1,146 @@
+// The extension with a pi stopped by Ctrl+Z (SIGSTOP), against the real pi 1.6.0: the registry keeps it
+// known (the session stays pi-run), an action asks the same Wait / Cancel as for a busy pi and never
+// writes the file behind it, "Wait for pi" goes through pi once it answers, and a branch summary is not
+// written behind it either.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findBridge } from '../../../src/core/bridge/discovery.js';
+import { commitBranchSummaryByPi } from '../../../src/core/bridge/piSummaries.js';
+import { SessionRepository } from '../../../src/core/session/repository.js';
+import { Session } from '../../../src/core/session/session.js';
+import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
+import { LiveSession } from '../../../src/host/bridge/liveSession.js';
+import { PiGateway, type GatewayUi } from '../../../src/host/bridge/piGateway.js';
+import { SessionActions } from '../../../src/host/panels/sessionActions.js';
+import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
+import { procState, waitForBridge, whileStopped } from '../../bridge/helpers.js';
+
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('the extension with a stopped pi', { skip: process.platform !== 'linux' ? 'stops pi and reads /proc' : false }, () => {
+  let lb: Loopback;
+  let pe: PiEnv;
+  let pi: PiRpc;
+  let file: string;
+  let registry: BridgeRegistry;
+  const ids: Record<string, string> = {};
+  const asked: string[] = [];
+  const waited: string[] = [];
+  let answer = false;
+  /** What "Waiting for pi…" does in the test: lets pi go on (the user typed fg). */
+  let onWaiting: () => void = () => {};
+  const ui: GatewayUi = {
+    askWait: async (m) => (asked.push(m), answer),
+    waiting: (m, work) => (waited.push(m), onWaiting(), work),
+  };
+
+  const actionsOn = async () => {
+    const session = await Session.open(file);
+    const gateway = new PiGateway({ find: (f) => findBridge(f, { env: pe.env }), ui });
+    return {
+      session,
+      actions: new SessionActions(session, file, {
+        repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }),
+        openTree: async () => {},
+        confirmLiveWrite: () => Promise.reject(new Error('the live warning was shown: the action went to the file')),
+        gateway,
+      }),
+    };
+  };
+
+  before(async () => {
+    lb = await startLoopback(() => completionSse('ok'));
+    pe = makePiEnv(lb);
+    const b = sessionBuilder(pe.workDir);
+    ids.u1 = b.user('first question');
+    ids.a1 = assistantOf(b, 'first answer');
+    ids.u2 = b.user('second question');
+    ids.a2 = assistantOf(b, 'second answer');
+    file = writeSession(b, join(pe.workDir, 'host-stopped.jsonl'));
+    pi = PiRpc.start(file, pe);
+    await waitForBridge(file, pe.env, pi);
+    registry = new BridgeRegistry({ env: pe.env, dirs: [], pollMs: 200 });
+  });
+
+  after(async () => {
+    registry?.dispose();
+    if (pi && pi.child.exitCode === null) process.kill(pi.pid, 'SIGCONT');
+    await pi?.stop();
+    await lb?.close();
+  });
+
+  it('the registry keeps a stopped pi known, so the session stays pi-run (and an open tree says pi is not free)', async () => {
+    await until(() => registry.get(file), 'the registry sees pi');
+    const live = new LiveSession(file, registry);
+    try {
+      await until(() => live.state, 'the tree connected');
+      await whileStopped(pi.pid, async () => {
+        await registry.rescan();
+        assert.equal(registry.get(file)?.record.pid, pi.pid, 'still known while stopped');
+        await until(() => live.state?.busy, 'the tree shows pi as not free');
+      });
+      await registry.rescan();
+      assert.equal(registry.get(file)?.record.pid, pi.pid);
+      await until(() => live.state && !live.state.busy, 'free again after SIGCONT');
+    } finally {
+      live.dispose();
+    }
+  });
+
+  it('an action asks Wait / Cancel as for a busy pi: Cancel writes nothing; Wait goes through pi once it answers', async () => {
+    const size = readFileSync(file).length;
+    const { actions } = await actionsOn();
+    await whileStopped(pi.pid, async () => {
+      answer = false;
+      const r = await actions.moveTo(ids.a1);
+      assert.equal(r.cancelled, true);
+      assert.match(asked.at(-1) ?? '', new RegExp(`pi \\(pid ${pi.pid}\\) .*does not answer`));
+      const l = await actions.setLabel(ids.u1, 'x');
+      assert.deepEqual(l, { cancelled: true });
+      assert.equal(readFileSync(file).length, size, 'nothing was written behind the stopped pi');
+
+      answer = true;
+      onWaiting = () => process.kill(pi.pid, 'SIGCONT');
+      const m = await actions.moveTo(ids.a1);
+      assert.equal(m.leafId, ids.a1);
+      assert.match(waited.at(-1) ?? '', /Waiting for pi/);
+    });
+    onWaiting = () => {};
+    assert.notEqual(procState(pi.pid), 'T');
+    assert.equal(await pi.leaf(), ids.a1, 'pi itself made the move');
+  });
+
+  it('a reviewed branch summary is not written into the file behind a stopped pi', async () => {
+    const leaf = await pi.leaf();
+    const size = readFileSync(file).length;
+    const draft = {
+      summary: 'what happened there',
+      details: { readFiles: [], modifiedFiles: [] },
+      fromLeafId: leaf,
+      targetId: ids.a2,
+      newLeafId: ids.a2,
+      entries: 1,
+      via: 'running' as const,
+      pid: pi.pid,
+    };
+    await whileStopped(pi.pid, async () => {
+      const r = await commitBranchSummaryByPi(file, draft, { discovery: { env: pe.env } }).then(
+        (v) => v,
+        (e: unknown) => e,
+      );
+      assert.equal((r as { code?: string }).code, 'unresponsive', `refused (got ${JSON.stringify(r)})`);
+      assert.equal(readFileSync(file).length, size, 'nothing was written');
+    });
+  });
+});
