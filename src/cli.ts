@@ -8,8 +8,8 @@ import { compare, exportCmd, files } from './cli/compareCommands.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { checkpoints, diff, restore } from './cli/codeCommands.js';
 import { routed } from './cli/bridgeRouting.js';
-import type { CliIO } from './cli/io.js';
-import { safeText } from './cli/safeText.js';
+import type { CliIO, Streams } from './cli/io.js';
+import { safeText, terminalIO } from './cli/safeText.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
@@ -95,7 +95,12 @@ function usageOf(cmd: string): string {
   return lines.slice(at, end).join('\n');
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Runs `pi-tree argv`. Every command writes through terminalIO: what it prints for a person cannot drive
+ * the terminal (controls shown as visible escapes), its JSON is written as it is.
+ */
+export async function main(argv: string[], streams: Streams): Promise<number> {
+  const io = terminalIO(streams);
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     io.out(USAGE);
@@ -128,7 +133,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function stdio(): CliIO {
+function stdio(): Streams {
   // Direct, synchronous writes to fds 1 and 2 (ordered, and complete when the process exits).
   const write = (fd: number) => (s: string | Buffer) => {
     const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;

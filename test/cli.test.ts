@@ -94,7 +94,7 @@ describe('pi-tree CLI', () => {
     assert.equal(whole.code, 0, whole.err);
     assert.ok(Buffer.byteLength(whole.out) > 2 << 20, `${Buffer.byteLength(whole.out)} bytes`);
     const parts: Buffer[] = [];
-    const code = await commands.tree([file], { out: (x) => void parts.push(Buffer.from(x)), err: () => undefined, env: process.env });
+    const code = await commands.tree([file], { out: (x) => void parts.push(Buffer.from(x)), json: () => assert.fail('no JSON'), err: () => undefined, env: process.env });
     assert.equal(code, 0);
     assert.ok(Buffer.concat(parts).toString('utf8') === whole.out, 'the same text either way');
   });

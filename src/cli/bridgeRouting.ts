@@ -13,6 +13,7 @@ import { EntryNotFoundError, Session } from '../core/session/session.js';
 import { args, ROUTED_ARGS } from './commands.js';
 import type { CliIO } from './io.js';
 import { confirmLabel, confirmMove, confirmName, confirmSwitch, UnconfirmedError } from './piEffects.js';
+import { safeText, terminalJson } from './safeText.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 export type RoutedName = 'move' | 'label' | 'name' | 'fork' | 'clone';
@@ -85,7 +86,8 @@ async function viaPi(
         throw e instanceof EntryNotFoundError ? new UnconfirmedError(`pi ${pid} answered the move, but the session file has no entry ${pos[0]}`) : e;
       });
       await confirmMove(pid, session, target, r);
-      return { out: `${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId })}\n`, err: r.moved ? '' : 'Already at this point: nothing written.\n' };
+      // (a JSON line, read by people too: what JSON.stringify leaves raw of C1 and bidi as \u escapes)
+      return { out: `${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId }))}\n`, err: r.moved ? '' : 'Already at this point: nothing written.\n' };
     }
     case 'label':
     case 'name': {
@@ -93,14 +95,15 @@ async function viaPi(
       const session = await Session.open(file);
       if (name === 'label') await confirmLabel(pid, session, pos[0], pos[1]);
       else await confirmName(pid, session, pos[0]);
-      return r.changed ? { out: `${r.entryId}\n`, err: '' } : { out: '', err: `The ${name} is already so: nothing written.\n` };
+      // (what pi answers is printed as session text: escaped)
+      return r.changed ? { out: `${safeText(String(r.entryId))}\n`, err: '' } : { out: '', err: `The ${name} is already so: nothing written.\n` };
     }
     case 'fork':
     case 'clone': {
       const r = name === 'fork' ? await c.request('fork', { entryId: pos[0], ...common }) : await c.request('clone', { entryId: pos[0], ...common });
       if (r.cancelled) throw new Error(`an extension in pi cancelled the ${name}`);
       await confirmSwitch(pid, name, r, env);
-      return { out: `${r.sessionFile}\n`, err: 'pi now runs the new session\n' };
+      return { out: `${safeText(String(r.sessionFile))}\n`, err: 'pi now runs the new session\n' };
     }
   }
 }

@@ -29,7 +29,7 @@ import { args, UsageError } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
-const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+const json = (io: CliIO, v: unknown) => io.json(`${JSON.stringify(v, null, 2)}\n`);
 
 async function open(file: string, io: CliIO): Promise<{ session: Session; sc: SessionCode }> {
   const session = await Session.open(resolve(file));

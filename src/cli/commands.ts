@@ -14,7 +14,7 @@ import { SessionRepository } from '../core/session/repository.js';
 import { Session } from '../core/session/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from './tree/treeText.js';
 import type { CliIO } from './io.js';
-import { safeText } from './safeText.js';
+import { safeText, terminalJson } from './safeText.js';
 import { jsonExact } from '../shared/safeJson.js';
 import { asText } from '../core/format/values.js';
 
@@ -42,7 +42,7 @@ export function args(
 /** How many of a session's problems `tree` prints. */
 const MAX_WARNINGS = 20;
 
-const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+const json = (io: CliIO, v: unknown) => io.json(`${JSON.stringify(v, null, 2)}\n`);
 
 async function openSession(file: string): Promise<Session> {
   return Session.open(resolve(file));
@@ -89,7 +89,7 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (!list.length) {
-    io.out(`No pi sessions ${values.all ? `under ${repo.sessionsRoot}` : `for ${cwd} (looked in ${repo.dirFor(cwd)})`}.\n`);
+    io.out(`No pi sessions ${safeText(values.all ? `under ${repo.sessionsRoot}` : `for ${cwd} (looked in ${repo.dirFor(cwd)})`)}.\n`);
     return 0;
   }
   for (const i of list) {
@@ -99,12 +99,15 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** Output written into buffers of about a megabyte, each handed to `io.out` when full. */
-function chunked(io: CliIO): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addHexId(key: number): void; addPrefix(s: string): void; flush(): void } {
+/** Output written into buffers of about a megabyte, each handed to `write` (io.out or io.json) when full. */
+function chunked(
+  io: CliIO,
+  write: (b: Buffer) => void,
+): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addHexId(key: number): void; addPrefix(s: string): void; flush(): void } {
   let buf = Buffer.allocUnsafe(1 << 20);
   let at = 0;
   const flush = () => {
-    if (at) io.out(buf.subarray(0, at));
+    if (at) write(buf.subarray(0, at));
     // (a gigabyte of tree text in new megabyte buffers is a gigabyte of garbage outside the heap)
     if (!io.outWritten) buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
     at = 0;
@@ -161,7 +164,7 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   const session = await Session.open(resolve(positionals[0]), { onMessageLine: noteRows(noted) });
   const ix = session.index;
   // Rows are written as they are laid out: a million-entry tree is never held whole.
-  const out = chunked(io);
+  const out = chunked(io, values.json ? io.json : io.out);
   if (values.json) {
     // What JSON.stringify(…, null, 2) writes for the whole object, with the nodes streamed in.
     const head = JSON.stringify(
@@ -239,9 +242,9 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
     // Streamed: each batch of messages is written as it is built, so a huge context is never whole in memory.
     const ix = session.index;
     const path = ix.branchIdx(leaf === null ? -1 : ix.lookup(leaf));
-    io.out(`{"leafId":${JSON.stringify(leaf)},"path":`);
-    io.out(idsJson(ix, path));
-    io.out(`,"messages":[`);
+    io.json(`{"leafId":${JSON.stringify(leaf)},"path":`);
+    io.json(idsJson(ix, path));
+    io.json(`,"messages":[`);
     let first = true;
     const rest = await session.streamContextRaw(leaf, (items) => {
       // One write per batch, assembled in one buffer: stored messages are copied as they are.
@@ -258,9 +261,9 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
         first = false;
         at += p.copy(out, at);
       }
-      io.out(out);
+      io.json(out);
     });
-    io.out(`],"thinkingLevel":${jsonExact(rest.thinkingLevel)},"model":${jsonExact(rest.model)}}\n`);
+    io.json(`],"thinkingLevel":${jsonExact(rest.thinkingLevel)},"model":${jsonExact(rest.model)}}\n`);
     return 0;
   }
   const ctx = await session.buildContext(leaf);
@@ -294,7 +297,8 @@ export async function move(argv: string[], io: CliIO): Promise<number> {
   const text = values['summary-text'] as string | undefined;
   const r = await session.moveTo(leaf, text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined);
   if (!r.moved) io.err('Already at this point: nothing written.\n');
-  io.out(`${JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId, ...(editorText !== undefined ? { editorText } : {}) })}\n`);
+  // (a JSON line by default, read by people too: what JSON.stringify leaves raw of C1 and bidi as \u escapes)
+  io.json(`${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId, ...(editorText !== undefined ? { editorText } : {}) }))}\n`);
   return 0;
 }
 
@@ -302,7 +306,7 @@ export async function label(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'label');
   const session = await openForWrite(positionals[0]);
   const id = await session.setLabel(positionals[1], positionals[2]);
-  io.out(`${id}\n`);
+  io.out(`${safeText(id)}\n`);
   return 0;
 }
 
@@ -310,7 +314,7 @@ export async function name(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'name');
   const session = await openForWrite(positionals[0]);
   const id = await session.setName(positionals[1]);
-  io.out(`${id}\n`);
+  io.out(`${safeText(id)}\n`);
   return 0;
 }
 
@@ -318,7 +322,7 @@ export async function fork(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'fork');
   const session = await openForWrite(positionals[0]);
   const { file } = await new SessionRepository({ env: io.env }).fork(session, positionals[1]);
-  io.out(`${file}\n`);
+  io.out(`${safeText(file)}\n`);
   return 0;
 }
 
@@ -326,7 +330,7 @@ export async function clone(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = routedArgs(argv, 'clone');
   const session = await openForWrite(positionals[0]);
   const file = await new SessionRepository({ env: io.env }).clone(session, positionals[1] ?? session.leafId);
-  io.out(`${file}\n`);
+  io.out(`${safeText(file)}\n`);
   return 0;
 }
 

@@ -9,7 +9,7 @@ import { args } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
-const json = (io: CliIO, v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+const json = (io: CliIO, v: unknown) => io.json(`${JSON.stringify(v, null, 2)}\n`);
 
 function entryId(session: Session, id: string): string {
   if (!session.index.get(id)) throw new Error(`Entry ${id} not found in ${session.path ?? 'the session'}`);
@@ -30,14 +30,14 @@ export async function compare(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const rows = alignTurns(turnsOf(a, split.a), turnsOf(b, split.b));
-  io.out(`common ancestor: ${split.ancestorId ?? '(none: the paths share no entry)'} (${split.common} shared entries)\n`);
+  io.out(`common ancestor: ${split.ancestorId === null ? '(none: the paths share no entry)' : safeText(split.ancestorId)} (${split.common} shared entries)\n`);
   for (const [name, session, recs, s] of [
     ['A', a, split.a, sa],
     ['B', b, split.b, sb],
   ] as const) {
     const t = s.totals;
     io.out(
-      `${name} ${recs.length ? session.index.idOf(recs[recs.length - 1]) : '(the ancestor itself)'}: ${t.entries} entries, ${t.messages} messages, ${t.turns} turns, ${t.tokens.input} in / ${t.tokens.output} out tokens, $${t.cost.toFixed(4)}, ${(t.wallMs / 60000).toFixed(1)} min\n`,
+      `${name} ${recs.length ? safeText(session.index.idOf(recs[recs.length - 1])) : '(the ancestor itself)'}: ${t.entries} entries, ${t.messages} messages, ${t.turns} turns, ${t.tokens.input} in / ${t.tokens.output} out tokens, $${t.cost.toFixed(4)}, ${(t.wallMs / 60000).toFixed(1)} min\n`,
     );
     if (t.models.length) io.out(`  models: ${t.models.map((m) => safeText(`${m.provider}/${m.model}`)).join(', ')}\n`);
     if (s.files.length) io.out(`  files: ${s.files.map(safeText).join(', ')}\n`);
@@ -59,25 +59,17 @@ export async function files(argv: string[], io: CliIO): Promise<number> {
   for (const e of entries) {
     for (const c of e.changes) {
       const what = c.tool === 'bash' ? `bash ${c.op}` : c.tool;
-      io.out(`${e.entryId}  ${what.padEnd(12)} ${safeText(c.path)}  +${c.added} -${c.removed}${c.failed ? '  (failed)' : ''}\n`);
+      io.out(`${safeText(e.entryId)}  ${what.padEnd(12)} ${safeText(c.path)}  +${c.added} -${c.removed}${c.failed ? '  (failed)' : ''}\n`);
     }
   }
   if (!entries.length) io.out('No file changes on this branch.\n');
   return 0;
 }
 
-// Control and bidi characters (as safeText), except the newlines and tabs Markdown is made of.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_IN_MARKDOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-
-/** Markdown that cannot drive a terminal it is printed to (CRLF becomes LF, other controls visible escapes). */
-function terminalSafe(s: string): string {
-  return s.replace(/\r\n/g, '\n').replace(UNSAFE_IN_MARKDOWN, (c) => safeText(c));
-}
-
 export async function exportCmd(argv: string[], io: CliIO): Promise<number> {
   const { positionals } = args(argv, {}, [2, 2], 'pi-tree export FILE ID');
   const s = await Session.open(resolve(positionals[0]));
-  await exportBranch(s, entryId(s, positionals[1]), (chunk) => io.out(terminalSafe(chunk)));
+  // (CRLF as LF; the other controls are shown as visible escapes by io.out, as in every command)
+  await exportBranch(s, entryId(s, positionals[1]), (chunk) => io.out(chunk.replace(/\r\n/g, '\n')));
   return 0;
 }

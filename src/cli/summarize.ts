@@ -202,8 +202,8 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
     }
     const draft = await summarizeBranch(plan, model!, { reserveTokens, focus: opts.focus as string | undefined, signal });
     const result = await commitBranchSummary(session, draft);
-    if (result.summaryId) io.out(`${result.summaryId}\n`);
-    else io.err(`pi-tree summarize: nothing is left behind; moved the leaf to ${targetId} without a summary\n`);
+    if (result.summaryId) io.out(`${safeText(result.summaryId)}\n`);
+    else io.err(`pi-tree summarize: nothing is left behind; moved the leaf to ${safeText(targetId)} without a summary\n`);
     return 0;
   });
 }
@@ -241,7 +241,7 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     }
     const result = await summarizeCompaction(plan.preparation, model!, { focus: opts.focus as string | undefined, signal });
     const { entry } = await commitCompaction(session, plan, result);
-    io.out(`${entry.id}\n`);
+    io.out(`${safeText(entry.id)}\n`);
     return 0;
   });
 }

@@ -31,7 +31,7 @@ export async function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: P
 /** `pi-tree context FILE --leaf ID --json`, run in-process through the CLI command itself. */
 export async function piTreeContext(file: string, leaf: string | null): Promise<{ leafId: string | null; path: string[]; messages: Rec[] }> {
   const chunks: Buffer[] = [];
-  const io = { out: (s: string | Buffer) => chunks.push(Buffer.from(s)), err: () => {}, env: process.env };
+  const io = { out: () => assert.fail('context --json writes JSON only'), json: (s: string | Buffer) => chunks.push(Buffer.from(s)), err: () => {}, env: process.env };
   const code = await contextCommand([file, '--leaf', leaf ?? 'root', '--json'], io);
   assert.equal(code, 0);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -16,6 +16,9 @@ function io(env: NodeJS.ProcessEnv = {}): CliIO & { stdout: string; stderr: stri
     out(s: string) {
       r.stdout += s;
     },
+    json(s: string) {
+      r.stdout += s;
+    },
     err(s: string) {
       r.stderr += s;
     },

@@ -1,6 +1,9 @@
 // A branch (root → node) as Markdown for sharing or pasting into an issue: user and assistant messages,
 // each tool call folded in a <details> block with its result, summaries and compactions quoted. Written
 // as a stream (a long branch is never one string in memory unless the caller gathers it).
+// What is rendered (an export) shows the session's text as it is with raw HTML on: every field from the
+// session goes through markdownText.ts (fenced, a code span, escaped one-line text, or message text
+// with its HTML escaped). The compare panel, which shows this Markdown as text, gets it unescaped.
 import { basename } from 'node:path';
 import { formatToolCall } from '../context/preview.js';
 import { callsOf, editsOf } from './codeChanges.js';
@@ -8,6 +11,7 @@ import type { Session } from '../session/session.js';
 import { messageOf, type SessionEntry } from '../format/types.js';
 import { asText, asNumber } from '../format/values.js';
 import { jsonShown } from '../../shared/safeJson.js';
+import { codeSpan, fence, htmlLine, lineText, proseText } from './markdownText.js';
 
 type Obj = Record<string, unknown>;
 
@@ -15,15 +19,25 @@ type Obj = Record<string, unknown>;
 const MAX_OUTPUT = 20_000;
 const MAX_ARG = 50_000;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
-/** A fenced block whose fence is longer than any backtick run inside. */
-export function fence(text: string, lang = ''): string {
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}${lang}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}\n`;
+/** How session text goes into the Markdown: for a renderer (with raw HTML on), or for reading as text. */
+interface Fields {
+  /** Message text: Markdown as the session holds it. */
+  prose(s: string): string;
+  /** A one-line field (a name, a model) in Markdown text. */
+  line(s: string): string;
+  /** An id or a file name, as code. */
+  code(s: string): string;
+  /** Text inside pi-tree's <summary>. */
+  summary(s: string): string;
 }
+
+const RENDERED: Fields = { prose: proseText, line: lineText, code: codeSpan, summary: htmlLine };
+const AS_TEXT: Fields = {
+  prose: (s) => s,
+  line: (s) => s,
+  code: (s) => `\`${s}\``,
+  summary: (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!),
+};
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n… [${(text.length - max).toLocaleString('en-US')} more characters in the session file]` : text;
@@ -81,8 +95,15 @@ function callTitle(c: { name: string; arguments: unknown }): string {
 export class MarkdownWriter {
   private pending: { entry: SessionEntry; calls: { id: string; name: string; arguments: unknown }[]; results: Map<string, SessionEntry> } | undefined;
   entries = 0;
+  private readonly f: Fields;
 
-  constructor(private readonly out: (s: string) => void) {}
+  /** `asText`: Markdown to be shown as text (the compare panel): session text as it is, unescaped. */
+  constructor(
+    private readonly out: (s: string) => void,
+    opts: { asText?: boolean } = {},
+  ) {
+    this.f = opts.asText ? AS_TEXT : RENDERED;
+  }
 
   push(e: SessionEntry): void {
     this.entries++;
@@ -119,7 +140,7 @@ export class MarkdownWriter {
     const rm = result && messageOf(result);
     const status = !rm ? ' (no result)' : rm.isError ? ' (error)' : '';
     const body = callBody(c);
-    let s = `<details><summary>${escapeHtml(callTitle(c))}${status}</summary>\n\n${body}`;
+    let s = `<details><summary>${this.f.summary(callTitle(c))}${status}</summary>\n\n${body}`;
     if (rm) {
       const text = textOf(rm.content);
       if (text) s += `${body ? '\n' : ''}${rm.isError ? 'Error' : 'Result'}:\n\n${fence(cut(text, MAX_OUTPUT))}`;
@@ -128,42 +149,43 @@ export class MarkdownWriter {
   }
 
   private render(e: SessionEntry): string {
+    const f = this.f;
     const m = messageOf(e);
     if (m) {
       switch (m.role) {
         case 'user':
-          return `## User · ${when(e)}\n\n${textOf(m.content)}\n\n`;
+          return `## User · ${when(e)}\n\n${f.prose(textOf(m.content))}\n\n`;
         case 'assistant': {
-          const model = typeof m.model === 'string' ? ` (${m.model})` : '';
+          const model = typeof m.model === 'string' ? ` (${f.line(m.model)})` : '';
           const thinking = thinkingOf(m.content);
-          const text = textOf(m.content);
-          const err = m.stopReason === 'error' || m.stopReason === 'aborted' ? `\n\n*Stopped: ${asText(m.stopReason)}${m.errorMessage ? ` — ${asText(m.errorMessage)}` : ''}*` : '';
+          const text = f.prose(textOf(m.content));
+          const err = m.stopReason === 'error' || m.stopReason === 'aborted' ? `\n\n*Stopped: ${f.line(asText(m.stopReason))}${m.errorMessage ? ` — ${f.line(asText(m.errorMessage))}` : ''}*` : '';
           const body = `${thinking ? `<details><summary>Thinking</summary>\n\n${fence(thinking)}\n</details>\n\n` : ''}${text}${err}`;
           return `## Assistant${model} · ${when(e)}\n\n${body ? `${body}\n\n` : ''}`;
         }
         case 'toolResult':
-          return `<details><summary>Result of ${escapeHtml(asText(m.toolName ?? 'a tool'))}${m.isError ? ' (error)' : ''}</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
+          return `<details><summary>Result of ${f.summary(asText(m.toolName ?? 'a tool'))}${m.isError ? ' (error)' : ''}</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
         case 'bashExecution':
           return `## Shell · ${when(e)}\n\n${fence(asText(m.command ?? ''), 'sh')}\n${fence(cut(asText(m.output ?? ''), MAX_OUTPUT))}\n`;
         case 'system':
           return `<details><summary>System prompt</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
         case 'custom':
-          return m.display === false ? '' : `> **${escapeHtml(asText(m.customType ?? 'extension'))}**\n>\n${quote(textOf(m.content))}\n\n`;
+          return m.display === false ? '' : `> **${f.line(asText(m.customType ?? 'extension'))}**\n>\n${quote(f.prose(textOf(m.content)))}\n\n`;
         default:
           return '';
       }
     }
     switch (e.type) {
       case 'branch_summary':
-        return `> **Branch summary** (of a branch left at \`${asText(e.fromId)}\`)\n>\n${quote(asText(e.summary ?? ''))}\n\n`;
+        return `> **Branch summary** (of a branch left at ${f.code(asText(e.fromId))})\n>\n${quote(f.prose(asText(e.summary ?? '')))}\n\n`;
       case 'compaction':
-        return `> **Compaction** (${asNumber(e.tokensBefore).toLocaleString('en-US')} tokens before)\n>\n${quote(asText(e.summary ?? ''))}\n\n`;
+        return `> **Compaction** (${asNumber(e.tokensBefore).toLocaleString('en-US')} tokens before)\n>\n${quote(f.prose(asText(e.summary ?? '')))}\n\n`;
       case 'custom_message':
-        return e.display === false ? '' : `> **${escapeHtml(asText(e.customType))}**\n>\n${quote(textOf(e.content))}\n\n`;
+        return e.display === false ? '' : `> **${f.line(asText(e.customType))}**\n>\n${quote(f.prose(textOf(e.content)))}\n\n`;
       case 'model_change':
-        return `*Model: ${asText(e.provider)}/${asText(e.modelId)}*\n\n`;
+        return `*Model: ${f.line(asText(e.provider))}/${f.line(asText(e.modelId))}*\n\n`;
       case 'thinking_level_change':
-        return `*Thinking: ${asText(e.thinkingLevel)}*\n\n`;
+        return `*Thinking: ${f.line(asText(e.thinkingLevel))}*\n\n`;
       default:
         return '';
     }
@@ -177,10 +199,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
-/** Markdown of a few entries (e.g. a turn, for a diff), gathered in one string. */
+/** Markdown of a few entries (e.g. a turn, for a diff), gathered in one string, to be read as text. */
 export function entriesMarkdown(entries: readonly SessionEntry[]): string {
   let s = '';
-  const w = new MarkdownWriter((x) => (s += x));
+  const w = new MarkdownWriter((x) => (s += x), { asText: true });
   for (const e of entries) w.push(e);
   w.flush();
   return s;
@@ -197,7 +219,7 @@ export async function exportBranch(session: Session, id: string, out: (s: string
   const at = (opts.exportedAt ?? new Date()).toISOString().slice(0, 10);
   const label = session.index.labels.get(id)?.label;
   out(
-    `# ${title.replace(/\s+/g, ' ')}\n\n> Branch of pi session \`${file}\` from the root to \`${id}\`${label ? ` (${label})` : ''}: ${path.length.toLocaleString('en-US')} entries. Exported by pi-tree on ${at}.\n\n`,
+    `# ${lineText(title.replace(/\s+/g, ' '))}\n\n> Branch of pi session ${codeSpan(file)} from the root to ${codeSpan(id)}${label ? ` (${lineText(label)})` : ''}: ${path.length.toLocaleString('en-US')} entries. Exported by pi-tree on ${at}.\n\n`,
   );
   const w = new MarkdownWriter(out);
   for (let i = 0; i < path.length; i += BATCH) {

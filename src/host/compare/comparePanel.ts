@@ -253,7 +253,7 @@ export class ComparePanel implements vscode.Disposable {
 
   private async sideMarkdown(s: SideState): Promise<string> {
     const parts: string[] = [];
-    const w = new MarkdownWriter((x) => parts.push(x));
+    const w = new MarkdownWriter((x) => parts.push(x), { asText: true });
     const recs = s.recs.subarray(0, MAX_DIFF_ENTRIES);
     for (let i = 0; i < recs.length; i += 500) for (const e of await s.session.load(recordsOf(s.session, recs.subarray(i, i + 500)), this.closing.signal)) if (e) w.push(e);
     w.flush();
