@@ -309,6 +309,8 @@ export interface CodeStateReply {
   /** Files that differ (paths relative to the session's folder, or absolute outside it). */
   files: { path: string; status: 'added' | 'modified' | 'deleted' | 'unknown' }[];
   notes: string[];
+  /** Files the checkpoint left out (too large, nested repositories, special files), the first few named. */
+  skipped?: { count: number; paths: string[] };
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */

@@ -247,6 +247,14 @@ export class CodeViews implements DetailsExtras {
           row.append(diff, restore);
         }
         slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'muted', summary), ...(r.files.length ? [ul] : []), row, ...r.notes.slice(0, 3).map((t) => h('p', 'muted', t)));
+        if (r.skipped)
+          slot.append(
+            h(
+              'p',
+              'muted',
+              `Not captured here: ${r.skipped.count} ${r.skipped.count === 1 ? 'file' : 'files'} (${r.skipped.paths.join(', ')}${r.skipped.count > r.skipped.paths.length ? ', …' : ''}).`,
+            ),
+          );
         if (this.codeOff) slot.append(h('p', 'muted', `Checkpoints are off for this session: ${this.codeOff}`));
       },
       (e) => slot.isConnected && slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'error', (e as Error).message)),

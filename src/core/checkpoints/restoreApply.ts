@@ -27,6 +27,7 @@ import { basename, dirname, join } from 'node:path';
 import { blobSha, type Side } from './codeState.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { ensurePrivate } from './storePaths.js';
+import { samePath } from '../session/repository.js';
 
 export type Resolution = 'mine' | 'theirs' | 'merge';
 
@@ -310,14 +311,14 @@ export async function recoverPending(restoresDir: string, moveLeaf?: (j: Journal
 
 /** Puts back what the last restore (of this session file, when given) replaced. */
 export function undoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
-  const j = journals(restoresDir).find((x) => x.state === 'done' && (!opts.sessionFile || x.sessionFile === opts.sessionFile));
+  const j = journals(restoresDir).find((x) => x.state === 'done' && (!opts.sessionFile || (!!x.sessionFile && samePath(x.sessionFile, opts.sessionFile))));
   if (!j) throw new Error('there is no restore to undo');
   return flip(restoresDir, j, 'back', opts.force);
 }
 
 /** Restores again what the last undo put back. */
 export function redoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
-  const j = journals(restoresDir).find((x) => (x.state === 'done' || x.state === 'undone') && (!opts.sessionFile || x.sessionFile === opts.sessionFile));
+  const j = journals(restoresDir).find((x) => (x.state === 'done' || x.state === 'undone') && (!opts.sessionFile || (!!x.sessionFile && samePath(x.sessionFile, opts.sessionFile))));
   if (!j || j.state !== 'undone') throw new Error('there is no undone restore to redo');
   return flip(restoresDir, j, 'forward', opts.force);
 }

@@ -146,7 +146,13 @@ export const requestHandlers: Handlers = {
     cx.actions.need(b.id);
     const sc = cx.code.code(cx.session);
     const [state, changes] = await Promise.all([codeAt(sc, b.id), diffCode(sc, b.id, 'now')]);
-    return { how: state.how, files: changes.map((c) => ({ path: c.key, status: c.status })), notes: state.notes };
+    const skipped = state.base?.skipped;
+    return {
+      how: state.how,
+      files: changes.map((c) => ({ path: c.key, status: c.status })),
+      notes: state.notes,
+      ...(skipped ? { skipped: { count: skipped.count, paths: skipped.files.slice(0, 5).map((f) => `${f.path} (${f.why})`) } } : {}),
+    };
   },
   async openCodeDiff(b, _seq, cx) {
     cx.actions.need(b.id);
