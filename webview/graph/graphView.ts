@@ -29,6 +29,7 @@ export interface GraphHost {
   isSelected(it: Item): boolean;
   isHit(entry: number): boolean;
   hitsIn(it: Item): number;
+  isMarked(entry: number): boolean;
   onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
   onViewChange(): void;
   contextFor(it: Item): string;

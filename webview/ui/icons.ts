@@ -24,6 +24,7 @@ export const CODICON_POINTS = {
   'circle-filled': 0xea71,
   'repo-forked': 0xea63,
   diff: 0xeae1,
+  'git-compare': 0xeafd,
 } as const;
 export type CodiconName = keyof typeof CODICON_POINTS;
 
