@@ -199,7 +199,7 @@ export class App implements CommandContext, SyncTarget {
   // ───────────── host messages (app/hostSync.ts) ─────────────
 
   onLoading(loaded: number, total: number | undefined): void {
-    this.loading.progress(loaded, total);
+    this.loading.progress(loaded, total, this.model.size > 0);
   }
 
   onPreview(m: Preview): void {
