@@ -4,12 +4,16 @@ import { writeSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
 import { compare, exportCmd, files } from './cli/compareCommands.js';
+import { connect, disconnect } from './cli/connect.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { routed } from './cli/bridgeRouting.js';
 import type { CliIO } from './cli/io.js';
 import { safeText } from './cli/safeText.js';
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+/** package.json's version, put in by the build (scripts/build.mjs); absent when run from the sources. */
+declare const __PI_TREE_VERSION__: string | undefined;
 
 const COMMANDS: Record<string, Command> = {
   ls: commands.ls,
@@ -27,6 +31,8 @@ const COMMANDS: Record<string, Command> = {
   export: exportCmd,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
+  connect,
+  disconnect,
 };
 
 /** Ctrl+C during a model call cancels it (nothing is written) instead of killing the process mid-write. */
@@ -61,6 +67,10 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
                                                    compact the context at the current leaf
+  pi-tree connect [--status]                       install the pi-tree bridge for every pi session
+                                                   (pi's settings.json, as VS Code's Connect does)
+  pi-tree disconnect                               take it out again, settings.json as it was
+  pi-tree --version
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
   (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.
@@ -87,7 +97,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-v') {
-    io.out(`${process.env.PI_TREE_VERSION ?? 'dev'}\n`);
+    io.out(`${typeof __PI_TREE_VERSION__ === 'string' ? __PI_TREE_VERSION__ : 'dev'}\n`);
     return 0;
   }
   // Own keys only: `pi-tree toString` or `pi-tree __proto__` is an unknown command, not Object's.
