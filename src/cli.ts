@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import * as commands from './cli/commands.js';
 import { compare, exportCmd, files } from './cli/compareCommands.js';
+import { connect, disconnect } from './cli/connect.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { checkpoints, diff, restore } from './cli/codeCommands.js';
 import { routed } from './cli/bridgeRouting.js';
@@ -36,6 +37,8 @@ const COMMANDS: Record<string, Command> = {
   checkpoints,
   restore,
   diff,
+  connect,
+  disconnect,
 };
 
 /** Ctrl+C during a model call cancels it (nothing is written) instead of killing the process mid-write. */
@@ -80,6 +83,10 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    --conversation moves the leaf there too
   pi-tree restore FILE --undo|--redo [--force]     put back what the last restore replaced (or redo it)
   pi-tree diff FILE A [B] [--name-only] [--json]   the code at A against the code at B (default: now)
+  pi-tree connect [--status]                       install the pi-tree bridge for every pi session
+                                                   (pi's settings.json, as VS Code's Connect does)
+  pi-tree disconnect                               take it out again, settings.json as it was
+  pi-tree --version
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
   (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.

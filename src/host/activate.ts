@@ -7,7 +7,7 @@ import { SessionRepository } from '../core/session/repository.js';
 import { SessionInfoCache } from '../core/listing/sessionInfo.js';
 import { infoTitle } from '../core/listing/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
-import { refreshBridgeCopy } from './bridge/piConnect.js';
+import { refreshBridgeCopy } from '../core/bridge/piConnect.js';
 import { PiGateway } from './bridge/piGateway.js';
 import { findBridge, PiUnresponsiveError } from '../core/bridge/discovery.js';
 import type { Host } from './commands/host.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
 import { parseQuery, matchNode } from '../../webview/model/findQuery';
-import { KEYMAP, resolveKey, shortcutSheet, conflicts, formatBinding, type KeyLike } from '../../webview/app/keymap';
+import { KEYMAP, isFieldEditingKey, resolveKey, shortcutSheet, conflicts, formatBinding, type KeyLike } from '../../webview/app/keymap';
 import { nodeAriaLabel, segmentAriaLabel, relativeTime } from '../../webview/outline/ariaText';
 
 const base: NodeView = { id: 'a1', parentId: null, type: 'message', role: 'assistant', kind: 'assistant', text: 'assistant: Fixed the Parser bug', time: 0 };
@@ -42,6 +42,18 @@ test('find: operators, quotes, plain tokens (all must match), regex errors', () 
 function key(code: string, mods: Partial<KeyLike> = {}, key = ''): KeyLike {
   return { code, key, shiftKey: false, altKey: false, ctrlKey: false, metaKey: false, ...mods };
 }
+
+test('select all, undo and redo in a text field stay in the field (not sent to the workbench to come back late)', () => {
+  assert.equal(isFieldEditingKey(key('KeyA', { ctrlKey: true }, 'a')), true);
+  assert.equal(isFieldEditingKey(key('KeyQ', { ctrlKey: true }, 'a')), true, 'AZERTY: the A key');
+  assert.equal(isFieldEditingKey(key('KeyZ', { ctrlKey: true }, 'z')), true);
+  assert.equal(isFieldEditingKey(key('KeyZ', { ctrlKey: true, shiftKey: true }, 'Z')), true);
+  assert.equal(isFieldEditingKey(key('KeyY', { ctrlKey: true }, 'y')), true);
+  assert.equal(isFieldEditingKey(key('KeyA', { metaKey: true }, 'a'), true), true);
+  assert.equal(isFieldEditingKey(key('KeyA', { ctrlKey: true }, 'a'), true), false, 'Ctrl is not Cmd on macOS');
+  assert.equal(isFieldEditingKey(key('KeyA', {}, 'a')), false);
+  assert.equal(isFieldEditingKey(key('KeyF', { ctrlKey: true }, 'f')), false, 'Ctrl+F stays "open find"');
+});
 
 test('keymap: no two commands share a binding, and keys resolve by scope and physical code', () => {
   assert.deepEqual(conflicts(), []);

@@ -51,6 +51,13 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   const bar = page.locator('.loading');
   assert.equal(await bar.isVisible(), true, 'the loading bar stays up while the rest comes');
   assert.match((await bar.textContent()) ?? '', /Loading 0 of 20,000 entries/);
+  // A strip above the first screen, not a layer over it: the leaf's card is what a click there meets.
+  const uncovered = await page.evaluate(() => {
+    const node = document.querySelector('svg.scene g.node.selected')!;
+    const r = node.getBoundingClientRect();
+    return node.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+  });
+  assert.equal(uncovered, true, 'the loading bar does not cover the first screen');
   const a = await boxes(page, [shown]);
   assert.ok(inside(a.nodes[shown], a.g), 'the leaf is in view on the first screen');
   // The whole tree (a later revision), in parts as the host sends it.

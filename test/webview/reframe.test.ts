@@ -136,3 +136,22 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
   for (const a of items) for (const c of items) if (a !== c && a.depth === c.depth) assert.ok(a.x + a.w / 2 <= c.x - c.w / 2 || c.x + c.w / 2 <= a.x - a.w / 2, `${a.key} and ${c.key} overlap`);
   await close(host);
 });
+
+test('a move with summary: the summary, written under the selected entry and now the leaf, is framed (it stayed below the view)', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId);
+  const page = host.page;
+  type Tree = { __piTree: { app: { tree: { selectEntry(id: string): void } }; graph: { panBy(x: number, y: number): void } } };
+  await page.evaluate(() => (window as unknown as Tree).__piTree.app.tree.selectEntry('a1000000'));
+  await idle(page);
+  // The entry at the bottom edge of the view, as a find or a scroll leaves it.
+  const b0 = await boxes(page, ['a1000000']);
+  await page.evaluate((dy) => (window as unknown as Tree).__piTree.graph.panBy(0, dy), b0.g.bottom - 6 - b0.nodes.a1000000!.bottom);
+  await idle(page);
+  const summary: NodeView = { id: 's9000000', parentId: 'a1000000', type: 'branch_summary', kind: 'branchSummary', text: '[branch summary]: the branch left behind', time: Date.UTC(2026, 10, 21) };
+  await host.delta({ type: 'appended', nodes: [summary], leafId: summary.id });
+  await idle(page);
+  const b = await boxes(page, ['s9000000', 'a1000000']);
+  for (const id of ['s9000000', 'a1000000']) assert.ok(inside(b.nodes[id], b.g), `${id} in view: ${JSON.stringify(b)}`);
+  await close(host);
+});

@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
 import { FIT_REACH, NEAR } from '../../webview/graph/graphView';
-import { viewRect } from '../../webview/graph/minimap';
+import { miniScale, pressTarget, viewRect } from '../../webview/graph/minimap';
 import { FIT_MIN_ZOOM, FRAME_PAD, MAX_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport } from '../../webview/graph/viewport';
 import { derive, type Item } from '../../webview/model/derive';
-import { layoutTree, NODE_H, NODE_W } from '../../webview/model/layout';
+import { layoutTree, NODE_H, NODE_W, type Layout } from '../../webview/model/layout';
 import { layoutBox, neighbourhood, neighbourhoodItems } from '../../webview/model/neighbourhood';
 import { itemWidth, MAX_NODE_W, MIN_NODE_W, sizeItems, titleChars } from '../../webview/model/nodeSize';
 import { TreeModel } from '../../webview/model/treeModel';
@@ -192,7 +192,7 @@ test('cards are as wide as their titles need (within bounds) and the layout neve
 });
 
 test("minimap: the visible area's rectangle stays inside the strip, at least 2 px each way", () => {
-  const m = { s: 0.1, ox: 10, oy: 0 };
+  const m = { sx: 0.1, sy: 0.1, ox: 10, oy: 0 };
   // inside: as it is
   assert.deepEqual(viewRect({ x0: 100, y0: 100, x1: 300, y1: 500 }, m, 72, 240), { x: 20, y: 10, w: 20, h: 40 });
   // a view wider and taller than the tree (a small session): all four sides on the strip, not two stray lines
@@ -203,4 +203,25 @@ test("minimap: the visible area's rectangle stays inside the strip, at least 2 p
   assert.deepEqual(off, { x: 69.5, y: 237.5, w: 2, h: 2 });
   // a tiny view: 2 px
   assert.deepEqual(viewRect({ x0: 100, y0: 100, x1: 101, y1: 101 }, m, 72, 240), { x: 20, y: 10, w: 2, h: 2 });
+});
+
+test('minimap: a deep tree fills the strip each way (not a 1-px line); a press away from every card keeps the nearest one in view', () => {
+  // 3 columns, 5,000 rows deep: scaled as a whole it was 0.07 px wide on a 56 × 750 strip.
+  const deep = { minX: -212, maxX: 212, maxY: 5000 * 64 };
+  const m = miniScale(deep, 56, 750);
+  assert.ok(Math.abs((deep.maxX - deep.minX + 188) * m.sx - 56) < 1e-6, 'as wide as the strip');
+  assert.ok(Math.abs((deep.maxY + 40) * m.sy - 750) < 1e-6, 'as tall as the strip');
+  // A short tree is not stretched into blocks: at most 8 times its width's scale.
+  const short = miniScale({ minX: 0, maxX: 424, maxY: 128 }, 56, 750);
+  assert.ok(short.sy <= short.sx * 8 + 1e-9);
+  // One card at the origin, one far down-left: a press at the far right of the first card's row stays with it.
+  const a = { x: 0, y: 0, w: 188 } as Item;
+  const b = { x: -5000, y: 60_000, w: 188 } as Item;
+  const l = { levels: [[], [a], [b]], minX: -5000, maxX: 0, maxY: 60_000 } as unknown as Layout;
+  const mm = miniScale(l, 56, 750);
+  const t = pressTarget(l, mm, 40_000, 0, 800, 600);
+  assert.ok(Math.abs(t.x - a.x) + 188 / 2 <= 800 / 2, 'the nearest card is in the view');
+  assert.equal(t.y, 0);
+  // Near a card, the press goes where it was made.
+  assert.deepEqual(pressTarget(l, mm, 100, 20, 800, 600), { x: 100, y: 20 });
 });

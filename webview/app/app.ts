@@ -103,6 +103,7 @@ export class App implements CommandContext, SyncTarget {
       describe: (id) => describeEntry(this.model, id),
       goTo: (id) => this.tree.selectEntry(id, { history: true }),
       refresh: () => this.tree.refresh(),
+      marksChanged: () => this.marksChanged(),
       showInDetails: (id, title, load) => this.details.showPanel(id, title, load),
     });
     this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
@@ -111,6 +112,7 @@ export class App implements CommandContext, SyncTarget {
       isSelected: (it: Item) => this.tree.selection.key === it.key,
       isHit: (e: number) => this.find.isHit(e),
       hitsIn: (it: Item) => this.find.hitsIn(it),
+      isMarked: (e: number) => e === this.codeViews.markedEntry(),
       contextFor: (it: Item) => vscodeContext(it, this.model.nodes, this.meta?.restoreToken),
       hasCode: (id: string) => this.codeViews.codeMarks.has(id),
       onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
@@ -198,7 +200,7 @@ export class App implements CommandContext, SyncTarget {
   // ───────────── host messages (app/hostSync.ts) ─────────────
 
   onLoading(loaded: number, total: number | undefined): void {
-    this.loading.progress(loaded, total);
+    this.loading.progress(loaded, total, this.model.size > 0);
   }
 
   onPreview(m: Preview): void {
@@ -369,7 +371,7 @@ export class App implements CommandContext, SyncTarget {
     const d = this.tree.derived;
     if (!this.tree.previewing) this.loading.done();
     this.hover.forget();
-    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge());
+    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.afterPass();
     if (first) {
@@ -379,6 +381,14 @@ export class App implements CommandContext, SyncTarget {
     } else this.details.render();
     this.postSelected();
     this.persistence.scheduleSave();
+  }
+
+  /** An entry was marked for compare, or the mark went: header, nodes, rows and details show it. */
+  private marksChanged(): void {
+    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
+    this.graph.refreshStyles();
+    this.outline.refresh();
+    this.details.render();
   }
 
   private selectionChanged(): void {

@@ -21,6 +21,8 @@ export interface CodeViewsHost {
   goTo(id: string): void;
   /** The tree must be derived again (hidden marks changed). */
   refresh(): void;
+  /** The compare mark changed: the header, nodes and rows show it again (no new pass). */
+  marksChanged(): void;
   /** Shows a view in the details pane in place of the entry (Escape or a new selection leaves it). */
   showInDetails(id: string, title: string, load: () => Promise<HTMLElement>): void;
 }
@@ -54,9 +56,11 @@ export class CodeViews implements DetailsExtras {
     if (base === undefined || base === n.id || !this.model.index.has(base)) {
       this.compareBase = n.id;
       this.host.announce(`Compare: ${this.host.describe(n.id)} is marked. Select the other entry and press C (Escape cancels).`);
+      this.host.marksChanged();
       return;
     }
     this.compareBase = undefined;
+    this.host.marksChanged();
     void this.compare(base, n.id);
   }
 
@@ -74,7 +78,43 @@ export class CodeViews implements DetailsExtras {
     if (this.compareBase === undefined) return false;
     this.compareBase = undefined;
     this.host.announce('Compare cancelled');
+    this.host.marksChanged();
     return true;
+  }
+
+  /** The entry a first "Compare with…" marked (-1: none, or it left the session's entries). */
+  markedEntry(): number {
+    return this.compareBase === undefined ? -1 : (this.model.index.get(this.compareBase) ?? -1);
+  }
+
+  /**
+   * While an entry is marked for compare: a chip in the header naming it, with what to do next and a
+   * button that cancels (as Escape does). Clicking the chip's text selects the marked entry.
+   */
+  compareChip(): HTMLElement[] {
+    const id = this.compareBase;
+    if (id === undefined || this.markedEntry() < 0) return [];
+    const chip = h('span', 'badge compare-chip');
+    chip.setAttribute('role', 'status');
+    chip.dataset.entryId = id;
+    const go = h('button', 'compare-chip-text');
+    go.type = 'button';
+    go.dataset.action = 'compare-marked';
+    go.title = 'Select the marked entry';
+    go.append(
+      h('span', 'codicon codicon-git-compare'),
+      h('span', 'compare-chip-label', `Press C on another entry to compare it with “${short(this.model.nodes[this.markedEntry()].text).slice(0, 60)}”`),
+    );
+    go.addEventListener('click', () => this.host.goTo(id));
+    const cancel = h('button', 'icon-button compare-cancel');
+    cancel.type = 'button';
+    cancel.dataset.action = 'compare-cancel';
+    cancel.title = 'Cancel compare (Escape)';
+    cancel.setAttribute('aria-label', 'Cancel compare (Escape)');
+    cancel.append(h('span', 'codicon codicon-close'));
+    cancel.addEventListener('click', () => this.escape());
+    chip.append(go, cancel);
+    return [chip];
   }
 
   /** "N hidden branches" for the header while branches are marked hidden (a click shows or hides them). */
@@ -182,7 +222,9 @@ export class CodeViews implements DetailsExtras {
   buttons(n: NodeView, it: Item): HTMLElement[] {
     const add = (label: string, action: string, icon: string, fn: () => void, title?: string) => this.pool.get(label, action, { icon, secondary: true, title }, fn);
     const out = [
-      add(this.compareBase && this.compareBase !== n.id ? 'Compare with marked' : 'Compare with…', 'compare-with', 'diff', () => this.compareWith(n), 'Compare this entry with another one (C)'),
+      this.compareBase === n.id
+        ? add('Marked for compare', 'compare-with', 'git-compare', () => this.compareWith(n), 'Marked: select the other entry and press C (Escape cancels)')
+        : add(this.compareBase ? 'Compare with marked' : 'Compare with…', 'compare-with', 'diff', () => this.compareWith(n), 'Compare this entry with another one (C)'),
     ];
     if (!it.isLeaf && this.model.leafId) out.push(add('Compare with leaf', 'compare-leaf', 'diff-multiple', () => void this.compare(n.id, null), 'Compare with the current leaf (Shift+C)'));
     out.push(

@@ -180,6 +180,18 @@ export function typesCharacter(e: KeyLike): boolean {
 }
 
 /**
+ * Ctrl/Cmd+A, +Z, +Y and +Shift+Z: select all, undo and redo, which a text field does itself. (VS Code's
+ * webview frame would send them to the workbench, which runs them on the webview a few tasks later.)
+ */
+export function isFieldEditingKey(e: KeyLike, mac = false): boolean {
+  const mod = mac ? e.metaKey : e.ctrlKey;
+  if (!mod || e.altKey || (mac ? e.ctrlKey : e.metaKey)) return false;
+  // By the typed letter, as VS Code matches them (Ctrl+A is where the layout has its A).
+  const k = e.key.toLowerCase();
+  return k === 'a' || k === 'z' || (k === 'y' && !e.shiftKey);
+}
+
+/**
  * The command for a key event where it happens (`tree` also allows `global` commands). In a text field
  * only global commands apply, and never to a key that types a character: `/` in the find box is a
  * slash, not "open find".

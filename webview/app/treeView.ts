@@ -132,11 +132,14 @@ export class TreeView {
   leafMoved(oldLeaf: number, oldId: string | null, leafId: string | null): void {
     const selId = this.selection.current?.entryId;
     if (selId === oldId && leafId) this.pendingSelect = leafId;
-    // A move to the selection (pi's rule puts a user message's leaf on its parent), or a leaf the
-    // selection follows: the new place is shown with its path and branches. pi appending while the
+    // A move to the selection (pi's rule puts a user message's leaf on its parent, a summary hangs the
+    // leaf under it), or a leaf the selection follows: the new place is shown with its path and branches. pi appending while the
     // user looks elsewhere does not move the view.
     const sel = selId !== undefined ? this.model.index.get(selId) : undefined;
-    this.pendingFrame = !!leafId && (this.pendingSelect !== undefined || (sel !== undefined && (sel === this.model.leaf || this.model.parent[sel] === this.model.leaf)));
+    // A move with a summary puts the leaf on the summary, written under the selected entry.
+    const leaf = this.model.leaf;
+    const summaryOfSel = sel !== undefined && leaf >= 0 && this.model.parent[leaf] === sel && this.model.nodes[leaf].kind === 'branchSummary';
+    this.pendingFrame = !!leafId && (this.pendingSelect !== undefined || (sel !== undefined && (sel === leaf || this.model.parent[sel] === leaf || summaryOfSel)));
     // With appended entries waiting, the move is (most likely) to the last of them: one pass for both.
     if (this.frame) this.refreshTail();
     else if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();

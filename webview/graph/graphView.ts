@@ -29,6 +29,7 @@ export interface GraphHost {
   isSelected(it: Item): boolean;
   isHit(entry: number): boolean;
   hitsIn(it: Item): number;
+  isMarked(entry: number): boolean;
   onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
   onViewChange(): void;
   contextFor(it: Item): string;
@@ -57,7 +58,7 @@ export class GraphView {
   private reframe: Item | undefined;
   /** Where the last `frameAround` put the view (until the view moves elsewhere). */
   private framed: View | undefined;
-  private placed: { kind: Placement; view: View } | undefined;
+  private placed: { kind: Placement; view: View; focus?: string } | undefined;
   /** Where a running animation goes. */
   private animTarget: View | undefined;
   private frame = 0;
@@ -118,11 +119,18 @@ export class GraphView {
     const first = this.port.width === 0;
     // Keep the world point at the centre where it was.
     const c = first ? undefined : this.center();
+    // A view still as a frame, Fit or the overview placed it (nobody panned or zoomed since) is placed
+    // again at the new size: a wider editor shows what a narrow one cut off.
+    const kept = first ? undefined : this.stillPlaced();
+    const keptFocus = this.placed?.focus !== undefined ? this.host.itemForKey(this.placed.focus) : undefined;
     this.port.width = w;
     this.port.height = h;
     const again = this.reframe;
     this.reframe = undefined;
     if (again && w && h && !first) this.frameAround(again, false);
+    else if (w && h && kept === 'frame' && keptFocus) this.frameAround(keptFocus, false);
+    else if (w && h && kept === 'fit') this.fit(keptFocus, false);
+    else if (w && h && kept === 'overview') this.overview(false);
     else if (c) this.centerOn(c.x, c.y, this.view.k, false);
     else if (w && h) this.host.onFirstSize();
     this.minimap.later();
@@ -222,10 +230,10 @@ export class GraphView {
     if (!l || !l.count || !this.port.width) return undefined;
     const whole = layoutBox(l);
     if (!focus || this.port.zoomToFit(whole) >= FIT_MIN_ZOOM) {
-      this.place('fit', this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate);
+      this.place('fit', this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate, focus);
       return 'whole';
     }
-    this.place('fit', this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate);
+    this.place('fit', this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate, focus);
     return 'near';
   }
 
@@ -252,16 +260,21 @@ export class GraphView {
    */
   frameAround(focus: Item, animate = true, reach: Reach = NEAR): void {
     if (!this.port.width) return;
-    let box = neighbourhood(focus, reach);
+    // The family's link cards beside the path too (a fork's link to its source), when they fit.
+    let box = neighbourhood(focus, { ...reach, links: true });
+    if (this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, reach);
     for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
     const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
     this.framed = { ...target, k: clampZoom(target.k) };
-    this.place('frame', target, animate);
+    this.place('frame', target, animate, focus);
   }
 
-  /** A view placed by a command (frame, Fit, overview), remembered so that it can be placed again on a new layout. */
-  private place(kind: Placement, target: View, animate: boolean): void {
-    this.placed = { kind, view: { ...target, k: clampZoom(target.k) } };
+  /**
+   * A view placed by a command (frame, Fit, overview), remembered so that it can be placed again on a new
+   * layout or at a new size; `focus` is the item it was placed around.
+   */
+  private place(kind: Placement, target: View, animate: boolean, focus?: Item): void {
+    this.placed = { kind, view: { ...target, k: clampZoom(target.k) }, focus: focus?.key };
     this.animateTo(target, animate);
   }
 

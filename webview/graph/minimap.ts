@@ -1,7 +1,9 @@
 // The minimap: the whole tree (every item, the current path, find hits) on a canvas strip beside the
 // graph (like VS Code's editor minimap: it never covers a node), drawn once per layout in a task after
 // the frame that shows the tree, with the viewport's rectangle drawn over it per frame. Pressing or
-// dragging on it moves the view there.
+// dragging on it moves the view there. The tree fills the strip's width and height, each axis scaled
+// on its own (a deep tree scaled as a whole was a 1-px line in a tall strip), and a press where no card
+// is drawn moves the view only as far as keeps the nearest card in it (it used to show empty space).
 import type { Item } from '../model/derive';
 import { DX, DY, NODE_H, NODE_W, type Layout, type Rect } from '../model/layout';
 import { onFrame, whenFree } from '../ui/schedule';
@@ -18,6 +20,57 @@ export interface MinimapHost {
   hitsIn(it: Item): number;
   /** Centres the view on a world point. */
   centerOn(x: number, y: number): void;
+}
+
+/** World → strip: x * sx + ox, y * sy + oy. */
+export interface MiniScale {
+  sx: number;
+  sy: number;
+  ox: number;
+  oy: number;
+}
+
+/** A short tree is not stretched more than this many times its width's scale in height. */
+const MAX_STRETCH_Y = 8;
+
+/**
+ * The scale that puts the tree's box (`minX`…`maxX` of the card centres, `maxY` of the deepest row) on a
+ * `w` × `h` strip: its width across the whole strip, its height down the whole strip (a short tree at
+ * most MAX_STRETCH_Y times as tall as its width's scale, centred).
+ */
+export function miniScale(l: { minX: number; maxX: number; maxY: number }, w: number, h: number): MiniScale {
+  const tw = l.maxX - l.minX + NODE_W;
+  const th = l.maxY + NODE_H;
+  const sx = w / tw;
+  const sy = Math.min(h / th, sx * MAX_STRETCH_Y);
+  return { sx, sy, ox: -(l.minX - NODE_W / 2) * sx, oy: (h - th * sy) / 2 + (NODE_H / 2) * sy };
+}
+
+/**
+ * Where a press at world point (x, y) centres the view (`vw` × `vh` in world units): there, when a card
+ * is within the view around it; else as near there as keeps the card nearest to it (on the strip) in view.
+ */
+export function pressTarget(l: Layout, m: MiniScale, x: number, y: number, vw: number, vh: number): { x: number; y: number } {
+  let best: Item | undefined;
+  let bestD = Infinity;
+  for (const row of l.levels) {
+    if (!row) continue;
+    for (const it of row) {
+      const dx = Math.max(0, Math.abs(it.x - x) - (it.w || NODE_W) / 2) * m.sx;
+      const dy = Math.max(0, Math.abs(it.y - y) - NODE_H / 2) * m.sy;
+      const d = dx * dx + dy * dy;
+      if (d < bestD) {
+        bestD = d;
+        best = it;
+      }
+    }
+  }
+  if (!best) return { x, y };
+  // The card stays inside the view with a margin of a tenth of the view each way.
+  const hw = Math.max(0, vw / 2 - (best.w || NODE_W) / 2 - vw / 10);
+  const hh = Math.max(0, vh / 2 - NODE_H / 2 - vh / 10);
+  const clamp = (v: number, c: number, r: number) => Math.min(c + r, Math.max(c - r, v));
+  return { x: clamp(x, best.x, hw), y: clamp(y, best.y, hh) };
 }
 
 export class Minimap {
@@ -71,13 +124,10 @@ export class Minimap {
     );
   }
 
-  private scale(): { s: number; ox: number; oy: number } | undefined {
+  private scale(): MiniScale | undefined {
     const l = this.host.layout();
     if (!l || !l.count) return undefined;
-    const w = l.maxX - l.minX + NODE_W;
-    const h = l.maxY + NODE_H;
-    const s = Math.min(this.w / w, this.h / h);
-    return { s, ox: (this.w - w * s) / 2 - (l.minX - NODE_W / 2) * s, oy: (this.h - h * s) / 2 + (NODE_H / 2) * s };
+    return miniScale(l, this.w, this.h);
   }
 
   private drawBase(): void {
@@ -89,17 +139,23 @@ export class Minimap {
     const ctx = this.base.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, this.w, this.h);
-    if (!l || !m) return;
+    if (!l || !m) {
+      delete this.el.dataset.tree;
+      return;
+    }
+    // Where the tree is drawn on the strip, in CSS px (tests read it: the canvas says nothing else).
+    const box = [(l.minX - NODE_W / 2) * m.sx + m.ox, m.oy - (NODE_H / 2) * m.sy, (l.maxX + NODE_W / 2) * m.sx + m.ox, (l.maxY + NODE_H / 2) * m.sy + m.oy];
+    this.el.dataset.tree = box.map((v) => v.toFixed(1)).join(' ');
     const fg = this.colors.get('--mini-node', '#888');
     const path = this.colors.get('--accent', '#3794ff');
     const hit = this.colors.get('--hit', '#e2c08d');
-    const sz = Math.max(1, Math.min(3, DX * m.s));
+    const sz = Math.max(1, Math.min(3, DX * m.sx));
     ctx.fillStyle = fg;
-    for (const row of l.levels) for (const it of row) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s * 0.6));
+    for (const row of l.levels) for (const it of row) ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy * 0.6));
     ctx.fillStyle = path;
-    for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.s + m.ox - sz / 2, it.y * m.s + m.oy, sz, Math.max(1, DY * m.s));
+    for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy));
     ctx.fillStyle = hit;
-    for (const row of l.levels) for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.s + m.ox - 2, it.y * m.s + m.oy - 1, 4, 4);
+    for (const row of l.levels) for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.sx + m.ox - 2, it.y * m.sy + m.oy - 1, 4, 4);
     this.drawView();
   }
 
@@ -124,10 +180,13 @@ export class Minimap {
   }
 
   private navigate(ev: PointerEvent): void {
+    const l = this.host.layout();
     const m = this.scale();
-    if (!m) return;
+    if (!l || !m) return;
     const b = this.el.getBoundingClientRect();
-    this.host.centerOn((ev.clientX - b.left - m.ox) / m.s, (ev.clientY - b.top - m.oy) / m.s);
+    const v = this.host.worldRect();
+    const t = pressTarget(l, m, (ev.clientX - b.left - m.ox) / m.sx, (ev.clientY - b.top - m.oy) / m.sy, v.x1 - v.x0, v.y1 - v.y0);
+    this.host.centerOn(t.x, t.y);
   }
 }
 
@@ -135,11 +194,11 @@ export class Minimap {
  * The visible area `r` (world coordinates) on a strip of `w` × `h` at scale `m`, kept inside the strip
  * and at least 2 px each way: a view wider than the tree drew as two stray lines, its sides off the strip.
  */
-export function viewRect(r: { x0: number; y0: number; x1: number; y1: number }, m: { s: number; ox: number; oy: number }, w: number, h: number): { x: number; y: number; w: number; h: number } {
+export function viewRect(r: { x0: number; y0: number; x1: number; y1: number }, m: MiniScale, w: number, h: number): { x: number; y: number; w: number; h: number } {
   const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-  const x0 = clamp(r.x0 * m.s + m.ox, 0.5, w - 2.5);
-  const y0 = clamp(r.y0 * m.s + m.oy, 0.5, h - 2.5);
-  const x1 = clamp(r.x1 * m.s + m.ox, x0 + 2, w - 0.5);
-  const y1 = clamp(r.y1 * m.s + m.oy, y0 + 2, h - 0.5);
+  const x0 = clamp(r.x0 * m.sx + m.ox, 0.5, w - 2.5);
+  const y0 = clamp(r.y0 * m.sy + m.oy, 0.5, h - 2.5);
+  const x1 = clamp(r.x1 * m.sx + m.ox, x0 + 2, w - 0.5);
+  const y1 = clamp(r.y1 * m.sy + m.oy, y0 + 2, h - 0.5);
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }

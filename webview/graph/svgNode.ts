@@ -17,6 +17,8 @@ export interface NodeLook {
   isSelected(it: Item): boolean;
   isHit(entry: number): boolean;
   hitsIn(it: Item): number;
+  /** The entry marked by a first "Compare with…" (C), waiting for the other one. */
+  isMarked(entry: number): boolean;
   /** The node's data-vscode-context (native context menu). */
   contextFor(it: Item): string;
   /** The entry has a checkpoint: the code at it can be restored exactly (#32). */
@@ -35,6 +37,7 @@ function nodeClass(look: NodeLook, it: Item, n: NodeView): string {
   if (it.folded) c += ' folded';
   if (!it.seg && n.changed?.length) c += ' changed';
   if (!it.seg && look.hasCode?.(n.id)) c += ' checkpoint';
+  if (!it.seg && look.isMarked(it.entry)) c += ' compare-base';
   return c;
 }
 
@@ -54,6 +57,7 @@ export function simpleNode(look: NodeLook, it: Item): SVGGElement {
   const g = baseNode(look, it, n);
   g.classList.add('simple');
   g.append(rect('box', 0, 0, width(it), NODE_H, 6));
+  if (!it.seg && look.isMarked(it.entry)) g.prepend(rect('compare-ring', -5, -5, width(it) + 10, NODE_H + 10, 9));
   return g;
 }
 
@@ -95,6 +99,11 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
     if (n.changed?.length) g.append(text('changed-mark', w - 16, 17, glyph('diff')));
     // A checkpoint: the code at this entry is kept (Restore Code Here…).
     if (look.hasCode?.(n.id)) g.append(text('code-mark', n.changed?.length ? w - 32 : w - 16, 17, glyph('history')));
+    // Marked by a first C: a dashed ring and the compare icon above the card, until the second C.
+    if (look.isMarked(it.entry)) {
+      g.prepend(rect('compare-ring', -5, -5, w + 10, NODE_H + 10, 9));
+      g.append(text('compare-mark', 4, -9, glyph('git-compare')));
+    }
   }
   if (it.folded) g.append(text('folded-mark', w / 2 - 12, NODE_H + 14, `+${it.hidden}`));
   return g;

@@ -1,7 +1,7 @@
 // Which part of the tree a view should frame: the selection with a few entries of its path above and
 // below and the first entry of every branch leaving those (the side branches a user wants to see next
-// to the path; not the family's link cards), as a world box around their cards. Pure;
-// graph/viewport.ts turns the box into a view.
+// to the path), and with `links` the family's link cards leaving them (a fork's link to its source), as
+// a world box around their cards. Pure; graph/viewport.ts turns the box into a view.
 import type { Item } from './derive';
 import { MAX_NODE_W, NODE_H, NODE_W, type Rect } from './layout';
 
@@ -14,6 +14,8 @@ export interface Reach {
   up: number;
   /** Descendants along the current path (else the largest branch) to include. */
   down: number;
+  /** The family's link cards leaving those entries too (framed when they fit). */
+  links?: boolean;
 }
 
 /** Entries of a side branch shown below its first one. */
@@ -39,8 +41,8 @@ export function neighbourhoodItems(focus: Item, reach: Reach): Item[] {
   const addWithChildren = (x: Item) => {
     out.add(x);
     for (const c of x.children ?? []) {
-      // Family link cards are not this session's branches: a view may cut them off.
-      if (c.entry < 0 || c.link || out.has(c)) continue;
+      // Family link cards are not this session's branches: taken only when asked for.
+      if (c.entry < 0 || (c.link && !reach.links) || out.has(c)) continue;
       out.add(c);
       let s: Item | undefined = c;
       for (let k = 0; k < SIDE && s?.children?.length && s.depth < maxDepth; k++) out.add((s = s.children[0]));

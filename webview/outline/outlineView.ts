@@ -20,6 +20,8 @@ export interface OutlineHost {
   isSelected(it: Item): boolean;
   isHit(entry: number): boolean;
   hitsIn(it: Item): number;
+  /** The entry marked by a first "Compare with…" (C). */
+  isMarked(entry: number): boolean;
   ariaLabel(it: Item): string;
   contextFor(it: Item): string;
   onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
@@ -212,7 +214,8 @@ export class OutlineView {
     el.setAttribute('aria-level', String(it.level));
     el.setAttribute('aria-setsize', String(it.setsize));
     el.setAttribute('aria-posinset', String(it.posinset));
-    el.setAttribute('aria-label', this.host.ariaLabel(it));
+    const marked = !it.seg && this.host.isMarked(it.entry);
+    el.setAttribute('aria-label', `${this.host.ariaLabel(it)}${marked ? ', marked for compare' : ''}`);
     const ex = this.host.expandedState(it);
     if (ex !== undefined) el.setAttribute('aria-expanded', String(ex));
     el.dataset.vscodeContext = this.host.contextFor(it);
@@ -222,6 +225,7 @@ export class OutlineView {
     if (it.seg ? this.host.hitsIn(it) : this.host.isHit(it.entry)) cls += ' hit';
     if (!it.seg && n.changed?.length) cls += ' changed';
     if (!it.seg && this.host.hasCode?.(n.id)) cls += ' checkpoint';
+    if (marked) cls += ' compare-base';
     el.className = cls;
     el.style.top = `${it.row * ROW_H}px`;
     const icon = document.createElement('span');
@@ -233,6 +237,12 @@ export class OutlineView {
       mark.className = 'mark';
       mark.textContent = it.onPath ? '•' : '';
       el.append(mark, icon);
+    }
+    if (marked) {
+      const c = document.createElement('span');
+      c.className = 'codicon codicon-git-compare compare-mark';
+      c.title = 'Marked for compare: press C on the other entry';
+      el.append(c);
     }
     if (!it.seg && n.label !== undefined) {
       const b = document.createElement('span');

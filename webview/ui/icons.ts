@@ -25,6 +25,7 @@ export const CODICON_POINTS = {
   'repo-forked': 0xea63,
   diff: 0xeae1,
   history: 0xea82,
+  'git-compare': 0xeafd,
 } as const;
 export type CodiconName = keyof typeof CODICON_POINTS;
 

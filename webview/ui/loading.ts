@@ -1,5 +1,7 @@
 // What the tree shows until a session's first snapshot is on screen: "Opening the session…" with a
 // progress bar, which counts the entries of a big session as its parts arrive. Announced politely.
+// Over an empty pane it fills the pane; once a big session's first screen is drawn it is a strip at the
+// top of the pane (`over`), so the first screen is seen and used while the rest arrives.
 import { h } from './dom';
 import { thousands } from './format';
 
@@ -20,9 +22,13 @@ export class LoadingIndicator {
   /** Which of its texts the bar has shown (each once noted as a performance mark, for tests). */
   private readonly shown = new Set<string>();
 
-  /** `loaded` of `total` entries have arrived; no `total` while the session is still being read. */
-  progress(loaded: number, total: number | undefined): void {
+  /**
+   * `loaded` of `total` entries have arrived; no `total` while the session is still being read.
+   * `over`: a tree is on screen already (a big session's first screen): shown as a strip above it.
+   */
+  progress(loaded: number, total: number | undefined, over = false): void {
     this.el.hidden = false;
+    this.el.classList.toggle('strip', over);
     if (total === undefined) {
       this.text.textContent = 'Reading the session…';
       this.bar.indeterminate = true;
