@@ -38,9 +38,8 @@ describe('pi-tree write lock', { timeout: 60_000 }, () => {
     const old = new Date(Date.now() - 3_600_000);
     utimesSync(`${file}.pi-tree.lock`, old, old);
     const s = await Session.open(file);
-    const t0 = Date.now();
+    // (said on the first look at the lock, before any wait: the busy error after a wait reads otherwise)
     await assert.rejects(s.appendMessage(msg('x')), /pi-tree\.lock is a directory, not a pi-tree lock file; remove it/);
-    assert.ok(Date.now() - t0 < 5000);
     assert.equal(readFileSync(file, 'utf8'), text);
   });
 

@@ -33,17 +33,16 @@ describe('live session (connected state)', () => {
     await lb?.close();
   });
 
-  it('connects when pi appears, follows busy, and falls back quietly when pi exits or is killed', async (t) => {
+  // (how fast after a SIGKILL: `npm run bench`, "a pi killed with SIGKILL")
+  it('connects when pi appears, follows busy, and falls back quietly when pi exits or is killed', async () => {
     const live = new LiveSession(file, registry);
     const states: (LiveState | undefined)[] = [];
     live.onDidChange((s) => states.push(s));
     assert.equal(live.state, undefined, 'file mode while no pi runs');
 
-    const t0 = Date.now();
     const pi = PiRpc.start(file, pe);
     running.push(pi);
     const st = await until(() => live.state, 30_000, 'connected');
-    t.diagnostic(`pi started → tree connected: ${Date.now() - t0} ms (includes pi's startup)`);
     assert.equal(st.pid, pi.pid);
     assert.equal(st.busy, false);
     assert.equal(registry.get(file)?.record.pid, pi.pid);
@@ -54,22 +53,17 @@ describe('live session (connected state)', () => {
     await pi.settled(from);
     await until(() => live.state?.busy === false, 20_000, 'idle again');
 
-    const t1 = Date.now();
     await pi.stop();
     await until(() => live.state === undefined, 20_000, 'file mode after pi exited');
     await until(() => registry.get(file) === undefined, 20_000, 'registry forgets the pi');
-    t.diagnostic(`pi exited → tree in file mode: ${Date.now() - t1} ms`);
 
     // A crash leaves the record behind: detected by the pid check and the socket's close.
     const again = PiRpc.start(file, pe);
     running.push(again);
     await until(() => live.state?.pid === again.pid, 30_000, 'connected to the new pi');
-    const t2 = Date.now();
     again.child.kill('SIGKILL');
     await until(() => live.state === undefined, 20_000, 'file mode after pi was killed');
     await until(() => registry.get(file) === undefined, 5000, 'registry forgets the killed pi');
-    t.diagnostic(`pi killed → tree in file mode and record gone: ${Date.now() - t2} ms`);
-    assert.ok(Date.now() - t2 < 1500, 'within a second or so');
     assert.deepEqual(
       states.map((s) => (s ? `${s.pid}:${s.busy}` : 'file')),
       [`${pi.pid}:false`, `${pi.pid}:true`, `${pi.pid}:false`, 'file', `${again.pid}:false`, 'file'],
