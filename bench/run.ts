@@ -1,14 +1,15 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,webview,tail,compare,1m,panel1m (the tree panel
-// part of 1m),click picks parts (then
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,1m,panel1m (the tree
+// panel part of 1m),click picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cliMillion, cloneFork, openContext } from './cliBench';
+import { bridgeBench } from './bridgeBench';
 import { appendReflected, hostOpen, roundTrip, sidebar } from './hostBench';
 import { fmt, log, median, ROOT, rows, RUNS, WORK } from './report';
 import { SHAPE_1M, SHAPES_100K, shapeFile } from './shapes';
@@ -39,6 +40,7 @@ async function main() {
   if (want('append')) await appendReflected(big);
   if (want('roundtrip')) await roundTrip(big);
   if (want('sidebar')) await sidebar();
+  if (want('bridge')) await bridgeBench(); // a real pi 1.6.0 with the bridge
   if (want('webview')) webview();
   if (want('tail')) {
     const dump = join(WORK, 'snapshot-100k.jsonl');

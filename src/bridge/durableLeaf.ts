@@ -5,11 +5,13 @@
 // pi resumes at that record (its parent is the target, it adds nothing to the context) and pi-tree's
 // reader takes its targetId. Nothing is written when the last line already resolves to the new leaf.
 // Runs synchronously inside pi's event loop turn, so it cannot interleave with pi's own appends.
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { customAlphabet } from 'nanoid';
 
 const CHUNK = 64 * 1024;
 const HEAD = 4096;
+/** An entry id in pi's shape (8 lowercase hex), as src/core/format/ids.ts makes them (design decision 8). */
+const entryId = customAlphabet('0123456789abcdef', 8);
 
 export interface LastLine {
   type?: string;
@@ -81,7 +83,7 @@ export function persistLeaf(file: string, leafId: string | null, fromId: string 
     if (last.id !== undefined && last.id === leafId) return undefined;
     if (last.type === 'leaf' && last.targetId === leafId && last.targetId !== undefined) return undefined;
     let id: string;
-    do id = randomBytes(4).toString('hex');
+    do id = entryId();
     while (taken(id));
     const rec: LeafRecord = { type: 'leaf', id, parentId: leafId, timestamp: new Date().toISOString(), targetId: leafId, fromId };
     // A torn last line (a crash mid-write) stays alone on its line, as pi-tree's writer does.

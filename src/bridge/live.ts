@@ -2,6 +2,7 @@
 // exit). Owns the socket and the discovery record, follows pi's state for events, and runs requests
 // through `ops.ts` once pi is idle.
 import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, SessionBeforeTreeEvent, SessionShutdownEvent, SessionTreeEvent } from '@earendil-works/pi-coding-agent';
 import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/bridge/protocol.js';
 import { persistLeaf } from './durableLeaf.js';
@@ -80,6 +81,7 @@ export class LiveBridge {
     if (activeFiles().has(sessionFile)) return undefined; // loaded twice (settings and -e): one bridge is enough
     const piVersion = (await loadPi())?.VERSION ?? 'unknown';
     const placement = place(process.env);
+    // A secret, not an id: 32 bytes straight from the crypto RNG, as the record's 64 hex digits (TOKEN_RE).
     const token = randomBytes(32).toString('hex');
     // Requests are answered once the bridge object exists (the server has to exist first).
     const ref: { live?: LiveBridge } = {};
@@ -262,7 +264,7 @@ export class LiveBridge {
     return new Promise<T>((resolve, reject) => {
       const name = commandName(this.pi);
       if (!name) return reject(new BridgeFailure('failed', `the /${BRIDGE_COMMAND} command is not registered in this pi`));
-      const handle = randomBytes(16).toString('hex');
+      const handle = nanoid();
       const runs = pendingRuns();
       const timer = setTimeout(() => {
         if (runs.delete(handle)) reject(new BridgeFailure('failed', 'pi did not run the bridge command within 60 s; nothing was done'));

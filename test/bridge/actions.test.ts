@@ -49,13 +49,10 @@ describe('bridge actions in a running pi', () => {
     await lb?.close();
   });
 
-  it('goto moves pi within 500 ms, is durable in the file, and the next prompt sends the predicted context', async (t) => {
-    const t0 = Date.now();
+  // (how fast: `npm run bench`, "a move through the bridge")
+  it('goto moves pi, is durable in the file, and the next prompt sends the predicted context', async () => {
     const r = await client.request('goto', { targetId: ids.a2 });
     assert.equal(await pi.leaf(), ids.a2);
-    const elapsed = Date.now() - t0;
-    assert.ok(elapsed < 500, `pi's leaf moved in ${elapsed} ms`);
-    t.diagnostic(`goto round trip and pi's get_entries: ${elapsed} ms`);
     assert.deepEqual({ moved: r.moved, leafId: r.leafId, previousLeafId: r.previousLeafId }, { moved: true, leafId: ids.a2, previousLeafId: ids.a3 });
     // pi wrote nothing for a plain move: the bridge's leaf record makes it durable.
     const last = fileEntries(file).at(-1)!;

@@ -27,16 +27,13 @@ describe('checkpoint capture in a running pi', () => {
   after(() => cp?.stop());
 
   const snapshots = (): SnapshotLine[] => store.manifest(sessionId).filter((l): l is SnapshotLine => l.kind !== 'off');
-  const until = async (what: string, pred: () => boolean) => {
-    await cp.pi.until(() => pred() || undefined, what);
-  };
 
   it('snapshots before and after each turn that writes, keyed by its entries', async () => {
     await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
     sessionId = JSON.parse(readFileSync(cp.file, 'utf8').split('\n')[0]).id;
     store = CheckpointStore.existing(cp.pe.agentDir, cp.pe.workDir, DEFAULT_SETTINGS)!;
     assert.ok(store, 'the store exists under the agent dir');
-    await until('the after snapshot of turn 1', () => snapshots().some((l) => l.kind === 'after'));
+    await cp.pi.until(() => snapshots().some((l) => l.kind === 'after'), 'the after snapshot of turn 1');
     const entries = fileEntries(cp.file) as Rec[];
     const user = entries.find((e) => e.message?.role === 'user')!;
     const assistant = entries.find((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'toolCall'))!;
@@ -59,7 +56,7 @@ describe('checkpoint capture in a running pi', () => {
     writeFileSync(join(cp.pe.workDir, 'README.md'), 'hello, edited by the user\n');
     await cp.turn('make it two', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }]);
     await cp.turn('add files', [{ name: 'bash', arguments: { command: 'echo a > a.txt && echo b > b.txt' } }]);
-    await until('four after snapshots', () => snapshots().filter((l) => l.kind === 'after').length >= 3);
+    await cp.pi.until(() => snapshots().filter((l) => l.kind === 'after').length >= 3, 'three after snapshots');
     const lines = snapshots();
     const afters = lines.filter((l) => l.kind === 'after');
     assert.deepEqual(afters[1].changed, ['src/reader.ts']);

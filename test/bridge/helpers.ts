@@ -9,23 +9,26 @@ import { connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { PiRpc } from '../support/piRpc.js';
+import { until } from '../support/until.js';
 
 type Rec = Record<string, any>;
 
 /** Waits until a live bridge serves `file` (and, when given, belongs to `pi`). */
-export async function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = 30_000): Promise<LiveBridgeInfo> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    // (a pi that does not answer yet, say one just resumed with SIGCONT, is waited for)
-    const info = await findBridge(file, { env }).catch((e: unknown) => {
-      if ((e as { code?: string }).code === 'unresponsive') return undefined;
-      throw e;
-    });
-    if (info && (!pi || info.record.pid === pi.pid)) return info;
-    if (pi && pi.child.exitCode !== null) throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`no bridge for ${file} within ${timeoutMs} ms; pi stderr: ${pi?.stderr.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = 30_000): Promise<LiveBridgeInfo> {
+  return until(
+    async () => {
+      // (a pi that does not answer yet, say one just resumed with SIGCONT, is waited for)
+      const info = await findBridge(file, { env }).catch((e: unknown) => {
+        if ((e as { code?: string }).code === 'unresponsive') return undefined;
+        throw e;
+      });
+      if (info && (!pi || info.record.pid === pi.pid)) return info;
+      if (pi && pi.child.exitCode !== null) throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
+      return undefined;
+    },
+    timeoutMs,
+    () => `a bridge for ${file}; pi stderr: ${pi?.stderr.slice(-2000)}`,
+  );
 }
 
 /** `pi-tree context FILE --leaf ID --json`, run in-process through the CLI command itself. */
@@ -117,11 +120,12 @@ export function procState(pid: number): string | undefined {
 export async function whileStopped<T>(pid: number, fn: () => Promise<T>): Promise<T> {
   process.kill(pid, 'SIGSTOP');
   try {
-    const deadline = Date.now() + 10_000;
-    while (procState(pid) !== 'T') {
-      if (Date.now() > deadline) throw new Error(`pid ${pid} did not stop (state ${procState(pid)})`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(
+      () => procState(pid) === 'T',
+      10_000,
+      () => `pid ${pid} to stop (state ${procState(pid)})`,
+      10,
+    );
     return await fn();
   } finally {
     process.kill(pid, 'SIGCONT');

@@ -1,5 +1,5 @@
 // pi restarting, exiting and crashing around the bridge: a move survives a restart (pi and pi-tree
-// agree where the session resumes), a crashed pi's record is found stale within a second and removed,
+// agree where the session resumes), a crashed pi's record is found stale and removed (how fast: `npm run bench`),
 // the client gets a clean error, and a request repeated with its key is not done twice (also on the
 // bridge of the session pi switched to: keys are per pi process).
 import assert from 'node:assert/strict';
@@ -95,23 +95,20 @@ describe('bridge lifecycle', () => {
     await pi.stop();
   });
 
-  it('SIGKILL: the client gets a clean error, the record is stale within a second and removed', async (t) => {
+  // (how fast: `npm run bench`, "a pi killed with SIGKILL")
+  it('SIGKILL: the client gets a clean error, the record is found stale and removed', async () => {
     const { pi, info } = await start();
     const c = await BridgeClient.connect(info.record);
     const closed = new Promise<BridgeError | undefined>((r) => c.onClose(r));
     hang = true;
     const pending = c.request('summaryPreview', { targetId: ids.u1 });
     await pi.until(() => lb.requests.some((q) => JSON.stringify(q.body?.messages).includes('<conversation>')), 'the summary request reached the model');
-    const t0 = Date.now();
     pi.child.kill('SIGKILL');
     await assert.rejects(pending, (e: unknown) => e instanceof BridgeError && e.code === 'peer-gone' && e.message === PEER_GONE_MESSAGE);
     assert.equal((await closed)?.code, 'peer-gone');
     await pi.exited;
     assert.equal(readRecords({ env: pe.env }).length, 1, 'the dead pi left its record');
     assert.equal(await findBridge(file, { env: pe.env }), undefined);
-    const took = Date.now() - t0;
-    assert.ok(took < 1000, `stale detected in ${took} ms`);
-    t.diagnostic(`SIGKILL to stale record found and removed: ${took} ms`);
     assert.equal(existsSync(info.recordFile), false, 'the stale record was removed');
     assert.equal(existsSync(info.record.endpoint), false, 'its socket too');
     assert.deepEqual(await listBridges({ env: pe.env }), []);

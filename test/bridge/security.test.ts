@@ -131,20 +131,45 @@ describe('bridge security', () => {
     }
   });
 
-  it('another user cannot reach the socket (the directory is 0700)', { skip: process.getuid?.() !== 0 ? 'needs root to act as another user' : false }, () => {
-    // Open every directory above ours (temp dirs are 0700 themselves): only pi-tree-bridges keeps them out.
-    // The same for the node binary the other user runs (a checkout in a 0700 temp dir holds it).
-    const open = (from: string) => {
-      for (let d = from; d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
-    };
-    open(dirname(info.dir));
-    open(dirname(realpathSync(process.execPath)));
-    const script = `const s=require('net').connect(${JSON.stringify(info.record.endpoint)});s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});s.on('error',e=>{console.log(e.code);process.exit(0)})`;
-    const r = spawnSync(realpathSync(process.execPath), ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' });
-    assert.match(r.stdout.trim(), /^(EACCES|EPERM)$/, `the other user's probe said: ${r.stdout}${r.stderr}${r.error ?? ''}`);
-    const ls = spawnSync('ls', [info.dir], { uid: 65534, gid: 65534, encoding: 'utf8' });
-    assert.notEqual(ls.status, 0, 'the record directory cannot even be listed');
-  });
+  // Another user is uid/gid 65534 (nobody; the kernel needs no account for it), which only root can act
+  // as: .ci/run runs as root and sets PI_TREE_CI, and there this case fails rather than skip.
+  const asRoot = process.getuid?.() === 0;
+  it(
+    'another user can neither reach the socket nor list the directory: the 0700 directory keeps them out',
+    { skip: !asRoot && !process.env.PI_TREE_CI ? 'acting as another user needs root (.ci/run runs as root)' : false },
+    () => {
+      assert.ok(asRoot, 'PI_TREE_CI is set: the other-user case must run, and needs root');
+      // Open every directory above ours (temp dirs are 0700 themselves): only pi-tree-bridges keeps them out.
+      // The same for the node binary the other user runs (a checkout in a 0700 temp dir holds it).
+      const open = (from: string) => {
+        for (let d = from; d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
+      };
+      open(dirname(info.dir));
+      open(dirname(realpathSync(process.execPath)));
+      const endpoint = info.record.endpoint;
+      const script = `const s=require('net').connect(${JSON.stringify(endpoint)});s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});s.on('error',e=>{console.log(e.code);process.exit(0)})`;
+      const asOther = { uid: 65534, gid: 65534, encoding: 'utf8' } as const;
+      const probe = () => {
+        const r = spawnSync(realpathSync(process.execPath), ['-e', script], asOther);
+        return `${r.stdout.trim()}${r.stderr}${r.error ?? ''}`;
+      };
+      const list = () => spawnSync('ls', [info.dir], asOther).status;
+      assert.match(probe(), /^(EACCES|EPERM)$/, 'the socket as the bridge made it');
+      assert.notEqual(list(), 0, 'the record directory cannot even be listed');
+      try {
+        // The socket open to everyone: the directory alone still keeps the other user out...
+        chmodSync(endpoint, 0o666);
+        assert.match(probe(), /^(EACCES|EPERM)$/, 'a socket open to all, in the 0700 directory');
+        // ...and it is the directory: opened too, the same probe connects and lists.
+        chmodSync(info.dir, 0o755);
+        assert.equal(probe(), 'CONNECTED', 'the probe itself works');
+        assert.equal(list(), 0);
+      } finally {
+        chmodSync(info.dir, 0o700);
+        chmodSync(endpoint, 0o600);
+      }
+    },
+  );
 
   it('leaves nothing behind when pi exits normally, and tells subscribers', async () => {
     const dir = info.dir;

@@ -11,6 +11,7 @@ import { chromium, type BrowserContext, type FrameLocator, type Locator, type Pa
 import tools from '../../scripts/tools.json';
 import { extensionId, findLogs, repoRoot, startCodeServer, type CodeServer } from '../support/codeServer.js';
 import { writeDemoSessions, type DemoSessions } from '../support/demoSessions.js';
+import { until } from '../support/until.js';
 import * as sel from './selectors.js';
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
@@ -273,23 +274,23 @@ export class VSCode {
    * Polls a file until `check(text)` returns a value (not undefined/false) and returns it; `check`
    * may throw while the content is incomplete (e.g. JSON of a half-written line). Never reads once.
    */
-  async pollFile<T>(file: string, check: (text: string) => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
+  pollFile<T>(file: string, check: (text: string) => T | undefined | false, timeoutMs = 20_000): Promise<T> {
     let last = '';
     let lastError: unknown;
-    for (;;) {
-      try {
-        last = readFileSync(file, 'utf8');
-        const value = check(last);
-        if (value !== undefined && value !== false) return value;
-      } catch (e) {
-        lastError = e;
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`${file} never reached the expected content in ${timeoutMs} ms${lastError ? ` (last error: ${lastError})` : ''}; last content ends:\n${last.slice(-2000)}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return until(
+      () => {
+        try {
+          last = readFileSync(file, 'utf8');
+          return check(last);
+        } catch (e) {
+          lastError = e;
+          return undefined;
+        }
+      },
+      timeoutMs,
+      () => `${file} to reach the expected content${lastError ? ` (last error: ${lastError})` : ''}; last content ends:\n${last.slice(-2000)}`,
+      100,
+    );
   }
 
   /** Text of an output channel's log (LogOutputChannel), '' until VS Code has written it. */
@@ -313,14 +314,17 @@ export class VSCode {
   }
 
   /** Waits until an output channel's log contains `text`. */
-  async waitForOutput(text: string | RegExp, channel = contributed.outputChannel, timeoutMs = UI_TIMEOUT): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const log = this.outputChannel(channel);
-      if (typeof text === 'string' ? log.includes(text) : text.test(log)) return log;
-      if (Date.now() > deadline) throw new Error(`output channel "${channel}" never showed ${text}; it holds:\n${log || '(nothing)'}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  waitForOutput(text: string | RegExp, channel = contributed.outputChannel, timeoutMs = UI_TIMEOUT): Promise<string> {
+    let log = '';
+    return until(
+      () => {
+        log = this.outputChannel(channel);
+        return (typeof text === 'string' ? log.includes(text) : text.test(log)) ? log : undefined;
+      },
+      timeoutMs,
+      () => `output channel "${channel}" to show ${text}; it holds:\n${log || '(nothing)'}`,
+      200,
+    );
   }
 
   /** The remote extension host's log (activation errors end up here). */

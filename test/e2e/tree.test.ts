@@ -5,7 +5,6 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { formatToolCall } from '../../src/core/context/preview.js';
 import { SessionBuilder, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
@@ -144,7 +143,9 @@ describe('session tree explorer', () => {
     appendFileSync(file, `${JSON.stringify(result)}\n`);
     const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
     await row.waitFor({ timeout: 60_000 });
-    assert.ok((await row.textContent())?.includes(formatToolCall(call.name, call.arguments)), `row text: ${await row.textContent()}`);
+    // (the generated session's last call, seed 31; its row reads as pi's /tree shows a read)
+    assert.deepEqual({ name: call.name, arguments: call.arguments }, { name: 'read', arguments: { path: 'src/host/panel.ts' } });
+    assert.ok((await row.textContent())?.includes('[read: src/host/panel.ts]'), `row text: ${await row.textContent()}`);
     // the context at the new leaf, built on the host in slices: the compaction boundary and its messages
     await row.click();
     await selectedNode(wv, 'bigres001').waitFor();

@@ -2,7 +2,11 @@
 // condition.
 import type { FrameLocator } from 'playwright-core';
 import type { VSCode } from './harness.js';
+import { until } from '../support/until.js';
 import * as sel from './selectors.js';
+
+// The scenarios take the tests' one polling helper from here.
+export { until };
 
 /**
  * Opens the tree of the session whose sidebar row shows `title` and waits for its first rows. The
@@ -79,17 +83,6 @@ export async function selectedEntry(wv: FrameLocator): Promise<string | undefine
   const row = wv.locator('[role="treeitem"][aria-selected="true"]').first();
   if (!(await row.count())) return undefined;
   return (await row.getAttribute('data-entry-id')) ?? undefined;
-}
-
-/** Polls `probe` until it returns a value (not undefined); fails after `timeoutMs`. */
-export async function until<T>(probe: () => T | undefined | null | Promise<T | undefined | null>, timeoutMs = 20_000, what = 'a condition', everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import tools from '../../scripts/tools.json';
+import { until } from './until.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
@@ -258,18 +259,18 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 async function waitForHealth(url: string, exited: Promise<number | null>): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (gone) throw new Error('code-server exited while starting');
-    try {
-      const r = await fetch(new URL('healthz', url));
-      if (r.ok) return;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`code-server at ${url} never answered /healthz`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(
+    async () => {
+      if (gone) throw new Error('code-server exited while starting');
+      return fetch(new URL('healthz', url)).then(
+        (r) => r.ok,
+        () => false, // not listening yet
+      );
+    },
+    30_000,
+    `code-server at ${url} to answer /healthz`,
+    100,
+  );
 }
 
 /** Log files VS Code wrote for this run (newest session), e.g. `exthost.log` or an output channel's log. */

@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { toLine } from '../../src/core/format/jsonl.js';
 import { Session } from '../../src/core/session/session.js';
+import { until } from './until.js';
 
 async function main(): Promise<void> {
   const [mode, file, a, b] = process.argv.slice(2);
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
       await s.refresh();
       const parentId = s.leafId;
       writeFileSync(a, `${Date.now()}\n`);
-      while (!existsSync(b)) await new Promise((r) => setTimeout(r, 20));
+      await until(() => existsSync(b), 120_000, `the release file ${b}`);
       await s.storage.append(toLine({ type: 'message', id: 'holder01', parentId, timestamp: new Date().toISOString(), message: { role: 'user', content: 'from the holder', timestamp: Date.now() } }));
     });
     return;

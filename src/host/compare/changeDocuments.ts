@@ -2,7 +2,7 @@
 // change or of a comparison, held here under opaque random ids. A `pi-tree-change:` URI names an id and
 // a display name (so the editor picks the language by extension); it never names a file of the user's,
 // and nothing here reads or writes one.
-import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 
@@ -31,7 +31,7 @@ export class ChangeDocuments implements vscode.TextDocumentContentProvider, vsco
 
   /** Keeps `text` and returns the URI that shows it. */
   add(text: string, name: string, tag = 'text'): vscode.Uri {
-    const id = randomBytes(9).toString('hex');
+    const id = nanoid(12);
     this.docs.set(id, text);
     this.chars += text.length;
     while (this.docs.size > MAX_DOCS || (this.chars > MAX_CHARS && this.docs.size > 2)) {

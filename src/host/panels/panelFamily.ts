@@ -1,7 +1,7 @@
 // The family link nodes of one open tree (#15): looked up after the tree is on screen and whenever the
 // family changes, sent only when they changed. The webview names a link by an opaque token, never by a
 // path; a file keeps its token while the panel lives, so a link that stays keeps its node.
-import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import { basename } from 'node:path';
 import type { Session } from '../../core/session/session.js';
 import type { FamilyLink } from '../../protocol.js';
@@ -53,7 +53,7 @@ export class PanelFamily {
       this.sent = said;
       const links = new Map<string, { file: string; at: string | null }>();
       const views = found.map(({ file, ...l }) => {
-        const token = [...this.links].find(([, v]) => v.file === file)?.[0] ?? randomBytes(6).toString('hex');
+        const token = [...this.links].find(([, v]) => v.file === file)?.[0] ?? nanoid(12);
         links.set(token, { file, at: l.at });
         return { token, ...l };
       });

@@ -2,7 +2,7 @@
 // its lifecycle, the snapshot and the deltas that keep the webview in step with the file, and the
 // dispatch of the webview's requests (requestHandlers.ts) once they pass the gate (webviewGate.ts).
 // The host owns the Session; the webview gets a light projection and never sees or sends a path.
-import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/session/repository.js';
@@ -71,7 +71,7 @@ export class TreeController implements vscode.Disposable {
   private readonly firstScreen: Promise<boolean>;
   private loading: Promise<void> | undefined;
   private selected: string | null = null;
-  private readonly token = randomBytes(8).toString('hex');
+  private readonly token = nanoid(16);
   private readonly gate = new WebviewGate();
   private actions: SessionActions | undefined;
   private readonly queuedInvokes: [InvokeAction, string | undefined, string | undefined][] = [];

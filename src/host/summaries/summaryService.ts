@@ -4,7 +4,7 @@
 // Provider "pi" (the default when pi is installed): pi itself writes them, the running pi through its
 // bridge, else a headless pi on a private copy (core/bridge/piSummaries.ts). What pi-tree writes into
 // the file itself is refused while a pi runs the session, answering or not (refuseBehindPi).
-import { randomBytes } from 'node:crypto';
+import { nanoid } from 'nanoid';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { findBridge, PiUnresponsiveError } from '../../core/bridge/discovery.js';
@@ -120,7 +120,7 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
   void refreshModels();
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void refreshModels()));
   const remember = (p: Pending) => {
-    const id = randomBytes(9).toString('base64url');
+    const id = nanoid(12);
     pending.set(id, p);
     // Previews nobody commits or cancels (a closed panel) are dropped after a while.
     setTimeout(() => pending.delete(id), 30 * 60_000).unref?.();

@@ -32,9 +32,9 @@ async function leftoverSocket(path: string): Promise<number> {
   return p.pid!;
 }
 
-/** A process listening at `<dir>/<its pid>-0000abcd.sock` whose event loop then blocks: it never accepts. */
+/** A process listening at `<dir>/<its pid>-0000abcd.sock` whose event loop blocks once it has said so: it never accepts. */
 async function blockedListener(dir: string): Promise<{ pid: number; stem: string; kill: () => Promise<void> }> {
-  const script = `const p=require('path').join(process.argv[1], process.pid + '-0000abcd.sock');require('net').createServer().listen(p, () => { console.log('up'); setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50); })`;
+  const script = `const p=require('path').join(process.argv[1], process.pid + '-0000abcd.sock');require('net').createServer().listen(p, () => process.stdout.write('up\\n', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)))`;
   const p = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((r) => p.stdout!.once('data', () => r()));
   const exited = new Promise((r) => p.on('exit', r));

@@ -9,16 +9,14 @@ import { assistant, entry, sessionText, tempFile, user } from '../../support/tmp
 
 async function openUnchanged(file: string) {
   const before = readFileSync(file);
-  const t0 = performance.now();
   let result: Session | Error;
   try {
     result = await Session.open(file);
   } catch (e) {
     result = e as Error;
   }
-  const ms = performance.now() - t0;
   assert.ok(readFileSync(file).equals(before), 'opening never changes the file');
-  return { result, ms };
+  return { result };
 }
 
 describe('reading hostile files: a clear result, the bytes unchanged', () => {
@@ -111,9 +109,8 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
       user('o1', 'ghost', 'orphan'),
       user('u1', 'c1', 'duplicate id'),
     ]);
-    const { result, ms } = await openUnchanged(tempFile(text));
+    const { result } = await openUnchanged(tempFile(text));
     assert.ok(result instanceof Session);
-    assert.ok(ms < 5000);
     const codes = new Set(result.diagnostics.map((d) => d.code));
     assert.ok(codes.has('duplicate-id') && codes.has('self-parent'));
     assert.ok(result.index.hasCycles());
@@ -140,12 +137,11 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
   it('a 60 MB single line is read', async () => {
     const big = 'x'.repeat(60 * 1024 * 1024);
     const text = sessionText([user('u1', null, 'x'), { ...assistant('a1', 'u1', big) }]);
-    const { result, ms } = await openUnchanged(tempFile(text));
+    const { result } = await openUnchanged(tempFile(text));
     assert.ok(result instanceof Session);
     assert.equal(result.leafId, 'a1');
     const ctx = await result.buildContext();
     assert.equal((ctx.messages[1].content as { text: string }[])[0].text.length, big.length);
-    assert.ok(ms < 20000);
   });
 
   it('a line longer than the limit is skipped with a diagnostic, not assembled', async () => {
@@ -172,7 +168,7 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     }
     writeSync(fd, chunk);
     closeSync(fd);
-    const { result, ms } = await openUnchanged(file);
+    const { result } = await openUnchanged(file);
     assert.ok(result instanceof Session);
     assert.equal(result.index.size, 200_000);
     assert.equal(result.index.branch(result.leafId).length, 200_000);
@@ -180,7 +176,6 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     assert.ok(!result.index.hasCycles());
     const ctx = await result.buildContext();
     assert.equal(ctx.messages.length, 200_000);
-    assert.ok(ms < 30000);
   });
 
   it('a 500 MB file is streamed: opened and its context built without holding the file in memory', async () => {

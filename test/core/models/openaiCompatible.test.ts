@@ -223,9 +223,7 @@ describe('retries, timeouts, cancellation', () => {
 
   test('no answer within the timeout', async () => {
     lb.setHandler(() => ({ kind: 'hang' }));
-    const t0 = Date.now();
-    await rejects(model({ timeoutMs: 300 }).complete({ system: 's', prompt: 'p' }), 'timeout', /sent nothing for 0 s|sent nothing for/);
-    assert.ok(Date.now() - t0 < 2000);
+    await rejects(model({ timeoutMs: 300 }).complete({ system: 's', prompt: 'p' }), 'timeout', /sent nothing for/);
   });
 
   test('a stream that stalls mid-answer times out (inactivity, not total time)', async () => {

@@ -15,6 +15,7 @@ import { SessionRepository } from '../../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, piShim, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { sessionText, tempDir, user } from '../../support/tmp.js';
+import { until } from '../../support/until.js';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TEMP = /^\..+\.jsonl\.[0-9a-f]{8}\.tmp$/;
@@ -49,14 +50,6 @@ const age = (p: string) => {
   const t = new Date(Date.now() - LEFTOVER_AGE_MS - 60_000);
   lutimesSync(p, t, t);
 };
-
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const io = () => ({ out: () => {}, err: () => {}, env: {} });
 
@@ -128,7 +121,7 @@ describe('crash leftovers are collected on the next start', () => {
     const { line, pid } = await killAt('headless-once.ts', [file, bin, BRIDGE], 'headless', { ...pe.env, TMPDIR: tmp });
     const [, , piPid, work] = line.split(' ');
     // pi reads EOF on its stdin when pi-tree dies, and exits
-    await until(() => !pidAlive(Number(piPid)), `pi ${piPid} to exit`);
+    await until(() => !pidAlive(Number(piPid)), 20_000, `pi ${piPid} to exit`);
     assert.ok(basename(work).startsWith(`pi-tree-pi-${pid}-`), `the folder names its pi-tree process: ${work}`);
     assert.ok(existsSync(join(work, basename(file))), 'the leftover holds the copy of the session');
     assert.match(readFileSync(join(work, basename(file)), 'utf8'), /"text":"hello"/);

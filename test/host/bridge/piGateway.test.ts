@@ -82,16 +82,12 @@ describe('host routing through a running pi', () => {
     await lb?.close();
   });
 
-  it('move: pi jumps at once, pi-tree reads the same leaf, and the next prompt continues from there', async (t) => {
+  // (how fast: `npm run bench`, "a move through the bridge")
+  it('move: pi jumps, pi-tree reads the same leaf, and the next prompt continues from there', async () => {
     const { session, actions } = await actionsOn(file);
     const lines = fileEntries(file).length;
-    const t0 = performance.now();
     const r = await actions.moveTo(ids.a2);
-    const piLeaf = await pi.leaf();
-    const ms = performance.now() - t0;
-    t.diagnostic(`SessionActions.moveTo through pi, until pi's get_entries shows the leaf: ${ms.toFixed(0)} ms`);
-    assert.equal(piLeaf, ids.a2);
-    assert.ok(ms < 500, `moved in ${ms} ms`);
+    assert.equal(await pi.leaf(), ids.a2);
     assert.deepEqual({ leafId: r.leafId, moved: r.moved }, { leafId: ids.a2, moved: true });
     assert.equal(session.leafId, ids.a2, "the shared session reads pi's leaf record at once");
     assert.equal(fileEntries(file).length, lines + 1, 'one leaf record, written by the bridge');

@@ -17,16 +17,7 @@ import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
 import { procState, waitForBridge, whileStopped } from '../../bridge/helpers.js';
-
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../../support/until.js';
 
 describe('the extension with a stopped pi', { skip: process.platform !== 'linux' ? 'stops pi and reads /proc' : false }, () => {
   let lb: Loopback;
@@ -81,18 +72,18 @@ describe('the extension with a stopped pi', { skip: process.platform !== 'linux'
   });
 
   it('the registry keeps a stopped pi known, so the session stays pi-run (and an open tree says pi is not free)', async () => {
-    await until(() => registry.get(file), 'the registry sees pi');
+    await until(() => registry.get(file), 20_000, 'the registry sees pi');
     const live = new LiveSession(file, registry);
     try {
-      await until(() => live.state, 'the tree connected');
+      await until(() => live.state, 20_000, 'the tree connected');
       await whileStopped(pi.pid, async () => {
         await registry.rescan();
         assert.equal(registry.get(file)?.record.pid, pi.pid, 'still known while stopped');
-        await until(() => live.state?.busy, 'the tree shows pi as not free');
+        await until(() => live.state?.busy, 20_000, 'the tree shows pi as not free');
       });
       await registry.rescan();
       assert.equal(registry.get(file)?.record.pid, pi.pid);
-      await until(() => live.state && !live.state.busy, 'free again after SIGCONT');
+      await until(() => live.state && !live.state.busy, 20_000, 'free again after SIGCONT');
     } finally {
       live.dispose();
     }

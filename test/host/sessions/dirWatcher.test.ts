@@ -5,14 +5,7 @@ import { describe, it } from 'node:test';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { DirWatcher } from '../../../src/host/sessions/dirWatcher.js';
 import { entry, sessionText, tempDir, user } from '../../support/tmp.js';
-
-const until = async (cond: () => boolean, ms = 5000) => {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../../support/until.js';
 
 describe('directory watching', () => {
   it('reports new, growing and deleted sessions, including in a directory created later', async () => {
@@ -31,14 +24,14 @@ describe('directory watching', () => {
       const f = join(dir, 'a.jsonl');
       await w.whenPrimed(dir); // a later poll found it: files from now on are new
       writeFileSync(f, '{"type":"session"}\n');
-      await until(() => seen.includes(f));
+      await until(() => seen.includes(f), 5000, 'the new session reported');
       seen.length = 0;
       appendFileSync(f, '{"x":1}\n');
-      await until(() => seen.includes(f));
+      await until(() => seen.includes(f), 5000, 'the grown session reported');
       seen.length = 0;
       writeFileSync(join(dir, 'notes.txt'), 'x');
       unlinkSync(f);
-      await until(() => seen.includes(f));
+      await until(() => seen.includes(f), 5000, 'the deleted session reported');
       assert.ok(!seen.some((p) => p.endsWith('.txt')));
     } finally {
       w.dispose();
@@ -80,7 +73,7 @@ describe('directory watching', () => {
       assert.deepEqual([...vouched].sort(), [a, b], 'both rows from the cache without a stat');
       const t = performance.now();
       appendFileSync(a, `${JSON.stringify(entry('session_info', 'n1', 'a1', { name: 'renamed a' }))}\n`);
-      await until(() => !w.unchanged(a, t));
+      await until(() => !w.unchanged(a, t), 5000, 'the watcher to see a.jsonl change');
       assert.equal(w.unchanged(b, t), true);
       vouched.clear();
       const after = await repo.list(cwd, { unchanged });
