@@ -172,6 +172,9 @@ describe('every command on a hostile session: no terminal control reaches stdout
   });
   after(() => lb?.close());
 
+  // pi's agent dir for connect/disconnect, named with the controls: every message prints its paths
+  const hostileAgent = { ...env, PI_CODING_AGENT_DIR: join(root, `agent${X}`) };
+
   /** A copy of the session for a command that writes. */
   const copy = (name: string) => {
     const to = join(tempDir('pi-tree-hostile-w-'), name);
@@ -197,6 +200,8 @@ describe('every command on a hostile session: no terminal control reaches stdout
     exact?: boolean;
     /** Text the output must show (escaped, not dropped). */
     shows?: string;
+    /** Environment of its own (connect: an agent dir whose name is hostile, printed back). */
+    env?: NodeJS.ProcessEnv;
   }
   const model = () => ['--endpoint', lb.url, '--model', 'm'];
   const commands = (): Case[] => [
@@ -239,6 +244,10 @@ describe('every command on a hostile session: no terminal control reaches stdout
     { args: ['diff', file, id('nope')], code: 1 },
     { args: ['restore', file, '--undo'], code: 1 },
     { args: ['summarize', file, id('nope'), '--dry-run'], code: 1 },
+    { args: ['connect', '--status'], env: hostileAgent, shows: 'not connected' },
+    { args: ['connect'], env: hostileAgent, shows: 'agent\\x1b]52;c;' },
+    { args: ['connect', '--status'], env: hostileAgent, shows: 'connected:' },
+    { args: ['disconnect'], env: hostileAgent, shows: 'disconnected:' },
     { args: ['tree', file, '--filter', X], code: 2 },
     { args: [`tree${X}`], code: 2 },
   ];
@@ -248,7 +257,7 @@ describe('every command on a hostile session: no terminal control reaches stdout
     const failed: string[] = [];
     for (const c of commands()) {
       const what = c.args.map((a) => JSON.stringify(a)).join(' ');
-      const r = await cli(c.args, env);
+      const r = await cli(c.args, c.env ?? env);
       try {
         assert.equal(r.code, c.code ?? 0, `${what}: ${r.err}`);
         assertInert(c.exact ? { ...r, out: '', rawOut: Buffer.alloc(0) } : r, what);
