@@ -1,11 +1,17 @@
 // Lint for the whole repository (npm run lint, and .ci/run). Besides typescript-eslint's recommended
-// rules it enforces the layers: src/core never imports vscode, the host or the webview; the webview
-// imports only the protocol and the pure shared modules (never Node, vscode, the core or the host).
+// rules it enforces the layers: src/core never imports vscode, the host, the CLI, the webview or the pi
+// extension (src/bridge); src/bridge and the CLI import the core, never vscode or the host; the host never
+// imports the webview, the CLI or src/bridge; the webview imports only the protocol and the pure shared
+// modules (never Node, vscode, the core or the host).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+/** One layer rule per folder depth under `dir` (relative imports differ by depth). */
+const byDepth = (dir, depths, patterns) => depths.map((d) => layer([`${dir}/${'*/'.repeat(d - 1)}*.ts`], patterns(d)));
+/** src/bridge (pi's extension) from a file `depth` folders below src/; src/core/bridge (the client) stays allowed. */
+const piExtension = (depth, message) => ({ regex: `^(\\.\\./){${depth}}bridge(/|$)`, message });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.tools/**', 'test-results/**', '.bench/**', '.demo/**', '.prof/**'] },
@@ -20,13 +26,27 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
-  layer(
-    ['src/core/**/*.ts'],
-    [
-      { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads): no vscode import.' },
-      { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js', '**/bridge/extension/**'], message: 'src/core is the bottom layer: it imports nothing above it.' },
-    ],
-  ),
+  // src/core: the bottom layer (CLI, worker threads, pi's process): nothing above it, no vscode.
+  ...byDepth('src/core', [1, 2, 3], (d) => [
+    { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
+    { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
+    piExtension(d, 'src/core is the bottom layer: the pi extension (src/bridge) sits above it.'),
+  ]),
+  // src/bridge: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
+  ...byDepth('src/bridge', [1], () => [
+    { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/bridge runs inside pi: it imports only src/core, the protocol and pi.' },
+  ]),
+  // The CLI: the core, never VS Code, the host, the webview or the pi extension (it reaches pi through core/bridge).
+  ...byDepth('src/cli', [1, 2], (d) => [
+    { group: ['vscode', '**/host/**', '**/webview/**'], message: 'The CLI runs without VS Code: it imports src/core.' },
+    piExtension(d, 'The CLI talks to pi through src/core/bridge, not the pi extension.'),
+  ]),
+  layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './bridge/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
+  // The host: the core and the protocol; the webview is a separate program and the pi extension another process.
+  ...byDepth('src/host', [1, 2, 3], (d) => [
+    { group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.' },
+    piExtension(d, 'The pi extension (src/bridge) runs in pi: the host reaches it through src/core/bridge.'),
+  ]),
   layer(
     ['src/protocol.ts', 'src/protocolValidation.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],
     [{ group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'], message: 'The protocol and shared modules are pure: the webview imports them.' }],
