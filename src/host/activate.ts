@@ -27,6 +27,7 @@ import { SessionCodeLens } from './platform/codeLens.js';
 import { readConfig } from './platform/config.js';
 import { confirmLiveWrite } from './platform/liveGuard.js';
 import { log } from './platform/log.js';
+import { WorkspaceState } from './platform/workspaceState.js';
 import { piToStart, startPi, type BeforePi } from './platform/piTerminal.js';
 import { Liveness } from './sessions/liveness.js';
 import { SessionStore } from './sessions/sessionStore.js';
@@ -37,6 +38,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   const out = log();
   context.subscriptions.push(out);
   const cfg = readConfig();
+  const state = new WorkspaceState(context.workspaceState);
   const store = new SessionStore();
   const cache = new SessionInfoCache();
   // Files pi-tree creates (fork, clone, new) are its own writes: they must not look "live".
@@ -67,9 +69,9 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(applyTrust));
 
   const view = new SessionsView(repo, {
-    scope: context.workspaceState.get('piTree.scope', cfg.scope),
-    sort: context.workspaceState.get('piTree.sort', cfg.sort),
-    filter: context.workspaceState.get('piTree.filter', cfg.filter),
+    scope: state.get('scope', cfg.scope),
+    sort: state.get('sort', cfg.sort),
+    filter: state.get('filter', cfg.filter),
     liveWindowSeconds: cfg.liveWindowSeconds,
   });
   const treeView = vscode.window.createTreeView('piTree.sessions', { treeDataProvider: view, showCollapseAll: true });

@@ -2,6 +2,7 @@
 // workspace.
 import * as vscode from 'vscode';
 import { log } from '../platform/log.js';
+import { WorkspaceState, type StateValue } from '../platform/workspaceState.js';
 import type { SessionsViewState } from '../sessions/sessionsView.js';
 import type { Host } from './host.js';
 import { registerCommand } from './register.js';
@@ -9,9 +10,10 @@ import { registerCommand } from './register.js';
 export function registerViewCommands(host: Host): void {
   const { context, view } = host;
   const command = (id: string, fn: (...args: unknown[]) => unknown) => registerCommand(context, id, fn);
-  const remember = <K extends keyof SessionsViewState>(key: K, value: SessionsViewState[K]) => {
+  const state = new WorkspaceState(context.workspaceState);
+  const remember = <K extends 'scope' | 'sort' | 'filter'>(key: K, value: SessionsViewState[K] & StateValue<K>) => {
     view.setState({ [key]: value } as Partial<SessionsViewState>);
-    void context.workspaceState.update(`piTree.${key}`, value);
+    void state.update(key, value);
   };
 
   command('piTree.refresh', () => view.refresh());

@@ -9,6 +9,7 @@ import { FamilyLinks } from '../family/familyLinks.js';
 import { ChangeDocuments } from './changeDocuments.js';
 import { ComparePanels, type CompareCode, type ComparePanel, type CompareTarget } from './comparePanel.js';
 import { HiddenMarks } from './hiddenMarks.js';
+import { WorkspaceState } from '../platform/workspaceState.js';
 
 export interface CodeViews {
   docs: ChangeDocuments;
@@ -40,7 +41,7 @@ export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable 
   const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
   return {
     docs,
-    hidden: new HiddenMarks(d.context.workspaceState),
+    hidden: new HiddenMarks(new WorkspaceState(d.context.workspaceState)),
     family,
     compare: (a, b) => panels.show(a, b, a.file === b.file ? `Compare: ${title(a)}` : `Compare: ${title(a)} ↔ ${title(b)}`),
     openTree: d.openTree,

@@ -1,8 +1,7 @@
 // The "hidden" mark for dead-end branches: pi-tree's own note, per session (by its header id), kept in
 // the workspace state. It hides a branch from the tree's default view and changes nothing in pi's file.
-import type * as vscode from 'vscode';
+import type { WorkspaceState } from '../platform/workspaceState.js';
 
-const KEY = 'piTree.hiddenBranches';
 /** Marks kept per session, and sessions with marks (the least recently changed go first). */
 const MAX_IDS = 5000;
 const MAX_SESSIONS = 500;
@@ -10,14 +9,12 @@ const MAX_SESSIONS = 500;
 type Stored = [sessionId: string, entryIds: string[]][];
 
 export class HiddenMarks {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: WorkspaceState) {}
 
   /** Pairs in the order they were last changed (a list, not an object: a session id is any string). */
   private all(): Map<string, string[]> {
-    const v = this.state.get<unknown>(KEY);
     const out = new Map<string, string[]>();
-    if (!Array.isArray(v)) return out;
-    for (const pair of v) {
+    for (const pair of this.state.get('hiddenBranches', [])) {
       if (Array.isArray(pair) && typeof pair[0] === 'string' && Array.isArray(pair[1]))
         out.set(
           pair[0],
@@ -39,7 +36,7 @@ export class HiddenMarks {
     all.delete(sessionId);
     if (cur.size) all.set(sessionId, [...cur].slice(-MAX_IDS));
     const stored: Stored = [...all].slice(-MAX_SESSIONS);
-    await this.state.update(KEY, stored);
+    await this.state.update('hiddenBranches', stored);
     return this.get(sessionId);
   }
 }

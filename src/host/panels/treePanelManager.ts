@@ -4,20 +4,21 @@ import * as vscode from 'vscode';
 import { resolvePath, samePath } from '../../core/session/repository.js';
 import { unreadTitle } from './sessionTitles.js';
 import { errorHtml } from './webviewHtml.js';
+import { WorkspaceState } from '../platform/workspaceState.js';
 import { EDITOR_VIEW_TYPE, PANEL_VIEW_TYPE, TreeController, type TreeDeps } from './treeController.js';
-
-const RESTORE_KEY = 'piTree.panels';
 
 export class TreePanelManager implements vscode.Disposable {
   private readonly controllers = new Set<TreeController>();
   private readonly restoreMap: Record<string, string>;
   private readonly registrations: vscode.Disposable[];
+  private readonly state: WorkspaceState;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     private readonly deps: Omit<TreeDeps, 'openTree'>,
   ) {
-    this.restoreMap = context.workspaceState.get<Record<string, string>>(RESTORE_KEY, {});
+    this.state = new WorkspaceState(context.workspaceState);
+    this.restoreMap = this.state.get('panels', {});
     this.registrations = [
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
@@ -54,11 +55,11 @@ export class TreePanelManager implements vscode.Disposable {
   private track(c: TreeController): TreeController {
     this.controllers.add(c);
     this.restoreMap[c.restoreToken] = c.file;
-    void this.context.workspaceState.update(RESTORE_KEY, this.restoreMap);
+    void this.state.update('panels', this.restoreMap);
     c.onDidDispose = () => {
       this.controllers.delete(c);
       delete this.restoreMap[c.restoreToken];
-      void this.context.workspaceState.update(RESTORE_KEY, this.restoreMap);
+      void this.state.update('panels', this.restoreMap);
     };
     return c;
   }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { HiddenMarks } from '../../../src/host/compare/hiddenMarks.js';
+import { WorkspaceState } from '../../../src/host/platform/workspaceState.js';
 
 class Memento {
   data = new Map<string, unknown>();
@@ -19,7 +20,7 @@ class Memento {
 
 it('marks per session, unmarking, odd ids, broken state', async () => {
   const m = new Memento();
-  const marks = new HiddenMarks(m);
+  const marks = new HiddenMarks(new WorkspaceState(m));
   assert.deepEqual(await marks.set('sess-1', 'a1', true), ['a1']);
   assert.deepEqual(await marks.set('sess-1', 'b2', true), ['a1', 'b2']);
   assert.deepEqual(await marks.set('__proto__', 'c3', true), ['c3']);
@@ -27,9 +28,9 @@ it('marks per session, unmarking, odd ids, broken state', async () => {
   assert.deepEqual(marks.get('__proto__'), ['c3']);
   assert.deepEqual(marks.get('constructor'), []);
   assert.deepEqual(await marks.set('sess-1', 'a1', false), ['b2']);
-  assert.deepEqual(new HiddenMarks(m).get('sess-1'), ['b2'], 'kept in the state');
+  assert.deepEqual(new HiddenMarks(new WorkspaceState(m)).get('sess-1'), ['b2'], 'kept in the state');
   m.data.set('piTree.hiddenBranches', { 'sess-1': ['x'] });
-  assert.deepEqual(new HiddenMarks(m).get('sess-1'), [], 'an old shape is no marks');
+  assert.deepEqual(new HiddenMarks(new WorkspaceState(m)).get('sess-1'), [], 'an old shape is no marks');
   m.data.set('piTree.hiddenBranches', [['sess-1', ['x', 5, null]], 'junk', [7, []]]);
-  assert.deepEqual(new HiddenMarks(m).get('sess-1'), ['x']);
+  assert.deepEqual(new HiddenMarks(new WorkspaceState(m)).get('sess-1'), ['x']);
 });
