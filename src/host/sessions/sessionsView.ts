@@ -22,6 +22,9 @@ export interface SessionsViewState {
   liveWindowSeconds: number;
 }
 
+/** What a click on a session row runs (registered in commands/sessionCommands.ts, not in the palette). */
+export const ROW_OPEN_COMMAND = 'piTree.openTreeFromRow';
+
 /** Past this size a row's tooltip leaves out the models, tokens and cost (they take a read of the whole file). */
 const TOTALS_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -253,7 +256,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${pid !== undefined ? ' · pi connected' : live ? ' · live' : ''}`;
     item.iconPath = new vscode.ThemeIcon(pid !== undefined ? 'plug' : live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
     item.contextValue = pid !== undefined ? 'piSession.connected' : live ? 'piSession.live' : 'piSession';
-    item.command = { command: 'piTree.openTree', title: 'Open Session Tree', arguments: [el] };
+    // A click shows the tree and leaves the keyboard here; a double click or Enter takes it (sessionCommands.ts).
+    item.command = { command: ROW_OPEN_COMMAND, title: 'Open Session Tree', arguments: [el] };
     item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? ', fork' : ''}` };
     return item;
   }
