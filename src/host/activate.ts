@@ -198,7 +198,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     scope: () => repo,
     known: () => view.sessions,
     describe,
-    openTree: (file, select) => panels.open(file, select),
+    openTree: async (file, select) => void (await panels.open(file, select)),
     code: compareCode(() => code),
   });
   context.subscriptions.push(
@@ -238,7 +238,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     continueInPi: runPi,
     bridges,
     bridgeFile,
-    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
+    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: async (f, o) => void (await panels.open(f, undefined, o)) }),
     actedIn: () => actedIn,
     codeViews,
     code,

@@ -136,6 +136,12 @@ export function registerSessionCommands(host: Host): void {
     const file = await target(arg);
     if (file) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'default');
   });
+  // pi's /compact from the palette or a sidebar row: the session's tree opens (or comes to the front)
+  // with the compaction dialog, the same preview → edit → commit as in the tree.
+  command('piTree.compact', async (arg) => {
+    const file = await target(arg);
+    if (file) (await host.panels.open(file)).invoke('compact');
+  });
   command('piTree.continueInPi', async (arg) => {
     const file = await target(arg);
     if (file) await host.continueInPi(file);

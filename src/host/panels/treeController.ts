@@ -349,7 +349,7 @@ export class TreeController implements vscode.Disposable {
       this.post({ type: 'reply', seq, ok: true, data: data ?? null });
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      log().info(`request ${m.body.kind} failed: ${msg}`);
+      log().warn(`request ${m.body.kind} failed: ${msg}`);
       this.post({ type: 'reply', seq, ok: false, error: msg });
     } finally {
       this.cancels.delete(seq);

@@ -48,7 +48,7 @@ export class TreePanelManager implements vscode.Disposable {
   }
 
   private get treeDeps(): TreeDeps {
-    return { ...this.deps, openTree: (file, opts) => this.open(file, undefined, opts) };
+    return { ...this.deps, openTree: async (file, opts) => void (await this.open(file, undefined, opts)) };
   }
 
   private track(c: TreeController): TreeController {
@@ -68,7 +68,7 @@ export class TreePanelManager implements vscode.Disposable {
    * `editorText` (a forked message) is offered there for re-editing. `preserveFocus`: shown without
    * taking the keyboard (a single click on a sidebar row, as VS Code's preview editors open).
    */
-  async open(file: string, select?: string, opts: { editorText?: string; preserveFocus?: boolean } = {}): Promise<void> {
+  async open(file: string, select?: string, opts: { editorText?: string; preserveFocus?: boolean } = {}): Promise<TreeController> {
     const path = resolvePath(file);
     const preserveFocus = !!opts.preserveFocus;
     const existing = [...this.controllers].find((c) => c.panel.viewType === PANEL_VIEW_TYPE && c.file === path);
@@ -89,6 +89,7 @@ export class TreePanelManager implements vscode.Disposable {
     if (existing) existing.panel.reveal(undefined, preserveFocus);
     if (select) c.invoke('select', select);
     if (opts.editorText) c.invoke('editorText', undefined, opts.editorText);
+    return c;
   }
 
   /** The tree whose webview carries this token (its native context menu names it), if open. */
