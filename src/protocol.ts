@@ -96,6 +96,8 @@ export interface FamilyLink {
   token: string;
   /** `child`: a fork or clone made from this session; `parent`: the session this one came from. */
   relation: 'child' | 'parent';
+  /** A child: whether it is a fork or a clone. */
+  kind?: 'fork' | 'clone';
   /** The entry of this session where they part (null: before its first entry). */
   at: string | null;
   title: string;

@@ -103,6 +103,11 @@ export class TreePanelManager implements vscode.Disposable {
     return all.find((c) => c.panel.active) ?? all.find((c) => c.panel.visible);
   }
 
+  /** The session lists changed: every tree's title follows what its session is called now. */
+  retitle(): void {
+    for (const c of this.controllers) c.retitle();
+  }
+
   /** Settings changed (summary model, click action …): every tree gets its meta again. */
   refreshMeta(): void {
     for (const c of this.controllers) c.sendMeta();
