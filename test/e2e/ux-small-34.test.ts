@@ -12,6 +12,7 @@ import * as sel from './selectors.js';
 import { openTree, until } from './uxHelpers.js';
 
 describe('small things (#34 item 10)', () => {
+  let ask = '';
   let edit = '';
   scenario(
     'an edit stays in sight in a straight session; a 450 px tree keeps its buttons whole; Disconnect asks first',
@@ -28,8 +29,8 @@ describe('small things (#34 item 10)', () => {
       // 2. About 450 px wide: the details pane sits below the graph, and its buttons are whole.
       await vs.runCommand('View: Close Primary Side Bar');
       await vs.page.setViewportSize({ width: 500, height: 900 });
-      await until(async () => ((await wv.locator('.app.stacked').count()) === 1 ? true : undefined), 30_000, 'the narrow layout');
-      await wv.locator(`svg.scene g.node[data-entry-id="${edit}"]`).click();
+      await until(async () => ((await wv.locator('body').evaluate(() => document.documentElement.clientWidth)) < 520 ? true : undefined), 30_000, 'the tree to be about 450 px wide');
+      await wv.locator(`svg.scene g.node[data-entry-id="${ask}"]`).click();
       const details = wv.locator('.details');
       await details.locator('vscode-button[data-action="move-summary"]').waitFor({ timeout: 30_000 });
       const cut = await details.evaluate((pane) => {
@@ -69,7 +70,7 @@ describe('small things (#34 item 10)', () => {
     {
       sessions: ({ agentDir, workspace }) => {
         const b = new SessionBuilder({ cwd: workspace, seed: 'e2e-small-34', start: '2026-11-20T09:00:00.000Z' });
-        b.user('Make the port configurable');
+        ask = b.user('Make the port configurable');
         const read = b.assistant('', [{ name: 'read', arguments: { path: 'src/server.ts' } }]);
         b.toolResults(read, ['const port = 8080;']);
         const call = b.assistant('', [{ name: 'edit', arguments: { path: 'src/server.ts', oldText: 'const port = 8080;', newText: 'const port = Number(process.env.PORT ?? 8080);' } }]);
