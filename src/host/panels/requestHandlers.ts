@@ -115,7 +115,7 @@ export const requestHandlers: Handlers = {
       // session pi seems to be writing asks first.
       if (await cx.actions.piRunning()) {
         cx.summaries.cancel(b.previewId);
-        throw new Error('pi started on this session meanwhile, so nothing was written: compact again and pi itself will do it.');
+        throw new Error('A pi runs this session now, so nothing was written (pi would not see it): compact again, and pi itself does it.');
       }
       if ((await cx.actions.guard('compact the session', false)) !== true) return { cancelled: true };
     }
