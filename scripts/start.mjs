@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { require as tsRequire } from 'tsx/cjs/api';
+import { demoSettings } from './demoPi.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -79,7 +80,9 @@ async function startWeb() {
   if (port !== wanted) console.log(`start: port ${wanted} is taken; using a free one`);
   const runDir = join(demoDir, `run-${process.pid}`);
   rmSync(runDir, { recursive: true, force: true });
-  const server = await startCodeServer({ runDir, workspace, extension: { vsix }, env, port });
+  // The demo's "Continue in pi" runs the project's pi (npm ci installed it); --real uses yours.
+  const settings = real ? undefined : demoSettings(join(demoDir, 'bin'));
+  const server = await startCodeServer({ runDir, workspace, extension: { vsix }, env, port, settings });
   let stopping = false;
   const stop = async (code) => {
     if (stopping) return;
@@ -111,6 +114,12 @@ function startDesktop() {
   const { workspace, env } = prepareWorkspace();
   // Demo mode uses its own profile so a fresh VS Code instance starts and inherits the env.
   const profile = real ? [] : ['--user-data-dir', join(demoDir, 'desktop-user-data'), '--extensions-dir', join(demoDir, 'desktop-extensions')];
+  if (!real) {
+    // The demo profile's user settings: the project's pi for "Continue in pi" (kept if the user changed them).
+    const user = join(demoDir, 'desktop-user-data', 'User');
+    mkdirSync(user, { recursive: true });
+    if (!existsSync(join(user, 'settings.json'))) writeFileSync(join(user, 'settings.json'), JSON.stringify(demoSettings(join(demoDir, 'bin')), null, 2));
+  }
   const childEnv = { ...process.env };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete childEnv[k];

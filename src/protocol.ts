@@ -96,6 +96,8 @@ export interface FamilyLink {
   token: string;
   /** `child`: a fork or clone made from this session; `parent`: the session this one came from. */
   relation: 'child' | 'parent';
+  /** A child: whether it is a fork or a clone. */
+  kind?: 'fork' | 'clone';
   /** The entry of this session where they part (null: before its first entry). */
   at: string | null;
   title: string;
@@ -214,7 +216,9 @@ export type InvokeAction =
   | 'compareWith'
   | 'branchFiles'
   | 'foldOffPath'
-  | 'toggleHidden';
+  | 'toggleHidden'
+  /** Opens the compaction dialog (pi's /compact of the context at the leaf). */
+  | 'compact';
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
@@ -228,6 +232,13 @@ export type RequestBody =
   /** Move with a summary; `previewId` ties it to a preview (details, usage), `summary` may be edited. */
   | { kind: 'moveWithSummary'; id: string | null; summary: string; previewId?: string }
   | { kind: 'cancelPreview'; previewId: string }
+  /**
+   * pi's /compact of the context at the leaf, as a preview: the model's summary of the older part,
+   * not yet written; `focus` as pi's /compact instructions. A running pi compacts at once (`committed`).
+   */
+  | { kind: 'compactPreview'; focus?: string }
+  /** Writes the compaction of preview `previewId` with `summary` (the model's, or the user's edit of it). */
+  | { kind: 'compactCommit'; previewId: string; summary: string }
   | { kind: 'fork'; id: string }
   | { kind: 'clone'; id: string }
   | { kind: 'setLabel'; id: string; label?: string }
@@ -280,6 +291,9 @@ export interface Replies {
   /** A move, or `cancelled` (the user declined the live-session warning), or a fork made instead. */
   moveWithSummary: MoveReply | Cancelled | Forked;
   cancelPreview: Empty;
+  compactPreview: CompactPreview;
+  /** The compaction entry written, or `cancelled` (the user declined the live-session warning). */
+  compactCommit: { entryId: string; estimatedTokensAfter?: number } | Cancelled;
   /** The new session, or `cancelled` (a running pi was busy and the user did not wait). */
   fork: (Forked & { text?: string }) | Cancelled;
   clone: Forked | Cancelled;
@@ -367,4 +381,25 @@ export interface SummaryPreview {
   /** Number of entries summarized (0 = nothing to summarize, no model call). */
   entryCount: number;
   model?: string;
+}
+
+/** A compaction not yet written (or, `committed`, one a running pi wrote already). */
+export interface CompactPreview {
+  previewId: string;
+  summary: string;
+  details: FileLists;
+  /** Estimated tokens of the context before the compaction. */
+  tokensBefore: number;
+  /** Estimated tokens that stay verbatim (the newest part of the conversation), when known. */
+  keptTokens?: number;
+  /** Entries summarized and kept, when known (a pi-tree model's plan). */
+  summarizedEntries?: number;
+  keptEntries?: number;
+  /** The first entry that stays verbatim. */
+  firstKeptEntryId?: string;
+  model?: string;
+  /** A running pi compacted the session already: `entryId` is its entry; moving to `previousLeafId` undoes it. */
+  committed?: boolean;
+  entryId?: string;
+  previousLeafId?: string | null;
 }

@@ -48,6 +48,8 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
     summaryPreview: ['id', 'focus'],
     moveWithSummary: ['id', 'summary', 'previewId'],
     cancelPreview: ['previewId'],
+    compactPreview: ['focus'],
+    compactCommit: ['previewId', 'summary'],
     fork: ['id'],
     clone: ['id'],
     setLabel: ['id', 'label'],
@@ -124,6 +126,13 @@ export function validateBody(b: unknown): { ok: true; value: RequestBody } | { o
       break;
     case 'cancelPreview':
       if (!id(b.previewId)) return bad('previewId must be an id');
+      break;
+    case 'compactPreview':
+      if (b.focus !== undefined && !str(b.focus, LIMITS.focus)) return bad('focus must be a string');
+      break;
+    case 'compactCommit':
+      if (!id(b.previewId)) return bad('previewId must be an id');
+      if (!str(b.summary, LIMITS.summary) || !b.summary.trim()) return bad('summary must be a non-empty string');
       break;
     case 'setLabel':
       if (!id(b.id)) return bad('id must be an entry id');

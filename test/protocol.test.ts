@@ -50,7 +50,7 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'moveWithSummary', id: 'a', summary: 'x'.repeat(2_000_000) } }, /summary/);
     bad({ type: 'request', seq: 1, body: { kind: 'getEntry', id: 'a'.repeat(200) } }, /id/);
     bad({ type: 'request', seq: 1, body: { kind: '__proto__' } });
-    bad({ type: 'request', seq: 1, body: { kind: 'compactPreview' } }, /unknown request kind/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compactAt', id: 'a' } }, /unknown request kind/);
     bad({ type: 'request', seq: 1, body: Object.assign(Object.create({ kind: 'moveTo' }), { id: 'a' }) });
   });
 
@@ -65,6 +65,14 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'openLink', token: '/home/u/s.jsonl' } }, /token/);
     bad({ type: 'request', seq: 1, body: { kind: 'openLink', token: 'abc', file: 'x' } }, /unexpected field "file"/);
   });
+
+  it('refuses compaction requests that carry more than a focus, or a commit without its preview or text', () => {
+    bad({ type: 'request', seq: 1, body: { kind: 'compactPreview', id: 'a' } }, /unexpected field "id"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compactPreview', focus: 3 } }, /focus/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: '../p', summary: 's' } }, /previewId/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: 'p1', summary: '  ' } }, /summary/);
+    bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: 'p1', summary: 's', file: '/x' } }, /unexpected field "file"/);
+  });
 });
 
 describe('typed replies', () => {
@@ -76,6 +84,8 @@ describe('typed replies', () => {
     summaryPreview: { kind: 'summaryPreview', id: 'a1', focus: 'tests' },
     moveWithSummary: { kind: 'moveWithSummary', id: 'a1', summary: 's', previewId: 'p1' },
     cancelPreview: { kind: 'cancelPreview', previewId: 'p1' },
+    compactPreview: { kind: 'compactPreview', focus: 'tests' },
+    compactCommit: { kind: 'compactCommit', previewId: 'p1', summary: 's' },
     fork: { kind: 'fork', id: 'a1' },
     clone: { kind: 'clone', id: 'a1' },
     setLabel: { kind: 'setLabel', id: 'a1', label: 'x' },
@@ -108,6 +118,8 @@ describe('typed replies', () => {
     summaryPreview: reply('summaryPreview', { previewId: 'p1', summary: 's', details: { readFiles: [], modifiedFiles: [] }, entryCount: 2 }),
     moveWithSummary: reply('moveWithSummary', { cancelled: true }),
     cancelPreview: reply('cancelPreview', {}),
+    compactPreview: reply('compactPreview', { previewId: 'p1', summary: 's', details: { readFiles: [], modifiedFiles: [] }, tokensBefore: 100 }),
+    compactCommit: reply('compactCommit', { entryId: 'c1' }),
     fork: reply('fork', { fileName: 'f.jsonl', text: 'hi' }),
     clone: reply('clone', { fileName: 'c.jsonl' }),
     setLabel: reply('setLabel', { label: 'x' }),

@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import { collectLeftovers } from '../core/session/leftovers.js';
 import { SessionRepository } from '../core/session/repository.js';
 import { SessionInfoCache } from '../core/listing/sessionInfo.js';
-import { infoTitle } from '../core/listing/sessionTitle.js';
 import { BridgeRegistry } from './bridge/bridgeRegistry.js';
 import { refreshBridgeCopy } from '../core/bridge/piConnect.js';
 import { PiGateway } from './bridge/piGateway.js';
@@ -74,6 +73,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     filter: state.get('filter', cfg.filter),
     liveWindowSeconds: cfg.liveWindowSeconds,
   });
+  view.names.useStore(context.globalState);
   const treeView = vscode.window.createTreeView('piTree.sessions', { treeDataProvider: view, showCollapseAll: true });
   view.view = treeView;
   context.subscriptions.push(view, treeView);
@@ -187,6 +187,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     revealSession: (file) => void revealSession(file),
     confirmLiveWrite: (file, action, canFork) => confirmLiveWrite(isLive(file), action, canFork),
     gateway,
+    noteKind: (file, kind) => view.names.note(file, kind),
   };
   const describe = (file: string) => {
     const i = view.info(file);
@@ -199,13 +200,19 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     cache: () => repo.cache,
     scope: () => repo,
     known: () => view.sessions,
-    describe,
-    openTree: (file, select) => panels.open(file, select),
+    // (the compare view's titles: the sidebar's, by the one rule of core/listing/sessionTitle.ts)
+    describe: (file) => view.titleOf(file),
+    names: view.names,
+    openTree: async (file, select) => void (await panels.open(file, select)),
     code: compareCode(() => code),
   });
   context.subscriptions.push(
     codeViews,
-    view.onDidChangeTreeData(() => codeViews.family.changed()),
+    view.onDidChangeTreeData(() => {
+      codeViews.family.changed();
+      // A new fork or clone can change what its siblings are called ("fork" → "fork 1").
+      panels.retitle();
+    }),
   );
   // Checkpoints (#32): the code at a node, restores through pi or straight to the files, undo.
   const code = createCheckpoints(context, { agentDir: () => repo.agentDir, gateway, log: (m) => out.info(m), describe: describeEntry });
@@ -220,10 +227,8 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     bridges,
     isLive,
     describe,
-    listedTitle: (file, max) => {
-      const i = view.info(file);
-      return i && infoTitle(i, max);
-    },
+    listedTitle: (file, max) => view.titleOf(file, max),
+    placeOf: (file) => view.names.place(file),
     codeViews,
     acted: () => (actedIn = 'tree'),
   });
@@ -240,7 +245,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     continueInPi: runPi,
     bridges,
     bridgeFile,
-    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: (f, o) => panels.open(f, undefined, o) }),
+    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: async (f, o) => void (await panels.open(f, undefined, o)) }),
     actedIn: () => actedIn,
     codeViews,
     code,

@@ -62,7 +62,8 @@ describe('compare, code changes and the family tree', () => {
     wv = vs.webview();
     const link = wv.locator('[role="treeitem"].k-link');
     await link.waitFor({ timeout: 60_000 });
-    assert.match((await link.textContent()) ?? '', /The JSONL reader loads the whole file/);
+    // (named as the sidebar names it: by the first message it went on with, #34 item 5)
+    assert.match((await link.textContent()) ?? '', /fork: Before streaming: measure how long/);
     const parentId = await wv.locator(`[role="treeitem"][data-entry-id="${ids.plan}"]`).count();
     assert.equal(parentId, 1);
     await vs.screenshot('fork-link');

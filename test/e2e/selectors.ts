@@ -42,6 +42,8 @@ export const pane = {
   welcome: '.pane-body .welcome-view-content',
   /** Rows of a TreeView; each row's aria-label is the item's label (plus description). */
   treeRow: '.pane-body .monaco-list-row',
+  /** The label of a TreeView row (without its description). */
+  rowLabel: '.monaco-icon-label .label-name',
   /** Title-bar actions of a pane (view/title menu). */
   action: '.pane-header .actions .action-label',
 } as const;

@@ -1,5 +1,5 @@
 // Issue #17, finding 5 in a real VS Code: a fork or a clone is told apart from its source — its tab is
-// titled from its name, "… (fork)", never the raw file name; the forked message's text is offered in its tree for
+// titled from its name, "… (fork 2 · 10:20)" or "… (clone · 10:31)" (#34 item 5), never the raw file name; the forked message's text is offered in its tree for
 // re-editing (as pi's /fork puts it in the editor); the new session is revealed and selected in the
 // sidebar; and a later command goes where the user acted (F2 in the sidebar renames the selected row's
 // session, whatever tree is in front) and the tab follows the new name.
@@ -26,18 +26,18 @@ describe('forks and clones (#17 finding 5)', () => {
     const rows = vs.treeRows();
     const selectedRows = rows.and(vs.page.locator('[aria-selected="true"]'));
 
-    // A clone up to "The reader splits one big string…": its tab and row read "… (fork)", not like its
-    // source (before, a clone kept the source's title everywhere) and never the file name.
+    // A clone up to "The reader splits one big string…": its tab and row read "… (clone · time)", not like
+    // its source (before, a clone kept the source's title everywhere) and never the file name.
     await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.plan}"]`).click();
     await until(async () => ((await selectedEntry(wv)) === demo.ids.plan ? true : undefined), 30_000, 'the entry to be selected');
     const beforeClone = new Set(readdirSync(demo.dir));
     await wv.locator('.details [data-action="clone"]').click();
     const cloneName = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !beforeClone.has(f)), 30_000, 'the clone file');
     const cloneFile = join(demo.dir, cloneName);
-    await tab.filter({ hasText: '(fork)' }).waitFor({ timeout: 30_000 });
+    await tab.filter({ hasText: '(clone' }).waitFor({ timeout: 30_000 });
     const cloneTitle = (await tab.textContent())!.trim();
-    assert.match(cloneTitle, /^The JSONL reader loads the .*\(fork\)$/, `clone tab: ${cloneTitle}`);
-    await selectedRows.filter({ hasText: '(fork)' }).first().waitFor({ timeout: 30_000 });
+    assert.match(cloneTitle, /^The JSONL reader loads.*\(clone · \d\d:\d\d\)$/, `clone tab: ${cloneTitle}`);
+    await selectedRows.filter({ hasText: '(clone' }).first().waitFor({ timeout: 30_000 });
     const cloneLabel = (await selectedRows.first().textContent())!;
     await vs.screenshot('clone-revealed');
     await vs.page.locator(sel.editor.tab).filter({ hasText: 'Stream the JSONL reader' }).click();
@@ -55,12 +55,23 @@ describe('forks and clones (#17 finding 5)', () => {
     const forkName = await until(() => readdirSync(demo.dir).find((f) => f.endsWith('.jsonl') && !known.has(f)), 30_000, 'the fork file');
     const forkFile = join(demo.dir, forkName);
 
-    // Its tab: named like pi names it (its first message, marked as a fork), not the file name.
-    await tab.filter({ hasText: '(fork)' }).waitFor({ timeout: 30_000 });
-    await until(async () => ((await vs.page.locator(sel.editor.tab).filter({ hasText: '(fork)' }).count()) === 2 ? true : undefined), 30_000, 'the fork tab beside the clone tab');
+    // Its tab: named like pi names it (its first message, marked as the source's second fork: the demo
+    // has one), not the file name.
+    await tab.filter({ hasText: '(fork' }).waitFor({ timeout: 30_000 });
+    await until(
+      async () =>
+        (await vs.page
+          .locator(sel.editor.tab)
+          .filter({ hasText: /\((fork|clone)[^)]*\)/ })
+          .count()) === 2
+          ? true
+          : undefined,
+      30_000,
+      'the fork tab beside the clone tab',
+    );
     const title = (await tab.textContent())!.trim();
     assert.doesNotMatch(title, /\.jsonl|019[0-9a-f]{5}-/, `tab title: ${title}`);
-    assert.match(title, /^The JSONL reader loads the .*\(fork\)$/);
+    assert.match(title, /^The JSONL reader loads.*\(fork 2 · \d\d:\d\d\)$/);
     // The forked message's text, offered for re-editing in the new tree.
     const fwv = vs.webview();
     const dialog = fwv.locator('[data-dialog="editor-text"]');
@@ -77,7 +88,7 @@ describe('forks and clones (#17 finding 5)', () => {
             .first()
             .textContent()
             .catch(() => '')) ?? '';
-        return /\(fork\)/.test(t) && t !== cloneLabel ? true : undefined;
+        return /\(fork/.test(t) && t !== cloneLabel ? true : undefined;
       },
       30_000,
       'the fork row to be selected',
@@ -91,7 +102,7 @@ describe('forks and clones (#17 finding 5)', () => {
     // while the source's row stayed highlighted.)
     await vs.runCommand('pi Sessions: Focus on Sessions View');
     const selectedLabel = (await selectedRows.first().textContent())!;
-    const selectedFile = selectedLabel === cloneLabel ? cloneFile : /\(fork\)/.test(selectedLabel) ? forkFile : /Stream the JSONL reader/.test(selectedLabel) ? demo.branched.file! : undefined;
+    const selectedFile = selectedLabel === cloneLabel ? cloneFile : /\(fork/.test(selectedLabel) ? forkFile : /Stream the JSONL reader/.test(selectedLabel) ? demo.branched.file! : undefined;
     assert.ok(selectedFile, `selected row: ${selectedLabel}`);
     const others = [demo.branched.file!, forkFile, cloneFile].filter((f) => f !== selectedFile);
     await vs.page.keyboard.press('F2');

@@ -108,3 +108,55 @@ test("a node's native menu names its tree (the command goes there); a fork's mes
   assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });
+
+test('Compact (#34 item 9): a failed commit stays in the dialog with the reason; a running pi’s compaction is kept or undone', async () => {
+  const host = await open();
+  const page = host.page;
+  const dialog = page.locator('[data-dialog="compact"]');
+  // pi-tree's model writes a draft; the commit fails (the session moved on): the reason shows in the dialog.
+  host.handlers.compactCommit = () => {
+    throw new Error('The session changed while the compaction was being made; nothing was written. Compact again.');
+  };
+  await host.post({ type: 'invoke', action: 'compact' });
+  const preview = host.nextRequest('compactPreview');
+  await dialog.locator('[data-action="compact-default"]').click();
+  assert.deepEqual(await preview, { kind: 'compactPreview' });
+  const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
+  await text.waitFor();
+  assert.equal(await text.inputValue(), 'A compaction.');
+  await text.fill('Edited compaction.');
+  const commit = host.nextRequest('compactCommit');
+  await dialog.locator('[data-action="compact-commit"]').click();
+  assert.deepEqual(await commit, { kind: 'compactCommit', previewId: 'compact-1', summary: 'Edited compaction.' });
+  const alert = dialog.locator('[role="alert"]');
+  await alert.waitFor();
+  assert.match((await alert.textContent())!, /session changed.*Compact again/);
+  assert.equal(await dialog.locator('[data-action="compact-default"]').textContent(), 'Compact Again');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+
+  // A pi with the bridge runs the session: it compacts at once; Undo moves the leaf back.
+  await host.post({ type: 'meta', rev: 99, meta: meta({ bridge: { pid: 4242, busy: false } }) });
+  host.handlers.compactPreview = () => ({
+    previewId: 'compact-2',
+    summary: 'Written by pi.',
+    details: { readFiles: ['a.ts'], modifiedFiles: [] },
+    tokensBefore: 5000,
+    model: 'pi (pid 4242)',
+    committed: true,
+    entryId: 'c9000000',
+    previousLeafId: 'a1000000',
+  });
+  await host.post({ type: 'invoke', action: 'compact' });
+  assert.match((await dialog.locator('p').first().textContent())!, /pi 4242 runs this session/);
+  await dialog.locator('[data-action="compact-default"]').click();
+  await dialog.locator('[data-action="compact-undo"]').waitFor();
+  assert.equal(await dialog.locator('vscode-textarea[data-field="summary"]').getAttribute('readonly'), '');
+  assert.equal(await dialog.locator('[data-action="compact-commit"]').count(), 0, 'what pi wrote is not committed again');
+  const undo = host.nextRequest('moveTo');
+  await dialog.locator('[data-action="compact-undo"]').click();
+  assert.deepEqual(await undo, { kind: 'moveTo', id: 'a1000000' });
+  await dialog.waitFor({ state: 'detached' });
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});

@@ -222,6 +222,7 @@ const INVOKE: Record<InvokeAction, CommandId | Handler> = {
   branchFiles: 'act.branchFiles',
   foldOffPath: 'view.foldOffPath',
   toggleHidden: 'act.hide',
+  compact: (c) => c.actions.compact(),
 };
 
 export function runCommand(c: CommandContext, id: CommandId): void {

@@ -11,6 +11,7 @@ import { labelEditorAnchor, openLabelEditor } from '../ui/labelEditor';
 import type { DialogServices } from '../ui/modal';
 import type { OverlayStack } from '../ui/overlays';
 import { openSummaryDialog } from '../ui/summaryDialog';
+import { openCompactDialog } from '../ui/compactDialog';
 import { forkedFile, wasCancelled } from './bridge';
 
 export interface ActionsHost {
@@ -95,6 +96,14 @@ export class EntryActions {
     if (!this.canWrite()) return;
     const n = this.model.nodes[it.entry];
     openSummaryDialog(this.dialogs(), { id: n.id, title: clipWords(short(n.text), 60) || n.id }, this.host.meta()?.summariesAvailable ?? false);
+  }
+
+  /** pi's /compact of the context at the leaf (the palette's and the leaf's menu's "Compact…"). */
+  compact(): void {
+    if (!this.canWrite()) return;
+    if (this.host.overlays.some((o) => !!o.el.querySelector('[data-dialog="compact"]'))) return;
+    const meta = this.host.meta();
+    openCompactDialog(this.dialogs(), { available: meta?.summariesAvailable ?? false, runningPi: meta?.bridge?.pid });
   }
 
   async fork(n: NodeView): Promise<void> {

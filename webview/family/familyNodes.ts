@@ -24,7 +24,7 @@ function size(bytes: number): string {
 
 /** One line about the other session: how it is related, its size. */
 export function linkFacts(l: FamilyLink): string {
-  return `${l.relation === 'parent' ? 'came from this session' : 'fork'} · ${l.messages} messages · ${size(l.bytes)}`;
+  return `${l.relation === 'parent' ? 'came from this session' : (l.kind ?? 'fork')} · ${l.messages} messages · ${size(l.bytes)}`;
 }
 
 export function linkNode(l: FamilyLink, model: TreeModel): NodeView {
@@ -35,7 +35,7 @@ export function linkNode(l: FamilyLink, model: TreeModel): NodeView {
     parentId: l.at,
     type: 'session_link',
     kind: 'link',
-    text: `${l.relation === 'parent' ? '↰ from: ' : 'fork: '}${l.title}`.slice(0, 240),
+    text: `${l.relation === 'parent' ? '↰ from: ' : `${l.kind ?? 'fork'}: `}${l.title}`.slice(0, 240),
     time: Math.max(l.created, atTime + 1),
     link: { relation: l.relation, fileName: l.fileName, messages: l.messages, bytes: l.bytes, facts: linkFacts(l) },
   };

@@ -2,7 +2,8 @@
 // UI state), the layout (the graph, or rows like git-graph), and `narrow` when the panes would squeeze
 // the graph out of sight. At a narrow width the outline list gives way to the graph (the layout
 // switch in the toolbar stays visible, so the graph can always be brought back) and the details pane
-// narrows; the choices the user made are kept for when there is room again.
+// narrows; narrower still, the details go below the graph (`stacked`), so their buttons keep their
+// width. The choices the user made are kept for when there is room again.
 import type { TreeLayout } from '../../src/protocol';
 
 /** The graph needs at least this many pixels; below it the layout turns `narrow`. */
@@ -11,6 +12,11 @@ export const MIN_GRAPH_W = 320;
 const outlineW = (w: number) => Math.min(300, Math.max(200, w * 0.22));
 const detailsW = (w: number) => Math.min(360, Math.max(260, w * 0.28));
 const MINIMAP_W = 56;
+/**
+ * Below this width the details pane beside the graph (at most 42% when narrow) would be too thin for its
+ * buttons: it goes below the graph instead, the whole width.
+ */
+export const STACK_W = 620;
 
 export interface PaneState {
   outline: boolean;
@@ -22,6 +28,8 @@ export interface PaneState {
 export class Panes {
   /** True while the window is too narrow for the outline, the graph and the details side by side. */
   narrow = false;
+  /** True while it is too narrow even for the details beside the graph: the details go below it. */
+  stacked = false;
   /** Called after the layout or the width class changed (the graph re-measures itself). */
   onChange: () => void = () => {};
   /** The layout until the user picks one (the piTree.tree.view setting). */
@@ -39,8 +47,10 @@ export class Panes {
     new ResizeObserver((entries) => {
       const w = entries[entries.length - 1].contentRect.width;
       const narrow = w > 0 && w - outlineW(w) - detailsW(w) - MINIMAP_W < MIN_GRAPH_W;
-      if (narrow === this.narrow) return;
+      const stacked = w > 0 && w < STACK_W;
+      if (narrow === this.narrow && stacked === this.stacked) return;
       this.narrow = narrow;
+      this.stacked = stacked;
       this.apply();
     }).observe(main);
   }
@@ -84,6 +94,7 @@ export class Panes {
     c.toggle('no-details', !this.state.details);
     c.toggle('layout-rows', this.layout === 'rows');
     c.toggle('narrow', this.narrow);
+    c.toggle('stacked', this.stacked);
     this.onChange();
   }
 }

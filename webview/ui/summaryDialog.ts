@@ -1,35 +1,25 @@
 // "Move here with summary": choose no summary, the model's summary or one with a custom focus; preview,
-// edit, then commit. Cancelling at any point writes nothing (a preview still on its way is dropped).
+// edit, then commit (draftDialog.ts). Cancelling at any point writes nothing (a preview still on its
+// way is dropped). A failure is shown in the dialog with the ways on: again, by hand, without.
 import type { SummaryPreview } from '../../src/protocol';
 import { button, h, textarea } from './dom';
-import { focusFirst, modal, type DialogServices } from './modal';
+import { DraftDialog } from './draftDialog';
+import type { DialogServices } from './modal';
 import type { Overlay } from './overlays';
+
+const HINT_PREVIEW = 'Summarize again, write the summary yourself, move without one, or choose another summary model in the settings.';
+const HINT_COMMIT = 'Nothing was written. Move again with the text below, or cancel.';
 
 /**
  * "Move here with summary": choose none / default / custom focus; preview the model's summary, edit
  * it, then commit. Cancelling at any point writes nothing (a pending preview is cancelled on arrival).
  */
 export function openSummaryDialog(svc: DialogServices, target: { id: string | null; title: string }, summariesAvailable: boolean): Overlay {
-  const { el, body, actions } = modal('summary', `Move to “${target.title}” with a summary`);
-  let closed = false;
-  let previewId: string | undefined;
-  const overlay: Overlay = {
-    el,
-    close: () => {
-      if (closed) return;
-      closed = true;
-      if (previewId) void svc.request({ kind: 'cancelPreview', previewId }).catch(() => undefined);
-      svc.pop(overlay);
-    },
-  };
-  const finish = () => {
-    closed = true;
-    svc.pop(overlay);
-  };
-  const cancel = button('Cancel', 'summary-cancel', { secondary: true });
-  cancel.addEventListener('click', () => overlay.close());
+  const d = new DraftDialog(svc, 'summary', `Move to “${target.title}” with a summary`);
+  const { body } = d;
 
-  const choose = () => {
+  /** The first step; after a failed preview, the reason on top and every way on below it. */
+  const choose = (failure?: string) => {
     body.replaceChildren(
       h(
         'p',
@@ -39,23 +29,23 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
           : 'No summary model is set up. You can move without a summary or write the summary yourself.',
       ),
     );
-    actions.replaceChildren();
     const none = button('No summary', 'summary-none', { secondary: true });
     none.addEventListener('click', () => void plainMove());
-    actions.append(none);
+    const buttons = [none];
     if (summariesAvailable) {
-      const def = button('Summarize', 'summary-default');
+      const def = button(failure ? 'Summarize Again' : 'Summarize', 'summary-default');
       def.addEventListener('click', () => void preview(undefined));
       const custom = button('Summarize with focus…', 'summary-custom', { secondary: true });
       custom.addEventListener('click', () => customFocus());
-      actions.append(def, custom);
-    } else {
-      const write = button('Write a summary…', 'summary-write');
+      buttons.push(def, custom);
+    }
+    if (!summariesAvailable || failure) {
+      const write = button('Write a summary…', 'summary-write', { secondary: !!failure });
       write.addEventListener('click', () => edit({ previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }));
       // Where the summary model is chosen (pi, a VS Code chat model or an endpoint): the settings.
-      const setup = button('Set up a model…', 'summary-setup', { secondary: true });
+      const setup = button(summariesAvailable ? 'Summary Settings…' : 'Set up a model…', 'summary-setup', { secondary: true });
       setup.addEventListener('click', async () => {
-        overlay.close();
+        d.overlay.close();
         try {
           await svc.request({ kind: 'setupSummaryModel' });
           svc.announce('Opened the summary model settings');
@@ -63,14 +53,14 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
           svc.error((e as Error).message);
         }
       });
-      actions.append(write, setup);
+      buttons.push(write, setup);
     }
-    actions.append(cancel);
-    focusFirst(el);
+    if (failure) d.alert(failure, HINT_PREVIEW);
+    d.step(...buttons);
   };
 
   const plainMove = async () => {
-    finish();
+    d.finish();
     try {
       const r = await svc.request({ kind: 'moveTo', id: target.id });
       svc.afterMove(r, target.id);
@@ -92,76 +82,63 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
       e.preventDefault();
       submit();
     });
-    actions.replaceChildren(gen, cancel);
-    focusFirst(el);
+    d.step(gen);
   };
 
   const preview = async (focus: string | undefined) => {
-    body.replaceChildren(h('p', 'busy', 'Asking the model for a summary of the branch you are leaving…'), document.createElement('vscode-progress-bar'));
-    actions.replaceChildren(cancel);
-    svc.announce('Summarizing the branch…');
+    d.busy('Asking the model for a summary of the branch you are leaving…', 'Summarizing the branch…');
     try {
       const p = await svc.request({ kind: 'summaryPreview', id: target.id, ...(focus ? { focus } : {}) });
-      if (closed) {
-        // Cancelled while the model was working: drop the preview, write nothing.
-        if (p.previewId) void svc.request({ kind: 'cancelPreview', previewId: p.previewId }).catch(() => undefined);
-        return;
-      }
-      previewId = p.previewId || undefined;
+      // Cancelled while the model was working: drop the preview, write nothing.
+      if (d.closed) return d.drop(p.previewId);
+      d.previewId = p.previewId || undefined;
       edit(p);
     } catch (e) {
-      if (closed) return;
-      svc.error((e as Error).message);
-      choose();
+      if (d.closed) return;
+      choose((e as Error).message);
     }
   };
 
-  const edit = (p: SummaryPreview) => {
+  const edit = (p: SummaryPreview, failure?: string) => {
     const userWritten = p.entryCount < 0;
     body.replaceChildren();
     if (p.entryCount === 0) {
       body.append(h('p', undefined, 'There is nothing to summarize on the branch you are leaving.'));
       const move = button('Move without summary', 'summary-none');
       move.addEventListener('click', () => {
-        if (previewId) void svc.request({ kind: 'cancelPreview', previewId }).catch(() => undefined);
-        previewId = undefined;
+        d.drop(d.previewId);
+        d.previewId = undefined;
         void plainMove();
       });
-      actions.replaceChildren(move, cancel);
-      focusFirst(el);
+      d.step(move);
       return;
     }
     if (!userWritten) body.append(h('p', 'muted', `Summary of ${p.entryCount} entries${p.model ? ` by ${p.model}` : ''}. Edit it before moving if you like.`));
-    const text = textarea('summary', p.summary, 12, 'Branch summary');
-    body.append(text);
-    const files = [...p.details.readFiles.map((f) => `read: ${f}`), ...p.details.modifiedFiles.map((f) => `modified: ${f}`)];
-    if (files.length) {
-      const ul = h('ul', 'files');
-      for (const f of files) ul.append(h('li', undefined, f));
-      body.append(ul);
-    }
+    const text = d.editor('summary', p.summary, 'Branch summary', p.details);
     const commit = button('Move with summary', 'summary-commit');
     commit.addEventListener('click', async () => {
       const summary = text.value;
-      if (!summary.trim()) {
-        svc.error('The summary is empty.');
-        return;
-      }
-      const pid = previewId;
-      previewId = undefined;
-      finish();
+      if (!summary.trim()) return svc.error('The summary is empty.');
+      const pid = d.previewId;
+      commit.setAttribute('disabled', '');
       try {
         const r = await svc.request({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
+        d.previewId = undefined;
+        d.finish();
         svc.afterMove(r, target.id);
       } catch (e) {
-        svc.error((e as Error).message);
+        if (d.closed) return svc.error((e as Error).message);
+        // The preview is used up (or stale): what is left is the user's text, to move with again.
+        d.drop(pid);
+        d.previewId = undefined;
+        edit({ ...p, previewId: '', summary, entryCount: -1 }, (e as Error).message);
       }
     });
-    actions.replaceChildren(commit, cancel);
-    focusFirst(el);
+    if (failure) d.alert(failure, HINT_COMMIT);
+    d.step(commit);
   };
 
   choose();
-  svc.push(overlay);
-  return overlay;
+  d.open();
+  return d.overlay;
 }

@@ -70,7 +70,11 @@ export async function findPi(command: string, opts: FindPiOptions = {}): Promise
       }
     }
   }
-  if (!found) throw new PiNotFoundError(`pi is not installed (no "${command}" on PATH). Install it with: ${INSTALL_PI}`);
+  if (!found) {
+    throw new PiNotFoundError(
+      cmd.includes('/') || cmd.includes('\\') ? `pi is not installed at ${cmd} (no program there).` : `pi is not installed (no "${command}" on PATH). Install it with: ${INSTALL_PI}.`,
+    );
+  }
   if (avoided(found)) throw new PiNotFoundError(`Refusing to start ${found}: it is inside the session's folder.`);
   if (platform === 'win32' && /\.(cmd|bat)$/i.test(found)) return viaNode(found, env, platform);
   return { program: found, args: [] };

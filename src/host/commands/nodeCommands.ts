@@ -27,6 +27,8 @@ export function registerNodeCommands(host: Host): void {
     }
   });
   nodeCommand('piTree.node.moveWithSummary', (c, _a, id) => c.invoke('summaryMove', id));
+  // pi's /compact works on the context at the leaf (the menu offers it there).
+  nodeCommand('piTree.node.compact', (c) => c.invoke('compact'));
   nodeCommand('piTree.node.fork', (_c, actions, id) => actions.fork(id));
   nodeCommand('piTree.node.clone', (_c, actions, id) => actions.clone(id));
   nodeCommand('piTree.node.label', (c, _a, id) => c.invoke('editLabel', id));

@@ -41,8 +41,23 @@ export function registerPiConnectCommands(host: Host): void {
       );
       return;
     }
+    // Asked first, as Connect asks: it changes pi's settings, and pis started from now on load no bridge.
+    const pick = await vscode.window.showWarningMessage(
+      'Disconnect pi from pi-tree?',
+      {
+        modal: true,
+        detail:
+          `pi-tree takes its entry out of "packages" in ${st.paths.settingsFile} (putting the file back as it was when it can) and deletes ${st.paths.bridgeCopy}. ` +
+          'pis started from then on no longer open the bridge: pi-tree changes their sessions by writing the files (asking first while pi writes them), until you connect again or start pi with "Continue in pi". Running pis keep their bridge until they exit.',
+      },
+      'Disconnect',
+    );
+    if (pick !== 'Disconnect') return;
     const r = disconnectPi();
-    if (!r) return;
+    if (!r) {
+      void vscode.window.showInformationMessage(`pi-tree had not connected pi (nothing of pi-tree's in ${st.paths.settingsFile}): nothing to take out.`);
+      return;
+    }
     void vscode.window.showInformationMessage(
       r.exact
         ? `Disconnected: ${r.paths.settingsFile} is back as it was, and the bridge copy is removed. Running pis keep their bridge until they exit.`

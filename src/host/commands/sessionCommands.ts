@@ -6,9 +6,13 @@ import { hasUserMessages, userMessageLabels } from '../../core/listing/messageLa
 import type { Session } from '../../core/session/session.js';
 import { log } from '../platform/log.js';
 import { deleteCheckpoints } from '../../core/checkpoints/code.js';
+import { ROW_OPEN_COMMAND } from '../sessions/sessionsView.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';
 import { targetFile } from './targetSession.js';
+
+/** Two runs of a row's command closer than this are a double click (VS Code runs it on each click). */
+const DOUBLE_CLICK_MS = 600;
 
 export const UNTRUSTED = 'the workspace is not trusted (pi-tree only reads sessions in Restricted Mode)';
 
@@ -21,6 +25,28 @@ export function registerSessionCommands(host: Host): void {
   command('piTree.openTree', async (arg) => {
     const file = await target(arg);
     if (file) await host.panels.open(file);
+  });
+  // A sidebar row opens as VS Code's preview editors do: a single click shows the tree and leaves the
+  // keyboard in the sidebar (F2 still renames the session there); a double click or Enter takes it. VS
+  // Code runs a row's command on the click and again on the double click, without saying which: a
+  // second run for the same row within a double click's time is the double click. Enter is bound to
+  // piTree.openRowWithFocus, which has the list open its focused row with the focus.
+  let lastRowOpen: { file: string; at: number } | undefined;
+  let focusNextRow = 0;
+  command(ROW_OPEN_COMMAND, async (arg) => {
+    const file = await target(arg);
+    if (!file) return;
+    const now = Date.now();
+    const double = lastRowOpen?.file === file && now - lastRowOpen.at < DOUBLE_CLICK_MS;
+    const takeFocus = double || now < focusNextRow;
+    focusNextRow = 0;
+    lastRowOpen = double ? undefined : { file, at: now };
+    await host.panels.open(file, undefined, { preserveFocus: !takeFocus });
+  });
+  command('piTree.openRowWithFocus', async () => {
+    focusNextRow = Date.now() + 1500;
+    // The list's own Enter: it opens the focused row (running ROW_OPEN_COMMAND), or folds a folder row.
+    await vscode.commands.executeCommand('list.select');
   });
   command('piTree.rename', async (arg) => {
     const file = await target(arg);
@@ -109,6 +135,12 @@ export function registerSessionCommands(host: Host): void {
   command('piTree.openAsText', async (arg) => {
     const file = await target(arg);
     if (file) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'default');
+  });
+  // pi's /compact from the palette or a sidebar row: the session's tree opens (or comes to the front)
+  // with the compaction dialog, the same preview → edit → commit as in the tree.
+  command('piTree.compact', async (arg) => {
+    const file = await target(arg);
+    if (file) (await host.panels.open(file)).invoke('compact');
   });
   command('piTree.continueInPi', async (arg) => {
     const file = await target(arg);

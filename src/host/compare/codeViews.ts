@@ -10,6 +10,7 @@ import { ChangeDocuments } from './changeDocuments.js';
 import { ComparePanels, type CompareCode, type ComparePanel, type CompareTarget } from './comparePanel.js';
 import { HiddenMarks } from './hiddenMarks.js';
 import { WorkspaceState } from '../platform/workspaceState.js';
+import type { SessionNames } from '../sessions/sessionNames.js';
 
 export interface CodeViews {
   docs: ChangeDocuments;
@@ -28,7 +29,10 @@ export interface CodeViewDeps {
   /** The session folders pi-tree lists, for family links. */
   scope(): FamilyScope;
   known(): SessionInfo[];
+  /** What a session is called (the sidebar's title), when it is listed. */
   describe(file: string): string | undefined;
+  /** Every session's title by one rule (link nodes name the family's sessions by it). */
+  names: SessionNames;
   openTree(file: string, select?: string): Promise<void>;
   /** Checkpoints: exact file lists and code diffs in the compare view (#32). */
   code?: CompareCode;
@@ -36,7 +40,7 @@ export interface CodeViewDeps {
 
 export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
   const docs = new ChangeDocuments();
-  const family = new FamilyLinks({ cache: d.cache, scope: d.scope, known: d.known, acquire: d.acquire });
+  const family = new FamilyLinks({ cache: d.cache, scope: d.scope, known: d.known, acquire: d.acquire, names: d.names });
   const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe, code: d.code });
   const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
   return {

@@ -167,7 +167,7 @@ export class ComparePanel implements vscode.Disposable {
     const rec = nodeId ? s.session.index.get(nodeId) : undefined;
     const [e] = rec ? await s.session.load([rec]) : [undefined];
     return {
-      title: s.session.name ?? this.deps.describe(s.target.file) ?? basename(s.target.file),
+      title: this.deps.describe(s.target.file) ?? s.session.name ?? basename(s.target.file),
       fileName: basename(s.target.file),
       nodeId,
       nodeText: e ? entryText(e).slice(0, 240) : '',

@@ -7,6 +7,7 @@ import { attachPoint, familyOf, type FamilyScope } from '../../core/listing/fami
 import type { Session } from '../../core/session/session.js';
 import type { SessionInfo, SessionInfoCache } from '../../core/listing/sessionInfo.js';
 import type { FamilyLink } from '../../protocol.js';
+import type { SessionNames } from '../sessions/sessionNames.js';
 
 export interface FamilyDeps {
   cache(): SessionInfoCache;
@@ -15,6 +16,8 @@ export interface FamilyDeps {
   /** Sessions the sidebar knows (other folders' forks are found through it). */
   known(): SessionInfo[];
   acquire(file: string): Promise<{ session: Session; release: () => void }>;
+  /** What each session is called (the sidebar's rule, forks and clones told apart). */
+  names: SessionNames;
 }
 
 /** A link without its token (the tree that shows it makes one) and the file it leads to. */
@@ -45,6 +48,8 @@ export class FamilyLinks implements vscode.Disposable {
   async linksFor(session: Session, file: string, signal?: AbortSignal): Promise<FoundLink[]> {
     const parentPath = typeof session.header.parentSession === 'string' ? session.header.parentSession : undefined;
     const fam = await familyOf(file, parentPath, this.deps.cache(), this.deps.known(), signal, this.deps.scope());
+    // This session's forks and clones, told apart and counted among themselves (as the sidebar counts them).
+    const places = await this.deps.names.placesOf(fam.children, signal);
     const out: FoundLink[] = [];
     const other = async (info: SessionInfo, relation: 'parent' | 'child'): Promise<void> => {
       let held: { session: Session; release: () => void } | undefined;
@@ -56,7 +61,8 @@ export class FamilyLinks implements vscode.Disposable {
           file: info.path,
           relation,
           at: at !== null && session.index.get(at) ? at : null,
-          title: (info.name ?? info.firstMessage.replace(/\s+/g, ' ').trim()) || basename(info.path),
+          title: this.deps.names.title(info, 120, relation === 'child' ? places.get(info.path) : undefined) || basename(info.path),
+          ...(relation === 'child' ? { kind: places.get(info.path)?.kind ?? 'fork' } : {}),
           fileName: basename(info.path),
           messages: info.messageCount,
           bytes: info.size,

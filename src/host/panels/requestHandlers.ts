@@ -103,6 +103,24 @@ export const requestHandlers: Handlers = {
     cx.summaries.cancel(b.previewId);
     return {};
   },
+  async compactPreview(b, seq, cx) {
+    // (nothing runs, pi or a model, for a session that cannot take the compaction)
+    cx.actions.checkWritable();
+    return withProgress(cx, seq, 'Compacting the context…', (token) => cx.summaries.previewCompaction(cx.session, b.focus, token));
+  },
+  async compactCommit(b, _seq, cx) {
+    cx.actions.checkWritable();
+    if (!cx.summaries.writtenAlready(b.previewId)) {
+      // pi-tree writes it: never under a pi that runs the session now (pi would not see it), and a
+      // session pi seems to be writing asks first.
+      if (await cx.actions.piRunning()) {
+        cx.summaries.cancel(b.previewId);
+        throw new Error('A pi runs this session now, so nothing was written (pi would not see it): compact again, and pi itself does it.');
+      }
+      if ((await cx.actions.guard('compact the session', false)) !== true) return { cancelled: true };
+    }
+    return cx.summaries.commitCompaction(cx.session, b.previewId, b.summary);
+  },
   async setupSummaryModel() {
     // The settings that choose and configure the summary model; the open trees hear when they change.
     await vscode.commands.executeCommand('workbench.action.openSettings', 'piTree.summary');

@@ -31,6 +31,8 @@ export interface ActionDeps {
   confirmLiveWrite: (file: string, action: string, canFork: boolean) => Promise<boolean | 'fork'>;
   /** Routes changes through the pi running the session, when there is one. */
   gateway?: PiGateway;
+  /** pi-tree made `file` as a fork or a clone (its title says which: core/listing/forkKind.ts). */
+  noteKind?: (file: string, kind: 'fork' | 'clone') => void;
 }
 
 export type Cancelled = { cancelled: true };
@@ -117,6 +119,7 @@ export class SessionActions {
   async forkInstead(leaf: string | null): Promise<{ fileName: string }> {
     const s = this.session;
     const file = leaf === null ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) }) : await this.deps.repo().clone(s, leaf);
+    this.deps.noteKind?.(file, 'fork');
     await this.deps.openTree(file);
     this.deps.revealSession?.(file);
     return { fileName: basename(file) };
@@ -127,6 +130,7 @@ export class SessionActions {
     const viaPi = await this.newViaPi('fork', id);
     if (viaPi) return viaPi;
     const { file, text } = await this.deps.repo().fork(this.session, id);
+    this.deps.noteKind?.(file, 'fork');
     await this.deps.openTree(file, { editorText: text });
     this.deps.revealSession?.(file);
     return { fileName: basename(file), file, text };
@@ -137,6 +141,7 @@ export class SessionActions {
     const viaPi = await this.newViaPi('clone', id);
     if (viaPi) return viaPi;
     const file = await this.deps.repo().clone(this.session, id);
+    this.deps.noteKind?.(file, 'clone');
     await this.deps.openTree(file);
     this.deps.revealSession?.(file);
     return { fileName: basename(file), file };
@@ -153,6 +158,7 @@ export class SessionActions {
     if (r.via === 'none') return undefined;
     if (r.via === 'cancelled' || r.data.cancelled || !r.data.sessionFile) return { cancelled: true };
     const file = r.data.sessionFile;
+    this.deps.noteKind?.(file, op);
     if (existsSync(file)) {
       // pi has the forked message in its own editor already.
       await this.deps.openTree(file);

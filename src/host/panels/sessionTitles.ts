@@ -1,10 +1,11 @@
 // The title of an open session (a tab, the tree's header), from the session itself, so a fork just
-// made is named before the sidebar has listed it: core/sessionTitle.ts's rule over its name, the time
-// that name was set, its first user message and its parent.
+// made is named before the sidebar has listed it: core/listing/sessionTitle.ts's rule over its name, the
+// time that name was set, its first user message, its parent, and (from the sidebar's listing) whether
+// it is a fork or a clone and which of its source's.
 import { basename } from 'node:path';
 import { fullText } from '../../core/context/preview.js';
 import type { Session } from '../../core/session/session.js';
-import { sessionTitle } from '../../core/listing/sessionTitle.js';
+import { sessionTitle, type FamilyPlace } from '../../core/listing/sessionTitle.js';
 import { messageOf } from '../../core/format/types.js';
 
 export interface FirstTexts {
@@ -42,7 +43,7 @@ function nameTime(s: Session): number | undefined {
   return s.index.nameTime || undefined;
 }
 
-export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 80): string {
+export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 80, place?: FamilyPlace): string {
   const created = Date.parse(String(s.header.timestamp));
   return sessionTitle(
     {
@@ -52,6 +53,7 @@ export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 8
       ownFirstMessage: texts.own,
       parentSessionPath: typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined,
       created: Number.isNaN(created) ? 0 : created,
+      place,
     },
     max,
   );

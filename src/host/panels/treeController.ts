@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session, SessionChange } from '../../core/session/session.js';
 import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
+import type { FamilyPlace } from '../../core/listing/sessionTitle.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
@@ -45,6 +46,8 @@ export interface TreeDeps extends ActionDeps {
   describe: (file: string) => string | undefined;
   /** The sidebar's title for `file` (what its row reads), when it lists it: the tab's title until the session is read. */
   listedTitle?: (file: string, max: number) => string | undefined;
+  /** Where the sidebar's listing places `file` among its source's forks or clones (its title says which). */
+  placeOf?: (file: string) => FamilyPlace | undefined;
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
   /** Diffs, hidden marks, family links and compare views (#15). */
@@ -139,11 +142,23 @@ export class TreeController implements vscode.Disposable {
     this.deltas = this.deltas.then(() => void this.post({ type: 'meta', rev: ++this.rev, meta: this.meta() }));
   }
 
-  /** The tab's title: the session's name, else its first message; a fork that still carries its source's is "… (fork)". */
+  /**
+   * The tab's title: the session's name, else its first message; a fork that still carries its source's
+   * is "… (fork 2 · 10:20)" (core/listing/sessionTitle.ts, as the sidebar names it).
+   */
   private title(max = TAB_TITLE_MAX): string {
     const s = this.session;
     if (!s) return unreadTitle(this.file, this.deps.listedTitle, max);
-    return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max);
+    return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max, this.deps.placeOf?.(this.file));
+  }
+
+  /** What the session is called may have changed (a sibling fork was made): the tab and the header follow. */
+  retitle(): void {
+    if (!this.session || this.disposed) return;
+    const t = this.title();
+    if (t === this.panel.title) return;
+    this.panel.title = t;
+    this.sendMeta();
   }
 
   /** Opaque id the webview keeps in its state so the serializer can restore this panel. */
@@ -349,7 +364,7 @@ export class TreeController implements vscode.Disposable {
       this.post({ type: 'reply', seq, ok: true, data: data ?? null });
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      log().info(`request ${m.body.kind} failed: ${msg}`);
+      log().warn(`request ${m.body.kind} failed: ${msg}`);
       this.post({ type: 'reply', seq, ok: false, error: msg });
     } finally {
       this.cancels.delete(seq);

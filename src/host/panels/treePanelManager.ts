@@ -49,7 +49,7 @@ export class TreePanelManager implements vscode.Disposable {
   }
 
   private get treeDeps(): TreeDeps {
-    return { ...this.deps, openTree: (file, opts) => this.open(file, undefined, opts) };
+    return { ...this.deps, openTree: async (file, opts) => void (await this.open(file, undefined, opts)) };
   }
 
   private track(c: TreeController): TreeController {
@@ -66,23 +66,31 @@ export class TreePanelManager implements vscode.Disposable {
 
   /**
    * Opens (or reveals) the tree panel of `file`; `select` is selected once the webview is ready, and
-   * `editorText` (a forked message) is offered there for re-editing.
+   * `editorText` (a forked message) is offered there for re-editing. `preserveFocus`: shown without
+   * taking the keyboard (a single click on a sidebar row, as VS Code's preview editors open).
    */
-  async open(file: string, select?: string, opts: { editorText?: string } = {}): Promise<void> {
+  async open(file: string, select?: string, opts: { editorText?: string; preserveFocus?: boolean } = {}): Promise<TreeController> {
     const path = resolvePath(file);
+    const preserveFocus = !!opts.preserveFocus;
     const existing = [...this.controllers].find((c) => c.panel.viewType === PANEL_VIEW_TYPE && c.file === path);
     const c =
       existing ??
       this.track(
         new TreeController(
-          vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, unreadTitle(path, this.deps.listedTitle), vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: false }),
+          vscode.window.createWebviewPanel(
+            PANEL_VIEW_TYPE,
+            unreadTitle(path, this.deps.listedTitle),
+            { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+            { retainContextWhenHidden: false, enableFindWidget: false },
+          ),
           path,
           this.treeDeps,
         ),
       );
-    if (existing) existing.panel.reveal();
+    if (existing) existing.panel.reveal(undefined, preserveFocus);
     if (select) c.invoke('select', select);
     if (opts.editorText) c.invoke('editorText', undefined, opts.editorText);
+    return c;
   }
 
   /** The tree whose webview carries this token (its native context menu names it), if open. */
@@ -94,6 +102,11 @@ export class TreePanelManager implements vscode.Disposable {
   active(): TreeController | undefined {
     const all = [...this.controllers];
     return all.find((c) => c.panel.active) ?? all.find((c) => c.panel.visible);
+  }
+
+  /** The session lists changed: every tree's title follows what its session is called now. */
+  retitle(): void {
+    for (const c of this.controllers) c.retitle();
   }
 
   /** Settings changed (summary model, click action …): every tree gets its meta again. */

@@ -31,15 +31,36 @@ export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | und
  */
 export type BeforePi = () => Promise<{ text?: string } | undefined>;
 
-/** The pi to start on `file`, or undefined when there is none (the user was told why, with the install command). */
+const OPEN_SETTING = 'Open Setting';
+const COPY_INSTALL = 'Copy Install Command';
+/** How many times pi was not found: each warning says which attempt it is (see piNotFound). */
+let misses = 0;
+
+/**
+ * Tells the user that pi was not found, with a button to the setting (and the install command). VS Code
+ * shows a warning equal to one still open in its place, so a second click looked like nothing happened:
+ * each attempt's warning counts the attempts and so is always shown anew.
+ */
+async function piNotFound(message: string): Promise<void> {
+  misses++;
+  const text = `${message} Set piTree.piCommand in your User settings to pi's path.${misses > 1 ? ` (attempt ${misses})` : ''}`;
+  log().warn(text);
+  const pick = await vscode.window.showWarningMessage(text, OPEN_SETTING, ...(message.includes(INSTALL_PI) ? [COPY_INSTALL] : []));
+  if (pick === OPEN_SETTING) await vscode.commands.executeCommand('workbench.action.openSettings', PI_COMMAND_SETTING);
+  else if (pick === COPY_INSTALL) await vscode.env.clipboard.writeText(INSTALL_PI);
+}
+
+/** The Settings editor's query for the setting that names pi. */
+const PI_COMMAND_SETTING = '@id:piTree.piCommand';
+
+/** The pi to start on `file`, or undefined when there is none (the user was told why, with the setting and the install command). */
 export async function piToStart(file: string, cwd: string | undefined, piCommand: string): Promise<PiProgram | undefined> {
   if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
   try {
     return await findPi(piCommand, { avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
   } catch (e) {
     if (!(e instanceof PiNotFoundError)) throw e;
-    const pick = await vscode.window.showWarningMessage(e.message, ...(e.message.includes(INSTALL_PI) ? ['Copy Install Command'] : []));
-    if (pick) await vscode.env.clipboard.writeText(INSTALL_PI);
+    await piNotFound(e.message);
     return undefined;
   }
 }

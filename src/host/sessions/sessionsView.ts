@@ -8,9 +8,9 @@ import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../.
 import { computeStats } from '../../core/context/stats.js';
 import { noteUsage, UsageColumns } from '../../core/context/usageColumns.js';
 import { SessionTextIndex, type SearchText } from '../../core/listing/sessionText.js';
-import { infoTitle } from '../../core/listing/sessionTitle.js';
 import { Session } from '../../core/session/session.js';
 import { DirWatcher } from './dirWatcher.js';
+import { SessionNames } from './sessionNames.js';
 import { log } from '../platform/log.js';
 
 export type ViewNode = { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] } | { kind: 'session'; node: ListNode; group: string };
@@ -21,6 +21,12 @@ export interface SessionsViewState {
   filter: string;
   liveWindowSeconds: number;
 }
+
+/** What a click on a session row runs (registered in commands/sessionCommands.ts, not in the palette). */
+export const ROW_OPEN_COMMAND = 'piTree.openTreeFromRow';
+
+/** How long a listing waits for new forks to be told from clones before it shows them (then it redraws). */
+const NAMES_WAIT_MS = 500;
 
 /** Past this size a row's tooltip leaves out the models, tokens and cost (they take a read of the whole file). */
 const TOTALS_MAX_BYTES = 64 * 1024 * 1024;
@@ -41,6 +47,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private loading: Promise<void> | undefined;
   private readonly ageTimer: NodeJS.Timeout;
   view: vscode.TreeView<ViewNode> | undefined;
+  /** What each session is called (forks and clones told apart): the sidebar's rows, and the tabs and links asking here. */
+  readonly names = new SessionNames();
   /** Called with the path of every session file that changed on disk. */
   onFileChanged: (path: string) => void = () => {};
 
@@ -130,6 +138,10 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
     }
     if (this.state.filter.trim()) await this.readTexts([...all.keys()], texts);
+    // Forks and clones are told apart (each file once, ever); a first listing does not wait long for it.
+    const named = this.names.update([...all.values()]).catch(() => false);
+    const late = await Promise.race([named.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), NAMES_WAIT_MS))]);
+    if (late) void named.then((changed) => changed && this.emitter.fire(undefined));
     for (const p of pending) p();
     for (const [file, reason] of skipped) if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
     this.skipped = skipped;
@@ -243,8 +255,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       return item;
     }
     const i = el.node.info;
-    // A fork that still carries its source's name or first message reads "… (fork)" (core/sessionTitle.ts).
-    const title = infoTitle(i);
+    // A fork that still carries its source's name or first message reads "… (fork 2 · 10:20)" (core/listing/sessionTitle.ts).
+    const title = this.names.title(i);
     const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${i.path}`;
     // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
@@ -253,8 +265,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${pid !== undefined ? ' · pi connected' : live ? ' · live' : ''}`;
     item.iconPath = new vscode.ThemeIcon(pid !== undefined ? 'plug' : live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
     item.contextValue = pid !== undefined ? 'piSession.connected' : live ? 'piSession.live' : 'piSession';
-    item.command = { command: 'piTree.openTree', title: 'Open Session Tree', arguments: [el] };
-    item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? ', fork' : ''}` };
+    // A click shows the tree and leaves the keyboard here; a double click or Enter takes it (sessionCommands.ts).
+    item.command = { command: ROW_OPEN_COMMAND, title: 'Open Session Tree', arguments: [el] };
+    item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? `, ${this.names.place(i.path)?.kind ?? 'fork'}` : ''}` };
     return item;
   }
 
@@ -264,7 +277,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const md = new vscode.MarkdownString(undefined, true);
     md.supportHtml = false;
     md.isTrusted = false;
-    md.appendText(infoTitle(i, 200));
+    md.appendText(this.names.title(i, 200));
     md.appendMarkdown('\n\n');
     const pid = this.connectedPi(i.path);
     if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
@@ -309,6 +322,12 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   setRepo(repo: SessionRepository): void {
     this.repo = repo;
     void this.refresh();
+  }
+
+  /** The title of a listed session (the row's), cut to `max`; undefined when it is not listed. */
+  titleOf(path: string, max = 80): string | undefined {
+    const i = this.byPath.get(path);
+    return i && this.names.title(i, max);
   }
 
   /** The view node of a session file, for reveal(). */

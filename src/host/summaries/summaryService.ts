@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { findBridge, PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, refuseBehindPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
+import { HeadlessPiError } from '../../core/bridge/headless.js';
 import type { FileDetails } from '../../core/bridge/protocol.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import { StaleSessionError } from '../../core/summary/index.js';
@@ -18,6 +19,7 @@ import { budgetOf, commitBranchSummary, planBranchSummary, previewBranchSummary,
 import { commitCompaction, planCompaction, previewCompaction, summarizeCompaction, type CompactionPlan, type CompactionResult } from '../../core/summary/compaction.js';
 import { createSummaryModel, registerSummaryModelCommands, summarySettings } from './models/factory.js';
 import type { SummarySettings } from './models/settings.js';
+import type { CompactPreview } from '../../protocol.js';
 
 /** Branch summaries and compaction (the model side); the tree panels route requests to it. */
 export interface SummaryService {
@@ -34,10 +36,14 @@ export interface SummaryService {
   cancel(previewId: string): void;
   /** The file lists of a branch preview (for a running pi to record with the reviewed text). */
   previewDetails(previewId: string | undefined): FileDetails | undefined;
-  /** Was this compaction preview made by pi (provider "pi")? */
-  madeByPi(previewId: string): boolean;
-  previewCompaction(session: Session, token: vscode.CancellationToken): Promise<unknown>;
-  commitCompaction(session: Session, previewId: string, summary: string): Promise<unknown>;
+  /** Is this compaction written already (by the running pi, which compacts at once)? */
+  writtenAlready(previewId: string): boolean;
+  /**
+   * pi's /compact of the context at the leaf: by the pi running the session (written at once), else by
+   * a headless pi (provider "pi") or the configured model, as a draft for commitCompaction.
+   */
+  previewCompaction(session: Session, focus: string | undefined, token: vscode.CancellationToken): Promise<CompactPreview>;
+  commitCompaction(session: Session, previewId: string, summary: string): Promise<{ entryId: string; estimatedTokensAfter?: number }>;
 }
 
 interface PendingBranch {
@@ -71,6 +77,23 @@ export interface PiSummaryDeps {
   piCommand: () => string;
   /** Record directories to look for a running pi in (the registry's). */
   discoveryDirs: string[];
+}
+
+/** pi's file lists as the webview shows them (pi's details are whatever its hooks wrote). */
+function fileLists(d: unknown): { readFiles: string[]; modifiedFiles: string[] } {
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const o = (d ?? {}) as { readFiles?: unknown; modifiedFiles?: unknown };
+  return { readFiles: list(o.readFiles), modifiedFiles: list(o.modifiedFiles) };
+}
+
+/** Why pi could not do it, as a sentence the user reads in the dialog (headless pi's reasons are clauses). */
+async function saidByPi<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof HeadlessPiError) throw new HeadlessPiError(`pi could not do it: ${e.message}.`);
+    throw e;
+  }
 }
 
 const toSignal = (token: vscode.CancellationToken): AbortSignal => {
@@ -140,7 +163,7 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
       const s = summarySettings();
       if (provider(s) === 'pi') {
         if (!session.path) throw new Error('This session has no file for pi to open.');
-        const draft = await previewBranchSummaryByPi(session.path, targetId, await byPi(session, signal, focus?.trim() || undefined));
+        const draft = await saidByPi(previewBranchSummaryByPi(session.path, targetId, await byPi(session, signal, focus?.trim() || undefined)));
         if (!draft.summary) throw new Error('Nothing to summarize: the move leaves no entries behind.');
         const previewId = remember({ kind: 'piBranch', session, draft });
         return { previewId, summary: draft.summary, details: draft.details, entryCount: draft.entries, model: `pi ${draft.via === 'running' ? `(pid ${draft.pid})` : '(headless)'}` };
@@ -197,22 +220,26 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
       return undefined;
     },
 
-    madeByPi(previewId) {
-      return pending.get(previewId)?.kind === 'piCompaction';
+    writtenAlready(previewId) {
+      const p = pending.get(previewId);
+      return p?.kind === 'piCompaction' && p.result.via === 'running';
     },
 
-    async previewCompaction(session, token) {
+    async previewCompaction(session, focus, token) {
       const signal = toSignal(token);
       const s = summarySettings();
-      if (provider(s) === 'pi') {
+      const instructions = focus?.trim() || undefined;
+      // A pi with the bridge runs the session: only pi may change it (it keeps its leaf in memory).
+      const running = !!session.path && !!(await findBridge(session.path, { dirs: piDeps.discoveryDirs }).catch((e: unknown) => Promise.reject(resumeHint(e))));
+      if (running || provider(s) === 'pi') {
         if (!session.path) throw new Error('This session has no file for pi to open.');
-        const result = await compactByPi(session.path, { ...(await byPi(session, signal)), waitMs: 2000 });
+        const result = await saidByPi(compactByPi(session.path, { ...(await byPi(session, signal, instructions)), waitMs: 2000 }));
         if (result.via === 'running') await session.refresh();
         const previewId = remember({ kind: 'piCompaction', session, result });
         return {
           previewId,
           summary: result.summary,
-          details: result.details,
+          details: fileLists(result.details),
           tokensBefore: result.tokensBefore,
           firstKeptEntryId: result.firstKeptEntryId,
           model: result.via === 'running' ? `pi (pid ${result.pid})` : 'pi (headless)',
@@ -224,7 +251,7 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
       if (!plan.preparation) throw new Error(plan.reason ?? 'Nothing to compact.');
       const before = previewCompaction(plan.preparation);
       const model = await createSummaryModel(context, { interactive: true });
-      const result = await summarizeCompaction(plan.preparation, model, { signal });
+      const result = await summarizeCompaction(plan.preparation, model, { signal, focus: instructions });
       const previewId = remember({ kind: 'compaction', session, plan, result });
       return {
         previewId,

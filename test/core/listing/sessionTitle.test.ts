@@ -1,6 +1,7 @@
-// What sessions are called (src/core/sessionTitle.ts): a fork or clone that still carries its source's
-// name or first message reads "… (fork)", in pi-tree's forks and clones and in pi's own; a name given
-// after forking is shown as it is; sessions that are not forks are unchanged.
+// What sessions are called (src/core/listing/sessionTitle.ts): a fork or clone that still carries its
+// source's name or first message reads "… (fork 2 · 10:20)" / "… (clone · 10:31)" — which it is
+// (core/listing/forkKind.ts), which of its source's, when it was made — in pi-tree's forks and clones and
+// in pi's own; a name given after forking is shown as it is; sessions that are not forks are unchanged.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,17 +9,21 @@ import { describe, it } from 'node:test';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { SessionInfoCache } from '../../../src/core/listing/sessionInfo.js';
-import { infoTitle, sessionTitle } from '../../../src/core/listing/sessionTitle.js';
+import { familyPlaces, forkMark, infoTitle, sessionTitle } from '../../../src/core/listing/sessionTitle.js';
+import { ForkKinds } from '../../../src/core/listing/forkKind.js';
 import { loadPi } from '../../support/pi.js';
 import { assistant, sessionText, tempDir, user } from '../../support/tmp.js';
 
 describe('session titles', () => {
-  it('the rule: inherited name or first message → "(fork)"; an own name or no parent → as it is', () => {
-    const created = Date.UTC(2026, 10, 2);
+  it('the rule: inherited name or first message → "(fork · time)"; an own name or no parent → as it is', () => {
+    const created = new Date(2026, 10, 2, 10, 20).getTime(); // local time, as the title shows it
     const fork = { parentSessionPath: '/s/a.jsonl', created, firstMessage: 'Make the reader stream' };
-    assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000 }), 'Reader (fork)');
+    assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000 }), 'Reader (fork · 10:20)');
     assert.equal(sessionTitle({ ...fork, name: 'Reader, take two', nameTime: created + 1000 }), 'Reader, take two');
-    assert.equal(sessionTitle(fork), 'Make the reader stream (fork)');
+    assert.equal(sessionTitle(fork), 'Make the reader stream (fork · 10:20)');
+    assert.equal(sessionTitle({ ...fork, place: { kind: 'fork', n: 2, of: 2 } }), 'Make the reader stream (fork 2 · 10:20)');
+    assert.equal(sessionTitle({ ...fork, place: { kind: 'clone', n: 1, of: 1 } }), 'Make the reader stream (clone · 10:20)');
+    assert.equal(forkMark({ kind: 'clone', n: 3, of: 4 }, created), 'clone 3 · 10:20');
     assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000, ownFirstMessage: 'Try mmap after all' }), 'Try mmap after all', 'what it went on with');
     assert.equal(sessionTitle({ created, firstMessage: 'Make the reader stream', name: 'Reader', nameTime: 0 }), 'Reader');
     assert.equal(sessionTitle({ ...fork, firstMessage: 'x'.repeat(200) }, 40).length, 40);
@@ -40,8 +45,28 @@ describe('session titles', () => {
     const cache = new SessionInfoCache();
     const title = async (f: string) => infoTitle((await cache.get(f))!);
     assert.equal(await title(src), 'Reader');
-    assert.equal(await title(forked), 'Reader (fork)');
-    assert.equal(await title(cloned), 'Reader (fork)');
+    assert.match(await title(forked), /^Reader \(fork · \d\d:\d\d\)$/);
+    // Told apart: the fork went back before "Now add tests", the clone copied up to the leaf.
+    const kinds = new ForkKinds();
+    const infos = [(await cache.get(forked))!, (await cache.get(cloned))!];
+    assert.equal(await kinds.kindOf(infos[0]), 'fork');
+    assert.equal(await kinds.kindOf(infos[1]), 'clone');
+    const places = familyPlaces(infos, (p) => kinds.peek(p));
+    assert.match(infoTitle(infos[0], 80, places.get(forked)), /^Reader \(fork · \d\d:\d\d\)$/);
+    assert.match(infoTitle(infos[1], 80, places.get(cloned)), /^Reader \(clone · \d\d:\d\d\)$/);
+    // A second fork: the two are numbered, oldest first.
+    const { file: forked2 } = await repo.fork(s, u2);
+    const infos2 = [...infos, (await cache.get(forked2))!];
+    await kinds.kindOf(infos2[2]);
+    const places2 = familyPlaces(infos2, (p) => kinds.peek(p));
+    assert.deepEqual(
+      [places2.get(forked), places2.get(forked2), places2.get(cloned)],
+      [
+        { kind: 'fork', n: 1, of: 2 },
+        { kind: 'fork', n: 2, of: 2 },
+        { kind: 'clone', n: 1, of: 1 },
+      ],
+    );
     // The user goes on in the fork: it is called by its own first message, and differs from the clone.
     const f = await Session.open(forked);
     await f.appendMessage(msg('user', 'Add tests with a 100k file'));
@@ -61,6 +86,12 @@ describe('session titles', () => {
     assert.equal(made.length, 1);
     const info = (await new SessionInfoCache().get(join(dir, made[0])))!;
     assert.equal(info.parentSessionPath, file);
-    assert.equal(infoTitle(info), 'Make the reader stream (fork)');
+    assert.match(infoTitle(info), /^Make the reader stream \(fork · \d\d:\d\d\)$/);
+    assert.equal(await new ForkKinds().kindOf(info), 'fork', "pi's /fork before a user message is a fork");
+    // pi's /clone (createBranchedSession at the leaf) is a clone.
+    const sm2 = SessionManager.open(file, dir);
+    const cloneFile = sm2.createBranchedSession('u2');
+    const cloneInfo = (await new SessionInfoCache().get(cloneFile))!;
+    assert.equal(await new ForkKinds().kindOf(cloneInfo), 'clone');
   });
 });
