@@ -81,7 +81,8 @@ describe('activation (vscode mock)', () => {
     assert.equal(rows.length, 1);
     const item = tree.provider.getTreeItem(rows[0]) as { label: string; description: string; command: { command: string } };
     assert.match(item.description, /\d+ msgs/);
-    assert.equal(item.command.command, 'piTree.openTree');
+    assert.equal(item.command.command, 'piTree.openTreeFromRow');
+    assert.ok(mock.commands.has(item.command.command), "the row's command is registered");
     assert.ok(item.label.length > 0);
   });
 
