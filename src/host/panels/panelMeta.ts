@@ -13,8 +13,9 @@ export interface MetaSources {
   restoreToken: string;
   /** The first user message, once read. */
   firstMessage: string | undefined;
-  /** The sidebar's short title of the file (its first message), when known. */
-  describe: string | undefined;
+  /** What the sidebar knows before the file is read: its title for the session (core/listing/sessionTitle.ts) and first message. */
+  listedTitle: string | undefined;
+  listedFirst: string | undefined;
   /** pi's bridge connection, when there is one. */
   live: LiveState | undefined;
   /** Recently appended to by someone else (without a connection). */
@@ -48,7 +49,7 @@ function firstProblems(all: Session['diagnostics'], max: number): SessionMeta['d
 
 /** The meta of a first screen read from the file's end, before the session is open (the snapshot's replaces it). */
 export function earlyMeta(m: MetaSources, p: WorkerPreview): SessionMeta {
-  const title = (p.name ?? m.describe ?? basename(m.file)).slice(0, 120);
+  const title = (m.listedTitle ?? p.name ?? basename(m.file)).slice(0, 120);
   return { ...panelFacts(m, p.sessionId), cwd: p.cwd, name: p.name, title, diagnostics: [] };
 }
 
@@ -57,7 +58,7 @@ function panelFacts(m: MetaSources, sessionId: string) {
   return {
     fileName: basename(m.file),
     sessionId,
-    firstMessage: (m.firstMessage ?? m.describe)?.slice(0, 200),
+    firstMessage: (m.firstMessage ?? m.listedFirst)?.slice(0, 200),
     live: !m.live && m.isLive,
     ...(m.live ? { bridge: { pid: m.live.pid, busy: m.live.busy, piVersion: m.live.piVersion } } : {}),
     clickAction: config.clickAction,

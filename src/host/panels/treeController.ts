@@ -42,8 +42,8 @@ export interface TreeDeps extends ActionDeps {
   isLive: (file: string) => boolean;
   /** Running pis with the bridge: an open tree stays connected to its session's pi. */
   bridges: BridgeRegistry;
-  /** A short title for an unnamed session (its first message), when known. */
-  describe: (file: string) => string | undefined;
+  /** The first message of `file` as the sidebar read it, when it lists it (before the tree has read its own). */
+  listedFirst?: (file: string) => string | undefined;
   /** The sidebar's title for `file` (what its row reads), when it lists it: the tab's title until the session is read. */
   listedTitle?: (file: string, max: number) => string | undefined;
   /** Where the sidebar's listing places `file` among its source's forks or clones (its title says which). */
@@ -149,7 +149,7 @@ export class TreeController implements vscode.Disposable {
   private title(max = TAB_TITLE_MAX): string {
     const s = this.session;
     if (!s) return unreadTitle(this.file, this.deps.listedTitle, max);
-    return titleOf(s, this.texts, this.deps.describe(this.file) ?? basename(this.file), max, this.deps.placeOf?.(this.file));
+    return titleOf(s, this.texts, this.deps.listedFirst?.(this.file) ?? basename(this.file), max, this.deps.placeOf?.(this.file));
   }
 
   /** What the session is called may have changed (a sibling fork was made): the tab and the header follow. */
@@ -212,7 +212,8 @@ export class TreeController implements vscode.Disposable {
       file: this.file,
       restoreToken: this.token,
       firstMessage: this.texts.first,
-      describe: this.deps.describe(this.file),
+      listedTitle: this.deps.listedTitle?.(this.file, 120),
+      listedFirst: this.deps.listedFirst?.(this.file),
       live: this.live.state,
       isLive: this.deps.isLive(this.file),
       summariesAvailable: this.deps.summaries.available(),

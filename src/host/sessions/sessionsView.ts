@@ -15,6 +15,20 @@ import { log } from '../platform/log.js';
 
 export type ViewNode = { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] } | { kind: 'session'; node: ListNode; group: string };
 
+/** What the view is given (activate wires it once). */
+export interface SessionsViewDeps {
+  /** The repository of pi's layout (a new one when piTree.sessionDir changes: repoChanged()). */
+  repo(): SessionRepository;
+  /** Called with the path of every session file that changed on disk. */
+  onFileChanged(path: string): void;
+  /** Whether another writer appended to a file a moment ago (sessions/liveness.ts). */
+  liveness: { observe(path: string, size: number, mtimeMs: number): boolean };
+  /** The pid of a pi with the bridge running the session. */
+  connectedPi(path: string): number | undefined;
+  /** Where the kinds of the forks and clones pi-tree made are kept across restarts. */
+  namesStore: vscode.Memento;
+}
+
 export interface SessionsViewState {
   scope: 'folder' | 'all';
   sort: SortMode;
@@ -46,19 +60,19 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private refreshTimer: NodeJS.Timeout | undefined;
   private loading: Promise<void> | undefined;
   private readonly ageTimer: NodeJS.Timeout;
-  view: vscode.TreeView<ViewNode> | undefined;
+  /** VS Code's view of this provider (attach()). */
+  private view: vscode.TreeView<ViewNode> | undefined;
   /** What each session is called (forks and clones told apart): the sidebar's rows, and the tabs and links asking here. */
   readonly names = new SessionNames();
-  /** Called with the path of every session file that changed on disk. */
-  onFileChanged: (path: string) => void = () => {};
 
   constructor(
-    public repo: SessionRepository,
+    private readonly deps: SessionsViewDeps,
     public state: SessionsViewState,
   ) {
+    this.names.useStore(deps.namesStore);
     this.watcher = new DirWatcher(
       (p) => {
-        this.onFileChanged(p);
+        deps.onFileChanged(p);
         this.scheduleRefresh();
       },
       () => this.scheduleRefresh(),
@@ -228,12 +242,6 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     return undefined;
   }
 
-  /** Whether another writer appended to a file a moment ago (sessions/liveness.ts). */
-  liveness: { observe(path: string, size: number, mtimeMs: number): boolean } | undefined;
-
-  /** The pid of a pi with the bridge running the session (set by activate from the bridge registry). */
-  connectedPi: (path: string) => number | undefined = () => undefined;
-
   /** Redraws the rows (a pi connected or left). */
   redraw(): void {
     this.emitter.fire(undefined);
@@ -241,7 +249,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
 
   /** Appended to a moment ago by someone else than pi-tree (pi, most likely); never a file that merely appeared. */
   isLive(info: SessionInfo): boolean {
-    return this.liveness?.observe(info.path, info.size, info.mtimeMs) ?? false;
+    return this.deps.liveness.observe(info.path, info.size, info.mtimeMs);
   }
 
   getTreeItem(el: ViewNode): vscode.TreeItem {
@@ -260,7 +268,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${i.path}`;
     // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
-    const pid = this.connectedPi(i.path);
+    const pid = this.deps.connectedPi(i.path);
     const live = pid === undefined && this.isLive(i);
     item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${pid !== undefined ? ' · pi connected' : live ? ' · live' : ''}`;
     item.iconPath = new vscode.ThemeIcon(pid !== undefined ? 'plug' : live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
@@ -279,7 +287,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     md.isTrusted = false;
     md.appendText(this.names.title(i, 200));
     md.appendMarkdown('\n\n');
-    const pid = this.connectedPi(i.path);
+    const pid = this.deps.connectedPi(i.path);
     if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
     md.appendText(`Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`);
     const totals = await this.totalsOf(i, token);
@@ -319,9 +327,34 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     void this.refresh();
   }
 
-  setRepo(repo: SessionRepository): void {
-    this.repo = repo;
-    void this.refresh();
+  /** The view VS Code made of this provider: its message and description follow the state. */
+  attach(view: vscode.TreeView<ViewNode>): void {
+    this.view = view;
+  }
+
+  private get repo(): SessionRepository {
+    return this.deps.repo();
+  }
+
+  /**
+   * Lists `file` (a fork or clone just made) and selects its row. Listed first: a listing already under
+   * way may have started before the file existed. VS Code's reveal() waits for its own pending refresh
+   * and asks getParent() for the row's place, so nothing here waits on a clock.
+   */
+  async reveal(file: string): Promise<boolean> {
+    if (!this.view) return false;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.refresh();
+      const node = this.nodeFor(file);
+      if (!node) continue;
+      try {
+        await this.view.reveal(node, { select: true, focus: false, expand: true });
+        return true;
+      } catch (e) {
+        log().debug(`reveal ${file}: ${String(e)}`);
+      }
+    }
+    return false;
   }
 
   /** The title of a listed session (the row's), cut to `max`; undefined when it is not listed. */
