@@ -61,7 +61,7 @@ export default tseslint.config(
     ],
   ),
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs', 'test/**/*.mjs'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs', 'test/**/*.mjs'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {

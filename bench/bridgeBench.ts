@@ -15,7 +15,7 @@ import { SessionActions } from '../src/host/panels/sessionActions.js';
 import { waitForBridge } from '../test/bridge/helpers.js';
 import { completionSse, startLoopback } from '../test/support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../test/support/piRpc.js';
-import { until } from '../test/support/until.js';
+import { until } from '../scripts/lib/until.js';
 import { fmt, log, median, mmm, rows, RUNS } from './report';
 
 const MOVES = 20;

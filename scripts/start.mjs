@@ -37,7 +37,7 @@ function step(cmd, args) {
 /** The folder to open and the env the extension host gets (demo: our agent dir; real: yours). */
 function prepareWorkspace() {
   if (real) return { workspace: resolve(realFolder ?? process.env.INIT_CWD ?? process.cwd()), env: {} };
-  const { writeDemoSessions, sessionDirFor } = tsRequire('../test/support/demoSessions.ts', import.meta.url);
+  const { writeDemoSessions, sessionDirFor } = tsRequire('./lib/demoSessions.ts', import.meta.url);
   if (flag('--fresh')) rmSync(demoAgentDir, { recursive: true, force: true });
   mkdirSync(demoWorkspace, { recursive: true });
   if (!existsSync(join(demoWorkspace, 'README.md'))) {
@@ -74,7 +74,7 @@ async function startWeb() {
   mkdirSync(demoDir, { recursive: true });
   step(process.execPath, [join(root, 'scripts/package.mjs'), '--out', vsix, '--quiet']);
   const { workspace, env } = prepareWorkspace();
-  const { startCodeServer } = tsRequire('../test/support/codeServer.ts', import.meta.url);
+  const { startCodeServer } = tsRequire('./lib/codeServer.ts', import.meta.url);
   const wanted = Number(value('--port') ?? 3710);
   const port = wanted === 0 || (await portFree(wanted)) ? wanted : 0;
   if (port !== wanted) console.log(`start: port ${wanted} is taken; using a free one`);

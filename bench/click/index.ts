@@ -2,7 +2,7 @@
 // of its own when code-server is installed, and says why not otherwise.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { codeServerInstall } from '../../test/support/codeServer';
+import { codeServerInstall } from '../../scripts/lib/codeServer';
 
 export { clickSection, withClickSection } from './section';
 

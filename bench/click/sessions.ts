@@ -4,7 +4,7 @@
 // workspace, with the workspace as the header's cwd and an mtime an hour back (not "live").
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sessionDirFor, sessionFileName } from '../../test/support/demoSessions';
+import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions';
 import { generateSession } from '../../test/support/generate';
 
 export interface BenchSession {

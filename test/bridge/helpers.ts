@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { PiRpc } from '../support/piRpc.js';
-import { until } from '../support/until.js';
+import { until } from '../../scripts/lib/until.js';
 
 type Rec = Record<string, any>;
 

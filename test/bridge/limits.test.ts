@@ -12,7 +12,7 @@ import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
 import type { LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
-import { until } from '../support/until.js';
+import { until } from '../../scripts/lib/until.js';
 import { waitForBridge } from './helpers.js';
 
 /** pi's resident memory (VmRSS), bytes. */

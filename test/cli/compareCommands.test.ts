@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { writeDemoSessions } from '../support/demoSessions.js';
+import { writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { SessionBuilder } from '../support/sessionBuilder.js';
 import { tempDir } from '../support/tmp.js';
 

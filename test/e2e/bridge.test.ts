@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import { sessionDirFor, sessionFileName } from '../support/demoSessions.js';
+import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { waitForBridge } from '../bridge/helpers.js';

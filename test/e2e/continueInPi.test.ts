@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
-import { repoRoot } from '../support/codeServer.js';
-import { SessionBuilder } from '../support/demoSessions.js';
+import { repoRoot } from '../../scripts/lib/codeServer.js';
+import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import { openTree, selectByFind, selectedEntry, until } from './uxHelpers.js';
 

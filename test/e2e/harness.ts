@@ -9,9 +9,9 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import tools from '../../scripts/tools.json';
-import { extensionId, findLogs, repoRoot, startCodeServer, type CodeServer } from '../support/codeServer.js';
-import { writeDemoSessions, type DemoSessions } from '../support/demoSessions.js';
-import { until } from '../support/until.js';
+import { extensionId, findLogs, repoRoot, startCodeServer, type CodeServer } from '../../scripts/lib/codeServer.js';
+import { writeDemoSessions, type DemoSessions } from '../../scripts/lib/demoSessions.js';
+import { until } from '../../scripts/lib/until.js';
 import * as sel from './selectors.js';
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { SessionBuilder } from '../support/demoSessions.js';
+import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { selectRow, treeShown, until } from './uxHelpers.js';

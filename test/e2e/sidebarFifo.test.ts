@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { writeDemoSessions } from '../support/demoSessions.js';
+import { writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 
 describe('sessions sidebar and non-regular files', () => {

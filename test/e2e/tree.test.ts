@@ -5,7 +5,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { SessionBuilder, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
+import { SessionBuilder, sessionFileName, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { scenario } from './harness.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { SessionBuilder } from '../support/demoSessions.js';
+import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { openTree, until } from './uxHelpers.js';

@@ -4,7 +4,7 @@
 // link nodes of their source's tree; no two alike.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { SessionBuilder } from '../support/demoSessions.js';
+import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { until } from './uxHelpers.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { waitForBridge } from '../bridge/helpers.js';
-import { sessionDirFor, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
+import { sessionDirFor, sessionFileName, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';

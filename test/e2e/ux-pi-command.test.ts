@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { demoSettings } from '../../scripts/demoPi.mjs';
-import { SessionBuilder, writeDemoSessions } from '../support/demoSessions.js';
+import { SessionBuilder, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { openTree, selectByFind, until } from './uxHelpers.js';

@@ -4,7 +4,7 @@
 // switch, and dialog titles that end on whole words.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { SessionBuilder, writeDemoSessions } from '../support/demoSessions.js';
+import { SessionBuilder, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import { openTree, selectedEntry, until } from './uxHelpers.js';
 

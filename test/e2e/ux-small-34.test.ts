@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { SessionBuilder } from '../support/demoSessions.js';
+import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { openTree, until } from './uxHelpers.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { sessionDirFor, sessionFileName } from '../support/demoSessions.js';
+import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { SessionBuilder, sessionDirFor, sessionFileName } from '../support/demoSessions.js';
+import { SessionBuilder, sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
 import { openTree, selectByFind, selectedEntry, until } from './uxHelpers.js';
 

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { sessionDirFor, sessionFileName, writeDemoSessions } from '../support/demoSessions.js';
+import { sessionDirFor, sessionFileName, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { generateSession } from '../support/generate.js';
 import { scenario } from './harness.js';
 import { openTree, selectedEntry, until } from './uxHelpers.js';

@@ -2,7 +2,7 @@
 // condition.
 import type { FrameLocator } from 'playwright-core';
 import type { VSCode } from './harness.js';
-import { until } from '../support/until.js';
+import { until } from '../../scripts/lib/until.js';
 import * as sel from './selectors.js';
 
 // The scenarios take the tests' one polling helper from here.

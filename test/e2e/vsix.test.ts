@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../support/codeServer.js';
+import { repoRoot } from '../../scripts/lib/codeServer.js';
 import { contributed, scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { openTree } from './uxHelpers.js';

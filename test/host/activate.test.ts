@@ -10,7 +10,7 @@ import { activateHost } from '../../src/host/activate.js';
 import { encodeCwd } from '../../src/core/session/repository.js';
 import { extensionContext, mock, Uri } from '../support/vscode/api.js';
 import { tempDir } from '../support/tmp.js';
-import { until } from '../support/until.js';
+import { until } from '../../scripts/lib/until.js';
 
 const repoRoot = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));

@@ -1,4 +1,4 @@
-// The demo/e2e session generator (test/support/demoSessions.ts) against the real pi 1.6.0: pi finds
+// The demo/e2e session generator (scripts/lib/demoSessions.ts) against the real pi 1.6.0: pi finds
 // the files where we put them, loads them unchanged with the same tree, leaf, labels and name, writes
 // the same key order for every entry type, and its own /fork produces what our fork models.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { encodeCwd, SessionBuilder, sessionDirFor, writeDemoSessions } from '../support/demoSessions.js';
+import { encodeCwd, SessionBuilder, sessionDirFor, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 
 type Any = any;
 const loadPi = (): Promise<Any> => import('@earendil-works/pi-coding-agent');

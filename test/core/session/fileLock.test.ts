@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
 import { JsonlStorage } from '../../../src/core/session/storage.js';
 import { assistant, lines, sessionText, tempDir, tempFile, user } from '../../support/tmp.js';
-import { until } from '../../support/until.js';
+import { until } from '../../../scripts/lib/until.js';
 
 const WRITER = join(__dirname, '..', '..', 'support', 'lockWriter.ts');
 const base = () => sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r1')]);

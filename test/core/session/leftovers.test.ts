@@ -15,7 +15,7 @@ import { SessionRepository } from '../../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, piShim, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { sessionText, tempDir, user } from '../../support/tmp.js';
-import { until } from '../../support/until.js';
+import { until } from '../../../scripts/lib/until.js';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TEMP = /^\..+\.jsonl\.[0-9a-f]{8}\.tmp$/;

@@ -8,7 +8,7 @@ import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
 import { LiveSession, type LiveState } from '../../../src/host/bridge/liveSession.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
-import { until } from '../../support/until.js';
+import { until } from '../../../scripts/lib/until.js';
 
 describe('live session (connected state)', () => {
   let lb: Loopback;

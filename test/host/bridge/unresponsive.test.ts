@@ -17,7 +17,7 @@ import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
 import { procState, waitForBridge, whileStopped } from '../../bridge/helpers.js';
-import { until } from '../../support/until.js';
+import { until } from '../../../scripts/lib/until.js';
 
 describe('the extension with a stopped pi', { skip: process.platform !== 'linux' ? 'stops pi and reads /proc' : false }, () => {
   let lb: Loopback;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { DirWatcher } from '../../../src/host/sessions/dirWatcher.js';
 import { entry, sessionText, tempDir, user } from '../../support/tmp.js';
-import { until } from '../../support/until.js';
+import { until } from '../../../scripts/lib/until.js';
 
 describe('directory watching', () => {
   it('reports new, growing and deleted sessions, including in a directory created later', async () => {

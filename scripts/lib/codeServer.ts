@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import tools from '../../scripts/tools.json';
+import tools from '../tools.json';
 import { until } from './until.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
