@@ -1,6 +1,7 @@
 // The compare view's messages (a second webview panel on the same bundle, opened with data-view="compare"),
 // with runtime validation of what it sends. As in the tree: the webview names sides and entry ids, never a
 // path; the host checks each id against the side's path before reading anything.
+import { isCount, isEntryId, isRecord, validateBare, validateRequest, type Reply, type Validated } from './shared/messaging';
 
 /** One entry of a turn, as one line. */
 export interface CompareItem {
@@ -76,8 +77,7 @@ export type CompareHostMessage =
   | { type: 'compareView'; view: CompareView; rows: CompareRow[] }
   /** A side's totals and touched files, once summed (they come after the first screen). */
   | { type: 'compareSide'; side: CompareSide; totals: CompareTotals; files: string[]; exact?: boolean }
-  | { type: 'reply'; seq: number; ok: true; data: unknown }
-  | { type: 'reply'; seq: number; ok: false; error: string };
+  | Reply;
 
 export type CompareRequest =
   /** More aligned rows. */
@@ -104,9 +104,6 @@ export interface CompareReplies {
 
 export type CompareWebviewMessage = { type: 'ready' } | { type: 'request'; seq: number; body: CompareRequest };
 
-const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-const count = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
 const side = (v: unknown): v is CompareSide => v === 'a' || v === 'b';
 
 const FIELDS: Record<CompareRequest['kind'], string[]> = {
@@ -118,29 +115,30 @@ const FIELDS: Record<CompareRequest['kind'], string[]> = {
   reveal: ['side', 'id'],
 };
 
-export function validateCompareMessage(m: unknown): { ok: true; value: CompareWebviewMessage } | { ok: false; reason: string } {
+export function validateCompareMessage(m: unknown): Validated<CompareWebviewMessage> {
   if (!isRecord(m)) return { ok: false, reason: 'message is not an object' };
-  if (m.type === 'ready') return Object.keys(m).length === 1 ? { ok: true, value: { type: 'ready' } } : { ok: false, reason: 'ready: unexpected fields' };
+  if (m.type === 'ready') return validateBare(m, 'ready');
   if (m.type !== 'request') return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
-  if (Object.keys(m).some((k) => k !== 'type' && k !== 'seq' && k !== 'body')) return { ok: false, reason: 'request: unexpected fields' };
-  if (!count(m.seq, Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'request: seq must be a non-negative integer' };
-  const b = m.body;
+  return validateRequest(m, validateCompareBody);
+}
+
+function validateCompareBody(b: unknown): Validated<CompareRequest> {
   if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind)) return { ok: false, reason: 'request: unknown kind' };
   const kind = b.kind as CompareRequest['kind'];
   for (const k of Object.keys(b)) if (k !== 'kind' && !FIELDS[kind].includes(k)) return { ok: false, reason: `${kind}: unexpected field "${k}"` };
   const bad = (why: string) => ({ ok: false as const, reason: `${kind}: ${why}` });
   switch (kind) {
     case 'rows':
-      if (!count(b.from, 10_000_000) || !count(b.count, 500) || b.count === 0) return bad('from and count (1-500) must be integers');
+      if (!isCount(b.from, 10_000_000) || !isCount(b.count, 500) || b.count === 0) return bad('from and count (1-500) must be integers');
       break;
     case 'entryText':
     case 'reveal':
       if (!side(b.side)) return bad('side must be "a" or "b"');
-      if (typeof b.id !== 'string' || !ID_RE.test(b.id)) return bad('id must be an entry id');
+      if (!isEntryId(b.id)) return bad('id must be an entry id');
       break;
     case 'diffRow':
-      if (!count(b.row, 10_000_000)) return bad('row must be a non-negative integer');
+      if (!isCount(b.row, 10_000_000)) return bad('row must be a non-negative integer');
       break;
   }
-  return { ok: true, value: { type: 'request', seq: m.seq as number, body: b as unknown as CompareRequest } };
+  return { ok: true, value: b as unknown as CompareRequest };
 }

@@ -2,6 +2,7 @@
 // webview sends at run time). The webview is untrusted: it names entries by id and states intents; it
 // never sends a file path, and the host checks every request before touching a file.
 
+import type { Reply } from './shared/messaging';
 import type { FilterMode } from './shared/treeFilter';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
@@ -193,8 +194,7 @@ export type HostMessage =
   | { type: 'family'; rev: number; links: FamilyLink[] }
   /** Entries with a checkpoint (replaces the marks sent before); `off`: why capture turned itself off. */
   | { type: 'codeMarks'; rev: number; ids: string[]; off?: string }
-  | { type: 'reply'; seq: number; ok: true; data: unknown }
-  | { type: 'reply'; seq: number; ok: false; error: string }
+  | Reply
   /**
    * An action chosen outside the webview (native context menu, command palette) for a node;
    * `editorText` offers a message's text for re-editing (a fork from a user message opened in its tab).

@@ -1,6 +1,8 @@
 // The webview end of the message bridge: `ready` first, requests with a sequence number that get
-// exactly one reply (typed by request kind, src/protocol.ts Replies), host messages dispatched to the app.
+// exactly one reply (typed by request kind, src/protocol.ts Replies; the stack is src/shared/messaging.ts,
+// shared with the compare view), host messages dispatched to the app.
 import type { HostMessage, Replies, RequestBody, WebviewMessage } from '../../src/protocol';
+import { RequestClient } from '../../src/shared/messaging';
 import { tracked } from '../ui/schedule';
 
 export interface VsCodeApi {
@@ -9,16 +11,15 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-export class RequestError extends Error {}
-
 export class Bridge {
-  private seq = 0;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }>();
+  private readonly client: RequestClient<RequestBody, Replies>;
 
   constructor(
     private readonly api: VsCodeApi,
     private readonly onHost: (m: HostMessage) => void,
-  ) {}
+  ) {
+    this.client = new RequestClient((m) => this.send(m), tracked);
+  }
 
   /** When the last host message arrived (before its data was deserialized); for the benchmark. */
   lastMessageAt = 0;
@@ -37,27 +38,12 @@ export class Bridge {
 
   /** Sends a request; resolves with the host's reply to it (typed by the request kind). */
   request<B extends RequestBody>(body: B): Promise<Replies[B['kind']]> {
-    const seq = ++this.seq;
-    return tracked(
-      new Promise((resolve, reject) => {
-        this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
-        this.send({ type: 'request', seq, body });
-      }),
-    );
+    return this.client.request(body);
   }
 
   receive(data: unknown): void {
     if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') return;
-    const m = data as HostMessage;
-    if (m.type === 'reply') {
-      const p = this.pending.get(m.seq);
-      if (!p) return;
-      this.pending.delete(m.seq);
-      if (m.ok) p.resolve(m.data);
-      else p.reject(new RequestError(typeof m.error === 'string' ? m.error : `${p.kind} failed`));
-      return;
-    }
-    this.onHost(m);
+    if (!this.client.settle(data)) this.onHost(data as HostMessage);
   }
 }
 

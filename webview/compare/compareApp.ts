@@ -15,6 +15,7 @@ import type {
   CompareView,
   CompareWebviewMessage,
 } from '../../src/compareProtocol';
+import { RequestClient } from '../../src/shared/messaging';
 import { button, h } from '../ui/dom';
 import { localTime, thousands } from '../ui/format';
 import { after, onFrame, tracked } from '../ui/schedule';
@@ -28,8 +29,8 @@ const PAGE = 40;
 const FIRST_PAINT_ROWS = 8;
 
 export class CompareApp {
-  private seq = 0;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** Requests and their replies (src/shared/messaging.ts, as the tree's). */
+  private readonly client = new RequestClient<CompareRequest, CompareReplies>((m) => this.api.postMessage(m), tracked);
   private view: CompareView | undefined;
   private loaded = 0;
   private loadingMore = false;
@@ -68,27 +69,13 @@ export class CompareApp {
   }
 
   private request<B extends CompareRequest>(body: B): Promise<CompareReplies[B['kind']]> {
-    const seq = ++this.seq;
-    return tracked(
-      new Promise((resolve, reject) => {
-        this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
-        this.api.postMessage({ type: 'request', seq, body });
-      }),
-    );
+    return this.client.request(body);
   }
 
   private receive(data: unknown): void {
-    if (typeof data !== 'object' || data === null) return;
+    if (typeof data !== 'object' || data === null || this.client.settle(data)) return;
     const m = data as CompareHostMessage;
     switch (m.type) {
-      case 'reply': {
-        const p = this.pending.get(m.seq);
-        if (!p) return;
-        this.pending.delete(m.seq);
-        if (m.ok) p.resolve(m.data);
-        else p.reject(new Error(typeof m.error === 'string' ? m.error : 'request failed'));
-        return;
-      }
       case 'compareView':
         return this.showView(m.view, m.rows);
       case 'compareSide':

@@ -11,6 +11,7 @@ import type { Session } from '../../core/session/session.js';
 import type { EntryRecord } from '../../core/index/sessionIndex.js';
 import { validateCompareMessage, type CompareHostMessage, type CompareReplies, type CompareRequest, type CompareRow, type CompareSide, type CompareSideInfo } from '../../compareProtocol.js';
 import { log } from '../platform/log.js';
+import { answer, refuse } from '../platform/replies.js';
 import { truncateStrings } from '../panels/entryDetails.js';
 import { WebviewGate } from '../panels/webviewGate.js';
 import { setPanelDocument } from '../panels/panelHtml.js';
@@ -104,22 +105,18 @@ export class ComparePanel implements vscode.Disposable {
 
   private async onMessage(raw: unknown): Promise<void> {
     const check = this.gate.check(raw);
-    if (!check.ok) {
-      if (check.warn) log().warn(`compare webview: ${check.reason}`);
-      if (check.replySeq !== undefined) this.post({ type: 'reply', seq: check.replySeq, ok: false, error: `Rejected: ${check.reason}` });
-      return;
-    }
+    if (!check.ok) return refuse(check, (r) => this.post(r), 'compare webview');
     const m = check.message;
     if (m.type === 'ready') return this.sendFirstScreen();
-    try {
-      await this.loading;
-      const data = await this.handle(m.body);
-      this.post({ type: 'reply', seq: m.seq, ok: true, data: data ?? null });
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      log().info(`compare request ${m.body.kind} failed: ${msg}`);
-      this.post({ type: 'reply', seq: m.seq, ok: false, error: msg });
-    }
+    await answer(
+      m.seq,
+      `compare ${m.body.kind}`,
+      async () => {
+        await this.loading;
+        return this.handle(m.body);
+      },
+      (r) => this.post(r),
+    );
   }
 
   private async sendFirstScreen(): Promise<void> {

@@ -13,6 +13,7 @@ import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { log } from '../platform/log.js';
+import { answer, refuse } from '../platform/replies.js';
 import { projectAppended, Projector } from '../projection/projection.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
@@ -333,11 +334,7 @@ export class TreeController implements vscode.Disposable {
 
   private async onMessage(raw: unknown): Promise<void> {
     const check = this.gate.check(raw);
-    if (!check.ok) {
-      if (check.warn) log().warn(`webview: ${check.reason}`);
-      if (check.replySeq !== undefined) this.post({ type: 'reply', seq: check.replySeq, ok: false, error: `Rejected: ${check.reason}` });
-      return;
-    }
+    if (!check.ok) return refuse(check, (r) => this.post(r), 'webview');
     const m = check.message;
     if (m.type === 'ready') {
       this.ready = true;
@@ -357,19 +354,17 @@ export class TreeController implements vscode.Disposable {
       return;
     }
     const seq = m.seq;
-    try {
-      await this.loading;
-      const cx = this.handlerContext();
-      const data = await handleRequest(m.body, seq, cx);
-      await this.deltas;
-      this.post({ type: 'reply', seq, ok: true, data: data ?? null });
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      log().warn(`request ${m.body.kind} failed: ${msg}`);
-      this.post({ type: 'reply', seq, ok: false, error: msg });
-    } finally {
-      this.cancels.delete(seq);
-    }
+    await answer(
+      seq,
+      m.body.kind,
+      async () => {
+        await this.loading;
+        const data = await handleRequest(m.body, seq, this.handlerContext());
+        await this.deltas; // the reply after the deltas its change made
+        return data;
+      },
+      (r) => this.post(r),
+    ).finally(() => this.cancels.delete(seq));
   }
 
   private handlerContext(): HandlerContext {

@@ -1,0 +1,85 @@
+// The request/reply stack both webviews (the tree and the compare view) share with the host, as
+// vscode-hexeditor's MessageHandler: the webview sends `{type:'request', seq, body}` and gets exactly one
+// `{type:'reply', seq, ok, data | error}`, typed by the body's kind; the host validates every message with
+// the same primitives before it looks at it. Pure: the webview imports it, and so does the host.
+
+/** The host's answer to one request. */
+export type Reply = { type: 'reply'; seq: number; ok: true; data: unknown } | { type: 'reply'; seq: number; ok: false; error: string };
+
+export type Validated<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export class RequestError extends Error {}
+
+/**
+ * The webview end: numbers requests, settles each with its reply. `track` wraps the pending promise
+ * (the tree counts work in flight for its idle signal).
+ */
+export class RequestClient<Body extends { kind: string }, Replies extends Record<Body['kind'], unknown>> {
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }>();
+
+  constructor(
+    private readonly post: (m: { type: 'request'; seq: number; body: Body }) => void,
+    private readonly track: <T>(p: Promise<T>) => Promise<T> = (p) => p,
+  ) {}
+
+  request<B extends Body>(body: B): Promise<Replies[B['kind']]> {
+    const seq = ++this.seq;
+    return this.track(
+      new Promise((resolve, reject) => {
+        this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject, kind: body.kind });
+        this.post({ type: 'request', seq, body });
+      }),
+    );
+  }
+
+  /** Settles the request a host message answers; false when it is not a reply (the caller dispatches it). */
+  settle(m: unknown): boolean {
+    if (!isRecord(m) || m.type !== 'reply') return false;
+    const p = typeof m.seq === 'number' ? this.pending.get(m.seq) : undefined;
+    if (!p) return true;
+    this.pending.delete(m.seq as number);
+    if (m.ok === true) p.resolve(m.data);
+    else p.reject(new RequestError(typeof m.error === 'string' ? m.error : `${p.kind} failed`));
+    return true;
+  }
+}
+
+// ---- validation: the webview is untrusted ----
+
+/** An entry id as pi writes them (8 hex) or older files do (uuids, numbers): bounded, no path characters. */
+export const ENTRY_ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** A plain object (what structured clone delivers); anything with another prototype is refused. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+export const isEntryId = (v: unknown): v is string => typeof v === 'string' && ENTRY_ID_RE.test(v);
+/** A non-negative safe integer up to `max`. */
+export const isCount = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
+export const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+/** The first key of `o` not in `keys`, as a reason; undefined when there is none. */
+export function extraKey(o: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) return `unexpected field "${k}"`;
+  return undefined;
+}
+
+/**
+ * A webview message of a type that carries no fields (`ready`), or a request whose body `body` validates;
+ * anything else (other types the caller checks first) is refused with its reason.
+ */
+export function validateRequest<B>(m: Record<string, unknown>, body: (b: unknown) => Validated<B>): Validated<{ type: 'request'; seq: number; body: B }> {
+  const extra = extraKey(m, ['type', 'seq', 'body']);
+  if (extra) return { ok: false, reason: `request: ${extra}` };
+  if (!isCount(m.seq, Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'request: seq must be a non-negative integer' };
+  const b = body(m.body);
+  return b.ok ? { ok: true, value: { type: 'request', seq: m.seq, body: b.value } } : b;
+}
+
+/** A message with only its `type` (ready, shown). */
+export function validateBare<T extends string>(m: Record<string, unknown>, type: T): Validated<{ type: T }> {
+  const extra = extraKey(m, ['type']);
+  return extra ? { ok: false, reason: `${type}: ${extra}` } : { ok: true, value: { type } };
+}

@@ -1,0 +1,42 @@
+// The request/reply stack both webviews share: each request settles once with its own reply, typed by
+// kind; a failed reply rejects with its message; what is not a reply goes on to the view; envelopes are
+// validated the same for the tree and the compare view.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { RequestClient, RequestError, validateRequest, type Validated } from '../../src/shared/messaging.js';
+
+type Body = { kind: 'echo'; text: string } | { kind: 'fail' };
+interface Replies {
+  echo: { text: string };
+  fail: never;
+}
+
+it('a request settles with its reply, once; a failure rejects with its message; other messages pass on', async () => {
+  const sent: { seq: number; body: Body }[] = [];
+  const client = new RequestClient<Body, Replies>((m) => sent.push(m));
+  const a = client.request({ kind: 'echo', text: 'a' });
+  const b = client.request({ kind: 'fail' });
+  assert.deepEqual(
+    sent.map((m) => m.seq),
+    [1, 2],
+  );
+  assert.equal(client.settle({ type: 'reply', seq: 2, ok: false, error: 'no such entry' }), true);
+  assert.equal(client.settle({ type: 'reply', seq: 1, ok: true, data: { text: 'a' } }), true);
+  assert.deepEqual(await a, { text: 'a' });
+  await assert.rejects(b, (e: unknown) => e instanceof RequestError && e.message === 'no such entry');
+  assert.equal(client.settle({ type: 'reply', seq: 1, ok: true, data: { text: 'again' } }), true, 'a second reply is swallowed');
+  assert.equal(client.settle({ type: 'meta', seq: 3 }), false);
+  assert.equal(client.settle(null), false);
+  const c = client.request({ kind: 'fail' });
+  client.settle({ type: 'reply', seq: 3, ok: false });
+  await assert.rejects(c, /fail failed/);
+});
+
+it('the envelope: seq and body checked, nothing else allowed', () => {
+  const body = (b: unknown): Validated<{ n: number }> => (typeof b === 'object' && b && 'n' in b ? { ok: true, value: b as { n: number } } : { ok: false, reason: 'bad body' });
+  assert.deepEqual(validateRequest({ type: 'request', seq: 4, body: { n: 1 } }, body), { ok: true, value: { type: 'request', seq: 4, body: { n: 1 } } });
+  assert.equal(validateRequest({ type: 'request', seq: -1, body: { n: 1 } }, body).ok, false);
+  assert.equal(validateRequest({ type: 'request', seq: 1.5, body: { n: 1 } }, body).ok, false);
+  assert.equal(validateRequest({ type: 'request', seq: 1, body: {} }, body).ok, false);
+  assert.deepEqual(validateRequest({ type: 'request', seq: 1, body: { n: 1 }, path: '/etc' }, body), { ok: false, reason: 'request: unexpected field "path"' });
+});
