@@ -3,25 +3,28 @@
 // `npm run wasm`; test/core/scan/jsonScanWasm.test.ts fails while the two differ.
 //
 // A .wat is a template: (@include "file.wat") is that file's text (from the .wat's folder); and two kinds
-// of parts come from src/core/scan/wasm/layout.ts (one table for the .wat and the TypeScript that reads
-// its memory):
+// of parts come from src/core/scan/wasm/layout.ts, the one table of a module's memory for its .wat and
+// the TypeScript that reads it (LAYOUT for jsonScan.wat, TERMINAL_LAYOUT for terminalScan.wat):
 // - {{NAME}}, or an expression of names and integers ({{BLOCKS + BLOCK_END}}, {{1 << MESSAGE_CONTENT_BIT}}):
-//   the number, from LAYOUT;
+//   the number, from the table;
 // - a function that holds (@facts …) or (@rows …) parts, `(func $scan (export "scan") …)`: made once per
 //   build of SCAN_BUILDS, each named for it and with the parts it lists (the part's contents in place of
 //   the part; the others dropped).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import wabtInit from 'wabt';
-import { LAYOUT, SCAN_BUILDS } from '../src/core/scan/wasm/layout.ts';
+import { LAYOUT, SCAN_BUILDS, TERMINAL_LAYOUT } from '../src/core/scan/wasm/layout.ts';
 
 const DIR = join(import.meta.dirname, '..', 'src', 'core', 'scan', 'wasm');
 
-/** The value of a {{…}} expression: LAYOUT's names, integers, + - * << >> and parentheses. */
-function valueOf(expr) {
+/** The table of each .wat's memory, by its name. */
+const TABLES = { jsonScan: LAYOUT, terminalScan: TERMINAL_LAYOUT };
+
+/** The value of a {{…}} expression: the table's names, integers, + - * << >> and parentheses. */
+function valueOf(expr, table) {
   const arithmetic = expr.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (name) => {
-    if (!Object.hasOwn(LAYOUT, name)) throw new Error(`{{${expr}}}: ${name} is not in layout.ts`);
-    return `(${LAYOUT[name]})`;
+    if (!Object.hasOwn(table, name)) throw new Error(`{{${expr}}}: ${name} is not in its table of layout.ts`);
+    return `(${table[name]})`;
   });
   if (!/^[\d\s+\-*<>()]*$/.test(arithmetic)) throw new Error(`{{${expr}}}: only names, integers, + - * << >>`);
   const v = new Function(`return ${arithmetic};`)();
@@ -55,9 +58,9 @@ function withParts(text, parts) {
   return text;
 }
 
-/** The .wat text of a template: the numbers put in, each function with parts made once per build. */
-function expandWat(text) {
-  text = text.replace(/\{\{([^}]*)\}\}/g, (_, expr) => String(valueOf(expr.trim())));
+/** The .wat text of a template: the numbers of `table` put in, each function with parts made once per build. */
+function expandWat(text, table) {
+  text = text.replace(/\{\{([^}]*)\}\}/g, (_, expr) => String(valueOf(expr.trim(), table)));
   const fn = /^[ \t]*\(func \$(\w+) \(export "\1"\)/gm;
   for (let m = fn.exec(text); m; m = fn.exec(text)) {
     const start = m.index + m[0].indexOf('(');
@@ -86,6 +89,9 @@ function checkLayout() {
   if (L.HEAD_MS % 8 !== 0 || L.HEAD_ROLE_END >= L.HEAD_MS || L.HEAD_MS + 8 > L.STACK) fail('the head overlaps');
   if (1 << L.MESSAGE_CONTENT_BIT <= 2) fail('MESSAGE_CONTENT_BIT is above the role codes');
   if (L.STACK + L.STACK_SIZE > L.BUFFERS || L.BUFFERS + L.READ_BUFFERS * L.READ_CHUNK > L.PAGES * 65536) fail('the memory is too small');
+  const T = TERMINAL_LAYOUT;
+  // (its loads at i, i + 1 and i + 2 read up to 17 bytes past the window's last 16-byte step)
+  if (T.PAD < 16 || T.WINDOW + 2 + T.PAD > T.PAGES * 65536) fail('TERMINAL_LAYOUT: the window and its padding do not fit');
 }
 
 /** The text of a .wat file with the files it includes in place. */
@@ -97,7 +103,9 @@ function readWat(file) {
 export async function compileWat(file) {
   checkLayout();
   const wabt = await wabtInit();
-  const mod = wabt.parseWat(file, expandWat(readWat(file)), { simd: true });
+  const table = TABLES[basename(file, '.wat')];
+  if (!table) throw new Error(`${file}: no table in layout.ts (scripts/wasm.mjs TABLES)`);
+  const mod = wabt.parseWat(file, expandWat(readWat(file), table), { simd: true });
   try {
     mod.validate();
     return Buffer.from(mod.toBinary({}).buffer);

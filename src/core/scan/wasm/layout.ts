@@ -1,8 +1,11 @@
-// The memory of the WebAssembly JSON validator (jsonScan.wat) as both sides know it, in one table:
-// scripts/wasm.mjs writes these numbers into the .wat where it says {{NAME}} (or an expression of
-// names, {{BLOCKS + BLOCK_END}}), and the TypeScript reads the validator's answers through the same
-// names (jsonScanWasm.ts, scanResult.ts). Addresses are in bytes; every value noted as an address is 0
-// when there is nothing to note (no buffer starts at 0).
+// The memory of each WebAssembly module (wasm/*.wat) as both sides know it, one table each: scripts/wasm.mjs
+// writes these numbers into the .wat where it says {{NAME}} (or an expression of names,
+// {{BLOCKS + BLOCK_END}}), and the TypeScript reads the module's answers through the same names.
+
+/**
+ * The JSON validator's (jsonScan.wat; read by jsonScanWasm.ts and scanResult.ts). Addresses are in
+ * bytes; every value noted as an address is 0 when there is nothing to note (no buffer starts at 0).
+ */
 export const LAYOUT = {
   /** [0, 4): the keys of the last scan with keys, as the bits below. */
   KEYS: 0,
@@ -94,4 +97,15 @@ export const SCAN_BUILDS = {
   scan: [],
   scanFacts: ['facts'],
   scanRows: ['facts', 'rows'],
+} as const;
+
+/**
+ * The memory of the terminal scan (terminalScan.wat, cli/safeText.ts): the JavaScript side copies a
+ * window of output at 0, the two bytes after it (the rest of a character that starts in its last two)
+ * and PAD spaces after those, which the scan's 16-byte loads past the window read.
+ */
+export const TERMINAL_LAYOUT = {
+  WINDOW: 64 * 1024,
+  PAD: 32,
+  PAGES: 2,
 } as const;
