@@ -179,7 +179,8 @@ export function scanLine(b: Buffer, start: number, end: number, notes: Notes, in
   if (!readHead(b, start, end, into)) return false;
   const keys = into.message;
   const e = scanValue(b, into.messageStart, end, keys, notes);
-  if (e < 0 || keys.role !== 1 || b[e] !== 0x7d) return false;
+  // (the brace within the line: a torn line's next byte may be one)
+  if (e < 0 || e >= end || keys.role !== 1 || b[e] !== 0x7d) return false;
   for (let k = e + 1; k < end; k++) {
     const c = b[k];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { giveReadBuffer, takeReadBuffer } from '../../../src/core/scan/jsonScanWasm.js';
+import { giveReadBuffer, takeReadBuffer, wasmMessageLine } from '../../../src/core/scan/jsonScanWasm.js';
 import { scanValue } from '../../../src/core/scan/jsonValid.js';
 import { rawMessageOf, scanLine } from '../../../src/core/scan/lineHead.js';
 import { LineScan, ObjectKeys } from '../../../src/core/scan/scanResult.js';
@@ -50,7 +50,7 @@ describe('the line scanner where the object scanner was', () => {
     );
   });
 
-  it('a message line: the message object is what JSON.stringify wrote, up to the closing brace', () => {
+  it('a message line: the message object is what JSON.stringify wrote, up to the closing brace; every torn prefix is refused', () => {
     const text = fc.string({ unit: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...'ab {}[]"\\:,') }, fc.constantFrom('é', '😀', '\ud83d', '\u0000', '\n', '\u2028')), maxLength: 40 });
     const message = fc.record({
       role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution'),
@@ -64,6 +64,11 @@ describe('the line scanner where the object scanner was', () => {
           assert.ok(scanLine(b, 0, b.length, false, scan), `${where}: ${l}`);
           assert.equal(b.toString('utf8', scan.messageStart, b.length - 1), JSON.stringify(m), where);
           assert.equal(scan.message.content, m.content !== null, where);
+          for (let cut = HEAD.length; cut < b.length; cut++) {
+            assert.equal(scanLine(b, 0, cut, false, scan), false, `${where}: cut at ${cut} of ${l}`);
+            // (a listing's check of a line, in WebAssembly only)
+            assert.equal(wasmMessageLine(b, 0, cut) ?? -1, -1, `${where}: messageLine cut at ${cut} of ${l}`);
+          }
         });
       }),
       { numRuns: 300 },

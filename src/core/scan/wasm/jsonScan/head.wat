@@ -213,7 +213,9 @@
   (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
   (local.set $k (i32.load (i32.const {{KEYS}})))
   (if (i32.ne (i32.and (local.get $k) (i32.const {{ROLE_MASK}})) (i32.const 1)) (then (return (i32.const -1))))
-  (if (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x7d)) (then (return (i32.const -1))))
+  ;; (the brace within the line: a torn line's next byte in memory may be one)
+  (if (i32.or (i32.ge_u (local.get $e) (local.get $end)) (i32.ne (i32.load8_u (local.get $e)) (i32.const 0x7d)))
+    (then (return (i32.const -1))))
   (local.set $e (i32.add (local.get $e) (i32.const 1)))
   (block $done
     (loop $each
