@@ -84,10 +84,20 @@ async function main() {
   const table = ['| what | how | target | result: min / **median** / max | vs the floor | |', '| --- | --- | --- | --- | --- | --- |', ...rows.map(rowLine)].join('\n');
   const cpu = cpus();
   const base = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; ${load}; ${fmt(minutes, 1)} minutes). Ratios are same-run comparisons; wall times, unless CPU time is named. The floor is a process that reads the file and counts its newlines.\n\nOn a shared machine the wall times grow with the load (the floor's own time shows by how much); the ratios against pi (pairs run back to back) and the CPU times are the figures that hold from run to run. A ❌ is a goal not met in this run.\n\n${table}\n`;
-  const md = withClickSection(base, clickSection(readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8')));
+  const old = readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8');
+  const md = withClickSection(base + notesOf(old), clickSection(old));
   writeFileSync(join(ROOT, 'BENCHMARKS.md'), md);
   process.stdout.write(`${table}\n`);
   if (readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8') !== md) throw new Error('BENCHMARKS.md not written');
+}
+
+/** The notes written by hand between their markers in `md` (kept when the table is rewritten), or ''. */
+function notesOf(md: string): string {
+  const START = '<!-- notes:start -->';
+  const END = '<!-- notes:end -->';
+  const a = md.indexOf(START);
+  const b = md.indexOf(END);
+  return a >= 0 && b > a ? `\n${md.slice(a, b + END.length)}\n` : '';
 }
 
 function rowLine(r: (typeof rows)[number]): string {

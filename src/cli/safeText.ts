@@ -9,6 +9,8 @@
 // break the line's layout.
 import { isUtf8 } from 'node:buffer';
 import { terminalScanWasm } from '../core/scan/wasm/terminalScanBytes.js';
+import { TERMINAL_LAYOUT as L } from '../core/scan/wasm/layout.js';
+import { wasmExports } from '../core/scan/wasmInstance.js';
 import type { CliIO, Streams } from './io.js';
 
 // C0 (incl. ESC, BEL, CR, LF), DEL, C1 (U+0080–U+009F, which some terminals take as CSI/OSC), the
@@ -63,23 +65,11 @@ interface TerminalScan {
   memory: { buffer: ArrayBuffer };
   unsafe(len: number): number;
 }
-/** The part of the WebAssembly API used here (the CLI's type libraries have no DOM). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
 let scanner: TerminalScan | null | undefined;
-const WINDOW = 64 * 1024;
 
 function wasmScanner(): TerminalScan | null {
-  if (scanner === undefined) {
-    try {
-      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
-      scanner = new wasm.Instance(new wasm.Module(Buffer.from(terminalScanWasm, 'base64'))).exports as TerminalScan;
-    } catch {
-      scanner = null; // no WebAssembly with SIMD here: the JavaScript loop
-    }
-  }
+  // (null without WebAssembly with SIMD: the JavaScript loop)
+  if (scanner === undefined) scanner = wasmExports<TerminalScan>(terminalScanWasm);
   return scanner;
 }
 
@@ -87,12 +77,12 @@ function wasmScanner(): TerminalScan | null {
 export function hasUnsafeBytes(b: Uint8Array, wasm = wasmScanner()): boolean {
   if (!wasm) return unsafeByteAt(b) >= 0;
   const mem = new Uint8Array(wasm.memory.buffer);
-  for (let at = 0; at < b.length; at += WINDOW) {
-    const len = Math.min(WINDOW, b.length - at);
+  for (let at = 0; at < b.length; at += L.WINDOW) {
+    const len = Math.min(L.WINDOW, b.length - at);
     // the window, the two bytes after it (the rest of a character that starts in its last two), spaces
     const copied = Math.min(len + 2, b.length - at);
     mem.set(b.subarray(at, at + copied), 0);
-    mem.fill(0x20, copied, copied + 32);
+    mem.fill(0x20, copied, copied + L.PAD);
     if (wasm.unsafe(len) >= 0) return true;
   }
   return false;

@@ -4,9 +4,11 @@
 // without escapes, and a path shortenHome leaves as it is — is written as bytes: no string, no
 // arguments object. Any other call goes through formatToolCall, so a row reads the same either way.
 import { sep } from 'node:path';
-import { inner, keyList, objectValues, plainValue, printableString, sameBytes, valueIn } from '../../core/scan/jsonBytes.js';
+import { keyList, objectValues, plainValue, printableString, sameBytes, valueIn, type InnerValues } from '../../core/scan/jsonBytes.js';
 import { formatToolCall } from '../../core/context/preview.js';
 import type { RowFacts } from './rowFacts.js';
+import type { ObjectKeys } from '../../core/scan/scanResult.js';
+import { LAYOUT as L } from '../../core/scan/wasm/layout.js';
 import { asText } from '../../core/format/values.js';
 
 type Obj = Record<string, unknown>;
@@ -22,31 +24,31 @@ const [PATH, FILE_PATH, OFFSET, LIMIT, COMMAND, PATTERN] = ARG_NAMES.map((_, k) 
 const ARG_KEYS = keyList(...ARG_NAMES);
 const callAt = new Int32Array(2 * CALL_KEYS.length);
 const argAt = new Int32Array(2 * ARG_KEYS.length);
+const args: InnerValues = { key: ARGUMENTS, names: ARG_KEYS, at: argAt, read: false };
 /** How many call texts were written from their bytes (for tests: that these paths are taken). */
 export const callTexts = { fromBytes: 0 };
 /** shortenHome leaves a path as it is when it is relative: on POSIX, when it does not start with '/'. */
 const POSIX = sep === '/';
 
 /**
- * Notes the tool calls of assistant message `i` (its blocks in the validator's notes `words`): for the
+ * Notes the tool calls of assistant message `i` (its blocks in the validator's notes `m`): for the
  * named tools only their few arguments are read (a write's content never is); any other call is parsed
  * whole.
  */
-export function noteCalls(rows: RowFacts, i: number, b: Buffer, words: Int32Array, base: number): void {
-  for (let k = 0, blocks = words[17]; k < blocks; k++) {
-    const w = 18 + 3 * k;
-    if (words[w + 2] !== 2) continue;
-    const s = words[w] - base;
-    const e = words[w + 1] - base;
+export function noteCalls(rows: RowFacts, i: number, b: Buffer, m: ObjectKeys): void {
+  for (let k = 0, blocks = m.blockCount(); k < blocks; k++) {
+    if (m.blockKind(k) !== L.KIND_TOOL_CALL) continue;
+    const s = m.blockStart(k);
+    const e = m.blockEnd(k);
     // (the arguments' keys are read as the call's are passed over)
-    const tool = objectValues(b, s, e, CALL_KEYS, callAt, ARGUMENTS, ARG_KEYS, argAt) >= 0 ? toolOf(b) : -1;
-    const args = callAt[2 * ARGUMENTS];
-    if (tool < 0 || (args !== 0 && !inner.read)) {
+    const tool = objectValues(b, s, e, CALL_KEYS, callAt, args) >= 0 ? toolOf(b) : -1;
+    const hasArgs = callAt[2 * ARGUMENTS] !== 0;
+    if (tool < 0 || (hasArgs && !args.read)) {
       const c = JSON.parse(b.toString('utf8', s, e)) as Obj;
       rows.addCall(i, asText(c.id), formatToolCall(asText(c.name), (c.arguments as Obj) ?? {}));
       continue;
     }
-    if (args === 0) argAt.fill(0); // no arguments: formatToolCall's {}
+    if (!hasArgs) argAt.fill(0); // no arguments: formatToolCall's {}
     // by the id's bytes when they are its text, else by its string
     const q = callAt[0] === 0 ? -1 : plainValue(b, callAt[0], callAt[1]);
     const slot = q >= 0 ? rows.claimCallAt(i, b, callAt[0] + 1, q) : rows.claimCall(i, asText(valueIn(b, callAt, 0)));

@@ -6,8 +6,8 @@
 // the same functions as a whole entry (preview.ts), so a row reads the same either way.
 import { noteCalls } from './callNotes.js';
 import { jsonAt, keyList, plainValue, sameBytes } from '../../core/scan/jsonBytes.js';
-import { outerKeys } from '../../core/scan/jsonValid.js';
-import { wasmNotes } from '../../core/scan/jsonScanWasm.js';
+import type { ObjectKeys, RowValue } from '../../core/scan/scanResult.js';
+import { LAYOUT as L } from '../../core/scan/wasm/layout.js';
 import type { MessageLineObserver } from '../../core/index/reader.js';
 import { ERROR, KNOWN, NO_TEXT, ROLE_SHIFT, type RowFacts } from './rowFacts.js';
 import type { SessionEntry } from '../../core/format/types.js';
@@ -25,16 +25,16 @@ const TOOL_RESULT = 3;
  * message line the validator noted, right after the line was indexed.
  */
 export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: number } {
-  const observe: MessageLineObserver & { fromBytes: number } = (index, i, b) => {
+  const observe: MessageLineObserver & { fromBytes: number } = (index, i, b, message) => {
     if (rows.index === undefined) rows.bind(index);
-    if (rows.index !== index || !outerKeys.rowsKnown) return;
+    if (rows.index !== index || !message.rowsKnown) return;
     const code = index.roleCodeOf(i);
-    if ((code === USER || code === ASSISTANT) && noteText(rows, i, b, code)) {
+    if ((code === USER || code === ASSISTANT) && noteText(rows, i, b, code, message)) {
       observe.fromBytes++;
       return;
     }
-    if (code === TOOL_RESULT && noteResult(rows, i, b)) return;
-    const m = lightMessage(b, index.roleOf(i), code);
+    if (code === TOOL_RESULT && noteResult(rows, i, b, message)) return;
+    const m = lightMessage(b, index.roleOf(i), code, message);
     if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
   };
   observe.notes = 'rows';
@@ -49,58 +49,54 @@ const RESULT_BITS = KNOWN | (TOOL_RESULT << ROLE_SHIFT);
  * Notes a tool result after its call: only the tool's name is read besides, and only when the call is
  * not known. The usual id, ASCII without escapes, is looked up by its bytes. False: it has no id.
  */
-function noteResult(rows: RowFacts, i: number, b: Buffer): boolean {
-  const { words, base } = wasmNotes();
-  if (words[11] === 0) return false;
-  const s = words[11] - base;
-  const q = plainValue(b, s, words[12] - base);
+function noteResult(rows: RowFacts, i: number, b: Buffer, m: ObjectKeys): boolean {
+  const s = m.valueStart(L.TOOL_CALL_ID);
+  if (s < 0) return false;
+  const q = plainValue(b, s, m.valueEnd(L.TOOL_CALL_ID));
   if (q === s + 1) return false; // '' (no id)
   if (q >= 0) {
-    if (!rows.takeResultAt(i, RESULT_BITS, b, s + 1, q)) rows.takeToolName(i, RESULT_BITS, valueAt(b, words, 13, base));
+    if (!rows.takeResultAt(i, RESULT_BITS, b, s + 1, q)) rows.takeToolName(i, RESULT_BITS, valueAt(b, m, L.TOOL_NAME));
     return true;
   }
-  const id = valueAt(b, words, 11, base);
+  const id = valueAt(b, m, L.TOOL_CALL_ID);
   if (!id) return false;
-  rows.takeResult(i, RESULT_BITS, asText(id), () => valueAt(b, words, 13, base));
+  rows.takeResult(i, RESULT_BITS, asText(id), () => valueAt(b, m, L.TOOL_NAME));
   return true;
 }
 
 /** pi's /tree shows the first 200 characters of a message's text. */
 const TEXT_MAX = 200;
 const PREFIX = [Buffer.from(''), Buffer.from('user: '), Buffer.from('assistant: ')];
-/** Words of the validator's notes (jsonScan.wat): each block's text value, and the content's end when it is a plain string. */
-const TEXTS = 1024 / 4;
-const CONTENT_PLAIN = 1536 / 4;
-/** [start, end) of the text values, then of the row's window of them (a message notes at most 64 blocks). */
-const ranges = new Int32Array(2 * 64);
-const window = new Int32Array(2 * 64);
+/** [start, end) of the text values, then of the row's window of them (scratch of noteText). */
+const ranges = new Int32Array(2 * L.MAX_BLOCKS);
+const window = new Int32Array(2 * L.MAX_BLOCKS);
 
 /**
  * Notes a user or assistant message straight from its bytes when every text it has is a string of
  * printable ASCII without escapes (what entryText and hasText read of it is then its bytes: nothing to
  * unescape, normalize turns nothing into spaces, and trim takes only spaces); false: not noted.
  */
-function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
-  const { words, base } = wasmNotes();
-  const content = words[5];
-  if (content === 0) return false;
+function noteText(rows: RowFacts, i: number, b: Buffer, code: number, noted: ObjectKeys): boolean {
+  const content = noted.valueStart(L.CONTENT);
+  if (content < 0) return false;
   // The validator noted each text's [start, end) and whether it is plain (printable ASCII, no escapes).
   let n = 0;
-  const c = b[content - base];
+  const c = b[content];
   if (c === 0x22) {
-    if (words[CONTENT_PLAIN] === 0) return false;
-    ranges[0] = content - base + 1;
-    ranges[1] = words[CONTENT_PLAIN] - base - 1;
+    const end = noted.contentPlainEnd();
+    if (end < 0) return false;
+    ranges[0] = content + 1;
+    ranges[1] = end - 1;
     n = 2;
   } else if (c === 0x5b) {
-    for (let k = 0, blocks = words[17]; k < blocks; k++) {
-      if (words[20 + 3 * k] !== 1) continue;
-      const at = words[TEXTS + 2 * k];
-      if (at === 0) continue; // a text block without text adds nothing (String(undefined ?? ''))
-      const end = words[TEXTS + 2 * k + 1];
-      if (end === 0) return false;
-      ranges[n++] = at - base + 1;
-      ranges[n++] = end - base - 1;
+    for (let k = 0, blocks = noted.blockCount(); k < blocks; k++) {
+      if (noted.blockKind(k) !== L.KIND_TEXT) continue;
+      const at = noted.textStart(k);
+      if (at < 0) continue; // a text block without text adds nothing (String(undefined ?? ''))
+      const end = noted.textPlainEnd(k);
+      if (end < 0) return false;
+      ranges[n++] = at + 1;
+      ranges[n++] = end - 1;
     }
   } else return false;
   // fullText(content).slice(0, 200), then trimmed
@@ -127,23 +123,23 @@ function noteText(rows: RowFacts, i: number, b: Buffer, code: number): boolean {
   }
   let bits = KNOWN | (code << ROLE_SHIFT);
   if (code === ASSISTANT) {
-    const stop = stopOf(b, words, base);
+    const stop = stopOf(b, noted);
     if (stop !== FINE) bits |= ERROR;
     if (from === to) {
       // no text in the row: hasText may still find some past the first 200 characters
       if (!hasPlainText(b, ranges, n)) bits |= NO_TEXT;
       if (stop === ABORTED) rows.takeText(i, bits, 'assistant: (aborted)');
-      else if (words[9] !== 0)
+      else if (noted.valueStart(L.ERROR_MESSAGE) >= 0)
         return false; // its error message is the row's text
       else rows.takeText(i, bits, 'assistant: (no content)');
-      noteCalls(rows, i, b, words, base);
+      noteCalls(rows, i, b, noted);
       return true;
     }
   } else if (from === to) return false;
   let length = PREFIX[code].length;
   for (let k = from; k < to; k += 2) length += window[k + 1] - window[k];
   if (!rows.takeBytes(i, bits, PREFIX[code], b, window, from, to, length)) return false;
-  if (code === ASSISTANT) noteCalls(rows, i, b, words, base);
+  if (code === ASSISTANT) noteCalls(rows, i, b, noted);
   return true;
 }
 
@@ -154,12 +150,12 @@ const FAILED = 2;
 const [STOP, TOOL_USE, ABORTED_KEY] = keyList('"stop"', '"toolUse"', '"aborted"');
 
 /** What the message's stop reason is (its bytes compared, when they are its text). */
-function stopOf(b: Buffer, words: Int32Array, base: number): number {
-  if (words[7] === 0) return FINE;
-  const s = words[7] - base;
-  const q = plainValue(b, s, words[8] - base);
+function stopOf(b: Buffer, m: ObjectKeys): number {
+  const s = m.valueStart(L.STOP_REASON);
+  if (s < 0) return FINE;
+  const q = plainValue(b, s, m.valueEnd(L.STOP_REASON));
   if (q < 0) {
-    const stop = jsonAt(b, s, words[8] - base);
+    const stop = jsonAt(b, s, m.valueEnd(L.STOP_REASON));
     return !stop || stop === 'stop' || stop === 'toolUse' ? FINE : stop === 'aborted' ? ABORTED : FAILED;
   }
   return q === s + 1 || spells(b, s, q, STOP) || spells(b, s, q, TOOL_USE) ? FINE : spells(b, s, q, ABORTED_KEY) ? ABORTED : FAILED;
@@ -181,37 +177,34 @@ function hasPlainText(b: Buffer, r: Int32Array, n: number): boolean {
  * toolCallsOf; the filter's stop reason), each value parsed from its own bytes: the same values
  * JSON.parse would give those keys. Undefined when the notes do not cover it.
  */
-function lightMessage(b: Buffer, role: string | undefined, code: number): Obj | undefined {
-  const { words, base } = wasmNotes();
+function lightMessage(b: Buffer, role: string | undefined, code: number, noted: ObjectKeys): Obj | undefined {
   const m: Obj = { role };
-  // [start, end) pairs at words 5.. (jsonScan.wat); 0: no such key
   if (code === USER || code === ASSISTANT) {
-    const start = words[5];
-    if (start !== 0) {
-      if (b[start - base] !== 0x5b) m.content = valueAt(b, words, 5, base);
+    const start = noted.valueStart(L.CONTENT);
+    if (start >= 0) {
+      if (b[start] !== 0x5b) m.content = valueAt(b, noted, L.CONTENT);
       else {
         const blocks: unknown[] = [];
-        const n = words[17];
-        for (let k = 0; k < n; k++) {
-          const w = 18 + 3 * k;
+        for (let k = 0, n = noted.blockCount(); k < n; k++) {
           // a block no row reads stands as an empty object (neither text nor a call)
-          blocks.push(words[w + 2] === 0 ? {} : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base)));
+          blocks.push(noted.blockKind(k) === 0 ? {} : JSON.parse(b.toString('utf8', noted.blockStart(k), noted.blockEnd(k))));
         }
         m.content = blocks;
       }
     }
     if (code === ASSISTANT) {
-      m.stopReason = valueAt(b, words, 7, base);
-      m.errorMessage = valueAt(b, words, 9, base);
+      m.stopReason = valueAt(b, noted, L.STOP_REASON);
+      m.errorMessage = valueAt(b, noted, L.ERROR_MESSAGE);
     }
   } else if (code === TOOL_RESULT) {
-    m.toolCallId = valueAt(b, words, 11, base);
-    m.toolName = valueAt(b, words, 13, base);
-  } else if (role === 'bashExecution') m.command = valueAt(b, words, 15, base);
+    m.toolCallId = valueAt(b, noted, L.TOOL_CALL_ID);
+    m.toolName = valueAt(b, noted, L.TOOL_NAME);
+  } else if (role === 'bashExecution') m.command = valueAt(b, noted, L.COMMAND);
   return m;
 }
 
-/** The value noted at words[w], words[w + 1] (undefined: no such key), as JSON.parse gives it. */
-function valueAt(b: Buffer, words: Int32Array, w: number, base: number): unknown {
-  return words[w] === 0 ? undefined : jsonAt(b, words[w] - base, words[w + 1] - base);
+/** The noted value `at` (undefined: no such key), as JSON.parse gives it. */
+function valueAt(b: Buffer, m: ObjectKeys, at: RowValue): unknown {
+  const s = m.valueStart(at);
+  return s < 0 ? undefined : jsonAt(b, s, m.valueEnd(at));
 }

@@ -6,7 +6,7 @@ import type { BashFileOp } from './bashFiles.js';
 import { parseRecordLine } from '../index/lineReads.js';
 import type { Session } from '../session/session.js';
 import type { EntryRecord } from '../index/sessionIndex.js';
-import { inner, keyList, objectValues, skipWs, valueIn } from '../scan/jsonBytes.js';
+import { keyList, objectValues, skipWs, valueIn, type InnerValues } from '../scan/jsonBytes.js';
 import { messageOf, type SessionEntry } from '../format/types.js';
 import { asText } from '../format/values.js';
 
@@ -44,6 +44,7 @@ const LINE_KEYS = keyList('message');
 const RESULT_KEYS = keyList('toolCallId', 'isError');
 const lineAt = new Int32Array(2);
 const resultAt = new Int32Array(4);
+const result: InnerValues = { key: 0, names: RESULT_KEYS, at: resultAt, read: false };
 const BATCH = 1000;
 
 export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
@@ -59,7 +60,7 @@ export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
 function errorsOf(bytes: Buffer, failed: Set<string>): void {
   let m: { toolCallId?: unknown; isError?: unknown } | undefined;
   const start = skipWs(bytes, 0, bytes.length);
-  if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, 0, RESULT_KEYS, resultAt) >= 0 && lineAt[0] !== 0 && inner.read) {
+  if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, result) >= 0 && lineAt[0] !== 0 && result.read) {
     if (resultAt[2] !== 0 && valueIn(bytes, resultAt, 1) === true) m = { toolCallId: valueIn(bytes, resultAt, 0), isError: true };
   } else {
     // a key with an escape (it could spell one of these), or a message that is not an object

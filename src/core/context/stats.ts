@@ -3,7 +3,7 @@
 // messages that carry one is read from their lines' bytes (messageFacts.ts), a line parsed only when
 // it is not in pi's shape. Nothing is held per entry, so a million-entry session is summed in one pass.
 import { messageStartOf } from '../scan/lineHead.js';
-import { facts, readUsageFacts } from '../scan/messageFacts.js';
+import { readUsageFacts, UsageFacts } from '../scan/messageFacts.js';
 import { parseLineOf } from '../index/lineReads.js';
 import type { Session } from '../session/session.js';
 import { F_FAST } from '../index/sessionIndex.js';
@@ -125,6 +125,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
     }
   }
   let next = 0;
+  const facts = new UsageFacts();
   /** The carriers held in memory before carrier `upTo`, not taken yet. */
   const kept = (upTo: number) => {
     for (; next < memAt.length && memAt[next] < upTo; next++) fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
@@ -136,7 +137,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       kept(at);
       const assistant = index.roleCodeOf(i) === 2;
       const start = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (start < 0 || !readUsageFacts(bytes, start)) return fromEntry(at, parseLineOf(index.idOf(i), bytes));
+      if (start < 0 || !readUsageFacts(bytes, start, facts)) return fromEntry(at, parseLineOf(index.idOf(i), bytes));
       set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.models.id(facts.provider, facts.model) : -1);
     },
     opts.signal,

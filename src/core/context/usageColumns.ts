@@ -5,8 +5,8 @@
 // figures are read from a few bytes while the line is still in the read buffer and the file is read
 // once. Records it could not note (the JavaScript validator's lines, escapes, other shapes) are read
 // again from the file by sumUsage, as before.
-import { outerKeys } from '../scan/jsonValid.js';
-import { facts, readNotedFacts } from '../scan/messageFacts.js';
+import { readNotedFacts, UsageFacts } from '../scan/messageFacts.js';
+import type { MessageLineObserver } from '../index/reader.js';
 import { grown } from '../index/indexRecord.js';
 import type { SessionIndex } from '../index/sessionIndex.js';
 import { asText } from '../format/values.js';
@@ -107,12 +107,12 @@ const TOOL_RESULT = 3;
  * A reader observer (ReadOptions.onMessageLine) that notes into `cols` the figures of each assistant
  * and toolResult message line the validator noted, right after the line was indexed.
  */
-export function noteUsage(cols: UsageColumns): (index: SessionIndex, i: number, b: Buffer) => void {
-  return (index, i, b) => {
+export function noteUsage(cols: UsageColumns): MessageLineObserver {
+  const f = new UsageFacts();
+  return (index, i, b, message) => {
     if (cols.index !== index) cols.bind(index);
     const role = index.roleCodeOf(i);
-    if ((role !== ASSISTANT && role !== TOOL_RESULT) || !outerKeys.factsKnown || !readNotedFacts(b, outerKeys)) return;
-    const f = facts;
+    if ((role !== ASSISTANT && role !== TOOL_RESULT) || !message.factsKnown || !readNotedFacts(b, message, f)) return;
     cols.set(i, f.input, f.output, f.cacheRead, f.cacheWrite, f.cost, role === ASSISTANT ? f.toolCalls : 0, role === ASSISTANT ? cols.models.id(f.provider, f.model) : -1);
   };
 }

@@ -3,7 +3,8 @@
 // by pi take a fast path that reads only the line's head; their bodies are loaded when needed.
 import type { ByteSource } from './byteSource.js';
 import { isBlank, parseLine, scanSource, type ScanOptions, type ScanResult } from '../format/jsonl.js';
-import { commitMessageLine, messageRecord, type Notes } from '../scan/lineHead.js';
+import { commitMessageLine, messageRecord } from '../scan/lineHead.js';
+import { LineScan, type Notes, type ObjectKeys } from '../scan/scanResult.js';
 import { migrateEntries, migrationRefusal } from '../format/migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from '../format/types.js';
@@ -43,13 +44,19 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /**
    * Called right after a message line in pi's shape was indexed (as record `i`), while its bytes are
-   * still in `b` and the validator's notes on it (jsonValid.ts outerKeys) are its own.
+   * still in `b`, with what the line scanner found of its message (lineHead.ts scanLine).
    */
   onMessageLine?: MessageLineObserver;
 }
 
-/** `notes`: what it reads of the validator's notes (lineHead.ts Notes; 'facts' when not said). */
-export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer) => void) & { notes?: Notes };
+/** `notes`: what it reads of the validator's notes (scanResult.ts Notes; 'facts' when not said). */
+export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer, message: ObjectKeys) => void) & { notes?: Notes };
+
+/** What a read fills line after line: the line scanner's struct, and who sees each message line. */
+interface LineSink {
+  scan: LineScan;
+  observe?: MessageLineObserver;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -106,6 +113,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
   let notSession: string | undefined;
   let lastStart = -1;
   let lastEnd = -1;
+  const sink: LineSink = { scan: new LineScan(), observe: opts.onMessageLine };
 
   const ingest = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
     if (notSession) return;
@@ -156,7 +164,7 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       legacyEntries.push({ e: v, line: lineNo });
       return;
     }
-    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics, opts.onMessageLine);
+    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics, sink);
   };
 
   const oversize = (lineNo: number, _offset: number, length: number) => {
@@ -274,6 +282,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
   const before = index.count;
   const diags: Diagnostic[] = [];
+  const sink: LineSink = { scan: new LineScan(), observe: opts.onMessageLine };
   let lastStart = -1;
   let lastEnd = -1;
   const res = await scanSource(
@@ -283,7 +292,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
       lastStart = offset;
       lastEnd = offset + end - start;
       if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
-      ingestLine(index, buf, start, end, lineNo, offset, diags, opts.onMessageLine);
+      ingestLine(index, buf, start, end, lineNo, offset, diags, sink);
     },
     { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
   );
@@ -291,7 +300,7 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   if (res.tail.length && !isBlank(res.tail)) {
     if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
     else {
-      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [])) tailEntryOffset = res.endOffset;
+      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [], { scan: sink.scan })) tailEntryOffset = res.endOffset;
     }
   }
   for (const d of diags) index.diagnostics.push(d);
@@ -314,9 +323,10 @@ function maybeMessage(buf: Buffer, start: number, end: number): boolean {
 }
 
 /** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
-export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], observe?: MessageLineObserver): boolean {
-  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false)) {
-    observe?.(index, index.count - 1, buf);
+function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], sink: LineSink): boolean {
+  const { scan, observe } = sink;
+  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false, scan)) {
+    observe?.(index, index.count - 1, buf, scan.message);
     return true;
   }
   const rec = parsedRecord(buf, start, end, lineNo, offset, diagnostics);

@@ -4,9 +4,10 @@
 // its time read from its tail; a line of another type is skipped unless JSON.parse could make it a
 // message or a name. Only the header, names and the first user messages are parsed.
 import { MESSAGE_CONTENT, wasmMessageLine } from '../scan/jsonScanWasm.js';
-import { outerKeys, scanValue } from '../scan/jsonValid.js';
+import { scanValue } from '../scan/jsonValid.js';
 import { isBlank, parseLine } from '../format/jsonl.js';
-import { listed, listHead, parseMessageHead, same } from '../scan/lineHead.js';
+import { parseMessageHead, readHead, roleCodeOf, same, scanLine } from '../scan/lineHead.js';
+import type { LineScan } from '../scan/scanResult.js';
 import type { SessionHeader } from '../format/types.js';
 import { asText } from '../format/values.js';
 
@@ -83,12 +84,12 @@ function wantsOwn(st: ScanState, time: number): boolean {
   return st.ownFirst === undefined && time >= st.forkTime;
 }
 
-/** One complete line `buf[start…end)`. */
-export function ingest(st: ScanState, buf: Buffer, start: number, end: number): void {
+/** One complete line `buf[start…end)`; `line`: the line scanner's struct, the caller's. */
+export function ingest(st: ScanState, buf: Buffer, start: number, end: number, line: LineScan): void {
   if (st.invalid || isBlank(buf, start, end)) return;
   if (st.header) {
     // Validated like the reader's fast path: a damaged line pi would skip is not counted.
-    const kind = messageKind(buf, start, end);
+    const kind = messageKind(buf, start, end, line);
     if (kind >= 0) {
       const role = kind & 15;
       // Only user/assistant lines can carry a shown value; others are just counted.
@@ -96,7 +97,7 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number): 
         st.messageCount++;
         return;
       }
-      if (kind & MESSAGE_CONTENT && (role === ASSISTANT || (st.firstMessage && !ownFirstAt(st, buf, start, end)))) {
+      if (kind & MESSAGE_CONTENT && (role === ASSISTANT || (st.firstMessage && !ownFirstAt(st, buf, start, end, line)))) {
         const t = tailTime(buf, start, end);
         if (t >= 0) {
           st.messageCount++;
@@ -104,7 +105,7 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number): 
           return;
         }
       }
-    } else if (otherType(buf, start, end)) return;
+    } else if (otherType(buf, start, end, line)) return;
   }
   applyParsed(st, parseLine(buf.subarray(start, end)));
 }
@@ -114,16 +115,16 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number): 
  * | MESSAGE_CONTENT when the message has a "content" key; -1 for any other line. Decided in WebAssembly
  * for a listing's read buffers, else in JavaScript.
  */
-function messageKind(buf: Buffer, start: number, end: number): number {
+function messageKind(buf: Buffer, start: number, end: number, line: LineScan): number {
   const w = wasmMessageLine(buf, start, end);
   if (w !== undefined) return w;
-  if (!listHead(buf, start, end, true)) return -1;
-  return listed.role | (listed.hasContent ? MESSAGE_CONTENT : 0);
+  if (!scanLine(buf, start, end, false, line)) return -1;
+  return Math.max(0, roleCodeOf(buf, line)) | (line.message.hasContent ? MESSAGE_CONTENT : 0);
 }
 
 /** Whether the user message line `buf[start…end)` would be a fork's own first message (by its entry time). */
-function ownFirstAt(st: ScanState, buf: Buffer, start: number, end: number): boolean {
-  return st.ownFirst === undefined && !Number.isNaN(st.forkTime) && listHead(buf, start, end, false) && wantsOwn(st, listed.time);
+function ownFirstAt(st: ScanState, buf: Buffer, start: number, end: number, line: LineScan): boolean {
+  return st.ownFirst === undefined && !Number.isNaN(st.forkTime) && readHead(buf, start, end, line) && wantsOwn(st, line.time);
 }
 
 const TYPE_PREFIX = '{"type":"';
@@ -132,15 +133,16 @@ const TYPE_PREFIX = '{"type":"';
  * Whether a line is sure to be of a type a row ignores: JSON.parse rejects it, or it is an object
  * whose one "type" key (spelled plainly first) is neither "message" nor "session_info".
  */
-function otherType(b: Buffer, start: number, end: number): boolean {
+function otherType(b: Buffer, start: number, end: number, line: LineScan): boolean {
   const from = start + TYPE_PREFIX.length;
   if (!same(b, start, Math.min(end, from), TYPE_PREFIX)) return false;
   let q = from;
   while (q < end && b[q] !== 0x22 && b[q] !== 0x5c) q++; // a type with an escape may decode to anything
   if (q >= end || b[q] !== 0x22 || same(b, from, q, 'message') || same(b, from, q, 'session_info')) return false;
-  const e = scanValue(b, start, end, true);
+  const keys = line.message;
+  const e = scanValue(b, start, end, keys);
   if (e < 0 || !isBlank(b, e, end)) return true; // JSON.parse rejects it: pi skips it too
-  return outerKeys.type === 1 && !outerKeys.escaped;
+  return keys.type === 1 && !keys.escaped;
 }
 
 const TS_KEY = '"timestamp":';

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { fileKind, NotRegularFileError } from '../index/byteSource.js';
 import { ingest, ingestOversize, newScanState, type ScanState } from './infoLines.js';
+import { LineScan } from '../scan/scanResult.js';
 import { readLines } from './infoRead.js';
 
 export interface SessionInfo {
@@ -83,6 +84,7 @@ export class SessionInfoCache {
     // line is counted once it is complete.
     let shown = st;
     let size: number;
+    const line = new LineScan();
     try {
       const r = await readLines(
         fd,
@@ -90,7 +92,7 @@ export class SessionInfoCache {
         s.size,
         st.nextLine,
         INFO_LINE_BYTES,
-        { line: (buf, start, end) => ingest(st, buf, start, end), oversize: (head, tail, lineNo, length) => ingestOversize(st, head, tail, lineNo, length) },
+        { line: (buf, start, end) => ingest(st, buf, start, end, line), oversize: (head, tail, lineNo, length) => ingestOversize(st, head, tail, lineNo, length) },
         signal,
       );
       st.offset = r.endOffset;
@@ -99,7 +101,7 @@ export class SessionInfoCache {
       size = r.size;
       if (r.tail.length) {
         shown = { ...st };
-        ingest(shown, r.tail, 0, r.tail.length);
+        ingest(shown, r.tail, 0, r.tail.length, line);
       }
     } catch (e) {
       if (signal?.aborted) throw e;

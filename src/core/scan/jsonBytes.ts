@@ -27,18 +27,26 @@ export function keyList(...names: string[]): Buffer[] {
   return names.map((n) => Buffer.from(n));
 }
 
-/** After an objectValues that found its inner key: whether the key's (last) value was an object it read (no escaped keys). */
-export const inner = { read: false };
+/** The value of one key that objectValues reads as an object, as it passes over it (the caller's, reused). */
+export interface InnerValues {
+  /** Which of the names is the key. */
+  key: number;
+  names: Buffer[];
+  at: Int32Array;
+  /** Set by objectValues: whether the key's (last) value was an object it read (no escaped keys). */
+  read: boolean;
+}
 
 /**
  * Where the values of the keys `names` are in the (valid) object `b[s…e)`: [start, end) pairs into
  * `at` by the names' order (0, 0: no such key; the last of a repeated key, as JSON.parse keeps); the
  * index past the object, or -1 when a key has an escape (it could spell one of them). The value of
- * `names[innerKey]`, when it is an object, is read the same way into `innerAt` (`inner.read`) as it is
- * passed over: its bytes are read once.
+ * `names[inner.key]`, when it is an object, is read the same way into `inner.at` (`inner.read`) as it
+ * is passed over: its bytes are read once.
  */
-export function objectValues(b: Buffer, s: number, e: number, names: Buffer[], at: Int32Array, innerKey = -1, innerNames: Buffer[] = [], innerAt = at): number {
+export function objectValues(b: Buffer, s: number, e: number, names: Buffer[], at: Int32Array, inner?: InnerValues): number {
   at.fill(0);
+  if (inner) inner.read = false;
   let k = s + 1;
   for (;;) {
     k = skipWs(b, k, e);
@@ -51,8 +59,8 @@ export function objectValues(b: Buffer, s: number, e: number, names: Buffer[], a
     for (; j >= 0; j--) if (names[j].length === len && sameBytes(b, key, names[j])) break;
     k = skipWs(b, skipWs(b, k + 1, e) + 1, e); // past the colon
     let end = -1;
-    if (j >= 0 && j === innerKey) {
-      end = b[k] === 0x7b ? objectValues(b, k, e, innerNames, innerAt) : -1;
+    if (j >= 0 && inner && j === inner.key) {
+      end = b[k] === 0x7b ? objectValues(b, k, e, inner.names, inner.at) : -1;
       inner.read = end >= 0;
     }
     if (end < 0) end = skipValue(b, k, e);

@@ -1,64 +1,47 @@
 // The WebAssembly build of the JSON validator (wasm/jsonScan.wat) and read buffers in its memory: bytes
 // read into such a buffer are validated in place, several times faster than jsonValid.ts's JavaScript
-// loop (which decides wherever WebAssembly cannot: bytes elsewhere, nesting deeper than its stack).
+// loop (which decides wherever WebAssembly cannot: bytes elsewhere, nesting deeper than its stack). Its
+// answers are read from its memory through wasm/layout.ts into the caller's structs (scanResult.ts).
+import { LineScan, ObjectKeys, type Notes } from './scanResult.js';
+import { LAYOUT as L } from './wasm/layout.js';
 import { jsonScanWasm } from './wasm/jsonScanBytes.js';
+import { wasmExports } from './wasmInstance.js';
+
+type Scan = (start: number, end: number, keys: number) => number;
 
 interface JsonScan {
   memory: { buffer: ArrayBuffer };
-  scan(start: number, end: number, keys: number): number;
-  scanFacts(start: number, end: number, keys: number): number;
-  scanRows(start: number, end: number, keys: number): number;
+  scan: Scan;
+  scanFacts: Scan;
+  scanRows: Scan;
   messageLine(start: number, end: number): number;
   head(start: number, end: number): number;
 }
 
-/** The part of the WebAssembly API used here (core's type libraries have no DOM). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
+/** The module, its memory (it never grows, so this stays its buffer) as words, and its time of $head. */
+interface Loaded {
+  module: JsonScan;
+  memory: ArrayBuffer;
+  words: Int32Array;
+  headMs: Float64Array;
 }
 
-/** Where buffers start: after the module's nesting stack. */
-const BASE = 2048 + 65536;
+let loaded: Loaded | null | undefined;
+let next: number = L.BUFFERS;
 
-let module: JsonScan | null | undefined;
-/** The module's memory (it never grows, so this stays its buffer); undefined until a buffer is made. */
-let memory: ArrayBuffer | undefined;
-let keyWord = new Int32Array(512);
-/** The f64 at 1632: $head's timestamp in ms. */
-let headTime = new Float64Array(1);
-/** byteOffset of the buffer of the last wasmScan, to turn the module's addresses into indexes of it. */
-let lastBase = 0;
-let next = BASE;
-
-function load(): JsonScan | null {
-  if (module === undefined) {
-    try {
-      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
-      module = new wasm.Instance(new wasm.Module(Buffer.from(jsonScanWasm, 'base64'))).exports as JsonScan;
-    } catch {
-      module = null; // no WebAssembly with SIMD here: JavaScript validates
-    }
+function load(): Loaded | null {
+  if (loaded === undefined) {
+    // (null without WebAssembly with SIMD: JavaScript validates)
+    const module = wasmExports<JsonScan>(jsonScanWasm);
+    const memory = module?.memory.buffer;
+    loaded = module && memory ? { module, memory, words: new Int32Array(memory, 0, L.STACK / 4), headMs: new Float64Array(memory, L.HEAD_MS, 1) } : null;
   }
-  return module;
-}
-
-/** A buffer of `size` bytes in the validator's memory, for good (undefined when it has no room left). */
-function scanBuffer(size: number): Buffer | undefined {
-  const m = load();
-  if (!m || next + size > m.memory.buffer.byteLength) return undefined;
-  const mem = m.memory.buffer;
-  memory = mem;
-  keyWord = new Int32Array(mem, 0, 512);
-  headTime = new Float64Array(mem, 1632, 1);
-  const b = Buffer.from(mem, next, size);
-  next += size;
-  return b;
+  return loaded;
 }
 
 /** Size of the read buffers handed out by takeReadBuffer. */
-export const READ_CHUNK = 1024 * 1024;
-/** Read buffers in the validator's memory not in use now (it has room for four; see jsonScan.wat). */
+export const READ_CHUNK = L.READ_CHUNK;
+/** Read buffers in the validator's memory not in use now (it has room for layout.ts READ_BUFFERS). */
 const free: Buffer[] = [];
 
 /**
@@ -67,26 +50,89 @@ const free: Buffer[] = [];
  * one of `size`. Give it back with giveReadBuffer when the read is over.
  */
 export function takeReadBuffer(size = READ_CHUNK): Buffer {
-  return free.pop() ?? scanBuffer(READ_CHUNK) ?? Buffer.allocUnsafe(size);
+  const f = free.pop();
+  if (f) return f;
+  const w = load();
+  if (!w || next + READ_CHUNK > w.memory.byteLength) return Buffer.allocUnsafe(size);
+  const b = Buffer.from(w.memory, next, READ_CHUNK);
+  next += READ_CHUNK;
+  return b;
 }
 
 /** Returns a buffer of takeReadBuffer (its bytes must not be used after this). */
 export function giveReadBuffer(b: Buffer): void {
-  if (memory !== undefined && b.buffer === memory && !free.includes(b)) free.push(b);
+  if (loaded && b.buffer === loaded.memory && !free.includes(b)) free.push(b);
 }
+
+/** The module when `b` lies in its memory (it decides for it), else undefined. */
+function inMemory(b: Uint8Array): Loaded | undefined {
+  return loaded && b.buffer === loaded.memory ? loaded : undefined;
+}
+
+const ROLE_MASK = L.ROLE_MASK;
+const TYPE_SHIFT = L.TYPE_SHIFT;
+const TYPE_MASK = L.ROLE_MASK << TYPE_SHIFT;
+const CONTENT = 1 << L.CONTENT_BIT;
+const ESCAPED = 1 << L.ESCAPED_BIT;
+const HAS_CONTENT = 1 << L.HAS_CONTENT_BIT;
+const FACTS_UNSURE = 1 << L.FACTS_UNSURE_BIT;
+const ROWS_UNSURE = 1 << L.ROWS_UNSURE_BIT;
+// (the answers' places as indexes of the words)
+const W_KEYS = L.KEYS / 4;
+const W_USAGE = L.USAGE / 4;
+const W_PROVIDER = L.PROVIDER / 4;
+const W_MODEL = L.MODEL / 4;
+const W_TOOL_CALLS = L.TOOL_CALLS / 4;
+const W_ID = L.HEAD_ID / 4;
+const W_ID_END = L.HEAD_ID_END / 4;
+const W_PARENT = L.HEAD_PARENT / 4;
+const W_PARENT_END = L.HEAD_PARENT_END / 4;
+const W_TIME = L.HEAD_TIME / 4;
+const W_TIME_END = L.HEAD_TIME_END / 4;
+const W_ROLE = L.HEAD_ROLE / 4;
+const W_ROLE_END = L.HEAD_ROLE_END / 4;
 
 /**
  * The validator's answer for the value at `b[start…end)` when `b` lies in its memory: the index after
  * the value, or -1; undefined when it cannot tell (`b` elsewhere, nesting too deep). With `keys`, what it
- * found of the outer object's keys is in wasmKeys(); with `facts` too, what stats reads of a message is
- * in wasmFacts(); with 'rows', also what a tree row reads, in wasmNotes().
+ * found of the outer object's keys goes there, and with `notes` what stats ('facts') or also a tree row
+ * ('rows') reads of it.
  */
-export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolean, facts: false | 'facts' | 'rows' = false): number | undefined {
-  if (b.buffer !== memory || memory === undefined) return undefined;
-  lastBase = b.byteOffset;
-  const scan = facts === 'rows' ? module!.scanRows : facts ? module!.scanFacts : module!.scan;
-  const r = scan(b.byteOffset + start, b.byteOffset + end, keys || facts ? 1 : 0);
-  return r === -1 ? -1 : r >= 0 ? r - b.byteOffset : undefined;
+export function wasmScan(b: Uint8Array, start: number, end: number, keys: ObjectKeys | undefined, notes: Notes): number | undefined {
+  const w = inMemory(b);
+  if (!w) return undefined;
+  const base = b.byteOffset;
+  const m = w.module;
+  // (notes only with keys: the .wat notes them as it finds the keys)
+  const scan = !keys || !notes ? m.scan : notes === 'rows' ? m.scanRows : m.scanFacts;
+  const r = scan(base + start, base + end, keys ? 1 : 0);
+  if (r < 0) return r === -1 ? -1 : undefined;
+  if (keys) readKeys(w.words, base, notes, keys);
+  return r - base;
+}
+
+function readKeys(words: Int32Array, base: number, notes: Notes, into: ObjectKeys): void {
+  const k = words[W_KEYS];
+  into.role = k & ROLE_MASK;
+  into.type = (k & TYPE_MASK) >> TYPE_SHIFT;
+  into.content = (k & CONTENT) !== 0;
+  into.escaped = (k & ESCAPED) !== 0;
+  into.hasContent = (k & HAS_CONTENT) !== 0;
+  // (no escape in a key or a block's type)
+  into.factsKnown = notes !== false && (k & (FACTS_UNSURE | ESCAPED)) === 0;
+  into.rowsKnown = notes === 'rows' && into.factsKnown && (k & ROWS_UNSURE) === 0;
+  into.words = words;
+  into.base = base;
+  if (!into.factsKnown) return;
+  into.usage = noted(words[W_USAGE], base);
+  into.provider = noted(words[W_PROVIDER], base);
+  into.model = noted(words[W_MODEL], base);
+  into.toolCalls = words[W_TOOL_CALLS];
+}
+
+/** The index of `base`'s buffer at the address `w` (0: none, -1). */
+function noted(w: number, base: number): number {
+  return w === 0 ? -1 : w - base;
 }
 
 /**
@@ -95,67 +141,34 @@ export function wasmScan(b: Uint8Array, start: number, end: number, keys: boolea
  * has a "content" key. undefined when `b` lies elsewhere.
  */
 export function wasmMessageLine(b: Uint8Array, start: number, end: number): number | undefined {
-  if (b.buffer !== memory || memory === undefined) return undefined;
-  return module!.messageLine(b.byteOffset + start, b.byteOffset + end);
+  const w = inMemory(b);
+  return w && w.module.messageLine(b.byteOffset + start, b.byteOffset + end);
 }
 
-export const MESSAGE_CONTENT = 16;
+export const MESSAGE_CONTENT = 1 << L.MESSAGE_CONTENT_BIT;
 
 /**
- * Where wasmHead found the fields, as indexes of its buffer: [start, end) of each (parent -1, -1: null);
- * `ms`: the timestamp's, when it is in the shape lineHead.ts isoTime reads from its digits (else NaN).
+ * For a line `b[start…end)` in the module's memory: whether it opens as pi writes a message line
+ * (lineHead.ts readHead), its fields then in `into` (its time NaN when the timestamp is not in the shape
+ * the .wat reads from its digits). undefined when `b` lies elsewhere.
  */
-export const headAt = { id: 0, idEnd: 0, parent: -1, parentEnd: -1, time: 0, timeEnd: 0, role: 0, roleEnd: 0, ms: NaN };
-
-/**
- * For a line `b[start…end)` in the module's memory: where its message object starts when it opens as
- * pi writes a message line (lineHead.ts readHead; the fields in `headAt`), else -1. undefined when `b`
- * lies elsewhere.
- */
-export function wasmHead(b: Uint8Array, start: number, end: number): number | undefined {
-  if (b.buffer !== memory || memory === undefined) return undefined;
+export function wasmHead(b: Uint8Array, start: number, end: number, into: LineScan): boolean | undefined {
+  const w = inMemory(b);
+  if (!w) return undefined;
   const base = b.byteOffset;
-  const m = module!.head(base + start, base + end);
-  if (m < 0) return -1;
-  const w = keyWord;
-  headAt.id = w[400] - base;
-  headAt.idEnd = w[401] - base;
-  headAt.parent = w[402] === 0 ? -1 : w[402] - base;
-  headAt.parentEnd = w[402] === 0 ? -1 : w[403] - base;
-  headAt.time = w[404] - base;
-  headAt.timeEnd = w[405] - base;
-  headAt.role = w[406] - base;
-  headAt.roleEnd = w[407] - base;
-  headAt.ms = headTime[0];
-  return m - base;
-}
-
-/** "role" keys (up to 3) | "type" keys << 2 | non-null content << 4 | escaped key << 5 | content key << 6 | toolCalls unsure << 7 | rows unsure << 8. */
-export function wasmKeys(): number {
-  return keyWord[0];
-}
-
-/**
- * Of the last wasmScan with facts, in its buffer's indexes: where the outer object's "usage",
- * "provider" and "model" values start (-1: no such key) and how many blocks of its "content" array
- * have the type "toolCall" (see jsonScan.wat).
- */
-export function wasmFacts(into: { usage: number; provider: number; model: number; toolCalls: number }): void {
-  const at = (w: number) => (w === 0 ? -1 : w - lastBase);
-  into.usage = at(keyWord[1]);
-  into.provider = at(keyWord[2]);
-  into.model = at(keyWord[3]);
-  into.toolCalls = keyWord[4];
-}
-
-const notes = { words: keyWord, base: 0 };
-
-/**
- * Of the last wasmScan with facts: the words of memory [0, 2048) (what the tree reads from word 5 on,
- * see jsonScan.wat) and the address of its buffer's start, to turn the noted addresses into its indexes.
- */
-export function wasmNotes(): { words: Int32Array; base: number } {
-  notes.words = keyWord;
-  notes.base = lastBase;
-  return notes;
+  const m = w.module.head(base + start, base + end);
+  if (m < 0) return false;
+  const words = w.words;
+  into.idStart = words[W_ID] - base;
+  into.idEnd = words[W_ID_END] - base;
+  const parent = words[W_PARENT];
+  into.parentStart = parent === 0 ? -1 : parent - base;
+  into.parentEnd = parent === 0 ? -1 : words[W_PARENT_END] - base;
+  into.timeStart = words[W_TIME] - base;
+  into.timeEnd = words[W_TIME_END] - base;
+  into.time = w.headMs[0];
+  into.roleStart = words[W_ROLE] - base;
+  into.roleEnd = words[W_ROLE_END] - base;
+  into.messageStart = m - base;
+  return true;
 }

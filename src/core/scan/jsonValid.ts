@@ -5,8 +5,9 @@
 // literals, balanced nesting, no trailing commas. Iterative, so nesting depth costs no stack.
 // It runs over every byte of every message line when a session opens: one loop, a reused stack, no
 // object per call, the string loop (most of the bytes) as tight as it gets. Bytes in the WebAssembly
-// validator's memory (a listing's read buffers) are decided there instead (jsonScanWasm.ts), the same way.
-import { wasmFacts, wasmKeys, wasmScan } from './jsonScanWasm.js';
+// validator's memory (the read buffers) are decided there instead (jsonScanWasm.ts), the same way.
+import { wasmScan } from './jsonScanWasm.js';
+import type { Notes, ObjectKeys } from './scanResult.js';
 
 // Byte classes for the string loop: 1 = ends or interrupts a plain run (quote, backslash, control).
 const STOP = new Uint8Array(256);
@@ -93,117 +94,78 @@ const AFTER = 2;
 
 let stack = new Uint8Array(256);
 
-/** Facts about the outermost object of the last scanValue call with `keys` set. */
-export const outerKeys = {
-  /** Keys spelled "role", plus keys with an escape (which may spell it once decoded). */
-  role: 0,
-  /** Whether a "content" key's (last) value is not null; unknown when a key had an escape. */
-  content: false,
-  escaped: false,
-  /** Keys spelled "type". */
-  type: 0,
-  /** Whether a "content" key is there at all (pi's isMessageWithContent); exact unless a key had an escape. */
-  hasContent: false,
-  /**
-   * Whether the WebAssembly validator decided (it also notes what stats reads of a message, below);
-   * false after the JavaScript loop, or when a key or "type" of a content block had an escape.
-   */
-  factsKnown: false,
-  /** Where the value of the (last) "usage", "provider" and "model" key starts; -1 when absent. */
-  usage: -1,
-  provider: -1,
-  model: -1,
-  /** Blocks of the (last) "content" array whose type is "toolCall". */
-  toolCalls: 0,
-  /** Whether the notes a tree row reads cover the message too (jsonScan.wat, rowFacts.ts); implies factsKnown. */
-  rowsKnown: false,
-};
+/** Pushes a container (OBJ, ARR) at `depth` onto the nesting stack, growing it when it is full. */
+function push(depth: number, kind: number): void {
+  if (depth >= stack.length) {
+    const s = new Uint8Array(stack.length * 2);
+    s.set(stack);
+    stack = s;
+  }
+  stack[depth] = kind;
+}
+
+/** Index after the literal or number that starts with `c` at `i`, or -1. */
+function scalar(b: Uint8Array, c: number, i: number, end: number): number {
+  if (c === 0x74) return literal(b, i, end, 0x74, 0x72, 0x75, 0x65, -1);
+  if (c === 0x66) return literal(b, i, end, 0x66, 0x61, 0x6c, 0x73, 0x65);
+  if (c === 0x6e) return literal(b, i, end, 0x6e, 0x75, 0x6c, 0x6c, -1);
+  if (c === 0x2d || isDigit(c)) return skipNumber(b, i, end);
+  return -1;
+}
+
+/** Counts the outer object's key `b[s…e)` into `keys`; true when it is "content" (its value is next). */
+function noteKey(b: Uint8Array, s: number, e: number, keys: ObjectKeys): boolean {
+  if (isKey(b, s, e, 'content')) return (keys.hasContent = true);
+  if (isKey(b, s, e, 'role')) keys.role++;
+  else if (isKey(b, s, e, 'type')) keys.type++;
+  else if (hasBackslash(b, s, e)) {
+    // A key with an escape may spell "role" once decoded: counted, so the caller falls back to JSON.parse.
+    keys.role++;
+    keys.escaped = true;
+  }
+  return false;
+}
 
 /**
  * Scans the JSON value at `b[start…end)` (leading whitespace allowed). Returns the index just after it,
- * or -1 when JSON.parse would reject it. `keys`: fill `outerKeys` for the outermost object ('facts':
- * also what stats reads of a message, when the WebAssembly validator decides; 'rows': and what a tree
- * row reads).
+ * or -1 when JSON.parse would reject it. `keys`: filled with what it found of the outermost object (when
+ * it returns -1, with anything); with `notes`, also with what stats ('facts') or also a tree row ('rows')
+ * reads of it, when the WebAssembly validator decides (factsKnown, rowsKnown).
  */
-export function scanValue(b: Uint8Array, start: number, end: number, keys: boolean | 'facts' | 'rows' = false): number {
-  const w = wasmScan(b, start, end, keys !== false, keys === 'facts' || keys === 'rows' ? keys : false);
-  if (w !== undefined) {
-    if (keys && w >= 0) {
-      const k = wasmKeys();
-      outerKeys.role = k & 3;
-      outerKeys.type = (k >> 2) & 3;
-      outerKeys.content = (k & 16) !== 0;
-      outerKeys.escaped = (k & 32) !== 0;
-      outerKeys.hasContent = (k & 64) !== 0;
-      // (no escape in a key or a block's type)
-      outerKeys.factsKnown = (keys === 'facts' || keys === 'rows') && (k & (128 | 32)) === 0;
-      if (outerKeys.factsKnown) wasmFacts(outerKeys);
-      outerKeys.rowsKnown = keys === 'rows' && outerKeys.factsKnown && (k & 256) === 0;
-    }
-    return w;
+export function scanValue(b: Uint8Array, start: number, end: number, keys?: ObjectKeys, notes: Notes = false): number {
+  const w = wasmScan(b, start, end, keys, notes);
+  if (w !== undefined) return w;
+  if (keys) {
+    keys.role = keys.type = 0;
+    keys.content = keys.escaped = keys.hasContent = keys.factsKnown = keys.rowsKnown = false;
   }
   let depth = 0;
   let state = VALUE;
   let i = start;
-  let role = 0;
-  let content = false;
-  let escaped = false;
-  let type = 0;
-  let hasContent = false;
   // The value of a depth-1 "content" key is next.
   let contentNext = false;
   for (;;) {
-    if (state === AFTER && depth === 0) {
-      if (keys) {
-        outerKeys.role = role;
-        outerKeys.content = content;
-        outerKeys.escaped = escaped;
-        outerKeys.type = type;
-        outerKeys.hasContent = hasContent;
-        outerKeys.factsKnown = false;
-        outerKeys.rowsKnown = false;
-      }
-      return i;
-    }
-    while (i < end) {
-      const w = b[i];
-      if (w !== 0x20 && w !== 0x09 && w !== 0x0a && w !== 0x0d) break;
-      i++;
-    }
+    if (state === AFTER && depth === 0) return i;
+    i = skipWs(b, i, end);
     if (i >= end) return -1;
     const c = b[i];
     if (state === VALUE) {
       if (contentNext) {
-        content = c !== 0x6e; // null
+        keys!.content = c !== 0x6e; // null
         contentNext = false;
       }
-      if (c === 0x22) {
-        i = skipString(b, i + 1, end);
-        if (i < 0) return -1;
-        state = AFTER;
-        continue;
-      }
       if (c === 0x7b || c === 0x5b) {
-        if (depth >= stack.length) {
-          const s = new Uint8Array(stack.length * 2);
-          s.set(stack);
-          stack = s;
-        }
-        const open = c === 0x7b;
-        stack[depth++] = open ? OBJ : ARR;
+        push(depth++, c === 0x7b ? OBJ : ARR);
         i = skipWs(b, i + 1, end);
-        if (i < end && b[i] === (open ? 0x7d : 0x5d)) {
+        // (c + 2: the closing brace or bracket)
+        if (i < end && b[i] === c + 2) {
           depth--;
           i++;
           state = AFTER;
-        } else state = open ? KEY : VALUE;
+        } else state = c === 0x7b ? KEY : VALUE;
         continue;
       }
-      if (c === 0x74) i = literal(b, i, end, 0x74, 0x72, 0x75, 0x65, -1);
-      else if (c === 0x66) i = literal(b, i, end, 0x66, 0x61, 0x6c, 0x73, 0x65);
-      else if (c === 0x6e) i = literal(b, i, end, 0x6e, 0x75, 0x6c, 0x6c, -1);
-      else if (c === 0x2d || isDigit(c)) i = skipNumber(b, i, end);
-      else return -1;
+      i = c === 0x22 ? skipString(b, i + 1, end) : scalar(b, c, i, end);
       if (i < 0) return -1;
       state = AFTER;
       continue;
@@ -213,16 +175,7 @@ export function scanValue(b: Uint8Array, start: number, end: number, keys: boole
       const s = i + 1;
       i = skipString(b, s, end);
       if (i < 0) return -1;
-      if (keys && depth === 1) {
-        // A key with an escape may spell "role" once decoded: counted, so the caller falls back to JSON.parse.
-        if (isKey(b, s, i - 1, 'role')) role++;
-        else if (isKey(b, s, i - 1, 'content')) contentNext = hasContent = true;
-        else if (isKey(b, s, i - 1, 'type')) type++;
-        else if (hasBackslash(b, s, i - 1)) {
-          role++;
-          escaped = true;
-        }
-      }
+      if (keys && depth === 1) contentNext = noteKey(b, s, i - 1, keys);
       i = skipWs(b, i, end);
       if (i >= end || b[i] !== 0x3a) return -1;
       i++;

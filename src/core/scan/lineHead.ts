@@ -1,11 +1,11 @@
 // Reads the head of a message line as pi writes it — {"type":"message","id":…,"parentId":…,
 // "timestamp":…,"message":{"role":… — straight from the bytes, without decoding or parsing the line.
 // This is what makes opening a 100k-entry session cheap; any other shape falls back to JSON.parse.
-import { headAt, wasmHead } from './jsonScanWasm.js';
-import { outerKeys, scanValue } from './jsonValid.js';
-
-/** What the validator notes of a message line besides its validity (jsonValid.ts scanValue). */
-export type Notes = false | 'facts' | 'rows';
+// Every function fills a LineScan (scanResult.ts): the caller's, or, for those that return what they
+// read, a scratch one of this module's, used within the call only.
+import { wasmHead } from './jsonScanWasm.js';
+import { scanValue } from './jsonValid.js';
+import { LineScan, type Notes } from './scanResult.js';
 import { hexKeyAt } from '../index/idKeys.js';
 import { F_CONTENT, F_FAST, ROLE_NAMES, type EntryRecord, type SessionIndex } from '../index/sessionIndex.js';
 
@@ -115,23 +115,16 @@ export function same(b: Buffer, from: number, to: number, s: string): boolean {
   return true;
 }
 
-/** Where readHead found the fields (one reused object: reading 100k heads makes no garbage per line). */
-const head = { idStart: 0, idEnd: 0, parentStart: -1, parentEnd: -1, time: 0, roleStart: 0, roleEnd: 0, messageStart: 0, content: false };
-
-function readHead(b: Buffer, start: number, end: number): boolean {
+/**
+ * Whether `b[start…end)` opens as pi writes a message line (its head, up to the message's role), its
+ * fields then in `into`. Only the head is read: the rest of the line is scanLine's.
+ */
+export function readHead(b: Buffer, start: number, end: number, into: LineScan): boolean {
   // (in the validator's memory, its WebAssembly reads the head: several times faster than this loop)
-  const w = wasmHead(b, start, end);
+  const w = wasmHead(b, start, end, into);
   if (w !== undefined) {
-    if (w < 0) return false;
-    head.idStart = headAt.id;
-    head.idEnd = headAt.idEnd;
-    head.parentStart = headAt.parent;
-    head.parentEnd = headAt.parentEnd;
-    head.time = Number.isNaN(headAt.ms) ? isoTime(b, headAt.time, headAt.timeEnd) : headAt.ms;
-    head.roleStart = headAt.role;
-    head.roleEnd = headAt.roleEnd;
-    head.messageStart = w;
-    return true;
+    if (w && Number.isNaN(into.time)) into.time = isoTime(b, into.timeStart, into.timeEnd);
+    return w;
   }
   if (!at(b, start, end, P_TYPE)) return false;
   let i = start + P_TYPE.length;
@@ -156,23 +149,47 @@ function readHead(b: Buffer, start: number, end: number): boolean {
   let tsEnd = i;
   while (tsEnd < end && tsEnd - i < 64 && b[tsEnd] !== 0x22 && b[tsEnd] !== 0x5c && b[tsEnd] >= 0x20) tsEnd++;
   if (tsEnd >= end || b[tsEnd] !== 0x22) return false;
-  const time = isoTime(b, i, tsEnd);
+  const timeStart = i;
   i = tsEnd + 1;
   if (!at(b, i, end, P_ROLE)) return false;
   const messageStart = i + 11; // after ,"message":
   i += P_ROLE.length;
   const rEnd = token(b, i, end, 64);
   if (rEnd < 0) return false;
-  head.idStart = idStart;
-  head.idEnd = idEnd;
-  head.parentStart = parentStart;
-  head.parentEnd = parentEnd;
-  head.time = time;
-  head.roleStart = i;
-  head.roleEnd = rEnd;
-  head.messageStart = messageStart;
+  into.idStart = idStart;
+  into.idEnd = idEnd;
+  into.parentStart = parentStart;
+  into.parentEnd = parentEnd;
+  into.timeStart = timeStart;
+  into.timeEnd = tsEnd;
+  into.time = isoTime(b, timeStart, tsEnd);
+  into.roleStart = i;
+  into.roleEnd = rEnd;
+  into.messageStart = messageStart;
   return true;
 }
+
+/**
+ * The line scanner: whether `b[start…end)` is a message line in pi's shape that JSON.parse accepts with
+ * the same fields (readHead's head; then the message object valid JSON with one "role" key, and only the
+ * closing brace after it, so that no later duplicate of a head key can override it). What it read is in
+ * `into`, the message's keys in `into.message` (with `notes`, what stats or a tree row reads of it too).
+ */
+export function scanLine(b: Buffer, start: number, end: number, notes: Notes, into: LineScan): boolean {
+  if (!readHead(b, start, end, into)) return false;
+  const keys = into.message;
+  const e = scanValue(b, into.messageStart, end, keys, notes);
+  // (the brace within the line: a torn line's next byte may be one)
+  if (e < 0 || e >= end || keys.role !== 1 || b[e] !== 0x7d) return false;
+  for (let k = e + 1; k < end; k++) {
+    const c = b[k];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** Scratch for the functions below that return what they read (used within one call). */
+const scratch = new LineScan();
 
 /**
  * The head of the message line `b[start…end)`, or undefined when it is not in pi's shape.
@@ -180,38 +197,21 @@ function readHead(b: Buffer, start: number, end: number): boolean {
  * first saves making a new parent-id string for every line.
  */
 export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string, wholeLine = false): MessageHead | undefined {
-  if (!readHead(b, start, end)) return undefined;
+  const h = scratch;
   // `wholeLine`: b[start…end) is the whole line, and it must be one JSON.parse accepts.
-  if (wholeLine && !restIsValid(b, end)) return undefined;
-  return { id: b.toString('latin1', head.idStart, head.idEnd), parentId: parentOf(b, prevId), time: head.time, role: roleAt(b, head.roleStart, head.roleEnd), messageStart: head.messageStart };
+  if (!(wholeLine ? scanLine(b, start, end, false, h) : readHead(b, start, end, h))) return undefined;
+  return { id: b.toString('latin1', h.idStart, h.idEnd), parentId: parentOf(b, h, prevId), time: h.time, role: roleAt(b, h.roleStart, h.roleEnd), messageStart: h.messageStart };
 }
 
-/**
- * What listHead() read: the role's code (ROLE_NAMES; 0 for another role), the entry's time, where the
- * message starts, and (for a whole line) whether the message has a "content" key.
- */
-export const listed = { role: 0, time: 0, messageStart: 0, hasContent: false };
-
-/**
- * A list row's view of a message line in pi's shape: true and `listed` filled, without making a
- * string; false when the line is not in that shape or (`wholeLine`) not one JSON.parse accepts.
- */
-export function listHead(b: Buffer, start: number, end: number, wholeLine: boolean): boolean {
-  if (!readHead(b, start, end) || (wholeLine && !restIsValid(b, end))) return false;
-  listed.role = Math.max(0, roleCodeAt(b, head.roleStart, head.roleEnd));
-  listed.time = head.time;
-  listed.messageStart = head.messageStart;
-  listed.hasContent = wholeLine && outerKeys.hasContent;
-  return true;
+function parentOf(b: Buffer, h: LineScan, prevId: string | undefined): string | null {
+  if (h.parentStart < 0) return null;
+  return prevId !== undefined && same(b, h.parentStart, h.parentEnd, prevId) ? prevId : b.toString('latin1', h.parentStart, h.parentEnd);
 }
 
-function parentOf(b: Buffer, prevId: string | undefined): string | null {
-  if (head.parentStart < 0) return null;
-  return prevId !== undefined && same(b, head.parentStart, head.parentEnd, prevId) ? prevId : b.toString('latin1', head.parentStart, head.parentEnd);
-}
-
-/** The code (ROLE_NAMES) of a known role spelled at `b[from…to)`, else -1. */
-function roleCodeAt(b: Buffer, from: number, to: number): number {
+/** The code (ROLE_NAMES) of the role readHead found, when it is a known one, else -1. */
+export function roleCodeOf(b: Buffer, h: LineScan): number {
+  const from = h.roleStart;
+  const to = h.roleEnd;
   let code: number;
   switch (to - from) {
     case 4:
@@ -239,38 +239,23 @@ function roleCodeAt(b: Buffer, from: number, to: number): number {
 }
 
 /**
- * Whether the rest of a line whose head readHead took is what JSON.parse accepts, with the same
- * fields: the message object valid JSON with one "role" key, then only the closing brace (so no later
- * duplicate of a head key can override it).
- */
-function restIsValid(b: Buffer, end: number, notes: Notes = false): boolean {
-  const e = scanValue(b, head.messageStart, end, notes || true);
-  if (e < 0 || outerKeys.role !== 1 || b[e] !== 0x7d) return false;
-  for (let k = e + 1; k < end; k++) {
-    const c = b[k];
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
-  }
-  head.content = outerKeys.content;
-  return true;
-}
-
-/**
  * The index record of a message line in pi's shape (what parseMessageHead reads, without the garbage),
  * or undefined when the line is not in that shape or not valid JSON (the caller then parses it, and
  * reports it if JSON.parse rejects it too).
  */
 export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
-  if (!readHead(b, start, end) || !restIsValid(b, end)) return undefined;
+  const h = scratch;
+  if (!scanLine(b, start, end, false, h)) return undefined;
   // Every record is made with all its fields, in this order: one hidden class for all of them.
   return {
-    id: b.toString('latin1', head.idStart, head.idEnd),
-    parentId: parentOf(b, prevId),
+    id: b.toString('latin1', h.idStart, h.idEnd),
+    parentId: parentOf(b, h, prevId),
     type: 'message',
-    time: head.time,
+    time: h.time,
     line,
     offset,
     length: end - start,
-    role: roleAt(b, head.roleStart, head.roleEnd),
+    role: roleAt(b, h.roleStart, h.roleEnd),
     entry: undefined,
     parent: undefined,
     seq: 0,
@@ -279,32 +264,32 @@ export function messageRecord(b: Buffer, start: number, end: number, prevId: str
 
 /**
  * Fills `index.pending` from a message line in pi's shape and adds it, making no string for an id in
- * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. `notes`: the
- * validator also notes what stats ('facts') or a tree row ('rows') reads of the message (jsonValid.ts).
+ * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. What was read
+ * of the line is in `scan` (scanLine; with `notes`, what stats or a tree row reads of the message too).
  */
-export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, notes: Notes = false): boolean {
-  if (!readHead(b, start, end) || !restIsValid(b, end, notes)) return false;
+export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, notes: Notes, scan: LineScan): boolean {
+  if (!scanLine(b, start, end, notes, scan)) return false;
   const p = index.pending;
-  const k = hexKeyAt(b, head.idStart, head.idEnd);
+  const k = hexKeyAt(b, scan.idStart, scan.idEnd);
   p.idKey = k;
-  p.idStr = k < 0 ? b.toString('latin1', head.idStart, head.idEnd) : '';
-  if (head.parentStart < 0) p.parentKind = 0;
+  p.idStr = k < 0 ? b.toString('latin1', scan.idStart, scan.idEnd) : '';
+  if (scan.parentStart < 0) p.parentKind = 0;
   else {
-    const pk = hexKeyAt(b, head.parentStart, head.parentEnd);
+    const pk = hexKeyAt(b, scan.parentStart, scan.parentEnd);
     p.parentKind = pk >= 0 ? 1 : 2;
     p.parentKey = pk;
-    p.parentStr = pk >= 0 ? '' : b.toString('latin1', head.parentStart, head.parentEnd);
+    p.parentStr = pk >= 0 ? '' : b.toString('latin1', scan.parentStart, scan.parentEnd);
   }
   p.typeCode = 0; // message
-  const rc = roleCodeAt(b, head.roleStart, head.roleEnd);
+  const rc = roleCodeOf(b, scan);
   p.roleCode = rc;
-  p.role = rc < 0 ? roleAt(b, head.roleStart, head.roleEnd) : undefined;
-  p.time = head.time;
+  p.role = rc < 0 ? roleAt(b, scan.roleStart, scan.roleEnd) : undefined;
+  p.time = scan.time;
   p.line = line;
   p.offset = offset;
   p.length = end - start;
   p.entry = undefined;
-  p.bits = F_FAST | (head.content ? F_CONTENT : 0);
+  p.bits = F_FAST | (scan.message.content ? F_CONTENT : 0);
   index.commit();
   return true;
 }
@@ -316,12 +301,13 @@ export function commitMessageLine(index: SessionIndex, b: Buffer, start: number,
  */
 export function rawMessageOf(b: Buffer, index: SessionIndex, i: number): Buffer | undefined {
   const bits = index.lineBits(i);
-  if (messageStartOf(b, index, i) < 0) return undefined;
+  const m = messageStartOf(b, index, i);
+  if (m < 0) return undefined;
   const rc = index.roleCodeOf(i);
   if (rc >= 1 && rc <= 4 && !(bits & F_CONTENT)) return undefined;
   let e = b.length - 1;
-  while (e > head.messageStart && (b[e] === 0x20 || b[e] === 0x09 || b[e] === 0x0d)) e--;
-  return b[e] === 0x7d ? b.subarray(head.messageStart, e) : undefined;
+  while (e > m && (b[e] === 0x20 || b[e] === 0x09 || b[e] === 0x0d)) e--;
+  return b[e] === 0x7d ? b.subarray(m, e) : undefined;
 }
 
 /**
@@ -330,8 +316,9 @@ export function rawMessageOf(b: Buffer, index: SessionIndex, i: number): Buffer 
  * any more.
  */
 export function messageStartOf(b: Buffer, index: SessionIndex, i: number): number {
-  if (!(index.lineBits(i) & F_FAST) || !readHead(b, 0, b.length)) return -1;
+  const h = scratch;
+  if (!(index.lineBits(i) & F_FAST) || !readHead(b, 0, b.length, h)) return -1;
   const key = index.idKeyOf(i);
-  if (key >= 0 ? hexKeyAt(b, head.idStart, head.idEnd) !== key : !same(b, head.idStart, head.idEnd, index.idOf(i))) return -1;
-  return head.messageStart;
+  if (key >= 0 ? hexKeyAt(b, h.idStart, h.idEnd) !== key : !same(b, h.idStart, h.idEnd, index.idOf(i))) return -1;
+  return h.messageStart;
 }

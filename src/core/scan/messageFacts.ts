@@ -3,6 +3,7 @@
 // (pi's shape, JSON.parse would accept them): values are skipped by their delimiters, long strings by
 // native search. Anything unusual (an escaped key, a value of an unexpected type) answers false and
 // the caller parses the line instead, so the result is always what JSON.parse would give.
+import type { ObjectKeys } from './scanResult.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -88,20 +89,18 @@ function numAt(b: Buffer, v: number, end: number): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-export interface UsageFacts {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  cost: number;
+/** What stats sums of a message: filled by readUsageFacts / readNotedFacts (one per reader, reused line after line). */
+export class UsageFacts {
+  input = 0;
+  output = 0;
+  cacheRead = 0;
+  cacheWrite = 0;
+  cost = 0;
   /** `provider` / `model`: undefined when absent, null when null. */
-  provider: string | null | undefined;
-  model: string | null | undefined;
-  toolCalls: number;
+  provider: string | null | undefined = undefined;
+  model: string | null | undefined = undefined;
+  toolCalls = 0;
 }
-
-/** One reused result (no object per line). */
-export const facts: UsageFacts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, provider: undefined, model: undefined, toolCalls: 0 };
 
 /** The last strings made for provider / model values, by their bytes (a session uses a few models). */
 const seen: { bytes: Buffer; value: string }[] = [];
@@ -200,7 +199,7 @@ function literalAt(b: Buffer, i: number, lit: Buffer): boolean {
  * pi's usage object at `o`, read by its keys in pi's order without a key lookup each; false (nothing
  * certain read) when it is laid out any other way.
  */
-function readPiUsage(b: Buffer, o: number): boolean {
+function readPiUsage(b: Buffer, o: number, f: UsageFacts): boolean {
   let i = o;
   const figures = [0, 0, 0, 0, 0];
   for (let k = 0; k < PI_USAGE.length; k++) {
@@ -217,22 +216,21 @@ function readPiUsage(b: Buffer, o: number): boolean {
     if (c !== 0x2d && !(c >= 0x30 && c <= 0x39)) return false;
     // (only the total is read: the other costs are floats, whose reading is the slow part)
     if (k === PI_COST.length - 1) {
-      facts.cost = valueAt(b, v);
+      f.cost = valueAt(b, v);
       i = valueEnd;
     } else i = skipValue(b, v);
   }
   if (b[i] !== 0x7d || b[i + 1] !== 0x7d) return false;
-  facts.input = figures[0];
-  facts.output = figures[1];
-  facts.cacheRead = figures[2];
-  facts.cacheWrite = figures[3];
+  f.input = figures[0];
+  f.output = figures[1];
+  f.cacheRead = figures[2];
+  f.cacheWrite = figures[3];
   return true;
 }
 
-/** Usage object at `o` into `facts`; false on an escaped key. */
-function readUsage(b: Buffer, o: number): boolean {
-  if (readPiUsage(b, o)) return true;
-  const f = facts;
+/** Usage object at `o` into `f`; false on an escaped key. */
+function readUsage(b: Buffer, o: number, f: UsageFacts): boolean {
+  if (readPiUsage(b, o, f)) return true;
   f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
   for (let q = firstKey(b, o); q >= 0;) {
     const v = readKey(b, q);
@@ -266,8 +264,8 @@ function readUsage(b: Buffer, o: number): boolean {
   return true;
 }
 
-/** Counts the `toolCall` blocks of the content array at `a` into facts.toolCalls; false on an escaped key. */
-function readContent(b: Buffer, a: number): number {
+/** Counts the `toolCall` blocks of the content array at `a` into f.toolCalls; the index past it, or -1 on an escaped key. */
+function readContent(b: Buffer, a: number, f: UsageFacts): number {
   let i = ws(b, a + 1);
   if (b[i] === 0x5d) return i + 1;
   for (;;) {
@@ -288,7 +286,7 @@ function readContent(b: Buffer, a: number): number {
         }
         q = ws(b, n + 1);
       }
-      if (type === 'toolCall') facts.toolCalls++;
+      if (type === 'toolCall') f.toolCalls++;
       i = end;
     } else i = skipValue(b, i);
     i = ws(b, i);
@@ -298,12 +296,11 @@ function readContent(b: Buffer, a: number): number {
 }
 
 /**
- * Reads into `facts` what stats sums of the message object at `b[messageStart]`: the usage (zeros when
+ * Reads into `f` what stats sums of the message object at `b[messageStart]`: the usage (zeros when
  * it is missing or not an object), provider, model and the number of `toolCall` blocks in the content.
  * False when the caller must parse the line instead.
  */
-export function readUsageFacts(b: Buffer, messageStart: number): boolean {
-  const f = facts;
+export function readUsageFacts(b: Buffer, messageStart: number, f: UsageFacts): boolean {
   f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
   f.provider = f.model = undefined;
   f.toolCalls = 0;
@@ -315,7 +312,7 @@ export function readUsageFacts(b: Buffer, messageStart: number): boolean {
     let end: number;
     if (isKey(b, ks, ke, 'usage')) {
       f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
-      if (b[v] === 0x7b && !readUsage(b, v)) return false;
+      if (b[v] === 0x7b && !readUsage(b, v, f)) return false;
       end = skipValue(b, v);
     } else if (isKey(b, ks, ke, 'model') || isKey(b, ks, ke, 'provider')) {
       const str = stringAt(b, v);
@@ -326,7 +323,7 @@ export function readUsageFacts(b: Buffer, messageStart: number): boolean {
     } else if (isKey(b, ks, ke, 'content')) {
       f.toolCalls = 0;
       if (b[v] === 0x5b) {
-        end = readContent(b, v);
+        end = readContent(b, v, f);
         if (end < 0) return false;
       } else end = skipValue(b, v);
     } else end = skipValue(b, v);
@@ -337,15 +334,14 @@ export function readUsageFacts(b: Buffer, messageStart: number): boolean {
 
 /**
  * What readUsageFacts reads, from where the WebAssembly validator noted the values while it checked
- * the line (jsonValid.ts outerKeys, when factsKnown): the usage object, provider and model are read from
- * their few bytes, the toolCall blocks were counted there. False when the caller must parse the line.
+ * the line (scanResult.ts ObjectKeys, when factsKnown): the usage object, provider and model are read
+ * from their few bytes, the toolCall blocks were counted there. False when the caller must parse the line.
  */
-export function readNotedFacts(b: Buffer, at: { usage: number; provider: number; model: number; toolCalls: number }): boolean {
-  const f = facts;
+export function readNotedFacts(b: Buffer, at: ObjectKeys, f: UsageFacts): boolean {
   f.input = f.output = f.cacheRead = f.cacheWrite = f.cost = 0;
   f.provider = f.model = undefined;
   f.toolCalls = at.toolCalls;
-  if (at.usage >= 0 && b[at.usage] === 0x7b && !readUsage(b, at.usage)) return false;
+  if (at.usage >= 0 && b[at.usage] === 0x7b && !readUsage(b, at.usage, f)) return false;
   if (at.provider >= 0) {
     const s = stringAt(b, at.provider);
     if (s === false) return false;

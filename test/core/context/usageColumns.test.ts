@@ -6,7 +6,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { facts, readUsageFacts } from '../../../src/core/scan/messageFacts.js';
+import { readUsageFacts, UsageFacts } from '../../../src/core/scan/messageFacts.js';
 import { Session } from '../../../src/core/session/session.js';
 import { computeStats } from '../../../src/core/context/stats.js';
 import { noteUsage, UsageColumns } from '../../../src/core/context/usageColumns.js';
@@ -23,6 +23,9 @@ async function both(file: string) {
   const withNotes = await computeStats(s, undefined, cols);
   return { plain, withNotes, noted, carriers: (plain.messagesByRole.assistant ?? 0) + (plain.messagesByRole.toolResult ?? 0) };
 }
+
+/** What readUsageFacts fills. */
+const facts = new UsageFacts();
 
 describe('usage noted while reading', () => {
   it('generated sessions in pi shape: the same stats, every assistant and toolResult line noted', async () => {
@@ -95,7 +98,7 @@ describe('usage noted while reading', () => {
         const usage = { input: f[0], output: f[1], cacheRead: f[2], cacheWrite: f[3], totalTokens: f[4], cost: { input: f[5], output: f[6], cacheRead: f[7], cacheWrite: f[8], total: f[9] } };
         const message = { role: 'assistant', content: toolCall ? [{ type: 'toolCall', id: 'c', name: 'n', arguments: {} }] : [], provider: 'p', model: 'm', usage };
         const b = Buffer.from(JSON.stringify(message));
-        assert.ok(readUsageFacts(b, 0));
+        assert.ok(readUsageFacts(b, 0, facts));
         const v = JSON.parse(b.toString()) as typeof message;
         const num = (x: number) => (Number.isFinite(x) ? x : 0);
         assert.deepStrictEqual(
@@ -125,7 +128,7 @@ describe('usage noted while reading', () => {
         const b = Buffer.from(
           `{"role":"assistant","usage":{"input":${a},"output":1,"cacheRead":2,"cacheWrite":3,"totalTokens":6,"cost":{"input":${a},"output":0,"cacheRead":0,"cacheWrite":0,"total":${total}}}}`,
         );
-        assert.ok(readUsageFacts(b, 0));
+        assert.ok(readUsageFacts(b, 0, facts));
         const num = (t: string) => (Number.isFinite(Number(t)) ? Number(t) : 0);
         assert.ok(Object.is(facts.input, num(a)), `${a}: ${facts.input}`);
         assert.ok(Object.is(facts.cost, num(total)), `${total}: ${facts.cost}`);

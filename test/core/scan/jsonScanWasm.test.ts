@@ -1,13 +1,15 @@
-// The WebAssembly JSON validator (src/core/wasm/jsonScan.wat), which decides for bytes in its memory
-// (a listing's read buffers): its committed bytes are the .wat's, and it decides as JSON.parse does and
+// The WebAssembly JSON validator (src/core/scan/wasm/jsonScan.wat), which decides for bytes in its memory
+// (the read buffers): its committed bytes are the .wat's, and it decides as JSON.parse does and
 // reports the same facts about an object's keys as the JavaScript validator, differentially.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmNotes, wasmScan } from '../../../src/core/scan/jsonScanWasm.js';
-import { isValidJson, outerKeys, scanValue } from '../../../src/core/scan/jsonValid.js';
-import { listed, listHead, parseMessageHead } from '../../../src/core/scan/lineHead.js';
+import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmScan } from '../../../src/core/scan/jsonScanWasm.js';
+import { isValidJson, scanValue } from '../../../src/core/scan/jsonValid.js';
+import { parseMessageHead, roleCodeOf, scanLine } from '../../../src/core/scan/lineHead.js';
+import { LineScan, ObjectKeys, type RowValue } from '../../../src/core/scan/scanResult.js';
+import { LAYOUT as L } from '../../../src/core/scan/wasm/layout.js';
 import { jsonScanWasm } from '../../../src/core/scan/wasm/jsonScanBytes.js';
 import { compileWat } from '../../../scripts/wasm.mjs';
 
@@ -31,11 +33,14 @@ function inWasm(text: string, at = 3): Buffer {
   return mem.subarray(at, at + n);
 }
 
+/** What the scans below find of an object's keys, and of a message line. */
+const outerKeys = new ObjectKeys();
+const lineScan = new LineScan();
 const keysOf = () => ({ role: Math.min(outerKeys.role, 3), type: Math.min(outerKeys.type, 3), content: outerKeys.content, escaped: outerKeys.escaped, hasContent: outerKeys.hasContent });
 
 /** The JavaScript validator's answer and keys, on a copy outside the module's memory. */
 function inJs(b: Buffer, keys: boolean): { r: number; keys?: ReturnType<typeof keysOf> } {
-  const r = scanValue(Buffer.from(b), 0, b.length, keys);
+  const r = scanValue(Buffer.from(b), 0, b.length, keys ? outerKeys : undefined);
   return { r, keys: keys && r >= 0 ? keysOf() : undefined };
 }
 
@@ -86,24 +91,24 @@ function skipJson(b: Buffer, at: number): number {
 }
 
 describe('WebAssembly JSON validator', () => {
-  it('its committed bytes are what the .wat compiles to (run `node scripts/wasm.mjs` after editing it)', async () => {
+  it('its committed bytes are what the .wat compiles to (run `npm run wasm` after editing it or layout.ts)', async () => {
     const bytes = await compileWat(join(__dirname, '..', '..', '..', 'src', 'core', 'scan', 'wasm', 'jsonScan.wat'));
     assert.equal(bytes.toString('base64'), jsonScanWasm);
   });
 
   it('buffers lie in its memory: it, not JavaScript, decides for them', () => {
     assert.ok(mem, 'a buffer in the module memory');
-    assert.equal(wasmScan(inWasm('{"a":[1]}'), 0, 9, false), 9);
-    assert.equal(wasmScan(Buffer.from('{"a":[1]}'), 0, 9, false), undefined, 'elsewhere: JavaScript decides');
+    assert.equal(wasmScan(inWasm('{"a":[1]}'), 0, 9, undefined, false), 9);
+    assert.equal(wasmScan(Buffer.from('{"a":[1]}'), 0, 9, undefined, false), undefined, 'elsewhere: JavaScript decides');
     // A value nested deeper than its stack is handed back to JavaScript, which decides the same.
     const deep = `${'['.repeat(70_000)}${']'.repeat(70_000)}`;
-    assert.equal(wasmScan(inWasm(deep), 0, deep.length, false), undefined);
+    assert.equal(wasmScan(inWasm(deep), 0, deep.length, undefined, false), undefined);
     assert.equal(isValidJson(inWasm(deep)), true);
     assert.equal(isValidJson(inWasm(deep.slice(0, -1))), false);
   });
 
   it('read buffers: four in its memory, reused once given back; more at once are ordinary buffers', () => {
-    const inMemory = (b: Buffer) => wasmScan(b.fill(0x20, 0, 8).fill(0x31, 8, 9), 0, 9, false) !== undefined;
+    const inMemory = (b: Buffer) => wasmScan(b.fill(0x20, 0, 8).fill(0x31, 8, 9), 0, 9, undefined, false) !== undefined;
     const taken = [takeReadBuffer(), takeReadBuffer(), takeReadBuffer()]; // with `mem`, four
     assert.ok(taken.every(inMemory));
     const extra = takeReadBuffer(100);
@@ -129,9 +134,9 @@ describe('WebAssembly JSON validator', () => {
         assert.equal(isValidJson(b), accepts(text), text.slice(0, 300));
         const js = inJs(b, true);
         // scanFacts (the same scan, noting more) decides the same and finds the same keys
-        assert.equal(scanValue(b, 0, b.length, 'facts'), js.r, text.slice(0, 300));
+        assert.equal(scanValue(b, 0, b.length, outerKeys, 'facts'), js.r, text.slice(0, 300));
         if (js.r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
-        const r = scanValue(b, 0, b.length, true);
+        const r = scanValue(b, 0, b.length, outerKeys);
         assert.equal(r, js.r, text.slice(0, 300));
         if (r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
       }),
@@ -153,7 +158,7 @@ describe('WebAssembly JSON validator', () => {
       const t = text.slice(0, cut);
       assert.equal(isValidJson(inWasm(t)), accepts(t), t);
     }
-    const r = scanValue(inWasm(text), 0, Buffer.byteLength(text), true);
+    const r = scanValue(inWasm(text), 0, Buffer.byteLength(text), outerKeys);
     assert.equal(r, Buffer.byteLength(text));
     assert.deepEqual(keysOf(), { role: 1, type: 0, content: true, escaped: false, hasContent: true });
   });
@@ -210,7 +215,9 @@ describe('WebAssembly JSON validator', () => {
         const b = inWasm(text, at);
         const w = wasmMessageLine(b, 0, b.length);
         // (it tells only user and assistant apart: the roles a row reads more of)
-        const js = listHead(Buffer.from(b), 0, b.length, true) ? (listed.role <= 2 ? listed.role : 0) | (listed.hasContent ? MESSAGE_CONTENT : 0) : -1;
+        const copy = Buffer.from(b);
+        const role = scanLine(copy, 0, b.length, false, lineScan) ? Math.max(0, roleCodeOf(copy, lineScan)) : -1;
+        const js = role < 0 ? -1 : (role <= 2 ? role : 0) | (lineScan.message.hasContent ? MESSAGE_CONTENT : 0);
         assert.equal(w, js, text);
         if (w !== undefined && w >= 0) {
           const v = JSON.parse(text) as { type: string; message: { role: string } };
@@ -311,7 +318,7 @@ describe('WebAssembly JSON validator', () => {
     fc.assert(
       fc.property(message, fc.nat({ max: 40 }), (text, at) => {
         const b = inWasm(text, at);
-        const r = scanValue(b, 0, b.length, 'facts');
+        const r = scanValue(b, 0, b.length, outerKeys, 'facts');
         const v = JSON.parse(text) as Record<string, unknown>;
         assert.equal(r, b.length, text);
         const hasEscape = text.includes('\\u'); // (the generated escapes are all \\u ones, in keys and block types)
@@ -372,22 +379,22 @@ describe('WebAssembly JSON validator', () => {
       fc.tuple(json('nested'), json({ content: [{ type: 'text', text: 'no' }], stopReason: 'x', command: 'no' })),
     );
     const message = fc.array(member, { maxLength: 8 }).map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
-    const slots: [string, number][] = [
-      ['content', 5],
-      ['stopReason', 7],
-      ['errorMessage', 9],
-      ['toolCallId', 11],
-      ['toolName', 13],
-      ['command', 15],
+    const slots: [string, RowValue][] = [
+      ['content', L.CONTENT],
+      ['stopReason', L.STOP_REASON],
+      ['errorMessage', L.ERROR_MESSAGE],
+      ['toolCallId', L.TOOL_CALL_ID],
+      ['toolName', L.TOOL_NAME],
+      ['command', L.COMMAND],
     ];
     let covered = 0;
     fc.assert(
       fc.property(message, fc.nat({ max: 40 }), (text, at) => {
         const b = inWasm(text, at);
         // (stats' scan does not note them)
-        assert.equal(scanValue(b, 0, b.length, 'facts'), b.length, text);
+        assert.equal(scanValue(b, 0, b.length, outerKeys, 'facts'), b.length, text);
         assert.equal(outerKeys.rowsKnown, false);
-        assert.equal(scanValue(b, 0, b.length, 'rows'), b.length, text);
+        assert.equal(scanValue(b, 0, b.length, outerKeys, 'rows'), b.length, text);
         const v = JSON.parse(text) as Record<string, unknown>;
         const objects = Array.isArray(v.content) && v.content.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
         // unsure only for a content array it cannot list (an element not an object, more than 64), or as stats is
@@ -395,29 +402,31 @@ describe('WebAssembly JSON validator', () => {
         assert.equal(outerKeys.rowsKnown, outerKeys.factsKnown && listable, text);
         if (!outerKeys.rowsKnown) return;
         covered++;
-        const { words, base } = wasmNotes();
-        for (const [k, w] of slots) {
-          const got = words[w] === 0 ? undefined : JSON.parse(b.toString('utf8', words[w] - base, words[w + 1] - base));
+        const m = outerKeys;
+        for (const [k, at] of slots) {
+          const got = m.valueStart(at) < 0 ? undefined : JSON.parse(b.toString('utf8', m.valueStart(at), m.valueEnd(at)));
           assert.deepEqual(got, Object.hasOwn(v, k) ? v[k] : undefined, `${k} of ${text}`);
         }
+        // (noted, else 0: as plainEnd answers)
+        const orZero = (x: number) => (x < 0 ? 0 : x);
         // A plain string (printable ASCII, no escapes): where it ends, else 0. `at`: where it starts.
         const plainEnd = (value: unknown, at: number) =>
           typeof value === 'string' && /^[\x20-\x7e]*$/.test(value) && b.toString('latin1', at, at + value.length + 2) === JSON.stringify(value) ? at + value.length + 2 : 0;
-        assert.equal(words[384] && words[384] - base, plainEnd(v.content, words[5] - base), `content of ${text}`);
+        assert.equal(orZero(m.contentPlainEnd()), plainEnd(v.content, m.valueStart(L.CONTENT)), `content of ${text}`);
         if (!Array.isArray(v.content)) return;
-        assert.equal(words[17], v.content.length, text);
+        assert.equal(m.blockCount(), v.content.length, text);
         v.content.forEach((c, k) => {
-          const [s, e, kind] = [words[18 + 3 * k] - base, words[19 + 3 * k] - base, words[20 + 3 * k]];
+          const [s, e, kind] = [m.blockStart(k), m.blockEnd(k), m.blockKind(k)];
           assert.deepEqual(JSON.parse(b.toString('utf8', s, e)), c, text);
           const type = (c as { type?: unknown }).type;
-          assert.equal(kind, type === 'text' ? 1 : type === 'toolCall' ? 2 : 0, text);
+          assert.equal(kind, type === 'text' ? L.KIND_TEXT : type === 'toolCall' ? L.KIND_TOOL_CALL : 0, text);
           // its (last) "text" value: where it starts, and where it ends when it is a plain string
           const t = c as { text?: unknown };
-          assert.equal(words[256 + 2 * k] !== 0, Object.hasOwn(t, 'text'), `text key of block ${k} of ${text}`);
+          assert.equal(m.textStart(k) >= 0, Object.hasOwn(t, 'text'), `text key of block ${k} of ${text}`);
           if (!Object.hasOwn(t, 'text')) return;
-          const at = words[256 + 2 * k] - base;
+          const at = m.textStart(k);
           assert.deepEqual(JSON.parse(b.toString('utf8', at, skipJson(b, at))), t.text, text);
-          assert.equal(words[257 + 2 * k] && words[257 + 2 * k] - base, plainEnd(t.text, at), `text of block ${k} of ${text}`);
+          assert.equal(orZero(m.textPlainEnd(k)), plainEnd(t.text, at), `text of block ${k} of ${text}`);
         });
       }),
       { numRuns: 20000 },
@@ -427,12 +436,12 @@ describe('WebAssembly JSON validator', () => {
 
   it('the JavaScript validator leaves those facts unknown (the caller reads the message itself), and so does a scan not asked for them', () => {
     const text = '{"role":"assistant","content":[{"type":"toolCall"}],"usage":{"input":1}}';
-    assert.equal(scanValue(Buffer.from(text), 0, text.length, 'facts'), text.length);
+    assert.equal(scanValue(Buffer.from(text), 0, text.length, outerKeys, 'facts'), text.length);
     assert.equal(outerKeys.factsKnown, false);
     // and the WebAssembly one notes them only when asked
-    assert.equal(scanValue(inWasm(text), 0, text.length, true), text.length);
+    assert.equal(scanValue(inWasm(text), 0, text.length, outerKeys), text.length);
     assert.equal(outerKeys.factsKnown, false);
-    assert.equal(scanValue(inWasm(text), 0, text.length, 'facts'), text.length);
+    assert.equal(scanValue(inWasm(text), 0, text.length, outerKeys, 'facts'), text.length);
     assert.deepEqual([outerKeys.factsKnown, outerKeys.toolCalls, text.slice(outerKeys.usage, outerKeys.usage + 11)], [true, 1, '{"input":1}']);
   });
 });

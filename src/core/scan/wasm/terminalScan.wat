@@ -5,10 +5,10 @@
 ;; of the command. Compiled by scripts/wasm.mjs into terminalScanBytes.ts; test/cli/safeText.test.ts
 ;; checks that the two agree and that the scan decides as the JavaScript loop does.
 ;;
-;; Memory: the JavaScript side copies up to 64 KiB at 0, the two bytes after them (the rest of a
-;; character that starts in the last two) and 32 bytes of spaces after those.
+;; Memory (layout.ts TERMINAL_LAYOUT): the JavaScript side copies up to WINDOW bytes at 0, the two bytes
+;; after them (the rest of a character that starts in the last two) and PAD spaces after those.
 (module
-  (memory (export "memory") 2)
+  (memory (export "memory") {{PAGES}})
 
   ;; Index of the first byte in [0, len) that starts such a character, else -1.
   (func (export "unsafe") (param $len i32) (result i32)
