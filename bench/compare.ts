@@ -8,7 +8,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { pathOf, prepareCompare, splitPaths, summarizeSide, turnViews } from '../src/core/changes/compare.js';
-import { entryText } from '../src/core/context/preview.js';
+import { entryText } from '../src/core/context/entryText.js';
 import { Session } from '../src/core/session/session.js';
 import type { CompareHostMessage } from '../src/compareProtocol.js';
 import { CHROMIUM, CHROMIUM_ARGS, serve } from '../test/webview/helpers/browser';

@@ -8,7 +8,7 @@
 // memory at its highest during the build and after it (the labels still held), over before.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { userMessageLabels, type MessageLabel } from '../src/core/listing/messageLabels.js';
-import { fullText } from '../src/core/context/preview.js';
+import { fullText } from '../src/core/context/entryText.js';
 import { Session } from '../src/core/session/session.js';
 import { oneLine } from '../src/core/listing/sessionTitle.js';
 import { messageOf } from '../src/core/format/types.js';

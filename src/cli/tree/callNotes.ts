@@ -5,7 +5,7 @@
 // arguments object. Any other call goes through formatToolCall, so a row reads the same either way.
 import { sep } from 'node:path';
 import { keyList, objectValues, plainValue, printableString, sameBytes, valueIn, type InnerValues } from '../../core/scan/jsonBytes.js';
-import { formatToolCall } from '../../core/context/preview.js';
+import { formatToolCall } from '../../core/context/entryText.js';
 import type { RowFacts } from './rowFacts.js';
 import type { ObjectKeys } from '../../core/scan/scanResult.js';
 import { LAYOUT as L } from '../../core/scan/wasm/layout.js';

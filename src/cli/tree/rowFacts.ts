@@ -3,7 +3,7 @@
 // answers, and the texts of the calls a message makes. noteRows (rowNotes.ts) fills them while the
 // session is read; entries it could not note are given to `take` whole, afterwards, through the same
 // functions (preview.ts), so a row reads the same either way.
-import { entryText, formatToolCall, hasText, toolCallsOf } from '../../core/context/preview.js';
+import { entryText, formatToolCall, hasText, toolCallsOf } from '../../core/context/entryText.js';
 import { grown } from '../../core/index/indexRecord.js';
 import { ByteSlots } from '../../core/index/idKeys.js';
 import type { SessionIndex } from '../../core/index/sessionIndex.js';

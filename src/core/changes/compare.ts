@@ -5,7 +5,7 @@
 // side's edit and write calls touched. Work is proportional to the paths and done in slices.
 import type { CompareTotals } from '../../compareProtocol.js';
 import { editedPaths } from './codeChanges.js';
-import { entryText, formatToolCall, toolCallsOf, type ToolCallRef } from '../context/preview.js';
+import { entryText, formatToolCall, toolCallsOf, type ToolCallRef } from '../context/entryText.js';
 import type { Session } from '../session/session.js';
 import type { EntryRecord, SessionIndex } from '../index/sessionIndex.js';
 import { sumUsage } from '../context/stats.js';

@@ -5,7 +5,7 @@
 // session goes through markdownText.ts (fenced, a code span, escaped one-line text, or message text
 // with its HTML escaped). The compare panel, which shows this Markdown as text, gets it unescaped.
 import { basename } from 'node:path';
-import { formatToolCall } from '../context/preview.js';
+import { formatToolCall } from '../context/entryText.js';
 import { callsOf, editsOf } from './codeChanges.js';
 import type { Session } from '../session/session.js';
 import { messageOf, type SessionEntry } from '../format/types.js';

@@ -2,7 +2,7 @@
 // message with pi's token estimate, and where a compaction starts the context. Built in slices, because
 // a 100k-entry session's context has tens of thousands of messages and callers share an event loop.
 import { convertToLlm } from './context.js';
-import { fullText } from './preview.js';
+import { fullText } from './entryText.js';
 import type { Session } from '../session/session.js';
 import { estimateTokens } from '../summary/tokens.js';
 import type { AgentMessage, CompactionEntry } from '../format/types.js';

@@ -8,7 +8,7 @@ import { jsonAt, keyList, objectValues, plainValue, sameBytes, skipWs } from '..
 import { messageStartOf } from '../scan/lineHead.js';
 import { parseLineOf, StaleFileError } from '../index/lineReads.js';
 import { skipValue } from '../scan/messageFacts.js';
-import { fullText } from '../context/preview.js';
+import { fullText } from '../context/entryText.js';
 import type { Session } from '../session/session.js';
 import type { SessionIndex } from '../index/sessionIndex.js';
 import { oneLine } from './sessionTitle.js';

@@ -3,7 +3,7 @@
 // its text goes back to the editor, to be edited and sent again; any other entry becomes the leaf.
 // The tree panel and `pi-tree move` both ask this; the rule itself is src/shared/moveRule.ts.
 import { movesToParent } from '../../shared/moveRule.js';
-import { fullText } from '../context/preview.js';
+import { fullText } from '../context/entryText.js';
 import { EntryNotFoundError, type Session } from './session.js';
 import { messageOf } from '../format/types.js';
 

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/changes/compare.js';
 import { entriesMarkdown, MarkdownWriter } from '../../core/changes/exportMarkdown.js';
-import { entryText } from '../../core/context/preview.js';
+import { entryText } from '../../core/context/entryText.js';
 import type { Session } from '../../core/session/session.js';
 import type { EntryRecord } from '../../core/index/sessionIndex.js';
 import { validateCompareMessage, type CompareHostMessage, type CompareReplies, type CompareRequest, type CompareRow, type CompareSide, type CompareSideInfo } from '../../compareProtocol.js';

@@ -11,7 +11,7 @@ import type { FileDetails } from '../../core/bridge/protocol.js';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
 import { moveTarget, type MoveTarget } from '../../core/session/moveTarget.js';
-import { copyText } from '../../core/context/preview.js';
+import { copyText } from '../../core/context/entryText.js';
 import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 

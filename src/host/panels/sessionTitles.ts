@@ -3,7 +3,7 @@
 // time that name was set, its first user message, its parent, and (from the sidebar's listing) whether
 // it is a fork or a clone and which of its source's.
 import { basename } from 'node:path';
-import { fullText } from '../../core/context/preview.js';
+import { fullText } from '../../core/context/entryText.js';
 import type { Session } from '../../core/session/session.js';
 import { sessionTitle, type FamilyPlace } from '../../core/listing/sessionTitle.js';
 import { messageOf } from '../../core/format/types.js';

@@ -2,7 +2,7 @@
 // usage). Pure: no vscode import, so it is unit-tested and benchmarked directly.
 import { changesOfCall, pathsOfCall } from '../../core/changes/codeChanges.js';
 import { parseMessageHead } from '../../core/scan/lineHead.js';
-import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/context/preview.js';
+import { entryText, formatToolCall, hasText, toolCallsOf, type ToolCallRef } from '../../core/context/entryText.js';
 import { parseRecordLine } from '../../core/index/lineReads.js';
 import type { Session } from '../../core/session/session.js';
 import type { EntryRecord, SessionIndex } from '../../core/index/sessionIndex.js';

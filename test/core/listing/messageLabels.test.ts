@@ -7,7 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hasUserMessages, labelFromBytes, labelOf, userMessageLabels, type MessageLabel } from '../../../src/core/listing/messageLabels.js';
-import { fullText } from '../../../src/core/context/preview.js';
+import { fullText } from '../../../src/core/context/entryText.js';
 import { Session } from '../../../src/core/session/session.js';
 import { oneLine } from '../../../src/core/listing/sessionTitle.js';
 import { messageOf } from '../../../src/core/format/types.js';

@@ -2,7 +2,7 @@
 // tree-selector would show had JSON.stringify not thrown (its first 40 characters, then "...").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatToolCall } from '../../../src/core/context/preview.js';
+import { formatToolCall } from '../../../src/core/context/entryText.js';
 import { deepArray, deepObject } from '../../support/deepSession.js';
 
 describe('formatToolCall', () => {
