@@ -64,6 +64,19 @@ export interface SnapshotResult {
 
 const SKIPPED_KEPT = 50;
 
+/**
+ * From this many files to hash on, a snapshot writes their blobs into packs (git's bulk check-in,
+ * `core.bigFileThreshold=1` for that update-index) instead of a loose object file each: a project's
+ * baseline is a few files of compressed blobs, not 100,000 files of a disk block or more each. Compressed
+ * as loose objects are (level 1); a pack per 10,000 files, as bulk check-in looks for each new object in
+ * a list of those it wrote. update-index checks in a batch like that from git 2.37 on; before, each blob
+ * would be a pack of its own.
+ */
+const BULK_FILES = 256;
+const BULK_CHUNK = 10_000;
+const BULK_SINCE = [2, 37];
+const gitVersions = new Map<string, Promise<number[]>>();
+
 export interface StoreOptions {
   /** The git program (default `git` on PATH). */
   program?: string;
@@ -204,10 +217,30 @@ export class CheckpointStore {
         if (tracked) drop.push(path);
       }
     }
-    if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
+    if (update.length >= BULK_FILES && (await this.gitAtLeast(BULK_SINCE))) {
+      for (let i = 0; i < update.length; i += BULK_CHUNK) {
+        const chunk = update.slice(i, i + BULK_CHUNK);
+        await this.run(['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1', 'update-index', '-z', '--add', '--remove', '--stdin'], { index, input: chunk.join('\0') + '\0' });
+      }
+    } else if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
     if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
     const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
     return { tree, skipped };
+  }
+
+  /** Whether the git program is at least `want` ([major, minor]); asked once per program. */
+  private async gitAtLeast(want: readonly number[]): Promise<boolean> {
+    const program = this.opts.program ?? 'git';
+    let v = gitVersions.get(program);
+    if (!v) {
+      v = this.run(['version']).then(
+        (out) => (/(\d+)\.(\d+)/.exec(out.toString('utf8')) ?? []).slice(1).map(Number),
+        () => [],
+      );
+      gitVersions.set(program, v);
+    }
+    const [major = 0, minor = 0] = await v;
+    return major > want[0] || (major === want[0] && minor >= want[1]);
   }
 
   /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
@@ -240,9 +273,12 @@ export class CheckpointStore {
     return map;
   }
 
-  /** Paths that differ between two trees: mode and blob on each side (null: absent). */
-  async diffTrees(a: string, b: string): Promise<TreeChange[]> {
-    const parts = zList(await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', a, b]));
+  /**
+   * Paths that differ between two trees: mode and blob on each side (null: absent). With `trees`, the
+   * folders above them too (mode 040000), whose new trees came with the change.
+   */
+  async diffTrees(a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
+    const parts = zList(await this.run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
     const out: TreeChange[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const [ma, mb, sa, sb] = parts[i].slice(1).split(' ');
@@ -308,6 +344,21 @@ export class CheckpointStore {
     return readManifest(this.manifestFile(sessionId));
   }
 
+  /** The bytes objects take in the store (compressed, as stored), by id; missing ones count 0. */
+  async objectBytes(shas: readonly string[]): Promise<number> {
+    if (!shas.length) return 0;
+    const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: shas.join('\n') + '\n' })).toString('utf8');
+    return out.split('\n').reduce((sum, l) => sum + (/^\d+$/.test(l) ? Number(l) : 0), 0);
+  }
+
+  /**
+   * Packs the loose objects into one pack (deltas among them), as git's own gc would. Incremental: the
+   * packs already there are left as they are (\`collect\` repacks all).
+   */
+  async packLoose(): Promise<void> {
+    await this.run(['repack', '-d', '-l', '-q', '--no-write-bitmap-index']);
+  }
+
   /** The store's size on disk (objects), in bytes. */
   async sizeBytes(): Promise<number> {
     const out = (await this.run(['count-objects', '-v'])).toString('utf8');
@@ -338,6 +389,9 @@ export class CheckpointStore {
     renameSync(tmp, file);
   }
 }
+
+/** A folder's entry in a diff with `trees`. */
+export const isTreeChange = (c: TreeChange) => (!c.a || c.a.mode === 0o40000) && (!c.b || c.b.mode === 0o40000);
 
 export interface TreeChange {
   path: string;
