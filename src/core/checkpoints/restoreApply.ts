@@ -1,5 +1,5 @@
 // Writing a restore to the working folder (issue #32), undoably and crash-safely. First a journal: every
-// file's content before and after, kept as files under the store's `restores/<id>/` and synced; then
+// file's content before and after, kept in one file under the store's `restores/<id>/` and synced; then
 // each file atomically (temp + fsync + rename, mode kept, symlinks as links, deletions deleted); then
 // the journal says done. The fsyncs run a few at a time (the file system commits them together: ~20x
 // fewer waits than one after the other), each file still renamed only once its own bytes are synced. Killed at any step, the next run finishes it (a file already as planned is left,
@@ -15,6 +15,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -53,6 +54,11 @@ export interface Journal {
   madeDirs: string[];
   /** The conversation moved with the code: the leaf to move to, and whether it did. */
   leaf?: { targetId: string | null; moved: boolean };
+  /**
+   * Where each side's bytes are in the journal's `objects.bin` (sha → [offset, length]): one file and one
+   * fsync for them all. Journals written before it keep a file per object under `objects/`.
+   */
+  bundle?: Record<string, [number, number]>;
 }
 
 export interface ApplyResult {
@@ -119,8 +125,8 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
-  ensurePrivate(join(dir, 'objects'));
-  await inParallel([...objects], ([sha, bytes]) => writeSyncedAsync(join(dir, 'objects', sha), bytes));
+  ensurePrivate(dir);
+  journal.bundle = await writeBundle(join(dir, 'objects.bin'), objects);
   saveJournal(o.restoresDir, journal);
   stepHook?.('journal-written', journal.id);
   const result = await runFiles(o.restoresDir, journal, 'forward');
@@ -159,7 +165,6 @@ function keep(s: Side, objects: Map<string, Buffer>): { sha: string | null; mode
 async function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Promise<Omit<ApplyResult, 'journal'>> {
   const written = new Set<string>();
   const skipped = new Map<string, string>();
-  const objects = join(journalDir(restoresDir, j.id), 'objects');
   await inParallel(j.files, async (f) => {
     const from = dir === 'forward' ? f.before : f.after;
     const to = dir === 'forward' ? f.after : f.before;
@@ -177,7 +182,7 @@ async function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'
       if (dir === 'forward') for (const d of made) if (!j.madeDirs.includes(d)) j.madeDirs.push(d);
       const tmp = tempOf(f.path, j);
       rmSync(tmp, { force: true }); // what a killed run may have left
-      await writeTemp(tmp, readFileSync(join(objects, to.sha)), to.mode, now.kind === 'file' ? currentMode(f.path) : undefined);
+      await writeTemp(tmp, readObject(restoresDir, j, to.sha), to.mode, now.kind === 'file' ? currentMode(f.path) : undefined);
       renameInto(tmp, f.path);
     }
     written.add(f.path);
@@ -285,17 +290,46 @@ function removeMadeDirs(j: Journal, path: string): void {
 const newId = () => `${new Date().toISOString().replace(/[:.]/g, '-')}_${randomBytes(4).toString('hex')}`;
 const journalDir = (restoresDir: string, id: string) => join(restoresDir, id);
 
-/** writeSynced for many files at once: the fsync off the thread. */
-async function writeSyncedAsync(file: string, bytes: Buffer): Promise<void> {
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  const h = await open(tmp, 'w', 0o600);
+/**
+ * The journal's objects, one after the other in one file, written and synced (the fsync off the thread):
+ * one fsync instead of one a file (each ~6 ms here, more under load). No temp file and rename: the
+ * journal's folder is new and its journal.json is written only once the bundle is synced, so a bundle
+ * cut short by a kill is in a folder no journal names. Returns where each object is.
+ */
+async function writeBundle(file: string, objects: Map<string, Buffer>): Promise<Record<string, [number, number]>> {
+  const at: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const [sha, bytes] of objects) {
+    at[sha] = [offset, bytes.length];
+    offset += bytes.length;
+  }
+  const h = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
-    await h.writeFile(bytes);
+    for (const bytes of objects.values()) await h.writeFile(bytes); // each from where the last ended
     await h.sync();
   } finally {
     await h.close();
   }
-  renameSync(tmp, file);
+  return at;
+}
+
+/** A side's bytes from the journal: from its bundle, or (journals written before bundles) a file each. */
+function readObject(restoresDir: string, j: Journal, sha: string): Buffer {
+  const dir = journalDir(restoresDir, j.id);
+  const where = j.bundle?.[sha];
+  if (!where) return readFileSync(join(dir, 'objects', sha));
+  const out = Buffer.alloc(where[1]);
+  const fd = openSync(join(dir, 'objects.bin'), 'r');
+  try {
+    for (let got = 0; got < out.length;) {
+      const n = readSync(fd, out, got, out.length - got, where[0] + got);
+      if (n === 0) throw new Error(`the restore's journal ${j.id} is cut short`);
+      got += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
 }
 
 function writeSynced(file: string, bytes: Buffer | string): void {
@@ -395,7 +429,7 @@ async function forceTo(restoresDir: string, j: Journal, f: JournalFile, dir: 'fo
     makeDirs(dirname(f.path));
     const tmp = tempOf(f.path, j);
     rmSync(tmp, { force: true });
-    await writeTemp(tmp, readFileSync(join(journalDir(restoresDir, j.id), 'objects', to.sha)), to.mode, currentMode(f.path));
+    await writeTemp(tmp, readObject(restoresDir, j, to.sha), to.mode, currentMode(f.path));
     renameInto(tmp, f.path);
   }
 }
