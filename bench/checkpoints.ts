@@ -28,7 +28,7 @@ const TURN_WHY =
   "Not met: a snapshot is 4-5 git processes over the whole folder (ls-files stats every file and reads every folder for new ones, update-index, write-tree, commit-tree, update-ref), so its CPU time alone is over the target, loaded or not; plain git's own `add -A && write-tree` costs as much (next column). Under it would take a watcher of the folder (no stat of unchanged files) and fewer processes";
 /** Why a restore misses the target (written into the row when it does). */
 const RESTORE_WHY =
-  "Not met: every file is written to a temp file, fsynced and renamed (a kill or a power cut leaves whole files), 1,000 fsyncs run 4 at a time (libuv's threads), ~6 ms each on this disk and more under load; the journal (both sides of every file) is one file and one fsync; then the 'restore' snapshot (the 1,000 files hashed again). git, which syncs nothing, takes more than a second as well (next column)";
+  "Not met: every file is written to a temp file, fsynced and renamed (a kill or a power cut leaves whole files), 1,000 fsyncs run 4 at a time (libuv's threads), ~6 ms each on this disk and more under load; the journal (both sides of every file) is one file and one fsync; then the 'restore' snapshot (the 1,000 files hashed again). git (next column) syncs nothing";
 /** Capture's limit per snapshot (20 s in pi), raised so that a loaded machine's baseline is measured, not given up. */
 const TIMEOUT_MS = 600_000;
 
