@@ -1,8 +1,8 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,1m,panel1m (the tree
-// panel part of 1m),click picks parts (then
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,checkpoints,1m,panel1m
+// (the tree panel part of 1m),click picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { fmt, log, median, ROOT, rows, RUNS, WORK } from './report';
 import { SHAPE_1M, SHAPES_100K, shapeFile } from './shapes';
 import { compareBench, webview, webviewTail } from './webviewBench';
 import { clickSection, runClickBench, withClickSection } from './click/index';
+import { checkpointsBench } from './checkpoints';
 
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const want = (name: string) => !ONLY || ONLY.includes(name);
@@ -48,6 +49,7 @@ async function main() {
     webviewTail('100k', dump, host[0].readyMs, 24, undefined, host[0].firstScreenMs);
   }
   if (want('compare')) compareBench();
+  if (want('checkpoints')) await checkpointsBench();
   if (want('click')) runClickBench(ROOT, log); // its own section of BENCHMARKS.md (real VS Code)
   if (want('1m')) {
     const file = shapeFile(WORK, SHAPE_1M, log);

@@ -56,7 +56,7 @@ export async function codeUndo(live: LiveBridge, r: BridgeRequest<'codeUndo'>): 
     const session = await Session.open(live.sessionFile);
     const sc = sessionCode(session, { agentDir: agentDirOf(process.env) });
     await finishPending(sc);
-    const res = r.redo ? redoCode(sc, !!r.force) : undoCode(sc, !!r.force);
+    const res = await (r.redo ? redoCode(sc, !!r.force) : undoCode(sc, !!r.force));
     return { journalId: res.journal.id, written: res.written, conflicts: res.conflicts };
   });
 }

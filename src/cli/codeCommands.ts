@@ -104,7 +104,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     for (const j of finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
   }
   if (flip) {
-    const r = flip === 'undo' ? undoCode(sc, !!values.force) : redoCode(sc, !!values.force);
+    const r = await (flip === 'undo' ? undoCode(sc, !!values.force) : redoCode(sc, !!values.force));
     if (r.conflicts.length) {
       io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
       return 1;

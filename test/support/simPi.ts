@@ -18,7 +18,7 @@ export class SimPi {
   constructor(
     readonly cwd: string,
     readonly agentDir: string,
-    opts: { capture?: boolean; settings?: Partial<CheckpointSettings>; program?: string; sessionDir: string; env?: NodeJS.ProcessEnv },
+    opts: { capture?: boolean; settings?: Partial<CheckpointSettings>; program?: string; sessionDir: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; packEvery?: number },
   ) {
     this.b = new SessionBuilder({ cwd, id: '019b8f3a-0000-7000-8000-0000000051a1' });
     this.file = join(opts.sessionDir, '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-0000000051a1.jsonl');
@@ -31,6 +31,8 @@ export class SimPi {
         notify: (m) => this.notified.push(m),
         program: opts.program,
         env: opts.env,
+        timeoutMs: opts.timeoutMs,
+        packEvery: opts.packEvery,
       });
     this.capture?.start(null);
     this.save();

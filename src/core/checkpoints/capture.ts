@@ -8,9 +8,11 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { resolveToolPath } from '../changes/fileHistory.js';
-import { CheckpointStore, SKIPPED_KEPT, type ExternalFile, type SnapshotKind, type SnapshotLine, type SnapshotResult } from './store.js';
+import { CheckpointStore, isTreeChange, SKIPPED_KEPT, type ExternalFile, type SnapshotKind, type SnapshotLine, type SnapshotResult } from './store.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
 import { pruneStore, refName } from './retention.js';
+
+const PACK_EVERY = 50;
 
 /** pi's tools that only read; any other tool (an extension's included) may change files. */
 const READ_ONLY_TOOLS = new Set(['read', 'grep', 'find', 'ls']);
@@ -31,6 +33,8 @@ export interface CaptureOptions {
   env?: NodeJS.ProcessEnv;
   /** Longest a snapshot may take before capture gives up for the session (default 20 s). */
   timeoutMs?: number;
+  /** The loose objects are packed every this many turns that may have changed files (default 50). */
+  packEvery?: number;
 }
 
 interface Turn {
@@ -44,8 +48,7 @@ export class Capture {
   private queue: Promise<unknown> = Promise.resolve();
   private offReason: string | undefined;
   private latestTree: string | undefined;
-  /** The store's size after the last snapshot (each line records what it added). */
-  private storeBytes: number | undefined;
+  private turnsSincePack = 0;
   private turn: Turn | undefined;
   private readonly log: (m: string) => void;
   /** Snapshot times in ms, for the bench and the log. */
@@ -93,7 +96,17 @@ export class Capture {
     this.turn = undefined;
     if (this.offReason || !turn) return Promise.resolve();
     const entries = [messageEntryId, ...toolResultEntryIds].filter((x): x is string => typeof x === 'string');
-    return this.enqueue(() => this.take('after', entries, turn)).then(() => undefined);
+    const done = this.enqueue(() => this.take('after', entries, turn)).then(() => undefined);
+    // A turn's snapshots write some 20 loose objects (its files, the folders above them, two commits), a
+    // file and a disk block each: every so often they go into one pack, after the turn's snapshot, in
+    // the background (a failure is logged, capture goes on).
+    if (++this.turnsSincePack >= (this.o.packEvery ?? PACK_EVERY)) {
+      this.turnsSincePack = 0;
+      void this.enqueue(async () => {
+        await (await this.openStore()).packLoose().catch((e: unknown) => this.log(`checkpoints: packing the store failed: ${e instanceof Error ? e.message : String(e)}`));
+      });
+    }
+    return done;
   }
 
   /**
@@ -143,16 +156,25 @@ export class Capture {
 
   private async take(kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null): Promise<SnapshotLine | undefined> {
     const store = await this.openStore();
-    this.storeBytes ??= await store.sizeBytes();
+    // What the snapshot adds to the store: the objects new since the session's previous snapshot (its
+    // files, the folders above them, the commit), as stored. Without one (the first snapshot, or the
+    // first after a restore), the store's own growth: `count-objects` lists every loose object, which
+    // at 100k files is too slow for every turn.
+    const prev = this.latestTree;
+    const sizeBefore = prev === undefined ? await store.sizeBytes() : 0;
     const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim()), this.o.timeoutMs ?? 20_000);
     this.timings.push({ kind, ms: snap.ms });
     const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
-    if (kind === 'before' && this.latestTree && this.latestTree !== snap.tree) line.between = await this.changedPaths(store, this.latestTree, snap.tree);
-    if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = await this.changedPaths(store, turn.before.tree, snap.tree);
+    const sincePrev = prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : [];
+    const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
+    if (kind === 'before' && sincePrev.length) line.between = pathsOf(sincePrev);
+    if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = turn.before.tree === prev ? pathsOf(sincePrev) : await this.changedPaths(store, turn.before.tree, snap.tree);
     if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);
-    const size = await store.sizeBytes();
-    line.bytes = Math.max(0, size - this.storeBytes);
-    this.storeBytes = size;
+    const added = new Set([...sincePrev.flatMap((c) => (c.b ? [c.b.sha] : [])), ...(line.external ?? []).flatMap((x) => [x.sha ?? '', x.before?.sha ?? ''])]);
+    added.delete('');
+    // (a snapshot that changed nothing adds only its commit: not counted, so the tool call waits for no git process more)
+    if (prev === undefined) line.bytes = Math.max(0, (await store.sizeBytes()) - sizeBefore);
+    else line.bytes = added.size ? await store.objectBytes([snap.commit, snap.tree, ...added]) : 0;
     await store.keep(this.o.sessionId, refName(line), snap.commit);
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;

@@ -1,7 +1,8 @@
 // Writing a restore to the working folder (issue #32), undoably and crash-safely. First a journal: every
-// file's content before and after, kept as files under the store's `restores/<id>/` and synced; then
-// each file atomically (temp + rename, mode kept, symlinks as links, deletions deleted); then the
-// journal says done. Killed at any step, the next run finishes it (a file already as planned is left,
+// file's content before and after, kept in one file under the store's `restores/<id>/` and synced; then
+// each file atomically (temp + fsync + rename, mode kept, symlinks as links, deletions deleted); then
+// the journal says done. The fsyncs run a few at a time (the file system commits them together: ~20x
+// fewer waits than one after the other), each file still renamed only once its own bytes are synced. Killed at any step, the next run finishes it (a file already as planned is left,
 // one still as before is written, anything else is left alone and named). Undo applies the journal
 // backwards under the same rules, redo forwards again.
 import { randomBytes } from 'node:crypto';
@@ -14,15 +15,17 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmdirSync,
+  rmSync,
   statSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
-  writeSync,
   constants,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { blobSha, type Side } from './codeState.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
@@ -51,6 +54,11 @@ export interface Journal {
   madeDirs: string[];
   /** The conversation moved with the code: the leaf to move to, and whether it did. */
   leaf?: { targetId: string | null; moved: boolean };
+  /**
+   * Where each side's bytes are in the journal's `objects.bin` (sha → [offset, length]): one file and one
+   * fsync for them all. Journals written before it keep a file per object under `objects/`.
+   */
+  bundle?: Record<string, [number, number]>;
 }
 
 export interface ApplyResult {
@@ -117,11 +125,11 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
-  ensurePrivate(join(dir, 'objects'));
-  for (const [sha, bytes] of objects) writeSynced(join(dir, 'objects', sha), bytes);
+  ensurePrivate(dir);
+  journal.bundle = await writeBundle(join(dir, 'objects.bin'), objects);
   saveJournal(o.restoresDir, journal);
   stepHook?.('journal-written', journal.id);
-  const result = runFiles(o.restoresDir, journal, 'forward');
+  const result = await runFiles(o.restoresDir, journal, 'forward');
   stepHook?.('files-done', journal.id);
   if (o.moveLeaf) {
     try {
@@ -130,7 +138,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
       // The code and the conversation move together: put the files back, then report.
       journal.state = 'undoing';
       saveJournal(o.restoresDir, journal);
-      runFiles(o.restoresDir, journal, 'back');
+      await runFiles(o.restoresDir, journal, 'back');
       journal.state = 'undone';
       saveJournal(o.restoresDir, journal);
       throw e;
@@ -150,32 +158,61 @@ function keep(s: Side, objects: Map<string, Buffer>): { sha: string | null; mode
   return { sha: s.sha, mode: s.mode };
 }
 
-/** Applies the journal's files in one direction: a file as `from` becomes `to`; as `to` already, left; else named. */
-function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Omit<ApplyResult, 'journal'> {
-  const written: string[] = [];
-  const skipped: { path: string; why: string }[] = [];
-  const objects = join(journalDir(restoresDir, j.id), 'objects');
-  for (const f of j.files) {
+/**
+ * Applies the journal's files in one direction: a file as `from` becomes `to`; as `to` already, left;
+ * else named. Files are written a few at a time; the lists come back in the journal's order.
+ */
+async function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Promise<Omit<ApplyResult, 'journal'>> {
+  const written = new Set<string>();
+  const skipped = new Map<string, string>();
+  await inParallel(j.files, async (f) => {
     const from = dir === 'forward' ? f.before : f.after;
     const to = dir === 'forward' ? f.after : f.before;
     const now = diskSide(f.path);
-    if (matches(now, to)) continue;
+    if (matches(now, to)) return;
     if (!matches(now, from)) {
-      skipped.push({ path: f.path, why: now.kind === 'unknown' ? now.why : 'changed since the restore' });
-      continue;
+      skipped.set(f.path, now.kind === 'unknown' ? now.why : 'changed since the restore');
+      return;
     }
     if (to.sha === null) {
       unlinkSync(f.path);
       if (dir === 'back') removeMadeDirs(j, f.path);
     } else {
-      const made = writeAtomic(f.path, readFileSync(join(objects, to.sha)), to.mode, now.kind === 'file' ? currentMode(f.path) : undefined);
+      const made = makeDirs(dirname(f.path));
       if (dir === 'forward') for (const d of made) if (!j.madeDirs.includes(d)) j.madeDirs.push(d);
+      const tmp = tempOf(f.path, j);
+      rmSync(tmp, { force: true }); // what a killed run may have left
+      await writeTemp(tmp, readObject(restoresDir, j, to.sha), to.mode, now.kind === 'file' ? currentMode(f.path) : undefined);
+      renameInto(tmp, f.path);
     }
-    written.push(f.path);
+    written.add(f.path);
     stepHook?.('file-written', f.path);
-  }
+  });
   if (dir === 'forward' && j.madeDirs.length) saveJournal(restoresDir, j);
-  return { written, skipped };
+  return {
+    written: j.files.filter((f) => written.has(f.path)).map((f) => f.path),
+    skipped: j.files.filter((f) => skipped.has(f.path)).map((f) => ({ path: f.path, why: skipped.get(f.path)! })),
+  };
+}
+
+/** How many files are written (and fsynced) at once. */
+const PARALLEL = 16;
+
+/** Runs `fn` over `items`, PARALLEL at a time; after a failure no new item starts, and the first error is thrown once all have settled. */
+async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: { e: unknown } | undefined;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await fn(items[next++]);
+      } catch (e) {
+        failed ??= { e };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  if (failed) throw failed.e;
 }
 
 const matches = (s: Side, want: { sha: string | null; mode: number }) => (want.sha === null ? s.kind === 'absent' : s.kind === 'file' && s.sha === want.sha && s.mode === want.mode);
@@ -188,46 +225,47 @@ function currentMode(path: string): number | undefined {
   }
 }
 
-/** Writes `bytes` at `path` through a temp file and a rename; returns the folders it had to make. */
-function writeAtomic(path: string, bytes: Buffer, gitMode: number, keepMode?: number): string[] {
-  const made: string[] = [];
-  let d = dirname(path);
+/**
+ * The temp file a restore writes `path` through: named by the journal, so that finishing a killed
+ * restore removes what it left (pi-tree's excludes keep such names out of snapshots).
+ */
+const tempOf = (path: string, j: Journal) => join(dirname(path), `.${basename(path)}.pi-tree-${j.id.slice(-8)}.tmp`);
+
+/** Makes the missing folders above a file; returns them, top first. */
+function makeDirs(dir: string): string[] {
   const missing: string[] = [];
-  while (!exists(d)) {
-    missing.push(d);
-    d = dirname(d);
-  }
-  for (const m of missing.reverse()) {
-    mkdirSync(m);
-    made.push(m);
-  }
-  const tmp = join(dirname(path), `.${basename(path)}.pi-tree-${randomBytes(4).toString('hex')}.tmp`);
+  for (let d = dir; !exists(d); d = dirname(d)) missing.push(d);
+  for (const m of missing.reverse()) mkdirSync(m);
+  return missing;
+}
+
+/** Writes `bytes` into the temp file `tmp` (a link for a link) and syncs them. */
+async function writeTemp(tmp: string, bytes: Buffer, gitMode: number, keepMode?: number): Promise<void> {
   if (gitMode === 0o120000) {
     symlinkSync(bytes.toString('utf8'), tmp);
-  } else {
-    const exec = gitMode === 0o100755;
-    // Keep the file's own permission bits, with the execute bits as the target has them.
-    const mode = keepMode !== undefined ? (exec ? keepMode | 0o111 : keepMode & ~0o111) : exec ? 0o755 : 0o644;
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
-    try {
-      writeSync(fd, bytes);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(tmp, mode);
+    return;
   }
+  const exec = gitMode === 0o100755;
+  // Keep the file's own permission bits, with the execute bits as the target has them.
+  const mode = keepMode !== undefined ? (exec ? keepMode | 0o111 : keepMode & ~0o111) : exec ? 0o755 : 0o644;
+  const h = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    await h.writeFile(bytes);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  chmodSync(tmp, mode);
+}
+
+/** Moves a written temp file over `path` (the temp removed if that fails). */
+function renameInto(tmp: string, path: string): void {
   try {
     renameSync(tmp, path);
   } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // gone
-    }
+    rmSync(tmp, { force: true });
     throw e;
   }
-  return made;
 }
 
 function exists(p: string): boolean {
@@ -251,6 +289,48 @@ function removeMadeDirs(j: Journal, path: string): void {
 
 const newId = () => `${new Date().toISOString().replace(/[:.]/g, '-')}_${randomBytes(4).toString('hex')}`;
 const journalDir = (restoresDir: string, id: string) => join(restoresDir, id);
+
+/**
+ * The journal's objects, one after the other in one file, written and synced (the fsync off the thread):
+ * one fsync instead of one a file (each ~6 ms here, more under load). No temp file and rename: the
+ * journal's folder is new and its journal.json is written only once the bundle is synced, so a bundle
+ * cut short by a kill is in a folder no journal names. Returns where each object is.
+ */
+async function writeBundle(file: string, objects: Map<string, Buffer>): Promise<Record<string, [number, number]>> {
+  const at: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const [sha, bytes] of objects) {
+    at[sha] = [offset, bytes.length];
+    offset += bytes.length;
+  }
+  const h = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    for (const bytes of objects.values()) await h.writeFile(bytes); // each from where the last ended
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  return at;
+}
+
+/** A side's bytes from the journal: from its bundle, or (journals written before bundles) a file each. */
+function readObject(restoresDir: string, j: Journal, sha: string): Buffer {
+  const dir = journalDir(restoresDir, j.id);
+  const where = j.bundle?.[sha];
+  if (!where) return readFileSync(join(dir, 'objects', sha));
+  const out = Buffer.alloc(where[1]);
+  const fd = openSync(join(dir, 'objects.bin'), 'r');
+  try {
+    for (let got = 0; got < out.length;) {
+      const n = readSync(fd, out, got, out.length - got, where[0] + got);
+      if (n === 0) throw new Error(`the restore's journal ${j.id} is cut short`);
+      got += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
 
 function writeSynced(file: string, bytes: Buffer | string): void {
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
@@ -297,7 +377,7 @@ export async function recoverPending(restoresDir: string, moveLeaf?: (j: Journal
   for (const j of journals(restoresDir)) {
     if (j.state === 'done' || j.state === 'undone') continue;
     const forward = j.state === 'prepared' || j.state === 'redoing';
-    runFiles(restoresDir, j, forward ? 'forward' : 'back');
+    await runFiles(restoresDir, j, forward ? 'forward' : 'back');
     if (forward && j.leaf && !j.leaf.moved && moveLeaf) {
       await moveLeaf(j);
       j.leaf.moved = true;
@@ -310,20 +390,20 @@ export async function recoverPending(restoresDir: string, moveLeaf?: (j: Journal
 }
 
 /** Puts back what the last restore (of this session file, when given) replaced. */
-export function undoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
+export async function undoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): Promise<ApplyResult & { conflicts: string[] }> {
   const j = journals(restoresDir).find((x) => x.state === 'done' && (!opts.sessionFile || (!!x.sessionFile && samePath(x.sessionFile, opts.sessionFile))));
   if (!j) throw new Error('there is no restore to undo');
   return flip(restoresDir, j, 'back', opts.force);
 }
 
 /** Restores again what the last undo put back. */
-export function redoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): ApplyResult & { conflicts: string[] } {
+export async function redoLast(restoresDir: string, opts: { sessionFile?: string; force?: boolean } = {}): Promise<ApplyResult & { conflicts: string[] }> {
   const j = journals(restoresDir).find((x) => (x.state === 'done' || x.state === 'undone') && (!opts.sessionFile || (!!x.sessionFile && samePath(x.sessionFile, opts.sessionFile))));
   if (!j || j.state !== 'undone') throw new Error('there is no undone restore to redo');
   return flip(restoresDir, j, 'forward', opts.force);
 }
 
-function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', force = false): ApplyResult & { conflicts: string[] } {
+async function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', force = false): Promise<ApplyResult & { conflicts: string[] }> {
   // A file changed since the restore is a conflict: nothing is written unless forced.
   const conflicts = j.files.filter((f) => {
     const now = diskSide(f.path);
@@ -332,18 +412,24 @@ function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', force = 
     return !matches(now, from) && !matches(now, to);
   });
   if (conflicts.length && !force) return { journal: j, written: [], skipped: [], conflicts: conflicts.map((f) => f.path) };
-  if (force) for (const f of conflicts) forceTo(restoresDir, j, f, dir);
+  if (force) for (const f of conflicts) await forceTo(restoresDir, j, f, dir);
   j.state = dir === 'back' ? 'undoing' : 'redoing';
   saveJournal(restoresDir, j);
-  const r = runFiles(restoresDir, j, dir);
+  const r = await runFiles(restoresDir, j, dir);
   j.state = dir === 'back' ? 'undone' : 'done';
   saveJournal(restoresDir, j);
   return { journal: j, ...r, conflicts: [] };
 }
 
 /** --force on a conflicting file: the journal's side is written whatever is there now. */
-function forceTo(restoresDir: string, j: Journal, f: JournalFile, dir: 'forward' | 'back'): void {
+async function forceTo(restoresDir: string, j: Journal, f: JournalFile, dir: 'forward' | 'back'): Promise<void> {
   const to = dir === 'back' ? f.before : f.after;
   if (to.sha === null) unlinkSync(f.path);
-  else writeAtomic(f.path, readFileSync(join(journalDir(restoresDir, j.id), 'objects', to.sha)), to.mode, currentMode(f.path));
+  else {
+    makeDirs(dirname(f.path));
+    const tmp = tempOf(f.path, j);
+    rmSync(tmp, { force: true });
+    await writeTemp(tmp, readObject(restoresDir, j, to.sha), to.mode, currentMode(f.path));
+    renameInto(tmp, f.path);
+  }
 }

@@ -64,6 +64,22 @@ export interface SnapshotResult {
 
 const SKIPPED_KEPT = 50;
 
+/**
+ * From this many files to hash on, a snapshot writes their blobs into packs (git's bulk check-in,
+ * `core.bigFileThreshold=1` for that update-index) instead of a loose object file each: a project's
+ * baseline is a few files of compressed blobs, not 100,000 files of a disk block or more each. Compressed
+ * as loose objects are (level 1); a pack per 10,000 files, as bulk check-in looks for each new object in
+ * a list of those it wrote. update-index checks in a batch like that from git 2.37 on; before, each blob
+ * would be a pack of its own.
+ */
+const BULK_FILES = 256;
+const BULK_CHUNK = 10_000;
+const BULK_SINCE = [2, 37];
+const gitVersions = new Map<string, Promise<number[]>>();
+
+/** `lookup`: paths in more folders than this are looked up in a listing of the whole tree. */
+const LOOKUP_FOLDERS = 200;
+
 export interface StoreOptions {
   /** The git program (default `git` on PATH). */
   program?: string;
@@ -204,10 +220,30 @@ export class CheckpointStore {
         if (tracked) drop.push(path);
       }
     }
-    if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
+    if (update.length >= BULK_FILES && (await this.gitAtLeast(BULK_SINCE))) {
+      for (let i = 0; i < update.length; i += BULK_CHUNK) {
+        const chunk = update.slice(i, i + BULK_CHUNK);
+        await this.run(['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1', 'update-index', '-z', '--add', '--remove', '--stdin'], { index, input: chunk.join('\0') + '\0' });
+      }
+    } else if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
     if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
     const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
     return { tree, skipped };
+  }
+
+  /** Whether the git program is at least `want` ([major, minor]); asked once per program. */
+  private async gitAtLeast(want: readonly number[]): Promise<boolean> {
+    const program = this.opts.program ?? 'git';
+    let v = gitVersions.get(program);
+    if (!v) {
+      v = this.run(['version']).then(
+        (out) => (/(\d+)\.(\d+)/.exec(out.toString('utf8')) ?? []).slice(1).map(Number),
+        () => [],
+      );
+      gitVersions.set(program, v);
+    }
+    const [major = 0, minor = 0] = await v;
+    return major > want[0] || (major === want[0] && minor >= want[1]);
   }
 
   /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
@@ -240,9 +276,12 @@ export class CheckpointStore {
     return map;
   }
 
-  /** Paths that differ between two trees: mode and blob on each side (null: absent). */
-  async diffTrees(a: string, b: string): Promise<TreeChange[]> {
-    const parts = zList(await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', a, b]));
+  /**
+   * Paths that differ between two trees: mode and blob on each side (null: absent). With `trees`, the
+   * folders above them too (mode 040000), whose new trees came with the change.
+   */
+  async diffTrees(a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
+    const parts = zList(await this.run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
     const out: TreeChange[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const [ma, mb, sa, sb] = parts[i].slice(1).split(' ');
@@ -256,13 +295,48 @@ export class CheckpointStore {
     const map = new Map<string, { mode: number; sha: string }>();
     if (!paths.length) return map;
     const wanted = new Set(paths);
-    // The whole tree is listed (pathspecs on the command line are bounded; a tree of 100k files lists in ~50 ms).
-    for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-      const tab = line.indexOf('\t');
-      const path = line.slice(tab + 1);
-      if (!wanted.has(path)) continue;
-      const [mode, , sha] = line.slice(0, tab).split(' ');
-      map.set(path, { mode: parseInt(mode, 8), sha });
+    const byDir = new Map<string, Set<string>>();
+    for (const p of wanted) {
+      const slash = p.lastIndexOf('/');
+      const dir = slash < 0 ? '' : p.slice(0, slash);
+      if (!byDir.has(dir)) byDir.set(dir, new Set());
+      byDir.get(dir)!.add(p.slice(slash + 1));
+    }
+    if (byDir.size > LOOKUP_FOLDERS || paths.some((p) => p.includes('\n'))) {
+      // Paths in many folders: the whole tree listed once (100k files: ~10 MB of text, ~150 ms).
+      for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
+        const tab = line.indexOf('\t');
+        const path = line.slice(tab + 1);
+        if (!wanted.has(path)) continue;
+        const [mode, , sha] = line.slice(0, tab).split(' ');
+        map.set(path, { mode: parseInt(mode, 8), sha });
+      }
+      return map;
+    }
+    // In a few folders: only those are read, in one `cat-file --batch` (<tree>:<folder>; each resolved
+    // from the top, so this costs folders × depth tree reads).
+    const dirs = [...byDir.keys()];
+    const out = await this.run(['cat-file', '--batch'], { input: dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n' });
+    let at = 0;
+    for (const dir of dirs) {
+      const nl = out.indexOf(0x0a, at);
+      const head = /^([0-9a-f]{40,64}) (\w+) (\d+)$/.exec(out.toString('latin1', at, nl));
+      at = nl + 1;
+      if (!head) continue; // missing: no such folder in the tree
+      const body = out.subarray(at, at + Number(head[3]));
+      at += body.length + 1;
+      if (head[2] !== 'tree') continue;
+      const names = byDir.get(dir)!;
+      const idBytes = head[1].length / 2;
+      // A tree object: entries of "<octal mode> <name>\0<id as bytes>".
+      for (let i = 0; i < body.length;) {
+        const sp = body.indexOf(0x20, i);
+        const nul = body.indexOf(0, sp);
+        const mode = parseInt(body.toString('latin1', i, sp), 8);
+        const name = body.toString('utf8', sp + 1, nul);
+        i = nul + 1 + idBytes;
+        if (mode !== 0o40000 && names.has(name)) map.set(dir ? `${dir}/${name}` : name, { mode, sha: body.toString('hex', nul + 1, i) });
+      }
     }
     return map;
   }
@@ -308,6 +382,21 @@ export class CheckpointStore {
     return readManifest(this.manifestFile(sessionId));
   }
 
+  /** The bytes objects take in the store (compressed, as stored), by id; missing ones count 0. */
+  async objectBytes(shas: readonly string[]): Promise<number> {
+    if (!shas.length) return 0;
+    const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: shas.join('\n') + '\n' })).toString('utf8');
+    return out.split('\n').reduce((sum, l) => sum + (/^\d+$/.test(l) ? Number(l) : 0), 0);
+  }
+
+  /**
+   * Packs the loose objects into one pack (deltas among them), as git's own gc would. Incremental: the
+   * packs already there are left as they are (\`collect\` repacks all).
+   */
+  async packLoose(): Promise<void> {
+    await this.run(['repack', '-d', '-l', '-q', '--no-write-bitmap-index']);
+  }
+
   /** The store's size on disk (objects), in bytes. */
   async sizeBytes(): Promise<number> {
     const out = (await this.run(['count-objects', '-v'])).toString('utf8');
@@ -338,6 +427,9 @@ export class CheckpointStore {
     renameSync(tmp, file);
   }
 }
+
+/** A folder's entry in a diff with `trees`. */
+export const isTreeChange = (c: TreeChange) => (!c.a || c.a.mode === 0o40000) && (!c.b || c.b.mode === 0o40000);
 
 export interface TreeChange {
   path: string;

@@ -238,8 +238,8 @@ export class CodeRestore {
       if (r.via === 'cancelled') return;
     }
     const sc = this.code(session);
-    const r = redo ? redoCode(sc) : undoCode(sc);
-    return this.undone(r.written.length, r.conflicts, redo, async () => void (redo ? redoCode(sc, true) : undoCode(sc, true)));
+    const r = await (redo ? redoCode(sc) : undoCode(sc));
+    return this.undone(r.written.length, r.conflicts, redo, async () => void (await (redo ? redoCode(sc, true) : undoCode(sc, true))));
   }
 
   private async undone(written: number, conflicts: string[], redo: boolean, force: () => Promise<void>): Promise<void> {

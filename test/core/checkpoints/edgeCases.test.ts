@@ -133,6 +133,20 @@ describe('checkpoints at the edges', () => {
 });
 
 describe('checkpoint retention', () => {
+  it("the turns' loose objects go into a pack every few turns, and restores read them from there", async () => {
+    const d = dirs();
+    const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, packEvery: 2 });
+    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
+    await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a2\n'));
+    const { sc, plan: p, actions } = await plan(sim.file, d.agentDir, t1.answer);
+    const counts = (await sc.checkpoints.store!.run(['count-objects', '-v'])).toString('utf8');
+    assert.match(counts, /^count: 0$/m, 'no loose object left after the second turn');
+    assert.match(counts, /^packs: 1$/m);
+    assert.deepEqual(actions, { 'a.txt': 'modify' });
+    await writeCode(sc, p, {});
+    assert.equal(readFileSync(join(d.cwd, 'a.txt'), 'utf8'), 'a\n');
+  });
+
   it('a session over its cap loses its oldest snapshots, never its latest; deleting a session frees its store share', async () => {
     const d = dirs();
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });

@@ -4,7 +4,7 @@
 // conversation moves once. The project here is not a git repository (the store is pi-tree's own).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { journals } from '../../../src/core/checkpoints/restoreApply.js';
@@ -49,6 +49,7 @@ async function scenario() {
 
 const expected = { 'a.txt': 'a1\n', 'b.txt': 'b1\n', 'c/c.txt': 'c1\n', 'keep.txt': 'user file\n' };
 const files = (cwd: string) => Object.fromEntries(['a.txt', 'b.txt', 'c/c.txt', 'd.txt', 'keep.txt'].filter((f) => existsSync(join(cwd, f))).map((f) => [f, readFileSync(join(cwd, f), 'utf8')]));
+const tempFiles = (cwd: string) => (readdirSync(cwd, { recursive: true }) as string[]).filter((f) => f.includes('.pi-tree-'));
 const leafRecords = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -83,6 +84,7 @@ describe('a restore killed at each step is finished by the next run', () => {
       });
       assert.equal(again.status, 0, again.stderr);
       assert.deepEqual(files(s.cwd), expected);
+      assert.deepEqual(tempFiles(s.cwd), [], 'no temp file of the killed run left in the folder');
       assert.ok(journals(projectStore(s.agentDir, s.cwd).restoresDir).every((j) => j.state === 'done'));
       if (conversation) assert.equal(leafRecords(s.sim.file), 1, 'the conversation moved once');
     });
