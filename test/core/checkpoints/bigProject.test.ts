@@ -6,8 +6,11 @@
 // No timings here: the targets are in `npm run bench` (bench/checkpoints.ts).
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/code.js';
 import { blobSha } from '../../../src/core/checkpoints/codeState.js';
 import { SessionCheckpoints } from '../../../src/core/checkpoints/manifests.js';
@@ -15,7 +18,6 @@ import type { SnapshotLine } from '../../../src/core/checkpoints/store.js';
 import { Session } from '../../../src/core/session/session.js';
 import { generateProject } from '../../support/projectTree.js';
 import { SimPi } from '../../support/simPi.js';
-import { tempDir } from '../../support/tmp.js';
 
 const FILES = 100_000;
 
@@ -51,8 +53,12 @@ function contents(dir: string, paths: readonly string[]): Map<string, string | n
 }
 
 describe('checkpoints on a 100,000-file project', () => {
+  // 100k files take minutes to delete on a loaded machine: rm runs on after the test process has ended
+  // (an argument list, no shell), instead of tmp.ts's synchronous removal at exit.
+  const root = mkdtempSync(join(tmpdir(), 'pi-cp-big-'));
+  after(() => spawn('rm', ['-rf', root], { detached: true, stdio: 'ignore' }).unref());
+
   it('captures what git would and restores a turn exactly, touching nothing else', async () => {
-    const root = tempDir('pi-cp-big-');
     const cwd = join(root, 'proj');
     const agentDir = join(root, 'agent');
     const sessions = join(root, 'sessions');
