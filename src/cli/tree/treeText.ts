@@ -59,13 +59,14 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   const index = session.index;
   const leafRec = index.leafRecord;
   const live = index.liveIdx();
+  const n = index.count;
   const facts = await factsOf(session, live, signal, noted);
   const labelAt = new Map<number, string>();
   for (const [id, l] of index.labels) {
     const i = index.lookup(id);
     if (i >= 0) labelAt.set(i, l.label);
   }
-  const visible = new Uint8Array(index.count);
+  const visible = new Uint8Array(n);
   for (let k = 0; k < live.length; k++) {
     const i = live[k];
     if (!facts.has(i)) continue;
@@ -74,7 +75,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     facts.nameAfterCall(i);
   }
 
-  const onPath = new Uint8Array(index.count);
+  const onPath = new Uint8Array(n);
   const leafPath = index.branchIdx(leafRec);
   for (const i of leafPath) onPath[i] = 1;
   // The leaf may be hidden (a label, a leaf record): mark its nearest visible ancestor, as pi selects it.
@@ -82,7 +83,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   for (let k = leafPath.length - 1; k >= 0 && shownLeaf < 0; k--) if (visible[leafPath[k]]) shownLeaf = leafPath[k];
 
   await index.prepareTree();
-  const tree = new VisibleTree(index, visible, onPath);
+  const tree = new VisibleTree(index, n, visible, onPath);
   return emitRows(tree, onPath, shownLeaf, labelAt, new StreamedRow(facts), emit);
 }
 

@@ -13,13 +13,13 @@ export class VisibleTree {
   private readonly first: Int32Array;
   private readonly next: Int32Array;
 
-  /** `visible` / `onPath`: 1 for the records shown / on the current path; the index's tree prepared. */
+  /** Over records 0…n-1 of `index` (its tree prepared); `visible` / `onPath`: 1 for the records shown / on the current path. */
   constructor(
     index: SessionIndex,
+    n: number,
     visible: Uint8Array,
     private readonly onPath: Uint8Array,
   ) {
-    const n = index.count;
     this.root = n;
     const first = (this.first = new Int32Array(n + 1).fill(-1));
     const next = (this.next = new Int32Array(n).fill(-1));
