@@ -10,6 +10,7 @@ import { GraphView } from '../graph/graphView';
 import type { Item } from '../model/derive';
 import { TreeModel } from '../model/treeModel';
 import { describeEntry, itemAriaLabel } from '../outline/ariaText';
+import type { SavedState } from '../model/savedState';
 import { OutlineView } from '../outline/outlineView';
 import { h } from '../ui/dom';
 import { openEditorTextDialog } from '../ui/editorTextDialog';
@@ -24,7 +25,8 @@ import { Toolbar } from '../ui/toolbar';
 import { Bridge, type VsCodeApi } from './bridge';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
-import { openContextMenu, vscodeContext } from './contextMenu';
+import { openContextMenu } from './contextMenu';
+import { actionHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks } from './appHooks';
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
@@ -62,61 +64,15 @@ export class App implements CommandContext, SyncTarget {
 
   constructor(root: HTMLElement, api: VsCodeApi) {
     this.bridge = new Bridge(api, (m) => this.sync.receive(m));
-    this.persistence = new Persistence(api, () => {
-      const c = this.graph.center();
-      return {
-        sessionId: this.meta?.sessionId,
-        restoreToken: this.meta?.restoreToken,
-        selected: this.tree.selection.key,
-        view: { cx: c.x, cy: c.y, k: this.graph.view.k },
-        expanded: this.tree.expanded,
-        folded: this.tree.folded,
-      };
-    });
+    this.persistence = new Persistence(api, () => this.savedNow());
     const state = this.persistence.state;
     const request = this.bridge.request.bind(this.bridge);
-    const nodes = () => this.model.nodes;
     this.overlays = new OverlayStack(root, () => this.focusTree());
     this.status = new StatusBar(root);
-    this.find = new FindController(
-      this.model,
-      {
-        filter: () => this.filterMode(),
-        queryChanged: (text) => {
-          state.query = text;
-          this.tree.refresh();
-        },
-        selectEntry: (id, history) => this.tree.selectEntry(id, { history }),
-        selectedRow: () => this.tree.selItem()?.row ?? 0,
-        rowOfEntry: (e) => this.tree.derived?.itemOf[e]?.row ?? -1,
-        describe: (id) => describeEntry(this.model, id),
-        announce: (m) => this.announce(m),
-        focusTree: () => this.focusTree(),
-      },
-      state.query,
-    );
-    this.codeViews = new CodeViews(this.model, {
-      request,
-      meta: () => this.meta,
-      announce: (m) => this.announce(m),
-      error: (m) => this.error(m),
-      describe: (id) => describeEntry(this.model, id),
-      goTo: (id) => this.tree.selectEntry(id, { history: true }),
-      refresh: () => this.tree.refresh(),
-      marksChanged: () => this.marksChanged(),
-      showInDetails: (id, title, load) => this.details.showPanel(id, title, load),
-    });
+    this.find = new FindController(this.model, findHooks(this, state), state.query);
+    this.codeViews = new CodeViews(this.model, codeViewHooks(this, request));
     this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
-    const common = {
-      nodes,
-      isSelected: (it: Item) => this.tree.selection.key === it.key,
-      isHit: (e: number) => this.find.isHit(e),
-      hitsIn: (it: Item) => this.find.hitsIn(it),
-      isMarked: (e: number) => e === this.codeViews.markedEntry(),
-      contextFor: (it: Item) => vscodeContext(it, this.model.nodes, this.meta?.restoreToken),
-      hasCode: (id: string) => this.codeViews.codeMarks.has(id),
-      onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => this.onPointerSelect(it, how),
-    };
+    const common = itemHooks(this);
     this.graph = new GraphView({
       ...common,
       onViewChange: () => this.persistence.scheduleSave(),
@@ -128,54 +84,35 @@ export class App implements CommandContext, SyncTarget {
       },
     });
     this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
-    this.tree = new TreeView(
-      this.model,
-      this.graph,
-      this.outline,
-      {
-        filter: () => this.filterMode(),
-        forcedEntries: () => this.find.prepare(this.filterMode()),
-        hiddenEntries: () => this.codeViews.hiddenEntries(),
-        rowsChanged: (rows) => this.find.order(rows),
-        savedView: () => this.persistence.savedView(this.meta?.sessionId),
-        firstShown: () => (state.sessionId = this.meta?.sessionId),
-        announce: (m) => this.announce(m),
-        rebuilt: (first, entries) => this.rebuilt(first, entries),
-        selectionChanged: () => this.selectionChanged(),
-      },
-      state,
-    );
-    this.details = new DetailsPane({
-      extras: this.codeViews,
-      nodes,
-      selected: () => this.tree.selItem(),
-      selectedEntryId: () => this.tree.selection.current?.entryId,
-      readOnly: () => this.meta?.readOnly,
-      request,
-      run: (id) => this.run(id),
-      toggle: (it) => this.tree.toggle(it),
-      goTo: (id) => this.tree.selectEntry(id, { history: true }),
-      show: () => this.panes.revealDetails(),
-      announce: (m) => this.announce(m),
-      error: (m) => this.error(m),
-    });
-    this.actions = new EntryActions(this.model, {
-      meta: () => this.meta,
-      request,
-      announce: (m) => this.announce(m),
-      error: (m) => this.error(m),
-      describe: (id) => describeEntry(this.model, id),
-      overlays: this.overlays,
-      elementsOf: (it) => ({ node: this.graph.elementOf(it), row: this.outline.elementOf(it) }),
-      editTitle: (current, done) => this.toolbar.editTitle(current, done),
-      showLeaf: (id) => this.onLeafMoved(id),
-    });
+    this.tree = new TreeView(this.model, this.graph, this.outline, treeHooks(this, state), state);
+    this.details = new DetailsPane(detailsHooks(this, request, () => this.panes.revealDetails()));
+    this.actions = new EntryActions(this.model, actionHooks(this, request));
+    this.hover = new HoverCard({ nodes: () => this.model.nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
+    this.panes = this.layOut(root, state);
+    this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
+    bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
+    this.details.render();
+  }
 
-    this.hover = new HoverCard({ nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
+  /** The UI state as it is now, for Persistence to save. */
+  private savedNow() {
+    const c = this.graph.center();
+    return {
+      sessionId: this.meta?.sessionId,
+      restoreToken: this.meta?.restoreToken,
+      selected: this.tree.selection.key,
+      view: { cx: c.x, cy: c.y, k: this.graph.view.k },
+      expanded: this.tree.expanded,
+      folded: this.tree.folded,
+    };
+  }
+
+  /** The parts put in the page, and the panes that size them. */
+  private layOut(root: HTMLElement, state: SavedState): PaneLayout {
     const main = h('div', 'main');
     main.append(this.outline.pane, this.graph.pane, this.details.el, this.loading.el);
     root.append(this.toolbar.el, this.toolbar.diagnostics, main, this.status.el, this.status.live);
-    this.panes = new PaneLayout(root, main, state, {
+    return new PaneLayout(root, main, state, {
       graph: this.graph,
       outline: this.outline,
       details: this.details,
@@ -186,9 +123,6 @@ export class App implements CommandContext, SyncTarget {
       changed: () => this.persistence.scheduleSave(),
       focusTree: () => this.focusTree(),
     });
-    this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
-    bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
-    this.details.render();
   }
 
   start(): void {
@@ -365,9 +299,9 @@ export class App implements CommandContext, SyncTarget {
     if (document.activeElement !== this.outline.el) this.outline.el.focus({ preventScroll: true });
   }
 
-  // ───────────── glue ─────────────
+  // ───────────── glue (called by the parts, through appHooks.ts) ─────────────
 
-  private rebuilt(first: boolean, entries: number): void {
+  rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
     if (!this.tree.previewing) this.loading.done();
     this.hover.forget();
@@ -384,14 +318,14 @@ export class App implements CommandContext, SyncTarget {
   }
 
   /** An entry was marked for compare, or the mark went: header, nodes, rows and details show it. */
-  private marksChanged(): void {
+  marksChanged(): void {
     this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
     this.graph.refreshStyles();
     this.outline.refresh();
     this.details.render();
   }
 
-  private selectionChanged(): void {
+  selectionChanged(): void {
     this.panes.selectionChanged();
     this.details.render();
     this.postSelected();
@@ -408,7 +342,7 @@ export class App implements CommandContext, SyncTarget {
     this.bridge.send({ type: 'selected', id });
   }
 
-  private onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
+  onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
     this.tree.select(it, { history: how !== 'dblclick', reveal: false });
     if (how === 'dblclick' && it.seg) this.tree.toggle(it);
     else if (how === 'dblclick' && isLink(this.model.nodes[it.entry])) void this.codeViews.openLink(this.model.nodes[it.entry]);

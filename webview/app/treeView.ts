@@ -13,6 +13,7 @@ import { markPath } from '../model/pathMarks';
 import type { OutlineView } from '../outline/outlineView';
 import { cancelFrame, onFrame } from '../ui/schedule';
 import { resolveSelection, Selection } from './selection';
+import { firstPlacement, placeAfterPass } from './viewPlacement';
 
 export interface TreeViewHost {
   filter(): FilterMode;
@@ -117,8 +118,7 @@ export class TreeView {
     });
   }
 
-  /** A snapshot was loaded into the model: draw it now. */
-  /** A big session's first screen (`preview`), or the whole tree (which replaces it). */
+  /** A snapshot was loaded into the model: draw it now. A big session's first screen (`preview`), or the whole tree (which replaces it). */
   showSnapshot(preview = false): void {
     this.afterPreview = this.previewing && !preview;
     this.previewing = preview;
@@ -177,12 +177,7 @@ export class TreeView {
       const key = fromState && (this.keyIndex.has(fromState) || model.index.has(fromState.replace(/^seg:/, ''))) ? fromState : (model.leafId ?? undefined);
       if (key) this.selection.set(key, key.replace(/^seg:/, ''));
     }
-    if (this.pendingSelect) {
-      this.selection.set(this.pendingSelect);
-      this.pendingSelect = undefined;
-    } else if (this.pendingFollow && model.leafId) {
-      this.selection.set(model.leafId);
-    }
+    this.takePendingSelection();
     this.selection.current = resolveSelection(this.selection.current, derived, model, this.keyIndex);
     this.graph.setData(this.layout, derived);
     this.outline.setRows(derived.rows);
@@ -190,36 +185,12 @@ export class TreeView {
     this.outline.setActive(it);
     if (first) {
       this.firstSnapshot = false;
-      const v = saved?.view;
-      // A session seen before opens where the user left it; else framed around the selection (the
-      // leaf): its path above and below and the branches leaving it, at a readable zoom.
-      const place = () => {
-        if (v) this.graph.centerOn(v.cx, v.cy, v.k, false);
-        else if (it) this.graph.frameAround(it, false);
-        else this.graph.fit(undefined, false);
-      };
+      const place = firstPlacement(this.graph, it, saved?.view);
       if (this.graph.size.w) place();
       else this.initialView = place;
       this.host.firstShown();
-    } else if (it && this.pendingFrame) {
-      this.graph.frameAround(it);
-    } else if (it && this.pendingReframe && this.graph.stillFramed()) {
-      this.graph.frameAround(it, false);
-    } else if (it && this.afterPreview && this.graph.stillPlaced()) {
-      // Placed on the first screen (framed on open, or Fit / the overview asked for meanwhile): placed
-      // again on the whole tree.
-      const how = this.graph.stillPlaced();
-      if (how === 'overview') this.graph.overview(false);
-      else if (how === 'fit') this.graph.fit(it, false);
-      else this.graph.frameAround(it, false);
-    } else if (it && this.graph.framing()) {
-      // A move shown at the click is being framed when its write's entries arrive: frame on the new layout.
-      this.graph.frameAround(it);
-    } else if (it && this.graph.stillFramed()) {
-      // A new layout under a view still as a framing left it (a fast move kept the old main line): frame again.
-      this.graph.frameAround(it, false);
-    } else if (it && (this.pendingFollow || this.snapshotPending)) {
-      this.graph.reveal(it, false);
+    } else if (it) {
+      placeAfterPass(this.graph, it, { frame: this.pendingFrame, reframe: this.pendingReframe, afterPreview: this.afterPreview, reveal: this.pendingFollow || this.snapshotPending });
     }
     this.pendingFrame = false;
     this.pendingReframe = false;
@@ -230,6 +201,16 @@ export class TreeView {
     this.shownLeaf = model.leaf;
     this.shownSize = n;
     this.host.rebuilt(first, n);
+  }
+
+  /** The selection a leaf move or a followed leaf asked for, before the selection is resolved. */
+  private takePendingSelection(): void {
+    if (this.pendingSelect) {
+      this.selection.set(this.pendingSelect);
+      this.pendingSelect = undefined;
+    } else if (this.pendingFollow && this.model.leafId) {
+      this.selection.set(this.model.leafId);
+    }
   }
 
   /** The incremental pass for entries appended under the leaf; false when a full one is needed. */
@@ -262,12 +243,7 @@ export class TreeView {
     this.keyIndex.set(change.added.key, change.added);
     this.host.rowsChanged(d.rows);
     const prevKey = this.selection.key;
-    if (this.pendingSelect) {
-      this.selection.set(this.pendingSelect);
-      this.pendingSelect = undefined;
-    } else if (this.pendingFollow && model.leafId) {
-      this.selection.set(model.leafId);
-    }
+    this.takePendingSelection();
     this.selection.current = resolveSelection(this.selection.current, d, model, this.keyIndex);
     const key = this.selection.key;
     // Only the changed items are drawn again, unless the selection went to another existing item.

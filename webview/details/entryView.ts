@@ -123,6 +123,47 @@ function contentBlocks(content: unknown, links: DetailsLinks, asMarkdown: boolea
   return box;
 }
 
+/** The body of a message entry `m`, by role, into `root`. */
+function messageBody(root: HTMLElement, m: Rec, links: DetailsLinks): void {
+  const role = str(m.role);
+  if (role === 'user' || role === 'assistant' || role === 'custom' || role === 'system') {
+    root.append(contentBlocks(m.content, links, role !== 'system'));
+  }
+  if (role === 'assistant') {
+    root.append(
+      kv([
+        ['Model', [str(m.provider), str(m.model)].filter(Boolean).join(' / ')],
+        ['Stop', str(m.stopReason)],
+        ['Error', str(m.errorMessage)],
+        ['Usage', usageText(m.usage)],
+        ['Duration', typeof m.durationMs === 'number' ? `${(m.durationMs / 1000).toFixed(1)} s` : undefined],
+      ]),
+    );
+  } else if (role === 'toolResult') {
+    root.append(
+      kv([
+        ['Tool', str(m.toolName)],
+        ['Result', m.isError ? 'error' : 'ok'],
+      ]),
+    );
+    const c = Array.isArray(m.content) ? m.content : [];
+    for (const b of c) {
+      if (isRec(b) && b.type === 'text') root.append(pre(str(b.text), m.isError ? 'error' : ''));
+      else if (isRec(b) && b.type === 'image') root.append(contentBlocks([b], links, false));
+    }
+  } else if (role === 'bashExecution') {
+    root.append(
+      kv([
+        ['Command', str(m.command)],
+        ['Exit code', m.exitCode === undefined ? (m.cancelled ? 'cancelled' : '') : String(m.exitCode)],
+      ]),
+    );
+    root.append(pre(str(m.output)));
+  } else if (!['user', 'assistant', 'custom', 'system'].includes(role)) {
+    root.append(pre(jsonShown(m, 2) ?? ''));
+  }
+}
+
 /** Renders the body of one entry. */
 export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
   const root = h('div', 'entry');
@@ -130,44 +171,7 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
   const type = str(e.type);
   if (d.truncated) root.append(h('div', 'notice', 'Long text or deep nesting is cut here; the file holds all of it.'));
   if (type === 'message' && isRec(e.message)) {
-    const m = e.message;
-    const role = str(m.role);
-    if (role === 'user' || role === 'assistant' || role === 'custom' || role === 'system') {
-      root.append(contentBlocks(m.content, links, role !== 'system'));
-    }
-    if (role === 'assistant') {
-      root.append(
-        kv([
-          ['Model', [str(m.provider), str(m.model)].filter(Boolean).join(' / ')],
-          ['Stop', str(m.stopReason)],
-          ['Error', str(m.errorMessage)],
-          ['Usage', usageText(m.usage)],
-          ['Duration', typeof m.durationMs === 'number' ? `${(m.durationMs / 1000).toFixed(1)} s` : undefined],
-        ]),
-      );
-    } else if (role === 'toolResult') {
-      root.append(
-        kv([
-          ['Tool', str(m.toolName)],
-          ['Result', m.isError ? 'error' : 'ok'],
-        ]),
-      );
-      const c = Array.isArray(m.content) ? m.content : [];
-      for (const b of c) {
-        if (isRec(b) && b.type === 'text') root.append(pre(str(b.text), m.isError ? 'error' : ''));
-        else if (isRec(b) && b.type === 'image') root.append(contentBlocks([b], links, false));
-      }
-    } else if (role === 'bashExecution') {
-      root.append(
-        kv([
-          ['Command', str(m.command)],
-          ['Exit code', m.exitCode === undefined ? (m.cancelled ? 'cancelled' : '') : String(m.exitCode)],
-        ]),
-      );
-      root.append(pre(str(m.output)));
-    } else if (!['user', 'assistant', 'custom', 'system'].includes(role)) {
-      root.append(pre(jsonShown(m, 2) ?? ''));
-    }
+    messageBody(root, e.message, links);
   } else if (type === 'compaction' || type === 'branch_summary') {
     root.append(section('Summary', prose(str(e.summary), links.markdown)));
     const files = fileLists(e.details);

@@ -72,19 +72,7 @@ export function extendTail(input: TailInput, d: Derived, layout: Layout): TailCh
   }
 
   // Apply: the new leaf's item in the old leaf's place.
-  const added = newItem(nodes[leaf].id, false, leaf, null);
-  added.parent = parentItem;
-  added.depth = itL.depth;
-  added.height = itL.height;
-  added.x = itL.x;
-  added.y = itL.y;
-  added.onPath = true;
-  added.isLeaf = true;
-  added.row = itL.row;
-  added.level = itL.level;
-  added.posinset = itL.posinset;
-  added.setsize = itL.setsize;
-  added.owner = itL.owner;
+  const added = inPlaceOf(itL, nodes[leaf].id, leaf);
   const siblings = parentItem.children!;
   siblings[siblings.indexOf(itL)] = added;
   if (joining.length) for (const m of joining) parentItem.members!.push(m);
@@ -112,6 +100,24 @@ export function extendTail(input: TailInput, d: Derived, layout: Layout): TailCh
     above = j;
   }
   return { removed: itL, added, grown: joining.length ? parentItem : undefined };
+}
+
+/** The new leaf's item (entry `entry`, id `id`) in the old leaf's place: its parent, slot and row. */
+function inPlaceOf(old: Item, id: string, entry: number): Item {
+  const added = newItem(id, false, entry, null);
+  added.parent = old.parent;
+  added.depth = old.depth;
+  added.height = old.height;
+  added.x = old.x;
+  added.y = old.y;
+  added.onPath = true;
+  added.isLeaf = true;
+  added.row = old.row;
+  added.level = old.level;
+  added.posinset = old.posinset;
+  added.setsize = old.setsize;
+  added.owner = old.owner;
+  return added;
 }
 
 /** `a` with room for `n` entries: a longer view on a bigger buffer, so that appends rarely copy. */

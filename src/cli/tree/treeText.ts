@@ -9,6 +9,8 @@ import type { Session } from '../../core/session/session.js';
 import type { SessionEntry } from '../../core/format/types.js';
 import { ERROR, NO_TEXT, RowFacts } from './rowFacts.js';
 import { passesFilter, type FilterMode } from '../../shared/treeFilter.js';
+import { RowPrefixes, type Gutter } from './rowPrefix.js';
+import { VisibleTree } from './visibleTree.js';
 
 export { FILTER_MODES, type FilterMode } from '../../shared/treeFilter.js';
 
@@ -58,26 +60,7 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   const leafRec = index.leafRecord;
   const live = index.liveIdx();
   const n = index.count;
-  // The facts of each row: noted while the session was read (Session.open with noteRows), else taken
-  // from the entry now. Tool results are named after their calls at the end, when every call is known
-  // (a result may come before its call in a damaged file).
-  const facts = noted?.index === index ? noted : new RowFacts();
-  const unread: number[] = [];
-  for (let k = 0; k < live.length; k++) {
-    const i = live[k];
-    if (facts.has(i)) continue;
-    const e = index.entryOf(i);
-    if (e) facts.take(i, e);
-    else if (!index.isKept(i)) unread.push(i);
-  }
-  await session.visitIdx(
-    unread,
-    (_k, i, bytes) => {
-      const e = parseLineOf(index.idOf(i), bytes);
-      if (e) facts.take(i, e);
-    },
-    signal,
-  );
+  const facts = await factsOf(session, live, signal, noted);
   const labelAt = new Map<number, string>();
   for (const [id, l] of index.labels) {
     const i = index.lookup(id);
@@ -99,94 +82,80 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
   let shownLeaf = -1;
   for (let k = leafPath.length - 1; k >= 0 && shownLeaf < 0; k--) if (visible[leafPath[k]]) shownLeaf = leafPath[k];
 
-  // Visible children of each visible node (n = the virtual root), as linked lists in DFS order.
   await index.prepareTree();
-  const vFirst = new Int32Array(n + 1).fill(-1);
-  const vLast = new Int32Array(n + 1).fill(-1);
-  const vNext = new Int32Array(n).fill(-1);
-  const vCount = new Int32Array(n + 1);
-  const add = (p: number, c: number) => {
-    if (vLast[p] < 0) vFirst[p] = c;
-    else vNext[vLast[p]] = c;
-    vLast[p] = c;
-    vCount[p]++;
-  };
-  {
-    const stack: number[] = [];
-    const under: number[] = [];
-    const pushKids = (p: number, vis: number) => {
-      const start = stack.length;
-      for (let c = index.firstChildOf(p); c >= 0; c = index.nextSiblingOf(c)) {
-        stack.push(c);
-        under.push(vis);
-      }
-      // reversed, so that they come off the stack in order
-      for (let a = start, b = stack.length - 1; a < b; a++, b--) {
-        [stack[a], stack[b]] = [stack[b], stack[a]];
-        [under[a], under[b]] = [under[b], under[a]];
-      }
-    };
-    pushKids(-1, n);
-    while (stack.length) {
-      const i = stack.pop()!;
-      let vis = under.pop()!;
-      if (visible[i]) {
-        add(vis, i);
-        vis = i;
-      }
-      pushKids(i, vis);
-    }
-  }
-  /** Visible children in pi's order, the one holding the current path first: kids[kidsFrom…] (count returned). */
-  let widest = 0;
-  for (let p = 0; p <= n; p++) if (vCount[p] > widest) widest = vCount[p];
-  const kids = new Int32Array(widest + 1);
-  let kidsFrom = 1;
-  const kidsOf = (p: number): number => {
-    let m = 1;
-    let first = -1;
-    for (let c = vFirst[p]; c >= 0; c = vNext[c]) {
-      if (first < 0 && onPath[c]) first = c;
-      else kids[m++] = c;
-    }
-    kidsFrom = first >= 0 ? 0 : 1;
-    kids[0] = first;
-    return m - kidsFrom;
-  };
+  const tree = new VisibleTree(index, n, visible, onPath);
+  return emitRows(tree, onPath, shownLeaf, labelAt, new StreamedRow(facts), emit);
+}
 
-  // Gutters as a shared list (newest first): a branch point adds one node instead of copying the list,
-  // so deep trees cost memory in proportion to their branch points, not to depth × branch points.
-  type Gutter = { pos: number; show: boolean; next: Gutter | null };
-  /** The prefix of a row; the rows of a chain share one (the last one made is kept). */
-  let last = { g: undefined as Gutter | null | undefined, indent: -1, connector: '', prefix: '' };
-  const prefixOf = (g: Gutter | null, displayIndent: number, connector: string): string => {
-    if (last.g === g && last.indent === displayIndent && last.connector === connector) return last.prefix;
-    const at: (boolean | undefined)[] = [];
-    // The oldest gutter at a position wins, as a search from the oldest finds it.
-    for (let x = g; x; x = x.next) if (x.pos < displayIndent) at[x.pos] = x.show;
-    const connectorPos = connector ? displayIndent - 1 : -1;
-    let prefix = '';
-    for (let level = 0; level < displayIndent; level++) {
-      const show = at[level];
-      if (show !== undefined) prefix += show ? '│  ' : '   ';
-      else if (connector && level === connectorPos) prefix += connector;
-      else prefix += '   ';
-    }
-    last = { g, indent: displayIndent, connector, prefix };
-    return prefix;
-  };
-  const roots = kidsOf(n);
+/**
+ * The facts of each row: noted while the session was read (Session.open with noteRows), else taken
+ * from the entry now. Tool results are named after their calls later, when every call is known (a
+ * result may come before its call in a damaged file).
+ */
+async function factsOf(session: Session, live: Int32Array, signal: AbortSignal | undefined, noted: RowFacts | undefined): Promise<RowFacts> {
+  const index = session.index;
+  const facts = noted?.index === index ? noted : new RowFacts();
+  const unread: number[] = [];
+  for (let k = 0; k < live.length; k++) {
+    const i = live[k];
+    if (facts.has(i)) continue;
+    const e = index.entryOf(i);
+    if (e) facts.take(i, e);
+    else if (!index.isKept(i)) unread.push(i);
+  }
+  await session.visitIdx(
+    unread,
+    (_k, i, bytes) => {
+      const e = parseLineOf(index.idOf(i), bytes);
+      if (e) facts.take(i, e);
+    },
+    signal,
+  );
+  return facts;
+}
+
+/** The one row object streamTree hands out, filled anew for each row. */
+class StreamedRow implements TreeRow {
+  i = -1;
+  marker = '';
+  depth = 0;
+  onPath = false;
+  isLeaf = false;
+  label: string | undefined = undefined;
+  visibleParent = -1;
+  /** The row's gutters and connector, for its prefix. */
+  gutters: Gutter | null = null;
+  connector = '';
+  private readonly prefixes = new RowPrefixes();
+
+  constructor(readonly facts: RowFacts) {}
+
+  get prefix(): string {
+    return this.prefixes.of(this.gutters, this.depth, this.connector);
+  }
+
+  text(): string {
+    return `${this.label ? `[${this.label}] ` : ''}${this.facts.textOf(this.i)}${this.isLeaf ? '  ← active' : ''}`;
+  }
+}
+
+const JUST_BRANCHED = 1;
+const SHOW_CONNECTOR = 2;
+const IS_LAST = 4;
+const VIRTUAL_CHILD = 8;
+
+/** The rows depth-first from the tree's root, with pi's indentation and connectors; returns how many. */
+function emitRows(tree: VisibleTree, onPath: Uint8Array, shownLeaf: number, labelAt: Map<number, string>, row: StreamedRow, emit: (row: TreeRow) => void): number {
+  const kids = tree.kids;
+  const roots = tree.kidsOf(tree.root);
   const multipleRoots = roots > 1;
   // The frames still to draw, as a stack of columns (a frame object per row was a million objects).
-  const fI = new Int32Array(n + 1);
-  const fIndent = new Int32Array(n + 1);
-  const fParent = new Int32Array(n + 1);
-  const fBits = new Uint8Array(n + 1);
+  const size = tree.root + 1;
+  const fI = new Int32Array(size);
+  const fIndent = new Int32Array(size);
+  const fParent = new Int32Array(size);
+  const fBits = new Uint8Array(size);
   const fGutters: (Gutter | null)[] = [];
-  const JUST_BRANCHED = 1;
-  const SHOW_CONNECTOR = 2;
-  const IS_LAST = 4;
-  const VIRTUAL_CHILD = 8;
   let top = 0;
   const push = (i: number, indent: number, bits: number, gutters: Gutter | null, parent: number) => {
     fI[top] = i;
@@ -196,29 +165,11 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     fParent[top] = parent;
     top++;
   };
+  const rootsFrom = tree.from;
   for (let k = roots - 1; k >= 0; k--) {
     const many = multipleRoots ? JUST_BRANCHED | SHOW_CONNECTOR | VIRTUAL_CHILD : 0;
-    push(kids[kidsFrom + k], multipleRoots ? 1 : 0, many | (k === roots - 1 ? IS_LAST : 0), null, -1);
+    push(kids[rootsFrom + k], multipleRoots ? 1 : 0, many | (k === roots - 1 ? IS_LAST : 0), null, -1);
   }
-  // The row's gutters and connector, for its prefix
-  let rowGutters: Gutter | null = null;
-  let rowConnector = '';
-  const row: TreeRow = {
-    i: -1,
-    get prefix() {
-      return prefixOf(rowGutters, this.depth, rowConnector);
-    },
-    marker: '',
-    depth: 0,
-    onPath: false,
-    isLeaf: false,
-    label: undefined,
-    visibleParent: -1,
-    text() {
-      return `${this.label ? `[${this.label}] ` : ''}${facts.textOf(this.i)}${this.isLeaf ? '  ← active' : ''}`;
-    },
-    facts,
-  };
   let rows = 0;
   while (top > 0) {
     top--;
@@ -230,10 +181,9 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     const isLast = (bits & IS_LAST) !== 0;
     const shown = (bits & SHOW_CONNECTOR) !== 0 && (bits & VIRTUAL_CHILD) === 0;
     const displayIndent = multipleRoots ? Math.max(0, indent - 1) : indent;
-    const connector = shown ? (isLast ? '└─ ' : '├─ ') : '';
-    rowGutters = gutters;
-    rowConnector = connector;
     const path = onPath[i] === 1;
+    row.gutters = gutters;
+    row.connector = shown ? (isLast ? '└─ ' : '├─ ') : '';
     row.i = i;
     row.marker = path ? '• ' : '';
     row.depth = displayIndent;
@@ -243,12 +193,13 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
     row.visibleParent = fParent[top];
     emit(row);
     rows++;
-    const count = kidsOf(i);
+    const count = tree.kidsOf(i);
+    const from = tree.from;
     const multiple = count > 1;
     const childIndent = multiple || ((bits & JUST_BRANCHED) !== 0 && indent > 0) ? indent + 1 : indent;
     const childGutters: Gutter | null = shown ? { pos: Math.max(0, displayIndent - 1), show: !isLast, next: gutters } : gutters;
     const childBits = multiple ? JUST_BRANCHED | SHOW_CONNECTOR : 0;
-    for (let k = count - 1; k >= 0; k--) push(kids[kidsFrom + k], childIndent, childBits | (k === count - 1 ? IS_LAST : 0), childGutters, i);
+    for (let k = count - 1; k >= 0; k--) push(kids[from + k], childIndent, childBits | (k === count - 1 ? IS_LAST : 0), childGutters, i);
   }
   return rows;
 }

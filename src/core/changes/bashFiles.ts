@@ -21,6 +21,25 @@ const NOT_LITERAL = '\u0000';
 const SEPARATORS = new Set([';', '&&', '||', '|', '&', '\n', '(', ')', '{', '}', '|&']);
 const REDIRECT = /^(\d*|&)(>>?|>\||<>)(.*)$/;
 
+interface HereDoc {
+  delim: string;
+  /** `<<-`: leading tabs are stripped from its lines. */
+  strip: boolean;
+}
+
+/** Skips the bodies of `docs` from `at` (the start of the line after their command), each up to its delimiter line; returns where the command line goes on. */
+function afterHereDocs(cmd: string, at: number, docs: HereDoc[]): number {
+  for (const h of docs) {
+    for (;;) {
+      const nl = cmd.indexOf('\n', at);
+      const line = cmd.slice(at, nl < 0 ? cmd.length : nl);
+      at = nl < 0 ? cmd.length : nl + 1;
+      if ((h.strip ? line.replace(/^\t+/, '') : line) === h.delim || nl < 0) break;
+    }
+  }
+  return at;
+}
+
 /**
  * Words of each simple command of a command line (quotes removed; a word with `$`, backquotes or glob
  * characters becomes NOT_LITERAL). Here-document bodies are skipped: they are data, not commands.
@@ -30,7 +49,7 @@ function words(cmd: string): string[][] {
   let cur = '';
   let has = false;
   let literal = true;
-  const heredocs: { delim: string; strip: boolean }[] = [];
+  const heredocs: HereDoc[] = [];
   const end = () => {
     if (has) {
       const list = commands[commands.length - 1];
@@ -83,19 +102,7 @@ function words(cmd: string): string[][] {
     } else if (SEPARATORS.has(c) && !(c === '&' && (cmd[i + 1] === '>' || cur.endsWith('>'))) && !(c === '|' && cur.endsWith('>'))) {
       end();
       if ((c === '&' || c === '|') && cmd[i + 1] === c) i++;
-      if (c === '\n' && heredocs.length) {
-        // skip each pending here-document body, up to its delimiter line
-        let at = i + 1;
-        for (const h of heredocs.splice(0)) {
-          for (;;) {
-            const nl = cmd.indexOf('\n', at);
-            const line = cmd.slice(at, nl < 0 ? cmd.length : nl);
-            at = nl < 0 ? cmd.length : nl + 1;
-            if ((h.strip ? line.replace(/^\t+/, '') : line) === h.delim || nl < 0) break;
-          }
-        }
-        i = at - 1;
-      }
+      if (c === '\n' && heredocs.length) i = afterHereDocs(cmd, i + 1, heredocs.splice(0)) - 1;
       commands.push([]);
     } else {
       if (c === '$' || c === '`' || c === '*' || c === '?' || c === '[') literal = false;
@@ -132,74 +139,84 @@ export function bashFiles(command: string): BashFile[] {
   };
   if (command.length > 100_000) return out;
   for (const raw of words(command)) {
-    // Redirections first (anywhere in the command), leaving the plain words.
-    const ws: string[] = [];
-    for (let i = 0; i < raw.length; i++) {
-      const m = REDIRECT.exec(raw[i]);
-      if (m && raw[i] !== NOT_LITERAL) {
-        const target = m[3] || raw[++i];
-        if (m[3]?.startsWith('&')) continue; // 2>&1
-        add(target, 'write');
-        continue;
-      }
-      ws.push(raw[i]);
-    }
+    const ws = withoutRedirections(raw, add);
     let k = 0;
     while (k < ws.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(ws[k]) || WRAPPERS.has(ws[k]))) k++;
-    const name = ws[k]?.split('/').pop();
-    const args = ws.slice(k + 1);
-    const plain = args.filter((a) => !a.startsWith('-'));
-    switch (name) {
-      case 'tee':
-      case 'touch':
-      case 'truncate':
-        for (const a of plain) add(a, 'write');
-        break;
-      case 'rm':
-      case 'unlink':
-        for (const a of plain) add(a, 'delete');
-        break;
-      case 'mv':
-        if (plain.length >= 2) {
-          for (const a of plain.slice(0, -1)) add(a, 'move');
-          add(plain[plain.length - 1], 'write');
-        }
-        break;
-      case 'cp':
-      case 'install':
-        if (plain.length >= 2) add(plain[plain.length - 1], 'write');
-        break;
-      case 'sed':
-      case 'perl':
-        if (args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) {
-          // The script is the first plain word unless given with -e/-f (the word after the flag).
-          const scripted = args.some((a) => a === '-e' || a === '-f' || a === '--expression');
-          const files: string[] = [];
-          for (let i = 0; i < args.length; i++) {
-            if (args[i] === '-e' || args[i] === '-f' || args[i] === '--expression') i++;
-            else if (!args[i].startsWith('-')) files.push(args[i]);
-          }
-          for (const a of scripted ? files : files.slice(1)) add(a, 'write');
-        }
-        break;
-      case 'dd':
-        for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
-        break;
-      case 'git': {
-        const sub = plain[0];
-        const rest = plain.slice(1);
-        if (sub === 'rm') for (const a of rest) add(a, 'delete');
-        else if (sub === 'mv' && rest.length >= 2) {
-          for (const a of rest.slice(0, -1)) add(a, 'move');
-          add(rest[rest.length - 1], 'write');
-        } else if (sub === 'restore') for (const a of rest) add(a, 'write');
-        else if (sub === 'checkout') {
-          const dd = args.indexOf('--');
-          if (dd >= 0) for (const a of args.slice(dd + 1)) add(a, 'write');
-        }
-        break;
-      }
-    }
+    commandFiles(ws[k]?.split('/').pop(), ws.slice(k + 1), add);
   }
   return out;
+}
+
+type Add = (path: string | undefined, op: BashFileOp) => void;
+
+/** The words of a simple command without its redirections (anywhere in it), whose targets go to `add`. */
+function withoutRedirections(raw: string[], add: Add): string[] {
+  const ws: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const m = REDIRECT.exec(raw[i]);
+    if (m && raw[i] !== NOT_LITERAL) {
+      const target = m[3] || raw[++i];
+      if (m[3]?.startsWith('&')) continue; // 2>&1
+      add(target, 'write');
+      continue;
+    }
+    ws.push(raw[i]);
+  }
+  return ws;
+}
+
+/** The files the command `name` with arguments `args` writes, moves or deletes, to `add`. */
+function commandFiles(name: string | undefined, args: string[], add: Add): void {
+  const plain = args.filter((a) => !a.startsWith('-'));
+  switch (name) {
+    case 'tee':
+    case 'touch':
+    case 'truncate':
+      for (const a of plain) add(a, 'write');
+      break;
+    case 'rm':
+    case 'unlink':
+      for (const a of plain) add(a, 'delete');
+      break;
+    case 'mv':
+      if (plain.length >= 2) {
+        for (const a of plain.slice(0, -1)) add(a, 'move');
+        add(plain[plain.length - 1], 'write');
+      }
+      break;
+    case 'cp':
+    case 'install':
+      if (plain.length >= 2) add(plain[plain.length - 1], 'write');
+      break;
+    case 'sed':
+    case 'perl':
+      if (args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) {
+        // The script is the first plain word unless given with -e/-f (the word after the flag).
+        const scripted = args.some((a) => a === '-e' || a === '-f' || a === '--expression');
+        const files: string[] = [];
+        for (let i = 0; i < args.length; i++) {
+          if (args[i] === '-e' || args[i] === '-f' || args[i] === '--expression') i++;
+          else if (!args[i].startsWith('-')) files.push(args[i]);
+        }
+        for (const a of scripted ? files : files.slice(1)) add(a, 'write');
+      }
+      break;
+    case 'dd':
+      for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
+      break;
+    case 'git': {
+      const sub = plain[0];
+      const rest = plain.slice(1);
+      if (sub === 'rm') for (const a of rest) add(a, 'delete');
+      else if (sub === 'mv' && rest.length >= 2) {
+        for (const a of rest.slice(0, -1)) add(a, 'move');
+        add(rest[rest.length - 1], 'write');
+      } else if (sub === 'restore') for (const a of rest) add(a, 'write');
+      else if (sub === 'checkout') {
+        const dd = args.indexOf('--');
+        if (dd >= 0) for (const a of args.slice(dd + 1)) add(a, 'write');
+      }
+      break;
+    }
+  }
 }

@@ -32,40 +32,57 @@ export async function streamContextItems(
   const index = from.index;
   // Record numbers, not record objects: a million-entry path makes no object per entry.
   const recs = index.branchIdx(leafId === null ? -1 : index.lookup(leafId));
-  let ci = -1;
-  for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (index.isType(recs[i], 'compaction')) ci = i;
-  let start = ci;
-  if (ci >= 0) {
-    const firstKept = (index.entryOf(recs[ci]) as CompactionEntry | undefined)?.firstKeptEntryId;
-    const kept = typeof firstKept === 'string' ? index.lookup(firstKept) : -1;
-    for (let i = 0; i < ci && kept >= 0; i++) {
-      if (recs[i] === kept) {
-        start = i;
-        break;
-      }
-    }
-  }
-  const isMessage = (i: number) => index.isType(i, 'message');
+  const settings = await settingsOf(from, recs, opts.signal);
+  const { thinkingLevel, model } = pathSettings(settings);
+  await streamSelected(from, selectedOf(index, recs), emit, opts);
+  const path = new Array<string>(recs.length);
+  for (let k = 0; k < recs.length; k++) path[k] = index.idOf(recs[k]);
+  return { thinkingLevel, model, activeToolNames: activeTools(settings), path };
+}
+
+function isSystem(index: SessionIndex, i: number): boolean {
+  return index.isType(i, 'message') && index.roleOf(i) === 'system';
+}
+
+/** The entries of the path `recs` that set the thinking level, the model or the tools (and system messages). */
+async function settingsOf(from: ContextSource, recs: Int32Array, signal: AbortSignal | undefined): Promise<SessionEntry[]> {
+  const index = from.index;
   let lastModel = -1;
   for (let k = recs.length - 1; k >= 0 && lastModel < 0; k--) {
     const i = recs[k];
-    if (index.isType(i, 'model_change') || (isMessage(i) && index.roleOf(i) === 'assistant')) lastModel = k;
+    if (index.isType(i, 'model_change') || (index.isType(i, 'message') && index.roleOf(i) === 'assistant')) lastModel = k;
   }
-  const isSystem = (i: number) => isMessage(i) && index.roleOf(i) === 'system';
   const settingRecs: EntryRecord[] = [];
   for (let k = 0; k < recs.length; k++) {
     const i = recs[k];
-    if (k === lastModel || SETTINGS_TYPES.has(index.typeOf(i)) || isSystem(i)) settingRecs.push(index.view(i));
+    if (k === lastModel || SETTINGS_TYPES.has(index.typeOf(i)) || isSystem(index, i)) settingRecs.push(index.view(i));
   }
-  const settings = (await from.load(settingRecs, opts.signal)).filter((e): e is SessionEntry => !!e);
-  const { thinkingLevel, model } = pathSettings(settings);
-  let selected = recs;
-  if (ci >= 0) {
-    const sel: number[] = [recs[ci]];
-    for (let k = start; k < ci; k++) if (!isSystem(recs[k])) sel.push(recs[k]);
-    for (let k = ci + 1; k < recs.length; k++) sel.push(recs[k]);
-    selected = Int32Array.from(sel);
+  return (await from.load(settingRecs, signal)).filter((e): e is SessionEntry => !!e);
+}
+
+/** The records of the path that make the context: the latest compaction, its kept range without system messages, everything after it. */
+function selectedOf(index: SessionIndex, recs: Int32Array): Int32Array {
+  let ci = -1;
+  for (let i = recs.length - 1; i >= 0 && ci < 0; i--) if (index.isType(recs[i], 'compaction')) ci = i;
+  if (ci < 0) return recs;
+  let start = ci;
+  const firstKept = (index.entryOf(recs[ci]) as CompactionEntry | undefined)?.firstKeptEntryId;
+  const kept = typeof firstKept === 'string' ? index.lookup(firstKept) : -1;
+  for (let i = 0; i < ci && kept >= 0; i++) {
+    if (recs[i] === kept) {
+      start = i;
+      break;
+    }
   }
+  const sel: number[] = [recs[ci]];
+  for (let k = start; k < ci; k++) if (!isSystem(index, recs[k])) sel.push(recs[k]);
+  for (let k = ci + 1; k < recs.length; k++) sel.push(recs[k]);
+  return Int32Array.from(sel);
+}
+
+/** The context items of `selected` (context edits applied), handed to `emit` a batch at a time. */
+async function streamSelected(from: ContextSource, selected: Int32Array, emit: (items: ContextItem[]) => void, opts: { signal?: AbortSignal; batch?: number; raw: boolean }): Promise<void> {
+  const index = from.index;
   const edits = new Map<string, ContextEditEntry>();
   for (const i of selected) {
     const e = index.isType(i, 'context_edit') ? (index.entryOf(i) as ContextEditEntry | undefined) : undefined;
@@ -108,7 +125,4 @@ export async function streamContextItems(
   } finally {
     await src.close();
   }
-  const path = new Array<string>(recs.length);
-  for (let k = 0; k < recs.length; k++) path[k] = index.idOf(recs[k]);
-  return { thinkingLevel, model, activeToolNames: activeTools(settings), path };
 }

@@ -20,6 +20,8 @@ import {
   type EntryRecord,
   type LabelInfo,
   type PendingEntry,
+  emptyPending,
+  pendingFrom,
   type RecordColumns,
 } from './indexRecord.js';
 import type { Diagnostic, LabelEntry, LeafEntry, SessionEntry, SessionHeader, SessionInfoEntry } from '../format/types.js';
@@ -40,23 +42,7 @@ export abstract class IndexColumns implements RecordColumns {
   /** Records held (superseded duplicates included); records are numbered 0…count-1 in file order. */
   count = 0;
   /** The entry `commit()` adds next. */
-  readonly pending: PendingEntry = {
-    idKey: -1,
-    idStr: '',
-    parentKind: 0,
-    parentKey: 0,
-    parentStr: '',
-    typeCode: -1,
-    type: '',
-    roleCode: 0,
-    role: undefined,
-    time: 0,
-    line: 0,
-    offset: -1,
-    length: 0,
-    entry: undefined,
-    bits: 0,
-  };
+  readonly pending: PendingEntry = emptyPending();
 
   protected cap = 0;
   /** Records the columns have room for (more are made room for as they come). */
@@ -118,27 +104,7 @@ export abstract class IndexColumns implements RecordColumns {
 
   /** Adds one entry in file order and applies pi's replay rules (leaf, labels, name). */
   add(rec: EntryRecord): void {
-    const p = this.pending;
-    const k = hexKey(rec.id);
-    p.idKey = k;
-    p.idStr = k < 0 ? rec.id : '';
-    if (rec.parentId === null) p.parentKind = 0;
-    else {
-      const pk = hexKey(rec.parentId);
-      p.parentKind = pk >= 0 ? 1 : 2;
-      p.parentKey = pk;
-      p.parentStr = pk >= 0 ? '' : rec.parentId;
-    }
-    p.typeCode = -1;
-    p.type = rec.type;
-    p.roleCode = -1;
-    p.role = rec.role;
-    p.time = rec.time;
-    p.line = rec.line;
-    p.offset = rec.offset;
-    p.length = rec.length;
-    p.entry = rec.entry;
-    p.bits = 0;
+    pendingFrom(this.pending, rec);
     this.commit();
   }
 
@@ -165,7 +131,33 @@ export abstract class IndexColumns implements RecordColumns {
       if (f & F_STRID) this.filed(); // (the diagnostics of the ids queued before it come first)
       f = this.repeated(i, prev, f, p.line);
     }
-    // Parent: most entries hang under the line before them, found without a lookup.
+    f = this.linkParent(i, f);
+    this.flags[i] = f;
+    this.typeCol[i] = p.typeCode >= 0 ? p.typeCode : this.types.code(p.type);
+    if (this.typeCol[i] === RAW_CODE) this.typeRaw.set(i, p.type);
+    this.roleCol[i] = p.roleCode >= 0 ? p.roleCode : this.roles.code(p.role);
+    if (this.roleCol[i] === RAW_CODE) this.roleRaw.set(i, p.role!);
+    this.timeCol[i] = p.time;
+    this.lineCol[i] = p.line;
+    this.offCol[i] = p.offset;
+    this.lenCol[i] = p.length;
+    const e = p.entry;
+    p.entry = undefined;
+    if (e) this.kept.set(i, e);
+    // A later entry with an id some earlier entry named as its (then missing) parent reshapes the tree.
+    if (this.unresolved?.size && this.unresolved.delete(this.idOf(i, f))) this.reshaped();
+    if (this.idMap) this.idMap.set(this.idOf(i, f), this.view(i));
+
+    // (a message's body is not kept: most entries need only the leaf moved to them)
+    if (e) this.replay(i, e, f);
+    else this.leafIndex = i;
+    this.added(i, prev);
+    return i;
+  }
+
+  /** Sets record `i`'s parent from `pending` (most entries hang under the line before them, found without a lookup); its flags `f` after. */
+  private linkParent(i: number, f: number): number {
+    const p = this.pending;
     let parent = -1;
     if (p.parentKind !== 0) {
       const self = p.parentKind === 1 ? p.idKey >= 0 && p.parentKey === p.idKey : p.idKey < 0 && p.parentStr === p.idStr;
@@ -187,23 +179,12 @@ export abstract class IndexColumns implements RecordColumns {
       if (parent < 0 && !self) f |= F_RAWPARENT;
     }
     this.par[i] = parent;
-    this.flags[i] = f;
-    this.typeCol[i] = p.typeCode >= 0 ? p.typeCode : this.types.code(p.type);
-    if (this.typeCol[i] === RAW_CODE) this.typeRaw.set(i, p.type);
-    this.roleCol[i] = p.roleCode >= 0 ? p.roleCode : this.roles.code(p.role);
-    if (this.roleCol[i] === RAW_CODE) this.roleRaw.set(i, p.role!);
-    this.timeCol[i] = p.time;
-    this.lineCol[i] = p.line;
-    this.offCol[i] = p.offset;
-    this.lenCol[i] = p.length;
-    const e = p.entry;
-    p.entry = undefined;
-    if (e) this.kept.set(i, e);
-    // A later entry with an id some earlier entry named as its (then missing) parent reshapes the tree.
-    if (this.unresolved?.size && this.unresolved.delete(this.idOf(i, f))) this.reshaped();
-    if (this.idMap) this.idMap.set(this.idOf(i, f), this.view(i));
+    return f;
+  }
 
-    if (e && e.type === 'leaf') {
+  /** pi's replay rules for record `i` (flags `f`), a kept entry `e`: where the leaf is, labels, the name. */
+  private replay(i: number, e: SessionEntry, f: number): void {
+    if (e.type === 'leaf') {
       const target = (e as LeafEntry).targetId;
       if (target === null || target === undefined) this.leafIndex = -1;
       else {
@@ -212,30 +193,26 @@ export abstract class IndexColumns implements RecordColumns {
         if (t >= 0) this.leafIndex = t;
         else {
           this.diagnostics.push({
-            line: p.line || undefined,
+            line: this.pending.line || undefined,
             severity: 'warning',
             code: 'leaf-target-missing',
             message: `Leaf record "${this.idOf(i, f)}" points at "${target}", which is not in the file; the leaf stays where it was.`,
           });
         }
       }
-    } else {
-      this.leafIndex = i;
+      return;
     }
-    if (e) {
-      // (a target that is not a string names no entry: pi keys it apart, where no lookup finds it)
-      if (e.type === 'label' && typeof (e as LabelEntry).targetId === 'string') {
-        const l = e as LabelEntry;
-        if (typeof l.label === 'string' && l.label) this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
-        else this.labels.delete(l.targetId);
-      } else if (e.type === 'session_info') {
-        const n = (e as SessionInfoEntry).name;
-        this.name = (typeof n === 'string' ? n.trim() : '') || undefined;
-        this.nameTime = p.time;
-      }
+    this.leafIndex = i;
+    // (a target that is not a string names no entry: pi keys it apart, where no lookup finds it)
+    if (e.type === 'label' && typeof (e as LabelEntry).targetId === 'string') {
+      const l = e as LabelEntry;
+      if (typeof l.label === 'string' && l.label) this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
+      else this.labels.delete(l.targetId);
+    } else if (e.type === 'session_info') {
+      const n = (e as SessionInfoEntry).name;
+      this.name = (typeof n === 'string' ? n.trim() : '') || undefined;
+      this.nameTime = this.pending.time;
     }
-    this.added(i, prev);
-    return i;
   }
 
   /** Record `i` has the id of record `prev`, which it supersedes (the later entry wins, as in pi); its flags `f` with F_REPEAT. */
@@ -406,6 +383,4 @@ export abstract class IndexColumns implements RecordColumns {
   get leafRecord(): number {
     return this.leafIndex >= 0 ? this.latest(this.leafIndex) : -1;
   }
-
-  /** Every record, in append order (views; prefer the index numbers for big sessions). */
 }

@@ -2,6 +2,7 @@
 // the index's columns), what the reader hands the index for each line (PendingEntry), and the small
 // tables and flags the columns are made of.
 import type { SessionEntry } from '../format/types.js';
+import { hexKey } from './idKeys.js';
 
 export interface EntryRecord {
   id: string;
@@ -54,6 +55,35 @@ export interface PendingEntry {
   entry: SessionEntry | undefined;
   /** F_FAST / F_CONTENT, from the fast path. */
   bits: number;
+}
+
+/** A PendingEntry with nothing in it yet. */
+export function emptyPending(): PendingEntry {
+  return { idKey: -1, idStr: '', parentKind: 0, parentKey: 0, parentStr: '', typeCode: -1, type: '', roleCode: 0, role: undefined, time: 0, line: 0, offset: -1, length: 0, entry: undefined, bits: 0 };
+}
+
+/** Fills `p` with the record `rec` (an entry added as a record, not from the reader's fast path). */
+export function pendingFrom(p: PendingEntry, rec: EntryRecord): void {
+  const k = hexKey(rec.id);
+  p.idKey = k;
+  p.idStr = k < 0 ? rec.id : '';
+  if (rec.parentId === null) p.parentKind = 0;
+  else {
+    const pk = hexKey(rec.parentId);
+    p.parentKind = pk >= 0 ? 1 : 2;
+    p.parentKey = pk;
+    p.parentStr = pk >= 0 ? '' : rec.parentId;
+  }
+  p.typeCode = -1;
+  p.type = rec.type;
+  p.roleCode = -1;
+  p.role = rec.role;
+  p.time = rec.time;
+  p.line = rec.line;
+  p.offset = rec.offset;
+  p.length = rec.length;
+  p.entry = rec.entry;
+  p.bits = 0;
 }
 
 /** Roles with fixed codes (the fast path names them without a string lookup). */

@@ -2,33 +2,16 @@
 // of whole lines, serialized through one queue; each append first reads what other writers (pi, another
 // window) appended, so the new entry's parent is always the file's real current leaf.
 import { streamContextItems, type ContextItem, type ContextSource } from '../context/contextStream.js';
-import { newEntryId, nowIso } from '../format/ids.js';
+import { newEntryId } from '../format/ids.js';
 import { toLine } from '../format/jsonl.js';
 import { loadEntries, parseLineOf, StaleFileError, visitIdx, visitLines } from '../index/lineReads.js';
 import { readSession, readTail, type LoadedSession, type ReadOptions } from '../index/reader.js';
 import type { EntryRecord, SessionIndex } from '../index/sessionIndex.js';
+import { labelEntry, messageEntry, moveEntries, nameEntry, type SummaryInput } from './newEntries.js';
 import { FileChangedError, JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';
-import type {
-  AgentMessage,
-  BranchSummaryEntry,
-  Diagnostic,
-  FileDetails,
-  LabelEntry,
-  LeafEntry,
-  MessageEntry,
-  SessionContext,
-  SessionEntry,
-  SessionHeader,
-  SessionInfoEntry,
-  Usage,
-} from '../format/types.js';
+import type { AgentMessage, Diagnostic, SessionContext, SessionEntry, SessionHeader } from '../format/types.js';
 
-export interface SummaryInput {
-  summary: string;
-  details?: FileDetails;
-  usage?: Usage;
-  fromHook?: boolean;
-}
+export type { SummaryInput } from './newEntries.js';
 
 export interface MoveResult {
   /** False when the leaf already was at the target and nothing was written. */
@@ -352,15 +335,11 @@ export class Session {
   }
 
   async appendMessage(message: AgentMessage): Promise<string> {
-    const [e] = await this.appendEntries((parentId, id) => [{ type: 'message', id: id(), parentId, timestamp: nowIso(), message } satisfies MessageEntry]);
+    const [e] = await this.appendEntries((parentId, id) => [messageEntry(id(), parentId, message)]);
     return e.id;
   }
 
-  /**
-   * Moves the leaf: appends `{type:"leaf", targetId, fromId}` with parentId = target (so pi 1.6.0, which
-   * resumes at the last line, resumes at the same node), then optionally a branch_summary under the
-   * target with fromId = the leaf we came from, as pi writes it.
-   */
+  /** Moves the leaf to `targetId` (newEntries.ts: moveEntries), with a branch summary when given. */
   async moveTo(targetId: string | null, summary?: SummaryInput): Promise<MoveResult> {
     let leafRecordId: string | undefined;
     let summaryId: string | undefined;
@@ -368,26 +347,9 @@ export class Session {
       if (targetId !== null && !this.index.has(targetId)) throw new EntryNotFoundError(targetId);
       const from = this.leafId;
       if (from === targetId && !summary) return { entries: [], moved: false };
-      const id = this.idFactory();
-      const ts = nowIso();
-      const leaf: LeafEntry = { type: 'leaf', id: (leafRecordId = id()), parentId: targetId, timestamp: ts, targetId, fromId: from };
-      const entries: SessionEntry[] = [leaf];
-      summaryId = undefined;
-      if (summary) {
-        const bs: BranchSummaryEntry = {
-          type: 'branch_summary',
-          id: (summaryId = id()),
-          parentId: targetId,
-          timestamp: ts,
-          fromId: from ?? 'root',
-          summary: summary.summary,
-          details: summary.details,
-          usage: summary.usage,
-          fromHook: summary.fromHook ?? false,
-        };
-        entries.push(bs);
-      }
-      return { entries, moved: true };
+      const move = moveEntries(targetId, from, summary, this.idFactory());
+      ({ leafRecordId, summaryId } = move);
+      return { entries: move.entries, moved: true };
     });
     return moved ? { moved, leafRecordId, summaryId, leafId: this.leafId } : { moved, leafId: this.leafId };
   }
@@ -397,17 +359,14 @@ export class Session {
     const text = label?.trim();
     const [e] = await this.appendEntries((parentId, id) => {
       if (!this.index.has(targetId)) throw new EntryNotFoundError(targetId);
-      const entry: LabelEntry = { type: 'label', id: id(), parentId, timestamp: nowIso(), targetId };
-      if (text) entry.label = text;
-      return [entry];
+      return [labelEntry(id(), parentId, targetId, text)];
     });
     return e.id;
   }
 
   /** Names the session (pi's appendSessionInfo: newlines become spaces, trimmed; empty clears). */
   async setName(name: string): Promise<string> {
-    const clean = name.replace(/[\r\n]+/g, ' ').trim();
-    const [e] = await this.appendEntries((parentId, id) => [{ type: 'session_info', id: id(), parentId, timestamp: nowIso(), name: clean } satisfies SessionInfoEntry]);
+    const [e] = await this.appendEntries((parentId, id) => [nameEntry(id(), parentId, name)]);
     return e.id;
   }
 }
