@@ -8,7 +8,9 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { resolveToolPath } from '../changes/fileHistory.js';
-import { CheckpointStore, isTreeChange, SKIPPED_KEPT, type ExternalFile, type SnapshotKind, type SnapshotLine, type SnapshotResult } from './store.js';
+import type { ExternalFile, SnapshotKind, SnapshotLine } from './manifestLines.js';
+import { CheckpointStore, SKIPPED_KEPT, type SnapshotResult } from './store.js';
+import { isTreeChange } from './treeReads.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
 import { pruneStore, refName } from './retention.js';
 

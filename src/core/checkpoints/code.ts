@@ -11,8 +11,10 @@ import { changesOnPath } from '../changes/branchChanges.js';
 import { codeAt, sidesOf, type CodeContext, type Side } from './codeState.js';
 import { SessionCheckpoints } from './manifests.js';
 import { absPath, diskSide, planRestore, sameSide, type RestorePlan } from './restorePlan.js';
-import { applyRestore, journals, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type Journal } from './restoreApply.js';
-import { CheckpointStore, type SnapshotLine } from './store.js';
+import { applyRestore, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult } from './restoreApply.js';
+import { journals, type Journal } from './restoreJournal.js';
+import type { SnapshotLine } from './manifestLines.js';
+import { CheckpointStore } from './store.js';
 import { refName } from './retention.js';
 import { canonicalCwd, ensurePrivate, projectStore, readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
 

@@ -14,7 +14,7 @@ import type { Session } from '../session/session.js';
 import { messageOf } from '../format/types.js';
 import { mayChangeFiles } from './capture.js';
 import type { EntrySnapshot, SessionCheckpoints } from './manifests.js';
-import type { SnapshotLine } from './store.js';
+import type { SnapshotLine } from './manifestLines.js';
 
 export type Side = { kind: 'file'; sha: string; mode: number; bytes?: Buffer } | { kind: 'absent' } | { kind: 'unknown'; why: string };
 

@@ -3,7 +3,8 @@
 // original session). The latest line for an entry wins. Reading never creates a store.
 import type { Session } from '../session/session.js';
 import { readLineHeader } from './sessionHeader.js';
-import { CheckpointStore, type ExternalFile, type ManifestLine, type SnapshotLine } from './store.js';
+import type { ExternalFile, ManifestLine, SnapshotLine } from './manifestLines.js';
+import { CheckpointStore } from './store.js';
 import { readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
 
 export interface EntrySnapshot extends SnapshotLine {

@@ -5,61 +5,16 @@
 // fewer waits than one after the other), each file still renamed only once its own bytes are synced. Killed at any step, the next run finishes it (a file already as planned is left,
 // one still as before is written, anything else is left alone and named). Undo applies the journal
 // backwards under the same rules, redo forwards again.
-import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-  constants,
-} from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync, constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { blobSha, type Side } from './codeState.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
+import { journalDir, journals, newId, readObject, saveJournal, writeBundle, type Journal, type JournalFile } from './restoreJournal.js';
 import { ensurePrivate } from './storePaths.js';
 import { samePath } from '../session/repository.js';
 
 export type Resolution = 'mine' | 'theirs' | 'merge';
-
-export interface JournalFile {
-  key: string;
-  path: string;
-  before: { sha: string | null; mode: number };
-  after: { sha: string | null; mode: number };
-}
-
-export interface Journal {
-  v: 1;
-  id: string;
-  at: string;
-  sessionFile?: string;
-  targetId: string | null;
-  /** prepared → done (restore, redo); undoing → undone. */
-  state: 'prepared' | 'done' | 'undoing' | 'undone' | 'redoing';
-  files: JournalFile[];
-  /** Folders the restore made (an undo removes them again when empty). */
-  madeDirs: string[];
-  /** The conversation moved with the code: the leaf to move to, and whether it did. */
-  leaf?: { targetId: string | null; moved: boolean };
-  /**
-   * Where each side's bytes are in the journal's `objects.bin` (sha → [offset, length]): one file and one
-   * fsync for them all. Journals written before it keep a file per object under `objects/`.
-   */
-  bundle?: Record<string, [number, number]>;
-}
 
 export interface ApplyResult {
   journal: Journal;
@@ -285,87 +240,6 @@ function removeMadeDirs(j: Journal, path: string): void {
       return; // not empty: something else lives there now
     }
   }
-}
-
-const newId = () => `${new Date().toISOString().replace(/[:.]/g, '-')}_${randomBytes(4).toString('hex')}`;
-const journalDir = (restoresDir: string, id: string) => join(restoresDir, id);
-
-/**
- * The journal's objects, one after the other in one file, written and synced (the fsync off the thread):
- * one fsync instead of one a file (each ~6 ms here, more under load). No temp file and rename: the
- * journal's folder is new and its journal.json is written only once the bundle is synced, so a bundle
- * cut short by a kill is in a folder no journal names. Returns where each object is.
- */
-async function writeBundle(file: string, objects: Map<string, Buffer>): Promise<Record<string, [number, number]>> {
-  const at: Record<string, [number, number]> = {};
-  let offset = 0;
-  for (const [sha, bytes] of objects) {
-    at[sha] = [offset, bytes.length];
-    offset += bytes.length;
-  }
-  const h = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-  try {
-    for (const bytes of objects.values()) await h.writeFile(bytes); // each from where the last ended
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-  return at;
-}
-
-/** A side's bytes from the journal: from its bundle, or (journals written before bundles) a file each. */
-function readObject(restoresDir: string, j: Journal, sha: string): Buffer {
-  const dir = journalDir(restoresDir, j.id);
-  const where = j.bundle?.[sha];
-  if (!where) return readFileSync(join(dir, 'objects', sha));
-  const out = Buffer.alloc(where[1]);
-  const fd = openSync(join(dir, 'objects.bin'), 'r');
-  try {
-    for (let got = 0; got < out.length;) {
-      const n = readSync(fd, out, got, out.length - got, where[0] + got);
-      if (n === 0) throw new Error(`the restore's journal ${j.id} is cut short`);
-      got += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return out;
-}
-
-function writeSynced(file: string, bytes: Buffer | string): void {
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, bytes, { mode: 0o600 });
-  const fd = openSync(tmp, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
-function saveJournal(restoresDir: string, j: Journal): void {
-  writeSynced(join(journalDir(restoresDir, j.id), 'journal.json'), JSON.stringify(j, null, 1));
-}
-
-/** Every journal of the project, newest first. */
-export function journals(restoresDir: string): Journal[] {
-  let names: string[];
-  try {
-    names = readdirSync(restoresDir);
-  } catch {
-    return [];
-  }
-  const out: Journal[] = [];
-  for (const n of names.sort().reverse()) {
-    try {
-      const j = JSON.parse(readFileSync(join(restoresDir, n, 'journal.json'), 'utf8')) as Journal;
-      if (j.v === 1 && Array.isArray(j.files)) out.push(j);
-    } catch {
-      // a journal being written when its writer was killed: nothing was changed under it
-    }
-  }
-  return out;
 }
 
 /**

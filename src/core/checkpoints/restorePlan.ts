@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathArg } from '../changes/codeChanges.js';
 import { resolveToolPath } from '../changes/fileHistory.js';
 import { bashFiles } from '../changes/bashFiles.js';
-import type { SnapshotLine } from './store.js';
+import type { SnapshotLine } from './manifestLines.js';
 import { mayChangeFiles } from './capture.js';
 import { ABSENT, callsOn, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
 

@@ -3,7 +3,8 @@
 // loses the oldest snapshots of any session. A session's latest snapshot (where its code is) is never
 // dropped. Dropped snapshots lose their refs; git's gc then frees what nothing else keeps.
 import { readdirSync } from 'node:fs';
-import { CheckpointStore, type ManifestLine, type SnapshotLine } from './store.js';
+import type { ManifestLine, SnapshotLine } from './manifestLines.js';
+import { CheckpointStore } from './store.js';
 import type { CheckpointSettings } from './storePaths.js';
 
 export interface PruneResult {

@@ -6,54 +6,9 @@
 import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
+import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
-
-export type SnapshotKind = 'baseline' | 'before' | 'after' | 'restore';
-
-export interface SkippedFile {
-  path: string;
-  why: 'size' | 'nested-repository' | 'special';
-}
-
-/** A file outside the working folder that an `edit` or `write` changed: its content (sha null: absent, mode 0; or not captured, mode -1). */
-export interface ExternalFile {
-  path: string;
-  sha: string | null;
-  mode: number;
-  /** Its content before the turn's first call that named it. */
-  before?: { sha: string | null; mode: number };
-}
-
-/** One line of a session's manifest. */
-export interface SnapshotLine {
-  v: 1;
-  kind: SnapshotKind;
-  /** The entries whose code this is (a turn's assistant message and its tool results share one). */
-  entries: string[];
-  commit: string;
-  tree: string;
-  at: string;
-  /** Bytes the store grew by with this snapshot (its share of the retention caps). */
-  bytes?: number;
-  skipped?: { count: number; files: SkippedFile[] };
-  external?: ExternalFile[];
-  /** 'after': the paths the turn changed (its 'before' snapshot against this one). */
-  changed?: string[];
-  /** 'before': the paths changed since the previous snapshot, between turns (by the user, say). */
-  between?: string[];
-  /** 'restore': the entry whose code was restored; 'baseline': pi's leaf when the session started. */
-  target?: string;
-}
-
-/** Capture turned itself off for the session (the reason is shown once in pi and once in pi-tree). */
-export interface OffLine {
-  v: 1;
-  kind: 'off';
-  at: string;
-  reason: string;
-}
-
-export type ManifestLine = SnapshotLine | OffLine;
+import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
 
 export interface SnapshotResult {
   commit: string;
@@ -76,9 +31,6 @@ const BULK_FILES = 256;
 const BULK_CHUNK = 10_000;
 const BULK_SINCE = [2, 37];
 const gitVersions = new Map<string, Promise<number[]>>();
-
-/** `lookup`: paths in more folders than this are looked up in a listing of the whole tree. */
-const LOOKUP_FOLDERS = 200;
 
 export interface StoreOptions {
   /** The git program (default `git` on PATH). */
@@ -276,81 +228,22 @@ export class CheckpointStore {
     return map;
   }
 
-  /**
-   * Paths that differ between two trees: mode and blob on each side (null: absent). With `trees`, the
-   * folders above them too (mode 040000), whose new trees came with the change.
-   */
-  async diffTrees(a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
-    const parts = zList(await this.run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
-    const out: TreeChange[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const [ma, mb, sa, sb] = parts[i].slice(1).split(' ');
-      out.push({ path: parts[i + 1], a: side(ma, sa), b: side(mb, sb) });
-    }
-    return out;
+  /** Paths that differ between two trees (treeReads.ts). */
+  diffTrees(a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
+    return diffTrees(this.reader, a, b, o);
   }
 
-  /** Mode and blob of `paths` in `tree` (absent ones left out). */
-  async lookup(tree: string, paths: readonly string[]): Promise<Map<string, { mode: number; sha: string }>> {
-    const map = new Map<string, { mode: number; sha: string }>();
-    if (!paths.length) return map;
-    const wanted = new Set(paths);
-    const byDir = new Map<string, Set<string>>();
-    for (const p of wanted) {
-      const slash = p.lastIndexOf('/');
-      const dir = slash < 0 ? '' : p.slice(0, slash);
-      if (!byDir.has(dir)) byDir.set(dir, new Set());
-      byDir.get(dir)!.add(p.slice(slash + 1));
-    }
-    if (byDir.size > LOOKUP_FOLDERS || paths.some((p) => p.includes('\n'))) {
-      // Paths in many folders: the whole tree listed once (100k files: ~10 MB of text, ~150 ms).
-      for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-        const tab = line.indexOf('\t');
-        const path = line.slice(tab + 1);
-        if (!wanted.has(path)) continue;
-        const [mode, , sha] = line.slice(0, tab).split(' ');
-        map.set(path, { mode: parseInt(mode, 8), sha });
-      }
-      return map;
-    }
-    // In a few folders: only those are read, in one `cat-file --batch` (<tree>:<folder>; each resolved
-    // from the top, so this costs folders × depth tree reads).
-    const dirs = [...byDir.keys()];
-    const out = await this.run(['cat-file', '--batch'], { input: dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n' });
-    let at = 0;
-    for (const dir of dirs) {
-      const nl = out.indexOf(0x0a, at);
-      const head = /^([0-9a-f]{40,64}) (\w+) (\d+)$/.exec(out.toString('latin1', at, nl));
-      at = nl + 1;
-      if (!head) continue; // missing: no such folder in the tree
-      const body = out.subarray(at, at + Number(head[3]));
-      at += body.length + 1;
-      if (head[2] !== 'tree') continue;
-      const names = byDir.get(dir)!;
-      const idBytes = head[1].length / 2;
-      // A tree object: entries of "<octal mode> <name>\0<id as bytes>".
-      for (let i = 0; i < body.length;) {
-        const sp = body.indexOf(0x20, i);
-        const nul = body.indexOf(0, sp);
-        const mode = parseInt(body.toString('latin1', i, sp), 8);
-        const name = body.toString('utf8', sp + 1, nul);
-        i = nul + 1 + idBytes;
-        if (mode !== 0o40000 && names.has(name)) map.set(dir ? `${dir}/${name}` : name, { mode, sha: body.toString('hex', nul + 1, i) });
-      }
-    }
-    return map;
+  /** Mode and blob of `paths` in `tree`, absent ones left out (treeReads.ts). */
+  lookup(tree: string, paths: readonly string[]): Promise<Map<string, TreeFile>> {
+    return lookupPaths(this.reader, tree, paths);
   }
 
   /** Every file of a tree (path → mode and blob). */
-  async listTree(tree: string): Promise<Map<string, { mode: number; sha: string }>> {
-    const map = new Map<string, { mode: number; sha: string }>();
-    for (const line of zList(await this.run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-      const tab = line.indexOf('\t');
-      const [mode, , sha] = line.slice(0, tab).split(' ');
-      map.set(line.slice(tab + 1), { mode: parseInt(mode, 8), sha });
-    }
-    return map;
+  listTree(tree: string): Promise<Map<string, TreeFile>> {
+    return listTree(this.reader, tree);
   }
+
+  private readonly reader: GitReader = (args, input) => this.run(args, input === undefined ? {} : { input });
 
   /** Which of `paths` the project's .gitignore or pi-tree's excludes leave out. */
   async ignored(paths: readonly string[]): Promise<string[]> {
@@ -428,20 +321,6 @@ export class CheckpointStore {
   }
 }
 
-/** A folder's entry in a diff with `trees`. */
-export const isTreeChange = (c: TreeChange) => (!c.a || c.a.mode === 0o40000) && (!c.b || c.b.mode === 0o40000);
-
-export interface TreeChange {
-  path: string;
-  a: { mode: number; sha: string } | null;
-  b: { mode: number; sha: string } | null;
-}
-
-const ZERO = /^0+$/;
-function side(mode: string, sha: string): { mode: number; sha: string } | null {
-  return ZERO.test(sha) || mode === '000000' ? null : { mode: parseInt(mode, 8), sha };
-}
-
 function zListLines(out: Buffer): string[] {
   return out
     .toString('utf8')
@@ -456,28 +335,6 @@ function writeIfChanged(file: string, text: string): void {
     // not there yet
   }
   writeFileSync(file, text, { mode: 0o600 });
-}
-
-export function readManifest(file: string): ManifestLine[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: ManifestLine[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      const v = JSON.parse(line) as ManifestLine;
-      if (v && v.v === 1 && typeof v.kind === 'string') {
-        if (v.kind === 'off' ? typeof v.reason === 'string' : Array.isArray(v.entries) && typeof v.commit === 'string' && typeof v.tree === 'string') out.push(v);
-      }
-    } catch {
-      // a torn last line (a pi killed mid-append): the lines before it stand
-    }
-  }
-  return out;
 }
 
 export { SKIPPED_KEPT };

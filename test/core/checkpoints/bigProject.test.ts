@@ -14,7 +14,7 @@ import { after, describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/code.js';
 import { blobSha } from '../../../src/core/checkpoints/codeState.js';
 import { SessionCheckpoints } from '../../../src/core/checkpoints/manifests.js';
-import type { SnapshotLine } from '../../../src/core/checkpoints/store.js';
+import type { SnapshotLine } from '../../../src/core/checkpoints/manifestLines.js';
 import { Session } from '../../../src/core/session/session.js';
 import { generateProject } from '../../support/projectTree.js';
 import { SimPi } from '../../support/simPi.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { journals } from '../../../src/core/checkpoints/restoreApply.js';
+import { journals } from '../../../src/core/checkpoints/restoreJournal.js';
 import { projectStore } from '../../../src/core/checkpoints/storePaths.js';
 import { SimPi } from '../../support/simPi.js';
 import { tempDir } from '../../support/tmp.js';
