@@ -3,6 +3,7 @@
 // never sends a file path, and the host checks every request before touching a file.
 
 import type { Reply } from './shared/messaging';
+import type { BranchFilesReply, ChangesReply, CodeStateReply } from './shared/changeReplies';
 import type { FilterMode } from './shared/treeFilter';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
@@ -109,45 +110,6 @@ export interface FamilyLink {
   created: number;
 }
 
-/** One file change of an entry, as the details pane lists it (no file contents). */
-export interface ChangeView {
-  /** Position in the entry's changes: what openChange names. */
-  index: number;
-  tool: 'edit' | 'write' | 'bash';
-  path: string;
-  /** bash: what the command does to the file. */
-  op?: 'write' | 'delete' | 'move';
-  added: number;
-  removed: number;
-  /** The tool reported an error: the file was probably left as it was. */
-  failed?: boolean;
-  /** A diff can be shown (edit and write; not bash). */
-  diff: boolean;
-}
-
-export interface ChangesReply {
-  /** The assistant entry whose tool calls these are (the entry itself, or the call a tool result answers). */
-  entryId: string;
-  changes: ChangeView[];
-}
-
-export interface BranchFile {
-  path: string;
-  changes: number;
-  failed: number;
-  tools: ('edit' | 'write' | 'bash')[];
-  added: number;
-  removed: number;
-  firstEntryId: string;
-  lastEntryId: string;
-}
-
-export interface BranchFilesReply {
-  /** Entries on the branch that change files. */
-  entries: number;
-  files: BranchFile[];
-}
-
 /** How the tree is shown: the graph (with the outline list), or one row per entry like git-graph. */
 export type TreeLayout = 'graph' | 'rows';
 
@@ -167,6 +129,7 @@ export interface FileLists {
 export type SnapshotNodes = { nodes: NodeView[]; packed?: undefined } | { nodes?: undefined; packed: Uint8Array };
 
 export { packNodes, unpackNodes, SharedValues } from './packedNodes.js';
+export type { BranchFilesReply, ChangesReply, ChangeView, CodeStateReply } from './shared/changeReplies';
 
 export type HostMessage =
   /**
@@ -314,17 +277,6 @@ export interface Replies {
   openCodeDiff: { files: number };
   restoreCode: { restored: boolean };
   undoRestore: Empty;
-}
-
-/** How the code at a node is known and how it differs from the files now. */
-export interface CodeStateReply {
-  /** snapshot: a checkpoint; snapshot+calls: one plus recorded calls after it; calls: the session's record only; none: nothing known. */
-  how: 'snapshot' | 'snapshot+calls' | 'calls' | 'none';
-  /** Files that differ (paths relative to the session's folder, or absolute outside it). */
-  files: { path: string; status: 'added' | 'modified' | 'deleted' | 'unknown' }[];
-  notes: string[];
-  /** Files the checkpoint left out (too large, nested repositories, special files), the first few named. */
-  skipped?: { count: number; paths: string[] };
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */

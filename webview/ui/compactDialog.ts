@@ -4,7 +4,7 @@
 // it. A pi running the session compacts at once, as its /compact does: then the dialog shows what pi
 // wrote, to keep or undo (a move back to where the leaf was).
 import type { CompactPreview } from '../../src/protocol';
-import { button, h, textarea } from './dom';
+import { button, h } from './dom';
 import { DraftDialog } from './draftDialog';
 import { thousands } from './format';
 import { focusFirst, type DialogServices } from './modal';
@@ -22,59 +22,23 @@ export interface CompactTarget {
 
 export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overlay {
   const d = new DraftDialog(svc, 'compact', 'Compact the context');
-  const { body } = d;
   const available = t.available || t.runningPi !== undefined;
 
   const choose = (failure?: string, hint = HINT_PREVIEW) => {
-    body.replaceChildren(
-      h(
-        'p',
-        undefined,
-        !available
-          ? 'No summary model is set up to write the compaction. Set one up (or let pi do it) in the summary settings.'
-          : t.runningPi !== undefined
-            ? `pi ${t.runningPi} runs this session: it compacts it now, as its /compact does. You can keep or undo what it writes.`
-            : 'Summarize the older part of the conversation, so the context starts from the summary? The newest part stays as it is (piTree.summary.keepRecentTokens), as with pi’s /compact.',
-      ),
-    );
+    d.body.replaceChildren(h('p', undefined, intro(t, available)));
     const buttons: HTMLElement[] = [];
     if (available) {
       const def = button(failure ? 'Compact Again' : 'Compact', 'compact-default');
       def.addEventListener('click', () => void preview(undefined));
       const custom = button('Compact with focus…', 'compact-custom', { secondary: true });
-      custom.addEventListener('click', () => customFocus());
+      custom.addEventListener('click', () =>
+        d.focusStep('Instructions for the summary, as after pi’s /compact (Enter asks the model, Shift+Enter starts a new line):', 'Compact', (focus) => void preview(focus)),
+      );
       buttons.push(def, custom);
     }
-    if (!available || failure) {
-      const setup = button(available ? 'Summary Settings…' : 'Set up a model…', 'compact-setup', { secondary: true });
-      setup.addEventListener('click', async () => {
-        d.overlay.close();
-        try {
-          await svc.request({ kind: 'setupSummaryModel' });
-          svc.announce('Opened the summary model settings');
-        } catch (e) {
-          svc.error((e as Error).message);
-        }
-      });
-      buttons.push(setup);
-    }
+    if (!available || failure) buttons.push(d.setupButton(available ? 'Summary Settings…' : 'Set up a model…'));
     if (failure) d.alert(failure, hint);
     d.step(...buttons);
-  };
-
-  const customFocus = () => {
-    const focus = textarea('focus', '', 4, 'What should the summary focus on?');
-    body.replaceChildren(h('p', undefined, 'Instructions for the summary, as after pi’s /compact (Enter asks the model, Shift+Enter starts a new line):'), focus);
-    const gen = button('Compact', 'compact-generate');
-    const submit = () => void preview(focus.value.trim() || undefined);
-    gen.addEventListener('click', submit);
-    focus.addEventListener('keydown', (ev) => {
-      const e = ev as KeyboardEvent;
-      if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return;
-      e.preventDefault();
-      submit();
-    });
-    d.step(gen);
   };
 
   const preview = async (focus: string | undefined) => {
@@ -87,73 +51,82 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
         return d.drop(p.previewId);
       }
       d.previewId = p.previewId;
-      if (p.committed) written(p);
-      else edit(p);
+      if (p.committed) written(d, p);
+      else edit(d, p, (reason) => choose(reason, HINT_COMMIT));
     } catch (e) {
       if (d.closed) return;
       choose((e as Error).message);
     }
   };
 
-  /** A compaction not yet written: the user may edit it, then Compact writes it. */
-  const edit = (p: CompactPreview) => {
-    const kept = p.keptTokens !== undefined ? `, about ${thousands(p.keptTokens)} stay as they are` : '';
-    const what = p.summarizedEntries !== undefined ? `Summary of ${p.summarizedEntries} entries` : 'Summary';
-    body.replaceChildren(h('p', 'muted', `${what}${p.model ? ` by ${p.model}` : ''}: about ${thousands(p.tokensBefore)} tokens before${kept}. Edit it before compacting if you like.`));
-    const text = d.editor('summary', p.summary, 'Compaction summary', p.details);
-    const commit = button('Compact', 'compact-commit');
-    commit.addEventListener('click', async () => {
-      const summary = text.value;
-      if (!summary.trim()) return svc.error('The summary is empty.');
-      commit.setAttribute('disabled', '');
-      try {
-        const r = await svc.request({ kind: 'compactCommit', previewId: p.previewId, summary });
-        if ('cancelled' in r) {
-          d.overlay.close();
-          return svc.announce('Cancelled: nothing was written');
-        }
-        d.previewId = undefined;
-        d.finish();
-        svc.announce('Compacted: the context now starts from the summary');
-      } catch (e) {
-        if (d.closed) return svc.error((e as Error).message);
-        // The preview is used up (or stale): the way on is a new one.
-        d.drop(d.previewId);
-        d.previewId = undefined;
-        choose((e as Error).message, HINT_COMMIT);
-      }
-    });
-    d.step(commit);
-  };
-
-  /** A running pi wrote its compaction already: keep it, or undo it by moving the leaf back. */
-  const written = (p: CompactPreview) => {
-    body.replaceChildren(
-      h('p', 'muted', `${p.model ?? 'pi'} compacted the session (about ${thousands(p.tokensBefore)} tokens before). pi wrote it as it is; Undo moves the leaf back to where it was.`),
-    );
-    d.editor('summary', p.summary, 'Compaction summary', p.details, true);
-    const keep = button('Keep', 'compact-keep');
-    keep.addEventListener('click', () => {
-      d.overlay.close();
-      svc.announce('Compacted: the context now starts from the summary');
-    });
-    const undo = button('Undo', 'compact-undo', { secondary: true });
-    undo.addEventListener('click', async () => {
-      undo.setAttribute('disabled', '');
-      try {
-        const r = await svc.request({ kind: 'moveTo', id: p.previousLeafId ?? null });
-        d.overlay.close();
-        svc.afterMove(r, p.previousLeafId ?? null);
-      } catch (e) {
-        undo.removeAttribute('disabled');
-        d.alert((e as Error).message, 'The compaction stays. Move the leaf back from the tree, or keep it.');
-      }
-    });
-    d.actions.replaceChildren(keep, undo);
-    focusFirst(d.el);
-  };
-
   choose();
   d.open();
   return d.overlay;
+}
+
+/** The first step's question: what compacting does here, or why it cannot. */
+function intro(t: CompactTarget, available: boolean): string {
+  if (!available) return 'No summary model is set up to write the compaction. Set one up (or let pi do it) in the summary settings.';
+  if (t.runningPi !== undefined) return `pi ${t.runningPi} runs this session: it compacts it now, as its /compact does. You can keep or undo what it writes.`;
+  return 'Summarize the older part of the conversation, so the context starts from the summary? The newest part stays as it is (piTree.summary.keepRecentTokens), as with pi’s /compact.';
+}
+
+/** A compaction not yet written: the user may edit it, then Compact writes it; `failed` starts over. */
+function edit(d: DraftDialog, p: CompactPreview, failed: (reason: string) => void): void {
+  const { svc } = d;
+  const kept = p.keptTokens !== undefined ? `, about ${thousands(p.keptTokens)} stay as they are` : '';
+  const what = p.summarizedEntries !== undefined ? `Summary of ${p.summarizedEntries} entries` : 'Summary';
+  d.body.replaceChildren(h('p', 'muted', `${what}${p.model ? ` by ${p.model}` : ''}: about ${thousands(p.tokensBefore)} tokens before${kept}. Edit it before compacting if you like.`));
+  const text = d.editor('summary', p.summary, 'Compaction summary', p.details);
+  const commit = button('Compact', 'compact-commit');
+  commit.addEventListener('click', async () => {
+    const summary = text.value;
+    if (!summary.trim()) return svc.error('The summary is empty.');
+    commit.setAttribute('disabled', '');
+    try {
+      const r = await svc.request({ kind: 'compactCommit', previewId: p.previewId, summary });
+      if ('cancelled' in r) {
+        d.overlay.close();
+        return svc.announce('Cancelled: nothing was written');
+      }
+      d.previewId = undefined;
+      d.finish();
+      svc.announce('Compacted: the context now starts from the summary');
+    } catch (e) {
+      if (d.closed) return svc.error((e as Error).message);
+      // The preview is used up (or stale): the way on is a new one.
+      d.drop(d.previewId);
+      d.previewId = undefined;
+      failed((e as Error).message);
+    }
+  });
+  d.step(commit);
+}
+
+/** A running pi wrote its compaction already: keep it, or undo it by moving the leaf back. */
+function written(d: DraftDialog, p: CompactPreview): void {
+  const { svc } = d;
+  d.body.replaceChildren(
+    h('p', 'muted', `${p.model ?? 'pi'} compacted the session (about ${thousands(p.tokensBefore)} tokens before). pi wrote it as it is; Undo moves the leaf back to where it was.`),
+  );
+  d.editor('summary', p.summary, 'Compaction summary', p.details, true);
+  const keep = button('Keep', 'compact-keep');
+  keep.addEventListener('click', () => {
+    d.overlay.close();
+    svc.announce('Compacted: the context now starts from the summary');
+  });
+  const undo = button('Undo', 'compact-undo', { secondary: true });
+  undo.addEventListener('click', async () => {
+    undo.setAttribute('disabled', '');
+    try {
+      const r = await svc.request({ kind: 'moveTo', id: p.previousLeafId ?? null });
+      d.overlay.close();
+      svc.afterMove(r, p.previousLeafId ?? null);
+    } catch (e) {
+      undo.removeAttribute('disabled');
+      d.alert((e as Error).message, 'The compaction stays. Move the leaf back from the tree, or keep it.');
+    }
+  });
+  d.actions.replaceChildren(keep, undo);
+  focusFirst(d.el);
 }

@@ -79,6 +79,40 @@ export class DraftDialog {
   }
 
   /**
+   * The step that asks what the summary should focus on: `intro` above the field, `label` on the button.
+   * Enter submits, as in pi's editor; Shift+Enter is a new line; an IME composition keeps its Enter.
+   */
+  focusStep(intro: string, label: string, submit: (focus: string | undefined) => void): void {
+    const focus = textarea('focus', '', 4, 'What should the summary focus on?');
+    this.body.replaceChildren(h('p', undefined, intro), focus);
+    const gen = button(label, `${this.kind}-generate`);
+    const send = () => submit(focus.value.trim() || undefined);
+    gen.addEventListener('click', send);
+    focus.addEventListener('keydown', (ev) => {
+      const e = ev as KeyboardEvent;
+      if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      send();
+    });
+    this.step(gen);
+  }
+
+  /** A button that closes the dialog and opens where the summary model is chosen (pi, a chat model, an endpoint). */
+  setupButton(label: string): HTMLElement {
+    const setup = button(label, `${this.kind}-setup`, { secondary: true });
+    setup.addEventListener('click', async () => {
+      this.overlay.close();
+      try {
+        await this.svc.request({ kind: 'setupSummaryModel' });
+        this.svc.announce('Opened the summary model settings');
+      } catch (e) {
+        this.svc.error((e as Error).message);
+      }
+    });
+    return setup;
+  }
+
+  /**
    * A failure, shown at the top of the dialog (and read out): the reason, then what the user can do.
    * The step drawn after it stays below, so the user can act on it at once.
    */

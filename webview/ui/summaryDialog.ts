@@ -2,7 +2,7 @@
 // edit, then commit (draftDialog.ts). Cancelling at any point writes nothing (a preview still on its
 // way is dropped). A failure is shown in the dialog with the ways on: again, by hand, without.
 import type { SummaryPreview } from '../../src/protocol';
-import { button, h, textarea } from './dom';
+import { button, h } from './dom';
 import { DraftDialog } from './draftDialog';
 import type { DialogServices } from './modal';
 import type { Overlay } from './overlays';
@@ -10,17 +10,23 @@ import type { Overlay } from './overlays';
 const HINT_PREVIEW = 'Summarize again, write the summary yourself, move without one, or choose another summary model in the settings.';
 const HINT_COMMIT = 'Nothing was written. Move again with the text below, or cancel.';
 
+/** Where the summary moves the leaf: the node picked, and its title for the dialog's heading. */
+interface SummaryTarget {
+  id: string | null;
+  title: string;
+}
+
 /**
  * "Move here with summary": choose none / default / custom focus; preview the model's summary, edit
  * it, then commit. Cancelling at any point writes nothing (a pending preview is cancelled on arrival).
  */
-export function openSummaryDialog(svc: DialogServices, target: { id: string | null; title: string }, summariesAvailable: boolean): Overlay {
+export function openSummaryDialog(svc: DialogServices, target: SummaryTarget, summariesAvailable: boolean): Overlay {
   const d = new DraftDialog(svc, 'summary', `Move to “${target.title}” with a summary`);
-  const { body } = d;
+  const plainMove = () => moveWithout(d, target);
 
   /** The first step; after a failed preview, the reason on top and every way on below it. */
   const choose = (failure?: string) => {
-    body.replaceChildren(
+    d.body.replaceChildren(
       h(
         'p',
         undefined,
@@ -36,53 +42,17 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
       const def = button(failure ? 'Summarize Again' : 'Summarize', 'summary-default');
       def.addEventListener('click', () => void preview(undefined));
       const custom = button('Summarize with focus…', 'summary-custom', { secondary: true });
-      custom.addEventListener('click', () => customFocus());
+      custom.addEventListener('click', () => d.focusStep('Custom instructions for the summary (Enter asks the model, Shift+Enter starts a new line):', 'Summarize', (focus) => void preview(focus)));
       buttons.push(def, custom);
     }
     if (!summariesAvailable || failure) {
       const write = button('Write a summary…', 'summary-write', { secondary: !!failure });
-      write.addEventListener('click', () => edit({ previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }));
+      write.addEventListener('click', () => edit(d, target, { previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }));
       // Where the summary model is chosen (pi, a VS Code chat model or an endpoint): the settings.
-      const setup = button(summariesAvailable ? 'Summary Settings…' : 'Set up a model…', 'summary-setup', { secondary: true });
-      setup.addEventListener('click', async () => {
-        d.overlay.close();
-        try {
-          await svc.request({ kind: 'setupSummaryModel' });
-          svc.announce('Opened the summary model settings');
-        } catch (e) {
-          svc.error((e as Error).message);
-        }
-      });
-      buttons.push(write, setup);
+      buttons.push(write, d.setupButton(summariesAvailable ? 'Summary Settings…' : 'Set up a model…'));
     }
     if (failure) d.alert(failure, HINT_PREVIEW);
     d.step(...buttons);
-  };
-
-  const plainMove = async () => {
-    d.finish();
-    try {
-      const r = await svc.request({ kind: 'moveTo', id: target.id });
-      svc.afterMove(r, target.id);
-    } catch (e) {
-      svc.error((e as Error).message);
-    }
-  };
-
-  const customFocus = () => {
-    const focus = textarea('focus', '', 4, 'What should the summary focus on?');
-    body.replaceChildren(h('p', undefined, 'Custom instructions for the summary (Enter asks the model, Shift+Enter starts a new line):'), focus);
-    const gen = button('Summarize', 'summary-generate');
-    const submit = () => void preview(focus.value.trim() || undefined);
-    gen.addEventListener('click', submit);
-    // Enter submits, as in pi's editor; Shift+Enter is a new line; an IME composition keeps its Enter.
-    focus.addEventListener('keydown', (ev) => {
-      const e = ev as KeyboardEvent;
-      if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return;
-      e.preventDefault();
-      submit();
-    });
-    d.step(gen);
   };
 
   const preview = async (focus: string | undefined) => {
@@ -92,53 +62,66 @@ export function openSummaryDialog(svc: DialogServices, target: { id: string | nu
       // Cancelled while the model was working: drop the preview, write nothing.
       if (d.closed) return d.drop(p.previewId);
       d.previewId = p.previewId || undefined;
-      edit(p);
+      edit(d, target, p);
     } catch (e) {
       if (d.closed) return;
       choose((e as Error).message);
     }
   };
 
-  const edit = (p: SummaryPreview, failure?: string) => {
-    const userWritten = p.entryCount < 0;
-    body.replaceChildren();
-    if (p.entryCount === 0) {
-      body.append(h('p', undefined, 'There is nothing to summarize on the branch you are leaving.'));
-      const move = button('Move without summary', 'summary-none');
-      move.addEventListener('click', () => {
-        d.drop(d.previewId);
-        d.previewId = undefined;
-        void plainMove();
-      });
-      d.step(move);
-      return;
-    }
-    if (!userWritten) body.append(h('p', 'muted', `Summary of ${p.entryCount} entries${p.model ? ` by ${p.model}` : ''}. Edit it before moving if you like.`));
-    const text = d.editor('summary', p.summary, 'Branch summary', p.details);
-    const commit = button('Move with summary', 'summary-commit');
-    commit.addEventListener('click', async () => {
-      const summary = text.value;
-      if (!summary.trim()) return svc.error('The summary is empty.');
-      const pid = d.previewId;
-      commit.setAttribute('disabled', '');
-      try {
-        const r = await svc.request({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
-        d.previewId = undefined;
-        d.finish();
-        svc.afterMove(r, target.id);
-      } catch (e) {
-        if (d.closed) return svc.error((e as Error).message);
-        // The preview is used up (or stale): what is left is the user's text, to move with again.
-        d.drop(pid);
-        d.previewId = undefined;
-        edit({ ...p, previewId: '', summary, entryCount: -1 }, (e as Error).message);
-      }
-    });
-    if (failure) d.alert(failure, HINT_COMMIT);
-    d.step(commit);
-  };
-
   choose();
   d.open();
   return d.overlay;
+}
+
+/** The move without a summary (closes the dialog first). */
+async function moveWithout(d: DraftDialog, target: SummaryTarget): Promise<void> {
+  d.finish();
+  try {
+    const r = await d.svc.request({ kind: 'moveTo', id: target.id });
+    d.svc.afterMove(r, target.id);
+  } catch (e) {
+    d.svc.error((e as Error).message);
+  }
+}
+
+/** The summary to edit (the model's, or the user's own: `entryCount` -1), then the move with it. */
+function edit(d: DraftDialog, target: SummaryTarget, p: SummaryPreview, failure?: string): void {
+  const { svc, body } = d;
+  const userWritten = p.entryCount < 0;
+  body.replaceChildren();
+  if (p.entryCount === 0) {
+    body.append(h('p', undefined, 'There is nothing to summarize on the branch you are leaving.'));
+    const move = button('Move without summary', 'summary-none');
+    move.addEventListener('click', () => {
+      d.drop(d.previewId);
+      d.previewId = undefined;
+      void moveWithout(d, target);
+    });
+    d.step(move);
+    return;
+  }
+  if (!userWritten) body.append(h('p', 'muted', `Summary of ${p.entryCount} entries${p.model ? ` by ${p.model}` : ''}. Edit it before moving if you like.`));
+  const text = d.editor('summary', p.summary, 'Branch summary', p.details);
+  const commit = button('Move with summary', 'summary-commit');
+  commit.addEventListener('click', async () => {
+    const summary = text.value;
+    if (!summary.trim()) return svc.error('The summary is empty.');
+    const pid = d.previewId;
+    commit.setAttribute('disabled', '');
+    try {
+      const r = await svc.request({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
+      d.previewId = undefined;
+      d.finish();
+      svc.afterMove(r, target.id);
+    } catch (e) {
+      if (d.closed) return svc.error((e as Error).message);
+      // The preview is used up (or stale): what is left is the user's text, to move with again.
+      d.drop(pid);
+      d.previewId = undefined;
+      edit(d, target, { ...p, previewId: '', summary, entryCount: -1 }, (e as Error).message);
+    }
+  });
+  if (failure) d.alert(failure, HINT_COMMIT);
+  d.step(commit);
 }

@@ -17,11 +17,19 @@ const DOUBLE_CLICK_MS = 600;
 export const UNTRUSTED = 'the workspace is not trusted (pi-tree only reads sessions in Restricted Mode)';
 
 export function registerSessionCommands(host: Host): void {
-  const { view } = host;
-  const command = (id: string, fn: (...args: unknown[]) => unknown) => registerCommand(host.context, id, fn);
+  const command: Command = (id, fn) => registerCommand(host.context, id, fn);
   /** The file a command means, or undefined when the user picked nothing. */
   const target = (arg: unknown) => targetFile(host, arg);
+  registerOpenCommands(host, command, target);
+  registerCopyCommands(command, target);
+  registerChangeCommands(host, command, target);
+}
 
+type Command = (id: string, fn: (...args: unknown[]) => unknown) => void;
+type Target = (arg: unknown) => Promise<string | undefined>;
+
+/** Opening a session's tree: from a sidebar row (click, double click, Enter), the palette, a CodeLens. */
+function registerOpenCommands(host: Host, command: Command, target: Target): void {
   command('piTree.openTree', async (arg) => {
     const file = await target(arg);
     if (file) await host.panels.open(file);
@@ -48,6 +56,41 @@ export function registerSessionCommands(host: Host): void {
     // The list's own Enter: it opens the focused row (running ROW_OPEN_COMMAND), or folds a folder row.
     await vscode.commands.executeCommand('list.select');
   });
+  command('piTree.showInTree', async (uri, id) => {
+    const file = uri instanceof vscode.Uri ? uri.fsPath : await target(uri);
+    if (file) await host.panels.open(file, typeof id === 'string' ? id : undefined);
+  });
+  // pi's /compact from the palette or a sidebar row: the session's tree opens (or comes to the front)
+  // with the compaction dialog, the same preview → edit → commit as in the tree.
+  command('piTree.compact', async (arg) => {
+    const file = await target(arg);
+    if (file) (await host.panels.open(file)).invoke('compact');
+  });
+  command('piTree.continueInPi', async (arg) => {
+    const file = await target(arg);
+    if (file) await host.continueInPi(file);
+  });
+}
+
+/** The session's file elsewhere: the OS's file manager, the clipboard, a text editor. */
+function registerCopyCommands(command: Command, target: Target): void {
+  command('piTree.revealInExplorer', async (arg) => {
+    const file = await target(arg);
+    if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+  });
+  command('piTree.copyPath', async (arg) => {
+    const file = await target(arg);
+    if (file) await vscode.env.clipboard.writeText(file);
+  });
+  command('piTree.openAsText', async (arg) => {
+    const file = await target(arg);
+    if (file) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'default');
+  });
+}
+
+/** What changes sessions: rename, fork, clone (through a running pi when there is one), delete. */
+function registerChangeCommands(host: Host, command: Command, target: Target): void {
+  const { view } = host;
   command('piTree.rename', async (arg) => {
     const file = await target(arg);
     if (!file) return;
@@ -62,23 +105,7 @@ export function registerSessionCommands(host: Host): void {
   });
   command('piTree.forkFromMessage', async (arg) => {
     const file = await target(arg);
-    if (!file) return;
-    await withSession(host, file, async (s) => {
-      if (!hasUserMessages(s.index)) return void vscode.window.showInformationMessage(NO_USER_MESSAGES);
-      const id = await pickUserMessage(s);
-      if (id === undefined) return;
-      const r = await host.actionsFor(s, file).fork(id);
-      if ('cancelled' in r) return;
-      view.scheduleRefresh(0);
-      if (r.viaPi !== undefined) {
-        void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now; the message text is in its editor.`);
-        return;
-      }
-      if (r.text !== undefined) await vscode.env.clipboard.writeText(r.text);
-      void vscode.window
-        .showInformationMessage(`Forked into ${basename(r.file)}. The message text is offered in its tree for re-editing (and is on the clipboard).`, 'Continue in pi')
-        .then((p) => p && host.continueInPi(r.file, r.text));
-    });
+    if (file) await withSession(host, file, (s) => forkFromMessage(host, s, file));
   });
   command('piTree.forkAt', async (uri, id) => {
     const file = uri instanceof vscode.Uri ? uri.fsPath : await target(uri);
@@ -88,10 +115,6 @@ export function registerSessionCommands(host: Host): void {
       view.scheduleRefresh(0);
       if (!('cancelled' in r) && r.viaPi !== undefined) void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now.`);
     });
-  });
-  command('piTree.showInTree', async (uri, id) => {
-    const file = uri instanceof vscode.Uri ? uri.fsPath : await target(uri);
-    if (file) await host.panels.open(file, typeof id === 'string' ? id : undefined);
   });
   command('piTree.clone', async (arg) => {
     const file = await target(arg);
@@ -105,47 +128,48 @@ export function registerSessionCommands(host: Host): void {
   });
   command('piTree.delete', async (arg) => {
     const file = await target(arg);
-    if (!file) return;
-    if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED);
-    const info = view.info(file);
-    const live = info && view.isLive(info) ? ' pi is writing it right now.' : '';
-    const pick = await vscode.window.showWarningMessage(`Move the session "${info?.name ?? basename(file)}" to the trash?${live}`, { modal: true, detail: file }, 'Move to Trash');
-    if (pick !== 'Move to Trash') return;
-    try {
-      await vscode.workspace.fs.delete(vscode.Uri.file(file), { useTrash: true });
-    } catch (e) {
-      // Remote/web hosts may not offer a trash: fall back to the freedesktop/macOS trash, never unlink.
-      log().info(`workspace.fs trash failed (${String(e)}); using pi-tree's trash`);
-      await host.repo().delete(file);
-    }
-    host.panels.closeFile(file);
-    host.repo().cache.forget(file);
-    // Its checkpoints go with it (the trash keeps the session file; the code it knew stays in its record).
-    if (info?.cwd && info.id) await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) => log().warn(`checkpoints of ${file}: ${String(e)}`));
-    view.scheduleRefresh(0);
+    if (file) await deleteSession(host, file);
   });
-  command('piTree.revealInExplorer', async (arg) => {
-    const file = await target(arg);
-    if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
-  });
-  command('piTree.copyPath', async (arg) => {
-    const file = await target(arg);
-    if (file) await vscode.env.clipboard.writeText(file);
-  });
-  command('piTree.openAsText', async (arg) => {
-    const file = await target(arg);
-    if (file) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'default');
-  });
-  // pi's /compact from the palette or a sidebar row: the session's tree opens (or comes to the front)
-  // with the compaction dialog, the same preview → edit → commit as in the tree.
-  command('piTree.compact', async (arg) => {
-    const file = await target(arg);
-    if (file) (await host.panels.open(file)).invoke('compact');
-  });
-  command('piTree.continueInPi', async (arg) => {
-    const file = await target(arg);
-    if (file) await host.continueInPi(file);
-  });
+}
+
+/** "Fork from message": the user picks a user message; the new session starts just before it. */
+async function forkFromMessage(host: Host, s: Session, file: string): Promise<void> {
+  if (!hasUserMessages(s.index)) return void vscode.window.showInformationMessage(NO_USER_MESSAGES);
+  const id = await pickUserMessage(s);
+  if (id === undefined) return;
+  const r = await host.actionsFor(s, file).fork(id);
+  if ('cancelled' in r) return;
+  host.view.scheduleRefresh(0);
+  if (r.viaPi !== undefined) {
+    void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now; the message text is in its editor.`);
+    return;
+  }
+  if (r.text !== undefined) await vscode.env.clipboard.writeText(r.text);
+  void vscode.window
+    .showInformationMessage(`Forked into ${basename(r.file)}. The message text is offered in its tree for re-editing (and is on the clipboard).`, 'Continue in pi')
+    .then((p) => p && host.continueInPi(r.file, r.text));
+}
+
+/** Moves a session to the trash (after asking), closes its trees and deletes its checkpoints. */
+async function deleteSession(host: Host, file: string): Promise<void> {
+  const { view } = host;
+  if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED);
+  const info = view.info(file);
+  const live = info && view.isLive(info) ? ' pi is writing it right now.' : '';
+  const pick = await vscode.window.showWarningMessage(`Move the session "${info?.name ?? basename(file)}" to the trash?${live}`, { modal: true, detail: file }, 'Move to Trash');
+  if (pick !== 'Move to Trash') return;
+  try {
+    await vscode.workspace.fs.delete(vscode.Uri.file(file), { useTrash: true });
+  } catch (e) {
+    // Remote/web hosts may not offer a trash: fall back to the freedesktop/macOS trash, never unlink.
+    log().info(`workspace.fs trash failed (${String(e)}); using pi-tree's trash`);
+    await host.repo().delete(file);
+  }
+  host.panels.closeFile(file);
+  host.repo().cache.forget(file);
+  // Its checkpoints go with it (the trash keeps the session file; the code it knew stays in its record).
+  if (info?.cwd && info.id) await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) => log().warn(`checkpoints of ${file}: ${String(e)}`));
+  view.scheduleRefresh(0);
 }
 
 const NO_USER_MESSAGES = 'This session has no user messages to fork from.';

@@ -5,22 +5,16 @@
 import { nanoid } from 'nanoid';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session, SessionChange } from '../../core/session/session.js';
 import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
-import type { FamilyPlace } from '../../core/listing/sessionTitle.js';
-import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
-import type { CodeViews } from '../compare/codeViews.js';
 import { LiveSession } from '../bridge/liveSession.js';
 import { log } from '../platform/log.js';
 import { answer, refuse } from '../platform/replies.js';
 import { projectAppended, Projector } from '../projection/projection.js';
-import type { SessionStore } from '../sessions/sessionStore.js';
-import type { SummaryService } from '../summaries/summaryService.js';
 import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { CodeMarks } from '../checkpoints/codeMarks.js';
-import type { CodeRestore } from '../checkpoints/codeRestore.js';
-import { SessionActions, type ActionDeps } from './sessionActions.js';
+import { SessionActions } from './sessionActions.js';
+import type { TreeDeps } from './treeDeps.js';
 import { SnapshotSource } from './snapshotSource.js';
 import { PanelFamily } from './panelFamily.js';
 import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
@@ -28,36 +22,12 @@ import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, TAB_TITLE_MAX, titleOf, unreadTitle, type FirstTexts } from './sessionTitles.js';
 import { setPanelDocument } from './panelHtml.js';
 import { errorHtml } from './webviewHtml.js';
-import type { BeforePi } from '../platform/piTerminal.js';
+
+// (re-exported: the panel manager makes the deps it hands every panel)
+export type { TreeDeps } from './treeDeps.js';
 
 export const PANEL_VIEW_TYPE = 'piTree.tree';
 export const EDITOR_VIEW_TYPE = 'piTree.sessionEditor';
-
-/** What a panel needs from the rest of the host. */
-export interface TreeDeps extends ActionDeps {
-  extensionUri: vscode.Uri;
-  store: SessionStore;
-  repo: () => SessionRepository;
-  continueInPi: (file: string, text?: string, before?: BeforePi) => Promise<void>;
-  summaries: SummaryService;
-  isLive: (file: string) => boolean;
-  /** Running pis with the bridge: an open tree stays connected to its session's pi. */
-  bridges: BridgeRegistry;
-  /** The first message of `file` as the sidebar read it, when it lists it (before the tree has read its own). */
-  listedFirst?: (file: string) => string | undefined;
-  /** The sidebar's title for `file` (what its row reads), when it lists it: the tab's title until the session is read. */
-  listedTitle?: (file: string, max: number) => string | undefined;
-  /** Where the sidebar's listing places `file` among its source's forks or clones (its title says which). */
-  placeOf?: (file: string) => FamilyPlace | undefined;
-  /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
-  acted?: () => void;
-  /** Diffs, hidden marks, family links and compare views (#15). */
-  codeViews: CodeViews;
-  /** Checkpoints: the code at a node, restores, undo (#32). */
-  code: CodeRestore;
-  /** pi's agent dir (where checkpoints live). */
-  agentDir: () => string;
-}
 
 export class TreeController implements vscode.Disposable {
   private session: Session | undefined;

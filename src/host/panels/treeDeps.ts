@@ -1,0 +1,38 @@
+// What one tree panel (treeController.ts) needs from the rest of the host: the session store, the
+// summaries, the running pis, the sidebar's listing (titles before the session is read), code views.
+import type * as vscode from 'vscode';
+import type { SessionRepository } from '../../core/session/repository.js';
+import type { FamilyPlace } from '../../core/listing/sessionTitle.js';
+import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { CodeViews } from '../compare/codeViews.js';
+import type { CodeRestore } from '../checkpoints/codeRestore.js';
+import type { BeforePi } from '../platform/piTerminal.js';
+import type { SessionStore } from '../sessions/sessionStore.js';
+import type { SummaryService } from '../summaries/summaryService.js';
+import type { ActionDeps } from './sessionActions.js';
+
+/** What a panel needs from the rest of the host. */
+export interface TreeDeps extends ActionDeps {
+  extensionUri: vscode.Uri;
+  store: SessionStore;
+  repo: () => SessionRepository;
+  continueInPi: (file: string, text?: string, before?: BeforePi) => Promise<void>;
+  summaries: SummaryService;
+  isLive: (file: string) => boolean;
+  /** Running pis with the bridge: an open tree stays connected to its session's pi. */
+  bridges: BridgeRegistry;
+  /** The first message of `file` as the sidebar read it, when it lists it (before the tree has read its own). */
+  listedFirst?: (file: string) => string | undefined;
+  /** The sidebar's title for `file` (what its row reads), when it lists it: the tab's title until the session is read. */
+  listedTitle?: (file: string, max: number) => string | undefined;
+  /** Where the sidebar's listing places `file` among its source's forks or clones (its title says which). */
+  placeOf?: (file: string) => FamilyPlace | undefined;
+  /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
+  acted?: () => void;
+  /** Diffs, hidden marks, family links and compare views (#15). */
+  codeViews: CodeViews;
+  /** Checkpoints: the code at a node, restores, undo (#32). */
+  code: CodeRestore;
+  /** pi's agent dir (where checkpoints live). */
+  agentDir: () => string;
+}
