@@ -15,7 +15,7 @@ import './codeViews.css';
 import './rows.css';
 import './hoverCard.css';
 import { App } from './app/app';
-import type { VsCodeApi } from './app/bridge';
+import type { VsCodeApi } from './app/hostChannel';
 import { exposeTestHooks } from './app/testHooks';
 import { CompareApp, type CompareApi } from './compare/compareApp';
 import { exposeCompareHooks } from './compare/testHooks';

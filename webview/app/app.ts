@@ -22,7 +22,7 @@ import { after, onFrame } from '../ui/schedule';
 import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
 import { Toolbar } from '../ui/toolbar';
-import { Bridge, type VsCodeApi } from './bridge';
+import { HostChannel, type VsCodeApi } from './hostChannel';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu } from './contextMenu';
@@ -40,7 +40,7 @@ import { TreeView } from './treeView';
 export class App implements CommandContext, SyncTarget {
   readonly model = new TreeModel();
   meta: SessionMeta | undefined;
-  readonly bridge: Bridge;
+  readonly host: HostChannel;
   readonly persistence: Persistence;
   readonly overlays: OverlayStack;
   readonly status: StatusBar;
@@ -63,10 +63,10 @@ export class App implements CommandContext, SyncTarget {
   private postedSel: string | null | undefined;
 
   constructor(root: HTMLElement, api: VsCodeApi) {
-    this.bridge = new Bridge(api, (m) => this.sync.receive(m));
+    this.host = new HostChannel(api, (m) => this.sync.receive(m));
     this.persistence = new Persistence(api, () => this.savedNow());
     const state = this.persistence.state;
-    const request = this.bridge.request.bind(this.bridge);
+    const request = this.host.request.bind(this.host);
     this.overlays = new OverlayStack(root, () => this.focusTree());
     this.status = new StatusBar(root);
     this.find = new FindController(this.model, findHooks(this, state), state.query);
@@ -128,7 +128,7 @@ export class App implements CommandContext, SyncTarget {
   start(): void {
     this.toolbar.setFilter(this.persistence.state.filter);
     this.find.start(this.persistence.state.query);
-    this.bridge.start(window);
+    this.host.start(window);
   }
 
   // ───────────── host messages (app/hostSync.ts) ─────────────
@@ -139,7 +139,7 @@ export class App implements CommandContext, SyncTarget {
 
   onPreview(m: Preview): void {
     // The host holds the whole file's read until this screen is painted (it would take the cores now).
-    const shown = () => void requestAnimationFrame(() => setTimeout(() => this.bridge.send({ type: 'shown' })));
+    const shown = () => void requestAnimationFrame(() => setTimeout(() => this.host.send({ type: 'shown' })));
     // A session this view has shown before opens where the user left it, a place in the whole tree.
     if (this.persistence.savedView(m.meta.sessionId)?.view) return shown();
     // A tree already shown (the file was re-read from the start) stays until the new one is whole.
@@ -339,7 +339,7 @@ export class App implements CommandContext, SyncTarget {
     const id = n && !isLink(n) ? n.id : null;
     if (id === this.postedSel) return;
     this.postedSel = id;
-    this.bridge.send({ type: 'selected', id });
+    this.host.send({ type: 'selected', id });
   }
 
   onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {

@@ -12,7 +12,7 @@ import type { DialogServices } from '../ui/modal';
 import type { OverlayStack } from '../ui/overlays';
 import { openSummaryDialog } from '../ui/summaryDialog';
 import { openCompactDialog } from '../ui/compactDialog';
-import { forkedFile, wasCancelled } from './bridge';
+import { forkedFile, wasCancelled } from './hostChannel';
 
 export interface ActionsHost {
   meta(): SessionMeta | undefined;

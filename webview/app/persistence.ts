@@ -3,7 +3,7 @@
 // model/savedState.ts; the app supplies the live parts (selection, view, folds) when saving.
 import { capIds, restoreState, STATE_VERSION, type SavedState, type ViewState } from '../model/savedState';
 import { after, cancelAfter } from '../ui/schedule';
-import type { VsCodeApi } from './bridge';
+import type { VsCodeApi } from './hostChannel';
 
 export interface LiveState {
   sessionId?: string;

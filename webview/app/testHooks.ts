@@ -40,7 +40,7 @@ export function exposeTestHooks(app: App): void {
       selected: app.tree.selection.key,
     }),
     timings: () => ({ ...app.tree.timings, render: app.graph.lastRenderMs }),
-    lastMessageAt: () => app.bridge.lastMessageAt,
+    lastMessageAt: () => app.host.lastMessageAt,
     inView: () => (app.tree.layout ? queryItems(app.tree.layout, app.graph.worldRect()).length : 0),
     layoutBounds: () => {
       const l = app.tree.layout;

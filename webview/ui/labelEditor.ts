@@ -1,6 +1,6 @@
 // The inline label editor placed over a node: Enter or Save sets the label (empty clears it), Clear
 // removes it, Escape cancels and writes nothing.
-import { wasCancelled } from '../app/bridge';
+import { wasCancelled } from '../app/hostChannel';
 import { button, h, textfield } from './dom';
 import { focusFirst, type DialogServices } from './modal';
 import type { Overlay } from './overlays';

@@ -1,6 +1,6 @@
 // One entry as the details pane shows it: the stored entry with long strings cut, because a 60 MB tool
-// output or image must not cross the message bridge whole, and with nesting past SHOWN_DEPTH cut, because
-// a value thousands of levels deep overflows the stack of the message bridge's and the webview's JSON.
+// output or image must not cross the webview channel whole, and with nesting past SHOWN_DEPTH cut, because
+// a value thousands of levels deep overflows the stack of the webview channel's and the webview's JSON.
 import type { Session } from '../../core/session/session.js';
 import type { EntryDetails } from '../../protocol.js';
 import { SHOWN_DEPTH, jsonDepth, nestedMarker } from '../../shared/safeJson.js';

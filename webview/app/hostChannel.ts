@@ -1,4 +1,4 @@
-// The webview end of the message bridge: `ready` first, requests with a sequence number that get
+// The webview's channel to the extension host: `ready` first, requests with a sequence number that get
 // exactly one reply (typed by request kind, src/protocol.ts Replies; the stack is src/shared/messaging.ts,
 // shared with the compare view), host messages dispatched to the app.
 import type { HostMessage, Replies, RequestBody, WebviewMessage } from '../../src/protocol';
@@ -11,7 +11,7 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-export class Bridge {
+export class HostChannel {
   private readonly client: RequestClient<RequestBody, Replies>;
 
   constructor(
