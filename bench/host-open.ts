@@ -60,7 +60,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const fd = dump ? openSync(dump, 'w') : -1;
   const count = s.index.size;
   const first = await early;
-  if (dump && first) writeFileSync(`${dump}.preview`, `${JSON.stringify({ type: 'preview', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`);
+  if (dump && first) writeFileSync(`${dump}.preview`, `${JSON.stringify({ type: 'firstScreen', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`);
   let rev = 2;
   await useRun(run, { count, leafId: s.leafId }, (part, from) => {
     nodes += part.count;

@@ -143,7 +143,7 @@ export type HostMessage =
    * snapshot (of a later `rev`) and drawn until that snapshot is whole; `total` is the session's count, absent while the file is still
    * being read (a first screen read from the file's end).
    */
-  | { type: 'preview'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
+  | { type: 'firstScreen'; rev: number; meta: SessionMeta; leafId: string | null; nodes: NodeView[]; total?: number }
   /**
    * `leafId`: the leaf after these entries, when they moved it (pi's appends do): one message, so that no
    * frame comes between the entries and their leaf (it would cost the webview a full pass).

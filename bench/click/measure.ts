@@ -159,7 +159,7 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   const first = probe.renders.find((r) => r.nodes > 0)!;
   const parts = probe.messages.filter((m) => m.type === 'snapshot' || m.type === 'snapshotPart');
   const last = parts[parts.length - 1];
-  const preview = probe.messages.find((m) => m.type === 'preview');
+  const preview = probe.messages.find((m) => m.type === 'firstScreen');
   const whole = probe.renders.find((r) => r.at >= last.handled - 1 && r.painted);
   const sample: ClickSample = {
     t0,

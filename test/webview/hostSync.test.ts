@@ -129,22 +129,22 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
   ]);
 });
 
-test('a first screen goes to onPreview with the loading bar at 0; one older than the snapshot held is dropped', () => {
+test('a first screen goes to onFirstScreen with the loading bar at 0; one older than the snapshot held is dropped', () => {
   const { target, calls } = recorder();
   calls.length = 0;
-  const sync = new HostSync({ ...target, onPreview: (m) => void calls.push(['preview', m.rev, m.nodes.length, m.total]) });
+  const sync = new HostSync({ ...target, onFirstScreen: (m) => void calls.push(['preview', m.rev, m.nodes.length, m.total]) });
   const { nodes, leafId } = smallSession();
-  sync.receive({ type: 'preview', rev: 2, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
+  sync.receive({ type: 'firstScreen', rev: 2, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
   assert.deepEqual(calls, [
     ['preview', 2, 3, nodes.length],
     ['loading', 0, nodes.length],
   ]);
   sync.receive({ type: 'snapshot', rev: 3, meta: meta(), leafId, nodes });
-  sync.receive({ type: 'preview', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
+  sync.receive({ type: 'firstScreen', rev: 3, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
   assert.equal(calls.length, 3, 'a preview not newer than the snapshot held is ignored');
   // A first screen read from the file's end comes before the count is known: the bar waits for it.
   calls.length = 0;
-  sync.receive({ type: 'preview', rev: 4, meta: meta(), leafId, nodes: nodes.slice(0, 3) });
+  sync.receive({ type: 'firstScreen', rev: 4, meta: meta(), leafId, nodes: nodes.slice(0, 3) });
   assert.deepEqual(calls, [
     ['preview', 4, 3, undefined],
     ['loading', 0, undefined],

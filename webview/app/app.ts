@@ -30,7 +30,7 @@ import { actionHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHoo
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
-import { HostSync, type Preview, type Snapshot, type SyncTarget } from './hostSync';
+import { HostSync, type FirstScreen, type Snapshot, type SyncTarget } from './hostSync';
 import { bindKeyboard } from './keyboard';
 import type { CommandId } from './keymap';
 import { expandedState } from './navigation';
@@ -137,7 +137,7 @@ export class App implements CommandContext, SyncTarget {
     this.loading.progress(loaded, total, this.model.size > 0);
   }
 
-  onPreview(m: Preview): void {
+  onFirstScreen(m: FirstScreen): void {
     // The host holds the whole file's read until this screen is painted (it would take the cores now).
     const shown = () => void requestAnimationFrame(() => setTimeout(() => this.host.send({ type: 'shown' })));
     // A session this view has shown before opens where the user left it, a place in the whole tree.

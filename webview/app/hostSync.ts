@@ -5,12 +5,12 @@ import { SharedValues, unpackNodes, type FamilyLink, type HostMessage, type Invo
 
 export type Snapshot = Extract<HostMessage, { type: 'snapshot' }> & { nodes: NodeView[]; packed?: undefined };
 
-export type Preview = Extract<HostMessage, { type: 'preview' }>;
+export type FirstScreen = Extract<HostMessage, { type: 'firstScreen' }>;
 
 export interface SyncTarget {
   onSnapshot(m: Snapshot): void;
   /** A big session's first screen, drawn until its snapshot is whole. */
-  onPreview?(m: Preview): void;
+  onFirstScreen?(m: FirstScreen): void;
   onAppended(nodes: NodeView[], leafId?: string | null): void;
   onLeafMoved(leafId: string | null): void;
   onLabelChanged(targetId: string, label: string | undefined): void;
@@ -45,10 +45,10 @@ export class HostSync {
       this.rev = s.rev;
       return this.target.onSnapshot(s);
     }
-    if (m.type === 'preview') {
+    if (m.type === 'firstScreen') {
       // Only before a snapshot at least as new is held (a preview comes before its snapshot).
       if (m.rev <= this.rev) return;
-      this.target.onPreview?.(m);
+      this.target.onFirstScreen?.(m);
       return this.target.onLoading?.(0, m.total);
     }
     if (m.type === 'snapshotPart') {

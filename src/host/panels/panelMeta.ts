@@ -6,7 +6,7 @@ import type { Session } from '../../core/session/session.js';
 import type { SessionMeta } from '../../protocol.js';
 import type { LiveState } from '../bridge/liveSession.js';
 import { readConfig } from '../platform/config.js';
-import type { WorkerPreview } from '../projection/workerProjection.js';
+import type { WorkerFirstScreen } from '../projection/workerProjection.js';
 
 export interface MetaSources {
   file: string;
@@ -48,7 +48,7 @@ function firstProblems(all: Session['diagnostics'], max: number): SessionMeta['d
 }
 
 /** The meta of a first screen read from the file's end, before the session is open (the snapshot's replaces it). */
-export function earlyMeta(m: MetaSources, p: WorkerPreview): SessionMeta {
+export function earlyMeta(m: MetaSources, p: WorkerFirstScreen): SessionMeta {
   const title = (m.listedTitle ?? p.name ?? basename(m.file)).slice(0, 120);
   return { ...panelFacts(m, p.sessionId), cwd: p.cwd, name: p.name, title, diagnostics: [] };
 }

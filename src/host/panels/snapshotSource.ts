@@ -9,9 +9,9 @@ import { basename, join } from 'node:path';
 import type { Session } from '../../core/session/session.js';
 import type { NodeView, SnapshotNodes } from '../../protocol.js';
 import { log } from '../platform/log.js';
-import { previewNodes } from '../projection/preview.js';
+import { previewNodes } from '../projection/firstScreen.js';
 import { Projector, projectParts } from '../projection/projection.js';
-import { useRun, WorkerMismatch, WorkerRun, type WorkerPreview } from '../projection/workerProjection.js';
+import { useRun, WorkerMismatch, WorkerRun, type WorkerFirstScreen } from '../projection/workerProjection.js';
 
 export const SNAPSHOT_PART = 1000;
 /** Sessions with at least this many entries are projected in a worker thread. */
@@ -28,13 +28,13 @@ export type PartSink = (rev: number, body: SnapshotNodes, count: number, from: n
 /** Posts the first screen of a big session (see preview.ts), drawn until the snapshot of the next revision is whole. */
 export type PreviewSink = (rev: number, nodes: NodeView[]) => void;
 
-type Milestone = 'open' | 'ready' | 'preview' | 'firstPart' | 'sent';
+type Milestone = 'open' | 'ready' | 'firstScreen' | 'firstPart' | 'sent';
 
 export class SnapshotSource {
   /** A big file's projection, started with the panel and used by the first snapshot. */
   private early: WorkerRun | undefined;
   /** A big file's first screen from its last bytes, read first by that worker (see tailSession.ts). */
-  private tail: Promise<WorkerPreview | undefined> | undefined;
+  private tail: Promise<WorkerFirstScreen | undefined> | undefined;
   private readonly born = performance.now();
   /** Milestones of the first snapshot, in ms from the panel's creation. */
   private readonly marks: Partial<Record<Milestone, number>> = {};
@@ -70,7 +70,7 @@ export class SnapshotSource {
   }
 
   /** The first screen read from the file's end, once (undefined for small files, or when there is none). */
-  async earlyPreview(): Promise<WorkerPreview | undefined> {
+  async earlyPreview(): Promise<WorkerFirstScreen | undefined> {
     const tail = this.tail;
     this.tail = undefined;
     return tail;
@@ -117,7 +117,7 @@ export class SnapshotSource {
       const nodes = await previewNodes(s).catch((e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []));
       if (disposed()) return undefined;
       if (nodes.length) {
-        this.mark('preview');
+        this.mark('firstScreen');
         preview(nextRev(), nodes);
       }
     }
@@ -153,6 +153,6 @@ export class SnapshotSource {
     if (this.marks.sent !== undefined) return '';
     this.mark('sent');
     const ms = (k: Milestone) => (this.marks[k] === undefined ? '?' : `${this.marks[k].toFixed(0)} ms`);
-    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first screen ${ms('preview')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
+    return ` (from the panel's creation: read+index ${ms('open')}, webview ready ${ms('ready')}, first screen ${ms('firstScreen')}, first part ${ms('firstPart')}, all sent ${ms('sent')})`;
   }
 }

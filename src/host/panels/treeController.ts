@@ -231,7 +231,7 @@ export class TreeController implements vscode.Disposable {
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
-      this.previewed ? undefined : (rev, nodes) => void this.post({ type: 'preview', rev, meta: this.meta(), leafId, nodes, total: count }),
+      this.previewed ? undefined : (rev, nodes) => void this.post({ type: 'firstScreen', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
     this.previewed = false;
     if (!projector) return;
@@ -253,10 +253,10 @@ export class TreeController implements vscode.Disposable {
     const s = this.session;
     if (s && s.leafId !== early.leafId) return false;
     this.previewed = true;
-    this.source.mark('preview');
+    this.source.mark('firstScreen');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
     const taken = this.post({
-      type: 'preview',
+      type: 'firstScreen',
       rev: ++this.rev,
       meta: s ? this.meta() : earlyMeta(this.metaSources(early.sessionId), early),
       leafId: early.leafId,

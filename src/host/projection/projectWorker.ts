@@ -9,12 +9,12 @@ import { FileSource, type ByteSource } from '../../core/index/byteSource.js';
 import { visitLines } from '../../core/index/lineReads.js';
 import { readSession } from '../../core/index/reader.js';
 import { openTail } from '../../core/index/tailSession.js';
-import { previewNodes } from './preview.js';
+import { previewNodes } from './firstScreen.js';
 import { Projector, projectParts } from './projection.js';
-import type { WorkerPreview, WorkerReply, WorkerTask } from './workerProjection.js';
+import type { WorkerFirstScreen, WorkerReply, WorkerTask } from './workerProjection.js';
 
 /** The first screen from the file's end (a few MB), before the whole file: the panel shows it at once. */
-async function firstScreen(file: string): Promise<WorkerPreview | undefined> {
+async function firstScreen(file: string): Promise<WorkerFirstScreen | undefined> {
   const s = await openTail(file);
   if (!s) return undefined;
   const nodes = await previewNodes(s);
@@ -30,7 +30,7 @@ async function run(task: WorkerTask): Promise<void> {
   const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
   // Listening from the start: the host's go may come before the first screen is read.
   const go = task.hold ? new Promise<void>((resolve) => parentPort!.once('message', () => resolve())) : undefined;
-  if (task.preview) post({ kind: 'preview', preview: await firstScreen(task.file).catch(() => undefined) });
+  if (task.preview) post({ kind: 'firstScreen', screen: await firstScreen(task.file).catch(() => undefined) });
   await go;
   const file = await FileSource.open(task.file);
   // The size now, unless told (the host compares it with its own read of the file).

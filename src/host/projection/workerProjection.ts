@@ -18,7 +18,7 @@ export interface WorkerTask {
 }
 
 /** A big session's first screen, read from the file's end by the worker before the whole file. */
-export interface WorkerPreview {
+export interface WorkerFirstScreen {
   sessionId: string;
   cwd: string;
   /** The name the file's end sets, if it does. */
@@ -42,7 +42,11 @@ export interface WorkerHead {
 }
 
 export type WorkerReply =
-  { kind: 'preview'; preview: WorkerPreview | undefined } | ({ kind: 'count' } & WorkerHead) | ({ kind: 'part'; from: number } & PackedPart) | { kind: 'done' } | { kind: 'error'; message: string };
+  | { kind: 'firstScreen'; screen: WorkerFirstScreen | undefined }
+  | ({ kind: 'count' } & WorkerHead)
+  | ({ kind: 'part'; from: number } & PackedPart)
+  | { kind: 'done' }
+  | { kind: 'error'; message: string };
 
 export class WorkerMismatch extends Error {
   override name = 'WorkerMismatch';
@@ -57,7 +61,7 @@ export class WorkerRun {
   /** What the worker read; rejects if it fails first. */
   readonly head: Promise<WorkerHead>;
   /** The first screen from the file's end, when the task asked for it (undefined: none, or the worker failed). */
-  readonly preview: Promise<WorkerPreview | undefined>;
+  readonly preview: Promise<WorkerFirstScreen | undefined>;
   private readonly worker: Worker | undefined;
   private readonly parts: [PackedPart, number][] = [];
   private sink: ((part: PackedPart, from: number) => void) | undefined;
@@ -66,7 +70,7 @@ export class WorkerRun {
   private failure: Error | undefined;
   private settle: (() => void) | undefined;
   private fail: ((e: Error) => void) | undefined;
-  private previewDone: (p: WorkerPreview | undefined) => void = () => {};
+  private previewDone: (p: WorkerFirstScreen | undefined) => void = () => {};
   private headFail: (e: Error) => void = () => {};
 
   constructor(script: string, task: WorkerTask, signal?: AbortSignal) {
@@ -102,8 +106,8 @@ export class WorkerRun {
     w.on('message', (m: WorkerReply) => {
       if (this.finished) return;
       switch (m.kind) {
-        case 'preview':
-          return this.previewDone(m.preview);
+        case 'firstScreen':
+          return this.previewDone(m.screen);
         case 'count':
           this.previewDone(undefined);
           return headOk({ count: m.count, leafId: m.leafId, size: m.size });

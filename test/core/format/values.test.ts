@@ -11,7 +11,7 @@ import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { asNumber, asText } from '../../../src/core/format/values.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
-import { previewNodes } from '../../../src/host/projection/preview.js';
+import { previewNodes } from '../../../src/host/projection/firstScreen.js';
 import { tempDir } from '../../support/tmp.js';
 
 const O = { toString: 1 };

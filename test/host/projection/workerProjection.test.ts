@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
 import { openTail } from '../../../src/core/index/tailSession.js';
-import { previewNodes } from '../../../src/host/projection/preview.js';
+import { previewNodes } from '../../../src/host/projection/firstScreen.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { projectInWorker, useRun, WorkerMismatch, WorkerRun } from '../../../src/host/projection/workerProjection.js';
 import { unpackNodes, type NodeView } from '../../../src/protocol.js';

@@ -208,7 +208,7 @@ export class ScriptedHost {
     }
     if (m.type === 'ready' && this.session.preview) {
       const s = this.session;
-      await this.post({ type: 'preview', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, ...(s.previewUncounted ? {} : { total: s.nodes.length }) });
+      await this.post({ type: 'firstScreen', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, ...(s.previewUncounted ? {} : { total: s.nodes.length }) });
       return;
     }
     if (m.type === 'ready') {

@@ -71,13 +71,13 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   await bar.waitFor({ state: 'hidden' });
   const b = await boxes(page, [shown]);
   assert.ok(inside(b.nodes[shown], b.g), 'the leaf is still framed in the whole tree');
-  // A preview that comes after the whole tree (an older revision) is ignored.
-  await host.post({ type: 'preview', rev: host.rev - 1, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
+  // A first screen that comes after the whole tree (an older revision) is ignored.
+  await host.post({ type: 'firstScreen', rev: host.rev - 1, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
   // The file re-read from the start (a newer revision): the tree shown stays until the new one is whole.
   host.rev++;
-  await host.post({ type: 'preview', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
+  await host.post({ type: 'firstScreen', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
   // Not drawn, it is still answered (the host would otherwise wait its longest before reading).

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
 import { openTail } from '../../../src/core/index/tailSession.js';
-import { PREVIEW_PATH, previewNodes } from '../../../src/host/projection/preview.js';
+import { PREVIEW_PATH, previewNodes } from '../../../src/host/projection/firstScreen.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { generateSession } from '../../support/generate.js';
 
