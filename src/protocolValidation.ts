@@ -17,116 +17,97 @@ type Check = Validated<WebviewMessage>;
 
 const idOrNull = (v: unknown): v is string | null => v === null || isEntryId(v);
 
+type Body = Record<string, unknown>;
+
+/** The first thing wrong with a body's fields (its keys are known to be allowed), or undefined. */
+type FieldCheck = (b: Body) => string | undefined;
+
+const optionalId = (v: unknown) => v === undefined || isEntryId(v);
+const optionalText = (v: unknown, max: number) => v === undefined || isText(v, max);
+const entryId: FieldCheck = (b) => (isEntryId(b.id) ? undefined : 'id must be an entry id');
+const entryIdOrNull: FieldCheck = (b) => (idOrNull(b.id) ? undefined : 'id must be an entry id or null');
+
+/** Every kind with the fields it may carry (the compiler keeps this in step with RequestBody) and their check. */
+const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[]; check: FieldCheck } } = {
+  getEntry: { fields: ['id'], check: entryId },
+  getContext: { fields: ['id'], check: entryIdOrNull },
+  moveTo: { fields: ['id'], check: entryIdOrNull },
+  summaryPreview: {
+    fields: ['id', 'focus'],
+    check: (b) => entryIdOrNull(b) ?? (optionalText(b.focus, LIMITS.focus) ? undefined : 'focus must be a string'),
+  },
+  moveWithSummary: {
+    fields: ['id', 'summary', 'previewId'],
+    check: (b) => {
+      if (!idOrNull(b.id)) return 'id must be an entry id or null';
+      if (!isText(b.summary, LIMITS.summary)) return 'summary must be a string';
+      return optionalId(b.previewId) ? undefined : 'previewId must be an id';
+    },
+  },
+  cancelPreview: { fields: ['previewId'], check: (b) => (isEntryId(b.previewId) ? undefined : 'previewId must be an id') },
+  compactPreview: { fields: ['focus'], check: (b) => (optionalText(b.focus, LIMITS.focus) ? undefined : 'focus must be a string') },
+  compactCommit: {
+    fields: ['previewId', 'summary'],
+    check: (b) => {
+      if (!isEntryId(b.previewId)) return 'previewId must be an id';
+      return isText(b.summary, LIMITS.summary) && b.summary.trim() ? undefined : 'summary must be a non-empty string';
+    },
+  },
+  fork: { fields: ['id'], check: entryId },
+  clone: { fields: ['id'], check: entryId },
+  setLabel: {
+    fields: ['id', 'label'],
+    check: (b) => entryId(b) ?? (optionalText(b.label, LIMITS.label) ? undefined : 'label must be a string'),
+  },
+  rename: { fields: ['name'], check: (b) => (isText(b.name, LIMITS.name) ? undefined : 'name must be a string') },
+  copyText: { fields: ['id'], check: entryId },
+  continueInPi: {
+    fields: ['id', 'text'],
+    check: (b) => {
+      if (!optionalId(b.id)) return 'id must be an entry id';
+      return optionalText(b.text, LIMITS.text) ? undefined : 'text must be a string';
+    },
+  },
+  setupSummaryModel: { fields: [], check: () => undefined },
+  getChanges: { fields: ['id'], check: entryId },
+  openChange: {
+    fields: ['id', 'index'],
+    check: (b) => {
+      if (!isEntryId(b.id)) return 'id must be an entry id';
+      const ok = typeof b.index === 'number' && Number.isSafeInteger(b.index) && b.index >= 0 && b.index <= 10_000;
+      return ok ? undefined : 'index must be a small non-negative integer';
+    },
+  },
+  branchFiles: { fields: ['id'], check: entryId },
+  compare: {
+    fields: ['id', 'other'],
+    check: (b) => entryId(b) ?? (idOrNull(b.other) ? undefined : 'other must be an entry id or null'),
+  },
+  exportBranch: {
+    fields: ['id', 'to'],
+    check: (b) => entryId(b) ?? (b.to === 'editor' || b.to === 'clipboard' ? undefined : 'to must be "editor" or "clipboard"'),
+  },
+  setHidden: {
+    fields: ['id', 'hidden'],
+    check: (b) => entryId(b) ?? (typeof b.hidden === 'boolean' ? undefined : 'hidden must be a boolean'),
+  },
+  openLink: { fields: ['token'], check: (b) => (isEntryId(b.token) ? undefined : 'token must be an id') },
+  codeState: { fields: ['id'], check: entryId },
+  openCodeDiff: {
+    fields: ['id', 'other'],
+    check: (b) => entryId(b) ?? (optionalId(b.other) ? undefined : 'other must be an entry id'),
+  },
+  restoreCode: { fields: ['id'], check: entryId },
+  undoRestore: { fields: ['redo'], check: (b) => (b.redo === undefined || typeof b.redo === 'boolean' ? undefined : 'redo must be a boolean') },
+};
+
 /** Validates the shape of a request body; entry existence is checked by the host against the index. */
 export function validateBody(b: unknown): Validated<RequestBody> {
   if (!isRecord(b) || typeof b.kind !== 'string') return { ok: false, reason: 'body is not an object with a kind' };
-  const bad = (r: string) => ({ ok: false as const, reason: `${b.kind as string}: ${r}` });
-  // Every kind with the fields it may carry (the compiler keeps this in step with RequestBody).
-  const fields: { [K in RequestKind]: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[] } = {
-    getEntry: ['id'],
-    getContext: ['id'],
-    moveTo: ['id'],
-    summaryPreview: ['id', 'focus'],
-    moveWithSummary: ['id', 'summary', 'previewId'],
-    cancelPreview: ['previewId'],
-    compactPreview: ['focus'],
-    compactCommit: ['previewId', 'summary'],
-    fork: ['id'],
-    clone: ['id'],
-    setLabel: ['id', 'label'],
-    rename: ['name'],
-    copyText: ['id'],
-    continueInPi: ['id', 'text'],
-    setupSummaryModel: [],
-    getChanges: ['id'],
-    openChange: ['id', 'index'],
-    branchFiles: ['id'],
-    compare: ['id', 'other'],
-    exportBranch: ['id', 'to'],
-    setHidden: ['id', 'hidden'],
-    openLink: ['token'],
-    codeState: ['id'],
-    openCodeDiff: ['id', 'other'],
-    restoreCode: ['id'],
-    undoRestore: ['redo'],
-  };
   // Own properties only: a kind such as "__proto__" or "toString" is unknown, not inherited.
-  const allowed: readonly string[] | undefined = Object.prototype.hasOwnProperty.call(fields, b.kind) ? fields[b.kind as RequestKind] : undefined;
-  if (!allowed) return bad('unknown request kind');
-  const extra = extraKey(b, ['kind', ...allowed]);
-  if (extra) return bad(extra);
-  switch (b.kind) {
-    case 'getEntry':
-    case 'fork':
-    case 'clone':
-    case 'copyText':
-    case 'getChanges':
-    case 'branchFiles':
-    case 'codeState':
-    case 'restoreCode':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      break;
-    case 'openCodeDiff':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (b.other !== undefined && !isEntryId(b.other)) return bad('other must be an entry id');
-      break;
-    case 'undoRestore':
-      if (b.redo !== undefined && typeof b.redo !== 'boolean') return bad('redo must be a boolean');
-      break;
-    case 'openChange':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (typeof b.index !== 'number' || !Number.isSafeInteger(b.index) || b.index < 0 || b.index > 10_000) return bad('index must be a small non-negative integer');
-      break;
-    case 'compare':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (!idOrNull(b.other)) return bad('other must be an entry id or null');
-      break;
-    case 'exportBranch':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (b.to !== 'editor' && b.to !== 'clipboard') return bad('to must be "editor" or "clipboard"');
-      break;
-    case 'setHidden':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (typeof b.hidden !== 'boolean') return bad('hidden must be a boolean');
-      break;
-    case 'openLink':
-      if (!isEntryId(b.token)) return bad('token must be an id');
-      break;
-    case 'getContext':
-    case 'moveTo':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      break;
-    case 'summaryPreview':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      if (b.focus !== undefined && !isText(b.focus, LIMITS.focus)) return bad('focus must be a string');
-      break;
-    case 'moveWithSummary':
-      if (!idOrNull(b.id)) return bad('id must be an entry id or null');
-      if (!isText(b.summary, LIMITS.summary)) return bad('summary must be a string');
-      if (b.previewId !== undefined && !isEntryId(b.previewId)) return bad('previewId must be an id');
-      break;
-    case 'cancelPreview':
-      if (!isEntryId(b.previewId)) return bad('previewId must be an id');
-      break;
-    case 'compactPreview':
-      if (b.focus !== undefined && !isText(b.focus, LIMITS.focus)) return bad('focus must be a string');
-      break;
-    case 'compactCommit':
-      if (!isEntryId(b.previewId)) return bad('previewId must be an id');
-      if (!isText(b.summary, LIMITS.summary) || !b.summary.trim()) return bad('summary must be a non-empty string');
-      break;
-    case 'setLabel':
-      if (!isEntryId(b.id)) return bad('id must be an entry id');
-      if (b.label !== undefined && !isText(b.label, LIMITS.label)) return bad('label must be a string');
-      break;
-    case 'rename':
-      if (!isText(b.name, LIMITS.name)) return bad('name must be a string');
-      break;
-    case 'continueInPi':
-      if (b.id !== undefined && !isEntryId(b.id)) return bad('id must be an entry id');
-      if (b.text !== undefined && !isText(b.text, LIMITS.text)) return bad('text must be a string');
-      break;
-  }
+  const rule = Object.prototype.hasOwnProperty.call(RULES, b.kind) ? RULES[b.kind as RequestKind] : undefined;
+  const reason = rule ? (extraKey(b, ['kind', ...rule.fields]) ?? rule.check(b)) : 'unknown request kind';
+  if (reason !== undefined) return { ok: false, reason: `${b.kind}: ${reason}` };
   return { ok: true, value: b as unknown as RequestBody };
 }
 

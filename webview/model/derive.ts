@@ -136,52 +136,10 @@ export function derive(input: DeriveInput): Derived {
   const leaf = model.leaf;
   const path = model.pathMask();
   const order = model.preorder();
-  const par = model.parent;
-
-  const foldedMask = new Uint8Array(n);
-  for (const id of input.folded) {
-    const i = model.index.get(id);
-    if (i !== undefined) foldedMask[i] = 1;
-  }
-  const expandedMask = new Uint8Array(n);
-  for (const id of input.expanded) {
-    const i = model.index.get(id);
-    if (i !== undefined) expandedMask[i] = 1;
-  }
-
-  // Pass 1: visibility, nearest visible ancestor, folds, visible child counts.
-  const vis = new Uint8Array(n);
-  const vparent = new Int32Array(n).fill(-1);
-  const foldOwner = new Int32Array(n).fill(-1);
-  const hiddenBy = new Int32Array(n);
-  const vkidCount = new Int32Array(n);
-  let visibleCount = 0;
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k];
-    const p = par[i];
-    if (p >= 0) {
-      vparent[i] = vis[p] ? p : vparent[p];
-      foldOwner[i] = foldOwner[p] >= 0 ? foldOwner[p] : vis[p] && foldedMask[p] ? p : -1;
-    }
-    if ((input.hidden && input.hidden[i]) || !passesFilter(nodes[i], mode, i === leaf)) continue;
-    if (foldOwner[i] >= 0) {
-      hiddenBy[foldOwner[i]]++;
-      continue;
-    }
-    vis[i] = 1;
-    visibleCount++;
-    if (vparent[i] >= 0) vkidCount[vparent[i]]++;
-  }
-
-  // Visible children in CSR form (pre-order keeps pi's sibling order).
-  const start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) start[i + 1] = start[i] + vkidCount[i];
-  const fill = start.slice(0, n);
-  const kids = new Int32Array(start[n]);
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k];
-    if (vis[i] && vparent[i] >= 0) kids[fill[vparent[i]]++] = i;
-  }
+  const foldedMask = maskOf(model, input.folded);
+  const expandedMask = maskOf(model, input.expanded);
+  const { vis, vparent, hiddenBy, vkidCount, visibleCount } = visibility(model, order, mode, foldedMask, input.hidden);
+  const { start, kids } = visibleKids(order, vis, vparent, vkidCount);
 
   const forced = input.forced;
   // A tool result repeats its call's diff mark: it stands alone only when the call is not drawn (pi's
@@ -244,6 +202,73 @@ export function derive(input: DeriveInput): Derived {
   }
 
   return { root, items, rows: outlineRows(root), itemOf, visible: vis, vparent, visibleCount };
+}
+
+/** 1 for each entry of the model named in `ids` (ids it does not hold are passed over). */
+function maskOf(model: TreeModel, ids: ReadonlySet<string>): Uint8Array {
+  const mask = new Uint8Array(model.nodes.length);
+  for (const id of ids) {
+    const i = model.index.get(id);
+    if (i !== undefined) mask[i] = 1;
+  }
+  return mask;
+}
+
+/** Pass 1 of derive, over the entries in pre-order. */
+interface Visibility {
+  vis: Uint8Array;
+  /** Nearest visible ancestor (-1 none). */
+  vparent: Int32Array;
+  /** Of a folded entry: the visible-by-filter descendants its fold hides. */
+  hiddenBy: Int32Array;
+  /** Visible children of each entry. */
+  vkidCount: Int32Array;
+  visibleCount: number;
+}
+
+/** Pass 1: visibility, nearest visible ancestor, folds, visible child counts. */
+function visibility(model: TreeModel, order: Int32Array, mode: FilterMode, foldedMask: Uint8Array, hidden: Uint8Array | undefined): Visibility {
+  const nodes = model.nodes;
+  const n = nodes.length;
+  const leaf = model.leaf;
+  const par = model.parent;
+  const vis = new Uint8Array(n);
+  const vparent = new Int32Array(n).fill(-1);
+  const foldOwner = new Int32Array(n).fill(-1);
+  const hiddenBy = new Int32Array(n);
+  const vkidCount = new Int32Array(n);
+  let visibleCount = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    const p = par[i];
+    if (p >= 0) {
+      vparent[i] = vis[p] ? p : vparent[p];
+      foldOwner[i] = foldOwner[p] >= 0 ? foldOwner[p] : vis[p] && foldedMask[p] ? p : -1;
+    }
+    if ((hidden && hidden[i]) || !passesFilter(nodes[i], mode, i === leaf)) continue;
+    if (foldOwner[i] >= 0) {
+      hiddenBy[foldOwner[i]]++;
+      continue;
+    }
+    vis[i] = 1;
+    visibleCount++;
+    if (vparent[i] >= 0) vkidCount[vparent[i]]++;
+  }
+  return { vis, vparent, hiddenBy, vkidCount, visibleCount };
+}
+
+/** Visible children in CSR form (pre-order keeps pi's sibling order): those of `i` are kids[start[i]…start[i + 1]). */
+function visibleKids(order: Int32Array, vis: Uint8Array, vparent: Int32Array, vkidCount: Int32Array): { start: Int32Array; kids: Int32Array } {
+  const n = vis.length;
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + vkidCount[i];
+  const fill = start.slice(0, n);
+  const kids = new Int32Array(start[n]);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    if (vis[i] && vparent[i] >= 0) kids[fill[vparent[i]]++] = i;
+  }
+  return { start, kids };
 }
 
 /**

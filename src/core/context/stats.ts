@@ -6,9 +6,9 @@ import { messageStartOf } from '../scan/lineHead.js';
 import { readUsageFacts, UsageFacts } from '../scan/messageFacts.js';
 import { parseLineOf } from '../index/lineReads.js';
 import type { Session } from '../session/session.js';
-import { F_FAST } from '../index/sessionIndex.js';
+import { F_FAST, type SessionIndex } from '../index/sessionIndex.js';
 import { grown } from '../index/indexRecord.js';
-import { UsageColumns } from './usageColumns.js';
+import { UsageColumns, type ModelPairs } from './usageColumns.js';
 import { messageOf, type SessionEntry, type Usage } from '../format/types.js';
 import { asText } from '../format/values.js';
 
@@ -65,6 +65,17 @@ export interface UsageSums {
 export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void; noted?: UsageColumns } = {}): Promise<UsageSums> {
   const index = session.index;
   const messagesByRole: Record<string, number> = Object.create(null);
+  const carries = carriersOf(index, idx, messagesByRole);
+  const noted = opts.noted?.index === index ? opts.noted : undefined;
+  const own = new OwnFigures(noted?.models, opts.visit);
+  await readCarriers(session, carries, own, noted, opts.signal);
+  let messages = 0;
+  for (const role in messagesByRole) messages += messagesByRole[role];
+  return { messagesByRole, messages, ...summed(carries, own, noted) };
+}
+
+/** The records of `idx` that carry usage, in their order; counts the messages by role on the way. */
+function carriersOf(index: SessionIndex, idx: ArrayLike<number>, messagesByRole: Record<string, number>): Int32Array {
   // (a typed array: a million carriers pushed onto an array are copied as it grows)
   const all = new Int32Array(idx.length);
   let n = 0;
@@ -76,39 +87,62 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       if (role === 'assistant' || role === 'toolResult') all[n++] = i;
     } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) all[n++] = i;
   }
-  const carries = all.subarray(0, n);
-  // Figures noted while the file was read (by record number), and those read here, in slots of their
-  // own taken in carrier order (`ownAt`: each slot's carrier; columns by carrier would be a million
-  // slots when a few hundred are read); summed in carrier order at the end.
-  const noted = opts.noted?.index === index ? opts.noted : undefined;
-  const own = new UsageColumns(noted?.models);
-  let ownAt = new Int32Array(0);
-  let owned = 0;
+  return all.subarray(0, n);
+}
+
+/**
+ * The figures sumUsage reads itself, in slots of their own taken in carrier order (`at`: each slot's
+ * carrier; columns by carrier would be a million slots when a few hundred are read).
+ */
+class OwnFigures {
+  readonly cols: UsageColumns;
+  at = new Int32Array(0);
+  count = 0;
   // (a path through a damaged file may go back in the file: its lines are read in file order then)
-  let ordered = true;
-  const set = (k: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, calls: number, pair: number) => {
-    if (owned === ownAt.length) ownAt = grown(ownAt, Math.max(256, 2 * owned));
-    if (owned > 0 && ownAt[owned - 1] > k) ordered = false;
-    ownAt[owned] = k;
-    own.set(owned++, input, output, cacheRead, cacheWrite, cost, calls, pair);
-  };
-  const fromEntry = (k: number, e: SessionEntry | undefined) => {
+  ordered = true;
+
+  constructor(
+    models: ModelPairs | undefined,
+    readonly visit: ((e: SessionEntry) => void) | undefined,
+  ) {
+    this.cols = new UsageColumns(models);
+  }
+
+  /** The figures of carrier `k`. */
+  set(k: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, calls: number, pair: number): void {
+    const owned = this.count;
+    if (owned === this.at.length) this.at = grown(this.at, Math.max(256, 2 * owned));
+    if (owned > 0 && this.at[owned - 1] > k) this.ordered = false;
+    this.at[owned] = k;
+    this.cols.set(owned, input, output, cacheRead, cacheWrite, cost, calls, pair);
+    this.count = owned + 1;
+  }
+
+  /** The figures of carrier `k` from its parsed entry (`visit` sees an assistant's). */
+  fromEntry(k: number, e: SessionEntry | undefined): void {
     if (!e) return;
     if (e.type !== 'message') {
       const u = usageOf((e as Obj).usage);
-      set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
-      return;
+      return this.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
     }
     const m = messageOf(e);
     if (!m) return;
     const u = usageOf(m.usage);
-    if (m.role !== 'assistant') return set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
-    opts.visit?.(e);
+    if (m.role !== 'assistant') return this.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, 0, -1);
+    this.visit?.(e);
     let calls = 0;
     if (Array.isArray(m.content)) for (const c of m.content) if (c && (c as Obj).type === 'toolCall') calls++;
-    set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, own.models.id(m.provider, m.model));
-  };
-  const parseAssistant = opts.visit !== undefined;
+    this.set(k, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, calls, this.cols.models.id(m.provider, m.model));
+  }
+}
+
+/**
+ * Reads into `own` the figures of the carriers not in `noted`: from their lines' bytes, or parsed, and
+ * those held in memory from their entries, all in carrier order.
+ */
+async function readCarriers(session: Session, carries: Int32Array, own: OwnFigures, noted: UsageColumns | undefined, signal: AbortSignal | undefined): Promise<void> {
+  const index = session.index;
+  const parseAssistant = own.visit !== undefined;
   // (a line the reader took by its fast path is never held in memory: no lookup for most carriers)
   const inMemory = (i: number) => index.offsetOf(i) < 0 || (!(index.lineBits(i) & F_FAST) && index.isKept(i));
   // The carriers read from the file now (their place among all carriers, so that entries held in memory
@@ -128,7 +162,7 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
   const facts = new UsageFacts();
   /** The carriers held in memory before carrier `upTo`, not taken yet. */
   const kept = (upTo: number) => {
-    for (; next < memAt.length && memAt[next] < upTo; next++) fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
+    for (; next < memAt.length && memAt[next] < upTo; next++) own.fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
   };
   await session.visitIdx(
     rest,
@@ -137,19 +171,24 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
       kept(at);
       const assistant = index.roleCodeOf(i) === 2;
       const start = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (start < 0 || !readUsageFacts(bytes, start, facts)) return fromEntry(at, parseLineOf(index.idOf(i), bytes));
-      set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.models.id(facts.provider, facts.model) : -1);
+      if (start < 0 || !readUsageFacts(bytes, start, facts)) return own.fromEntry(at, parseLineOf(index.idOf(i), bytes));
+      own.set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.cols.models.id(facts.provider, facts.model) : -1);
     },
-    opts.signal,
+    signal,
   );
   kept(carries.length);
+}
+
+/** The carriers' figures summed in carrier order: read here, else noted while read, else none (an entry that could not be read). */
+function summed(carries: Int32Array, own: OwnFigures, noted: UsageColumns | undefined): Omit<UsageSums, 'messagesByRole' | 'messages'> {
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   let toolCalls = 0;
   const perPair = new Map<number, number>();
-  const slotOf = ordered ? undefined : new Map(Array.from(ownAt.subarray(0, owned), (k, o) => [k, o]));
+  const owned = own.count;
+  const ownAt = own.at;
+  const slotOf = own.ordered ? undefined : new Map(Array.from(ownAt.subarray(0, owned), (k, o) => [k, o]));
   for (let k = 0, o = 0; k < carries.length; k++) {
-    // read here, else noted while read, else nothing to sum (an entry that could not be read)
-    let cols: UsageColumns = own;
+    let cols: UsageColumns = own.cols;
     let s = slotOf ? (slotOf.get(k) ?? -1) : o < owned && ownAt[o] === k ? o++ : -1;
     if (s < 0) {
       if (!noted?.has(carries[k])) continue;
@@ -165,16 +204,12 @@ export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: {
     const pair = cols.model[s];
     if (pair >= 0) perPair.set(pair, (perPair.get(pair) ?? 0) + 1);
   }
-  let messages = 0;
-  for (const role in messagesByRole) messages += messagesByRole[role];
   return {
-    messagesByRole,
-    messages,
     toolCalls,
     tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
     cost: totals.cost,
     // (most used first; a tie in the order they first appear)
-    models: [...perPair].map(([pair, n]) => ({ ...own.models.list[pair], messages: n })).sort((a, b) => b.messages - a.messages),
+    models: [...perPair].map(([pair, n]) => ({ ...own.cols.models.list[pair], messages: n })).sort((a, b) => b.messages - a.messages),
   };
 }
 

@@ -53,6 +53,67 @@ const EMPTY = Buffer.alloc(0);
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The line that spans chunks, if any: its pieces, joined once when its end is found; past maxLineBytes
+ * only where it started and copies of its first and last bytes (it is skipped to its end, never joined).
+ */
+class SpanningLine {
+  pieces: Buffer[] = [];
+  /** Its offset in the file. */
+  start = 0;
+  bytes = 0;
+  oversize = false;
+  head = EMPTY;
+  tail = EMPTY;
+
+  constructor(
+    readonly maxLine: number,
+    readonly headKeep: number,
+  ) {}
+
+  /** Of an oversize line: its last bytes so far (a copy). */
+  keepTail(b: Buffer, from: number, to: number): void {
+    const piece = b.subarray(Math.max(from, to - TAIL_KEEP), to);
+    this.tail = piece.length >= TAIL_KEEP ? Buffer.from(piece) : Buffer.concat([this.tail, piece]).subarray(-TAIL_KEEP);
+  }
+
+  /** The bytes `buf[start…end)` after a chunk's last "\n" (`pos`: the chunk's offset in the file). */
+  carry(buf: Buffer, start: number, end: number, pos: number): void {
+    if (!this.pieces.length && !this.oversize) this.start = pos + start;
+    this.bytes += end - start;
+    if (this.oversize) this.keepTail(buf, start, end);
+    else if (this.bytes > this.maxLine) {
+      // Too long to assemble: remember only where it started, its first and last bytes, and skip to its end.
+      this.oversize = true;
+      this.pieces.push(buf.subarray(start, end));
+      this.head = Buffer.from(Buffer.concat(this.pieces).subarray(0, this.headKeep));
+      this.tail = EMPTY;
+      this.keepTail(buf, start, end);
+      this.pieces = [];
+    } else {
+      this.pieces.push(Buffer.from(buf.subarray(start, end)));
+    }
+  }
+
+  /** The whole line, its last piece `buf[start…end)`; the next line starts afresh. */
+  join(buf: Buffer, start: number, end: number): Buffer {
+    this.pieces.push(buf.subarray(start, end));
+    const line = Buffer.concat(this.pieces);
+    this.pieces = [];
+    this.bytes = 0;
+    return line;
+  }
+
+  /** Reports the oversize line that ends at `buf[end]`; the next line starts afresh. */
+  endOversize(buf: Buffer, start: number, end: number, lineNo: number, onOversize: ScanOptions['onOversize']): void {
+    this.keepTail(buf, start, end);
+    onOversize?.(lineNo, this.start, this.bytes + end - start, this.head, this.tail);
+    this.oversize = false;
+    this.head = this.tail = EMPTY;
+    this.bytes = 0;
+  }
+}
+
 export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
   const sliceMs = opts.sliceMs ?? 12;
   let pos = opts.from ?? 0;
@@ -66,20 +127,9 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
   let buf = takeReadBuffer(bufSize);
   let spare = bufSize < until - pos ? takeReadBuffer(bufSize) : undefined;
   let ahead: Promise<number> | undefined;
-  // Pieces of a line that spans chunks; joined once when its end is found.
-  let pending: Buffer[] = [];
-  let pendingStart = pos;
-  let pendingBytes = 0;
-  let oversize = false;
   const maxLine = opts.maxLineBytes ?? 512 * 1024 * 1024;
-  const headKeep = Math.min(opts.oversizeHeadBytes ?? 0, maxLine);
-  // Of an oversize line spanning chunks: its first bytes and its last bytes so far (copies).
-  let overHead = EMPTY;
-  let overTail = EMPTY;
-  const keepTail = (b: Buffer, from: number, to: number) => {
-    const piece = b.subarray(Math.max(from, to - TAIL_KEEP), to);
-    overTail = piece.length >= TAIL_KEEP ? Buffer.from(piece) : Buffer.concat([overTail, piece]).subarray(-TAIL_KEEP);
-  };
+  const span = new SpanningLine(maxLine, Math.min(opts.oversizeHeadBytes ?? 0, maxLine));
+  span.start = pos;
   let sliceStart = performance.now();
   try {
     while (pos < until) {
@@ -93,25 +143,18 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
       let start = 0;
       let nl = buf.indexOf(NL, 0);
       while (nl !== -1 && nl < bytesRead) {
-        if (oversize) {
-          keepTail(buf, start, nl);
-          opts.onOversize?.(lineNo++, pendingStart, pendingBytes + nl - start, overHead, overTail);
-          oversize = false;
-          overHead = overTail = EMPTY;
-          pendingBytes = 0;
+        if (span.oversize) {
+          span.endOversize(buf, start, nl, lineNo++, opts.onOversize);
           start = nl + 1;
           nl = buf.indexOf(NL, start);
           continue;
         }
-        if (pending.length) {
-          pending.push(buf.subarray(start, nl));
-          const line = Buffer.concat(pending);
-          pending = [];
-          pendingBytes = 0;
-          if (line.length > maxLine) opts.onOversize?.(lineNo++, pendingStart, line.length, line.subarray(0, headKeep), line.subarray(-TAIL_KEEP));
-          else sink(line, 0, line.length, lineNo++, pendingStart);
+        if (span.pieces.length) {
+          const line = span.join(buf, start, nl);
+          if (line.length > maxLine) opts.onOversize?.(lineNo++, span.start, line.length, line.subarray(0, span.headKeep), line.subarray(-TAIL_KEEP));
+          else sink(line, 0, line.length, lineNo++, span.start);
         } else if (nl - start > maxLine) {
-          opts.onOversize?.(lineNo++, pos + start, nl - start, buf.subarray(start, start + headKeep), buf.subarray(Math.max(start, nl - TAIL_KEEP), nl));
+          opts.onOversize?.(lineNo++, pos + start, nl - start, buf.subarray(start, start + span.headKeep), buf.subarray(Math.max(start, nl - TAIL_KEEP), nl));
         } else {
           sink(buf, start, nl, lineNo++, pos + start);
         }
@@ -124,22 +167,7 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
           sliceStart = performance.now();
         }
       }
-      if (start < bytesRead) {
-        if (!pending.length && !oversize) pendingStart = pos + start;
-        pendingBytes += bytesRead - start;
-        if (oversize) keepTail(buf, start, bytesRead);
-        else if (pendingBytes > maxLine) {
-          // Too long to assemble: remember only where it started, its first and last bytes, and skip to its end.
-          oversize = true;
-          pending.push(buf.subarray(start, bytesRead));
-          overHead = Buffer.from(Buffer.concat(pending).subarray(0, headKeep));
-          overTail = EMPTY;
-          keepTail(buf, start, bytesRead);
-          pending = [];
-        } else {
-          pending.push(Buffer.from(buf.subarray(start, bytesRead)));
-        }
-      }
+      if (start < bytesRead) span.carry(buf, start, bytesRead, pos);
       pos += bytesRead;
       if (spare) [buf, spare] = [spare, buf];
       if (performance.now() - sliceStart > sliceMs) {
@@ -153,11 +181,11 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
     giveReadBuffer(buf);
     if (spare) giveReadBuffer(spare);
   }
-  if (oversize) {
-    opts.onOversize?.(lineNo, pendingStart, pendingBytes, overHead, overTail);
+  if (span.oversize) {
+    opts.onOversize?.(lineNo, span.start, span.bytes, span.head, span.tail);
     return { endOffset: pos, nextLine: lineNo + 1, tail: Buffer.alloc(0), size };
   }
-  const tail = pending.length ? Buffer.concat(pending) : Buffer.alloc(0);
+  const tail = span.pieces.length ? Buffer.concat(span.pieces) : Buffer.alloc(0);
   return { endOffset: pos - tail.length, nextLine: lineNo, tail, size };
 }
 

@@ -103,147 +103,66 @@ export function recordFromEntry(e: SessionEntry, line: number, offset: number, l
   };
 }
 
+/** What readSession learns as the lines go by: one per read, its fields set once (a stable shape). */
+class Reading {
+  readonly diagnostics: Diagnostic[] = [];
+  header: SessionHeader | undefined = undefined;
+  bom = false;
+  /** v1/v2: the lines parsed, migrated once all are read. */
+  legacyEntries: { e: Obj; line: number }[] | undefined = undefined;
+  index: SessionIndex | undefined = undefined;
+  notSession: string | undefined = undefined;
+  /** The last non-blank complete line (ReadState.lastLine). */
+  lastStart = -1;
+  lastEnd = -1;
+
+  constructor(
+    readonly fileSize: number,
+    readonly sink: LineSink,
+  ) {}
+}
+
 /** Reads the whole file. Throws NotASessionError when it is not a pi session. */
 export async function readSession(src: ByteSource, opts: ReadOptions = {}): Promise<LoadedSession> {
-  const diagnostics: Diagnostic[] = [];
-  let header: SessionHeader | undefined;
-  let bom = false;
-  let legacyEntries: { e: Obj; line: number }[] | undefined;
-  let index: SessionIndex | undefined;
-  let notSession: string | undefined;
-  let lastStart = -1;
-  let lastEnd = -1;
-  const sink: LineSink = { scan: new LineScan(), observe: opts.onMessageLine };
-
-  const ingest = (buf: Buffer, start: number, end: number, lineNo: number, offset: number) => {
-    if (notSession) return;
-    if (!header) {
-      let b = buf.subarray(start, end);
-      if (lineNo === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
-        bom = true;
-        b = b.subarray(3);
-      }
-      if (isBlank(b)) return;
-      const v = parseLine(b);
-      if (v === undefined) {
-        diagnostics.push({ line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` });
-        return;
-      }
-      if (isObject(v) && v.type === 'session' && typeof v.id === 'string') {
-        header = v as SessionHeader;
-        if (bom) {
-          diagnostics.push({ line: 1, severity: 'warning', code: 'bom', message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.' });
-        }
-        const version = (header.version ?? 1) as number;
-        if (version < CURRENT_VERSION) legacyEntries = [];
-        // Sized for lines of ~400 bytes (grown if they are shorter): no regrowth while a big file is read.
-        else {
-          index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(fileSize / 400)));
-          // (nothing reads the index while it is read but its columns: noteRows, noteUsage)
-          index.queueIdsWhileReading(true);
-        }
-        return;
-      }
-      if (isObject(v) && v.kind === 'header') {
-        notSession = `This is a v${String(v.version ?? '?')} session log of pi's newer harness (lines with "kind"/"seq"); pi 1.6.0 and pi-tree read format v3 only. The file was not changed.`;
-      } else {
-        notSession = `The first JSON line (line ${lineNo}) is not a pi session header ({"type":"session",…}); pi would refuse this file too. The file was not changed.`;
-      }
-      return;
-    }
-    if (isBlank(buf, start, end)) return;
-    lastStart = offset;
-    lastEnd = offset + end - start;
-    if (legacyEntries) {
-      const v = parseLine(buf.subarray(start, end));
-      if (!isObject(v)) {
-        diagnostics.push(badLine(lineNo, v));
-        return;
-      }
-      if (v.type === 'session') return;
-      legacyEntries.push({ e: v, line: lineNo });
-      return;
-    }
-    ingestLine(index!, buf, start, end, lineNo, offset, diagnostics, sink);
-  };
-
+  const fileSize = await src.size();
+  const r = new Reading(fileSize, { scan: new LineScan(), observe: opts.onMessageLine });
   const oversize = (lineNo: number, _offset: number, length: number) => {
-    diagnostics.push({
+    r.diagnostics.push({
       line: lineNo,
       severity: 'error',
       code: 'line-too-long',
       message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.`,
     });
   };
-  const fileSize = await src.size();
   const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize };
-  const res: ScanResult = await scanSource(src, ingest, scanOpts);
+  const res: ScanResult = await scanSource(src, (buf, start, end, lineNo, offset) => ingestAny(r, buf, start, end, lineNo, offset), scanOpts);
+  const tailEntryOffset = ingestUnterminated(r, res);
 
-  // A last line without "\n": pi parses it too (and then appends the missing "\n" itself).
-  let tailEntryOffset = -1;
-  if (res.tail.length && !isBlank(res.tail)) {
-    const before = index?.count ?? legacyEntries?.length ?? 0;
-    const tailLine = res.nextLine;
-    const keep = [lastStart, lastEnd];
-    ingest(res.tail, 0, res.tail.length, tailLine, res.endOffset);
-    [lastStart, lastEnd] = keep;
-    const after = index?.count ?? legacyEntries?.length ?? 0;
-    const lastDiag = diagnostics[diagnostics.length - 1];
-    if (after > before) tailEntryOffset = res.endOffset;
-    else if (lastDiag?.line === tailLine && lastDiag.code === 'malformed-json') {
-      lastDiag.code = 'torn-last-line';
-      lastDiag.message = `The last line (${tailLine}) is incomplete (no newline, not valid JSON); it is ignored, as pi ignores it.`;
-    }
-  }
-
-  index?.queueIdsWhileReading(false);
-  if (notSession) throw new NotASessionError(notSession);
+  r.index?.queueIdsWhileReading(false);
+  if (r.notSession) throw new NotASessionError(r.notSession);
+  const header = r.header;
   if (!header) {
     throw new NotASessionError(res.size === 0 ? 'The file is empty: it holds no pi session header.' : 'The file holds no pi session header ({"type":"session",…}).');
   }
-
   const fileVersion = (header.version ?? 1) as number;
-  if (legacyEntries) {
-    migrateEntries(
-      header,
-      legacyEntries.map((x) => x.e),
-    );
-    index = new SessionIndex(header);
-    for (const { e, line } of legacyEntries) {
-      const ent = e as SessionEntry;
-      if (typeof ent.type !== 'string') {
-        diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
-        continue;
-      }
-      // A v2 line without an id (v1 lines get theirs from the migration): skipped, as a v3 one is.
-      if (typeof ent.id !== 'string' || !ent.id) {
-        diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} is not an entry (it needs a string "type" and "id"); skipped.` });
-        continue;
-      }
-      index.add(recordFromEntry(ent, line, -1, 0, true));
-    }
-    diagnostics.push({
-      severity: 'info',
-      code: 'legacy-version',
-      message: `Format v${fileVersion}: migrated to v3 in memory. The file is rewritten (with a backup) only when pi-tree first changes it.`,
-    });
-  }
+  if (r.legacyEntries) r.index = indexLegacy(header, r.legacyEntries, r.diagnostics, fileVersion);
+  const index = r.index!;
   let readOnly: string | undefined;
-  if (bom) readOnly = 'the file starts with a UTF-8 byte-order mark (pi 1.6.0 cannot read it)';
+  if (r.bom) readOnly = 'the file starts with a UTF-8 byte-order mark (pi 1.6.0 cannot read it)';
   if (fileVersion > CURRENT_VERSION) {
     readOnly = `the file is format v${fileVersion}, newer than the v3 pi-tree writes`;
-    diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
+    r.diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
   }
   // (not unshift(...diagnostics): a file of garbage has more lines than a call takes arguments)
-  const own = index!.diagnostics.splice(0);
-  for (const d of diagnostics) index!.diagnostics.push(d);
-  for (const d of own) index!.diagnostics.push(d);
-  if (legacyEntries) readOnly ??= migrationRefusal(fileVersion, index!.diagnostics);
+  const own = index.diagnostics.splice(0);
+  for (const d of r.diagnostics) index.diagnostics.push(d);
+  for (const d of own) index.diagnostics.push(d);
+  if (r.legacyEntries) readOnly ??= migrationRefusal(fileVersion, index.diagnostics);
   return {
-    index: index!,
+    index,
     fileVersion,
-    legacy: !!legacyEntries,
-    bom,
+    legacy: !!r.legacyEntries,
+    bom: r.bom,
     readOnly,
     state: {
       endOffset: res.endOffset,
@@ -251,9 +170,119 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       size: res.size,
       tailBytes: res.tail.length,
       tailEntryOffset,
-      lastLine: await lineTail(src, lastStart, lastEnd),
+      lastLine: await lineTail(src, r.lastStart, r.lastEnd),
     },
   };
+}
+
+/** One line of a whole-file read: the header (or what comes before it), a v1/v2 line or a v3 line. */
+function ingestAny(r: Reading, buf: Buffer, start: number, end: number, lineNo: number, offset: number): void {
+  if (r.notSession) return;
+  if (!r.header) return readHeaderLine(r, buf.subarray(start, end), lineNo);
+  if (isBlank(buf, start, end)) return;
+  r.lastStart = offset;
+  r.lastEnd = offset + end - start;
+  if (r.legacyEntries) return keepLegacyLine(r.legacyEntries, buf.subarray(start, end), lineNo, r.diagnostics);
+  ingestLine(r.index!, buf, start, end, lineNo, offset, r.diagnostics, r.sink);
+}
+
+/** A line before the header: the header itself, or why this is no pi session (blank and bad lines are passed over). */
+function readHeaderLine(r: Reading, line: Buffer, lineNo: number): void {
+  let b = line;
+  if (lineNo === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+    r.bom = true;
+    b = b.subarray(3);
+  }
+  if (isBlank(b)) return;
+  const v = parseLine(b);
+  if (v === undefined) {
+    r.diagnostics.push(badLine(lineNo, undefined));
+    return;
+  }
+  if (isObject(v) && v.type === 'session' && typeof v.id === 'string') return startIndex(r, v as SessionHeader);
+  if (isObject(v) && v.kind === 'header') {
+    r.notSession = `This is a v${String(v.version ?? '?')} session log of pi's newer harness (lines with "kind"/"seq"); pi 1.6.0 and pi-tree read format v3 only. The file was not changed.`;
+  } else {
+    r.notSession = `The first JSON line (line ${lineNo}) is not a pi session header ({"type":"session",…}); pi would refuse this file too. The file was not changed.`;
+  }
+}
+
+/** The header was found: a v3 file is indexed line by line, an older one is collected for migration. */
+function startIndex(r: Reading, header: SessionHeader): void {
+  r.header = header;
+  if (r.bom) {
+    r.diagnostics.push({ line: 1, severity: 'warning', code: 'bom', message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.' });
+  }
+  const version = (header.version ?? 1) as number;
+  if (version < CURRENT_VERSION) r.legacyEntries = [];
+  // Sized for lines of ~400 bytes (grown if they are shorter): no regrowth while a big file is read.
+  else {
+    r.index = new SessionIndex(header, Math.min(1 << 24, Math.ceil(r.fileSize / 400)));
+    // (nothing reads the index while it is read but its columns: noteRows, noteUsage)
+    r.index.queueIdsWhileReading(true);
+  }
+}
+
+/** A v1/v2 line, kept parsed until the migration (a second header is dropped). */
+function keepLegacyLine(entries: { e: Obj; line: number }[], line: Buffer, lineNo: number, diagnostics: Diagnostic[]): void {
+  const v = parseLine(line);
+  if (!isObject(v)) {
+    diagnostics.push(badLine(lineNo, v));
+    return;
+  }
+  if (v.type === 'session') return;
+  entries.push({ e: v, line: lineNo });
+}
+
+/**
+ * A last line without "\n": pi parses it too (and then appends the missing "\n" itself). Returns its
+ * offset when it became an entry, else -1 (and a line that is not JSON is reported as torn).
+ */
+function ingestUnterminated(r: Reading, res: ScanResult): number {
+  if (!res.tail.length || isBlank(res.tail)) return -1;
+  const before = r.index?.count ?? r.legacyEntries?.length ?? 0;
+  const tailLine = res.nextLine;
+  // (it is not a complete line: ReadState.lastLine stays the one before it)
+  const { lastStart, lastEnd } = r;
+  ingestAny(r, res.tail, 0, res.tail.length, tailLine, res.endOffset);
+  r.lastStart = lastStart;
+  r.lastEnd = lastEnd;
+  const after = r.index?.count ?? r.legacyEntries?.length ?? 0;
+  if (after > before) return res.endOffset;
+  const lastDiag = r.diagnostics[r.diagnostics.length - 1];
+  if (lastDiag?.line === tailLine && lastDiag.code === 'malformed-json') {
+    lastDiag.code = 'torn-last-line';
+    lastDiag.message = `The last line (${tailLine}) is incomplete (no newline, not valid JSON); it is ignored, as pi ignores it.`;
+  }
+  return -1;
+}
+
+/** Migrates v1/v2 lines to v3 in memory and indexes them (lines that are no entry are reported). */
+function indexLegacy(header: SessionHeader, entries: { e: Obj; line: number }[], diagnostics: Diagnostic[], fileVersion: number): SessionIndex {
+  migrateEntries(
+    header,
+    entries.map((x) => x.e),
+  );
+  const index = new SessionIndex(header);
+  for (const { e, line } of entries) {
+    const ent = e as SessionEntry;
+    if (typeof ent.type !== 'string') {
+      diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
+      continue;
+    }
+    // A v2 line without an id (v1 lines get theirs from the migration): skipped, as a v3 one is.
+    if (typeof ent.id !== 'string' || !ent.id) {
+      diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} is not an entry (it needs a string "type" and "id"); skipped.` });
+      continue;
+    }
+    index.add(recordFromEntry(ent, line, -1, 0, true));
+  }
+  diagnostics.push({
+    severity: 'info',
+    code: 'legacy-version',
+    message: `Format v${fileVersion}: migrated to v3 in memory. The file is rewritten (with a backup) only when pi-tree first changes it.`,
+  });
+  return index;
 }
 
 export interface TailResult {
