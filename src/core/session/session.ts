@@ -5,7 +5,8 @@ import { streamContextItems, type ContextItem, type ContextSource } from '../con
 import { newEntryId } from '../format/ids.js';
 import { toLine } from '../format/jsonl.js';
 import { loadEntries, parseLineOf, StaleFileError, visitIdx, visitLines } from '../index/lineReads.js';
-import { readSession, readTail, type LoadedSession, type ReadOptions } from '../index/reader.js';
+import { readSession, type LoadedSession, type ReadOptions } from '../index/reader.js';
+import { readTail } from '../index/tailRead.js';
 import type { EntryRecord, SessionIndex } from '../index/sessionIndex.js';
 import { labelEntry, messageEntry, moveEntries, nameEntry, type SummaryInput } from './newEntries.js';
 import { FileChangedError, JsonlStorage, MemoryStorage, type SessionStorage } from './storage.js';

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BufferSource } from '../../../src/core/index/byteSource.js';
-import { readSession, readTail } from '../../../src/core/index/reader.js';
+import { readSession } from '../../../src/core/index/reader.js';
+import { readTail } from '../../../src/core/index/tailRead.js';
 import type { SessionIndex } from '../../../src/core/index/sessionIndex.js';
 
 const HEADER = '{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}\n';
