@@ -6,6 +6,7 @@
 // real repository's (median ~1.8 KB, a long tail to 64 KB) with code-like text that compresses as code does.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mulberry32 } from './generate.js';
 
 export interface ProjectOptions {
   files: number;
@@ -28,17 +29,8 @@ export interface GeneratedProject {
   bytes: number;
 }
 
-/** A small fast PRNG (mulberry32): the same project for the same seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small fast PRNG (generate.ts's mulberry32): the same project for the same seed. */
+export const prng = mulberry32;
 
 const NAMES = [
   'core',
