@@ -171,17 +171,6 @@ test('forced entries (find hits, selection) split segments', () => {
   assert.deepEqual(keys(d(m, { forced }).items), ['c0', 'seg:c1', 'c5', 'seg:c6', 'c9']);
 });
 
-test('entries that change files stay their own nodes in a straight run (#34 item 10); their tool results may join it', () => {
-  const nodes = chain(10);
-  nodes[4] = asst('c4', 'c3', { tools: ['edit'], changed: ['src/a.ts'] });
-  nodes[5] = nv('c5', 'c4', { role: 'toolResult', kind: 'toolResult', text: 'edited', changed: ['src/a.ts'] });
-  const r = d(model(nodes));
-  assert.deepEqual(keys(r.items), ['c0', 'seg:c1', 'c4', 'seg:c5', 'c9']);
-  // A call without text is hidden by the default filter: its result, with the mark, stands alone.
-  nodes[4] = { ...nodes[4], noText: true };
-  assert.deepEqual(keys(d(model(nodes)).items), ['c0', 'seg:c1', 'c5', 'seg:c6', 'c9']);
-});
-
 test('outline rows follow pi order (current path first) with APG positions', () => {
   const nodes = [...chain(3, 'a'), nv('x0', 'a2'), nv('x1', 'x0'), nv('y0', 'a2'), nv('y1', 'y0')];
   const m = model(nodes, 'y1');
