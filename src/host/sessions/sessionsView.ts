@@ -208,16 +208,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     await vscode.window.withProgress({ location: { viewId: 'piTree.sessions' }, title: 'Searching the sessions' }, work);
   }
 
-  private fetched: (() => void)[] = [];
-
-  /** Resolves once VS Code has asked for the view's rows again (after a refresh), so reveal() finds them. */
-  whenFetched(): Promise<void> {
-    return new Promise((resolve) => this.fetched.push(resolve));
-  }
-
   getChildren(el?: ViewNode): ViewNode[] {
     if (!el) {
-      for (const f of this.fetched.splice(0)) setTimeout(f, 0);
       return this.flat ?? this.groups;
     }
     if (el.kind === 'group') return el.sessions.map((node) => ({ kind: 'session', node, group: el.key }));
