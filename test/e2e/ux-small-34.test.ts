@@ -1,6 +1,7 @@
-// Issue #34 item 10 in a real VS Code: at about 450 px the details pane goes below the graph and none of
-// its buttons is cut off; "Disconnect pi from pi-tree" asks first, as Connect does, and changes nothing
-// until the user agrees.
+// Issue #34 item 10 in a real VS Code, three small things: a straight-line session keeps the entries
+// that changed files (and their diff marks) in sight instead of folding them into "N entries"; at about
+// 450 px the details pane goes below the graph and none of its buttons is cut off; "Disconnect pi from
+// pi-tree" asks first, as Connect does, and changes nothing until the user agrees.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +13,18 @@ import { openTree, until } from './uxHelpers.js';
 
 describe('small things (#34 item 10)', () => {
   let ask = '';
+  let edit = '';
   scenario(
-    'a 450 px tree keeps its buttons whole; Disconnect asks first',
+    'an edit stays in sight in a straight session; a 450 px tree keeps its buttons whole; Disconnect asks first',
     async (vs) => {
+      // 1. The edit is its own node, with its diff mark, without expanding anything.
       const wv = await openTree(vs, 'Make the port configurable');
-      await wv.locator(`svg.scene g.node[data-entry-id="${ask}"]`).waitFor({ timeout: 30_000 });
+      const row = wv.locator(`[role="treeitem"][data-entry-id="${edit}"]`);
+      await row.waitFor({ timeout: 30_000 });
+      assert.match((await row.getAttribute('class')) ?? '', /\bchanged\b/, 'the row carries the diff mark');
+      await wv.locator(`svg.scene g.node.changed[data-entry-id="${edit}"]`).waitFor({ timeout: 30_000 });
+      assert.ok((await wv.locator('[role="treeitem"]').count()) < 12, 'the rest of the straight line is still folded into segments');
+      await vs.screenshot('edit-in-sight');
 
       // 2. About 450 px wide: the details pane sits below the graph, and its buttons are whole.
       await vs.runCommand('View: Close Primary Side Bar');
@@ -67,7 +75,7 @@ describe('small things (#34 item 10)', () => {
         b.toolResults(read, ['const port = 8080;']);
         const call = b.assistant('', [{ name: 'edit', arguments: { path: 'src/server.ts', oldText: 'const port = 8080;', newText: 'const port = Number(process.env.PORT ?? 8080);' } }]);
         // (pi's default filter hides a call without text: its result is the node that shows the edit)
-        b.toolResults(call, ['Edited src/server.ts']);
+        [edit] = b.toolResults(call, ['Edited src/server.ts']);
         b.assistant('The port comes from PORT now, 8080 by default.');
         b.user('Document it in the README');
         b.assistant('Added a line to the README.');

@@ -171,6 +171,17 @@ test('forced entries (find hits, selection) split segments', () => {
   assert.deepEqual(keys(d(m, { forced }).items), ['c0', 'seg:c1', 'c5', 'seg:c6', 'c9']);
 });
 
+test('entries that change files stay their own nodes in a straight run (#34 item 10); their tool results may join it', () => {
+  const nodes = chain(10);
+  nodes[4] = asst('c4', 'c3', { tools: ['edit'], changed: ['src/a.ts'] });
+  nodes[5] = nv('c5', 'c4', { role: 'toolResult', kind: 'toolResult', text: 'edited', changed: ['src/a.ts'] });
+  const r = d(model(nodes));
+  assert.deepEqual(keys(r.items), ['c0', 'seg:c1', 'c4', 'seg:c5', 'c9']);
+  // A call without text is hidden by the default filter: its result, with the mark, stands alone.
+  nodes[4] = { ...nodes[4], noText: true };
+  assert.deepEqual(keys(d(model(nodes)).items), ['c0', 'seg:c1', 'c5', 'seg:c6', 'c9']);
+});
+
 test('outline rows follow pi order (current path first) with APG positions', () => {
   const nodes = [...chain(3, 'a'), nv('x0', 'a2'), nv('x1', 'x0'), nv('y0', 'a2'), nv('y1', 'y0')];
   const m = model(nodes, 'y1');
@@ -255,4 +266,26 @@ test('layout: a family link card goes outermost and never takes the main line; t
   const lx = (id: string) => lf.items.find((i) => !i.seg && leafFork.nodes[i.entry].id === id)!.x;
   assert.equal(lx('p'), lx('q'));
   assert.ok(lx('link:g') < lx('q'));
+});
+
+test('framing reaches up to the nearest branch point a few entries past its reach, and no further', () => {
+  // p ─┬─ a (side branch)
+  //    └─ q1 ─ q2 ─ … ─ qN (the path, each entry its own card: labelled)
+  const chain = (n: number) => {
+    const nodes = [nv('p', null), asst('a', 'p')];
+    for (let i = 1; i <= n; i++) nodes.push({ ...nv(`q${i}`, i === 1 ? 'p' : `q${i - 1}`), label: `l${i}` });
+    const m = model(nodes, `q${n}`);
+    const r = d(m);
+    const ids = (reach: Parameters<typeof neighbourhoodItems>[1]) => neighbourhoodItems(r.items.find((i) => m.nodes[i.entry].id === `q${n}`)!, reach).map((i) => m.nodes[i.entry].id);
+    return ids;
+  };
+  // The branch point is 7 cards above the leaf: beyond up 5, within 5 + 4.
+  const near7 = chain(7);
+  assert.ok(!near7({ up: 5, down: 3 }).includes('a'), 'without toBranch the side branch is out of reach');
+  const reached = near7({ up: 5, down: 3, toBranch: 4 });
+  assert.ok(reached.includes('a') && reached.includes('p'), reached.join());
+  // Ten cards above: too far, the reach stays as it was.
+  assert.deepEqual(chain(10)({ up: 5, down: 3, toBranch: 4 }).sort(), chain(10)({ up: 5, down: 3 }).sort());
+  // Within the reach already: nothing more is taken.
+  assert.deepEqual(chain(3)({ up: 5, down: 3, toBranch: 4 }).sort(), chain(3)({ up: 5, down: 3 }).sort());
 });

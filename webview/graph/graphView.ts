@@ -18,7 +18,7 @@ import { clampZoom, FIT_MIN_ZOOM, MIN_ZOOM, READABLE_ZOOM, Viewport, type View }
 export type Placement = 'frame' | 'fit' | 'overview';
 
 /** What is framed on open and after a move, and what "Fit" frames when the whole tree is too big. */
-export const NEAR: Reach = { up: 5, down: 3 };
+export const NEAR: Reach = { up: 5, down: 3, toBranch: 4 };
 export const FIT_REACH: Reach = { up: 12, down: 6 };
 
 /** Share of the viewport drawn beyond each edge, so short pans need no redraw. */
@@ -263,6 +263,8 @@ export class GraphView {
     // The family's link cards beside the path too (a fork's link to its source), when they fit.
     let box = neighbourhood(focus, { ...reach, links: true });
     if (this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, reach);
+    // Too big to read: no reach to the branch point, then less of the path above.
+    if (reach.toBranch && this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, { up: reach.up, down: reach.down });
     for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
     const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
     this.framed = { ...target, k: clampZoom(target.k) };

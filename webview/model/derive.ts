@@ -120,9 +120,13 @@ export function phantomItem(parent: Item): Item {
   return it;
 }
 
-/** An entry drawn as its own node even inside a straight run: compactions and summaries. */
+/**
+ * An entry that may be drawn as its own node even inside a straight run: compactions and summaries, and
+ * entries that change files (edit, write, a bash that writes), so that they and their diff marks stay in
+ * sight. (derive keeps a tool result only when its call is not drawn: extendTail.ts checks this superset.)
+ */
 export function isKeptKind(n: NodeView): boolean {
-  return n.kind === 'compaction' || n.kind === 'branchSummary';
+  return n.kind === 'compaction' || n.kind === 'branchSummary' || !!n.changed?.length;
 }
 
 export function derive(input: DeriveInput): Derived {
@@ -138,8 +142,12 @@ export function derive(input: DeriveInput): Derived {
   const { start, kids } = visibleKids(order, vis, vparent, vkidCount);
 
   const forced = input.forced;
+  // A tool result repeats its call's diff mark: it stands alone only when the call is not drawn (pi's
+  // default filter hides a call without text).
+  const changes = (i: number) => !!nodes[i].changed?.length && nodes[i].kind !== 'toolResult';
+  const kept = (i: number): boolean => isKeptKind(nodes[i]) && (nodes[i].kind !== 'toolResult' || !(vparent[i] >= 0 && changes(vparent[i])));
   const keep = (i: number): boolean =>
-    vkidCount[i] !== 1 || vparent[i] < 0 || nodes[i].label !== undefined || i === leaf || isKeptKind(nodes[i]) || (forced !== undefined && forced[i] === 1) || (foldedMask[i] === 1 && hiddenBy[i] > 0);
+    vkidCount[i] !== 1 || vparent[i] < 0 || nodes[i].label !== undefined || i === leaf || kept(i) || (forced !== undefined && forced[i] === 1) || (foldedMask[i] === 1 && hiddenBy[i] > 0);
 
   // Pass 2: items (pre-order), compressing runs of non-kept entries.
   const root = newItem('', false, -1, null);

@@ -12,6 +12,11 @@ const FOLD = 16;
 export interface Reach {
   /** Ancestors of the focus to include. */
   up: number;
+  /**
+   * Ancestors further up still taken to reach the nearest branch point (an entry with a side branch),
+   * so that entries drawn on their own inside a run (edits, summaries) do not push the branch out.
+   */
+  toBranch?: number;
   /** Descendants along the current path (else the largest branch) to include. */
   down: number;
   /** The family's link cards leaving those entries too (framed when they fit). */
@@ -49,9 +54,23 @@ export function neighbourhoodItems(focus: Item, reach: Reach): Item[] {
     }
   };
   it = focus;
-  for (let k = 0; it && it.depth > 0 && k <= reach.up; k++, it = it.parent) addWithChildren(it);
+  const up = reach.up + branchBeyond(focus, reach);
+  for (let k = 0; it && it.depth > 0 && k <= up; k++, it = it.parent) addWithChildren(it);
   for (const x of below) addWithChildren(x);
   return [...out];
+}
+
+/**
+ * How many ancestors past `reach.up` (at most `reach.toBranch`) lead to the nearest one with more than
+ * one branch, when none within `reach.up` has one; 0 when there is one or none is near enough.
+ */
+function branchBeyond(focus: Item, reach: Reach): number {
+  const extra = reach.toBranch ?? 0;
+  let it: Item | null = focus;
+  for (let k = 0; it && it.depth > 0 && k <= reach.up + extra; k++, it = it.parent) {
+    if ((it.children ?? []).filter((c) => c.entry >= 0 && !c.link).length > 1) return Math.max(0, k - reach.up);
+  }
+  return 0;
 }
 
 /** The world box around the cards of `items` (with room for badges and fold counts). */
