@@ -276,7 +276,11 @@ test('framing reaches up to the nearest branch point a few entries past its reac
     for (let i = 1; i <= n; i++) nodes.push({ ...nv(`q${i}`, i === 1 ? 'p' : `q${i - 1}`), label: `l${i}` });
     const m = model(nodes, `q${n}`);
     const r = d(m);
-    const ids = (reach: Parameters<typeof neighbourhoodItems>[1]) => neighbourhoodItems(r.items.find((i) => m.nodes[i.entry].id === `q${n}`)!, reach).map((i) => m.nodes[i.entry].id);
+    const ids = (reach: Parameters<typeof neighbourhoodItems>[1]) =>
+      neighbourhoodItems(
+        r.items.find((i) => m.nodes[i.entry].id === `q${n}`)!,
+        reach,
+      ).map((i) => m.nodes[i.entry].id);
     return ids;
   };
   // The branch point is 7 cards above the leaf: beyond up 5, within 5 + 4.

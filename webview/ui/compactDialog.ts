@@ -41,23 +41,19 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
     d.step(...buttons);
   };
 
-  const preview = async (focus: string | undefined) => {
-    d.busy('Asking the model to summarize the older part of the conversation…', 'Compacting…');
-    try {
-      const p = await svc.request({ kind: 'compactPreview', ...(focus ? { focus } : {}) });
-      if (d.closed) {
-        // Cancelled while the model worked: nothing is written (a running pi's compaction stays: undo it by a move back).
-        if (p.committed) svc.announce(`pi compacted the session already; move the leaf back to undo it`);
-        return d.drop(p.previewId);
-      }
-      d.previewId = p.previewId;
-      if (p.committed) written(d, p);
-      else edit(d, p, (reason) => choose(reason, HINT_COMMIT));
-    } catch (e) {
-      if (d.closed) return;
-      choose((e as Error).message);
-    }
-  };
+  const preview = (focus: string | undefined) =>
+    d.preview(
+      ['Asking the model to summarize the older part of the conversation…', 'Compacting…'],
+      () => svc.request({ kind: 'compactPreview', ...(focus ? { focus } : {}) }),
+      (p) => {
+        d.previewId = p.previewId;
+        if (p.committed) written(d, p);
+        else edit(d, p, (reason) => choose(reason, HINT_COMMIT));
+      },
+      (reason) => choose(reason),
+      // Cancelled while the model worked: nothing is written (a running pi's compaction stays: undo it by a move back).
+      (p) => p.committed && svc.announce(`pi compacted the session already; move the leaf back to undo it`),
+    );
 
   choose();
   d.open();

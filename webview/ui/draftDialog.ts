@@ -72,6 +72,25 @@ export class DraftDialog {
     focusFirst(this.el);
   }
 
+  /**
+   * Asks the host for a preview with the dialog busy (`wait`: what is asked, what is read out). `use`
+   * gets it while the dialog is open; closed meanwhile, `late` sees it (if given) and the preview is
+   * dropped, nothing written; a failure goes to `failed` (unless the dialog closed).
+   */
+  async preview<P extends { previewId: string }>(wait: readonly [string, string], ask: () => Promise<P>, use: (p: P) => void, failed: (reason: string) => void, late?: (p: P) => void): Promise<void> {
+    this.busy(...wait);
+    try {
+      const p = await ask();
+      if (this.closed) {
+        late?.(p);
+        return this.drop(p.previewId);
+      }
+      use(p);
+    } catch (e) {
+      if (!this.closed) failed((e as Error).message);
+    }
+  }
+
   /** Puts the step's buttons in the action row and focuses the first field or button. */
   step(...buttons: HTMLElement[]): void {
     this.actions.replaceChildren(...buttons, this.cancelButton());

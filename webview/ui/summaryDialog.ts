@@ -55,19 +55,17 @@ export function openSummaryDialog(svc: DialogServices, target: SummaryTarget, su
     d.step(...buttons);
   };
 
-  const preview = async (focus: string | undefined) => {
-    d.busy('Asking the model for a summary of the branch you are leaving…', 'Summarizing the branch…');
-    try {
-      const p = await svc.request({ kind: 'summaryPreview', id: target.id, ...(focus ? { focus } : {}) });
-      // Cancelled while the model was working: drop the preview, write nothing.
-      if (d.closed) return d.drop(p.previewId);
-      d.previewId = p.previewId || undefined;
-      edit(d, target, p);
-    } catch (e) {
-      if (d.closed) return;
-      choose((e as Error).message);
-    }
-  };
+  // Cancelled while the model was working: the preview is dropped, nothing written.
+  const preview = (focus: string | undefined) =>
+    d.preview(
+      ['Asking the model for a summary of the branch you are leaving…', 'Summarizing the branch…'],
+      () => svc.request({ kind: 'summaryPreview', id: target.id, ...(focus ? { focus } : {}) }),
+      (p) => {
+        d.previewId = p.previewId || undefined;
+        edit(d, target, p);
+      },
+      (reason) => choose(reason),
+    );
 
   choose();
   d.open();
