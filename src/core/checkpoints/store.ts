@@ -6,6 +6,7 @@
 import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
+import { commitText, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
@@ -126,7 +127,7 @@ export class CheckpointStore {
     const index = this.indexFile(sessionId);
     this.seedIndex(index);
     const { tree, skipped } = await this.writeTree(index);
-    const commit = (await this.run(['commit-tree', tree, '-m', message])).toString('utf8').trim();
+    const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
     return { commit, tree, skipped, ms: performance.now() - started };
   }
 
@@ -142,6 +143,9 @@ export class CheckpointStore {
       rmSync(scratch, { force: true });
     }
   }
+
+  /** The tree each index file gave last, with the file's stat then (any other write changes it). */
+  private readonly lastTrees = new Map<string, { tree: string; stamp: string }>();
 
   private async writeTree(index: string): Promise<{ tree: string; skipped: SkippedFile[] }> {
     const listed = zList(await this.run(['ls-files', '-z', '-t', '--others', '--modified', '--deleted', '--exclude-standard'], { index }));
@@ -179,7 +183,12 @@ export class CheckpointStore {
       }
     } else if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
     if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
+    // Nothing to update and the index as the last write-tree left it: the tree is that one (the 'before'
+    // snapshot of a turn after a turn, mostly; a process fewer for the tool call to wait on).
+    const known = this.lastTrees.get(index);
+    if (!update.length && !drop.length && known && known.stamp === stampOf(index)) return { tree: known.tree, skipped };
     const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
+    this.lastTrees.set(index, { tree, stamp: stampOf(index) });
     return { tree, skipped };
   }
 
@@ -200,7 +209,8 @@ export class CheckpointStore {
 
   /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
   async keep(sessionId: string, name: string, commitOrTree: string): Promise<void> {
-    await this.run(['update-ref', `refs/pi-tree/${safeSessionId(sessionId)}/${name}`, commitOrTree]);
+    const ref = `refs/pi-tree/${safeSessionId(sessionId)}/${name}`;
+    if (!writeLooseRef(this.where.gitDir, ref, commitOrTree)) await this.run(['update-ref', ref, commitOrTree]);
   }
 
   /** Writes blobs (exact bytes, no filters) and gives their ids, in order. */
@@ -338,3 +348,13 @@ function writeIfChanged(file: string, text: string): void {
 }
 
 export { SKIPPED_KEPT };
+
+/** An index file's identity and state: inode, size and change time (a rewrite by git renames a new file in). */
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'absent';
+  }
+}
