@@ -287,9 +287,21 @@ export class CheckpointStore {
 
   /** The bytes objects take in the store (compressed, as stored), by id; missing ones count 0. */
   async objectBytes(shas: readonly string[]): Promise<number> {
-    if (!shas.length) return 0;
-    const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: shas.join('\n') + '\n' })).toString('utf8');
-    return out.split('\n').reduce((sum, l) => sum + (/^\d+$/.test(l) ? Number(l) : 0), 0);
+    // A snapshot's new objects are loose: their files' sizes, without a git process; the rest (packed)
+    // through cat-file.
+    let sum = 0;
+    const packed: string[] = [];
+    for (const sha of shas) {
+      try {
+        if (!/^[0-9a-f]{40}$/.test(sha)) throw new Error('not an id');
+        sum += statSync(join(this.where.gitDir, 'objects', sha.slice(0, 2), sha.slice(2))).size;
+      } catch {
+        packed.push(sha);
+      }
+    }
+    if (!packed.length) return sum;
+    const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' })).toString('utf8');
+    return out.split('\n').reduce((n, l) => n + (/^\d+$/.test(l) ? Number(l) : 0), sum);
   }
 
   /**

@@ -11,8 +11,8 @@ import { CheckpointStore } from '../../../src/core/checkpoints/store.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/checkpoints/storePaths.js';
 import { tempDir } from '../../support/tmp.js';
 
-const git = (gitDir: string, args: string[], env: Record<string, string> = {}) =>
-  execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env } })
+const git = (gitDir: string, args: string[], env: Record<string, string> = {}, input?: string) =>
+  execFileSync('git', args, { input, env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env } })
     .toString('utf8')
     .trim();
 
@@ -100,4 +100,13 @@ test('a snapshot with nothing changed gives the same tree without write-tree; a 
   await store.keep('s1', 'after-x', changed.commit);
   assert.equal(git(store.where.gitDir, ['rev-parse', 'refs/pi-tree/s1/after-x']), changed.commit);
   git(store.where.gitDir, ['fsck', '--strict', '--no-dangling']);
+  // The bytes the objects take: loose ones by their files, packed ones by git; the same sum git gives.
+  const ids = [first.commit, changed.commit, changed.tree, other.tree];
+  const byGit = () =>
+    git(store.where.gitDir, ['cat-file', '--batch-check=%(objectsize:disk)'], {}, ids.join('\n') + '\n')
+      .split('\n')
+      .reduce((n, l) => n + Number(l), 0);
+  assert.equal(await store.objectBytes(ids), byGit());
+  await store.packLoose();
+  assert.equal(await store.objectBytes(ids), byGit(), 'packed');
 });
