@@ -7,7 +7,6 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
-import type { Side } from '../../core/checkpoints/codeState.js';
 import type { Resolution } from '../../core/checkpoints/restoreApply.js';
 import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
 import type { Session } from '../../core/session/session.js';
@@ -144,24 +143,28 @@ export class CodeRestore {
 
   /** VS Code's multi-file diff editor: each file now → at the node. Resolves with its tab's label. */
   private async preview(sc: SessionCode, plan: RestorePlan, title: string): Promise<string> {
+    const t0 = performance.now();
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
-    for (const item of plan.items) {
-      if (item.action === 'unrestorable') continue;
+    const shown = plan.items.filter((i) => i.action !== 'unrestorable');
+    // The node's bytes of every file in one read of the store (a git process per file took seconds at 1,000).
+    const wanted = shown.flatMap((i) => {
+      const t = plan.sides.get(i.key)!.target;
+      return t.kind === 'file' && !t.bytes ? [t.sha] : [];
+    });
+    const blobs = wanted.length ? ((await sc.checkpoints.store?.readBlobs([...new Set(wanted)])) ?? new Map<string, Buffer>()) : new Map<string, Buffer>();
+    for (const item of shown) {
       const sides = plan.sides.get(item.key)!;
-      const target = await this.bytesOf(sc, sides.target);
+      const target = sides.target.kind === 'file' ? (sides.target.bytes ?? blobs.get(sides.target.sha)) : undefined;
       const left = sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
       const right = this.deps.docs.put(target, item.path, item.action === 'delete' ? 'absent at the node' : 'at the node');
       resources.push([vscode.Uri.file(item.path), left, right]);
     }
     const c = planCounts(plan);
     const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${c.conflict ? `, ${c.conflict} conflicts` : ''}`;
+    const t1 = performance.now();
     await vscode.commands.executeCommand('vscode.changes', label, resources);
+    this.deps.log(`restore preview: ${resources.length} files, their contents ${(t1 - t0).toFixed(0)} ms, the diff editor opened ${(performance.now() - t1).toFixed(0)} ms later`);
     return label;
-  }
-
-  private async bytesOf(sc: SessionCode, s: Side): Promise<Buffer | undefined> {
-    if (s.kind !== 'file') return undefined;
-    return s.bytes ?? (await sc.checkpoints.store?.readBlobs([s.sha]))?.get(s.sha);
   }
 
   /** The confirmation, with a choice per conflicting file; undefined when cancelled. */
