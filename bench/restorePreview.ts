@@ -18,6 +18,9 @@ import { SimPi } from '../test/support/simPi.js';
 import { fmt, log, mmm, rows } from './report';
 
 const TARGET_MS = 500;
+/** Why the target is missed (written into the row when it is). */
+const WHY =
+  ". Not met: pi-tree's part (the node's 1,000 files read, 2,000 documents named) is 15 ms, as its log line says; VS Code's `vscode.changes` opens the multi-file diff editor only once it has resolved every pair of documents (~8 ms a file in code-server; 3 files: 2.2 s the first time in a window, 0.4 s after). Under it would take a preview that pages (the first files at once, the rest on demand)";
 
 /** The click on the choice → the first diff line in the multi-file diff editor, in ms. */
 async function clickToFirstDiff(vs: VSCode, wv: ReturnType<VSCode['webview']>, target: string): Promise<number> {
@@ -96,7 +99,7 @@ export async function restorePreviewBench(): Promise<void> {
     what: `checkpoints: the restore preview's first diff after the click, ${fmt(changes)} of ${fmt(files / 1000)}k files, real VS Code`,
     how: `click on "Conversation and code" → the first frame with a diff line in the multi-file diff editor (page clocks); ${runs} fresh windows`,
     target: `< ${TARGET_MS} ms`,
-    result: `first in a window ${mmm(first)}, again ${mmm(again)}; load ${fmt(load0, 1)}–${fmt(loadavg()[0], 1)}`,
+    result: `first in a window ${mmm(first)}, again ${mmm(again)}; load ${fmt(load0, 1)}–${fmt(loadavg()[0], 1)}${worst < TARGET_MS ? '' : WHY}`,
     pass: worst < TARGET_MS,
   });
 }
