@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { context as contextCommand } from '../../src/cli/commands.js';
 import { findBridge, type LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
-import type { RecordedRequest } from '../support/loopbackOpenAI.js';
 import { connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { PiRpc } from '../support/piRpc.js';
+import { join } from 'node:path';
+import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 
 type Rec = Record<string, any>;
@@ -150,4 +151,23 @@ export async function fillAcceptQueue(endpoint: string, max = 5000): Promise<{ q
     if (code) return { queued: n, code };
   }
   throw new Error(`${max} connections fitted in the accept queue of ${endpoint}`);
+}
+
+export type TwoTurnIds = Record<'u1' | 'a1' | 'u2' | 'a2', string>;
+
+/** The two-turn session the bridge tests drive ("first question" … "second answer"), written as `dir/name`. */
+export function writeTwoTurns(dir: string, name: string, cwd = dir): { file: string; ids: TwoTurnIds } {
+  const b = sessionBuilder(cwd);
+  const ids = { u1: b.user('first question'), a1: assistantOf(b, 'first answer'), u2: b.user('second question'), a2: assistantOf(b, 'second answer') };
+  return { file: writeSession(b, join(dir, name)), ids };
+}
+
+/** A loopback model answering "ok" and pi 1.6.0 with the bridge on a two-turn session (`name` in its work dir), found by discovery. */
+export async function startTwoTurnPi(name: string): Promise<{ lb: Loopback; pe: PiEnv; pi: PiRpc; file: string; ids: TwoTurnIds }> {
+  const lb = await startLoopback(() => completionSse('ok'));
+  const pe = makePiEnv(lb);
+  const { file, ids } = writeTwoTurns(pe.workDir, name);
+  const pi = PiRpc.start(file, pe);
+  await waitForBridge(file, pe.env, pi);
+  return { lb, pe, pi, file, ids };
 }

@@ -3,13 +3,12 @@
 // (unless --file-only), and probing it never costs it its discovery record.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
 import { checkLiveness, findBridge, listBridges, readRecords } from '../../src/core/bridge/discovery.js';
-import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
-import { fillAcceptQueue, waitForBridge, whileStopped } from './helpers.js';
+import type { Loopback } from '../support/loopbackOpenAI.js';
+import type { PiEnv, PiRpc } from '../support/piRpc.js';
+import { fillAcceptQueue, waitForBridge, whileStopped, startTwoTurnPi } from './helpers.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let out = '';
@@ -26,16 +25,9 @@ describe('a stopped pi (Ctrl+Z) is unresponsive, not absent', { skip: process.pl
   const ids: Record<string, string> = {};
 
   before(async () => {
-    lb = await startLoopback(() => completionSse('ok'));
-    pe = makePiEnv(lb);
-    const b = sessionBuilder(pe.workDir);
-    ids.u1 = b.user('first question');
-    ids.a1 = assistantOf(b, 'first answer');
-    ids.u2 = b.user('second question');
-    ids.a2 = assistantOf(b, 'second answer');
-    file = writeSession(b, join(pe.workDir, 'stopped.jsonl'));
-    pi = PiRpc.start(file, pe);
-    await waitForBridge(file, pe.env, pi);
+    const started = await startTwoTurnPi('stopped.jsonl');
+    ({ lb, pe, pi, file } = started);
+    Object.assign(ids, started.ids);
   });
 
   after(async () => {

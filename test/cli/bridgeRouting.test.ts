@@ -2,13 +2,12 @@
 // write the file themselves with --file-only or when no pi runs it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
 import { Session } from '../../src/core/session/session.js';
-import { fileEntries, waitForBridge } from '../bridge/helpers.js';
-import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { fileEntries, startTwoTurnPi } from '../bridge/helpers.js';
+import type { Loopback } from '../support/loopbackOpenAI.js';
+import type { PiEnv, PiRpc } from '../support/piRpc.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let out = '';
@@ -25,16 +24,9 @@ describe('CLI routing through a running pi', () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    lb = await startLoopback(() => completionSse('ok'));
-    pe = makePiEnv(lb);
-    const b = sessionBuilder(pe.workDir);
-    ids.u1 = b.user('first question');
-    ids.a1 = assistantOf(b, 'first answer');
-    ids.u2 = b.user('second question');
-    ids.a2 = assistantOf(b, 'second answer');
-    file = writeSession(b, join(pe.workDir, 'cli.jsonl'));
-    pi = PiRpc.start(file, pe);
-    await waitForBridge(file, pe.env, pi);
+    const started = await startTwoTurnPi('cli.jsonl');
+    ({ lb, pe, pi, file } = started);
+    Object.assign(ids, started.ids);
   });
 
   after(async () => {

@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
+import { writeTwoTurns } from '../bridge/helpers.js';
 import { plantFakeBridge, type FakeBridge } from '../support/fakeBridge.js';
-import { assistantOf, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
@@ -32,12 +32,9 @@ describe('CLI routing does not trust a forged bridge', { skip: process.platform 
   before(() => {
     mkdirSync(recordDir, { recursive: true, mode: 0o700 });
     mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
-    const b = sessionBuilder(root);
-    ids.u1 = b.user('first question');
-    ids.a1 = assistantOf(b, 'first answer');
-    ids.u2 = b.user('second question');
-    ids.a2 = assistantOf(b, 'second answer');
-    file = writeSession(b, join(root, 'forged.jsonl'));
+    const written = writeTwoTurns(root, 'forged.jsonl');
+    file = written.file;
+    Object.assign(ids, written.ids);
   });
 
   after(async () => {

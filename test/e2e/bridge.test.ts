@@ -5,33 +5,19 @@
 // summary is written by that pi (previewed, edited, committed), and when pi exits the explorer falls
 // back to file mode without an error.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
-import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
-import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
-import { waitForBridge } from '../bridge/helpers.js';
+import { describe } from 'node:test';
 import { scenario } from './harness.js';
+import { parserWithPi } from './parserWithPi.js';
 import { openTree, selectByFind, until } from './uxHelpers.js';
 
 describe('tree explorer connected to a running pi', () => {
-  let lb: Loopback;
-  let pi: PiRpc | undefined;
-  const ids: Record<string, string> = {};
-
-  before(async () => {
-    lb = await startLoopback((req, n) => completionSse(JSON.stringify(req.body?.messages ?? []).includes('<conversation>') ? `SUMMARY ${n} by the model of pi.` : `answer ${n}`));
-  });
-  after(async () => {
-    await pi?.stop();
-    await lb?.close();
-  });
+  const fx = parserWithPi('019b8f3a-0000-7000-8000-00000000e2e1');
+  const ids = fx.ids;
 
   scenario(
     'a click on an older node moves the running pi, which the tree shows connected',
     async (vs) => {
-      const running = pi!;
+      const running = fx.pi!;
       await vs.openContainer();
       const row = vs.treeRows().filter({ hasText: 'Plan the parser' });
       await row.filter({ hasText: 'pi connected' }).waitFor();
@@ -101,20 +87,6 @@ describe('tree explorer connected to a running pi', () => {
       );
       await vs.screenshot('disconnected');
     },
-    {
-      settings: { 'piTree.summary.provider': 'pi' },
-      sessions: async ({ agentDir, workspace }) => {
-        const pe = makePiEnv(lb, {}, { agentDir, workDir: workspace });
-        const b = sessionBuilder(workspace);
-        ids.u1 = b.user('Plan the parser');
-        ids.a1 = assistantOf(b, 'Tokenize first, then build the tree.');
-        ids.u2 = b.user('Now write the tokenizer');
-        ids.a2 = assistantOf(b, 'Here is the tokenizer.');
-        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        const file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2e1')));
-        pi = PiRpc.start(file, pe);
-        await waitForBridge(file, pe.env, pi);
-      },
-    },
+    fx.options,
   );
 });

@@ -5,16 +5,14 @@
 // view (a press beside the line emptied the graph); after Move with summary through a running pi the
 // new leaf is in view (it was below the visible area).
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
+import { describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { waitForBridge } from '../bridge/helpers.js';
 import { sessionDirFor, sessionFileName, writeDemoSessions } from '../../scripts/lib/demoSessions.js';
 import { generateSession } from '../support/generate.js';
-import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { scenario } from './harness.js';
+import { parserWithPi } from './parserWithPi.js';
 import { openTree, selectByFind, selectedEntry, until } from './uxHelpers.js';
 
 type Box = { left: number; right: number; top: number; bottom: number };
@@ -135,22 +133,13 @@ describe('the view keeps the current entry in sight (#34 item 7)', () => {
 });
 
 describe('the new leaf of a move with summary through pi is in view (#34 item 7)', () => {
-  let lb: Loopback;
-  let pi: PiRpc | undefined;
-  const ids: Record<string, string> = {};
-
-  before(async () => {
-    lb = await startLoopback((req, n) => completionSse(JSON.stringify(req.body?.messages ?? []).includes('<conversation>') ? `SUMMARY ${n} by the model of pi.` : `answer ${n}`));
-  });
-  after(async () => {
-    await pi?.stop();
-    await lb?.close();
-  });
+  const fx = parserWithPi('019b8f3a-0000-7000-8000-00000000e2e7');
+  const ids = fx.ids;
 
   scenario(
     'Move with summary through pi on an entry at the bottom of the view: the summary, the new leaf, is framed',
     async (vs) => {
-      const running = pi!;
+      const running = fx.pi!;
       const wv = await openTree(vs, 'Plan the parser');
       await wv
         .locator('.badges .badge.bridge')
@@ -191,20 +180,6 @@ describe('the new leaf of a move with summary through pi is in view (#34 item 7)
       await allInView(wv, [card(summary.id as string), card(ids.a1)], 'the new leaf (the summary) and the entry it hangs under');
       await vs.screenshot('summary-in-view');
     },
-    {
-      settings: { 'piTree.summary.provider': 'pi' },
-      sessions: async ({ agentDir, workspace }) => {
-        const pe = makePiEnv(lb, {}, { agentDir, workDir: workspace });
-        const b = sessionBuilder(workspace);
-        ids.u1 = b.user('Plan the parser');
-        ids.a1 = assistantOf(b, 'Tokenize first, then build the tree.');
-        ids.u2 = b.user('Now write the tokenizer');
-        ids.a2 = assistantOf(b, 'Here is the tokenizer.');
-        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        const file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2e7')));
-        pi = PiRpc.start(file, pe);
-        await waitForBridge(file, pe.env, pi);
-      },
-    },
+    fx.options,
   );
 });

@@ -4,7 +4,6 @@
 // written behind it either.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findBridge } from '../../../src/core/bridge/discovery.js';
 import { commitBranchSummaryByPi } from '../../../src/core/bridge/piSummaries.js';
@@ -14,9 +13,9 @@ import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
 import { LiveSession } from '../../../src/host/bridge/liveSession.js';
 import { PiGateway, type GatewayUi } from '../../../src/host/bridge/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
-import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
-import { procState, waitForBridge, whileStopped } from '../../bridge/helpers.js';
+import type { Loopback } from '../../support/loopbackOpenAI.js';
+import type { PiEnv, PiRpc } from '../../support/piRpc.js';
+import { procState, whileStopped, startTwoTurnPi } from '../../bridge/helpers.js';
 import { until } from '../../../scripts/lib/until.js';
 
 describe('the extension with a stopped pi', { skip: process.platform !== 'linux' ? 'stops pi and reads /proc' : false }, () => {
@@ -51,16 +50,9 @@ describe('the extension with a stopped pi', { skip: process.platform !== 'linux'
   };
 
   before(async () => {
-    lb = await startLoopback(() => completionSse('ok'));
-    pe = makePiEnv(lb);
-    const b = sessionBuilder(pe.workDir);
-    ids.u1 = b.user('first question');
-    ids.a1 = assistantOf(b, 'first answer');
-    ids.u2 = b.user('second question');
-    ids.a2 = assistantOf(b, 'second answer');
-    file = writeSession(b, join(pe.workDir, 'host-stopped.jsonl'));
-    pi = PiRpc.start(file, pe);
-    await waitForBridge(file, pe.env, pi);
+    const started = await startTwoTurnPi('host-stopped.jsonl');
+    ({ lb, pe, pi, file } = started);
+    Object.assign(ids, started.ids);
     registry = new BridgeRegistry({ env: pe.env, dirs: [], pollMs: 200 });
   });
 
