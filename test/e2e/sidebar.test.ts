@@ -32,9 +32,23 @@ describe('sessions sidebar', () => {
     assert.equal(await forkRow.getAttribute('aria-level'), '2', 'the fork is nested one level under its parent');
     await vs.screenshot('listed');
     // a row's tooltip: its models, tokens and cost (read from the file once)
-    await named.hover();
+    // (a redraw of the list under a resting pointer shows no hover until the pointer moves: as a user
+    // would, the pointer leaves and comes back when none came)
     const tip = vs.page.locator('.monaco-hover').filter({ hasText: 'Tokens:' });
-    await tip.waitFor({ timeout: 20_000 });
+    await until(
+      async () => {
+        await vs.page.mouse.move(5, 500);
+        await named.hover();
+        return (await tip.waitFor({ timeout: 8_000 }).then(
+          () => true,
+          () => false,
+        ))
+          ? true
+          : undefined;
+      },
+      40_000,
+      "the row's tooltip with its tokens",
+    );
     assert.match((await tip.textContent())!, /Models:\santhropic\/claude-sonnet-4-5[\s\S]*Tokens:\s[\d,]+\s·\sCost:\s\$\d+\.\d{4}/, '(VS Code renders spaces as no-break spaces)');
     await vs.page.mouse.move(5, 500);
 
