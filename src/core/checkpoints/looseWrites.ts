@@ -18,11 +18,16 @@ export function commitText(tree: string, message: string, when: Date): string {
   return `tree ${tree}\nauthor ${IDENT} ${stamp}\ncommitter ${IDENT} ${stamp}\n\n${message.endsWith('\n') ? message : `${message}\n`}`;
 }
 
+/** Where the loose object `sha` lives (or would) in `gitDir`; undefined when `sha` is not an object id. */
+export function looseObjectPath(gitDir: string, sha: string): string | undefined {
+  return /^[0-9a-f]{40}$/.test(sha) ? join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2)) : undefined;
+}
+
 /** Writes a loose object of `type` into `gitDir` (if it is not there already) and gives its id. */
 export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob', body: Buffer): string {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const sha = createHash('sha1').update(raw).digest('hex');
-  const file = join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2));
+  const file = looseObjectPath(gitDir, sha)!;
   if (existsSync(file)) return sha;
   mkdirSync(dirname(file), { recursive: true });
   // As git does: a temp file beside it, then a hard link to the name (never replacing one that another
@@ -49,7 +54,7 @@ export function plainRefName(ref: string): boolean {
  * when it cannot take the lock or the name is not a plain one: the caller runs git then.
  */
 export function writeLooseRef(gitDir: string, ref: string, sha: string): boolean {
-  if (!plainRefName(ref) || !/^[0-9a-f]{40}$/.test(sha)) return false;
+  if (!plainRefName(ref) || !looseObjectPath(gitDir, sha)) return false;
   const file = join(gitDir, ref);
   const lock = `${file}.lock`;
   try {

@@ -6,7 +6,7 @@
 import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
-import { commitText, writeLooseObject, writeLooseRef } from './looseWrites.js';
+import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
@@ -298,12 +298,10 @@ export class CheckpointStore {
     let sum = 0;
     const packed: string[] = [];
     for (const sha of shas) {
-      try {
-        if (!/^[0-9a-f]{40}$/.test(sha)) throw new Error('not an id');
-        sum += statSync(join(this.where.gitDir, 'objects', sha.slice(0, 2), sha.slice(2))).size;
-      } catch {
-        packed.push(sha);
-      }
+      const file = looseObjectPath(this.where.gitDir, sha);
+      const size = file ? sizeOf(file) : undefined;
+      if (size === undefined) packed.push(sha);
+      else sum += size;
     }
     if (!packed.length) return sum;
     const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' })).toString('utf8');
@@ -374,5 +372,14 @@ function stampOf(file: string): string {
     return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch {
     return 'absent';
+  }
+}
+
+/** A file's size, or undefined when it cannot be read (absent: the object is packed). */
+function sizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
   }
 }
