@@ -40,10 +40,12 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'Restore the code at' }).waitFor();
       await vs.screenshot('restore-preview');
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'nothing written before the confirmation');
-      await vs.page
-        .locator(sel.dialog.button)
-        .filter({ hasText: /^Restore$/ })
-        .click();
+      // the decision stays open while the user reads the preview (a click into it moves the focus there)
+      const preview = (await vs.page.locator(sel.multiDiff.root).boundingBox())!;
+      await vs.page.mouse.click(preview.x + preview.width / 2, preview.y + preview.height - 20);
+      await vs.page.mouse.wheel(0, 200);
+      await vs.page.locator(sel.quickInput.widget).waitFor();
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 files will be written and the conversation moves there' }).click();
       await until(() => (read('src/reader.ts') === 'export const read = () => 1;\n' ? true : undefined), 30_000, 'the restored reader');
       assert.ok(!existsSync(join(workspace, 'a.txt')) && !existsSync(join(workspace, 'b.txt')));
       assert.equal(read('notes.txt'), 'mine\n', 'the user file untouched');
@@ -78,6 +80,52 @@ describe('checkpoints: the code follows the tree', () => {
           writeFileSync(join(ws, 'a.txt'), 'a\n');
           writeFileSync(join(ws, 'b.txt'), 'b\n');
         });
+      },
+    },
+  );
+
+  const paged: Record<string, string> = {};
+  scenario(
+    'a restore of many files: the first ones previewed at once, all on demand, a conflict decided',
+    async (vs) => {
+      const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
+      const wv = await openTree(vs, 'write the app');
+      await selectByFind(wv, 'done: write the app', paged.a1);
+      await wv.locator('[role="tree"]').press('Enter');
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' }).click();
+      // 26 files: the preview opens with the first 20, the conflict first
+      await vs.waitForOutput('restore preview: 20 of 26 files');
+      await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'the first 20 shown' }).waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.multiDiff.entry).first().filter({ hasText: '03.txt' }).waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Preview all 26 files' }).click();
+      await vs.waitForOutput('restore preview: 26 of 26 files');
+      await vs.page
+        .locator(sel.editor.activeTab)
+        .filter({ hasText: /Restore the code at .*1 conflict \(26 files\)/ })
+        .waitFor({ timeout: 30_000 });
+      assert.equal(read('src/app.ts'), 'v2\n', 'nothing written before the decision');
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore, keep my 1 changed file' }).click();
+      await until(() => (read('src/app.ts') === 'v1\n' ? true : undefined), 30_000, 'the app as it was');
+      assert.ok(!existsSync(join(workspace, 'gen/00.txt')) && !existsSync(join(workspace, 'gen/24.txt')), 'the generated files deleted');
+      assert.equal(read('gen/03.txt'), 'mine\n', 'the file the user changed since is kept');
+    },
+    {
+      sessions: async ({ agentDir, workspace: ws }) => {
+        workspace = ws;
+        const sessions = new SessionRepository({ agentDir }).dirFor(ws);
+        mkdirSync(sessions, { recursive: true });
+        const sim = new SimPi(ws, agentDir, { sessionDir: sessions });
+        const t1 = await sim.turn('write the app', [{ name: 'write', args: { path: 'src/app.ts', content: 'v1\n' } }], () => {
+          mkdirSync(join(ws, 'src'), { recursive: true });
+          writeFileSync(join(ws, 'src/app.ts'), 'v1\n');
+        });
+        paged.a1 = t1.answer;
+        await sim.turn('generate', [{ name: 'bash', args: { command: 'npm run generate' } }], () => {
+          writeFileSync(join(ws, 'src/app.ts'), 'v2\n');
+          mkdirSync(join(ws, 'gen'), { recursive: true });
+          for (let i = 0; i < 25; i++) writeFileSync(join(ws, `gen/${String(i).padStart(2, '0')}.txt`), `generated ${i}\n`);
+        });
+        writeFileSync(join(ws, 'gen/03.txt'), 'mine\n'); // the user's edit after the turn
       },
     },
   );

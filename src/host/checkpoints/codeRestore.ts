@@ -7,13 +7,16 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
-import type { Resolution } from '../../core/checkpoints/restoreApply.js';
-import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
+import { planCounts, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
 import type { Session } from '../../core/session/session.js';
 import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { CodeDocuments } from './codeDocuments.js';
+import { decideRestore } from './restoreChoice.js';
+
+/** How many files the restore preview opens with (the rest on demand). */
+const PREVIEW_FIRST = 20;
 
 export type MoveChoice = 'both' | 'conversation' | 'code';
 export type OnMove = 'ask' | 'conversationAndCode' | 'conversationOnly';
@@ -29,6 +32,12 @@ export interface CodeRestoreDeps {
 }
 
 type MoveResult = MoveReply & { cancelled?: boolean };
+
+/** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
+interface PreviewDocs {
+  resources: [vscode.Uri, vscode.Uri, vscode.Uri][];
+  hidden: number;
+}
 
 const cancelledMove = (s: Session): MoveResult => ({ leafId: s.leafId, moved: false, cancelled: true });
 
@@ -111,10 +120,18 @@ export class CodeRestore {
       return false;
     }
     const title = `Restore the code at ${this.deps.describe(session, id)}`;
-    const shown = await this.preview(sc, plan, title);
-    const resolutions = await this.decide(plan, title, !!moveLeaf);
+    let shown = await this.preview(sc, plan, title, PREVIEW_FIRST);
+    let decision = await decideRestore(plan, title, !!moveLeaf, shown.hidden);
+    if (decision === 'previewAll') {
+      await closePreview(shown.label);
+      shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
+        this.preview(sc, plan, title, Infinity),
+      );
+      decision = await decideRestore(plan, title, !!moveLeaf, 0);
+    }
     // Decided: the preview is out of date either way; the tree comes back to the front.
-    await closePreview(shown);
+    await closePreview(shown.label);
+    const resolutions = decision === 'previewAll' ? undefined : decision?.restore;
     if (!resolutions) return false;
     const viaPi = await this.piRuns(file);
     try {
@@ -141,78 +158,42 @@ export class CodeRestore {
     }
   }
 
-  /** VS Code's multi-file diff editor: each file now → at the node. Resolves with its tab's label. */
-  private async preview(sc: SessionCode, plan: RestorePlan, title: string): Promise<string> {
-    const t0 = performance.now();
-    const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
-    const shown = plan.items.filter((i) => i.action !== 'unrestorable');
-    // The node's bytes of every file in one read of the store (a git process per file took seconds at 1,000).
+  /**
+   * The preview's documents: each file now → at the node, conflicts first, at most `first` of them
+   * (VS Code resolves every pair before it draws the preview: seconds at 1,000).
+   */
+  private async previewDocs(sc: SessionCode, plan: RestorePlan, first: number): Promise<PreviewDocs> {
+    const writable = plan.items.filter((i) => i.action !== 'unrestorable');
+    const shown = [...writable.filter((i) => i.action === 'conflict'), ...writable.filter((i) => i.action !== 'conflict')].slice(0, first);
+    // The node's bytes of the shown files in one read of the store (a git process per file took seconds at 1,000).
     const wanted = shown.flatMap((i) => {
       const t = plan.sides.get(i.key)!.target;
       return t.kind === 'file' && !t.bytes ? [t.sha] : [];
     });
     const blobs = wanted.length ? ((await sc.checkpoints.store?.readBlobs([...new Set(wanted)])) ?? new Map<string, Buffer>()) : new Map<string, Buffer>();
-    for (const item of shown) {
+    const resources = shown.map((item): [vscode.Uri, vscode.Uri, vscode.Uri] => {
       const sides = plan.sides.get(item.key)!;
       const target = sides.target.kind === 'file' ? (sides.target.bytes ?? blobs.get(sides.target.sha)) : undefined;
       const left = sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
       const right = this.deps.docs.put(target, item.path, item.action === 'delete' ? 'absent at the node' : 'at the node');
-      resources.push([vscode.Uri.file(item.path), left, right]);
-    }
+      return [vscode.Uri.file(item.path), left, right];
+    });
+    return { resources, hidden: writable.length - shown.length };
+  }
+
+  /** VS Code's multi-file diff editor with `first` files of the plan. Resolves with its tab's label and how many files it leaves out. */
+  private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number): Promise<{ label: string; hidden: number }> {
+    const t0 = performance.now();
+    const { resources, hidden } = await this.previewDocs(sc, plan, first);
     const c = planCounts(plan);
-    const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${c.conflict ? `, ${c.conflict} conflicts` : ''}`;
+    const conflicts = c.conflict ? `, ${c.conflict} conflict${c.conflict === 1 ? '' : 's'}` : '';
+    const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${conflicts}${hidden ? ` (the first ${resources.length} shown)` : ''}`;
     const t1 = performance.now();
     await vscode.commands.executeCommand('vscode.changes', label, resources);
-    this.deps.log(`restore preview: ${resources.length} files, their contents ${(t1 - t0).toFixed(0)} ms, the diff editor opened ${(performance.now() - t1).toFixed(0)} ms later`);
-    return label;
-  }
-
-  /** The confirmation, with a choice per conflicting file; undefined when cancelled. */
-  private async decide(plan: RestorePlan, title: string, withConversation: boolean): Promise<Map<string, Resolution> | undefined> {
-    const c = planCounts(plan);
-    const conflicts = plan.items.filter((i) => i.action === 'conflict');
-    const lines = plan.items.map((i) => `${ACTION_WORDS[i.action]}: ${i.key}${i.reason ? ` — ${i.reason}` : ''}`);
-    const detail = [...lines.slice(0, 30), ...(lines.length > 30 ? [`… ${lines.length - 30} more`] : []), ...plan.notes.map((n) => `Note: ${n}`)].join('\n');
-    const n = c.create + c.modify + c.delete;
-    const message = `${title}? ${n} file${n === 1 ? '' : 's'} will be written${withConversation ? ' and the conversation moves there' : ''}. Undo puts everything back.`;
-    const res = new Map<string, Resolution>();
-    if (!conflicts.length) {
-      const ok = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Restore');
-      return ok === 'Restore' ? res : undefined;
-    }
-    const KEEP = `Restore, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`;
-    const TAKE = "Restore, take the node's version of them";
-    const EACH = 'Choose per File…';
-    const pick = await vscode.window.showWarningMessage(
-      `${message} ${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed outside the agent since.`,
-      { modal: true, detail },
-      KEEP,
-      TAKE,
-      EACH,
+    this.deps.log(
+      `restore preview: ${resources.length} of ${resources.length + hidden} files, their contents ${(t1 - t0).toFixed(0)} ms, the diff editor opened ${(performance.now() - t1).toFixed(0)} ms later`,
     );
-    if (!pick) return undefined;
-    for (const i of conflicts) {
-      if (pick === KEEP) res.set(i.key, 'mine');
-      else if (pick === TAKE) res.set(i.key, 'theirs');
-      else {
-        const r = await this.decideOne(i);
-        if (!r) return undefined;
-        res.set(i.key, r);
-      }
-    }
-    return res;
-  }
-
-  private async decideOne(i: PlanItem): Promise<Resolution | undefined> {
-    const items: (vscode.QuickPickItem & { r: Resolution })[] = [
-      { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
-      { r: 'theirs', label: '$(history) Take the node’s', detail: 'Write the file as it was at the node (undo gives yours back)' },
-      ...(i.now.kind === 'file' && i.target.kind === 'file'
-        ? [{ r: 'merge' as const, label: '$(git-merge) Merge', detail: 'Three-way merge (base: the latest checkpoint); overlapping changes get conflict markers' }]
-        : []),
-    ];
-    const pick = await vscode.window.showQuickPick(items, { title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`, placeHolder: i.key });
-    return pick?.r;
+    return { label, hidden };
   }
 
   private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string): void {
@@ -295,5 +276,3 @@ async function closePreview(label: string): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith(label));
   if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
 }
-
-const ACTION_WORDS: Record<PlanItem['action'], string> = { create: 'Create', modify: 'Change', delete: 'Delete', conflict: 'Conflict', unrestorable: 'Not restorable' };
