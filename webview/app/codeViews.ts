@@ -12,6 +12,9 @@ import type { TreeModel } from '../model/treeModel';
 import { button, ButtonPool, h } from '../ui/dom';
 import { short } from '../ui/format';
 
+/** How long a node stays shown before the details pane asks for the code there. */
+const CODE_STATE_DELAY_MS = 150;
+
 export interface CodeViewsHost {
   request: RequestFn;
   meta(): SessionMeta | undefined;
@@ -255,6 +258,14 @@ export class CodeViews implements DetailsExtras {
     const slot = h('section', 'block code-state');
     slot.append(h('h3', undefined, 'Code at this node'), h('p', 'muted', 'Comparing with the files now…'));
     body.append(slot);
+    // Asked only once the node stays shown a moment: walking the tree with the keys passes many nodes,
+    // and the code at a node of a long session takes the host a while to work out.
+    setTimeout(() => {
+      if (slot.isConnected) this.askCodeState(n, slot);
+    }, CODE_STATE_DELAY_MS);
+  }
+
+  private askCodeState(n: NodeView, slot: HTMLElement): void {
     void this.host.request({ kind: 'codeState', id: n.id }).then(
       (r) => {
         if (!slot.isConnected) return;

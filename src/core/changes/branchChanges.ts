@@ -57,7 +57,7 @@ export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
  * own "toolCallId" and "isError" are read, as JSON.parse gives them (whatever the spacing, escapes or
  * key order; an "isError" nested in its details is not the message's); its output is passed over.
  */
-function errorsOf(bytes: Buffer, failed: Set<string>): void {
+export function errorsOf(bytes: Buffer, failed: Set<string>): void {
   let m: { toolCallId?: unknown; isError?: unknown } | undefined;
   const start = skipWs(bytes, 0, bytes.length);
   if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, result) >= 0 && lineAt[0] !== 0 && result.read) {
@@ -72,6 +72,12 @@ function errorsOf(bytes: Buffer, failed: Set<string>): void {
     }
     m = v && typeof v === 'object' ? (messageOf(v as SessionEntry) as typeof m) : undefined;
   }
+  if (m?.isError === true) failed.add(asText(m.toolCallId));
+}
+
+/** A record held in memory (an unmigrated file's): the call id of its tool result when that reports an error. */
+export function heldErrorsOf(r: EntryRecord, failed: Set<string>): void {
+  const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
   if (m?.isError === true) failed.add(asText(m.toolCallId));
 }
 
@@ -91,11 +97,7 @@ export async function changesOnPath(session: Session, recs: readonly EntryRecord
       },
       signal,
     );
-    // records held in memory (unmigrated files): their tool results are read from the entry
-    for (const r of slice) {
-      const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
-      if (m?.isError === true) failed.add(asText(m.toolCallId));
-    }
+    for (const r of slice) heldErrorsOf(r, failed);
     for (const e of loaded) {
       const changes = changesOfEntry(e);
       if (changes.length) found.push({ entryId: e!.id, changes });

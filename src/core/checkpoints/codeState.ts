@@ -6,15 +6,14 @@
 // guessed. Paths are keyed relative to the working folder ('src/a.ts'), or absolute outside it.
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { applyEdits, callsOf, editsOf, pathArg } from '../changes/codeChanges.js';
+import { applyEdits, editsOf, pathArg } from '../changes/codeChanges.js';
 import { bashFiles } from '../changes/bashFiles.js';
 import { contentBefore, resolveToolPath } from '../changes/fileHistory.js';
-import type { EntryRecord } from '../index/sessionIndex.js';
 import type { Session } from '../session/session.js';
-import { messageOf } from '../format/types.js';
 import { mayChangeFiles } from './capture.js';
 import type { EntrySnapshot, SessionCheckpoints } from './manifests.js';
 import type { SnapshotLine } from './manifestLines.js';
+import { callsOn, type RecordedCall } from './recordedCalls.js';
 
 export type Side = { kind: 'file'; sha: string; mode: number; bytes?: Buffer } | { kind: 'absent' } | { kind: 'unknown'; why: string };
 
@@ -54,27 +53,6 @@ export function keyOf(abs: string, cwd: string): string {
 }
 
 export const isOutside = (key: string) => isAbsolute(key);
-
-export interface RecordedCall {
-  entryId: string;
-  name: string;
-  args: unknown;
-  failed: boolean;
-}
-
-/** The tool calls on `recs` (in order) with their failure flags. */
-export async function callsOn(session: Session, recs: readonly EntryRecord[]): Promise<RecordedCall[]> {
-  const wanted = recs.filter((r) => r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult'));
-  const entries = await session.load(wanted);
-  const failed = new Set<string>();
-  for (const e of entries) {
-    const m = e && messageOf(e);
-    if (m?.role === 'toolResult' && m.isError === true) failed.add(String(m.toolCallId ?? ''));
-  }
-  const out: RecordedCall[] = [];
-  for (const e of entries) for (const c of callsOf(e)) out.push({ entryId: e!.id, name: c.name, args: c.arguments, failed: failed.has(c.id) });
-  return out;
-}
 
 /** The code at `entryId` (null: before the first entry). */
 export async function codeAt(ctx: CodeContext, entryId: string | null): Promise<CodeState> {

@@ -13,7 +13,8 @@ import { resolveToolPath } from '../changes/fileHistory.js';
 import { bashFiles } from '../changes/bashFiles.js';
 import type { SnapshotLine } from './manifestLines.js';
 import { mayChangeFiles } from './capture.js';
-import { ABSENT, callsOn, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
+import { callsOn } from './recordedCalls.js';
+import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
 
 export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
 
