@@ -15,10 +15,10 @@ import { openTree, selectByFind, until } from './uxHelpers.js';
 describe('checkpoints: the code follows the tree', () => {
   const ids: Record<string, string> = {};
   let workspace = '';
+  const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
   scenario(
     'Move here with code: choose, preview, restore, undo',
     async (vs) => {
-      const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
       const wv = await openTree(vs, 'write the reader');
       // the write's entry carries a checkpoint mark
       await selectByFind(wv, 'tool:write', ids.result1);
@@ -88,7 +88,6 @@ describe('checkpoints: the code follows the tree', () => {
   scenario(
     'a restore of many files: the first ones previewed at once, all on demand, a conflict decided',
     async (vs) => {
-      const read = (p: string) => readFileSync(join(workspace, p), 'utf8');
       const wv = await openTree(vs, 'write the app');
       await selectByFind(wv, 'done: write the app', paged.a1);
       await wv.locator('[role="tree"]').press('Enter');
