@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Session } from '../session/session.js';
 import { git } from './gitRun.js';
 import { changesOnPath } from '../changes/branchChanges.js';
-import { codeAt, sidesOf, type CodeContext, type Side } from './codeState.js';
+import { codeAt, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
 import { SessionCheckpoints } from './manifests.js';
 import { absPath, diskSide, planRestore, sameSide, type RestorePlan } from './restorePlan.js';
 import { applyRestore, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult } from './restoreApply.js';
@@ -81,8 +81,12 @@ export interface CodeChange {
  * sides every file of the folder is compared; otherwise the files the record names.
  */
 export async function diffCode(sc: SessionCode, a: string | null, b: string | null | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
-  const sa = await codeAt(sc, a);
-  const sb = b === 'now' ? undefined : await codeAt(scB, b);
+  return diffStates(sc, await codeAt(sc, a), b === 'now' ? 'now' : await codeAt(scB, b), scB);
+}
+
+/** `diffCode` for code states already worked out (the details pane has the node's for its summary). */
+export async function diffStates(sc: SessionCode, sa: CodeState, b: CodeState | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
+  const sb = b === 'now' ? undefined : b;
   const keys = new Set<string>([...sa.overlay.keys(), ...(sb?.overlay.keys() ?? [])]);
   const store = sc.checkpoints.store;
   // (two sessions of one project share its store: a fork compared with the session it came from)

@@ -10,7 +10,7 @@ import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import { codeAt } from '../../core/checkpoints/codeState.js';
-import { diffCode } from '../../core/checkpoints/code.js';
+import { diffStates } from '../../core/checkpoints/code.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
 import type { BeforePi } from '../platform/piTerminal.js';
@@ -163,7 +163,8 @@ export const requestHandlers: Handlers = {
   async codeState(b, _seq, cx) {
     cx.actions.need(b.id);
     const sc = cx.code.code(cx.session);
-    const [state, changes] = await Promise.all([codeAt(sc, b.id), diffCode(sc, b.id, 'now')]);
+    const state = await codeAt(sc, b.id);
+    const changes = await diffStates(sc, state, 'now');
     const skipped = state.base?.skipped;
     return {
       how: state.how,
