@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../../scripts/lib/codeServer.js';
 import { contributed, scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { openTree } from './uxHelpers.js';
+import { openTree, until } from './uxHelpers.js';
 
 /** One file of a zip file, by name (stored or deflated), read through its central directory entry. */
 function zipRead(zip: Buffer, name: string): Buffer {
@@ -124,9 +124,21 @@ describe('packaged .vsix', () => {
       // No pi-tree yet: the user installs the file from VS Code's Extensions view command.
       await vs.runCommand('Extensions: Install from VSIX...', { thenInput: true });
       // VS Code's own file picker (a quick input in the browser): the folder, then the file in its list.
+      // The picker writes its starting folder into the box once it has listed it; typed before that, the
+      // two run together ('/root//tmp/…'). Type once it shows a folder, and again if it still lost the race.
       const input = vs.page.locator(sel.quickInput.input);
-      await input.fill(`${dir}/`);
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'pi-tree.vsix' }).click();
+      const row = vs.page.locator(sel.quickInput.row).filter({ hasText: 'pi-tree.vsix' });
+      await until(async () => ((await input.inputValue()).endsWith('/') ? true : undefined), 60_000, 'the picker showing its starting folder');
+      for (let attempt = 0; ; attempt++) {
+        await input.fill(`${dir}/`);
+        const shown = await row.waitFor({ timeout: 15_000 }).then(
+          () => true,
+          () => false,
+        );
+        if (shown) break;
+        if (attempt === 2) throw new Error(`the file picker never listed ${dir}/ (its box says ${await input.inputValue()})`);
+      }
+      await row.click();
       await vs
         .notifications()
         .filter({ hasText: /Completed installing/i })
