@@ -11,6 +11,7 @@ import { effectiveHidden, hiddenMask } from '../model/hiddenBranches';
 import type { TreeModel } from '../model/treeModel';
 import { button, ButtonPool, h } from '../ui/dom';
 import { short } from '../ui/format';
+import { after } from '../ui/schedule';
 
 /** How long a node stays shown before the details pane asks for the code there. */
 const CODE_STATE_DELAY_MS = 150;
@@ -260,9 +261,9 @@ export class CodeViews implements DetailsExtras {
     body.append(slot);
     // Asked only once the node stays shown a moment: walking the tree with the keys passes many nodes,
     // and the code at a node of a long session takes the host a while to work out.
-    setTimeout(() => {
+    after(CODE_STATE_DELAY_MS, () => {
       if (slot.isConnected) this.askCodeState(n, slot);
-    }, CODE_STATE_DELAY_MS);
+    });
   }
 
   private askCodeState(n: NodeView, slot: HTMLElement): void {

@@ -57,7 +57,7 @@ export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
  * own "toolCallId" and "isError" are read, as JSON.parse gives them (whatever the spacing, escapes or
  * key order; an "isError" nested in its details is not the message's); its output is passed over.
  */
-export function errorsOf(bytes: Buffer, failed: Set<string>): void {
+function errorsOf(bytes: Buffer, failed: Set<string>): void {
   let m: { toolCallId?: unknown; isError?: unknown } | undefined;
   const start = skipWs(bytes, 0, bytes.length);
   if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, result) >= 0 && lineAt[0] !== 0 && result.read) {
@@ -75,17 +75,20 @@ export function errorsOf(bytes: Buffer, failed: Set<string>): void {
   if (m?.isError === true) failed.add(asText(m.toolCallId));
 }
 
-/** A record held in memory (an unmigrated file's): the call id of its tool result when that reports an error. */
-export function heldErrorsOf(r: EntryRecord, failed: Set<string>): void {
-  const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
-  if (m?.isError === true) failed.add(asText(m.toolCallId));
-}
-
-/** Every entry of `recs` (a path, root first) with file changes, in order. */
-export async function changesOnPath(session: Session, recs: readonly EntryRecord[], signal?: AbortSignal): Promise<EntryChanges[]> {
+/**
+ * The assistant and tool result entries of `recs`, read in batches (the event loop gets its turns
+ * between them): each batch's assistant messages parsed and handed to `onBatch` in order (undefined
+ * for the other entries), each tool result only looked at for its call id and error flag, added to
+ * `failed`.
+ */
+export async function readToolLines(
+  session: Session,
+  recs: readonly EntryRecord[],
+  failed: Set<string>,
+  onBatch: (records: readonly EntryRecord[], assistants: readonly (SessionEntry | undefined)[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const wanted = recs.filter((r) => r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult'));
-  const failed = new Set<string>();
-  const found: { entryId: string; changes: FileChange[] }[] = [];
   for (let i = 0; i < wanted.length; i += BATCH) {
     const slice = wanted.slice(i, i + BATCH);
     const loaded: (SessionEntry | undefined)[] = slice.map((r) => (r.role === 'assistant' ? r.entry : undefined));
@@ -97,12 +100,31 @@ export async function changesOnPath(session: Session, recs: readonly EntryRecord
       },
       signal,
     );
-    for (const r of slice) heldErrorsOf(r, failed);
-    for (const e of loaded) {
-      const changes = changesOfEntry(e);
-      if (changes.length) found.push({ entryId: e!.id, changes });
+    // records held in memory (unmigrated files): their tool results are read from the entry
+    for (const r of slice) {
+      const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
+      if (m?.isError === true) failed.add(asText(m.toolCallId));
     }
+    onBatch(slice, loaded);
   }
+}
+
+/** Every entry of `recs` (a path, root first) with file changes, in order. */
+export async function changesOnPath(session: Session, recs: readonly EntryRecord[], signal?: AbortSignal): Promise<EntryChanges[]> {
+  const failed = new Set<string>();
+  const found: { entryId: string; changes: FileChange[] }[] = [];
+  await readToolLines(
+    session,
+    recs,
+    failed,
+    (_, loaded) => {
+      for (const e of loaded) {
+        const changes = changesOfEntry(e);
+        if (changes.length) found.push({ entryId: e!.id, changes });
+      }
+    },
+    signal,
+  );
   return found.map((f) => ({ entryId: f.entryId, changes: f.changes.map((c) => changeInfo(c, failed.has(c.callId))) }));
 }
 
