@@ -37,7 +37,7 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
       captures().delete(file);
     }
     file = undefined;
-    await c?.flush();
+    await c?.close();
   };
 
   pi.on('session_start', async (_e, ctx) => {
@@ -92,7 +92,11 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
     void capture.turnEnd(leaf, []);
   };
   pi.on('turn_start', settle);
-  pi.on('agent_end', settle);
+  pi.on('agent_end', async (e, ctx) => {
+    await settle(e, ctx);
+    // pi waits for the user now: the watcher's lists are checked against a whole walk
+    capture?.idle();
+  });
 
   pi.on('session_shutdown', async () => {
     await stop();

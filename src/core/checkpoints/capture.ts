@@ -13,8 +13,13 @@ import { CheckpointStore, SKIPPED_KEPT, type SnapshotResult } from './store.js';
 import { isTreeChange } from './treeReads.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
 import { pruneStore, refName } from './retention.js';
+import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
+import { join } from 'node:path';
 
 const PACK_EVERY = 50;
+/** A watcher's list longer than this goes to a whole walk instead (git's command line, and no gain). */
+const MAX_LISTED = 2000;
+const MAX_LISTED_CHARS = 64 * 1024;
 
 /** pi's tools that only read; any other tool (an extension's included) may change files. */
 const READ_ONLY_TOOLS = new Set(['read', 'grep', 'find', 'ls']);
@@ -37,6 +42,8 @@ export interface CaptureOptions {
   timeoutMs?: number;
   /** The loose objects are packed every this many turns that may have changed files (default 50). */
   packEvery?: number;
+  /** The folder watcher's limits, or false for none (default: on where supported and the settings allow). */
+  watch?: Pick<FolderWatchOptions, 'maxEvents' | 'maxDirs'> | false;
 }
 
 interface Turn {
@@ -53,8 +60,11 @@ export class Capture {
   private turnsSincePack = 0;
   private turn: Turn | undefined;
   private readonly log: (m: string) => void;
-  /** Snapshot times in ms, for the bench and the log. */
-  readonly timings: { kind: SnapshotKind; ms: number }[] = [];
+  /** Snapshot times in ms (`listed`: git looked only at the watcher's list), for the bench and the log. */
+  readonly timings: { kind: SnapshotKind; ms: number; listed: boolean }[] = [];
+  private watch: FolderWatch | undefined;
+  /** Snapshots that took the watcher's word since it was last checked against a whole walk. */
+  private listedSinceCheck = 0;
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
@@ -71,6 +81,91 @@ export class Capture {
     void this.enqueue(() => this.take('baseline', [], undefined, leafId));
     // Over its caps, the store loses its oldest snapshots (in the queue: after the baseline, before turns).
     void this.enqueue(async () => pruneStore(await this.openStore(), this.o.settings));
+    // The watcher is armed once the baseline has made the index (it asks the index which ignored
+    // folders hold nothing tracked); until then, and for the first snapshot after, git walks it all.
+    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported()) void this.enqueue(async () => void this.armWatch());
+  }
+
+  /** Whether snapshots can take the folder watcher's list now (tests, the bench). */
+  get watching(): boolean {
+    return !!this.watch && !this.watch.broken;
+  }
+
+  private async armWatch(): Promise<void> {
+    try {
+      const store = await this.openStore();
+      const ignored = new Set(await store.ignoredFolders(this.o.sessionId));
+      const w = new FolderWatch({
+        cwd: store.cwd,
+        barrierDir: join(store.where.root, `watch-${process.pid}-${Date.now().toString(36)}`),
+        ignoredAmong: (rels) => store.ignored(rels),
+        ...(this.o.watch || {}),
+      });
+      this.watch = w;
+      if (!(await w.arm((rel) => ignored.has(rel)))) {
+        this.log(`checkpoints: no folder watcher (${w.broken}); every snapshot walks the folder`);
+        this.watch = undefined;
+      }
+    } catch (e) {
+      this.watch?.close();
+      this.watch = undefined;
+      this.log(`checkpoints: no folder watcher (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+
+  /** What changed since the previous snapshot, by the watcher's list; undefined: git walks the whole folder. */
+  private async listed(): Promise<string[] | undefined> {
+    const w = this.watch;
+    if (!w) return undefined;
+    const paths = await w.take();
+    if (w.broken) {
+      this.log(`checkpoints: the folder watcher stopped (${w.broken}); every snapshot walks the folder`);
+      this.watch = undefined;
+      return undefined;
+    }
+    if (!paths || tooLong(paths)) return undefined;
+    this.listedSinceCheck++;
+    return paths;
+  }
+
+  /**
+   * pi is idle: the snapshots that took the watcher's word are checked against a whole walk (in the
+   * queue; a turn that starts meanwhile goes first). If the walk finds a change the watcher did not
+   * hear, the watcher is dropped for the session: whole walks from then on.
+   */
+  idle(): void {
+    if (!this.watch || !this.listedSinceCheck || this.offReason) return;
+    this.listedSinceCheck = 0;
+    void this.enqueue(() => this.checkWatch());
+  }
+
+  private async checkWatch(): Promise<void> {
+    const w = this.watch;
+    if (!w || this.turn) return;
+    const paths = await w.take();
+    if (!paths || tooLong(paths)) {
+      w.forget(); // the list was taken and not used: the next snapshot walks the whole folder
+      return;
+    }
+    const store = await this.openStore();
+    const heard = await store.treeNow(this.o.sessionId, paths);
+    const walked = await store.treeNow(this.o.sessionId);
+    if (heard === walked) return;
+    // Changes heard while the walk ran are the user's, not misses.
+    const since = (await w.peek()) ?? [];
+    const covered = (p: string) => since.some((s) => p === s || p.startsWith(`${s}/`));
+    const missed = (await store.diffTrees(heard, walked)).map((c) => c.path).filter((p) => !covered(p));
+    if (!missed.length) return;
+    this.watch = undefined;
+    w.close();
+    const names = missed.slice(0, 3).join(', ') + (missed.length > 3 ? ', …' : '');
+    const message = `pi-tree: the folder watcher missed ${missed.length} change${missed.length === 1 ? '' : 's'} (${names}); checkpoints walk the whole folder from now on, and the last turn's snapshot may lack ${missed.length === 1 ? 'it' : 'them'}`;
+    this.log(message);
+    try {
+      this.o.notify(message);
+    } catch {
+      // pi's UI is gone
+    }
   }
 
   /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
@@ -127,6 +222,7 @@ export class Capture {
     this.queue = run;
     await run;
     this.latestTree = undefined;
+    this.watch?.forget();
     if (!out) throw new Error('the restore did not run');
     if ('e' in out) throw out.e;
     return out.v;
@@ -135,6 +231,13 @@ export class Capture {
   /** Waits for every queued snapshot (session shutdown, tests). */
   async flush(): Promise<void> {
     await this.queue.catch(() => undefined);
+  }
+
+  /** The session ended: its queued snapshots are taken, the watcher closed. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.watch?.close();
+    this.watch = undefined;
   }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T | undefined> {
@@ -164,8 +267,9 @@ export class Capture {
     // at 100k files is too slow for every turn.
     const prev = this.latestTree;
     const sizeBefore = prev === undefined ? await store.sizeBytes() : 0;
-    const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim()), this.o.timeoutMs ?? 20_000);
-    this.timings.push({ kind, ms: snap.ms });
+    const listed = await this.listed();
+    const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim(), listed), this.o.timeoutMs ?? 20_000);
+    this.timings.push({ kind, ms: snap.ms, listed: !!listed });
     const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
     const sincePrev = prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : [];
     const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
@@ -244,6 +348,10 @@ function readSide(abs: string, maxBytes: number): OutsideBefore {
   } catch (e) {
     return { mode: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 0 : -1 };
   }
+}
+
+function tooLong(paths: readonly string[]): boolean {
+  return paths.length > MAX_LISTED || paths.reduce((n, p) => n + p.length + 1, 0) > MAX_LISTED_CHARS;
 }
 
 function skippedOf(snap: SnapshotResult): Partial<SnapshotLine> {

@@ -121,12 +121,12 @@ export class CheckpointStore {
     if (best) copyFileSync(best.path, file);
   }
 
-  /** Snapshots the working folder now through the session's index. */
-  async snapshot(sessionId: string, message: string): Promise<SnapshotResult> {
+  /** Snapshots the working folder now through the session's index (`only`: see writeTree). */
+  async snapshot(sessionId: string, message: string, only?: readonly string[]): Promise<SnapshotResult> {
     const started = performance.now();
     const index = this.indexFile(sessionId);
     this.seedIndex(index);
-    const { tree, skipped } = await this.writeTree(index);
+    const { tree, skipped } = await this.writeTree(index, only);
     const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
     return { commit, tree, skipped, ms: performance.now() - started };
   }
@@ -147,21 +147,25 @@ export class CheckpointStore {
   /** The tree each index file gave last, with the file's stat then (any other write changes it). */
   private readonly lastTrees = new Map<string, { tree: string; stamp: string }>();
 
-  private async writeTree(index: string): Promise<{ tree: string; skipped: SkippedFile[] }> {
-    // Two walks at once: the tracked files' stats (changed, deleted) and the folders read for new files
-    // (about the same time each; one ls-files does them one after the other).
-    const [tracked, untracked] = await Promise.all([
-      this.run(['ls-files', '-z', '-t', '--modified', '--deleted'], { index }),
-      this.run(['ls-files', '-z', '-t', '--others', '--exclude-standard'], { index }),
-    ]);
-    const listed = [...zList(tracked), ...zList(untracked)];
+  /**
+   * The folder's tree through `index`. `only`: the paths that may have changed since the index was last
+   * updated (a folder watcher's list; folders stand for everything under them): git looks at those
+   * alone instead of walking the whole folder.
+   */
+  private async writeTree(index: string, only?: readonly string[]): Promise<{ tree: string; skipped: SkippedFile[] }> {
+    const limit = only ? ['--', ...only] : [];
+    // Two walks at once: the tracked files against their stats (changed, deleted; diff-files stats them
+    // on several threads, ls-files -m on one) and the folders read for new files.
+    const [tracked, untracked] =
+      only && !only.length
+        ? [Buffer.alloc(0), Buffer.alloc(0)]
+        : await Promise.all([this.run(['diff-files', '--name-only', '-z', ...limit], { index }), this.run(['ls-files', '-z', '--others', '--exclude-standard', ...limit], { index })]);
+    const listed = [...zList(tracked).map((p) => ({ path: p, tracked: true })), ...zList(untracked).map((p) => ({ path: p, tracked: false }))];
     const update: string[] = [];
     const drop: string[] = [];
     const skipped: SkippedFile[] = [];
     const seen = new Set<string>();
-    for (const item of listed) {
-      const tag = item[0];
-      const path = item.slice(2);
+    for (const { path, tracked } of listed) {
       if (seen.has(path)) continue;
       seen.add(path);
       if (path.endsWith('/')) {
@@ -175,7 +179,6 @@ export class CheckpointStore {
         update.push(path); // gone: --remove takes it out
         continue;
       }
-      const tracked = tag !== '?';
       if (st.isSymbolicLink() || (st.isFile() && st.size <= this.settings.maxFileBytes)) update.push(path);
       else {
         skipped.push({ path, why: st.isFile() ? 'size' : 'special' });
@@ -196,6 +199,13 @@ export class CheckpointStore {
     const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
     this.lastTrees.set(index, { tree, stamp: stampOf(index) });
     return { tree, skipped };
+  }
+
+  /** The folder's tree now through the session's index (which it updates), without a commit (`only`: see writeTree). */
+  async treeNow(sessionId: string, only?: readonly string[]): Promise<string> {
+    const index = this.indexFile(sessionId);
+    this.seedIndex(index);
+    return (await this.writeTree(index, only)).tree;
   }
 
   /** Whether the git program is at least `want` ([major, minor]); asked once per program. */
@@ -266,6 +276,17 @@ export class CheckpointStore {
     if (!paths.length) return [];
     const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], { index: join(this.where.indexDir, '.none'), input: paths.join('\0') + '\0', okCodes: [1], literal: false });
     return zList(out);
+  }
+
+  /**
+   * The ignored folders git would not look into (through the session's index: a folder that holds a
+   * tracked file is not one), relative, without the trailing slash.
+   */
+  async ignoredFolders(sessionId: string): Promise<string[]> {
+    const index = this.indexFile(sessionId);
+    this.seedIndex(index);
+    const out = await this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { index });
+    return zList(out).flatMap((p) => (p.endsWith('/') ? [p.slice(0, -1)] : []));
   }
 
   /** True when the file at `path` (relative) is now larger than the size limit. */

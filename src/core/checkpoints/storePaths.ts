@@ -75,6 +75,8 @@ export interface CheckpointSettings {
   /** Per-session and total size caps of the store, in bytes (0: no cap). */
   maxSessionBytes: number;
   maxTotalBytes: number;
+  /** Watch the folder (Linux) so that a snapshot looks only at what changed (default on). */
+  watch: boolean;
 }
 
 export const DEFAULT_EXCLUDES = [
@@ -107,6 +109,7 @@ export const DEFAULT_SETTINGS: CheckpointSettings = {
   disabledFolders: [],
   maxSessionBytes: 512 * 1024 * 1024,
   maxTotalBytes: 4 * 1024 * 1024 * 1024,
+  watch: true,
 };
 
 export function settingsFile(agentDir: string): string {
@@ -131,6 +134,7 @@ export function readCheckpointSettings(agentDir: string): CheckpointSettings {
     disabledFolders: strs(raw.disabledFolders, []),
     maxSessionBytes: num(raw.maxSessionBytes, DEFAULT_SETTINGS.maxSessionBytes),
     maxTotalBytes: num(raw.maxTotalBytes, DEFAULT_SETTINGS.maxTotalBytes),
+    watch: typeof raw.watch === 'boolean' ? raw.watch : DEFAULT_SETTINGS.watch,
   };
 }
 

@@ -74,6 +74,7 @@ function syncSettings(agentDir: string): void {
       disabledFolders: [...disabled].sort(),
       maxSessionBytes: Math.max(0, c.get<number>('checkpoints.maxSessionMB', 512)) * 1024 * 1024,
       maxTotalBytes: Math.max(0, c.get<number>('checkpoints.maxTotalMB', 4096)) * 1024 * 1024,
+      watch: c.get<boolean>('checkpoints.watchFolder', true) !== false,
     },
   };
   const text = `${JSON.stringify(next, null, 2)}\n`;
