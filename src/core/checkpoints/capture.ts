@@ -14,6 +14,8 @@ import { isTreeChange } from './treeReads.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
 import { pruneStore, refName } from './retention.js';
 import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
+import { snapshotFromList, type ListedSnapshot } from './listedSnapshot.js';
+import { TreeCache } from './treeEdit.js';
 import { join } from 'node:path';
 
 const PACK_EVERY = 50;
@@ -61,10 +63,18 @@ export class Capture {
   private turn: Turn | undefined;
   private readonly log: (m: string) => void;
   /** Snapshot times in ms (`listed`: git looked only at the watcher's list), for the bench and the log. */
-  readonly timings: { kind: SnapshotKind; ms: number; listed: boolean }[] = [];
+  readonly timings: { kind: SnapshotKind; ms: number; listed: boolean; inProcess: boolean }[] = [];
   private watch: FolderWatch | undefined;
   /** Snapshots that took the watcher's word since it was last checked against a whole walk. */
   private listedSinceCheck = 0;
+  private arming: Promise<void> | undefined;
+  /** The tree the next snapshot from the watcher's list starts from: the folder as of the last list taken. */
+  private base: string | undefined;
+  /** Paths snapshots took in-process since git's index last looked: it lags there (index-based snapshots look at them too). */
+  private readonly unsynced = new Set<string>();
+  private trees: TreeCache | undefined;
+  /** How long arming the watcher took and how many folders it watches (the bench, the log). */
+  watchArm: { ms: number; dirs: number } | undefined;
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
@@ -83,7 +93,16 @@ export class Capture {
     void this.enqueue(async () => pruneStore(await this.openStore(), this.o.settings));
     // The watcher is armed once the baseline has made the index (it asks the index which ignored
     // folders hold nothing tracked); until then, and for the first snapshot after, git walks it all.
-    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported()) void this.enqueue(async () => void this.armWatch());
+    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported())
+      void this.enqueue(async () => {
+        this.arming = this.armWatch();
+      });
+  }
+
+  /** Resolves once the watcher is armed (true) or given up (false); call after the start's queue is flushed. */
+  async watchArmed(): Promise<boolean> {
+    await this.arming;
+    return this.watching;
   }
 
   /** Whether snapshots can take the folder watcher's list now (tests, the bench). */
@@ -92,6 +111,7 @@ export class Capture {
   }
 
   private async armWatch(): Promise<void> {
+    const t0 = performance.now();
     try {
       const store = await this.openStore();
       const ignored = new Set(await store.ignoredFolders(this.o.sessionId));
@@ -105,7 +125,10 @@ export class Capture {
       if (!(await w.arm((rel) => ignored.has(rel)))) {
         this.log(`checkpoints: no folder watcher (${w.broken}); every snapshot walks the folder`);
         this.watch = undefined;
+        return;
       }
+      this.watchArm = { ms: performance.now() - t0, dirs: w.watchedDirs };
+      this.log(`checkpoints: watching ${w.watchedDirs} folders (${Math.round(this.watchArm.ms)} ms)`);
     } catch (e) {
       this.watch?.close();
       this.watch = undefined;
@@ -143,13 +166,13 @@ export class Capture {
     const w = this.watch;
     if (!w || this.turn) return;
     const paths = await w.take();
-    if (!paths || tooLong(paths)) {
-      w.forget(); // the list was taken and not used: the next snapshot walks the whole folder
-      return;
-    }
     const store = await this.openStore();
-    const heard = await store.treeNow(this.o.sessionId, paths);
+    const fast = paths && !tooLong(paths) && this.base !== undefined ? await snapshotFromList(store, this.treeCache(store), this.base, paths).catch(() => undefined) : undefined;
     const walked = await store.treeNow(this.o.sessionId);
+    this.unsynced.clear();
+    this.base = walked;
+    if (!fast) return; // (a folder among the paths, say: nothing to compare, the walk is the base)
+    const heard = fast.tree;
     if (heard === walked) return;
     // Changes heard while the walk ran are the user's, not misses.
     const since = (await w.peek()) ?? [];
@@ -222,6 +245,7 @@ export class Capture {
     this.queue = run;
     await run;
     this.latestTree = undefined;
+    this.base = undefined;
     this.watch?.forget();
     if (!out) throw new Error('the restore did not run');
     if ('e' in out) throw out.e;
@@ -267,16 +291,16 @@ export class Capture {
     // at 100k files is too slow for every turn.
     const prev = this.latestTree;
     const sizeBefore = prev === undefined ? await store.sizeBytes() : 0;
-    const listed = await this.listed();
-    const snap = await withTimeout(store.snapshot(this.o.sessionId, `${kind} ${entries.join(' ')}`.trim(), listed), this.o.timeoutMs ?? 20_000);
-    this.timings.push({ kind, ms: snap.ms, listed: !!listed });
+    const { snap, fast, listed } = await this.shoot(store, `${kind} ${entries.join(' ')}`.trim());
+    this.timings.push({ kind, ms: snap.ms, listed, inProcess: !!fast });
     const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
-    const sincePrev = prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : [];
+    const fastChanges = fast && prev === this.base ? fast.changes : undefined;
+    const sincePrev = fastChanges ?? (prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : []);
     const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
     if (kind === 'before' && sincePrev.length) line.between = pathsOf(sincePrev);
     if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = turn.before.tree === prev ? pathsOf(sincePrev) : await this.changedPaths(store, turn.before.tree, snap.tree);
     if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);
-    const added = new Set([...sincePrev.flatMap((c) => (c.b ? [c.b.sha] : [])), ...(line.external ?? []).flatMap((x) => [x.sha ?? '', x.before?.sha ?? ''])]);
+    const added = new Set([...(fastChanges ? fast!.written : sincePrev.flatMap((c) => (c.b ? [c.b.sha] : []))), ...(line.external ?? []).flatMap((x) => [x.sha ?? '', x.before?.sha ?? ''])]);
     added.delete('');
     // (a snapshot that changed nothing adds only its commit: not counted, so the tool call waits for no git process more)
     if (prev === undefined) line.bytes = Math.max(0, (await store.sizeBytes()) - sizeBefore);
@@ -284,8 +308,38 @@ export class Capture {
     await store.keep(this.o.sessionId, refName(line), snap.commit);
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;
+    this.base = snap.tree;
     this.log(`checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`);
     return line;
+  }
+
+  /**
+   * The folder now: from the watcher's list in-process when it can (the base tree and the listed paths),
+   * else through git's index on the listed paths (and those the index lags on), else git's whole walk.
+   */
+  private async shoot(store: CheckpointStore, message: string): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot; listed: boolean }> {
+    const listed = await this.listed();
+    const limit = <T>(p: Promise<T>) => withTimeout(p, this.o.timeoutMs ?? 20_000);
+    if (listed && this.base !== undefined) {
+      const fast = await limit(snapshotFromList(store, this.treeCache(store), this.base, listed, message)).catch((e: unknown) => {
+        this.log(`checkpoints: the in-process snapshot failed (${e instanceof Error ? e.message : String(e)}); git takes it`);
+        return undefined;
+      });
+      if (fast) {
+        for (const p of listed) this.unsynced.add(p);
+        return { snap: fast, fast, listed: true };
+      }
+    }
+    const only = listed && [...new Set([...listed, ...this.unsynced])];
+    const useOnly = only && !tooLong(only) ? only : undefined;
+    const snap = await limit(store.snapshot(this.o.sessionId, message, useOnly));
+    this.unsynced.clear();
+    return { snap, listed: !!useOnly };
+  }
+
+  private treeCache(store: CheckpointStore): TreeCache {
+    this.trees ??= new TreeCache((input) => store.run(['cat-file', '--batch'], { input }));
+    return this.trees;
   }
 
   private async changedPaths(store: CheckpointStore, a: string, b: string): Promise<string[]> {

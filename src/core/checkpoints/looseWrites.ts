@@ -24,7 +24,7 @@ export function looseObjectPath(gitDir: string, sha: string): string | undefined
 }
 
 /** Writes a loose object of `type` into `gitDir` (if it is not there already) and gives its id. */
-export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob', body: Buffer): string {
+export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob', body: Buffer, level?: number): string {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const sha = createHash('sha1').update(raw).digest('hex');
   const file = looseObjectPath(gitDir, sha)!;
@@ -33,7 +33,7 @@ export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob
   // As git does: a temp file beside it, then a hard link to the name (never replacing one that another
   // writer put there meanwhile: same name, same bytes), then the temp goes.
   const tmp = join(dirname(file), `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
-  writeFileSync(tmp, deflateSync(raw), { mode: 0o444, flag: 'wx' });
+  writeFileSync(tmp, deflateSync(raw, level === undefined ? {} : { level }), { mode: 0o444, flag: 'wx' });
   try {
     linkSync(tmp, file);
   } catch (e) {

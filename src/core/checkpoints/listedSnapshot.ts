@@ -1,0 +1,107 @@
+// A snapshot from the previous snapshot's tree and the folder watcher's list of changed paths, without
+// git's index or its walk: each listed path looked at (lstat), the files hashed and written as loose
+// blobs in-process, the folders above them written again (treeEdit.ts). It keeps to what a snapshot
+// through git's index holds: a file the old tree did not have is added only if the ignore rules let it
+// in and it is not in a nested repository; too-large and special files are left out and named. When
+// a listed path is a folder now (made or moved in), or the list is odd in any way, it answers undefined
+// and git looks at the listed paths itself (store.snapshot with `only`).
+import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { commitText, writeLooseObject } from './looseWrites.js';
+import type { SkippedFile } from './manifestLines.js';
+import type { CheckpointStore, SnapshotResult } from './store.js';
+import { editTree, serializeTree, type PathChange, type TreeCache, type TreeEntry } from './treeEdit.js';
+import type { TreeChange } from './treeReads.js';
+
+export interface ListedSnapshot extends SnapshotResult {
+  /** The files that differ from the old tree (undefined when a whole folder went: diff-tree lists those). */
+  changes: TreeChange[] | undefined;
+  /** The objects written for it (blobs and trees), for its share of the store's size. */
+  written: string[];
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** The snapshot of `base` with `paths` as they are now (`message`: its commit's; none: no commit, only the tree). */
+export async function snapshotFromList(store: CheckpointStore, trees: TreeCache, base: string, paths: readonly string[], message?: string): Promise<ListedSnapshot | undefined> {
+  const started = performance.now();
+  if (paths.some((p) => !p || p.includes('\n') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === ''))) return undefined;
+  const cwd = store.cwd;
+  const now = new Map<string, Stats | undefined>();
+  for (const p of paths) {
+    const st = lstatOr(join(cwd, p));
+    if (st?.isDirectory()) return undefined; // a folder made or moved in: git lists what is in it
+    now.set(p, st);
+  }
+  const dirs = new Set<string>(['']);
+  for (const p of paths) for (let d = dirOf(p); d; d = dirOf(d)) dirs.add(d);
+  const old = await trees.at(base, [...dirs]);
+  const oldEntry = (p: string): TreeEntry | undefined => old.get(dirOf(p))?.find((e) => e.name === nameOf(p));
+
+  const changes = new Map<string, PathChange>();
+  const skipped: SkippedFile[] = [];
+  const fresh: string[] = [];
+  const hash: string[] = [];
+  for (const [p, st] of now) {
+    const was = oldEntry(p);
+    if (!st) {
+      if (was) changes.set(p, null);
+    } else if (!st.isFile() && !st.isSymbolicLink()) {
+      skipped.push({ path: p, why: 'special' });
+      if (was) changes.set(p, null);
+    } else if (st.isFile() && st.size > store.settings.maxFileBytes) {
+      skipped.push({ path: p, why: 'size' });
+      if (was) changes.set(p, null);
+    } else if (was && was.mode !== '40000') hash.push(p);
+    else fresh.push(p);
+  }
+  if (fresh.length) {
+    // A new file in a nested repository: git decides (it lists the repository as one path).
+    if (fresh.some((p) => inNestedRepository(cwd, p))) return undefined;
+    const ignored = new Set(await store.ignored(fresh));
+    for (const p of fresh) if (!ignored.has(p)) hash.push(p);
+  }
+  const written: string[] = [];
+  const gitDir = store.where.gitDir;
+  for (const p of hash) {
+    const st = now.get(p)!;
+    const abs = join(cwd, p);
+    const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
+    const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o100 ? '100755' : '100644';
+    const sha = writeLooseObject(gitDir, 'blob', bytes, 1);
+    written.push(sha);
+    changes.set(p, { mode, sha });
+  }
+  const tree = await editTree(base, changes, trees.at, (entries) => {
+    const sha = writeLooseObject(gitDir, 'tree', serializeTree(entries));
+    trees.remember(sha, entries);
+    written.push(sha);
+    return sha;
+  });
+  const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
+  let whole = true;
+  const list: TreeChange[] = [];
+  for (const [path, b] of changes) {
+    const was = oldEntry(path);
+    if (was?.mode === '40000') whole = false;
+    const a = was ? { mode: parseInt(was.mode, 8), sha: was.sha } : null;
+    const bSide = b ? { mode: parseInt(b.mode, 8), sha: b.sha } : null;
+    if (a?.mode !== bSide?.mode || a?.sha !== bSide?.sha) list.push({ path, a, b: bSide });
+  }
+  return { commit, tree, skipped, ms: performance.now() - started, changes: whole ? list : undefined, written };
+}
+
+function lstatOr(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a folder above `rel` (inside the working folder) holds a `.git`. */
+function inNestedRepository(cwd: string, rel: string): boolean {
+  for (let d = dirOf(rel); d; d = dirOf(d)) if (lstatOr(join(cwd, d, '.git'))) return true;
+  return false;
+}
