@@ -64,6 +64,11 @@ export async function snapshotFromList(store: CheckpointStore, trees: TreeCache,
   }
   const written: string[] = [];
   const gitDir = store.where.gitDir;
+  if (!changes.size && !hash.length) {
+    // nothing to write: the old tree (a 'before' snapshot after a turn, mostly)
+    const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(base, message, new Date())));
+    return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written };
+  }
   for (const p of hash) {
     const st = now.get(p)!;
     const abs = join(cwd, p);
