@@ -268,7 +268,7 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
   const met = median(before) < target && median(after) < target;
   rows.push({
     what: `checkpoints: a turn changing 5 files, ${size}`,
-    how: `${turns} turns (after 3 to warm up) through Capture as pi runs them, with the folder watcher (${watching && arm ? `${fmt(arm.dirs)} folders watched, armed in ${fmt(arm.ms)} ms in the background after the baseline` : 'not available here'}): beforeTool awaited (the 'before' snapshot: what pi's tool call waits for), 5 files edited, turnEnd + flush (the 'after' snapshot); each: the watcher's list (a barrier event first), git on those paths, hash, write-tree, commit, ref, manifest line (every 50th turn's 'after' also packs the loose objects: the max); ${listed} of ${timed.length} snapshots took the watcher's list; min / median / max, p95; CPU = ours + git's, mean`,
+    how: `${turns} turns (after 3 to warm up) through Capture as pi runs them, with the folder watcher (${watching && arm ? `${fmt(arm.dirs)} folders watched, armed in the background after the baseline` : 'not available here'}): beforeTool awaited (the 'before' snapshot: what pi's tool call waits for), 5 files edited, turnEnd + flush (the 'after' snapshot); each: the watcher's list (a barrier event first), git on those paths, hash, write-tree, commit, ref, manifest line (every 50th turn's 'after' also packs the loose objects: the max); ${listed} of ${timed.length} snapshots took the watcher's list; min / median / max, p95; CPU = ours + git's, mean`,
     target: `'before' and 'after' each < ${target} ms (median)`,
     result: `'after' ${mmm(after)} (p95 ${fmt(p95(after))}; CPU ${fmt(mean(times.map((t) => t.afterCpu)))} ms); the tool call waits ('before') ${mmm(before)} (p95 ${fmt(p95(before))}; CPU ${fmt(mean(times.map((t) => t.beforeCpu)))} ms); both ${mmm(both)} (p95 ${fmt(p95(both))}); ${loadText(l0, l1)}${met ? '' : `. ${TURN_WHY}`}`,
     floor: `plain git after the same change: \`git add -A && git write-tree\` ${mmm(times.map((t) => t.plainAdd))} (p95 ${fmt(p95(times.map((t) => t.plainAdd)))}; CPU ${fmt(mean(times.map((t) => t.plainAddCpu)))} ms), then \`git stash create\` ${mmm(times.map((t) => t.plainStash))}`,
@@ -278,7 +278,7 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
   if (growth) await growthRow({ store, files, turns, size, projectBytes, duBaseline, baselineStore, plainDir, plainBefore, plainFilesBefore, changed, l0, l1 });
   await capture.close();
   await walkTurns(p, agentDir, files, Math.min(turns, 20), size, plain, rand);
-  if (watching) watchMemory(p, agentDir, size);
+  if (watching) await watchMemory(p, agentDir, size);
 }
 
 /** The same turns with the watcher off: git walks the whole folder for each snapshot (what the watcher saves). */
@@ -302,29 +302,31 @@ async function walkTurns(p: GeneratedProject, agentDir: string, files: number, t
   await capture.close();
 }
 
+const signedMb = (n: number) => `${n < 0 ? '−' : '+'}${mb(Math.abs(n))}`;
+
 /** What the watcher holds in pi's process: the heap and resident size it adds, armed on the project alone. */
-function watchMemory(p: GeneratedProject, agentDir: string, size: string): Promise<void> | void {
-  return (async () => {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    gc?.();
-    const m0 = process.memoryUsage();
-    const w = new FolderWatch({ cwd: p.dir, barrierDir: join(agentDir, 'bench-barrier') });
-    const t0 = performance.now();
-    await w.arm((rel) => rel === 'node_modules');
-    const ms = performance.now() - t0;
-    gc?.();
-    const m1 = process.memoryUsage();
-    rows.push({
-      what: `checkpoints: the folder watcher's cost, ${size}`,
-      how: "a FolderWatch armed on the project (node_modules left out, as its .gitignore says): the walk that sets one inotify watch per folder, and the heap and resident memory it adds to pi's process (after a gc)",
-      target: '',
-      result: `${fmt(w.watchedDirs)} folders watched in **${fmt(ms)} ms** (yielding to the event loop every 8 ms); heap +${mb(m1.heapUsed - m0.heapUsed)}, resident +${mb(m1.rss - m0.rss)}`,
-      floor: '',
-      pass: undefined,
-    });
-    log(`watch cost ${size}: ${rows[rows.length - 1].result}`);
-    w.close();
-  })();
+async function watchMemory(p: GeneratedProject, agentDir: string, size: string): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const m0 = process.memoryUsage();
+  const w = new FolderWatch({ cwd: p.dir, barrierDir: join(agentDir, 'bench-barrier') });
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await w.arm((rel) => rel === 'node_modules');
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  gc?.();
+  const m1 = process.memoryUsage();
+  rows.push({
+    what: `checkpoints: the folder watcher's cost, ${size}`,
+    how: "a FolderWatch armed on the project (node_modules left out, as its .gitignore says): the walk that sets one inotify watch per folder, and the heap and resident memory it adds to pi's process (after a gc)",
+    target: '',
+    result: `${fmt(w.watchedDirs)} folders watched: **${fmt((cpu.user + cpu.system) / 1000)} ms** of pi's CPU (${fmt(ms)} ms of wall time, yielding to the event loop every 8 ms); heap ${signedMb(m1.heapUsed - m0.heapUsed)}, resident ${signedMb(m1.rss - m0.rss)}`,
+    floor: '',
+    pass: undefined,
+  });
+  log(`watch cost ${size}: ${rows[rows.length - 1].result}`);
+  w.close();
 }
 
 interface GrowthInput {

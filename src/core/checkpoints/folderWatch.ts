@@ -188,6 +188,7 @@ export class FolderWatch {
     let slice = performance.now();
     while (queue.length && !this.brokenWhy) {
       const rel = queue.shift()!;
+      if (this.dirs.has(rel)) continue; // watched already (and what is under it)
       const abs = join(this.o.cwd, rel);
       let names;
       try {
