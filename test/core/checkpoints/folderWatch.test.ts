@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { Capture } from '../../../src/core/checkpoints/capture.js';
 import { FolderWatch } from '../../../src/core/checkpoints/folderWatch.js';
 import { CheckpointStore } from '../../../src/core/checkpoints/store.js';
-import { DEFAULT_SETTINGS } from '../../../src/core/checkpoints/storePaths.js';
+import { DEFAULT_SETTINGS, readCheckpointSettings, settingsFile } from '../../../src/core/checkpoints/storePaths.js';
 import { tempDir } from '../../support/tmp.js';
 
 const linux = FolderWatch.supported();
@@ -152,6 +152,28 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
     await c.flush();
     assert.ok(c.watching, 'the idle check found nothing missed');
     assert.deepEqual(notified, []);
+    await c.close();
+  });
+
+  it("piTree.checkpoints.watchFolder off (the settings file's checkpoints.watch): no watcher, every snapshot walks", async () => {
+    const { root, cwd } = project();
+    const agentDir = join(root, 'agent');
+    mkdirSync(join(agentDir, 'pi-tree'), { recursive: true });
+    writeFileSync(settingsFile(agentDir), JSON.stringify({ checkpoints: { watch: false } }));
+    const settings = readCheckpointSettings(agentDir);
+    assert.equal(settings.watch, false);
+    const c = new Capture({ agentDir, cwd, sessionId: 's3', settings, notify: () => {} });
+    c.start(null);
+    await c.flush();
+    assert.equal(await c.watchArmed(), false);
+    await c.beforeTool('bash', {}, { id: 'a0', parentId: 'u0' });
+    writeFileSync(join(cwd, 'src/a/one.ts'), 'walked\n');
+    await c.turnEnd('a0', ['r0']);
+    await c.flush();
+    assert.deepEqual(
+      c.timings.map((t) => t.listed),
+      [false, false, false],
+    );
     await c.close();
   });
 
