@@ -1,4 +1,5 @@
-// Capture, as the bridge runs it inside pi: a snapshot of the working folder before the first call of a
+// Capture, as the bridge runs it inside pi: a snapshot of the working folder (snapshotSource.ts says
+// from where: the folder watcher's list, or git's walk) before the first call of a
 // turn that may change files (keyed by the entry before the assistant message: the code as it was when
 // the message was sent, or after the previous turn), and one at the end of such a turn (keyed by the
 // assistant message and its tool results: the code after the calls). Files outside the folder that an
@@ -14,14 +15,9 @@ import { isTreeChange } from './treeReads.js';
 import { captureEnabled, type CheckpointSettings } from './storePaths.js';
 import { pruneStore, refName } from './retention.js';
 import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
-import { snapshotFromList, type ListedSnapshot } from './listedSnapshot.js';
-import { TreeCache } from './treeEdit.js';
-import { join } from 'node:path';
+import { SnapshotSource } from './snapshotSource.js';
 
 const PACK_EVERY = 50;
-/** A watcher's list longer than this goes to a whole walk instead (git's command line, and no gain). */
-const MAX_LISTED = 2000;
-const MAX_LISTED_CHARS = 64 * 1024;
 
 /** pi's tools that only read; any other tool (an extension's included) may change files. */
 const READ_ONLY_TOOLS = new Set(['read', 'grep', 'find', 'ls']);
@@ -64,20 +60,12 @@ export class Capture {
   private readonly log: (m: string) => void;
   /** Snapshot times in ms (`listed`: git looked only at the watcher's list), for the bench and the log. */
   readonly timings: { kind: SnapshotKind; ms: number; listed: boolean; inProcess: boolean }[] = [];
-  private watch: FolderWatch | undefined;
-  /** Snapshots that took the watcher's word since it was last checked against a whole walk. */
-  private listedSinceCheck = 0;
-  private arming: Promise<void> | undefined;
-  /** The tree the next snapshot from the watcher's list starts from: the folder as of the last list taken. */
-  private base: string | undefined;
-  /** Paths snapshots took in-process since git's index last looked: it lags there (index-based snapshots look at them too). */
-  private readonly unsynced = new Set<string>();
-  private trees: TreeCache | undefined;
-  /** How long arming the watcher took and how many folders it watches (the bench, the log). */
-  watchArm: { ms: number; dirs: number } | undefined;
+  /** Where a snapshot's tree comes from: the folder watcher's list, or git's walk of the folder. */
+  private readonly source: SnapshotSource;
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
+    this.source = new SnapshotSource({ sessionId: o.sessionId, watch: o.watch, timeoutMs: o.timeoutMs ?? 20_000, log: this.log, notify: o.notify });
     if (!captureEnabled(o.settings, o.cwd)) this.offReason = 'checkpoints are turned off for this folder';
   }
 
@@ -93,62 +81,22 @@ export class Capture {
     void this.enqueue(async () => pruneStore(await this.openStore(), this.o.settings));
     // The watcher is armed once the baseline has made the index (it asks the index which ignored
     // folders hold nothing tracked); until then, and for the first snapshot after, git walks it all.
-    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported())
-      void this.enqueue(async () => {
-        this.arming = this.armWatch();
-      });
+    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported()) void this.enqueue(async () => this.source.arm(await this.openStore()));
   }
 
   /** Resolves once the watcher is armed (true) or given up (false); call after the start's queue is flushed. */
-  async watchArmed(): Promise<boolean> {
-    await this.arming;
-    return this.watching;
+  watchArmed(): Promise<boolean> {
+    return this.source.armed();
   }
 
   /** Whether snapshots can take the folder watcher's list now (tests, the bench). */
   get watching(): boolean {
-    return !!this.watch && !this.watch.broken;
+    return this.source.watching;
   }
 
-  private async armWatch(): Promise<void> {
-    const t0 = performance.now();
-    try {
-      const store = await this.openStore();
-      const ignored = new Set(await store.ignoredFolders(this.o.sessionId));
-      const w = new FolderWatch({
-        cwd: store.cwd,
-        barrierDir: join(store.where.root, `watch-${process.pid}-${Date.now().toString(36)}`),
-        ignoredAmong: (rels) => store.ignored(rels),
-        ...(this.o.watch || {}),
-      });
-      this.watch = w;
-      if (!(await w.arm((rel) => ignored.has(rel)))) {
-        this.log(`checkpoints: no folder watcher (${w.broken}); every snapshot walks the folder`);
-        this.watch = undefined;
-        return;
-      }
-      this.watchArm = { ms: performance.now() - t0, dirs: w.watchedDirs };
-      this.log(`checkpoints: watching ${w.watchedDirs} folders (${Math.round(this.watchArm.ms)} ms)`);
-    } catch (e) {
-      this.watch?.close();
-      this.watch = undefined;
-      this.log(`checkpoints: no folder watcher (${e instanceof Error ? e.message : String(e)})`);
-    }
-  }
-
-  /** What changed since the previous snapshot, by the watcher's list; undefined: git walks the whole folder. */
-  private async listed(): Promise<string[] | undefined> {
-    const w = this.watch;
-    if (!w) return undefined;
-    const paths = await w.take();
-    if (w.broken) {
-      this.log(`checkpoints: the folder watcher stopped (${w.broken}); every snapshot walks the folder`);
-      this.watch = undefined;
-      return undefined;
-    }
-    if (!paths || tooLong(paths)) return undefined;
-    this.listedSinceCheck++;
-    return paths;
+  /** How long arming the watcher took and how many folders it watches (the bench, the log). */
+  get watchArm(): { ms: number; dirs: number } | undefined {
+    return this.source.watchArm;
   }
 
   /**
@@ -157,38 +105,10 @@ export class Capture {
    * hear, the watcher is dropped for the session: whole walks from then on.
    */
   idle(): void {
-    if (!this.watch || !this.listedSinceCheck || this.offReason) return;
-    this.listedSinceCheck = 0;
-    void this.enqueue(() => this.checkWatch());
-  }
-
-  private async checkWatch(): Promise<void> {
-    const w = this.watch;
-    if (!w || this.turn) return;
-    const paths = await w.take();
-    const store = await this.openStore();
-    const fast = paths && !tooLong(paths) && this.base !== undefined ? await snapshotFromList(store, this.treeCache(store), this.base, paths).catch(() => undefined) : undefined;
-    const walked = await store.treeNow(this.o.sessionId);
-    this.unsynced.clear();
-    this.base = walked;
-    if (!fast) return; // (a folder among the paths, say: nothing to compare, the walk is the base)
-    const heard = fast.tree;
-    if (heard === walked) return;
-    // Changes heard while the walk ran are the user's, not misses.
-    const since = (await w.peek()) ?? [];
-    const covered = (p: string) => since.some((s) => p === s || p.startsWith(`${s}/`));
-    const missed = (await store.diffTrees(heard, walked)).map((c) => c.path).filter((p) => !covered(p));
-    if (!missed.length) return;
-    this.watch = undefined;
-    w.close();
-    const names = missed.slice(0, 3).join(', ') + (missed.length > 3 ? ', …' : '');
-    const message = `pi-tree: the folder watcher missed ${missed.length} change${missed.length === 1 ? '' : 's'} (${names}); checkpoints walk the whole folder from now on, and the last turn's snapshot may lack ${missed.length === 1 ? 'it' : 'them'}`;
-    this.log(message);
-    try {
-      this.o.notify(message);
-    } catch {
-      // pi's UI is gone
-    }
+    if (this.offReason || !this.source.checkDue()) return;
+    void this.enqueue(async () => {
+      if (!this.turn) await this.source.check(await this.openStore());
+    });
   }
 
   /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
@@ -245,8 +165,7 @@ export class Capture {
     this.queue = run;
     await run;
     this.latestTree = undefined;
-    this.base = undefined;
-    this.watch?.forget();
+    this.source.forget();
     if (!out) throw new Error('the restore did not run');
     if ('e' in out) throw out.e;
     return out.v;
@@ -260,8 +179,7 @@ export class Capture {
   /** The session ended: its queued snapshots are taken, the watcher closed. */
   async close(): Promise<void> {
     await this.flush();
-    this.watch?.close();
-    this.watch = undefined;
+    await this.source.close();
   }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T | undefined> {
@@ -291,10 +209,10 @@ export class Capture {
     // at 100k files is too slow for every turn.
     const prev = this.latestTree;
     const sizeBefore = prev === undefined ? await store.sizeBytes() : 0;
-    const { snap, fast, listed } = await this.shoot(store, `${kind} ${entries.join(' ')}`.trim());
+    const { snap, fast, listed } = await this.source.shoot(store, `${kind} ${entries.join(' ')}`.trim());
     this.timings.push({ kind, ms: snap.ms, listed, inProcess: !!fast });
     const line: SnapshotLine = { v: 1, kind, entries, commit: snap.commit, tree: snap.tree, at: new Date().toISOString(), ...(target ? { target } : {}), ...skippedOf(snap) };
-    const fastChanges = fast && prev === this.base ? fast.changes : undefined;
+    const fastChanges = fast && prev === fast.from ? fast.changes : undefined;
     const sincePrev = fastChanges ?? (prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : []);
     const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
     if (kind === 'before' && sincePrev.length) line.between = pathsOf(sincePrev);
@@ -308,38 +226,9 @@ export class Capture {
     await store.keep(this.o.sessionId, refName(line), snap.commit);
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;
-    this.base = snap.tree;
+    this.source.settle(snap.tree);
     this.log(`checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`);
     return line;
-  }
-
-  /**
-   * The folder now: from the watcher's list in-process when it can (the base tree and the listed paths),
-   * else through git's index on the listed paths (and those the index lags on), else git's whole walk.
-   */
-  private async shoot(store: CheckpointStore, message: string): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot; listed: boolean }> {
-    const listed = await this.listed();
-    const limit = <T>(p: Promise<T>) => withTimeout(p, this.o.timeoutMs ?? 20_000);
-    if (listed && this.base !== undefined) {
-      const fast = await limit(snapshotFromList(store, this.treeCache(store), this.base, listed, message)).catch((e: unknown) => {
-        this.log(`checkpoints: the in-process snapshot failed (${e instanceof Error ? e.message : String(e)}); git takes it`);
-        return undefined;
-      });
-      if (fast) {
-        for (const p of listed) this.unsynced.add(p);
-        return { snap: fast, fast, listed: true };
-      }
-    }
-    const only = listed && [...new Set([...listed, ...this.unsynced])];
-    const useOnly = only && !tooLong(only) ? only : undefined;
-    const snap = await limit(store.snapshot(this.o.sessionId, message, useOnly));
-    this.unsynced.clear();
-    return { snap, listed: !!useOnly };
-  }
-
-  private treeCache(store: CheckpointStore): TreeCache {
-    this.trees ??= new TreeCache((input) => store.run(['cat-file', '--batch'], { input }));
-    return this.trees;
   }
 
   private async changedPaths(store: CheckpointStore, a: string, b: string): Promise<string[]> {
@@ -372,6 +261,7 @@ export class Capture {
     if (this.offReason) return;
     const why = e instanceof Error ? e.message : String(e);
     this.offReason = `checkpoints are off for this session: ${why}`;
+    this.source.stop();
     this.log(this.offReason);
     void this.openStore()
       .then((s) => s.append(this.o.sessionId, { v: 1, kind: 'off', at: new Date().toISOString(), reason: why }))
@@ -404,21 +294,7 @@ function readSide(abs: string, maxBytes: number): OutsideBefore {
   }
 }
 
-function tooLong(paths: readonly string[]): boolean {
-  return paths.length > MAX_LISTED || paths.reduce((n, p) => n + p.length + 1, 0) > MAX_LISTED_CHARS;
-}
-
 function skippedOf(snap: SnapshotResult): Partial<SnapshotLine> {
   if (!snap.skipped.length) return {};
   return { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } };
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.finally(() => clearTimeout(t)),
-    new Promise<T>((_, reject) => {
-      t = setTimeout(() => reject(new Error(`a snapshot took longer than ${Math.round(ms / 1000)} s (a very large working folder?)`)), ms);
-    }),
-  ]);
 }

@@ -3,13 +3,14 @@
 // A snapshot is a commit of the working folder as git sees it through pi-tree's index: the project's
 // .gitignore honoured, pi-tree's default excludes and size limit applied, nested repositories and
 // special files left out (and named). The project's own .git is never read or written.
-import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
 import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
+import { sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
 
 export interface SnapshotResult {
   commit: string;
@@ -368,39 +369,4 @@ export class CheckpointStore {
   }
 }
 
-function zListLines(out: Buffer): string[] {
-  return out
-    .toString('utf8')
-    .split('\n')
-    .filter((s) => s.length > 0);
-}
-
-function writeIfChanged(file: string, text: string): void {
-  try {
-    if (readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // not there yet
-  }
-  writeFileSync(file, text, { mode: 0o600 });
-}
-
 export { SKIPPED_KEPT };
-
-/** An index file's identity and state: inode, size and change time (a rewrite by git renames a new file in). */
-function stampOf(file: string): string {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return 'absent';
-  }
-}
-
-/** A file's size, or undefined when it cannot be read (absent: the object is packed). */
-function sizeOf(file: string): number | undefined {
-  try {
-    return statSync(file).size;
-  } catch {
-    return undefined;
-  }
-}

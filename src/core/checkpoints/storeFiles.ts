@@ -1,0 +1,38 @@
+// Small file helpers of the checkpoint store (store.ts): a file written only when its text changes, an
+// index file's stamp, a file's size, git's line lists.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+
+export function zListLines(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s.length > 0);
+}
+
+export function writeIfChanged(file: string, text: string): void {
+  try {
+    if (readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // not there yet
+  }
+  writeFileSync(file, text, { mode: 0o600 });
+}
+
+/** An index file's identity and state: inode, size and change time (a rewrite by git renames a new file in). */
+export function stampOf(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/** A file's size, or undefined when it cannot be read (absent: the object is packed). */
+export function sizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
