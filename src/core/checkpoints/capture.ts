@@ -62,6 +62,7 @@ export class Capture {
   readonly timings: { kind: SnapshotKind; ms: number; listed: boolean; inProcess: boolean }[] = [];
   /** Where a snapshot's tree comes from: the folder watcher's list, or git's walk of the folder. */
   private readonly source: SnapshotSource;
+  private closing = false;
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
@@ -107,7 +108,8 @@ export class Capture {
   idle(): void {
     if (this.offReason || !this.source.checkDue()) return;
     void this.enqueue(async () => {
-      if (!this.turn) await this.source.check(await this.openStore());
+      // (a session ending does not wait for a check: `pi -p` exits right after its answer)
+      if (!this.turn && !this.closing) await this.source.check(await this.openStore());
     });
   }
 
@@ -178,6 +180,7 @@ export class Capture {
 
   /** The session ended: its queued snapshots are taken, the watcher closed. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     await this.source.close();
   }
