@@ -16,7 +16,7 @@ import type { TreeChange } from './treeReads.js';
 export interface ListedSnapshot extends SnapshotResult {
   /** The files that differ from the old tree (undefined when a whole folder went: diff-tree lists those). */
   changes: TreeChange[] | undefined;
-  /** The objects written for it (blobs and trees), for its share of the store's size. */
+  /** The objects new with it (the changed files' blobs, the folders' trees), for its share of the store's size. */
   written: string[];
 }
 
@@ -24,7 +24,7 @@ const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) :
 const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** The snapshot of `base` with `paths` as they are now (`message`: its commit's; none: no commit, only the tree). */
-export async function snapshotFromList(store: CheckpointStore, trees: TreeCache, base: string, paths: readonly string[], message?: string): Promise<ListedSnapshot | undefined> {
+export async function snapshotFromList(store: CheckpointStore, cache: TreeCache, base: string, paths: readonly string[], message?: string): Promise<ListedSnapshot | undefined> {
   const started = performance.now();
   if (paths.some((p) => !p || p.includes('\n') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === ''))) return undefined;
   const cwd = store.cwd;
@@ -36,7 +36,7 @@ export async function snapshotFromList(store: CheckpointStore, trees: TreeCache,
   }
   const dirs = new Set<string>(['']);
   for (const p of paths) for (let d = dirOf(p); d; d = dirOf(d)) dirs.add(d);
-  const old = await trees.at(base, [...dirs]);
+  const old = await cache.at(base, [...dirs]);
   const oldEntry = (p: string): TreeEntry | undefined => old.get(dirOf(p))?.find((e) => e.name === nameOf(p));
 
   const changes = new Map<string, PathChange>();
@@ -62,12 +62,12 @@ export async function snapshotFromList(store: CheckpointStore, trees: TreeCache,
     const ignored = new Set(await store.ignored(fresh));
     for (const p of fresh) if (!ignored.has(p)) hash.push(p);
   }
-  const written: string[] = [];
+  const trees: string[] = [];
   const gitDir = store.where.gitDir;
   if (!changes.size && !hash.length) {
     // nothing to write: the old tree (a 'before' snapshot after a turn, mostly)
     const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(base, message, new Date())));
-    return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written };
+    return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written: [] };
   }
   for (const p of hash) {
     const st = now.get(p)!;
@@ -75,13 +75,12 @@ export async function snapshotFromList(store: CheckpointStore, trees: TreeCache,
     const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
     const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o100 ? '100755' : '100644';
     const sha = writeLooseObject(gitDir, 'blob', bytes, 1);
-    written.push(sha);
     changes.set(p, { mode, sha });
   }
-  const tree = await editTree(base, changes, trees.at, (entries) => {
+  const tree = await editTree(base, changes, cache.at, (entries) => {
     const sha = writeLooseObject(gitDir, 'tree', serializeTree(entries));
-    trees.remember(sha, entries);
-    written.push(sha);
+    cache.remember(sha, entries);
+    trees.push(sha);
     return sha;
   });
   const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
@@ -94,6 +93,8 @@ export async function snapshotFromList(store: CheckpointStore, trees: TreeCache,
     const bSide = b ? { mode: parseInt(b.mode, 8), sha: b.sha } : null;
     if (a?.mode !== bSide?.mode || a?.sha !== bSide?.sha) list.push({ path, a, b: bSide });
   }
+  // (a file written again with the same bytes, and the folders above it, add nothing)
+  const written = tree === base ? [] : [...list.flatMap((c) => (c.b ? [c.b.sha] : [])), ...trees];
   return { commit, tree, skipped, ms: performance.now() - started, changes: whole ? list : undefined, written };
 }
 
