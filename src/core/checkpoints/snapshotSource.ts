@@ -3,7 +3,9 @@
 // files (listedSnapshot.ts), through git's index on the listed paths when a folder was made or moved in;
 // otherwise, or when the watcher cannot vouch for its list, git's walk of the whole folder. While pi is
 // idle the list is checked against a walk; a change the watcher missed drops it for the session.
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive } from '../bridge/discovery.js';
 import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
 import { snapshotFromList, type ListedSnapshot } from './listedSnapshot.js';
 import type { CheckpointStore, SnapshotResult } from './store.js';
@@ -144,6 +146,7 @@ export class SnapshotSource {
   private async armWatch(store: CheckpointStore): Promise<void> {
     const t0 = performance.now();
     try {
+      removeDeadBarriers(store.where.root);
       const ignored = new Set(await store.ignoredFolders(this.o.sessionId));
       if (this.closed) return;
       const w = new FolderWatch({
@@ -190,6 +193,14 @@ export class SnapshotSource {
   private treeCache(store: CheckpointStore): TreeCache {
     this.trees ??= new TreeCache((input) => store.run(['cat-file', '--batch'], { input }));
     return this.trees;
+  }
+}
+
+/** Barrier folders (`watch-<pid>-…`) of pi processes that are gone (killed before they could remove theirs). */
+function removeDeadBarriers(root: string): void {
+  for (const name of readdirSync(root)) {
+    const pid = /^watch-(\d+)-/.exec(name)?.[1];
+    if (pid && Number(pid) !== process.pid && !pidAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
   }
 }
 

@@ -4,13 +4,13 @@
 // and a change the watcher cannot hear (a file changed through a hard link from outside the folder) is
 // found by the idle check, which drops the watcher for the session.
 import assert from 'node:assert/strict';
-import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Capture } from '../../../src/core/checkpoints/capture.js';
 import { FolderWatch } from '../../../src/core/checkpoints/folderWatch.js';
 import { CheckpointStore } from '../../../src/core/checkpoints/store.js';
-import { DEFAULT_SETTINGS, readCheckpointSettings, settingsFile } from '../../../src/core/checkpoints/storePaths.js';
+import { DEFAULT_SETTINGS, projectStore, readCheckpointSettings, settingsFile } from '../../../src/core/checkpoints/storePaths.js';
 import { tempDir } from '../../support/tmp.js';
 
 const linux = FolderWatch.supported();
@@ -101,8 +101,12 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
     const agentDir = join(root, 'agent');
     const notified: string[] = [];
     const c = new Capture({ agentDir, cwd, sessionId: 's1', settings: DEFAULT_SETTINGS, notify: (m) => notified.push(m) });
+    // a barrier folder left by a pi that was killed (no such process) goes when the watcher arms
+    const leftover = join(projectStore(agentDir, cwd).root, 'watch-999999999-x');
+    mkdirSync(join(leftover, 'b1'), { recursive: true });
     c.start(null);
     await until(() => c.watching, 'the watcher armed');
+    assert.equal(existsSync(leftover), false);
     const store = CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS)!;
     const changes: (() => void)[] = [
       () => writeFileSync(join(cwd, 'src/a/one.ts'), 'one, 2\n'),
