@@ -3,14 +3,14 @@
 // A snapshot is a commit of the working folder as git sees it through pi-tree's index: the project's
 // .gitignore honoured, pi-tree's default excludes and size limit applied, nested repositories and
 // special files left out (and named). The project's own .git is never read or written.
-import { appendFileSync, copyFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
 import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
-import { sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
+import { copyIndex, sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
 
 export interface SnapshotResult {
   commit: string;
@@ -119,7 +119,7 @@ export class CheckpointStore {
       const t = statSync(p).mtimeMs;
       if (!best || t > best.t) best = { path: p, t };
     }
-    if (best) copyFileSync(best.path, file);
+    if (best) copyIndex(best.path, file);
   }
 
   /** Snapshots the working folder now through the session's index (`only`: see writeTree). */
@@ -138,7 +138,7 @@ export class CheckpointStore {
     this.seedIndex(index);
     const scratch = join(this.where.indexDir, `.scratch-${process.pid}-${Date.now().toString(36)}`);
     try {
-      if (existsSync(index)) copyFileSync(index, scratch);
+      if (existsSync(index)) copyIndex(index, scratch);
       return await this.writeTree(scratch);
     } finally {
       rmSync(scratch, { force: true });

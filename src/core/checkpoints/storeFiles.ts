@@ -1,6 +1,6 @@
 // Small file helpers of the checkpoint store (store.ts): a file written only when its text changes, an
 // index file's stamp, a file's size, git's line lists.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 
 export function zListLines(out: Buffer): string[] {
   return out
@@ -35,4 +35,18 @@ export function sizeOf(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Copies an index file keeping its time (to the second, rounded down). git trusts an entry whose stat
+ * matches the file (to the second) unless the entry is as new as the index file itself ("racily
+ * clean"): then it reads the content. A copy with a new time would turn a file changed in the second
+ * its index was written, with its size kept, into a clean one. (A snapshot taken from the watcher's
+ * list leaves the index as it was, so such entries are common.)
+ */
+export function copyIndex(from: string, to: string): void {
+  const st = statSync(from);
+  copyFileSync(from, to);
+  const sec = Math.floor(st.mtimeMs / 1000);
+  utimesSync(to, sec, sec);
 }

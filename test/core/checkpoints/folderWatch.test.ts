@@ -4,7 +4,7 @@
 // and a change the watcher cannot hear (a file changed through a hard link from outside the folder) is
 // found by the idle check, which drops the watcher for the session.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, statSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Capture } from '../../../src/core/checkpoints/capture.js';
@@ -179,6 +179,41 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
       [false, false, false],
     );
     await c.close();
+  });
+
+  it("the folder now, through a copy of the session's index, keeps git's racily-clean check (a file changed in the second its index was written, its size kept)", async () => {
+    // git compares times to the second (mtime and ctime) and trusts a matching entry unless it is as new
+    // as its index file. The case: the file written, its index written, the file changed again (same
+    // size), all within one second, and the copy of the index made in a later one. Tried until the
+    // timing gives that case (git may also have marked the entry for a recheck: then it is not the case).
+    const sec = (ms: number) => Math.floor(ms / 1000);
+    for (let attempt = 1; ; attempt++) {
+      const { root, cwd } = project();
+      const agentDir = join(root, 'agent');
+      const f = join(cwd, 'src/a/one.ts');
+      await until(() => Date.now() % 1000 >= 50 && Date.now() % 1000 < 150, 'the start of a second');
+      writeFileSync(f, 'one\n');
+      const c = new Capture({ agentDir, cwd, sessionId: 's4', settings: DEFAULT_SETTINGS, notify: () => {}, watch: false });
+      c.start(null);
+      await c.flush();
+      await c.close();
+      const store = CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS)!;
+      writeFileSync(f, 'ONE\n'); // the same size
+      const index = statSync(store.indexFile('s4'));
+      const file = statSync(f);
+      const entry = (await store.run(['ls-files', '--debug', '--', 'src/a/one.ts'], { index: store.indexFile('s4') })).toString();
+      const recorded = Number(/mtime: (\d+):/.exec(entry)?.[1]);
+      const isCase = recorded === sec(file.mtimeMs) && sec(index.mtimeMs) === sec(file.mtimeMs) && sec(file.ctimeMs) === sec(index.mtimeMs) && /size: 4\b/.test(entry);
+      if (!isCase) {
+        assert.ok(attempt < 10, 'the timing never gave the case in 10 tries');
+        continue;
+      }
+      await until(() => sec(Date.now()) > sec(index.mtimeMs), 'the next second');
+      const now = await store.scratchSnapshot('s4');
+      const [blob] = await store.writeBlobs([Buffer.from('ONE\n')]);
+      assert.equal((await store.listTree(now.tree)).get('src/a/one.ts')?.sha, blob, `the change seen (attempt ${attempt})`);
+      return;
+    }
   });
 
   it('a change the watcher cannot hear is found by the idle check: the watcher is dropped, walks from then on', async () => {
