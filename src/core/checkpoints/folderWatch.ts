@@ -9,8 +9,9 @@
 // - a folder made, moved or removed stands for everything under it, and its watches are set again;
 // - a watch that cannot be set (the user's inotify limit) turns the watcher off for good.
 // The capture checks the watcher against a whole walk when pi is idle (capture.ts).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { lstatOrUndefined } from './storeFiles.js';
 
 export interface FolderWatchOptions {
   cwd: string;
@@ -234,14 +235,6 @@ export class FolderWatch {
     const rel = dir ? `${dir}/${name}` : name;
     if (NEVER.has(name) || this.skip(rel)) return;
     this.dirty.add(rel);
-  }
-}
-
-function lstatOrUndefined(p: string) {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
   }
 }
 

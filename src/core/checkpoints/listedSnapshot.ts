@@ -5,19 +5,22 @@
 // in and it is not in a nested repository; too-large and special files are left out and named. When
 // a listed path is a folder now (made or moved in), or the list is odd in any way, it answers undefined
 // and git looks at the listed paths itself (store.snapshot with `only`).
-import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { commitText, writeLooseObject } from './looseWrites.js';
 import type { SkippedFile } from './manifestLines.js';
 import type { CheckpointStore, SnapshotResult } from './store.js';
 import { editTree, serializeTree, type PathChange, type TreeCache, type TreeEntry } from './treeEdit.js';
 import type { TreeChange } from './treeReads.js';
+import { lstatOrUndefined } from './storeFiles.js';
 
 export interface ListedSnapshot extends SnapshotResult {
   /** The files that differ from the old tree (undefined when a whole folder went: diff-tree lists those). */
   changes: TreeChange[] | undefined;
   /** The objects new with it (the changed files' blobs, the folders' trees), for its share of the store's size. */
   written: string[];
+  /** The tree it started from. */
+  from: string;
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -30,7 +33,7 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   const cwd = store.cwd;
   const now = new Map<string, Stats | undefined>();
   for (const p of paths) {
-    const st = lstatOr(join(cwd, p));
+    const st = lstatOrUndefined(join(cwd, p));
     if (st?.isDirectory()) return undefined; // a folder made or moved in: git lists what is in it
     now.set(p, st);
   }
@@ -67,7 +70,7 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   if (!changes.size && !hash.length) {
     // nothing to write: the old tree (a 'before' snapshot after a turn, mostly)
     const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(base, message, new Date())));
-    return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written: [] };
+    return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written: [], from: base };
   }
   for (const p of hash) {
     const st = now.get(p)!;
@@ -95,19 +98,11 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   }
   // (a file written again with the same bytes, and the folders above it, add nothing)
   const written = tree === base ? [] : [...list.flatMap((c) => (c.b ? [c.b.sha] : [])), ...trees];
-  return { commit, tree, skipped, ms: performance.now() - started, changes: whole ? list : undefined, written };
-}
-
-function lstatOr(p: string): Stats | undefined {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
-  }
+  return { commit, tree, skipped, ms: performance.now() - started, changes: whole ? list : undefined, written, from: base };
 }
 
 /** Whether a folder above `rel` (inside the working folder) holds a `.git`. */
 function inNestedRepository(cwd: string, rel: string): boolean {
-  for (let d = dirOf(rel); d; d = dirOf(d)) if (lstatOr(join(cwd, d, '.git'))) return true;
+  for (let d = dirOf(rel); d; d = dirOf(d)) if (lstatOrUndefined(join(cwd, d, '.git'))) return true;
   return false;
 }

@@ -59,7 +59,7 @@ export class SnapshotSource {
    * The folder now: from the watcher's list in-process when it can, else through git's index on the
    * listed paths (and those the index lags on), else git's whole walk.
    */
-  async shoot(store: CheckpointStore, message: string): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot & { from: string }; listed: boolean }> {
+  async shoot(store: CheckpointStore, message: string): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot; listed: boolean }> {
     const listed = await this.listed();
     const limit = <T>(p: Promise<T>) => withTimeout(p, this.o.timeoutMs);
     const from = this.base;
@@ -70,7 +70,7 @@ export class SnapshotSource {
       });
       if (fast) {
         for (const p of listed) this.unsynced.add(p);
-        return { snap: fast, fast: { ...fast, from }, listed: true };
+        return { snap: fast, fast, listed: true };
       }
     }
     const only = listed && [...new Set([...listed, ...this.unsynced])];

@@ -107,11 +107,12 @@ export class CheckpointStore {
   }
 
   /**
-   * A session's first snapshot starts from the project's most recent index (its stat cache), so only
-   * the files changed since are hashed again.
+   * The session's index file. A session's first snapshot starts from the project's most recent index
+   * (its stat cache, copied), so only the files changed since are hashed again.
    */
-  private seedIndex(file: string): void {
-    if (existsSync(file)) return;
+  private sessionIndex(sessionId: string): string {
+    const file = this.indexFile(sessionId);
+    if (existsSync(file)) return file;
     let best: { path: string; t: number } | undefined;
     for (const n of readdirSync(this.where.indexDir)) {
       if (n.includes('.')) continue; // locks, scratch copies
@@ -120,13 +121,13 @@ export class CheckpointStore {
       if (!best || t > best.t) best = { path: p, t };
     }
     if (best) copyIndex(best.path, file);
+    return file;
   }
 
   /** Snapshots the working folder now through the session's index (`only`: see writeTree). */
   async snapshot(sessionId: string, message: string, only?: readonly string[]): Promise<SnapshotResult> {
     const started = performance.now();
-    const index = this.indexFile(sessionId);
-    this.seedIndex(index);
+    const index = this.sessionIndex(sessionId);
     const { tree, skipped } = await this.writeTree(index, only);
     const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
     return { commit, tree, skipped, ms: performance.now() - started };
@@ -134,8 +135,7 @@ export class CheckpointStore {
 
   /** The folder's tree now, through a copy of the session's index (which stays as it was). */
   async scratchSnapshot(sessionId: string): Promise<{ tree: string; skipped: SkippedFile[] }> {
-    const index = this.indexFile(sessionId);
-    this.seedIndex(index);
+    const index = this.sessionIndex(sessionId);
     const scratch = join(this.where.indexDir, `.scratch-${process.pid}-${Date.now().toString(36)}`);
     try {
       if (existsSync(index)) copyIndex(index, scratch);
@@ -204,8 +204,7 @@ export class CheckpointStore {
 
   /** The folder's tree now through the session's index (which it updates), without a commit (`only`: see writeTree). */
   async treeNow(sessionId: string, only?: readonly string[]): Promise<string> {
-    const index = this.indexFile(sessionId);
-    this.seedIndex(index);
+    const index = this.sessionIndex(sessionId);
     return (await this.writeTree(index, only)).tree;
   }
 
@@ -284,8 +283,7 @@ export class CheckpointStore {
    * tracked file is not one), relative, without the trailing slash.
    */
   async ignoredFolders(sessionId: string): Promise<string[]> {
-    const index = this.indexFile(sessionId);
-    this.seedIndex(index);
+    const index = this.sessionIndex(sessionId);
     const out = await this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { index });
     return zList(out).flatMap((p) => (p.endsWith('/') ? [p.slice(0, -1)] : []));
   }

@@ -1,6 +1,6 @@
 // Small file helpers of the checkpoint store (store.ts): a file written only when its text changes, an
-// index file's stamp, a file's size, git's line lists.
-import { copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// index file's stamp, a file's size, a path's lstat, git's line lists.
+import { copyFileSync, lstatSync, readFileSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 
 export function zListLines(out: Buffer): string[] {
   return out
@@ -49,4 +49,13 @@ export function copyIndex(from: string, to: string): void {
   copyFileSync(from, to);
   const sec = Math.floor(st.mtimeMs / 1000);
   utimesSync(to, sec, sec);
+}
+
+/** A path's lstat, or undefined when there is nothing there (or it cannot be read). */
+export function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
