@@ -33,6 +33,9 @@ describe('checkpoints: the code follows the tree', () => {
       // what should move?
       const both = vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' });
       await both.waitFor({ timeout: 30_000 });
+      // the preview is readied while the choice is read: its files' documents (now, at the node) open before the click
+      await until(() => (vs.outputChannel().includes('restore preview: 6 documents ready') ? true : undefined), 30_000, 'the preview readied during the choice');
+      assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'readying writes nothing');
       await both.click();
       // the preview: every file now -> the node
       await vs.page.locator(sel.multiDiff.root).waitFor({ timeout: 60_000 });

@@ -63,18 +63,28 @@ export class CodeRestore {
       return actions.moveTo(id);
     }
     if (!plan.items.some((i) => i.action !== 'unrestorable')) return actions.moveTo(id);
-    const choice = this.deps.onMove() === 'conversationAndCode' ? 'both' : await this.ask(plan, session, id);
+    const asks = this.deps.onMove() !== 'conversationAndCode';
+    // The preview is made ready while the user reads the choice (and left unused when it is not the code).
+    const warmed = asks ? this.warm(session, plan) : undefined;
+    const choice = asks ? await this.ask(plan, session, id) : 'both';
     if (!choice) return cancelledMove(session);
     if (choice === 'conversation') return actions.moveTo(id);
     if (choice === 'code') {
-      const done = await this.restore(session, file, id, plan, undefined);
+      const done = await this.restore(session, file, id, plan, undefined, warmed);
       return { leafId: session.leafId, moved: false, ...(done ? {} : { cancelled: true }) };
     }
     let moved: MoveResult | undefined;
-    const done = await this.restore(session, file, id, plan, async () => {
-      moved = await actions.moveTo(id);
-      if (moved.cancelled) throw new vscode.CancellationError();
-    });
+    const done = await this.restore(
+      session,
+      file,
+      id,
+      plan,
+      async () => {
+        moved = await actions.moveTo(id);
+        if (moved.cancelled) throw new vscode.CancellationError();
+      },
+      warmed,
+    );
     if (!done) return cancelledMove(session);
     await session.refresh();
     return moved ?? { leafId: session.leafId, moved: true };
@@ -111,7 +121,7 @@ export class CodeRestore {
    * Previews, asks, and writes. `moveLeaf`: the conversation moves too (after the files; a failure
    * puts the files back). Resolves false when the user cancelled or nothing was written.
    */
-  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: (() => Promise<void>) | undefined): Promise<boolean> {
+  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: (() => Promise<void>) | undefined, warmed?: Promise<PreviewDocs>): Promise<boolean> {
     if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
     const sc = this.code(session);
     const writable = plan.items.filter((i) => i.action !== 'unrestorable');
@@ -120,7 +130,7 @@ export class CodeRestore {
       return false;
     }
     const title = `Restore the code at ${this.deps.describe(session, id)}`;
-    let shown = await this.preview(sc, plan, title, PREVIEW_FIRST);
+    let shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
     let decision = await decideRestore(plan, title, !!moveLeaf, shown.hidden);
     if (decision === 'previewAll') {
       await closePreview(shown.label);
@@ -181,10 +191,30 @@ export class CodeRestore {
     return { resources, hidden: writable.length - shown.length };
   }
 
+  /**
+   * The first preview's documents, opened in the background while the user reads the choice: in a
+   * new window VS Code then loads their models, activates their languages and starts its diff
+   * worker before the click instead of after it (the preview's first diff came ~1 s sooner).
+   */
+  private warm(session: Session, plan: RestorePlan): Promise<PreviewDocs> {
+    const docs = this.previewDocs(this.code(session), plan, PREVIEW_FIRST);
+    void docs
+      .then(async ({ resources }) => {
+        const t0 = performance.now();
+        const uris = resources.flatMap(([, now, node]) => [now, node]);
+        await Promise.all(uris.map((u) => vscode.workspace.openTextDocument(u).then(undefined, () => undefined)));
+        // Any request to VS Code's editor worker starts it (links are computed there); the diffs run in it.
+        if (uris.length) await vscode.commands.executeCommand('vscode.executeLinkProvider', uris[0]).then(undefined, () => undefined);
+        this.deps.log(`restore preview: ${uris.length} documents ready in ${(performance.now() - t0).toFixed(0)} ms`);
+      })
+      .catch(() => undefined);
+    return docs;
+  }
+
   /** VS Code's multi-file diff editor with `first` files of the plan. Resolves with its tab's label and how many files it leaves out. */
-  private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number): Promise<{ label: string; hidden: number }> {
+  private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number, warmed?: Promise<PreviewDocs>): Promise<{ label: string; hidden: number }> {
     const t0 = performance.now();
-    const { resources, hidden } = await this.previewDocs(sc, plan, first);
+    const { resources, hidden } = (await warmed?.catch(() => undefined)) ?? (await this.previewDocs(sc, plan, first));
     const c = planCounts(plan);
     const conflicts = c.conflict ? `, ${c.conflict} conflict${c.conflict === 1 ? '' : 's'}` : '';
     const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${conflicts}${hidden ? ` (the first ${resources.length} shown)` : ''}`;
