@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { USAGE } from '../../src/cli.js';
-import { ensurePrivateDir } from '../../src/core/bridge/paths.js';
+import { ensurePrivateDir } from '../../src/core/platform/privateDir.js';
 import { encodeCwd } from '../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistant, entry, sessionText, tempDir, user } from '../support/tmp.js';

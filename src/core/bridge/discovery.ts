@@ -8,7 +8,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BridgeClient, BridgeError } from './client.js';
-import { allowedEndpoints, isPrivateDir, recordDirs, STEM_RE } from './paths.js';
+import { isPrivateDir } from '../platform/privateDir.js';
+import { allowedEndpoints, recordDirs, STEM_RE } from './paths.js';
 import { parseRecord, type BridgeRecord, type StateData } from './protocol.js';
 
 export interface DiscoveryOptions {

@@ -12,7 +12,7 @@ import { Session } from '../session/session.js';
 import { BridgeClient } from './client.js';
 import { readRecords } from './discovery.js';
 import { LineSplitter } from './framing.js';
-import { ensurePrivateDir } from './paths.js';
+import { ensurePrivateDir } from '../platform/privateDir.js';
 import type { PiProgram } from '../platform/piProgram.js';
 
 export interface HeadlessOptions {

@@ -11,7 +11,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type Node } from 'jsonc-parser';
-import { agentDirOf, ensurePrivateDir } from './paths.js';
+import { ensurePrivateDir } from '../platform/privateDir.js';
+import { agentDirOf } from './paths.js';
 
 export interface ConnectPaths {
   agentDir: string;

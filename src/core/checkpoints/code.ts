@@ -16,7 +16,8 @@ import { journals, type Journal } from './restoreJournal.js';
 import type { SnapshotLine } from './manifestLines.js';
 import { CheckpointStore } from './store.js';
 import { refName } from './retention.js';
-import { canonicalCwd, ensurePrivate, projectStore, readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
+import { ensurePrivateDir } from '../platform/privateDir.js';
+import { canonicalCwd, projectStore, readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
 
 export interface CodeOptions {
   agentDir: string;
@@ -128,7 +129,7 @@ export async function planCode(sc: SessionCode, targetId: string | null): Promis
 
 /** Writes a plan (see applyRestore), then records where the code now is. */
 export async function writeCode(sc: SessionCode, plan: RestorePlan, o: Omit<ApplyOptions, 'restoresDir' | 'sessionFile'>): Promise<ApplyResult> {
-  ensurePrivate(sc.restoresDir);
+  ensurePrivateDir(sc.restoresDir);
   const r = await applyRestore(plan, { merge: gitMerger(sc), ...o, restoresDir: sc.restoresDir, sessionFile: sc.sessionFile });
   await recordRestore(sc, plan.targetId);
   return r;

@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { blobSha, type Side } from './codeState.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { journalDir, journals, newId, readObject, saveJournal, writeBundle, type Journal, type JournalFile } from './restoreJournal.js';
-import { ensurePrivate } from './storePaths.js';
+import { ensurePrivateDir } from '../platform/privateDir.js';
 import { samePath } from '../session/repository.js';
 
 export type Resolution = 'mine' | 'theirs' | 'merge';
@@ -80,7 +80,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
-  ensurePrivate(dir);
+  ensurePrivateDir(dir);
   journal.bundle = await writeBundle(join(dir, 'objects.bin'), objects);
   saveJournal(o.restoresDir, journal);
   stepHook?.('journal-written', journal.id);

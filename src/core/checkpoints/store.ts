@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { git, GitError, zList } from './gitRun.js';
 import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
-import { ensurePrivate, projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
+import { ensurePrivateDir } from '../platform/privateDir.js';
+import { projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
 import { copyIndex, sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
 
@@ -79,7 +80,7 @@ export class CheckpointStore {
 
   private async ensure(): Promise<void> {
     const w = this.where;
-    for (const d of [w.root, w.indexDir, w.sessionsDir, w.restoresDir]) ensurePrivate(d);
+    for (const d of [w.root, w.indexDir, w.sessionsDir, w.restoresDir]) ensurePrivateDir(d);
     if (!existsSync(join(w.gitDir, 'HEAD'))) {
       // A fresh name, then a rename: two pis starting at once never see a half-made store.
       const tmp = `${w.gitDir}.${process.pid}.${Date.now().toString(36)}.tmp`;
@@ -96,7 +97,7 @@ export class CheckpointStore {
         if (!existsSync(join(w.gitDir, 'HEAD'))) throw e;
       }
     }
-    ensurePrivate(join(w.gitDir, 'info'));
+    ensurePrivateDir(join(w.gitDir, 'info'));
     // info/attributes outranks the project's .gitattributes: no filter, no eol or encoding conversion.
     writeIfChanged(join(w.gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
     writeIfChanged(join(w.gitDir, 'info', 'exclude'), `${this.settings.exclude.join('\n')}\n`);

@@ -4,7 +4,7 @@
 // which snapshot), `restores/` (the journal of each restore, for undo and for finishing a killed one).
 // The project key is the working folder's real path hashed, with its base name for people.
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
 export interface ProjectStore {
@@ -50,16 +50,6 @@ export function projectStore(agentDir: string, cwd: string): ProjectStore {
 export function safeSessionId(id: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id)) throw new Error(`not a session id pi-tree stores checkpoints for: ${JSON.stringify(id.slice(0, 80))}`);
   return id;
-}
-
-/** Makes `dir` (and parents) exist, private (0700), ours and not a symlink. */
-export function ensurePrivate(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  const st = lstatSync(dir);
-  if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** Checkpoint settings, read from `<agentDir>/pi-tree/settings.json` (written by the extension and the CLI). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient } from '../../../src/core/bridge/client.js';
 import { checkLiveness, findBridge, listBridges, readRecords } from '../../../src/core/bridge/discovery.js';
-import { ensurePrivateDir } from '../../../src/core/bridge/paths.js';
+import { ensurePrivateDir } from '../../../src/core/platform/privateDir.js';
 import type { BridgeRecord, StateData } from '../../../src/core/bridge/protocol.js';
 import { BridgeServer } from '../../../src/bridge/server.js';
 import { tempDir } from '../../support/tmp.js';
