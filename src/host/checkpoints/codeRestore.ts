@@ -36,8 +36,13 @@ type MoveResult = MoveReply & { cancelled?: boolean };
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
 interface PreviewDocs {
   resources: [vscode.Uri, vscode.Uri, vscode.Uri][];
+  /** The bytes of each resource's two sides, where known. */
+  sizes: number[];
   hidden: number;
 }
+
+/** At most this much of a preview is opened before the user chooses the code (the rest opens with the preview). */
+const WARM_BYTES = 16 * 1024 * 1024;
 
 const cancelledMove = (s: Session): MoveResult => ({ leafId: s.leafId, moved: false, cancelled: true });
 
@@ -181,14 +186,16 @@ export class CodeRestore {
       return t.kind === 'file' && !t.bytes ? [t.sha] : [];
     });
     const blobs = wanted.length ? ((await sc.checkpoints.store?.readBlobs([...new Set(wanted)])) ?? new Map<string, Buffer>()) : new Map<string, Buffer>();
+    const sizes: number[] = [];
     const resources = shown.map((item): [vscode.Uri, vscode.Uri, vscode.Uri] => {
       const sides = plan.sides.get(item.key)!;
       const target = sides.target.kind === 'file' ? (sides.target.bytes ?? blobs.get(sides.target.sha)) : undefined;
+      sizes.push((target?.length ?? 0) + (sides.now.kind === 'file' ? (sides.now.bytes?.length ?? 0) : 0));
       const left = sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
       const right = this.deps.docs.put(target, item.path, item.action === 'delete' ? 'absent at the node' : 'at the node');
       return [vscode.Uri.file(item.path), left, right];
     });
-    return { resources, hidden: writable.length - shown.length };
+    return { resources, sizes, hidden: writable.length - shown.length };
   }
 
   /**
@@ -199,9 +206,10 @@ export class CodeRestore {
   private warm(session: Session, plan: RestorePlan): Promise<PreviewDocs> {
     const docs = this.previewDocs(this.code(session), plan, PREVIEW_FIRST);
     void docs
-      .then(async ({ resources }) => {
+      .then(async ({ resources, sizes }) => {
         const t0 = performance.now();
-        const uris = resources.flatMap(([, now, node]) => [now, node]);
+        let budget = WARM_BYTES;
+        const uris = resources.filter((_, i) => (budget -= sizes[i]) >= 0).flatMap(([, now, node]) => [now, node]);
         await Promise.all(uris.map((u) => vscode.workspace.openTextDocument(u).then(undefined, () => undefined)));
         // Any request to VS Code's editor worker starts it (links are computed there); the diffs run in it.
         if (uris.length) await vscode.commands.executeCommand('vscode.executeLinkProvider', uris[0]).then(undefined, () => undefined);
