@@ -34,7 +34,7 @@ describe('checkpoints: the code follows the tree', () => {
       const both = vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' });
       await both.waitFor({ timeout: 30_000 });
       // the preview is readied while the choice is read: its files' documents (now, at the node) open before the click
-      await until(() => (vs.outputChannel().includes('restore preview: 6 documents ready') ? true : undefined), 30_000, 'the preview readied during the choice');
+      await vs.waitForOutput('restore preview: 6 documents ready');
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'readying writes nothing');
       await both.click();
       // the preview: every file now -> the node
@@ -110,6 +110,13 @@ describe('checkpoints: the code follows the tree', () => {
       await until(() => (read('src/app.ts') === 'v1\n' ? true : undefined), 30_000, 'the app as it was');
       assert.ok(!existsSync(join(workspace, 'gen/00.txt')) && !existsSync(join(workspace, 'gen/24.txt')), 'the generated files deleted');
       assert.equal(read('gen/03.txt'), 'mine\n', 'the file the user changed since is kept');
+      // forward again, conversation only: the leaf moves, the files stay, no preview opens
+      await selectByFind(wv, 'done: generate', paged.a2);
+      await wv.locator('[role="tree"]').press('Enter');
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation only' }).click();
+      await wv.locator(`[role="treeitem"][data-entry-id="${paged.a2}"].leaf`).waitFor({ timeout: 30_000 });
+      assert.equal(read('src/app.ts'), 'v1\n', 'the files stay');
+      assert.equal(await vs.page.locator(sel.multiDiff.root).count(), 0, 'no preview');
     },
     {
       sessions: async ({ agentDir, workspace: ws }) => {
@@ -122,11 +129,12 @@ describe('checkpoints: the code follows the tree', () => {
           writeFileSync(join(ws, 'src/app.ts'), 'v1\n');
         });
         paged.a1 = t1.answer;
-        await sim.turn('generate', [{ name: 'bash', args: { command: 'npm run generate' } }], () => {
+        const t2 = await sim.turn('generate', [{ name: 'bash', args: { command: 'npm run generate' } }], () => {
           writeFileSync(join(ws, 'src/app.ts'), 'v2\n');
           mkdirSync(join(ws, 'gen'), { recursive: true });
           for (let i = 0; i < 25; i++) writeFileSync(join(ws, `gen/${String(i).padStart(2, '0')}.txt`), `generated ${i}\n`);
         });
+        paged.a2 = t2.answer;
         writeFileSync(join(ws, 'gen/03.txt'), 'mine\n'); // the user's edit after the turn
       },
     },
