@@ -34,18 +34,22 @@ function landing(e: Entry): { leaf: string | null; editorText?: string } {
 
 /** Runs a change. `cmd`: the command context when called from /tree-bridge typed in pi (else dispatched). */
 export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: ExtensionCommandContext): Promise<unknown> {
-  const withCommand = <T>(fn: (ctx: ExtensionCommandContext) => Promise<T>) => (cmd ? fn(cmd) : live.viaCommand(fn));
   const deadline = Date.now() + ((req as { waitMs?: number }).waitMs ?? 0);
   const ifLeaf = (req as { ifLeaf?: string | null }).ifLeaf;
+  /** Runs `fn` in a command context of pi's (navigation and session switches need one), once pi is idle and the leaf is as the caller saw it. */
+  const whenIdle = <T>(fn: (ctx: ExtensionCommandContext) => Promise<T>) => {
+    const run = async (ctx: ExtensionCommandContext) => {
+      await live.waitIdle(deadline, ctx);
+      live.checkLeaf(ifLeaf, ctx);
+      return fn(ctx);
+    };
+    return cmd ? run(cmd) : live.viaCommand(run);
+  };
   switch (req.op) {
     case 'goto': {
       const r = req as BridgeRequest<'goto'>;
       entryOf(live.ctx, r.targetId);
-      return withCommand(async (ctx) => {
-        await live.waitIdle(deadline, ctx);
-        live.checkLeaf(ifLeaf, ctx);
-        return goto(live, ctx, r);
-      });
+      return whenIdle((ctx) => goto(live, ctx, r));
     }
     case 'fork':
     case 'clone': {
@@ -57,11 +61,7 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
       if (position === 'before' && !(e.type === 'message' && e.message?.role === 'user')) {
         throw new BridgeFailure('bad-args', `entry ${entryId} is not a user message: a fork starts before a user message (clone copies up to any entry)`);
       }
-      return withCommand(async (ctx) => {
-        await live.waitIdle(deadline, ctx);
-        live.checkLeaf(ifLeaf, ctx);
-        return fork(live, ctx, entryId, position);
-      });
+      return whenIdle((ctx) => fork(live, ctx, entryId, position));
     }
     case 'label': {
       const r = req as BridgeRequest<'label'>;
@@ -83,11 +83,7 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
     case 'restoreCode': {
       const r = req as BridgeRequest<'restoreCode'>;
       entryOf(live.ctx, r.targetId);
-      return withCommand(async (ctx) => {
-        await live.waitIdle(deadline, ctx);
-        live.checkLeaf(ifLeaf, ctx);
-        return restoreCode(live, ctx, r);
-      });
+      return whenIdle((ctx) => restoreCode(live, ctx, r));
     }
     case 'codeUndo': {
       await live.waitIdle(deadline);
