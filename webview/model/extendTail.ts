@@ -4,18 +4,12 @@
 // new leaf's item takes the old leaf's place, slot and row: no derive, no layout, work independent of the
 // session's size. Anything else (a new branch point, a label, a new run, a fold, find hits, filters)
 // returns false and the caller does a full pass. The result equals a full pass (test/webview/extendTail).
-import { passesFilter, type FilterMode } from '../../src/shared/treeFilter';
-import { isKeptKind, newItem, type Derived, type Item } from './derive';
+import { passesFilter } from '../../src/shared/treeFilter';
+import { isKeptKind, newItem, type DeriveInput, type Derived, type Item } from './derive';
 import type { Layout } from './layout';
-import type { TreeModel } from './treeModel';
 
-export interface TailInput {
-  model: TreeModel;
-  mode: FilterMode;
-  folded: ReadonlySet<string>;
-  expanded: ReadonlySet<string>;
-  forced?: Uint8Array;
-  hidden?: Uint8Array;
+/** What `derived` was made from, and what the model was then. */
+export interface TailInput extends DeriveInput {
   /** The model's leaf and size when `derived` was made. */
   oldLeaf: number;
   oldSize: number;
