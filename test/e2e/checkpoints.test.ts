@@ -49,17 +49,19 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.mouse.wheel(0, 200);
       await vs.page.locator(sel.quickInput.widget).waitFor();
       await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 files will be written and the conversation moves there' }).click();
-      await until(() => (read('src/reader.ts') === 'export const read = () => 1;\n' ? true : undefined), 30_000, 'the restored reader');
+      // done when it says so (a restore writes file by file)
+      const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
+      await toast.waitFor({ timeout: 30_000 });
+      assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n', 'the restored reader');
       assert.ok(!existsSync(join(workspace, 'a.txt')) && !existsSync(join(workspace, 'b.txt')));
       assert.equal(read('notes.txt'), 'mine\n', 'the user file untouched');
       // the conversation moved too
       await wv.locator(`[role="treeitem"][data-entry-id="${ids.a1}"].leaf`).waitFor({ timeout: 30_000 });
-      // Undo from the notification
-      const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
-      await toast.waitFor({ timeout: 30_000 });
       await vs.screenshot('restored');
+      // Undo from the notification
       await toast.locator(sel.notifications.button).filter({ hasText: 'Undo' }).click();
-      await until(() => (read('src/reader.ts') === 'export const read = () => 2;\n' ? true : undefined), 30_000, 'the reader put back');
+      await vs.page.locator(sel.notifications.toast).filter({ hasText: 'Put back 3 files' }).waitFor({ timeout: 30_000 });
+      assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'the reader put back');
       assert.equal(read('a.txt'), 'a\n');
       assert.equal(read('b.txt'), 'b\n');
     },
@@ -107,7 +109,11 @@ describe('checkpoints: the code follows the tree', () => {
         .waitFor({ timeout: 30_000 });
       assert.equal(read('src/app.ts'), 'v2\n', 'nothing written before the decision');
       await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore, keep my 1 changed file' }).click();
-      await until(() => (read('src/app.ts') === 'v1\n' ? true : undefined), 30_000, 'the app as it was');
+      await vs.page
+        .locator(sel.notifications.toast)
+        .filter({ hasText: /Restored \d+ files/ })
+        .waitFor({ timeout: 30_000 });
+      assert.equal(read('src/app.ts'), 'v1\n', 'the app as it was');
       assert.ok(!existsSync(join(workspace, 'gen/00.txt')) && !existsSync(join(workspace, 'gen/24.txt')), 'the generated files deleted');
       assert.equal(read('gen/03.txt'), 'mine\n', 'the file the user changed since is kept');
       // forward again, conversation only: the leaf moves, the files stay, no preview opens
