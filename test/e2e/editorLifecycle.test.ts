@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { describe } from 'node:test';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { until } from './uxHelpers.js';
+import { contextMenuItem } from './uxHelpers.js';
 
 describe('tree panels and editors of a session', () => {
   scenario('show in tree selects the entry; deleting the session closes its panel and its editor', async (vs) => {
@@ -27,23 +27,7 @@ describe('tree panels and editors of a session', () => {
     await vs.page.locator(sel.editor.activeTab).filter({ hasText: name }).waitFor({ timeout: 30_000 });
     // The row's context menu offers the same (it may close while the listing still redraws its
     // streamed rows: it is opened again until the item shows).
-    const asText = vs.page.locator(sel.contextMenu.item).filter({ hasText: 'Open Session File as Text' });
-    await until(
-      async () => {
-        await row.click({ button: 'right' });
-        if (
-          await asText.waitFor({ timeout: 5_000 }).then(
-            () => true,
-            () => false,
-          )
-        )
-          return true;
-        await vs.page.keyboard.press('Escape');
-        return undefined;
-      },
-      60_000,
-      "the session row's context menu",
-    );
+    const asText = await contextMenuItem(vs, row, 'Open Session File as Text', "the session row's context menu");
     await vs.page.keyboard.press('Escape');
     await asText.waitFor({ state: 'hidden' });
     const lenses = vs.page.locator(sel.codeLens.link).filter({ hasText: 'Show in tree' });

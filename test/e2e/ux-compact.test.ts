@@ -7,8 +7,7 @@ import { after, before, describe } from 'node:test';
 import { completionJson, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
 import { scenario } from './harness.js';
-import * as sel from './selectors.js';
-import { openTree, until } from './uxHelpers.js';
+import { contextMenuItem, openTree, until } from './uxHelpers.js';
 
 type Line = Record<string, unknown>;
 const lines = (t: string): Line[] =>
@@ -32,17 +31,7 @@ describe('compact from the explorer (#34 item 9)', () => {
       const wv = await openTree(vs, 'Plan the cache layer');
       // The node menu of the leaf (VS Code's own context menu of the webview) offers Compact….
       const row = wv.locator(`[role="treeitem"][data-entry-id="${leaf}"]`);
-      const item = vs.page.locator(sel.contextMenu.item).filter({ hasText: /^Compact…$/ });
-      await until(
-        async () => {
-          await row.click({ button: 'right' });
-          if (await item.isVisible()) return true;
-          await vs.page.keyboard.press('Escape');
-          return undefined;
-        },
-        60_000,
-        'the node menu with Compact…',
-      );
+      const item = await contextMenuItem(vs, row, /^Compact…$/, 'the node menu with Compact…');
       await vs.screenshot('menu');
       await item.click();
       const dialog = wv.locator('[data-dialog="compact"]');

@@ -1,6 +1,6 @@
 // Steps the e2e scenarios share: open a session's tree from the sidebar, read the selection, wait for a
 // condition.
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import type { VSCode } from './harness.js';
 import { until } from '../../scripts/lib/until.js';
 import * as sel from './selectors.js';
@@ -99,4 +99,40 @@ export async function selectByFind(wv: FrameLocator, text: string, id: string): 
   await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
   await wv.locator('button[data-action="find-next"]').click();
   await wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`).waitFor();
+}
+
+/**
+ * Opens `target`'s context menu (VS Code's own) until it offers `item`, and returns that item. The
+ * menu can open late or without the item (a row the listing redraws, a webview still sending its
+ * context): each try waits for the menu to show, and one without the item is closed, and seen gone,
+ * before the next right-click (a menu left open blocks every click under it).
+ */
+export async function contextMenuItem(vs: VSCode, target: Locator, item: string | RegExp, what: string): Promise<Locator> {
+  const menu = vs.page.locator(sel.contextMenu.menu);
+  const entry = vs.page.locator(sel.contextMenu.item).filter({ hasText: item });
+  const shown = (l: Locator, timeout: number): Promise<boolean> =>
+    l
+      .first()
+      .waitFor({ timeout })
+      .then(
+        () => true,
+        () => false,
+      );
+  await until(
+    async () => {
+      if (await menu.first().isVisible()) await vs.page.keyboard.press('Escape');
+      await menu
+        .first()
+        .waitFor({ state: 'hidden', timeout: 5_000 })
+        .catch(() => undefined);
+      await target.click({ button: 'right' });
+      if (!(await shown(menu, 5_000))) return undefined;
+      if (await shown(entry, 2_000)) return true;
+      await vs.page.keyboard.press('Escape');
+      return undefined;
+    },
+    60_000,
+    what,
+  );
+  return entry;
 }
