@@ -134,6 +134,68 @@ test('Compare with…: C marks, C on another entry compares; Shift+C compares wi
   await close(host);
 });
 
+test('code at a node (#32): the checkpoint marks, the files that differ from now, Compare with now and Restore code… ask the host by id', async () => {
+  const host = await open();
+  const page = host.page;
+  await host.delta({ type: 'codeMarks', ids: ['a1000000'] });
+  await page.locator('svg.scene g.node[data-entry-id="a1000000"] .code-mark').waitFor();
+  assert.equal(await page.locator('[role="treeitem"].checkpoint[data-entry-id="a1000000"]').count(), 1);
+  host.handlers.codeState = () => ({
+    how: 'snapshot',
+    files: [
+      { path: 'src/reader.ts', status: 'modified' },
+      { path: 'a.txt', status: 'added' },
+      { path: 'old.txt', status: 'deleted' },
+      { path: 'out.bin', status: 'unknown' },
+    ],
+    notes: [],
+  });
+  await selectId(host, 'a1000000');
+  // (the leaf, selected before, may have asked too: the marks came while it was shown)
+  await host.waitFor((m) => m.type === 'request' && m.body.kind === 'codeState' && m.body.id === 'a1000000');
+  const items = page.locator('.details .code-state .change-list li');
+  await items.first().waitFor();
+  assert.deepEqual(await items.allTextContents(), ['src/reader.ts', 'a.txt', 'old.txt', 'out.bin']);
+  assert.deepEqual(await items.locator('.codicon').evaluateAll((els) => els.map((e) => e.className)), [
+    'codicon codicon-diff-modified',
+    'codicon codicon-diff-added',
+    'codicon codicon-diff-removed',
+    'codicon codicon-question',
+  ]);
+  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => `${e.getAttribute('title')} | ${e.querySelector('[role="img"]')?.getAttribute('aria-label')}`)), [
+    'src/reader.ts: changed since this node | changed since this node',
+    'a.txt: created since this node | created since this node',
+    'old.txt: deleted since this node | deleted since this node',
+    'out.bin: not known at this node | not known at this node',
+  ]);
+  assert.match((await page.locator('.details .code-state p.muted').first().textContent()) ?? '', /^3 files differ from now, 1 not known \(from a checkpoint\)\.$/);
+  // both buttons draw their icon (inside the UI kit's shadow root)
+  for (const [action, icon] of [
+    ['code-diff', 'diff-multiple'],
+    ['restore-code', 'history'],
+  ]) {
+    const b = page.locator(`.details .code-state [data-action="${action}"]`);
+    await page.waitForFunction(([a, i]) => !!document.querySelector(`.details .code-state [data-action="${a}"]`)?.shadowRoot?.querySelector(`vscode-icon[name="${i}"]`), [action, icon]);
+    const req = host.nextRequest(action === 'code-diff' ? 'openCodeDiff' : 'restoreCode');
+    await b.click();
+    assert.deepEqual(await req, { kind: action === 'code-diff' ? 'openCodeDiff' : 'restoreCode', id: 'a1000000' });
+  }
+  // another node: the same buttons (kept, not made again), asking for that node
+  await page.locator('.details .code-state [data-action="restore-code"]').evaluate((b) => ((b as unknown as { __kept: boolean }).__kept = true));
+  await selectId(host, 'a4000000');
+  await page.locator('.details .code-state p.muted', { hasText: /^3 files differ/ }).waitFor();
+  assert.equal(await page.locator('.details .code-state [data-action="restore-code"]').evaluate((b) => (b as unknown as { __kept?: boolean }).__kept), true);
+  const again = host.nextRequest('restoreCode');
+  await page.locator('.details .code-state [data-action="restore-code"]').click();
+  assert.deepEqual(await again, { kind: 'restoreCode', id: 'a4000000' });
+  // the same files as now: no buttons, it says so
+  host.handlers.codeState = () => ({ how: 'snapshot', files: [], notes: [] });
+  await selectId(host, 'u2000000');
+  await page.locator('.details .code-state p.muted', { hasText: 'The files now are as they were here (from a checkpoint).' }).waitFor();
+  assert.equal(await page.locator('.details .code-state [data-action="restore-code"]').count(), 0);
+  await close(host);
+});
+
 test('a branch marked hidden leaves the view (kept by the host), the header toggles it back; folding off the current path', async () => {
   const host = await open();
   const page = host.page;

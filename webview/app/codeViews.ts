@@ -2,7 +2,7 @@
 // the code changes of an entry and of a branch in the details pane, export as Markdown, the hidden mark
 // for dead-end branches, and family link nodes (a click opens the other session). Everything is a
 // request naming entry ids or a link token; the host does the rest.
-import type { ChangeView, NodeView, RequestFn, SessionMeta } from '../../src/protocol';
+import type { ChangeView, CodeStateReply, NodeView, RequestFn, SessionMeta } from '../../src/protocol';
 import { renderBranchFiles, renderChanges } from '../details/changesList';
 import type { DetailsExtras } from '../details/detailsPane';
 import { isLink, linkToken } from '../family/familyNodes';
@@ -15,6 +15,13 @@ import { after } from '../ui/schedule';
 
 /** How long a node stays shown before the details pane asks for the code there. */
 const CODE_STATE_DELAY_MS = 150;
+/** A file's mark in "Code at this node", and what it says: the change from this node to the files now. */
+const CODE_STATUS: Record<CodeStateReply['files'][number]['status'], [icon: string, since: string]> = {
+  added: ['diff-added', 'created since this node'],
+  deleted: ['diff-removed', 'deleted since this node'],
+  modified: ['diff-modified', 'changed since this node'],
+  unknown: ['question', 'not known at this node'],
+};
 
 export interface CodeViewsHost {
   request: RequestFn;
@@ -285,20 +292,27 @@ export class CodeViews implements DetailsExtras {
         const ul = h('ul', 'change-list');
         for (const f of r.files.slice(0, 50)) {
           const li = h('li', `change code-${f.status}`);
-          li.append(
-            h('span', `codicon codicon-${f.status === 'added' ? 'diff-added' : f.status === 'deleted' ? 'diff-removed' : f.status === 'unknown' ? 'question' : 'diff-modified'}`),
-            h('span', 'change-path', f.path),
-          );
+          const [icon, since] = CODE_STATUS[f.status];
+          const mark = h('span', `codicon codicon-${icon}`);
+          mark.setAttribute('role', 'img');
+          mark.setAttribute('aria-label', since);
+          li.title = `${f.path}: ${since}`;
+          li.append(mark, h('span', 'change-path', f.path));
           ul.append(li);
         }
         if (r.files.length > 50) ul.append(h('li', 'muted', `… ${r.files.length - 50} more`));
         const row = h('div', 'details-actions');
         if (known.length) {
-          const diff = button('Compare with now', 'code-diff', { icon: 'diff-multiple', secondary: true });
-          diff.addEventListener('click', () => void this.codeRequest({ kind: 'openCodeDiff', id: n.id }, 'Opened the code at this node against now'));
-          const restore = button('Restore code…', 'restore-code', { icon: 'history', secondary: true });
-          restore.addEventListener('click', () => void this.codeRequest({ kind: 'restoreCode', id: n.id }, 'Restore finished or cancelled'));
-          row.append(diff, restore);
+          // (kept from node to node, as the actions are: a new UI-kit button draws its icon a moment late)
+          row.append(
+            this.pool.get(
+              'Compare with now',
+              'code-diff',
+              { icon: 'diff-multiple', secondary: true },
+              () => void this.codeRequest({ kind: 'openCodeDiff', id: n.id }, 'Opened the code at this node against now'),
+            ),
+            this.pool.get('Restore code…', 'restore-code', { icon: 'history', secondary: true }, () => void this.codeRequest({ kind: 'restoreCode', id: n.id }, 'Restore finished or cancelled')),
+          );
         }
         slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'muted', summary), ...(r.files.length ? [ul] : []), row, ...r.notes.slice(0, 3).map((t) => h('p', 'muted', t)));
         if (r.skipped)
