@@ -153,6 +153,32 @@ test('actions send exactly the requests the host expects', async () => {
   await close(host);
 });
 
+test("the details pane's buttons keep their icons from render to render: no stylesheet fetched again, every icon a drawn codicon", async () => {
+  const host = await small();
+  const page = host.page;
+  const codiconLoads = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /codicon/.test(e.name)).length);
+  await selectId(host, 'u3000000');
+  const loads = await codiconLoads();
+  // each selection renders the pane again, moving the kept buttons into it
+  for (const id of ['a3000000', 'u2000000', 'a4000000', 'u3000000']) await selectId(host, id);
+  assert.equal(await codiconLoads(), loads, 'the codicon stylesheet is not fetched again');
+  const icons = await page.locator('.details .details-actions vscode-button').evaluateAll((bs) =>
+    bs.map((b) => {
+      const i = b.querySelector(':scope > .codicon[slot="content-before"]');
+      if (!i) return `${b.textContent}: no icon`;
+      const before = getComputedStyle(i, '::before');
+      const box = i.getBoundingClientRect();
+      return before.fontFamily.includes('codicon') && before.content !== 'none' && box.width === 16 ? 'ok' : `${b.textContent}: ${before.fontFamily} ${before.content} ${box.width}`;
+    }),
+  );
+  assert.ok(icons.length >= 5, `buttons: ${icons.length}`);
+  assert.deepEqual(
+    icons.filter((r) => r !== 'ok'),
+    [],
+  );
+  await close(host);
+});
+
 test('deltas update the tree in place: appended, leafMoved, labelChanged, renamed', async () => {
   const host = await small();
   const page = host.page;

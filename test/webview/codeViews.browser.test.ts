@@ -169,13 +169,13 @@ test('code at a node (#32): the checkpoint marks, the files that differ from now
     'out.bin: not known at this node | not known at this node',
   ]);
   assert.match((await page.locator('.details .code-state p.muted').first().textContent()) ?? '', /^3 files differ from now, 1 not known \(from a checkpoint\)\.$/);
-  // both buttons draw their icon (inside the UI kit's shadow root)
+  // both buttons draw their icon (a codicon of the page in the button's slot)
   for (const [action, icon] of [
     ['code-diff', 'diff-multiple'],
     ['restore-code', 'history'],
   ]) {
     const b = page.locator(`.details .code-state [data-action="${action}"]`);
-    await page.waitForFunction(([a, i]) => !!document.querySelector(`.details .code-state [data-action="${a}"]`)?.shadowRoot?.querySelector(`vscode-icon[name="${i}"]`), [action, icon]);
+    await page.waitForFunction(([a, i]) => !!document.querySelector(`.details .code-state [data-action="${a}"]`)?.querySelector(`:scope > .codicon-${i}[slot="content-before"]`), [action, icon]);
     const req = host.nextRequest(action === 'code-diff' ? 'openCodeDiff' : 'restoreCode');
     await b.click();
     assert.deepEqual(await req, { kind: action === 'code-diff' ? 'openCodeDiff' : 'restoreCode', id: 'a1000000' });

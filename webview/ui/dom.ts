@@ -9,14 +9,42 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, t
 }
 
 export function button(label: string, action: string, opts: ButtonOpts = {}): HTMLElement {
-  const b = document.createElement('vscode-button') as HTMLElement & { disabled: boolean; secondary: boolean; icon: string };
-  b.textContent = label;
+  const b = document.createElement('vscode-button') as HTMLElement & { disabled: boolean; secondary: boolean };
+  b.append(label);
   b.dataset.action = action;
   if (opts.secondary) b.setAttribute('secondary', '');
-  if (opts.icon) b.setAttribute('icon', opts.icon);
+  if (opts.icon) setIcon(b, opts.icon);
   if (opts.disabled) b.setAttribute('disabled', '');
   if (opts.title) b.title = opts.title;
   return b;
+}
+
+/**
+ * A button's icon as a codicon of the page in its `content-before` slot, not the UI kit's `icon`
+ * attribute: that one draws a `vscode-icon` whose shadow root links the codicon stylesheet again, and
+ * every time the button is attached anew (each render of the details pane) the webview fetched it
+ * again through VS Code's service worker, the icon blank until it came.
+ */
+function setIcon(b: HTMLElement, icon: string | undefined): void {
+  const old = b.querySelector(':scope > .codicon[slot="content-before"]');
+  if (!icon) return void old?.remove();
+  const cls = `codicon codicon-${icon}`;
+  if (old) {
+    if (old.className !== cls) old.className = cls;
+    return;
+  }
+  const span = h('span', cls);
+  span.slot = 'content-before';
+  span.setAttribute('aria-hidden', 'true');
+  b.prepend(span);
+}
+
+/** The button's label: its text, the icon left as it is. */
+function setLabel(b: HTMLElement, label: string): void {
+  const text = [...b.childNodes].find((c) => c.nodeType === Node.TEXT_NODE);
+  if (text) {
+    if (text.nodeValue !== label) text.nodeValue = label;
+  } else b.append(label);
 }
 
 type ButtonOpts = { secondary?: boolean; icon?: string; disabled?: boolean; title?: string };
@@ -34,13 +62,10 @@ export class ButtonPool {
     if (kept) {
       kept.run = run;
       const b = kept.el;
-      if (b.textContent !== label) b.textContent = label;
+      setLabel(b, label);
       toggle(b, 'secondary', !!opts.secondary);
       toggle(b, 'disabled', !!opts.disabled);
-      if ((b.getAttribute('icon') ?? undefined) !== opts.icon) {
-        if (opts.icon) b.setAttribute('icon', opts.icon);
-        else b.removeAttribute('icon');
-      }
+      setIcon(b, opts.icon);
       if (b.title !== (opts.title ?? '')) b.title = opts.title ?? '';
       return b;
     }
