@@ -73,6 +73,29 @@ test('Enter in the focus box asks the model; Shift+Enter is a new line', async (
   await page.context().close();
 });
 
+test('a long summary to review opens at its start, the caret there', async () => {
+  const host = await open();
+  const page = host.page;
+  const summary = Array.from({ length: 40 }, (_, i) => `## Part ${i + 1}\n- line ${i + 1}`).join('\n\n');
+  host.handlers.summaryPreview = () => ({ previewId: 'p-long', summary, details: { readFiles: [], modifiedFiles: [] }, entryCount: 9 });
+  await selectId(host, 'u4000000');
+  await page.keyboard.press('Shift+Enter');
+  const sum = page.locator('[data-dialog="summary"]');
+  await sum.locator('[data-action="summary-default"]').click();
+  const area = sum.locator('vscode-textarea[data-field="summary"] textarea');
+  await area.waitFor();
+  await page.waitForFunction(() => document.activeElement?.localName === 'vscode-textarea');
+  await idle(page);
+  const at = await area.evaluate((t) => {
+    const ta = t as HTMLTextAreaElement;
+    return { start: ta.selectionStart, end: ta.selectionEnd, top: ta.scrollTop, scrolls: ta.scrollHeight > ta.clientHeight, value: ta.value.length };
+  });
+  assert.deepEqual(at, { start: 0, end: 0, top: 0, scrolls: true, value: summary.length });
+  await page.keyboard.press('Escape');
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});
+
 test('the shortcut sheet tells the 0 (zero) key from the letter O', async () => {
   const host = await open();
   const page = host.page;

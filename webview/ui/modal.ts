@@ -33,10 +33,19 @@ export function modal(kind: string, title: string): { el: HTMLElement; body: HTM
   return { el, body, actions };
 }
 
-/** Focuses the first field or enabled button of `el` once it is on the page. */
+/**
+ * Focuses the first field or enabled button of `el` once it is on the page. A text area with text (a
+ * summary to review) shows its start, the caret there: its value was set in code, which leaves the
+ * caret at the end, and focusing it scrolled a long summary to its last lines.
+ */
 export function focusFirst(el: HTMLElement): void {
   onFrame(() => {
     const f = el.querySelector<HTMLElement>('vscode-textarea, vscode-textfield, vscode-button:not([disabled]), button');
     f?.focus();
+    const area = f?.localName === 'vscode-textarea' ? (f as HTMLElement & { wrappedElement?: HTMLTextAreaElement }).wrappedElement : undefined;
+    if (area?.value) {
+      area.setSelectionRange(0, 0);
+      area.scrollTop = 0;
+    }
   });
 }
