@@ -20,8 +20,20 @@ describe('Continue in pi finds pi (#34 item 1)', () => {
       assert.match(String(demo['piTree.piCommand']), /pi$/, 'the demo names the project pi');
       await vs.openContainer();
       const row = vs.treeRows().filter({ hasText: 'What does the leaf of a pi session mean?' });
-      await row.hover();
-      await row.locator('.action-label[aria-label="Continue in pi"]').click();
+      // The row's inline action shows while the pointer is on the row: the listing may redraw its rows
+      // under the pointer (sessions read later), so the hover is made again until the click lands.
+      const action = row.locator('.action-label[aria-label="Continue in pi"]');
+      await until(
+        async () => {
+          await row.hover();
+          return action.click({ timeout: 5_000 }).then(
+            () => true,
+            () => undefined,
+          );
+        },
+        60_000,
+        "the row's Continue in pi",
+      );
       // pi 1.6.0 runs in the terminal with pi-tree's bridge: the sidebar marks the session connected.
       await row.filter({ hasText: 'pi connected' }).waitFor({ timeout: 90_000 });
       assert.equal(await vs.notifications().filter({ hasText: 'not installed' }).count(), 0);
