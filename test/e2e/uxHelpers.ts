@@ -1,5 +1,5 @@
-// Steps the e2e scenarios share: open a session's tree from the sidebar, read the selection, wait for a
-// condition.
+// Steps the e2e scenarios share: open a session's tree from the sidebar, read the selection, open a
+// context menu, wait for a condition.
 import type { FrameLocator, Locator } from 'playwright-core';
 import type { VSCode } from './harness.js';
 import { until } from '../../scripts/lib/until.js';

@@ -303,7 +303,7 @@ export class CodeViews implements DetailsExtras {
         if (r.files.length > 50) ul.append(h('li', 'muted', `… ${r.files.length - 50} more`));
         const row = h('div', 'details-actions');
         if (known.length) {
-          // (kept from node to node, as the actions are: a new UI-kit button draws its icon a moment late)
+          // (kept from node to node, as the actions are: making a UI-kit button costs a component render)
           row.append(
             this.pool.get(
               'Compare with now',
