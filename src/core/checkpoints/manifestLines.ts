@@ -7,7 +7,19 @@ export type SnapshotKind = 'baseline' | 'before' | 'after' | 'restore';
 
 export interface SkippedFile {
   path: string;
-  why: 'size' | 'nested-repository' | 'special';
+  /**
+   * size: larger than the limit; nested-repository: a folder holding its own .git (path ends in '/');
+   * special: a FIFO, socket or device; name-not-utf8: a name git would list but pi-tree cannot hold as
+   * text; link-outside: an edit or write went through a link in the folder to a file outside it;
+   * beyond-link: a path under a folder that is a symbolic link now.
+   */
+  why: 'size' | 'nested-repository' | 'special' | 'name-not-utf8' | 'link-outside' | 'beyond-link';
+}
+
+/** A file's side as the agent left it (sha null: absent). */
+export interface AgentSide {
+  sha: string | null;
+  mode: number;
 }
 
 /** A file outside the working folder that an `edit` or `write` changed: its content (sha null: absent, mode 0; or not captured, mode -1). */
@@ -32,12 +44,38 @@ export interface SnapshotLine {
   bytes?: number;
   skipped?: { count: number; files: SkippedFile[] };
   external?: ExternalFile[];
-  /** 'after': the paths the turn changed (its 'before' snapshot against this one). */
+  /**
+   * 'after': the paths the turn changed (its 'before' snapshot against this one). 'baseline' with
+   * `killedTurn`: the paths changed since a turn's 'before' snapshot that never got its 'after' (pi was
+   * killed mid-turn): the agent's, not the user's.
+   */
   changed?: string[];
-  /** 'before': the paths changed since the previous snapshot, between turns (by the user, say). */
+  /**
+   * The paths changed since the session's previous snapshot by someone other than the agent (the user,
+   * between turns): on 'before' lines, on 'baseline' lines (changes made while no pi ran the session),
+   * and on 'restore' lines (changes the restore did not write).
+   */
   between?: string[];
-  /** 'restore': the entry whose code was restored; 'baseline': pi's leaf when the session started. */
+  /** 'restore': the entry whose code the folder now holds; 'baseline': pi's leaf when the session started. */
   target?: string;
+  /** 'baseline': the session's previous snapshot was a 'before' with no 'after' (see `changed`). */
+  killedTurn?: true;
+  /**
+   * Permission bits of files this snapshot looked at that no one but their owner may read (a 0600
+   * secret): git keeps only 644/755, and a restore that recreates such a file gives it these bits.
+   */
+  modes?: Record<string, number>;
+  /** 'restore': the paths the restore (or undo, redo) wrote with the agent's content at `target`. */
+  restored?: string[];
+  /**
+   * 'restore': the paths where the folder holds the user's content after it (kept, merged, or changed
+   * back by an undo), each with the agent's side at `target`: the base of a later merge, and a conflict
+   * the next time a restore would overwrite it.
+   */
+  user?: Record<string, AgentSide>;
+  /** 'restore': the journal this line records (a restore, or its undo / redo: `step`). */
+  journal?: string;
+  step?: 'restore' | 'undo' | 'redo';
 }
 
 /** Capture turned itself off for the session (the reason is shown once in pi and once in pi-tree). */
