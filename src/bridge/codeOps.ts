@@ -1,11 +1,13 @@
-// Restores of the code through the pi running the session (issue #32): pi is idle (the request waited
-// for it), the capture's queue holds still while the files are written, and the files and pi's leaf
-// move as one action: a failed move puts the files back, a failed write leaves the leaf.
+// Restores of the code through the pi running the session: pi is idle (the request waited for it), the
+// capture's queue holds still while the files are written, and the files and pi's leaf move as one
+// action: a failed move puts the files back, a failed write leaves the leaf. An undo moves pi's leaf
+// back too when the restore moved it (and pi has not moved on since).
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { agentDirOf } from '../core/bridge/paths.js';
 import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/bridge/protocol.js';
-import { finishPending, planCode, redoCode, sessionCode, undoCode, writeCode } from '../core/checkpoints/code.js';
-import { PlanChangedError, type Resolution } from '../core/checkpoints/restoreApply.js';
+import { finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/code.js';
+import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/restoreApply.js';
+import { canonicalCwd } from '../core/checkpoints/storePaths.js';
 import { Session } from '../core/session/session.js';
 import { captureFor } from './checkpoints.js';
 import type { LiveBridge } from './live.js';
@@ -16,24 +18,40 @@ async function alone<T>(live: LiveBridge, op: () => Promise<T>): Promise<T> {
   return c ? c.exclusive(op) : op();
 }
 
+/** The session's code as this pi sees it: pi's own working folder is the one the user runs it in. */
+async function codeOf(live: LiveBridge, ctx: ExtensionCommandContext): Promise<SessionCode> {
+  const session = await Session.open(live.sessionFile);
+  const own = canonicalCwd(ctx.cwd);
+  return sessionCode(session, { agentDir: agentDirOf(process.env), vouched: (cwd) => cwd === own });
+}
+
+/** pi's leaf moved to `to` if it is still at `expect` (pi cannot move before the first entry). */
+async function navigate(ctx: ExtensionCommandContext, to: string | null, expect: string | null): Promise<boolean> {
+  if (to === null || ctx.sessionManager.getLeafId() !== expect) return false;
+  const nav = await ctx.navigateTree(to, { summarize: false });
+  return !nav.cancelled;
+}
+
 export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'restoreCode'>): Promise<RestoreCodeData> {
   return alone(live, async () => {
-    const session = await Session.open(live.sessionFile);
-    const sc = sessionCode(session, { agentDir: agentDirOf(process.env) });
-    await finishPending(sc);
+    const sc = await codeOf(live, ctx);
+    await finishPending(sc, async (j) => void (j.leaf && (await navigate(ctx, j.leaf.targetId, ctx.sessionManager.getLeafId()))));
     const plan = await planCode(sc, r.targetId);
     if (r.fingerprint && plan.fingerprint !== r.fingerprint) throw new BridgeFailure('stale', 'the files changed since the preview; nothing was written. Look at the preview again.');
     const open = plan.items.filter((i) => i.action === 'conflict' && !r.force && !r.resolutions?.[i.key]);
     if (open.length) throw new BridgeFailure('bad-args', `${open.length} conflicting file(s) need a choice: ${open.map((i) => i.key).join(', ')}`);
     const resolutions = new Map<string, Resolution>(Object.entries(r.resolutions ?? {}));
+    const fromId = ctx.sessionManager.getLeafId();
     try {
       const res = await writeCode(sc, plan, {
         force: r.force,
         resolutions,
+        confirmed: new Set(r.allowOutside ?? []),
         ...(r.conversation
           ? {
               moveLeaf: {
                 targetId: r.targetId,
+                fromId,
                 run: async () => {
                   const nav = await ctx.navigateTree(r.targetId, { summarize: false });
                   if (nav.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
@@ -43,20 +61,34 @@ export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext
           : {}),
       });
       live.refresh();
-      return { journalId: res.journal.id, written: res.written, skipped: res.skipped, leafId: ctx.sessionManager.getLeafId() };
+      return { journalId: res.journal.id, written: res.written, skipped: res.skipped, merged: res.merged, warnings: res.warnings, leafId: ctx.sessionManager.getLeafId() };
     } catch (e) {
       if (e instanceof PlanChangedError) throw new BridgeFailure('stale', e.message);
+      if (e instanceof OutsideWriteError || e instanceof RestoreRefusedError) throw new BridgeFailure('bad-args', e.message);
       throw e;
     }
   });
 }
 
-export async function codeUndo(live: LiveBridge, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
+export async function codeUndo(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
   return alone(live, async () => {
-    const session = await Session.open(live.sessionFile);
-    const sc = sessionCode(session, { agentDir: agentDirOf(process.env) });
-    await finishPending(sc);
-    const res = await (r.redo ? redoCode(sc, !!r.force) : undoCode(sc, !!r.force));
-    return { journalId: res.journal.id, written: res.written, conflicts: res.conflicts };
+    const sc = await codeOf(live, ctx);
+    await finishPending(sc, async (j) => void (j.leaf && (await navigate(ctx, j.leaf.targetId, ctx.sessionManager.getLeafId()))));
+    const o = { force: !!r.force, moveLeaf: (to: string | null, expect: string | null) => navigate(ctx, to, expect) };
+    try {
+      const res = await (r.redo ? redoCode(sc, o) : undoCode(sc, o));
+      live.refresh();
+      return {
+        journalId: res.journal.id,
+        written: res.written,
+        conflicts: res.conflicts,
+        ...(res.leafMoved ? { leafMoved: true } : {}),
+        ...(res.leafStayed ? { leafStayed: true } : {}),
+        warnings: res.warnings,
+      };
+    } catch (e) {
+      if (e instanceof RestoreRefusedError) throw new BridgeFailure('bad-args', e.message);
+      throw e;
+    }
   });
 }

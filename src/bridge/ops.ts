@@ -86,9 +86,8 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
       return whenIdle((ctx) => restoreCode(live, ctx, r));
     }
     case 'codeUndo': {
-      await live.waitIdle(deadline);
-      live.checkLeaf(ifLeaf);
-      return codeUndo(live, req as BridgeRequest<'codeUndo'>);
+      const r = req as BridgeRequest<'codeUndo'>;
+      return whenIdle((ctx) => codeUndo(live, ctx, r));
     }
     default:
       throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);

@@ -22,6 +22,9 @@ import {
 } from '../core/checkpoints/code.js';
 import type { Side } from '../core/checkpoints/codeState.js';
 import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
+import { needsConfirming } from '../core/checkpoints/restoreApply.js';
+import { within } from '../core/checkpoints/restoreGuards.js';
+import { canonicalCwd } from '../core/checkpoints/storePaths.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { Session } from '../core/session/session.js';
 import { runningPi } from './bridgeRouting.js';
@@ -33,7 +36,9 @@ const json = (io: CliIO, v: unknown) => io.json(`${JSON.stringify(v, null, 2)}\n
 
 async function open(file: string, io: CliIO): Promise<{ session: Session; sc: SessionCode }> {
   const session = await Session.open(resolve(file));
-  const sc = sessionCode(session, { agentDir: agentDirOf(io.env), env: io.env });
+  // The user runs pi-tree for the folder they run it in (or pi's folder layout backs the session's).
+  const here = canonicalCwd(process.cwd());
+  const sc = sessionCode(session, { agentDir: agentDirOf(io.env), env: io.env, vouched: (cwd) => within(here, cwd) });
   return { session, sc };
 }
 
@@ -74,7 +79,7 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] | pi-tree restore FILE --undo|--redo [--force]';
+const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force]';
 
 export async function restore(argv: string[], io: CliIO): Promise<number> {
   const opts = {
@@ -84,6 +89,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     conversation: { type: 'boolean' },
     undo: { type: 'boolean' },
     redo: { type: 'boolean' },
+    'allow-outside': { type: 'boolean' },
   } as const;
   const { values, positionals } = args(argv, opts, [1, 2], RESTORE_USAGE);
   const flip = values.undo ? 'undo' : values.redo ? 'redo' : undefined;
@@ -98,30 +104,40 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   if (values['dry-run']) {
     if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {
-    const finished = await finishPending(sc, async (j) => {
+    const done = await finishPending(sc, async (j) => {
       if (j.leaf && session.leafId !== j.leaf.targetId) await session.moveTo(j.leaf.targetId);
     });
-    for (const j of finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+    for (const j of done.finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+    for (const w of done.warnings) io.err(`warning: ${safeText(w)}\n`);
   }
   if (flip) {
-    const r = await (flip === 'undo' ? undoCode(sc, !!values.force) : redoCode(sc, !!values.force));
+    const moveLeaf = async (to: string | null, expect: string | null) => {
+      await session.refresh();
+      if (session.leafId !== expect) return false;
+      await session.moveTo(to);
+      return true;
+    };
+    const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force, moveLeaf });
     if (r.conflicts.length) {
       io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
       return 1;
     }
-    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped });
-    else
+    for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
+    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped, ...(r.leafMoved ? { leafId: session.leafId } : {}) });
+    else {
+      const conv = r.leafMoved ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
       io.out(
-        `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
+        `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${conv}${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
       );
+    }
     return 0;
   }
   const target = entryId(session, positionals[1]);
   const plan = await planCode(sc, target);
   const counts = planCounts(plan);
   if (values['dry-run']) {
-    if (values.json) json(io, planJson(plan));
-    else printPlan(io, plan);
+    if (values.json) json(io, planJson(plan, sc));
+    else printPlan(io, plan, sc);
     return 0;
   }
   if (counts.conflict && !values.force) {
@@ -129,11 +145,19 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     io.err(`${counts.conflict} file(s) changed outside the agent since the latest checkpoint: ${names.join(', ')}; nothing written (--force takes the node's version)\n`);
     return 1;
   }
+  const outside = needsConfirming(plan, sc.cwdVouched);
+  if (outside.length && !values['allow-outside']) {
+    io.err(`${outsideWords(outside, sc)}: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`);
+    return 1;
+  }
+  const fromId = session.leafId;
   const move = values.conversation ? await moveTarget(session, target) : undefined;
   const r = await writeCode(sc, plan, {
     force: !!values.force,
-    ...(move ? { moveLeaf: { targetId: move.leaf, run: async () => void (await session.moveTo(move.leaf)) } } : {}),
+    confirmed: new Set(values['allow-outside'] ? outside : []),
+    ...(move ? { moveLeaf: { targetId: move.leaf, fromId, run: async () => void (await session.moveTo(move.leaf)) } } : {}),
   });
+  for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
   if (values.json)
     json(io, {
       journal: r.journal.id,
@@ -141,6 +165,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
       skipped: r.skipped,
       unrestorable: plan.items.filter((i) => i.action === 'unrestorable').map((i) => i.path),
       ...(move ? { leafId: move.leaf } : {}),
+      ...(r.warnings.length ? { warnings: r.warnings } : {}),
     });
   else {
     io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${move ? ', and moved the conversation there' : ''}\n`);
@@ -149,6 +174,14 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
   }
   return 0;
+}
+
+/** Why these files need --allow-outside, in words. */
+function outsideWords(paths: readonly string[], sc: SessionCode): string {
+  const n = `${paths.length} file${paths.length === 1 ? '' : 's'}`;
+  return sc.cwdVouched
+    ? `${n} outside the session's working folder (${safeText(sc.cwd)}) would be written`
+    : `the session's working folder ${safeText(sc.cwd)} is not where pi keeps it nor where you run pi-tree; ${n} would be written there`;
 }
 
 /** The restore through the pi running the session: pi waits for its turn to end, files and leaf move as one. */
@@ -163,7 +196,9 @@ async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, po
         io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
         return 1;
       }
-      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s)\n`);
+      for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
+      const conv = r.leafMoved ? `, and moved the conversation ${values.redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
+      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s)${conv}\n`);
       return 0;
     }
     const target = entryId(session, positionals[1]);
@@ -176,7 +211,19 @@ async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, po
       );
       return 1;
     }
-    const r = await client.request('restoreCode', { ...common, targetId: target, fingerprint: plan.fingerprint, ...(values.conversation ? { conversation: true } : {}) });
+    const outside = needsConfirming(plan, sc.cwdVouched);
+    if (outside.length && !values['allow-outside']) {
+      io.err(`${outsideWords(outside, sc)}: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`);
+      return 1;
+    }
+    const r = await client.request('restoreCode', {
+      ...common,
+      targetId: target,
+      fingerprint: plan.fingerprint,
+      ...(values.conversation ? { conversation: true } : {}),
+      ...(outside.length ? { allowOutside: outside } : {}),
+    });
+    for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
     if (values.json) json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId });
     else io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi${values.conversation ? ', and moved the conversation there' : ''}\n`);
     return 0;
@@ -185,25 +232,28 @@ async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, po
   }
 }
 
-function planJson(plan: RestorePlan): unknown {
+function planJson(plan: RestorePlan, sc: SessionCode): unknown {
   return {
     targetId: plan.targetId,
     from: plan.from,
     target: plan.target,
     counts: planCounts(plan),
     same: plan.same,
-    items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), now: i.now, target: i.target })),
+    items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), ...(i.outside ? { outside: true } : {}), now: i.now, target: i.target })),
     notes: plan.notes,
+    needsAllowOutside: needsConfirming(plan, sc.cwdVouched),
   };
 }
 
-function printPlan(io: CliIO, plan: RestorePlan): void {
+function printPlan(io: CliIO, plan: RestorePlan, sc: SessionCode): void {
   const c = planCounts(plan);
   io.out(
     `Restoring the code at ${safeText(plan.targetId ?? 'root')} would change ${c.create + c.modify + c.delete} file(s): ${c.create} created, ${c.modify} modified, ${c.delete} deleted; ${c.conflict} conflict(s), ${c.unrestorable} not restorable; ${plan.same} already as there\n`,
   );
   for (const i of plan.items) io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
   for (const n of plan.notes) io.out(`  note: ${safeText(n)}\n`);
+  const outside = needsConfirming(plan, sc.cwdVouched);
+  if (outside.length) io.out(`  ${outsideWords(outside, sc)} (--allow-outside): ${outside.map(safeText).join(', ')}\n`);
 }
 
 export async function diff(argv: string[], io: CliIO): Promise<number> {

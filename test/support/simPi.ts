@@ -3,11 +3,12 @@
 // Capture called on the same events (tool_call before a call, turn_end after the results), and the
 // calls' effects made on the real working folder by the test. The real pi runs in test/bridge and
 // test/cli; this one keeps the crash and edge cases quick.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Capture } from '../../src/core/checkpoints/capture.js';
 import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../src/core/checkpoints/storePaths.js';
 import { SessionBuilder, type Call } from './sessionBuilder.js';
+import { encodeCwd } from '../../src/core/session/repository.js';
 
 export class SimPi {
   readonly b: SessionBuilder;
@@ -21,7 +22,10 @@ export class SimPi {
     opts: { capture?: boolean; settings?: Partial<CheckpointSettings>; program?: string; sessionDir: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; packEvery?: number },
   ) {
     this.b = new SessionBuilder({ cwd, id: '019b8f3a-0000-7000-8000-0000000051a1' });
-    this.file = join(opts.sessionDir, '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-0000000051a1.jsonl');
+    // pi's own layout: the session's folder is named after its working folder (which vouches for that cwd)
+    const dir = join(opts.sessionDir, encodeCwd(cwd));
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-0000000051a1.jsonl');
     if (opts.capture !== false)
       this.capture = new Capture({
         agentDir,

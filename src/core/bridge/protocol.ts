@@ -79,6 +79,8 @@ export interface OpArgs {
     /** Per conflicting file (by its key): keep the file now, take the node's, or merge the two. */
     resolutions?: Record<string, 'mine' | 'theirs' | 'merge'>;
     force?: boolean;
+    /** Files outside the working folder (absolute paths) the user confirmed by name. */
+    allowOutside?: string[];
   };
   /** Undo (or redo) the last restore of this session. */
   codeUndo: ActionOptions & { redo?: boolean; force?: boolean };
@@ -88,6 +90,10 @@ export interface RestoreCodeData {
   journalId: string;
   written: string[];
   skipped: { path: string; why: string }[];
+  /** Files merged with conflict markers left in them. */
+  merged?: { path: string; conflicts: number }[];
+  /** The files were written, but something after did not work (recording where the code is). */
+  warnings?: string[];
   /** pi's leaf afterwards (moved with the conversation). */
   leafId: string | null;
 }
@@ -97,6 +103,10 @@ export interface CodeUndoData {
   written: string[];
   /** Files changed since the restore: nothing was written (unless force). */
   conflicts: string[];
+  /** The restore had moved the conversation: moved back (undo) or forward again (redo), or it stayed (pi moved on since). */
+  leafMoved?: boolean;
+  leafStayed?: boolean;
+  warnings?: string[];
 }
 
 export interface StateData {
@@ -267,6 +277,8 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
         if (!isObj(r.resolutions) || Object.keys(r.resolutions).length > 10_000) return 'resolutions must be an object';
         for (const [k, v] of Object.entries(r.resolutions)) if (k.length > 4096 || (v !== 'mine' && v !== 'theirs' && v !== 'merge')) return 'resolutions: mine, theirs or merge per file';
       }
+      if (r.allowOutside !== undefined && (!Array.isArray(r.allowOutside) || r.allowOutside.length > 10_000 || !r.allowOutside.every((p) => typeof p === 'string' && p.length <= 4096)))
+        return 'allowOutside must be a list of paths';
       return undefined;
     }
     case 'codeUndo':

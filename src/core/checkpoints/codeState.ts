@@ -34,6 +34,8 @@ export interface CodeContext {
   session: Session;
   checkpoints: SessionCheckpoints;
   cwd: string;
+  /** Paths that are never the project's (pi's agent dir, pi-tree's store, session folders inside the folder). */
+  excluded?: (key: string) => boolean;
 }
 
 /** git's blob id of some bytes (what `git hash-object` gives). */

@@ -5,12 +5,25 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AgentSide } from './manifestLines.js';
+
+/** One side of a journal file: its blob (null: absent), git's mode, and the permission bits to write it with. */
+export interface JournalSide {
+  sha: string | null;
+  mode: number;
+  /** The exact permission bits (before: the file's own; after: a private mode the node recorded). */
+  perm?: number;
+}
 
 export interface JournalFile {
   key: string;
   path: string;
-  before: { sha: string | null; mode: number };
-  after: { sha: string | null; mode: number };
+  before: JournalSide;
+  after: JournalSide;
+  /** `before` was the user's content (a conflict taken as the node's): the agent's side it was made from. */
+  beforeAgent?: AgentSide;
+  /** `after` is the user's content too (a merge): the agent's side at the node. */
+  afterUser?: AgentSide;
 }
 
 export interface Journal {
@@ -18,14 +31,29 @@ export interface Journal {
   id: string;
   at: string;
   sessionFile?: string;
+  /** The session whose manifest records where the code is after each step. */
+  sessionId?: string;
+  /** The working folder: paths under it are checked for links before each write. */
+  cwd?: string;
+  /** Where the code was before the restore (an undo records the code back there). */
+  from?: string | null;
   targetId: string | null;
-  /** prepared → done (restore, redo); undoing → undone. */
-  state: 'prepared' | 'done' | 'undoing' | 'undone' | 'redoing';
+  /**
+   * prepared → done (restore, redo); undoing → undone. failed: a step could not be done and what was
+   * written was put back (or named in `error`); it blocks nothing.
+   */
+  state: 'prepared' | 'done' | 'undoing' | 'undone' | 'redoing' | 'failed';
+  error?: string;
   files: JournalFile[];
+  /**
+   * Files the restore left as the user has them (kept, or changed meanwhile), with the agent's side at
+   * the node and where the code was before: a later restore asks before overwriting them.
+   */
+  kept?: Record<string, { path: string; atTarget: AgentSide; atFrom?: AgentSide }>;
   /** Folders the restore made (an undo removes them again when empty). */
   madeDirs: string[];
-  /** The conversation moved with the code: the leaf to move to, and whether it did. */
-  leaf?: { targetId: string | null; moved: boolean };
+  /** The conversation moved with the code: the leaf to move to, whether it did, and where it was. */
+  leaf?: { targetId: string | null; moved: boolean; fromId?: string | null };
   /**
    * Where each side's bytes are in the journal's `objects.bin` (sha → [offset, length]): one file and one
    * fsync for them all. Journals written before it keep a file per object under `objects/`.

@@ -15,6 +15,9 @@ import type { SnapshotLine } from './manifestLines.js';
 import { mayChangeFiles } from './capture.js';
 import { callsOn } from './recordedCalls.js';
 import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
+import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
+import { linkAbove, neverCaptured } from './restoreGuards.js';
+import { gitModeOf } from './fileMode.js';
 
 export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
 
@@ -34,6 +37,10 @@ export interface PlanItem {
   target: SideInfo;
   latest: SideInfo;
   reason?: string;
+  /** Outside the working folder: written only once the user confirmed it by name. */
+  outside?: true;
+  /** The file holds the user's content (see agentSides.ts): why, in words, for the preview. */
+  userContent?: string;
 }
 
 export interface RestorePlan {
@@ -47,8 +54,22 @@ export interface RestorePlan {
   notes: string[];
   /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
   fingerprint: string;
-  /** The target's and the latest checkpoint's content of each item (bytes for writing and diffs). */
-  sides: Map<string, { now: Side; target: Side; latest: Side }>;
+  /** The session's latest snapshot line when planned (another restore since makes the plan stale). */
+  latest?: string;
+  /**
+   * The target's and the latest checkpoint's content of each item (bytes for writing and diffs); for a
+   * conflict, `base`: the agent's version the file now was made from (a merge's base).
+   */
+  sides: Map<string, PlanSides>;
+}
+
+export interface PlanSides {
+  now: Side;
+  target: Side;
+  latest: Side;
+  base?: Side;
+  /** Private permission bits the node recorded for the file (a 0600 secret). */
+  perm?: number;
 }
 
 export const sideInfo = (s: Side): SideInfo => (s.kind === 'file' ? { kind: 'file', sha: s.sha, mode: s.mode } : s.kind === 'unknown' ? { kind: 'unknown', why: s.why } : { kind: 'absent' });
@@ -64,7 +85,7 @@ export function diskSide(abs: string): Side {
   try {
     const st = lstatSync(abs);
     if (st.isSymbolicLink()) return fileSide(Buffer.from(readlinkSync(abs)), 0o120000);
-    if (st.isFile()) return fileSide(readFileSync(abs), st.mode & 0o100 ? 0o100755 : 0o100644);
+    if (st.isFile()) return fileSide(readFileSync(abs), gitModeOf(st));
     return { kind: 'unknown', why: st.isDirectory() ? 'a folder is there now' : 'not a regular file now' };
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? ABSENT : { kind: 'unknown', why: `unreadable now: ${(e as Error).message}` };
@@ -158,21 +179,32 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
   const target = await codeAt(ctx, targetId);
   const way = route(ctx, cur.at, targetId);
   const scope = await scopeOf(ctx, way.ids);
-  const keys = [...scope.keys].sort();
+  const keys = [...scope.keys].filter((k) => !ctx.excluded?.(k)).sort();
   const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
   await outsideBelow(ctx, way.down, keys, tSides);
+  // The user's content as of the latest line (files the calls after it wrote are the agent's).
+  const fromLatest = cur.state.base && cur.state.base.commit === ctx.checkpoints.latest()?.commit;
+  const touches = fromLatest
+    ? userTouches(
+        ctx.checkpoints.lines,
+        keys.filter((k) => !cur.state.overlay.has(k)),
+      )
+    : new Map<string, UserTouch>();
   const items: PlanItem[] = [];
-  const sides = new Map<string, { now: Side; target: Side; latest: Side }>();
+  const sides = new Map<string, PlanSides>();
   let same = 0;
   for (const key of keys) {
     const path = absPath(key, ctx.cwd);
-    const T = tSides.get(key)!;
+    const link = linkAbove(key, ctx.cwd);
+    const never = neverCaptured(key, ctx.cwd);
+    const T: Side = link ? { kind: 'unknown', why: `${link} is a symbolic link now; a restore does not write beyond it` } : never ? { kind: 'unknown', why: never } : tSides.get(key)!;
     const L = lSides.get(key)!;
     const W = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(W, T)) {
       same++;
       continue;
     }
+    const touch = touches.get(key);
     let action: PlanAction;
     let reason: string | undefined;
     if (T.kind === 'unknown') {
@@ -184,15 +216,67 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     } else if (!sameSide(W, L)) {
       action = 'conflict';
       reason = W.kind === 'unknown' ? W.why : 'changed since the latest checkpoint';
+    } else if (touch) {
+      action = 'conflict';
+      reason = touchReason(touch);
     } else if (scope.between.has(key)) {
       action = 'conflict';
       reason = 'changed between turns, outside the agent';
     } else action = T.kind === 'absent' ? 'delete' : W.kind === 'absent' ? 'create' : 'modify';
-    items.push({ key, path, action, now: sideInfo(W), target: sideInfo(T), latest: sideInfo(L), ...(reason ? { reason } : {}) });
-    sides.set(key, { now: W, target: T, latest: L });
+    const userContent = touch && sameSide(W, L) ? touchReason(touch) : undefined;
+    items.push({
+      key,
+      path,
+      action,
+      now: sideInfo(W),
+      target: sideInfo(T),
+      latest: sideInfo(L),
+      ...(reason ? { reason } : {}),
+      ...(isOutside(key) ? { outside: true as const } : {}),
+      ...(userContent ? { userContent } : {}),
+    });
+    const perm = T.kind === 'file' && target.base ? recordedPerm(ctx.checkpoints.lines, target.base, key) : undefined;
+    sides.set(key, { now: W, target: T, latest: L, ...(perm !== undefined ? { perm } : {}) });
   }
+  await fillBases(ctx, items, sides, touches);
   const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
-  return { targetId, from: { entryId: cur.at, how: cur.state.how }, target: { how: target.how }, items, same, notes, fingerprint: fingerprintOf(targetId, items), sides };
+  const latest = ctx.checkpoints.latest()?.commit;
+  return {
+    targetId,
+    from: { entryId: cur.at, how: cur.state.how },
+    target: { how: target.how },
+    items,
+    same,
+    notes,
+    fingerprint: fingerprintOf(targetId, items),
+    sides,
+    ...(latest ? { latest } : {}),
+  };
+}
+
+/**
+ * The merge base of each conflict: the agent's version the file now was made from. The latest
+ * checkpoint's content, unless the user's content is already in it (changed between turns, kept at a
+ * restore): then the version the manifest names.
+ */
+async function fillBases(ctx: CodeContext, items: readonly PlanItem[], sides: Map<string, PlanSides>, touches: Map<string, UserTouch>): Promise<void> {
+  const byTree = new Map<string, string[]>();
+  for (const i of items) {
+    if (i.action !== 'conflict') continue;
+    const s = sides.get(i.key)!;
+    const t = touches.get(i.key);
+    if (!t) s.base = s.latest;
+    else if ('tree' in t.base) byTree.set(t.base.tree, [...(byTree.get(t.base.tree) ?? []), i.key]);
+    else s.base = t.base.sha === null ? ABSENT : { kind: 'file', sha: t.base.sha, mode: t.base.mode };
+  }
+  const store = ctx.checkpoints.store;
+  for (const [tree, keys] of byTree) {
+    const found = store ? await store.lookup(tree, keys).catch(() => undefined) : undefined;
+    for (const k of keys) {
+      const f = found?.get(k);
+      sides.get(k)!.base = !found ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' } : f ? { kind: 'file', sha: f.sha, mode: f.mode } : ABSENT;
+    }
+  }
 }
 
 export function fingerprintOf(targetId: string | null, items: readonly PlanItem[]): string {

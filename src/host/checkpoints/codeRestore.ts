@@ -8,6 +8,9 @@ import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
 import { planCounts, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
+import { needsConfirming } from '../../core/checkpoints/restoreApply.js';
+import { within } from '../../core/checkpoints/restoreGuards.js';
+import { canonicalCwd } from '../../core/checkpoints/storePaths.js';
 import type { Session } from '../../core/session/session.js';
 import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';
@@ -50,7 +53,10 @@ export class CodeRestore {
   constructor(private readonly deps: CodeRestoreDeps) {}
 
   code(session: Session): SessionCode {
-    return sessionCode(session, { agentDir: this.deps.agentDir() });
+    // The user runs pi-tree for the workspace's folders: a session working in one of them needs no
+    // confirmation per file (pi's folder layout backs the others).
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => canonicalCwd(f.uri.fsPath));
+    return sessionCode(session, { agentDir: this.deps.agentDir(), vouched: (cwd) => folders.some((f) => within(cwd, f)) });
   }
 
   /**
@@ -84,9 +90,14 @@ export class CodeRestore {
       file,
       id,
       plan,
-      async () => {
-        moved = await actions.moveTo(id);
-        if (moved.cancelled) throw new vscode.CancellationError();
+      {
+        // Without pi, the live question comes before any file is written.
+        confirm: () => actions.guard('move the leaf'),
+        fork: async () => void (await actions.forkInstead((await actions.piTarget(id)).leaf)),
+        run: async () => {
+          moved = await actions.moveTo(id, { asked: true });
+          if (moved.cancelled) throw new vscode.CancellationError();
+        },
       },
       warmed,
     );
@@ -126,7 +137,7 @@ export class CodeRestore {
    * Previews, asks, and writes. `moveLeaf`: the conversation moves too (after the files; a failure
    * puts the files back). Resolves false when the user cancelled or nothing was written.
    */
-  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: (() => Promise<void>) | undefined, warmed?: Promise<PreviewDocs>): Promise<boolean> {
+  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: LeafMove | undefined, warmed?: Promise<PreviewDocs>): Promise<boolean> {
     if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
     const sc = this.code(session);
     const writable = plan.items.filter((i) => i.action !== 'unrestorable');
@@ -149,23 +160,41 @@ export class CodeRestore {
     const resolutions = decision === 'previewAll' ? undefined : decision?.restore;
     if (!resolutions) return false;
     const viaPi = await this.piRuns(file);
+    const outside = needsConfirming(plan, sc.cwdVouched);
+    if (outside.length && !(await confirmOutside(outside, sc))) return false;
     try {
       if (viaPi && this.deps.gateway) {
         const r = await this.deps.gateway.run(
           file,
           'restoreCode',
-          { targetId: id, fingerprint: plan.fingerprint, ...(moveLeaf ? { conversation: true } : {}), resolutions: Object.fromEntries(resolutions) },
+          {
+            targetId: id,
+            fingerprint: plan.fingerprint,
+            ...(moveLeaf ? { conversation: true } : {}),
+            resolutions: Object.fromEntries(resolutions),
+            ...(outside.length ? { allowOutside: outside } : {}),
+          },
           moveLeaf ? session : undefined,
         );
         if (r.via === 'cancelled') return false;
         if (r.via === 'pi') {
           await session.refresh();
-          this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`);
+          this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`, r.data.merged ?? [], r.data.warnings ?? []);
           return true;
         }
       }
-      const res = await writeCode(sc, plan, { resolutions, ...(moveLeaf ? { moveLeaf: { targetId: id, run: moveLeaf } } : {}) });
-      this.done(session, file, res.written.length, res.skipped, '');
+      if (moveLeaf) {
+        const ok = await moveLeaf.confirm();
+        if (ok === 'fork') await moveLeaf.fork();
+        if (ok !== true) return false;
+      }
+      const fromId = session.leafId;
+      const res = await writeCode(sc, plan, {
+        resolutions,
+        confirmed: new Set(outside),
+        ...(moveLeaf ? { moveLeaf: { targetId: id, fromId, run: moveLeaf.run } } : {}),
+      });
+      this.done(session, file, res.written.length, res.skipped, '', res.merged, res.warnings);
       return true;
     } catch (e) {
       if (e instanceof vscode.CancellationError) return false;
@@ -234,8 +263,15 @@ export class CodeRestore {
     return { label, hidden };
   }
 
-  private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string): void {
+  private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string, merged: { path: string; conflicts: number }[], warnings: string[]): void {
     const left = skipped.length ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.` : '';
+    for (const w of warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
+    if (merged.length) {
+      const names = merged.map((m) => `${basename(m.path)} (${m.conflicts} conflict${m.conflicts === 1 ? '' : 's'})`).join(', ');
+      void vscode.window.showWarningMessage(`Merged with conflict markers left to settle: ${names}.`, 'Open').then((a) => {
+        if (a === 'Open') for (const m of merged) void vscode.window.showTextDocument(vscode.Uri.file(m.path), { preview: false });
+      });
+    }
     void vscode.window.showInformationMessage(`Restored ${written} file${written === 1 ? '' : 's'}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
       if (a === 'Undo') void this.undo(session, file).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
     });
@@ -256,19 +292,33 @@ export class CodeRestore {
     const gw = this.deps.gateway;
     if (gw && (await this.piRuns(file))) {
       const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
-      if (r.via === 'pi') return this.undone(r.data.written.length, r.data.conflicts, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+      if (r.via === 'pi') {
+        await session.refresh();
+        return this.undone(r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+      }
       if (r.via === 'cancelled') return;
     }
     const sc = this.code(session);
-    const r = await (redo ? redoCode(sc) : undoCode(sc));
-    return this.undone(r.written.length, r.conflicts, redo, async () => void (await (redo ? redoCode(sc, true) : undoCode(sc, true))));
+    // The conversation goes back with the files when the restore moved it (and it has not moved on since).
+    const moveLeaf = async (to: string | null, expect: string | null) => {
+      await session.refresh();
+      if (session.leafId !== expect) return false;
+      await session.moveTo(to);
+      return true;
+    };
+    const r = await (redo ? redoCode(sc, { moveLeaf }) : undoCode(sc, { moveLeaf }));
+    return this.undone(r, redo, async () => void (await (redo ? redoCode(sc, { force: true, moveLeaf }) : undoCode(sc, { force: true, moveLeaf }))));
   }
 
-  private async undone(written: number, conflicts: string[], redo: boolean, force: () => Promise<void>): Promise<void> {
-    if (!conflicts.length) {
-      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${written} file${written === 1 ? '' : 's'}.`);
+  private async undone(r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] }, redo: boolean, force: () => Promise<void>): Promise<void> {
+    for (const w of r.warnings ?? []) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
+    if (!r.conflicts.length) {
+      const n = r.written.length;
+      const conv = r.leafMoved ? `, and moved the conversation ${redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
+      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${n} file${n === 1 ? '' : 's'}${conv}.`);
       return;
     }
+    const conflicts = r.conflicts;
     const FORCE = redo ? 'Restore Them Anyway' : 'Put Them Back Anyway';
     const pick = await vscode.window.showWarningMessage(
       `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed since the restore, so nothing was ${redo ? 'restored again' : 'put back'}.`,
@@ -307,6 +357,23 @@ export class CodeRestore {
     );
     return changes;
   }
+}
+
+/** A move of the conversation with the files, when no pi runs the session: asked first, then run after the files. */
+interface LeafMove {
+  confirm(): Promise<boolean | 'fork'>;
+  fork(): Promise<void>;
+  run(): Promise<void>;
+}
+
+/** Files outside the working folder (or a folder no one vouched for) are confirmed by name, all at once. */
+async function confirmOutside(paths: readonly string[], sc: SessionCode): Promise<boolean> {
+  const WRITE = 'Write Them';
+  const why = sc.cwdVouched
+    ? `${paths.length} file${paths.length === 1 ? ' is' : 's are'} outside the session\u2019s working folder (${sc.cwd}).`
+    : `The session says it works in ${sc.cwd}, which is neither a folder of this workspace nor where pi keeps it.`;
+  const pick = await vscode.window.showWarningMessage(`${why} Restore writes ${paths.length === 1 ? 'it' : 'these'}:`, { modal: true, detail: paths.join('\n') }, WRITE);
+  return pick === WRITE;
 }
 
 /** Closes the preview's tab (found by its label, wherever it is). */

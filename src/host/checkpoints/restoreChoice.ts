@@ -63,7 +63,13 @@ async function decideOne(i: PlanItem): Promise<Resolution | undefined> {
     { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
     { r: 'theirs', label: '$(history) Take the node’s', detail: 'Write the file as it was at the node (undo gives yours back)' },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
-      ? [{ r: 'merge' as const, label: '$(git-merge) Merge', detail: 'Three-way merge (base: the latest checkpoint); overlapping changes get conflict markers' }]
+      ? [
+          {
+            r: 'merge' as const,
+            label: '$(git-merge) Merge',
+            detail: 'Three-way merge with the agent\u2019s version as the base: your lines stay; where both changed the same lines, conflict markers',
+          },
+        ]
       : []),
   ];
   const pick = await vscode.window.showQuickPick(items, { title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`, placeHolder: i.key, ignoreFocusOut: true });

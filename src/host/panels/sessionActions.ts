@@ -88,7 +88,8 @@ export class SessionActions {
     }
   }
 
-  async moveTo(id: string | null): Promise<MoveReply & { cancelled?: boolean }> {
+  /** Moves the leaf (`asked`: the live question was asked already, before the files of a restore were written). */
+  async moveTo(id: string | null, o: { asked?: boolean } = {}): Promise<MoveReply & { cancelled?: boolean }> {
     const s = this.session;
     if (id !== null && this.deps.gateway) {
       this.need(id);
@@ -105,7 +106,7 @@ export class SessionActions {
     }
     const { leaf, editorText } = await this.piTarget(id);
     if (leaf === s.leafId) return { leafId: leaf, editorText, moved: false };
-    const ok = await this.guard('move the leaf');
+    const ok = o.asked ? true : await this.guard('move the leaf');
     if (ok === false) return { leafId: s.leafId, moved: false, cancelled: true };
     if (ok === 'fork') {
       await this.forkInstead(leaf);

@@ -1,6 +1,7 @@
 // The Sessions sidebar as activation makes it: the view over pi's layout with the state it was left in,
 // the liveness guess for sessions without a connected pi, and VS Code's tree view of it.
 import * as vscode from 'vscode';
+import { piMayRun } from '../../core/platform/piProcesses.js';
 import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
 import { readConfig } from '../platform/config.js';
 import { WorkspaceState } from '../platform/workspaceState.js';
@@ -34,6 +35,7 @@ export function createSidebar(context: vscode.ExtensionContext, files: SessionFi
   context.subscriptions.push(view, treeView);
   void vscode.commands.executeCommand('setContext', 'piTree.scope', view.state.scope);
   void view.refresh();
-  // A pi with the bridge is known for sure; only without one is "live" guessed from the file's age.
-  return { view, treeView, isLive: (file) => !bridges.get(file) && liveness.isLive(file) };
+  // A pi with the bridge is known for sure; only without one is "live" guessed from the file's growth,
+  // and only while a pi may run at all (the process table says; unknown off Linux).
+  return { view, treeView, isLive: (file) => !bridges.get(file) && liveness.isLive(file) && piMayRun() !== false };
 }

@@ -111,7 +111,11 @@ describe('checkpoints at the edges', () => {
     );
     const { sc, plan: p, actions } = await plan(sim.file, d.agentDir, t1.answer);
     assert.deepEqual(actions, { [outside]: 'modify', link: 'modify' });
-    await writeCode(sc, p, {});
+    // a file outside the folder is written only once confirmed by name
+    await assert.rejects(writeCode(sc, p, {}), /outside the session.s working folder would be written: .*elsewhere\.conf; nothing was written/);
+    assert.equal(readFileSync(outside, 'utf8'), 'port=2\n');
+    assert.equal(readlinkSync(join(d.cwd, 'link')), 'target-b', 'nothing was written');
+    await writeCode(sc, p, { confirmed: new Set([outside]) });
     assert.equal(readFileSync(outside, 'utf8'), 'port=1\n');
     assert.ok(lstatSync(join(d.cwd, 'link')).isSymbolicLink());
     assert.equal(readlinkSync(join(d.cwd, 'link')), 'target-a');
