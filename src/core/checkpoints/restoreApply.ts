@@ -285,7 +285,13 @@ async function runOrRollBack(restoresDir: string, j: Journal, dir: 'forward' | '
 }
 
 function removeTemps(j: Journal): void {
-  for (const f of j.files) rmSync(tempOf(f.path, j), { force: true });
+  for (const f of j.files) {
+    try {
+      rmSync(tempOf(f.path, j), { force: true });
+    } catch {
+      // not a file of ours (a folder in its place): left as it is
+    }
+  }
 }
 
 /**
