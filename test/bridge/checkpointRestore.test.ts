@@ -86,7 +86,7 @@ describe('restoring the code through the running pi', () => {
   });
 
   it('pi-tree restore goes through the running pi (stderr says so) and moves pi with the code', () => {
-    const cli = (...a: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], { encoding: 'utf8', env: { ...cp.pe.env } });
+    const cli = (...a: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
     const r = cli('restore', cp.file, ids.a1, '--conversation', '--force');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /^via pi \d+/);

@@ -19,7 +19,8 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
   let cp: CodingPi;
   let userGit: Map<string, string>;
   const ids: Record<string, string> = {};
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...cp.pe.env } });
+  // (run from the project's folder: the user runs pi-tree for it)
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
   const work = (p: string) => join(cp.pe.workDir, p);
   const read = (p: string) => readFileSync(work(p), 'utf8');
   const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));

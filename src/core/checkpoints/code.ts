@@ -294,7 +294,8 @@ async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' 
     const agent = back ? k.atFrom : k.atTarget;
     if (agent) user[key] = agent;
   }
-  const written = new Set([...j.files.map((f) => f.key), ...Object.keys(j.kept ?? {})]);
+  if (!back) for (const key of j.same ?? []) restored.push(key);
+  const written = new Set([...j.files.map((f) => f.key), ...Object.keys(j.kept ?? {}), ...(back ? [] : (j.same ?? []))]);
   const between = prev && prev.tree !== snap.tree ? (await store.diffTrees(prev.tree, snap.tree)).map((c) => c.path).filter((p) => !written.has(p)) : [];
   const line: SnapshotLine = {
     v: 1,

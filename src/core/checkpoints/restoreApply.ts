@@ -140,6 +140,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     files,
     madeDirs: [],
     ...(Object.keys(kept).length ? { kept } : {}),
+    ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
     ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false, ...(o.moveLeaf.fromId !== undefined ? { fromId: o.moveLeaf.fromId } : {}) } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);

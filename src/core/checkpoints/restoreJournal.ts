@@ -50,6 +50,8 @@ export interface Journal {
    * the node and where the code was before: a later restore asks before overwriting them.
    */
   kept?: Record<string, { path: string; atTarget: AgentSide; atFrom?: AgentSide }>;
+  /** Files the restore found already as at the node: the agent's content there once it is done. */
+  same?: string[];
   /** Folders the restore made (an undo removes them again when empty). */
   madeDirs: string[];
   /** The conversation moved with the code: the leaf to move to, whether it did, and where it was. */

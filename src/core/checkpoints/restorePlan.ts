@@ -51,6 +51,8 @@ export interface RestorePlan {
   items: PlanItem[];
   /** Files in scope that are already as at the target. */
   same: number;
+  /** Their keys (after the restore they hold the agent's content at the target). */
+  sameKeys: string[];
   notes: string[];
   /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
   fingerprint: string;
@@ -190,9 +192,11 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
         keys.filter((k) => !cur.state.overlay.has(k)),
       )
     : new Map<string, UserTouch>();
+  const bases = await agentBases(ctx, touches);
   const items: PlanItem[] = [];
   const sides = new Map<string, PlanSides>();
   let same = 0;
+  const sameKeys: string[] = [];
   for (const key of keys) {
     const path = absPath(key, ctx.cwd);
     const link = linkAbove(key, ctx.cwd);
@@ -202,9 +206,12 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     const W = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(W, T)) {
       same++;
+      sameKeys.push(key);
       continue;
     }
-    const touch = touches.get(key);
+    // The user's content, unless it is the agent's version again (the user put it back by hand).
+    const base = bases.get(key);
+    const touch = touches.has(key) && !(base && base.kind !== 'unknown' && sameSide(W, base)) ? touches.get(key) : undefined;
     let action: PlanAction;
     let reason: string | undefined;
     if (T.kind === 'unknown') {
@@ -236,9 +243,10 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
       ...(userContent ? { userContent } : {}),
     });
     const perm = T.kind === 'file' && target.base ? recordedPerm(ctx.checkpoints.lines, target.base, key) : undefined;
-    sides.set(key, { now: W, target: T, latest: L, ...(perm !== undefined ? { perm } : {}) });
+    // A conflict's merge base: the agent's version the file now was made from.
+    const mergeBase = action === 'conflict' ? (touch ? base : L) : undefined;
+    sides.set(key, { now: W, target: T, latest: L, ...(mergeBase ? { base: mergeBase } : {}), ...(perm !== undefined ? { perm } : {}) });
   }
-  await fillBases(ctx, items, sides, touches);
   const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
   const latest = ctx.checkpoints.latest()?.commit;
   return {
@@ -247,6 +255,7 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     target: { how: target.how },
     items,
     same,
+    sameKeys,
     notes,
     fingerprint: fingerprintOf(targetId, items),
     sides,
@@ -255,28 +264,25 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
 }
 
 /**
- * The merge base of each conflict: the agent's version the file now was made from. The latest
- * checkpoint's content, unless the user's content is already in it (changed between turns, kept at a
- * restore): then the version the manifest names.
+ * The agent's version of each file the user touched (see agentSides.ts): named by the manifest, or
+ * looked up in the snapshot that holds it.
  */
-async function fillBases(ctx: CodeContext, items: readonly PlanItem[], sides: Map<string, PlanSides>, touches: Map<string, UserTouch>): Promise<void> {
+async function agentBases(ctx: CodeContext, touches: Map<string, UserTouch>): Promise<Map<string, Side>> {
+  const out = new Map<string, Side>();
   const byTree = new Map<string, string[]>();
-  for (const i of items) {
-    if (i.action !== 'conflict') continue;
-    const s = sides.get(i.key)!;
-    const t = touches.get(i.key);
-    if (!t) s.base = s.latest;
-    else if ('tree' in t.base) byTree.set(t.base.tree, [...(byTree.get(t.base.tree) ?? []), i.key]);
-    else s.base = t.base.sha === null ? ABSENT : { kind: 'file', sha: t.base.sha, mode: t.base.mode };
+  for (const [key, t] of touches) {
+    if ('tree' in t.base) byTree.set(t.base.tree, [...(byTree.get(t.base.tree) ?? []), key]);
+    else out.set(key, t.base.sha === null ? ABSENT : { kind: 'file', sha: t.base.sha, mode: t.base.mode });
   }
   const store = ctx.checkpoints.store;
   for (const [tree, keys] of byTree) {
     const found = store ? await store.lookup(tree, keys).catch(() => undefined) : undefined;
     for (const k of keys) {
       const f = found?.get(k);
-      sides.get(k)!.base = !found ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' } : f ? { kind: 'file', sha: f.sha, mode: f.mode } : ABSENT;
+      out.set(k, !found ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' } : f ? { kind: 'file', sha: f.sha, mode: f.mode } : ABSENT);
     }
   }
+  return out;
 }
 
 export function fingerprintOf(targetId: string | null, items: readonly PlanItem[]): string {
