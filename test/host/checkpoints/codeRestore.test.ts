@@ -275,6 +275,28 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal((await Session.open(e.file)).leafId, t2.answer);
     });
 
+    it("moves the leaf back after a restore to a user message (whose move puts the leaf on the message's parent)", async () => {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
+      mock.quickPick = pickInOrder('Restore');
+      const r = await e.code.moveTo(e.actions, e.session, e.file, t2.user);
+      assert.equal(r.moved, true);
+      assert.equal(r.editorText, 'two', "the message's text comes back for editing");
+      assert.equal(e.session.leafId, t1.answer, "pi's rule: the leaf goes on the message's parent");
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
+      await e.code.undo(e.session, e.file);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n']);
+      assert.equal(e.session.leafId, t2.answer, 'the leaf is back: it had not moved on since the restore');
+      assert.ok(
+        mock.shown.some((s) => s.message === 'Put back 2 files, and moved the conversation back.'),
+        mock.shown.map((s) => s.message).join('\n'),
+      );
+      await e.code.undo(e.session, e.file, true);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
+      assert.equal(e.session.leafId, t1.answer, 'redo puts the leaf where the restore did: on the parent');
+    });
+
     it('puts the files back and leaves the leaf where it moved since', async () => {
       const p = project();
       const { t1 } = await twoTurns(p);
