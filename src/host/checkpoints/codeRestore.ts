@@ -91,6 +91,7 @@ export class CodeRestore {
       id,
       plan,
       {
+        leaf: async () => (await actions.piTarget(id)).leaf,
         // Without pi, the live question comes before any file is written.
         confirm: () => actions.guard('move the leaf'),
         fork: async () => void (await actions.forkInstead((await actions.piTarget(id)).leaf)),
@@ -188,12 +189,8 @@ export class CodeRestore {
         if (ok === 'fork') await moveLeaf.fork();
         if (ok !== true) return false;
       }
-      const fromId = session.leafId;
-      const res = await writeCode(sc, plan, {
-        resolutions,
-        confirmed: new Set(outside),
-        ...(moveLeaf ? { moveLeaf: { targetId: id, fromId, run: moveLeaf.run } } : {}),
-      });
+      const leaf = moveLeaf && { targetId: await moveLeaf.leaf(), fromId: session.leafId, run: moveLeaf.run };
+      const res = await writeCode(sc, plan, { resolutions, confirmed: new Set(outside), ...(leaf ? { moveLeaf: leaf } : {}) });
       this.done(session, file, res.written.length, res.skipped, '', res.merged, res.warnings);
       return true;
     } catch (e) {
@@ -361,6 +358,11 @@ export class CodeRestore {
 
 /** A move of the conversation with the files, when no pi runs the session: asked first, then run after the files. */
 interface LeafMove {
+  /**
+   * Where the leaf goes (pi's rule: a user message's parent), as the journal records it: undo moves the
+   * leaf back only while it is still there, and redo moves it there again.
+   */
+  leaf(): Promise<string | null>;
   confirm(): Promise<boolean | 'fork'>;
   fork(): Promise<void>;
   run(): Promise<void>;

@@ -1,8 +1,10 @@
 // A small stand-in for the `vscode` module, for unit tests of the host's command and view modules (as
 // git-graph's tests/mocks/vscode.ts). It holds the state a test inspects and steers: the commands
-// registered, the messages shown and the answers they get, settings (package.json's defaults, then
-// the test's values), workspace folders and trust. What the host uses and the mock lacks throws with
-// its name, so a gap shows as a clear failure, never as a silent undefined.
+// registered, the messages shown and the answers they get, the quick picks asked and the items picked,
+// the documents opened and the tabs open, settings (package.json's defaults, then the test's values),
+// workspace folders and trust. What the host uses and the mock lacks throws with its name (a member of
+// the module or of one of its namespaces), so a gap shows as a clear failure, never as a silent
+// undefined, also where the host swallows errors of work it only starts in the background.
 // Install it with test/support/vscode/install.ts before importing host code.
 import { EventEmitter as NodeEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -81,6 +83,10 @@ export enum ConfigurationTarget {
   Global = 1,
   Workspace = 2,
   WorkspaceFolder = 3,
+}
+export enum QuickPickItemKind {
+  Separator = -1,
+  Default = 0,
 }
 export enum ViewColumn {
   Active = -1,
@@ -177,6 +183,28 @@ export interface Shown {
   level: 'info' | 'warning' | 'error';
   message: string;
   items: string[];
+  /** A modal dialog (rather than a notification), and its detail text. */
+  modal?: boolean;
+  detail?: string;
+}
+export interface QuickPickItem {
+  label: string;
+  kind?: QuickPickItemKind;
+  description?: string;
+  detail?: string;
+}
+/** One quick pick the host showed (showQuickPick or createQuickPick): what it asked and offered. */
+export interface PickQuestion {
+  title?: string;
+  placeholder?: string;
+  items: readonly QuickPickItem[];
+}
+export interface MockDocument {
+  uri: Uri;
+  fileName: string;
+  isUntitled: boolean;
+  languageId: string;
+  getText(): string;
 }
 /** Everything the mock remembers; reset() between tests. */
 export const mock = {
@@ -187,12 +215,28 @@ export const mock = {
   shown: [] as Shown[],
   /** Answers to showXMessage, by a test: given the message and its items, the item picked (undefined: dismissed). */
   answer: (_s: Shown): string | undefined => undefined,
-  quickPick: (_items: unknown[]): unknown => undefined,
+  /**
+   * Answers to quick picks (showQuickPick and createQuickPick alike), by a test: given the items and the
+   * question, the item picked (undefined: dismissed). `pickInOrder` answers by label.
+   */
+  quickPick: (_items: unknown[], _q: PickQuestion): unknown => undefined,
+  /** The quick picks asked, in order. */
+  picks: [] as PickQuestion[],
+  /** The quick picks createQuickPick made (a test checks each was disposed). */
+  quickPicks: [] as MockQuickPick<QuickPickItem>[],
   inputBox: (_o: unknown): string | undefined => undefined,
   settings: new Map<string, unknown>(),
   trusted: true,
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   treeViews: new Map<string, MockTreeView>(),
+  /** The tabs of the one editor group (a test's builtin that opens an editor adds its tab). */
+  tabs: [] as { label: string }[],
+  /** The providers of registerTextDocumentContentProvider, by scheme (openTextDocument reads them). */
+  contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string | undefined | null }>(),
+  /** The documents openTextDocument opened, in order. */
+  documents: [] as MockDocument[],
+  /** What showTextDocument showed, in order. */
+  editors: [] as Uri[],
   clipboard: '',
   logs: [] as string[],
   events: new NodeEmitter(),
@@ -206,11 +250,17 @@ export const mock = {
     this.shown = [];
     this.answer = () => undefined;
     this.quickPick = () => undefined;
+    this.picks = [];
+    this.quickPicks = [];
     this.inputBox = () => undefined;
     this.settings.clear();
     this.trusted = true;
     this.workspaceFolders = [];
     this.treeViews.clear();
+    this.tabs = [];
+    this.contentProviders.clear();
+    this.documents = [];
+    this.editors = [];
     this.clipboard = '';
     this.logs = [];
   },
@@ -220,6 +270,27 @@ export const mock = {
     this.configChanged.fire({ affectsConfiguration: (s: string) => key === s || key.startsWith(`${s}.`) });
   },
 };
+
+/** A label as the user reads it: without its leading `$(icon)`. */
+const shownLabel = (i: QuickPickItem) => i.label.replace(/^\$\([\w-]+\)\s*/, '');
+
+/**
+ * A `mock.quickPick` that answers the quick picks in turn: each by the item whose label (without its
+ * icon) starts with the string or matches the pattern; undefined dismisses that one. A question with no
+ * such item, or one more than it was given, throws with what was offered.
+ */
+export function pickInOrder(...wanted: (string | RegExp | undefined)[]): typeof mock.quickPick {
+  let n = 0;
+  return (items, q) => {
+    if (n >= wanted.length) throw new Error(`quick pick ${n + 1} (${q.title ?? q.placeholder}) was not expected`);
+    const w = wanted[n++];
+    if (w === undefined) return undefined;
+    const list = items as QuickPickItem[];
+    const hit = list.find((i) => i.kind !== QuickPickItemKind.Separator && (typeof w === 'string' ? shownLabel(i).startsWith(w) : w.test(shownLabel(i))));
+    if (!hit) throw new Error(`quick pick "${q.title ?? q.placeholder}" offers no ${String(w)}: ${list.map((i) => JSON.stringify(shownLabel(i))).join(', ')}`);
+    return hit;
+  };
+}
 
 /** package.json's contributed settings: their defaults, as VS Code reads them. */
 const contributed: Record<string, { default?: unknown }> = (() => {
@@ -257,11 +328,96 @@ const show =
   (level: Shown['level']) =>
   async (message: string, ...rest: unknown[]) => {
     const items = rest.filter((r): r is string => typeof r === 'string');
-    const s = { level, message, items };
+    const o = rest.find((r): r is { modal?: boolean; detail?: string } => !!r && typeof r === 'object');
+    const s: Shown = { level, message, items, ...(o?.modal ? { modal: true } : {}), ...(o?.detail !== undefined ? { detail: o.detail } : {}) };
     mock.shown.push(s);
     mock.events.emit('shown', s);
     return mock.answer(s);
   };
+
+/**
+ * createQuickPick's pick: once shown, `mock.quickPick` answers it (after the caller's current turn, as
+ * the user would): an item is selected and accepted, undefined hides it. A pick still open after an
+ * accept (a row that only informs) is asked again.
+ */
+export class MockQuickPick<T extends QuickPickItem> {
+  title?: string;
+  placeholder?: string;
+  items: readonly T[] = [];
+  selectedItems: readonly T[] = [];
+  activeItems: readonly T[] = [];
+  value = '';
+  ignoreFocusOut = false;
+  matchOnDetail = false;
+  matchOnDescription = false;
+  canSelectMany = false;
+  busy = false;
+  enabled = true;
+  visible = false;
+  disposed = false;
+  private readonly accepted = new EventEmitter<void>();
+  private readonly hidden = new EventEmitter<void>();
+  readonly onDidAccept = this.accepted.event;
+  readonly onDidHide = this.hidden.event;
+  private asked = 0;
+
+  show(): void {
+    if (this.visible || this.disposed) return;
+    this.visible = true;
+    setImmediate(() => this.ask());
+  }
+  private ask(): void {
+    if (!this.visible) return;
+    if (++this.asked > 20) throw new Error(`quick pick "${this.title}" is still open after 20 answers`);
+    const q: PickQuestion = { title: this.title, placeholder: this.placeholder, items: [...this.items] };
+    mock.picks.push(q);
+    const picked = mock.quickPick([...this.items], q) as T | undefined;
+    if (picked === undefined) return this.hide();
+    if (!this.items.includes(picked)) throw new Error(`quick pick "${this.title}": the answer is not one of its items`);
+    this.selectedItems = [picked];
+    this.activeItems = [picked];
+    this.accepted.fire();
+    if (this.visible) setImmediate(() => this.ask());
+  }
+  hide(): void {
+    if (!this.visible) return;
+    this.visible = false;
+    this.hidden.fire();
+  }
+  dispose(): void {
+    this.hide();
+    this.disposed = true;
+    this.accepted.dispose();
+    this.hidden.dispose();
+  }
+}
+
+/** A namespace of the module whose missing members throw with their name, as install.ts makes the module's own. */
+function strict<T extends object>(name: string, o: T): T {
+  return new Proxy(o, {
+    get(target, key, receiver) {
+      if (typeof key === 'symbol' || key in target || key === 'then' || key === 'toJSON') return Reflect.get(target, key, receiver);
+      throw new Error(`the vscode mock (test/support/vscode/api.ts) has no '${name}.${key}'`);
+    },
+  });
+}
+
+/** A document with `text` (VS Code's TextDocument, the little of it the host reads). */
+function documentOf(uri: Uri, text: string, languageId = 'plaintext', isUntitled = false): MockDocument {
+  const doc = { uri, fileName: uri.fsPath, isUntitled, languageId, getText: () => text };
+  mock.documents.push(doc);
+  return doc;
+}
+
+/** openTextDocument: a file's text from disk (rejects when it is missing, as VS Code does), a scheme's from its provider, or an untitled one. */
+async function openTextDocument(what: Uri | string | { language?: string; content?: string }): Promise<MockDocument> {
+  if (typeof what === 'string') return documentOf(Uri.file(what), readFileSync(what, 'utf8'));
+  if (!(what instanceof Uri)) return documentOf(Uri.from({ scheme: 'untitled', path: `Untitled-${mock.documents.length + 1}` }), what.content ?? '', what.language, true);
+  if (what.scheme === 'file') return documentOf(what, readFileSync(what.fsPath, 'utf8'));
+  const provider = mock.contentProviders.get(what.scheme);
+  if (!provider) throw new Error(`no content provider for the scheme '${what.scheme}'`);
+  return documentOf(what, provider.provideTextDocumentContent(what) ?? '');
+}
 
 const logChannel = (name: string) => {
   const put = (level: string) => (m: string) => void mock.logs.push(`${level} ${m}`);
@@ -281,11 +437,26 @@ const logChannel = (name: string) => {
   };
 };
 
-export const window = {
+export const window = strict('window', {
   showInformationMessage: show('info'),
   showWarningMessage: show('warning'),
   showErrorMessage: show('error'),
-  showQuickPick: async (items: unknown) => mock.quickPick((await items) as unknown[]),
+  showQuickPick: async (items: unknown, o?: { title?: string; placeHolder?: string }) => {
+    const list = (await items) as QuickPickItem[];
+    const q: PickQuestion = { title: o?.title, placeholder: o?.placeHolder, items: list };
+    mock.picks.push(q);
+    return mock.quickPick(list, q);
+  },
+  createQuickPick: <T extends QuickPickItem>() => {
+    const qp = new MockQuickPick<T>();
+    mock.quickPicks.push(qp as unknown as MockQuickPick<QuickPickItem>);
+    return qp;
+  },
+  showTextDocument: async (what: Uri | MockDocument) => {
+    const uri = what instanceof Uri ? what : what.uri;
+    mock.editors.push(uri);
+    return { document: what instanceof Uri ? await openTextDocument(what) : what };
+  },
   showInputBox: async (o: unknown) => mock.inputBox(o),
   withProgress: <T>(_o: unknown, task: (p: { report(v: unknown): void }, t: CancellationTokenSource['token']) => Thenable<T>) => task({ report() {} }, new CancellationTokenSource().token),
   createOutputChannel: (name: string) => logChannel(name),
@@ -296,9 +467,18 @@ export const window = {
   },
   registerWebviewPanelSerializer: () => new Disposable(() => undefined),
   registerCustomEditorProvider: () => new Disposable(() => undefined),
-  tabGroups: { all: [] as { tabs: { label: string }[] }[], close: async () => true },
+  tabGroups: strict('window.tabGroups', {
+    get all() {
+      return [{ tabs: mock.tabs }];
+    },
+    close: async (tabs: { label: string } | readonly { label: string }[]) => {
+      const gone = new Set(Array.isArray(tabs) ? tabs : [tabs]);
+      mock.tabs = mock.tabs.filter((t) => !gone.has(t));
+      return true;
+    },
+  }),
   activeTextEditor: undefined,
-};
+});
 
 const configuration = (section: string) => ({
   get<T>(key: string, fallback?: T): T | undefined {
@@ -311,7 +491,7 @@ const configuration = (section: string) => ({
   update: async (key: string, value: unknown) => mock.setSetting(`${section}.${key}`, value),
 });
 
-export const workspace = {
+export const workspace = strict('workspace', {
   get isTrusted() {
     return mock.trusted;
   },
@@ -322,10 +502,14 @@ export const workspace = {
   onDidChangeConfiguration: mock.configChanged.event,
   onDidChangeWorkspaceFolders: mock.foldersChanged.event,
   onDidGrantWorkspaceTrust: mock.trustGranted.event,
-  registerTextDocumentContentProvider: () => new Disposable(() => undefined),
-};
+  registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: Uri): string | undefined | null }) => {
+    mock.contentProviders.set(scheme, provider);
+    return new Disposable(() => mock.contentProviders.get(scheme) === provider && mock.contentProviders.delete(scheme));
+  },
+  openTextDocument,
+});
 
-export const commands = {
+export const commands = strict('commands', {
   registerCommand(id: string, fn: Handler): Disposable {
     if (mock.commands.has(id)) throw new Error(`command '${id}' already exists`);
     mock.commands.set(id, fn);
@@ -337,17 +521,17 @@ export const commands = {
     if (!fn) throw new Error(`command '${id}' not found`);
     return fn(...args);
   },
-};
+});
 
-export const languages = { registerCodeLensProvider: () => new Disposable(() => undefined) };
-export const env = {
+export const languages = strict('languages', { registerCodeLensProvider: () => new Disposable(() => undefined) });
+export const env = strict('env', {
   clipboard: {
     readText: async () => mock.clipboard,
     writeText: async (t: string) => void (mock.clipboard = t),
   },
-};
-export const lm = { selectChatModels: async () => [], onDidChangeChatModels: new EventEmitter<void>().event };
-export const l10n = { t: (s: string) => s };
+});
+export const lm = strict('lm', { selectChatModels: async () => [], onDidChangeChatModels: new EventEmitter<void>().event });
+export const l10n = strict('l10n', { t: (s: string) => s });
 
 /** An ExtensionContext over a temp folder: in-memory mementos, subscriptions to dispose. */
 export function extensionContext(): {
