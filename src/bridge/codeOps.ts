@@ -55,6 +55,8 @@ export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext
                 run: async () => {
                   const nav = await ctx.navigateTree(r.targetId, { summarize: false });
                   if (nav.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
+                  // (an undo moves back only while pi's leaf is where this left it)
+                  return { leafId: ctx.sessionManager.getLeafId() };
                 },
               },
             }

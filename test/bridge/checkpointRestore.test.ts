@@ -92,4 +92,15 @@ describe('restoring the code through the running pi', () => {
     assert.match(r.stderr, /^via pi \d+/);
     assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
   });
+
+  it("undo through pi moves pi's leaf back too, also after a move to a user message (pi puts the leaf on its parent)", async () => {
+    const from = await cp.pi.leaf();
+    const user = (fileEntries(cp.file) as Rec[]).find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('make it two'))!;
+    const r = await client.request('restoreCode', { targetId: user.id, conversation: true, force: true, waitMs: 5000 });
+    assert.equal(r.leafId, user.parentId, "pi's rule: the leaf on the message's parent");
+    const u = await client.request('codeUndo', { waitMs: 5000 });
+    assert.deepEqual(u.conflicts, []);
+    assert.equal(u.leafMoved, true);
+    assert.equal(await cp.pi.leaf(), from, "pi's leaf is back where it was");
+  });
 });

@@ -76,7 +76,8 @@ export interface ApplyOptions {
   /** Files outside the working folder (absolute paths) the user confirmed by name. */
   confirmed?: ReadonlySet<string>;
   /** Move the conversation as well; called after the files, undone with them if it fails. */
-  moveLeaf?: { targetId: string | null; fromId?: string | null; run: () => Promise<void> };
+  /** `run` may resolve with the leaf it landed on (pi's rule puts it on a user message's parent). */
+  moveLeaf?: { targetId: string | null; fromId?: string | null; run: () => Promise<void | { leafId: string | null }> };
 }
 
 const agentSide = (s: Side | undefined): AgentSide | undefined => (s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined);
@@ -157,7 +158,8 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
   stepHook?.('files-done', journal.id);
   if (o.moveLeaf) {
     try {
-      await o.moveLeaf.run();
+      const landed = await o.moveLeaf.run();
+      if (landed) journal.leaf = { ...journal.leaf!, targetId: landed.leafId };
     } catch (e) {
       // The code and the conversation move together: put the files back, then report.
       journal.state = 'undoing';
