@@ -67,6 +67,13 @@ export interface CheckpointSettings {
   maxTotalBytes: number;
   /** Watch the folder (Linux) so that a snapshot looks only at what changed (default on). */
   watch: boolean;
+  /**
+   * Working folders captured though they are the home folder, a drive's root or too large (canonical
+   * paths; the extension's `piTree.checkpoints.allowLargeFolder` writes these). See captureScope.ts.
+   */
+  allowedFolders: string[];
+  /** Files from which a folder is too large to capture without the opt-in (0: no bound). */
+  maxFiles: number;
 }
 
 export const DEFAULT_EXCLUDES = [
@@ -100,6 +107,8 @@ export const DEFAULT_SETTINGS: CheckpointSettings = {
   maxSessionBytes: 512 * 1024 * 1024,
   maxTotalBytes: 4 * 1024 * 1024 * 1024,
   watch: true,
+  allowedFolders: [],
+  maxFiles: 250_000,
 };
 
 export function settingsFile(agentDir: string): string {
@@ -125,6 +134,8 @@ export function readCheckpointSettings(agentDir: string): CheckpointSettings {
     maxSessionBytes: num(raw.maxSessionBytes, DEFAULT_SETTINGS.maxSessionBytes),
     maxTotalBytes: num(raw.maxTotalBytes, DEFAULT_SETTINGS.maxTotalBytes),
     watch: typeof raw.watch === 'boolean' ? raw.watch : DEFAULT_SETTINGS.watch,
+    allowedFolders: strs(raw.allowedFolders, []),
+    maxFiles: num(raw.maxFiles, DEFAULT_SETTINGS.maxFiles),
   };
 }
 

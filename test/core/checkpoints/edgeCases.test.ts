@@ -4,7 +4,7 @@
 // ignored files, and a file whose line endings pi's edit keeps (never guessed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/code.js';
@@ -20,6 +20,18 @@ function dirs() {
   const sessions = join(root, 'sessions');
   for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
   return { root, cwd, agentDir, sessions };
+}
+
+/** Sets the time of every object file of the store `ms` back. */
+export function backdate(gitDir: string, ms: number): void {
+  const when = new Date(Date.now() - ms);
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else utimesSync(join(d, e.name), when, when);
+    }
+  };
+  walk(join(gitDir, 'objects'));
 }
 
 async function plan(file: string, agentDir: string, target: string) {
@@ -162,11 +174,16 @@ describe('checkpoint retention', () => {
     assert.ok(sum > 0, 'lines record what they added');
     const { pruneStore } = await import('../../../src/core/checkpoints/retention.js');
     const { DEFAULT_SETTINGS } = await import('../../../src/core/checkpoints/storePaths.js');
-    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) });
+    // (pruned as the session's own capture prunes it: another session's manifest written in the last
+    // minutes is left alone, its pi may be appending to it)
+    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) }, { own: cps.sessionId });
     assert.ok(r.dropped > 0 && r.after <= Math.floor(sum / 3) + (lines.at(-1) as { bytes?: number }).bytes!);
     const kept = store.manifest(cps.sessionId);
     assert.deepEqual(kept.at(-1), lines.at(-1), 'the latest snapshot stays');
     const sizeBefore = await store.sizeBytes();
+    // A collect keeps objects younger than a minute (a snapshot of another pi may be using them): these
+    // are made older than that, as they would be a while after the session.
+    backdate(store.where.gitDir, 10 * 60_000);
     const { deleteCheckpoints } = await import('../../../src/core/checkpoints/code.js');
     assert.equal(await deleteCheckpoints(d.agentDir, d.cwd, cps.sessionId), true);
     assert.deepEqual(store.manifest(cps.sessionId), []);
