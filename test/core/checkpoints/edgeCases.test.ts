@@ -4,13 +4,14 @@
 // ignored files, and a file whose line endings pi's edit keeps (never guessed).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/code.js';
 import { SessionCheckpoints } from '../../../src/core/checkpoints/manifests.js';
 import { Session } from '../../../src/core/session/session.js';
 import { SimPi } from '../../support/simPi.js';
+import { backdate } from '../../support/storeAge.js';
 import { tempDir } from '../../support/tmp.js';
 
 function dirs() {
@@ -20,18 +21,6 @@ function dirs() {
   const sessions = join(root, 'sessions');
   for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
   return { root, cwd, agentDir, sessions };
-}
-
-/** Sets the time of every object file of the store `ms` back. */
-export function backdate(gitDir: string, ms: number): void {
-  const when = new Date(Date.now() - ms);
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else utimesSync(join(d, e.name), when, when);
-    }
-  };
-  walk(join(gitDir, 'objects'));
 }
 
 async function plan(file: string, agentDir: string, target: string) {
