@@ -63,6 +63,10 @@ export function sortListed(cwd: string, listed: readonly ListedPath[], o: { maxF
       out.update.push(path); // gone: --remove takes it out
       continue;
     }
+    if (st.isDirectory()) {
+      if (tracked) out.drop.push(path); // a file or link that is a folder now: its files are listed on their own
+      continue;
+    }
     if (st.isSymbolicLink() || (st.isFile() && st.size <= o.maxFileBytes)) {
       out.update.push(path);
       const bits = st.isFile() ? privateBits(st) : undefined;
