@@ -111,7 +111,7 @@ export class Capture {
     });
     void this.enqueue(() => this.take('baseline', [], undefined, leafId, walk));
     // Over its caps, the store loses its oldest snapshots (in the queue: after the baseline, before turns).
-    void this.enqueue(async () => this.caps.keep(await this.openStore()));
+    void this.enqueue(async () => this.keepCaps(await this.openStore()));
     // The watcher is armed once the baseline has made the index (it asks the index which ignored
     // folders hold nothing tracked); until then, and for the first snapshot after, git walks it all.
     if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported()) void this.enqueue(async () => this.source.arm(await this.openStore()));
@@ -241,8 +241,13 @@ export class Capture {
     const store = await this.openStore();
     // Marked in flight from its first object to its ref: a collect meanwhile keeps what it writes.
     const line = await store.inFlight(() => this.shoot(store, kind, entries, turn, target, walk));
-    if (line.bytes) await this.caps.keep(store, line.bytes);
+    if (line.bytes) await this.keepCaps(store, line.bytes);
     return line;
+  }
+
+  /** The store's caps kept (a failure is logged: it is no reason to stop capturing). */
+  private async keepCaps(store: CheckpointStore, added?: number): Promise<void> {
+    await this.caps.keep(store, added).catch((e: unknown) => this.log(`checkpoints: pruning the store failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   private async shoot(store: CheckpointStore, kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null, walk?: FolderWalk): Promise<SnapshotLine> {

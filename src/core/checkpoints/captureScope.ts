@@ -14,14 +14,6 @@ import { lstatOrUndefined } from './storeFiles.js';
 import { privateBits } from './fileMode.js';
 import { canonicalCwd, type CheckpointSettings } from './storePaths.js';
 
-/**
- * Files (outside .git, nested repositories, the default excludes and the simple patterns of the root
- * .gitignore) from which a folder is too large to capture without the user's opt-in. Measured on 2
- * cores (test/core/checkpoints/captureScope.test.ts prints it): the capped walk takes ~0.5 s at this
- * bound; a baseline of this many small files ~50 s, past the 20 s a snapshot may take in pi.
- */
-export const MAX_CAPTURE_FILES = 250_000;
-
 /** The setting that opts a folder in (VS Code), and the settings.json field it writes. */
 export const OPT_IN_SETTING = 'piTree.checkpoints.allowLargeFolder';
 

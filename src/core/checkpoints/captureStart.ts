@@ -10,7 +10,7 @@ import { captureBlocked, privatePrefixes, walkFolder, type FolderWalk } from './
 import type { OffLine, SkippedFile, SnapshotLine } from './manifestLines.js';
 import { ensurePrivateDir } from '../platform/privateDir.js';
 import { SKIPPED_KEPT, type CheckpointStore } from './store.js';
-import { canonicalCwd, projectStore, safeSessionId, type CheckpointSettings } from './storePaths.js';
+import { projectStore, safeSessionId, type CheckpointSettings } from './storePaths.js';
 
 export interface ScopeOptions {
   agentDir: string;
@@ -21,13 +21,13 @@ export interface ScopeOptions {
 
 /** The walk of the working folder at session start, and why capture stays off there, if it does. */
 export async function scopeOf(o: ScopeOptions): Promise<{ blocked?: string; walk: FolderWalk }> {
-  const allowed = o.settings.allowedFolders.some((f) => canonicalCwd(f) === canonicalCwd(o.cwd));
   const where = projectStore(o.agentDir, o.cwd);
   // The private bits of files an index seeded from before will not look at: worth a stat a file only
   // then (a fresh index has git's walk look at every file, and the snapshot reads their stats anyway).
   const seeded = existsSync(where.indexDir) && readdirSync(where.indexDir).some((n) => !n.includes('.'));
   const walk = await walkFolder(o.cwd, {
-    max: allowed ? 0 : o.settings.maxFiles,
+    // (capped in a folder opted in too: past the bound it only finds fewer specials and private files)
+    max: o.settings.maxFiles,
     exclude: o.settings.exclude,
     skip: privatePrefixes(o.agentDir, o.cwd, o.privateDirs),
     modes: seeded,

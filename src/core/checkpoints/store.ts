@@ -2,7 +2,9 @@
 // own, a private index per session, and a manifest per session saying which entry has which snapshot.
 // A snapshot is a commit of the working folder as git sees it through pi-tree's index: the project's
 // .gitignore honoured, pi-tree's default excludes and size limit applied, nested repositories and
-// special files left out (and named). The project's own .git is never read or written.
+// special files left out (and named), pi's own folders inside the working folder left out
+// (captureScope.ts). The project's own .git is never read or written. A collect prunes only what no
+// snapshot in flight and no index can name (storeGc.ts).
 import { appendFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitAtLeast, GitError, zList, zNames } from './gitRun.js';
