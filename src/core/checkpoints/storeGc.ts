@@ -114,7 +114,7 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
       early = liveMarkers(d.root).filter((m) => m.kind === 'snap' && m.at <= started);
     }
     // Every index's tree, kept while gc runs (a copy each: the live index is never written here).
-    for (const name of readdirSync(d.indexDir)) {
+    for (const name of listOrNone(d.indexDir)) {
       if (name.includes('.')) continue; // locks, scratch copies
       const copy = join(d.indexDir, `.gc-${process.pid}-${++seq}`);
       try {
@@ -142,6 +142,14 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
   } finally {
     if (pins.length) await d.run(['update-ref', '--stdin'], { input: pins.map((r) => `delete ${r}\n`).join('') }).catch(() => undefined);
     rmSync(mine, { force: true });
+  }
+}
+
+function listOrNone(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
