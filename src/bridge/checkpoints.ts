@@ -5,7 +5,8 @@
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { Capture } from '../core/checkpoints/capture.js';
 import { readCheckpointSettings } from '../core/checkpoints/storePaths.js';
-import { agentDirOf } from '../core/bridge/paths.js';
+import { dirname } from 'node:path';
+import { agentDirOf, recordDirOf } from '../core/bridge/paths.js';
 
 const CAPTURING = Symbol.for('pi-tree.checkpoints.capturing');
 /** Session files whose capture runs in this process (shared by every loaded copy of the bridge). */
@@ -52,6 +53,8 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
         sessionId: ctx.sessionManager.getSessionId(),
         settings: readCheckpointSettings(agentDir),
         notify: (m) => notify(ctx, m),
+        // pi's own files besides its agent dir, never captured even inside the working folder
+        privateDirs: [sessionDirOf(ctx), dirname(sessionFile), recordDirOf(process.env)].filter((d): d is string => !!d),
       });
       file = sessionFile;
       capturing().add(sessionFile);
@@ -101,6 +104,15 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
   pi.on('session_shutdown', async () => {
     await stop();
   });
+}
+
+/** pi's session folder (its `sessionDir` setting, or the default one under the agent dir). */
+function sessionDirOf(ctx: ExtensionContext): string | undefined {
+  try {
+    return ctx.sessionManager.getSessionDir() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function notify(ctx: ExtensionContext, message: string): void {

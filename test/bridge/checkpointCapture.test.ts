@@ -1,6 +1,8 @@
 // Checkpoint capture inside the real pi 1.6.0 (the bridge loaded, a loopback model making write, edit
 // and bash calls): a snapshot before each turn that changes files and one after it, keyed by the
-// session's entries; the user's own repository byte-identical; ignored files and heavy folders left out.
+// session's entries; the user's own repository byte-identical; ignored files and heavy folders left out;
+// pi's own files (its agent dir with pi-tree's store, its session file) left out when they lie inside the
+// working folder, while pi writes them during the turns.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,5 +72,32 @@ describe('checkpoint capture in a running pi', () => {
 
   it("never touches the user's repository", () => {
     assert.deepEqual(treeBytes(join(cp.pe.workDir, '.git')), userGit);
+  });
+});
+
+describe("pi's own files inside the working folder", () => {
+  let cp: CodingPi;
+  after(() => cp?.stop());
+
+  it('are never captured: the agent dir, the store in it and the session file stay out of every snapshot', async () => {
+    cp = await startCodingPi({ inside: true, files: { 'README.md': 'hello\n' } });
+    await cp.turn('write one', [{ name: 'write', arguments: { path: 'src/one.ts', content: 'export const one = 1;\n' } }]);
+    await cp.turn('write two', [{ name: 'write', arguments: { path: 'src/two.ts', content: 'export const two = 2;\n' } }]);
+    const sessionId = JSON.parse(readFileSync(cp.file, 'utf8').split('\n')[0]).id;
+    const store = CheckpointStore.existing(cp.pe.agentDir, cp.pe.workDir, DEFAULT_SETTINGS)!;
+    const snapshots = () => store.manifest(sessionId).filter((l): l is SnapshotLine => l.kind !== 'off');
+    await cp.pi.until(() => snapshots().filter((l) => l.kind === 'after').length >= 2, 'two after snapshots');
+    const lines = snapshots();
+    assert.deepEqual(
+      lines.filter((l) => l.kind === 'after').map((l) => l.changed),
+      [['src/one.ts'], ['src/two.ts']],
+      "the session file pi appended to is not among the turns' changes",
+    );
+    for (const l of lines)
+      assert.deepEqual(
+        [...(await store.listTree(l.tree)).keys()].filter((k) => k.startsWith('.pi/') || k.startsWith('.sessions/')),
+        [],
+      );
+    assert.deepEqual([...(await store.listTree(lines.at(-1)!.tree)).keys()].sort(), ['README.md', 'src/one.ts', 'src/two.ts']);
   });
 });

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { completionSse, startLoopback, toolCallsSse, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
 import { makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
+import { tempDir } from './tmp.js';
 
 export type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -43,14 +44,25 @@ const stepsDone = (req: RecordedRequest): number => {
   return n;
 };
 
-export async function startCodingPi(opts: { files?: Record<string, string>; gitInit?: boolean; settings?: Rec; env?: NodeJS.ProcessEnv } = {}): Promise<CodingPi> {
+export async function startCodingPi(
+  opts: {
+    files?: Record<string, string>;
+    gitInit?: boolean;
+    settings?: Rec;
+    env?: NodeJS.ProcessEnv;
+    /** pi's agent dir (`.pi/agent`) and the session file (`.sessions/`) inside the working folder. */
+    inside?: boolean;
+  } = {},
+): Promise<CodingPi> {
   const scripts = new Map<string, Call[][]>();
   const lb = await startLoopback((req): Reply => {
     const steps = scripts.get(lastUserText(req)) ?? [];
     const done = stepsDone(req);
     return done < steps.length ? toolCallsSse(steps[done]) : completionSse(`done: ${lastUserText(req).slice(0, 40)}`);
   });
-  const pe = makePiEnv(lb, { compaction: { enabled: false }, ...opts.settings });
+  const root = opts.inside ? tempDir('pi-bridge-') : '';
+  const where = opts.inside ? { workDir: join(root, 'work'), agentDir: join(root, 'work', '.pi', 'agent') } : undefined;
+  const pe = makePiEnv(lb, { compaction: { enabled: false }, ...opts.settings }, where);
   if (opts.env) Object.assign(pe.env, opts.env);
   for (const [rel, text] of Object.entries(opts.files ?? {})) {
     mkdirSync(join(pe.workDir, rel, '..'), { recursive: true });
@@ -63,7 +75,7 @@ export async function startCodingPi(opts: { files?: Record<string, string>; gitI
     g('add', '-A');
     g('commit', '-q', '--allow-empty', '-m', 'user commit');
   }
-  const sessions = join(pe.workDir, '..', 'sessions');
+  const sessions = opts.inside ? join(pe.workDir, '.sessions') : join(pe.workDir, '..', 'sessions');
   mkdirSync(sessions, { recursive: true });
   const file = join(sessions, '2026-03-01T10-00-00-000Z_019b8f3a-0000-7000-8000-00000000c0de.jsonl');
   const cp: CodingPi = {

@@ -5,7 +5,7 @@
 // test/cli; this one keeps the crash and edge cases quick.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Capture } from '../../src/core/checkpoints/capture.js';
+import { Capture, type CaptureOptions } from '../../src/core/checkpoints/capture.js';
 import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../src/core/checkpoints/storePaths.js';
 import { SessionBuilder, type Call } from './sessionBuilder.js';
 import { encodeCwd } from '../../src/core/session/repository.js';
@@ -19,27 +19,54 @@ export class SimPi {
   constructor(
     readonly cwd: string,
     readonly agentDir: string,
-    opts: { capture?: boolean; settings?: Partial<CheckpointSettings>; program?: string; sessionDir: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; packEvery?: number },
+    opts: {
+      capture?: boolean;
+      settings?: Partial<CheckpointSettings>;
+      program?: string;
+      sessionDir: string;
+      env?: NodeJS.ProcessEnv;
+      timeoutMs?: number;
+      packEvery?: number;
+      /** The session's id (two SimPis of one project need their own). */
+      id?: string;
+    } & Pick<CaptureOptions, 'watch' | 'privateDirs' | 'pruneGraceMs'>,
   ) {
-    this.b = new SessionBuilder({ cwd, id: '019b8f3a-0000-7000-8000-0000000051a1' });
+    const id = opts.id ?? '019b8f3a-0000-7000-8000-0000000051a1';
+    this.b = new SessionBuilder({ cwd, id });
     // pi's own layout: the session's folder is named after its working folder (which vouches for that cwd)
     const dir = join(opts.sessionDir, encodeCwd(cwd));
     mkdirSync(dir, { recursive: true });
-    this.file = join(dir, '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-0000000051a1.jsonl');
-    if (opts.capture !== false)
-      this.capture = new Capture({
-        agentDir,
-        cwd,
-        sessionId: String(this.b.header.id),
-        settings: { ...DEFAULT_SETTINGS, ...opts.settings },
-        notify: (m) => this.notified.push(m),
-        program: opts.program,
-        env: opts.env,
-        timeoutMs: opts.timeoutMs,
-        packEvery: opts.packEvery,
-      });
+    this.file = join(dir, `2026-01-05T10-00-00-000Z_${id}.jsonl`);
+    if (opts.capture !== false) this.capture = this.newCapture(agentDir, opts);
     this.capture?.start(null);
     this.save();
+  }
+
+  private newCapture(agentDir: string, opts: ConstructorParameters<typeof SimPi>[2]): Capture {
+    return new Capture({
+      agentDir,
+      cwd: this.cwd,
+      sessionId: String(this.b.header.id),
+      settings: { ...DEFAULT_SETTINGS, ...opts.settings },
+      notify: (m) => this.notified.push(m),
+      program: opts.program,
+      env: opts.env,
+      timeoutMs: opts.timeoutMs,
+      packEvery: opts.packEvery,
+      watch: opts.watch,
+      privateDirs: opts.privateDirs,
+      pruneGraceMs: opts.pruneGraceMs,
+    });
+  }
+
+  /**
+   * pi runs the session again (after a kill or an exit): a new Capture of the same session, started at
+   * its leaf (the old one is dropped as a killed pi drops it: nothing more of it runs).
+   */
+  resume(opts: ConstructorParameters<typeof SimPi>[2]): Capture {
+    this.capture = this.newCapture(this.agentDir, opts);
+    this.capture.start(this.b.leaf ?? null);
+    return this.capture;
   }
 
   save(): void {

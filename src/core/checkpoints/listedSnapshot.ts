@@ -2,9 +2,11 @@
 // git's index or its walk: each listed path looked at (lstat), the files hashed and written as loose
 // blobs in-process, the folders above them written again (treeEdit.ts). It keeps to what a snapshot
 // through git's index holds: a file the old tree did not have is added only if the ignore rules let it
-// in and it is not in a nested repository; too-large and special files are left out and named. When
-// a listed path is a folder now (made or moved in), or the list is odd in any way, it answers undefined
-// and git looks at the listed paths itself (store.snapshot with `only`).
+// in and it is not in a nested repository; too-large and special files are left out and named; the
+// agent's own folders are left out. A listed path under a folder that is a symbolic link now is gone
+// (lstat would follow the link; the link itself is the change). When a listed path is a folder now
+// (made or moved in), the old tree cannot be read whole, or the list is odd in any way, it answers
+// undefined and git looks at the listed paths itself (store.snapshot with `only`).
 import { readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { commitText, writeLooseObject } from './looseWrites.js';
@@ -13,6 +15,9 @@ import type { CheckpointStore, SnapshotResult } from './store.js';
 import { editTree, serializeTree, type PathChange, type TreeCache, type TreeEntry } from './treeEdit.js';
 import type { TreeChange } from './treeReads.js';
 import { lstatOrUndefined } from './storeFiles.js';
+import { underPrefix } from './captureScope.js';
+import { gitModeOf, privateBits } from './fileMode.js';
+import { beyondLink } from './indexPaths.js';
 
 export interface ListedSnapshot extends SnapshotResult {
   /** The files that differ from the old tree (undefined when a whole folder went: diff-tree lists those). */
@@ -32,8 +37,10 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   if (paths.some((p) => !p || p.includes('\n') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === ''))) return undefined;
   const cwd = store.cwd;
   const now = new Map<string, Stats | undefined>();
+  const links = new Map<string, boolean>();
   for (const p of paths) {
-    const st = lstatOrUndefined(join(cwd, p));
+    // the agent's own, or beyond a link now: not in the folder's tree (gone, if the old tree had it)
+    const st = underPrefix(p, store.privatePrefixes) || beyondLink(cwd, p, links) ? undefined : lstatOrUndefined(join(cwd, p));
     if (st?.isDirectory()) return undefined; // a folder made or moved in: git lists what is in it
     now.set(p, st);
   }
@@ -41,6 +48,8 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   for (const p of paths) for (let d = dirOf(p); d; d = dirOf(d)) dirs.add(d);
   const old = await cache.at(base, [...dirs]);
   const oldEntry = (p: string): TreeEntry | undefined => old.get(dirOf(p))?.find((e) => e.name === nameOf(p));
+  // The old tree whole, or git decides: a folder missing from the store would drop what is under it.
+  for (const d of dirs) if (!old.has(d) && (d === '' || oldEntry(d)?.mode === '40000')) return undefined;
 
   const changes = new Map<string, PathChange>();
   const skipped: SkippedFile[] = [];
@@ -59,6 +68,7 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
     } else if (was && was.mode !== '40000') hash.push(p);
     else fresh.push(p);
   }
+  const modes: Record<string, number> = {};
   if (fresh.length) {
     // A new file in a nested repository: git decides (it lists the repository as one path).
     if (fresh.some((p) => inNestedRepository(cwd, p))) return undefined;
@@ -76,7 +86,9 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
     const st = now.get(p)!;
     const abs = join(cwd, p);
     const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
-    const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o100 ? '100755' : '100644';
+    const mode = gitModeOf(st).toString(8);
+    const bits = st.isFile() ? privateBits(st) : undefined;
+    if (bits !== undefined) modes[p] = bits;
     const sha = writeLooseObject(gitDir, 'blob', bytes, 1);
     changes.set(p, { mode, sha });
   }
@@ -98,7 +110,7 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   }
   // (a file written again with the same bytes, and the folders above it, add nothing)
   const written = tree === base ? [] : [...list.flatMap((c) => (c.b ? [c.b.sha] : [])), ...trees];
-  return { commit, tree, skipped, ms: performance.now() - started, changes: whole ? list : undefined, written, from: base };
+  return { commit, tree, skipped, ...(Object.keys(modes).length ? { modes } : {}), ms: performance.now() - started, changes: whole ? list : undefined, written, from: base };
 }
 
 /** Whether a folder above `rel` (inside the working folder) holds a `.git`. */

@@ -4,7 +4,7 @@
 // renamed over the ref). The store is pi-tree's own repository (SHA-1, files backend, no hooks, no
 // reflog: bare), so these are git's formats exactly; a tool call waits for two processes fewer.
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
@@ -23,12 +23,16 @@ export function looseObjectPath(gitDir: string, sha: string): string | undefined
   return /^[0-9a-f]{40}$/.test(sha) ? join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2)) : undefined;
 }
 
-/** Writes a loose object of `type` into `gitDir` (if it is not there already) and gives its id. */
+/**
+ * Writes a loose object of `type` into `gitDir` and gives its id. One already there is freshened
+ * instead (its time set to now, as git does), so that a collect running meanwhile, which prunes only
+ * what is older than a grace, keeps it for the snapshot that uses it.
+ */
 export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob', body: Buffer, level?: number): string {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const sha = createHash('sha1').update(raw).digest('hex');
   const file = looseObjectPath(gitDir, sha)!;
-  if (existsSync(file)) return sha;
+  if (freshen(file)) return sha;
   mkdirSync(dirname(file), { recursive: true });
   // As git does: a temp file beside it, then a hard link to the name (never replacing one that another
   // writer put there meanwhile: same name, same bytes), then the temp goes.
@@ -42,6 +46,17 @@ export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob
     rmSync(tmp, { force: true });
   }
   return sha;
+}
+
+/** True when `file` exists (its times set to now); false when it is not there (gone meanwhile, say). */
+function freshen(file: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A ref name this module writes itself; anything else goes through `git update-ref`, which checks it. */

@@ -5,7 +5,9 @@ import type { Session } from '../session/session.js';
 import { readLineHeader } from './sessionHeader.js';
 import type { ExternalFile, ManifestLine, SnapshotLine } from './manifestLines.js';
 import { CheckpointStore } from './store.js';
-import { readCheckpointSettings, type CheckpointSettings } from './storePaths.js';
+import { projectStore, readCheckpointSettings, safeSessionId, type CheckpointSettings } from './storePaths.js';
+import { readManifest } from './manifestLines.js';
+import { join } from 'node:path';
 
 export interface EntrySnapshot extends SnapshotLine {
   /** The session whose manifest holds it. */
@@ -22,6 +24,8 @@ export class SessionCheckpoints {
     readonly byEntry: Map<string, EntrySnapshot>,
     /** This session's own lines, in order. */
     readonly lines: ManifestLine[],
+    /** Why capture was off, said in a manifest with no store beside it (a folder too large to capture). */
+    private readonly offWithoutStore?: string,
   ) {}
 
   /** The checkpoints of `session` (none when it has no store or no manifest). */
@@ -52,6 +56,14 @@ export class SessionCheckpoints {
         if (id === sessionId) own = lines;
         indexLines(lines, id, byEntry);
       }
+    } else if (cwd && sessionId) {
+      let off: ManifestLine | undefined;
+      try {
+        off = readManifest(join(projectStore(agentDir, cwd).sessionsDir, `${safeSessionId(sessionId)}.jsonl`)).findLast((l) => l.kind === 'off');
+      } catch {
+        // not a session id pi-tree stores anything for
+      }
+      return new SessionCheckpoints(undefined, sessionId, byEntry, [], off?.kind === 'off' ? off.reason : undefined);
     }
     return new SessionCheckpoints(store, sessionId, byEntry, own);
   }
@@ -65,10 +77,14 @@ export class SessionCheckpoints {
     return undefined;
   }
 
-  /** Why capture is off for this session, if it turned itself off. */
+  /** Why capture is off for this session, if it turned itself off (and did not start again since). */
   offReason(): string | undefined {
-    const off = this.lines.findLast((l) => l.kind === 'off');
-    return off && off.kind === 'off' ? off.reason : undefined;
+    const at = this.lines.findLastIndex((l) => l.kind === 'off');
+    if (at < 0) return this.offWithoutStore;
+    const off = this.lines[at];
+    // a later run of the session captured again (a 'restore' line alone does not say so)
+    if (this.lines.slice(at + 1).some((l) => l.kind === 'baseline')) return undefined;
+    return off.kind === 'off' ? off.reason : undefined;
   }
 }
 

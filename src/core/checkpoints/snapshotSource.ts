@@ -10,6 +10,7 @@ import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
 import { snapshotFromList, type ListedSnapshot } from './listedSnapshot.js';
 import type { CheckpointStore, SnapshotResult } from './store.js';
 import { TreeCache } from './treeEdit.js';
+import { underPrefix } from './captureScope.js';
 
 /** A watcher's list longer than this goes to a whole walk instead (git's command line, and no gain). */
 const MAX_LISTED = 2000;
@@ -156,7 +157,8 @@ export class SnapshotSource {
         ...(this.o.watch || {}),
       });
       this.watch = w;
-      const armed = await w.arm((rel) => ignored.has(rel));
+      // (the agent's own folders are never watched: nothing under them is captured)
+      const armed = await w.arm((rel) => ignored.has(rel) || underPrefix(rel, store.privatePrefixes));
       if (this.closed) return this.stop(); // the session ended (or capture turned off) meanwhile
       if (!armed) {
         this.watch = undefined;

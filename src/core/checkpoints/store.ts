@@ -2,22 +2,35 @@
 // own, a private index per session, and a manifest per session saying which entry has which snapshot.
 // A snapshot is a commit of the working folder as git sees it through pi-tree's index: the project's
 // .gitignore honoured, pi-tree's default excludes and size limit applied, nested repositories and
-// special files left out (and named). The project's own .git is never read or written.
+// special files left out (and named), pi's own folders inside the working folder left out
+// (captureScope.ts). The project's own .git is never read or written. A collect prunes only what no
+// snapshot in flight and no index can name (storeGc.ts).
 import { appendFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, GitError, zList } from './gitRun.js';
+import { git, gitAtLeast, GitError, zList, zNames } from './gitRun.js';
 import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from './looseWrites.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivateDir } from '../platform/privateDir.js';
 import { projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
 import { copyIndex, sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
+import { excludeLines, privatePrefixes } from './captureScope.js';
+import { sortListed, specialsAmong } from './indexPaths.js';
+import { collectGarbage, collectRunning, inFlight } from './storeGc.js';
 
 export interface SnapshotResult {
   commit: string;
   tree: string;
   skipped: SkippedFile[];
+  /** Private permission bits of the files it looked at (manifestLines.ts `modes`). */
+  modes?: Record<string, number>;
   ms: number;
+}
+
+interface TreeResult {
+  tree: string;
+  skipped: SkippedFile[];
+  modes: Record<string, number>;
 }
 
 const SKIPPED_KEPT = 50;
@@ -33,24 +46,33 @@ const SKIPPED_KEPT = 50;
 const BULK_FILES = 256;
 const BULK_CHUNK = 10_000;
 const BULK_SINCE = [2, 37];
-const gitVersions = new Map<string, Promise<number[]>>();
 
 export interface StoreOptions {
   /** The git program (default `git` on PATH). */
   program?: string;
   env?: NodeJS.ProcessEnv;
+  /** Folders of the agent's own besides pi's agent dir (pi's session folder, the bridge's records). */
+  privateDirs?: readonly string[];
+  /** Unreachable objects younger than this are kept by a collect (default a minute; storeGc.ts). */
+  pruneGraceMs?: number;
 }
 
 export class CheckpointStore {
+  /** The folders under the working folder that are the agent's own (captureScope.ts): never captured. */
+  readonly privatePrefixes: string[];
+
   private constructor(
     readonly where: ProjectStore,
     readonly settings: CheckpointSettings,
     private readonly opts: StoreOptions,
-  ) {}
+    agentDir: string,
+  ) {
+    this.privatePrefixes = privatePrefixes(agentDir, where.cwd, opts.privateDirs);
+  }
 
   /** The store of `cwd`'s project under `agentDir`, made if missing (0700). */
   static async open(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): Promise<CheckpointStore> {
-    const s = new CheckpointStore(projectStore(agentDir, cwd), settings, opts);
+    const s = new CheckpointStore(projectStore(agentDir, cwd), settings, opts, agentDir);
     await s.ensure();
     return s;
   }
@@ -58,7 +80,7 @@ export class CheckpointStore {
   /** The store if it exists (reading never creates one). */
   static existing(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): CheckpointStore | undefined {
     const where = projectStore(agentDir, cwd);
-    return existsSync(join(where.gitDir, 'HEAD')) ? new CheckpointStore(where, settings, opts) : undefined;
+    return existsSync(join(where.gitDir, 'HEAD')) ? new CheckpointStore(where, settings, opts, agentDir) : undefined;
   }
 
   get cwd(): string {
@@ -100,7 +122,9 @@ export class CheckpointStore {
     ensurePrivateDir(join(w.gitDir, 'info'));
     // info/attributes outranks the project's .gitattributes: no filter, no eol or encoding conversion.
     writeIfChanged(join(w.gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
-    writeIfChanged(join(w.gitDir, 'info', 'exclude'), `${this.settings.exclude.join('\n')}\n`);
+    // The agent's own folders inside the working folder: out of git's walk (and dropPrivate takes them
+    // out of an index seeded before).
+    writeIfChanged(join(w.gitDir, 'info', 'exclude'), `${[...this.settings.exclude, ...excludeLines(this.privatePrefixes)].join('\n')}\n`);
   }
 
   indexFile(sessionId: string): string {
@@ -127,11 +151,18 @@ export class CheckpointStore {
 
   /** Snapshots the working folder now through the session's index (`only`: see writeTree). */
   async snapshot(sessionId: string, message: string, only?: readonly string[]): Promise<SnapshotResult> {
-    const started = performance.now();
-    const index = this.sessionIndex(sessionId);
-    const { tree, skipped } = await this.writeTree(index, only);
-    const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
-    return { commit, tree, skipped, ms: performance.now() - started };
+    return this.inFlight(async () => {
+      const started = performance.now();
+      const index = this.sessionIndex(sessionId);
+      const { tree, skipped, modes } = await this.writeTree(index, only);
+      const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
+      return { commit, tree, skipped, ...(Object.keys(modes).length ? { modes } : {}), ms: performance.now() - started };
+    });
+  }
+
+  /** Runs `op` marked as a snapshot in flight: a collect meanwhile keeps what it writes (storeGc.ts). */
+  inFlight<T>(op: () => Promise<T>): Promise<T> {
+    return inFlight(this.where.root, op);
   }
 
   /** The folder's tree now, through a copy of the session's index (which stays as it was). */
@@ -140,9 +171,11 @@ export class CheckpointStore {
     const scratch = join(this.where.indexDir, `.scratch-${process.pid}-${Date.now().toString(36)}`);
     try {
       if (existsSync(index)) copyIndex(index, scratch);
-      return await this.writeTree(scratch);
+      return await this.inFlight(() => this.writeTree(scratch));
     } finally {
       rmSync(scratch, { force: true });
+      this.lastTrees.delete(scratch);
+      this.clean.delete(scratch);
     }
   }
 
@@ -152,9 +185,14 @@ export class CheckpointStore {
   /**
    * The folder's tree through `index`. `only`: the paths that may have changed since the index was last
    * updated (a folder watcher's list; folders stand for everything under them): git looks at those
-   * alone instead of walking the whole folder.
+   * alone instead of walking the whole folder. An index that names an object the store lost (a collect
+   * of an older pi-tree, a disk error) is made again from a whole walk instead of failing for good.
    */
-  private async writeTree(index: string, only?: readonly string[]): Promise<{ tree: string; skipped: SkippedFile[] }> {
+  private async writeTree(index: string, only?: readonly string[], rebuilt = false): Promise<TreeResult> {
+    await this.dropPrivate(index);
+    // A collect running: every object is written so that git freshens the one already there (its bulk
+    // check-in does not), so that the collect keeps it (storeGc.ts).
+    const careful = collectRunning(this.where.root);
     const limit = only ? ['--', ...only] : [];
     // Two walks at once: the tracked files against their stats (changed, deleted; diff-files stats them
     // on several threads, ls-files -m on one) and the folders read for new files.
@@ -162,66 +200,55 @@ export class CheckpointStore {
       only && !only.length
         ? [Buffer.alloc(0), Buffer.alloc(0)]
         : await Promise.all([this.run(['diff-files', '--name-only', '-z', ...limit], { index }), this.run(['ls-files', '-z', '--others', '--exclude-standard', ...limit], { index })]);
-    const listed = [...zList(tracked).map((p) => ({ path: p, tracked: true })), ...zList(untracked).map((p) => ({ path: p, tracked: false }))];
-    const update: string[] = [];
-    const drop: string[] = [];
-    const skipped: SkippedFile[] = [];
-    const seen = new Set<string>();
-    for (const { path, tracked } of listed) {
-      if (seen.has(path)) continue;
-      seen.add(path);
-      if (path.endsWith('/')) {
-        skipped.push({ path, why: 'nested-repository' });
-        continue;
-      }
-      let st;
-      try {
-        st = lstatSync(join(this.where.cwd, path));
-      } catch {
-        update.push(path); // gone: --remove takes it out
-        continue;
-      }
-      if (st.isSymbolicLink() || (st.isFile() && st.size <= this.settings.maxFileBytes)) update.push(path);
-      else {
-        skipped.push({ path, why: st.isFile() ? 'size' : 'special' });
-        if (tracked) drop.push(path);
-      }
-    }
-    if (update.length >= BULK_FILES && (await this.gitAtLeast(BULK_SINCE))) {
+    const t = zNames(tracked);
+    const u = zNames(untracked);
+    const listed = [...t.names.map((path) => ({ path, tracked: true })), ...u.names.map((path) => ({ path, tracked: false }))];
+    const { update, drop, skipped, modes } = sortListed(this.where.cwd, listed, { maxFileBytes: this.settings.maxFileBytes, prefixes: this.privatePrefixes });
+    for (const path of [...t.invalid, ...u.invalid]) skipped.push({ path, why: 'name-not-utf8' });
+    if (only) skipped.push(...specialsAmong(this.where.cwd, only, new Set(listed.map((l) => l.path))));
+    // Dropped first: a folder that is a link now leaves the index before the link comes in.
+    if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
+    if (update.length >= BULK_FILES && !careful && (await gitAtLeast(BULK_SINCE, (args) => this.run(args), this.opts.program))) {
       for (let i = 0; i < update.length; i += BULK_CHUNK) {
         const chunk = update.slice(i, i + BULK_CHUNK);
         await this.run(['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1', 'update-index', '-z', '--add', '--remove', '--stdin'], { index, input: chunk.join('\0') + '\0' });
       }
     } else if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
-    if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
     // Nothing to update and the index as the last write-tree left it: the tree is that one (the 'before'
     // snapshot of a turn after a turn, mostly; a process fewer for the tool call to wait on).
     const known = this.lastTrees.get(index);
-    if (!update.length && !drop.length && known && known.stamp === stampOf(index)) return { tree: known.tree, skipped };
-    const tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
+    if (!update.length && !drop.length && known && known.stamp === stampOf(index)) return { tree: known.tree, skipped, modes };
+    let tree: string;
+    try {
+      tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
+    } catch (e) {
+      if (rebuilt || !(e instanceof GitError) || !/invalid object|missing|unable to read|bad object|is corrupt/i.test(`${e.message}\n${e.stderr}`)) throw e;
+      rmSync(index, { force: true });
+      this.lastTrees.delete(index);
+      return this.writeTree(index, undefined, true);
+    }
     this.lastTrees.set(index, { tree, stamp: stampOf(index) });
-    return { tree, skipped };
+    return { tree, skipped, modes };
+  }
+
+  /** Indexes rid of the agent's own folders in this process (a seeded index may hold them from before). */
+  private readonly clean = new Set<string>();
+
+  /** Takes what an index holds under the agent's own folders out of it (once per index and process). */
+  private async dropPrivate(index: string): Promise<void> {
+    if (this.clean.has(index) || !this.privatePrefixes.length) return;
+    if (existsSync(index)) {
+      const held = zNames(await this.run(['ls-files', '-z', '--', ...this.privatePrefixes], { index }));
+      const all = [...held.names, ...held.invalid];
+      if (all.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: all.join('\0') + '\0' });
+    }
+    this.clean.add(index);
   }
 
   /** The folder's tree now through the session's index (which it updates), without a commit (`only`: see writeTree). */
   async treeNow(sessionId: string, only?: readonly string[]): Promise<string> {
     const index = this.sessionIndex(sessionId);
-    return (await this.writeTree(index, only)).tree;
-  }
-
-  /** Whether the git program is at least `want` ([major, minor]); asked once per program. */
-  private async gitAtLeast(want: readonly number[]): Promise<boolean> {
-    const program = this.opts.program ?? 'git';
-    let v = gitVersions.get(program);
-    if (!v) {
-      v = this.run(['version']).then(
-        (out) => (/(\d+)\.(\d+)/.exec(out.toString('utf8')) ?? []).slice(1).map(Number),
-        () => [],
-      );
-      gitVersions.set(program, v);
-    }
-    const [major = 0, minor = 0] = await v;
-    return major > want[0] || (major === want[0] && minor >= want[1]);
+    return (await this.inFlight(() => this.writeTree(index, only))).tree;
   }
 
   /** Keeps `commit` reachable under the session (so pruning and gc keep it until the session lets go). */
@@ -353,18 +380,30 @@ export class CheckpointStore {
     await this.collect();
   }
 
-  /** Drops unreachable objects (snapshots no ref keeps). */
-  async collect(): Promise<void> {
-    await this.run(['reflog', 'expire', '--expire=now', '--all']).catch(() => undefined);
-    await this.run(['gc', '--prune=now', '--quiet']);
+  /**
+   * Drops the unreachable objects (snapshots no ref keeps) that no snapshot in flight and no index can
+   * name, older than the grace (storeGc.ts). False when a snapshot of another pi kept it from pruning.
+   */
+  async collect(o: { log?: (m: string) => void } = {}): Promise<boolean> {
+    const r = await collectGarbage({ root: this.where.root, indexDir: this.where.indexDir, run: (args, x) => this.run(args, x ?? {}), graceMs: this.opts.pruneGraceMs, log: o.log });
+    return r.pruned;
   }
 
-  /** Rewrites a session's manifest with only `keep` lines (atomic: temp + rename). */
-  rewriteManifest(sessionId: string, keep: readonly ManifestLine[]): void {
+  /**
+   * Rewrites a session's manifest with only `keep` lines (atomic: temp + rename). With `read` (the
+   * manifest's size when its lines were read), nothing is written if it has grown since (a pi appended a
+   * line meanwhile, which the rename would lose): false then.
+   */
+  rewriteManifest(sessionId: string, keep: readonly ManifestLine[], read?: { size: number }): boolean {
     const file = this.manifestFile(sessionId);
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+    if (read && sizeOf(file) !== read.size) {
+      rmSync(tmp, { force: true });
+      return false;
+    }
     renameSync(tmp, file);
+    return true;
   }
 }
 

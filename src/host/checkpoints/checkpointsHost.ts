@@ -1,7 +1,8 @@
 // Checkpoints in the extension (issue #32), made once at activation: the code documents, the restore
 // flow, and the settings the capture inside pi reads. pi runs outside VS Code, so the workspace's
 // `piTree.checkpoints.*` settings are written to `<agentDir>/pi-tree/settings.json` (the only place the
-// bridge looks): capture on or off per folder, the size limit and the excludes.
+// bridge looks): capture on or off per folder, the opt-in for a folder too large (or the home folder),
+// the size limit and the excludes.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
@@ -54,14 +55,18 @@ function syncSettings(agentDir: string): void {
   } catch {
     // none yet
   }
-  const prev = (all.checkpoints ?? {}) as { disabledFolders?: string[] };
+  const prev = (all.checkpoints ?? {}) as { disabledFolders?: string[]; allowedFolders?: string[] };
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const disabled = new Set((prev.disabledFolders ?? []).filter((d) => typeof d === 'string'));
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string') : []);
+  const disabled = new Set(strings(prev.disabledFolders));
+  const allowed = new Set(strings(prev.allowedFolders));
   for (const f of folders) {
-    const on = vscode.workspace.getConfiguration('piTree', f.uri).get<boolean>('checkpoints.capture', true);
+    const cfg = vscode.workspace.getConfiguration('piTree', f.uri);
     const real = canonicalCwd(f.uri.fsPath);
-    if (on) disabled.delete(real);
+    if (cfg.get<boolean>('checkpoints.capture', true)) disabled.delete(real);
     else disabled.add(real);
+    if (cfg.get<boolean>('checkpoints.allowLargeFolder', false)) allowed.add(real);
+    else allowed.delete(real);
   }
   const c = vscode.workspace.getConfiguration('piTree');
   const next = {
@@ -72,6 +77,7 @@ function syncSettings(agentDir: string): void {
       maxFileBytes: Math.max(1, c.get<number>('checkpoints.maxFileSizeMB', 10)) * 1024 * 1024,
       exclude: [...DEFAULT_EXCLUDES, ...c.get<string[]>('checkpoints.exclude', []).filter((s) => typeof s === 'string' && s.trim())],
       disabledFolders: [...disabled].sort(),
+      allowedFolders: [...allowed].sort(),
       maxSessionBytes: Math.max(0, c.get<number>('checkpoints.maxSessionMB', 512)) * 1024 * 1024,
       maxTotalBytes: Math.max(0, c.get<number>('checkpoints.maxTotalMB', 4096)) * 1024 * 1024,
       watch: c.get<boolean>('checkpoints.watchFolder', true) !== false,

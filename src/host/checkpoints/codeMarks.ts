@@ -1,10 +1,12 @@
 // Which entries of an open tree have a checkpoint (a mark on their node), and whether capture turned
-// itself off for the session (said once, in a notification). Recomputed a moment after the session
+// itself off for the session or stays off in its folder (the home folder, a drive's root, pi's own
+// folder: captureScope.ts), said once, in a notification. Recomputed a moment after the session
 // changes (pi's capture writes its line just after the turn's entries) and when the manifest changes.
 import { watch, type FSWatcher } from 'node:fs';
 import * as vscode from 'vscode';
 import { SessionCheckpoints } from '../../core/checkpoints/manifests.js';
-import { projectStore } from '../../core/checkpoints/storePaths.js';
+import { captureBlocked } from '../../core/checkpoints/captureScope.js';
+import { captureEnabled, projectStore, readCheckpointSettings } from '../../core/checkpoints/storePaths.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CodeMarksOptions {
@@ -44,15 +46,31 @@ export class CodeMarks implements vscode.Disposable {
     }
     if (!this.watcher) this.watchDir();
     const ids = [...cps.byEntry.keys()].filter((id) => this.session.index.get(id));
-    const off = cps.offReason();
+    const turnedOff = cps.offReason();
+    const blocked = turnedOff ? undefined : this.blocked();
+    const off = turnedOff ?? blocked;
     const key = `${ids.length}:${ids[ids.length - 1] ?? ''}:${off ?? ''}`;
     if (key === this.last) return;
     this.last = key;
     this.o.send(ids, off);
-    const sid = String(this.session.header.id ?? '');
-    if (off && !toldOff.has(sid)) {
-      toldOff.add(sid);
-      void vscode.window.showWarningMessage(`pi-tree: checkpoints turned themselves off for this session: ${off}. Moves still work; the code of later turns is known only from the session's record.`);
+    // (a folder's reason is said once for all its sessions)
+    const told = blocked ? `cwd:${String(this.session.header.cwd ?? '')}` : String(this.session.header.id ?? '');
+    if (off && !toldOff.has(told)) {
+      toldOff.add(told);
+      const what = blocked ? `checkpoints are off in this session's folder: ${off}` : `checkpoints turned themselves off for this session: ${off}`;
+      void vscode.window.showWarningMessage(`pi-tree: ${what}. Moves still work; the code of later turns is known only from the session's record.`);
+    }
+  }
+
+  /** Why the bridge will not capture the session's folder though capture is on (captureScope.ts). */
+  private blocked(): string | undefined {
+    const cwd = String(this.session.header.cwd ?? '');
+    if (!cwd) return undefined;
+    try {
+      const settings = readCheckpointSettings(this.o.agentDir());
+      return captureEnabled(settings, cwd) ? captureBlocked(settings, cwd, { agentDir: this.o.agentDir() }) : undefined;
+    } catch {
+      return undefined;
     }
   }
 

@@ -11,6 +11,7 @@ import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/
 import { SessionCheckpoints } from '../../../src/core/checkpoints/manifests.js';
 import { Session } from '../../../src/core/session/session.js';
 import { SimPi } from '../../support/simPi.js';
+import { backdate } from '../../support/storeAge.js';
 import { tempDir } from '../../support/tmp.js';
 
 function dirs() {
@@ -166,11 +167,16 @@ describe('checkpoint retention', () => {
     assert.ok(sum > 0, 'lines record what they added');
     const { pruneStore } = await import('../../../src/core/checkpoints/retention.js');
     const { DEFAULT_SETTINGS } = await import('../../../src/core/checkpoints/storePaths.js');
-    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) });
+    // (pruned as the session's own capture prunes it: another session's manifest written in the last
+    // minutes is left alone, its pi may be appending to it)
+    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) }, { own: cps.sessionId });
     assert.ok(r.dropped > 0 && r.after <= Math.floor(sum / 3) + (lines.at(-1) as { bytes?: number }).bytes!);
     const kept = store.manifest(cps.sessionId);
     assert.deepEqual(kept.at(-1), lines.at(-1), 'the latest snapshot stays');
     const sizeBefore = await store.sizeBytes();
+    // A collect keeps objects younger than a minute (a snapshot of another pi may be using them): these
+    // are made older than that, as they would be a while after the session.
+    backdate(store.where.gitDir, 10 * 60_000);
     const { deleteCheckpoints } = await import('../../../src/core/checkpoints/code.js');
     assert.equal(await deleteCheckpoints(d.agentDir, d.cwd, cps.sessionId), true);
     assert.deepEqual(store.manifest(cps.sessionId), []);

@@ -3,7 +3,7 @@
 // and a ref name that is not a plain one is left to `git update-ref`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { commitText, plainRefName, writeLooseObject, writeLooseRef } from '../../../src/core/checkpoints/looseWrites.js';
@@ -109,4 +109,17 @@ test('a snapshot with nothing changed gives the same tree without write-tree; a 
   assert.equal(await store.objectBytes(ids), byGit());
   await store.packLoose();
   assert.equal(await store.objectBytes(ids), byGit(), 'packed');
+});
+
+test('an object written again is freshened, as git does: a collect running meanwhile keeps it', () => {
+  const gitDir = join(tempDir('pi-loose-'), 'store.git');
+  git(gitDir, ['init', '-q', '--bare', gitDir]);
+  const body = Buffer.from('the same bytes\n');
+  const sha = writeLooseObject(gitDir, 'blob', body);
+  const file = join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2));
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(file, old, old);
+  assert.equal(writeLooseObject(gitDir, 'blob', body), sha);
+  assert.ok(Date.now() - statSync(file).mtimeMs < 600_000, 'its time is now');
+  git(gitDir, ['fsck', '--strict']);
 });
