@@ -24,7 +24,8 @@ import type { Side } from '../core/checkpoints/codeState.js';
 import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
 import { needsConfirming } from '../core/checkpoints/restoreApply.js';
 import { within } from '../core/checkpoints/restoreGuards.js';
-import { canonicalCwd } from '../core/checkpoints/storePaths.js';
+import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/storePaths.js';
+import { captureBlocked } from '../core/checkpoints/captureScope.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { Session } from '../core/session/session.js';
 import { runningPi } from './bridgeRouting.js';
@@ -57,14 +58,16 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const list = await codeEntries(sc);
-  const off = sc.checkpoints.offReason();
+  // (home and root are never captured: no store, no 'off' line; the rule says why)
+  const settings = readCheckpointSettings(agentDirOf(io.env));
+  const off = sc.checkpoints.offReason() ?? (captureEnabled(settings, sc.cwd) ? captureBlocked(settings, sc.cwd, { agentDir: agentDirOf(io.env) }) : undefined);
   if (values.json) {
     json(io, { entries: list.map((e) => ({ ...e, time: new Date(e.time).toISOString() })), ...(off ? { captureOff: off } : {}) });
     return 0;
   }
   const snaps = list.filter((e) => e.kind === 'snapshot').length;
   io.out(`${list.length} entries with a code state: ${snaps} from snapshots, ${list.length - snaps} from recorded edit/write calls\n`);
-  if (off) io.out(`capture turned itself off for this session: ${safeText(off)}\n`);
+  if (off) io.out(`capture is off for this session: ${safeText(off)}\n`);
   for (const e of list) {
     const kind = e.kind === 'snapshot' ? `snapshot (${e.snapshot})` : 'calls';
     const files = e.files.length ? `  ${e.files.slice(0, 3).map(safeText).join(', ')}${e.files.length > 3 ? ` (+${e.files.length - 3} more)` : ''}` : '';

@@ -198,8 +198,11 @@ export class Capture {
     });
     this.queue = run;
     await run;
-    this.latestTree = undefined;
     this.source.forget();
+    // The restore recorded where the code is: changes after it (the user's, before the next turn) count from there.
+    this.latestTree = await this.openStore()
+      .then((s) => s.manifest(this.o.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off')?.tree)
+      .catch(() => undefined);
     if (!out) throw new Error('the restore did not run');
     if ('e' in out) throw out.e;
     return out.v;

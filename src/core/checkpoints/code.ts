@@ -4,7 +4,8 @@
 // state they leave as a 'restore' snapshot, so the next restore knows where the code is.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { privatePrefixes, underPrefix } from './captureScope.js';
 import type { Session } from '../session/session.js';
 import { git } from './gitRun.js';
 import { changesOnPath } from '../changes/branchChanges.js';
@@ -51,7 +52,19 @@ export function sessionCode(session: Session, opts: CodeOptions): SessionCode {
   const checkpoints = SessionCheckpoints.load(session, opts.agentDir, { settings, program: opts.program, env: opts.env });
   const cwd = canonicalCwd(String(session.header.cwd ?? ''));
   const cwdVouched = layoutBacksCwd(session.path, String(session.header.cwd ?? '')) || !!opts.vouched?.(cwd);
-  return { session, checkpoints, cwd, restoresDir: projectStore(opts.agentDir, cwd).restoresDir, sessionFile: session.path, cwdVouched, opts: { ...opts, settings } };
+  // pi's own files (its agent dir, pi-tree's store, the session's folder) are never restored, even inside the folder.
+  const prefixes = checkpoints.store?.privatePrefixes ?? privatePrefixes(opts.agentDir, cwd, session.path ? [dirname(session.path)] : []);
+  const excluded = prefixes.length ? (key: string) => underPrefix(key, prefixes) : undefined;
+  return {
+    session,
+    checkpoints,
+    cwd,
+    ...(excluded ? { excluded } : {}),
+    restoresDir: projectStore(opts.agentDir, cwd).restoresDir,
+    sessionFile: session.path,
+    cwdVouched,
+    opts: { ...opts, settings },
+  };
 }
 
 export interface CodeEntry {
@@ -311,6 +324,7 @@ async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' 
     ...(Object.keys(user).length ? { user } : {}),
     ...(between.length ? { between } : {}),
     ...(snap.skipped.length ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } } : {}),
+    ...(snap.modes ? { modes: snap.modes } : {}),
   };
   await store.keep(sessionId, refName(line), snap.commit);
   store.append(sessionId, line);

@@ -1,6 +1,7 @@
 // The checkpoints a session has, as pi-tree reads them: its own manifest, then those of the sessions it
 // was forked from (a fork's copied entries keep their ids, and their snapshots were taken in the
 // original session). The latest line for an entry wins. Reading never creates a store.
+import { dirname } from 'node:path';
 import type { Session } from '../session/session.js';
 import { readLineHeader } from './sessionHeader.js';
 import type { ExternalFile, ManifestLine, SnapshotLine } from './manifestLines.js';
@@ -33,7 +34,9 @@ export class SessionCheckpoints {
     const sessionId = String(session.header.id ?? '');
     const cwd = String(session.header.cwd ?? '');
     const settings = opts.settings ?? readCheckpointSettings(agentDir);
-    const store = cwd && sessionId ? CheckpointStore.existing(agentDir, cwd, settings, { program: opts.program, env: opts.env }) : undefined;
+    // (the session's own folder is pi's, never the project's, wherever it lies: as the bridge tells its capture)
+    const privateDirs = session.path ? [dirname(session.path)] : [];
+    const store = cwd && sessionId ? CheckpointStore.existing(agentDir, cwd, settings, { program: opts.program, env: opts.env, privateDirs }) : undefined;
     const byEntry = new Map<string, EntrySnapshot>();
     let own: ManifestLine[] = [];
     if (store) {

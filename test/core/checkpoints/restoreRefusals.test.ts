@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../src/core/checkpoints/code.js';
@@ -223,5 +223,45 @@ describe('what a restore refuses, in words', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(statSync(join(p.cwd, 'open.txt')).mode & 0o777, 0o600, 'a new file as the umask makes it, never wider');
     assert.ok(lstatSync(join(p.cwd, 'open.txt')).isFile());
+  });
+
+  it('a file only its owner could read comes back with those bits (the capture recorded them)', async () => {
+    const p = project();
+    const t1 = await p.sim.turn('secret', [write('secret.env', 'KEY=1\n')], () => {
+      p.put('secret.env', 'KEY=1\n');
+      chmodSync(join(p.cwd, 'secret.env'), 0o600);
+    });
+    await p.sim.turn('rm', [{ name: 'bash', args: { command: 'rm secret.env' } }], () => rmSync(join(p.cwd, 'secret.env')));
+    const r = p.cli(['restore', p.sim.file, t1.answer]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(p.read('secret.env'), 'KEY=1\n');
+    assert.equal(statSync(join(p.cwd, 'secret.env')).mode & 0o777, 0o600, 'not world-readable');
+  });
+
+  it("pi's own files inside the working folder are never in a restore's plan", async () => {
+    const root = tempDir('pi-cp-own-');
+    const cwd = join(root, 'home');
+    const agentDir = join(cwd, '.pi', 'agent');
+    mkdirSync(agentDir, { recursive: true });
+    const sim = new SimPi(cwd, agentDir, { sessionDir: join(agentDir, 'sessions') });
+    const t1 = await sim.turn('one', [write('a.txt', 'a1\n')], () => writeFileSync(join(cwd, 'a.txt'), 'a1\n'));
+    await sim.turn('two', [write('a.txt', 'a2\n'), write('.pi/agent/auth.json', '{}\n')], () => {
+      writeFileSync(join(cwd, 'a.txt'), 'a2\n');
+      writeFileSync(join(agentDir, 'auth.json'), '{}\n');
+    });
+    const plan = await planCode(sessionCode(await Session.open(sim.file), { agentDir }), t1.answer);
+    assert.deepEqual(
+      plan.items.map((i) => i.key),
+      ['a.txt'],
+      'nothing under .pi/agent (the store, the sessions, auth.json)',
+    );
+  });
+
+  it('pi-tree checkpoints says why a session in the home folder has none', async () => {
+    const p = project();
+    await p.sim.turn('one', [write('a.txt', 'a\n')], () => p.put('a.txt', 'a\n'));
+    const r = spawnSync(process.execPath, [CLI, 'checkpoints', p.sim.file], { cwd: p.cwd, encoding: 'utf8', env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir, HOME: p.cwd } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /capture is off for this session: the working folder is your home folder.*piTree\.checkpoints\.allowLargeFolder/);
   });
 });
