@@ -4,7 +4,7 @@
 // calls' effects made on the real working folder by the test. The real pi runs in test/bridge and
 // test/cli; this one keeps the crash and edge cases quick.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Capture, type CaptureOptions } from '../../src/core/checkpoints/capture.js';
 import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../src/core/checkpoints/storePaths.js';
 import { SessionBuilder, type Call } from './sessionBuilder.js';
@@ -33,8 +33,9 @@ export class SimPi {
   ) {
     const id = opts.id ?? '019b8f3a-0000-7000-8000-0000000051a1';
     this.b = new SessionBuilder({ cwd, id });
-    // pi's own layout: the session's folder is named after its working folder (which vouches for that cwd)
-    const dir = join(opts.sessionDir, encodeCwd(cwd));
+    // pi's own layout: the session's folder is named after its working folder (which vouches for that
+    // cwd); a sessionDir that is already that folder is used as it is
+    const dir = basename(opts.sessionDir) === encodeCwd(cwd) ? opts.sessionDir : join(opts.sessionDir, encodeCwd(cwd));
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `2026-01-05T10-00-00-000Z_${id}.jsonl`);
     if (opts.capture !== false) this.capture = this.newCapture(agentDir, opts);
