@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
 import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
-import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { completionSse, gate, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
 
 /** Every entry id is unique and every parent exists before its child: no torn, interleaved or doubled line. */
@@ -39,11 +39,13 @@ describe('bridge while pi is busy', () => {
   const events: BridgeEvent[] = [];
   const ids: Record<string, string> = {};
 
+  /** The current slow turn's hold: its answer stops after the first piece until the test opens it, so pi is busy for as long as a case needs. */
+  let hold = gate();
+  const lastUser = (req: RecordedRequest) => JSON.stringify(((req.body?.messages ?? []) as { role: string }[]).filter((m) => m.role === 'user').at(-1) ?? '');
+
   before(async () => {
-    // Prompts containing "slow" stream 30 pieces 60 ms apart (about 2 s).
-    lb = await startLoopback((req, n) =>
-      JSON.stringify(req.body?.messages).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, delayMs: 60 }) : completionSse(`answer ${n}`),
-    );
+    // A prompt containing "slow" is answered in 30 pieces, held after the first.
+    lb = await startLoopback((req, n) => (lastUser(req).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened }) : completionSse(`answer ${n}`)));
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);
     ids.u1 = b.user('first question');
@@ -57,13 +59,15 @@ describe('bridge while pi is busy', () => {
   });
 
   after(async () => {
+    hold.open();
     client?.close();
     await pi?.stop();
     await lb?.close();
   });
 
-  /** Starts a slow turn and resolves once pi is streaming it. */
+  /** Starts a slow turn and resolves once pi is streaming it; it goes on once `hold` is opened. */
   async function startSlowTurn(prompt: string): Promise<number> {
+    hold = gate();
     const from = pi.records.length;
     await pi.send({ type: 'prompt', message: prompt });
     await pi.until(() => pi.records.slice(from).find((r) => r.type === 'message_update'), 'streaming');
@@ -76,6 +80,7 @@ describe('bridge while pi is busy', () => {
     await assert.rejects(client.request('goto', { targetId: ids.a1 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message));
     await assert.rejects(client.request('label', { entryId: ids.a1, label: 'x' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy');
     assert.equal(fileEntries(file).length, lines);
+    hold.open();
     await pi.settled(from);
     assert.ok(events.some((e) => e.event === 'busy'));
     await pi.until(() => events.some((e) => e.event === 'idle'), 'idle event');
@@ -91,8 +96,15 @@ describe('bridge while pi is busy', () => {
 
   it('a move with waitMs during a turn lands after the turn, once', async () => {
     const from = await startSlowTurn('slow two');
-    const goto = client.request('goto', { targetId: ids.a1, waitMs: 20_000 });
-    const label = client.request('label', { entryId: ids.u1, label: 'start', waitMs: 20_000 });
+    const goto = client.request('goto', { targetId: ids.a1, waitMs: PI_REPLY_MS });
+    const label = client.request('label', { entryId: ids.u1, label: 'start', waitMs: PI_REPLY_MS });
+    let answered = false;
+    void Promise.allSettled([goto, label]).then(() => (answered = true));
+    // A request sent after both on the same connection is answered busy at once: the bridge has read
+    // the two, and they are waiting for the turn.
+    await assert.rejects(client.request('label', { entryId: ids.a2, label: 'probe' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy');
+    assert.equal(answered, false, 'both wait while the turn runs');
+    hold.open();
     const [g, l] = await Promise.all([goto, label]);
     // (pi tells its RPC client agent_settled after its extensions heard it: the replies may come first.)
     await pi.settled(from);
@@ -114,6 +126,7 @@ describe('bridge while pi is busy', () => {
     const t0 = Date.now();
     await assert.rejects(client.request('goto', { targetId: ids.a2, waitMs: 300 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /waited \d+ ms/.test(e.message));
     assert.ok(Date.now() - t0 >= 300);
+    hold.open();
     await pi.settled(from);
     assert.notEqual(await pi.leaf(), ids.a2);
     assertWellFormed(file);

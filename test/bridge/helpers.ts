@@ -9,13 +9,13 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { join } from 'node:path';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { assistantOf, makePiEnv, PI_REPLY_MS, PI_START_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 
 type Rec = Record<string, any>;
 
-/** Waits until a live bridge serves `file` (and, when given, belongs to `pi`). */
-export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = 30_000): Promise<LiveBridgeInfo> {
+/** Waits until a live bridge serves `file` (and, when given, belongs to `pi`); the limit covers a pi start. */
+export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = PI_START_MS): Promise<LiveBridgeInfo> {
   return until(
     async () => {
       // (a pi that does not answer yet, say one just resumed with SIGCONT, is waited for)
@@ -116,17 +116,19 @@ export function procState(pid: number): string | undefined {
 
 /**
  * Stops `pid` as pi's own Ctrl+Z does (SIGSTOP), runs `fn`, and always lets it go on (SIGCONT), even
- * when `fn` throws. Resolves once the kernel shows the process stopped.
+ * when `fn` throws. Runs `fn` once the kernel shows the process stopped (where /proc tells).
  */
 export async function whileStopped<T>(pid: number, fn: () => Promise<T>): Promise<T> {
   process.kill(pid, 'SIGSTOP');
   try {
-    await until(
-      () => procState(pid) === 'T',
-      10_000,
-      () => `pid ${pid} to stop (state ${procState(pid)})`,
-      10,
-    );
+    if (process.platform === 'linux') {
+      await until(
+        () => procState(pid) === 'T',
+        PI_REPLY_MS,
+        () => `pid ${pid} to stop (state ${procState(pid)})`,
+        10,
+      );
+    }
     return await fn();
   } finally {
     process.kill(pid, 'SIGCONT');

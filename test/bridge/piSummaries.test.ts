@@ -11,7 +11,7 @@ import { commitBranchSummaryByPi, commitCompactionByPi, compactByPi, previewBran
 import { Session } from '../../src/core/session/session.js';
 import { StaleSessionError } from '../../src/core/summary/index.js';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
-import { assistantOf, BRIDGE, makePiEnv, PiRpc, piShim, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { assistantOf, BRIDGE, makePiEnv, PI_START_MS, PiRpc, piShim, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
 
 const isSummary = (r: RecordedRequest) => JSON.stringify(r.body?.messages ?? []).includes('<conversation>');
@@ -43,7 +43,7 @@ describe('summaries and compaction by pi', () => {
     // "pi" is found through PATH, as a user's configured command would be.
     const pi = await findPi('pi', { env: { PATH: `${bin}:/usr/bin:/bin` } });
     assert.equal(pi.program, join(bin, 'pi'));
-    opts = { discovery: { env: pe.env }, headless: { pi, bridgeFile: BRIDGE, env: pe.env } };
+    opts = { discovery: { env: pe.env }, headless: { pi, bridgeFile: BRIDGE, env: pe.env, startTimeoutMs: PI_START_MS } };
   });
 
   after(() => lb?.close());

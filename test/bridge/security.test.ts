@@ -10,38 +10,38 @@ import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
 import type { LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import { until } from '../../scripts/lib/until.js';
 import { fileEntries, waitForBridge } from './helpers.js';
 
-/** Sends raw bytes on a fresh connection; resolves with every line received until the server closes it. */
-function raw(endpoint: string, bytes: string | Buffer, timeoutMs = 5000, enough = Infinity): Promise<{ lines: any[]; closed: boolean }> {
-  return new Promise((resolve) => {
-    const s = connect(endpoint);
-    let buf = '';
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve({ lines: parse(), closed: false });
-    }, timeoutMs);
-    const parse = () =>
-      buf
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l));
-    s.on('data', (d) => {
-      buf += d;
-      if (parse().length >= enough) {
-        clearTimeout(t);
-        s.destroy();
-        resolve({ lines: parse(), closed: false });
-      }
-    });
-    s.on('error', () => {});
-    s.on('close', () => {
-      clearTimeout(t);
-      resolve({ lines: parse(), closed: true });
-    });
-    s.write(bytes);
-  });
+/**
+ * Sends raw bytes on a fresh connection; resolves with every line received once the server closed it,
+ * or once `enough` lines came (then the test hangs up: `closed` is false).
+ */
+async function raw(endpoint: string, bytes: string | Buffer, enough = Infinity): Promise<{ lines: any[]; closed: boolean }> {
+  const s = connect(endpoint);
+  let buf = '';
+  let closed = false;
+  const parse = () =>
+    buf
+      .slice(0, buf.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  s.on('data', (d) => (buf += d));
+  s.on('error', () => {});
+  s.on('close', () => (closed = true));
+  s.write(bytes);
+  try {
+    await until(
+      () => closed || parse().length >= enough,
+      PI_REPLY_MS,
+      () => `pi to ${enough === Infinity ? 'hang up' : `answer ${enough} line(s)`} (got ${JSON.stringify(buf.slice(0, 500))})`,
+    );
+    return { lines: parse(), closed };
+  } finally {
+    s.destroy();
+  }
 }
 
 describe('bridge security', () => {
@@ -109,7 +109,7 @@ describe('bridge security', () => {
     const c = await BridgeClient.connect(info.record);
     try {
       const token = info.record.token;
-      const send = (o: object) => raw(info.record.endpoint, `${JSON.stringify({ id: 'x', token, ...o })}\n`, 5000, 1);
+      const send = (o: object) => raw(info.record.endpoint, `${JSON.stringify({ id: 'x', token, ...o })}\n`, 1);
       assert.equal((await send({ op: 'rm -rf' })).lines[0].code, 'unknown-op');
       for (const bad of [
         { op: 'goto', targetId: '../../etc/passwd' },

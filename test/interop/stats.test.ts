@@ -171,7 +171,8 @@ describe('stats equal pi on real sessions and odd files', () => {
       copyFileSync(file, running);
       const rpc = PiRpc.start(running, pe, { bridge: false });
       try {
-        const live = await rpc.send({ type: 'get_session_stats' }, 60_000);
+        await rpc.ready();
+        const live = await rpc.send({ type: 'get_session_stats' });
         assert.equal(live.cost, theirs.cost, `${fixture}: pi's RPC gives what getSessionStats gives`);
       } finally {
         await rpc.stop();

@@ -93,13 +93,15 @@ export async function startCodingPi(
     async restart() {
       await cp.pi.stop();
       cp.pi = PiRpc.start(file, pe);
-      await cp.pi.send({ type: 'get_state' });
+      await cp.pi.ready();
     },
     async stop() {
       await cp.pi.stop();
       await lb.close();
     },
   };
+  // Started before it is handed out: the first turn's wait is for the turn, not for pi's start too.
+  await cp.pi.ready();
   return cp;
 }
 

@@ -19,7 +19,19 @@ export type Reply =
   | { kind: 'text'; status?: number; body: string; headers?: Record<string, string> }
   /** SSE: each event is written as `data: <JSON or string>\n\n`; `chunkBytes` splits writes mid-event. */
   /** `onHang`: called once every event is written and the stream is left open (`hang`): the client is mid-stream. */
-  | { kind: 'sse'; events: (object | string)[]; delayMs?: number; done?: boolean; hang?: boolean; onHang?: () => void; chunkBytes?: number; headers?: Record<string, string> }
+  /** `held`: after `holdAfter` events the stream waits for it to settle (the client is mid-stream until the test lets it go on). */
+  | {
+      kind: 'sse';
+      events: (object | string)[];
+      delayMs?: number;
+      done?: boolean;
+      hang?: boolean;
+      onHang?: () => void;
+      chunkBytes?: number;
+      headers?: Record<string, string>;
+      held?: Promise<unknown>;
+      holdAfter?: number;
+    }
   /**
    * A body written piece by piece: `next(i)` gives piece i, or null to end. Pieces are written with
    * backpressure and `intervalMs` between them (so an endless body is endless without flooding the
@@ -128,7 +140,8 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
       res.flushHeaders();
       const events = [...reply.events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))];
       if (reply.done !== false) events.push('[DONE]');
-      for (const e of events) {
+      for (const [i, e] of events.entries()) {
+        if (reply.held && i === reply.holdAfter) await reply.held;
         if (res.destroyed) return;
         const text = `data: ${e}\n\n`;
         if (reply.chunkBytes) {
@@ -171,10 +184,24 @@ export function completionJson(text: string, opts: { usage?: RawUsage | null; fi
   return { kind: 'json', body };
 }
 
-/** A streamed chat completion: role chunk, text pieces, finish chunk, usage chunk, [DONE]. */
+/**
+ * A streamed chat completion: role chunk, text pieces, finish chunk, usage chunk, [DONE]. `heldUntil`:
+ * the rest waits after the first piece until it settles, so the client is mid-answer (pi busy with the
+ * turn) for as long as the test needs, however slow the machine (see `gate`).
+ */
 export function completionSse(
   text: string,
-  opts: { pieces?: number; usage?: RawUsage | null; finish?: string; delayMs?: number; hang?: boolean; done?: boolean; chunkBytes?: number; stopAfterPieces?: number } = {},
+  opts: {
+    pieces?: number;
+    usage?: RawUsage | null;
+    finish?: string;
+    delayMs?: number;
+    hang?: boolean;
+    done?: boolean;
+    chunkBytes?: number;
+    stopAfterPieces?: number;
+    heldUntil?: Promise<unknown>;
+  } = {},
 ): Reply {
   const n = Math.max(1, opts.pieces ?? 3);
   const size = Math.ceil(text.length / n) || 1;
@@ -187,7 +214,28 @@ export function completionSse(
     events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: opts.finish ?? 'stop' }] });
     if (opts.usage !== null) events.push({ ...base, choices: [], usage: opts.usage ?? USAGE });
   }
-  return { kind: 'sse', events, delayMs: opts.delayMs, hang: opts.hang, done: opts.stopAfterPieces === undefined ? opts.done : false, chunkBytes: opts.chunkBytes };
+  return {
+    kind: 'sse',
+    events,
+    delayMs: opts.delayMs,
+    hang: opts.hang,
+    done: opts.stopAfterPieces === undefined ? opts.done : false,
+    chunkBytes: opts.chunkBytes,
+    held: opts.heldUntil,
+    holdAfter: 2,
+  };
+}
+
+/** A promise the test settles: `opened` resolves once `open()` is called (e.g. to let a held answer go on). */
+export interface Gate {
+  opened: Promise<void>;
+  open(): void;
+}
+
+export function gate(): Gate {
+  let open = () => {};
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
 }
 
 /** A streamed answer that calls tools (OpenAI `tool_calls` deltas), finish reason `tool_calls`. */

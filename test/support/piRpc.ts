@@ -15,6 +15,17 @@ export const BRIDGE = resolve('dist/pi-bridge.js');
 export const PROVIDER = 'loop';
 export const MODEL = 'loop-model';
 
+/**
+ * How long a wait that covers a pi start may last before it fails. pi 1.6.0 starts in about 1 s of CPU,
+ * but an extension at a path jiti has not transpiled yet (the bridge after a build, a copy of it in a
+ * fresh agent dir: `connect`, a second -e) costs 3 s more; on a loaded 2-core machine (two suites
+ * starting pi at once, four busy processes beside them) such starts took 23-26 s, and past 30 s in
+ * another run. A limit only bounds how long a failure takes to show; a passing run never waits for it.
+ */
+export const PI_START_MS = 120_000;
+/** How long a wait on a running pi may last (a response, a turn settling, a state it reaches), on the same machine. */
+export const PI_REPLY_MS = 60_000;
+
 export interface PiEnv {
   agentDir: string;
   /** Where sessions and the working folder live. */
@@ -131,7 +142,7 @@ export class PiRpc {
   }
 
   /** Resolves when `pred` holds (checked on every record and exit, and every 50 ms), rejects after `timeoutMs`. */
-  until<T>(pred: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  until<T>(pred: () => T | undefined | false, what: string, timeoutMs = PI_REPLY_MS): Promise<T> {
     return until(
       pred,
       timeoutMs,
@@ -152,7 +163,7 @@ export class PiRpc {
   }
 
   /** Sends one RPC command and returns its response's data (throws on success: false). */
-  async send(cmd: Rec, timeoutMs = 20_000): Promise<any> {
+  async send(cmd: Rec, timeoutMs = PI_REPLY_MS): Promise<any> {
     const id = `t${++this.seq}`;
     this.child.stdin!.write(`${JSON.stringify({ ...cmd, id })}\n`);
     const res = await this.until(() => this.records.find((r) => r.type === 'response' && r.id === id), `response to ${cmd.type}`, timeoutMs);
@@ -169,8 +180,13 @@ export class PiRpc {
     return (await this.entries()).leafId;
   }
 
+  /** Once pi has started and answers on RPC (its first response; a start may take long, see PI_START_MS). */
+  async ready(): Promise<void> {
+    await this.send({ type: 'get_state' }, PI_START_MS);
+  }
+
   /** Waits for `agent_settled` after record index `from`. */
-  settled(from: number, timeoutMs = 30_000): Promise<Rec> {
+  settled(from: number, timeoutMs = PI_REPLY_MS): Promise<Rec> {
     return this.until(() => this.records.slice(from).find((r) => r.type === 'agent_settled'), 'agent_settled', timeoutMs);
   }
 
@@ -181,11 +197,11 @@ export class PiRpc {
     await this.settled(from);
   }
 
-  /** Orderly shutdown (stdin closed), killed if it takes too long. */
+  /** Orderly shutdown (stdin closed), killed if it takes longer than a loaded machine explains (then what it left is not an orderly exit's). */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.child.stdin!.end();
-    const t = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    const t = setTimeout(() => this.child.kill('SIGKILL'), PI_REPLY_MS);
     await this.exited;
     clearTimeout(t);
   }

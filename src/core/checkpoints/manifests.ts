@@ -3,7 +3,7 @@
 // original session). The latest line for an entry wins. Reading never creates a store.
 import { dirname } from 'node:path';
 import type { Session } from '../session/session.js';
-import { readLineHeader } from './sessionHeader.js';
+import { readHeader } from '../index/sessionHeader.js';
 import type { ExternalFile, ManifestLine, SnapshotLine } from './manifestLines.js';
 import { CheckpointStore } from './store.js';
 import { projectStore, readCheckpointSettings, safeSessionId, type CheckpointSettings } from './storePaths.js';
@@ -44,7 +44,7 @@ export class SessionCheckpoints {
       const chain: string[] = [sessionId];
       let parent = typeof session.header.parentSession === 'string' ? session.header.parentSession : undefined;
       for (let depth = 0; parent && depth < 16; depth++) {
-        const h = readLineHeader(parent);
+        const h = readHeader(parent);
         if (!h?.id || chain.includes(h.id) || h.cwd !== cwd) break;
         chain.push(h.id);
         parent = h.parentSession;

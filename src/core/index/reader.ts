@@ -7,6 +7,7 @@ import { commitMessageLine, messageRecord } from '../scan/lineHead.js';
 import { LineScan, type Notes, type ObjectKeys } from '../scan/scanResult.js';
 import { migrateEntries, migrationRefusal } from '../format/migrate.js';
 import { SessionIndex, type EntryRecord } from './sessionIndex.js';
+import { headerOf } from './sessionHeader.js';
 import { CURRENT_VERSION, type Diagnostic, type SessionEntry, type SessionHeader } from '../format/types.js';
 
 export class NotASessionError extends Error {
@@ -195,11 +196,12 @@ function readHeaderLine(r: Reading, line: Buffer, lineNo: number): void {
   }
   if (isBlank(b)) return;
   const v = parseLine(b);
-  if (v === undefined) {
-    r.diagnostics.push(badLine(lineNo, undefined));
+  const header = headerOf(v);
+  if (header) return startIndex(r, header);
+  if (header === undefined) {
+    r.diagnostics.push(badLine(lineNo, v)); // passed over, as pi passes it over
     return;
   }
-  if (isObject(v) && v.type === 'session' && typeof v.id === 'string') return startIndex(r, v as SessionHeader);
   if (isObject(v) && v.kind === 'header') {
     r.notSession = `This is a v${String(v.version ?? '?')} session log of pi's newer harness (lines with "kind"/"seq"); pi 1.6.0 and pi-tree read format v3 only. The file was not changed.`;
   } else {

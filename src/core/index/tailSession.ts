@@ -6,6 +6,7 @@
 // before the cut are roots here. Held in memory, read-only by construction (nothing writes it back).
 import { constants } from 'node:fs';
 import { openRegular } from './byteSource.js';
+import { findHeader } from './sessionHeader.js';
 import { Session } from '../session/session.js';
 import { MemoryStorage } from '../session/storage.js';
 
@@ -27,20 +28,27 @@ export async function openTail(path: string, maxBytes = TAIL_BYTES): Promise<Ses
     const size = (await fh.stat()).size;
     const head = Buffer.alloc(Math.min(HEADER_MAX, size));
     const headRead = (await fh.read(head, 0, head.length, 0)).bytesRead;
-    const headerEnd = head.subarray(0, headRead).indexOf(0x0a);
-    if (headerEnd < 0) return undefined;
-    // From the header's newline at the earliest, so that the first byte read ends a line or is in one.
-    const start = Math.max(headerEnd, size - maxBytes - 1);
-    const tail = Buffer.alloc(size - start);
-    let got = 0;
-    while (got < tail.length) {
-      const n = (await fh.read(tail, got, tail.length - got, start + got)).bytesRead;
-      if (n === 0) break;
-      got += n;
+    // The lines up to the one pi takes for the header, as the whole read takes them.
+    const found = findHeader(head.subarray(0, headRead), headRead === size, true);
+    if (!found) return undefined;
+    if (!found.header)
+      text = head.subarray(0, found.end); // no session: read so that it is refused as the whole read refuses it
+    else {
+      if (head[found.end - 1] !== 0x0a) return undefined;
+      const headerEnd = found.end - 1;
+      // From the header's newline at the earliest, so that the first byte read ends a line or is in one.
+      const start = Math.max(headerEnd, size - maxBytes - 1);
+      const tail = Buffer.alloc(size - start);
+      let got = 0;
+      while (got < tail.length) {
+        const n = (await fh.read(tail, got, tail.length - got, start + got)).bytesRead;
+        if (n === 0) break;
+        got += n;
+      }
+      const firstWhole = tail.indexOf(0x0a) + 1;
+      if (firstWhole <= 0 || firstWhole >= got) return undefined;
+      text = Buffer.concat([head.subarray(0, headerEnd + 1), tail.subarray(firstWhole, got)]);
     }
-    const firstWhole = tail.indexOf(0x0a) + 1;
-    if (firstWhole <= 0 || firstWhole >= got) return undefined;
-    text = Buffer.concat([head.subarray(0, headerEnd + 1), tail.subarray(firstWhole, got)]);
   } finally {
     await fh.close();
   }

@@ -5,10 +5,9 @@
 // A header's `parentSession` is data: it may name any folder. Only the session folders pi-tree lists are
 // looked in, and there only the first bytes of each file (its header) are read to know whether it is a
 // relative; a relative's row is then read as the sidebar reads it.
-import { constants } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { openRegular } from '../index/byteSource.js';
+import { findHeader, HEADER_READ_MAX, readHead } from '../index/sessionHeader.js';
 import { sliceDue, yieldSlice } from './infoRead.js';
 import { samePath } from '../session/repository.js';
 import type { SessionIndex } from '../index/sessionIndex.js';
@@ -28,64 +27,26 @@ const sameFile = (a: string, b: string) => basename(a) === basename(b) && samePa
 export interface FamilyScope {
   /** Whether pi-tree lists the sessions of `dir` (SessionRepository.listsFolder): no other folder is read. */
   listsFolder(dir: string): boolean;
-  /** Reads at most `max` bytes from the start of `file` (readHead; tests count the bytes). */
+  /** Reads at most `max` bytes from the start of `file` (sessionHeader.ts readHead; tests count the bytes). */
   readHead?(file: string, max: number): Promise<Buffer>;
 }
 
 /** No folder beyond the known sessions. */
 const KNOWN_ONLY: FamilyScope = { listsFolder: () => false };
 
-/** The most read of one file to find its header (pi's headers are a few hundred bytes). */
-export const HEAD_MAX = 64 * 1024;
 /** The most read of headers for one lookup; past it, the folders are not read further. */
 export const FAMILY_READ_MAX = 16 * 1024 * 1024;
 
-/** Up to `max` bytes from the start of a regular file, stopping after the first line (a FIFO or device is refused). */
-export async function readHead(file: string, max: number): Promise<Buffer> {
-  const fh = await openRegular(file, constants.O_RDONLY);
-  try {
-    let buf = Buffer.alloc(Math.min(max, 4096));
-    let n = 0;
-    for (;;) {
-      const from = n;
-      n += (await fh.read(buf, n, buf.length - n, n)).bytesRead;
-      if (n === from || n >= max || buf.subarray(from, n).includes(0x0a)) return buf.subarray(0, n);
-      if (n === buf.length) {
-        const more = Buffer.alloc(Math.min(max, buf.length * 4));
-        buf.copy(more, 0, 0, n);
-        buf = more;
-      }
-    }
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The `parentSession` of the session header in `head` (its first parsed line, as pi takes it), or undefined. */
-function headerParent(head: Buffer): string | undefined {
-  for (let start = 0; start < head.length;) {
-    let end = head.indexOf(0x0a, start);
-    if (end < 0) end = head.length; // a last line cut off at the bound does not parse
-    const line = head.toString('utf8', start, end).trim();
-    start = end + 1;
-    if (!line) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      continue; // pi skips a line it cannot parse
-    }
-    const h = v as { type?: unknown; id?: unknown; parentSession?: unknown } | null;
-    if (!h || typeof h !== 'object' || h.type !== 'session' || typeof h.id !== 'string') return undefined;
-    return typeof h.parentSession === 'string' ? h.parentSession : undefined;
-  }
-  return undefined;
+/** The `parentSession` of the header in `head`, the first bytes of a file read by readHead with the bound `max`. */
+function headerParent(head: Buffer, max: number): string | undefined {
+  const p = findHeader(head, head.length < max)?.header?.parentSession;
+  return typeof p === 'string' ? p : undefined;
 }
 
 /**
  * The parent and the children of `file`, from `known` infos (the sidebar's) and, when those do not cover
  * them, the listing of its folder and its parent's folder (pi puts forks beside their source), when
- * pi-tree lists that folder (`scope`). There each file's header (at most HEAD_MAX bytes, FAMILY_READ_MAX
+ * pi-tree lists that folder (`scope`). There each file's header (at most HEADER_READ_MAX bytes, FAMILY_READ_MAX
  * in all) says whether it is a relative; only a relative's row is read whole.
  */
 export async function familyOf(
@@ -119,14 +80,15 @@ export async function familyOf(
       let related = parentPath !== undefined && sameFile(p, parentPath);
       if (!related) {
         if (budget <= 0) break;
+        const max = Math.min(HEADER_READ_MAX, budget);
         let bytes: Buffer;
         try {
-          bytes = await head(p, Math.min(HEAD_MAX, budget));
+          bytes = await head(p, max);
         } catch {
           continue; // unreadable, or not a regular file
         }
         budget -= Math.max(bytes.length, 1);
-        const from = headerParent(bytes);
+        const from = headerParent(bytes, max);
         related = from !== undefined && sameFile(from, file);
       }
       if (!related) continue;

@@ -9,6 +9,7 @@ import { isBlank, parseLine } from '../format/jsonl.js';
 import { parseMessageHead, readHead, roleCodeOf, same, scanLine } from '../scan/lineHead.js';
 import type { LineScan } from '../scan/scanResult.js';
 import type { SessionHeader } from '../format/types.js';
+import { headerOf } from '../index/sessionHeader.js';
 import { asText } from '../format/values.js';
 
 export interface ScanState {
@@ -48,19 +49,16 @@ function textOf(content: unknown): string {
 }
 
 function applyParsed(st: ScanState, v: unknown): void {
-  if (!v) return; // pi skips falsy values (null, 0, false, "")
-  if (typeof v !== 'object') {
-    if (!st.header) st.invalid = true; // as pi: the first other value must be the header
-    return;
-  }
-  const e = v as Obj;
   if (!st.header) {
-    if (e.type === 'session' && typeof e.id === 'string') {
-      st.header = e as SessionHeader;
-      st.forkTime = typeof e.parentSession === 'string' ? Date.parse(asText(e.timestamp)) : NaN;
-    } else st.invalid = true;
+    const header = headerOf(v);
+    if (header) {
+      st.header = header;
+      st.forkTime = typeof header.parentSession === 'string' ? Date.parse(asText(header.timestamp)) : NaN;
+    } else if (header === null) st.invalid = true;
     return;
   }
+  if (!v || typeof v !== 'object') return; // pi skips falsy values (null, 0, false, "") and other values are no entry
+  const e = v as Obj;
   if (e.type === 'session_info') {
     st.name = (typeof e.name === 'string' ? e.name.trim() : '') || undefined;
     const t = Date.parse(asText(e.timestamp));

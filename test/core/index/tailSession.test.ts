@@ -91,6 +91,18 @@ it('nothing to show: a last line longer than the tail, a header only, an older f
   }
 });
 
+it('a header after lines pi passes over (blank, not JSON, null): the tail is read as the whole file is', async () => {
+  const g = generateSession({ seed: 8, entries: 300 });
+  for (const [name, prefix] of [
+    ['blank', '\n \r\n'],
+    ['not-json', '{"type":"session",\n'],
+    ['null', 'null\n'],
+  ]) {
+    const tail = await assertAgrees(write(`prefixed-${name}.jsonl`, prefix + g.text), 20_000);
+    assert.equal(tail.header.id, g.header.id, name);
+  }
+});
+
 it('refuses what the whole read refuses: not a session, not a regular file', async () => {
   await assert.rejects(openTail(write('garbage.jsonl', 'hello\n{"type":"message"}\n')), NotASessionError);
   await assert.rejects(openTail(dir), /not a regular file|a directory/);

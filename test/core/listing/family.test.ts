@@ -3,11 +3,12 @@
 // giving the event loop its turns. And where familyOf looks for relatives: only in the session folders
 // pi-tree lists, reading a bounded header of each file there, whatever a header's parentSession names.
 import assert from 'node:assert/strict';
-import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { endSlice } from '../../../src/core/listing/infoRead.js';
-import { attachPoint, FAMILY_READ_MAX, familyOf, HEAD_MAX, readHead, type FamilyScope } from '../../../src/core/listing/family.js';
+import { attachPoint, FAMILY_READ_MAX, familyOf, type FamilyScope } from '../../../src/core/listing/family.js';
+import { HEADER_READ_MAX, readHead } from '../../../src/core/index/sessionHeader.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { SessionIndex } from '../../../src/core/index/sessionIndex.js';
@@ -174,7 +175,7 @@ describe('familyOf: where it looks', () => {
       [clone],
     );
     assert.deepEqual(cache.asked, [clone], 'only the relative is read whole');
-    assert.ok((scope.bytes.get(huge) ?? 0) <= HEAD_MAX, `read ${scope.bytes.get(huge)} bytes of the 3 GB file`);
+    assert.ok((scope.bytes.get(huge) ?? 0) <= HEADER_READ_MAX, `read ${scope.bytes.get(huge)} bytes of the 3 GB file`);
 
     // many headerless files: the reads stop at the lookup's bound
     for (let i = 0; i < 300; i++) sparse(join(folder, `filler-${i}.jsonl`), 1024 * 1024);
@@ -183,6 +184,25 @@ describe('familyOf: where it looks', () => {
     const total = [...many.bytes.values()].reduce((x, y) => x + y, 0);
     assert.ok(total <= FAMILY_READ_MAX, `${total} bytes read in all`);
     assert.ok(many.bytes.size < 302, 'the reads stopped before the last files');
+  });
+
+  it('files that start with lines pi passes over (a blank line, a line that does not parse): parent and children found by their headers', async () => {
+    const { repo, folder } = setUp();
+    const { b, ids } = straight();
+    const parentFile = b.write(folder);
+    const src = await Session.open(parentFile);
+    const clone = await repo.clone(src, ids[3]);
+    const fork = (await repo.fork(src, ids[4])).file;
+    writeFileSync(parentFile, `\n${readFileSync(parentFile, 'utf8')}`);
+    writeFileSync(clone, `\n${readFileSync(clone, 'utf8')}`);
+    writeFileSync(fork, `{"type":"session",\n${readFileSync(fork, 'utf8')}`);
+    const fam = await familyOf(parentFile, undefined, new SessionInfoCache(), [], undefined, counted(repo));
+    assert.deepEqual(fam.children.map((c) => c.path).sort(), [clone, fork].sort());
+    for (const child of [clone, fork]) {
+      const s = await Session.open(child);
+      assert.equal(s.header.parentSession, parentFile);
+      assert.equal((await familyOf(child, parentFile, new SessionInfoCache(), [], undefined, counted(repo))).parent?.path, parentFile);
+    }
   });
 
   it('without a scope only the known sessions are looked at', async () => {

@@ -13,7 +13,7 @@ import { pidAlive } from '../../../src/core/bridge/discovery.js';
 import { collectHeadlessDirs, collectLeftovers, LEFTOVER_AGE_MS } from '../../../src/core/session/leftovers.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
-import { assistantOf, BRIDGE, makePiEnv, piShim, sessionBuilder, writeSession } from '../../support/piRpc.js';
+import { assistantOf, BRIDGE, makePiEnv, PI_REPLY_MS, piShim, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { sessionText, tempDir, user } from '../../support/tmp.js';
 import { until } from '../../../scripts/lib/until.js';
 
@@ -121,7 +121,7 @@ describe('crash leftovers are collected on the next start', () => {
     const { line, pid } = await killAt('headless-once.ts', [file, bin, BRIDGE], 'headless', { ...pe.env, TMPDIR: tmp });
     const [, , piPid, work] = line.split(' ');
     // pi reads EOF on its stdin when pi-tree dies, and exits
-    await until(() => !pidAlive(Number(piPid)), 20_000, `pi ${piPid} to exit`);
+    await until(() => !pidAlive(Number(piPid)), PI_REPLY_MS, `pi ${piPid} to exit`);
     assert.ok(basename(work).startsWith(`pi-tree-pi-${pid}-`), `the folder names its pi-tree process: ${work}`);
     assert.ok(existsSync(join(work, basename(file))), 'the leftover holds the copy of the session');
     assert.match(readFileSync(join(work, basename(file)), 'utf8'), /"text":"hello"/);

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
 import { LiveSession, type LiveState } from '../../../src/host/bridge/liveSession.js';
-import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
+import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, PI_REPLY_MS, PI_START_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
 import { until } from '../../../scripts/lib/until.js';
 
 describe('live session (connected state)', () => {
@@ -16,9 +16,13 @@ describe('live session (connected state)', () => {
   let file: string;
   let registry: BridgeRegistry;
   const running: PiRpc[] = [];
+  /** A "SLOW" answer stops after its first piece until this is opened: pi is busy until the test saw it so. */
+  const hold = gate();
 
   before(async () => {
-    lb = await startLoopback((req, n) => (JSON.stringify(req.body?.messages).includes('SLOW') ? completionSse(`slow ${n} `.repeat(10), { pieces: 20, delayMs: 50 }) : completionSse(`answer ${n}`)));
+    lb = await startLoopback((req, n) =>
+      JSON.stringify(req.body?.messages).includes('SLOW') ? completionSse(`slow ${n} `.repeat(10), { pieces: 20, heldUntil: hold.opened }) : completionSse(`answer ${n}`),
+    );
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);
     b.user('hello');
@@ -28,6 +32,7 @@ describe('live session (connected state)', () => {
   });
 
   after(async () => {
+    hold.open();
     registry?.dispose();
     for (const pi of running) await pi.stop();
     await lb?.close();
@@ -42,28 +47,29 @@ describe('live session (connected state)', () => {
 
     const pi = PiRpc.start(file, pe);
     running.push(pi);
-    const st = await until(() => live.state, 30_000, 'connected');
+    const st = await until(() => live.state, PI_START_MS, 'connected');
     assert.equal(st.pid, pi.pid);
     assert.equal(st.busy, false);
     assert.equal(registry.get(file)?.record.pid, pi.pid);
 
     const from = pi.records.length;
     await pi.send({ type: 'prompt', message: 'SLOW please' });
-    await until(() => live.state?.busy === true, 20_000, 'busy');
+    await until(() => live.state?.busy === true, PI_REPLY_MS, 'busy');
+    hold.open();
     await pi.settled(from);
-    await until(() => live.state?.busy === false, 20_000, 'idle again');
+    await until(() => live.state?.busy === false, PI_REPLY_MS, 'idle again');
 
     await pi.stop();
-    await until(() => live.state === undefined, 20_000, 'file mode after pi exited');
-    await until(() => registry.get(file) === undefined, 20_000, 'registry forgets the pi');
+    await until(() => live.state === undefined, PI_REPLY_MS, 'file mode after pi exited');
+    await until(() => registry.get(file) === undefined, PI_REPLY_MS, 'registry forgets the pi');
 
     // A crash leaves the record behind: detected by the pid check and the socket's close.
     const again = PiRpc.start(file, pe);
     running.push(again);
-    await until(() => live.state?.pid === again.pid, 30_000, 'connected to the new pi');
+    await until(() => live.state?.pid === again.pid, PI_START_MS, 'connected to the new pi');
     again.child.kill('SIGKILL');
-    await until(() => live.state === undefined, 20_000, 'file mode after pi was killed');
-    await until(() => registry.get(file) === undefined, 5000, 'registry forgets the killed pi');
+    await until(() => live.state === undefined, PI_REPLY_MS, 'file mode after pi was killed');
+    await until(() => registry.get(file) === undefined, PI_REPLY_MS, 'registry forgets the killed pi');
     assert.deepEqual(
       states.map((s) => (s ? `${s.pid}:${s.busy}` : 'file')),
       [`${pi.pid}:false`, `${pi.pid}:true`, `${pi.pid}:false`, 'file', `${again.pid}:false`, 'file'],

@@ -11,7 +11,7 @@ import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { PiGateway, type GatewayUi } from '../../../src/host/bridge/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
-import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from '../../bridge/helpers.js';
 
@@ -54,13 +54,16 @@ describe('host routing through a running pi', () => {
     };
   };
 
+  /** The current "SLOW" turn's hold: its answer stops after the first piece until the test opens it (pi busy meanwhile). */
+  let hold = gate();
+
   before(async () => {
-    // "SLOW" prompts stream for about 2 s; "HANG" prompts stream one piece and never finish.
+    // "SLOW" prompts are held after the first piece (`hold`); "HANG" prompts stream one piece and never finish.
     lb = await startLoopback((req, n) => {
       const users = ((req.body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === 'user');
       const body = JSON.stringify(users.at(-1)?.content ?? '');
       if (body.includes('HANG')) return completionSse('hanging answer', { pieces: 4, stopAfterPieces: 1, hang: true });
-      if (body.includes('SLOW')) return completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, delayMs: 60 });
+      if (body.includes('SLOW')) return completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened });
       return completionSse(`answer ${n}`);
     });
     pe = makePiEnv(lb);
@@ -78,6 +81,7 @@ describe('host routing through a running pi', () => {
   });
 
   after(async () => {
+    hold.open();
     await pi?.stop();
     await lb?.close();
   });
@@ -135,6 +139,7 @@ describe('host routing through a running pi', () => {
   it('busy: the user is asked; cancel writes nothing, "Wait for pi" lands once after the turn', async () => {
     const { actions } = await actionsOn(file, gateway({ firstWaitMs: 100 }));
     const slow = async (prompt: string) => {
+      hold = gate();
       const from = pi.records.length;
       await pi.send({ type: 'prompt', message: prompt });
       await pi.until(() => pi.records.slice(from).find((r) => r.type === 'message_update'), 'streaming');
@@ -145,6 +150,7 @@ describe('host routing through a running pi', () => {
     answerBusy = async () => false;
     assert.deepEqual(await actions.moveTo(ids.a2), { leafId: actions['session'].leafId, moved: false, cancelled: true });
     assert.match(asked.at(-1)!, /pi \(pid \d+\) is busy with a turn or a compaction, so nothing was done yet/);
+    hold.open();
     await pi.settled(from);
     assert.notEqual(await pi.leaf(), ids.a2, 'the cancelled move never happens');
     assert.equal(
@@ -158,7 +164,12 @@ describe('host routing through a running pi', () => {
     from = await slow('SLOW two');
     answerBusy = async () => true;
     const n = asked.length;
-    const r = await fresh.actions.moveTo(ids.a2);
+    const k = logs.length;
+    const moving = fresh.actions.moveTo(ids.a2);
+    // The turn goes on once the request that waits for it is on its way (the one after the user's answer).
+    await pi.until(() => logs.slice(k).filter((l) => l.startsWith('goto sent to pi')).length === 2, 'the request that waits for the turn');
+    hold.open();
+    const r = await moving;
     assert.equal(asked.length, n + 1, 'asked once');
     assert.equal(r.leafId, ids.a2);
     await pi.settled(from);

@@ -14,7 +14,7 @@ import { LiveSession } from '../../../src/host/bridge/liveSession.js';
 import { PiGateway, type GatewayUi } from '../../../src/host/bridge/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import type { Loopback } from '../../support/loopbackOpenAI.js';
-import type { PiEnv, PiRpc } from '../../support/piRpc.js';
+import { PI_REPLY_MS, type PiEnv, type PiRpc } from '../../support/piRpc.js';
 import { procState, whileStopped, startTwoTurnPi } from '../../bridge/helpers.js';
 import { until } from '../../../scripts/lib/until.js';
 
@@ -64,18 +64,18 @@ describe('the extension with a stopped pi', { skip: process.platform !== 'linux'
   });
 
   it('the registry keeps a stopped pi known, so the session stays pi-run (and an open tree says pi is not free)', async () => {
-    await until(() => registry.get(file), 20_000, 'the registry sees pi');
+    await until(() => registry.get(file), PI_REPLY_MS, 'the registry sees pi');
     const live = new LiveSession(file, registry);
     try {
-      await until(() => live.state, 20_000, 'the tree connected');
+      await until(() => live.state, PI_REPLY_MS, 'the tree connected');
       await whileStopped(pi.pid, async () => {
         await registry.rescan();
         assert.equal(registry.get(file)?.record.pid, pi.pid, 'still known while stopped');
-        await until(() => live.state?.busy, 20_000, 'the tree shows pi as not free');
+        await until(() => live.state?.busy, PI_REPLY_MS, 'the tree shows pi as not free');
       });
       await registry.rescan();
       assert.equal(registry.get(file)?.record.pid, pi.pid);
-      await until(() => live.state && !live.state.busy, 20_000, 'free again after SIGCONT');
+      await until(() => live.state && !live.state.busy, PI_REPLY_MS, 'free again after SIGCONT');
     } finally {
       live.dispose();
     }

@@ -5,11 +5,12 @@ import { writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withHeadlessPi } from '../../../src/core/bridge/headless.js';
 import { findPi } from '../../../src/core/platform/piProgram.js';
+import { PI_START_MS } from '../piRpc.js';
 
 async function main() {
   const [file, bin, bridgeFile] = process.argv.slice(2);
   const pi = await findPi('pi', { env: { PATH: `${bin}:/usr/bin:/bin` } });
-  await withHeadlessPi(file, { pi, bridgeFile }, async (h) => {
+  await withHeadlessPi(file, { pi, bridgeFile, startTimeoutMs: PI_START_MS }, async (h) => {
     writeSync(1, `stopped headless ${h.pid} ${dirname(h.copy)}\n`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
   });
