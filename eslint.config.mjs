@@ -12,6 +12,11 @@ const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': [
 const byDepth = (dir, depths, patterns) => depths.map((d) => layer([`${dir}/${'*/'.repeat(d - 1)}*.ts`], patterns(d)));
 /** src/bridge (pi's extension) from a file `depth` folders below src/; src/core/bridge (the client) stays allowed. */
 const piExtension = (depth, message) => ({ regex: `^(\\.\\./){${depth}}bridge(/|$)`, message });
+/** Checkpoints have one door (src/core/checkpoints/index.ts): the rooms behind it are theirs. */
+const checkpointsDoor = {
+  group: ['**/core/checkpoints/**', '!**/core/checkpoints/index.js'],
+  message: 'Import checkpoints through their door, src/core/checkpoints/index.ts.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.tools/**', 'test-results/**', '.bench/**', '.demo/**', '.prof/**'] },
@@ -35,17 +40,20 @@ export default tseslint.config(
   // src/bridge: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
   ...byDepth('src/bridge', [1], () => [
     { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/bridge runs inside pi: it imports only src/core, the protocol and pi.' },
+    checkpointsDoor,
   ]),
   // The CLI: the core, never VS Code, the host, the webview or the pi extension (it reaches pi through core/bridge).
   ...byDepth('src/cli', [1, 2], (d) => [
     { group: ['vscode', '**/host/**', '**/webview/**'], message: 'The CLI runs without VS Code: it imports src/core.' },
     piExtension(d, 'The CLI talks to pi through src/core/bridge, not the pi extension.'),
+    checkpointsDoor,
   ]),
   layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './bridge/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
   // The host: the core and the protocol; the webview is a separate program and the pi extension another process.
   ...byDepth('src/host', [1, 2, 3], (d) => [
     { group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.' },
     piExtension(d, 'The pi extension (src/bridge) runs in pi: the host reaches it through src/core/bridge.'),
+    checkpointsDoor,
   ]),
   layer(
     ['src/protocol.ts', 'src/protocolValidation.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],

@@ -224,7 +224,7 @@ export type RequestBody =
   | { kind: 'setHidden'; id: string; hidden: boolean }
   /** Opens the tree of a family link's session. */
   | { kind: 'openLink'; token: string }
-  /** Checkpoints (#32): how the code at a node differs from the files now. */
+  /** Checkpoints: how the code at a node differs from the files now. */
   | { kind: 'codeState'; id: string }
   /** The code at a node against now (or against `other`), in VS Code's multi-file diff editor. */
   | { kind: 'openCodeDiff'; id: string; other?: string }

@@ -1,10 +1,10 @@
-// Checkpoint capture wired to pi's events (design decision 13): `tool_call` before a call that may
+// Checkpoint capture wired to pi's events (ARCHITECTURE.md, Checkpoints): `tool_call` before a call that may
 // change files, `turn_end` after the turn's entries are written. One Capture per session (a session
 // switch starts another); a second loaded copy of the bridge stays out. Nothing here may throw into pi:
 // a `tool_call` handler that throws makes pi skip the call.
 import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-agent';
-import { Capture } from '../core/checkpoints/capture.js';
-import { readCheckpointSettings } from '../core/checkpoints/storePaths.js';
+import { Capture } from '../core/checkpoints/index.js';
+import { readCheckpointSettings } from '../core/checkpoints/index.js';
 import { dirname } from 'node:path';
 import { agentDirOf, recordDirOf } from '../core/bridge/paths.js';
 

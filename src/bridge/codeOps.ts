@@ -5,9 +5,9 @@
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { agentDirOf } from '../core/bridge/paths.js';
 import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/bridge/protocol.js';
-import { finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/code.js';
-import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/restoreApply.js';
-import { canonicalCwd } from '../core/checkpoints/storePaths.js';
+import { finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/index.js';
+import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/index.js';
+import { canonicalCwd } from '../core/checkpoints/index.js';
 import { Session } from '../core/session/session.js';
 import { captureFor } from './checkpoints.js';
 import type { LiveBridge } from './live.js';

@@ -1,6 +1,6 @@
 // pi 1.6.0 resumes a session at the LAST LINE of its file, and a plain /tree move (no summary, no
 // label) writes nothing: a restarted pi would be back where the user left. After a move the bridge
-// therefore appends pi-tree's leaf record (design decision 2) under the new leaf:
+// therefore appends pi-tree's leaf record (a `leaf` entry whose parentId is the target, so pi resumes there) under the new leaf:
 //   {"type":"leaf","id","parentId":<target>,"timestamp","targetId":<target>,"fromId":<old leaf>}
 // pi resumes at that record (its parent is the target, it adds nothing to the context) and pi-tree's
 // reader takes its targetId. Nothing is written when the last line already resolves to the new leaf.
@@ -10,7 +10,7 @@ import { customAlphabet } from 'nanoid';
 
 const CHUNK = 64 * 1024;
 const HEAD = 4096;
-/** An entry id in pi's shape (8 lowercase hex), as src/core/format/ids.ts makes them (design decision 8). */
+/** An entry id in pi's shape (8 lowercase hex), as src/core/format/ids.ts makes them. */
 const entryId = customAlphabet('0123456789abcdef', 8);
 
 export interface LastLine {

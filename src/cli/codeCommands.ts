@@ -1,4 +1,4 @@
-// `pi-tree checkpoints | restore | diff` (issue #32): the code at a node of the tree. Human output shows
+// `pi-tree checkpoints | restore | diff`: the code at a node of the tree. Human output shows
 // paths and ids escaped (safeText); --json keeps them exact. Every failure is one line on stderr.
 import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -19,13 +19,13 @@ import {
   writeCode,
   type CodeChange,
   type SessionCode,
-} from '../core/checkpoints/code.js';
-import type { Side } from '../core/checkpoints/codeState.js';
-import { planCounts, type RestorePlan } from '../core/checkpoints/restorePlan.js';
-import { needsConfirming } from '../core/checkpoints/restoreApply.js';
-import { within } from '../core/checkpoints/restoreGuards.js';
-import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/storePaths.js';
-import { captureBlocked } from '../core/checkpoints/captureScope.js';
+} from '../core/checkpoints/index.js';
+import type { Side } from '../core/checkpoints/index.js';
+import { planCounts, type RestorePlan } from '../core/checkpoints/index.js';
+import { needsConfirming } from '../core/checkpoints/index.js';
+import { within } from '../core/checkpoints/index.js';
+import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/index.js';
+import { captureBlocked } from '../core/checkpoints/index.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { Session } from '../core/session/session.js';
 import { runningPi } from './bridgeRouting.js';

@@ -106,7 +106,7 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     openTree: async (file, select) => void (await panels.open(file, select)),
     code: compareCode(() => code),
   });
-  // Checkpoints (#32): the code at a node, restores through pi or straight to the files, undo.
+  // Checkpoints: the code at a node, restores through pi or straight to the files, undo.
   const code = createCheckpoints(context, { agentDir: () => files.repo().agentDir, gateway: pi.gateway, log: (m) => log().info(m), describe: describeEntry });
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,

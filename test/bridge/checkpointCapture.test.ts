@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { SnapshotLine } from '../../src/core/checkpoints/manifestLines.js';
-import { CheckpointStore } from '../../src/core/checkpoints/store.js';
-import { DEFAULT_SETTINGS } from '../../src/core/checkpoints/storePaths.js';
+import type { SnapshotLine } from '../../src/core/checkpoints/store/manifestLines.js';
+import { CheckpointStore } from '../../src/core/checkpoints/store/store.js';
+import { DEFAULT_SETTINGS } from '../../src/core/checkpoints/store/storePaths.js';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
 import { fileEntries } from './helpers.js';
 

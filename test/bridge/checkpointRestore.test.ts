@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
-import { planCode, sessionCode } from '../../src/core/checkpoints/code.js';
+import { planCode, sessionCode } from '../../src/core/checkpoints/index.js';
 import { Session } from '../../src/core/session/session.js';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
 import { fileEntries, waitForBridge } from './helpers.js';

@@ -2,8 +2,8 @@
 // on stderr first, then SIGKILL, so the test knows the kill landed where it meant it to.
 // Usage: tsx restoreKill.ts SESSION_FILE AGENT_DIR TARGET_ID STEP NTH [--conversation]
 import { writeSync } from 'node:fs';
-import { planCode, sessionCode, writeCode } from '../../src/core/checkpoints/code.js';
-import { onRestoreStep, type RestoreStep } from '../../src/core/checkpoints/restoreApply.js';
+import { planCode, sessionCode, writeCode } from '../../src/core/checkpoints/index.js';
+import { onRestoreStep, type RestoreStep } from '../../src/core/checkpoints/restore/restoreApply.js';
 import { Session } from '../../src/core/session/session.js';
 
 async function main(): Promise<void> {

@@ -5,8 +5,8 @@
 // test/cli; this one keeps the crash and edge cases quick.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Capture, type CaptureOptions } from '../../src/core/checkpoints/capture.js';
-import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../src/core/checkpoints/storePaths.js';
+import { Capture, type CaptureOptions } from '../../src/core/checkpoints/capture/capture.js';
+import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../src/core/checkpoints/store/storePaths.js';
 import { SessionBuilder, type Call } from './sessionBuilder.js';
 import { encodeCwd } from '../../src/core/session/repository.js';
 

@@ -1,4 +1,4 @@
-// The webview's side of issue #15: compare two nodes ("Compare with…" marks one, the next pick compares),
+// The webview's side of the compare views: compare two nodes ("Compare with…" marks one, the next pick compares),
 // the code changes of an entry and of a branch in the details pane, export as Markdown, the hidden mark
 // for dead-end branches, and family link nodes (a click opens the other session). Everything is a
 // request naming entry ids or a link token; the host does the rest.
@@ -49,7 +49,7 @@ export class CodeViews implements DetailsExtras {
   private hiddenVersion = 0;
   /** The details pane's buttons of these views, kept between renders. */
   private readonly pool = new ButtonPool();
-  /** Entries with a checkpoint (#32), and why capture is off for the session, if it is. */
+  /** Entries with a checkpoint, and why capture is off for the session, if it is. */
   codeMarks = new Set<string>();
   codeOff: string | undefined;
 
@@ -261,7 +261,7 @@ export class CodeViews implements DetailsExtras {
     this.codeOff = off;
   }
 
-  /** "Code at this node": how it differs from the files now, with a diff and a restore (#32). */
+  /** "Code at this node": how it differs from the files now, with a diff and a restore. */
   private codeSection(n: NodeView, body: HTMLElement): void {
     const slot = h('section', 'block code-state');
     slot.append(h('h3', undefined, 'Code at this node'), h('p', 'muted', 'Comparing with the files now…'));

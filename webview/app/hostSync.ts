@@ -17,7 +17,7 @@ export interface SyncTarget {
   onRenamed(name: string | undefined): void;
   onMeta(meta: SessionMeta): void;
   onFamily(links: FamilyLink[]): void;
-  /** Entries with a checkpoint (#32); `off`: why capture turned itself off. */
+  /** Entries with a checkpoint; `off`: why capture turned itself off. */
   onCodeMarks?(ids: string[], off: string | undefined): void;
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void;
   /** A big snapshot is arriving in parts: `loaded` of `total` nodes so far. */

@@ -13,7 +13,7 @@ import { renderEntry, type DetailsLinks } from './entryView';
 
 const CACHE_MAX = 100;
 
-/** What the pane shows beyond the entry itself (issue #15: changes, branch actions, family links). */
+/** What the pane shows beyond the entry itself (changes, branch actions, family links). */
 export interface DetailsExtras {
   /** Buttons for branch actions, after the entry's own. */
   buttons(n: NodeView, it: Item): HTMLElement[];

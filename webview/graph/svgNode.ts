@@ -21,7 +21,7 @@ export interface NodeLook {
   isMarked(entry: number): boolean;
   /** The node's data-vscode-context (native context menu). */
   contextFor(it: Item): string;
-  /** The entry has a checkpoint: the code at it can be restored exactly (#32). */
+  /** The entry has a checkpoint: the code at it can be restored exactly. */
   hasCode?(id: string): boolean;
 }
 

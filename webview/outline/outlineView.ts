@@ -27,7 +27,7 @@ export interface OutlineHost {
   onSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
   /** aria-expanded for an item, or undefined when it is not expandable. */
   expandedState(it: Item): boolean | undefined;
-  /** The entry has a checkpoint (#32). */
+  /** The entry has a checkpoint. */
   hasCode?(id: string): boolean;
 }
 

@@ -1,4 +1,4 @@
-// What each entry did to the code, from the tool calls pi records (design decision 12): `edit` (path and
+// What each entry did to the code, from the tool calls pi records (ARCHITECTURE.md, Code changes): `edit` (path and
 // its replacements, read as pi 1.6.0's edit tool reads its arguments), `write` (path and content), and
 // the files a `bash` command writes, moves or deletes. Pure: no file of the user's is ever read.
 import { messageOf, type SessionEntry } from '../format/types.js';

@@ -1,5 +1,5 @@
 // Ids in pi's shapes: entry ids are 8 lowercase hex characters unique in their file, made with nanoid's
-// customAlphabet (design decision 8: each character from 4 bits of the crypto RNG, so all are equally
+// customAlphabet (each character from 4 bits of the crypto RNG, so all are equally
 // likely); session ids are UUIDv7. nanoid, node:crypto and uuid (which loads it) are loaded when an id is
 // first made (lazyNode.ts): the commands that only read a session never load them.
 import { nanoidLib, nodeCrypto, uuidLib } from '../platform/lazyNode.js';

@@ -240,8 +240,8 @@ export class SessionRepository {
       file,
       async (write) => {
         await write(toLine(header));
-        // Drop label (and pi-tree leaf) records and re-chain around them (pi 1.6.0 createBranchedSession;
-        // design decision 4). Unmigrated files come out as proper v3 files with their in-memory ids.
+        // Drop label (and pi-tree leaf) records and re-chain around them, as pi 1.6.0's
+        // createBranchedSession does. Unmigrated files come out as proper v3 files with their in-memory ids.
         const replacement = new Map<string, string>();
         const pending: string[] = [];
         let parent: string | null = null;

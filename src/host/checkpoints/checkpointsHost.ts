@@ -1,4 +1,4 @@
-// Checkpoints in the extension (issue #32), made once at activation: the code documents, the restore
+// Checkpoints in the extension, made once at activation: the code documents, the restore
 // flow, and the settings the capture inside pi reads. pi runs outside VS Code, so the workspace's
 // `piTree.checkpoints.*` settings are written to `<agentDir>/pi-tree/settings.json` (the only place the
 // bridge looks): capture on or off per folder, the opt-in for a folder too large (or the home folder),
@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpoints/storePaths.js';
+import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpoints/index.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
 import { CodeRestore, type OnMove } from './codeRestore.js';

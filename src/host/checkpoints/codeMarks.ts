@@ -4,9 +4,9 @@
 // changes (pi's capture writes its line just after the turn's entries) and when the manifest changes.
 import { watch, type FSWatcher } from 'node:fs';
 import * as vscode from 'vscode';
-import { SessionCheckpoints } from '../../core/checkpoints/manifests.js';
-import { captureBlocked } from '../../core/checkpoints/captureScope.js';
-import { captureEnabled, projectStore, readCheckpointSettings } from '../../core/checkpoints/storePaths.js';
+import { SessionCheckpoints } from '../../core/checkpoints/index.js';
+import { captureBlocked } from '../../core/checkpoints/index.js';
+import { captureEnabled, projectStore, readCheckpointSettings } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CodeMarksOptions {

@@ -1,4 +1,4 @@
-// "Code follows the tree" in the editor (issue #32): Move here offers conversation and code /
+// "Code follows the tree" in the editor: Move here offers conversation and code /
 // conversation only / code only when the code at the node differs; every restore is previewed in VS
 // Code's multi-file diff editor first (now → the node), conflicts are decided per file (keep mine, take
 // the node's, merge), and the write goes through the pi running the session when there is one (files
@@ -6,11 +6,11 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
-import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/code.js';
-import { planCounts, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
-import { needsConfirming } from '../../core/checkpoints/restoreApply.js';
-import { within } from '../../core/checkpoints/restoreGuards.js';
-import { canonicalCwd } from '../../core/checkpoints/storePaths.js';
+import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
+import { planCounts, type RestorePlan } from '../../core/checkpoints/index.js';
+import { needsConfirming } from '../../core/checkpoints/index.js';
+import { within } from '../../core/checkpoints/index.js';
+import { canonicalCwd } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
 import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';

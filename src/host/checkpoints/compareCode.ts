@@ -1,7 +1,7 @@
-// The compare view's use of checkpoints (#32): each side's files as the code itself differs from the
+// The compare view's use of checkpoints: each side's files as the code itself differs from the
 // common ancestor (bash changes included, where snapshots exist), and both nodes' code in the multi-file
 // diff editor, across branches and across the sessions of a family.
-import { diffCode } from '../../core/checkpoints/code.js';
+import { diffCode } from '../../core/checkpoints/index.js';
 import type { CompareCode } from '../compare/comparePanel.js';
 import type { CodeRestore } from './codeRestore.js';
 

@@ -4,8 +4,8 @@
 // (keep mine, take the node's, merge); a paged preview offers the rest of its files.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { Resolution } from '../../core/checkpoints/restoreApply.js';
-import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/restorePlan.js';
+import type { Resolution } from '../../core/checkpoints/index.js';
+import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
 
 /** What the user chose: the resolutions to restore with, the whole preview first, or nothing. */
 export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll' | undefined;

@@ -1,8 +1,8 @@
-// Commands for the code at a node (issue #32): restore it (a node of the tree in front, or a session's
+// Commands for the code at a node: restore it (a node of the tree in front, or a session's
 // entry picked from the sidebar), compare it with the files now, undo and redo the last restore, and
 // delete a session's checkpoints.
 import * as vscode from 'vscode';
-import { codeEntries, deleteCheckpoints } from '../../core/checkpoints/code.js';
+import { codeEntries, deleteCheckpoints } from '../../core/checkpoints/index.js';
 import { describeEntry } from '../checkpoints/entryWords.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';

@@ -1,4 +1,4 @@
-// Commands of issue #15: compare two nodes (the node menu, or two sessions of one family from the
+// Commands of the compare views: compare two nodes (the node menu, or two sessions of one family from the
 // sidebar), the files changed on a branch, export a branch as Markdown, hide a dead-end branch, fold
 // what is off the current path. Actions the webview carries out itself are handed to it (invoke).
 import { basename } from 'node:path';

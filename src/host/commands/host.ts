@@ -30,9 +30,9 @@ export interface Host {
   bridgeFile: string;
   /** Where the user acted last: the sidebar (a row was selected) or a tree. */
   actedIn(): 'sidebar' | 'tree';
-  /** Diffs, hidden marks, family links and compare views (#15). */
+  /** Diffs, hidden marks, family links and compare views. */
   codeViews: CodeViews;
-  /** Checkpoints: the code at a node, restores, undo (#32). */
+  /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
 }
 

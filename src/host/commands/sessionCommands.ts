@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { hasUserMessages, userMessageLabels } from '../../core/listing/messageLabels.js';
 import type { Session } from '../../core/session/session.js';
 import { log } from '../platform/log.js';
-import { deleteCheckpoints } from '../../core/checkpoints/code.js';
+import { deleteCheckpoints } from '../../core/checkpoints/index.js';
 import { ROW_OPEN_COMMAND } from '../sessions/sessionsView.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';

@@ -1,4 +1,4 @@
-// Read-only virtual documents for VS Code's diff editor (design decision 12): the two sides of a code
+// Read-only virtual documents for VS Code's diff editor (ARCHITECTURE.md, Code changes): the two sides of a code
 // change or of a comparison, held here under opaque random ids. A `pi-tree-change:` URI names an id and
 // a display name (so the editor picks the language by extension); it never names a file of the user's,
 // and nothing here reads or writes one.

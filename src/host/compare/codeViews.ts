@@ -1,4 +1,4 @@
-// The services behind issue #15's views, made once at activation and handed to every tree: virtual
+// The services behind the code and compare views, made once at activation and handed to every tree: virtual
 // documents for diffs, the hidden-branch marks, the family links, and compare panels.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
@@ -34,7 +34,7 @@ export interface CodeViewDeps {
   /** Every session's title by one rule (link nodes name the family's sessions by it). */
   names: SessionNames;
   openTree(file: string, select?: string): Promise<void>;
-  /** Checkpoints: exact file lists and code diffs in the compare view (#32). */
+  /** Checkpoints: exact file lists and code diffs in the compare view. */
   code?: CompareCode;
 }
 

@@ -38,7 +38,7 @@ export interface CompareDeps {
   code?: CompareCode;
 }
 
-/** What the compare view needs of checkpoints (#32): exact file lists, and the code of both sides in a diff. */
+/** What the compare view needs of checkpoints: exact file lists, and the code of both sides in a diff. */
 export interface CompareCode {
   /** Files whose code differs between `from` and `to` (one session); undefined without checkpoints. */
   exactFiles(session: Session, from: string | null, to: string): Promise<string[] | undefined>;

@@ -1,4 +1,4 @@
-// The family link nodes of one open tree (#15): looked up after the tree is on screen and whenever the
+// The family link nodes of one open tree: looked up after the tree is on screen and whenever the
 // family changes, sent only when they changed. The webview names a link by an opaque token, never by a
 // path; a file keeps its token while the panel lives, so a link that stays keeps its node.
 import { nanoid } from 'nanoid';

@@ -9,8 +9,8 @@ import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../c
 import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
-import { codeAt } from '../../core/checkpoints/codeState.js';
-import { diffStates } from '../../core/checkpoints/code.js';
+import { codeAt } from '../../core/checkpoints/index.js';
+import { diffStates } from '../../core/checkpoints/index.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
 import type { BeforePi } from '../platform/piTerminal.js';
@@ -26,7 +26,7 @@ export interface HandlerContext {
   codeViews: CodeViews;
   /** Opens the session a family link of this tree leads to. */
   openLink: (token: string) => Promise<void>;
-  /** Checkpoints: the code at a node, restores, undo (#32). */
+  /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
 }
 

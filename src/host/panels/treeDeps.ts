@@ -29,9 +29,9 @@ export interface TreeDeps extends ActionDeps {
   placeOf?: (file: string) => FamilyPlace | undefined;
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
-  /** Diffs, hidden marks, family links and compare views (#15). */
+  /** Diffs, hidden marks, family links and compare views. */
   codeViews: CodeViews;
-  /** Checkpoints: the code at a node, restores, undo (#32). */
+  /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
   /** pi's agent dir (where checkpoints live). */
   agentDir: () => string;

@@ -5,7 +5,7 @@
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import type { PlanAction, PlanItem, RestorePlan, SideInfo } from '../../../src/core/checkpoints/restorePlan.js';
+import type { PlanAction, PlanItem, RestorePlan, SideInfo } from '../../../src/core/checkpoints/restore/restorePlan.js';
 import { decideRestore } from '../../../src/host/checkpoints/restoreChoice.js';
 import { mock, pickInOrder, QuickPickItemKind } from '../../support/vscode/api.js';
 

@@ -1,0 +1,210 @@
+// A restore as the CLI, the extension and the bridge run it: planned from the manifest as it is now,
+// written one restore of the project at a time, undone and redone, a killed one finished first; each
+// step records where the code now is as a 'restore' line, so the next restore knows.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git } from '../git/gitRun.js';
+import { type Side } from '../code/codeState.js';
+import { SessionCheckpoints } from '../store/manifests.js';
+import { planRestore, type RestorePlan } from './restorePlan.js';
+import { applyRestore, PlanChangedError, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type FlipOptions, type FlipResult, type Merger } from './restoreApply.js';
+import { journals, type Journal } from './restoreJournal.js';
+import type { AgentSide, SnapshotLine } from '../store/manifestLines.js';
+import { SKIPPED_KEPT } from '../store/store.js';
+import { withFileLock, LockBusyError } from '../../session/fileLock.js';
+import { samePath } from '../../session/repository.js';
+import { refName } from '../store/retention.js';
+import { ensurePrivateDir } from '../../platform/privateDir.js';
+
+import { type SessionCode } from '../code/sessionCode.js';
+
+/** One restore, undo or redo of a project at a time, across processes (the CLI beside the editor, two pis). */
+export async function withRestoreLock<T>(sc: SessionCode, fn: () => Promise<T>): Promise<T> {
+  ensurePrivateDir(sc.restoresDir);
+  try {
+    return await withFileLock(join(sc.restoresDir, 'restore.lock'), fn, { waitMs: sc.opts.lockWaitMs ?? 15_000 });
+  } catch (e) {
+    if (e instanceof LockBusyError)
+      throw new Error(`another restore of this project is running (${e.message.replace(/ is writing this session.*$/s, '')}); nothing was written. Try again once it is done.`, { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * Finishes a restore, undo or redo a kill left half done (before anything new is planned): the files of
+ * any of the project's, the conversation of this session's own. Each finished one records where its
+ * session's code is; one that cannot be finished is put back and named in `failed`.
+ */
+export async function finishPending(sc: SessionCode, moveLeaf?: (j: Journal) => Promise<void>): Promise<{ finished: Journal[]; failed: Journal[]; warnings: string[] }> {
+  if (!pendingJournals(sc).length) return { finished: [], failed: [], warnings: [] };
+  return withRestoreLock(sc, async () => {
+    const r = await recoverPending(sc.restoresDir, { sessionFile: sc.sessionFile, moveLeaf });
+    const warnings: string[] = [];
+    for (const j of r.finished) await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) => warnings.push(recordWarning(e)));
+    for (const j of r.failed) warnings.push(`an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`);
+    return { ...r, warnings };
+  });
+}
+
+/** Restores, undos or redos a kill left half done (or a conversation move still due for this session). */
+export function pendingJournals(sc: SessionCode): Journal[] {
+  return journals(sc.restoresDir).filter(
+    (j) =>
+      j.state === 'prepared' ||
+      j.state === 'undoing' ||
+      j.state === 'redoing' ||
+      (j.state === 'done' && !!j.leaf && !j.leaf.moved && !!sc.sessionFile && !!j.sessionFile && samePath(j.sessionFile, sc.sessionFile)),
+  );
+}
+
+/** The plan of a restore, from the manifest as it is now (a finished or another restore may have added to it). */
+export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
+  sc.checkpoints = SessionCheckpoints.load(sc.session, sc.opts.agentDir, { settings: sc.opts.settings, program: sc.opts.program, env: sc.opts.env });
+  return planRestore(sc, targetId);
+}
+
+export type CodeWriteOptions = Omit<ApplyOptions, 'restoresDir' | 'sessionFile' | 'sessionId' | 'cwd' | 'from' | 'cwdVouched'>;
+
+/**
+ * Writes a plan (see applyRestore) and records where the code now is, one restore of the project at a
+ * time. The files written stay written if the recording fails: that is a warning.
+ */
+export async function writeCode(sc: SessionCode, plan: RestorePlan, o: CodeWriteOptions): Promise<ApplyResult & { warnings: string[] }> {
+  return withRestoreLock(sc, async () => {
+    const latest = latestLine(sc)?.commit;
+    if (latest !== plan.latest) throw new PlanChangedError('the code moved since the preview (another restore, or a turn of pi); nothing was written. Look at the preview again.');
+    const r = await applyRestore(plan, {
+      merge: gitMerger(sc),
+      ...o,
+      restoresDir: sc.restoresDir,
+      sessionFile: sc.sessionFile,
+      ...(sc.checkpoints.sessionId ? { sessionId: sc.checkpoints.sessionId } : {}),
+      cwd: sc.cwd,
+      from: plan.from.entryId,
+      cwdVouched: sc.cwdVouched,
+    });
+    const warnings: string[] = [];
+    await recordStep(
+      sc,
+      r.journal,
+      'restore',
+      r.skipped.map((x) => x.path),
+    ).catch((e: unknown) => warnings.push(recordWarning(e)));
+    return { ...r, warnings };
+  });
+}
+
+const recordWarning = (e: unknown) => `the files were written, but where the code is now could not be recorded (${e instanceof Error ? e.message : String(e)}); the next restore may ask about them`;
+
+export type CodeFlipOptions = Omit<FlipOptions, 'sessionFile'>;
+
+export async function undoCode(sc: SessionCode, o: CodeFlipOptions = {}): Promise<FlipResult & { warnings: string[] }> {
+  return flipCode(sc, 'undo', o);
+}
+
+export async function redoCode(sc: SessionCode, o: CodeFlipOptions = {}): Promise<FlipResult & { warnings: string[] }> {
+  return flipCode(sc, 'redo', o);
+}
+
+async function flipCode(sc: SessionCode, step: 'undo' | 'redo', o: CodeFlipOptions): Promise<FlipResult & { warnings: string[] }> {
+  return withRestoreLock(sc, async () => {
+    const r = await (step === 'undo' ? undoLast : redoLast)(sc.restoresDir, { ...o, sessionFile: sc.sessionFile });
+    const warnings: string[] = [];
+    if (!r.conflicts.length)
+      await recordStep(
+        sc,
+        r.journal,
+        step,
+        r.skipped.map((x) => x.path),
+      ).catch((e: unknown) => warnings.push(recordWarning(e)));
+    return { ...r, warnings };
+  });
+}
+
+/**
+ * A three-way merge with git's merge-file. base: the agent's version the file now was made from (so
+ * what the user added is their change, kept), ours: the file now, theirs: the node's. What both changed
+ * comes out with conflict markers, counted, for the user to settle in the editor.
+ */
+export function gitMerger(sc: SessionCode): Merger {
+  return async (base, ours, theirs) => {
+    const bytes = async (x: Side) => (x.kind !== 'file' ? Buffer.alloc(0) : (x.bytes ?? (await sc.checkpoints.store!.readBlobs([x.sha])).get(x.sha)!));
+    const dir = mkdtempSync(join(tmpdir(), 'pi-tree-merge-'));
+    try {
+      const names = ['ours', 'base', 'theirs'];
+      const sides = [ours, base, theirs];
+      for (let i = 0; i < 3; i++) writeFileSync(join(dir, names[i]), await bytes(sides[i]), { mode: 0o600 });
+      const out = await git(['merge-file', '-p', '-L', 'yours', '-L', 'the agent\u2019s', '-L', 'the node', ...names], {
+        gitDir: join(dir, 'none'),
+        cwd: dir,
+        okCodes: Array.from({ length: 127 }, (_, i) => i + 1),
+        program: sc.opts.program,
+        env: sc.opts.env,
+      });
+      // (merge-file's exit code is the same count, capped at 127)
+      const conflicts = out.toString('latin1').match(/^<<<<<<< yours$/gm)?.length ?? 0;
+      return { bytes: out, conflicts };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+function latestLine(sc: SessionCode): SnapshotLine | undefined {
+  const store = sc.checkpoints.store;
+  if (!store || !sc.checkpoints.sessionId) return undefined;
+  return store.manifest(sc.checkpoints.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+}
+
+const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({ sha: x.sha, mode: x.sha === null ? 0 : x.mode });
+
+/**
+ * A 'restore' line: the folder after a restore, undo or redo, as the latest checkpoint, with where the
+ * code now is (the node, or where it was before for an undo), which files hold the agent's content
+ * there and which the user's (with the agent's version they were made from), and what else changed
+ * since the previous line (the user's). Only where the project has a store.
+ */
+async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' | 'redo', skipped: readonly string[]): Promise<void> {
+  const store = sc.checkpoints.store;
+  const sessionId = j.sessionId ?? sc.checkpoints.sessionId;
+  if (!store || !sessionId || (step === 'undo' && j.from === undefined)) return;
+  const prev = store.manifest(sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+  const back = step === 'undo';
+  const position = back ? (j.from ?? null) : j.targetId;
+  const snap = await store.snapshot(sessionId, `${step} ${position ?? 'root'}`);
+  const restored: string[] = [];
+  const user: Record<string, AgentSide> = {};
+  const left = new Set(skipped);
+  for (const f of j.files) {
+    const agent = back ? f.beforeAgent : f.afterUser;
+    if (agent) user[f.key] = agent;
+    else if (left.has(f.path)) user[f.key] = agentOf(back ? f.before : f.after);
+    else restored.push(f.key);
+  }
+  for (const [key, k] of Object.entries(j.kept ?? {})) {
+    const agent = back ? k.atFrom : k.atTarget;
+    if (agent) user[key] = agent;
+  }
+  if (!back) for (const key of j.same ?? []) restored.push(key);
+  const written = new Set([...j.files.map((f) => f.key), ...Object.keys(j.kept ?? {}), ...(back ? [] : (j.same ?? []))]);
+  const between = prev && prev.tree !== snap.tree ? (await store.diffTrees(prev.tree, snap.tree)).map((c) => c.path).filter((p) => !written.has(p)) : [];
+  const line: SnapshotLine = {
+    v: 1,
+    kind: 'restore',
+    entries: [],
+    commit: snap.commit,
+    tree: snap.tree,
+    at: new Date().toISOString(),
+    ...(position ? { target: position } : {}),
+    journal: j.id,
+    step,
+    ...(restored.length ? { restored } : {}),
+    ...(Object.keys(user).length ? { user } : {}),
+    ...(between.length ? { between } : {}),
+    ...(snap.skipped.length ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } } : {}),
+    ...(snap.modes ? { modes: snap.modes } : {}),
+  };
+  await store.keep(sessionId, refName(line), snap.commit);
+  store.append(sessionId, line);
+}

@@ -1,0 +1,299 @@
+// What a restore of the code at an entry would do, file by file, before anything is written.
+// Only the agent's changes between where the code is now (the latest checkpoint) and the target are in
+// scope: the paths the turns on the way changed (their snapshots say which) and the paths their
+// recorded calls name. For each: the file as it is now (W), at the latest checkpoint (L) and at the
+// target (T). W = T: nothing to do. W = L: the agent's content, restored. Anything else, or a file the
+// user changed between turns on the way, is a conflict the user decides. A target not known is named as
+// not restorable. Files outside the scope (the user's own, ignored ones) are never looked at.
+import { mayChangeFiles } from '../toolKinds.js';
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathArg } from '../../changes/codeChanges.js';
+import { resolveToolPath } from '../../changes/fileHistory.js';
+import { bashFiles } from '../../changes/bashFiles.js';
+import type { SnapshotLine } from '../store/manifestLines.js';
+import { callsOn } from '../code/recordedCalls.js';
+import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from '../code/codeState.js';
+import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
+import { linkAbove, neverCaptured } from './restoreGuards.js';
+import { gitModeOf } from '../fileMode.js';
+
+export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
+
+export interface SideInfo {
+  kind: Side['kind'];
+  sha?: string;
+  mode?: number;
+  why?: string;
+}
+
+export interface PlanItem {
+  key: string;
+  /** Absolute path. */
+  path: string;
+  action: PlanAction;
+  now: SideInfo;
+  target: SideInfo;
+  latest: SideInfo;
+  reason?: string;
+  /** Outside the working folder: written only once the user confirmed it by name. */
+  outside?: true;
+  /** The file holds the user's content (see agentSides.ts): why, in words, for the preview. */
+  userContent?: string;
+}
+
+export interface RestorePlan {
+  targetId: string | null;
+  /** Where the code is now, in the tree, and how the target's code is known. */
+  from: { entryId: string | null; how: CodeState['how'] };
+  target: { how: CodeState['how'] };
+  items: PlanItem[];
+  /** Files in scope that are already as at the target. */
+  same: number;
+  /** Their keys (after the restore they hold the agent's content at the target). */
+  sameKeys: string[];
+  notes: string[];
+  /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
+  fingerprint: string;
+  /** The session's latest snapshot line when planned (another restore since makes the plan stale). */
+  latest?: string;
+  /**
+   * The target's and the latest checkpoint's content of each item (bytes for writing and diffs); for a
+   * conflict, `base`: the agent's version the file now was made from (a merge's base).
+   */
+  sides: Map<string, PlanSides>;
+}
+
+export interface PlanSides {
+  now: Side;
+  target: Side;
+  latest: Side;
+  base?: Side;
+  /** Private permission bits the node recorded for the file (a 0600 secret). */
+  perm?: number;
+}
+
+export const sideInfo = (s: Side): SideInfo => (s.kind === 'file' ? { kind: 'file', sha: s.sha, mode: s.mode } : s.kind === 'unknown' ? { kind: 'unknown', why: s.why } : { kind: 'absent' });
+
+/** Two sides hold the same file (content and mode), or are both absent. */
+export function sameSide(a: Side, b: Side): boolean {
+  if (a.kind === 'absent' || b.kind === 'absent') return a.kind === b.kind;
+  return a.kind === 'file' && b.kind === 'file' && a.sha === b.sha && a.mode === b.mode;
+}
+
+/** The file at `abs` as it is now (bytes included). */
+export function diskSide(abs: string): Side {
+  try {
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink()) return fileSide(Buffer.from(readlinkSync(abs)), 0o120000);
+    if (st.isFile()) return fileSide(readFileSync(abs), gitModeOf(st));
+    return { kind: 'unknown', why: st.isDirectory() ? 'a folder is there now' : 'not a regular file now' };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? ABSENT : { kind: 'unknown', why: `unreadable now: ${(e as Error).message}` };
+  }
+}
+
+export const absPath = (key: string, cwd: string) => (isOutside(key) ? key : join(cwd, key));
+
+/** Where the code is now and its state: the latest snapshot, or the leaf's code when calls came after it. */
+async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state: CodeState }> {
+  const latest = ctx.checkpoints.latest();
+  const leaf = ctx.session.leafId;
+  if (!latest) return { at: leaf, state: await codeAt(ctx, leaf) };
+  const at = positionOf(latest);
+  // pi went on without the bridge after the latest snapshot: the leaf's calls come on top of it.
+  if (leaf && at && leaf !== at && ctx.session.index.get(at) && ctx.session.index.branch(leaf).some((r) => r.id === at)) {
+    const leafState = await codeAt(ctx, leaf);
+    if (leafState.how === 'snapshot+calls' && leafState.base?.commit === latest.commit) return { at: leaf, state: leafState };
+  }
+  return { at, state: { entryId: at, base: latest, overlay: new Map(), how: 'snapshot', notes: [] } };
+}
+
+function positionOf(line: SnapshotLine): string | null {
+  return line.kind === 'restore' || line.kind === 'baseline' ? (line.target ?? null) : (line.entries[line.entries.length - 1] ?? line.target ?? null);
+}
+
+/**
+ * Entries between two nodes through their common ancestor (neither the ancestor nor anything above it);
+ * `down`: when `to` is above `from`, the entries below `to` on the way, top first.
+ */
+function route(ctx: CodeContext, from: string | null, to: string | null): { ids: string[]; down: string[] } {
+  const a = from === null ? [] : ctx.session.index.branch(from).map((r) => r.id);
+  const b = to === null ? [] : ctx.session.index.branch(to).map((r) => r.id);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return { ids: [...a.slice(common), ...b.slice(common)], down: common === b.length ? a.slice(common) : [] };
+}
+
+/**
+ * Outside files the target's snapshot does not hold, when the target is above where the code is: the
+ * first 'before' capture below it tells their content, if no call that may change files came between.
+ */
+async function outsideBelow(ctx: CodeContext, down: readonly string[], keys: readonly string[], sides: Map<string, Side>): Promise<void> {
+  const want = keys.filter((k) => isOutside(k) && sides.get(k)?.kind === 'unknown');
+  if (!want.length) return;
+  for (const id of down) {
+    const line = ctx.checkpoints.byEntry.get(id);
+    if (line?.kind === 'before' && line.outsideBefore) {
+      const blobs = ctx.checkpoints.store ? await ctx.checkpoints.store.readBlobs(line.outsideBefore.filter((x) => x.sha).map((x) => x.sha!)) : new Map<string, Buffer>();
+      for (const k of want) {
+        const x = line.outsideBefore.find((o) => o.path === k);
+        if (x && x.mode !== -1) sides.set(k, x.sha === null ? ABSENT : { kind: 'file', sha: x.sha, mode: x.mode, bytes: blobs.get(x.sha) });
+      }
+      return;
+    }
+    const rec = ctx.session.index.get(id);
+    if (rec && (await callsOn(ctx.session, [rec])).some((c) => !c.failed && mayChangeFiles(c.name))) return;
+  }
+}
+
+/** The paths the agent changed on the way (snapshots and recorded calls), and those the user changed between turns. */
+async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys: Set<string>; between: Set<string>; notes: string[] }> {
+  const keys = new Set<string>();
+  const between = new Set<string>();
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const id of ids) {
+    const line = ctx.checkpoints.byEntry.get(id);
+    if (!line || seen.has(line.commit + line.kind)) continue;
+    seen.add(line.commit + line.kind);
+    for (const p of line.changed ?? []) keys.add(p);
+    for (const x of line.external ?? []) keys.add(x.path);
+    if (line.kind === 'before') for (const p of line.between ?? []) between.add(p);
+  }
+  const recs = ids.map((id) => ctx.session.index.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
+  for (const c of await callsOn(ctx.session, recs)) {
+    if (c.name === 'edit' || c.name === 'write') {
+      const p = pathArg(c.args);
+      if (p) keys.add(keyOf(resolveToolPath(p, ctx.cwd), ctx.cwd));
+    } else if (c.name === 'bash') {
+      const command = typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
+      for (const f of bashFiles(command)) keys.add(keyOf(resolveToolPath(f.path, ctx.cwd), ctx.cwd));
+    }
+  }
+  return { keys, between, notes };
+}
+
+/** The plan for restoring the code at `targetId` (null: before the first entry). */
+export async function planRestore(ctx: CodeContext, targetId: string | null): Promise<RestorePlan> {
+  const cur = await currentCode(ctx);
+  const target = await codeAt(ctx, targetId);
+  const way = route(ctx, cur.at, targetId);
+  const scope = await scopeOf(ctx, way.ids);
+  const keys = [...scope.keys].filter((k) => !ctx.excluded?.(k)).sort();
+  const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
+  await outsideBelow(ctx, way.down, keys, tSides);
+  // The user's content as of the latest line (files the calls after it wrote are the agent's).
+  const fromLatest = cur.state.base && cur.state.base.commit === ctx.checkpoints.latest()?.commit;
+  const touches = fromLatest
+    ? userTouches(
+        ctx.checkpoints.lines,
+        keys.filter((k) => !cur.state.overlay.has(k)),
+      )
+    : new Map<string, UserTouch>();
+  const bases = await agentBases(ctx, touches);
+  const items: PlanItem[] = [];
+  const sides = new Map<string, PlanSides>();
+  let same = 0;
+  const sameKeys: string[] = [];
+  for (const key of keys) {
+    const path = absPath(key, ctx.cwd);
+    const link = linkAbove(key, ctx.cwd);
+    const never = neverCaptured(key, ctx.cwd);
+    const T: Side = link ? { kind: 'unknown', why: `${link} is a symbolic link now; a restore does not write beyond it` } : never ? { kind: 'unknown', why: never } : tSides.get(key)!;
+    const L = lSides.get(key)!;
+    const W = diskSide(path);
+    if (T.kind !== 'unknown' && sameSide(W, T)) {
+      same++;
+      sameKeys.push(key);
+      continue;
+    }
+    // The user's content, unless it is the agent's version again (the user put it back by hand).
+    const base = bases.get(key);
+    const touch = touches.has(key) && !(base && base.kind !== 'unknown' && sameSide(W, base)) ? touches.get(key) : undefined;
+    let action: PlanAction;
+    let reason: string | undefined;
+    if (T.kind === 'unknown') {
+      action = 'unrestorable';
+      reason = T.why;
+    } else if (L.kind === 'unknown') {
+      action = 'conflict';
+      reason = `pi-tree cannot tell whether it changed since the agent last wrote it (${L.why})`;
+    } else if (!sameSide(W, L)) {
+      action = 'conflict';
+      reason = W.kind === 'unknown' ? W.why : 'changed since the latest checkpoint';
+    } else if (touch) {
+      action = 'conflict';
+      reason = touchReason(touch);
+    } else if (scope.between.has(key)) {
+      action = 'conflict';
+      reason = 'changed between turns, outside the agent';
+    } else action = T.kind === 'absent' ? 'delete' : W.kind === 'absent' ? 'create' : 'modify';
+    const userContent = touch && sameSide(W, L) ? touchReason(touch) : undefined;
+    items.push({
+      key,
+      path,
+      action,
+      now: sideInfo(W),
+      target: sideInfo(T),
+      latest: sideInfo(L),
+      ...(reason ? { reason } : {}),
+      ...(isOutside(key) ? { outside: true as const } : {}),
+      ...(userContent ? { userContent } : {}),
+    });
+    const perm = T.kind === 'file' && target.base ? recordedPerm(ctx.checkpoints.lines, target.base, key) : undefined;
+    // A conflict's merge base: the agent's version the file now was made from.
+    const mergeBase = action === 'conflict' ? (touch ? base : L) : undefined;
+    sides.set(key, { now: W, target: T, latest: L, ...(mergeBase ? { base: mergeBase } : {}), ...(perm !== undefined ? { perm } : {}) });
+  }
+  const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
+  const latest = ctx.checkpoints.latest()?.commit;
+  return {
+    targetId,
+    from: { entryId: cur.at, how: cur.state.how },
+    target: { how: target.how },
+    items,
+    same,
+    sameKeys,
+    notes,
+    fingerprint: fingerprintOf(targetId, items),
+    sides,
+    ...(latest ? { latest } : {}),
+  };
+}
+
+/**
+ * The agent's version of each file the user touched (see agentSides.ts): named by the manifest, or
+ * looked up in the snapshot that holds it.
+ */
+async function agentBases(ctx: CodeContext, touches: Map<string, UserTouch>): Promise<Map<string, Side>> {
+  const out = new Map<string, Side>();
+  const byTree = new Map<string, string[]>();
+  for (const [key, t] of touches) {
+    if ('tree' in t.base) byTree.set(t.base.tree, [...(byTree.get(t.base.tree) ?? []), key]);
+    else out.set(key, t.base.sha === null ? ABSENT : { kind: 'file', sha: t.base.sha, mode: t.base.mode });
+  }
+  const store = ctx.checkpoints.store;
+  for (const [tree, keys] of byTree) {
+    const found = store ? await store.lookup(tree, keys).catch(() => undefined) : undefined;
+    for (const k of keys) {
+      const f = found?.get(k);
+      out.set(k, !found ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' } : f ? { kind: 'file', sha: f.sha, mode: f.mode } : ABSENT);
+    }
+  }
+  return out;
+}
+
+export function fingerprintOf(targetId: string | null, items: readonly PlanItem[]): string {
+  const h = createHash('sha256').update(String(targetId));
+  for (const i of items) h.update(`\0${i.key}\0${i.action}\0${i.now.sha ?? i.now.kind}\0${i.now.mode ?? ''}\0${i.target.sha ?? i.target.kind}`);
+  return h.digest('hex').slice(0, 32);
+}
+
+/** Counts for a preview's title. */
+export function planCounts(plan: RestorePlan): Record<PlanAction, number> {
+  const c: Record<PlanAction, number> = { create: 0, modify: 0, delete: 0, conflict: 0, unrestorable: 0 };
+  for (const i of plan.items) c[i.action]++;
+  return c;
+}
