@@ -4,6 +4,7 @@
 // latest manifest line, whose tree the baseline is compared with: a turn killed before its 'after'
 // snapshot, or the user's changes while no pi ran the session), and the line that says capture is off
 // for a folder too large to capture, written without making a store for it.
+import { isObjectId, readBatchCheck } from '../git/gitOutput.js';
 import { privatePrefixes } from '../store/storeScope.js';
 import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,9 +62,9 @@ export async function resumedFrom(store: CheckpointStore, sessionId: string): Pr
 }
 
 async function treeExists(store: CheckpointStore, tree: string): Promise<boolean> {
-  if (!/^[0-9a-f]{40}$/.test(tree)) return false;
-  const out = await store.run(['cat-file', '--batch-check'], { input: `${tree}\n` });
-  return / tree \d+/.test(out.toString('utf8'));
+  if (!isObjectId(tree)) return false;
+  const [o] = readBatchCheck(await store.run(['cat-file', '--batch-check'], { input: `${tree}\n` }));
+  return !!o && !('missing' in o) && o.type === 'tree';
 }
 
 /** The baseline's own fields: the resumed session's changes since, the walk's private modes and specials. */

@@ -3,10 +3,10 @@
 // of the user's git configuration is read or run. GIT_DIR/GIT_WORK_TREE/GIT_INDEX_FILE name pi-tree's
 // store, the work tree and a private index; system and global config are off (no hooks, no fsmonitor
 // program, no filters a config defines); every GIT_* variable inherited from the caller is dropped.
-import { isUtf8 } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { devNull } from 'node:os';
 import { dirname } from 'node:path';
+import { readVersion } from './gitOutput.js';
 
 export class GitError extends Error {
   override name = 'GitError';
@@ -105,42 +105,13 @@ export function git(args: readonly string[], opts: GitOptions): Promise<Buffer> 
   });
 }
 
-/** NUL-separated output as strings (the last, empty piece dropped). */
-export function zList(out: Buffer): string[] {
-  const s = out.toString('utf8');
-  const parts = s.split('\0');
-  if (parts[parts.length - 1] === '') parts.pop();
-  return parts;
-}
-
-/**
- * NUL-separated names as git wrote them (bytes): those that are UTF-8, and apart the others (decoded
- * lossily, to name them): a name that is not UTF-8 cannot be given back to git as text.
- */
-export function zNames(out: Buffer): { names: string[]; invalid: string[] } {
-  const names: string[] = [];
-  const invalid: string[] = [];
-  for (let at = 0; at < out.length;) {
-    let end = out.indexOf(0, at);
-    if (end < 0) end = out.length;
-    const part = out.subarray(at, end);
-    if (isUtf8(part)) names.push(part.toString('utf8'));
-    else invalid.push(part.toString('utf8'));
-    at = end + 1;
-  }
-  return { names, invalid };
-}
-
 const gitVersions = new Map<string, Promise<number[]>>();
 
 /** Whether the git program is at least `want` ([major, minor]); asked once per program (`run` runs it). */
 export async function gitAtLeast(want: readonly number[], run: (args: string[]) => Promise<Buffer>, program = 'git'): Promise<boolean> {
   let v = gitVersions.get(program);
   if (!v) {
-    v = run(['version']).then(
-      (out) => (/(\d+)\.(\d+)/.exec(out.toString('utf8')) ?? []).slice(1).map(Number),
-      () => [],
-    );
+    v = run(['version']).then(readVersion, () => []);
     gitVersions.set(program, v);
   }
   const [major = 0, minor = 0] = await v;

@@ -3,6 +3,7 @@
 // that keeps it (what `git update-ref` does in the files backend: `<ref>.lock` created exclusively, then
 // renamed over the ref). The store is pi-tree's own repository (SHA-1, files backend, no hooks, no
 // reflog: bare), so these are git's formats exactly; a tool call waits for two processes fewer.
+import { isObjectId } from './gitOutput.js';
 import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,7 +21,7 @@ export function commitText(tree: string, message: string, when: Date): string {
 
 /** Where the loose object `sha` lives (or would) in `gitDir`; undefined when `sha` is not an object id. */
 export function looseObjectPath(gitDir: string, sha: string): string | undefined {
-  return /^[0-9a-f]{40}$/.test(sha) ? join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2)) : undefined;
+  return isObjectId(sha) ? join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2)) : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 // A restore as the CLI, the extension and the bridge run it: planned from the manifest as it is now,
 // written one restore of the project at a time, undone and redone, a killed one finished first; each
 // step records where the code now is as a 'restore' line, so the next restore knows.
+import { countConflicts } from '../git/gitOutput.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,8 +143,7 @@ export function gitMerger(sc: SessionCode): Merger {
         program: sc.opts.program,
         env: sc.opts.env,
       });
-      // (merge-file's exit code is the same count, capped at 127)
-      const conflicts = out.toString('latin1').match(/^<<<<<<< yours$/gm)?.length ?? 0;
+      const conflicts = countConflicts(out, 'yours');
       return { bytes: out, conflicts };
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -8,13 +8,14 @@
 import { excludeLines, privatePrefixes } from './storeScope.js';
 import { appendFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, gitAtLeast, GitError, zList, zNames } from '../git/gitRun.js';
+import { git, gitAtLeast, GitError } from '../git/gitRun.js';
+import { lines, readBatch, readCountObjects, readId, sumNumbers, zList, zNames } from '../git/gitOutput.js';
 import { commitText, looseObjectPath, writeLooseObject, writeLooseRef } from '../git/looseObjects.js';
 import { readManifest, type ManifestLine, type SkippedFile } from './manifestLines.js';
 import { ensurePrivateDir } from '../../platform/privateDir.js';
 import { projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
-import { copyIndex, sizeOf, stampOf, writeIfChanged, zListLines } from './storeFiles.js';
+import { copyIndex, sizeOf, stampOf, writeIfChanged } from './storeFiles.js';
 import { sortListed, specialsAmong } from './indexPaths.js';
 import { collectGarbage, collectRunning, inFlight } from './storeGc.js';
 
@@ -220,7 +221,7 @@ export class CheckpointStore {
     if (!update.length && !drop.length && known && known.stamp === stampOf(index)) return { tree: known.tree, skipped, modes };
     let tree: string;
     try {
-      tree = (await this.run(['write-tree'], { index })).toString('utf8').trim();
+      tree = readId(await this.run(['write-tree'], { index }));
     } catch (e) {
       if (rebuilt || !(e instanceof GitError) || !/invalid object|missing|unable to read|bad object|is corrupt/i.test(`${e.message}\n${e.stderr}`)) throw e;
       rmSync(index, { force: true });
@@ -260,7 +261,7 @@ export class CheckpointStore {
   /** Writes blobs (exact bytes, no filters) and gives their ids, in order. */
   async writeBlobs(contents: readonly Buffer[]): Promise<string[]> {
     const out: string[] = [];
-    for (const c of contents) out.push((await this.run(['hash-object', '-w', '--no-filters', '--stdin'], { input: c })).toString('utf8').trim());
+    for (const c of contents) out.push(readId(await this.run(['hash-object', '-w', '--no-filters', '--stdin'], { input: c })));
     return out;
   }
 
@@ -269,16 +270,12 @@ export class CheckpointStore {
     const want = [...new Set(shas)];
     const map = new Map<string, Buffer>();
     if (!want.length) return map;
-    const out = await this.run(['cat-file', '--batch'], { input: want.join('\n') + '\n' });
-    let at = 0;
-    for (const sha of want) {
-      const nl = out.indexOf(0x0a, at);
-      const head = out.subarray(at, nl).toString('utf8').split(' ');
-      if (head[1] === 'missing') throw new GitError(`checkpoint object ${sha} is missing from the store`, 'failed');
-      const size = Number(head[2]);
-      map.set(sha, out.subarray(nl + 1, nl + 1 + size));
-      at = nl + 1 + size + 1;
-    }
+    const objects = readBatch(await this.run(['cat-file', '--batch'], { input: want.join('\n') + '\n' }), want.length);
+    want.forEach((sha, i) => {
+      const o = objects[i];
+      if ('missing' in o) throw new GitError(`checkpoint object ${sha} is missing from the store`, 'failed');
+      map.set(sha, o.body);
+    });
     return map;
   }
 
@@ -352,8 +349,7 @@ export class CheckpointStore {
       else sum += size;
     }
     if (!packed.length) return sum;
-    const out = (await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' })).toString('utf8');
-    return out.split('\n').reduce((n, l) => n + (/^\d+$/.test(l) ? Number(l) : 0), sum);
+    return sum + sumNumbers(await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' }));
   }
 
   /**
@@ -366,14 +362,12 @@ export class CheckpointStore {
 
   /** The store's size on disk (objects), in bytes. */
   async sizeBytes(): Promise<number> {
-    const out = (await this.run(['count-objects', '-v'])).toString('utf8');
-    const kb = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
-    return (kb('size') + kb('size-pack')) * 1024;
+    return readCountObjects(await this.run(['count-objects', '-v']));
   }
 
   /** Deletes a session's checkpoints (manifest, index, refs) and collects what nothing else keeps. */
   async deleteSession(sessionId: string): Promise<void> {
-    const refs = zListLines(await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]));
+    const refs = lines(await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]));
     if (refs.length) await this.run(['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
     rmSync(this.manifestFile(sessionId), { force: true });
     rmSync(this.indexFile(sessionId), { force: true });

@@ -2,13 +2,6 @@
 // index file's stamp, a file's size, a path's lstat, git's line lists.
 import { copyFileSync, lstatSync, readFileSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 
-export function zListLines(out: Buffer): string[] {
-  return out
-    .toString('utf8')
-    .split('\n')
-    .filter((s) => s.length > 0);
-}
-
 export function writeIfChanged(file: string, text: string): void {
   try {
     if (readFileSync(file, 'utf8') === text) return;

@@ -12,6 +12,7 @@
 //   index), so the blobs an index names stay;
 // - only objects older than a grace (a minute) and than the oldest live snapshot's start, less a margin,
 //   are pruned.
+import { lines, readId } from '../git/gitOutput.js';
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pidAlive } from '../../bridge/discovery.js';
@@ -119,7 +120,7 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
       const copy = join(d.indexDir, `.gc-${process.pid}-${++seq}`);
       try {
         copyFileSync(join(d.indexDir, name), copy);
-        const tree = (await d.run(['write-tree', '--missing-ok'], { index: copy })).toString('utf8').trim();
+        const tree = readId(await d.run(['write-tree', '--missing-ok'], { index: copy }));
         const ref = `refs/pi-tree-gc/${process.pid}-${pins.length}`;
         await d.run(['update-ref', ref, tree]);
         pins.push(ref);
@@ -155,12 +156,9 @@ function listOrNone(dir: string): string[] {
 
 /** Temporary refs a killed collect left (its pid gone): they would keep their trees for good. */
 async function dropStalePins(d: CollectDeps): Promise<void> {
-  const refs = (await d.run(['for-each-ref', '--format=%(refname)', 'refs/pi-tree-gc/']))
-    .toString('utf8')
-    .split('\n')
-    .filter((r) => {
-      const pid = Number(/^refs\/pi-tree-gc\/(\d+)-/.exec(r)?.[1]);
-      return pid && pid !== process.pid && !pidAlive(pid);
-    });
+  const refs = lines(await d.run(['for-each-ref', '--format=%(refname)', 'refs/pi-tree-gc/'])).filter((r) => {
+    const pid = Number(/^refs\/pi-tree-gc\/(\d+)-/.exec(r)?.[1]);
+    return pid && pid !== process.pid && !pidAlive(pid);
+  });
   if (refs.length) await d.run(['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
 }

@@ -2,14 +2,11 @@
 // written as loose blobs, the folders above them rewritten as tree objects, nothing else read. git's
 // write-tree would read and write the whole index (7.8 MB at 100k files) twice for the same result.
 // Tree objects are git's format exactly: entries "<octal mode> <name>\0<20-byte id>", sorted by name
-// with a folder's name compared as if it ended in '/'; an empty folder has no entry.
+// with a folder's name compared as if it ended in '/'; an empty folder has no entry (gitOutput.ts reads
+// and writes them).
+import { parseTree, readBatch, type TreeEntry } from '../git/gitOutput.js';
 
-export interface TreeEntry {
-  /** git's octal mode as written in tree objects ('40000' for a folder, '100644', '100755', '120000'). */
-  mode: string;
-  name: string;
-  sha: string;
-}
+export type { TreeEntry };
 
 /** A path's new state: its mode and blob, or null when it is gone (a file, or a whole folder). */
 export type PathChange = { mode: string; sha: string } | null;
@@ -43,20 +40,14 @@ export class TreeCache {
     }
     if (!missing.length) return out;
     if (missing.some((d) => d.includes('\n'))) throw new Error('a folder name with a line break');
-    const buf = await this.catFile(missing.map((d) => (d ? `${root}:${d}` : root)).join('\n') + '\n');
-    let at = 0;
-    for (const d of missing) {
-      const nl = buf.indexOf(0x0a, at);
-      const head = /^([0-9a-f]{40}) (\w+) (\d+)$/.exec(buf.toString('latin1', at, nl));
-      at = nl + 1;
-      if (!head) continue; // "<name> missing": no such folder
-      const body = buf.subarray(at, at + Number(head[3]));
-      at += body.length + 1;
-      if (head[2] !== 'tree') continue;
-      const entries = parseTree(body);
-      this.remember(head[1], entries);
+    const objects = readBatch(await this.catFile(missing.map((d) => (d ? `${root}:${d}` : root)).join('\n') + '\n'), missing.length);
+    missing.forEach((d, i) => {
+      const o = objects[i];
+      if ('missing' in o || o.type !== 'tree') return; // no such folder
+      const entries = parseTree(o.body, o.id.length / 2);
+      this.remember(o.id, entries);
       out.set(d, entries);
-    }
+    });
     return out;
   };
 
@@ -71,25 +62,6 @@ export class TreeCache {
     }
     return entries;
   }
-}
-
-/** The entries of a tree object's body. */
-export function parseTree(body: Buffer): TreeEntry[] {
-  const out: TreeEntry[] = [];
-  for (let i = 0; i < body.length;) {
-    const sp = body.indexOf(0x20, i);
-    const nul = body.indexOf(0, sp);
-    out.push({ mode: body.toString('latin1', i, sp), name: body.toString('utf8', sp + 1, nul), sha: body.toString('hex', nul + 1, nul + 21) });
-    i = nul + 21;
-  }
-  return out;
-}
-
-/** A tree object's body from its entries (sorted here). */
-export function serializeTree(entries: readonly TreeEntry[]): Buffer {
-  const key = (e: TreeEntry) => Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name, 'utf8');
-  const sorted = entries.map((e) => ({ e, k: key(e) })).sort((a, b) => Buffer.compare(a.k, b.k));
-  return Buffer.concat(sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]));
 }
 
 /**

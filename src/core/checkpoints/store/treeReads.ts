@@ -1,15 +1,12 @@
 // Reading the store's trees: what differs between two, the files at some paths, every file. Paths in a
 // few folders are looked up in those folders' tree objects alone (a restore plan asks for a handful of
 // paths in a 100k-file tree).
-import { zList } from '../git/gitRun.js';
+import { parseTree, readBatch, readDiffTree, readLsTree, type TreeChange, type TreeFile } from '../git/gitOutput.js';
+
+export type { TreeChange, TreeFile };
 
 /** Runs git in the store and returns its output (`input` on its stdin). */
 export type GitReader = (args: readonly string[], input?: string) => Promise<Buffer>;
-
-export interface TreeFile {
-  mode: number;
-  sha: string;
-}
 
 /** Folders looked up one by one; more than that and the whole tree is listed once. */
 const LOOKUP_FOLDERS = 200;
@@ -19,13 +16,7 @@ const LOOKUP_FOLDERS = 200;
  * folders above them too (mode 040000), whose new trees came with the change.
  */
 export async function diffTrees(run: GitReader, a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
-  const parts = zList(await run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
-  const out: TreeChange[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const [ma, mb, sa, sb] = parts[i].slice(1).split(' ');
-    out.push({ path: parts[i + 1], a: side(ma, sa), b: side(mb, sb) });
-  }
-  return out;
+  return readDiffTree(await run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
 }
 
 /** Mode and blob of `paths` in `tree` (absent ones left out). */
@@ -42,64 +33,30 @@ export async function lookupPaths(run: GitReader, tree: string, paths: readonly 
   }
   if (byDir.size > LOOKUP_FOLDERS || paths.some((p) => p.includes('\n'))) {
     // Paths in many folders: the whole tree listed once (100k files: ~10 MB of text, ~150 ms).
-    for (const line of zList(await run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-      const tab = line.indexOf('\t');
-      const path = line.slice(tab + 1);
-      if (!wanted.has(path)) continue;
-      const [mode, , sha] = line.slice(0, tab).split(' ');
-      map.set(path, { mode: parseInt(mode, 8), sha });
-    }
+    for (const { path, file } of readLsTree(await run(['ls-tree', '-r', '-z', '--full-tree', tree]))) if (wanted.has(path)) map.set(path, file);
     return map;
   }
   // In a few folders: only those are read, in one `cat-file --batch` (<tree>:<folder>; each resolved
   // from the top, so this costs folders × depth tree reads).
   const dirs = [...byDir.keys()];
-  const out = await run(['cat-file', '--batch'], dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n');
-  let at = 0;
-  for (const dir of dirs) {
-    const nl = out.indexOf(0x0a, at);
-    const head = /^([0-9a-f]{40,64}) (\w+) (\d+)$/.exec(out.toString('latin1', at, nl));
-    at = nl + 1;
-    if (!head) continue; // missing: no such folder in the tree
-    const body = out.subarray(at, at + Number(head[3]));
-    at += body.length + 1;
-    if (head[2] !== 'tree') continue;
+  const objects = readBatch(await run(['cat-file', '--batch'], dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n'), dirs.length);
+  dirs.forEach((dir, i) => {
+    const o = objects[i];
+    if ('missing' in o || o.type !== 'tree') return; // no such folder in the tree
     const names = byDir.get(dir)!;
-    const idBytes = head[1].length / 2;
-    // A tree object: entries of "<octal mode> <name>\0<id as bytes>".
-    for (let i = 0; i < body.length;) {
-      const sp = body.indexOf(0x20, i);
-      const nul = body.indexOf(0, sp);
-      const mode = parseInt(body.toString('latin1', i, sp), 8);
-      const name = body.toString('utf8', sp + 1, nul);
-      i = nul + 1 + idBytes;
-      if (mode !== 0o40000 && names.has(name)) map.set(dir ? `${dir}/${name}` : name, { mode, sha: body.toString('hex', nul + 1, i) });
+    for (const e of parseTree(o.body, o.id.length / 2)) {
+      if (e.mode !== '40000' && names.has(e.name)) map.set(dir ? `${dir}/${e.name}` : e.name, { mode: parseInt(e.mode, 8), sha: e.sha });
     }
-  }
+  });
   return map;
 }
 
 /** Every file of a tree (path → mode and blob). */
 export async function listTree(run: GitReader, tree: string): Promise<Map<string, TreeFile>> {
   const map = new Map<string, TreeFile>();
-  for (const line of zList(await run(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-    const tab = line.indexOf('\t');
-    const [mode, , sha] = line.slice(0, tab).split(' ');
-    map.set(line.slice(tab + 1), { mode: parseInt(mode, 8), sha });
-  }
+  for (const { path, file } of readLsTree(await run(['ls-tree', '-r', '-z', '--full-tree', tree]))) map.set(path, file);
   return map;
 }
 
 /** A folder's entry in a diff with `trees`. */
 export const isTreeChange = (c: TreeChange) => (!c.a || c.a.mode === 0o40000) && (!c.b || c.b.mode === 0o40000);
-
-export interface TreeChange {
-  path: string;
-  a: TreeFile | null;
-  b: TreeFile | null;
-}
-
-const ZERO = /^0+$/;
-function side(mode: string, sha: string): TreeFile | null {
-  return ZERO.test(sha) || mode === '000000' ? null : { mode: parseInt(mode, 8), sha };
-}
