@@ -278,6 +278,7 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
   if (growth) await growthRow({ store, files, turns, size, projectBytes, duBaseline, baselineStore, plainDir, plainBefore, plainFilesBefore, changed, l0, l1 });
   await capture.close();
   await walkTurns(p, agentDir, files, Math.min(turns, 20), size, plain, rand);
+  if (watching) await listedGitTurns(p, agentDir, files, Math.min(turns, 20), size, plain, rand, median(after));
   if (watching) await watchMemory(p, agentDir, size);
 }
 
@@ -299,6 +300,35 @@ async function walkTurns(p: GeneratedProject, agentDir: string, files: number, t
     pass: undefined,
   });
   log(`walk turns ${size}: ${rows[rows.length - 1].result}`);
+  await capture.close();
+}
+
+/**
+ * The same turns with the watcher's list given to git instead of the in-process writer: whether that
+ * writer (a second way to write the store, git/looseObjects.ts) earns its place.
+ */
+async function listedGitTurns(p: GeneratedProject, agentDir: string, files: number, turns: number, size: string, plain: PlainRepo, rand: () => number, inProcessAfter: number): Promise<void> {
+  const capture = new Capture({ agentDir, cwd: p.dir, sessionId: `bench-${files}-listed-git`, settings: DEFAULT_SETTINGS, notify: log, timeoutMs: TIMEOUT_MS, inProcess: false });
+  capture.start(null);
+  await capture.flush();
+  if (!(await capture.watchArmed())) return;
+  for (let k = 0; k < 3; k++) await turn(capture, p, plain, rand, -200 - k);
+  const timedFrom = capture.timings.length;
+  const l0 = loadNow();
+  const times: TurnTimes[] = [];
+  for (let k = 0; k < turns; k++) times.push(await turn(capture, p, plain, rand, 2000 + k));
+  const listed = capture.timings.slice(timedFrom).filter((t) => t.listed && !t.inProcess).length;
+  const after = times.map((t) => t.after);
+  const target = files >= 100_000 ? 300 : 50;
+  rows.push({
+    what: `checkpoints: a turn changing 5 files, the watcher's list through git, ${size}`,
+    how: `as the watcher row, ${turns} turns, the watcher's list handed to git (diff-files and ls-files -o on the listed paths, update-index, write-tree: each reads the whole index, update-index and write-tree write it again) instead of the in-process writer (the changed files hashed and the folders above them written as objects, git/looseObjects.ts); ${listed} of ${times.length * 2} snapshots went through git on the list. The in-process writer stays while this row's 'after' is several times the in-process one at 100k files`,
+    target: `'after' < ${target} ms (median), as the watcher row`,
+    result: `'after' ${mmm(after)} (the in-process writer: ${fmt(inProcessAfter)} ms median); the tool call waits ('before') ${mmm(times.map((t) => t.before))}; ${loadText(l0, loadNow())}`,
+    floor: `plain git after the same change: \`git add -A && git write-tree\` ${mmm(times.map((t) => t.plainAdd))}`,
+    pass: median(after) < target,
+  });
+  log(`listed-git turns ${size}: ${rows[rows.length - 1].result}`);
   await capture.close();
 }
 

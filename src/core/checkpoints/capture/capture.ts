@@ -43,6 +43,8 @@ export interface CaptureOptions {
   packEvery?: number;
   /** The folder watcher's limits, or false for none (default: on where supported and the settings allow). */
   watch?: Pick<FolderWatchOptions, 'maxEvents' | 'maxDirs'> | false;
+  /** false: the watcher's list goes to git, never to the in-process writer (the bench compares the two). */
+  inProcess?: boolean;
   /** Folders of the agent's own besides `agentDir` (pi's session folder, the bridge's records): never captured. */
   privateDirs?: readonly string[];
   /** Unreachable objects younger than this survive a collect (default a minute; tests use 0). */
@@ -79,7 +81,7 @@ export class Capture {
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
-    this.source = new SnapshotSource({ sessionId: o.sessionId, watch: o.watch, timeoutMs: o.timeoutMs ?? 20_000, log: this.log, notify: o.notify });
+    this.source = new SnapshotSource({ sessionId: o.sessionId, watch: o.watch, inProcess: o.inProcess, timeoutMs: o.timeoutMs ?? 20_000, log: this.log, notify: o.notify });
     this.caps = new StoreCaps(o.settings, o.sessionId, this.log);
     if (!captureEnabled(o.settings, o.cwd)) this.offReason = 'checkpoints are turned off for this folder';
     else this.blocked = captureBlocked(o.settings, o.cwd, { agentDir: o.agentDir, privateDirs: o.privateDirs });

@@ -23,6 +23,11 @@ export interface SnapshotSourceOptions {
   log: (message: string) => void;
   /** One message in pi (the watcher missed a change). */
   notify: (message: string) => void;
+  /**
+   * false: a list of files goes to git (diff-files and ls-files -o on the listed paths, update-index,
+   * write-tree) instead of the in-process writer (the bench measures one against the other).
+   */
+  inProcess?: boolean;
 }
 
 export class SnapshotSource {
@@ -64,7 +69,7 @@ export class SnapshotSource {
     const listed = await this.listed();
     const limit = <T>(p: Promise<T>) => withTimeout(p, this.o.timeoutMs);
     const from = this.base;
-    if (listed && from !== undefined) {
+    if (listed && from !== undefined && this.o.inProcess !== false) {
       const fast = await limit(snapshotFromList(store, this.treeCache(store), from, listed, message)).catch((e: unknown) => {
         this.o.log(`checkpoints: the in-process snapshot failed (${e instanceof Error ? e.message : String(e)}); git takes it`);
         return undefined;
