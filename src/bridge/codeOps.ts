@@ -1,11 +1,12 @@
 // Restores of the code through the pi running the session: pi is idle (the request waited for it), the
 // capture's queue holds still while the files are written, and the files and pi's leaf move as one
-// action: a failed move puts the files back, a failed write leaves the leaf. An undo moves pi's leaf
-// back too when the restore moved it (and pi has not moved on since).
+// action: the files first, then pi navigates, and a failed or cancelled move puts the files back; a
+// failed write leaves the leaf. An undo moves pi's leaf back too when the restore moved it (and pi has
+// not moved on since). The core writes and records; pi's moves are made here, in pi.
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { agentDirOf } from '../core/bridge/paths.js';
 import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/bridge/protocol.js';
-import { finishPending, planCode, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/index.js';
+import { finishPending, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/index.js';
 import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/index.js';
 import { canonicalCwd } from '../core/checkpoints/index.js';
 import { Session } from '../core/session/session.js';
@@ -32,10 +33,23 @@ async function navigate(ctx: ExtensionCommandContext, to: string | null, expect:
   return !nav.cancelled;
 }
 
+/**
+ * Finishes what a killed restore left (see finishPending): the files, then pi's leaf for this session's
+ * own restores whose conversation move was still due, each recorded where it landed.
+ */
+async function finishInPi(sc: SessionCode, ctx: ExtensionCommandContext): Promise<void> {
+  const { leafDue } = await finishPending(sc);
+  for (const j of leafDue) {
+    const to = j.leaf!.targetId;
+    const moved = await navigate(ctx, to, ctx.sessionManager.getLeafId());
+    await recordLeafMoved(sc, j, moved ? ctx.sessionManager.getLeafId() : to);
+  }
+}
+
 export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'restoreCode'>): Promise<RestoreCodeData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
-    await finishPending(sc, async (j) => void (j.leaf && (await navigate(ctx, j.leaf.targetId, ctx.sessionManager.getLeafId()))));
+    await finishInPi(sc, ctx);
     const plan = await planCode(sc, r.targetId);
     if (r.fingerprint && plan.fingerprint !== r.fingerprint) throw new BridgeFailure('stale', 'the files changed since the preview; nothing was written. Look at the preview again.');
     const open = plan.items.filter((i) => i.action === 'conflict' && !r.force && !r.resolutions?.[i.key]);
@@ -47,21 +61,24 @@ export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext
         force: r.force,
         resolutions,
         confirmed: new Set(r.allowOutside ?? []),
-        ...(r.conversation
-          ? {
-              moveLeaf: {
-                targetId: r.targetId,
-                fromId,
-                run: async () => {
-                  const nav = await ctx.navigateTree(r.targetId, { summarize: false });
-                  if (nav.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
-                  // (an undo moves back only while pi's leaf is where this left it)
-                  return { leafId: ctx.sessionManager.getLeafId() };
-                },
-              },
-            }
-          : {}),
+        ...(r.conversation ? { leaf: { targetId: r.targetId, fromId } } : {}),
       });
+      if (r.conversation) {
+        // The files are written: pi's leaf follows, or the files go back.
+        let nav: { cancelled: boolean };
+        try {
+          nav = await ctx.navigateTree(r.targetId, { summarize: false });
+        } catch (e) {
+          await putCodeBack(sc, res.journal);
+          throw e;
+        }
+        if (nav.cancelled) {
+          await putCodeBack(sc, res.journal);
+          throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
+        }
+        // (an undo moves back only while pi's leaf is where this left it)
+        res.warnings.push(...(await recordLeafMoved(sc, res.journal, ctx.sessionManager.getLeafId())).warnings);
+      }
       live.refresh();
       return { journalId: res.journal.id, written: res.written, skipped: res.skipped, merged: res.merged, warnings: res.warnings, leafId: ctx.sessionManager.getLeafId() };
     } catch (e) {
@@ -75,17 +92,19 @@ export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext
 export async function codeUndo(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
-    await finishPending(sc, async (j) => void (j.leaf && (await navigate(ctx, j.leaf.targetId, ctx.sessionManager.getLeafId()))));
-    const o = { force: !!r.force, moveLeaf: (to: string | null, expect: string | null) => navigate(ctx, to, expect) };
+    await finishInPi(sc, ctx);
+    const o = { force: !!r.force };
     try {
       const res = await (r.redo ? redoCode(sc, o) : undoCode(sc, o));
+      // pi's leaf goes with the files when the restore moved it, unless pi moved on since.
+      const moved = res.leaf ? await navigate(ctx, res.leaf.to, res.leaf.expect).catch(() => false) : undefined;
       live.refresh();
       return {
         journalId: res.journal.id,
         written: res.written,
         conflicts: res.conflicts,
-        ...(res.leafMoved ? { leafMoved: true } : {}),
-        ...(res.leafStayed ? { leafStayed: true } : {}),
+        ...(moved === true ? { leafMoved: true } : {}),
+        ...(moved === false ? { leafStayed: true } : {}),
         warnings: res.warnings,
       };
     } catch (e) {

@@ -13,6 +13,8 @@ import {
   finishPending,
   pendingJournals,
   planCode,
+  putCodeBack,
+  recordLeafMoved,
   redoCode,
   sessionCode,
   undoCode,
@@ -107,28 +109,32 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   if (values['dry-run']) {
     if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {
-    const done = await finishPending(sc, async (j) => {
-      if (j.leaf && session.leafId !== j.leaf.targetId) await session.moveTo(j.leaf.targetId);
-    });
+    const done = await finishPending(sc);
     for (const j of done.finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
     for (const w of done.warnings) io.err(`warning: ${safeText(w)}\n`);
+    // (the conversation of an interrupted restore of this session moves once: not again when it is there)
+    for (const j of done.leafDue) {
+      const to = j.leaf!.targetId;
+      if (session.leafId !== to) await session.moveTo(to);
+      for (const w of (await recordLeafMoved(sc, j, to)).warnings) io.err(`warning: ${safeText(w)}\n`);
+    }
   }
   if (flip) {
-    const moveLeaf = async (to: string | null, expect: string | null) => {
-      await session.refresh();
-      if (session.leafId !== expect) return false;
-      await session.moveTo(to);
-      return true;
-    };
-    const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force, moveLeaf });
+    const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force });
     if (r.conflicts.length) {
       io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
       return 1;
     }
+    // The conversation goes with the files when the restore moved it, unless it moved on since.
+    const leafMoved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
     for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
-    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped, ...(r.leafMoved ? { leafId: session.leafId } : {}) });
+    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped, ...(leafMoved ? { leafId: session.leafId } : {}) });
     else {
-      const conv = r.leafMoved ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
+      const conv = leafMoved
+        ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}`
+        : leafMoved === false
+          ? '; the conversation moved on since the restore and stays where it is'
+          : '';
       io.out(
         `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${conv}${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
       );
@@ -158,8 +164,19 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   const r = await writeCode(sc, plan, {
     force: !!values.force,
     confirmed: new Set(values['allow-outside'] ? outside : []),
-    ...(move ? { moveLeaf: { targetId: move.leaf, fromId, run: async () => void (await session.moveTo(move.leaf)) } } : {}),
+    ...(move ? { leaf: { targetId: move.leaf, fromId } } : {}),
   });
+  if (move) {
+    // The files are written; the conversation follows, or the files go back.
+    try {
+      await session.moveTo(move.leaf);
+    } catch (e) {
+      const back = await putCodeBack(sc, r.journal);
+      for (const w of [...r.warnings, ...back.warnings]) io.err(`warning: ${safeText(w)}\n`);
+      throw e;
+    }
+    r.warnings.push(...(await recordLeafMoved(sc, r.journal, move.leaf)).warnings);
+  }
   for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
   if (values.json)
     json(io, {
@@ -177,6 +194,18 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
   }
   return 0;
+}
+
+/** Moves the leaf to `to` if it is still at `expect`; whether it moved (a failed move is a leaf that stays). */
+async function moveIfStill(session: Session, leaf: { to: string | null; expect: string | null }): Promise<boolean> {
+  try {
+    await session.refresh();
+    if (session.leafId !== leaf.expect) return false;
+    await session.moveTo(leaf.to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Why these files need --allow-outside, in words. */

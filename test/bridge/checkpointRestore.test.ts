@@ -1,13 +1,15 @@
 // Restoring the code through the running pi 1.6.0 (the bridge's restoreCode / codeUndo): the files and
-// pi's leaf move as one action; pi's next turn works from the restored node on the restored files; a
-// preview's fingerprint that no longer holds and an unresolved conflict write nothing.
+// pi's leaf move as one action (the files, then pi navigates, and the journal records where pi's leaf
+// landed); pi's next turn works from the restored node on the restored files; an undo moves pi's leaf
+// back; a preview's fingerprint that no longer holds and an unresolved conflict write nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
-import { planCode, sessionCode } from '../../src/core/checkpoints/index.js';
+import { pendingJournals, planCode, sessionCode } from '../../src/core/checkpoints/index.js';
+import { journals } from '../../src/core/checkpoints/restore/restoreJournal.js';
 import { Session } from '../../src/core/session/session.js';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
 import { fileEntries, waitForBridge } from './helpers.js';
@@ -22,10 +24,10 @@ describe('restoring the code through the running pi', () => {
   const work = (p: string) => join(cp.pe.workDir, p);
   const read = (p: string) => readFileSync(work(p), 'utf8');
   const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
-  const preview = async (target: string) => {
-    const session = await Session.open(cp.file);
-    return planCode(sessionCode(session, { agentDir: cp.pe.agentDir }), target);
-  };
+  const code = async () => sessionCode(await Session.open(cp.file), { agentDir: cp.pe.agentDir });
+  const preview = async (target: string) => planCode(await code(), target);
+  /** The restore's journal by id: what it says of the conversation's move. */
+  const journalOf = async (id: string) => journals((await code()).restoresDir).find((j) => j.id === id);
 
   before(async () => {
     cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
@@ -61,8 +63,11 @@ describe('restoring the code through the running pi', () => {
       ['b.txt', 'delete'],
       ['src/reader.ts', 'modify'],
     ]);
+    const from = await cp.pi.leaf();
     const r = await client.request('restoreCode', { targetId: ids.a1, conversation: true, fingerprint: plan.fingerprint, waitMs: 5000 });
     assert.equal(r.written.length, 3);
+    assert.deepEqual((await journalOf(r.journalId))?.leaf, { targetId: ids.a1, moved: true, fromId: from }, 'the journal: the move made, from where to where');
+    assert.deepEqual(pendingJournals(await code()), []);
     assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
     assert.ok(!existsSync(work('a.txt')));
     assert.equal(await cp.pi.leaf(), ids.a1, "pi's leaf is at the node");
@@ -98,6 +103,7 @@ describe('restoring the code through the running pi', () => {
     const user = (fileEntries(cp.file) as Rec[]).find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('make it two'))!;
     const r = await client.request('restoreCode', { targetId: user.id, conversation: true, force: true, waitMs: 5000 });
     assert.equal(r.leafId, user.parentId, "pi's rule: the leaf on the message's parent");
+    assert.equal((await journalOf(r.journalId))?.leaf?.targetId, user.parentId, "the journal records where pi's leaf landed, not the message");
     const u = await client.request('codeUndo', { waitMs: 5000 });
     assert.deepEqual(u.conflicts, []);
     assert.equal(u.leafMoved, true);

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
 import { fileEntries } from '../bridge/helpers.js';
+import { sessionCode } from '../../src/core/checkpoints/index.js';
+import { journals } from '../../src/core/checkpoints/restore/restoreJournal.js';
+import { Session } from '../../src/core/session/session.js';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 type Rec = Record<string, any>;
@@ -114,9 +117,13 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
 
   it('--conversation moves the leaf too; pi continues there, and forward onto the other branch works', async () => {
     writeFileSync(work('src/reader.ts'), 'export const read = () => 1;\n');
+    const from = (await Session.open(cp.file)).leafId;
     const r = cli('restore', cp.file, ids.a1, '--conversation', '--json');
     assert.equal(r.status, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).leafId, ids.a1);
+    const sc = sessionCode(await Session.open(cp.file), { agentDir: cp.pe.agentDir });
+    const j = journals(sc.restoresDir).find((x) => x.id === JSON.parse(r.stdout).journal);
+    assert.deepEqual([j?.state, j?.leaf], ['done', { targetId: ids.a1, moved: true, fromId: from }], 'the files, then the leaf, recorded');
     await cp.restart();
     const { entries, leafId } = await cp.pi.entries();
     const leaf = entries.find((e: Rec) => e.id === leafId);

@@ -1,8 +1,9 @@
 // A restore that kills its own process at a named step (for the crash tests): the line "killed at STEP"
-// on stderr first, then SIGKILL, so the test knows the kill landed where it meant it to.
+// on stderr first, then SIGKILL, so the test knows the kill landed where it meant it to. With
+// --conversation it moves the leaf as the CLI does: the files, then the leaf, then the record of it.
 // Usage: tsx restoreKill.ts SESSION_FILE AGENT_DIR TARGET_ID STEP NTH [--conversation]
 import { writeSync } from 'node:fs';
-import { planCode, sessionCode, writeCode } from '../../src/core/checkpoints/index.js';
+import { planCode, recordLeafMoved, sessionCode, writeCode } from '../../src/core/checkpoints/index.js';
 import { onRestoreStep, type RestoreStep } from '../../src/core/checkpoints/restore/restoreApply.js';
 import { Session } from '../../src/core/session/session.js';
 
@@ -18,7 +19,12 @@ async function main(): Promise<void> {
   const session = await Session.open(file);
   const sc = sessionCode(session, { agentDir });
   const plan = await planCode(sc, target);
-  await writeCode(sc, plan, flag === '--conversation' ? { moveLeaf: { targetId: target, run: async () => void (await session.moveTo(target)) } } : {});
+  const conversation = flag === '--conversation';
+  const r = await writeCode(sc, plan, conversation ? { leaf: { targetId: target, fromId: session.leafId } } : {});
+  if (conversation) {
+    await session.moveTo(target);
+    await recordLeafMoved(sc, r.journal, target);
+  }
   writeSync(2, 'finished without a kill\n');
 }
 void main();

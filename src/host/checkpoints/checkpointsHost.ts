@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpoints/index.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
-import { CodeRestore, type OnMove } from './codeRestore.js';
+import { CodeRestore } from './codeRestore.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CheckpointsHostDeps {
@@ -28,7 +28,6 @@ export function createCheckpoints(context: vscode.ExtensionContext, deps: Checkp
     docs,
     log: deps.log,
     describe: deps.describe,
-    onMove: () => vscode.workspace.getConfiguration('piTree').get<OnMove>('checkpoints.onMove', 'ask'),
   });
   const sync = () => {
     try {

@@ -1,53 +1,63 @@
-// "Code follows the tree" in the editor: Move here offers conversation and code /
-// conversation only / code only when the code at the node differs; every restore is previewed in VS
-// Code's multi-file diff editor first (now → the node), conflicts are decided per file (keep mine, take
-// the node's, merge), and the write goes through the pi running the session when there is one (files
-// and leaf as one action), else straight to the files with pi-tree's journal. Undo and redo are exact.
+// The restore in the editor: every restore is previewed in VS Code's multi-file diff editor first (now →
+// the node), conflicts are decided per file (keep mine, take the node's, merge), files outside the
+// working folder are confirmed by name, and the write goes through the pi running the session when
+// there is one (files and leaf as one action there), else straight to the files with pi-tree's
+// journal; the notifications, and undo and redo, which are exact. Move here's flow (what moves, the
+// live question, the leaf) is panels/moveHere.ts's: it calls the steps here in turn, so that the
+// conversation is moved by one owner and never from inside a restore.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
-import { diffCode, planCode, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
+import { diffCode, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
 import { planCounts, type RestorePlan } from '../../core/checkpoints/index.js';
-import { needsConfirming } from '../../core/checkpoints/index.js';
+import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
-import type { MoveReply } from '../../protocol.js';
 import type { PiGateway } from '../bridge/piGateway.js';
-import type { SessionActions } from '../panels/sessionActions.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
 
 /** How many files the restore preview opens with (the rest on demand). */
 const PREVIEW_FIRST = 20;
 
-export type MoveChoice = 'both' | 'conversation' | 'code';
-export type OnMove = 'ask' | 'conversationAndCode' | 'conversationOnly';
-
 export interface CodeRestoreDeps {
   agentDir(): string;
   gateway?: PiGateway;
   docs: CodeDocuments;
-  onMove(): OnMove;
   log(msg: string): void;
   /** Says what an entry is, for titles ("the answer “Done: …”"). */
   describe(session: Session, id: string): string;
 }
 
-type MoveResult = MoveReply & { cancelled?: boolean };
-
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
-interface PreviewDocs {
+export interface PreviewDocs {
   resources: [vscode.Uri, vscode.Uri, vscode.Uri][];
   /** The bytes of each resource's two sides, where known. */
   sizes: number[];
   hidden: number;
 }
 
+/** A restore the user decided on: previewed, its conflicts settled, its files outside confirmed; nothing written yet. */
+export interface DecidedRestore {
+  sc: SessionCode;
+  id: string;
+  plan: RestorePlan;
+  resolutions: Map<string, Resolution>;
+  /** The files outside the working folder (or in a folder no one vouched for), confirmed by name. */
+  outside: string[];
+  /** A pi with the bridge ran the session when it was decided (answering or not). */
+  viaPi: boolean;
+}
+
+/** The files written with the conversation's move due (the journal says so): recorded with leafMoved, or undone with putBack. */
+export interface WrittenRestore {
+  d: DecidedRestore;
+  res: Awaited<ReturnType<typeof writeCode>>;
+}
+
 /** At most this much of a preview is opened before the user chooses the code (the rest opens with the preview). */
 const WARM_BYTES = 16 * 1024 * 1024;
-
-const cancelledMove = (s: Session): MoveResult => ({ leafId: s.leafId, moved: false, cancelled: true });
 
 export class CodeRestore {
   constructor(private readonly deps: CodeRestoreDeps) {}
@@ -59,69 +69,13 @@ export class CodeRestore {
     return sessionCode(session, { agentDir: this.deps.agentDir(), vouched: (cwd) => folders.some((f) => within(cwd, f)) });
   }
 
-  /**
-   * Move here with the code: when the node's code differs from the files now, asks what to move (or
-   * does what the setting says); conversation only is the plain move.
-   */
-  async moveTo(actions: SessionActions, session: Session, file: string, id: string | null): Promise<MoveResult> {
-    if (id === null || this.deps.onMove() === 'conversationOnly') return actions.moveTo(id);
-    let plan: RestorePlan;
-    try {
-      plan = await this.plan(session, id);
-    } catch (e) {
-      this.deps.log(`code at ${id}: ${String(e)}`);
-      void vscode.window.showWarningMessage(`pi-tree could not work out the code at this node (${(e as Error).message}); the conversation moves, the files stay as they are.`);
-      return actions.moveTo(id);
-    }
-    if (!plan.items.some((i) => i.action !== 'unrestorable')) return actions.moveTo(id);
-    const asks = this.deps.onMove() !== 'conversationAndCode';
-    // The preview is made ready while the user reads the choice (and left unused when it is not the code).
-    const warmed = asks ? this.warm(session, plan) : undefined;
-    const choice = asks ? await this.ask(plan, session, id) : 'both';
-    if (!choice) return cancelledMove(session);
-    if (choice === 'conversation') return actions.moveTo(id);
-    if (choice === 'code') {
-      const done = await this.restore(session, file, id, plan, undefined, warmed);
-      return { leafId: session.leafId, moved: false, ...(done ? {} : { cancelled: true }) };
-    }
-    let moved: MoveResult | undefined;
-    const done = await this.restore(
-      session,
-      file,
-      id,
-      plan,
-      {
-        leaf: async () => (await actions.piTarget(id)).leaf,
-        // Without pi, the live question comes before any file is written.
-        confirm: () => actions.guard('move the leaf'),
-        fork: async () => void (await actions.forkInstead((await actions.piTarget(id)).leaf)),
-        run: async () => {
-          moved = await actions.moveTo(id, { asked: true });
-          if (moved.cancelled) throw new vscode.CancellationError();
-        },
-      },
-      warmed,
-    );
-    if (!done) return cancelledMove(session);
-    await session.refresh();
-    return moved ?? { leafId: session.leafId, moved: true };
+  /** What an entry is, in a title's words. */
+  describe(session: Session, id: string): string {
+    return this.deps.describe(session, id);
   }
 
   async plan(session: Session, id: string): Promise<RestorePlan> {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' }, () => planCode(this.code(session), id));
-  }
-
-  private async ask(plan: RestorePlan, session: Session, id: string): Promise<MoveChoice | undefined> {
-    const c = planCounts(plan);
-    const files = `${c.create + c.modify + c.delete + c.conflict} file${c.create + c.modify + c.delete + c.conflict === 1 ? '' : 's'}`;
-    const extra = [c.conflict ? `${c.conflict} changed since (you decide)` : '', c.unrestorable ? `${c.unrestorable} not restorable` : ''].filter(Boolean).join(', ');
-    const items: (vscode.QuickPickItem & { choice: MoveChoice })[] = [
-      { choice: 'both', label: '$(history) Conversation and code', detail: `Move the leaf and restore ${files} as they were there${extra ? ` (${extra})` : ''}; previewed first` },
-      { choice: 'conversation', label: '$(comment-discussion) Conversation only', detail: 'Move the leaf; the files stay as they are now' },
-      { choice: 'code', label: '$(file-code) Code only', detail: `Restore ${files}; the leaf stays where it is` },
-    ];
-    const pick = await vscode.window.showQuickPick(items, { title: `Move to ${this.deps.describe(session, id)}: the code there differs from the files now`, placeHolder: 'What should move?' });
-    return pick?.choice;
   }
 
   /** Restore the code at `id` only (the node menu, the details pane, the sidebar). */
@@ -131,72 +85,102 @@ export class CodeRestore {
       void vscode.window.showInformationMessage(`The files are already as they were at ${this.deps.describe(session, id)} (as far as the agent changed them).`);
       return false;
     }
-    return this.restore(session, file, id, plan, undefined);
+    return this.restore(session, file, id, plan);
   }
 
   /**
-   * Previews, asks, and writes. `moveLeaf`: the conversation moves too (after the files; a failure
-   * puts the files back). Resolves false when the user cancelled or nothing was written.
+   * The code alone, planned already (also Move here's "Code only"): previewed, decided, written through
+   * pi or with the journal. Resolves false when the user cancelled or nothing was written.
    */
-  private async restore(session: Session, file: string, id: string, plan: RestorePlan, moveLeaf: LeafMove | undefined, warmed?: Promise<PreviewDocs>): Promise<boolean> {
+  async restore(session: Session, file: string, id: string, plan: RestorePlan, warmed?: Promise<PreviewDocs>): Promise<boolean> {
+    const d = await this.decide(session, file, id, plan, false, warmed);
+    if (!d) return false;
+    const viaPi = await this.throughPi(session, file, d, false);
+    if (viaPi !== 'none') return viaPi === 'done';
+    const w = await this.write(d);
+    this.done(session, file, w.res.written.length, w.res.skipped, '', w.res.merged, w.res.warnings);
+    return true;
+  }
+
+  /**
+   * Previews the plan and asks: the conflicts decided, the files outside confirmed. Nothing is written.
+   * `withConversation`: the question says the conversation moves too. Undefined: the user cancelled,
+   * or nothing can be restored.
+   */
+  async decide(session: Session, file: string, id: string, plan: RestorePlan, withConversation: boolean, warmed?: Promise<PreviewDocs>): Promise<DecidedRestore | undefined> {
     if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
     const sc = this.code(session);
     const writable = plan.items.filter((i) => i.action !== 'unrestorable');
     if (!writable.length) {
       void vscode.window.showWarningMessage(`Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`);
-      return false;
+      return undefined;
     }
     const title = `Restore the code at ${this.deps.describe(session, id)}`;
     let shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
-    let decision = await decideRestore(plan, title, !!moveLeaf, shown.hidden);
+    let decision = await decideRestore(plan, title, withConversation, shown.hidden);
     if (decision === 'previewAll') {
       await closePreview(shown.label);
       shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
         this.preview(sc, plan, title, Infinity),
       );
-      decision = await decideRestore(plan, title, !!moveLeaf, 0);
+      decision = await decideRestore(plan, title, withConversation, 0);
     }
     // Decided: the preview is out of date either way; the tree comes back to the front.
     await closePreview(shown.label);
     const resolutions = decision === 'previewAll' ? undefined : decision?.restore;
-    if (!resolutions) return false;
+    if (!resolutions) return undefined;
     const viaPi = await this.piRuns(file);
     const outside = needsConfirming(plan, sc.cwdVouched);
-    if (outside.length && !(await confirmOutside(outside, sc))) return false;
-    try {
-      if (viaPi && this.deps.gateway) {
-        const r = await this.deps.gateway.run(
-          file,
-          'restoreCode',
-          {
-            targetId: id,
-            fingerprint: plan.fingerprint,
-            ...(moveLeaf ? { conversation: true } : {}),
-            resolutions: Object.fromEntries(resolutions),
-            ...(outside.length ? { allowOutside: outside } : {}),
-          },
-          moveLeaf ? session : undefined,
-        );
-        if (r.via === 'cancelled') return false;
-        if (r.via === 'pi') {
-          await session.refresh();
-          this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`, r.data.merged ?? [], r.data.warnings ?? []);
-          return true;
-        }
-      }
-      if (moveLeaf) {
-        const ok = await moveLeaf.confirm();
-        if (ok === 'fork') await moveLeaf.fork();
-        if (ok !== true) return false;
-      }
-      const leaf = moveLeaf && { targetId: await moveLeaf.leaf(), fromId: session.leafId, run: moveLeaf.run };
-      const res = await writeCode(sc, plan, { resolutions, confirmed: new Set(outside), ...(leaf ? { moveLeaf: leaf } : {}) });
-      this.done(session, file, res.written.length, res.skipped, '', res.merged, res.warnings);
-      return true;
-    } catch (e) {
-      if (e instanceof vscode.CancellationError) return false;
-      throw e;
-    }
+    if (outside.length && !(await confirmOutside(outside, sc))) return undefined;
+    return { sc, id, plan, resolutions, outside, viaPi };
+  }
+
+  /**
+   * Through the pi that ran the session when the restore was decided: one request, in which pi writes
+   * the files and (`conversation`) moves its leaf as one action. 'none': no pi (any more); the files
+   * are the caller's to write.
+   */
+  async throughPi(session: Session, file: string, d: DecidedRestore, conversation: boolean): Promise<'done' | 'cancelled' | 'none'> {
+    if (!d.viaPi || !this.deps.gateway) return 'none';
+    const r = await this.deps.gateway.run(
+      file,
+      'restoreCode',
+      {
+        targetId: d.id,
+        fingerprint: d.plan.fingerprint,
+        ...(conversation ? { conversation: true } : {}),
+        resolutions: Object.fromEntries(d.resolutions),
+        ...(d.outside.length ? { allowOutside: d.outside } : {}),
+      },
+      conversation ? session : undefined,
+    );
+    if (r.via === 'cancelled') return 'cancelled';
+    if (r.via === 'none') return 'none';
+    await session.refresh();
+    this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`, r.data.merged ?? [], r.data.warnings ?? []);
+    return 'done';
+  }
+
+  /**
+   * Writes the decided files with the journal. `leaf`: the conversation moves too; the journal then says
+   * its move is due, and the caller moves it and calls leafMoved, or putBack when it could not.
+   */
+  async write(d: DecidedRestore, leaf?: { targetId: string | null; fromId: string | null }): Promise<WrittenRestore> {
+    const res = await writeCode(d.sc, d.plan, { resolutions: d.resolutions, confirmed: new Set(d.outside), ...(leaf ? { leaf } : {}) });
+    return { d, res };
+  }
+
+  /** The conversation moved after the files: recorded where it landed (an undo moves it back from there), then the restore is told. */
+  async leafMoved(session: Session, file: string, w: WrittenRestore, landed: string | null): Promise<void> {
+    const { warnings } = await recordLeafMoved(w.d.sc, w.res.journal, landed);
+    this.done(session, file, w.res.written.length, w.res.skipped, '', w.res.merged, [...w.res.warnings, ...warnings]);
+  }
+
+  /** The conversation could not move after the files: they go back as they were (the code and the conversation move together). */
+  async putBack(w: WrittenRestore): Promise<void> {
+    const r = await putCodeBack(w.d.sc, w.res.journal);
+    for (const x of r.skipped) this.deps.log(`restore put back: ${x.path} left as it is (${x.why})`);
+    for (const x of r.warnings) this.deps.log(`restore put back: ${x}`);
   }
 
   /**
@@ -229,7 +213,7 @@ export class CodeRestore {
    * new window VS Code then loads their models, activates their languages and starts its diff
    * worker before the click instead of after it (the preview's first diff came ~1 s sooner).
    */
-  private warm(session: Session, plan: RestorePlan): Promise<PreviewDocs> {
+  warm(session: Session, plan: RestorePlan): Promise<PreviewDocs> {
     const docs = this.previewDocs(this.code(session), plan, PREVIEW_FIRST);
     void docs
       .then(async ({ resources, sizes }) => {
@@ -297,14 +281,12 @@ export class CodeRestore {
     }
     const sc = this.code(session);
     // The conversation goes back with the files when the restore moved it (and it has not moved on since).
-    const moveLeaf = async (to: string | null, expect: string | null) => {
-      await session.refresh();
-      if (session.leafId !== expect) return false;
-      await session.moveTo(to);
-      return true;
+    const flip = async (force: boolean) => {
+      const r = await (redo ? redoCode(sc, { force }) : undoCode(sc, { force }));
+      const moved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
+      return { ...r, ...(moved === true ? { leafMoved: true } : {}), ...(moved === false ? { leafStayed: true } : {}) };
     };
-    const r = await (redo ? redoCode(sc, { moveLeaf }) : undoCode(sc, { moveLeaf }));
-    return this.undone(r, redo, async () => void (await (redo ? redoCode(sc, { force: true, moveLeaf }) : undoCode(sc, { force: true, moveLeaf }))));
+    return this.undone(await flip(false), redo, async () => void (await flip(true)));
   }
 
   private async undone(r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] }, redo: boolean, force: () => Promise<void>): Promise<void> {
@@ -356,16 +338,16 @@ export class CodeRestore {
   }
 }
 
-/** A move of the conversation with the files, when no pi runs the session: asked first, then run after the files. */
-interface LeafMove {
-  /**
-   * Where the leaf goes (pi's rule: a user message's parent), as the journal records it: undo moves the
-   * leaf back only while it is still there, and redo moves it there again.
-   */
-  leaf(): Promise<string | null>;
-  confirm(): Promise<boolean | 'fork'>;
-  fork(): Promise<void>;
-  run(): Promise<void>;
+/** Moves the leaf to `to` if it is still at `expect`; whether it moved (a failed move is a leaf that stays). */
+async function moveIfStill(session: Session, leaf: { to: string | null; expect: string | null }): Promise<boolean> {
+  try {
+    await session.refresh();
+    if (session.leafId !== leaf.expect) return false;
+    await session.moveTo(leaf.to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Files outside the working folder (or a folder no one vouched for) are confirmed by name, all at once. */

@@ -2,6 +2,7 @@
 // names the entry) and the palette's tree commands. Each goes to the same actions as the webview's own.
 import * as vscode from 'vscode';
 import type { InvokeAction } from '../../protocol.js';
+import { moveHere } from '../panels/moveHere.js';
 import type { TreeController } from '../panels/treeController.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { Host } from './host.js';
@@ -20,7 +21,7 @@ export function registerNodeCommands(host: Host): void {
     });
   nodeCommand('piTree.node.moveHere', async (c, actions, id) => {
     const s = c.openSession;
-    const r = s ? await host.code.moveTo(actions, s, c.file, id) : await actions.moveTo(id);
+    const r = s ? await moveHere({ session: s, file: c.file, actions, code: host.code }, id) : await actions.moveTo(id);
     if (r.editorText) {
       await vscode.env.clipboard.writeText(r.editorText);
       void vscode.window.showInformationMessage('Moved before this message; its text is on the clipboard for re-editing.');

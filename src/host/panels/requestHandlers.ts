@@ -9,6 +9,7 @@ import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../c
 import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
+import { moveHere } from './moveHere.js';
 import { codeAt } from '../../core/checkpoints/index.js';
 import { diffStates } from '../../core/checkpoints/index.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
@@ -53,7 +54,7 @@ export const requestHandlers: Handlers = {
     if (b.id !== null) cx.actions.need(b.id);
     return listContext(cx.session, b.id);
   },
-  moveTo: (b, _seq, cx) => cx.code.moveTo(cx.actions, cx.session, cx.file, b.id),
+  moveTo: (b, _seq, cx) => moveHere(cx, b.id),
   fork: async (b, _seq, cx) => forWebview(await cx.actions.fork(b.id)),
   clone: async (b, _seq, cx) => forWebview(await cx.actions.clone(b.id)),
   setLabel: (b, _seq, cx) => cx.actions.setLabel(b.id, b.label),

@@ -1,10 +1,12 @@
-// The editor's restore flow (CodeRestore) against the vscode mock, on real sessions whose checkpoints
-// SimPi captured into a real private store, with a real Session and SessionActions and no pi running:
-// the live question comes before any file is written, files outside the working folder are confirmed
-// by name before any is written, an undo puts back the files and the conversation it moved (and
-// leaves a conversation that moved on since), and a merge that conflicts names its file. What is
-// checked is on disk: the files and the session file, not only the messages. (Before these, only the
-// e2e scenarios in code-server reached this module.)
+// The editor's Move here and restore flow (panels/moveHere.ts over CodeRestore) against the vscode mock,
+// on real sessions whose checkpoints SimPi captured into a real private store, with a real Session and
+// SessionActions and no pi running: a move with nothing that may change files on the way makes no
+// plan, the live question comes before any file is written, a leaf that cannot move after the files
+// has them put back, files outside the working folder are confirmed by name before any is written, an
+// undo puts back the files and the conversation it moved (and leaves a conversation that moved on
+// since), and a merge that conflicts names its file. What is checked is on disk: the files and the
+// session file, not only the messages. (Before these, only the e2e scenarios in code-server reached
+// this module.)
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -13,8 +15,11 @@ import { beforeEach, describe, it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { CodeDocuments } from '../../../src/host/checkpoints/codeDocuments.js';
-import { CodeRestore, type OnMove } from '../../../src/host/checkpoints/codeRestore.js';
+import { CodeRestore } from '../../../src/host/checkpoints/codeRestore.js';
+import { moveHere, type OnMove } from '../../../src/host/panels/moveHere.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
+import { journals } from '../../../src/core/checkpoints/restore/restoreJournal.js';
+import { projectStore } from '../../../src/core/checkpoints/store/storePaths.js';
 import { confirmLiveWrite } from '../../../src/host/platform/liveGuard.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SimPi } from '../../support/simPi.js';
@@ -50,19 +55,26 @@ async function twoTurns(p: Project) {
 /**
  * The host's parts for one session: CodeRestore made as createCheckpoints makes it, SessionActions with
  * no gateway (no pi with the bridge) and the live guard of the extension, told whether pi writes the
- * session. Each time the guard asks, the files named are read from disk.
+ * session; `onMove` is the setting. Each time the guard asks, the files named are read from disk.
+ * `plans` counts the restore plans made.
  */
 async function editor(p: Project, o: { live: boolean; onMove?: OnMove; file?: string; watch?: string[] }) {
   const file = o.file ?? p.sim.file;
   const session = await Session.open(file);
   const docs = new CodeDocuments();
+  if (o.onMove) mock.setSetting('piTree.checkpoints.onMove', o.onMove);
   const code = new CodeRestore({
     agentDir: () => p.agentDir,
     docs,
-    onMove: () => o.onMove ?? 'ask',
     log: () => undefined,
     describe: (_s, id) => `the node ${id}`,
   });
+  const counted = { plans: 0 };
+  const plan = code.plan.bind(code);
+  code.plan = (s, id) => {
+    counted.plans++;
+    return plan(s, id);
+  };
   const opened: string[] = [];
   const liveAsked: { action: string; canFork: boolean; files: (string | undefined)[] }[] = [];
   const actions = new SessionActions(session, file, {
@@ -73,7 +85,9 @@ async function editor(p: Project, o: { live: boolean; onMove?: OnMove; file?: st
       return confirmLiveWrite(o.live, action, canFork);
     },
   });
-  return { file, session, code, actions, opened, liveAsked };
+  /** Move here, as the webview's moveTo request runs it. */
+  const move = (id: string) => moveHere({ session, file, actions, code }, id);
+  return { file, session, code, actions, opened, liveAsked, move, counted };
 }
 
 /** The files named on disk now, in order (undefined: absent). */
@@ -113,7 +127,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
         atLive = [previews.length, mock.picks.length];
         return answer;
       };
-      const r = await e.code.moveTo(e.actions, e.session, e.file, t1.answer);
+      const r = await e.move(t1.answer);
       return { p, t1, t2, e, r, sessionBytes, atLive, untouched: () => assert.deepEqual(stamps(...paths), before, 'no file was written (nor put back)') };
     }
 
@@ -175,6 +189,75 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal(e.opened.length, 1, 'the fork is opened');
       assert.notEqual(e.opened[0], e.file);
       assert.equal((await Session.open(e.opened[0])).leafId, t1.answer, 'the fork holds the path to the node');
+    });
+  });
+
+  describe('Move here with nothing on the way that may change files', () => {
+    it('is a plain move: no plan is made and nothing is asked', async () => {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      // a turn with no tool call: nothing between it and the code
+      const chat = { user: p.sim.b.user('just talk'), answer: p.sim.b.assistant({ text: 'talked' }) };
+      p.sim.save();
+      const e = await editor(p, { live: false });
+      mock.quickPick = pickInOrder(); // any question fails the test
+      const r = await e.move(t2.answer);
+      assert.equal(r.moved, true);
+      assert.equal(e.session.leafId, t2.answer);
+      assert.equal(e.counted.plans, 0, 'no plan was made');
+      assert.deepEqual(mock.picks, [], 'nothing was asked');
+      assert.deepEqual(previews, []);
+      assert.equal((await e.move(chat.user)).editorText, 'just talk', "pi's rule still applies: the leaf on the message's parent, its text back");
+      assert.equal(e.session.leafId, t2.answer);
+      assert.equal(e.counted.plans, 0);
+      // the node before the second turn: the code differs, so it is planned and asked
+      mock.quickPick = pickInOrder('Conversation only');
+      assert.equal((await e.move(t1.answer)).moved, true);
+      assert.equal(e.counted.plans, 1, 'one plan, for the move that crosses a checkpoint');
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'conversation only: the files stay');
+    });
+  });
+
+  describe('a leaf that cannot move after the files (no pi with the bridge)', () => {
+    async function start() {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
+      mock.quickPick = pickInOrder('Restore');
+      const journal = () => journals(projectStore(p.agentDir, p.cwd).restoresDir)[0];
+      return { p, t1, t2, e, journal };
+    }
+
+    it('has the files put back when the move fails, and the failure is the answer', async () => {
+      const { p, t1, t2, e, journal } = await start();
+      let atMove: unknown[] = [];
+      e.session.moveTo = async () => {
+        atMove = [...files(p, 'a.txt', 'b.txt'), journal().state, journal().leaf?.moved];
+        throw new Error('no room for the leaf line');
+      };
+      await assert.rejects(e.move(t1.answer), /no room for the leaf line/);
+      assert.deepEqual(atMove, ['a1\n', undefined, 'done', false], 'the files were written, the move due, when the leaf was to move');
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'the files are back');
+      assert.equal(journal().state, 'undone');
+      assert.equal((await Session.open(e.file)).leafId, t2.answer, 'the leaf did not move');
+      assert.ok(!mock.shown.some((s) => /^Restored/.test(s.message)), 'no restore is reported');
+    });
+
+    it('has the files put back when the move is cancelled', async () => {
+      const { p, t1, t2, e, journal } = await start();
+      e.actions.moveTo = async () => ({ leafId: e.session.leafId, moved: false, cancelled: true });
+      const r = await e.move(t1.answer);
+      assert.equal(r.cancelled, true);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'the files are back');
+      assert.equal(journal().state, 'undone');
+      assert.equal(e.session.leafId, t2.answer);
+      assert.ok(!mock.shown.some((s) => /^Restored/.test(s.message)));
+      // and the code is known to be where it was: the same move plans the same files again
+      e.actions.moveTo = SessionActions.prototype.moveTo.bind(e.actions);
+      mock.quickPick = pickInOrder('Restore');
+      assert.equal((await e.move(t1.answer)).moved, true);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
+      assert.equal(journal().leaf?.moved, true);
     });
   });
 
@@ -265,7 +348,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
         atRestored = [...files(p, 'a.txt', 'b.txt'), e.session.leafId, s.items];
         return 'Undo';
       };
-      const r = await e.code.moveTo(e.actions, e.session, e.file, t1.answer);
+      const r = await e.move(t1.answer);
       assert.equal(r.moved, true);
       assert.deepEqual(atRestored, ['a1\n', undefined, t1.answer, ['Undo']], 'restored, and the conversation moved, before Undo');
       const done = await until(() => mock.shown.find((s) => /^Put back/.test(s.message)), 10_000, 'the undo');
@@ -280,7 +363,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const { t1, t2 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
       mock.quickPick = pickInOrder('Restore');
-      const r = await e.code.moveTo(e.actions, e.session, e.file, t2.user);
+      const r = await e.move(t2.user);
       assert.equal(r.moved, true);
       assert.equal(r.editorText, 'two', "the message's text comes back for editing");
       assert.equal(e.session.leafId, t1.answer, "pi's rule: the leaf goes on the message's parent");
@@ -302,7 +385,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const { t1 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
       mock.quickPick = pickInOrder('Restore');
-      assert.equal((await e.code.moveTo(e.actions, e.session, e.file, t1.answer)).moved, true);
+      assert.equal((await e.move(t1.answer)).moved, true);
       assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
       await e.session.moveTo(t1.call); // the user moved on after the restore
       await e.code.undo(e.session, e.file);

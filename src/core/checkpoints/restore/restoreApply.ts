@@ -5,6 +5,11 @@
 // fewer waits than one after the other), each file still renamed only once its own bytes are synced. Killed at any step, the next run finishes it (a file already as planned is left,
 // one still as before is written, anything else is left alone and named). Undo applies the journal
 // backwards under the same rules, redo forwards again.
+// The conversation is never moved from here: a restore that moves it too says so in its journal, done
+// with the leaf's move due; the caller (the extension, the CLI, pi) moves the leaf and records where it
+// landed, or has the files put back when the move failed. An undo or redo says which move is due the
+// same way. So the core never calls back into whoever drives it, and a kill between the files and the
+// leaf leaves a journal the next run of that session finishes.
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, symlinkSync, unlinkSync, constants } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -14,7 +19,7 @@ import { LINK_MODE } from '../fileMode.js';
 import type { AgentSide } from '../store/manifestLines.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { refusedNow } from './restoreGuards.js';
-import { journalDir, journals, newId, readObject, saveJournal, writeBundle, type Journal, type JournalFile, type JournalSide } from './restoreJournal.js';
+import { journalDir, journals, newId, readJournal, readObject, saveJournal, writeBundle, type Journal, type JournalFile, type JournalSide } from './restoreJournal.js';
 import { lstatOrUndefined } from '../store/storeFiles.js';
 import { ensurePrivateDir } from '../../platform/privateDir.js';
 import { samePath } from '../../session/repository.js';
@@ -48,7 +53,11 @@ export class OutsideWriteError extends Error {
   }
 }
 
-export type RestoreStep = 'journal-written' | 'file-written' | 'files-done' | 'leaf-moved' | 'done';
+/**
+ * The steps a crash test kills at. With the conversation: 'leaf-due' once the journal says the files are
+ * done and the leaf's move due, 'leaf-moved' once the caller moved it (before the journal records it).
+ */
+export type RestoreStep = 'journal-written' | 'file-written' | 'files-done' | 'leaf-due' | 'leaf-moved' | 'done';
 let stepHook: ((step: RestoreStep, detail: string) => void) | undefined;
 /** Test processes stop a restore at a named step with this. */
 export function onRestoreStep(h: typeof stepHook): void {
@@ -75,9 +84,12 @@ export interface ApplyOptions {
   cwdVouched?: boolean;
   /** Files outside the working folder (absolute paths) the user confirmed by name. */
   confirmed?: ReadonlySet<string>;
-  /** Move the conversation as well; called after the files, undone with them if it fails. */
-  /** `run` may resolve with the leaf it landed on (pi's rule puts it on a user message's parent). */
-  moveLeaf?: { targetId: string | null; fromId?: string | null; run: () => Promise<void | { leafId: string | null }> };
+  /**
+   * The conversation moves as well: to `targetId`, from `fromId`. The journal ends done with the move
+   * due; the caller moves the leaf after the files, then records it (leafLanded) or has the files put
+   * back (putBackFiles).
+   */
+  leaf?: { targetId: string | null; fromId?: string | null };
 }
 
 const agentSide = (s: Side | undefined): AgentSide | undefined => (s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined);
@@ -142,7 +154,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     madeDirs: [],
     ...(Object.keys(kept).length ? { kept } : {}),
     ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
-    ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false, ...(o.moveLeaf.fromId !== undefined ? { fromId: o.moveLeaf.fromId } : {}) } } : {}),
+    ...(o.leaf ? { leaf: { targetId: o.leaf.targetId, moved: false, ...(o.leaf.fromId !== undefined ? { fromId: o.leaf.fromId } : {}) } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
   ensurePrivateDir(dir);
@@ -156,26 +168,45 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
   stepHook?.('journal-written', journal.id);
   const result = await runOrRollBack(o.restoresDir, journal, 'forward');
   stepHook?.('files-done', journal.id);
-  if (o.moveLeaf) {
-    try {
-      const landed = await o.moveLeaf.run();
-      if (landed) journal.leaf = { ...journal.leaf!, targetId: landed.leafId };
-    } catch (e) {
-      // The code and the conversation move together: put the files back, then report.
-      journal.state = 'undoing';
-      saveJournal(o.restoresDir, journal);
-      await runFiles(o.restoresDir, journal, 'back');
-      journal.state = 'undone';
-      saveJournal(o.restoresDir, journal);
-      throw e;
-    }
-    journal.leaf = { ...journal.leaf!, moved: true };
-    stepHook?.('leaf-moved', journal.id);
-  }
   journal.state = 'done';
   saveJournal(o.restoresDir, journal);
-  stepHook?.('done', journal.id);
+  stepHook?.(journal.leaf ? 'leaf-due' : 'done', journal.id);
   return { journal, ...result, merged };
+}
+
+/** The journal `id` as it is on disk now, when it still waits for its conversation's move. */
+function leafDue(restoresDir: string, id: string): Journal & { leaf: NonNullable<Journal['leaf']> } {
+  const j = readJournal(restoresDir, id);
+  if (!j || j.state !== 'done' || !j.leaf || j.leaf.moved) throw new Error(`the restore (journal ${id}) no longer waits for its conversation to move`);
+  return j as Journal & { leaf: NonNullable<Journal['leaf']> };
+}
+
+/**
+ * The conversation moved after the files: the journal records where the leaf landed (pi's rule puts it
+ * on a user message's parent), so that an undo moves it back only while it is still there.
+ */
+export function leafLanded(restoresDir: string, id: string, landed: string | null): Journal {
+  const j = leafDue(restoresDir, id);
+  stepHook?.('leaf-moved', j.id);
+  j.leaf = { ...j.leaf, targetId: landed, moved: true };
+  saveJournal(restoresDir, j);
+  stepHook?.('done', j.id);
+  return j;
+}
+
+/**
+ * The conversation could not move (refused, cancelled, failed): the code and the conversation move
+ * together, so the files go back as they were and the journal says undone. A file changed since is
+ * left and named.
+ */
+export async function putBackFiles(restoresDir: string, id: string): Promise<Omit<ApplyResult, 'merged'>> {
+  const j: Journal = leafDue(restoresDir, id);
+  j.state = 'undoing';
+  saveJournal(restoresDir, j);
+  const r = await runFiles(restoresDir, j, 'back');
+  j.state = 'undone';
+  saveJournal(restoresDir, j);
+  return { journal: j, ...r };
 }
 
 function keep(s: Side, objects: Map<string, Buffer>): { sha: string | null; mode: number } {
@@ -447,26 +478,32 @@ function removeMadeDirs(j: Journal, path: string): void {
 }
 
 export interface RecoverOptions {
-  /** The session asking: only its own journals' conversation moves are finished (others' wait for theirs). */
+  /** The session asking: only its own journals' conversation moves are handed back (others' wait for theirs). */
   sessionFile?: string;
-  /** Moves this session's leaf for a journal that moved the conversation too. */
-  moveLeaf?: (j: Journal) => Promise<void>;
+}
+
+export interface Recovered {
+  finished: Journal[];
+  failed: Journal[];
+  /** The asking session's journals whose files are done and whose conversation move is due: the caller moves the leaf and records it (leafLanded). */
+  leafDue: Journal[];
 }
 
 /**
  * Finishes what a killed restore, undo or redo left half done (called before any new one). The files
- * of every pending journal of the project are finished (they are the project's); a conversation move is
- * finished only for the asking session's own journals. A journal that cannot be finished is put back
- * where it can be and marked failed, never left to block the next restore.
+ * of every pending journal of the project are finished (they are the project's); a conversation move
+ * still due is handed back only for the asking session's own journals. A journal that cannot be
+ * finished is put back where it can be and marked failed, never left to block the next restore.
  */
-export async function recoverPending(restoresDir: string, o: RecoverOptions = {}): Promise<{ finished: Journal[]; failed: Journal[] }> {
+export async function recoverPending(restoresDir: string, o: RecoverOptions = {}): Promise<Recovered> {
   const finished: Journal[] = [];
   const failed: Journal[] = [];
+  const leafDue: Journal[] = [];
   const own = (j: Journal) => !!o.sessionFile && !!j.sessionFile && samePath(j.sessionFile, o.sessionFile);
   for (const j of journals(restoresDir)) {
-    const leafDue = j.state === 'done' && j.leaf && !j.leaf.moved && own(j);
+    const ownLeafDue = !!j.leaf && !j.leaf.moved && own(j);
     if (j.state === 'done' || j.state === 'undone' || j.state === 'failed') {
-      if (!leafDue) continue;
+      if (j.state !== 'done' || !ownLeafDue) continue;
     }
     const forward = j.state === 'prepared' || j.state === 'redoing' || j.state === 'done';
     try {
@@ -475,15 +512,12 @@ export async function recoverPending(restoresDir: string, o: RecoverOptions = {}
       failed.push(j);
       continue;
     }
-    if (forward && j.leaf && !j.leaf.moved && own(j) && o.moveLeaf) {
-      await o.moveLeaf(j);
-      j.leaf.moved = true;
-    }
     j.state = forward ? 'done' : 'undone';
     saveJournal(restoresDir, j);
     finished.push(j);
+    if (forward && ownLeafDue) leafDue.push(j);
   }
-  return { finished, failed };
+  return { finished, failed, leafDue };
 }
 
 const ofSession = (sessionFile: string | undefined) => (x: Journal) => !sessionFile || (!!x.sessionFile && samePath(x.sessionFile, sessionFile));
@@ -510,19 +544,15 @@ export async function redoLast(restoresDir: string, opts: FlipOptions = {}): Pro
 export interface FlipOptions {
   sessionFile?: string;
   force?: boolean;
-  /**
-   * Moves the conversation back (undo) or forward again (redo) when the restore moved it: `to` the leaf,
-   * only if it is still at `expect`. Resolves whether it moved.
-   */
-  moveLeaf?: (to: string | null, expect: string | null) => Promise<boolean>;
 }
 
 export interface FlipResult extends Omit<ApplyResult, 'merged'> {
   conflicts: string[];
-  /** The conversation moved with the files (the restore had moved it). */
-  leafMoved?: boolean;
-  /** The restore had moved the conversation, and it could not be moved back (it moved on since). */
-  leafStayed?: boolean;
+  /**
+   * The restore had moved the conversation: the caller moves the leaf `to`, only while it is still at
+   * `expect` (the user may have moved on since). Nothing needs recording: the journal keeps both ends.
+   */
+  leaf?: { to: string | null; expect: string | null };
 }
 
 async function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', o: FlipOptions): Promise<FlipResult> {
@@ -540,11 +570,10 @@ async function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', o:
   const r = await runOrRollBack(restoresDir, j, dir);
   j.state = dir === 'back' ? 'undone' : 'done';
   saveJournal(restoresDir, j);
-  let leaf: Pick<FlipResult, 'leafMoved' | 'leafStayed'> = {};
-  if (j.leaf?.moved && j.leaf.fromId !== undefined && o.moveLeaf) {
+  let leaf: Pick<FlipResult, 'leaf'> = {};
+  if (j.leaf?.moved && j.leaf.fromId !== undefined) {
     const [to, expect] = dir === 'back' ? [j.leaf.fromId, j.leaf.targetId] : [j.leaf.targetId, j.leaf.fromId];
-    const moved = await o.moveLeaf(to, expect).catch(() => false);
-    leaf = moved ? { leafMoved: true } : { leafStayed: true };
+    leaf = { leaf: { to, expect } };
   }
   return { journal: j, ...r, conflicts: [], ...leaf };
 }

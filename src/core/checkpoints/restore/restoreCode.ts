@@ -1,6 +1,9 @@
 // A restore as the CLI, the extension and the bridge run it: planned from the manifest as it is now,
 // written one restore of the project at a time, undone and redone, a killed one finished first; each
-// step records where the code now is as a 'restore' line, so the next restore knows.
+// step records where the code now is as a 'restore' line, so the next restore knows. The conversation
+// is the caller's to move: after writeCode with a leaf, the caller moves it and calls recordLeafMoved,
+// or putCodeBack when the move failed; finishPending hands back the moves a kill left due, and an undo
+// or redo says which move is due.
 import { countConflicts } from '../git/gitOutput.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +11,22 @@ import { join } from 'node:path';
 import { git } from '../git/gitRun.js';
 import { type Side } from '../code/codeState.js';
 import { SessionCheckpoints } from '../store/manifests.js';
-import { planRestore, type RestorePlan } from './restorePlan.js';
-import { applyRestore, PlanChangedError, recoverPending, redoLast, undoLast, type ApplyOptions, type ApplyResult, type FlipOptions, type FlipResult, type Merger } from './restoreApply.js';
+import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
+import {
+  applyRestore,
+  leafLanded,
+  PlanChangedError,
+  putBackFiles,
+  recoverPending,
+  redoLast,
+  undoLast,
+  type ApplyOptions,
+  type ApplyResult,
+  type FlipOptions,
+  type FlipResult,
+  type Merger,
+  type Recovered,
+} from './restoreApply.js';
 import { journals, type Journal } from './restoreJournal.js';
 import type { AgentSide, SnapshotLine } from '../store/manifestLines.js';
 import { SKIPPED_KEPT } from '../store/store.js';
@@ -20,27 +37,31 @@ import { ensurePrivateDir } from '../../platform/privateDir.js';
 
 import { type SessionCode } from '../code/sessionCode.js';
 
-/** One restore, undo or redo of a project at a time, across processes (the CLI beside the editor, two pis). */
-export async function withRestoreLock<T>(sc: SessionCode, fn: () => Promise<T>): Promise<T> {
+/**
+ * One restore, undo or redo of a project at a time, across processes (the CLI beside the editor, two
+ * pis). `left`: what a busy lock leaves, in words.
+ */
+export async function withRestoreLock<T>(sc: SessionCode, fn: () => Promise<T>, left = 'nothing was written'): Promise<T> {
   ensurePrivateDir(sc.restoresDir);
   try {
     return await withFileLock(join(sc.restoresDir, 'restore.lock'), fn, { waitMs: sc.opts.lockWaitMs ?? 15_000 });
   } catch (e) {
     if (e instanceof LockBusyError)
-      throw new Error(`another restore of this project is running (${e.message.replace(/ is writing this session.*$/s, '')}); nothing was written. Try again once it is done.`, { cause: e });
+      throw new Error(`another restore of this project is running (${e.message.replace(/ is writing this session.*$/s, '')}); ${left}. Try again once it is done.`, { cause: e });
     throw e;
   }
 }
 
 /**
  * Finishes a restore, undo or redo a kill left half done (before anything new is planned): the files of
- * any of the project's, the conversation of this session's own. Each finished one records where its
- * session's code is; one that cannot be finished is put back and named in `failed`.
+ * any of the project's. Each finished one records where its session's code is; one that cannot be
+ * finished is put back and named in `failed`. `leafDue`: this session's journals whose conversation
+ * move is still due; the caller moves the leaf to each one's `leaf.targetId` and calls recordLeafMoved.
  */
-export async function finishPending(sc: SessionCode, moveLeaf?: (j: Journal) => Promise<void>): Promise<{ finished: Journal[]; failed: Journal[]; warnings: string[] }> {
-  if (!pendingJournals(sc).length) return { finished: [], failed: [], warnings: [] };
+export async function finishPending(sc: SessionCode): Promise<Recovered & { warnings: string[] }> {
+  if (!pendingJournals(sc).length) return { finished: [], failed: [], leafDue: [], warnings: [] };
   return withRestoreLock(sc, async () => {
-    const r = await recoverPending(sc.restoresDir, { sessionFile: sc.sessionFile, moveLeaf });
+    const r = await recoverPending(sc.restoresDir, { sessionFile: sc.sessionFile });
     const warnings: string[] = [];
     for (const j of r.finished) await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) => warnings.push(recordWarning(e)));
     for (const j of r.failed) warnings.push(`an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`);
@@ -63,6 +84,16 @@ export function pendingJournals(sc: SessionCode): Journal[] {
 export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
   sc.checkpoints = SessionCheckpoints.load(sc.session, sc.opts.agentDir, { settings: sc.opts.settings, program: sc.opts.program, env: sc.opts.env });
   return planRestore(sc, targetId);
+}
+
+/**
+ * Whether a checkpoint or a recorded call that may change files lies between where the code is and
+ * `targetId` (the checkpoints as `sc` read them). false: a plan would have nothing to restore, so a
+ * move there is the conversation's alone and no plan need be made (one costs the store's reads and a
+ * look at every file in scope; this, the route's entries).
+ */
+export async function codeBetween(sc: SessionCode, targetId: string | null): Promise<boolean> {
+  return codeOnRoute(sc, targetId);
 }
 
 export type CodeWriteOptions = Omit<ApplyOptions, 'restoresDir' | 'sessionFile' | 'sessionId' | 'cwd' | 'from' | 'cwdVouched'>;
@@ -97,6 +128,44 @@ export async function writeCode(sc: SessionCode, plan: RestorePlan, o: CodeWrite
 }
 
 const recordWarning = (e: unknown) => `the files were written, but where the code is now could not be recorded (${e instanceof Error ? e.message : String(e)}); the next restore may ask about them`;
+
+/**
+ * The conversation moved after writeCode's files: the journal records where the leaf landed (pi's rule
+ * puts it on a user message's parent), so that an undo moves it back only while it is still there.
+ * The leaf has moved whatever happens here: a record that fails is a warning (the journal still says
+ * the move is due, and the session's next restore records it).
+ */
+export async function recordLeafMoved(sc: SessionCode, journal: Pick<Journal, 'id'>, landed: string | null): Promise<{ warnings: string[] }> {
+  try {
+    await withRestoreLock(sc, async () => void leafLanded(sc.restoresDir, journal.id, landed), 'the journal was not updated');
+    return { warnings: [] };
+  } catch (e) {
+    return { warnings: [`the conversation moved, but the restore's journal could not record it (${e instanceof Error ? e.message : String(e)}); an undo would leave the conversation where it is`] };
+  }
+}
+
+/**
+ * The conversation could not move after writeCode's files (refused, cancelled, failed): the files go
+ * back as they were (one changed since is left and named in `skipped`), and the code is recorded back
+ * where it was.
+ */
+export async function putCodeBack(sc: SessionCode, journal: Pick<Journal, 'id'>): Promise<{ written: string[]; skipped: { path: string; why: string }[]; warnings: string[] }> {
+  return withRestoreLock(
+    sc,
+    async () => {
+      const r = await putBackFiles(sc.restoresDir, journal.id);
+      const warnings: string[] = [];
+      await recordStep(
+        sc,
+        r.journal,
+        'undo',
+        r.skipped.map((x) => x.path),
+      ).catch((e: unknown) => warnings.push(recordWarning(e)));
+      return { written: r.written, skipped: r.skipped, warnings };
+    },
+    'the files stay as the restore wrote them',
+  );
+}
 
 export type CodeFlipOptions = Omit<FlipOptions, 'sessionFile'>;
 

@@ -124,6 +124,16 @@ export function saveJournal(restoresDir: string, j: Journal): void {
   writeSynced(join(journalDir(restoresDir, j.id), 'journal.json'), JSON.stringify(j, null, 1));
 }
 
+/** One journal as it is on disk now (undefined: none by that id, or one cut short). */
+export function readJournal(restoresDir: string, id: string): Journal | undefined {
+  try {
+    const j = JSON.parse(readFileSync(join(journalDir(restoresDir, id), 'journal.json'), 'utf8')) as Journal;
+    return j.v === 1 && Array.isArray(j.files) ? j : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every journal of the project, newest first. */
 export function journals(restoresDir: string): Journal[] {
   let names: string[];
@@ -134,12 +144,9 @@ export function journals(restoresDir: string): Journal[] {
   }
   const out: Journal[] = [];
   for (const n of names.sort().reverse()) {
-    try {
-      const j = JSON.parse(readFileSync(join(restoresDir, n, 'journal.json'), 'utf8')) as Journal;
-      if (j.v === 1 && Array.isArray(j.files)) out.push(j);
-    } catch {
-      // a journal being written when its writer was killed: nothing was changed under it
-    }
+    // (none: a journal being written when its writer was killed; nothing was changed under it)
+    const j = readJournal(restoresDir, n);
+    if (j) out.push(j);
   }
   return out;
 }

@@ -148,6 +148,24 @@ async function outsideBelow(ctx: CodeContext, down: readonly string[], keys: rea
   }
 }
 
+/**
+ * Whether a checkpoint line or a recorded call that may change files (failed ones too: scopeOf takes
+ * their paths) lies on the route from where the code is to `targetId`. false: the plan's scope would be
+ * empty, so a plan would restore nothing. Where the code is: the latest snapshot's node, or the leaf
+ * when calls came after it (currentCode picks one); both routes are looked at.
+ */
+export async function codeOnRoute(ctx: CodeContext, targetId: string | null): Promise<boolean> {
+  const latest = ctx.checkpoints.latest();
+  const leaf = ctx.session.leafId;
+  for (const from of new Set(latest ? [positionOf(latest), leaf] : [leaf])) {
+    const { ids } = route(ctx, from, targetId);
+    if (ids.some((id) => ctx.checkpoints.byEntry.has(id))) return true;
+    const recs = ids.map((id) => ctx.session.index.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
+    if ((await callsOn(ctx.session, recs)).length) return true;
+  }
+  return false;
+}
+
 /** The paths the agent changed on the way (snapshots and recorded calls), and those the user changed between turns. */
 async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys: Set<string>; between: Set<string>; notes: string[] }> {
   const keys = new Set<string>();
