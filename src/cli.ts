@@ -35,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   export: exportCmd,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
-  ask: (argv, io) => ask(argv, io, interruptSignal(['SIGINT', 'SIGTERM'])),
+  ask: (argv, io) => withInterrupt((signal) => ask(argv, io, signal)),
   checkpoints,
   restore,
   diff,
@@ -44,10 +44,31 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Ctrl+C during a model call cancels it (nothing is written) instead of killing the process mid-write. */
-function interruptSignal(signals: NodeJS.Signals[] = ['SIGINT']): AbortSignal {
+function interruptSignal(): AbortSignal {
   const ac = new AbortController();
-  for (const s of signals) process.once(s, () => ac.abort());
+  process.once('SIGINT', () => ac.abort());
   return ac.signal;
+}
+
+/**
+ * Runs `fn` with a signal that Ctrl+C (or SIGTERM) aborts: a turn is cancelled as pi cancels it (pi
+ * aborts, writes what it had, stops). A second one ends pi-tree at once (pi is stopped on the way out).
+ */
+async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const off = () => signals.forEach((s) => process.off(s, on));
+  const on = (sig: NodeJS.Signals) => {
+    if (!ac.signal.aborted) return ac.abort();
+    off();
+    process.kill(process.pid, sig);
+  };
+  signals.forEach((s) => process.on(s, on));
+  try {
+    return await fn(ac.signal);
+  } finally {
+    off();
+  }
 }
 
 export const USAGE = `pi-tree: pi session trees on the command line

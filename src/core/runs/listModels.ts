@@ -64,8 +64,8 @@ export async function listModels(opts: ListModelsOptions): Promise<PiModels> {
     const def = state?.model ? modelOf(state.model) : undefined;
     return { models, ...(def ? { defaultModel: { provider: def.provider, id: def.id } } : {}) };
   } catch (e) {
-    if (opts.signal?.aborted) throw new Error('cancelled');
-    if (e instanceof PiProcessError) throw new PiProcessError(`pi did not list its models: ${e.message}`);
+    if (opts.signal?.aborted) throw new Error('cancelled', { cause: e });
+    if (e instanceof PiProcessError) throw new PiProcessError(`pi did not list its models: ${e.message}`, { cause: e });
     throw e;
   } finally {
     opts.signal?.removeEventListener('abort', stop);
