@@ -130,6 +130,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     }
     await opts.beforePrompt?.(pid);
     if (opts.signal?.aborted) throw new TurnError('cancelled', 'cancelled before the prompt was sent; nothing was prompted');
+    await refuseCommand(child, opts.prompt);
     // (the turn's entries start here: the model change pi records for set_model is one of them)
     from = existsSync(opts.sessionFile) ? statSync(opts.sessionFile).size : 0;
     if (opts.model) await command(child, { type: 'set_model', provider: opts.model.provider, modelId: opts.model.id });
@@ -154,6 +155,20 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     return r;
   } finally {
     await child.stop();
+  }
+}
+
+/**
+ * pi runs a prompt that names one of its extension commands as that command, not as a turn (RPC
+ * prompts always dispatch commands; templates and skills expand, as typed in pi): such a prompt is
+ * refused before it is sent, as the bridge refuses it.
+ */
+async function refuseCommand(child: RpcChild, prompt: string): Promise<void> {
+  const name = /^\/(\S+)/.exec(prompt)?.[1];
+  if (!name) return;
+  const data = (await command(child, { type: 'get_commands' })) as { commands?: { name?: unknown; source?: unknown }[] } | undefined;
+  if ((data?.commands ?? []).some((c) => c.source === 'extension' && c.name === name)) {
+    throw new TurnError('refused', `"/${name}" is a pi command, not a question: run it in pi; nothing was asked`);
   }
 }
 

@@ -9,13 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import { pidAlive } from '../../../src/core/bridge/discovery.js';
 import { askFrom, AskInputError } from '../../../src/core/runs/askFrom.js';
 import { listModels } from '../../../src/core/runs/listModels.js';
-import { TurnError } from '../../../src/core/runs/runTurn.js';
+import { runTurn, TurnError } from '../../../src/core/runs/runTurn.js';
 import type { TurnEvent } from '../../../src/core/runs/turnEvents.js';
 import { EntryNotFoundError, Session } from '../../../src/core/session/session.js';
 import { until } from '../../../scripts/lib/until.js';
 import { assertPromptMatches, fileEntries, requestTurns, writeTwoTurns, type TwoTurnIds } from '../../bridge/helpers.js';
 import { BROKEN_ERROR, PI_PROGRAM, startAskLoop, type AskLoop } from '../../support/askPi.js';
-import { PI_REPLY_MS } from '../../support/piRpc.js';
+import { BRIDGE, PI_REPLY_MS } from '../../support/piRpc.js';
+import { tempDir } from '../../support/tmp.js';
 
 /** Every line of the file is a whole JSON object (no torn line), every id unique, every parent before its child. */
 function assertWhole(file: string): void {
@@ -170,6 +171,34 @@ describe('ask from here, headless', () => {
       (e: unknown) => e instanceof TurnError && e.code === 'start' && /pi exited \(code 3\): no config here/.test(e.message),
     );
     assert.equal((await Session.open(file)).leafId, before, 'the leaf is back where it was');
+  });
+
+  it('runTurn on a session pi has not written yet: pi creates it, every entry is the turn', async () => {
+    const file = join(loop.pe.workDir, 'new-session.jsonl');
+    const r = await runTurn({ pi: PI_PROGRAM, sessionFile: file, cwd: loop.pe.workDir, prompt: 'first words', env: loop.pe.env });
+    assert.equal(r.answer, 'answer: first words');
+    assert.deepEqual(
+      r.entries.map((e) => e.id),
+      fileEntries(file).map((e) => e.id),
+    );
+    assert.equal(r.leafId, r.answerId);
+  });
+
+  it("a prompt that names one of pi's extension commands is refused before it is sent (pi would run the command)", async () => {
+    const { file } = fresh();
+    const bytes = readFileSync(file, 'utf8');
+    await assert.rejects(
+      runTurn({
+        pi: PI_PROGRAM,
+        sessionFile: file,
+        cwd: loop.pe.workDir,
+        prompt: '/tree-bridge status',
+        piArgs: ['-e', BRIDGE],
+        env: { ...loop.pe.env, PI_TREE_BRIDGE_DIR: tempDir('pi-tree-bridges-') },
+      }),
+      (e: unknown) => e instanceof TurnError && e.code === 'refused' && /"\/tree-bridge" is a pi command/.test(e.message),
+    );
+    assert.equal(readFileSync(file, 'utf8'), bytes);
   });
 
   it("lists pi's models", async () => {
