@@ -28,12 +28,12 @@ export class AskTurns {
     private readonly broadcast: (ev: BridgeEvent) => void,
   ) {}
 
-  /** An asked turn is under way (sent or running). */
-  get active(): boolean {
-    return this.turn !== undefined;
+  /** An asked turn is being prepared or sent and pi has not started it yet (pi is idle, but not free). */
+  get starting(): boolean {
+    return this.turn?.state === 'sent';
   }
 
-  /** Registers the turn about to be sent (call right before pi.sendUserMessage). */
+  /** Registers the turn before anything is done for it (pi's entries from here on are the turn's). */
   begin(): { askId: string; whenStarted: Promise<void> } {
     if (this.turn) throw new BridgeFailure('busy', 'pi is running an asked turn; nothing was done. Try again when it is idle.');
     let started = () => {};
@@ -74,7 +74,7 @@ export class AskTurns {
     }
   }
 
-  /** The prompt was never handed to pi (sendUserMessage threw). */
+  /** Nothing was asked after all (a check failed, or sendUserMessage threw). */
   drop(askId: string): void {
     if (this.turn?.askId === askId) this.turn = undefined;
   }

@@ -185,10 +185,11 @@ export class LiveBridge {
     for (const f of w) f();
   }
 
-  /** Resolves true once pi is idle, false when `deadline` (ms since epoch) passes first. */
+  /** Resolves once pi is idle (and no asked turn is about to start); throws `busy` when `deadline` (ms since epoch) passes first. */
   async waitIdle(deadline: number, ctx: ExtensionContext = this.ctx): Promise<void> {
     const waited = Date.now();
-    while (!ctx.isIdle()) {
+    // (an asked turn that was sent but has not started yet counts as busy: pi is about to run it)
+    while (!ctx.isIdle() || this.asks.starting) {
       if (this.closed) throw new BridgeFailure('closing', 'pi left this session; nothing was done');
       const left = deadline - Date.now();
       if (left <= 0) {

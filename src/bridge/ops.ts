@@ -165,39 +165,39 @@ function availableModel(ctx: ExtensionContext, want: { provider: string; id: str
  * its /tree moves (a user message: to its parent, so the prompt goes beside it; the parent itself is
  * the target then, so pi puts no old text into its editor), the model set, and the prompt sent.
  */
-async function ask(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'ask'>): Promise<AskData & { askId: string }> {
-  if (live.asks.active) throw new BridgeFailure('busy', 'pi is running an asked turn; nothing was done. Try again when it is idle.');
-  const sm = ctx.sessionManager;
-  const model = r.model ? availableModel(ctx, r.model) : ctx.model;
-  if (!model) throw new BridgeFailure('failed', 'No model selected: choose one in pi (/model), or ask with a model; nothing was done');
-  if (!r.model && !ctx.modelRegistry.getAvailable().some((x) => x.provider === model.provider && x.id === model.id)) {
-    throw new BridgeFailure('failed', `No API key found for ${model.provider}; nothing was done`);
-  }
-  const target = entryOf(ctx, r.targetId);
-  const { leaf } = landing(target);
-  const previousLeafId = sm.getLeafId();
-  live.lastTree = undefined;
-  if (leaf !== previousLeafId) {
-    const parent = leaf === null ? undefined : (sm.getEntry(leaf) as Entry | undefined);
-    const via = parent && landing(parent).leaf === parent.id ? parent.id : r.targetId;
-    const moved = await ctx.navigateTree(via, {});
-    if (moved.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension); nothing was asked');
-    if (sm.getLeafId() !== leaf) throw new BridgeFailure('failed', `pi's leaf is ${sm.getLeafId() ?? '(empty)'} after the move, not ${leaf ?? '(empty)'}; nothing was asked`);
-  }
-  const leafRecordId = (live.lastTree as { leafRecordId?: string } | undefined)?.leafRecordId;
-  if (r.model && !(ctx.model?.provider === model.provider && ctx.model?.id === model.id)) {
-    if (!(await live.pi.setModel(model))) throw new BridgeFailure('failed', `No API key for ${model.provider}/${model.id}; pi's leaf was moved, nothing was asked`);
-  }
-  const fromLeafId = sm.getLeafId();
+async function ask(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'ask'>): Promise<AskData> {
+  // (taken first: a second ask that got past the wait for idle meanwhile is refused before it moves anything)
   const { askId } = live.asks.begin();
   try {
+    const sm = ctx.sessionManager;
+    const model = r.model ? availableModel(ctx, r.model) : ctx.model;
+    if (!model) throw new BridgeFailure('failed', 'No model selected: choose one in pi (/model), or ask with a model; nothing was done');
+    if (!r.model && !ctx.modelRegistry.getAvailable().some((x) => x.provider === model.provider && x.id === model.id)) {
+      throw new BridgeFailure('failed', `No API key found for ${model.provider}; nothing was done`);
+    }
+    const target = entryOf(ctx, r.targetId);
+    const { leaf } = landing(target);
+    const previousLeafId = sm.getLeafId();
+    live.lastTree = undefined;
+    if (leaf !== previousLeafId) {
+      const parent = leaf === null ? undefined : (sm.getEntry(leaf) as Entry | undefined);
+      const via = parent && landing(parent).leaf === parent.id ? parent.id : r.targetId;
+      const moved = await ctx.navigateTree(via, {});
+      if (moved.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension); nothing was asked');
+      if (sm.getLeafId() !== leaf) throw new BridgeFailure('failed', `pi's leaf is ${sm.getLeafId() ?? '(empty)'} after the move, not ${leaf ?? '(empty)'}; nothing was asked`);
+    }
+    const leafRecordId = (live.lastTree as { leafRecordId?: string } | undefined)?.leafRecordId;
+    if (r.model && !(ctx.model?.provider === model.provider && ctx.model?.id === model.id)) {
+      if (!(await live.pi.setModel(model))) throw new BridgeFailure('failed', `No API key for ${model.provider}/${model.id}; pi's leaf was moved, nothing was asked`);
+    }
+    const fromLeafId = sm.getLeafId();
     // As if typed in pi: prompt templates and skills expand (commands were refused above).
     live.pi.sendUserMessage(r.prompt, { expandPromptTemplates: true });
+    return { askId, previousLeafId, fromLeafId, ...(leafRecordId ? { leafRecordId } : {}), model: { provider: model.provider, id: model.id } };
   } catch (e) {
     live.asks.drop(askId);
     throw e;
   }
-  return { askId, previousLeafId, fromLeafId, ...(leafRecordId ? { leafRecordId } : {}), model: { provider: model.provider, id: model.id } };
 }
 
 async function fork(live: LiveBridge, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {

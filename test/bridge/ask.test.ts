@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { BridgeError } from '../../src/core/bridge/client.js';
+import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
+import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
 import { askFrom } from '../../src/core/runs/askFrom.js';
 import { TurnError } from '../../src/core/runs/runTurn.js';
 import type { TurnEvent } from '../../src/core/runs/turnEvents.js';
@@ -13,6 +14,7 @@ import { Session } from '../../src/core/session/session.js';
 import { BROKEN_ERROR, startAskLoop, type AskLoop } from '../support/askPi.js';
 import { PI_REPLY_MS, PiRpc } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge, writeTwoTurns, type TwoTurnIds } from './helpers.js';
+import { until } from '../../scripts/lib/until.js';
 
 /** Every line is whole JSON, every id unique, every parent before its child. */
 function assertWhole(file: string): void {
@@ -82,13 +84,30 @@ describe('ask through a running pi', () => {
     const bytes = readFileSync(file, 'utf8');
     await assert.rejects(ask({ prompt: 'while busy' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message));
     assert.equal(readFileSync(file, 'utf8'), bytes, 'nothing was written');
-    const waiting = ask({ entryId: ids.a2, prompt: 'after the busy turn', waitMs: PI_REPLY_MS });
-    hold.open();
-    const r = await waiting;
-    assert.equal(r.answer, 'answer: after the busy turn');
-    const es = fileEntries(file);
-    const slowEnd = es.findIndex((e) => e.message?.role === 'assistant' && /slow answer/.test(JSON.stringify(e.message.content)));
-    assert.ok(slowEnd >= 0 && slowEnd < es.findIndex((e) => e.id === r.promptId), "pi's own turn ended before the asked one began");
+    // The bridge op itself: an ask that may wait is read while pi is busy (a later `state` on the same
+    // connection is answered after the bridge read it), then runs once pi's turn has ended.
+    const client = await BridgeClient.connect((await waitForBridge(file, loop.pe.env, pi)).record);
+    try {
+      const ended: BridgeEvent[] = [];
+      await client.subscribe((ev) => ev.event === 'askEnded' && ended.push(ev));
+      const waiting = client.request('ask', { targetId: ids.a2, prompt: 'after the busy turn', waitMs: PI_REPLY_MS, key: 'wait-1' });
+      assert.equal((await client.state()).busy, true, 'still busy with its own turn after reading the ask');
+      hold.open();
+      const started = await waiting;
+      assert.equal(started.fromLeafId, ids.a2);
+      const end = await until(() => ended.find((e) => e.event === 'askEnded' && e.askId === started.askId), PI_REPLY_MS, 'askEnded');
+      assert.equal(end.event === 'askEnded' && end.aborted, false);
+      const es = fileEntries(file);
+      const answer = es.find((e) => end.event === 'askEnded' && e.id === end.answerId)!;
+      assert.deepEqual(answer.message.content, [{ type: 'text', text: 'answer: after the busy turn' }]);
+      const slowEnd = es.findIndex((e) => e.message?.role === 'assistant' && /slow answer/.test(JSON.stringify(e.message.content)));
+      assert.ok(slowEnd >= 0 && slowEnd < es.indexOf(answer), "pi's own turn ended before the asked one began");
+      // the same key again: that reply, no second prompt
+      assert.deepEqual(await client.request('ask', { targetId: ids.a2, prompt: 'after the busy turn', key: 'wait-1' }), started);
+      assert.equal(fileEntries(file).filter((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('after the busy turn')).length, 1);
+    } finally {
+      client.close();
+    }
     await assertPromptMatches(file, loop.lb.requests, 'after the busy turn', ids.a2);
   });
 
