@@ -42,10 +42,20 @@ export interface RunTurnOptions {
   onRecord?: (rec: PiRecord) => void;
   /** More arguments for pi, after pi-tree's (`-e EXTENSION`, say). */
   piArgs?: string[];
-  /** Runs once pi has opened the session, before the model is set and the prompt sent; a throw stops pi with nothing prompted. */
-  beforePrompt?: (pid: number) => Promise<void> | void;
+  /**
+   * Runs once pi has opened the session, before the model is set and the prompt sent: `send` gives pi
+   * more RPC commands (`set_thinking_level`, say; resolves with the response's data, rejects with pi's
+   * words). A throw stops pi with nothing prompted.
+   */
+  beforePrompt?: (pi: PiHandle) => Promise<void> | void;
   /** How long pi may take to start and answer its first command (default 120 s: a loaded machine starts pi slowly). */
   startTimeoutMs?: number;
+}
+
+/** The headless pi of a turn, before its prompt. */
+export interface PiHandle {
+  pid: number;
+  send(command: { type: string; [key: string]: unknown }): Promise<unknown>;
 }
 
 export interface TurnResult extends TurnSummary {
@@ -128,7 +138,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       if (e instanceof TurnError) throw e;
       throw new TurnError('start', `pi did not start: ${(e as Error).message}`);
     }
-    await opts.beforePrompt?.(pid);
+    await opts.beforePrompt?.({ pid, send: (cmd) => child.send(cmd, REPLY_MS) });
     if (opts.signal?.aborted) throw new TurnError('cancelled', 'cancelled before the prompt was sent; nothing was prompted');
     await refuseCommand(child, opts.prompt);
     // (the turn's entries start here: the model change pi records for set_model is one of them)

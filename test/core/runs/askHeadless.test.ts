@@ -3,7 +3,7 @@
 // context of the node plus the prompt; the answer comes back; pi is stopped; nothing is written on
 // bad input, and a failed or cancelled turn says why in pi's words.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pidAlive } from '../../../src/core/bridge/discovery.js';
@@ -15,7 +15,7 @@ import { EntryNotFoundError, Session } from '../../../src/core/session/session.j
 import { until } from '../../../scripts/lib/until.js';
 import { assertPromptMatches, fileEntries, requestTurns, writeTwoTurns, type TwoTurnIds } from '../../bridge/helpers.js';
 import { BROKEN_ERROR, PI_PROGRAM, startAskLoop, type AskLoop } from '../../support/askPi.js';
-import { BRIDGE, PI_REPLY_MS } from '../../support/piRpc.js';
+import { BRIDGE, makePiEnv, PI_REPLY_MS } from '../../support/piRpc.js';
 import { tempDir } from '../../support/tmp.js';
 
 /** Every line of the file is a whole JSON object (no torn line), every id unique, every parent before its child. */
@@ -173,9 +173,52 @@ describe('ask from here, headless', () => {
     assert.equal((await Session.open(file)).leafId, before, 'the leaf is back where it was');
   });
 
+  it("no API key: pi's words, nothing asked, the leaf back where it was", async () => {
+    // the same models without a key
+    const pe = makePiEnv(loop.lb, { retry: { enabled: false } });
+    const mf = join(pe.agentDir, 'models.json');
+    const models = JSON.parse(readFileSync(mf, 'utf8'));
+    delete models.providers.loop.apiKey;
+    writeFileSync(mf, JSON.stringify(models));
+    const { file, ids } = writeTwoTurns(pe.workDir, 'no-key.jsonl');
+    const bytes = readFileSync(file, 'utf8');
+    const requests = loop.lb.requests.length;
+    await assert.rejects(
+      askFrom({ pi: PI_PROGRAM, env: pe.env, sessionFile: file, entryId: ids.a1, prompt: 'q' }),
+      (e: unknown) => e instanceof TurnError && e.code === 'refused' && /^No API key found for the selected model\./.test(e.message),
+    );
+    assert.equal(loop.lb.requests.length, requests, 'no model call');
+    assert.equal((await Session.open(file)).leafId, ids.a2, 'the leaf is back');
+    const added = readFileSync(file, 'utf8')
+      .slice(bytes.length)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      added.map((e) => [e.type, e.targetId]),
+      [
+        ['leaf', ids.a1],
+        ['leaf', ids.a2],
+      ],
+      'only the move and the move back were written',
+    );
+  });
+
   it('runTurn on a session pi has not written yet: pi creates it, every entry is the turn', async () => {
     const file = join(loop.pe.workDir, 'new-session.jsonl');
-    const r = await runTurn({ pi: PI_PROGRAM, sessionFile: file, cwd: loop.pe.workDir, prompt: 'first words', env: loop.pe.env });
+    let state: { sessionFile?: string } | undefined;
+    const r = await runTurn({
+      pi: PI_PROGRAM,
+      sessionFile: file,
+      cwd: loop.pe.workDir,
+      prompt: 'first words',
+      env: loop.pe.env,
+      // (more of pi's RPC before the prompt: what variants may need, a thinking level, say)
+      beforePrompt: async (p) => {
+        state = (await p.send({ type: 'get_state' })) as typeof state;
+      },
+    });
+    assert.equal(state?.sessionFile, file);
     assert.equal(r.answer, 'answer: first words');
     assert.deepEqual(
       r.entries.map((e) => e.id),
