@@ -63,8 +63,9 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
     const waitMs = a.waitMs ?? 0;
     const data = await client.request('ask', { targetId: a.entryId, prompt: a.prompt, ...(a.model ? { model: a.model } : {}), waitMs, key: actionKey() }, { timeoutMs: waitMs + ASK_REPLY_MS });
     askId = data.askId;
-    for (const ev of events) if ('askId' in ev && ev.askId === askId) safely(() => emit(ev));
     safely(() => a.onEvent?.({ kind: 'started', via: 'running', pid }));
+    for (const ev of events.splice(0)) if ('askId' in ev && ev.askId === askId) events.push(ev);
+    for (const ev of events) safely(() => emit(ev));
     const closed = new Promise<Error>((r) => client.onClose((e) => r(e ?? new Error('the connection to pi was closed'))));
     void closed.then(() => wake());
     a.signal?.addEventListener('abort', () => wake(), { once: true });
