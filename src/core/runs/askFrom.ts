@@ -121,10 +121,10 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
     };
   }
 
-  if (!o.pi) throw new AskInputError('no pi with the pi-tree bridge runs this session, and no pi program was given to start one');
   const cwd = session.header.cwd;
   if (!cwd || !existsSync(cwd)) throw new AskInputError(`the session's folder ${cwd || '(none)'} no longer exists; pi cannot run the session without it; nothing was asked`);
   if (session.readOnly) throw new AskInputError(`this session is read-only: ${session.readOnly}; nothing was asked`);
+  if (!o.pi) throw new AskInputError('no pi with the pi-tree bridge runs this session, and no pi program was given to start one');
   if (o.model) {
     const { models } = await listModels({ pi: o.pi, env, cwd, signal: o.signal });
     if (!models.some((m) => m.provider === o.model!.provider && m.id === o.model!.id)) throw new TurnError('refused', modelNotFound(o.model));
