@@ -159,6 +159,22 @@ describe('ask from here, headless', () => {
     assert.equal(last.message?.stopReason, 'aborted', 'the aborted answer is the last line, whole');
   });
 
+  it('pi that dies during the turn: a clear error, what pi wrote stays whole', async () => {
+    const { file, ids } = fresh();
+    const hold = loop.newHold();
+    let pid = 0;
+    // (killed mid-answer: pi has written the prompt, the answer is held after its first piece)
+    const onEvent = (e: TurnEvent) => (e.kind === 'started' ? (pid = e.pid) : e.kind === 'text' && process.kill(pid, 'SIGKILL'));
+    await assert.rejects(askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'a slow one to die in', onEvent }), (e: unknown) => {
+      assert.ok(e instanceof TurnError && e.code === 'exited', String(e));
+      assert.match(e.message, /^pi exited during the turn: pi exited \(SIGKILL\)/);
+      assert.ok(e.result?.promptId, 'the prompt pi wrote is in the result');
+      return true;
+    });
+    hold.open();
+    assertWhole(file);
+  });
+
   it('pi that does not start, or dies at once, is a clear error (and the leaf goes back)', async () => {
     const { file, ids } = fresh();
     const before = (await Session.open(file)).leafId;
