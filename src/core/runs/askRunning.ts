@@ -40,6 +40,7 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
   const events: BridgeEvent[] = [];
   let askId: string | undefined;
   let wake = () => {};
+  const onAbort = () => wake();
   const emit = (ev: BridgeEvent) => {
     if (ev.event === 'askDelta') a.onEvent?.({ kind: ev.kind, delta: ev.delta });
     else if (ev.event === 'askTool') a.onEvent?.({ kind: 'tool', phase: ev.phase, name: ev.name, id: ev.toolCallId, ...(ev.isError !== undefined ? { isError: ev.isError } : {}) });
@@ -68,7 +69,7 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
     for (const ev of events) safely(() => emit(ev));
     const closed = new Promise<Error>((r) => client.onClose((e) => r(e ?? new Error('the connection to pi was closed'))));
     void closed.then(() => wake());
-    a.signal?.addEventListener('abort', () => wake(), { once: true });
+    a.signal?.addEventListener('abort', onAbort, { once: true });
     const ended = () => events.find((ev): ev is Ended => ev.event === 'askEnded' && ev.askId === askId);
     let cancelSent = false;
     let abortDeadline = 0;
@@ -96,6 +97,7 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
       });
     }
   } finally {
+    a.signal?.removeEventListener('abort', onAbort);
     client.close();
   }
 }

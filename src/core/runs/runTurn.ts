@@ -86,6 +86,8 @@ export class TurnError extends Error {
 
 /** How long pi may take to answer a command once it runs (set_model, prompt's preflight, abort). */
 const REPLY_MS = 60_000;
+/** How long pi may take to settle once it answered `abort` (it answers when idle: at once, in practice). */
+const SETTLE_MS = 10_000;
 
 export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const t0 = performance.now();
@@ -121,9 +123,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     const last = entries.at(-1);
     return { ...summarizeTurn(entries), leafId: last ? last.id : null, entries, aborted, ms: Math.round(performance.now() - t0), pid };
   };
+  let onAbort = () => {};
   const cancelled = new Promise<void>((r) => {
+    onAbort = () => r();
     if (opts.signal?.aborted) r();
-    opts.signal?.addEventListener('abort', () => r(), { once: true });
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
     // Started: pi answers once it has opened the session (a start may take seconds; a broken one exits).
@@ -156,7 +160,8 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     if (typeof end === 'object' && 'cancel' in end) {
       // pi answers `abort` once it is idle again: the aborted message is written by then.
       await child.send({ type: 'abort' }, REPLY_MS).catch(() => undefined);
-      await Promise.race([settledP, child.exited]);
+      // (its agent_settled comes with it; a pi that does not end the turn is stopped by result's stop)
+      await within(Promise.race([settledP, child.exited]), SETTLE_MS);
       throw new TurnError('cancelled', 'cancelled: pi aborted the turn (what it wrote of it stays)', await result(true));
     }
     const r = await result(end);
@@ -164,8 +169,16 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     if (end) throw new TurnError('cancelled', 'pi aborted the turn (an extension, or pi itself)', r);
     return r;
   } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
     await child.stop();
   }
+}
+
+/** Resolves when `p` does or after `ms`, whichever comes first. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
