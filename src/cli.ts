@@ -9,6 +9,7 @@ import { connect, disconnect } from './cli/connect.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { checkpoints, diff, restore } from './cli/codeCommands.js';
 import { routed } from './cli/bridgeRouting.js';
+import { ask } from './cli/ask.js';
 import type { CliIO, Streams } from './cli/io.js';
 import { safeText, terminalIO } from './cli/safeText.js';
 
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   export: exportCmd,
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
+  ask: (argv, io) => withInterrupt((signal) => ask(argv, io, signal)),
   checkpoints,
   restore,
   diff,
@@ -46,6 +48,27 @@ function interruptSignal(): AbortSignal {
   const ac = new AbortController();
   process.once('SIGINT', () => ac.abort());
   return ac.signal;
+}
+
+/**
+ * Runs `fn` with a signal that Ctrl+C (or SIGTERM) aborts: a turn is cancelled as pi cancels it (pi
+ * aborts, writes what it had, stops). A second one ends pi-tree at once (pi is stopped on the way out).
+ */
+async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const off = () => signals.forEach((s) => process.off(s, on));
+  const on = (sig: NodeJS.Signals) => {
+    if (!ac.signal.aborted) return ac.abort();
+    off();
+    process.kill(process.pid, sig);
+  };
+  signals.forEach((s) => process.on(s, on));
+  try {
+    return await fn(ac.signal);
+  } finally {
+    off();
+  }
 }
 
 export const USAGE = `pi-tree: pi session trees on the command line
@@ -73,6 +96,11 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    move to TARGET_ID with a model-written branch summary
   pi-tree compact FILE --endpoint URL --model M [--api-key-env VAR]
                                                    compact the context at the current leaf
+  pi-tree ask FILE ENTRY PROMPT [--model PROVIDER/ID] [--json] [--wait SECONDS]
+                                                   a new turn from ENTRY (a user message: instead of it,
+                                                   beside it); prints pi's answer once the turn ended
+                                                   (--json: {leaf, answer, …}); --wait: how long a busy
+                                                   pi may take to finish its turn first
   pi-tree checkpoints FILE [--json] [--delete]     the entries with a code state: a snapshot taken by
                                                    the bridge, or the session's own edit/write calls;
                                                    --delete: delete the session's checkpoints
@@ -90,6 +118,7 @@ export const USAGE = `pi-tree: pi session trees on the command line
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
   (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.
+  ask goes through that pi too, else it starts your pi headless for the turn (PI_TREE_PI: which pi).
 `;
 
 /** The USAGE lines of one command (its line and the description lines under it). */

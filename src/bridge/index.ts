@@ -65,8 +65,18 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
   pi.on('session_before_tree', async (e) => live?.beforeTree(e));
   pi.on('session_tree', async (e) => live?.afterTree(e));
   const refresh = async () => live?.refresh();
-  pi.on('agent_start', refresh);
-  pi.on('agent_settled', refresh);
+  pi.on('agent_start', async () => {
+    live?.asks.onAgentStart();
+    live?.refresh();
+  });
+  pi.on('agent_settled', async (e) => {
+    live?.refresh();
+    live?.asks.onSettled(e);
+  });
+  // An asked turn's progress (askTurn.ts): nothing is pushed for turns pi-tree did not ask.
+  pi.on('message_update', async (e) => live?.asks.onMessageUpdate(e));
+  pi.on('tool_execution_start', async (e) => live?.asks.onTool(e));
+  pi.on('tool_execution_end', async (e) => live?.asks.onTool(e));
   pi.on('message_end', refresh);
   pi.on('turn_end', refresh);
   pi.on('session_before_compact', refresh);

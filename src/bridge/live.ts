@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, SessionBeforeTreeEvent, SessionShutdownEvent, SessionTreeEvent } from '@earendil-works/pi-coding-agent';
 import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/bridge/protocol.js';
+import { AskTurns } from './askTurn.js';
 import { persistLeaf } from './durableLeaf.js';
 import * as ops from './ops.js';
 import { place, removeRecord, writeRecord, type Placement } from './record.js';
@@ -60,6 +61,8 @@ export class LiveBridge {
   injected: { targetId: string; text: string; details?: FileDetails } | undefined;
   /** What the last navigation wrote (set in session_tree). */
   lastTree: { summaryId?: string; leafRecordId?: string } | undefined;
+  /** The asked turn (ops.ts ask) from its prompt to pi settling, and its events. */
+  readonly asks: AskTurns;
   private readonly onExit = () => this.cleanupFiles();
 
   private constructor(
@@ -73,6 +76,7 @@ export class LiveBridge {
     this.lastLeaf = ctx.sessionManager.getLeafId();
     this.known = ctx.sessionManager.getEntries().length;
     this.wasBusy = !ctx.isIdle();
+    this.asks = new AskTurns(ctx, (ev) => this.server.broadcast(ev));
   }
 
   static async start(pi: ExtensionAPI, ctx: ExtensionContext): Promise<LiveBridge | undefined> {
@@ -127,6 +131,7 @@ export class LiveBridge {
     clearInterval(this.timer);
     process.off('exit', this.onExit);
     removeRecord(this.placement);
+    this.asks.close();
     const last: BridgeEvent = e.reason === 'quit' ? { event: 'sessionClosed', reason: e.reason } : { event: 'sessionSwitched', reason: e.reason, sessionFile: e.targetSessionFile };
     this.server.close(this.placement.endpoint, last);
     this.wake();
@@ -180,10 +185,11 @@ export class LiveBridge {
     for (const f of w) f();
   }
 
-  /** Resolves true once pi is idle, false when `deadline` (ms since epoch) passes first. */
+  /** Resolves once pi is idle (and no asked turn is about to start); throws `busy` when `deadline` (ms since epoch) passes first. */
   async waitIdle(deadline: number, ctx: ExtensionContext = this.ctx): Promise<void> {
     const waited = Date.now();
-    while (!ctx.isIdle()) {
+    // (an asked turn that was sent but has not started yet counts as busy: pi is about to run it)
+    while (!ctx.isIdle() || this.asks.starting) {
       if (this.closed) throw new BridgeFailure('closing', 'pi left this session; nothing was done');
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -238,6 +244,9 @@ export class LiveBridge {
         return this.state();
       case 'summaryPreview':
         return ops.summaryPreview(this, req as BridgeRequest<'summaryPreview'>);
+      case 'abortAsk':
+        // (not a change that waits for idle: it is how a running asked turn is stopped)
+        return this.asks.abort((req as BridgeRequest<'abortAsk'>).askId);
     }
     if (!MUTATING_OPS.includes(req.op)) throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);
     const key = (req as { key?: string }).key;

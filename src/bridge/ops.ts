@@ -1,9 +1,10 @@
 // What each request does, with pi's own operations: navigateTree (pi's summary when asked), fork,
-// setLabel, setSessionName, compact. Every change waits until pi is idle (up to the request's waitMs)
-// and checks the request's `ifLeaf` after waiting, right before acting.
+// setLabel, setSessionName, compact, and ask (navigateTree, setModel, sendUserMessage). Every change waits
+// until pi is idle (up to the request's waitMs) and checks the request's `ifLeaf` after waiting, right
+// before acting.
 import { existsSync } from 'node:fs';
 import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
-import type { BridgeRequest, CompactData, ForkData, GotoData, LabelData, NameData, SummaryPreviewData } from '../core/bridge/protocol.js';
+import { BRIDGE_COMMAND, type AskData, type BridgeRequest, type CompactData, type ForkData, type GotoData, type LabelData, type NameData, type SummaryPreviewData } from '../core/bridge/protocol.js';
 import { loadPi, type LiveBridge } from './live.js';
 import { BridgeFailure } from './server.js';
 import { codeUndo, restoreCode } from './codeOps.js';
@@ -89,6 +90,15 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
       const r = req as BridgeRequest<'codeUndo'>;
       return whenIdle((ctx) => codeUndo(live, ctx, r));
     }
+    case 'ask': {
+      const r = req as BridgeRequest<'ask'>;
+      entryOf(live.ctx, r.targetId);
+      refuseCommand(live, r.prompt);
+      const sent = await whenIdle((ctx) => ask(live, ctx, r));
+      // Answered once pi's turn has started (its end comes as askEnded): every request stays short.
+      await live.asks.started(sent.askId, ASK_START_MS);
+      return sent;
+    }
     default:
       throw new BridgeFailure('unknown-op', `unknown op ${req.op}`);
   }
@@ -123,6 +133,71 @@ async function goto(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeReq
     leafRecordId: tree?.leafRecordId,
     editorText,
   };
+}
+
+/** How long pi may take from the prompt to its run's start (input hooks, its auth check). */
+const ASK_START_MS = 30_000;
+
+/**
+ * A prompt naming one of pi's extension commands would run that command, not a turn (ask sends the
+ * prompt as text typed in pi is sent: prompt templates and skills expand, commands run): refused.
+ */
+function refuseCommand(live: LiveBridge, prompt: string): void {
+  const m = /^\/(\S+)/.exec(prompt);
+  if (!m) return;
+  const name = m[1];
+  if (name === BRIDGE_COMMAND || name.startsWith(`${BRIDGE_COMMAND}:`) || live.pi.getCommands().some((c) => c.source === 'extension' && c.name === name)) {
+    throw new BridgeFailure('bad-args', `"/${name}" is a pi command, not a question: run it in pi; nothing was done`);
+  }
+}
+
+type PiModel = NonNullable<ExtensionContext['model']>;
+
+/** The model `want` names among pi's available ones (pi's set_model looks there, and says these words). */
+function availableModel(ctx: ExtensionContext, want: { provider: string; id: string }): PiModel {
+  const m = ctx.modelRegistry.getAvailable().find((x) => x.provider === want.provider && x.id === want.id);
+  if (!m) throw new BridgeFailure('bad-args', `Model not found: ${want.provider}/${want.id}`);
+  return m;
+}
+
+/**
+ * Ask from a node in the running pi: checks first (the model, its credentials), then pi's leaf moved as
+ * its /tree moves (a user message: to its parent, so the prompt goes beside it; the parent itself is
+ * the target then, so pi puts no old text into its editor), the model set, and the prompt sent.
+ */
+async function ask(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'ask'>): Promise<AskData> {
+  // (taken first: a second ask that got past the wait for idle meanwhile is refused before it moves anything)
+  const { askId } = live.asks.begin();
+  try {
+    const sm = ctx.sessionManager;
+    const model = r.model ? availableModel(ctx, r.model) : ctx.model;
+    if (!model) throw new BridgeFailure('failed', 'No model selected: choose one in pi (/model), or ask with a model; nothing was done');
+    if (!r.model && !ctx.modelRegistry.getAvailable().some((x) => x.provider === model.provider && x.id === model.id)) {
+      throw new BridgeFailure('failed', `No API key found for ${model.provider}; nothing was done`);
+    }
+    const target = entryOf(ctx, r.targetId);
+    const { leaf } = landing(target);
+    const previousLeafId = sm.getLeafId();
+    live.lastTree = undefined;
+    if (leaf !== previousLeafId) {
+      const parent = leaf === null ? undefined : (sm.getEntry(leaf) as Entry | undefined);
+      const via = parent && landing(parent).leaf === parent.id ? parent.id : r.targetId;
+      const moved = await ctx.navigateTree(via, {});
+      if (moved.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension); nothing was asked');
+      if (sm.getLeafId() !== leaf) throw new BridgeFailure('failed', `pi's leaf is ${sm.getLeafId() ?? '(empty)'} after the move, not ${leaf ?? '(empty)'}; nothing was asked`);
+    }
+    const leafRecordId = (live.lastTree as { leafRecordId?: string } | undefined)?.leafRecordId;
+    if (r.model && !(ctx.model?.provider === model.provider && ctx.model?.id === model.id)) {
+      if (!(await live.pi.setModel(model))) throw new BridgeFailure('failed', `No API key for ${model.provider}/${model.id}; pi's leaf was moved, nothing was asked`);
+    }
+    const fromLeafId = sm.getLeafId();
+    // As if typed in pi: prompt templates and skills expand (commands were refused above).
+    live.pi.sendUserMessage(r.prompt, { expandPromptTemplates: true });
+    return { askId, previousLeafId, fromLeafId, ...(leafRecordId ? { leafRecordId } : {}), model: { provider: model.provider, id: model.id } };
+  } catch (e) {
+    live.asks.drop(askId);
+    throw e;
+  }
 }
 
 async function fork(live: LiveBridge, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {

@@ -128,12 +128,20 @@ let n = 0;
 function serve(file, done) {
   const stem = process.pid + '-' + crypto.randomBytes(4).toString('hex');
   const endpoint = path.join(dir, stem + '.sock');
-  const reply = (m) => {
+  const reply = (m, s) => {
     switch (m.op) {
       case 'state': case 'subscribe': return { protocol: 1, piVersion: '1.6.0', pid: process.pid, sessionFile: file, sessionId: 's', leafId: null, busy: false };
       case 'goto': append({ type: 'leaf', id: 'pi-rec' + X, parentId: m.targetId, targetId: m.targetId }); return { moved: true, previousLeafId: null, leafId: m.targetId, leafRecordId: 'pi-rec' + X };
       case 'label': append({ type: 'label', id: 'pi-label' + X, parentId: null, targetId: m.entryId, label: m.label }); return { changed: true, entryId: 'pi-label' + X };
       case 'name': append({ type: 'session_info', id: 'pi-name' + X, parentId: null, name: m.name }); return { changed: true, entryId: 'pi-name' + X };
+      case 'ask': {
+        // pi's turn: a prompt and an answer appended, then the end pushed after this reply
+        const u = 'pi-u' + X, a = 'pi-a' + X, askId = 'ask' + (n++);
+        append({ type: 'message', id: u, parentId: m.targetId, message: { role: 'user', content: [{ type: 'text', text: m.prompt }] } });
+        append({ type: 'message', id: a, parentId: u, message: { role: 'assistant', content: [{ type: 'text', text: 'answer ' + X }], stopReason: 'stop' } });
+        setImmediate(() => s.write(JSON.stringify({ event: 'askEnded', askId, leafId: a, entryIds: [u, a], answerId: a, aborted: false }) + '\\n'));
+        return { askId, previousLeafId: null, fromLeafId: m.targetId };
+      }
       case 'fork': case 'clone': { const next = path.join(path.dirname(sessionFile), m.op + (n++) + X + '.jsonl'); fs.writeFileSync(next, ''); serve(next); return { cancelled: false, sessionFile: next }; }
     }
     return {};
@@ -147,7 +155,7 @@ function serve(file, done) {
         const m = JSON.parse(buf.slice(0, i));
         buf = buf.slice(i + 1);
         if (m.op === 'label' && m.label === 'fail') s.write(JSON.stringify({ id: m.id, ok: false, code: 'failed', error: 'pi says ' + X }) + '\\n');
-        else s.write(JSON.stringify({ id: m.id, ok: true, data: reply(m) }) + '\\n');
+        else s.write(JSON.stringify({ id: m.id, ok: true, data: reply(m, s) }) + '\\n');
       }
     });
   }).listen(endpoint, () => {
@@ -244,6 +252,9 @@ describe('every command on a hostile session: no terminal control reaches stdout
     { args: ['diff', file, id('nope')], code: 1 },
     { args: ['restore', file, '--undo'], code: 1 },
     { args: ['summarize', file, id('nope'), '--dry-run'], code: 1 },
+    { args: ['ask', file, id('nope'), `q${X}`], code: 1 },
+    // (the session's folder is gone: the message names it)
+    { args: ['ask', file, id('a2'), `q${X}`], code: 1 },
     { args: ['connect', '--status'], env: hostileAgent, shows: 'not connected' },
     { args: ['connect'], env: hostileAgent, shows: 'agent\\x1b]52;c;' },
     { args: ['connect', '--status'], env: hostileAgent, shows: 'connected:' },
@@ -302,7 +313,7 @@ describe('every command on a hostile session: no terminal control reaches stdout
       await exited;
     });
 
-    it('move, label, name, fork and clone print what pi answered, escaped', async () => {
+    it('move, label, name, fork, clone and ask print what pi answered, escaped', async () => {
       const benv = { ...env, PI_TREE_BRIDGE_DIR: bridges };
       const failed: string[] = [];
       for (const args of [
@@ -311,6 +322,7 @@ describe('every command on a hostile session: no terminal control reaches stdout
         ['name', session, 'y'],
         ['fork', session, id('u3')],
         ['clone', session, id('a2')],
+        ['ask', session, id('a2'), `why ${X}`],
       ]) {
         const r = await cli(args, benv);
         try {
@@ -318,6 +330,7 @@ describe('every command on a hostile session: no terminal control reaches stdout
           assert.match(r.err, /via pi/, `${args[0]} went through the fake pi`);
           assertInert(r, `${args[0]} via pi`);
           if (args[0] === 'move') assert.equal(JSON.parse(r.out).leafRecordId, id('pi-rec'));
+          else if (args[0] === 'ask') assert.ok(r.out.includes('answer \\x1b]52;c;') && r.err.includes('leaf pi-a\\x1b]52;c;'), `ask: ${r.out} ${r.err}`);
           else assert.ok(r.out.includes('\\x1b]52;c;'), `${args[0]}: ${r.out}`);
         } catch (e) {
           failed.push((e as Error).message.split('\n')[0]);

@@ -28,10 +28,10 @@ export interface BridgeRecord {
   startedAt: number;
 }
 
-export type BridgeOp = 'state' | 'subscribe' | 'goto' | 'summaryPreview' | 'fork' | 'clone' | 'label' | 'name' | 'compact' | 'restoreCode' | 'codeUndo';
-export const BRIDGE_OPS: readonly BridgeOp[] = ['state', 'subscribe', 'goto', 'summaryPreview', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo'];
+export type BridgeOp = 'state' | 'subscribe' | 'goto' | 'summaryPreview' | 'fork' | 'clone' | 'label' | 'name' | 'compact' | 'restoreCode' | 'codeUndo' | 'ask' | 'abortAsk';
+export const BRIDGE_OPS: readonly BridgeOp[] = ['state', 'subscribe', 'goto', 'summaryPreview', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo', 'ask', 'abortAsk'];
 /** Ops that change the session; they wait for idle (`waitMs`) and honour `key` and `ifLeaf`. */
-export const MUTATING_OPS: readonly BridgeOp[] = ['goto', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo'];
+export const MUTATING_OPS: readonly BridgeOp[] = ['goto', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo', 'ask'];
 
 export interface FileDetails {
   readFiles: string[];
@@ -84,6 +84,14 @@ export interface OpArgs {
   };
   /** Undo (or redo) the last restore of this session. */
   codeUndo: ActionOptions & { redo?: boolean; force?: boolean };
+  /**
+   * Ask from a node: pi's leaf moved there as its /tree moves (a user message: to its parent, so the
+   * prompt goes beside it), the model set when given, then the prompt sent as a user message. Answered
+   * once pi's turn has STARTED (AskData); the turn's progress and end come as `ask*` events.
+   */
+  ask: ActionOptions & { targetId: string; prompt: string; model?: { provider: string; id: string } };
+  /** Abort the turn of that ask if it still runs (its `askEnded` follows, aborted). Never waits for idle. */
+  abortAsk: { askId: string };
 }
 
 export interface RestoreCodeData {
@@ -174,6 +182,24 @@ export interface CompactData {
   previousLeafId: string | null;
 }
 
+export interface AskData {
+  /** Names the turn in the ask events. */
+  askId: string;
+  /** pi's leaf before the move. */
+  previousLeafId: string | null;
+  /** pi's leaf when the prompt went in: the node, or the parent of a user message asked from. */
+  fromLeafId: string | null;
+  /** The `leaf` record the bridge appended for the move (absent when none was needed). */
+  leafRecordId?: string;
+  /** The model of the turn. */
+  model?: { provider: string; id: string };
+}
+
+export interface AbortAskData {
+  /** The turn was running and pi was told to abort it (false: it had ended already). */
+  aborting: boolean;
+}
+
 export interface OpData {
   state: StateData;
   subscribe: StateData;
@@ -186,6 +212,8 @@ export interface OpData {
   compact: CompactData;
   restoreCode: RestoreCodeData;
   codeUndo: CodeUndoData;
+  ask: AskData;
+  abortAsk: AbortAskData;
 }
 
 export type BridgeRequest<O extends BridgeOp = BridgeOp> = { id: string; token: string; op: O } & OpArgs[O];
@@ -215,7 +243,17 @@ export type BridgeEvent =
   | { event: 'idle' }
   | { event: 'entriesAppended'; ids: string[] }
   | { event: 'sessionSwitched'; reason: string; sessionFile?: string }
-  | { event: 'sessionClosed'; reason: string };
+  | { event: 'sessionClosed'; reason: string }
+  /** The asked turn streams: a piece of the answer's text or of the model's thinking. */
+  | { event: 'askDelta'; askId: string; kind: 'text' | 'thinking'; delta: string }
+  /** The asked turn runs a tool (start) or has run it (end). */
+  | { event: 'askTool'; askId: string; phase: 'start' | 'end'; name: string; toolCallId: string; isError?: boolean }
+  /**
+   * The asked turn has ended (pi settled). `entryIds`: what pi appended for it, in order; `answerId`: the
+   * assistant message holding the answer (read its text from the file); `error`: pi's words when the
+   * model call failed. The texts themselves stay in the file (an answer may be longer than a line here).
+   */
+  | { event: 'askEnded'; askId: string; leafId: string | null; entryIds: string[]; answerId?: string; aborted: boolean; error?: string };
 
 // ---- validation (the bridge trusts nothing it reads from the socket) ----
 
@@ -227,6 +265,9 @@ const optId = (v: unknown) => v === undefined || isId(v);
 const strArr = (v: unknown) => Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string' && s.length <= 4096);
 
 const TEXT_MAX = 200_000;
+/** A model's provider or id (pi's models.json names: no line breaks). */
+const isModelPart = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 200 && !/[\r\n]/.test(v);
+export const ASK_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const SHORT_MAX = 1_000;
 
 /** Checks the per-op arguments of a parsed request; returns a message for the first problem. */
@@ -283,6 +324,17 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
     }
     case 'codeUndo':
       return optBool(r.redo) && optBool(r.force) ? undefined : 'redo and force must be booleans';
+    case 'ask': {
+      if (!isId(r.targetId)) return 'targetId must be an entry id';
+      if (typeof r.prompt !== 'string' || !r.prompt.trim() || r.prompt.length > TEXT_MAX) return `prompt must be a non-empty string of at most ${TEXT_MAX} characters`;
+      if (r.model !== undefined) {
+        const m = r.model;
+        if (!isObj(m) || !isModelPart(m.provider) || !isModelPart(m.id)) return 'model must be {provider, id}, two non-empty strings';
+      }
+      return undefined;
+    }
+    case 'abortAsk':
+      return typeof r.askId === 'string' && ASK_ID_RE.test(r.askId) ? undefined : 'askId must be an ask id';
   }
 }
 

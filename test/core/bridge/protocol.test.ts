@@ -21,6 +21,9 @@ describe('parseRequest', () => {
       { op: 'label', entryId: 'a1b2c3d4' },
       { op: 'name', name: '' },
       { op: 'compact', customInstructions: 'focus' },
+      { op: 'ask', targetId: 'a1b2c3d4', prompt: 'why?', waitMs: 0, key: 'k-2' },
+      { op: 'ask', targetId: 'a1b2c3d4', prompt: 'why?', model: { provider: 'openrouter', id: 'anthropic/claude' }, ifLeaf: 'a1b2c3d5' },
+      { op: 'abortAsk', askId: 'Vx_1-z' },
     ]) {
       const r = parseRequest(line(o), ok);
       assert.ok(r.ok, `${JSON.stringify(o)}: ${!r.ok && r.error}`);
@@ -48,6 +51,16 @@ describe('parseRequest', () => {
       [line({ op: 'fork', entryId: 'ok', position: 'after' }), 'bad-args', false],
       [line({ op: 'label', entryId: 'ok', label: 'x'.repeat(1001) }), 'bad-args', false],
       [line({ op: 'name', name: 7 }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok' }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: ' \n ' }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: 'x'.repeat(200_001) }), 'bad-args', false],
+      [line({ op: 'ask', targetId: '../x', prompt: 'q' }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: 'q', model: 'loop/m' }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: 'q', model: { provider: 'loop', id: '' } }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: 'q', model: { provider: 'lo\nop', id: 'm' } }), 'bad-args', false],
+      [line({ op: 'ask', targetId: 'ok', prompt: 'q', waitMs: -1 }), 'bad-args', false],
+      [line({ op: 'abortAsk' }), 'bad-args', false],
+      [line({ op: 'abortAsk', askId: 'a b' }), 'bad-args', false],
     ];
     for (const [text, code, fatal] of cases) {
       const r = parseRequest(text, ok);
