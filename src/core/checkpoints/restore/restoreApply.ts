@@ -75,6 +75,8 @@ export interface ApplyOptions {
   cwdVouched?: boolean;
   /** Files outside the working folder (absolute paths) the user confirmed by name. */
   confirmed?: ReadonlySet<string>;
+  /** Files adopted from another session's folder (the journal says so; no manifest records it). */
+  adopted?: boolean;
   /** Move the conversation as well; called after the files, undone with them if it fails. */
   /** `run` may resolve with the leaf it landed on (pi's rule puts it on a user message's parent). */
   moveLeaf?: { targetId: string | null; fromId?: string | null; run: () => Promise<void | { leafId: string | null }> };
@@ -142,6 +144,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     madeDirs: [],
     ...(Object.keys(kept).length ? { kept } : {}),
     ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
+    ...(o.adopted ? { adopted: true as const } : {}),
     ...(o.moveLeaf ? { leaf: { targetId: o.moveLeaf.targetId, moved: false, ...(o.moveLeaf.fromId !== undefined ? { fromId: o.moveLeaf.fromId } : {}) } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
