@@ -6,7 +6,7 @@
 // header `parentSession` = the source, `cwd` = the variant's folder, placed beside the source so family
 // links find it). Discarding removes the folder and its store, never through a link and only inside the
 // variants root; the session file stays unless asked.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalCwd, checkoutCode, dropCheckout, NoRoomError, readCheckpointSettings, sessionCode, variantsRoot, type CheckpointSettings } from '../checkpoints/index.js';
 import { newSessionId } from '../format/ids.js';
@@ -97,6 +97,15 @@ export async function makeVariant(o: MakeVariantOptions): Promise<VariantRecord>
   }
 }
 
+const exists = (p: string) => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const isNoSpace = (e: unknown) => ['ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException)?.code ?? '');
 
 export interface DiscardOptions {
@@ -117,6 +126,8 @@ export interface DiscardOptions {
 export async function discardVariant(agentDir: string, rec: VariantRecord, o: DiscardOptions = {}): Promise<{ sessionTrashed?: string }> {
   if (rec.state === 'running' && alive(rec.pid) && !o.force) throw new Error(`the variant is running (pid ${rec.pid}); stop it first`);
   const dir = variantDir(agentDir, rec.project, rec.id);
+  const bad = [variantsRoot(agentDir), projectVariants(agentDir, rec.project), dir].find((d) => exists(d) && !isRealFolder(d));
+  if (bad) throw new Error(`${bad} is not a folder pi-tree made (a link?); nothing was removed`);
   // (the record's folder is data: only one directly in the variant's own folder is the store's key)
   const folder = join(dir, folderName(rec.project));
   await dropCheckout(agentDir, { folder: isRealFolder(folder) ? realpathSync.native(folder) : folder, sessionId: rec.id, project: rec.project, storeRoot: rec.code?.storeRoot, program: o.program, env: o.env });
