@@ -40,7 +40,9 @@ export async function adopt(argv: string[], io: CliIO): Promise<number> {
   }
   const outside = needsConfirming(plan, t.sc.cwdVouched);
   if (outside.length && !values['allow-outside']) {
-    io.err(`the working folder ${safeText(t.sc.cwd)} is not where pi keeps the session nor where you run pi-tree; ${outside.length} file(s) would be written there: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`);
+    io.err(
+      `the working folder ${safeText(t.sc.cwd)} is not where pi keeps the session nor where you run pi-tree; ${outside.length} file(s) would be written there: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`,
+    );
     return 1;
   }
   const r = await adoptVariant(t, plan, { force: !!values.force, confirmed: new Set(values['allow-outside'] ? outside : []) });

@@ -14,7 +14,7 @@ export { codeEntries, deleteCheckpoints, diffCode, diffStates, sessionCode, type
 export { needsConfirming, OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from './restore/restoreApply.js';
 export { finishPending, pendingJournals, planCode, redoCode, undoAdopt, undoCode, writeAdopt, writeCode } from './restore/restoreCode.js';
 export { checkoutCode, CodeUnknownError, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
-export { planAdopt, type AdoptFrom } from './restore/adoptPlan.js';
+export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
 export { SessionCheckpoints } from './store/manifests.js';

@@ -6,8 +6,8 @@
 // - variantDeps.ts     dependency folders brought into its folder (the `variants` settings);
 // - variantAdopt.ts    its file changes adopted into the user's folder, and undone;
 // - variantGuard.ts    the tool calls its pi may not make (writes into the user's folder).
-export { makeVariant, discardVariant, sessionDeleted, type MakeVariantOptions, type DiscardOptions } from './variants.js';
-export { listVariants, readRecord, updateVariant, variantAt, variantOfSession, type ListedVariant, type VariantRecord, type VariantState } from './variantRecords.js';
-export { DEFAULT_VARIANT_SETTINGS, readVariantSettings, type DepsMode, type DepsResult, type VariantSettings } from './variantDeps.js';
-export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptOptions, type AdoptTarget, type AdoptWriteOptions } from './variantAdopt.js';
+export { makeVariant, discardVariant, sessionDeleted } from './variants.js';
+export { listVariants, readRecord, updateVariant, variantOfSession, type VariantRecord } from './variantRecords.js';
+export { DEFAULT_VARIANT_SETTINGS, readVariantSettings, type VariantSettings } from './variantDeps.js';
+export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from './variantAdopt.js';
 export { variantGuard, type VariantGuard } from './variantGuard.js';

@@ -94,7 +94,9 @@ export async function bringDeps(project: string, folder: string, o: DepsOptions)
     const bytes = walks.reduce((n, w) => n + w.walk.bytes + w.walk.files.length * 4096, 0);
     const free = (o.freeBytes ?? freeBytesOf)(folder);
     if (free !== undefined && bytes + 1024 * 1024 > free)
-      throw new NoRoomError(`the disk has ${(free / 1e6).toFixed(1)} MB free where the variant goes and its dependency folders (${found.join(', ')}) take about ${(bytes / 1e6).toFixed(1)} MB; nothing was kept`);
+      throw new NoRoomError(
+        `the disk has ${(free / 1e6).toFixed(1)} MB free where the variant goes and its dependency folders (${found.join(', ')}) take about ${(bytes / 1e6).toFixed(1)} MB; nothing was kept`,
+      );
   }
   const leftOut: DepsResult['leftOut'] = [];
   const links: string[] = [];

@@ -109,10 +109,11 @@ export function updateVariant(agentDir: string, project: string, id: string, pat
 export function listVariants(agentDir: string, project?: string): ListedVariant[] {
   const homes = project ? [projectVariants(agentDir, project)] : subfolders(variantsRoot(agentDir));
   const out: ListedVariant[] = [];
-  for (const home of homes) for (const dir of subfolders(home)) {
-    const rec = readRecordIn(dir);
-    if (rec) out.push(rec);
-  }
+  for (const home of homes)
+    for (const dir of subfolders(home)) {
+      const rec = readRecordIn(dir);
+      if (rec) out.push(rec);
+    }
   return out.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
 }
 

@@ -130,7 +130,14 @@ export async function discardVariant(agentDir: string, rec: VariantRecord, o: Di
   if (bad) throw new Error(`${bad} is not a folder pi-tree made (a link?); nothing was removed`);
   // (the record's folder is data: only one directly in the variant's own folder is the store's key)
   const folder = join(dir, folderName(rec.project));
-  await dropCheckout(agentDir, { folder: isRealFolder(folder) ? realpathSync.native(folder) : folder, sessionId: rec.id, project: rec.project, storeRoot: rec.code?.storeRoot, program: o.program, env: o.env });
+  await dropCheckout(agentDir, {
+    folder: isRealFolder(folder) ? realpathSync.native(folder) : folder,
+    sessionId: rec.id,
+    project: rec.project,
+    storeRoot: rec.code?.storeRoot,
+    program: o.program,
+    env: o.env,
+  });
   removeVariantDir(agentDir, rec.project, rec.id);
   if (o.deleteSession && rec.sessionFile) return { sessionTrashed: await (o.repo ?? new SessionRepository({ agentDir })).delete(rec.sessionFile).catch(() => undefined) };
   return {};
@@ -156,4 +163,3 @@ function removeVariantDir(agentDir: string, project: string, id: string): void {
   if (!isRealFolder(variantsRoot(agentDir)) || !isRealFolder(home) || !isRealFolder(dir)) return;
   rmSync(dir, { recursive: true, force: true });
 }
-

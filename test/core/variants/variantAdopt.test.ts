@@ -73,7 +73,12 @@ describe('adopting a variant', () => {
 
     const forced = s.cli('adopt', s.rec.sessionFile!, '--force', '--json');
     assert.equal(forced.status, 0, forced.stderr);
-    assert.deepEqual(JSON.parse(forced.stdout).written.map((f: string) => f.slice(s.cwd.length + 1)).sort(), ['a.txt', 'c.txt', 'm.txt', 'new.txt', 'u.txt']);
+    assert.deepEqual(
+      JSON.parse(forced.stdout)
+        .written.map((f: string) => f.slice(s.cwd.length + 1))
+        .sort(),
+      ['a.txt', 'c.txt', 'm.txt', 'new.txt', 'u.txt'],
+    );
     assert.equal(s.read('a.txt'), 'a by the variant\n');
     assert.equal(s.read('new.txt'), 'new from the variant\n');
     assert.equal(existsSync(join(s.cwd, 'c.txt')), false);

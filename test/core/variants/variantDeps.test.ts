@@ -83,7 +83,10 @@ describe('dependency folders in a variant', () => {
     const p = variantProject();
     assert.deepEqual(readVariantSettings(p.agentDir), DEFAULT_VARIANT_SETTINGS);
     mkdirSync(join(p.agentDir, 'pi-tree'), { recursive: true });
-    writeFileSync(join(p.agentDir, 'pi-tree', 'settings.json'), JSON.stringify({ variants: { dependencies: 'hardlink', dependencyFolders: ['node_modules', '../up', 'target'], installCommand: 'npm ci' } }));
+    writeFileSync(
+      join(p.agentDir, 'pi-tree', 'settings.json'),
+      JSON.stringify({ variants: { dependencies: 'hardlink', dependencyFolders: ['node_modules', '../up', 'target'], installCommand: 'npm ci' } }),
+    );
     assert.deepEqual(readVariantSettings(p.agentDir), { dependencies: 'copy', dependencyFolders: ['node_modules', 'target'], installCommand: [] }, 'no hard links; no folder names with a slash');
   });
 });

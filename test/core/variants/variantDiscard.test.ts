@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { projectStore } from '../../../src/core/checkpoints/index.js';
 import { CheckpointStore } from '../../../src/core/checkpoints/store/store.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/checkpoints/store/storePaths.js';
-import { discardVariant, listVariants, makeVariant, sessionDeleted, updateVariant } from '../../../src/core/variants/index.js';
+import { discardVariant, listVariants, makeVariant, sessionDeleted, updateVariant, variantOfSession } from '../../../src/core/variants/index.js';
 import { variantProject, write } from '../../support/variantProject.js';
 
 async function withVariant() {
@@ -81,6 +81,8 @@ describe('discarding a variant', () => {
 
   it('deleting a variant’s session removes its folder; another session’s delete touches no variant', async () => {
     const v = await withVariant();
+    assert.equal(variantOfSession(v.agentDir, v.rec.sessionFile!, v.rec.folder)?.id, v.rec.id, 'a session file tells its variant');
+    assert.equal(variantOfSession(v.agentDir, v.sim.file, v.cwd), undefined);
     assert.equal(await sessionDeleted(v.agentDir, { cwd: v.cwd, id: 'x' }), false);
     assert.equal(await sessionDeleted(v.agentDir, { cwd: v.rec.folder, id: 'another-id' }), false, 'a session whose id is not the variant’s');
     assert.ok(existsSync(v.rec.folder));

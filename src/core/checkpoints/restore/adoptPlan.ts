@@ -83,7 +83,12 @@ export async function planAdopt(sc: SessionCode, from: AdoptFrom): Promise<Resto
       reason = `pi-tree cannot tell whether it changed in your folder: ${B.why}`;
     } else if (!sameSide(U, B)) {
       action = 'conflict';
-      reason = U.kind === 'unknown' ? U.why : B.kind === 'absent' ? 'created in your folder since the node, and the variant created it too' : 'changed in your folder since the node (by you, or a later turn)';
+      reason =
+        U.kind === 'unknown'
+          ? U.why
+          : B.kind === 'absent'
+            ? 'created in your folder since the node, and the variant created it too'
+            : 'changed in your folder since the node (by you, or a later turn)';
     } else action = T.kind === 'absent' ? 'delete' : U.kind === 'absent' ? 'create' : 'modify';
     items.push({ key, path, action, now: sideInfo(U), target: sideInfo(T), latest: sideInfo(B), ...(reason ? { reason } : {}) });
     const perm = T.kind === 'file' ? permIn(from.folder, key) : undefined;

@@ -66,7 +66,8 @@ const BLOCK = 4096;
 const SPARE = 1024 * 1024;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-const noSpace = (e: unknown) => /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded/.test(`${(e as Error)?.message ?? e}\n${(e as GitError)?.stderr ?? ''}\n${(e as NodeJS.ErrnoException)?.code ?? ''}`);
+const noSpace = (e: unknown) =>
+  /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded/.test(`${(e as Error)?.message ?? e}\n${(e as GitError)?.stderr ?? ''}\n${(e as NodeJS.ErrnoException)?.code ?? ''}`);
 
 /**
  * Writes the code at `entryId` of `sc`'s session into `folder` (empty; the caller made it and removes it
