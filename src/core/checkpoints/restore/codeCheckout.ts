@@ -86,31 +86,47 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
   }
   if (readdirSync(folder).length) throw new Error(`${folder} is not empty`);
   const base = state.base;
-  const listed = readLsTreeSized(await source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', base.tree]));
-  const leftOut: CheckoutResult['leftOut'] = listed.invalid.map((path) => ({ path, why: 'a name that is not UTF-8' }));
-  const unknown: CheckoutResult['unknown'] = [];
-  const notes = [...state.notes];
-  const files = listed.files.filter((f) => {
-    const bad = badName(f.path);
-    if (bad) leftOut.push({ path: f.path, why: bad });
-    return !bad && !sc.excluded?.(f.path);
-  });
-  const overlayBytes = [...state.overlay.values()].reduce((n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0), 0);
-  const bytes = files.reduce((n, f) => n + f.size, 0) + overlayBytes;
-  const need = bytes + (files.length + state.overlay.size) * BLOCK + SPARE;
-  const free = (o.freeBytes ?? freeBytes)(folder);
-  if (free !== undefined && need > free) throw new NoRoomError(`the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`);
-
   const where = projectStore(sc.opts.agentDir, folder);
   if (inside(checkpointsRoot(sc.opts.agentDir), where.root) === undefined) throw new Error(`the folder's store would be outside pi-tree's checkpoints (${where.root})`);
-  let store: CheckpointStore | undefined;
   try {
-    store = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, { program: sc.opts.program, env: sc.opts.env });
-    store.borrowObjects(source);
-    const index = store.indexFile(o.sessionId);
-    rmSync(index, { force: true });
-    if (files.length === listed.files.length && !listed.invalid.length) await store.run(['read-tree', base.tree], { index });
-    else await store.run(['update-index', '-z', '--index-info'], { index, input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join('') });
+    // The listing (names, links, sizes) beside the folder's store and its index made (two cores):
+    // nothing is written into the folder before the names are checked and the room is known.
+    const made = (async () => {
+      const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, { program: sc.opts.program, env: sc.opts.env });
+      s.borrowObjects(source);
+      const index = s.indexFile(o.sessionId);
+      rmSync(index, { force: true });
+      // (git refuses a tree with a name that leads out: then the index is made from the checked list)
+      const read = await s.run(['read-tree', base.tree], { index }).then(
+        () => true,
+        () => false,
+      );
+      return { s, index, read };
+    })();
+    const [listing, ready] = await Promise.allSettled([source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', base.tree]).then(readLsTreeSized), made]);
+    if (listing.status === 'rejected') throw listing.reason;
+    if (ready.status === 'rejected') throw ready.reason;
+    const store = ready.value.s;
+    const listed = listing.value;
+    const index = ready.value.index;
+    const leftOut: CheckoutResult['leftOut'] = listed.invalid.map((path) => ({ path, why: 'a name that is not UTF-8' }));
+    const unknown: CheckoutResult['unknown'] = [];
+    const notes = [...state.notes];
+    const files = listed.files.filter((f) => {
+      const bad = badName(f.path);
+      if (bad) leftOut.push({ path: f.path, why: bad });
+      return !bad && !sc.excluded?.(f.path);
+    });
+    const overlayBytes = [...state.overlay.values()].reduce((n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0), 0);
+    const bytes = files.reduce((n, f) => n + f.size, 0) + overlayBytes;
+    const need = bytes + (files.length + state.overlay.size) * BLOCK + SPARE;
+    const free = (o.freeBytes ?? freeBytes)(folder);
+    if (free !== undefined && need > free) throw new NoRoomError(`the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`);
+    const whole = files.length === listed.files.length && !listed.invalid.length;
+    if (!whole || !ready.value.read) {
+      rmSync(index, { force: true });
+      await store.run(['update-index', '-z', '--index-info'], { index, input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join('') });
+    }
     await store.run(['checkout-index', '-a', '-u'], { index });
 
     // What the calls after the snapshot did, and the private modes the node recorded.
@@ -165,7 +181,8 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
     for (const k of update) remove.delete(k);
     if (remove.size) await store.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: [...remove].join('\0') + '\0' });
     if (update.size) await store.run(['update-index', '-z', '--add', '--stdin'], { index, input: [...update].join('\0') + '\0' });
-    const tree = readId(await store.run(['write-tree'], { index }));
+    // (the snapshot's tree itself when nothing came on top of it or was left out)
+    const tree = whole && !remove.size && !update.size ? base.tree : readId(await store.run(['write-tree'], { index }));
     const commit = writeLooseObject(store.where.gitDir, 'commit', Buffer.from(commitText(tree, `checkout ${entryId}`, new Date())));
     // The project store keeps the snapshot the folder borrows; the folder's store its own tree.
     await source.keep(o.sessionId, 'checkout-base', base.commit);
