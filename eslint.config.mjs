@@ -18,6 +18,12 @@ const checkpointsDoor = {
   message: 'Import checkpoints through their door, src/core/checkpoints/index.ts.',
 };
 
+/** Variants have one door too (src/core/variants/index.ts). */
+const variantsDoor = {
+  group: ['**/core/variants/**', '!**/core/variants/index.js'],
+  message: 'Import variants through their door, src/core/variants/index.ts.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.tools/**', 'test-results/**', '.bench/**', '.demo/**', '.prof/**'] },
   js.configs.recommended,
@@ -37,16 +43,28 @@ export default tseslint.config(
     { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
     piExtension(d, 'src/core is the bottom layer: the pi extension (src/bridge) sits above it.'),
   ]),
+  // src/core/variants: checkpoints only through their door.
+  layer(
+    ['src/core/variants/*.ts'],
+    [
+      { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
+      { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
+      piExtension(2, 'src/core is the bottom layer: the pi extension (src/bridge) sits above it.'),
+      { group: ['../checkpoints/**', '!../checkpoints/index.js'], message: checkpointsDoor.message },
+    ],
+  ),
   // src/bridge: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
   ...byDepth('src/bridge', [1], () => [
     { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/bridge runs inside pi: it imports only src/core, the protocol and pi.' },
     checkpointsDoor,
+    variantsDoor,
   ]),
   // The CLI: the core, never VS Code, the host, the webview or the pi extension (it reaches pi through core/bridge).
   ...byDepth('src/cli', [1, 2], (d) => [
     { group: ['vscode', '**/host/**', '**/webview/**'], message: 'The CLI runs without VS Code: it imports src/core.' },
     piExtension(d, 'The CLI talks to pi through src/core/bridge, not the pi extension.'),
     checkpointsDoor,
+    variantsDoor,
   ]),
   layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './bridge/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
   // The host: the core and the protocol; the webview is a separate program and the pi extension another process.
@@ -54,6 +72,7 @@ export default tseslint.config(
     { group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.' },
     piExtension(d, 'The pi extension (src/bridge) runs in pi: the host reaches it through src/core/bridge.'),
     checkpointsDoor,
+    variantsDoor,
   ]),
   layer(
     ['src/protocol.ts', 'src/protocolValidation.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],

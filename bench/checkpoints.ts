@@ -34,7 +34,7 @@ const RESTORE_WHY =
 const TIMEOUT_MS = 600_000;
 
 /** The generated project of `files` files (made once, kept in .bench/checkpoints/). */
-function project(files: number): GeneratedProject {
+export function project(files: number): GeneratedProject {
   const dir = join(DIR, `project-${files}`);
   const stamp = join(DIR, `project-${files}.json`);
   if (existsSync(stamp)) {
@@ -60,7 +60,7 @@ function project(files: number): GeneratedProject {
 }
 
 /** This process's CPU time plus that of its finished children (git), in ms. */
-function cpuMs(): number {
+export function cpuMs(): number {
   const own = process.cpuUsage();
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -8,6 +8,7 @@ import { compare, exportCmd, files } from './cli/compareCommands.js';
 import { connect, disconnect } from './cli/connect.js';
 import { runCompact, runSummarize } from './cli/summarize.js';
 import { checkpoints, diff, restore } from './cli/codeCommands.js';
+import { adopt } from './cli/adoptCommand.js';
 import { routed } from './cli/bridgeRouting.js';
 import { ask } from './cli/ask.js';
 import type { CliIO, Streams } from './cli/io.js';
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   checkpoints,
   restore,
   diff,
+  adopt,
   connect,
   disconnect,
 };
@@ -111,6 +113,11 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    --conversation moves the leaf there too
   pi-tree restore FILE --undo|--redo [--force]     put back what the last restore replaced (or redo it)
   pi-tree diff FILE A [B] [--name-only] [--json]   the code at A against the code at B (default: now)
+  pi-tree adopt VARIANT_FILE [--dry-run] [--force] [--json] [--allow-outside]
+                                                   bring a variant's file changes into the working
+                                                   folder (only what it changed since its node; a file
+                                                   changed there since is a conflict: exit 1 unless --force)
+  pi-tree adopt VARIANT_FILE --undo [--force]      put back what the variant's last adopt replaced
   pi-tree connect [--status]                       install the pi-tree bridge for every pi session
                                                    (pi's settings.json, as VS Code's Connect does)
   pi-tree disconnect                               take it out again, settings.json as it was

@@ -9,6 +9,7 @@ import { LiveBridge, pendingRuns } from './live.js';
 import { mutate } from './ops.js';
 import { parseHumanCommand, USAGE } from './human.js';
 import { wireCheckpoints } from './checkpoints.js';
+import { wireVariantGuard } from './variantGuard.js';
 
 export default function piTreeBridge(pi: ExtensionAPI): void {
   let live: LiveBridge | undefined;
@@ -83,6 +84,8 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
   pi.on('session_compact', refresh);
   pi.on('session_compact_failed', refresh);
   pi.on('session_info_changed', refresh);
+  // (before capture: a call the guard blocks takes no snapshot)
+  wireVariantGuard(pi);
   wireCheckpoints(pi);
 }
 

@@ -5,15 +5,18 @@
 // - capture/  snapshots as the bridge takes them inside pi, from the folder watcher's list or git's walk;
 // - code/     the code at an entry (a snapshot and the recorded calls after it), and compared;
 // - restore/  a restore planned, written with its journal, undone, redone, and finished after a kill;
-//             the conversation's move is the caller's (the journal says when it is due).
+//             the conversation's move is the caller's (the journal says when it is due); the code at an
+//             entry checked out into a new folder, and that folder's changes adopted.
 export { Capture } from './capture/capture.js';
 export { captureBlocked } from './capture/captureScope.js';
 export type { Side } from './code/codeState.js';
 export { codeAt } from './code/codeState.js';
 export { codeEntries, deleteCheckpoints, diffCode, diffStates, sessionCode, type CodeChange, type SessionCode } from './code/sessionCode.js';
 export { needsConfirming, OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from './restore/restoreApply.js';
-export { codeBetween, finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, undoCode, writeCode } from './restore/restoreCode.js';
+export { codeBetween, finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, undoAdopt, undoCode, writeAdopt, writeCode } from './restore/restoreCode.js';
+export { checkoutCode, CodeUnknownError, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
+export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
 export { SessionCheckpoints } from './store/manifests.js';
-export { canonicalCwd, captureEnabled, DEFAULT_EXCLUDES, projectStore, readCheckpointSettings, settingsFile } from './store/storePaths.js';
+export { canonicalCwd, captureEnabled, DEFAULT_EXCLUDES, projectKey, projectStore, readCheckpointSettings, settingsFile, variantsRoot, type CheckpointSettings } from './store/storePaths.js';

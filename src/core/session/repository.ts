@@ -212,20 +212,23 @@ export class SessionRepository {
     return { file: await this.clone(session, rec.parentId), text };
   }
 
-  /** pi's /clone (createBranchedSession): a new session holding the root→entry path. */
-  async clone(session: Session, entryId: string | null = session.leafId): Promise<string> {
+  /**
+   * pi's /clone (createBranchedSession): a new session holding the root→entry path. `as`: the new
+   * header's `cwd` (a variant runs in a folder of its own) and id; the file still goes beside the source.
+   */
+  async clone(session: Session, entryId: string | null = session.leafId, as: { cwd?: string; id?: string } = {}): Promise<string> {
     refuseNewer(session, 'clone');
     if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
     const at = session.index.lookup(entryId);
     if (at < 0) throw new EntryNotFoundError(entryId);
-    return this.writeBranched(session, at);
+    return this.writeBranched(session, at, as);
   }
 
   /**
    * Writes the new session holding the path root→record `leaf` (-1: none), streamed: the path's lines
    * are read, re-chained and written a batch at a time, so memory does not grow with the session.
    */
-  private async writeBranched(session: Session, leaf: number): Promise<string> {
+  private async writeBranched(session: Session, leaf: number, as: { cwd?: string; id?: string } = {}): Promise<string> {
     if (!session.path) throw new Error('An in-memory session cannot be forked to a file.');
     const index = session.index;
     const path = index.branchIdx(leaf);
@@ -233,7 +236,7 @@ export class SessionRepository {
     const labelTargets = new Set(index.labels.keys());
     const copiedTargets = new Set<string>();
     const src = session.path;
-    const header = makeHeader(typeof session.header.cwd === 'string' ? session.header.cwd : '', src);
+    const header = makeHeader(as.cwd ?? (typeof session.header.cwd === 'string' ? session.header.cwd : ''), src, as.id);
     const dir = dirname(src);
     const file = this.fileName(dir, header);
     await writeFileAtomic(

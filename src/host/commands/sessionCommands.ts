@@ -6,6 +6,7 @@ import { hasUserMessages, userMessageLabels } from '../../core/listing/messageLa
 import type { Session } from '../../core/session/session.js';
 import { log } from '../platform/log.js';
 import { deleteCheckpoints } from '../../core/checkpoints/index.js';
+import { sessionDeleted } from '../../core/variants/index.js';
 import { ROW_OPEN_COMMAND } from '../sessions/sessionsView.js';
 import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';
@@ -169,6 +170,8 @@ async function deleteSession(host: Host, file: string): Promise<void> {
   host.repo().cache.forget(file);
   // Its checkpoints go with it (the trash keeps the session file; the code it knew stays in its record).
   if (info?.cwd && info.id) await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) => log().warn(`checkpoints of ${file}: ${String(e)}`));
+  // A variant's session takes its folder with it.
+  if (info?.cwd && info.id) await sessionDeleted(host.repo().agentDir, { cwd: info.cwd, id: info.id }).catch((e: unknown) => log().warn(`the variant folder of ${file}: ${String(e)}`));
   view.scheduleRefresh(0);
 }
 

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { lstatOrUndefined } from '../store/storeFiles.js';
 import { privateBits } from '../fileMode.js';
-import { canonicalCwd, type CheckpointSettings } from '../store/storePaths.js';
+import { canonicalCwd, variantsRoot, type CheckpointSettings } from '../store/storePaths.js';
 import { canonicalPath, inside, underPrefix } from '../store/storeScope.js';
 
 /** The setting that opts a folder in (VS Code), and the settings.json field it writes. */
@@ -36,7 +36,9 @@ export interface BlockOptions {
  */
 export function captureBlocked(settings: CheckpointSettings, cwd: string, o: BlockOptions = {}): string | undefined {
   const real = canonicalCwd(cwd);
-  for (const d of [o.agentDir, ...(o.privateDirs ?? [])]) {
+  // (a variant's folder lies in the agent dir, but holds a project's code: captured as a project)
+  const variant = !!o.agentDir && !!inside(canonicalPath(variantsRoot(o.agentDir)), real);
+  for (const d of [variant ? undefined : o.agentDir, ...(o.privateDirs ?? [])]) {
     if (d && inside(canonicalPath(d), real) !== undefined) return `the working folder is inside pi's own folder (${d}), whose files checkpoints never hold`;
   }
   if (settings.allowedFolders.some((f) => canonicalCwd(f) === real)) return undefined;

@@ -12,7 +12,7 @@ import { bashFiles } from '../../changes/bashFiles.js';
 import { contentBefore, resolveToolPath } from '../../changes/fileHistory.js';
 import type { Session } from '../../session/session.js';
 import type { EntrySnapshot, SessionCheckpoints } from '../store/manifests.js';
-import type { SnapshotLine } from '../store/manifestLines.js';
+import type { SkippedFile, SnapshotLine } from '../store/manifestLines.js';
 import { callsOn, type RecordedCall } from './recordedCalls.js';
 
 export type Side = { kind: 'file'; sha: string; mode: number; bytes?: Buffer } | { kind: 'absent' } | { kind: 'unknown'; why: string };
@@ -180,10 +180,17 @@ function outsideSide(base: NonNullable<CodeState['base']>, key: string): Side {
   return x.sha === null ? ABSENT : { kind: 'file', sha: x.sha, mode: x.mode };
 }
 
+const SKIP_WORDS: Partial<Record<SkippedFile['why'], string>> = {
+  size: 'larger than the size limit',
+  'not-known': 'its content was not known where the folder was made',
+  'link-leads-out': 'a link that leads out of the folder',
+  'bad-name': 'a name that would lead out of the folder',
+};
+
 /** Paths that a snapshot leaves out on purpose (ignored, too large, skipped): their reason. */
 async function uncaptured(ctx: CodeContext, base: SnapshotLine, keys: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const s of base.skipped?.files ?? []) if (keys.includes(s.path)) out.set(s.path, `not captured (${s.why === 'size' ? 'larger than the size limit' : s.why})`);
+  for (const s of base.skipped?.files ?? []) if (keys.includes(s.path)) out.set(s.path, `not captured (${SKIP_WORDS[s.why] ?? s.why})`);
   const store = ctx.checkpoints.store!;
   const ignored = await store.ignored(keys.filter((k) => !out.has(k)));
   for (const k of ignored) out.set(k, 'ignored by .gitignore or pi-tree\u2019s excludes: never captured');

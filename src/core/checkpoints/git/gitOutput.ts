@@ -1,7 +1,7 @@
 // Every git output pi-tree reads, parsed here and nowhere else (git's formats, as git-scm documents them
 // and test/core/checkpoints/git/gitOutput.test.ts checks on output captured from git): NUL and line
 // lists, object ids of SHA-1 (40 hex) or SHA-256 (64 hex) repositories, `cat-file --batch` and
-// `--batch-check`, tree objects, `ls-tree -z`, `diff-tree -z` (raw), `count-objects -v`, `git version`.
+// `--batch-check`, tree objects, `ls-tree -z` (and `-l`), `diff-tree -z` (raw), `count-objects -v`, `git version`.
 
 import { isUtf8 } from 'node:buffer';
 
@@ -137,6 +137,27 @@ export function readLsTree(out: Buffer): { path: string; file: TreeFile; type: s
     const [mode, type, sha] = rec.slice(0, tab).split(' ');
     return { path: rec.slice(tab + 1), type, file: { mode: parseInt(mode, 8), sha } };
   });
+}
+
+/**
+ * `ls-tree -r -l -z` records: "<mode> <type> <id> <size, padded with spaces>\t<path>" (the size is `-`
+ * for a tree or a submodule), as raw bytes: a path that is not valid UTF-8 is kept apart in `invalid`.
+ */
+export function readLsTreeSized(out: Buffer): { files: { path: string; file: TreeFile; size: number }[]; invalid: string[] } {
+  const files: { path: string; file: TreeFile; size: number }[] = [];
+  const invalid: string[] = [];
+  for (let at = 0; at < out.length;) {
+    let end = out.indexOf(0, at);
+    if (end < 0) end = out.length;
+    const tab = out.indexOf(0x09, at);
+    if (tab < 0 || tab > end) throw new Error('git ls-tree printed a record without a path');
+    const [mode, type, sha, size] = out.toString('latin1', at, tab).split(/ +/);
+    const name = out.subarray(tab + 1, end);
+    if (!isUtf8(name)) invalid.push(name.toString('utf8'));
+    else if (type === 'blob') files.push({ path: name.toString('utf8'), file: { mode: parseInt(mode, 8), sha }, size: Number(size) || 0 });
+    at = end + 1;
+  }
+  return { files, invalid };
 }
 
 /** One path of `diff-tree -z` (raw): each side's mode and id, null where the path is absent. */

@@ -90,6 +90,8 @@ export interface ApplyOptions {
    * back (putBackFiles).
    */
   leaf?: { targetId: string | null; fromId?: string | null };
+  /** Files adopted from another session's folder (the journal says so; no manifest records it). */
+  adopted?: boolean;
 }
 
 const agentSide = (s: Side | undefined): AgentSide | undefined => (s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined);
@@ -154,6 +156,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     madeDirs: [],
     ...(Object.keys(kept).length ? { kept } : {}),
     ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
+    ...(o.adopted ? { adopted: true as const } : {}),
     ...(o.leaf ? { leaf: { targetId: o.leaf.targetId, moved: false, ...(o.leaf.fromId !== undefined ? { fromId: o.leaf.fromId } : {}) } } : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);

@@ -14,6 +14,7 @@ import { SessionCheckpoints } from '../store/manifests.js';
 import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
 import {
   applyRestore,
+  lastDone,
   leafLanded,
   PlanChangedError,
   putBackFiles,
@@ -193,6 +194,27 @@ async function flipCode(sc: SessionCode, step: 'undo' | 'redo', o: CodeFlipOptio
 }
 
 /**
+ * Writes an adopt plan (adoptPlan.ts: another folder's changes) into the session's working folder: one
+ * restore of the project at a time, the journal kept under `journalOf` (the session whose files they
+ * are; its undo names it), nothing recorded in a manifest.
+ */
+export async function writeAdopt(sc: SessionCode, plan: RestorePlan, o: CodeWriteOptions & { journalOf: string }): Promise<ApplyResult> {
+  const { journalOf, ...rest } = o;
+  return withRestoreLock(sc, () =>
+    applyRestore(plan, { merge: gitMerger(sc), ...rest, restoresDir: sc.restoresDir, sessionFile: journalOf, cwd: sc.cwd, from: plan.from.entryId, cwdVouched: sc.cwdVouched, adopted: true }),
+  );
+}
+
+/** Puts back what the last adopt of `journalOf`'s files into the session's folder replaced. */
+export async function undoAdopt(sc: SessionCode, journalOf: string, o: Pick<CodeFlipOptions, 'force'> = {}): Promise<FlipResult> {
+  return withRestoreLock(sc, async () => {
+    const j = lastDone(sc.restoresDir, journalOf);
+    if (!j?.adopted) throw new Error('there is no adopt of this variant to undo');
+    return undoLast(sc.restoresDir, { force: o.force, sessionFile: journalOf });
+  });
+}
+
+/**
  * A three-way merge with git's merge-file. base: the agent's version the file now was made from (so
  * what the user added is their change, kept), ours: the file now, theirs: the node's. What both changed
  * comes out with conflict markers, counted, for the user to settle in the editor.
@@ -237,7 +259,8 @@ const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({ sha: 
 async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' | 'redo', skipped: readonly string[]): Promise<void> {
   const store = sc.checkpoints.store;
   const sessionId = j.sessionId ?? sc.checkpoints.sessionId;
-  if (!store || !sessionId || (step === 'undo' && j.from === undefined)) return;
+  // (files adopted from a variant move no session's code: the next snapshot sees them as changed between turns)
+  if (!store || !sessionId || j.adopted || (step === 'undo' && j.from === undefined)) return;
   const prev = store.manifest(sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
   const back = step === 'undo';
   const position = back ? (j.from ?? null) : j.targetId;

@@ -52,6 +52,11 @@ export interface Journal {
   kept?: Record<string, { path: string; atTarget: AgentSide; atFrom?: AgentSide }>;
   /** Files the restore found already as at the node: the agent's content there once it is done. */
   same?: string[];
+  /**
+   * Files adopted from another folder (a variant's, adoptPlan.ts): no session's code moved, so no
+   * manifest records it; `sessionFile` is the session whose files they were (its undo names it).
+   */
+  adopted?: true;
   /** Folders the restore made (an undo removes them again when empty). */
   madeDirs: string[];
   /** The conversation moved with the code: the leaf to move to, whether it did, and where it was. */

@@ -11,9 +11,12 @@ export interface SkippedFile {
    * size: larger than the limit; nested-repository: a folder holding its own .git (path ends in '/');
    * special: a FIFO, socket or device; name-not-utf8: a name git would list but pi-tree cannot hold as
    * text; link-outside: an edit or write went through a link in the folder to a file outside it;
-   * beyond-link: a path under a folder that is a symbolic link now.
+   * beyond-link: a path under a folder that is a symbolic link now. A folder checked out for a
+   * variant (restore/codeCheckout.ts) also leaves out: not-known, a file whose content at the entry is
+   * not known; link-leads-out, a link whose target lies outside the folder; bad-name, a name that
+   * would lead out of the folder or into a repository's .git.
    */
-  why: 'size' | 'nested-repository' | 'special' | 'name-not-utf8' | 'link-outside' | 'beyond-link';
+  why: 'size' | 'nested-repository' | 'special' | 'name-not-utf8' | 'link-outside' | 'beyond-link' | 'not-known' | 'link-leads-out' | 'bad-name';
 }
 
 /** A file's side as the agent left it (sha null: absent). */

@@ -365,10 +365,25 @@ export class CheckpointStore {
     return readCountObjects(await this.run(['count-objects', '-v']));
   }
 
-  /** Deletes a session's checkpoints (manifest, index, refs) and collects what nothing else keeps. */
-  async deleteSession(sessionId: string): Promise<void> {
+  /**
+   * Lets this store read `other`'s objects (git's alternates): a folder checked out from `other`'s
+   * snapshot then needs none of them copied. `other` keeps them with a ref of its own (dropRefs frees it).
+   */
+  borrowObjects(other: CheckpointStore): void {
+    const info = join(this.where.gitDir, 'objects', 'info');
+    ensurePrivateDir(info);
+    writeIfChanged(join(info, 'alternates'), `${join(other.where.gitDir, 'objects')}\n`);
+  }
+
+  /** Drops the refs a session keeps here (what they kept goes at the next collect). */
+  async dropRefs(sessionId: string): Promise<void> {
     const refs = lines(await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]));
     if (refs.length) await this.run(['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
+  }
+
+  /** Deletes a session's checkpoints (manifest, index, refs) and collects what nothing else keeps. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.dropRefs(sessionId);
     rmSync(this.manifestFile(sessionId), { force: true });
     rmSync(this.indexFile(sessionId), { force: true });
     await this.collect();

@@ -21,6 +21,14 @@ export function checkpointsRoot(agentDir: string): string {
   return join(agentDir, 'pi-tree', 'checkpoints');
 }
 
+/**
+ * Where variants' folders live (src/core/variants): `<agentDir>/pi-tree/variants/`. Inside pi's agent
+ * dir but not pi's own files: each holds a copy of a project's code, captured like any project.
+ */
+export function variantsRoot(agentDir: string): string {
+  return join(agentDir, 'pi-tree', 'variants');
+}
+
 /** The canonical form of a working folder (symlinks resolved when it exists). */
 export function canonicalCwd(cwd: string): string {
   const r = resolve(cwd);
