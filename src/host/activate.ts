@@ -26,6 +26,8 @@ import type { SessionStore } from './sessions/sessionStore.js';
 import { createSidebar, type Sidebar } from './sessions/sidebar.js';
 import type { SessionsView } from './sessions/sessionsView.js';
 import { createSummaryService } from './summaries/summaryService.js';
+import { askCore } from './runs/askCore.js';
+import { createAskService } from './runs/piAskService.js';
 
 export function activateHost(context: vscode.ExtensionContext): Host {
   const out = log();
@@ -116,6 +118,8 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     ...w.actionDeps,
     continueInPi: w.continueInPi,
     summaries: createSummaryService(context, { bridgeFile: pi.bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
+    // Ask from here: the run core (askCore.ts, the merge point) behind the host's AskService.
+    ask: createAskService({ core: askCore, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
     bridges: pi.bridges,
     isLive: sidebar.isLive,
     listedTitle: (file, max) => view.titleOf(file, max),
