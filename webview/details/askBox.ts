@@ -1,6 +1,7 @@
 // "Ask from here" in the details pane: a prompt box for the selected entry (Enter asks, Shift+Enter is a
 // new line, as pi's editor and the summary dialog's focus box), a picker of pi's own models (listModels,
-// asked once per session, only when the box is first shown), and the turn while pi runs it: the box
+// asked once per session when the box is first used: it starts a pi, which opening a tree should not),
+// and the turn while pi runs it: the box
 // says so in its live region and offers Cancel; when pi is done, the tree selects the answer. One box,
 // kept across the pane's renders (its text, model and focus survive a re-render), disabled with the
 // reason where asking makes no sense (a read-only session). The host runs pi (askFrom request).
@@ -71,6 +72,7 @@ export class AskBox {
     this.status.setAttribute('role', 'status');
     this.status.setAttribute('aria-live', 'polite');
     this.el.append(this.heading, this.prompt, row, this.hint, this.status);
+    this.el.addEventListener('focusin', () => this.wantModels());
     this.showModels();
     this.update();
   }
@@ -85,9 +87,19 @@ export class AskBox {
     this.target = n;
     const meta = this.host.meta();
     this.readOnly = meta?.readOnly;
-    if (meta && !this.readOnly && this.models?.sessionId !== meta.sessionId) void this.loadModels(meta.sessionId);
+    // (another session in this view: its own list, when the box is used)
+    if (this.models && this.models.sessionId !== meta?.sessionId) {
+      this.models = undefined;
+      this.showModels();
+    }
     this.update();
     return this.el;
+  }
+
+  /** pi's models, asked for once per session when the box is first used. */
+  private wantModels(): void {
+    const meta = this.host.meta();
+    if (meta && !this.readOnly && this.models?.sessionId !== meta.sessionId) void this.loadModels(meta.sessionId);
   }
 
   /** Focuses the prompt (key A, the node menu's "Ask from Here…"); false when it cannot take text. */
@@ -213,7 +225,8 @@ export class AskBox {
     const was = this.model.value;
     const opts: HTMLOptionElement[] = [new Option('The session’s model', '')];
     const m = this.models;
-    if (!m || m.state === 'loading') {
+    if (!m) this.model.title = 'The model pi answers with (pi’s models are listed when you use the box)';
+    else if (m.state === 'loading') {
       const o = new Option('Loading pi’s models…', 'loading');
       o.disabled = true;
       opts.push(o);
