@@ -52,7 +52,7 @@ const MODELS_TTL_MS = 5 * 60_000;
 
 export function createAskService(deps: PiAskDeps): AskService {
   const env = () => deps.env ?? process.env;
-  const discovery = (): DiscoveryOptions => ({ dirs: deps.discoveryDirs });
+  const discovery = (): DiscoveryOptions => ({ env: env(), dirs: deps.discoveryDirs });
   /** The user's pi, never one planted in the session's folder or its working folder (findPi's rule). */
   const userPi = (session: Session, file: string) =>
     findPi(deps.piCommand(), { env: env(), avoid: [dirname(file), String(session.header.cwd ?? '')].filter(Boolean) }).then(
@@ -66,6 +66,7 @@ export function createAskService(deps: PiAskDeps): AskService {
       const core = deps.core;
       if (!core) throw new Error(NO_CORE);
       const pi = await userPi(q.session, q.file);
+      if (token.isCancellationRequested) throw new AskCancelledError('Cancelled before pi was asked: nothing was asked.');
       const signal = toSignal(token);
       try {
         const r = await core.askFrom({
