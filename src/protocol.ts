@@ -181,7 +181,9 @@ export type InvokeAction =
   | 'foldOffPath'
   | 'toggleHidden'
   /** Opens the compaction dialog (pi's /compact of the context at the leaf). */
-  | 'compact';
+  | 'compact'
+  /** Ask from here: focuses the details pane's prompt box for the node; with `text` (the palette's input box), asks it at once. */
+  | 'ask';
 
 // ───────────────────────────── webview → host ─────────────────────────────
 
@@ -231,7 +233,17 @@ export type RequestBody =
   /** Restore the code at a node (previewed and confirmed on the host); the leaf stays. */
   | { kind: 'restoreCode'; id: string }
   /** Undo (or redo) the last restore of this session's code. */
-  | { kind: 'undoRestore'; redo?: boolean };
+  | { kind: 'undoRestore'; redo?: boolean }
+  /**
+   * Ask from here: pi continues the session from `id` with `prompt` (from a user message: instead of it,
+   * beside it, as pi's /tree does), with `model` (one of listModels') or the session's own. The reply
+   * comes once pi's turn has ended; the tree shows its entries as pi writes them.
+   */
+  | { kind: 'askFrom'; id: string; prompt: string; model?: ModelRef }
+  /** Cancels the turn this tree's askFrom runs: pi aborts it (what it wrote of it stays). */
+  | { kind: 'cancelAsk' }
+  /** pi's own models, for the prompt box's model picker. */
+  | { kind: 'listModels' };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -277,6 +289,11 @@ export interface Replies {
   openCodeDiff: { files: number };
   restoreCode: { restored: boolean };
   undoRestore: Empty;
+  /** pi answered, or `cancelled` (the user cancelled, or did not wait for a busy pi; what pi wrote stays). */
+  askFrom: AskReply | Cancelled;
+  /** `cancelling`: a turn was running and pi was told to abort it. */
+  cancelAsk: { cancelling: boolean };
+  listModels: ModelList;
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */
@@ -354,4 +371,30 @@ export interface CompactPreview {
   committed?: boolean;
   entryId?: string;
   previousLeafId?: string | null;
+}
+
+/** A model as pi names it (its models.json, `--model provider/id`). */
+export interface ModelRef {
+  provider: string;
+  id: string;
+}
+/** One of pi's models, as the picker shows it. */
+export interface ModelChoice extends ModelRef {
+  /** pi's display name, when the model has one. */
+  name?: string;
+}
+export interface ModelList {
+  models: ModelChoice[];
+  /** The model pi gives a new session (its settings' default), when it has one. */
+  defaultModel?: ModelRef;
+}
+/** The end of an ask: pi's turn is in the session (the tree has its entries before this reply). */
+export interface AskReply {
+  /** The assistant message that holds the answer (null when pi wrote none); the tree selects it. */
+  answerId: string | null;
+  /** The session's leaf after the turn. */
+  leafId: string | null;
+  /** Which pi ran the turn: the one running the session (with the bridge), or a headless one. */
+  via: 'running' | 'headless';
+  pid: number;
 }

@@ -11,6 +11,10 @@ export const LIMITS = {
   focus: 10_000,
   summary: 1_000_000,
   text: 1_000_000,
+  /** An Ask from here prompt (what pi's bridge takes is larger; a prompt box's text is far below it). */
+  prompt: 100_000,
+  /** A model's provider or id (pi's models.json names). */
+  modelPart: 200,
 };
 
 type Check = Validated<WebviewMessage>;
@@ -26,6 +30,15 @@ const optionalId = (v: unknown) => v === undefined || isEntryId(v);
 const optionalText = (v: unknown, max: number) => v === undefined || isText(v, max);
 const entryId: FieldCheck = (b) => (isEntryId(b.id) ? undefined : 'id must be an entry id');
 const entryIdOrNull: FieldCheck = (b) => (idOrNull(b.id) ? undefined : 'id must be an entry id or null');
+
+/** A model as pi names it: exactly `{ provider, id }`, two short one-line strings. */
+function modelError(m: unknown): string | undefined {
+  if (!isRecord(m)) return 'model must be an object';
+  const extra = extraKey(m, ['provider', 'id']);
+  if (extra) return `model: ${extra}`;
+  const part = (v: unknown) => typeof v === 'string' && v.trim().length > 0 && v.length <= LIMITS.modelPart && !/\p{Cc}/u.test(v);
+  return part(m.provider) && part(m.id) ? undefined : 'model must be {provider, id}: two non-empty one-line strings';
+}
 
 /** Every kind with the fields it may carry (the compiler keeps this in step with RequestBody) and their check. */
 const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[]; check: FieldCheck } } = {
@@ -99,6 +112,16 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
   },
   restoreCode: { fields: ['id'], check: entryId },
   undoRestore: { fields: ['redo'], check: (b) => (b.redo === undefined || typeof b.redo === 'boolean' ? undefined : 'redo must be a boolean') },
+  askFrom: {
+    fields: ['id', 'prompt', 'model'],
+    check: (b) => {
+      if (!isEntryId(b.id)) return 'id must be an entry id';
+      if (!isText(b.prompt, LIMITS.prompt) || !b.prompt.trim()) return `prompt must be a non-empty string of at most ${LIMITS.prompt} characters`;
+      return b.model === undefined ? undefined : modelError(b.model);
+    },
+  },
+  cancelAsk: { fields: [], check: () => undefined },
+  listModels: { fields: [], check: () => undefined },
 };
 
 /** Validates the shape of a request body; entry existence is checked by the host against the index. */

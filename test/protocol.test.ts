@@ -66,6 +66,27 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'openLink', token: 'abc', file: 'x' } }, /unexpected field "file"/);
   });
 
+  it('refuses an ask that is not an entry id, a bounded non-empty prompt and a model as pi names it', () => {
+    ok({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'why?' } });
+    ok({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'x'.repeat(100_000), model: { provider: 'openrouter', id: 'anthropic/claude-x' } } });
+    ok({ type: 'request', seq: 1, body: { kind: 'cancelAsk' } });
+    ok({ type: 'request', seq: 1, body: { kind: 'listModels' } });
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: '../x', prompt: 'p' } }, /id must be an entry id/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: null, prompt: 'p' } }, /id must be an entry id/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1' } }, /prompt/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: ' \n ' } }, /prompt must be a non-empty string/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'x'.repeat(100_001) } }, /at most 100000/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: 'anthropic/claude' } }, /model must be an object/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a' } } }, /model must be/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: '' } } }, /model must be/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b\n--x' } } }, /one-line/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'x'.repeat(201) } } }, /model must be/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b', apiKey: 'k' } } }, /model: unexpected field "apiKey"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', file: '/x.jsonl' } }, /unexpected field "file"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'cancelAsk', id: 'a1' } }, /unexpected field "id"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'listModels', cwd: '/etc' } }, /unexpected field "cwd"/);
+  });
+
   it('refuses compaction requests that carry more than a focus, or a commit without its preview or text', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'compactPreview', id: 'a' } }, /unexpected field "id"/);
     bad({ type: 'request', seq: 1, body: { kind: 'compactPreview', focus: 3 } }, /focus/);
@@ -104,6 +125,9 @@ describe('typed replies', () => {
     openCodeDiff: { kind: 'openCodeDiff', id: 'a1', other: 'b2' },
     restoreCode: { kind: 'restoreCode', id: 'a1' },
     undoRestore: { kind: 'undoRestore', redo: true },
+    askFrom: { kind: 'askFrom', id: 'a1', prompt: 'and now?', model: { provider: 'anthropic', id: 'claude-sonnet-4-5' } },
+    cancelAsk: { kind: 'cancelAsk' },
+    listModels: { kind: 'listModels' },
   };
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
@@ -138,6 +162,9 @@ describe('typed replies', () => {
     openCodeDiff: reply('openCodeDiff', { files: 1 }),
     restoreCode: reply('restoreCode', { restored: true }),
     undoRestore: reply('undoRestore', {}),
+    askFrom: reply('askFrom', { answerId: 'b2', leafId: 'b2', via: 'headless', pid: 42 }),
+    cancelAsk: reply('cancelAsk', { cancelling: false }),
+    listModels: reply('listModels', { models: [{ provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }] }),
   };
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {

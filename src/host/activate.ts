@@ -26,6 +26,9 @@ import type { SessionStore } from './sessions/sessionStore.js';
 import { createSidebar, type Sidebar } from './sessions/sidebar.js';
 import type { SessionsView } from './sessions/sessionsView.js';
 import { createSummaryService } from './summaries/summaryService.js';
+import { askFrom } from '../core/runs/askFrom.js';
+import { listModels } from '../core/runs/listModels.js';
+import { createAskService } from './runs/piAskService.js';
 
 export function activateHost(context: vscode.ExtensionContext): Host {
   const out = log();
@@ -116,6 +119,8 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     ...w.actionDeps,
     continueInPi: w.continueInPi,
     summaries: createSummaryService(context, { bridgeFile: pi.bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
+    // Ask from here: the run core behind the host's AskService.
+    ask: createAskService({ core: { askFrom, listModels }, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
     bridges: pi.bridges,
     isLive: sidebar.isLive,
     listedTitle: (file, max) => view.titleOf(file, max),

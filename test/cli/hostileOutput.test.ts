@@ -255,6 +255,8 @@ describe('every command on a hostile session: no terminal control reaches stdout
     { args: ['ask', file, id('nope'), `q${X}`], code: 1 },
     // (the session's folder is gone: the message names it)
     { args: ['ask', file, id('a2'), `q${X}`], code: 1 },
+    // a session that is no variant: refused, its path printed safely
+    { args: ['adopt', file, '--dry-run'], code: 1 },
     { args: ['connect', '--status'], env: hostileAgent, shows: 'not connected' },
     { args: ['connect'], env: hostileAgent, shows: 'agent\\x1b]52;c;' },
     { args: ['connect', '--status'], env: hostileAgent, shows: 'connected:' },

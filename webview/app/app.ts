@@ -4,6 +4,7 @@
 // the panes and the hover card's anchoring in app/paneLayout.ts.
 import type { FamilyLink, InvokeAction, NodeView, SessionMeta, TreeLayout } from '../../src/protocol';
 import type { FilterMode } from '../../src/shared/treeFilter';
+import { AskBox } from '../details/askBox';
 import { DetailsPane } from '../details/detailsPane';
 import { applyLinks, isLink } from '../family/familyNodes';
 import { GraphView } from '../graph/graphView';
@@ -26,7 +27,7 @@ import { HostChannel, type VsCodeApi } from './hostChannel';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu } from './contextMenu';
-import { actionHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks } from './appHooks';
+import { actionHooks, askHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks } from './appHooks';
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
@@ -49,6 +50,7 @@ export class App implements CommandContext, SyncTarget {
   readonly graph: GraphView;
   readonly outline: OutlineView;
   readonly details: DetailsPane;
+  readonly askBox: AskBox;
   readonly tree: TreeView;
   readonly actions: EntryActions;
   readonly hover: HoverCard;
@@ -85,6 +87,7 @@ export class App implements CommandContext, SyncTarget {
     });
     this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
     this.tree = new TreeView(this.model, this.graph, this.outline, treeHooks(this, state), state);
+    this.askBox = new AskBox(askHooks(this, request));
     this.details = new DetailsPane(detailsHooks(this, request, () => this.panes.revealDetails()));
     this.actions = new EntryActions(this.model, actionHooks(this, request));
     this.hover = new HoverCard({ nodes: () => this.model.nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
@@ -233,7 +236,7 @@ export class App implements CommandContext, SyncTarget {
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
     // A fork from a user message opens here: its text is offered for re-editing, as after a move.
     if (action === 'editorText' && text !== undefined) return void openEditorTextDialog(this.actions.dialogs(), null, text, 'fork');
-    runInvoke(this, action, id);
+    runInvoke(this, action, id, text);
   }
 
   // ───────────── commands (app/commands.ts) ─────────────

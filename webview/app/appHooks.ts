@@ -5,6 +5,7 @@ import type { SavedState } from '../model/savedState';
 import type { Item } from '../model/derive';
 import type { GraphHost } from '../graph/graphView';
 import type { DetailsHost } from '../details/detailsPane';
+import type { AskBoxHost } from '../details/askBox';
 import { describeEntry } from '../outline/ariaText';
 import type { App } from './app';
 import type { ActionsHost } from './entryActions';
@@ -78,6 +79,7 @@ export function detailsHooks(app: App, request: RequestFn, revealDetails: () => 
     selected: () => app.tree.selItem(),
     selectedEntryId: () => app.tree.selection.current?.entryId,
     readOnly: () => app.meta?.readOnly,
+    askBox: app.askBox,
     request,
     run: (id) => app.run(id),
     toggle: (it) => app.tree.toggle(it),
@@ -85,6 +87,18 @@ export function detailsHooks(app: App, request: RequestFn, revealDetails: () => 
     show: revealDetails,
     announce: (m) => app.announce(m),
     error: (m) => app.error(m),
+  };
+}
+
+export function askHooks(app: App, request: RequestFn): AskBoxHost {
+  return {
+    request,
+    meta: () => app.meta,
+    describe: (id) => describeEntry(app.model, id),
+    goTo: (id) => app.tree.selectEntry(id, { history: true }),
+    announce: (m) => app.announce(m),
+    error: (m) => app.error(m),
+    focusTree: () => app.focusTree(),
   };
 }
 

@@ -3,6 +3,7 @@
 // actions need one selected entry; on a segment they ask to expand it first.
 import type { InvokeAction, NodeView } from '../../src/protocol';
 import { nextFilter, type FilterMode } from '../../src/shared/treeFilter';
+import type { AskBox } from '../details/askBox';
 import type { DetailsPane } from '../details/detailsPane';
 import type { GraphView } from '../graph/graphView';
 import type { Item } from '../model/derive';
@@ -28,6 +29,7 @@ export interface CommandContext {
   readonly outline: OutlineView;
   readonly find: FindController;
   readonly details: DetailsPane;
+  readonly askBox: AskBox;
   readonly actions: EntryActions;
   readonly codeViews: CodeViews;
   readonly overlays: OverlayStack;
@@ -111,6 +113,14 @@ const onEntry =
 
 const moveOrOpen = (c: CommandContext, it: Item): void => void c.actions.move(it);
 
+/** Ask from here: the prompt box of the selected entry focused, or (`text`, the palette's input box) asked at once. */
+function askHere(c: CommandContext, text?: string): void {
+  if (!c.actions.canWrite()) return;
+  const focused = c.details.focusAsk();
+  if (text !== undefined) void c.askBox.ask(text);
+  else if (!focused) c.announce('The prompt box cannot take text now');
+}
+
 function escape(c: CommandContext): void {
   const top = c.overlays.top();
   if (top) return top.close();
@@ -193,6 +203,7 @@ export const COMMANDS: Record<CommandId, Handler> = {
   'act.copy': onEntry((c, _it, n) => void c.actions.simple({ kind: 'copyText', id: n.id }, 'Copied the entry text')),
   'act.continue': onEntry((c, _it, n) => void c.actions.simple({ kind: 'continueInPi', id: n.id }, 'Opening pi from this entry')),
   'act.context': onEntry((c, _it, n) => void c.details.showContext(n.id)),
+  'act.ask': onEntry((c) => askHere(c)),
   'act.compare': onEntry((c, _it, n) => c.codeViews.compareWith(n)),
   'act.compareLeaf': onEntry((c, it, n) => (it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null))),
   'act.branchFiles': onEntry((c, _it, n) => c.codeViews.showBranchFiles(n)),
@@ -204,8 +215,8 @@ export const COMMANDS: Record<CommandId, Handler> = {
   'view.unfoldAll': (c) => c.announce(unfoldAll(c.tree)),
 };
 
-/** What a host `invoke` runs, after selecting its entry. */
-const INVOKE: Record<InvokeAction, CommandId | Handler> = {
+/** What a host `invoke` runs, after selecting its entry (`text`: what the invoke carries). */
+const INVOKE: Record<InvokeAction, CommandId | ((c: CommandContext, text?: string) => void)> = {
   editLabel: 'act.label',
   summaryMove: 'act.moveSummary',
   find: 'find.open',
@@ -223,6 +234,8 @@ const INVOKE: Record<InvokeAction, CommandId | Handler> = {
   foldOffPath: 'view.foldOffPath',
   toggleHidden: 'act.hide',
   compact: (c) => c.actions.compact(),
+  // (on the entry the host named; the same checks as the key's)
+  ask: (c, text) => onEntry((cc) => askHere(cc, text))(c),
 };
 
 export function runCommand(c: CommandContext, id: CommandId): void {
@@ -230,10 +243,10 @@ export function runCommand(c: CommandContext, id: CommandId): void {
 }
 
 /** An action chosen outside the webview (native menu, palette) for entry `id`. */
-export function runInvoke(c: CommandContext, action: InvokeAction, id: string | undefined): void {
+export function runInvoke(c: CommandContext, action: InvokeAction, id: string | undefined, text?: string): void {
   if (id && c.model.index.has(id)) c.tree.selectEntry(id, { history: true });
   if (!Object.prototype.hasOwnProperty.call(INVOKE, action)) return;
   const x = INVOKE[action];
   if (typeof x === 'string') COMMANDS[x](c);
-  else x(c);
+  else x(c, text);
 }

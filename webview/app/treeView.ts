@@ -324,6 +324,14 @@ export class TreeView {
     const i = this.model.index.get(id);
     const d = this.derived;
     if (i === undefined || !d) return;
+    if (i >= d.visible.length) {
+      // Appended since the last pass, whose frame is still to come (an answer selected as its reply
+      // arrives): the pass now, so the entry has its item.
+      cancelFrame(this.frame);
+      this.frame = 0;
+      this.rebuild();
+      return this.selectEntry(id, opts);
+    }
     let it = d.itemOf[i];
     if (it && !it.seg) return this.select(it, opts);
     if (!d.visible[i]) {

@@ -10,6 +10,7 @@ import { localTime, thousands } from '../ui/format';
 import { after, cancelAfter } from '../ui/schedule';
 import { renderContext } from './contextView';
 import { renderEntry, type DetailsLinks } from './entryView';
+import type { AskBox } from './askBox';
 
 const CACHE_MAX = 100;
 
@@ -31,6 +32,8 @@ export interface DetailsHost {
   selectedEntryId(): string | undefined;
   /** Why the session cannot be changed, if so. */
   readOnly(): string | undefined;
+  /** Ask from here: the prompt box shown under an entry's actions (kept across renders). */
+  askBox?: AskBox;
   request: RequestFn;
   run(id: CommandId): void;
   toggle(it: Item): void;
@@ -102,7 +105,7 @@ export class DetailsPane {
       const p = this.panel;
       head.append(h('h3', undefined, p.title), this.backLink());
       body.append(h('p', 'muted', 'Loading…'));
-      el.replaceChildren(head, actions, body);
+      this.place(n, head, actions, body);
       void p.load().then(
         (view) => this.panel === p && body.replaceChildren(view),
         (e) => this.panel === p && body.replaceChildren(h('p', 'error', (e as Error).message)),
@@ -116,11 +119,11 @@ export class DetailsPane {
       back.addEventListener('click', () => this.leaveContext());
       head.append(h('h3', undefined, 'Context if the leaf were here'), back);
       body.append(h('p', 'muted', 'Loading the context…'));
-      el.replaceChildren(head, actions, body);
+      this.place(n, head, actions, body);
       return;
     }
     this.contextFor = undefined;
-    el.replaceChildren(head, actions, body);
+    this.place(n, head, actions, body);
     const cached = this.cache.get(n.id);
     if (cached) {
       body.replaceChildren(renderEntry(cached, this.links()));
@@ -142,6 +145,27 @@ export class DetailsPane {
         if (this.host.selectedEntryId() === id) body.replaceChildren(h('p', 'error', (e as Error).message));
       }
     });
+  }
+
+  /**
+   * An entry's parts in the pane, the ask box between its actions and its content. The box stays in
+   * the document while the parts around it are replaced: moved out and back, its prompt would lose
+   * the focus (and the user's typing) at every render a delta causes.
+   */
+  private place(n: NodeView, head: HTMLElement, actions: HTMLElement, body: HTMLElement): void {
+    const box = this.host.askBox?.attach(n);
+    if (!box) return this.el.replaceChildren(head, actions, body);
+    if (box.parentElement !== this.el) return this.el.replaceChildren(head, actions, box, body);
+    for (const c of [...this.el.children]) if (c !== box) c.remove();
+    box.before(head, actions);
+    box.after(body);
+  }
+
+  /** Key A, the node menu's "Ask from Here…": the pane shown, the selected entry's prompt focused. */
+  focusAsk(): boolean {
+    this.host.show();
+    this.render();
+    return this.host.askBox?.focus() ?? false;
   }
 
   private backLink(): HTMLElement {

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { InvokeAction } from '../../protocol.js';
 import { moveHere } from '../panels/moveHere.js';
+import { describeEntry } from '../checkpoints/entryWords.js';
 import type { TreeController } from '../panels/treeController.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { Host } from './host.js';
@@ -42,6 +43,10 @@ export function registerNodeCommands(host: Host): void {
       return r.cancelled ? undefined : { text: r.editorText };
     }),
   );
+  // Ask from here: the node menu focuses the details pane's prompt box (with its model picker) …
+  nodeCommand('piTree.node.askFromHere', (c, _a, id) => c.invoke('ask', id));
+  // … the palette asks for the prompt in an input box, for the tree's selected node.
+  registerCommand(host.context, 'piTree.tree.askFromHere', () => askFromPalette(host));
   const treeCommands: [string, InvokeAction][] = [
     ['piTree.tree.find', 'find'],
     ['piTree.tree.focusLeaf', 'focusLeaf'],
@@ -51,4 +56,24 @@ export function registerNodeCommands(host: Host): void {
     ['piTree.tree.shortcuts', 'showShortcuts'],
   ];
   for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));
+}
+
+/** "pi Tree: Ask from Here…": the prompt for the selected node of the tree in front, asked by that tree (its box shows the turn). */
+async function askFromPalette(host: Host): Promise<void> {
+  const c = host.panels.active();
+  const s = c?.openSession;
+  const id = c?.selectedId;
+  if (!c || !s) return void vscode.window.showInformationMessage('Open a session tree, select a node, then ask from it.');
+  if (!id) return void vscode.window.showInformationMessage('Select a node in the tree to ask from.');
+  if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage('Ask from here is not available in Restricted Mode (it starts pi): trust this workspace first.');
+  if (s.readOnly) return void vscode.window.showErrorMessage(`This session is read-only: ${s.readOnly}.`);
+  const prompt = await vscode.window.showInputBox({
+    title: `Ask pi from ${describeEntry(s, id)}`,
+    prompt: "pi continues the session from this node with your prompt, with the session's model (the details pane's box also picks a model).",
+    placeHolder: 'Your prompt',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Write a prompt for pi.'),
+  });
+  if (prompt === undefined || !prompt.trim()) return;
+  c.invoke('ask', id, prompt);
 }

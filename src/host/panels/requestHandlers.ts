@@ -15,6 +15,8 @@ import { diffStates } from '../../core/checkpoints/index.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
 import type { BeforePi } from '../platform/piTerminal.js';
+import { askFromHere, cancelAsk, listModels, type AskSlot } from '../runs/askFlow.js';
+import type { AskService } from '../runs/askService.js';
 
 export interface HandlerContext {
   session: Session;
@@ -29,6 +31,9 @@ export interface HandlerContext {
   openLink: (token: string) => Promise<void>;
   /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
+  /** Ask from here: pi's turns (runs/askService.ts) and this tree's turn in flight. */
+  ask: AskService;
+  asking: AskSlot;
 }
 
 /** One handler per request kind, each checked against the reply type the webview expects. */
@@ -189,6 +194,9 @@ export const requestHandlers: Handlers = {
     await cx.code.undo(cx.session, cx.file, !!b.redo);
     return {};
   },
+  askFrom: (b, _seq, cx) => askFromHere(cx, b),
+  cancelAsk: async (_b, _seq, cx) => cancelAsk(cx),
+  listModels: (_b, seq, cx) => listModels(cx, cx.cancellation(seq).token),
 };
 
 /** What the webview hears of a new session: its name, never its path. */

@@ -22,6 +22,7 @@ import { WebviewGate } from './webviewGate.js';
 import { firstUserTexts, TAB_TITLE_MAX, titleOf, unreadTitle, type FirstTexts } from './sessionTitles.js';
 import { setPanelDocument } from './panelHtml.js';
 import { errorHtml } from './webviewHtml.js';
+import { AskSlot } from '../runs/askFlow.js';
 
 // (re-exported: the panel manager makes the deps it hands every panel)
 export type { TreeDeps } from './treeDeps.js';
@@ -63,6 +64,8 @@ export class TreeController implements vscode.Disposable {
   private markOpened: () => void = () => {};
   private readonly source: SnapshotSource;
   private marks: CodeMarks | undefined;
+  /** The turn this tree asked pi for, while it runs (it outlives the tree: see AskSlot). */
+  private readonly asking = new AskSlot();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -352,6 +355,8 @@ export class TreeController implements vscode.Disposable {
       },
       codeViews: this.deps.codeViews,
       code: this.deps.code,
+      ask: this.deps.ask,
+      asking: this.asking,
       openLink: async (token) => {
         const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');

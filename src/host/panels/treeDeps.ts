@@ -9,6 +9,7 @@ import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { BeforePi } from '../platform/piTerminal.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
+import type { AskService } from '../runs/askService.js';
 import type { ActionDeps } from './sessionActions.js';
 
 /** What a panel needs from the rest of the host. */
@@ -35,4 +36,6 @@ export interface TreeDeps extends ActionDeps {
   code: CodeRestore;
   /** pi's agent dir (where checkpoints live). */
   agentDir: () => string;
+  /** Ask from here: pi continues the session from a node. */
+  ask: AskService;
 }

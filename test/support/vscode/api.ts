@@ -199,6 +199,15 @@ export interface PickQuestion {
   placeholder?: string;
   items: readonly QuickPickItem[];
 }
+/** One withProgress the host showed: its options, what it reported, and its Cancel (a test presses it). */
+export interface ProgressShown {
+  options: { location?: ProgressLocation; title?: string; cancellable?: boolean };
+  reports: { message?: string; increment?: number }[];
+  /** The user's Cancel on the notification (its token is cancelled). */
+  cancel(): void;
+  /** The task has settled (the notification is gone). */
+  done: boolean;
+}
 export interface MockDocument {
   uri: Uri;
   fileName: string;
@@ -225,6 +234,10 @@ export const mock = {
   /** The quick picks createQuickPick made (a test checks each was disposed). */
   quickPicks: [] as MockQuickPick<QuickPickItem>[],
   inputBox: (_o: unknown): string | undefined => undefined,
+  /** The input boxes asked (their options), in order. */
+  inputBoxes: [] as unknown[],
+  /** The progress notifications (withProgress) shown, in order; each also emitted as `progress` on `events`. */
+  progress: [] as ProgressShown[],
   settings: new Map<string, unknown>(),
   trusted: true,
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
@@ -253,6 +266,8 @@ export const mock = {
     this.picks = [];
     this.quickPicks = [];
     this.inputBox = () => undefined;
+    this.inputBoxes = [];
+    this.progress = [];
     this.settings.clear();
     this.trusted = true;
     this.workspaceFolders = [];
@@ -457,8 +472,21 @@ export const window = strict('window', {
     mock.editors.push(uri);
     return { document: what instanceof Uri ? await openTextDocument(what) : what };
   },
-  showInputBox: async (o: unknown) => mock.inputBox(o),
-  withProgress: <T>(_o: unknown, task: (p: { report(v: unknown): void }, t: CancellationTokenSource['token']) => Thenable<T>) => task({ report() {} }, new CancellationTokenSource().token),
+  showInputBox: async (o: unknown) => {
+    mock.inputBoxes.push(o);
+    return mock.inputBox(o);
+  },
+  withProgress: async <T>(o: ProgressShown['options'], task: (p: { report(v: ProgressShown['reports'][number]): void }, t: CancellationTokenSource['token']) => Thenable<T>) => {
+    const cts = new CancellationTokenSource();
+    const shown: ProgressShown = { options: o, reports: [], cancel: () => cts.cancel(), done: false };
+    mock.progress.push(shown);
+    mock.events.emit('progress', shown);
+    try {
+      return await task({ report: (v) => void shown.reports.push(v) }, cts.token);
+    } finally {
+      shown.done = true;
+    }
+  },
   createOutputChannel: (name: string) => logChannel(name),
   createTreeView: (id: string, o: { treeDataProvider: MockTreeView['provider'] }) => {
     const v = new MockTreeView(id, o.treeDataProvider);

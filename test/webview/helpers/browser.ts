@@ -326,6 +326,9 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     openCodeDiff: () => ({ files: 0 }),
     restoreCode: () => ({ restored: false }),
     undoRestore: () => ({}),
+    askFrom: (b) => ({ answerId: b.id, leafId: b.id, via: 'headless', pid: 1 }),
+    cancelAsk: () => ({ cancelling: false }),
+    listModels: () => ({ models: [] }),
   };
 }
 
