@@ -128,7 +128,6 @@ export interface FileLists {
  */
 export type SnapshotNodes = { nodes: NodeView[]; packed?: undefined } | { nodes?: undefined; packed: Uint8Array };
 
-export { packNodes, unpackNodes, SharedValues } from './packedNodes.js';
 export type { BranchFilesReply, ChangesReply, ChangeView, CodeStateReply } from './shared/changeReplies';
 
 export type HostMessage =

@@ -11,16 +11,16 @@ import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resoluti
 import { canonicalCwd } from '../core/checkpoints/index.js';
 import { Session } from '../core/session/session.js';
 import { captureFor } from './checkpoints.js';
-import type { LiveBridge } from './live.js';
+import type { BridgeSession } from './bridgeSession.js';
 import { BridgeFailure } from './server.js';
 
-async function alone<T>(live: LiveBridge, op: () => Promise<T>): Promise<T> {
+async function alone<T>(live: BridgeSession, op: () => Promise<T>): Promise<T> {
   const c = captureFor(live.sessionFile);
   return c ? c.exclusive(op) : op();
 }
 
 /** The session's code as this pi sees it: pi's own working folder is the one the user runs it in. */
-async function codeOf(live: LiveBridge, ctx: ExtensionCommandContext): Promise<SessionCode> {
+async function codeOf(live: BridgeSession, ctx: ExtensionCommandContext): Promise<SessionCode> {
   const session = await Session.open(live.sessionFile);
   const own = canonicalCwd(ctx.cwd);
   return sessionCode(session, { agentDir: agentDirOf(process.env), vouched: (cwd) => cwd === own });
@@ -46,7 +46,7 @@ async function finishInPi(sc: SessionCode, ctx: ExtensionCommandContext): Promis
   }
 }
 
-export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'restoreCode'>): Promise<RestoreCodeData> {
+export async function restoreCode(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'restoreCode'>): Promise<RestoreCodeData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
     await finishInPi(sc, ctx);
@@ -89,7 +89,7 @@ export async function restoreCode(live: LiveBridge, ctx: ExtensionCommandContext
   });
 }
 
-export async function codeUndo(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
+export async function codeUndo(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
     await finishInPi(sc, ctx);

@@ -6,6 +6,7 @@ import { nanoid } from 'nanoid';
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, SessionBeforeTreeEvent, SessionShutdownEvent, SessionTreeEvent } from '@earendil-works/pi-coding-agent';
 import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/bridge/protocol.js';
 import { AskTurns } from './askTurn.js';
+import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { persistLeaf } from './durableLeaf.js';
 import * as ops from './ops.js';
 import { place, removeRecord, writeRecord, type Placement } from './record.js';
@@ -18,13 +19,6 @@ type PendingRun = (ctx: ExtensionCommandContext) => Promise<void>;
 export function pendingRuns(): Map<string, PendingRun> {
   const g = globalThis as unknown as Record<symbol, Map<string, PendingRun> | undefined>;
   return (g[PENDING] ??= new Map());
-}
-
-let piModule: Promise<typeof import('@earendil-works/pi-coding-agent') | undefined> | undefined;
-/** pi's own package (pi maps the import to its running copy); undefined if it cannot be loaded. */
-export function loadPi(): Promise<typeof import('@earendil-works/pi-coding-agent') | undefined> {
-  piModule ??= import('@earendil-works/pi-coding-agent').catch(() => undefined);
-  return piModule;
 }
 
 const KEYS_KEPT = 256;
@@ -48,7 +42,7 @@ function activeFiles(): Set<string> {
   return (g[ACTIVE] ??= new Set());
 }
 
-export class LiveBridge {
+export class LiveBridge implements BridgeSession {
   private timer: NodeJS.Timeout | undefined;
   private wakers: (() => void)[] = [];
   private lastLeaf: string | null;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
 import { BRIDGE_COMMAND, type AskData, type BridgeRequest, type CompactData, type ForkData, type GotoData, type LabelData, type NameData, type SummaryPreviewData } from '../core/bridge/protocol.js';
-import { loadPi, type LiveBridge } from './live.js';
+import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { BridgeFailure } from './server.js';
 import { codeUndo, restoreCode } from './codeOps.js';
 
@@ -34,7 +34,7 @@ function landing(e: Entry): { leaf: string | null; editorText?: string } {
 }
 
 /** Runs a change. `cmd`: the command context when called from /tree-bridge typed in pi (else dispatched). */
-export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: ExtensionCommandContext): Promise<unknown> {
+export async function mutate(live: BridgeSession, req: BridgeRequest, cmd?: ExtensionCommandContext): Promise<unknown> {
   const deadline = Date.now() + ((req as { waitMs?: number }).waitMs ?? 0);
   const ifLeaf = (req as { ifLeaf?: string | null }).ifLeaf;
   /** Runs `fn` in a command context of pi's (navigation and session switches need one), once pi is idle and the leaf is as the caller saw it. */
@@ -104,7 +104,7 @@ export async function mutate(live: LiveBridge, req: BridgeRequest, cmd?: Extensi
   }
 }
 
-async function goto(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'goto'>): Promise<GotoData> {
+async function goto(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'goto'>): Promise<GotoData> {
   const sm = ctx.sessionManager;
   const target = entryOf(ctx, r.targetId);
   const previousLeafId = sm.getLeafId();
@@ -142,7 +142,7 @@ const ASK_START_MS = 30_000;
  * A prompt naming one of pi's extension commands would run that command, not a turn (ask sends the
  * prompt as text typed in pi is sent: prompt templates and skills expand, commands run): refused.
  */
-function refuseCommand(live: LiveBridge, prompt: string): void {
+function refuseCommand(live: BridgeSession, prompt: string): void {
   const m = /^\/(\S+)/.exec(prompt);
   if (!m) return;
   const name = m[1];
@@ -165,7 +165,7 @@ function availableModel(ctx: ExtensionContext, want: { provider: string; id: str
  * its /tree moves (a user message: to its parent, so the prompt goes beside it; the parent itself is
  * the target then, so pi puts no old text into its editor), the model set, and the prompt sent.
  */
-async function ask(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequest<'ask'>): Promise<AskData> {
+async function ask(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'ask'>): Promise<AskData> {
   // (taken first: a second ask that got past the wait for idle meanwhile is refused before it moves anything)
   const { askId } = live.asks.begin();
   try {
@@ -200,7 +200,7 @@ async function ask(live: LiveBridge, ctx: ExtensionCommandContext, r: BridgeRequ
   }
 }
 
-async function fork(live: LiveBridge, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {
+async function fork(live: BridgeSession, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {
   if (!existsSync(live.sessionFile)) throw new BridgeFailure('failed', 'this session has not been saved yet (pi writes it with the first message); nothing to fork');
   const { editorText } = position === 'before' ? landing(entryOf(ctx, entryId)) : { editorText: undefined };
   let next: { sessionFile?: string; sessionId?: string } = {};
@@ -214,7 +214,7 @@ async function fork(live: LiveBridge, ctx: ExtensionCommandContext, entryId: str
   return { cancelled: r.cancelled, ...next, editorText };
 }
 
-function label(live: LiveBridge, r: BridgeRequest<'label'>): LabelData {
+function label(live: BridgeSession, r: BridgeRequest<'label'>): LabelData {
   const sm = live.ctx.sessionManager;
   const want = r.label?.trim() || undefined;
   if (sm.getLabel(r.entryId) === want) return { changed: false };
@@ -223,7 +223,7 @@ function label(live: LiveBridge, r: BridgeRequest<'label'>): LabelData {
   return { changed: true, entryId: sm.getLeafId() ?? undefined };
 }
 
-function name(live: LiveBridge, r: BridgeRequest<'name'>): NameData {
+function name(live: BridgeSession, r: BridgeRequest<'name'>): NameData {
   const clean = r.name.replace(/[\r\n]+/g, ' ').trim();
   if ((live.pi.getSessionName() ?? '') === clean) return { changed: false };
   live.pi.setSessionName(clean);
@@ -231,7 +231,7 @@ function name(live: LiveBridge, r: BridgeRequest<'name'>): NameData {
   return { changed: true, entryId: live.ctx.sessionManager.getLeafId() ?? undefined };
 }
 
-async function compact(live: LiveBridge, r: BridgeRequest<'compact'>): Promise<CompactData> {
+async function compact(live: BridgeSession, r: BridgeRequest<'compact'>): Promise<CompactData> {
   const sm = live.ctx.sessionManager;
   const previousLeafId = sm.getLeafId();
   const result = await new Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown; usage?: unknown }>((resolve, reject) => {
@@ -253,7 +253,7 @@ async function compact(live: LiveBridge, r: BridgeRequest<'compact'>): Promise<C
  * selection (collectEntriesForBranchSummary) and summarizer (generateBranchSummary, pi's prompt) with
  * pi's current model, thinking level and branchSummary settings. Commit it with goto {summary, ifLeaf}.
  */
-export async function summaryPreview(live: LiveBridge, r: BridgeRequest<'summaryPreview'>): Promise<SummaryPreviewData> {
+export async function summaryPreview(live: BridgeSession, r: BridgeRequest<'summaryPreview'>): Promise<SummaryPreviewData> {
   const ctx = live.ctx;
   const sm = ctx.sessionManager;
   const target = entryOf(ctx, r.targetId);

@@ -2,7 +2,8 @@
 // the one typed call each message becomes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packNodes, type HostMessage, type NodeView, type SessionMeta } from '../../src/protocol';
+import { packNodes } from '../../src/packedNodes';
+import type { HostMessage, NodeView, SessionMeta } from '../../src/protocol';
 import { HostSync, type SyncTarget } from '../../webview/app/hostSync';
 import { smallSession } from './fixtures';
 

@@ -27,7 +27,7 @@ import { HostChannel, type VsCodeApi } from './hostChannel';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu } from './contextMenu';
-import { actionHooks, askHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks } from './appHooks';
+import { actionHooks, askHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks, type HookedApp } from './appHooks';
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
@@ -38,7 +38,7 @@ import { expandedState } from './navigation';
 import { Persistence } from './persistence';
 import { TreeView } from './treeView';
 
-export class App implements CommandContext, SyncTarget {
+export class App implements CommandContext, SyncTarget, HookedApp {
   readonly model = new TreeModel();
   meta: SessionMeta | undefined;
   readonly host: HostChannel;

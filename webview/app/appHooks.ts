@@ -1,20 +1,53 @@
 // What the app hands each of its parts: the callbacks that connect a part to the others, with the app as
-// their one go-between (a part never holds another). app.ts builds the parts with these.
-import type { RequestFn } from '../../src/protocol';
+// their one go-between (a part never holds another). app.ts builds the parts with these; they see the app
+// as a HookedApp, so this file does not import app.ts back.
+import type { RequestFn, SessionMeta } from '../../src/protocol';
+import type { FilterMode } from '../../src/shared/treeFilter';
 import type { SavedState } from '../model/savedState';
 import type { Item } from '../model/derive';
-import type { GraphHost } from '../graph/graphView';
-import type { DetailsHost } from '../details/detailsPane';
-import type { AskBoxHost } from '../details/askBox';
+import type { GraphHost, GraphView } from '../graph/graphView';
+import type { DetailsHost, DetailsPane } from '../details/detailsPane';
+import type { AskBox, AskBoxHost } from '../details/askBox';
 import { describeEntry } from '../outline/ariaText';
-import type { App } from './app';
 import type { ActionsHost } from './entryActions';
-import type { CodeViewsHost } from './codeViews';
+import type { CodeViews, CodeViewsHost } from './codeViews';
 import { vscodeContext } from './contextMenu';
-import type { FindHost } from './findController';
-import type { TreeViewHost } from './treeView';
+import type { FindController, FindHost } from './findController';
+import type { TreeView, TreeViewHost } from './treeView';
+import type { TreeModel } from '../model/treeModel';
+import type { OutlineView } from '../outline/outlineView';
+import type { OverlayStack } from '../ui/overlays';
+import type { Toolbar } from '../ui/toolbar';
+import type { CommandId } from './keymap';
+import type { Persistence } from './persistence';
 
-export function findHooks(app: App, state: SavedState): FindHost {
+/** What the hooks read of the app (app.ts's App is one): its parts and its own callbacks. */
+export interface HookedApp {
+  readonly model: TreeModel;
+  readonly meta: SessionMeta | undefined;
+  readonly persistence: Persistence;
+  readonly overlays: OverlayStack;
+  readonly find: FindController;
+  readonly toolbar: Toolbar;
+  readonly graph: GraphView;
+  readonly outline: OutlineView;
+  readonly details: DetailsPane;
+  readonly askBox: AskBox;
+  readonly tree: TreeView;
+  readonly codeViews: CodeViews;
+  announce(msg: string): void;
+  error(msg: string): void;
+  focusTree(): void;
+  filterMode(): FilterMode;
+  run(id: CommandId): void;
+  onLeafMoved(leafId: string | null): void;
+  rebuilt(first: boolean, entries: number): void;
+  marksChanged(): void;
+  selectionChanged(): void;
+  onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void;
+}
+
+export function findHooks(app: HookedApp, state: SavedState): FindHost {
   return {
     filter: () => app.filterMode(),
     queryChanged: (text) => {
@@ -30,7 +63,7 @@ export function findHooks(app: App, state: SavedState): FindHost {
   };
 }
 
-export function codeViewHooks(app: App, request: RequestFn): CodeViewsHost {
+export function codeViewHooks(app: HookedApp, request: RequestFn): CodeViewsHost {
   return {
     request,
     meta: () => app.meta,
@@ -45,7 +78,7 @@ export function codeViewHooks(app: App, request: RequestFn): CodeViewsHost {
 }
 
 /** What the graph and the outline both ask of an item. */
-export function itemHooks(app: App): Omit<GraphHost, 'onViewChange' | 'itemForKey' | 'onFirstSize'> {
+export function itemHooks(app: HookedApp): Omit<GraphHost, 'onViewChange' | 'itemForKey' | 'onFirstSize'> {
   return {
     nodes: () => app.model.nodes,
     isSelected: (it: Item) => app.tree.selection.key === it.key,
@@ -58,7 +91,7 @@ export function itemHooks(app: App): Omit<GraphHost, 'onViewChange' | 'itemForKe
   };
 }
 
-export function treeHooks(app: App, state: SavedState): TreeViewHost {
+export function treeHooks(app: HookedApp, state: SavedState): TreeViewHost {
   return {
     filter: () => app.filterMode(),
     forcedEntries: () => app.find.prepare(app.filterMode()),
@@ -72,7 +105,7 @@ export function treeHooks(app: App, state: SavedState): TreeViewHost {
   };
 }
 
-export function detailsHooks(app: App, request: RequestFn, revealDetails: () => void): DetailsHost {
+export function detailsHooks(app: HookedApp, request: RequestFn, revealDetails: () => void): DetailsHost {
   return {
     extras: app.codeViews,
     nodes: () => app.model.nodes,
@@ -90,7 +123,7 @@ export function detailsHooks(app: App, request: RequestFn, revealDetails: () => 
   };
 }
 
-export function askHooks(app: App, request: RequestFn): AskBoxHost {
+export function askHooks(app: HookedApp, request: RequestFn): AskBoxHost {
   return {
     request,
     meta: () => app.meta,
@@ -102,7 +135,7 @@ export function askHooks(app: App, request: RequestFn): AskBoxHost {
   };
 }
 
-export function actionHooks(app: App, request: RequestFn): ActionsHost {
+export function actionHooks(app: HookedApp, request: RequestFn): ActionsHost {
   return {
     meta: () => app.meta,
     request,

@@ -1,7 +1,8 @@
 // Host → webview sync: a snapshot that arrives in parts is applied once whole (packed parts are
 // parsed as they arrive; a big session's first screen is shown before it), deltas older than the snapshot held (by rev) are dropped, and each message
 // becomes one typed call on the app.
-import { SharedValues, unpackNodes, type FamilyLink, type HostMessage, type InvokeAction, type NodeView, type SessionMeta } from '../../src/protocol';
+import { SharedValues, unpackNodes } from '../../src/packedNodes';
+import type { FamilyLink, HostMessage, InvokeAction, NodeView, SessionMeta } from '../../src/protocol';
 
 export type Snapshot = Extract<HostMessage, { type: 'snapshot' }> & { nodes: NodeView[]; packed?: undefined };
 

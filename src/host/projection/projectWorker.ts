@@ -4,7 +4,7 @@
 // extension. Asked to, it first reads the file's end for the first screen. No vscode import: this runs
 // in a plain worker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { packNodes } from '../../protocol.js';
+import { packNodes } from '../../packedNodes.js';
 import { FileSource, type ByteSource } from '../../core/index/byteSource.js';
 import { visitLines } from '../../core/index/lineReads.js';
 import { readSession } from '../../core/index/reader.js';

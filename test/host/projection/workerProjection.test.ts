@@ -7,7 +7,8 @@ import { openTail } from '../../../src/core/index/tailSession.js';
 import { previewNodes } from '../../../src/host/projection/firstScreen.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { projectInWorker, useRun, WorkerMismatch, WorkerRun } from '../../../src/host/projection/workerProjection.js';
-import { unpackNodes, type NodeView } from '../../../src/protocol.js';
+import { unpackNodes } from '../../../src/packedNodes.js';
+import type { NodeView } from '../../../src/protocol.js';
 import { generateSession } from '../../support/generate.js';
 import { tempFile } from '../../support/tmp.js';
 
