@@ -2,7 +2,7 @@
 // webview sends at run time). The webview is untrusted: it names entries by id and states intents; it
 // never sends a file path, and the host checks every request before touching a file.
 
-import type { Reply } from './shared/messaging';
+import type { HandlerTable, Reply } from './shared/messaging';
 import type { BranchFilesReply, ChangesReply, CodeStateReply } from './shared/changeReplies';
 import type { FilterMode } from './shared/treeFilter';
 
@@ -298,14 +298,8 @@ export interface Replies {
 /** The webview's side of a request: the reply type follows from the request kind. */
 export type RequestFn = <B extends RequestBody>(body: B) => Promise<Replies[B['kind']]>;
 
-/** The host's side: one handler per request kind, each checked against its reply type. */
-export type RequestHandlers = { [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>, seq: number) => Promise<Replies[K]> };
-
-/** Runs the handler for `body.kind` from a table of RequestHandlers. */
-export function dispatchRequest(handlers: RequestHandlers, body: RequestBody, seq: number): Promise<Replies[RequestKind]> {
-  const handle = handlers[body.kind] as (b: RequestBody, seq: number) => Promise<Replies[RequestKind]>;
-  return handle(body, seq);
-}
+/** The host's side: one handler per request kind (`src/shared/messaging.ts`'s table), each checked against its reply type. */
+export type RequestHandlers<Cx> = HandlerTable<RequestBody, Replies, Cx>;
 
 export type Empty = Record<string, never>;
 /** The user declined (a warning about a session pi is writing): nothing was written. */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { validateBody, validateWebviewMessage } from '../src/protocolValidation.js';
-import { dispatchRequest, type ContextView, type EntryDetails, type Replies, type RequestBody, type RequestFn, type RequestHandlers, type RequestKind } from '../src/protocol.js';
+import type { ContextView, EntryDetails, Replies, RequestBody, RequestFn, RequestHandlers, RequestKind } from '../src/protocol.js';
+import { dispatch } from '../src/shared/messaging.js';
 
 /** Compile-time equality (checked by `tsc`, which type-checks the tests). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -135,7 +136,7 @@ describe('typed replies', () => {
   const reply =
     <K extends RequestKind>(kind: K, r: Replies[K]) =>
     (_b: unknown, seq: number) => (seen.push([kind, seq]), Promise.resolve(r));
-  const handlers: RequestHandlers = {
+  const handlers: RequestHandlers<undefined> = {
     getEntry: reply('getEntry', entry),
     getContext: reply('getContext', context),
     moveTo: reply('moveTo', { leafId: 'a1', moved: true }),
@@ -169,7 +170,7 @@ describe('typed replies', () => {
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {
     expectType<Equal<keyof Replies, RequestKind>>();
-    const request: RequestFn = (body) => dispatchRequest(handlers, body, 7) as never;
+    const request: RequestFn = (body) => dispatch(handlers, body, 7, undefined) as never;
     expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getEntry'; id: string }>>>, EntryDetails>>();
     expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getContext'; id: null }>>>, ContextView>>();
     expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'moveWithSummary'; id: string; summary: string }>>>, Replies['moveWithSummary']>>();
@@ -183,7 +184,7 @@ describe('typed replies', () => {
   it('dispatches every kind to its own handler, and the validator accepts every field of every kind', async () => {
     for (const [kind, body] of Object.entries(samples)) {
       assert.equal(validateBody(body).ok, true, kind);
-      await dispatchRequest(handlers, body, 3);
+      await dispatch(handlers, body, 3, undefined);
       assert.deepEqual(seen.pop(), [kind, 3]);
     }
   });
@@ -192,7 +193,7 @@ describe('typed replies', () => {
     // The compiler on handlers as the host writes them: the two wrong replies are its only errors, and
     // each names the reply type it breaks (an @ts-expect-error would pass for any error at all).
     const errors = compileErrors(`import type { RequestHandlers } from './src/protocol';
-export const handlers: Pick<RequestHandlers, 'getEntry' | 'fork' | 'clone'> = {
+export const handlers: Pick<RequestHandlers<undefined>, 'getEntry' | 'fork' | 'clone'> = {
   getEntry: async () => ({ leafId: null, moved: true }),
   fork: async () => ({ text: 'x' }),
   clone: async () => ({ fileName: 'c.jsonl' }),

@@ -45,6 +45,26 @@ export class RequestClient<Body extends { kind: string }, Replies extends Record
   }
 }
 
+/**
+ * The host end: one handler per request kind of a protocol (its request bodies and its replies by kind),
+ * each checked against the reply its kind promises, so a missing kind or a wrong reply does not compile
+ * (as GitLens's typed IPC descriptors). `Cx` is what every handler of one panel gets.
+ */
+export type HandlerTable<Body extends { kind: string }, Replies extends Record<Body['kind'], unknown>, Cx> = {
+  [K in Body['kind']]: (body: Extract<Body, { kind: K }>, seq: number, cx: Cx) => Promise<Replies[K]>;
+};
+
+/** Runs the handler of `table` for `body.kind` (the body was validated first). */
+export function dispatch<Body extends { kind: string }, Replies extends Record<Body['kind'], unknown>, Cx>(
+  table: HandlerTable<Body, Replies, Cx>,
+  body: Body,
+  seq: number,
+  cx: Cx,
+): Promise<Replies[Body['kind']]> {
+  const handler = table[body.kind as Body['kind']] as (b: Body, seq: number, cx: Cx) => Promise<Replies[Body['kind']]>;
+  return handler(body, seq, cx);
+}
+
 // ---- validation: the webview is untrusted ----
 
 /** An entry id as pi writes them (8 hex) or older files do (uuids, numbers): bounded, no path characters. */

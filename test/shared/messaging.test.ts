@@ -3,7 +3,8 @@
 // validated the same for the tree and the compare view.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { RequestClient, RequestError, validateRequest, type Validated } from '../../src/shared/messaging.js';
+import { dispatch, RequestClient, RequestError, validateRequest, type HandlerTable, type Validated } from '../../src/shared/messaging.js';
+import type { CompareReplies, CompareRequest } from '../../src/compareProtocol.js';
 
 type Body = { kind: 'echo'; text: string } | { kind: 'fail' };
 interface Replies {
@@ -39,4 +40,21 @@ it('the envelope: seq and body checked, nothing else allowed', () => {
   assert.equal(validateRequest({ type: 'request', seq: 1.5, body: { n: 1 } }, body).ok, false);
   assert.equal(validateRequest({ type: 'request', seq: 1, body: {} }, body).ok, false);
   assert.deepEqual(validateRequest({ type: 'request', seq: 1, body: { n: 1 }, path: '/etc' }, body), { ok: false, reason: 'request: unexpected field "path"' });
+});
+
+it('the host end: a table with one handler per kind, each called with the body, the seq and the context', async () => {
+  const calls: string[] = [];
+  const table: HandlerTable<Body, Replies, { panel: string }> = {
+    echo: async (b, seq, cx) => (calls.push(`echo ${seq} ${cx.panel}`), { text: b.text }),
+    fail: async () => {
+      throw new Error('no such entry');
+    },
+  };
+  assert.deepEqual(await dispatch(table, { kind: 'echo', text: 'a' }, 4, { panel: 'tree' }), { text: 'a' });
+  await assert.rejects(dispatch(table, { kind: 'fail' }, 5, { panel: 'tree' }), /no such entry/);
+  assert.deepEqual(calls, ['echo 4 tree']);
+  // The compare view's requests take the same shape (the panel holds such a table): a kind left out does not compile.
+  // @ts-expect-error every kind of CompareRequest needs its handler
+  const partial: HandlerTable<CompareRequest, CompareReplies, undefined> = { rows: async () => [] };
+  assert.equal(Object.keys(partial).length, 1);
 });

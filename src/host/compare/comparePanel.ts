@@ -10,6 +10,7 @@ import { entryText } from '../../core/context/entryText.js';
 import type { Session } from '../../core/session/session.js';
 import type { EntryRecord } from '../../core/index/sessionIndex.js';
 import { validateCompareMessage, type CompareHostMessage, type CompareReplies, type CompareRequest, type CompareRow, type CompareSide, type CompareSideInfo } from '../../compareProtocol.js';
+import { dispatch, type HandlerTable } from '../../shared/messaging.js';
 import { log } from '../platform/log.js';
 import { answer, refuse } from '../platform/replies.js';
 import { truncateStrings } from '../panels/entryDetails.js';
@@ -113,7 +114,7 @@ export class ComparePanel implements vscode.Disposable {
       `compare ${m.body.kind}`,
       async () => {
         await this.loading;
-        return this.handle(m.body);
+        return dispatch(this.handlers, m.body, m.seq, undefined);
       },
       (r) => this.post(r),
     );
@@ -199,54 +200,52 @@ export class ComparePanel implements vscode.Disposable {
     return s.session.index.view(i);
   }
 
-  private async handle(body: CompareRequest): Promise<CompareReplies[CompareRequest['kind']]> {
-    switch (body.kind) {
-      case 'rows':
-        return this.rowViews(body.from, Math.min(body.count, 100));
-      case 'entryText': {
-        const s = this.side(body.side);
-        const [e] = await s.session.load([this.onSide(body.side, body.id)]);
-        if (!e) throw new Error(`Entry ${body.id} could not be read from the file.`);
-        const text = entriesMarkdown([e]);
-        const state = { cut: false };
-        return { text: truncateStrings(text, state) as string, truncated: state.cut };
-      }
-      case 'diffRow': {
-        const row = this.rows[body.row];
-        if (!row) throw new Error(`There is no row ${body.row + 1}.`);
-        const text = async (s: SideState, t: Turn | undefined) => (t ? entriesMarkdown((await s.session.load(recordsOf(s.session, s.recs.subarray(t.start, t.end)))).filter((e) => !!e)) : '');
-        const { a, b } = this.sides!;
-        await this.deps.docs.openDiff(
-          { text: await text(a, row.a), name: 'turn.md', tag: 'A' },
-          { text: await text(b, row.b), name: 'turn.md', tag: 'B' },
-          `Turn ${body.row + 1}: A ↔ B (${basename(a.target.file)})`,
-        );
-        return {};
-      }
-      case 'diffSides': {
-        const { a, b } = this.sides!;
-        await this.deps.docs.openDiff(
-          { text: await this.sideMarkdown(a), name: 'branch.md', tag: 'A' },
-          { text: await this.sideMarkdown(b), name: 'branch.md', tag: 'B' },
-          `Branches from ${this.split!.ancestorId ?? 'the start'}: A ↔ B`,
-        );
-        return {};
-      }
-      case 'codeDiff': {
-        const { a, b } = this.sides!;
-        const ida = a.target.id ?? a.session.leafId;
-        const idb = b.target.id ?? b.session.leafId;
-        if (!ida || !idb || !this.deps.code) throw new Error('There is no code to compare here.');
-        await this.deps.code.showDiff({ session: a.session, id: ida }, { session: b.session, id: idb });
-        return {};
-      }
-      case 'reveal': {
-        this.onSide(body.side, body.id);
-        await this.deps.openTree(this.side(body.side).target.file, body.id);
-        return {};
-      }
-    }
-  }
+  /** One handler per request kind of the compare view (compareProtocol.ts), as the tree's (requestHandlers.ts). */
+  private readonly handlers: HandlerTable<CompareRequest, CompareReplies, undefined> = {
+    rows: async (body) => this.rowViews(body.from, Math.min(body.count, 100)),
+    entryText: async (body) => {
+      const s = this.side(body.side);
+      const [e] = await s.session.load([this.onSide(body.side, body.id)]);
+      if (!e) throw new Error(`Entry ${body.id} could not be read from the file.`);
+      const text = entriesMarkdown([e]);
+      const state = { cut: false };
+      return { text: truncateStrings(text, state) as string, truncated: state.cut };
+    },
+    diffRow: async (body) => {
+      const row = this.rows[body.row];
+      if (!row) throw new Error(`There is no row ${body.row + 1}.`);
+      const text = async (s: SideState, t: Turn | undefined) => (t ? entriesMarkdown((await s.session.load(recordsOf(s.session, s.recs.subarray(t.start, t.end)))).filter((e) => !!e)) : '');
+      const { a, b } = this.sides!;
+      await this.deps.docs.openDiff(
+        { text: await text(a, row.a), name: 'turn.md', tag: 'A' },
+        { text: await text(b, row.b), name: 'turn.md', tag: 'B' },
+        `Turn ${body.row + 1}: A ↔ B (${basename(a.target.file)})`,
+      );
+      return {};
+    },
+    diffSides: async () => {
+      const { a, b } = this.sides!;
+      await this.deps.docs.openDiff(
+        { text: await this.sideMarkdown(a), name: 'branch.md', tag: 'A' },
+        { text: await this.sideMarkdown(b), name: 'branch.md', tag: 'B' },
+        `Branches from ${this.split!.ancestorId ?? 'the start'}: A ↔ B`,
+      );
+      return {};
+    },
+    codeDiff: async () => {
+      const { a, b } = this.sides!;
+      const ida = a.target.id ?? a.session.leafId;
+      const idb = b.target.id ?? b.session.leafId;
+      if (!ida || !idb || !this.deps.code) throw new Error('There is no code to compare here.');
+      await this.deps.code.showDiff({ session: a.session, id: ida }, { session: b.session, id: idb });
+      return {};
+    },
+    reveal: async (body) => {
+      this.onSide(body.side, body.id);
+      await this.deps.openTree(this.side(body.side).target.file, body.id);
+      return {};
+    },
+  };
 
   private async sideMarkdown(s: SideState): Promise<string> {
     const parts: string[] = [];

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { listContext } from '../../core/context/contextView.js';
 import type { Session } from '../../core/session/session.js';
-import type { Replies, RequestBody, RequestKind } from '../../protocol.js';
+import type { Replies, RequestBody, RequestHandlers, RequestKind } from '../../protocol.js';
+import { dispatch } from '../../shared/messaging.js';
 import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../compare/codeChangeActions.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
@@ -36,11 +37,6 @@ export interface HandlerContext {
   asking: AskSlot;
 }
 
-/** One handler per request kind, each checked against the reply type the webview expects. */
-type Handlers = {
-  [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>, seq: number, cx: HandlerContext) => Promise<Replies[K]>;
-};
-
 /** Runs `work` under a cancellable progress notification tied to request `seq`. */
 function withProgress<T>(cx: HandlerContext, seq: number, title: string, work: (token: vscode.CancellationToken) => Promise<T>): Thenable<T> {
   const cts = cx.cancellation(seq);
@@ -50,7 +46,7 @@ function withProgress<T>(cx: HandlerContext, seq: number, title: string, work: (
   });
 }
 
-export const requestHandlers: Handlers = {
+export const requestHandlers: RequestHandlers<HandlerContext> = {
   async getEntry(b, _seq, cx) {
     cx.actions.need(b.id);
     return entryDetails(cx.session, b.id);
@@ -206,6 +202,5 @@ function forWebview(r: Cancelled | NewSession): Cancelled | { fileName: string; 
 
 /** Dispatches a validated request body to its handler. */
 export function handleRequest(body: RequestBody, seq: number, cx: HandlerContext): Promise<Replies[RequestKind]> {
-  const handler = requestHandlers[body.kind] as (b: RequestBody, seq: number, cx: HandlerContext) => Promise<Replies[RequestKind]>;
-  return handler(body, seq, cx);
+  return dispatch<RequestBody, Replies, HandlerContext>(requestHandlers, body, seq, cx);
 }
