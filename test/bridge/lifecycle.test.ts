@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../src/core/bridge/client.js';
-import { findBridge, listBridges, readRecords } from '../../src/core/bridge/discovery.js';
+import { findBridge, scanBridges, readRecords } from '../../src/core/bridge/discovery.js';
 import { Session } from '../../src/core/session/session.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
@@ -112,7 +112,7 @@ describe('bridge lifecycle', () => {
     assert.equal(await findBridge(file, { env: pe.env }), undefined);
     assert.equal(existsSync(info.recordFile), false, 'the stale record was removed');
     assert.equal(existsSync(info.record.endpoint), false, 'its socket too');
-    assert.deepEqual(await listBridges({ env: pe.env }), []);
+    assert.deepEqual((await scanBridges({ env: pe.env })).live, []);
     await assert.rejects(BridgeClient.connect(info.record), (e: unknown) => e instanceof BridgeError && e.code === 'connect-failed');
     hang = false;
   });
@@ -137,11 +137,11 @@ describe('bridge lifecycle', () => {
   it('a frozen pi (SIGSTOP) is not mistaken for a dead one', async () => {
     const { pi, info } = await start();
     await whileStopped(pi.pid, async () => {
-      assert.deepEqual(await listBridges({ env: pe.env, probeTimeoutMs: 300 }), []);
+      assert.deepEqual((await scanBridges({ env: pe.env, probeTimeoutMs: 300 })).live, []);
       assert.equal(existsSync(info.recordFile), true, 'an unresponsive pi keeps its record');
     });
     // (a pi just let go answers once it has run again: waited for, as a loaded machine may take a while)
-    await until(async () => (await listBridges({ env: pe.env })).length === 1, PI_REPLY_MS, 'the pi let go to be listed again');
+    await until(async () => (await scanBridges({ env: pe.env })).live.length === 1, PI_REPLY_MS, 'the pi let go to be listed again');
     await pi.stop();
     assert.equal(existsSync(info.recordFile), false);
   });

@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pidAlive } from '../../src/core/bridge/discovery.js';
+import { findBridge, pidAlive } from '../../src/core/bridge/discovery.js';
+import { SessionRepository } from '../../src/core/session/repository.js';
+import { PiGateway } from '../../src/host/bridge/piGateway.js';
+import { SessionActions } from '../../src/host/panels/sessionActions.js';
 import { findPi } from '../../src/core/platform/piProgram.js';
-import { commitBranchSummaryByPi, commitCompactionByPi, compactByPi, previewBranchSummaryByPi, type ByPiOptions } from '../../src/core/bridge/piSummaries.js';
+import { commitCompactionByPi, compactByPi, previewBranchSummaryByPi, type ByPiOptions } from '../../src/core/bridge/piSummaries.js';
 import { Session } from '../../src/core/session/session.js';
-import { StaleSessionError } from '../../src/core/summary/index.js';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PI_START_MS, PiRpc, piShim, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
@@ -62,9 +64,10 @@ describe('summaries and compaction by pi', () => {
     assert.deepEqual(readFileSync(file), bytes, "the preview wrote nothing to the user's file");
     assert.equal(pidAlive(draft.pid), false, 'the headless pi is gone');
 
-    const done = await commitBranchSummaryByPi(file, draft, { text: `${draft.summary}\nEdited.`, discovery: opts.discovery });
-    assert.equal(done.via, 'file');
+    // The commit as the host's summary service writes a headless pi's draft: pi's summary, moved to as pi moves.
     const s = await Session.open(file);
+    assert.equal(s.leafId, draft.fromLeafId);
+    const done = await s.moveTo(draft.newLeafId, { summary: `${draft.summary}\nEdited.`, details: draft.details, fromHook: false });
     assert.equal(s.leafId, done.summaryId);
     const entry = fileEntries(file).find((e) => e.id === done.summaryId)!;
     assert.deepEqual([entry.type, entry.parentId, entry.fromId, entry.summary.endsWith('Edited.')], ['branch_summary', ids.a2, ids.a3, true]);
@@ -78,15 +81,6 @@ describe('summaries and compaction by pi', () => {
     } finally {
       await pi.stop();
     }
-  });
-
-  it('a commit after the session moved on is refused and writes nothing', async () => {
-    const file = session();
-    const draft = await previewBranchSummaryByPi(file, ids.a2, opts);
-    await (await Session.open(file)).setLabel(ids.a1, 'moved on');
-    const size = readFileSync(file).length;
-    await assert.rejects(commitBranchSummaryByPi(file, draft, { discovery: opts.discovery }), StaleSessionError);
-    assert.equal(readFileSync(file).length, size);
   });
 
   it('no pi running: a headless compaction is a draft; committed, pi resumes with it', async () => {
@@ -118,11 +112,19 @@ describe('summaries and compaction by pi', () => {
       const info = await waitForBridge(file, pe.env, pi);
       const draft = await previewBranchSummaryByPi(file, ids.a2, opts);
       assert.deepEqual([draft.via, draft.pid], ['running', info.record.pid]);
-      const done = await commitBranchSummaryByPi(file, draft, { discovery: opts.discovery });
-      assert.equal(done.via, 'running');
+      // The commit as the host sends it: the move with the reviewed summary, through the running pi.
+      const gateway = new PiGateway({ find: (f) => findBridge(f, opts.discovery), ui: { askWait: async () => false, waiting: (_m, work) => work } });
+      const actions = new SessionActions(await Session.open(file), file, {
+        repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }),
+        openTree: async () => {},
+        confirmLiveWrite: () => Promise.reject(new Error('the live warning was shown: the commit went to the file')),
+        gateway,
+      });
+      const moved = await actions.moveWithSummaryViaPi(ids.a2, draft.summary!, draft.details);
+      const done = { summaryId: moved?.leafId };
       assert.equal(await pi.leaf(), done.summaryId);
       const entry = fileEntries(file).find((e) => e.id === done.summaryId)!;
-      assert.equal(entry.summary, draft.summary);
+      assert.deepEqual([entry.type, entry.summary], ['branch_summary', draft.summary]);
 
       const comp = await compactByPi(file, opts);
       assert.equal(comp.committed, true);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
-import { checkLiveness, findBridge, listBridges, readRecords } from '../../src/core/bridge/discovery.js';
+import { checkLiveness, findBridge, scanBridges, readRecords } from '../../src/core/bridge/discovery.js';
 import type { Loopback } from '../support/loopbackOpenAI.js';
 import type { PiEnv, PiRpc } from '../support/piRpc.js';
 import { fillAcceptQueue, waitForBridge, whileStopped, startTwoTurnPi } from './helpers.js';
@@ -84,7 +84,7 @@ describe('a stopped pi (Ctrl+Z) is unresponsive, not absent', { skip: process.pl
       assert.ok(found, 'the record is there');
       const l = await checkLiveness(found);
       assert.equal(l.status, 'unresponsive', `liveness said ${JSON.stringify(l)}`);
-      assert.deepEqual(await listBridges({ env: pe.env }), [], 'not live while stopped');
+      assert.deepEqual((await scanBridges({ env: pe.env })).live, [], 'not live while stopped');
       const r = await findBridge(file, { env: pe.env }).then(
         (v) => v,
         (e: unknown) => e,

@@ -84,7 +84,7 @@ describe('interop with pi 1.6.0: reading', () => {
     const first = (await repo.list(cwd))[0];
     await (await Session.open(first.path)).setName('Named by pi-tree');
     const named = await Session.open(first.path);
-    await repo.fork(named, named.index.records.filter((r) => r.role === 'user')[2].id);
+    await repo.fork(named, named.index.live().filter((r) => r.role === 'user')[2].id);
     const ours = await repo.list(cwd);
     const { SessionManager } = await loadPi();
     const theirs = await SessionManager.list(cwd, dir);
@@ -194,7 +194,7 @@ describe('interop with pi 1.6.0: files pi-tree wrote open in pi', () => {
     const g = base();
     const file = tempFile(g.text);
     const s = await Session.open(file);
-    const first = s.index.records.find((r) => r.role === 'user' && r.parentId === null) ?? s.index.records.find((r) => r.role === 'user')!;
+    const first = s.index.live().find((r) => r.role === 'user' && r.parentId === null) ?? s.index.live().find((r) => r.role === 'user')!;
     // the generator starts with model/thinking entries, so craft a root user message case too
     const rootUser = tempFile(
       `${JSON.stringify(g.header)}\n${JSON.stringify({ type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'first', timestamp: 1 } })}\n`,

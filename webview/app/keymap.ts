@@ -260,7 +260,7 @@ export function shortcutSheet(mac = false, keymap: readonly Command[] = KEYMAP):
   return groups;
 }
 
-/** Bindings that two commands share in overlapping scopes (must be empty). */
+/** @internal Bindings that two commands share in overlapping scopes (must be empty; the tests check it). */
 export function conflicts(keymap: readonly Command[] = KEYMAP): string[] {
   const seen = new Map<string, CommandId>();
   const out: string[] = [];

@@ -14,7 +14,7 @@ import { VisibleTree } from './visibleTree.js';
 
 export { FILTER_MODES, type FilterMode } from '../../shared/treeFilter.js';
 
-/** pi's /tree filter for one entry (the shared rule in src/shared/treeFilter.ts, on the stored entry). */
+/** @internal pi's /tree filter for one entry (the shared rule in src/shared/treeFilter.ts, on the stored entry), as the tests check it against the webview's. */
 export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string | null, label: string | undefined): boolean {
   const facts = new RowFacts();
   facts.take(0, entry);

@@ -229,11 +229,6 @@ export async function scanBridges(opts: DiscoveryOptions = {}): Promise<{ live: 
   return { live: live.sort(newest), unresponsive: unresponsive.sort(newest) };
 }
 
-/** Every live bridge (see scanBridges). */
-export async function listBridges(opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo[]> {
-  return (await scanBridges(opts)).live;
-}
-
 /** A path in canonical form for comparison (symlinks resolved when the file exists). */
 export function canonicalPath(p: string): string {
   let r = resolve(p);

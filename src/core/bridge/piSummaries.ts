@@ -89,39 +89,6 @@ export async function previewBranchSummaryByPi(sessionFile: string, targetId: st
   });
 }
 
-export interface CommittedMove {
-  via: 'running' | 'file';
-  leafId: string | null;
-  summaryId?: string;
-}
-
-/**
- * Moves to the draft's target with its summary (`text` replaces it when the user edited it). Through the
- * running pi when there is one (pi writes the summary), else pi-tree writes it as pi would. Refuses
- * (StaleSessionError) when the session's leaf is no longer the one summarized.
- */
-export async function commitBranchSummaryByPi(sessionFile: string, draft: PiBranchDraft, opts: { text?: string; discovery?: DiscoveryOptions } = {}): Promise<CommittedMove> {
-  const text = opts.text ?? draft.summary;
-  const running = await withRunning(sessionFile, { discovery: opts.discovery }, async (c) => {
-    try {
-      const r = await c.request('goto', { targetId: draft.targetId, ...(text ? { summary: { text, details: draft.details } } : {}), ifLeaf: draft.fromLeafId, key: actionKey() });
-      return { via: 'running' as const, leafId: r.leafId, summaryId: r.summaryId };
-    } catch (e) {
-      if ((e as { code?: string }).code === 'stale') throw new StaleSessionError(`${(e as Error).message}. Summarize again.`);
-      throw e;
-    }
-  });
-  if (running) return running;
-  const session = await Session.open(sessionFile);
-  if (session.leafId !== draft.fromLeafId) {
-    throw new StaleSessionError(
-      `The session changed while the summary was being made (its leaf is now ${session.leafId ?? 'empty'}, was ${draft.fromLeafId ?? 'empty'}); nothing was written. Summarize again.`,
-    );
-  }
-  const r = await session.moveTo(draft.newLeafId, text ? { summary: text, details: draft.details, usage: draft.usage as Usage | undefined, fromHook: false } : undefined);
-  return { via: 'file', leafId: r.leafId, summaryId: r.summaryId };
-}
-
 export type PiCompaction =
   /** Done by the running pi: written already; move back to previousLeafId to undo. */
   | (CompactData & { via: 'running'; pid: number; committed: true })

@@ -14,7 +14,9 @@ export { codeAt } from './code/codeState.js';
 export { codeEntries, deleteCheckpoints, diffCode, diffStates, sessionCode, type CodeChange, type SessionCode } from './code/sessionCode.js';
 export { needsConfirming, OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from './restore/restoreApply.js';
 export { codeBetween, finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, undoAdopt, undoCode, writeAdopt, writeCode } from './restore/restoreCode.js';
-export { checkoutCode, CodeUnknownError, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
+export { checkoutCode, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
+/** @public What checkoutCode throws for a node whose code no checkpoint holds; a variant's caller tells it apart. */
+export { CodeUnknownError } from './restore/codeCheckout.js';
 export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';

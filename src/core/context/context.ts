@@ -133,6 +133,7 @@ export function activeTools(path: readonly SessionEntry[]): string[] | null {
   return tools;
 }
 
+/** @internal The context over a path of entries as objects: the reference the streamed context is tested against. */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
   const { messages, thinkingLevel, model } = projectPath(path);
   return { messages, thinkingLevel, model, activeToolNames: activeTools(path) };

@@ -311,7 +311,7 @@ export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end:
   return true;
 }
 
-/** Turns one v3 line into an index record, or reports why it was skipped. */
+/** @internal Turns one v3 line into an index record, or reports why it was skipped: the tests' view of ingestLine's two paths. */
 export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
   if (maybeMessage(buf, start, end)) {
     const rec = messageRecord(buf, start, end, prevId, lineNo, offset);

@@ -53,12 +53,6 @@ export class SessionIndex extends IndexColumns {
     else this.link(i, this.treeParentIdx(i));
   }
 
-  get records(): EntryRecord[] {
-    const out = new Array<EntryRecord>(this.count);
-    for (let i = 0; i < this.count; i++) out[i] = this.view(i);
-    return out;
-  }
-
   /** id → live record, as a Map (made on first use, then kept up to date). */
   get byId(): Map<string, EntryRecord> {
     if (!this.idMap) {

@@ -21,7 +21,7 @@ export function sliceDue(): boolean {
   return performance.now() - sliceStart > SLICE_MS;
 }
 
-/** Ends the current slice: the next `sliceDue()` is true (a test's way to be sure a walk yields). */
+/** @internal Ends the current slice: the next `sliceDue()` is true (a test's way to be sure a walk yields). */
 export function endSlice(): void {
   sliceStart = -Infinity;
 }

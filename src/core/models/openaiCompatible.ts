@@ -7,7 +7,7 @@ import { BodyLimitError, readCapped, readSse } from './boundedBody.js';
 import { CrossOriginRedirectError, guardedFetch, type RedirectPolicy } from './guardedFetch.js';
 import { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
 
-export { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
+export type { ModelPrices } from './openaiUsage.js';
 
 type Obj = Record<string, unknown>;
 

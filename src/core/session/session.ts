@@ -322,7 +322,8 @@ export class Session {
    * pi-tree could not read is read-only instead (reader.ts): the rewrite would not hold them.
    */
   private async migrateFile(): Promise<void> {
-    const recs = this.index.records;
+    // Every record, a repeated id's too: the rewrite keeps every line the file had.
+    const recs = Array.from({ length: this.index.count }, (_, i) => this.index.view(i));
     const entries = await this.load(recs);
     const lines = [toLine(this.header), ...entries.filter((e): e is SessionEntry => !!e).map(toLine)];
     await this.storage.replace(lines.join(''), `.v${this.loaded.fileVersion}.bak`);

@@ -15,7 +15,7 @@ export type WriteStep =
 
 let hook: ((step: WriteStep, target: string) => void) | undefined;
 
-/** Installs (or removes) the hook called at each step; only test processes do this. */
+/** @internal Installs (or removes) the hook called at each step; only test processes do this. */
 export function onWriteStep(h: ((step: WriteStep, target: string) => void) | undefined): void {
   hook = h;
 }

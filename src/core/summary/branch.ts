@@ -37,7 +37,7 @@ export interface BranchPlan {
   tokenCap: number;
 }
 
-/** pi's collectEntriesForBranchSummary over two root→leaf paths. */
+/** @internal pi's collectEntriesForBranchSummary over two root→leaf paths, tested step by step against pi's. */
 export function collectBranchEntries(oldPath: readonly SessionEntry[], targetPath: readonly { id: string }[]): { entries: SessionEntry[]; commonAncestorId: string | null } {
   const onOld = new Set(oldPath.map((e) => e.id));
   let commonAncestorId: string | null = null;

@@ -43,7 +43,7 @@ export function findTurnStartIndex(entries: readonly SessionEntry[], entryIndex:
   return -1;
 }
 
-/** pi's findCutPoint over raw path entries (no projection). */
+/** @internal pi's findCutPoint over raw path entries (no projection), tested step by step against pi's. */
 export function findCutPoint(entries: readonly SessionEntry[], startIndex: number, endIndex: number, keepRecentTokens: number): CutPointResult {
   const cutPoints: number[] = [];
   for (let i = startIndex; i < endIndex; i++) {

@@ -172,22 +172,6 @@ export class WorkerRun {
   }
 }
 
-/**
- * Projects `file` (its first `until` bytes) in a worker, handing the parts to `onPart` in order.
- * `expect` is what the host's own index says (entry count and leaf): on any difference (the file was
- * rewritten in between) the worker is stopped before a single part is handed over, and this rejects
- * with WorkerMismatch, so that the caller can project on its own thread instead.
- */
-export async function projectInWorker(
-  script: string,
-  task: WorkerTask,
-  expect: { count: number; leafId: string | null },
-  onPart: (part: PackedPart, from: number) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  return useRun(new WorkerRun(script, task, signal), { ...expect, size: task.until }, onPart);
-}
-
 /** Drains `run` into `onPart` if what it read is what the host read (count, leaf, and size when given); stops it otherwise. */
 export async function useRun(run: WorkerRun, expect: { count: number; leafId: string | null; size?: number }, onPart: (part: PackedPart, from: number) => void): Promise<void> {
   const head = await run.head;

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writ
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient } from '../../../src/core/bridge/client.js';
-import { checkLiveness, findBridge, listBridges, readRecords } from '../../../src/core/bridge/discovery.js';
+import { checkLiveness, findBridge, scanBridges, readRecords } from '../../../src/core/bridge/discovery.js';
 import { ensurePrivateDir } from '../../../src/core/platform/privateDir.js';
 import type { BridgeRecord, StateData } from '../../../src/core/bridge/protocol.js';
 import { BridgeServer } from '../../../src/bridge/server.js';
@@ -106,7 +106,7 @@ describe('bridge discovery', () => {
     const orphan = writeRec(dir, `${process.pid}-0000cccc`, {});
     const tmp = join(dir, `.${await deadPid()}-0000dddd.12345678.tmp`);
     writeFileSync(tmp, '{', { mode: 0o600 });
-    const live = await listBridges({ env });
+    const live = (await scanBridges({ env })).live;
     assert.deepEqual(
       live.map((b) => b.stem),
       [stem],
@@ -129,12 +129,12 @@ describe('bridge discovery', () => {
       const l = await checkLiveness(found, 300);
       assert.equal(l.status, 'unresponsive', JSON.stringify(l));
       assert.deepEqual(
-        (await listBridges({ env, probeTimeoutMs: 300 })).map((b) => b.stem),
+        (await scanBridges({ env, probeTimeoutMs: 300 })).live.map((b) => b.stem),
         [stem],
       );
       assert.ok(existsSync(file) && existsSync(sock), 'the record and its socket stay');
       await blocked.kill();
-      await listBridges({ env, probeTimeoutMs: 300 });
+      await scanBridges({ env, probeTimeoutMs: 300 });
       assert.ok(!existsSync(file) && !existsSync(sock), 'once its pid is gone they are removed');
     } finally {
       await blocked.kill();
@@ -157,7 +157,7 @@ describe('bridge discovery', () => {
       readRecords({ env }).map((r) => r.stem),
       [stem],
     );
-    await listBridges({ env });
+    await scanBridges({ env });
     for (const f of files) assert.equal(existsSync(f), true, `${f} is left alone`);
     assert.equal(existsSync(victim), true, 'a socket a record points at outside our places is never removed');
 

@@ -78,7 +78,7 @@ describe('fields that cannot become text', () => {
       if (argv.length === 1 && argv[0] === 'tree') assert.match(out, /assistant: \[object\]\n.*\[\[object\]: \{"path":\{"toString":1\}\}\]/);
     }
     const s = await Session.open(file);
-    assert.equal((await projectAll(s.index, s.index.records, s)).length, n);
+    assert.equal((await projectAll(s.index, s.index.live(), s)).length, n);
     assert.ok((await previewNodes(s)).length > 0);
     assert.ok((await listContext(s, s.leafId)).messages.length > 0);
     const listed = await new SessionRepository({ sessionDir: dir, env: {} }).listAll();

@@ -182,7 +182,7 @@ describe('properties of the reader and index', () => {
       fc.asyncProperty(fc.uniqueArray(valid, { selector: (e) => e.id, maxLength: 20 }), async (entries) => {
         const text = HEADER + entries.map((e) => JSON.stringify(e) + '\n').join('');
         const s = await Session.fromStorage(new MemoryStorage(text));
-        const back = await s.load(s.index.records);
+        const back = await s.load(s.index.live());
         assert.deepStrictEqual(
           back.map((e) => JSON.stringify(e)),
           entries.map((e) => JSON.stringify(JSON.parse(JSON.stringify(e)))),

@@ -2,7 +2,8 @@
 // JSON answers, usage mapping, retries, timeouts, cancellation and the errors users see.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chatCompletionsUrl, mapOpenAIUsage, OpenAICompatibleModel, retryAfterMs } from '../../../src/core/models/openaiCompatible.js';
+import { chatCompletionsUrl, OpenAICompatibleModel, retryAfterMs } from '../../../src/core/models/openaiCompatible.js';
+import { mapOpenAIUsage } from '../../../src/core/models/openaiUsage.js';
 import { SummaryModelError } from '../../../src/core/summary/model.js';
 import { closedPort, completionJson, completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 

@@ -242,9 +242,9 @@ describe('migration on first write', () => {
     const s = await Session.open(file);
     assert.equal(s.legacy, true);
     assert.deepStrictEqual(readFileSync(file, 'utf8'), v1, 'opening never writes');
-    const ids = s.index.records.map((r) => r.id);
+    const ids = s.index.live().map((r) => r.id);
     assert.deepStrictEqual(
-      (await Session.open(file)).index.records.map((r) => r.id),
+      (await Session.open(file)).index.live().map((r) => r.id),
       ids,
       'in-memory ids are stable across loads',
     );

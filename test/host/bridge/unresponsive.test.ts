@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { findBridge } from '../../../src/core/bridge/discovery.js';
-import { commitBranchSummaryByPi } from '../../../src/core/bridge/piSummaries.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
@@ -105,24 +104,13 @@ describe('the extension with a stopped pi', { skip: process.platform !== 'linux'
   });
 
   it('a reviewed branch summary is not written into the file behind a stopped pi', async () => {
-    const leaf = await pi.leaf();
     const size = readFileSync(file).length;
-    const draft = {
-      summary: 'what happened there',
-      details: { readFiles: [], modifiedFiles: [] },
-      fromLeafId: leaf,
-      targetId: ids.a2,
-      newLeafId: ids.a2,
-      entries: 1,
-      via: 'running' as const,
-      pid: pi.pid,
-    };
+    const { actions } = await actionsOn();
     await whileStopped(pi.pid, async () => {
-      const r = await commitBranchSummaryByPi(file, draft, { discovery: { env: pe.env } }).then(
-        (v) => v,
-        (e: unknown) => e,
-      );
-      assert.equal((r as { code?: string }).code, 'unresponsive', `refused (got ${JSON.stringify(r)})`);
+      answer = false;
+      const r = await actions.moveWithSummaryViaPi(ids.a2, 'what happened there', { readFiles: [], modifiedFiles: [] });
+      assert.equal(r?.cancelled, true, `cancelled (got ${JSON.stringify(r)})`);
+      assert.match(asked.at(-1) ?? '', new RegExp(`pi \\(pid ${pi.pid}\\) .*does not answer`));
       assert.equal(readFileSync(file).length, size, 'nothing was written');
     });
   });

@@ -6,11 +6,15 @@ import { Session } from '../../../src/core/session/session.js';
 import { openTail } from '../../../src/core/index/tailSession.js';
 import { previewNodes } from '../../../src/host/projection/firstScreen.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
-import { projectInWorker, useRun, WorkerMismatch, WorkerRun } from '../../../src/host/projection/workerProjection.js';
+import { useRun, WorkerMismatch, WorkerRun, type WorkerTask } from '../../../src/host/projection/workerProjection.js';
 import { unpackNodes } from '../../../src/packedNodes.js';
 import type { NodeView } from '../../../src/protocol.js';
 import { generateSession } from '../../support/generate.js';
 import { tempFile } from '../../support/tmp.js';
+
+/** A worker run drained as the panel's snapshot source drains it: only when it read what the host read. */
+const projectInWorker = (script: string, task: WorkerTask, expect: { count: number; leafId: string | null }, onPart: Parameters<typeof useRun>[2], signal?: AbortSignal) =>
+  useRun(new WorkerRun(script, task, signal), { ...expect, size: task.until }, onPart);
 
 // The worker is the built bundle (npm test builds first), as the extension runs it.
 const SCRIPT = join(__dirname, '..', '..', '..', 'dist', 'projector.js');

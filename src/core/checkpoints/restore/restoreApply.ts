@@ -59,7 +59,7 @@ export class OutsideWriteError extends Error {
  */
 export type RestoreStep = 'journal-written' | 'file-written' | 'files-done' | 'leaf-due' | 'leaf-moved' | 'done';
 let stepHook: ((step: RestoreStep, detail: string) => void) | undefined;
-/** Test processes stop a restore at a named step with this. */
+/** @internal Test processes stop a restore at a named step with this (a crash test kills there). */
 export function onRestoreStep(h: typeof stepHook): void {
   stepHook = h;
 }

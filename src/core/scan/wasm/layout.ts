@@ -92,6 +92,7 @@ export const LAYOUT = {
  * The builds of the validator's `scan` (the same function, made by scripts/wasm.mjs): which of the
  * .wat's (@facts …) and (@rows …) parts each one has. So that opening a session pays nothing for the
  * notes only stats reads, and stats nothing for the tree's.
+ * @internal read by the build (scripts/wasm.mjs), not at run time.
  */
 export const SCAN_BUILDS = {
   scan: [],
