@@ -7,7 +7,7 @@
 // Usage: host-open.ts FILE [DUMP]: with DUMP, the messages are also written there, one a line, the
 // packed bytes as base64 (bench/webviewTail.ts posts them to the webview as the host would).
 // That worker first reads the file's end for the first screen (src/core/index/tailSession.ts), as the panel's
-// does for a big file; with DUMP it goes to DUMP.preview, posted first by webviewTail.ts.
+// does for a big file; with DUMP it goes to DUMP.firstScreen, posted first by webviewTail.ts.
 // Prints {"maxBlockMs", "maxChunkCpuMs", "openMs", "readyMs", "firstScreenMs", "firstScreenNodes", "heapGrowthMb", "heapPeakGrowthMb", "nodes", "bytes"}:
 // readyMs = until the last part is handed over; firstScreenMs = until the first screen's nodes are made; heap growth = this thread's heap and external memory
 // (typed arrays) after / at their highest during the work, over before (run with --expose-gc so that "before" and "after" are live data).
@@ -50,8 +50,8 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   // As the panel does for a big file: the worker starts with it, reads the file's end for the first
   // screen, then the whole file; this thread reads and indexes it meanwhile.
   const script = join(__dirname, '..', 'dist', 'projector.js');
-  const run = new WorkerRun(script, { file, part: 1000, preview: true });
-  const early = run.preview.then((p) => p && { p, ms: performance.now() - t0 });
+  const run = new WorkerRun(script, { file, part: 1000, firstScreen: true });
+  const early = run.firstScreen.then((p) => p && { p, ms: performance.now() - t0 });
   const s = await Session.open(file);
   const openMs = performance.now() - t0;
   heap.sample();
@@ -60,7 +60,7 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const fd = dump ? openSync(dump, 'w') : -1;
   const count = s.index.size;
   const first = await early;
-  if (dump && first) writeFileSync(`${dump}.preview`, `${JSON.stringify({ type: 'firstScreen', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`);
+  if (dump && first) writeFileSync(`${dump}.firstScreen`, `${JSON.stringify({ type: 'firstScreen', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`);
   let rev = 2;
   await useRun(run, { count, leafId: s.leafId }, (part, from) => {
     nodes += part.count;

@@ -46,9 +46,9 @@ async function main(dump: string, appends: number): Promise<void> {
   try {
     const page = await freshPage(browser, srv.url);
     await page.evaluate(PAINTED);
-    // The first screen read from the file's end (DUMP.preview), as the panel posts it when the webview is ready.
-    const previewFile = `${dump}.preview`;
-    const firstScreen = existsSync(previewFile)
+    // The first screen read from the file's end (DUMP.firstScreen), as the panel posts it when the webview is ready.
+    const firstScreenFile = `${dump}.firstScreen`;
+    const firstScreen = existsSync(firstScreenFile)
       ? await page.evaluate((line) => {
           const w = window as unknown as Painted & { __piTree: { stats(): { items: number } } };
           const m = JSON.parse(line) as { nodes: unknown[] };
@@ -56,7 +56,7 @@ async function main(dump: string, appends: number): Promise<void> {
           const painted = w.__painted(t0, true);
           window.postMessage(m, '*');
           return painted.then((now) => ({ ms: now - t0, items: w.__piTree.stats().items, nodes: m.nodes.length }));
-        }, readFileSync(previewFile, 'utf8').trim())
+        }, readFileSync(firstScreenFile, 'utf8').trim())
       : undefined;
     await page.evaluate(() => ((window as unknown as { __parts: string[] }).__parts = []));
     for (let i = 0; i < lines.length; i += 20) await page.evaluate((ls) => (window as unknown as { __parts: string[] }).__parts.push(...ls), lines.slice(i, i + 20));

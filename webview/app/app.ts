@@ -151,7 +151,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     shown();
   }
 
-  onSnapshot(m: Snapshot, preview = false): void {
+  onSnapshot(m: Snapshot, firstScreen = false): void {
     this.meta = m.meta;
     this.panes.setDefaultLayout(m.meta.defaultLayout);
     this.codeViews.setMeta(m.meta);
@@ -172,7 +172,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
       state.restoreToken = m.meta.restoreToken;
       this.persistence.save();
     }
-    this.tree.showSnapshot(preview);
+    this.tree.showSnapshot(firstScreen);
   }
 
   /** `leafId`: where the entries moved the leaf (one pass for both: see the protocol's `appended`). */
@@ -306,7 +306,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
 
   rebuilt(first: boolean, entries: number): void {
     const d = this.tree.derived;
-    if (!this.tree.previewing) this.loading.done();
+    if (!this.tree.showingFirstScreen) this.loading.done();
     this.hover.forget();
     this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());

@@ -47,7 +47,7 @@ export class HostSync {
       return this.target.onSnapshot(s);
     }
     if (m.type === 'firstScreen') {
-      // Only before a snapshot at least as new is held (a preview comes before its snapshot).
+      // Only before a snapshot at least as new is held (a first screen comes before its snapshot).
       if (m.rev <= this.rev) return;
       this.target.onFirstScreen?.(m);
       return this.target.onLoading?.(0, m.total);

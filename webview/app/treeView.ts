@@ -48,9 +48,9 @@ export class TreeView {
   private frame = 0;
   private snapshotPending = false;
   /** The model holds a first screen; the whole tree is on its way. */
-  previewing = false;
+  showingFirstScreen = false;
   /** The next pass shows the whole tree after a first screen: framed again if the view was not moved. */
-  private afterPreview = false;
+  private afterFirstScreen = false;
   private firstSnapshot = true;
   /** The selection was on the leaf when entries arrived: it follows the new leaf. */
   private pendingFollow = false;
@@ -118,10 +118,10 @@ export class TreeView {
     });
   }
 
-  /** A snapshot was loaded into the model: draw it now. A big session's first screen (`preview`), or the whole tree (which replaces it). */
-  showSnapshot(preview = false): void {
-    this.afterPreview = this.previewing && !preview;
-    this.previewing = preview;
+  /** A snapshot was loaded into the model: draw it now. A big session's first screen (`firstScreen`), or the whole tree (which replaces it). */
+  showSnapshot(firstScreen = false): void {
+    this.afterFirstScreen = this.showingFirstScreen && !firstScreen;
+    this.showingFirstScreen = firstScreen;
     this.snapshotPending = true;
     cancelFrame(this.frame);
     this.frame = 0;
@@ -190,13 +190,13 @@ export class TreeView {
       else this.initialView = place;
       this.host.firstShown();
     } else if (it) {
-      placeAfterPass(this.graph, it, { frame: this.pendingFrame, reframe: this.pendingReframe, afterPreview: this.afterPreview, reveal: this.pendingFollow || this.snapshotPending });
+      placeAfterPass(this.graph, it, { frame: this.pendingFrame, reframe: this.pendingReframe, afterFirstScreen: this.afterFirstScreen, reveal: this.pendingFollow || this.snapshotPending });
     }
     this.pendingFrame = false;
     this.pendingReframe = false;
     this.pendingFollow = false;
     this.snapshotPending = false;
-    this.afterPreview = false;
+    this.afterFirstScreen = false;
     this.timings.total = performance.now() - t0;
     this.shownLeaf = model.leaf;
     this.shownSize = n;

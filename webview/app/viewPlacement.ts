@@ -25,7 +25,7 @@ export interface PassReasons {
   /** The layout changed under a framed view (family links). */
   reframe: boolean;
   /** The whole tree replaced a first screen. */
-  afterPreview: boolean;
+  afterFirstScreen: boolean;
   /** The selection follows the leaf, or a snapshot arrived. */
   reveal: boolean;
 }
@@ -36,7 +36,7 @@ export function placeAfterPass(graph: GraphView, it: Item, why: PassReasons): vo
     graph.frameAround(it);
   } else if (why.reframe && graph.stillFramed()) {
     graph.frameAround(it, false);
-  } else if (why.afterPreview && graph.stillPlaced()) {
+  } else if (why.afterFirstScreen && graph.stillPlaced()) {
     // Placed on the first screen (framed on open, or Fit / the overview asked for meanwhile): placed
     // again on the whole tree.
     const how = graph.stillPlaced();

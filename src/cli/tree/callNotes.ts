@@ -1,4 +1,4 @@
-// The tool calls of an assistant message noted from their bytes (preview.ts toolCallsOf and
+// The tool calls of an assistant message noted from their bytes (core/context/entryText.ts toolCallsOf and
 // formatToolCall), while the line is in the read buffer. A call is found by its id's bytes (idKeys.ts
 // ByteSlots), and the usual call text — a named tool whose arguments are printable ASCII strings
 // without escapes, and a path shortenHome leaves as it is — is written as bytes: no string, no
@@ -165,7 +165,7 @@ function command(b: Buffer): boolean {
   return true;
 }
 
-/** preview.ts readRange of offset and limit, when each is absent or a plain whole number. */
+/** entryText.ts readRange of offset and limit, when each is absent or a plain whole number. */
 function readRange(b: Buffer): boolean {
   const offset = lineArg(b, OFFSET);
   const limit = lineArg(b, LIMIT);

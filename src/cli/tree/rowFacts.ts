@@ -2,7 +2,7 @@
 // it (its role, whether an assistant message has text or ended in error), the tool call a result
 // answers, and the texts of the calls a message makes. noteRows (rowNotes.ts) fills them while the
 // session is read; entries it could not note are given to `take` whole, afterwards, through the same
-// functions (preview.ts), so a row reads the same either way.
+// functions (core/context/entryText.ts), so a row reads the same either way.
 import { entryText, formatToolCall, hasText, toolCallsOf } from '../../core/context/entryText.js';
 import { grown } from '../../core/index/indexRecord.js';
 import { ByteSlots } from '../../core/index/idKeys.js';

@@ -3,7 +3,7 @@
 // line is still in the read buffer; thinking, usage and tool output are never turned into strings.
 // The usual message, whose text is printable ASCII without escapes, goes into the row facts as bytes,
 // straight from the buffer; any other is parsed value by value into a light message and noted through
-// the same functions as a whole entry (preview.ts), so a row reads the same either way.
+// the same functions as a whole entry (core/context/entryText.ts), so a row reads the same either way.
 import { noteCalls } from './callNotes.js';
 import { jsonAt, keyList, plainValue, sameBytes } from '../../core/scan/jsonBytes.js';
 import type { ObjectKeys, RowValue } from '../../core/scan/scanResult.js';
@@ -173,7 +173,7 @@ function hasPlainText(b: Buffer, r: Int32Array, n: number): boolean {
 }
 
 /**
- * The message of the line just validated with only what a row reads (preview.ts entryText, hasText,
+ * The message of the line just validated with only what a row reads (entryText.ts entryText, hasText,
  * toolCallsOf; the filter's stop reason), each value parsed from its own bytes: the same values
  * JSON.parse would give those keys. Undefined when the notes do not cover it.
  */

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import type { Session } from '../../core/session/session.js';
 import type { NodeView, SnapshotNodes } from '../../protocol.js';
 import { log } from '../platform/log.js';
-import { previewNodes } from '../projection/firstScreen.js';
+import { firstScreenNodes } from '../projection/firstScreen.js';
 import { Projector, projectParts } from '../projection/projection.js';
 import { useRun, WorkerMismatch, WorkerRun, type WorkerFirstScreen } from '../projection/workerProjection.js';
 
@@ -25,8 +25,8 @@ const SHOWN_MAX_MS = 500;
 
 /** Posts one part: the first (`from` 0) opens a snapshot of revision `rev`, the rest follow it. */
 export type PartSink = (rev: number, body: SnapshotNodes, count: number, from: number) => void;
-/** Posts the first screen of a big session (see preview.ts), drawn until the snapshot of the next revision is whole. */
-export type PreviewSink = (rev: number, nodes: NodeView[]) => void;
+/** Posts the first screen of a big session (see projection/firstScreen.ts), drawn until the snapshot of the next revision is whole. */
+export type FirstScreenSink = (rev: number, nodes: NodeView[]) => void;
 
 type Milestone = 'open' | 'ready' | 'firstScreen' | 'firstPart' | 'sent';
 
@@ -58,8 +58,8 @@ export class SnapshotSource {
     this.script = join(__dirname, 'projector.js');
     try {
       if (statSync(file).size >= EARLY_MIN_BYTES) {
-        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART, preview: true, hold: true }, signal);
-        this.tail = this.early.preview;
+        this.early = new WorkerRun(this.script, { file, part: SNAPSHOT_PART, firstScreen: true, hold: true }, signal);
+        this.tail = this.early.firstScreen;
       }
     } catch {
       // the open says what is wrong with the file
@@ -70,7 +70,7 @@ export class SnapshotSource {
   }
 
   /** The first screen read from the file's end, once (undefined for small files, or when there is none). */
-  async earlyPreview(): Promise<WorkerFirstScreen | undefined> {
+  async earlyFirstScreen(): Promise<WorkerFirstScreen | undefined> {
     const tail = this.tail;
     this.tail = undefined;
     return tail;
@@ -103,7 +103,7 @@ export class SnapshotSource {
   }
 
   /** Projects `s` as it is now and hands the parts to `send`; returns the projector that goes on with its deltas. */
-  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean, preview?: PreviewSink): Promise<Projector | undefined> {
+  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean, firstScreen?: FirstScreenSink): Promise<Projector | undefined> {
     const early = this.early;
     this.early = undefined;
     const t0 = performance.now();
@@ -113,12 +113,12 @@ export class SnapshotSource {
       if (from === 0) this.mark('firstPart');
       send(rev, body, n, from);
     };
-    if (preview && count >= WORKER_MIN) {
-      const nodes = await previewNodes(s).catch((e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []));
+    if (firstScreen && count >= WORKER_MIN) {
+      const nodes = await firstScreenNodes(s).catch((e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []));
       if (disposed()) return undefined;
       if (nodes.length) {
         this.mark('firstScreen');
-        preview(nextRev(), nodes);
+        firstScreen(nextRev(), nodes);
       }
     }
     if (s.path && !s.legacy && count >= WORKER_MIN) {

@@ -41,8 +41,8 @@ export class TreeController implements vscode.Disposable {
   private ready = false;
   private stale = false;
   /** A first screen from the file's end was shown: the first snapshot goes without its own. */
-  private previewed = false;
-  /** Whether a big session's first screen was posted (see sendEarlyPreview). */
+  private firstScreenShown = false;
+  /** Whether a big session's first screen was posted (see sendEarlyFirstScreen). */
   private readonly firstScreen: Promise<boolean>;
   private loading: Promise<void> | undefined;
   private selected: string | null = null;
@@ -100,7 +100,7 @@ export class TreeController implements vscode.Disposable {
     this.source = new SnapshotSource(file, this.closing.signal);
     // (a big file's whole read waits while VS Code makes the webview: see SnapshotSource.released)
     const loading = (this.loading = this.source.released.then(() => this.open()));
-    this.firstScreen = this.sendEarlyPreview();
+    this.firstScreen = this.sendEarlyFirstScreen();
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
     const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
@@ -234,9 +234,9 @@ export class TreeController implements vscode.Disposable {
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
-      this.previewed ? undefined : (rev, nodes) => void this.post({ type: 'firstScreen', rev, meta: this.meta(), leafId, nodes, total: count }),
+      this.firstScreenShown ? undefined : (rev, nodes) => void this.post({ type: 'firstScreen', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
-    this.previewed = false;
+    this.firstScreenShown = false;
     if (!projector) return;
     this.projector = projector;
     this.family.resend();
@@ -250,12 +250,12 @@ export class TreeController implements vscode.Disposable {
    * The snapshot follows and replaces it. If the session is open by then and ends elsewhere (it changed
    * since), its own first screen goes.
    */
-  private async sendEarlyPreview(): Promise<boolean> {
-    const early = await this.source.earlyPreview();
+  private async sendEarlyFirstScreen(): Promise<boolean> {
+    const early = await this.source.earlyFirstScreen();
     if (!early || this.disposed || !this.panel.visible) return false;
     const s = this.session;
     if (s && s.leafId !== early.leafId) return false;
-    this.previewed = true;
+    this.firstScreenShown = true;
     this.source.mark('firstScreen');
     log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
     const taken = this.post({

@@ -11,18 +11,18 @@ import { projectAll } from './projection.js';
  * screen crosses to the webview as one message, and in a new window that crossing took 100-200 ms for
  * 400 entries (110 KB): it is kept to what the framed view shows and a little scrolling.
  */
-export const PREVIEW_PATH = 150;
+export const FIRST_SCREEN_PATH = 150;
 /** Entries of each branch leaving that path (its first ones). */
 const BRANCH = 3;
 /** At most this many entries in all. */
 const MAX = 2000;
 
-export async function previewNodes(s: Session): Promise<NodeView[]> {
+export async function firstScreenNodes(s: Session): Promise<NodeView[]> {
   const index = s.index;
   await index.prepareTree();
   const leaf = s.leafId === null ? -1 : index.lookup(s.leafId);
   const path = index.branchIdx(leaf);
-  const from = Math.max(0, path.length - PREVIEW_PATH);
+  const from = Math.max(0, path.length - FIRST_SCREEN_PATH);
   const picked = new Set<number>();
   for (let k = from; k < path.length; k++) picked.add(path[k]);
   // The branches leaving the shown path: their first entries, and the children of the leaf.

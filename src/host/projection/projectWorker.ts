@@ -9,7 +9,7 @@ import { FileSource, type ByteSource } from '../../core/index/byteSource.js';
 import { visitLines } from '../../core/index/lineReads.js';
 import { readSession } from '../../core/index/reader.js';
 import { openTail } from '../../core/index/tailSession.js';
-import { previewNodes } from './firstScreen.js';
+import { firstScreenNodes } from './firstScreen.js';
 import { Projector, projectParts } from './projection.js';
 import type { WorkerFirstScreen, WorkerReply, WorkerTask } from './workerProjection.js';
 
@@ -17,7 +17,7 @@ import type { WorkerFirstScreen, WorkerReply, WorkerTask } from './workerProject
 async function firstScreen(file: string): Promise<WorkerFirstScreen | undefined> {
   const s = await openTail(file);
   if (!s) return undefined;
-  const nodes = await previewNodes(s);
+  const nodes = await firstScreenNodes(s);
   return nodes.length ? { sessionId: s.header.id, cwd: String(s.header.cwd ?? ''), name: s.name, leafId: s.leafId, nodes } : undefined;
 }
 
@@ -30,7 +30,7 @@ async function run(task: WorkerTask): Promise<void> {
   const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
   // Listening from the start: the host's go may come before the first screen is read.
   const go = task.hold ? new Promise<void>((resolve) => parentPort!.once('message', () => resolve())) : undefined;
-  if (task.preview) post({ kind: 'firstScreen', screen: await firstScreen(task.file).catch(() => undefined) });
+  if (task.firstScreen) post({ kind: 'firstScreen', screen: await firstScreen(task.file).catch(() => undefined) });
   await go;
   const file = await FileSource.open(task.file);
   // The size now, unless told (the host compares it with its own read of the file).

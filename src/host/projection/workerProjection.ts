@@ -8,8 +8,8 @@ export interface WorkerTask {
   /** Bytes of the file to read (what the host's session has read); by default, its size when the worker starts. */
   until?: number;
   part: number;
-  /** First read the file's end and post its first screen (see tailSession.ts and preview.ts). */
-  preview?: boolean;
+  /** First read the file's end and post its first screen (see tailSession.ts and firstScreen.ts). */
+  firstScreen?: boolean;
   /**
    * Read the whole file only once told to (WorkerRun.go): while VS Code makes the webview, the
    * machine's cores are left to it (the first screen, if asked for, is read before).
@@ -61,7 +61,7 @@ export class WorkerRun {
   /** What the worker read; rejects if it fails first. */
   readonly head: Promise<WorkerHead>;
   /** The first screen from the file's end, when the task asked for it (undefined: none, or the worker failed). */
-  readonly preview: Promise<WorkerFirstScreen | undefined>;
+  readonly firstScreen: Promise<WorkerFirstScreen | undefined>;
   private readonly worker: Worker | undefined;
   private readonly parts: [PackedPart, number][] = [];
   private sink: ((part: PackedPart, from: number) => void) | undefined;
@@ -70,16 +70,16 @@ export class WorkerRun {
   private failure: Error | undefined;
   private settle: (() => void) | undefined;
   private fail: ((e: Error) => void) | undefined;
-  private previewDone: (p: WorkerFirstScreen | undefined) => void = () => {};
+  private firstScreenDone: (p: WorkerFirstScreen | undefined) => void = () => {};
   private headFail: (e: Error) => void = () => {};
 
   constructor(script: string, task: WorkerTask, signal?: AbortSignal) {
     let headOk: (h: WorkerHead) => void = () => {};
     this.head = new Promise<WorkerHead>((res, rej) => ((headOk = res), (this.headFail = rej)));
     this.head.catch(() => {}); // also reported by drain()
-    this.preview = new Promise((res) => (this.previewDone = res));
+    this.firstScreen = new Promise((res) => (this.firstScreenDone = res));
     const end = (err?: Error) => {
-      this.previewDone(undefined);
+      this.firstScreenDone(undefined);
       if (this.finished) return;
       this.finished = true;
       this.failure = err;
@@ -107,9 +107,9 @@ export class WorkerRun {
       if (this.finished) return;
       switch (m.kind) {
         case 'firstScreen':
-          return this.previewDone(m.screen);
+          return this.firstScreenDone(m.screen);
         case 'count':
-          this.previewDone(undefined);
+          this.firstScreenDone(undefined);
           return headOk({ count: m.count, leafId: m.leafId, size: m.size });
         case 'part':
           if (!this.sink) return void this.parts.push([{ packed: m.packed, count: m.count }, m.from]);
@@ -162,7 +162,7 @@ export class WorkerRun {
   /** Stops the worker and drops what it kept. */
   stop(): void {
     this.parts.length = 0;
-    this.previewDone(undefined);
+    this.firstScreenDone(undefined);
     if (this.finished) return;
     this.finished = true;
     this.failure = new Error('stopped');

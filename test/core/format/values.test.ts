@@ -11,7 +11,7 @@ import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { asNumber, asText } from '../../../src/core/format/values.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
-import { previewNodes } from '../../../src/host/projection/firstScreen.js';
+import { firstScreenNodes } from '../../../src/host/projection/firstScreen.js';
 import { tempDir } from '../../support/tmp.js';
 
 const O = { toString: 1 };
@@ -79,7 +79,7 @@ describe('fields that cannot become text', () => {
     }
     const s = await Session.open(file);
     assert.equal((await projectAll(s.index, s.index.live(), s)).length, n);
-    assert.ok((await previewNodes(s)).length > 0);
+    assert.ok((await firstScreenNodes(s)).length > 0);
     assert.ok((await listContext(s, s.leafId)).messages.length > 0);
     const listed = await new SessionRepository({ sessionDir: dir, env: {} }).listAll();
     assert.deepEqual(listed.map((i) => i.id).sort(), ['h', 'o'], 'both listed');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
 import { openTail } from '../../../src/core/index/tailSession.js';
-import { previewNodes } from '../../../src/host/projection/firstScreen.js';
+import { firstScreenNodes } from '../../../src/host/projection/firstScreen.js';
 import { projectAll } from '../../../src/host/projection/projection.js';
 import { useRun, WorkerMismatch, WorkerRun, type WorkerTask } from '../../../src/host/projection/workerProjection.js';
 import { unpackNodes } from '../../../src/packedNodes.js';
@@ -24,16 +24,16 @@ describe('projection in a worker thread', () => {
     const g = generateSession({ seed: 22, entries: 3000, branchRate: 0.05, labels: 5 });
     const file = tempFile(g.text);
     const s = await Session.open(file);
-    const run = new WorkerRun(SCRIPT, { file, part: 1000, preview: true });
-    const preview = (await run.preview)!;
+    const run = new WorkerRun(SCRIPT, { file, part: 1000, firstScreen: true });
+    const preview = (await run.firstScreen)!;
     assert.ok(preview, 'a first screen');
     const tail = (await openTail(file))!;
-    assert.deepStrictEqual(preview, { sessionId: s.header.id, cwd: String(s.header.cwd), name: tail.name, leafId: s.leafId, nodes: await previewNodes(tail) });
+    assert.deepStrictEqual(preview, { sessionId: s.header.id, cwd: String(s.header.cwd), name: tail.name, leafId: s.leafId, nodes: await firstScreenNodes(tail) });
     let n = 0;
     await useRun(run, { count: s.index.size, leafId: s.leafId }, (part) => (n += part.count));
     assert.equal(n, s.index.size, 'then the whole snapshot');
     const plain = new WorkerRun(SCRIPT, { file, part: 1000 });
-    assert.equal(await plain.preview, undefined, 'not asked for: none');
+    assert.equal(await plain.firstScreen, undefined, 'not asked for: none');
     await useRun(plain, { count: s.index.size, leafId: s.leafId }, () => {});
   });
 
@@ -126,10 +126,10 @@ describe('projection in a worker thread', () => {
   it('held (as a panel opens a big file), posts its first screen and reads the whole file only when told to go', async () => {
     const g = generateSession({ seed: 26, entries: 3000, branchRate: 0.05 });
     const file = tempFile(g.text);
-    const run = new WorkerRun(SCRIPT, { file, part: 1000, preview: true, hold: true });
+    const run = new WorkerRun(SCRIPT, { file, part: 1000, firstScreen: true, hold: true });
     let head: unknown;
     void run.head.then((h) => (head = h));
-    assert.ok(await run.preview, 'the first screen, before go');
+    assert.ok(await run.firstScreen, 'the first screen, before go');
     // A run that does not hold, started only now, reads the whole file: one that had not waited would
     // have read it by then too (it began earlier, with the same work).
     const plain = new WorkerRun(SCRIPT, { file, part: 1000 });
@@ -146,8 +146,8 @@ describe('projection in a worker thread', () => {
     await useRun(run, { count: s.index.live().length, leafId: s.leafId, size: s.readSize }, (p) => got.push(...unpackNodes(p.packed)));
     assert.deepStrictEqual(got, await projectAll(s.index, s.index.live(), s));
     // Stopped while held (the panel closed before its webview was ready): the worker ends, nothing is read.
-    const held = new WorkerRun(SCRIPT, { file, part: 1000, preview: true, hold: true });
-    await held.preview;
+    const held = new WorkerRun(SCRIPT, { file, part: 1000, firstScreen: true, hold: true });
+    await held.firstScreen;
     held.stop();
     await assert.rejects(held.head, /stopped/);
   });
