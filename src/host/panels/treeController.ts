@@ -15,7 +15,7 @@ import { handleRequest, type HandlerContext } from './requestHandlers.js';
 import { CodeMarks } from '../checkpoints/codeMarks.js';
 import { SessionActions } from './sessionActions.js';
 import type { TreeDeps } from './treeDeps.js';
-import { SnapshotSource } from './snapshotSource.js';
+import { SnapshotSource } from './treeSnapshots.js';
 import { PanelFamily } from './panelFamily.js';
 import { earlyMeta, sessionMeta, type MetaSources } from './panelMeta.js';
 import { WebviewGate } from './webviewGate.js';
