@@ -2,15 +2,15 @@
 // through the bridge's client and through the host's SessionActions until pi's own get_entries shows the
 // leaf (design decision 10: a prototype of the bridge moved pi in ~100 ms), and a pi killed with SIGKILL
 // until its client is told, its record is found stale and removed, and an open tree is back in file
-// mode. The bridge suites (test/bridge, test/host/bridge) check what these do; the times are here.
+// mode. The bridge suites (test/bridge, test/host/runningPi) check what these do; the times are here.
 import { join } from 'node:path';
 import { BridgeClient } from '../src/core/bridge/client.js';
 import { findBridge } from '../src/core/bridge/discovery.js';
 import { SessionRepository } from '../src/core/session/repository.js';
 import { Session } from '../src/core/session/session.js';
-import { BridgeRegistry } from '../src/host/bridge/bridgeRegistry.js';
-import { LiveSession } from '../src/host/bridge/liveSession.js';
-import { PiGateway } from '../src/host/bridge/piGateway.js';
+import { BridgeRegistry } from '../src/host/runningPi/bridgeRegistry.js';
+import { LiveSession } from '../src/host/runningPi/liveSession.js';
+import { PiGateway } from '../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../src/host/panels/sessionActions.js';
 import { waitForBridge } from '../test/bridge/helpers.js';
 import { completionSse, startLoopback } from '../test/support/loopbackOpenAI.js';

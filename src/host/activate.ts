@@ -1,7 +1,7 @@
 // Activation: makes the host's services once and registers the views, panels, commands and CodeLens.
 // Each concern lives in the module named for it; this file only wires them together.
 import * as vscode from 'vscode';
-import { createPiLink, type PiLink } from './bridge/piLink.js';
+import { createPiLink, type PiLink } from './runningPi/piLink.js';
 import type { Host } from './commands/host.js';
 import { registerNodeCommands } from './commands/nodeCommands.js';
 import { registerPiConnectCommands } from './commands/piConnectCommands.js';

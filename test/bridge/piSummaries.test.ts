@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findBridge, pidAlive } from '../../src/core/bridge/discovery.js';
 import { SessionRepository } from '../../src/core/session/repository.js';
-import { PiGateway } from '../../src/host/bridge/piGateway.js';
+import { PiGateway } from '../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../src/host/panels/sessionActions.js';
 import { findPi } from '../../src/core/platform/piProgram.js';
 import { commitCompactionByPi, compactByPi, previewBranchSummaryByPi, type ByPiOptions } from '../../src/core/bridge/piSummaries.js';

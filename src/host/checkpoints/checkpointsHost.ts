@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpoints/index.js';
-import type { PiGateway } from '../bridge/piGateway.js';
+import type { PiGateway } from '../runningPi/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
 import { CodeRestore } from './codeRestore.js';
 import type { Session } from '../../core/session/session.js';

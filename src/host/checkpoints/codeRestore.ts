@@ -14,7 +14,7 @@ import { needsConfirming, type Resolution } from '../../core/checkpoints/index.j
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
-import type { PiGateway } from '../bridge/piGateway.js';
+import type { PiGateway } from '../runningPi/piGateway.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
 

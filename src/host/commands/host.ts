@@ -3,7 +3,7 @@
 import type * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
-import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { BridgeRegistry } from '../runningPi/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { SessionActions } from '../panels/sessionActions.js';

@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import type { Session } from '../../core/session/session.js';
 import type { SessionMeta } from '../../protocol.js';
-import type { LiveState } from '../bridge/liveSession.js';
+import type { LiveState } from '../runningPi/liveSession.js';
 import { readConfig } from '../platform/config.js';
 import type { WorkerFirstScreen } from '../projection/workerProjection.js';
 

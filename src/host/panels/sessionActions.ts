@@ -13,7 +13,7 @@ import type { Session } from '../../core/session/session.js';
 import { moveTarget, type MoveTarget } from '../../core/session/moveTarget.js';
 import { copyText } from '../../core/context/entryText.js';
 import type { MoveReply } from '../../protocol.js';
-import type { PiGateway } from '../bridge/piGateway.js';
+import type { PiGateway } from '../runningPi/piGateway.js';
 
 export interface ActionDeps {
   repo: () => SessionRepository;

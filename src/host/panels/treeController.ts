@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Session, SessionChange } from '../../core/session/session.js';
 import type { HostMessage, InvokeAction, SessionMeta } from '../../protocol.js';
-import { LiveSession } from '../bridge/liveSession.js';
+import { LiveSession } from '../runningPi/liveSession.js';
 import { log } from '../platform/log.js';
 import { answer, refuse } from '../platform/replies.js';
 import { projectAppended, Projector } from '../projection/projection.js';

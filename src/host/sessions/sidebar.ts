@@ -2,7 +2,7 @@
 // the liveness guess for sessions without a connected pi, and VS Code's tree view of it.
 import * as vscode from 'vscode';
 import { piMayRun } from '../../core/platform/piProcesses.js';
-import type { BridgeRegistry } from '../bridge/bridgeRegistry.js';
+import type { BridgeRegistry } from '../runningPi/bridgeRegistry.js';
 import { readConfig } from '../platform/config.js';
 import { WorkspaceState } from '../platform/workspaceState.js';
 import { Liveness } from './liveness.js';

@@ -11,7 +11,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type * as vscode from 'vscode';
 import { Session } from '../../../src/core/session/session.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
-import type { PiGateway } from '../../../src/host/bridge/piGateway.js';
+import type { PiGateway } from '../../../src/host/runningPi/piGateway.js';
 import { requestHandlers, type HandlerContext } from '../../../src/host/panels/requestHandlers.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { AskSlot, FIRST_WAIT_MS, LONG_WAIT_MS } from '../../../src/host/runs/askFlow.js';

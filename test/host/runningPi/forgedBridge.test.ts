@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { findBridge } from '../../../src/core/bridge/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
-import { PiGateway } from '../../../src/host/bridge/piGateway.js';
+import { PiGateway } from '../../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { plantFakeBridge, type FakeBridge } from '../../support/fakeBridge.js';
 import { assistantOf, sessionBuilder, writeSession } from '../../support/piRpc.js';

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BridgeRegistry } from '../../../src/host/bridge/bridgeRegistry.js';
-import { LiveSession, type LiveState } from '../../../src/host/bridge/liveSession.js';
+import { BridgeRegistry } from '../../../src/host/runningPi/bridgeRegistry.js';
+import { LiveSession, type LiveState } from '../../../src/host/runningPi/liveSession.js';
 import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PI_REPLY_MS, PI_START_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
 import { until } from '../../../scripts/lib/until.js';

@@ -9,7 +9,7 @@ import { PEER_GONE_MESSAGE } from '../../../src/core/bridge/client.js';
 import { findBridge } from '../../../src/core/bridge/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
-import { PiGateway, type GatewayUi } from '../../../src/host/bridge/piGateway.js';
+import { PiGateway, type GatewayUi } from '../../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
