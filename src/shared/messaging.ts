@@ -1,7 +1,8 @@
 // The request/reply stack both webviews (the tree and the compare view) share with the host, as
 // vscode-hexeditor's MessageHandler: the webview sends `{type:'request', seq, body}` and gets exactly one
 // `{type:'reply', seq, ok, data | error}`, typed by the body's kind; the host validates every message with
-// the same primitives before it looks at it. Pure: the webview imports it, and so does the host.
+// the same primitives before it looks at it, then runs the request's handler from one table per view
+// (HandlerTable). Pure: the webview imports it, and so does the host.
 
 /** The host's answer to one request. */
 export type Reply = { type: 'reply'; seq: number; ok: true; data: unknown } | { type: 'reply'; seq: number; ok: false; error: string };
