@@ -137,6 +137,7 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
       tokens: o.tokens ?? null,
       cost: o.cost ?? null,
       ms: o.ms ?? null,
+      steps: o.steps ?? null,
       ...(o.error ? { error: o.error } : {}),
     }));
     io.json(`${JSON.stringify({ variants: variantsJson }, null, 2)}\n`);

@@ -140,10 +140,18 @@ export function runVariants(req: VariantsRequest): VariantsRun {
     if (!(await gate.take(signal))) return cancelledNow();
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
+    const steps: NonNullable<VariantOutcome['steps']> = {};
+    let lap = t0;
+    const step = (name: keyof typeof steps) => {
+      const now = performance.now();
+      steps[name] = Math.round(now - lap);
+      lap = now;
+    };
     let rec: VariantRecord | undefined;
     try {
       emit(index, { phase: 'preparing' });
       rec = await makeVariant({ agentDir: req.agentDir, source: session, entryId: req.entryId, prompt: req.prompt, ...(model ? { model: modelName(model) } : {}), env: req.env, signal });
+      step('prepare');
       emit(index, { phase: 'running', variantId: rec.id, session: rec.sessionFile, folder: rec.folder });
       const made = rec;
       let turn: TurnResult | undefined;
@@ -173,7 +181,9 @@ export function runVariants(req: VariantsRequest): VariantsRun {
         turnError = e;
         turn = e.result;
       }
+      step('turn');
       const files = turn ? await changesOf(req, made) : undefined;
+      if (files) step('files');
       const ran = {
         ...(turn ? { answerId: turn.answerId, answer: turn.answer, leafId: turn.leafId, tokens: tokensOf(turn), ...(turn.cost !== undefined ? { cost: turn.cost } : {}) } : {}),
         ...(files ? { files: files.files } : {}),
@@ -182,20 +192,21 @@ export function runVariants(req: VariantsRequest): VariantsRun {
         const cancelled = turnError.code === 'cancelled' && signal.aborted;
         const error = files?.error ? `${turnError.message}; ${files.error}` : turnError.message;
         record(made, { state: 'failed', error, leafId: turn?.leafId ?? null });
-        emit(index, { ...ran, phase: cancelled ? 'cancelled' : 'failed', error, ms: ms() });
+        emit(index, { ...ran, phase: cancelled ? 'cancelled' : 'failed', error, ms: ms(), steps });
         return;
       }
       let check = null;
       if (req.check) {
         emit(index, { ...ran, phase: 'checking' });
         check = await runCheck({ command: req.check, cwd: made.folder, env: req.env, timeoutMs: req.checkTimeoutMs, signal });
+        step('check');
       }
       record(made, { state: 'done', leafId: turn!.leafId, ...(files?.error ? { error: files.error } : {}) });
-      emit(index, { ...ran, check, phase: 'done', ...(files?.error ? { error: files.error } : {}), ms: ms() });
+      emit(index, { ...ran, check, phase: 'done', ...(files?.error ? { error: files.error } : {}), ms: ms(), steps });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (rec) record(rec, { state: 'failed', error });
-      emit(index, { phase: signal.aborted ? 'cancelled' : 'failed', error: signal.aborted ? `cancelled: ${error}` : error, ms: ms() });
+      emit(index, { phase: signal.aborted ? 'cancelled' : 'failed', error: signal.aborted ? `cancelled: ${error}` : error, ms: ms(), steps });
     } finally {
       gate.give();
     }

@@ -77,6 +77,8 @@ export interface VariantOutcome {
   cost?: number;
   /** From the start of the variant (its folder) to the end of its turn and check. */
   ms?: number;
+  /** Where that time went, in ms: its folder and session made, pi's turn (start to exit), the files compared, the check. */
+  steps?: { prepare?: number; turn?: number; files?: number; check?: number };
   check: VariantCheck | null;
   /** Why it failed or was cancelled, in words. */
   error?: string;

@@ -1,7 +1,7 @@
 // What a checked-out folder (a variant's, restore/codeCheckout.ts) changed since its checkout: its files
 // now (a scratch snapshot through a copy of its session's index, so only files changed since are hashed
 // again and the session's own index stays as it was) against the tree it was checked out at, with the
-// lines added and removed as git counts them. Two git reads of the folder's own store; nothing written but
+// lines added and removed as git counts them, in one `diff-tree` of the folder's own store; nothing written but
 // the new blobs the snapshot needs (which the folder's next capture would write anyway).
 import { zList } from '../git/gitOutput.js';
 import { CheckpointStore } from '../store/store.js';
@@ -32,14 +32,21 @@ export async function folderChanges(o: FolderChangesOptions): Promise<FolderChan
   if (!store) throw new Error(`the folder's checkpoints are gone (${o.folder})`);
   const { tree } = await store.scratchSnapshot(o.sessionId);
   if (tree === o.baseTree) return [];
-  const [changes, numstat] = await Promise.all([store.diffTrees(o.baseTree, tree), store.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--numstat', o.baseTree, tree])]);
+  // One git: the raw records (":<mode a> <mode b> <id a> <id b> <status>", then the path) say what
+  // happened to each path, the numstat records ("added\tremoved\tpath", "-\t-\tpath" for a binary
+  // file) how many lines; with -z each piece is NUL-ended.
+  const out = zList(await store.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--raw', '--numstat', o.baseTree, tree]));
+  const changes: { path: string; status: FolderChange['status'] }[] = [];
   const counts = new Map<string, { added: number; removed: number }>();
-  // `-z --numstat`: "added\tremoved\tpath" records ("-\t-\tpath" for a binary file), NUL-ended.
-  for (const rec of zList(numstat)) {
+  for (let i = 0; i < out.length; i++) {
+    const rec = out[i];
+    if (rec.startsWith(':')) {
+      const status = rec.split(' ')[4];
+      changes.push({ path: out[++i], status: status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'changed' });
+      continue;
+    }
     const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(rec);
     if (m) counts.set(m[3], { added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
   }
-  return changes
-    .map((c) => ({ path: c.path, status: !c.a ? ('created' as const) : !c.b ? ('deleted' as const) : ('changed' as const), ...(counts.get(c.path) ?? { added: 0, removed: 0 }) }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes.map((c) => ({ ...c, ...(counts.get(c.path) ?? { added: 0, removed: 0 }) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
