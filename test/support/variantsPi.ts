@@ -2,13 +2,13 @@
 // repository), a session whose first turn pi ran with the bridge (so the code at its node is a
 // checkpoint), and a loopback model whose answer to the variants' prompt depends on the model asked:
 // "loop-model" writes answer.txt = "ok", "other-model" writes "bad", "slow-model" answers in pieces
-// held until the test opens `hold`. Every model request is counted while it is held (`inFlight`).
+// held until the test opens `hold`, "broken-model" fails with a 400. Every model request is counted while it is held (`inFlight`).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { completionSse, gate, startLoopback, toolCallsSse, type Gate, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
-import { lastUserText, PI_PROGRAM } from './askPi.js';
+import { BROKEN_ERROR, lastUserText, PI_PROGRAM } from './askPi.js';
 import { BRIDGE, makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
 
 export { BRIDGE, PI_PROGRAM };
@@ -46,6 +46,7 @@ export async function startVariantsPi(): Promise<VariantsPi> {
     const done = stepsDone(req);
     if (user === 'write the app') return done === 0 ? toolCallsSse([{ name: 'write', arguments: { path: 'src/app.ts', content: 'export const app = 1;\n' } }]) : completionSse('app written');
     if (user !== VARIANT_PROMPT) return completionSse(`answer: ${user}`);
+    if (model === 'broken-model') return { kind: 'json', status: 400, body: { error: { message: BROKEN_ERROR } } };
     if (model === 'slow-model') return completionSse('slow answer '.repeat(20), { pieces: 20, heldUntil: hold.opened });
     if (done === 0) {
       const held = vp.firstHold;
@@ -63,7 +64,7 @@ export async function startVariantsPi(): Promise<VariantsPi> {
   const modelsFile = join(pe.agentDir, 'models.json');
   const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
   const extra = { contextWindow: 128000, maxTokens: 4096, cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } };
-  models.providers.loop.models.push({ id: 'other-model', ...extra }, { id: 'slow-model', ...extra });
+  models.providers.loop.models.push({ id: 'other-model', ...extra }, { id: 'slow-model', ...extra }, { id: 'broken-model', ...extra });
   writeFileSync(modelsFile, JSON.stringify(models));
   writeFileSync(join(pe.workDir, 'README.md'), 'hello\n');
   const g = (...a: string[]) =>

@@ -11,6 +11,7 @@ import { readHeader } from '../../../src/core/index/sessionHeader.js';
 import { Session } from '../../../src/core/session/session.js';
 import { listVariants, runVariants, VariantsInputError, type VariantOutcome, type VariantProgress } from '../../../src/core/variants/index.js';
 import { until } from '../../../scripts/lib/until.js';
+import { BROKEN_ERROR } from '../../support/askPi.js';
 import { gate } from '../../support/loopbackOpenAI.js';
 import { PI_REPLY_MS, PI_START_MS } from '../../support/piRpc.js';
 import { treeBytes } from '../../support/codingPi.js';
@@ -127,6 +128,19 @@ describe('runVariants with pi 1.6.0', () => {
     assert.equal(rec?.interrupted, undefined, 'no running pi is left in its record');
     assert.equal(outs[0].files?.[0]?.path, 'answer.txt');
     assert.equal(outs[2].files?.[0]?.path, 'answer.txt');
+  });
+
+  it('a variant whose model call fails says why in pi’s words; the others finish', async () => {
+    const outs = await runVariants({ ...base(), models: [loop('broken-model'), loop('loop-model')], check: 'true' }).done;
+    assert.deepEqual(
+      outs.map((o) => o.phase),
+      ['failed', 'done'],
+    );
+    assert.match(outs[0].error!, new RegExp(BROKEN_ERROR));
+    assert.equal(outs[0].check, null, 'no check after a failed turn');
+    assert.deepEqual(outs[0].files, [], 'it changed nothing');
+    assert.equal(listVariants(vp.pe.agentDir).find((r) => r.id === outs[0].variantId)?.state, 'failed');
+    assert.equal(outs[1].check?.exitCode, 0);
   });
 
   it('writes nothing on bad input: an empty prompt, count 0, too many, an unknown entry, an unknown model', async () => {
