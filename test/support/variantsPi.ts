@@ -21,6 +21,8 @@ export interface VariantsPi {
   /** The user's session and the node the variants start from. */
   file: string;
   nodeId: string;
+  /** A user message under the node (a second turn's prompt). */
+  userId: string;
   /** Opens the slow model's current hold and sets a new one. */
   newHold(): Gate;
   /** When set, every first request of a variant's turn waits on it (the test counts them meanwhile). */
@@ -80,11 +82,15 @@ export async function startVariantsPi(): Promise<VariantsPi> {
     await pi.ready();
     await pi.prompt('write the app');
     const nodeId = (await pi.leaf())!;
+    await pi.prompt('a second question');
+    const { entries } = await pi.entries();
+    const userId = entries.find((e) => e.parentId === nodeId && e.message?.role === 'user')!.id as string;
     vp = {
       lb,
       pe,
       file,
       nodeId,
+      userId,
       inFlight: { now: 0, max: 0 },
       newHold: () => {
         hold.open();

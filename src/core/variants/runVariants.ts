@@ -5,6 +5,9 @@
 // door's folderChanges), then the user's check (variantCheck.ts). The record follows: running (with
 // pi's pid) → done | failed.
 //
+// From a user message the variants go instead of it (forked at its parent, the prompt beside it), as
+// Ask from here and pi's /tree re-edit do; from any other entry, after it.
+//
 // The request is checked before anything is written (the prompt, the counts, the entry, the session's
 // folder, the models pi has): a bad one rejects `done` with a VariantsInputError, or throws at once
 // for what needs no reading. One variant's failure never stops the others; a cancel aborts that
@@ -14,6 +17,7 @@ import { resolve } from 'node:path';
 import { folderChanges, readCheckpointSettings } from '../checkpoints/index.js';
 import { listModels, modelNotFound } from '../runs/listModels.js';
 import { runTurn, TurnError, type RunModel, type TurnResult } from '../runs/runTurn.js';
+import { moveTarget } from '../session/moveTarget.js';
 import { Session } from '../session/session.js';
 import { runCheck } from './variantCheck.js';
 import { updateVariant, type VariantRecord } from './variantRecords.js';
@@ -49,8 +53,8 @@ function checkRequest(req: VariantsRequest): (RunModel | undefined)[] {
   return Array.from({ length: n }, () => undefined);
 }
 
-/** The checks that read: the session, the entry, its folder, the models. Returns the open session. */
-async function checkSources(req: VariantsRequest, models: (RunModel | undefined)[]): Promise<Session> {
+/** The checks that read: the session, the entry, its folder, the models. Returns the open session and the node the variants fork at. */
+async function checkSources(req: VariantsRequest, models: (RunModel | undefined)[]): Promise<{ session: Session; forkAt: string }> {
   const file = resolve(req.sessionFile);
   let session: Session;
   try {
@@ -60,6 +64,9 @@ async function checkSources(req: VariantsRequest, models: (RunModel | undefined)
     throw new VariantsInputError(code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(e as Error).message}`, { cause: e });
   }
   if (!session.index.get(req.entryId)) throw new VariantsInputError(`no entry ${req.entryId} in ${file}; nothing was made`);
+  // (from a user message the prompt goes instead of it, beside it under its parent, as Ask from here asks)
+  const { leaf: forkAt } = await moveTarget(session, req.entryId);
+  if (forkAt === null) throw new VariantsInputError(`${req.entryId} is the session's first message: a variant forks after an entry, and there is none before it; nothing was made`);
   const cwd = session.header.cwd;
   if (!cwd || !existsSync(cwd)) throw new VariantsInputError(`the session's folder ${cwd || '(none)'} is not there; nothing was made`);
   const wanted = models.filter((m): m is RunModel => !!m);
@@ -69,7 +76,7 @@ async function checkSources(req: VariantsRequest, models: (RunModel | undefined)
     if (missing) throw new VariantsInputError(`${modelNotFound(missing)} (pi lists ${has.length ? has.map(modelName).join(', ') : 'no models'}); nothing was made`);
   }
   if (req.signal?.aborted) throw new VariantsInputError('cancelled before anything was made');
-  return session;
+  return { session, forkAt };
 }
 
 /** A counting gate: at most `n` holders; waiters go in order, and one whose signal aborts leaves the line. */
@@ -132,7 +139,7 @@ export function runVariants(req: VariantsRequest): VariantsRun {
     }
   };
 
-  const one = async (session: Session, index: number): Promise<void> => {
+  const one = async (session: Session, forkAt: string, index: number): Promise<void> => {
     const signal = controllers[index].signal;
     const model = models[index];
     const cancelledNow = () => emit(index, { phase: 'cancelled', error: 'cancelled before it started; nothing was made' });
@@ -150,7 +157,7 @@ export function runVariants(req: VariantsRequest): VariantsRun {
     let rec: VariantRecord | undefined;
     try {
       emit(index, { phase: 'preparing' });
-      rec = await makeVariant({ agentDir: req.agentDir, source: session, entryId: req.entryId, prompt: req.prompt, ...(model ? { model: modelName(model) } : {}), env: req.env, signal });
+      rec = await makeVariant({ agentDir: req.agentDir, source: session, entryId: forkAt, prompt: req.prompt, ...(model ? { model: modelName(model) } : {}), env: req.env, signal });
       step('prepare');
       emit(index, { phase: 'running', variantId: rec.id, session: rec.sessionFile, folder: rec.folder });
       const made = rec;
@@ -214,8 +221,8 @@ export function runVariants(req: VariantsRequest): VariantsRun {
 
   const done = (async () => {
     try {
-      const session = await checkSources(req, models);
-      await Promise.all(models.map((_, i) => one(session, i)));
+      const { session, forkAt } = await checkSources(req, models);
+      await Promise.all(models.map((_, i) => one(session, forkAt, i)));
       return [...outcomes];
     } finally {
       req.signal?.removeEventListener('abort', cancelAll);

@@ -143,6 +143,24 @@ describe('runVariants with pi 1.6.0', () => {
     assert.equal(outs[1].check?.exitCode, 0);
   });
 
+  it('from a user message goes instead of it: forked at its parent, the prompt beside it', async () => {
+    const user = (await Session.open(vp.file)).index.get(vp.userId)!;
+    const [o] = await runVariants({ ...base(), entryId: user.id }).done;
+    assert.equal(o.phase, 'done', o.error);
+    const variant = await Session.open(o.session!);
+    const path = variant.index.branch(variant.leafId).map((e) => e.id);
+    assert.ok(!path.includes(user.id), 'the user message is not on the variant’s path');
+    assert.ok(path.includes(user.parentId!), 'its parent is');
+    // (pi puts its startup entries and its system prompt between: no turn of the conversation)
+    const branch = variant.index.branch(variant.leafId);
+    const prompt = branch.findLast((e) => e.type === 'message' && e.role === 'user')!;
+    const between = branch.slice(branch.findIndex((e) => e.id === user.parentId) + 1, branch.indexOf(prompt));
+    assert.ok(
+      between.every((e) => e.type !== 'message' || e.role === 'system'),
+      `the prompt follows the user message’s parent: ${between.map((e) => `${e.type}:${e.role}`).join()}`,
+    );
+  });
+
   it('writes nothing on bad input: an empty prompt, count 0, too many, an unknown entry, an unknown model', async () => {
     const sessions = join(vp.pe.workDir, '..', 'sessions');
     const before = { sessions: listing(sessions), variants: listing(variantsRoot(vp.pe.agentDir)) };
