@@ -69,7 +69,8 @@ export function runCheck(o: CheckOptions): Promise<VariantCheck> {
       signalGroup(child.pid, 'SIGTERM');
       killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => stop(`the check ran past ${Math.round((o.timeoutMs ?? CHECK_TIMEOUT_MS) / 1000)} s and was stopped`), o.timeoutMs ?? CHECK_TIMEOUT_MS);
+    const limit = o.timeoutMs ?? CHECK_TIMEOUT_MS;
+    const timer = setTimeout(() => stop(`the check ran past ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`} and was stopped`), limit);
     const onAbort = () => stop('the check was cancelled');
     o.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', keep);
