@@ -209,7 +209,10 @@ export function runVariants(req: VariantsRequest): VariantsRun {
         step('check');
       }
       record(made, { state: 'done', leafId: turn!.leafId, ...(files?.error ? { error: files.error } : {}) });
-      emit(index, { ...ran, check, phase: 'done', ...(files?.error ? { error: files.error } : {}), ms: ms(), steps });
+      // (its turn ran whole; a cancel that stopped its check leaves the check unanswered: cancelled)
+      const stopped = check !== null && signal.aborted;
+      const error = [stopped ? 'cancelled during its check' : undefined, files?.error].filter(Boolean).join('; ');
+      emit(index, { ...ran, check, phase: stopped ? 'cancelled' : 'done', ...(error ? { error } : {}), ms: ms(), steps });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (rec) record(rec, { state: 'failed', error });

@@ -161,6 +161,18 @@ describe('runVariants with pi 1.6.0', () => {
     );
   });
 
+  it('a cancel during the check stops it: the turn stays done in the record, the variant says cancelled', async () => {
+    const run = runVariants({ ...base(), count: 1, check: 'echo started > started.txt; sleep 300' });
+    await until(() => run.outcomes[0].folder && existsSync(join(run.outcomes[0].folder, 'started.txt')), PI_START_MS, 'the check running');
+    run.cancel();
+    const [o] = await run.done;
+    assert.equal(o.phase, 'cancelled');
+    assert.equal(o.error, 'cancelled during its check');
+    assert.match(o.check!.output, /pi-tree: the check was cancelled\n$/);
+    assert.equal(o.answer, 'loop-model: wrote it');
+    assert.equal(listVariants(vp.pe.agentDir).find((r) => r.id === o.variantId)?.state, 'done');
+  });
+
   it('writes nothing on bad input: an empty prompt, count 0, too many, an unknown entry, an unknown model', async () => {
     const sessions = join(vp.pe.workDir, '..', 'sessions');
     const before = { sessions: listing(sessions), variants: listing(variantsRoot(vp.pe.agentDir)) };
