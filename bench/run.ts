@@ -1,7 +1,7 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,checkpoints,variants,restorepreview,1m,panel1m
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,checkpoints,variants,variantsrun,restorepreview,1m,panel1m
 // (the tree panel part of 1m),click picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { compareBench, webview, webviewTail } from './webviewBench';
 import { clickSection, runClickBench, withClickSection } from './click/index';
 import { checkpointsBench } from './checkpoints';
 import { variantsBench } from './variants';
+import { variantsRunBench } from './variantsRun';
 import { restorePreviewBench } from './restorePreview';
 
 const ONLY = process.env.BENCH_ONLY?.split(',');
@@ -53,6 +54,7 @@ async function main() {
   if (want('compare')) compareBench();
   if (want('checkpoints')) await checkpointsBench();
   if (want('variants')) await variantsBench();
+  if (want('variantsrun')) await variantsRunBench(); // a real pi 1.6.0 with the bridge
   if (want('restorepreview')) await restorePreviewBench(); // real VS Code
   if (want('click')) runClickBench(ROOT, log); // its own section of BENCHMARKS.md (real VS Code)
   if (want('1m')) {

@@ -11,6 +11,7 @@ import { checkpoints, diff, restore } from './cli/codeCommands.js';
 import { adopt } from './cli/adoptCommand.js';
 import { routed } from './cli/bridgeRouting.js';
 import { ask } from './cli/ask.js';
+import { variants } from './cli/variantsCommand.js';
 import type { CliIO, Streams } from './cli/io.js';
 import { safeText, terminalIO } from './cli/safeText.js';
 
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, Command> = {
   summarize: (argv, io) => runSummarize(argv, io, interruptSignal()),
   compact: (argv, io) => runCompact(argv, io, interruptSignal()),
   ask: (argv, io) => withInterrupt((signal) => ask(argv, io, signal)),
+  variants: (argv, io) => withInterrupt((signal) => variants(argv, io, signal)),
   checkpoints,
   restore,
   diff,
@@ -103,6 +105,12 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    beside it); prints pi's answer once the turn ended
                                                    (--json: {leaf, answer, …}); --wait: how long a busy
                                                    pi may take to finish its turn first
+  pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]
+                                                   try PROMPT N times from ENTRY (default 1; or once
+                                                   per model), each in a folder of its own holding the
+                                                   code at ENTRY, at most J pis at once (default 2);
+                                                   --check: your command run in each folder after its
+                                                   turn; exit 1 when a variant failed (not a check)
   pi-tree checkpoints FILE [--json] [--delete]     the entries with a code state: a snapshot taken by
                                                    the bridge, or the session's own edit/write calls;
                                                    --delete: delete the session's checkpoints
@@ -125,7 +133,8 @@ export const USAGE = `pi-tree: pi session trees on the command line
 
   move, label, name, fork and clone go through the pi running FILE when it has the pi-tree bridge
   (stderr says "via pi PID"); summarize and compact refuse then; add --file-only to write the file instead.
-  ask goes through that pi too, else it starts your pi headless for the turn (PI_TREE_PI: which pi).
+  ask goes through that pi too, else it starts your pi headless for the turn (PI_TREE_PI: which pi);
+  variants always starts your pi headless, one per variant.
 `;
 
 /** The USAGE lines of one command (its line and the description lines under it). */

@@ -18,13 +18,13 @@ import { safeText } from './safeText.js';
 export const ASK_USAGE = 'pi-tree ask FILE ENTRY PROMPT [--model PROVIDER/ID] [--json] [--wait SECONDS]';
 
 /** `PROVIDER/ID` (the id may hold more slashes: `openrouter/anthropic/claude-…`). */
-function parseModel(v: string): RunModel {
+export function parseModel(v: string): RunModel {
   const m = /^([^/\s]+)\/(\S(?:.*\S)?)$/.exec(v);
   if (!m || /[\r\n]/.test(v)) throw new UsageError(`--model must be PROVIDER/ID (as pi names its models, e.g. anthropic/claude-sonnet-4-5), not "${v}"`);
   return { provider: m[1], id: m[2] };
 }
 
-async function sessionCwd(file: string): Promise<string | undefined> {
+export async function sessionCwd(file: string): Promise<string | undefined> {
   try {
     return (await Session.open(file)).header.cwd || undefined;
   } catch (e) {

@@ -3,29 +3,16 @@
 // line on stderr with a non-zero exit, and nothing written on bad input.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
-import { isPiCommandLine } from '../../src/core/platform/piProcesses.js';
 import { Session } from '../../src/core/session/session.js';
+import { pisOf } from '../support/pisOf.js';
 import { lastUserText, startAskLoop, type AskLoop } from '../support/askPi.js';
 import { PI_REPLY_MS, PI_START_MS, PiRpc, piShim } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';
 import { fileEntries, waitForBridge, writeTwoTurns } from '../bridge/helpers.js';
 import { until } from '../../scripts/lib/until.js';
-
-/** Processes of this user whose environment names `agentDir` as pi's (Linux /proc): the pis of one test's configuration. */
-function pisOf(agentDir: string): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      if (readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`PI_CODING_AGENT_DIR=${agentDir}`) && isPiCommandLine(readFileSync(`/proc/${d}/cmdline`, 'latin1'))) out.push(Number(d));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return out;
-}
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let out = '';

@@ -253,6 +253,7 @@ describe('every command on a hostile session: no terminal control reaches stdout
     { args: ['restore', file, '--undo'], code: 1 },
     { args: ['summarize', file, id('nope'), '--dry-run'], code: 1 },
     { args: ['ask', file, id('nope'), `q${X}`], code: 1 },
+    { args: ['variants', file, id('nope'), `q${X}`, '--count', '2'], code: 1 },
     // (the session's folder is gone: the message names it)
     { args: ['ask', file, id('a2'), `q${X}`], code: 1 },
     // a session that is no variant: refused, its path printed safely
