@@ -329,6 +329,7 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     askFrom: (b) => ({ answerId: b.id, leafId: b.id, via: 'headless', pid: 1 }),
     cancelAsk: () => ({ cancelling: false }),
     listModels: () => ({ models: [] }),
+    tryVariants: () => ({ started: true }),
   };
 }
 
