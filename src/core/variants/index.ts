@@ -6,10 +6,12 @@
 // - variantDeps.ts     dependency folders brought into its folder (the `variants` settings);
 // - variantAdopt.ts    its file changes adopted into the user's folder, and undone;
 // - variantGuard.ts    the tool calls its pi may not make (writes into the user's folder);
-// - variantRun.ts      the shapes of a run of N variants (request, progress, outcomes).
+// - variantRun.ts      the shapes of a run of N variants (request, progress, outcomes);
+// - runVariants.ts     such a run (at most `jobs` pis at once), and variantCheck.ts the user's check in a folder.
 export { makeVariant, discardVariant, sessionDeleted } from './variants.js';
 export { listVariants, readRecord, updateVariant, variantOfSession, type VariantRecord } from './variantRecords.js';
 export { DEFAULT_VARIANT_SETTINGS, readVariantSettings, type VariantSettings } from './variantDeps.js';
 export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from './variantAdopt.js';
 export { variantGuard, type VariantGuard } from './variantGuard.js';
 export type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRequest, VariantsRun } from './variantRun.js';
+export { DEFAULT_JOBS, MAX_JOBS, MAX_VARIANTS, runVariants, VariantsInputError } from './runVariants.js';

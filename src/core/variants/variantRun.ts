@@ -18,10 +18,18 @@ export interface VariantsRequest {
   count?: number;
   /** The user's own command line (e.g. `npm test`), run by the user's shell in each variant's folder after its turn. */
   check?: string;
+  /** How long the check may run in each folder before it is stopped (default 10 minutes). */
+  checkTimeoutMs?: number;
   /** At most this many pis at once (default 2). */
   jobs?: number;
   /** The user's pi (findPi). */
   pi: PiProgram;
+  /**
+   * pi-tree's bridge (dist/pi-bridge.js), loaded into each variant's pi (`-e`): it takes the variant's
+   * checkpoints and blocks its writes into the user's folder. Leave it out only when pi loads the
+   * bridge already (installed into pi's settings: connected).
+   */
+  bridge?: string;
   env?: NodeJS.ProcessEnv;
   /** Cancels every variant (each pi aborts its turn; what it wrote stays). */
   signal?: AbortSignal;
