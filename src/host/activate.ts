@@ -123,6 +123,7 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     agentDir: () => files.repo().agentDir,
     ask,
     code,
+    bridgeFile: pi.bridgeFile,
     openTree: async (file) => void (await panels.open(file)),
   });
   const panels = new TreePanelManager(context, {

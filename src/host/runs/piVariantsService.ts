@@ -24,6 +24,8 @@ export interface PiVariantsDeps {
   env?: NodeJS.ProcessEnv;
   /** How many pis run at once. */
   jobs?: () => number;
+  /** pi-tree's bridge (dist/pi-bridge.js) for each variant's pi, unless pi loads it already (connected). */
+  bridgeFile?: () => string | undefined;
 }
 
 export function createVariantsService(deps: PiVariantsDeps): VariantsService {
@@ -45,6 +47,7 @@ export function createVariantsService(deps: PiVariantsDeps): VariantsService {
         ...(q.check ? { check: q.check } : {}),
         ...(deps.jobs ? { jobs: deps.jobs() } : {}),
         pi,
+        ...(deps.bridgeFile?.() ? { bridge: deps.bridgeFile()! } : {}),
         env: env(),
         onProgress: q.onProgress,
       });

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../../core/session/session.js';
 import type { ModelChoice, ModelRef } from '../../protocol.js';
-import { MAX_VARIANTS } from '../../variantsProtocol.js';
+import { MAX_VARIANTS } from '../../core/variants/index.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import { showError } from '../platform/log.js';
 import type { AskService } from './askService.js';

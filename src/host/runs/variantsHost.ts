@@ -1,6 +1,7 @@
 // "Try Variants from Here" made once at activation: the VariantsService over the core, the variants
 // views, and the one entry the tree's request, the node menu and the palette all call.
 import * as vscode from 'vscode';
+import { connectStatus } from '../../core/bridge/piConnect.js';
 import { canonicalCwd, within } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
@@ -18,6 +19,8 @@ export interface VariantsHostDeps {
   agentDir(): string;
   ask: AskService;
   code: CodeRestore;
+  /** pi-tree's bridge, loaded into each variant's pi (its checkpoints, its writes kept in its folder). */
+  bridgeFile: string;
   openTree(file: string): Promise<void>;
 }
 
@@ -31,6 +34,11 @@ export function createVariants(context: vscode.ExtensionContext, deps: VariantsH
     piCommand: deps.piCommand,
     agentDir: deps.agentDir,
     vouched: (cwd) => folders().some((f) => within(cwd, f)),
+    // A pi connected to pi-tree loads the bridge itself; loading it twice would take two of each checkpoint.
+    bridgeFile: () => {
+      const c = connectStatus(deps.bridgeFile);
+      return c.connected && c.listed ? undefined : deps.bridgeFile;
+    },
   });
   const panels = new VariantsPanels({ extensionUri: context.extensionUri, variants, docs: deps.code.documents, openTree: deps.openTree });
   context.subscriptions.push(panels);
