@@ -39,7 +39,11 @@ export async function adoptVariantFiles(deps: AdoptDeps, state: VariantsRunState
   const outside = writable.filter((i) => i.outside).map((i) => i.path);
   if (outside.length) {
     const WRITE = 'Write Them';
-    const pick = await vscode.window.showWarningMessage(`${outside.length} of the variant's files are outside your working folder. Adopt writes them too:`, { modal: true, detail: outside.join('\n') }, WRITE);
+    const pick = await vscode.window.showWarningMessage(
+      `${outside.length} of the variant's files are outside your working folder. Adopt writes them too:`,
+      { modal: true, detail: outside.join('\n') },
+      WRITE,
+    );
     if (pick !== WRITE) return false;
   }
   const w = await a.write(resolutions, outside);

@@ -55,7 +55,7 @@ export const variantRequests: Handlers = {
     const DISCARD = 'Discard';
     const pick = await vscode.window.showWarningMessage(
       `Discard variant ${b.index + 1} (${o.model ?? "pi's default model"})?`,
-      { modal: true, detail: "Its folder and what its pi wrote there are removed. Its session stays, so its conversation can still be read. Files already adopted stay in your folder." },
+      { modal: true, detail: 'Its folder and what its pi wrote there are removed. Its session stays, so its conversation can still be read. Files already adopted stay in your folder.' },
       DISCARD,
     );
     if (pick !== DISCARD) return { discarded: false };

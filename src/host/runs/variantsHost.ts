@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { connectStatus } from '../../core/bridge/piConnect.js';
 import { canonicalCwd, within } from '../../core/checkpoints/index.js';
+import { DEFAULT_JOBS, MAX_JOBS } from '../../core/variants/index.js';
 import type { Session } from '../../core/session/session.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { SessionActions } from '../panels/sessionActions.js';
@@ -34,6 +35,10 @@ export function createVariants(context: vscode.ExtensionContext, deps: VariantsH
     piCommand: deps.piCommand,
     agentDir: deps.agentDir,
     vouched: (cwd) => folders().some((f) => within(cwd, f)),
+    jobs: () => {
+      const n = vscode.workspace.getConfiguration('piTree').get<number>('variants.jobs', DEFAULT_JOBS);
+      return Number.isInteger(n) ? Math.min(Math.max(n, 1), MAX_JOBS) : DEFAULT_JOBS;
+    },
     // A pi connected to pi-tree loads the bridge itself; loading it twice would take two of each checkpoint.
     bridgeFile: () => {
       const c = connectStatus(deps.bridgeFile);

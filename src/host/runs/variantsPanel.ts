@@ -53,7 +53,12 @@ export class VariantsPanel implements vscode.Disposable {
       this.ready = true;
       return this.post({ type: 'variantsView', info: this.state.info, variants: this.state.cards() });
     }
-    await answer(m.seq, `variants ${m.body.kind}`, () => handleVariantRequest(m.body, this.state, this.deps), (r) => this.post(r));
+    await answer(
+      m.seq,
+      `variants ${m.body.kind}`,
+      () => handleVariantRequest(m.body, this.state, this.deps),
+      (r) => this.post(r),
+    );
   }
 
   dispose(): void {

@@ -3,12 +3,14 @@
 // The progress notification and the variants view both read it; the view hears each change. What the
 // view gets of it is a card per variant (variantsProtocol.ts), without the paths of folders and sessions.
 import { isAbsolute, relative } from 'node:path';
-import type { VariantOutcome, VariantProgress, VariantsRun } from '../../core/variants/index.js';
+import type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRun } from '../../core/variants/index.js';
 import type { VariantCard, VariantsInfo } from '../../variantsProtocol.js';
 import type { AdoptSession } from './variantsService.js';
 
 /** The most of a variant's answer kept (and shown): the start, then a note. */
 const MAX_ANSWER = 200_000;
+
+const ENDED: readonly VariantPhase[] = ['done', 'failed', 'cancelled'];
 
 export type RunListener = (e: { kind: 'variant'; index: number } | { kind: 'delta'; index: number; delta: string }) => void;
 
@@ -74,8 +76,7 @@ export class VariantsRunState {
   }
 
   ended(index: number): boolean {
-    const p = this.outcome(index).phase;
-    return p === 'done' || p === 'failed' || p === 'cancelled';
+    return ENDED.includes(this.outcome(index).phase);
   }
 
   get finished(): number {
@@ -118,7 +119,8 @@ export class VariantsRunState {
 
   card(index: number): VariantCard {
     const o = this.outcome(index);
-    const files = (o.files ?? []).map((f) => ({ name: this.safeName(index, f.path), status: f.status, added: f.added, removed: f.removed }));
+    const files = (o.files ?? []).map((f: VariantFileChange) => ({ name: this.safeName(index, f.path), status: f.status, added: f.added, removed: f.removed }));
+    const check = (c: VariantCheck) => ({ exitCode: c.exitCode, ...(c.signal ? { signal: c.signal } : {}), output: c.output, ms: c.ms });
     return {
       index,
       model: o.model ?? "pi's default model",
@@ -128,7 +130,7 @@ export class VariantsRunState {
       ...(o.tokens ? { tokens: { input: o.tokens.input, output: o.tokens.output, total: o.tokens.total } } : {}),
       ...(o.cost !== undefined ? { cost: o.cost } : {}),
       ...(o.ms !== undefined ? { ms: o.ms } : {}),
-      check: o.check ? { exitCode: o.check.exitCode, ...(o.check.signal ? { signal: o.check.signal } : {}), output: o.check.output, ms: o.check.ms } : null,
+      check: o.check ? check(o.check) : null,
       ...(o.error ? { error: o.error } : {}),
       made: !!o.session && !this.discarded.has(index),
       ...(this.adopts.has(index) ? { adopted: true } : {}),

@@ -109,7 +109,9 @@ async function setup(o: { readOnly?: string } = {}) {
     file,
     actions: {
       need: (id: string) => {
-        if (!session.index.get(id)) throw new Error(`no entry ${id}`);
+        const rec = session.index.get(id);
+        if (!rec) throw new Error(`no entry ${id}`);
+        return rec;
       },
       checkWritable: () => {
         if (session.readOnly) throw new Error(`This session is read-only: ${session.readOnly}.`);
@@ -159,7 +161,16 @@ describe('Try Variants from Here on the host', () => {
     run.delta(0, 'Hello ');
     run.delta(0, '<script>alert(1)</script>');
     assert.equal(state.card(0).answer, 'Hello <script>alert(1)</script>', 'the answer as it streamed, as text');
-    run.report({ index: 1, phase: 'done', variantId: 'v1', session: '/s/v1.jsonl', folder: '/f/v1', answer: 'All done.', files: [{ path: 'src/a.ts', status: 'changed', added: 3, removed: 1 }], check: { exitCode: 0, output: 'ok', ms: 12 } });
+    run.report({
+      index: 1,
+      phase: 'done',
+      variantId: 'v1',
+      session: '/s/v1.jsonl',
+      folder: '/f/v1',
+      answer: 'All done.',
+      files: [{ path: 'src/a.ts', status: 'changed', added: 3, removed: 1 }],
+      check: { exitCode: 0, output: 'ok', ms: 12 },
+    });
     const card = state.card(1);
     assert.equal(card.answer, 'All done.');
     assert.deepEqual(card.files, [{ name: 'src/a.ts', status: 'changed', added: 3, removed: 1 }]);
@@ -308,7 +319,7 @@ describe("the variants view's requests", () => {
       mock.tabs.push({ label: a[0] as string });
     });
     mock.quickPick = pickInOrder('Restore', 'Restore');
-    let undo: Promise<void> | undefined;
+    let undo: Promise<unknown> | undefined;
     mock.answer = (m) => {
       if (/^Adopted 1 file of variant 2/.test(m.message)) {
         undo = until(() => r.variants.undos.length === 1, 20_000, 'the undo');
