@@ -69,6 +69,13 @@ describe('Try variants from here', () => {
       assert.ok(boxes[0]!.x < boxes[1]!.x && boxes[1]!.x < boxes[2]!.x, `side by side: ${JSON.stringify(boxes)}`);
       await vs.screenshot('variants-view');
       assert.equal(existsSync(join(workspace, 'answer.txt')), false, "no variant wrote into the user's folder");
+      // The variants are forks of the node: the tree shows them as link nodes (its family read again).
+      await vs.page.locator(sel.editor.tab).filter({ hasText: 'write the app' }).first().click();
+      await vs.webview().locator('[role="treeitem"].k-link').first().waitFor({ timeout: 120_000 });
+      await vs.screenshot('variants-in-tree');
+      // Back in the view (made again from the run the host holds: it is not kept while hidden).
+      await vs.page.locator(sel.editor.tab).filter({ hasText: 'Variants:' }).first().click();
+      await view.locator('.var-col[data-index="2"][data-phase="done"]').waitFor({ timeout: 60_000 });
 
       // Adopt the second: the preview, "Restore" in the choice, the file in the user's folder.
       await view.locator('.var-col[data-index="1"] [data-action="adopt"]').click();
