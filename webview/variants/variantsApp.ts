@@ -185,7 +185,11 @@ export class VariantsApp {
       li.append(b);
       list.append(li);
     });
-    const all = button(`All ${card.files.length} files`, 'diffAll', { icon: 'diff-multiple', secondary: true, title: 'Every file in the multi-file diff editor' });
+    const all = button(card.files.length === 1 ? 'Open as multi-diff' : `All ${card.files.length} files`, 'diffAll', {
+      icon: 'diff-multiple',
+      secondary: true,
+      title: 'Every file in the multi-file diff editor',
+    });
     all.addEventListener('click', () => void this.act({ kind: 'diffAll', index: card.index }));
     box.append(list, all);
     return box;
@@ -274,10 +278,12 @@ function checkPart(c: VariantCard): HTMLElement {
   const mark = h('span', `codicon codicon-${ch.exitCode === 0 ? 'pass' : 'error'}`);
   mark.setAttribute('aria-hidden', 'true');
   head.append(mark, h('span', '', ` Check: ${how} (${seconds(ch.ms)})`));
+  box.append(head);
+  if (!ch.output) return box;
   const out = h('pre', 'var-check-out', ch.output);
   out.tabIndex = 0;
   out.setAttribute('aria-label', `Output of the check of variant ${c.index + 1}`);
-  box.append(head, out);
+  box.append(out);
   return box;
 }
 
