@@ -132,6 +132,10 @@ function follow(session: Session, state: VariantsRunState, size: number): Promis
     }),
   ).then(
     () => undefined,
-    (e: unknown) => void showError('pi-tree: the variants run failed', e),
+    (e: unknown) => {
+      // (e.g. a model pi does not have: nothing was made) The view says so in each column too.
+      state.failAll(e instanceof Error ? e.message : String(e));
+      void showError('pi-tree: the variants run failed', e);
+    },
   );
 }

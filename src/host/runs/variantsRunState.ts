@@ -59,6 +59,13 @@ export class VariantsRunState {
     this.emit({ kind: 'variant', index: o.index });
   }
 
+  /** The run failed as a whole (its request was refused after it started): every variant not ended says why. */
+  failAll(error: string): void {
+    this.outcomes.forEach((o, i) => {
+      if (!this.ended(i)) this.setOutcome({ ...o, phase: 'failed', error });
+    });
+  }
+
   on(l: RunListener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);

@@ -29,7 +29,11 @@ class FakeRun implements VariantsRun {
   outcomes: VariantOutcome[];
   cancels: (number | undefined)[] = [];
   private settle!: (o: VariantOutcome[]) => void;
-  readonly done = new Promise<VariantOutcome[]>((r) => (this.settle = r));
+  private reject!: (e: Error) => void;
+  readonly done = new Promise<VariantOutcome[]>((resolve, reject) => {
+    this.settle = resolve;
+    this.reject = reject;
+  });
   constructor(
     readonly q: VariantsQuestion,
     size: number,
@@ -49,6 +53,9 @@ class FakeRun implements VariantsRun {
   }
   finish(): void {
     this.settle(this.outcomes);
+  }
+  fail(e: Error): void {
+    this.reject(e);
   }
 }
 
@@ -182,6 +189,25 @@ describe('Try Variants from Here on the host', () => {
     run.finish();
     await started.finished;
     assert.ok(p.done);
+  });
+
+  it('a run refused after it started (its done rejects): every column not ended says why, the error is shown', async () => {
+    const s = await setup();
+    inputs('p', '');
+    mock.quickPick = pickInOrder('2 variants');
+    const started = (await tryVariantsFrom(s.cx, s.a1))!;
+    const run = s.variants.runs[0];
+    run.report({ index: 0, phase: 'done' });
+    run.fail(new Error('pi has no model nope/x'));
+    await started.finished;
+    assert.deepEqual(
+      started.state.cards().map((c) => [c.phase, c.error]),
+      [
+        ['done', undefined],
+        ['failed', 'pi has no model nope/x'],
+      ],
+    );
+    assert.ok(mock.shown.some((m) => m.level === 'error' && /variants run failed/.test(m.message)));
   });
 
   it("a multi-pick of pi's models: one variant per model; the last check is offered, an empty one means none", async () => {
