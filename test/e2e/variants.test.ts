@@ -77,9 +77,9 @@ describe('Try variants from here', () => {
       await vs.page.locator(sel.editor.tab).filter({ hasText: 'Variants:' }).first().click();
       await view.locator('.var-col[data-index="2"][data-phase="done"]').waitFor({ timeout: 60_000 });
 
-      // Adopt the second: the preview, "Restore" in the choice, the file in the user's folder.
+      // Adopt the second: the preview, "Adopt" in the choice, the file in the user's folder.
       await view.locator('.var-col[data-index="1"] [data-action="adopt"]').click();
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore' }).first().click({ timeout: 120_000 });
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Adopt' }).first().click({ timeout: 120_000 });
       await until(() => (existsSync(join(workspace, 'answer.txt')) && readFileSync(join(workspace, 'answer.txt'), 'utf8') === 'ok\nfine\n' ? true : undefined), 60_000, 'the adopted file');
       await vs.notifications().filter({ hasText: 'Adopted 1 file of variant 2' }).first().waitFor({ timeout: 60_000 });
       await vs.screenshot('adopted');

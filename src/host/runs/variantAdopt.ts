@@ -32,7 +32,7 @@ export async function adoptVariantFiles(deps: AdoptDeps, state: VariantsRunState
   }
   const title = `Adopt variant ${index + 1} (${o.model ?? "pi's default model"})`;
   const label = await preview(deps.docs, a, title);
-  const decision = await decideRestore(a.plan, title, false, 0);
+  const decision = await decideRestore(a.plan, title, false, 0, { verb: 'Adopt', theirs: 'the variant’s' });
   await closeTabs(label);
   const resolutions = decision === 'previewAll' ? undefined : decision?.restore;
   if (!resolutions) return false;

@@ -344,7 +344,7 @@ describe("the variants view's requests", () => {
       previews.push(a);
       mock.tabs.push({ label: a[0] as string });
     });
-    mock.quickPick = pickInOrder('Restore', 'Restore');
+    mock.quickPick = pickInOrder('Adopt', 'Adopt');
     let undo: Promise<unknown> | undefined;
     mock.answer = (m) => {
       if (/^Adopted 1 file of variant 2/.test(m.message)) {
