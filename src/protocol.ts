@@ -242,7 +242,12 @@ export type RequestBody =
   /** Cancels the turn this tree's askFrom runs: pi aborts it (what it wrote of it stays). */
   | { kind: 'cancelAsk' }
   /** pi's own models, for the prompt box's model picker. */
-  | { kind: 'listModels' };
+  | { kind: 'listModels' }
+  /**
+   * Try variants from `id`: the host asks the prompt (`prompt`, the box's text, offered), the count or
+   * models and the check, then opens the variants view.
+   */
+  | { kind: 'tryVariants'; id: string; prompt?: string };
 
 export type RequestKind = RequestBody['kind'];
 
@@ -293,6 +298,8 @@ export interface Replies {
   /** `cancelling`: a turn was running and pi was told to abort it. */
   cancelAsk: { cancelling: boolean };
   listModels: ModelList;
+  /** `started`: the run began (its view opened); false when the user cancelled a question. */
+  tryVariants: { started: boolean };
 }
 
 /** The webview's side of a request: the reply type follows from the request kind. */

@@ -122,6 +122,10 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
   },
   cancelAsk: { fields: [], check: () => undefined },
   listModels: { fields: [], check: () => undefined },
+  tryVariants: {
+    fields: ['id', 'prompt'],
+    check: (b) => entryId(b) ?? (optionalText(b.prompt, LIMITS.prompt) ? undefined : `prompt must be a string of at most ${LIMITS.prompt} characters`),
+  },
 };
 
 /** Validates the shape of a request body; entry existence is checked by the host against the index. */

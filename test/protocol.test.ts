@@ -86,6 +86,12 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', file: '/x.jsonl' } }, /unexpected field "file"/);
     bad({ type: 'request', seq: 1, body: { kind: 'cancelAsk', id: 'a1' } }, /unexpected field "id"/);
     bad({ type: 'request', seq: 1, body: { kind: 'listModels', cwd: '/etc' } }, /unexpected field "cwd"/);
+    // Try variants names a node (and offers the box's text), never a folder or a session.
+    ok({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1' } });
+    ok({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', prompt: 'try' } });
+    bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: '../x' } }, /id/);
+    bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', folder: '/tmp' } }, /unexpected field "folder"/);
+    bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', prompt: 'x'.repeat(100_001) } }, /prompt/);
   });
 
   it('refuses compaction requests that carry more than a focus, or a commit without its preview or text', () => {
@@ -129,6 +135,7 @@ describe('typed replies', () => {
     askFrom: { kind: 'askFrom', id: 'a1', prompt: 'and now?', model: { provider: 'anthropic', id: 'claude-sonnet-4-5' } },
     cancelAsk: { kind: 'cancelAsk' },
     listModels: { kind: 'listModels' },
+    tryVariants: { kind: 'tryVariants', id: 'a1', prompt: 'try it' },
   };
   const entry: EntryDetails = { id: 'a1', entry: {}, truncated: false, onPath: true, isLeaf: false };
   const context: ContextView = { leafId: null, messages: [], tokens: 0, thinkingLevel: 'off', model: null };
@@ -166,6 +173,7 @@ describe('typed replies', () => {
     askFrom: reply('askFrom', { answerId: 'b2', leafId: 'b2', via: 'headless', pid: 42 }),
     cancelAsk: reply('cancelAsk', { cancelling: false }),
     listModels: reply('listModels', { models: [{ provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }] }),
+    tryVariants: reply('tryVariants', { started: true }),
   };
 
   it('has one reply type per request kind, and request() resolves to the reply of its kind', async () => {

@@ -14,11 +14,14 @@ import './highContrast.css';
 import './codeViews.css';
 import './rows.css';
 import './hoverCard.css';
+import './variants/variants.css';
 import { App } from './app/app';
 import type { VsCodeApi } from './app/hostChannel';
 import { exposeTestHooks } from './app/testHooks';
 import { CompareApp, type CompareApi } from './compare/compareApp';
 import { exposeCompareHooks } from './compare/testHooks';
+import { VariantsApp, type VariantsApi } from './variants/variantsApp';
+import { exposeVariantsHooks } from './variants/testHooks';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 /** Replaced by esbuild: true in the test build only. */
@@ -31,6 +34,11 @@ if (document.body.dataset.view === 'compare') {
   const compare = new CompareApp(root, acquireVsCodeApi() as unknown as CompareApi);
   if (__PI_TREE_TEST__) exposeCompareHooks(compare);
   compare.start(window);
+} else if (document.body.dataset.view === 'variants') {
+  // The variants view (a panel per run on the same bundle, see src/variantsProtocol.ts).
+  const variants = new VariantsApp(root, acquireVsCodeApi() as unknown as VariantsApi);
+  if (__PI_TREE_TEST__) exposeVariantsHooks(variants);
+  variants.start(window);
 } else {
   const app = new App(root, acquireVsCodeApi());
   if (__PI_TREE_TEST__) exposeTestHooks(app);

@@ -29,6 +29,8 @@ import { createSummaryService } from './summaries/summaryService.js';
 import { askFrom } from '../core/runs/askFrom.js';
 import { listModels } from '../core/runs/listModels.js';
 import { createAskService } from './runs/piAskService.js';
+import { variantsCore } from './runs/variantsCore.js';
+import { createVariants, type TryVariants } from './runs/variantsHost.js';
 
 export function activateHost(context: vscode.ExtensionContext): Host {
   const out = log();
@@ -50,7 +52,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     gateway: pi.gateway,
     noteKind: (file, kind) => view.names.note(file, kind),
   };
-  const { codeViews, code, panels } = createTrees(context, { files, pi, sidebar, actionDeps, continueInPi, acted: () => (actedIn = 'tree') });
+  const { codeViews, code, panels, tryVariants } = createTrees(context, { files, pi, sidebar, actionDeps, continueInPi, acted: () => (actedIn = 'tree') });
   const host: Host = {
     context,
     store: files.store,
@@ -66,6 +68,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     actedIn: () => actedIn,
     codeViews,
     code,
+    tryVariants,
   };
   for (const register of [registerViewCommands, registerSessionCommands, registerNodeCommands, registerPiConnectCommands, registerCompareCommands, registerCodeCommands]) register(host);
   watchSettings(context, files, view, panels);
@@ -94,7 +97,7 @@ interface TreeWiring {
 }
 
 /** The tree panels with what they show beside a session: diffs, hidden marks, family links, compare views, checkpoints. */
-function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeViews: CodeViews; code: CodeRestore; panels: TreePanelManager } {
+function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeViews: CodeViews; code: CodeRestore; panels: TreePanelManager; tryVariants: TryVariants } {
   const { files, pi, sidebar } = w;
   const { view } = sidebar;
   const codeViews = createCodeViews({
@@ -111,6 +114,18 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
   });
   // Checkpoints: the code at a node, restores through pi or straight to the files, undo.
   const code = createCheckpoints(context, { agentDir: () => files.repo().agentDir, gateway: pi.gateway, log: (m) => log().info(m), describe: describeEntry });
+  // Ask from here: the run core behind the host's AskService.
+  const ask = createAskService({ core: { askFrom, listModels }, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs });
+  // Try variants from here: N forks run by pi (core/variants/), shown side by side.
+  const tryVariants = createVariants(context, {
+    core: variantsCore,
+    piCommand: () => readConfig().piCommand,
+    agentDir: () => files.repo().agentDir,
+    ask,
+    code,
+    bridgeFile: pi.bridgeFile,
+    openTree: async (file) => void (await panels.open(file)),
+  });
   const panels = new TreePanelManager(context, {
     extensionUri: context.extensionUri,
     code,
@@ -119,8 +134,8 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     ...w.actionDeps,
     continueInPi: w.continueInPi,
     summaries: createSummaryService(context, { bridgeFile: pi.bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
-    // Ask from here: the run core behind the host's AskService.
-    ask: createAskService({ core: { askFrom, listModels }, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
+    ask,
+    tryVariants,
     bridges: pi.bridges,
     isLive: sidebar.isLive,
     listedTitle: (file, max) => view.titleOf(file, max),
@@ -141,7 +156,7 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
       panels.retitle();
     }),
   );
-  return { codeViews, code, panels };
+  return { codeViews, code, panels, tryVariants };
 }
 
 /** Settings take effect at once: another session folder, the live window, CodeLens, a summary model. */

@@ -204,6 +204,12 @@ export const COMMANDS: Record<CommandId, Handler> = {
   'act.continue': onEntry((c, _it, n) => void c.actions.simple({ kind: 'continueInPi', id: n.id }, 'Opening pi from this entry')),
   'act.context': onEntry((c, _it, n) => void c.details.showContext(n.id)),
   'act.ask': onEntry((c) => askHere(c)),
+  'act.variants': onEntry((c) => {
+    if (!c.actions.canWrite()) return;
+    // The pane's box for the selected entry: its text is offered as the prompt.
+    c.details.focusAsk();
+    void c.askBox.tryVariants();
+  }),
   'act.compare': onEntry((c, _it, n) => c.codeViews.compareWith(n)),
   'act.compareLeaf': onEntry((c, it, n) => (it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null))),
   'act.branchFiles': onEntry((c, _it, n) => c.codeViews.showBranchFiles(n)),

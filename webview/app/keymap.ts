@@ -51,6 +51,7 @@ export type CommandId =
   | 'act.continue'
   | 'act.context'
   | 'act.ask'
+  | 'act.variants'
   | 'act.menu'
   | 'act.rename'
   | 'act.compare'
@@ -146,6 +147,7 @@ export const KEYMAP: readonly Command[] = [
   c('act.continue', 'Actions', 'Continue in pi from here', [{ code: 'KeyP' }]),
   c('act.context', 'Actions', 'Context at this entry (what the model would see)', [{ code: 'KeyX' }]),
   c('act.ask', 'Actions', 'Ask pi from here: write a prompt in the details pane (Enter asks)', [{ code: 'KeyA' }]),
+  c('act.variants', 'Actions', 'Try variants from here: one prompt, several pis side by side', [{ code: 'KeyV', shift: true }]),
   c('act.menu', 'Actions', 'Context menu', [{ code: 'F10', shift: true }, { code: 'ContextMenu' }]),
   c('act.rename', 'Actions', 'Rename the session', [{ code: 'F2', shift: true }]),
   c('act.compare', 'Actions', 'Compare with… (mark this entry, then press C on the other)', [{ code: 'KeyC' }]),

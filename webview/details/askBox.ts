@@ -25,6 +25,9 @@ export interface AskBoxHost {
 
 type Models = { sessionId: string; state: 'loading' } | { sessionId: string; state: 'ready'; list: ModelList } | { sessionId: string; state: 'failed'; reason: string };
 
+/** The longest prompt the host takes (protocolValidation.ts LIMITS.prompt). */
+const PROMPT_MAX = 100_000;
+
 export class AskBox {
   readonly el: HTMLElement;
   private readonly heading: HTMLLabelElement;
@@ -32,6 +35,7 @@ export class AskBox {
   private readonly model: HTMLSelectElement;
   private readonly send: HTMLElement;
   private readonly cancelButton: HTMLElement;
+  private readonly variantsButton: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly status: HTMLElement;
   /** The entry the box asks from (the selection). */
@@ -64,8 +68,11 @@ export class AskBox {
     this.cancelButton = button('Cancel', 'ask-cancel', { icon: 'debug-stop', secondary: true });
     this.cancelButton.title = 'Stop pi’s turn (what it wrote stays in the session)';
     this.cancelButton.addEventListener('click', () => void this.cancel());
+    this.variantsButton = button('Variants…', 'ask-variants', { icon: 'versions', secondary: true });
+    this.variantsButton.title = 'Try variants from this entry: the prompt tried by several pis side by side (Shift+V)';
+    this.variantsButton.addEventListener('click', () => void this.tryVariants());
     const row = h('div', 'ask-row');
-    row.append(this.model, this.send, this.cancelButton);
+    row.append(this.model, this.send, this.cancelButton, this.variantsButton);
     this.hint = h('p', 'ask-hint muted');
     this.hint.id = 'ask-hint';
     this.status = h('p', 'ask-status');
@@ -149,6 +156,27 @@ export class AskBox {
     }
   }
 
+  /**
+   * Try variants from the attached entry (the button, Shift+V): the host asks the rest (the prompt, the
+   * box's text offered; the count or models; the check) and opens the variants view.
+   */
+  async tryVariants(): Promise<void> {
+    const n = this.target;
+    if (!n) return this.host.announce('Select an entry to try variants from');
+    if (this.readOnly) return this.host.error(`This session cannot be changed: ${this.readOnly}`);
+    const prompt = this.prompt.value.trim() ? this.prompt.value.slice(0, PROMPT_MAX) : undefined;
+    try {
+      const r = await this.host.request({ kind: 'tryVariants', id: n.id, ...(prompt ? { prompt } : {}) });
+      if (r.started) {
+        if (prompt && this.prompt.value.slice(0, PROMPT_MAX) === prompt) this.prompt.value = '';
+        this.say('The variants run: see the variants view.');
+      }
+    } catch (e) {
+      this.say(`The variants could not start: ${(e as Error).message}`, true);
+      if (!this.el.isConnected) this.host.error((e as Error).message);
+    }
+  }
+
   /** Asks the host to stop the turn in flight (pi aborts it; the ask's reply then says cancelled). */
   async cancel(): Promise<void> {
     if (!this.running) return;
@@ -199,6 +227,7 @@ export class AskBox {
     this.prompt.readOnly = running;
     this.model.disabled = !!this.readOnly || running;
     toggleAttr(this.send, 'disabled', !!this.readOnly);
+    toggleAttr(this.variantsButton, 'disabled', !!this.readOnly);
     this.send.hidden = running;
     this.cancelButton.hidden = !running;
     this.el.classList.toggle('running', running);

@@ -69,6 +69,11 @@ export class CodeRestore {
     return sessionCode(session, { agentDir: this.deps.agentDir(), vouched: (cwd) => folders.some((f) => within(cwd, f)) });
   }
 
+  /** The read-only documents of the diff editors (the variants view's diffs show theirs there too). */
+  get documents(): CodeDocuments {
+    return this.deps.docs;
+  }
+
   /** What an entry is, in a title's words. */
   describe(session: Session, id: string): string {
     return this.deps.describe(session, id);

@@ -13,26 +13,35 @@ export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll
 type Choice = 'restore' | 'mine' | 'theirs' | 'each' | 'previewAll' | 'cancel';
 type ChoiceItem = vscode.QuickPickItem & { choice?: Choice };
 
+/** The words of the choice: a restore's (the node's files), or an adopt's (a variant's files). */
+export interface ChoiceWords {
+  verb: string;
+  /** Whose version "take" writes. */
+  theirs: string;
+}
+
+const RESTORE_WORDS: ChoiceWords = { verb: 'Restore', theirs: "the node's" };
+
 /**
  * Asks how to restore `plan`. `hidden`: how many of its files the preview does not show yet (0: all
  * shown), offered as "Preview all".
  */
-export async function decideRestore(plan: RestorePlan, title: string, withConversation: boolean, hidden: number): Promise<RestoreDecision> {
+export async function decideRestore(plan: RestorePlan, title: string, withConversation: boolean, hidden: number, words: ChoiceWords = RESTORE_WORDS): Promise<RestoreDecision> {
   const c = planCounts(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
   const n = c.create + c.modify + c.delete;
   const writes = `${n} file${n === 1 ? '' : 's'} will be written${withConversation ? ' and the conversation moves there' : ''}; Undo puts everything back`;
   const items: ChoiceItem[] = conflicts.length
     ? [
-        { choice: 'mine', label: `$(check) Restore, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`, detail: writes },
+        { choice: 'mine', label: `$(check) ${words.verb}, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`, detail: writes },
         {
           choice: 'theirs',
-          label: "$(history) Restore, take the node's version of them",
+          label: `$(history) ${words.verb}, take ${words.theirs} version of them`,
           detail: `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed outside the agent since; Undo gives them back`,
         },
-        { choice: 'each', label: '$(list-selection) Choose per file…', description: 'keep mine, take the node’s, or merge' },
+        { choice: 'each', label: '$(list-selection) Choose per file…', description: `keep mine, take ${words === RESTORE_WORDS ? 'the node’s' : words.theirs}, or merge` },
       ]
-    : [{ choice: 'restore', label: '$(check) Restore', detail: writes }];
+    : [{ choice: 'restore', label: `$(check) ${words.verb}`, detail: writes }];
   const total = plan.items.filter((i) => i.action !== 'unrestorable').length;
   if (hidden > 0) items.push({ choice: 'previewAll', label: `$(multiple-windows) Preview all ${total} files`, description: `the first ${total - hidden} are shown` });
   items.push({ choice: 'cancel', label: '$(close) Cancel', description: 'write nothing' });
@@ -49,7 +58,7 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
   for (const i of conflicts) {
     if (choice === 'mine' || choice === 'theirs') res.set(i.key, choice);
     else {
-      const r = await decideOne(i);
+      const r = await decideOne(i, words);
       if (!r) return undefined;
       res.set(i.key, r);
     }
@@ -58,10 +67,14 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
 }
 
 /** One conflicting file: keep mine, take the node's, or merge (when both sides are files). */
-async function decideOne(i: PlanItem): Promise<Resolution | undefined> {
+async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | undefined> {
   const items: (vscode.QuickPickItem & { r: Resolution })[] = [
     { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
-    { r: 'theirs', label: '$(history) Take the node’s', detail: 'Write the file as it was at the node (undo gives yours back)' },
+    {
+      r: 'theirs',
+      label: words === RESTORE_WORDS ? '$(history) Take the node’s' : `$(history) Take ${words.theirs}`,
+      detail: words === RESTORE_WORDS ? 'Write the file as it was at the node (undo gives yours back)' : `Write ${words.theirs} version of the file (undo gives yours back)`,
+    },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
       ? [
           {

@@ -6,6 +6,7 @@ import type { Session } from '../../core/session/session.js';
 import type { BridgeRegistry } from '../runningPi/bridgeRegistry.js';
 import type { CodeViews } from '../compare/codeViews.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
+import type { TryVariants } from '../runs/variantsHost.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import type { TreePanelManager } from '../panels/treePanelManager.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
@@ -34,6 +35,8 @@ export interface Host {
   codeViews: CodeViews;
   /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
+  /** Try variants from a node of a tree. */
+  tryVariants: TryVariants;
 }
 
 /** Runs `fn` with the shared open Session of `file`, released afterwards. */

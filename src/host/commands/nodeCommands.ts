@@ -47,6 +47,14 @@ export function registerNodeCommands(host: Host): void {
   nodeCommand('piTree.node.askFromHere', (c, _a, id) => c.invoke('ask', id));
   // … the palette asks for the prompt in an input box, for the tree's selected node.
   registerCommand(host.context, 'piTree.tree.askFromHere', () => askFromPalette(host));
+  // Try variants: the node menu's node, or the palette's selected node of the tree in front.
+  nodeCommand('piTree.node.tryVariants', (c, actions, id) => tryVariantsFrom(host, c, actions, id));
+  registerCommand(host.context, 'piTree.tree.tryVariants', () => {
+    const c = host.panels.active();
+    if (!c?.openSession || !c.sessionActions) return void vscode.window.showInformationMessage('Open a session tree, select a node, then try variants from it.');
+    if (!c.selectedId) return void vscode.window.showInformationMessage('Select a node in the tree to try variants from.');
+    return tryVariantsFrom(host, c, c.sessionActions, c.selectedId);
+  });
   const treeCommands: [string, InvokeAction][] = [
     ['piTree.tree.find', 'find'],
     ['piTree.tree.focusLeaf', 'focusLeaf'],
@@ -56,6 +64,13 @@ export function registerNodeCommands(host: Host): void {
     ['piTree.tree.shortcuts', 'showShortcuts'],
   ];
   for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));
+}
+
+async function tryVariantsFrom(host: Host, c: TreeController, actions: SessionActions, id: string): Promise<void> {
+  const session = c.openSession;
+  if (!session) return;
+  // (failures are shown by the launcher)
+  await host.tryVariants({ session, file: c.file, actions }, id).catch(() => undefined);
 }
 
 /** "pi Tree: Ask from Here…": the prompt for the selected node of the tree in front, asked by that tree (its box shows the turn). */

@@ -1,4 +1,4 @@
-// A pi-tree webview panel's document (the tree and the compare view share the bundle): what the
+// A pi-tree webview panel's document (the tree, the compare view and the variants view share the bundle): what the
 // webview may load, and its HTML with the bundle put into it (webviewBundle.ts), or linked when the
 // bundle cannot be read.
 import { nanoid } from 'nanoid';
@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { codiconCss, readWebviewBundle, scriptWithMap } from './webviewBundle.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
-export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, view?: 'compare'): void {
+export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, view?: 'compare' | 'variants'): void {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(extensionUri, 'media')] };
   const uri = (...path: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, ...path)).toString();

@@ -18,6 +18,7 @@ import type { Cancelled, NewSession, SessionActions } from './sessionActions.js'
 import type { BeforePi } from '../platform/piTerminal.js';
 import { askFromHere, cancelAsk, listModels, type AskSlot } from '../runs/askFlow.js';
 import type { AskService } from '../runs/askService.js';
+import type { TryVariants } from '../runs/variantsHost.js';
 
 export interface HandlerContext {
   session: Session;
@@ -35,6 +36,8 @@ export interface HandlerContext {
   /** Ask from here: pi's turns (runs/askService.ts) and this tree's turn in flight. */
   ask: AskService;
   asking: AskSlot;
+  /** Try variants from a node (runs/variantsHost.ts). */
+  tryVariants: TryVariants;
 }
 
 /** Runs `work` under a cancellable progress notification tied to request `seq`. */
@@ -193,6 +196,7 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   askFrom: (b, _seq, cx) => askFromHere(cx, b),
   cancelAsk: async (_b, _seq, cx) => cancelAsk(cx),
   listModels: (_b, seq, cx) => listModels(cx, cx.cancellation(seq).token),
+  tryVariants: async (b, _seq, cx) => ({ started: await cx.tryVariants({ session: cx.session, file: cx.file, actions: cx.actions }, b.id, b.prompt) }),
 };
 
 /** What the webview hears of a new session: its name, never its path. */

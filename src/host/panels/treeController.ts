@@ -357,6 +357,7 @@ export class TreeController implements vscode.Disposable {
       code: this.deps.code,
       ask: this.deps.ask,
       asking: this.asking,
+      tryVariants: this.deps.tryVariants,
       openLink: async (token) => {
         const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');

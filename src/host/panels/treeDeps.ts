@@ -10,6 +10,7 @@ import type { BeforePi } from '../platform/piTerminal.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import type { AskService } from '../runs/askService.js';
+import type { TryVariants } from '../runs/variantsHost.js';
 import type { ActionDeps } from './sessionActions.js';
 
 /** What a panel needs from the rest of the host. */
@@ -38,4 +39,6 @@ export interface TreeDeps extends ActionDeps {
   agentDir: () => string;
   /** Ask from here: pi continues the session from a node. */
   ask: AskService;
+  /** Try variants from a node: N forks run by pi, shown side by side. */
+  tryVariants: TryVariants;
 }

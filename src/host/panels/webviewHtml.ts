@@ -16,8 +16,8 @@ export interface WebviewHtmlOptions {
   codiconUri: string;
   /** Tab / document title (the session name). */
   title: string;
-  /** Which app the bundle starts: the session tree (default) or the compare view. */
-  view?: 'tree' | 'compare';
+  /** Which app the bundle starts: the session tree (default), the compare view or the variants view. */
+  view?: 'tree' | 'compare' | 'variants';
   /**
    * The bundle's text, put into the document (no fetch before the app starts): the script and the style
    * sheets in order. The URIs above are then only named: codicon.css for the UI kit's icons, which
@@ -96,7 +96,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     <title>${escapeHtml(o.title)}</title>
     ${styles.join('\n    ')}
   </head>
-  <body${o.view === 'compare' ? ' data-view="compare"' : ''}>
+  <body${o.view === 'compare' || o.view === 'variants' ? ` data-view="${o.view}"` : ''}>
     <div id="app" class="app"></div>
     ${script}
   </body>

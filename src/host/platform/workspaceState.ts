@@ -15,6 +15,8 @@ const KEYS = {
   panels: { key: 'piTree.panels', is: isRecordOfStrings },
   /** Branches marked hidden: [session id, entry ids][], least recently changed first (compare/hiddenMarks.ts). */
   hiddenBranches: { key: 'piTree.hiddenBranches', is: (v: unknown): v is [string, string[]][] => Array.isArray(v) },
+  /** The check command of the last variants run ("Try Variants from Here"), offered again. */
+  variantsCheck: { key: 'piTree.variantsCheck', is: (v: unknown): v is string => typeof v === 'string' },
 } as const;
 
 type Keys = typeof KEYS;

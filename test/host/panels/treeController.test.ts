@@ -79,6 +79,7 @@ function deps(agentDir: string): TreeDeps {
     code: {} as TreeDeps['code'],
     agentDir: () => agentDir,
     ask: {} as TreeDeps['ask'],
+    tryVariants: async () => false,
   };
 }
 

@@ -36,7 +36,7 @@ export interface Served {
  * Serves /index.html (the webview document) and /dist/*. The page loads the test build of the webview
  * (dist/test/webview.js, which exposes window.__piTree), or with `shipped` the bundle that ships.
  */
-export async function serve(opts: { shipped?: boolean; view?: 'tree' | 'compare' } = {}): Promise<Served> {
+export async function serve(opts: { shipped?: boolean; view?: 'tree' | 'compare' | 'variants' } = {}): Promise<Served> {
   const bundle = opts.shipped ? 'dist' : 'dist/test';
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -329,6 +329,7 @@ function defaultHandlers(host: ScriptedHost): Handlers {
     askFrom: (b) => ({ answerId: b.id, leafId: b.id, via: 'headless', pid: 1 }),
     cancelAsk: () => ({ cancelling: false }),
     listModels: () => ({ models: [] }),
+    tryVariants: () => ({ started: true }),
   };
 }
 

@@ -1,0 +1,82 @@
+// What the host does for each request the variants view sends (validated by variantsProtocol.ts): the
+// view names a variant by its place in the run and a file by its place in the variant's list; each is
+// looked up in the run the panel holds, so every path opened or written comes from the core's outcome.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { VariantsReplies, VariantsRequest } from '../../variantsProtocol.js';
+import { adoptVariantFiles, undoAdopt, type AdoptDeps } from './variantAdopt.js';
+import type { VariantsRunState } from './variantsRunState.js';
+
+type Handlers = { [K in VariantsRequest['kind']]: (b: Extract<VariantsRequest, { kind: K }>, state: VariantsRunState, deps: AdoptDeps) => Promise<VariantsReplies[K]> };
+
+export const variantRequests: Handlers = {
+  async cancel(b, state) {
+    const run = state.run;
+    if (!run || state.ended(b.index)) return { cancelling: false };
+    run.cancel(b.index);
+    return { cancelling: true };
+  },
+  async cancelAll(_b, state) {
+    const running = state.outcomes.filter((_o, i) => !state.ended(i)).length;
+    if (running) state.run?.cancel();
+    return { cancelling: running };
+  },
+  async openSession(b, state, deps) {
+    const o = state.outcome(b.index);
+    if (!o.session || state.isDiscarded(b.index)) throw new Error(`Variant ${b.index + 1} has no session yet.`);
+    await deps.openTree(o.session);
+    return {};
+  },
+  async diffFile(b, state, deps) {
+    const rel = state.file(b.index, b.file);
+    const [, left, right] = filePair(state, b.index, rel, deps);
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${rel}: your folder ↔ variant ${b.index + 1}`);
+    return {};
+  },
+  async diffAll(b, state, deps) {
+    const o = state.outcome(b.index);
+    const files = o.files ?? [];
+    if (!files.length) throw new Error(`Variant ${b.index + 1} changed no files.`);
+    const resources = files.map((f) => filePair(state, b.index, state.relativePath(b.index, f.path), deps));
+    await vscode.commands.executeCommand('vscode.changes', `Variant ${b.index + 1} (${o.model ?? "pi's default model"}): ${files.length} file${files.length === 1 ? '' : 's'}`, resources);
+    return { files: files.length };
+  },
+  async adopt(b, state, deps) {
+    return { adopted: await adoptVariantFiles(deps, state, b.index) };
+  },
+  async undoAdopt(b, state) {
+    return { undone: await undoAdopt(state, b.index) };
+  },
+  async discard(b, state, deps) {
+    const o = state.outcome(b.index);
+    if (!o.session || !o.variantId || state.isDiscarded(b.index)) throw new Error(`Variant ${b.index + 1} has nothing to discard.`);
+    if (!state.ended(b.index)) throw new Error(`Variant ${b.index + 1} is still running: cancel it first.`);
+    const DISCARD = 'Discard';
+    const pick = await vscode.window.showWarningMessage(
+      `Discard variant ${b.index + 1} (${o.model ?? "pi's default model"})?`,
+      { modal: true, detail: 'Its folder and what its pi wrote there are removed. Its session stays, so its conversation can still be read. Files already adopted stay in your folder.' },
+      DISCARD,
+    );
+    if (pick !== DISCARD) return { discarded: false };
+    await deps.variants.discard({ variantId: o.variantId, session: o.session });
+    state.markDiscarded(b.index);
+    return { discarded: true };
+  },
+};
+
+/** [the file, yours now, the variant's] for one changed file (an absent side is an empty document). */
+function filePair(state: VariantsRunState, index: number, rel: string, deps: AdoptDeps): [vscode.Uri, vscode.Uri, vscode.Uri] {
+  const o = state.outcome(index);
+  if (!o.folder) throw new Error(`Variant ${index + 1} has no folder yet.`);
+  const mine = join(state.source.cwd, rel);
+  const theirs = join(o.folder, rel);
+  const left = existsSync(mine) ? vscode.Uri.file(mine) : deps.docs.put(undefined, mine, 'absent in your folder');
+  const right = existsSync(theirs) ? vscode.Uri.file(theirs) : deps.docs.put(undefined, mine, 'deleted by the variant');
+  return [vscode.Uri.file(mine), left, right];
+}
+
+export function handleVariantRequest(body: VariantsRequest, state: VariantsRunState, deps: AdoptDeps): Promise<VariantsReplies[VariantsRequest['kind']]> {
+  const handler = variantRequests[body.kind] as (b: VariantsRequest, s: VariantsRunState, d: AdoptDeps) => Promise<VariantsReplies[VariantsRequest['kind']]>;
+  return handler(body, state, deps);
+}

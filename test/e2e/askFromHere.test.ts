@@ -1,0 +1,119 @@
+// Ask from here in a real VS Code with the real pi 1.6.0 and a loopback model: a prompt typed into the
+// details pane's box (Enter asks) grows a new turn from the selected node, and the tree shows it. Once
+// through the pi that runs the session (the bridge: pi's own leaf moves there and its turn is in pi's
+// entries), once with no pi running (pi-tree starts the user's pi, `piTree.piCommand`, for the one turn).
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
+import { lastUserText } from '../support/askPi.js';
+import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
+import { assistantOf, makePiEnv, piShim, sessionBuilder, writeSession } from '../support/piRpc.js';
+import { scenario } from './harness.js';
+import { parserWithPi } from './parserWithPi.js';
+import { openTree, selectByFind, until } from './uxHelpers.js';
+
+/** `id` and its ancestors (pi may put bookkeeping entries, a model change, between the node and the prompt). */
+function ancestorsOf(byId: Map<string, { parentId?: string | null }>, id: string | null | undefined): string[] {
+  const out: string[] = [];
+  for (let p = id; p; p = byId.get(p)?.parentId ?? null) out.push(p);
+  return out;
+}
+
+/** Types `prompt` into the box of the selected entry and asks (Enter). */
+async function askInBox(wv: import('playwright-core').FrameLocator, prompt: string): Promise<void> {
+  const box = wv.locator('.details textarea[data-field="ask"]');
+  await box.waitFor();
+  await box.fill(prompt);
+  await box.press('Enter');
+}
+
+describe('Ask from here through a running pi', () => {
+  const fx = parserWithPi('019b8f3a-0000-7000-8000-00000000e2a1');
+  const ids = fx.ids;
+  scenario(
+    'a prompt in the details pane: the running pi answers from the node, and the new turn shows in the tree',
+    async (vs) => {
+      const running = fx.pi!;
+      const wv = await openTree(vs, 'Plan the parser');
+      await wv
+        .locator('.badges .badge.bridge')
+        .filter({ hasText: `connected to pi ${running.pid}` })
+        .waitFor();
+      await selectByFind(wv, 'Tokenize first', ids.a1);
+      await askInBox(wv, 'Use a regex instead');
+      // pi's own entries: the prompt under the node, then its answer, pi's leaf on it.
+      const asked = await until(
+        async () => {
+          const r = await running.entries();
+          const prompt = r.entries.find((e) => e.type === 'message' && e.message?.role === 'user' && JSON.stringify(e.message.content).includes('Use a regex instead'));
+          const answer = prompt && r.entries.find((e) => e.parentId === prompt.id && e.message?.role === 'assistant');
+          return answer && r.leafId === answer.id ? { prompt, answer } : undefined;
+        },
+        120_000,
+        "pi's turn from the node",
+      );
+      const byId = new Map((await running.entries()).entries.map((e) => [e.id as string, e]));
+      assert.ok(ancestorsOf(byId, asked.prompt.parentId as string).includes(ids.a1), 'the prompt grows from the selected node');
+      // The tree shows the turn, its answer selected once pi is done.
+      await wv.locator(`[role="treeitem"][data-entry-id="${asked.answer.id}"][aria-selected="true"]`).waitFor({ timeout: 120_000 });
+      await wv
+        .locator('.details .ask-status')
+        .filter({ hasText: `pi answered (pid ${running.pid})` })
+        .waitFor();
+      await vs.screenshot('asked-through-pi');
+    },
+    { ...fx.options, timeout: 300_000 },
+  );
+});
+
+describe('Ask from here with no pi running', () => {
+  let lb: Loopback | undefined;
+  let file = '';
+  const ids: Record<string, string> = {};
+  let bin = '';
+  before(async () => {
+    lb = await startLoopback((req) => completionSse(`answer: ${lastUserText(req)}`));
+  });
+  after(async () => lb?.close());
+  scenario(
+    "a prompt in the details pane: pi-tree starts the user's pi for the turn; the answer shows in the tree",
+    async (vs) => {
+      const wv = await openTree(vs, 'Read the config');
+      await selectByFind(wv, 'settings.json', ids.answer);
+      await askInBox(wv, 'Now use port 9090');
+      const answerId = await until(
+        () => {
+          const lines = readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { id?: string; parentId?: string; message?: { role?: string; content?: unknown } });
+          const prompt = lines.find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('Now use port 9090'));
+          const answer = prompt && lines.find((e) => e.parentId === prompt.id && e.message?.role === 'assistant' && JSON.stringify(e.message.content).includes('answer: Now use port 9090'));
+          if (prompt) assert.ok(ancestorsOf(new Map(lines.map((e) => [e.id as string, e])), prompt.parentId!).includes(ids.answer), 'the prompt grows from the selected node');
+          return answer?.id;
+        },
+        120_000,
+        "the headless pi's turn in the session file",
+      );
+      await wv.locator(`[role="treeitem"][data-entry-id="${answerId}"][aria-selected="true"]`).waitFor({ timeout: 120_000 });
+      await wv.locator('.details .ask-status').filter({ hasText: 'pi answered' }).waitFor();
+      await vs.screenshot('asked-headless');
+    },
+    {
+      sessions: ({ agentDir, workspace }) => {
+        makePiEnv(lb!, { retry: { enabled: false }, compaction: { enabled: false } }, { agentDir, workDir: workspace });
+        bin = piShim(join(agentDir, '..'));
+        const b = sessionBuilder(workspace);
+        b.user('Read the config');
+        ids.answer = assistantOf(b, 'It is in settings.json.');
+        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
+        file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2a2')));
+      },
+      settings: () => ({ 'piTree.piCommand': join(bin, 'pi') }),
+      env: { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
+      timeout: 300_000,
+    },
+  );
+});
