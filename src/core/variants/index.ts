@@ -8,10 +8,18 @@
 // - variantGuard.ts    the tool calls its pi may not make (writes into the user's folder);
 // - variantRun.ts      the shapes of a run of N variants (request, progress, outcomes);
 // - runVariants.ts     such a run (at most `jobs` pis at once), and variantCheck.ts the user's check in a folder.
-export { makeVariant, discardVariant, sessionDeleted } from './variants.js';
-export { listVariants, readRecord, updateVariant, variantOfSession, type VariantRecord } from './variantRecords.js';
-export { DEFAULT_VARIANT_SETTINGS, readVariantSettings, type VariantSettings } from './variantDeps.js';
+export { discardVariant, sessionDeleted } from './variants.js';
+export { listVariants } from './variantRecords.js';
 export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from './variantAdopt.js';
 export { variantGuard, type VariantGuard } from './variantGuard.js';
 export type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRequest, VariantsRun } from './variantRun.js';
-export { DEFAULT_JOBS, MAX_JOBS, MAX_VARIANTS, runVariants, VariantsInputError } from './runVariants.js';
+export { DEFAULT_JOBS, MAX_JOBS, MAX_VARIANTS, runVariants } from './runVariants.js';
+// The steps of a run one at a time, for the tests and the bench that check each of them.
+/** @internal */
+export { makeVariant } from './variants.js';
+/** @internal */
+export { readRecord, updateVariant, variantOfSession, type VariantRecord } from './variantRecords.js';
+/** @internal */
+export { DEFAULT_VARIANT_SETTINGS, readVariantSettings, type VariantSettings } from './variantDeps.js';
+/** @internal */
+export { VariantsInputError } from './runVariants.js';

@@ -4,37 +4,42 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { dispatch, type HandlerTable } from '../../shared/messaging.js';
 import type { VariantsReplies, VariantsRequest } from '../../variantsProtocol.js';
 import { adoptVariantFiles, undoAdopt, type AdoptDeps } from './variantAdopt.js';
 import type { VariantsRunState } from './variantsRunState.js';
 
-type Handlers = { [K in VariantsRequest['kind']]: (b: Extract<VariantsRequest, { kind: K }>, state: VariantsRunState, deps: AdoptDeps) => Promise<VariantsReplies[K]> };
+/** What each handler works with: the run the panel holds and the host's parts. */
+interface VariantsCx {
+  state: VariantsRunState;
+  deps: AdoptDeps;
+}
 
-export const variantRequests: Handlers = {
-  async cancel(b, state) {
+const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx> = {
+  async cancel(b, _seq, { state }) {
     const run = state.run;
     if (!run || state.ended(b.index)) return { cancelling: false };
     run.cancel(b.index);
     return { cancelling: true };
   },
-  async cancelAll(_b, state) {
+  async cancelAll(_b, _seq, { state }) {
     const running = state.outcomes.filter((_o, i) => !state.ended(i)).length;
     if (running) state.run?.cancel();
     return { cancelling: running };
   },
-  async openSession(b, state, deps) {
+  async openSession(b, _seq, { state, deps }) {
     const o = state.outcome(b.index);
     if (!o.session || state.isDiscarded(b.index)) throw new Error(`Variant ${b.index + 1} has no session yet.`);
     await deps.openTree(o.session);
     return {};
   },
-  async diffFile(b, state, deps) {
+  async diffFile(b, _seq, { state, deps }) {
     const rel = state.file(b.index, b.file);
     const [, left, right] = filePair(state, b.index, rel, deps);
     await vscode.commands.executeCommand('vscode.diff', left, right, `${rel}: your folder ↔ variant ${b.index + 1}`);
     return {};
   },
-  async diffAll(b, state, deps) {
+  async diffAll(b, _seq, { state, deps }) {
     const o = state.outcome(b.index);
     const files = o.files ?? [];
     if (!files.length) throw new Error(`Variant ${b.index + 1} changed no files.`);
@@ -42,13 +47,13 @@ export const variantRequests: Handlers = {
     await vscode.commands.executeCommand('vscode.changes', `Variant ${b.index + 1} (${o.model ?? "pi's default model"}): ${files.length} file${files.length === 1 ? '' : 's'}`, resources);
     return { files: files.length };
   },
-  async adopt(b, state, deps) {
+  async adopt(b, _seq, { state, deps }) {
     return { adopted: await adoptVariantFiles(deps, state, b.index) };
   },
-  async undoAdopt(b, state) {
+  async undoAdopt(b, _seq, { state }) {
     return { undone: await undoAdopt(state, b.index) };
   },
-  async discard(b, state, deps) {
+  async discard(b, _seq, { state, deps }) {
     const o = state.outcome(b.index);
     if (!o.session || !o.variantId || state.isDiscarded(b.index)) throw new Error(`Variant ${b.index + 1} has nothing to discard.`);
     if (!state.ended(b.index)) throw new Error(`Variant ${b.index + 1} is still running: cancel it first.`);
@@ -77,6 +82,5 @@ function filePair(state: VariantsRunState, index: number, rel: string, deps: Ado
 }
 
 export function handleVariantRequest(body: VariantsRequest, state: VariantsRunState, deps: AdoptDeps): Promise<VariantsReplies[VariantsRequest['kind']]> {
-  const handler = variantRequests[body.kind] as (b: VariantsRequest, s: VariantsRunState, d: AdoptDeps) => Promise<VariantsReplies[VariantsRequest['kind']]>;
-  return handler(body, state, deps);
+  return dispatch(variantRequests, body, 0, { state, deps });
 }
