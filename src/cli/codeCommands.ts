@@ -23,7 +23,7 @@ import {
   type SessionCode,
 } from '../core/checkpoints/index.js';
 import type { Side } from '../core/checkpoints/index.js';
-import { planCounts, type RestorePlan } from '../core/checkpoints/index.js';
+import { planCounts, planTally, planWords, type RestorePlan } from '../core/checkpoints/index.js';
 import { needsConfirming } from '../core/checkpoints/index.js';
 import { within } from '../core/checkpoints/index.js';
 import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/index.js';
@@ -276,6 +276,7 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
     from: plan.from,
     target: plan.target,
     counts: planCounts(plan),
+    tally: planTally(plan),
     same: plan.same,
     items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), ...(i.outside ? { outside: true } : {}), now: i.now, target: i.target })),
     notes: plan.notes,
@@ -284,10 +285,8 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
 }
 
 function printPlan(io: CliIO, plan: RestorePlan, sc: SessionCode): void {
-  const c = planCounts(plan);
-  io.out(
-    `Restoring the code at ${safeText(plan.targetId ?? 'root')} would change ${c.create + c.modify + c.delete} file(s): ${c.create} created, ${c.modify} modified, ${c.delete} deleted; ${c.conflict} conflict(s), ${c.unrestorable} not restorable; ${plan.same} already as there\n`,
-  );
+  // (the words the editor uses for the same plan: planWords.ts)
+  io.out(`Restoring the code at ${safeText(plan.targetId ?? 'root')}: ${planWords(planTally(plan))}; ${plan.same} already as there\n`);
   for (const i of plan.items) io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
   for (const n of plan.notes) io.out(`  note: ${safeText(n)}\n`);
   const outside = needsConfirming(plan, sc.cwdVouched);

@@ -48,7 +48,7 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.mouse.click(preview.x + preview.width / 2, preview.y + preview.height - 20);
       await vs.page.mouse.wheel(0, 200);
       await vs.page.locator(sel.quickInput.widget).waitFor();
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 files will be written and the conversation moves there' }).click();
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 files: 1 changed, 2 deleted; the conversation moves there' }).click();
       // done when it says so (a restore writes file by file)
       const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
       await toast.waitFor({ timeout: 30_000 });
@@ -99,16 +99,16 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' }).click();
       // 26 files: the preview opens with the first 20, the conflict first
       await vs.waitForOutput('restore preview: 20 of 26 files');
-      await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'the first 20 shown' }).waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.editor.activeTab).filter({ hasText: '(20 files)' }).waitFor({ timeout: 30_000 });
       await vs.page.locator(sel.multiDiff.entry).first().filter({ hasText: '03.txt' }).waitFor({ timeout: 30_000 });
       await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Preview all 26 files' }).click();
       await vs.waitForOutput('restore preview: 26 of 26 files');
       await vs.page
         .locator(sel.editor.activeTab)
-        .filter({ hasText: /Restore the code at .*1 conflict \(26 files\)/ })
+        .filter({ hasText: /Restore the code at .*1 you changed since \(26 files\)/ })
         .waitFor({ timeout: 30_000 });
       assert.equal(read('src/app.ts'), 'v2\n', 'nothing written before the decision');
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore, keep my 1 changed file' }).click();
+      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore, keep my changed file' }).click();
       await vs.page
         .locator(sel.notifications.toast)
         .filter({ hasText: /Restored \d+ files/ })

@@ -18,5 +18,6 @@ export { checkoutCode, CodeUnknownError, dropCheckout, NoRoomError, type Checkou
 export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
+export { fileCount, planTally, planWords, takeNodeWords } from './restore/planWords.js';
 export { SessionCheckpoints } from './store/manifests.js';
 export { canonicalCwd, captureEnabled, DEFAULT_EXCLUDES, projectKey, projectStore, readCheckpointSettings, settingsFile, variantsRoot, type CheckpointSettings } from './store/storePaths.js';

@@ -16,7 +16,7 @@ export interface CheckpointsHostDeps {
   agentDir(): string;
   gateway?: PiGateway;
   log(msg: string): void;
-  describe(session: Session, id: string): string;
+  describe(session: Session, id: string): Promise<string>;
 }
 
 export function createCheckpoints(context: vscode.ExtensionContext, deps: CheckpointsHostDeps): CodeRestore {

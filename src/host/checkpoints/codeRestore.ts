@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
-import { planCounts, type RestorePlan } from '../../core/checkpoints/index.js';
+import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
@@ -27,7 +27,7 @@ export interface CodeRestoreDeps {
   docs: CodeDocuments;
   log(msg: string): void;
   /** Says what an entry is, for titles ("the answer “Done: …”"). */
-  describe(session: Session, id: string): string;
+  describe(session: Session, id: string): Promise<string>;
 }
 
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
@@ -70,7 +70,7 @@ export class CodeRestore {
   }
 
   /** What an entry is, in a title's words. */
-  describe(session: Session, id: string): string {
+  describe(session: Session, id: string): Promise<string> {
     return this.deps.describe(session, id);
   }
 
@@ -82,7 +82,7 @@ export class CodeRestore {
   async restoreCode(session: Session, file: string, id: string): Promise<boolean> {
     const plan = await this.plan(session, id);
     if (!plan.items.length) {
-      void vscode.window.showInformationMessage(`The files are already as they were at ${this.deps.describe(session, id)} (as far as the agent changed them).`);
+      void vscode.window.showInformationMessage(`The files are already as they were at ${await this.deps.describe(session, id)} (as far as the agent changed them).`);
       return false;
     }
     return this.restore(session, file, id, plan);
@@ -115,7 +115,7 @@ export class CodeRestore {
       void vscode.window.showWarningMessage(`Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`);
       return undefined;
     }
-    const title = `Restore the code at ${this.deps.describe(session, id)}`;
+    const title = `Restore the code at ${await this.deps.describe(session, id)}`;
     let shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
     let decision = await decideRestore(plan, title, withConversation, shown.hidden);
     if (decision === 'previewAll') {
@@ -233,9 +233,8 @@ export class CodeRestore {
   private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number, warmed?: Promise<PreviewDocs>): Promise<{ label: string; hidden: number }> {
     const t0 = performance.now();
     const { resources, hidden } = (await warmed?.catch(() => undefined)) ?? (await this.previewDocs(sc, plan, first));
-    const c = planCounts(plan);
-    const conflicts = c.conflict ? `, ${c.conflict} conflict${c.conflict === 1 ? '' : 's'}` : '';
-    const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${conflicts}${hidden ? ` (the first ${resources.length} shown)` : ''}`;
+    // (VS Code adds how many files the editor shows, "(20 files)": the label does not say it again)
+    const label = `${title}: ${planWords({ ...planTally(plan), kept: 0 })}`;
     const t1 = performance.now();
     await vscode.commands.executeCommand('vscode.changes', label, resources);
     this.deps.log(
@@ -253,7 +252,7 @@ export class CodeRestore {
         if (a === 'Open') for (const m of merged) void vscode.window.showTextDocument(vscode.Uri.file(m.path), { preview: false });
       });
     }
-    void vscode.window.showInformationMessage(`Restored ${written} file${written === 1 ? '' : 's'}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
+    void vscode.window.showInformationMessage(`Restored ${fileCount(written)}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
       if (a === 'Undo') void this.undo(session, file).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
     });
   }
@@ -294,7 +293,7 @@ export class CodeRestore {
     if (!r.conflicts.length) {
       const n = r.written.length;
       const conv = r.leafMoved ? `, and moved the conversation ${redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
-      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${n} file${n === 1 ? '' : 's'}${conv}.`);
+      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${fileCount(n)}${conv}.`);
       return;
     }
     const conflicts = r.conflicts;
@@ -331,7 +330,7 @@ export class CodeRestore {
     const unknown = changes.filter((c) => c.status === 'unknown').length;
     await vscode.commands.executeCommand(
       'vscode.changes',
-      `Code at ${this.deps.describe(session, id)} → ${other ? this.deps.describe(other.session, other.id) : 'now'} (${resources.length} files${unknown ? `, ${unknown} not known` : ''})`,
+      `Code at ${await this.deps.describe(session, id)} → ${other ? await this.deps.describe(other.session, other.id) : 'now'}${unknown ? `, ${unknown} not known` : ''}`,
       resources,
     );
     return changes;

@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Resolution } from '../../core/checkpoints/index.js';
-import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
+import { planTally, planWords, takeNodeWords, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
 
 /** What the user chose: the resolutions to restore with, the whole preview first, or nothing. */
 export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll' | undefined;
@@ -18,23 +18,22 @@ type ChoiceItem = vscode.QuickPickItem & { choice?: Choice };
  * shown), offered as "Preview all".
  */
 export async function decideRestore(plan: RestorePlan, title: string, withConversation: boolean, hidden: number): Promise<RestoreDecision> {
-  const c = planCounts(plan);
+  const t = planTally(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
-  const n = c.create + c.modify + c.delete;
-  const writes = `${n} file${n === 1 ? '' : 's'} will be written${withConversation ? ' and the conversation moves there' : ''}; Undo puts everything back`;
+  const one = conflicts.length === 1;
+  const writes = `${planWords(t)}${withConversation ? '; the conversation moves there' : ''}. Undo puts everything back`;
   const items: ChoiceItem[] = conflicts.length
     ? [
-        { choice: 'mine', label: `$(check) Restore, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`, detail: writes },
+        { choice: 'mine', label: `$(check) Restore, keep ${one ? 'my changed file' : `my ${conflicts.length} changed files`}`, detail: writes },
         {
           choice: 'theirs',
-          label: "$(history) Restore, take the node's version of them",
-          detail: `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed outside the agent since; Undo gives them back`,
+          label: `$(history) Restore, take the node's version of ${one ? 'it' : 'them'}`,
+          detail: one ? `${conflicts[0].key}: ${takeNodeWords(conflicts[0]).toLowerCase()}; Undo gives yours back` : `${conflicts.length} files you changed since; Undo gives yours back`,
         },
         { choice: 'each', label: '$(list-selection) Choose per file…', description: 'keep mine, take the node’s, or merge' },
       ]
     : [{ choice: 'restore', label: '$(check) Restore', detail: writes }];
-  const total = plan.items.filter((i) => i.action !== 'unrestorable').length;
-  if (hidden > 0) items.push({ choice: 'previewAll', label: `$(multiple-windows) Preview all ${total} files`, description: `the first ${total - hidden} are shown` });
+  if (hidden > 0) items.push({ choice: 'previewAll', label: `$(multiple-windows) Preview all ${t.files} files`, description: `the first ${t.files - hidden} are shown` });
   items.push({ choice: 'cancel', label: '$(close) Cancel', description: 'write nothing' });
   const unrestorable = plan.items.filter((i) => i.action === 'unrestorable');
   if (unrestorable.length || plan.notes.length) {
@@ -42,7 +41,7 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
     for (const i of unrestorable) items.push({ label: `$(circle-slash) ${i.key}`, detail: i.reason ?? 'not restorable' });
     for (const note of plan.notes) items.push({ label: `$(info) ${note}` });
   }
-  const choice = await choose(items, `${title}? ${n} file${n === 1 ? '' : 's'}${conflicts.length ? `, ${conflicts.length} changed since` : ''}`, 'Look through the preview, then choose');
+  const choice = await choose(items, `${title}? ${planWords({ ...t, kept: 0 })}`, 'Look through the preview, then choose');
   if (!choice || choice === 'cancel') return undefined;
   if (choice === 'previewAll') return 'previewAll';
   const res = new Map<string, Resolution>();
@@ -61,7 +60,7 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
 async function decideOne(i: PlanItem): Promise<Resolution | undefined> {
   const items: (vscode.QuickPickItem & { r: Resolution })[] = [
     { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
-    { r: 'theirs', label: '$(history) Take the node’s', detail: 'Write the file as it was at the node (undo gives yours back)' },
+    { r: 'theirs', label: '$(history) Take the node’s', detail: `${takeNodeWords(i)} (Undo gives yours back)` },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
       ? [
           {

@@ -67,7 +67,7 @@ async function editor(p: Project, o: { live: boolean; onMove?: OnMove; file?: st
     agentDir: () => p.agentDir,
     docs,
     log: () => undefined,
-    describe: (_s, id) => `the node ${id}`,
+    describe: async (_s, id) => `the node ${id}`,
   });
   const counted = { plans: 0 };
   const plan = code.plan.bind(code);

@@ -42,8 +42,8 @@ describe('the restore decision (vscode mock)', () => {
     const d = await decideRestore(p, 'Restore the code at X', true, 0);
     assert.deepEqual(d, { restore: new Map() });
     assert.deepEqual(offered(), ['Restore', 'Cancel']);
-    assert.equal(mock.picks[0].title, 'Restore the code at X? 2 files');
-    assert.match(mock.picks[0].items[0].detail!, /^2 files will be written and the conversation moves there; Undo puts everything back$/);
+    assert.equal(mock.picks[0].title, 'Restore the code at X? 2 files: 1 created, 1 changed');
+    assert.equal(mock.picks[0].items[0].detail, '2 files: 1 created, 1 changed; the conversation moves there. Undo puts everything back');
     mock.quickPick = pickInOrder('Cancel', undefined);
     assert.equal(await decideRestore(p, 'T', false, 0), undefined);
     assert.equal(await decideRestore(p, 'T', false, 0), undefined, 'dismissed');
@@ -81,10 +81,21 @@ describe('the restore decision (vscode mock)', () => {
     });
     assert.deepEqual(offered(1), ['Keep mine', 'Take the node’s', 'Merge']);
     assert.deepEqual(offered(2), ['Keep mine', 'Take the node’s'], 'no merge with a file absent at the node');
+    assert.equal(mock.picks[2].items[1].detail, 'Delete the file, which did not exist at the node (Undo gives yours back)', 'said as what happens to it');
+    assert.equal(mock.picks[1].items[1].detail, 'Write the file as it was at the node (Undo gives yours back)');
     assert.deepEqual(
       mock.picks.slice(1).map((q) => q.placeholder),
       ['a.txt', 'gone.txt'],
     );
+  });
+
+  it('one conflict is "it", named with what taking the node does', async () => {
+    const p = plan([item('gone.txt', 'conflict', { target: ABSENT }), item('b.txt', 'modify')]);
+    mock.quickPick = pickInOrder('Cancel');
+    await decideRestore(p, 'T', false, 0);
+    assert.deepEqual(offered(), ['Restore, keep my changed file', "Restore, take the node's version of it", 'Choose per file…', 'Cancel']);
+    assert.equal(mock.picks[0].items[1].detail, 'gone.txt: delete the file, which did not exist at the node; Undo gives yours back');
+    assert.equal(mock.picks[0].title, 'T? 2 files: 1 changed, 1 deleted; 1 you changed since');
   });
 
   it('dismissing one file of "Choose per file…" restores nothing', async () => {
@@ -106,6 +117,6 @@ describe('the restore decision (vscode mock)', () => {
     assert.deepEqual(await decideRestore(p, 'T', false, 0), { restore: new Map() });
     assert.deepEqual(offered(), ['Restore', 'Cancel', '---', 'made.txt', '1 file was too large to capture']);
     assert.equal(mock.picks.length, 3, 'asked until a row with a choice was accepted');
-    assert.equal(mock.picks[0].title, 'T? 1 file');
+    assert.equal(mock.picks[0].title, 'T? 1 file changed');
   });
 });
