@@ -10,6 +10,7 @@ import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpo
 import type { PiGateway } from '../bridge/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
 import { CodeRestore } from './codeRestore.js';
+import { UndoStatus } from './undoStatus.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CheckpointsHostDeps {
@@ -21,13 +22,15 @@ export interface CheckpointsHostDeps {
 
 export function createCheckpoints(context: vscode.ExtensionContext, deps: CheckpointsHostDeps): CodeRestore {
   const docs = new CodeDocuments();
-  context.subscriptions.push(docs);
+  const undoStatus = new UndoStatus();
+  context.subscriptions.push(docs, undoStatus);
   const code = new CodeRestore({
     agentDir: deps.agentDir,
     gateway: deps.gateway,
     docs,
     log: deps.log,
     describe: deps.describe,
+    undoStatus,
   });
   const sync = () => {
     try {

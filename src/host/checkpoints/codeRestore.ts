@@ -17,6 +17,7 @@ import type { Session } from '../../core/session/session.js';
 import type { PiGateway } from '../bridge/piGateway.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
+import type { UndoStatus } from './undoStatus.js';
 
 /** How many files the restore preview opens with (the rest on demand). */
 const PREVIEW_FIRST = 20;
@@ -28,6 +29,8 @@ export interface CodeRestoreDeps {
   log(msg: string): void;
   /** Says what an entry is, for titles ("the answer “Done: …”"). */
   describe(session: Session, id: string): Promise<string>;
+  /** The status bar's Undo, kept while the last restore can be undone. */
+  undoStatus?: UndoStatus;
 }
 
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
@@ -246,6 +249,7 @@ export class CodeRestore {
   private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string, merged: { path: string; conflicts: number }[], warnings: string[]): void {
     const left = skipped.length ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.` : '';
     for (const w of warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
+    this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
     if (merged.length) {
       const names = merged.map((m) => `${basename(m.path)} (${m.conflicts} conflict${m.conflicts === 1 ? '' : 's'})`).join(', ');
       void vscode.window.showWarningMessage(`Merged with conflict markers left to settle: ${names}.`, 'Open').then((a) => {
@@ -274,7 +278,7 @@ export class CodeRestore {
       const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
       if (r.via === 'pi') {
         await session.refresh();
-        return this.undone(r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+        return this.undone(session, file, r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
       }
       if (r.via === 'cancelled') return;
     }
@@ -285,12 +289,21 @@ export class CodeRestore {
       const moved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
       return { ...r, ...(moved === true ? { leafMoved: true } : {}), ...(moved === false ? { leafStayed: true } : {}) };
     };
-    return this.undone(await flip(false), redo, async () => void (await flip(true)));
+    return this.undone(session, file, await flip(false), redo, async () => void (await flip(true)));
   }
 
-  private async undone(r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] }, redo: boolean, force: () => Promise<void>): Promise<void> {
+  private async undone(
+    session: Session,
+    file: string,
+    r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] },
+    redo: boolean,
+    force: () => Promise<void>,
+  ): Promise<void> {
     for (const w of r.warnings ?? []) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
     if (!r.conflicts.length) {
+      // (a redo is a restore again: undoable; an undo leaves nothing to undo)
+      if (redo) this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
+      else this.deps.undoStatus?.hide();
       const n = r.written.length;
       const conv = r.leafMoved ? `, and moved the conversation ${redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
       void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${fileCount(n)}${conv}.`);
@@ -303,7 +316,10 @@ export class CodeRestore {
       { modal: true, detail: conflicts.join('\n') },
       FORCE,
     );
-    if (pick === FORCE) await force();
+    if (pick !== FORCE) return;
+    await force();
+    if (redo) this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
+    else this.deps.undoStatus?.hide();
   }
 
   /** The code at `id` against the files now (or the code at `other`), in the multi-file diff editor. */

@@ -251,6 +251,8 @@ export const mock = {
   /** What showTextDocument showed, in order. */
   editors: [] as Uri[],
   clipboard: '',
+  /** The status bar items the host made (disposed ones stay, marked). */
+  statusItems: [] as MockStatusBarItem[],
   logs: [] as string[],
   events: new NodeEmitter(),
   configChanged: new EventEmitter<{ affectsConfiguration(s: string): boolean }>(),
@@ -277,6 +279,7 @@ export const mock = {
     this.documents = [];
     this.editors = [];
     this.clipboard = '';
+    this.statusItems = [];
     this.logs = [];
   },
   /** Sets a setting and fires onDidChangeConfiguration as VS Code does. */
@@ -313,6 +316,34 @@ const contributed: Record<string, { default?: unknown }> = (() => {
   const conf = pkg.contributes.configuration;
   return Object.assign({}, ...(Array.isArray(conf) ? conf : [conf]).map((c: { properties: object }) => c.properties));
 })();
+
+export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
+
+/** A status bar item: what it says and does, whether it shows. */
+export class MockStatusBarItem {
+  text = '';
+  name?: string;
+  tooltip?: unknown;
+  accessibilityInformation?: { label: string; role?: string };
+  command?: { command: string; title: string; arguments?: unknown[] };
+  shown = false;
+  disposed = false;
+  constructor(
+    readonly id: string,
+    readonly alignment: number,
+    readonly priority: number,
+  ) {}
+  show(): void {
+    this.shown = true;
+  }
+  hide(): void {
+    this.shown = false;
+  }
+  dispose(): void {
+    this.shown = false;
+    this.disposed = true;
+  }
+}
 
 export class MockTreeView {
   readonly selectionChanged = new EventEmitter<unknown>();
@@ -492,6 +523,11 @@ export const window = strict('window', {
     const v = new MockTreeView(id, o.treeDataProvider);
     mock.treeViews.set(id, v);
     return v;
+  },
+  createStatusBarItem: (id: string, alignment: number, priority: number) => {
+    const item = new MockStatusBarItem(id, alignment, priority);
+    mock.statusItems.push(item);
+    return item;
   },
   registerWebviewPanelSerializer: () => new Disposable(() => undefined),
   registerCustomEditorProvider: () => new Disposable(() => undefined),
