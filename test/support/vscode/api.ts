@@ -522,6 +522,7 @@ export const window = strict('window', {
   createTreeView: (id: string, o: { treeDataProvider: MockTreeView['provider'] }) => {
     const v = new MockTreeView(id, o.treeDataProvider);
     mock.treeViews.set(id, v);
+    mock.events.emit('treeView', id);
     return v;
   },
   createStatusBarItem: (id: string, alignment: number, priority: number) => {
