@@ -11,6 +11,7 @@ import type { PiGateway } from '../bridge/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
 import { CodeRestore } from './codeRestore.js';
 import { UndoStatus } from './undoStatus.js';
+import { ConflictMarks } from './conflictMarks.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CheckpointsHostDeps {
@@ -23,7 +24,8 @@ export interface CheckpointsHostDeps {
 export function createCheckpoints(context: vscode.ExtensionContext, deps: CheckpointsHostDeps): CodeRestore {
   const docs = new CodeDocuments();
   const undoStatus = new UndoStatus();
-  context.subscriptions.push(docs, undoStatus);
+  const marks = new ConflictMarks();
+  context.subscriptions.push(docs, undoStatus, marks);
   const code = new CodeRestore({
     agentDir: deps.agentDir,
     gateway: deps.gateway,
@@ -31,6 +33,7 @@ export function createCheckpoints(context: vscode.ExtensionContext, deps: Checkp
     log: deps.log,
     describe: deps.describe,
     undoStatus,
+    marks,
   });
   const sync = () => {
     try {

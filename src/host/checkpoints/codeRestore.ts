@@ -18,6 +18,7 @@ import type { PiGateway } from '../bridge/piGateway.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
 import type { UndoStatus } from './undoStatus.js';
+import type { ConflictMarks } from './conflictMarks.js';
 
 /** How many files the restore preview opens with (the rest on demand). */
 const PREVIEW_FIRST = 20;
@@ -31,6 +32,8 @@ export interface CodeRestoreDeps {
   describe(session: Session, id: string): Promise<string>;
   /** The status bar's Undo, kept while the last restore can be undone. */
   undoStatus?: UndoStatus;
+  /** The conflicts marked in the open preview. */
+  marks?: ConflictMarks;
 }
 
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
@@ -119,14 +122,21 @@ export class CodeRestore {
       return undefined;
     }
     const title = `Restore the code at ${await this.deps.describe(session, id)}`;
-    let shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
-    let decision = await decideRestore(plan, title, withConversation, shown.hidden);
-    if (decision === 'previewAll') {
-      await closePreview(shown.label);
-      shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
-        this.preview(sc, plan, title, Infinity),
-      );
-      decision = await decideRestore(plan, title, withConversation, 0);
+    this.deps.marks?.mark(plan.items.filter((i) => i.action === 'conflict').map((i) => ({ path: i.path, why: i.reason ?? 'changed since the latest checkpoint' })));
+    let shown: { label: string; hidden: number } | undefined;
+    let decision: Awaited<ReturnType<typeof decideRestore>>;
+    try {
+      shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
+      decision = await decideRestore(plan, title, withConversation, shown.hidden);
+      if (decision === 'previewAll') {
+        await closePreview(shown.label);
+        shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
+          this.preview(sc, plan, title, Infinity),
+        );
+        decision = await decideRestore(plan, title, withConversation, 0);
+      }
+    } finally {
+      this.deps.marks?.clear();
     }
     // Decided: the preview is out of date either way; the tree comes back to the front.
     await closePreview(shown.label);

@@ -1,7 +1,9 @@
-// The restore's decision, asked beside its preview. A quick pick that stays open when focus leaves it
-// (a modal dialog would dim the preview and block its scrolling, so the files could not be read before
-// deciding): the user scrolls the multi-file diff editor, then picks. Conflicts are decided per file
-// (keep mine, take the node's, merge); a paged preview offers the rest of its files.
+// The restore's decision, asked beside its preview, never over it: a quick pick or a modal dialog would
+// sit on the multi-file diff editor (a pick hid the first file's left side, the conflict lines), so the
+// choice is a notification (bottom right) with the same choices mirrored in the status bar, which stay
+// when the notification folds into the notification centre. The user scrolls the preview, then chooses
+// in either place. Conflicts are decided for all at once or per file (keep mine, take the node's,
+// merge); a paged preview offers the rest of its files.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Resolution } from '../../core/checkpoints/index.js';
@@ -11,7 +13,8 @@ import { planTally, planWords, takeNodeWords, type PlanItem, type RestorePlan } 
 export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll' | undefined;
 
 type Choice = 'restore' | 'mine' | 'theirs' | 'each' | 'previewAll' | 'cancel';
-type ChoiceItem = vscode.QuickPickItem & { choice?: Choice };
+/** One choice: its button's title, and its status bar item's icon (a codicon) and tooltip. */
+type ChoiceItem = { choice: Choice; label: string; icon: string; tooltip: string };
 
 /**
  * Asks how to restore `plan`. `hidden`: how many of its files the preview does not show yet (0: all
@@ -21,27 +24,28 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
   const t = planTally(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
   const one = conflicts.length === 1;
-  const writes = `${planWords(t)}${withConversation ? '; the conversation moves there' : ''}. Undo puts everything back`;
   const items: ChoiceItem[] = conflicts.length
     ? [
-        { choice: 'mine', label: `$(check) Restore, keep ${one ? 'my changed file' : `my ${conflicts.length} changed files`}`, detail: writes },
+        { choice: 'mine', label: 'Keep Mine', icon: 'check', tooltip: `Restore, and keep ${one ? 'the file' : `the ${conflicts.length} files`} you changed since as ${one ? 'it is' : 'they are'}` },
         {
           choice: 'theirs',
-          label: `$(history) Restore, take the node's version of ${one ? 'it' : 'them'}`,
-          detail: one ? `${conflicts[0].key}: ${takeNodeWords(conflicts[0]).toLowerCase()}; Undo gives yours back` : `${conflicts.length} files you changed since; Undo gives yours back`,
+          label: 'Take the Node\u2019s',
+          icon: 'history',
+          tooltip: one
+            ? `Restore; ${conflicts[0].key}: ${takeNodeWords(conflicts[0]).toLowerCase()} (Undo gives yours back)`
+            : `Restore, taking the node's version of the ${conflicts.length} files you changed since (Undo gives yours back)`,
         },
-        { choice: 'each', label: '$(list-selection) Choose per file…', description: 'keep mine, take the node’s, or merge' },
+        { choice: 'each', label: 'Choose per File\u2026', icon: 'list-selection', tooltip: 'Keep mine, take the node\u2019s, or merge, file by file' },
       ]
-    : [{ choice: 'restore', label: '$(check) Restore', detail: writes }];
-  if (hidden > 0) items.push({ choice: 'previewAll', label: `$(multiple-windows) Preview all ${t.files} files`, description: `the first ${t.files - hidden} are shown` });
-  items.push({ choice: 'cancel', label: '$(close) Cancel', description: 'write nothing' });
-  const unrestorable = plan.items.filter((i) => i.action === 'unrestorable');
-  if (unrestorable.length || plan.notes.length) {
-    items.push({ label: 'Left as they are', kind: vscode.QuickPickItemKind.Separator });
-    for (const i of unrestorable) items.push({ label: `$(circle-slash) ${i.key}`, detail: i.reason ?? 'not restorable' });
-    for (const note of plan.notes) items.push({ label: `$(info) ${note}` });
-  }
-  const choice = await choose(items, `${title}? ${planWords({ ...t, kept: 0 })}`, 'Look through the preview, then choose');
+    : [{ choice: 'restore', label: 'Restore', icon: 'check', tooltip: `Restore ${planWords(t)}` }];
+  if (hidden > 0) items.push({ choice: 'previewAll', label: `Preview All ${t.files} Files`, icon: 'multiple-windows', tooltip: `The preview shows the first ${t.files - hidden}` });
+  items.push({ choice: 'cancel', label: 'Cancel', icon: 'close', tooltip: 'Write nothing' });
+  // What is left as it is, and what pi-tree cannot know, said in the question itself.
+  const left = plan.items.filter((i) => i.action === 'unrestorable').map((i) => `${i.key} (${i.reason ?? 'not restorable'})`);
+  const aside = [...left.slice(0, 3), ...(left.length > 3 ? [`${left.length - 3} more`] : []), ...plan.notes.slice(0, 2)];
+  const conflictWords = conflicts.length ? ` You changed ${one ? conflicts[0].key : `${conflicts.length} of them`} since: keep ${one ? 'it' : 'them'}, or take the node\u2019s?` : '';
+  const message = `${title}? ${planWords({ ...t, kept: 0 })}${withConversation ? '; the conversation moves there' : ''}. Undo puts everything back.${conflictWords}${aside.length ? ` Left as they are: ${aside.join('; ')}.` : ''}`;
+  const choice = await choose(items, message);
   if (!choice || choice === 'cancel') return undefined;
   if (choice === 'previewAll') return 'previewAll';
   const res = new Map<string, Resolution>();
@@ -75,24 +79,39 @@ async function decideOne(i: PlanItem): Promise<Resolution | undefined> {
   return pick?.r;
 }
 
-/** A quick pick that stays open while the user reads the editor; rows without a choice only inform. */
-function choose(items: ChoiceItem[], title: string, placeholder: string): Promise<Choice | undefined> {
-  const qp = vscode.window.createQuickPick<ChoiceItem>();
-  qp.title = title;
-  qp.placeholder = placeholder;
-  qp.items = items;
-  qp.ignoreFocusOut = true;
-  qp.matchOnDetail = true;
-  return new Promise((resolve) => {
-    let chosen: Choice | undefined;
-    qp.onDidAccept(() => {
-      chosen = qp.selectedItems[0]?.choice;
-      if (chosen) qp.hide();
-    });
-    qp.onDidHide(() => {
-      qp.dispose();
-      resolve(chosen);
-    });
-    qp.show();
+/**
+ * The choice beside the preview: a notification with a button per choice, and the same choices in the
+ * status bar (they stay while the notification is folded away). The first answer wins; closing the
+ * notification is Cancel. Every status bar item goes once it is answered.
+ */
+async function choose(items: ChoiceItem[], message: string): Promise<Choice | undefined> {
+  const bar = items.map((c, i) => {
+    const item = vscode.window.createStatusBarItem(`piTree.restoreChoice.${c.choice}`, vscode.StatusBarAlignment.Left, 1000 - i);
+    item.name = `pi Tree: ${c.label}`;
+    item.text = `$(${c.icon}) ${c.label}`;
+    item.tooltip = c.tooltip;
+    item.accessibilityInformation = { label: `Restore preview: ${c.label}. ${c.tooltip}`, role: 'button' };
+    return item;
   });
+  let answer: (c: Choice | undefined) => void = () => undefined;
+  const answered = new Promise<Choice | undefined>((resolve) => (answer = resolve));
+  const reg = registerChoiceCommands(items, (c) => answer(c));
+  items.forEach((c, i) => {
+    bar[i].command = { command: `piTree.restoreChoice.${c.choice}`, title: c.label };
+    bar[i].show();
+  });
+  void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', true);
+  void vscode.window.showInformationMessage(message, ...items.map((c) => c.label)).then((label) => answer(label === undefined ? 'cancel' : items.find((c) => c.label === label)?.choice));
+  try {
+    return await answered;
+  } finally {
+    for (const b of bar) b.dispose();
+    reg.dispose();
+    void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', false);
+  }
+}
+
+/** The status bar items' commands, for this one question (registered while it is open). */
+function registerChoiceCommands(items: ChoiceItem[], chose: (c: Choice) => void): vscode.Disposable {
+  return vscode.Disposable.from(...items.map((c) => vscode.commands.registerCommand(`piTree.restoreChoice.${c.choice}`, () => chose(c.choice))));
 }

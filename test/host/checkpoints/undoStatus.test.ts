@@ -13,7 +13,10 @@ import { UndoStatus } from '../../../src/host/checkpoints/undoStatus.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SimPi } from '../../support/simPi.js';
 import { tempDir } from '../../support/tmp.js';
-import { mock, pickInOrder, Uri } from '../../support/vscode/api.js';
+import { answerInOrder, mock, Uri } from '../../support/vscode/api.js';
+
+/** The restore's choice: a notification beside the preview. */
+const CHOICE = /^Restore the code at /;
 
 describe('the status bar Undo of the last restore (vscode mock)', () => {
   beforeEach(() => {
@@ -38,7 +41,7 @@ describe('the status bar Undo of the last restore (vscode mock)', () => {
     const shown = () => mock.statusItems.filter((i) => i.shown);
 
     assert.equal(shown().length, 0, 'nothing to undo yet');
-    mock.quickPick = pickInOrder('Restore');
+    answerInOrder(CHOICE, 'Restore');
     assert.equal(await code.restoreCode(session, sim.file, t1.answer), true);
     assert.equal(read('a.txt'), 'a1\n');
     const [item] = shown();

@@ -251,6 +251,13 @@ export const mock = {
   /** What showTextDocument showed, in order. */
   editors: [] as Uri[],
   clipboard: '',
+  /**
+   * Answers to notifications whose message matches, taken in order before `answer` is asked (a restore's
+   * choice, say, while `answer` answers the other questions of a test). See `answerInOrder`.
+   */
+  queued: [] as { match: RegExp; answers: (string | undefined)[] }[],
+  /** The file decoration providers registered. */
+  decorations: [] as { provideFileDecoration(uri: Uri): unknown }[],
   /** The status bar items the host made (disposed ones stay, marked). */
   statusItems: [] as MockStatusBarItem[],
   logs: [] as string[],
@@ -280,6 +287,8 @@ export const mock = {
     this.editors = [];
     this.clipboard = '';
     this.statusItems = [];
+    this.queued = [];
+    this.decorations = [];
     this.logs = [];
   },
   /** Sets a setting and fires onDidChangeConfiguration as VS Code does. */
@@ -288,6 +297,11 @@ export const mock = {
     this.configChanged.fire({ affectsConfiguration: (s: string) => key === s || key.startsWith(`${s}.`) });
   },
 };
+
+/** Notifications matching `match` are answered with `answers`, one each, in order (undefined: closed). */
+export function answerInOrder(match: RegExp, ...answers: (string | undefined)[]): void {
+  mock.queued.push({ match, answers });
+}
 
 /** A label as the user reads it: without its leading `$(icon)`. */
 const shownLabel = (i: QuickPickItem) => i.label.replace(/^\$\([\w-]+\)\s*/, '');
@@ -378,6 +392,8 @@ const show =
     const s: Shown = { level, message, items, ...(o?.modal ? { modal: true } : {}), ...(o?.detail !== undefined ? { detail: o.detail } : {}) };
     mock.shown.push(s);
     mock.events.emit('shown', s);
+    const q = mock.queued.find((x) => x.match.test(message) && x.answers.length);
+    if (q) return q.answers.shift();
     return mock.answer(s);
   };
 
@@ -524,6 +540,10 @@ export const window = strict('window', {
     mock.treeViews.set(id, v);
     mock.events.emit('treeView', id);
     return v;
+  },
+  registerFileDecorationProvider: (p: { provideFileDecoration(uri: Uri): unknown }) => {
+    mock.decorations.push(p);
+    return new Disposable(() => (mock.decorations = mock.decorations.filter((x) => x !== p)));
   },
   createStatusBarItem: (id: string, alignment: number, priority: number) => {
     const item = new MockStatusBarItem(id, alignment, priority);
