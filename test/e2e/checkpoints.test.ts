@@ -76,11 +76,8 @@ describe('checkpoints: the code follows the tree', () => {
       const preview = (await vs.page.locator(sel.multiDiff.root).boundingBox())!;
       await vs.page.mouse.click(preview.x + preview.width / 3, preview.y + preview.height / 2);
       await vs.page.mouse.wheel(0, 200);
-      // (the status bar's, which stays when the notification folds away after its time)
-      await vs.page
-        .locator(sel.workbench.statusBarItem)
-        .filter({ hasText: /^Restore$/ })
-        .click();
+      // (the paged scenario below chooses in the status bar)
+      await choice.locator(sel.notifications.button).filter({ hasText: 'Restore' }).click();
       // done when it says so (a restore writes file by file)
       const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
       await toast.waitFor({ timeout: 30_000 });
