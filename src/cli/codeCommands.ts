@@ -9,7 +9,7 @@ import type { BridgeRecord } from '../core/bridge/protocol.js';
 import {
   codeEntries,
   deleteCheckpoints,
-  diffCode,
+  diffCodeNoted,
   finishPending,
   pendingJournals,
   planCode,
@@ -23,7 +23,7 @@ import {
   type SessionCode,
 } from '../core/checkpoints/index.js';
 import type { Side } from '../core/checkpoints/index.js';
-import { planCounts, type RestorePlan } from '../core/checkpoints/index.js';
+import { planCounts, planTally, planWords, type RestorePlan } from '../core/checkpoints/index.js';
 import { needsConfirming } from '../core/checkpoints/index.js';
 import { within } from '../core/checkpoints/index.js';
 import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/index.js';
@@ -36,6 +36,13 @@ import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
 const json = (io: CliIO, v: unknown) => io.json(`${JSON.stringify(v, null, 2)}\n`);
+
+/** A refusal: the one stderr line, and with --json the same on stdout, so a script reads it in every path. */
+function refuse(io: CliIO, asJson: unknown, line: string, v: Record<string, unknown>): number {
+  io.err(`${line}\n`);
+  if (asJson) json(io, { ...v, written: [] });
+  return 1;
+}
 
 async function open(file: string, io: CliIO): Promise<{ session: Session; sc: SessionCode }> {
   const session = await Session.open(resolve(file));
@@ -84,7 +91,7 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force]';
+const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force] [--json]';
 
 export async function restore(argv: string[], io: CliIO): Promise<number> {
   const opts = {
@@ -121,10 +128,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   }
   if (flip) {
     const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force });
-    if (r.conflicts.length) {
-      io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
-      return 1;
-    }
+    if (r.conflicts.length) return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts });
     // The conversation goes with the files when the restore moved it, unless it moved on since.
     const leafMoved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
     for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
@@ -149,16 +153,9 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     else printPlan(io, plan, sc);
     return 0;
   }
-  if (counts.conflict && !values.force) {
-    const names = plan.items.filter((i) => i.action === 'conflict').map((i) => safeText(i.key));
-    io.err(`${counts.conflict} file(s) changed outside the agent since the latest checkpoint: ${names.join(', ')}; nothing written (--force takes the node's version)\n`);
-    return 1;
-  }
+  if (counts.conflict && !values.force) return refuseConflicts(io, values.json, plan);
   const outside = needsConfirming(plan, sc.cwdVouched);
-  if (outside.length && !values['allow-outside']) {
-    io.err(`${outsideWords(outside, sc)}: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`);
-    return 1;
-  }
+  if (outside.length && !values['allow-outside']) return refuseOutside(io, values.json, outside, sc);
   const fromId = session.leafId;
   const move = values.conversation ? await moveTarget(session, target) : undefined;
   const r = await writeCode(sc, plan, {
@@ -196,6 +193,20 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
+const undoConflictLine = (conflicts: readonly string[]) =>
+  `${conflicts.length} file(s) changed since the restore: ${conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)`;
+
+function refuseConflicts(io: CliIO, asJson: unknown, plan: RestorePlan): number {
+  const keys = plan.items.filter((i) => i.action === 'conflict').map((i) => i.key);
+  const line = `${keys.length} file(s) changed outside the agent since the latest checkpoint: ${keys.map(safeText).join(', ')}; nothing written (--force takes the node's version)`;
+  return refuse(io, asJson, line, { conflicts: keys });
+}
+
+function refuseOutside(io: CliIO, asJson: unknown, outside: readonly string[], sc: SessionCode): number {
+  const line = `${outsideWords(outside, sc)}: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)`;
+  return refuse(io, asJson, line, { needsAllowOutside: outside });
+}
+
 /** Moves the leaf to `to` if it is still at `expect`; whether it moved (a failed move is a leaf that stays). */
 async function moveIfStill(session: Session, leaf: { to: string | null; expect: string | null }): Promise<boolean> {
   try {
@@ -216,38 +227,33 @@ function outsideWords(paths: readonly string[], sc: SessionCode): string {
     : `the session's working folder ${safeText(sc.cwd)} is not where pi keeps it nor where you run pi-tree; ${n} would be written there`;
 }
 
-/** The restore through the pi running the session: pi waits for its turn to end, files and leaf move as one. */
+/**
+ * The restore through the pi running the session: pi waits for its turn to end, files and leaf move as one.
+ * Which pi did it is said once, in the output itself ("through pi PID", `viaPi` in JSON): the routed
+ * commands, whose stdout is only an id, say it on stderr instead.
+ */
 async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, positionals: string[], values: Record<string, string | boolean | undefined>, io: CliIO): Promise<number> {
   const client = await BridgeClient.connect(record);
   try {
-    io.err(`via pi ${record.pid}\n`);
     const common = { waitMs: 10_000, key: actionKey(), ...(values.force ? { force: true } : {}) };
     if (values.undo || values.redo) {
       const r = await client.request('codeUndo', { ...common, ...(values.redo ? { redo: true } : {}) });
-      if (r.conflicts.length) {
-        io.err(`${r.conflicts.length} file(s) changed since the restore: ${r.conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)\n`);
-        return 1;
-      }
+      if (r.conflicts.length) return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts, viaPi: record.pid });
       for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
+      if (values.json) {
+        json(io, { [values.redo ? 'redone' : 'undone']: r.journalId, written: r.written, ...(r.leafMoved ? { leafMoved: true } : {}), viaPi: record.pid });
+        return 0;
+      }
       const conv = r.leafMoved ? `, and moved the conversation ${values.redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
-      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s)${conv}\n`);
+      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s) through pi ${record.pid}${conv}\n`);
       return 0;
     }
     const target = entryId(session, positionals[1]);
     if (target === null) throw new Error('pi cannot move before the first entry; stop pi to restore the code at the root');
     const plan = await planCode(sc, target);
-    const conflicts = plan.items.filter((i) => i.action === 'conflict');
-    if (conflicts.length && !values.force) {
-      io.err(
-        `${conflicts.length} file(s) changed outside the agent since the latest checkpoint: ${conflicts.map((i) => safeText(i.key)).join(', ')}; nothing written (--force takes the node's version)\n`,
-      );
-      return 1;
-    }
+    if (planCounts(plan).conflict && !values.force) return refuseConflicts(io, values.json, plan);
     const outside = needsConfirming(plan, sc.cwdVouched);
-    if (outside.length && !values['allow-outside']) {
-      io.err(`${outsideWords(outside, sc)}: ${outside.map(safeText).join(', ')}; nothing written (--allow-outside writes them)\n`);
-      return 1;
-    }
+    if (outside.length && !values['allow-outside']) return refuseOutside(io, values.json, outside, sc);
     const r = await client.request('restoreCode', {
       ...common,
       targetId: target,
@@ -256,8 +262,8 @@ async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, po
       ...(outside.length ? { allowOutside: outside } : {}),
     });
     for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
-    if (values.json) json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId });
-    else io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi${values.conversation ? ', and moved the conversation there' : ''}\n`);
+    if (values.json) json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId, viaPi: record.pid });
+    else io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi ${record.pid}${values.conversation ? ', and moved the conversation there' : ''}\n`);
     return 0;
   } finally {
     client.close();
@@ -270,6 +276,7 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
     from: plan.from,
     target: plan.target,
     counts: planCounts(plan),
+    tally: planTally(plan),
     same: plan.same,
     items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), ...(i.outside ? { outside: true } : {}), now: i.now, target: i.target })),
     notes: plan.notes,
@@ -278,10 +285,8 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
 }
 
 function printPlan(io: CliIO, plan: RestorePlan, sc: SessionCode): void {
-  const c = planCounts(plan);
-  io.out(
-    `Restoring the code at ${safeText(plan.targetId ?? 'root')} would change ${c.create + c.modify + c.delete} file(s): ${c.create} created, ${c.modify} modified, ${c.delete} deleted; ${c.conflict} conflict(s), ${c.unrestorable} not restorable; ${plan.same} already as there\n`,
-  );
+  // (the words the editor uses for the same plan: planWords.ts)
+  io.out(`Restoring the code at ${safeText(plan.targetId ?? 'root')}: ${planWords(planTally(plan))}; ${plan.same} already as there\n`);
   for (const i of plan.items) io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
   for (const n of plan.notes) io.out(`  note: ${safeText(n)}\n`);
   const outside = needsConfirming(plan, sc.cwdVouched);
@@ -294,7 +299,11 @@ export async function diff(argv: string[], io: CliIO): Promise<number> {
   const { session, sc } = await open(positionals[0], io);
   const a = entryId(session, positionals[1]);
   const b = positionals[2] === undefined ? 'now' : entryId(session, positionals[2]);
-  const changes = await diffCode(sc, a, b);
+  const { changes, notes } = await diffCodeNoted(sc, a, b);
+  // (what the diff cannot know goes to stderr: stdout stays a patch, a name list or JSON)
+  const unknown = changes.filter((c) => c.status === 'unknown').map((c) => safeText(c.key));
+  if (unknown.length) io.err(`${unknown.length} file(s) whose content pi-tree cannot know here (shown as ?): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
+  for (const n of notes) io.err(`note: ${safeText(n)}; such files are not listed\n`);
   if (values.json) {
     json(
       io,

@@ -36,9 +36,12 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   const out = log();
   context.subscriptions.push(out);
   const files = createSessionFiles(out);
+  // The sidebar's data provider first: until it is registered VS Code shows "There is no data provider
+  // registered" in the view (the bridge's set-up below copies a file and starts watchers).
+  let link: PiLink | undefined;
+  const sidebar: Sidebar = createSidebar(context, files, () => link?.bridges);
   watchTrust(context, files.store);
-  const pi = createPiLink(context, out, () => sidebar.view.redraw());
-  const sidebar: Sidebar = createSidebar(context, files, pi.bridges);
+  const pi = (link = createPiLink(context, out, () => sidebar.view.redraw()));
   const { view, treeView, isLive } = sidebar;
   const continueInPi = startContinueInPi({ held: (file) => files.store.get(file), cache: () => files.cache, bridgeDirs: pi.bridges.dirs, bridgeFile: pi.bridgeFile });
   // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)

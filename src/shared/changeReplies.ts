@@ -48,6 +48,12 @@ export interface CodeStateReply {
   /** Files that differ (paths relative to the session's folder, or absolute outside it). */
   files: { path: string; status: 'added' | 'modified' | 'deleted' | 'unknown' }[];
   notes: string[];
+  /**
+   * What restoring the code here would do, in the words Move here and the restore use (planWords.ts):
+   * `words` the tally, `files` the count it starts with, `kept` the other files that differ, which
+   * only the user changed (a restore keeps them).
+   */
+  restore?: { words: string; files: number; kept: number };
   /** Files the checkpoint left out (too large, nested repositories, special files), the first few named. */
   skipped?: { count: number; paths: string[] };
 }

@@ -90,11 +90,21 @@ describe('restoring the code through the running pi', () => {
     assert.deepEqual(treeBytes(work('.git')), userGit);
   });
 
-  it('pi-tree restore goes through the running pi (stderr says so) and moves pi with the code', () => {
+  it('pi-tree restore goes through the running pi (its output says so, once) and moves pi with the code', () => {
     const cli = (...a: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
     const r = cli('restore', cp.file, ids.a1, '--conversation', '--force');
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /^via pi \d+/);
+    assert.match(r.stdout, / through pi \d+, and moved the conversation there\n$/);
+    assert.doesNotMatch(r.stderr, /via pi/, 'said in the output, not again on stderr');
+    assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
+    // undo and redo through pi print JSON when asked, in every path
+    const u = cli('restore', cp.file, '--undo', '--json');
+    assert.equal(u.status, 0, u.stderr);
+    const undone = JSON.parse(u.stdout);
+    assert.ok(undone.undone && undone.written.length && undone.viaPi > 0, u.stdout);
+    const again = cli('restore', cp.file, '--redo', '--json');
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).viaPi, undone.viaPi);
     assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
   });
 

@@ -6,7 +6,7 @@
 // undo and redo are exact; forward onto another branch's code works.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
@@ -106,12 +106,23 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.match(r.stderr, /src\/reader\.ts/);
     assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
     assert.ok(!existsSync(work('a.txt')), 'nothing written');
+    const j = cli('restore', cp.file, ids.a3, '--json');
+    assert.equal(j.status, 1);
+    assert.deepEqual(JSON.parse(j.stdout), { conflicts: ['src/reader.ts'], written: [] }, 'a script reads the refusal as JSON');
+    assert.equal(j.stderr, r.stderr, 'and the same line on stderr');
     const f = cli('restore', cp.file, ids.a3, '--force');
     assert.equal(f.status, 0, f.stderr);
     assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n');
     assert.equal(read('a.txt'), 'a\n');
-    const u = cli('restore', cp.file, '--undo');
+    writeFileSync(work('a.txt'), 'changed after the restore\n');
+    const c = cli('restore', cp.file, '--undo', '--json');
+    assert.equal(c.status, 1);
+    assert.deepEqual(JSON.parse(c.stdout), { conflicts: [work('a.txt')], written: [] }, 'an undo refused is JSON too');
+    writeFileSync(work('a.txt'), 'a\n');
+    const u = cli('restore', cp.file, '--undo', '--json');
     assert.equal(u.status, 0, u.stderr);
+    assert.ok(JSON.parse(u.stdout).undone, 'the journal undone');
+    assert.doesNotMatch(u.stderr, /via pi/);
     assert.equal(read('src/reader.ts'), 'export const read = () => 42; // mine\n', 'undo gives the conflicting edit back');
   });
 
@@ -138,5 +149,58 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.equal(read('a.txt'), 'a\n');
     assert.deepEqual(readFileSync(work('bin.dat')), Buffer.from([0, 1, 2]));
     assert.deepEqual(treeBytes(work('.git')), userGit);
+  });
+});
+
+describe('pi-tree diff / restore without the bridge capturing (the session record alone)', () => {
+  let cp: CodingPi;
+  const ids: Record<string, string> = {};
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
+  const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
+
+  before(async () => {
+    cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
+    mkdirSync(join(cp.pe.agentDir, 'pi-tree'), { recursive: true });
+    writeFileSync(join(cp.pe.agentDir, 'pi-tree', 'settings.json'), JSON.stringify({ checkpoints: { enabled: false } }));
+    await cp.restart(); // (the bridge reads its settings when pi starts)
+    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'one\n' } }]);
+    ids.a1 = answers()[0].id;
+    await cp.turn('a file by bash, and many', [
+      { name: 'bash', arguments: { command: 'echo x > made.txt' } },
+      { name: 'bash', arguments: { command: 'for i in 1 2 3; do echo $i > n$i.txt; done' } },
+    ]);
+    ids.a2 = answers()[1].id;
+    await cp.stopPi();
+  });
+  after(() => cp?.stop());
+
+  it('no checkpoints were taken (the record is all there is)', () => {
+    const r = cli('checkpoints', cp.file, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(JSON.parse(r.stdout).entries.every((e: Rec) => e.kind !== 'snapshot'));
+  });
+
+  it('diff notes what it cannot know: the files it cannot read back, and the command that names none', () => {
+    const r = cli('diff', cp.file, ids.a1, ids.a2, '--name-only');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '?\tmade.txt\n');
+    assert.match(r.stderr, /^1 file\(s\) whose content pi-tree cannot know here \(shown as \?\): made\.txt$/m);
+    assert.match(r.stderr, /^note: a bash command may have changed files it does not name: for i in 1 2 3.*; such files are not listed$/m);
+    const j = cli('diff', cp.file, ids.a1, ids.a2, '--json');
+    assert.deepEqual(
+      JSON.parse(j.stdout).map((c: Rec) => c.key),
+      ['made.txt'],
+      'stdout stays JSON',
+    );
+  });
+
+  it('a file a bash command made says so, not "no record of its content"', () => {
+    const r = cli('restore', cp.file, ids.a1, '--dry-run', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const made = JSON.parse(r.stdout).items.find((i: Rec) => i.key === 'made.txt');
+    assert.equal(made.action, 'unrestorable');
+    assert.match(made.reason, /^changed by a bash command/);
+    const d = cli('diff', cp.file, ids.a1, ids.a2, '--json');
+    assert.match(JSON.parse(d.stdout)[0].a.unknown, /^changed by a bash command/);
   });
 });

@@ -11,6 +11,18 @@ import { SimPi } from '../support/simPi.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { openTree, selectByFind, until } from './uxHelpers.js';
+import type { Locator } from 'playwright-core';
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** A box that stayed where it was across two animation frames (undefined while it moves). */
+async function settled(l: Locator): Promise<Box | undefined> {
+  const a = await l.boundingBox();
+  await l.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const b = await l.boundingBox();
+  return a && b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height ? b : undefined;
+}
 
 describe('checkpoints: the code follows the tree', () => {
   const ids: Record<string, string> = {};
@@ -43,12 +55,29 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'Restore the code at' }).waitFor();
       await vs.screenshot('restore-preview');
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'nothing written before the confirmation');
-      // the decision stays open while the user reads the preview (a click into it moves the focus there)
+      // the choice is beside the preview, never over it: a notification, and the same in the status bar
+      const choice = vs.page.locator(sel.notifications.toast).filter({ hasText: '3 files: 1 changed, 2 deleted; the conversation moves there' });
+      await choice.waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.workbench.statusBarItem).filter({ hasText: 'Restore' }).first().waitFor();
+      for (const [width, height] of [
+        [1600, 1000],
+        [1280, 800],
+      ]) {
+        await vs.page.setViewportSize({ width, height });
+        // (the layout settles: the first file's box and the toast's are measured once they stop moving)
+        const first = await until(async () => settled(vs.page.locator(sel.multiDiff.entry).first()), 30_000, 'the first diff laid out');
+        const toast = await until(async () => settled(choice), 30_000, 'the choice laid out');
+        await vs.screenshot(`restore-choice-${width}x${height}`);
+        const leftSide = { x: first.x, y: first.y, width: first.width / 2, height: Math.min(first.height, 300) };
+        assert.ok(!overlaps(toast, leftSide), `${width}×${height}: the choice ${JSON.stringify(toast)} does not cover the first diff's left side ${JSON.stringify(leftSide)}`);
+      }
+      await vs.page.setViewportSize({ width: 1400, height: 900 });
+      // the choice stays while the user reads the preview (a click into it moves the focus there)
       const preview = (await vs.page.locator(sel.multiDiff.root).boundingBox())!;
-      await vs.page.mouse.click(preview.x + preview.width / 2, preview.y + preview.height - 20);
+      await vs.page.mouse.click(preview.x + preview.width / 3, preview.y + preview.height / 2);
       await vs.page.mouse.wheel(0, 200);
-      await vs.page.locator(sel.quickInput.widget).waitFor();
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 files will be written and the conversation moves there' }).click();
+      // (the paged scenario below chooses in the status bar)
+      await choice.locator(sel.notifications.button).filter({ hasText: 'Restore' }).click();
       // done when it says so (a restore writes file by file)
       const toast = vs.page.locator(sel.notifications.toast).filter({ hasText: 'Restored 3 files' });
       await toast.waitFor({ timeout: 30_000 });
@@ -99,16 +128,17 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' }).click();
       // 26 files: the preview opens with the first 20, the conflict first
       await vs.waitForOutput('restore preview: 20 of 26 files');
-      await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'the first 20 shown' }).waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.editor.activeTab).filter({ hasText: '(20 files)' }).waitFor({ timeout: 30_000 });
       await vs.page.locator(sel.multiDiff.entry).first().filter({ hasText: '03.txt' }).waitFor({ timeout: 30_000 });
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Preview all 26 files' }).click();
+      await vs.page.locator(sel.workbench.statusBarItem).filter({ hasText: 'Preview All 26 Files' }).click();
       await vs.waitForOutput('restore preview: 26 of 26 files');
       await vs.page
         .locator(sel.editor.activeTab)
-        .filter({ hasText: /Restore the code at .*1 conflict \(26 files\)/ })
+        .filter({ hasText: /Restore the code at .*1 you changed since \(26 files\)/ })
         .waitFor({ timeout: 30_000 });
       assert.equal(read('src/app.ts'), 'v2\n', 'nothing written before the decision');
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Restore, keep my 1 changed file' }).click();
+      await vs.page.locator(sel.notifications.toast).filter({ hasText: 'You changed gen/03.txt since' }).waitFor({ timeout: 30_000 });
+      await vs.page.locator(sel.workbench.statusBarItem).filter({ hasText: 'Keep Mine' }).click();
       await vs.page
         .locator(sel.notifications.toast)
         .filter({ hasText: /Restored \d+ files/ })

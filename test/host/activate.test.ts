@@ -40,6 +40,19 @@ describe('activation (vscode mock)', () => {
     else process.env.PI_CODING_AGENT_DIR = agentBefore;
   });
 
+  it('registers the sidebar\'s data provider first (no "There is no data provider registered" while the rest starts)', () => {
+    let before: number | undefined;
+    const seen = (id: string) => id === 'piTree.sessions' && (before = ctx.subscriptions.length);
+    mock.events.on('treeView', seen);
+    try {
+      activateHost(ctx as never);
+    } finally {
+      mock.events.off('treeView', seen);
+    }
+    assert.equal(before, 1, 'only the log came before it: not the bridge set-up, the watchers or the commands');
+    assert.ok(ctx.subscriptions.length > 10);
+  });
+
   it('registers exactly the commands package.json contributes', () => {
     activateHost(ctx as never);
     const contributed = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));

@@ -183,3 +183,31 @@ test('Compact (#34 item 9): a failed commit stays in the dialog with the reason;
   assert.deepEqual(host.pageErrors, []);
   await page.context().close();
 });
+
+test('Compact says how much it keeps in words (no settings key) and offers the settings; "nothing to compact" does not send the user to another model', async () => {
+  const host = await open();
+  const page = host.page;
+  const dialog = page.locator('[data-dialog="compact"]');
+  host.handlers.compactPreview = () => {
+    throw new Error('Nothing to compact (session too small)');
+  };
+  await host.post({ type: 'invoke', action: 'compact' });
+  await dialog.waitFor();
+  const intro = (await dialog.textContent())!;
+  assert.doesNotMatch(intro, /piTree\./, 'no settings key in the text');
+  assert.match(intro, /Keep Recent Tokens/);
+  assert.equal(await dialog.locator('[data-action="compact-setup"]').textContent(), 'Open Settings');
+  await dialog.locator('[data-action="compact-default"]').click();
+  const alert = dialog.locator('[role="alert"]');
+  await alert.waitFor();
+  const said = (await alert.textContent())!;
+  assert.match(said, /Nothing to compact/);
+  assert.match(said, /nothing older to summarize/);
+  assert.doesNotMatch(said, /another summary model/);
+  assert.equal(await dialog.locator('[data-action="compact-default"]').count(), 0, 'compacting again would say the same');
+  const req = host.nextRequest('setupSummaryModel');
+  await dialog.locator('[data-action="compact-setup"]').click();
+  assert.deepEqual(await req, { kind: 'setupSummaryModel' });
+  assert.deepEqual(host.pageErrors, []);
+  await page.context().close();
+});

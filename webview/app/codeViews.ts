@@ -23,6 +23,13 @@ const CODE_STATUS: Record<CodeStateReply['files'][number]['status'], [icon: stri
   unknown: ['question', 'not known at this node'],
 };
 
+/** What a restore here does, in the words Move here and the restore's choice use (the host's planWords). */
+function restoreWords(r: CodeStateReply['restore']): string {
+  if (!r) return '';
+  const kept = r.kept ? ` ${r.kept === 1 ? 'One more differs that only you changed: it is kept.' : `${r.kept} more differ that only you changed: they are kept.`}` : '';
+  return r.files ? ` Restoring here: ${r.words}.${kept}` : ` A restore here writes no file: the agent did not change these.`;
+}
+
 export interface CodeViewsHost {
   request: RequestFn;
   meta(): SessionMeta | undefined;
@@ -287,7 +294,7 @@ export class CodeViews implements DetailsExtras {
                 : 'not known';
         const known = r.files.filter((f) => f.status !== 'unknown');
         const summary = r.files.length
-          ? `${known.length} ${known.length === 1 ? 'file differs' : 'files differ'} from now${r.files.length > known.length ? `, ${r.files.length - known.length} not known` : ''} (${how}).`
+          ? `${known.length} ${known.length === 1 ? 'file differs' : 'files differ'} from now${r.files.length > known.length ? `, ${r.files.length - known.length} not known` : ''} (${how}).${restoreWords(r.restore)}`
           : `The files now are as they were here (${how}).`;
         const ul = h('ul', 'change-list');
         for (const f of r.files.slice(0, 50)) {

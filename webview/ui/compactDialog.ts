@@ -12,6 +12,17 @@ import type { Overlay } from './overlays';
 
 const HINT_PREVIEW = 'Nothing was written. Compact again, or choose another summary model in the settings.';
 const HINT_COMMIT = 'Nothing was written. Compact again, or cancel.';
+/**
+ * Why a compaction could not even start, and the hint for each: another model would not help (the
+ * session is what it is), so these say what the user can change instead.
+ */
+const NOTHING_HINTS: [RegExp, string][] = [
+  [
+    /^Nothing to compact/,
+    'Nothing was written. The newest part of the conversation, which compacting keeps as it is, is all of it: there is nothing older to summarize yet. How much is kept is a summary setting.',
+  ],
+  [/^Already compacted/, 'Nothing was written. The context already starts from a compaction, and nothing came after it.'],
+];
 
 export interface CompactTarget {
   /** A summary model (or pi) can write the compaction. */
@@ -27,6 +38,12 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
   const choose = (failure?: string, hint = HINT_PREVIEW) => {
     d.body.replaceChildren(h('p', undefined, intro(t, available)));
     const buttons: HTMLElement[] = [];
+    const nothing = failure ? NOTHING_HINTS.find(([re]) => re.test(failure))?.[1] : undefined;
+    if (nothing) {
+      // (compacting again would say the same: the way on is the setting, or more conversation)
+      d.alert(failure!, nothing);
+      return d.step(d.setupButton('Open Settings'));
+    }
     if (available) {
       const def = button(failure ? 'Compact Again' : 'Compact', 'compact-default');
       def.addEventListener('click', () => void preview(undefined));
@@ -36,7 +53,7 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
       );
       buttons.push(def, custom);
     }
-    if (!available || failure) buttons.push(d.setupButton(available ? 'Summary Settings…' : 'Set up a model…'));
+    buttons.push(d.setupButton(available ? 'Open Settings' : 'Set up a model…'));
     if (failure) d.alert(failure, hint);
     d.step(...buttons);
   };
@@ -64,7 +81,7 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
 function intro(t: CompactTarget, available: boolean): string {
   if (!available) return 'No summary model is set up to write the compaction. Set one up (or let pi do it) in the summary settings.';
   if (t.runningPi !== undefined) return `pi ${t.runningPi} runs this session: it compacts it now, as its /compact does. You can keep or undo what it writes.`;
-  return 'Summarize the older part of the conversation, so the context starts from the summary? The newest part stays as it is (piTree.summary.keepRecentTokens), as with pi’s /compact.';
+  return 'Summarize the older part of the conversation, so the context starts from the summary? The newest part stays as it is, as with pi’s /compact (how much: “Keep Recent Tokens” in the summary settings).';
 }
 
 /** A compaction not yet written: the user may edit it, then Compact writes it; `failed` starts over. */

@@ -10,24 +10,30 @@ import { canonicalCwd, DEFAULT_EXCLUDES, settingsFile } from '../../core/checkpo
 import type { PiGateway } from '../runningPi/piGateway.js';
 import { CodeDocuments } from './codeDocuments.js';
 import { CodeRestore } from './codeRestore.js';
+import { UndoStatus } from './undoStatus.js';
+import { ConflictMarks } from './conflictMarks.js';
 import type { Session } from '../../core/session/session.js';
 
 export interface CheckpointsHostDeps {
   agentDir(): string;
   gateway?: PiGateway;
   log(msg: string): void;
-  describe(session: Session, id: string): string;
+  describe(session: Session, id: string): Promise<string>;
 }
 
 export function createCheckpoints(context: vscode.ExtensionContext, deps: CheckpointsHostDeps): CodeRestore {
   const docs = new CodeDocuments();
-  context.subscriptions.push(docs);
+  const undoStatus = new UndoStatus();
+  const marks = new ConflictMarks();
+  context.subscriptions.push(docs, undoStatus, marks);
   const code = new CodeRestore({
     agentDir: deps.agentDir,
     gateway: deps.gateway,
     docs,
     log: deps.log,
     describe: deps.describe,
+    undoStatus,
+    marks,
   });
   const sync = () => {
     try {

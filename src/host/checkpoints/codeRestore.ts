@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
 import { diffCode, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
-import { planCounts, type RestorePlan } from '../../core/checkpoints/index.js';
+import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
@@ -17,6 +17,8 @@ import type { Session } from '../../core/session/session.js';
 import type { PiGateway } from '../runningPi/piGateway.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
+import type { UndoStatus } from './undoStatus.js';
+import type { ConflictMarks } from './conflictMarks.js';
 
 /** How many files the restore preview opens with (the rest on demand). */
 const PREVIEW_FIRST = 20;
@@ -27,7 +29,11 @@ export interface CodeRestoreDeps {
   docs: CodeDocuments;
   log(msg: string): void;
   /** Says what an entry is, for titles ("the answer “Done: …”"). */
-  describe(session: Session, id: string): string;
+  describe(session: Session, id: string): Promise<string>;
+  /** The status bar's Undo, kept while the last restore can be undone. */
+  undoStatus?: UndoStatus;
+  /** The conflicts marked in the open preview. */
+  marks?: ConflictMarks;
 }
 
 /** The documents of a restore preview: [the file, now, at the node] each, and how many files it leaves out. */
@@ -75,7 +81,7 @@ export class CodeRestore {
   }
 
   /** What an entry is, in a title's words. */
-  describe(session: Session, id: string): string {
+  describe(session: Session, id: string): Promise<string> {
     return this.deps.describe(session, id);
   }
 
@@ -87,7 +93,7 @@ export class CodeRestore {
   async restoreCode(session: Session, file: string, id: string): Promise<boolean> {
     const plan = await this.plan(session, id);
     if (!plan.items.length) {
-      void vscode.window.showInformationMessage(`The files are already as they were at ${this.deps.describe(session, id)} (as far as the agent changed them).`);
+      void vscode.window.showInformationMessage(`The files are already as they were at ${await this.deps.describe(session, id)} (as far as the agent changed them).`);
       return false;
     }
     return this.restore(session, file, id, plan);
@@ -120,15 +126,22 @@ export class CodeRestore {
       void vscode.window.showWarningMessage(`Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`);
       return undefined;
     }
-    const title = `Restore the code at ${this.deps.describe(session, id)}`;
-    let shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
-    let decision = await decideRestore(plan, title, withConversation, shown.hidden);
-    if (decision === 'previewAll') {
-      await closePreview(shown.label);
-      shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
-        this.preview(sc, plan, title, Infinity),
-      );
-      decision = await decideRestore(plan, title, withConversation, 0);
+    const title = `Restore the code at ${await this.deps.describe(session, id)}`;
+    this.deps.marks?.mark(plan.items.filter((i) => i.action === 'conflict').map((i) => ({ path: i.path, why: i.reason ?? 'changed since the latest checkpoint' })));
+    let shown: { label: string; hidden: number } | undefined;
+    let decision: Awaited<ReturnType<typeof decideRestore>>;
+    try {
+      shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
+      decision = await decideRestore(plan, title, withConversation, shown.hidden);
+      if (decision === 'previewAll') {
+        await closePreview(shown.label);
+        shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
+          this.preview(sc, plan, title, Infinity),
+        );
+        decision = await decideRestore(plan, title, withConversation, 0);
+      }
+    } finally {
+      this.deps.marks?.clear();
     }
     // Decided: the preview is out of date either way; the tree comes back to the front.
     await closePreview(shown.label);
@@ -238,9 +251,8 @@ export class CodeRestore {
   private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number, warmed?: Promise<PreviewDocs>): Promise<{ label: string; hidden: number }> {
     const t0 = performance.now();
     const { resources, hidden } = (await warmed?.catch(() => undefined)) ?? (await this.previewDocs(sc, plan, first));
-    const c = planCounts(plan);
-    const conflicts = c.conflict ? `, ${c.conflict} conflict${c.conflict === 1 ? '' : 's'}` : '';
-    const label = `${title}: ${c.create} new, ${c.modify} changed, ${c.delete} deleted${conflicts}${hidden ? ` (the first ${resources.length} shown)` : ''}`;
+    // (VS Code adds how many files the editor shows, "(20 files)": the label does not say it again)
+    const label = `${title}: ${planWords({ ...planTally(plan), kept: 0 })}`;
     const t1 = performance.now();
     await vscode.commands.executeCommand('vscode.changes', label, resources);
     this.deps.log(
@@ -252,13 +264,14 @@ export class CodeRestore {
   private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string, merged: { path: string; conflicts: number }[], warnings: string[]): void {
     const left = skipped.length ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.` : '';
     for (const w of warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
+    this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
     if (merged.length) {
       const names = merged.map((m) => `${basename(m.path)} (${m.conflicts} conflict${m.conflicts === 1 ? '' : 's'})`).join(', ');
       void vscode.window.showWarningMessage(`Merged with conflict markers left to settle: ${names}.`, 'Open').then((a) => {
         if (a === 'Open') for (const m of merged) void vscode.window.showTextDocument(vscode.Uri.file(m.path), { preview: false });
       });
     }
-    void vscode.window.showInformationMessage(`Restored ${written} file${written === 1 ? '' : 's'}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
+    void vscode.window.showInformationMessage(`Restored ${fileCount(written)}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
       if (a === 'Undo') void this.undo(session, file).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
     });
   }
@@ -280,7 +293,7 @@ export class CodeRestore {
       const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
       if (r.via === 'pi') {
         await session.refresh();
-        return this.undone(r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+        return this.undone(session, file, r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
       }
       if (r.via === 'cancelled') return;
     }
@@ -291,15 +304,24 @@ export class CodeRestore {
       const moved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
       return { ...r, ...(moved === true ? { leafMoved: true } : {}), ...(moved === false ? { leafStayed: true } : {}) };
     };
-    return this.undone(await flip(false), redo, async () => void (await flip(true)));
+    return this.undone(session, file, await flip(false), redo, async () => void (await flip(true)));
   }
 
-  private async undone(r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] }, redo: boolean, force: () => Promise<void>): Promise<void> {
+  private async undone(
+    session: Session,
+    file: string,
+    r: { written: string[]; conflicts: string[]; leafMoved?: boolean; leafStayed?: boolean; warnings?: string[] },
+    redo: boolean,
+    force: () => Promise<void>,
+  ): Promise<void> {
     for (const w of r.warnings ?? []) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
     if (!r.conflicts.length) {
+      // (a redo is a restore again: undoable; an undo leaves nothing to undo)
+      if (redo) this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
+      else this.deps.undoStatus?.hide();
       const n = r.written.length;
       const conv = r.leafMoved ? `, and moved the conversation ${redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
-      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${n} file${n === 1 ? '' : 's'}${conv}.`);
+      void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${fileCount(n)}${conv}.`);
       return;
     }
     const conflicts = r.conflicts;
@@ -309,7 +331,10 @@ export class CodeRestore {
       { modal: true, detail: conflicts.join('\n') },
       FORCE,
     );
-    if (pick === FORCE) await force();
+    if (pick !== FORCE) return;
+    await force();
+    if (redo) this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
+    else this.deps.undoStatus?.hide();
   }
 
   /** The code at `id` against the files now (or the code at `other`), in the multi-file diff editor. */
@@ -336,7 +361,7 @@ export class CodeRestore {
     const unknown = changes.filter((c) => c.status === 'unknown').length;
     await vscode.commands.executeCommand(
       'vscode.changes',
-      `Code at ${this.deps.describe(session, id)} → ${other ? this.deps.describe(other.session, other.id) : 'now'} (${resources.length} files${unknown ? `, ${unknown} not known` : ''})`,
+      `Code at ${await this.deps.describe(session, id)} → ${other ? await this.deps.describe(other.session, other.id) : 'now'}${unknown ? `, ${unknown} not known` : ''}`,
       resources,
     );
     return changes;

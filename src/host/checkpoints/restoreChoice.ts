@@ -1,17 +1,20 @@
-// The restore's decision, asked beside its preview. A quick pick that stays open when focus leaves it
-// (a modal dialog would dim the preview and block its scrolling, so the files could not be read before
-// deciding): the user scrolls the multi-file diff editor, then picks. Conflicts are decided per file
-// (keep mine, take the node's, merge); a paged preview offers the rest of its files.
+// The restore's decision, asked beside its preview, never over it: a quick pick or a modal dialog would
+// sit on the multi-file diff editor (a pick hid the first file's left side, the conflict lines), so the
+// choice is a notification (bottom right) with the same choices mirrored in the status bar, which stay
+// when the notification folds into the notification centre. The user scrolls the preview, then chooses
+// in either place. Conflicts are decided for all at once or per file (keep mine, take the node's,
+// merge); a paged preview offers the rest of its files.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Resolution } from '../../core/checkpoints/index.js';
-import { planCounts, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
+import { planTally, planWords, takeNodeWords, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
 
 /** What the user chose: the resolutions to restore with, the whole preview first, or nothing. */
 export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll' | undefined;
 
 type Choice = 'restore' | 'mine' | 'theirs' | 'each' | 'previewAll' | 'cancel';
-type ChoiceItem = vscode.QuickPickItem & { choice?: Choice };
+/** One choice: its button's title, and its status bar item's icon (a codicon) and tooltip. */
+type ChoiceItem = { choice: Choice; label: string; icon: string; tooltip: string };
 
 /** The words of the choice: a restore's (the node's files), or an adopt's (a variant's files). */
 export interface ChoiceWords {
@@ -27,31 +30,38 @@ const RESTORE_WORDS: ChoiceWords = { verb: 'Restore', theirs: "the node's" };
  * shown), offered as "Preview all".
  */
 export async function decideRestore(plan: RestorePlan, title: string, withConversation: boolean, hidden: number, words: ChoiceWords = RESTORE_WORDS): Promise<RestoreDecision> {
-  const c = planCounts(plan);
+  const t = planTally(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
-  const n = c.create + c.modify + c.delete;
-  const writes = `${n} file${n === 1 ? '' : 's'} will be written${withConversation ? ' and the conversation moves there' : ''}; Undo puts everything back`;
+  const one = conflicts.length === 1;
   const items: ChoiceItem[] = conflicts.length
     ? [
-        { choice: 'mine', label: `$(check) ${words.verb}, keep my ${conflicts.length} changed file${conflicts.length === 1 ? '' : 's'}`, detail: writes },
+        {
+          choice: 'mine',
+          label: 'Keep Mine',
+          icon: 'check',
+          tooltip: `${words.verb}, and keep ${one ? 'the file' : `the ${conflicts.length} files`} you changed since as ${one ? 'it is' : 'they are'}`,
+        },
         {
           choice: 'theirs',
-          label: `$(history) ${words.verb}, take ${words.theirs} version of them`,
-          detail: `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed outside the agent since; Undo gives them back`,
+          label: words === RESTORE_WORDS ? 'Take the Node\u2019s' : `Take ${words.theirs}`,
+          icon: 'history',
+          tooltip: one
+            ? `${words.verb}; ${conflicts[0].key}: ${words === RESTORE_WORDS ? takeNodeWords(conflicts[0]).toLowerCase() : `write ${words.theirs} version`} (Undo gives yours back)`
+            : `${words.verb}, taking ${words.theirs} version of the ${conflicts.length} files you changed since (Undo gives yours back)`,
         },
-        { choice: 'each', label: '$(list-selection) Choose per file…', description: `keep mine, take ${words === RESTORE_WORDS ? 'the node’s' : words.theirs}, or merge` },
+        { choice: 'each', label: 'Choose per File\u2026', icon: 'list-selection', tooltip: `Keep mine, take ${words === RESTORE_WORDS ? 'the node\u2019s' : words.theirs}, or merge, file by file` },
       ]
-    : [{ choice: 'restore', label: `$(check) ${words.verb}`, detail: writes }];
-  const total = plan.items.filter((i) => i.action !== 'unrestorable').length;
-  if (hidden > 0) items.push({ choice: 'previewAll', label: `$(multiple-windows) Preview all ${total} files`, description: `the first ${total - hidden} are shown` });
-  items.push({ choice: 'cancel', label: '$(close) Cancel', description: 'write nothing' });
-  const unrestorable = plan.items.filter((i) => i.action === 'unrestorable');
-  if (unrestorable.length || plan.notes.length) {
-    items.push({ label: 'Left as they are', kind: vscode.QuickPickItemKind.Separator });
-    for (const i of unrestorable) items.push({ label: `$(circle-slash) ${i.key}`, detail: i.reason ?? 'not restorable' });
-    for (const note of plan.notes) items.push({ label: `$(info) ${note}` });
-  }
-  const choice = await choose(items, `${title}? ${n} file${n === 1 ? '' : 's'}${conflicts.length ? `, ${conflicts.length} changed since` : ''}`, 'Look through the preview, then choose');
+    : [{ choice: 'restore', label: words.verb, icon: 'check', tooltip: `${words.verb} ${planWords(t)}` }];
+  if (hidden > 0) items.push({ choice: 'previewAll', label: `Preview All ${t.files} Files`, icon: 'multiple-windows', tooltip: `The preview shows the first ${t.files - hidden}` });
+  items.push({ choice: 'cancel', label: 'Cancel', icon: 'close', tooltip: 'Write nothing' });
+  // What is left as it is, and what pi-tree cannot know, said in the question itself.
+  const left = plan.items.filter((i) => i.action === 'unrestorable').map((i) => `${i.key} (${i.reason ?? 'not restorable'})`);
+  const aside = [...left.slice(0, 3), ...(left.length > 3 ? [`${left.length - 3} more`] : []), ...plan.notes.slice(0, 2)];
+  const conflictWords = conflicts.length
+    ? ` You changed ${one ? conflicts[0].key : `${conflicts.length} of them`} since: keep ${one ? 'it' : 'them'}, or take ${words === RESTORE_WORDS ? 'the node\u2019s' : `${words.theirs} version`}?`
+    : '';
+  const message = `${title}? ${planWords({ ...t, kept: 0 })}${withConversation ? '; the conversation moves there' : ''}. Undo puts everything back.${conflictWords}${aside.length ? ` Left as they are: ${aside.join('; ')}.` : ''}`;
+  const choice = await choose(items, message);
   if (!choice || choice === 'cancel') return undefined;
   if (choice === 'previewAll') return 'previewAll';
   const res = new Map<string, Resolution>();
@@ -70,11 +80,9 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
 async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | undefined> {
   const items: (vscode.QuickPickItem & { r: Resolution })[] = [
     { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
-    {
-      r: 'theirs',
-      label: words === RESTORE_WORDS ? '$(history) Take the node’s' : `$(history) Take ${words.theirs}`,
-      detail: words === RESTORE_WORDS ? 'Write the file as it was at the node (undo gives yours back)' : `Write ${words.theirs} version of the file (undo gives yours back)`,
-    },
+    words === RESTORE_WORDS
+      ? { r: 'theirs', label: '$(history) Take the node’s', detail: `${takeNodeWords(i)} (Undo gives yours back)` }
+      : { r: 'theirs', label: `$(history) Take ${words.theirs}`, detail: `Write ${words.theirs} version of the file (undo gives yours back)` },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
       ? [
           {
@@ -89,24 +97,39 @@ async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | 
   return pick?.r;
 }
 
-/** A quick pick that stays open while the user reads the editor; rows without a choice only inform. */
-function choose(items: ChoiceItem[], title: string, placeholder: string): Promise<Choice | undefined> {
-  const qp = vscode.window.createQuickPick<ChoiceItem>();
-  qp.title = title;
-  qp.placeholder = placeholder;
-  qp.items = items;
-  qp.ignoreFocusOut = true;
-  qp.matchOnDetail = true;
-  return new Promise((resolve) => {
-    let chosen: Choice | undefined;
-    qp.onDidAccept(() => {
-      chosen = qp.selectedItems[0]?.choice;
-      if (chosen) qp.hide();
-    });
-    qp.onDidHide(() => {
-      qp.dispose();
-      resolve(chosen);
-    });
-    qp.show();
+/**
+ * The choice beside the preview: a notification with a button per choice, and the same choices in the
+ * status bar (they stay while the notification is folded away). The first answer wins; closing the
+ * notification is Cancel. Every status bar item goes once it is answered.
+ */
+async function choose(items: ChoiceItem[], message: string): Promise<Choice | undefined> {
+  const bar = items.map((c, i) => {
+    const item = vscode.window.createStatusBarItem(`piTree.restoreChoice.${c.choice}`, vscode.StatusBarAlignment.Left, 1000 - i);
+    item.name = `pi Tree: ${c.label}`;
+    item.text = `$(${c.icon}) ${c.label}`;
+    item.tooltip = c.tooltip;
+    item.accessibilityInformation = { label: `Restore preview: ${c.label}. ${c.tooltip}`, role: 'button' };
+    return item;
   });
+  let answer: (c: Choice | undefined) => void = () => undefined;
+  const answered = new Promise<Choice | undefined>((resolve) => (answer = resolve));
+  const reg = registerChoiceCommands(items, (c) => answer(c));
+  items.forEach((c, i) => {
+    bar[i].command = { command: `piTree.restoreChoice.${c.choice}`, title: c.label };
+    bar[i].show();
+  });
+  void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', true);
+  void vscode.window.showInformationMessage(message, ...items.map((c) => c.label)).then((label) => answer(label === undefined ? 'cancel' : items.find((c) => c.label === label)?.choice));
+  try {
+    return await answered;
+  } finally {
+    for (const b of bar) b.dispose();
+    reg.dispose();
+    void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', false);
+  }
+}
+
+/** The status bar items' commands, for this one question (registered while it is open). */
+function registerChoiceCommands(items: ChoiceItem[], chose: (c: Choice) => void): vscode.Disposable {
+  return vscode.Disposable.from(...items.map((c) => vscode.commands.registerCommand(`piTree.restoreChoice.${c.choice}`, () => chose(c.choice))));
 }

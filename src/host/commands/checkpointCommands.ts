@@ -8,6 +8,9 @@ import { withSession, type Host } from './host.js';
 import { registerCommand } from './register.js';
 import { targetFile } from './targetSession.js';
 
+/** Entries of the Restore Code… list named by their text (the rest by id: reading each costs a read of the file). */
+const NAMED_MAX = 500;
+
 export function registerCodeCommands(host: Host): void {
   const command = (id: string, fn: (...args: unknown[]) => unknown) => registerCommand(host.context, id, fn);
   const nodeCommand = (id: string, fn: (file: string, entryId: string) => Promise<unknown>) =>
@@ -41,9 +44,11 @@ export function registerCodeCommands(host: Host): void {
       if (s.readOnly) throw new Error(`This session is read-only: ${s.readOnly}.`);
       const list = (await codeEntries(host.code.code(s))).reverse();
       if (!list.length) return void vscode.window.showInformationMessage('No entry of this session has a code state (no checkpoint, and no edit or write call).');
+      // Named by their text, as the tree shows them (read for the newest ones a pick can list).
+      const names = await Promise.all(list.slice(0, NAMED_MAX).map((e) => describeEntry(s, e.entryId)));
       const pick = await vscode.window.showQuickPick(
-        list.map((e) => ({
-          label: `$(${e.kind === 'snapshot' ? 'history' : 'file-code'}) ${describeEntry(s, e.entryId)}`,
+        list.map((e, i) => ({
+          label: `$(${e.kind === 'snapshot' ? 'history' : 'file-code'}) ${names[i] ?? e.entryId}`,
           description: new Date(e.time).toLocaleString(),
           detail: `${e.kind === 'snapshot' ? `checkpoint (${e.snapshot})` : 'from recorded edit/write calls'}${e.files.length ? ` · ${e.files.slice(0, 4).join(', ')}${e.files.length > 4 ? ` +${e.files.length - 4}` : ''}` : ''}`,
           id: e.entryId,

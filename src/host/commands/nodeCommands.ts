@@ -83,7 +83,7 @@ async function askFromPalette(host: Host): Promise<void> {
   if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage('Ask from here is not available in Restricted Mode (it starts pi): trust this workspace first.');
   if (s.readOnly) return void vscode.window.showErrorMessage(`This session is read-only: ${s.readOnly}.`);
   const prompt = await vscode.window.showInputBox({
-    title: `Ask pi from ${describeEntry(s, id)}`,
+    title: `Ask pi from ${await describeEntry(s, id)}`,
     prompt: "pi continues the session from this node with your prompt, with the session's model (the details pane's box also picks a model).",
     placeHolder: 'Your prompt',
     ignoreFocusOut: true,

@@ -8,7 +8,7 @@
 // then the files, then the leaf, and a leaf that could not move has the files put back.
 import * as vscode from 'vscode';
 import { codeBetween } from '../../core/checkpoints/index.js';
-import { planCounts, type RestorePlan } from '../../core/checkpoints/index.js';
+import { planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import type { Session } from '../../core/session/session.js';
 import type { MoveReply } from '../../protocol.js';
 import type { CodeRestore, PreviewDocs } from '../checkpoints/codeRestore.js';
@@ -94,15 +94,13 @@ async function both(cx: MoveHereContext, id: string, plan: RestorePlan, warmed: 
 
 /** What should move: the conversation and the code, the conversation only, or the code only. */
 async function ask(cx: MoveHereContext, plan: RestorePlan, id: string): Promise<MoveChoice | undefined> {
-  const c = planCounts(plan);
-  const n = c.create + c.modify + c.delete + c.conflict;
-  const files = `${n} file${n === 1 ? '' : 's'}`;
-  const extra = [c.conflict ? `${c.conflict} changed since (you decide)` : '', c.unrestorable ? `${c.unrestorable} not restorable` : ''].filter(Boolean).join(', ');
+  // (the same words as the preview's choice and the details pane: planWords.ts)
+  const files = planWords(planTally(plan));
   const items: (vscode.QuickPickItem & { choice: MoveChoice })[] = [
-    { choice: 'both', label: '$(history) Conversation and code', detail: `Move the leaf and restore ${files} as they were there${extra ? ` (${extra})` : ''}; previewed first` },
+    { choice: 'both', label: '$(history) Conversation and code', detail: `Move the leaf and restore the code there (${files}); previewed first` },
     { choice: 'conversation', label: '$(comment-discussion) Conversation only', detail: 'Move the leaf; the files stay as they are now' },
-    { choice: 'code', label: '$(file-code) Code only', detail: `Restore ${files}; the leaf stays where it is` },
+    { choice: 'code', label: '$(file-code) Code only', detail: `Restore the code there (${files}); the leaf stays where it is` },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `Move to ${cx.code.describe(cx.session, id)}: the code there differs from the files now`, placeHolder: 'What should move?' });
+  const pick = await vscode.window.showQuickPick(items, { title: `Move to ${await cx.code.describe(cx.session, id)}: the code there differs from the files now`, placeHolder: 'What should move?' });
   return pick?.choice;
 }

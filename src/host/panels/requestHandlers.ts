@@ -11,7 +11,7 @@ import type { CodeViews } from '../compare/codeViews.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import { moveHere } from './moveHere.js';
-import { codeAt } from '../../core/checkpoints/index.js';
+import { codeAt, planCode, planTally, planWords } from '../../core/checkpoints/index.js';
 import { diffStates } from '../../core/checkpoints/index.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { Cancelled, NewSession, SessionActions } from './sessionActions.js';
@@ -171,7 +171,11 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
     const state = await codeAt(sc, b.id);
     const changes = await diffStates(sc, state, 'now');
     const skipped = state.base?.skipped;
+    // The restore's own count beside the diff's, so the pane and Move here say the same numbers.
+    const plan = changes.length ? await planCode(sc, b.id).catch(() => undefined) : undefined;
+    const t = plan && planTally(plan);
     return {
+      ...(t ? { restore: { words: planWords(t), files: t.files, kept: Math.max(0, changes.length - t.files - t.kept) } } : {}),
       how: state.how,
       files: changes.map((c) => ({ path: c.key, status: c.status })),
       notes: state.notes,

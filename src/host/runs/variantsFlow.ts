@@ -23,7 +23,7 @@ export interface VariantsContext {
   /** The last check command (workspace state). */
   lastCheck: { get(): string; set(v: string): Thenable<void> };
   /** What the node is, in a title's words. */
-  describe(id: string): string;
+  describe(id: string): Promise<string>;
   /** Opens the variants view on a run. */
   show(state: VariantsRunState): void;
 }
@@ -41,7 +41,7 @@ export async function tryVariantsFrom(cx: VariantsContext, id: string, offered?:
   cx.actions.need(id);
   if (!vscode.workspace.isTrusted) throw new Error(RESTRICTED);
   cx.actions.checkWritable();
-  const where = cx.describe(id);
+  const where = await cx.describe(id);
   const prompt = await vscode.window.showInputBox({
     title: `Try variants from ${where} (1/3)`,
     prompt: 'Each variant is a fork of the session from this node, run by its own pi in its own copy of the code.',

@@ -16,7 +16,8 @@ export interface Sidebar {
   isLive(file: string): boolean;
 }
 
-export function createSidebar(context: vscode.ExtensionContext, files: SessionFiles, bridges: BridgeRegistry): Sidebar {
+/** `bridges`: the registry of running pis, made after the sidebar (which VS Code is waiting for): none yet, none known. */
+export function createSidebar(context: vscode.ExtensionContext, files: SessionFiles, bridges: () => BridgeRegistry | undefined): Sidebar {
   const cfg = readConfig();
   const state = new WorkspaceState(context.workspaceState);
   const liveness = new Liveness({ ownWrite: (p, size) => files.store.lastWriteWasOurs(p, size), windowMs: (): number => view.state.liveWindowSeconds * 1000 });
@@ -25,7 +26,7 @@ export function createSidebar(context: vscode.ExtensionContext, files: SessionFi
       repo: files.repo,
       onFileChanged: (p) => void files.store.refresh(p),
       liveness,
-      connectedPi: (p) => bridges.get(p)?.record.pid,
+      connectedPi: (p) => bridges()?.get(p)?.record.pid,
       namesStore: context.globalState,
     },
     { scope: state.get('scope', cfg.scope), sort: state.get('sort', cfg.sort), filter: state.get('filter', cfg.filter), liveWindowSeconds: cfg.liveWindowSeconds },
@@ -37,5 +38,5 @@ export function createSidebar(context: vscode.ExtensionContext, files: SessionFi
   void view.refresh();
   // A pi with the bridge is known for sure; only without one is "live" guessed from the file's growth,
   // and only while a pi may run at all (the process table says; unknown off Linux).
-  return { view, treeView, isLive: (file) => !bridges.get(file) && liveness.isLive(file) && piMayRun() !== false };
+  return { view, treeView, isLive: (file) => !bridges()?.get(file) && liveness.isLive(file) && piMayRun() !== false };
 }

@@ -24,7 +24,7 @@ import { confirmLiveWrite } from '../../../src/host/platform/liveGuard.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SimPi } from '../../support/simPi.js';
 import { tempDir } from '../../support/tmp.js';
-import { mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
+import { answerInOrder, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
 
 const write = (path: string, content: string) => ({ name: 'write', args: { path, content } });
 
@@ -67,7 +67,7 @@ async function editor(p: Project, o: { live: boolean; onMove?: OnMove; file?: st
     agentDir: () => p.agentDir,
     docs,
     log: () => undefined,
-    describe: (_s, id) => `the node ${id}`,
+    describe: async (_s, id) => `the node ${id}`,
   });
   const counted = { plans: 0 };
   const plan = code.plan.bind(code);
@@ -98,6 +98,9 @@ const stamps = (...paths: string[]) => paths.map((f) => (existsSync(f) ? `${stat
 
 const LIVE = /^pi is writing this session right now/;
 
+/** The restore's choice: a notification beside the preview. */
+const CHOICE = /^Restore the code at /;
+
 describe('the restore flow in the editor (vscode mock)', () => {
   let previews: { label: string; resources: [Uri, Uri, Uri][] }[];
   beforeEach(() => {
@@ -119,12 +122,13 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const sessionBytes = readFileSync(e.file);
       const paths = ['a.txt', 'b.txt'].map((f) => join(p.cwd, f));
       const before = stamps(...paths);
-      mock.quickPick = pickInOrder('Conversation and code', 'Restore');
+      mock.quickPick = pickInOrder('Conversation and code');
+      answerInOrder(CHOICE, 'Restore');
       // What had happened when the live question came: previews opened, quick picks asked.
       let atLive: number[] = [];
       mock.answer = (s) => {
         if (!LIVE.test(s.message)) return undefined;
-        atLive = [previews.length, mock.picks.length];
+        atLive = [previews.length, mock.picks.length, mock.shown.filter((x) => CHOICE.test(x.message)).length];
         return answer;
       };
       const r = await e.move(t1.answer);
@@ -133,13 +137,14 @@ describe('the restore flow in the editor (vscode mock)', () => {
 
     it('asks the live question after the preview and before any file is written; cancel writes nothing and keeps the leaf', async () => {
       const { p, t2, e, r, sessionBytes, untouched, atLive } = await start(undefined);
-      assert.deepEqual(atLive, [1, 2], 'asked once the preview was open and the restore decided');
+      assert.deepEqual(atLive, [1, 1, 1], 'asked once the preview was open and the restore decided (what moves, then the choice)');
       const [, now, atNode] = previews[0].resources.find(([f]) => f.fsPath === join(p.cwd, 'a.txt'))!;
       assert.deepEqual([(await workspace.openTextDocument(now)).getText(), (await workspace.openTextDocument(atNode)).getText()], ['a2\n', 'a1\n'], 'the preview: now → at the node');
       assert.deepEqual(
         mock.picks.map((q) => q.placeholder),
-        ['What should move?', 'Look through the preview, then choose'],
+        ['What should move?'],
       );
+      assert.equal(mock.shown.filter((x) => CHOICE.test(x.message)).length, 1, 'then the choice, beside the preview');
       assert.deepEqual(e.liveAsked, [{ action: 'move the leaf', canFork: true, files: ['a2\n', 'b2\n'] }], 'asked once, the files still as they were');
       const live = mock.shown.filter((s) => LIVE.test(s.message));
       assert.deepEqual(
@@ -223,7 +228,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const p = project();
       const { t1, t2 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       const journal = () => journals(projectStore(p.agentDir, p.cwd).restoresDir)[0];
       return { p, t1, t2, e, journal };
     }
@@ -254,7 +259,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.ok(!mock.shown.some((s) => /^Restored/.test(s.message)));
       // and the code is known to be where it was: the same move plans the same files again
       e.actions.moveTo = SessionActions.prototype.moveTo.bind(e.actions);
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       assert.equal((await e.move(t1.answer)).moved, true);
       assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
       assert.equal(journal().leaf?.moved, true);
@@ -287,7 +292,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
     it('are named in a modal warning before anything is written; dismissed, nothing is written', async () => {
       const { outside, t1, e, both, untouched } = await start();
       let atQuestion: (string | undefined)[] = [];
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       mock.answer = (s) => void (OUTSIDE.test(s.message) && (atQuestion = both()));
       assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), false);
       const asked = mock.shown.filter((s) => OUTSIDE.test(s.message));
@@ -303,7 +308,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
 
     it('"Write Them" writes them', async () => {
       const { t1, e, both } = await start();
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       mock.answer = (s) => (OUTSIDE.test(s.message) ? 'Write Them' : undefined);
       assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), true);
       assert.deepEqual(both(), ['port=1\n', 'x1\n']);
@@ -317,7 +322,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       mkdirSync(join(p.root, 'copied'));
       copyFileSync(p.sim.file, moved);
       const e = await editor(p, { live: false, file: moved });
-      mock.quickPick = pickInOrder('Restore', 'Restore');
+      answerInOrder(CHOICE, 'Restore', 'Restore');
       assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), false);
       const asked = mock.shown.filter((s) => s.modal);
       assert.equal(asked.length, 1);
@@ -341,7 +346,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const p = project();
       const { t1, t2 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       let atRestored: unknown[] = [];
       mock.answer = (s) => {
         if (s.message !== 'Restored 2 files.') return undefined;
@@ -362,7 +367,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const p = project();
       const { t1, t2 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       const r = await e.move(t2.user);
       assert.equal(r.moved, true);
       assert.equal(r.editorText, 'two', "the message's text comes back for editing");
@@ -384,7 +389,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const p = project();
       const { t1 } = await twoTurns(p);
       const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
-      mock.quickPick = pickInOrder('Restore');
+      answerInOrder(CHOICE, 'Restore');
       assert.equal((await e.move(t1.answer)).moved, true);
       assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined]);
       await e.session.moveTo(t1.call); // the user moved on after the restore
@@ -405,7 +410,8 @@ describe('the restore flow in the editor (vscode mock)', () => {
     await p.sim.turn('edit m', [write('m.txt', 'a\nB\n')], () => p.put('m.txt', 'a\nB\n'));
     p.put('m.txt', 'a\nmy b\n'); // the user's line, saved between turns
     const e = await editor(p, { live: false });
-    mock.quickPick = pickInOrder('Choose per file', 'Merge');
+    answerInOrder(CHOICE, 'Choose per File…');
+    mock.quickPick = pickInOrder('Merge');
     mock.answer = (s) => (/^Merged with conflict markers/.test(s.message) ? 'Open' : undefined);
     assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), true);
     assert.match(p.read('m.txt')!, /^a\n<<<<<<< yours\nmy b\n=+\nb\n>>>>>>> the node\n$/);
@@ -416,6 +422,6 @@ describe('the restore flow in the editor (vscode mock)', () => {
     );
     const shownFile = await until(() => mock.editors[0], 10_000, 'the merged file to open');
     assert.equal(shownFile.fsPath, join(p.cwd, 'm.txt'));
-    assert.match(mock.picks[1].title!, /^m\.txt: /, 'the per-file question names the file');
+    assert.match(mock.picks[0].title!, /^m\.txt: /, 'the per-file question names the file');
   });
 });

@@ -1,13 +1,15 @@
-// The restore's decision (decideRestore) against the vscode mock: what each row of the quick pick
-// resolves to, conflicts decided for all at once or file by file (merge offered only where both sides
-// are files), "Preview all" for a paged preview, and the rows that only inform, which leave the pick
-// open. The plans are made by hand: the decision reads only their items and notes.
+// The restore's decision (decideRestore) against the vscode mock: a notification beside the preview
+// (never a pick over it) with the same choices in the status bar; what each resolves to, conflicts
+// decided for all at once or file by file (merge offered only where both sides are files), "Preview
+// all" for a paged preview, and what is left as it is said in the question. The plans are made by
+// hand: the decision reads only their items and notes.
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { until } from '../../../scripts/lib/until.js';
 import type { PlanAction, PlanItem, RestorePlan, SideInfo } from '../../../src/core/checkpoints/restore/restorePlan.js';
 import { decideRestore } from '../../../src/host/checkpoints/restoreChoice.js';
-import { mock, pickInOrder, QuickPickItemKind } from '../../support/vscode/api.js';
+import { answerInOrder, commands, mock, pickInOrder, QuickPickItemKind } from '../../support/vscode/api.js';
 
 const FILE: SideInfo = { kind: 'file', sha: 'a'.repeat(40), mode: 0o100644 };
 const ABSENT: SideInfo = { kind: 'absent' };
@@ -30,82 +32,109 @@ function plan(items: PlanItem[], notes: string[] = []): RestorePlan {
   };
 }
 
-/** The labels the last pick offered, as the user reads them (separators as "---"). */
+/** The labels a per-file pick offered, as the user reads them (separators as "---"). */
 const offered = (n = -1) => mock.picks.at(n)!.items.map((i) => (i.kind === QuickPickItemKind.Separator ? '---' : i.label.replace(/^\$\([\w-]+\)\s*/, '')));
 
 describe('the restore decision (vscode mock)', () => {
   beforeEach(() => mock.reset());
+  const CHOICE = /^(T|Restore the code at X)\?/;
+  /** The choice as the user met it: the notification's message and buttons, and the status bar's items. */
+  const asked = (n = -1) => mock.shown.filter((s) => CHOICE.test(s.message)).at(n)!;
 
-  it('without conflicts: Restore writes with no resolutions; Cancel and dismissing write nothing', async () => {
+  it('without conflicts: Restore writes with no resolutions; Cancel and closing write nothing; no pick covers the preview', async () => {
     const p = plan([item('a.txt', 'modify'), item('b.txt', 'create', { now: ABSENT })]);
-    mock.quickPick = pickInOrder('Restore');
+    answerInOrder(CHOICE, 'Restore');
     const d = await decideRestore(p, 'Restore the code at X', true, 0);
     assert.deepEqual(d, { restore: new Map() });
-    assert.deepEqual(offered(), ['Restore', 'Cancel']);
-    assert.equal(mock.picks[0].title, 'Restore the code at X? 2 files');
-    assert.match(mock.picks[0].items[0].detail!, /^2 files will be written and the conversation moves there; Undo puts everything back$/);
-    mock.quickPick = pickInOrder('Cancel', undefined);
+    assert.deepEqual(asked().items, ['Restore', 'Cancel']);
+    assert.equal(asked().message, 'Restore the code at X? 2 files: 1 created, 1 changed; the conversation moves there. Undo puts everything back.');
+    assert.equal(asked().modal, undefined, 'a notification, not a modal dialog');
+    assert.equal(mock.picks.length + mock.quickPicks.length, 0, 'no quick pick over the preview');
+    answerInOrder(CHOICE, 'Cancel', undefined);
     assert.equal(await decideRestore(p, 'T', false, 0), undefined);
-    assert.equal(await decideRestore(p, 'T', false, 0), undefined, 'dismissed');
-    assert.equal(mock.quickPicks.length, 3);
-    assert.ok(
-      mock.quickPicks.every((q) => q.disposed),
-      'every pick is disposed',
+    assert.equal(await decideRestore(p, 'T', false, 0), undefined, 'closed');
+  });
+
+  it('the same choices wait in the status bar, and one clicked there decides; all go once decided', async () => {
+    const p = plan([item('a.txt', 'modify')]);
+    mock.answer = () => new Promise<never>(() => undefined) as never; // the notification folded away, never answered
+    const decided = decideRestore(p, 'T', false, 0);
+    await until(() => (mock.statusItems.filter((i) => i.shown).length === 2 ? true : undefined), 5000, 'the status bar choices');
+    const items = mock.statusItems.filter((i) => i.shown);
+    assert.deepEqual(
+      items.map((i) => i.text),
+      ['$(check) Restore', '$(close) Cancel'],
     );
+    assert.equal(items[0].accessibilityInformation?.role, 'button');
+    assert.equal(mock.contexts.get('piTree.restoreChoiceOpen'), true);
+    await commands.executeCommand(items[0].command!.command);
+    assert.deepEqual(await decided, { restore: new Map() });
+    assert.ok(mock.statusItems.every((i) => i.disposed));
+    assert.equal(mock.contexts.get('piTree.restoreChoiceOpen'), false);
+    assert.ok(!mock.commands.has(items[0].command!.command), 'its commands go with it');
   });
 
   it('conflicts: one answer for all of them, or one per file with merge where both sides are files', async () => {
     const p = plan([item('a.txt', 'conflict'), item('b.txt', 'modify'), item('gone.txt', 'conflict', { target: ABSENT })]);
-    mock.quickPick = pickInOrder('Restore, keep my 2 changed files');
+    answerInOrder(CHOICE, 'Keep Mine', 'Take the Node’s', 'Choose per File…');
     assert.deepEqual(await decideRestore(p, 'T', false, 0), {
       restore: new Map([
         ['a.txt', 'mine'],
         ['gone.txt', 'mine'],
       ]),
     });
-    assert.deepEqual(offered(), ['Restore, keep my 2 changed files', "Restore, take the node's version of them", 'Choose per file…', 'Cancel']);
-    mock.quickPick = pickInOrder("Restore, take the node's");
+    assert.deepEqual(asked().items, ['Keep Mine', 'Take the Node’s', 'Choose per File…', 'Cancel']);
+    assert.match(asked().message, /You changed 2 of them since: keep them, or take the node’s\?$/);
     assert.deepEqual(await decideRestore(p, 'T', false, 0), {
       restore: new Map([
         ['a.txt', 'theirs'],
         ['gone.txt', 'theirs'],
       ]),
     });
-    mock.picks = [];
-    mock.quickPick = pickInOrder('Choose per file', 'Merge', 'Take the node');
+    mock.quickPick = pickInOrder('Merge', 'Take the node');
     assert.deepEqual(await decideRestore(p, 'T', false, 0), {
       restore: new Map([
         ['a.txt', 'merge'],
         ['gone.txt', 'theirs'],
       ]),
     });
-    assert.deepEqual(offered(1), ['Keep mine', 'Take the node’s', 'Merge']);
-    assert.deepEqual(offered(2), ['Keep mine', 'Take the node’s'], 'no merge with a file absent at the node');
+    assert.deepEqual(offered(0), ['Keep mine', 'Take the node’s', 'Merge']);
+    assert.deepEqual(offered(1), ['Keep mine', 'Take the node’s'], 'no merge with a file absent at the node');
+    assert.equal(mock.picks[1].items[1].detail, 'Delete the file, which did not exist at the node (Undo gives yours back)', 'said as what happens to it');
+    assert.equal(mock.picks[0].items[1].detail, 'Write the file as it was at the node (Undo gives yours back)');
     assert.deepEqual(
-      mock.picks.slice(1).map((q) => q.placeholder),
+      mock.picks.map((q) => q.placeholder),
       ['a.txt', 'gone.txt'],
     );
   });
 
+  it('one conflict is "it", named with what taking the node does', async () => {
+    const p = plan([item('gone.txt', 'conflict', { target: ABSENT }), item('b.txt', 'modify')]);
+    answerInOrder(CHOICE, 'Cancel');
+    await decideRestore(p, 'T', false, 0);
+    assert.equal(asked().message, 'T? 2 files: 1 changed, 1 deleted; 1 you changed since. Undo puts everything back. You changed gone.txt since: keep it, or take the node’s?');
+    const tips = mock.statusItems.map((i) => i.tooltip);
+    assert.equal(tips[1], 'Restore; gone.txt: delete the file, which did not exist at the node (Undo gives yours back)');
+  });
+
   it('dismissing one file of "Choose per file…" restores nothing', async () => {
     const p = plan([item('a.txt', 'conflict'), item('c.txt', 'conflict')]);
-    mock.quickPick = pickInOrder('Choose per file', 'Keep mine', undefined);
+    answerInOrder(CHOICE, 'Choose per File…');
+    mock.quickPick = pickInOrder('Keep mine', undefined);
     assert.equal(await decideRestore(p, 'T', false, 0), undefined);
   });
 
   it('a paged preview offers the rest of its files', async () => {
     const p = plan([item('a.txt', 'modify'), item('b.txt', 'modify'), item('c.txt', 'modify')]);
-    mock.quickPick = pickInOrder('Preview all 3 files');
+    answerInOrder(CHOICE, 'Preview All 3 Files');
     assert.equal(await decideRestore(p, 'T', false, 1), 'previewAll');
-    assert.equal(mock.picks[0].items.find((i) => i.label.includes('Preview all'))!.description, 'the first 2 are shown');
+    assert.equal(mock.statusItems.find((i) => i.text.includes('Preview All'))!.tooltip, 'The preview shows the first 2');
   });
 
-  it('rows that only inform (files left as they are, notes) leave the pick open', async () => {
+  it('what is left as it is, and the notes, are said in the question', async () => {
     const p = plan([item('a.txt', 'modify'), item('made.txt', 'unrestorable', { reason: 'made by bash, no checkpoint' })], ['1 file was too large to capture']);
-    mock.quickPick = pickInOrder('made.txt', '1 file was too large', 'Restore');
+    answerInOrder(CHOICE, 'Restore');
     assert.deepEqual(await decideRestore(p, 'T', false, 0), { restore: new Map() });
-    assert.deepEqual(offered(), ['Restore', 'Cancel', '---', 'made.txt', '1 file was too large to capture']);
-    assert.equal(mock.picks.length, 3, 'asked until a row with a choice was accepted');
-    assert.equal(mock.picks[0].title, 'T? 1 file');
+    assert.equal(asked().message, 'T? 1 file changed. Undo puts everything back. Left as they are: made.txt (made by bash, no checkpoint); 1 file was too large to capture.');
   });
 });

@@ -127,7 +127,7 @@ async function setup(o: { readOnly?: string } = {}) {
     ask: { models: async () => MODELS },
     variants,
     lastCheck: { get: () => lastCheck, set: async (v) => void (lastCheck = v) },
-    describe: (id) => `the entry ${id}`,
+    describe: async (id) => `the entry ${id}`,
     show: (s) => void shown.push(s),
   };
   return { cx, cwd, a1, variants, shown, lastCheck: () => lastCheck };

@@ -251,6 +251,15 @@ export const mock = {
   /** What showTextDocument showed, in order. */
   editors: [] as Uri[],
   clipboard: '',
+  /**
+   * Answers to notifications whose message matches, taken in order before `answer` is asked (a restore's
+   * choice, say, while `answer` answers the other questions of a test). See `answerInOrder`.
+   */
+  queued: [] as { match: RegExp; answers: (string | undefined)[] }[],
+  /** The file decoration providers registered. */
+  decorations: [] as { provideFileDecoration(uri: Uri): unknown }[],
+  /** The status bar items the host made (disposed ones stay, marked). */
+  statusItems: [] as MockStatusBarItem[],
   logs: [] as string[],
   events: new NodeEmitter(),
   configChanged: new EventEmitter<{ affectsConfiguration(s: string): boolean }>(),
@@ -277,6 +286,9 @@ export const mock = {
     this.documents = [];
     this.editors = [];
     this.clipboard = '';
+    this.statusItems = [];
+    this.queued = [];
+    this.decorations = [];
     this.logs = [];
   },
   /** Sets a setting and fires onDidChangeConfiguration as VS Code does. */
@@ -285,6 +297,11 @@ export const mock = {
     this.configChanged.fire({ affectsConfiguration: (s: string) => key === s || key.startsWith(`${s}.`) });
   },
 };
+
+/** Notifications matching `match` are answered with `answers`, one each, in order (undefined: closed). */
+export function answerInOrder(match: RegExp, ...answers: (string | undefined)[]): void {
+  mock.queued.push({ match, answers });
+}
 
 /** A label as the user reads it: without its leading `$(icon)`. */
 const shownLabel = (i: QuickPickItem) => i.label.replace(/^\$\([\w-]+\)\s*/, '');
@@ -313,6 +330,34 @@ const contributed: Record<string, { default?: unknown }> = (() => {
   const conf = pkg.contributes.configuration;
   return Object.assign({}, ...(Array.isArray(conf) ? conf : [conf]).map((c: { properties: object }) => c.properties));
 })();
+
+export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
+
+/** A status bar item: what it says and does, whether it shows. */
+export class MockStatusBarItem {
+  text = '';
+  name?: string;
+  tooltip?: unknown;
+  accessibilityInformation?: { label: string; role?: string };
+  command?: { command: string; title: string; arguments?: unknown[] };
+  shown = false;
+  disposed = false;
+  constructor(
+    readonly id: string,
+    readonly alignment: number,
+    readonly priority: number,
+  ) {}
+  show(): void {
+    this.shown = true;
+  }
+  hide(): void {
+    this.shown = false;
+  }
+  dispose(): void {
+    this.shown = false;
+    this.disposed = true;
+  }
+}
 
 export class MockTreeView {
   readonly selectionChanged = new EventEmitter<unknown>();
@@ -347,6 +392,8 @@ const show =
     const s: Shown = { level, message, items, ...(o?.modal ? { modal: true } : {}), ...(o?.detail !== undefined ? { detail: o.detail } : {}) };
     mock.shown.push(s);
     mock.events.emit('shown', s);
+    const q = mock.queued.find((x) => x.match.test(message) && x.answers.length);
+    if (q) return q.answers.shift();
     return mock.answer(s);
   };
 
@@ -491,7 +538,17 @@ export const window = strict('window', {
   createTreeView: (id: string, o: { treeDataProvider: MockTreeView['provider'] }) => {
     const v = new MockTreeView(id, o.treeDataProvider);
     mock.treeViews.set(id, v);
+    mock.events.emit('treeView', id);
     return v;
+  },
+  registerFileDecorationProvider: (p: { provideFileDecoration(uri: Uri): unknown }) => {
+    mock.decorations.push(p);
+    return new Disposable(() => (mock.decorations = mock.decorations.filter((x) => x !== p)));
+  },
+  createStatusBarItem: (id: string, alignment: number, priority: number) => {
+    const item = new MockStatusBarItem(id, alignment, priority);
+    mock.statusItems.push(item);
+    return item;
   },
   registerWebviewPanelSerializer: () => new Disposable(() => undefined),
   registerCustomEditorProvider: () => new Disposable(() => undefined),

@@ -144,6 +144,17 @@ async function applyCall(ctx: CodeContext, state: CodeState, c: RecordedCall): P
   state.overlay.set(key, next === undefined ? { kind: 'unknown', why: 'an edit after the last checkpoint that pi-tree cannot replay exactly' } : fileSide(Buffer.from(next, 'utf8'), prev.mode));
 }
 
+const NO_RECORD: Side = { kind: 'unknown', why: 'no checkpoint and no record of its content' };
+
+/**
+ * One side said with what the other knows: a file with no record here that a bash command changed on
+ * the other side is unknown because of that command, and the user recognises the command, not the gap.
+ */
+export function unknownBecause(side: Side, other: Side | undefined): Side {
+  if (side !== NO_RECORD || other?.kind !== 'unknown' || !other.why.startsWith('a bash command changed it')) return side;
+  return { kind: 'unknown', why: 'changed by a bash command, with no checkpoint: pi-tree has no record of its content before that' };
+}
+
 /**
  * The sides of `keys` in `state` (bytes included when `withBytes`). A path the base snapshot does not
  * hold is absent only if the snapshot would have held it: an ignored or too-large file is unknown.
@@ -154,7 +165,7 @@ export async function sidesOf(ctx: CodeContext, state: CodeState, keys: readonly
   for (const k of keys) {
     const o = state.overlay.get(k);
     if (o) out.set(k, o);
-    else if (!state.base) out.set(k, { kind: 'unknown', why: 'no checkpoint and no record of its content' });
+    else if (!state.base) out.set(k, NO_RECORD);
     else if (isOutside(k)) out.set(k, outsideSide(state.base, k));
     else fromBase.push(k);
   }

@@ -5,7 +5,7 @@ import { privatePrefixes, underPrefix } from '../store/storeScope.js';
 import { dirname } from 'node:path';
 import type { Session } from '../../session/session.js';
 import { changesOnPath } from '../../changes/branchChanges.js';
-import { codeAt, sidesOf, type CodeContext, type CodeState, type Side } from './codeState.js';
+import { codeAt, sidesOf, unknownBecause, type CodeContext, type CodeState, type Side } from './codeState.js';
 import { SessionCheckpoints } from '../store/manifests.js';
 import { absPath, diskSide, sameSide } from '../restore/restorePlan.js';
 import { CheckpointStore } from '../store/store.js';
@@ -101,6 +101,14 @@ export async function diffCode(sc: SessionCode, a: string | null, b: string | nu
   return diffStates(sc, await codeAt(sc, a), b === 'now' ? 'now' : await codeAt(scB, b), scB);
 }
 
+/** `diffCode` and what neither state can name (a bash command naming no file, an extension's tool). */
+export async function diffCodeNoted(sc: SessionCode, a: string | null, b: string | null | 'now'): Promise<{ changes: CodeChange[]; notes: string[] }> {
+  const sa = await codeAt(sc, a);
+  const sb = b === 'now' ? 'now' : await codeAt(sc, b);
+  const changes = await diffStates(sc, sa, sb);
+  return { changes, notes: [...new Set([...sa.notes, ...(sb === 'now' ? [] : sb.notes)])] };
+}
+
 /** `diffCode` for code states already worked out (the details pane has the node's for its summary). */
 export async function diffStates(sc: SessionCode, sa: CodeState, b: CodeState | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
   const sb = b === 'now' ? undefined : b;
@@ -120,8 +128,8 @@ export async function diffStates(sc: SessionCode, sa: CodeState, b: CodeState | 
   const bSides = sb ? await sidesOf(scB, sb, list, true) : new Map(list.map((k) => [k, diskSide(absPath(k, sc.cwd))] as const));
   const out: CodeChange[] = [];
   for (const key of list) {
-    const x = aSides.get(key)!;
-    const y = bSides.get(key)!;
+    const x = unknownBecause(aSides.get(key)!, bSides.get(key));
+    const y = unknownBecause(bSides.get(key)!, aSides.get(key));
     if (x.kind !== 'unknown' && y.kind !== 'unknown' && sameSide(x, y)) continue;
     const status = x.kind === 'unknown' || y.kind === 'unknown' ? 'unknown' : x.kind === 'absent' ? 'added' : y.kind === 'absent' ? 'deleted' : 'modified';
     out.push({ key, path: absPath(key, sc.cwd), status, a: x, b: y });

@@ -14,7 +14,7 @@ import { resolveToolPath } from '../../changes/fileHistory.js';
 import { bashFiles } from '../../changes/bashFiles.js';
 import type { SnapshotLine } from '../store/manifestLines.js';
 import { callsOn } from '../code/recordedCalls.js';
-import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, type CodeContext, type CodeState, type Side } from '../code/codeState.js';
+import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, unknownBecause, type CodeContext, type CodeState, type Side } from '../code/codeState.js';
 import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
 import { linkAbove, neverCaptured } from './restoreGuards.js';
 import { gitModeOf } from '../fileMode.js';
@@ -219,7 +219,11 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     const path = absPath(key, ctx.cwd);
     const link = linkAbove(key, ctx.cwd);
     const never = neverCaptured(key, ctx.cwd);
-    const T: Side = link ? { kind: 'unknown', why: `${link} is a symbolic link now; a restore does not write beyond it` } : never ? { kind: 'unknown', why: never } : tSides.get(key)!;
+    const T: Side = link
+      ? { kind: 'unknown', why: `${link} is a symbolic link now; a restore does not write beyond it` }
+      : never
+        ? { kind: 'unknown', why: never }
+        : unknownBecause(tSides.get(key)!, lSides.get(key));
     const L = lSides.get(key)!;
     const W = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(W, T)) {
