@@ -79,7 +79,14 @@ describe('Try variants from here', () => {
 
       // Adopt the second: the preview, "Adopt" in the choice, the file in the user's folder.
       await view.locator('.var-col[data-index="1"] [data-action="adopt"]').click();
-      await vs.page.locator(sel.quickInput.row).filter({ hasText: 'Adopt' }).first().click({ timeout: 120_000 });
+      // (the choice is a notification beside the preview, as a restore's is)
+      const choice = vs.page.locator(sel.notifications.toast).filter({ has: vs.page.locator(sel.notifications.button).filter({ hasText: /^Adopt$/ }) });
+      await choice.first().waitFor({ timeout: 120_000 });
+      await choice
+        .first()
+        .locator(sel.notifications.button)
+        .filter({ hasText: /^Adopt$/ })
+        .click();
       await until(() => (existsSync(join(workspace, 'answer.txt')) && readFileSync(join(workspace, 'answer.txt'), 'utf8') === 'ok\nfine\n' ? true : undefined), 60_000, 'the adopted file');
       await vs.notifications().filter({ hasText: 'Adopted 1 file of variant 2' }).first().waitFor({ timeout: 60_000 });
       await vs.screenshot('adopted');
