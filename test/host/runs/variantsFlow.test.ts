@@ -344,9 +344,10 @@ describe("the variants view's requests", () => {
       previews.push(a);
       mock.tabs.push({ label: a[0] as string });
     });
-    mock.quickPick = pickInOrder('Adopt', 'Adopt');
     let undo: Promise<unknown> | undefined;
     mock.answer = (m) => {
+      // the choice, beside the preview (a notification, as a restore's)
+      if (/^Adopt variant 2/.test(m.message)) return 'Adopt';
       if (/^Adopted 1 file of variant 2/.test(m.message)) {
         undo = until(() => r.variants.undos.length === 1, 20_000, 'the undo');
         return 'Undo';
@@ -364,13 +365,13 @@ describe("the variants view's requests", () => {
     await undo;
     await until(() => r.state.card(1).adopted !== true, 20_000, 'the card no longer adopted');
     // Undo from the view too, once adopted again.
-    mock.answer = () => undefined;
+    mock.answer = (m) => (/^Adopt variant 2/.test(m.message) ? 'Adopt' : undefined);
     await r.ask({ kind: 'adopt', index: 1 });
     assert.equal(r.state.card(1).adopted, true);
     assert.deepEqual(await r.ask({ kind: 'undoAdopt', index: 1 }), { undone: true });
     assert.deepEqual(r.variants.undos, [false, false]);
-    // A cancelled decision writes nothing.
-    mock.quickPick = () => undefined;
+    // A cancelled decision (the notification closed) writes nothing.
+    mock.answer = () => undefined;
     assert.deepEqual(await r.ask({ kind: 'adopt', index: 1 }), { adopted: false });
     assert.equal(r.variants.adoptWrites.length, 2);
     r.run.finish();
