@@ -128,7 +128,7 @@ function ensureCodeServer() {
     ) + '\n',
   );
   const log = join(dirname(codeServerHome), `install-${tools.codeServer}.log`);
-  console.log(`ensure-tools: installing code-server@${tools.codeServer} with ${want.split(' ')[1]} (about 2 min; log: ${log})`);
+  console.log(`ensure-tools: installing code-server@${tools.codeServer} with ${want.split(' ')[1]} (about 1.5 min idle, up to ~7 min on a busy machine; log: ${log})`);
   const started = Date.now();
   const env = node24Env({ npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' });
   // The npm that runs us (npm test), else the one on PATH; either way on Node 24 via PATH/execPath.
