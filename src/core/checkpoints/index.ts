@@ -11,7 +11,7 @@ export { Capture } from './capture/capture.js';
 export { captureBlocked } from './capture/captureScope.js';
 export type { Side } from './code/codeState.js';
 export { codeAt } from './code/codeState.js';
-export { folderChanges } from './code/folderChanges.js';
+export { folderChanges, folderFileAtBase } from './code/folderChanges.js';
 export { codeEntries, deleteCheckpoints, diffCode, diffCodeNoted, diffStates, sessionCode, type CodeChange, type SessionCode } from './code/sessionCode.js';
 export { needsConfirming, OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from './restore/restoreApply.js';
 export { codeBetween, finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, undoAdopt, undoCode, writeAdopt, writeCode } from './restore/restoreCode.js';

@@ -6,10 +6,12 @@
 // - variantDeps.ts     dependency folders brought into its folder (the `variants` settings);
 // - variantAdopt.ts    its file changes adopted into the user's folder, and undone;
 // - variantGuard.ts    the tool calls its pi may not make (writes into the user's folder);
+// - variantFiles.ts    a variant's file as it was at its node;
 // - variantRun.ts      the shapes of a run of N variants (request, progress, outcomes);
 // - runVariants.ts     such a run (at most `jobs` pis at once), and variantCheck.ts the user's check in a folder.
 export { discardVariant, sessionDeleted } from './variants.js';
 export { listVariants } from './variantRecords.js';
+export { variantFileAtNode } from './variantFiles.js';
 export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from './variantAdopt.js';
 export { variantGuard, type VariantGuard } from './variantGuard.js';
 export type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRequest, VariantsRun } from './variantRun.js';

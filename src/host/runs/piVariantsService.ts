@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import { findPi, type PiProgram } from '../../core/platform/piProgram.js';
 import type { CheckpointSettings } from '../../core/checkpoints/index.js';
-import { adoptVariant, discardVariant, listVariants, openVariant, planVariantAdopt, undoVariantAdopt, type VariantsRequest, type VariantsRun } from '../../core/variants/index.js';
+import { adoptVariant, discardVariant, listVariants, variantFileAtNode, openVariant, planVariantAdopt, undoVariantAdopt, type VariantsRequest, type VariantsRun } from '../../core/variants/index.js';
 import type { AdoptSession, VariantsQuestion, VariantsService } from './variantsService.js';
 
 /** The core function this service calls, by its name in core/variants/. */
@@ -69,6 +69,10 @@ export function createVariantsService(deps: PiVariantsDeps): VariantsService {
           return { written: r.written, conflicts: r.conflicts };
         },
       };
+    },
+
+    fileAtNode(folder, path) {
+      return variantFileAtNode(deps.agentDir(), folder, path, env());
     },
 
     async discard(o) {

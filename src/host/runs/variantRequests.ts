@@ -35,15 +35,15 @@ const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx
   },
   async diffFile(b, _seq, { state, deps }) {
     const rel = state.file(b.index, b.file);
-    const [, left, right] = filePair(state, b.index, rel, deps);
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${rel}: your folder ↔ variant ${b.index + 1}`);
+    const [, left, right] = await filePair(state, b.index, rel, deps);
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${rel}: the node ↔ variant ${b.index + 1}`);
     return {};
   },
   async diffAll(b, _seq, { state, deps }) {
     const o = state.outcome(b.index);
     const files = o.files ?? [];
     if (!files.length) throw new Error(`Variant ${b.index + 1} changed no files.`);
-    const resources = files.map((f) => filePair(state, b.index, state.relativePath(b.index, f.path), deps));
+    const resources = await Promise.all(files.map((f) => filePair(state, b.index, state.relativePath(b.index, f.path), deps)));
     await vscode.commands.executeCommand('vscode.changes', `Variant ${b.index + 1} (${o.model ?? "pi's default model"}): ${files.length} file${files.length === 1 ? '' : 's'}`, resources);
     return { files: files.length };
   },
@@ -71,12 +71,14 @@ const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx
 };
 
 /** [the file, yours now, the variant's] for one changed file (an absent side is an empty document). */
-function filePair(state: VariantsRunState, index: number, rel: string, deps: AdoptDeps): [vscode.Uri, vscode.Uri, vscode.Uri] {
+/** A changed file of a variant: the node's version (from the variant's store) against the variant's. */
+async function filePair(state: VariantsRunState, index: number, rel: string, deps: AdoptDeps): Promise<[vscode.Uri, vscode.Uri, vscode.Uri]> {
   const o = state.outcome(index);
   if (!o.folder) throw new Error(`Variant ${index + 1} has no folder yet.`);
   const mine = join(state.source.cwd, rel);
   const theirs = join(o.folder, rel);
-  const left = existsSync(mine) ? vscode.Uri.file(mine) : deps.docs.put(undefined, mine, 'absent in your folder');
+  const atNode = await deps.variants.fileAtNode(o.folder, rel);
+  const left = deps.docs.put(atNode, mine, atNode ? 'at the node' : 'absent at the node');
   const right = existsSync(theirs) ? vscode.Uri.file(theirs) : deps.docs.put(undefined, mine, 'deleted by the variant');
   return [vscode.Uri.file(mine), left, right];
 }

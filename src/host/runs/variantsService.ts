@@ -53,6 +53,8 @@ export interface VariantsService {
   start(q: VariantsQuestion): Promise<VariantsRun>;
   /** Opens the variant whose session is `variantFile` for adopting (the run must have ended). */
   openAdopt(variantFile: string): Promise<AdoptSession>;
+  /** The bytes of `path` (relative) at the node the variant in `folder` was made from; undefined when the node had no such file. */
+  fileAtNode(folder: string, path: string): Promise<Buffer | undefined>;
   /** Removes a variant's folder, its store and its record (its session file stays). */
   discard(o: Pick<VariantOutcome, 'variantId' | 'session'>): Promise<void>;
 }

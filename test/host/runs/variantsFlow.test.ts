@@ -22,7 +22,7 @@ import type { VariantsRequest } from '../../../src/variantsProtocol.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 import { tempDir } from '../../support/tmp.js';
-import { mock, pickInOrder, type ProgressShown, type Uri } from '../../support/vscode/api.js';
+import { mock, pickInOrder, type ProgressShown, Uri } from '../../support/vscode/api.js';
 
 /** A run the test drives: outcomes set by `report`, cancels recorded, `finish` settles done. */
 class FakeRun implements VariantsRun {
@@ -88,6 +88,12 @@ class FakeVariants implements VariantsService {
   }
   async discard(o: unknown): Promise<void> {
     this.discarded.push(o);
+  }
+  /** The node's files: src/a.ts only. */
+  asked: string[] = [];
+  async fileAtNode(folder: string, path: string): Promise<Buffer | undefined> {
+    this.asked.push(`${folder}:${path}`);
+    return path === join('src', 'a.ts') ? Buffer.from('at the node\n') : undefined;
   }
 }
 
@@ -301,14 +307,18 @@ describe("the variants view's requests", () => {
     mock.builtins.set('vscode.changes', (...a) => void diffs.push(a));
     await r.ask({ kind: 'diffFile', index: 0, file: 0 });
     const [left, right, title] = diffs[0] as [Uri, Uri, string];
-    assert.equal(left.fsPath, join(r.cwd, 'src', 'a.ts'), 'your file on the left');
+    assert.equal(left.scheme, 'pi-tree-code', "the node's version on the left (from the variant's store), not the user's file");
+    assert.equal(new URLSearchParams(left.query).get('what'), 'at the node');
+    assert.equal(left.path, Uri.file(join(r.cwd, 'src', 'a.ts')).path, "named like the user's file (its language)");
+    assert.deepEqual(r.variants.asked, [`${folder}:${join('src', 'a.ts')}`]);
     assert.equal(right.fsPath, join(folder, 'src', 'a.ts'), "the variant's on the right");
-    assert.match(title, /src\/a\.ts: your folder ↔ variant 1/);
+    assert.match(title, /src\/a\.ts: the node ↔ variant 1/);
     await assert.rejects(r.ask({ kind: 'diffFile', index: 0, file: 2 }), /no file 3/);
     assert.deepEqual(await r.ask({ kind: 'diffAll', index: 0 }), { files: 2 });
     const [, resources] = diffs[1] as [string, [Uri, Uri, Uri][]];
     assert.equal(resources.length, 2);
-    assert.equal(resources[1][1].scheme, 'pi-tree-code', 'a file absent in your folder is an empty document');
+    assert.equal(resources[1][1].scheme, 'pi-tree-code', 'a file absent at the node is an empty document');
+    assert.equal(new URLSearchParams(resources[1][1].query).get('what'), 'absent at the node');
     assert.equal(resources[1][2].fsPath, join(folder, 'new.txt'));
     r.run.finish();
     await r.started.finished;

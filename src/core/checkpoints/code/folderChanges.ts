@@ -50,3 +50,12 @@ export async function folderChanges(o: FolderChangesOptions): Promise<FolderChan
   }
   return changes.map((c) => ({ ...c, ...(counts.get(c.path) ?? { added: 0, removed: 0 }) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/** The bytes of `path` in the tree the folder was checked out at (undefined when it was not there): the left side of a variant's file. */
+export async function folderFileAtBase(o: Omit<FolderChangesOptions, 'sessionId'> & { path: string }): Promise<Buffer | undefined> {
+  const store = CheckpointStore.existing(o.agentDir, o.folder, o.settings, { program: o.program, env: o.env });
+  if (!store) throw new Error(`the folder's checkpoints are gone (${o.folder})`);
+  const file = (await store.lookup(o.baseTree, [o.path])).get(o.path);
+  if (!file) return undefined;
+  return (await store.readBlobs([file.sha])).get(file.sha);
+}

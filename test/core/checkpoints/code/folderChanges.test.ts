@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { folderChanges, readCheckpointSettings } from '../../../../src/core/checkpoints/index.js';
-import { makeVariant } from '../../../../src/core/variants/index.js';
+import { folderChanges, folderFileAtBase, readCheckpointSettings } from '../../../../src/core/checkpoints/index.js';
+import { makeVariant, variantFileAtNode } from '../../../../src/core/variants/index.js';
 import { variantProject, write } from '../../../support/variantProject.js';
 
 describe('folderChanges', () => {
@@ -28,5 +28,11 @@ describe('folderChanges', () => {
       { path: 'new file.txt', status: 'created', added: 1, removed: 0 },
       { path: 'pic.bin', status: 'changed', added: 0, removed: 0 },
     ]);
+    // the left side of a changed file: its bytes at the node, whatever the folder holds now
+    assert.equal((await variantFileAtNode(p.agentDir, rec.folder, 'a.txt'))?.toString(), 'one\ntwo\nthree\n');
+    assert.equal((await variantFileAtNode(p.agentDir, rec.folder, 'gone.txt'))?.toString(), 'x\ny\n');
+    assert.equal(await variantFileAtNode(p.agentDir, rec.folder, 'new file.txt'), undefined, 'a created file was not at the node');
+    assert.equal((await folderFileAtBase({ ...o, path: 'pic.bin' }))?.toString(), 'old');
+    await assert.rejects(variantFileAtNode(p.agentDir, p.cwd, 'a.txt'), /not a variant's folder/);
   });
 });
