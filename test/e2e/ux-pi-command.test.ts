@@ -84,7 +84,7 @@ describe('Continue in pi finds pi (#34 item 1)', () => {
           await until(() => (saved() ? true : undefined), 10_000, 'the setting to be saved').catch(() => {});
           return saved() ? true : undefined;
         },
-        60_000,
+        120_000,
         'the User setting to be saved',
       );
       await vs.screenshot('user-setting');
