@@ -63,11 +63,12 @@ describe('packaged .vsix', () => {
     assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}${r.stderr}`);
   });
 
-  it('holds only what runs, without the screenshots, and stays under 450 KB; its README links only to what it holds', () => {
+  it('holds only what runs, without the screenshots, and stays under 520 KB; its README links only to what it holds', () => {
     const zip = readFileSync(vsix);
     // 348 KB when the screenshots left (771 KB with them); checkpoints' code (host, bridge and core) took it
-    // to 416 KB and the README's move to docs/ back to 400 KB. A screenshot (60-150 KB) does not fit.
-    assert.ok(zip.length < 450 * 1024, `${zip.length} bytes`);
+    // to 416 KB and the README's move to docs/ back to 400 KB; Ask from here and the variants (run core,
+    // view, adopt) to 479 KB. A screenshot (60-150 KB) does not fit.
+    assert.ok(zip.length < 520 * 1024, `${zip.length} bytes`);
     const files = zipEntries(zip).filter((f) => f.startsWith('extension/'));
     assert.ok(files.includes('extension/package.json'));
     assert.ok(files.includes('extension/dist/extension.js'));
