@@ -1,5 +1,5 @@
 // A variant: a new session forked from a node, run in a folder of its own that holds the code at the
-// node (design decision 15). Made here in three steps, each undone if a later one fails: the record
+// node. Made here in three steps, each undone if a later one fails: the record
 // (state `preparing`, so a process killed half way leaves a listed variant to discard), the folder (the
 // code from the checkpoint store, restore/codeCheckout.ts, then the dependency folders, variantDeps.ts),
 // the session (pi's createBranchedSession as SessionRepository.clone writes it: the path root → node,
