@@ -1,7 +1,7 @@
 // Lint for the whole repository (npm run lint, and .ci/run). Besides typescript-eslint's recommended
 // rules it enforces the layers: src/core never imports vscode, the host, the CLI, the webview or the pi
-// extension (src/bridge); src/bridge and the CLI import the core, never vscode or the host; the host never
-// imports the webview, the CLI or src/bridge; the webview imports only the protocol and the pure shared
+// extension (src/piExtension); src/piExtension and the CLI import the core, never vscode or the host; the host never
+// imports the webview, the CLI or src/piExtension; the webview imports only the protocol and the pure shared
 // modules (never Node, vscode, the core or the host).
 import js from '@eslint/js';
 import globals from 'globals';
@@ -10,8 +10,8 @@ import tseslint from 'typescript-eslint';
 const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 /** One layer rule per folder depth under `dir` (relative imports differ by depth). */
 const byDepth = (dir, depths, patterns) => depths.map((d) => layer([`${dir}/${'*/'.repeat(d - 1)}*.ts`], patterns(d)));
-/** src/bridge (pi's extension) from a file `depth` folders below src/; src/core/bridge (the client) stays allowed. */
-const piExtension = (depth, message) => ({ regex: `^(\\.\\./){${depth}}bridge(/|$)`, message });
+/** src/piExtension (pi's extension) from a file `depth` folders below src/; src/core/piClient (the client) stays allowed. */
+const piExtension = (depth, message) => ({ regex: `^(\\.\\./){${depth}}piExtension(/|$)`, message });
 /** Checkpoints have one door (src/core/checkpoints/index.ts): the rooms behind it are theirs. */
 const checkpointsDoor = {
   group: ['**/core/checkpoints/**', '!**/core/checkpoints/index.js'],
@@ -41,7 +41,7 @@ export default tseslint.config(
   ...byDepth('src/core', [1, 2, 3], (d) => [
     { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
     { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
-    piExtension(d, 'src/core is the bottom layer: the pi extension (src/bridge) sits above it.'),
+    piExtension(d, 'src/core is the bottom layer: the pi extension (src/piExtension) sits above it.'),
   ]),
   // src/core/variants: checkpoints only through their door.
   layer(
@@ -49,28 +49,28 @@ export default tseslint.config(
     [
       { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
       { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
-      piExtension(2, 'src/core is the bottom layer: the pi extension (src/bridge) sits above it.'),
+      piExtension(2, 'src/core is the bottom layer: the pi extension (src/piExtension) sits above it.'),
       { group: ['../checkpoints/**', '!../checkpoints/index.js'], message: checkpointsDoor.message },
     ],
   ),
-  // src/bridge: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
-  ...byDepth('src/bridge', [1], () => [
-    { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/bridge runs inside pi: it imports only src/core, the protocol and pi.' },
+  // src/piExtension: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
+  ...byDepth('src/piExtension', [1], () => [
+    { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/piExtension runs inside pi: it imports only src/core, the protocol and pi.' },
     checkpointsDoor,
     variantsDoor,
   ]),
-  // The CLI: the core, never VS Code, the host, the webview or the pi extension (it reaches pi through core/bridge).
+  // The CLI: the core, never VS Code, the host, the webview or the pi extension (it reaches pi through core/piClient).
   ...byDepth('src/cli', [1, 2], (d) => [
     { group: ['vscode', '**/host/**', '**/webview/**'], message: 'The CLI runs without VS Code: it imports src/core.' },
-    piExtension(d, 'The CLI talks to pi through src/core/bridge, not the pi extension.'),
+    piExtension(d, 'The CLI talks to pi through src/core/piClient, not the pi extension.'),
     checkpointsDoor,
     variantsDoor,
   ]),
-  layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './bridge/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
+  layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './piExtension/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
   // The host: the core and the protocol; the webview is a separate program and the pi extension another process.
   ...byDepth('src/host', [1, 2, 3], (d) => [
     { group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.' },
-    piExtension(d, 'The pi extension (src/bridge) runs in pi: the host reaches it through src/core/bridge.'),
+    piExtension(d, 'The pi extension (src/piExtension) runs in pi: the host reaches it through src/core/piClient.'),
     checkpointsDoor,
     variantsDoor,
   ]),
@@ -82,7 +82,7 @@ export default tseslint.config(
     ['webview/**/*.ts'],
     [
       {
-        group: ['node:*', 'vscode', '**/src/core/**', '**/src/host/**', '**/src/cli*', '**/src/bridge/**'],
+        group: ['node:*', 'vscode', '**/src/core/**', '**/src/host/**', '**/src/cli*', '**/src/piExtension/**'],
         message: 'The webview depends only on src/protocol.ts (with src/packedNodes.ts) and src/shared/ (it is untrusted and runs in a browser).',
       },
     ],

@@ -4,15 +4,15 @@
 // until its client is told, its record is found stale and removed, and an open tree is back in file
 // mode. The bridge suites (test/bridge, test/host/runningPi) check what these do; the times are here.
 import { join } from 'node:path';
-import { BridgeClient } from '../src/core/bridge/client.js';
-import { findBridge } from '../src/core/bridge/discovery.js';
+import { BridgeClient } from '../src/core/piClient/client.js';
+import { findBridge } from '../src/core/piClient/discovery.js';
 import { SessionRepository } from '../src/core/session/repository.js';
 import { Session } from '../src/core/session/session.js';
 import { BridgeRegistry } from '../src/host/runningPi/bridgeRegistry.js';
 import { LiveSession } from '../src/host/runningPi/liveSession.js';
 import { PiGateway } from '../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../src/host/panels/sessionActions.js';
-import { waitForBridge } from '../test/bridge/helpers.js';
+import { waitForBridge } from '../test/piExtension/helpers.js';
 import { completionSse, startLoopback } from '../test/support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../test/support/piRpc.js';
 import { until } from '../scripts/lib/until.js';

@@ -49,12 +49,12 @@ const builds = [
   },
   // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
   { ...common, name: 'projector', entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
-  // The pi extension (src/bridge/): one ES module pi loads with `-e` or from its settings (pi's loader,
+  // The pi extension (src/piExtension/): one ES module pi loads with `-e` or from its settings (pi's loader,
   // jiti, takes its default export). pi maps its own package to the running copy, so it stays external.
   {
     ...common,
     name: 'bridge',
-    entryPoints: ['src/bridge/index.ts'],
+    entryPoints: ['src/piExtension/index.ts'],
     outfile: join(outdir, 'pi-bridge.js'),
     platform: 'node',
     format: 'esm',

@@ -3,7 +3,7 @@
 // folder inside it); human output escaped (safeText), --json exact; every failure is one line on stderr
 // and a non-zero exit, with nothing written.
 import { canonicalCwd, needsConfirming, planCounts, within, type RestorePlan } from '../core/checkpoints/index.js';
-import { agentDirOf } from '../core/bridge/paths.js';
+import { agentDirOf } from '../core/piClient/paths.js';
 import { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from '../core/variants/index.js';
 import { args, UsageError } from './commands.js';
 import type { CliIO } from './io.js';

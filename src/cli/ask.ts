@@ -5,7 +5,7 @@
 // unknown entry, an empty prompt, a model pi does not have) is refused before anything is written.
 // Ctrl+C cancels: pi aborts the turn, whatever it wrote of it stays.
 import { dirname, resolve } from 'node:path';
-import { PiUnresponsiveError } from '../core/bridge/discovery.js';
+import { PiUnresponsiveError } from '../core/piClient/discovery.js';
 import { NotASessionError } from '../core/index/reader.js';
 import { findPi, type PiProgram } from '../core/platform/piProgram.js';
 import { askFrom, AskInputError, type AskResult } from '../core/runs/askFrom.js';

@@ -1,13 +1,13 @@
 // `pi-tree move|label|name|fork|clone` on a session a pi with the bridge is running: the action goes
 // through that pi (which then continues from there) instead of into the file behind its back.
 // `--file-only` forces the file. Output keeps each command's stdout contract; "via pi <pid>" goes to
-// stderr, and only once the record checked out (core/bridge/peer.ts) and the action's effect showed
+// stderr, and only once the record checked out (core/piClient/peer.ts) and the action's effect showed
 // (piEffects.ts). A pi that runs the session but does not answer (stopped with Ctrl+Z) is refused with
 // one line, never taken for "no pi".
 import { resolve } from 'node:path';
-import { actionKey, BridgeClient } from '../core/bridge/client.js';
-import { findBridge, PiUnresponsiveError, type LiveBridgeInfo } from '../core/bridge/discovery.js';
-import { verifyBridge } from '../core/bridge/peer.js';
+import { actionKey, BridgeClient } from '../core/piClient/client.js';
+import { findBridge, PiUnresponsiveError, type LiveBridgeInfo } from '../core/piClient/discovery.js';
+import { verifyBridge } from '../core/piClient/peer.js';
 import { moveTarget } from '../core/session/moveTarget.js';
 import { EntryNotFoundError, Session } from '../core/session/session.js';
 import { args, ROUTED_ARGS } from './commands.js';

@@ -2,10 +2,10 @@
 // paths and ids escaped (safeText); --json keeps them exact. Every failure is one line on stderr.
 import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { agentDirOf } from '../core/bridge/paths.js';
-import { actionKey, BridgeClient } from '../core/bridge/client.js';
-import { verifyBridge } from '../core/bridge/peer.js';
-import type { BridgeRecord } from '../core/bridge/protocol.js';
+import { agentDirOf } from '../core/piClient/paths.js';
+import { actionKey, BridgeClient } from '../core/piClient/client.js';
+import { verifyBridge } from '../core/piClient/peer.js';
+import type { BridgeRecord } from '../core/piClient/protocol.js';
 import {
   codeEntries,
   deleteCheckpoints,
@@ -110,7 +110,7 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   // (a pi that runs the session but does not answer, stopped with Ctrl+Z, is refused: it would go on from its own leaf)
   const bridge = values['dry-run'] ? undefined : await runningPi(resolve(positionals[0]), io.env, 'quit it to restore without pi');
   if (bridge) {
-    verifyBridge(bridge, resolve(positionals[0]), io.env); // (a planted record is not driven: core/bridge/peer.ts)
+    verifyBridge(bridge, resolve(positionals[0]), io.env); // (a planted record is not driven: core/piClient/peer.ts)
     return viaPi(bridge.record, session, sc, positionals, values, io);
   }
   if (values['dry-run']) {

@@ -1,11 +1,11 @@
 // `pi-tree connect` / `pi-tree disconnect`: the bridge for every pi session without VS Code, exactly as
-// the extension's "Connect pi to pi-tree" installs it (core/bridge/piConnect.ts): a stable copy of the
+// the extension's "Connect pi to pi-tree" installs it (core/piClient/piConnect.ts): a stable copy of the
 // bridge in `<pi's agent dir>/pi-tree/` listed in `packages` of pi's settings.json, and taken out again
 // byte for byte. Running the command is the consent the extension asks for in a dialog; what it changes
 // is printed. PI_CODING_AGENT_DIR chooses pi's agent dir, as for pi.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectPaths, connectPi, connectStatus, disconnectPi } from '../core/bridge/piConnect.js';
+import { connectPaths, connectPi, connectStatus, disconnectPi } from '../core/piClient/piConnect.js';
 import { args } from './commands.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';

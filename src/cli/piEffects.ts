@@ -3,9 +3,9 @@
 // label, the name), and after fork or clone pi runs the new session (its bridge answers for it, with the
 // same pid). The bridge writes before it replies, so the file shows it at once; the waits are bounded
 // and end on the condition. A peer that only says "ok" (a forged record) ends in a clear error.
-import { findBridge, PiUnresponsiveError } from '../core/bridge/discovery.js';
-import { verifyBridge } from '../core/bridge/peer.js';
-import type { ForkData, GotoData } from '../core/bridge/protocol.js';
+import { findBridge, PiUnresponsiveError } from '../core/piClient/discovery.js';
+import { verifyBridge } from '../core/piClient/peer.js';
+import type { ForkData, GotoData } from '../core/piClient/protocol.js';
 import type { MoveTarget } from '../core/session/moveTarget.js';
 import type { Session } from '../core/session/session.js';
 

@@ -9,8 +9,8 @@
 // refused before anything is written. Ctrl+C cancels every variant: each pi aborts its turn, whatever
 // it wrote stays as whole lines.
 import { dirname, resolve } from 'node:path';
-import { agentDirOf } from '../core/bridge/paths.js';
-import { connectStatus } from '../core/bridge/piConnect.js';
+import { agentDirOf } from '../core/piClient/paths.js';
+import { connectStatus } from '../core/piClient/piConnect.js';
 import { findPi } from '../core/platform/piProgram.js';
 import {
   DEFAULT_JOBS,

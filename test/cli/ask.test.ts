@@ -11,7 +11,7 @@ import { pisOf } from '../support/pisOf.js';
 import { lastUserText, startAskLoop, type AskLoop } from '../support/askPi.js';
 import { PI_REPLY_MS, PI_START_MS, PiRpc, piShim } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';
-import { fileEntries, waitForBridge, writeTwoTurns } from '../bridge/helpers.js';
+import { fileEntries, waitForBridge, writeTwoTurns } from '../piExtension/helpers.js';
 import { until } from '../../scripts/lib/until.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {

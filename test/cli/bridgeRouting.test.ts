@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
 import { Session } from '../../src/core/session/session.js';
-import { fileEntries, startTwoTurnPi } from '../bridge/helpers.js';
+import { fileEntries, startTwoTurnPi } from '../piExtension/helpers.js';
 import type { Loopback } from '../support/loopbackOpenAI.js';
 import type { PiEnv, PiRpc } from '../support/piRpc.js';
 

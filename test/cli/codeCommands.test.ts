@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
-import { fileEntries } from '../bridge/helpers.js';
+import { fileEntries } from '../piExtension/helpers.js';
 import { sessionCode } from '../../src/core/checkpoints/index.js';
 import { journals } from '../../src/core/checkpoints/restore/restoreJournal.js';
 import { Session } from '../../src/core/session/session.js';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { waitForBridge } from '../bridge/helpers.js';
+import { waitForBridge } from '../piExtension/helpers.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';

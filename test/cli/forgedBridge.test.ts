@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
-import { writeTwoTurns } from '../bridge/helpers.js';
+import { writeTwoTurns } from '../piExtension/helpers.js';
 import { plantFakeBridge, type FakeBridge } from '../support/fakeBridge.js';
 import { tempDir } from '../support/tmp.js';
 

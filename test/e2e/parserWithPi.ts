@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
-import { waitForBridge } from '../bridge/helpers.js';
+import { waitForBridge } from '../piExtension/helpers.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../support/piRpc.js';
 import type { ScenarioOptions } from './harness.js';

@@ -15,7 +15,7 @@ import { attachPoint, familyOf } from '../../src/core/listing/family.js';
 import { SessionInfoCache } from '../../src/core/listing/sessionInfo.js';
 import { Session } from '../../src/core/session/session.js';
 import { makeVariant, type VariantRecord } from '../../src/core/variants/index.js';
-import { fileEntries } from '../bridge/helpers.js';
+import { fileEntries } from '../piExtension/helpers.js';
 import { startCodingPi, treeBytes, type CodingPi } from '../support/codingPi.js';
 import { PiRpc, PI_REPLY_MS } from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';

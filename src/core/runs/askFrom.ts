@@ -14,8 +14,8 @@
 // key, say), the leaf is put back where it was.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findBridge, type DiscoveryOptions } from '../bridge/discovery.js';
-import { verifyBridge } from '../bridge/peer.js';
+import { findBridge, type DiscoveryOptions } from '../piClient/discovery.js';
+import { verifyBridge } from '../piClient/peer.js';
 import type { SessionEntry, Usage } from '../format/types.js';
 import type { PiProgram } from '../platform/piProgram.js';
 import { moveTarget } from '../session/moveTarget.js';

@@ -4,9 +4,9 @@
 // turn's text and tools come as events, its end as `askEnded` naming the entries pi appended, which are
 // then read from the file (the truth; an answer may be longer than a bridge line). Cancel is `abortAsk`.
 import { statSync } from 'node:fs';
-import { actionKey, BridgeClient } from '../bridge/client.js';
-import type { LiveBridgeInfo } from '../bridge/discovery.js';
-import type { BridgeEvent } from '../bridge/protocol.js';
+import { actionKey, BridgeClient } from '../piClient/client.js';
+import type { LiveBridgeInfo } from '../piClient/discovery.js';
+import type { BridgeEvent } from '../piClient/protocol.js';
 import { TurnError, type RunModel, type TurnResult } from './runTurn.js';
 import { readAppended, summarizeTurn } from './turnEntries.js';
 import type { TurnEvent } from './turnEvents.js';

@@ -1,14 +1,14 @@
 // What a pi-tree process killed mid-write leaves behind, collected on the next start: the hidden temp
 // copy of a fork, clone or rewrite in a session folder (`.<name>.jsonl.<8 hex>.tmp`, writeFileAtomic in
 // storage.ts), and a headless pi's private folder in the temp dir (`pi-tree-pi-<pid>-XXXXXX`,
-// bridge/headless.ts; `pi-tree-pi-XXXXXX` before the pid was in the name), which holds a full copy of the
+// piClient/headless.ts; `pi-tree-pi-XXXXXX` before the pid was in the name), which holds a full copy of the
 // session. Only those exact names are touched, and only a regular file (temp copy) or a real folder
 // (headless), never a symlink (lstat: nothing is followed), owned by this user and untouched for
 // LEFTOVER_AGE_MS; a headless folder also only once the pi-tree process named in it is gone.
 import { lstat, readdir, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pidAlive } from '../bridge/discovery.js';
+import { pidAlive } from '../piClient/discovery.js';
 
 /** How long a leftover must have been untouched (a write under way touches its file on every batch). */
 export const LEFTOVER_AGE_MS = 10 * 60_000;

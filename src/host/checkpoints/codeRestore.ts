@@ -7,7 +7,7 @@
 // conversation is moved by one owner and never from inside a restore.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
+import { PiUnresponsiveError } from '../../core/piClient/discovery.js';
 import { diffCode, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
 import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';

@@ -2,7 +2,7 @@
 // the ones started with Continue in pi), installed with the user's consent into pi's own settings the
 // way pi lists a local package, and removed again exactly (piConnect.ts). Refused in Restricted Mode.
 import * as vscode from 'vscode';
-import { connectPi, connectStatus, disconnectPi } from '../../core/bridge/piConnect.js';
+import { connectPi, connectStatus, disconnectPi } from '../../core/piClient/piConnect.js';
 import type { Host } from './host.js';
 import { registerCommand } from './register.js';
 

@@ -6,8 +6,8 @@
 // where pi is writing).
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { PiUnresponsiveError } from '../../core/bridge/discovery.js';
-import type { FileDetails } from '../../core/bridge/protocol.js';
+import { PiUnresponsiveError } from '../../core/piClient/discovery.js';
+import type { FileDetails } from '../../core/piClient/protocol.js';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
 import { moveTarget, type MoveTarget } from '../../core/session/moveTarget.js';

@@ -2,7 +2,7 @@
 // already runs it is told nothing new (the tree's leaf is pi's); one that does not answer is named; else
 // pi starts in a terminal, in the session's folder, with the bridge loaded.
 import * as vscode from 'vscode';
-import { findBridge, PiUnresponsiveError } from '../../core/bridge/discovery.js';
+import { findBridge, PiUnresponsiveError } from '../../core/piClient/discovery.js';
 import type { SessionInfoCache } from '../../core/listing/sessionInfo.js';
 import type { Session } from '../../core/session/session.js';
 import { readConfig } from './config.js';

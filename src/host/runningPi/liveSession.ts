@@ -3,8 +3,8 @@
 // bridge for the file and drops back to file mode, quietly, when pi exits, crashes or switches to
 // another session. A pi that does not answer (stopped with Ctrl+Z) stays this session's pi, shown as
 // not free (busy, unresponsive), and no connection is made to it until it answers again. No vscode import.
-import { BridgeClient } from '../../core/bridge/client.js';
-import type { BridgeEvent } from '../../core/bridge/protocol.js';
+import { BridgeClient } from '../../core/piClient/client.js';
+import type { BridgeEvent } from '../../core/piClient/protocol.js';
 import { isUnresponsive, type BridgeRegistry } from './bridgeRegistry.js';
 
 export interface LiveState {

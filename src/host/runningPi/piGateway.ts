@@ -6,12 +6,12 @@
 // runs the session but does not answer (stopped with Ctrl+Z, blocked) asks the same: "Wait for pi"
 // looks again every second until it answers (or the user cancels the wait), and nothing is ever written
 // behind it. When no pi runs the session, or it is gone before anything was sent, the caller uses the
-// file (SessionActions). A record that does not check out (core/bridge/peer.ts) is refused. No vscode
+// file (SessionActions). A record that does not check out (core/piClient/peer.ts) is refused. No vscode
 // import: the UI comes in as GatewayUi.
-import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/bridge/client.js';
-import { PiUnresponsiveError, type LiveBridgeInfo } from '../../core/bridge/discovery.js';
-import { UntrustedBridgeError, verifyBridge } from '../../core/bridge/peer.js';
-import type { ActionOptions, OpArgs, OpData } from '../../core/bridge/protocol.js';
+import { actionKey, BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../core/piClient/client.js';
+import { PiUnresponsiveError, type LiveBridgeInfo } from '../../core/piClient/discovery.js';
+import { UntrustedBridgeError, verifyBridge } from '../../core/piClient/peer.js';
+import type { ActionOptions, OpArgs, OpData } from '../../core/piClient/protocol.js';
 import type { Session } from '../../core/session/session.js';
 
 export type PiAction = 'goto' | 'fork' | 'clone' | 'label' | 'name' | 'restoreCode' | 'codeUndo';

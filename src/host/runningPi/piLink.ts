@@ -2,8 +2,8 @@
 // the trees connect), this version's bridge copied where `pi-tree connect` put one, and the gateway that
 // routes a change through the pi running its session (asking to wait while pi is busy).
 import * as vscode from 'vscode';
-import { findBridge } from '../../core/bridge/discovery.js';
-import { refreshBridgeCopy } from '../../core/bridge/piConnect.js';
+import { findBridge } from '../../core/piClient/discovery.js';
+import { refreshBridgeCopy } from '../../core/piClient/piConnect.js';
 import { BridgeRegistry } from './bridgeRegistry.js';
 import { PiGateway } from './piGateway.js';
 

@@ -4,8 +4,8 @@
 // asks whether to wait), a cancelled turn AskCancelledError, pi's refusals and failures pi's own words.
 import { dirname } from 'node:path';
 import type * as vscode from 'vscode';
-import { BridgeError } from '../../core/bridge/client.js';
-import { findBridge, PiUnresponsiveError, type DiscoveryOptions } from '../../core/bridge/discovery.js';
+import { BridgeError } from '../../core/piClient/client.js';
+import { findBridge, PiUnresponsiveError, type DiscoveryOptions } from '../../core/piClient/discovery.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import type { Session } from '../../core/session/session.js';
 import type { ModelList, ModelRef } from '../../protocol.js';

@@ -1,7 +1,7 @@
 // "Try Variants from Here" made once at activation: the VariantsService over the core, the variants
 // views, and the one entry the tree's request, the node menu and the palette all call.
 import * as vscode from 'vscode';
-import { connectStatus } from '../../core/bridge/piConnect.js';
+import { connectStatus } from '../../core/piClient/piConnect.js';
 import { canonicalCwd, within } from '../../core/checkpoints/index.js';
 import { DEFAULT_JOBS, MAX_JOBS } from '../../core/variants/index.js';
 import type { Session } from '../../core/session/session.js';

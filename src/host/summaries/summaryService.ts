@@ -2,15 +2,15 @@
 // stored), then commit what the user accepted (possibly edited). Without a model the user writes the
 // summary text; the file lists of the branch being left are still recorded as pi records them.
 // Provider "pi" (the default when pi is installed): pi itself writes them, the running pi through its
-// bridge, else a headless pi on a private copy (core/bridge/piSummaries.ts). What pi-tree writes into
+// bridge, else a headless pi on a private copy (core/piClient/piSummaries.ts). What pi-tree writes into
 // the file itself is refused while a pi runs the session, answering or not (refuseBehindPi).
 import { nanoid } from 'nanoid';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { findBridge, PiUnresponsiveError } from '../../core/bridge/discovery.js';
-import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, refuseBehindPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/bridge/piSummaries.js';
-import { HeadlessPiError } from '../../core/bridge/headless.js';
-import type { FileDetails } from '../../core/bridge/protocol.js';
+import { findBridge, PiUnresponsiveError } from '../../core/piClient/discovery.js';
+import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, refuseBehindPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/piClient/piSummaries.js';
+import { HeadlessPiError } from '../../core/piClient/headless.js';
+import type { FileDetails } from '../../core/piClient/protocol.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import { StaleSessionError } from '../../core/summary/index.js';
 import type { Usage } from '../../core/format/types.js';

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pidAlive } from '../../../src/core/bridge/discovery.js';
+import { pidAlive } from '../../../src/core/piClient/discovery.js';
 import { until } from '../../../scripts/lib/until.js';
-import { fileEntries, writeTwoTurns } from '../../bridge/helpers.js';
+import { fileEntries, writeTwoTurns } from '../../piExtension/helpers.js';
 import { PI_PROGRAM, startAskLoop, type AskLoop } from '../../support/askPi.js';
 import { PI_REPLY_MS, PI_START_MS } from '../../support/piRpc.js';
 

@@ -9,7 +9,7 @@ import { chownSync, existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../../src/cli.js';
-import { pidAlive } from '../../../src/core/bridge/discovery.js';
+import { pidAlive } from '../../../src/core/piClient/discovery.js';
 import { collectHeadlessDirs, collectLeftovers, LEFTOVER_AGE_MS } from '../../../src/core/session/leftovers.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findBridge } from '../../../src/core/bridge/discovery.js';
+import { findBridge } from '../../../src/core/piClient/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { PiGateway } from '../../../src/host/runningPi/piGateway.js';

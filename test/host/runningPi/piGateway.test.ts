@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PEER_GONE_MESSAGE } from '../../../src/core/bridge/client.js';
-import { findBridge } from '../../../src/core/bridge/discovery.js';
+import { PEER_GONE_MESSAGE } from '../../../src/core/piClient/client.js';
+import { findBridge } from '../../../src/core/piClient/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { PiGateway, type GatewayUi } from '../../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
-import { assertPromptMatches, fileEntries, waitForBridge } from '../../bridge/helpers.js';
+import { assertPromptMatches, fileEntries, waitForBridge } from '../../piExtension/helpers.js';
 
 /** No id twice, every parent before its child: nothing torn, interleaved or doubled. */
 function assertWellFormed(file: string): void {

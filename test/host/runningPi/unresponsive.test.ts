@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { findBridge } from '../../../src/core/bridge/discovery.js';
+import { findBridge } from '../../../src/core/piClient/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { BridgeRegistry } from '../../../src/host/runningPi/bridgeRegistry.js';
@@ -14,7 +14,7 @@ import { PiGateway, type GatewayUi } from '../../../src/host/runningPi/piGateway
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import type { Loopback } from '../../support/loopbackOpenAI.js';
 import { PI_REPLY_MS, type PiEnv, type PiRpc } from '../../support/piRpc.js';
-import { procState, whileStopped, startTwoTurnPi } from '../../bridge/helpers.js';
+import { procState, whileStopped, startTwoTurnPi } from '../../piExtension/helpers.js';
 import { until } from '../../../scripts/lib/until.js';
 
 describe('the extension with a stopped pi', { skip: process.platform !== 'linux' ? 'stops pi and reads /proc' : false }, () => {

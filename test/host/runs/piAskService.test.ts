@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BridgeError } from '../../../src/core/bridge/client.js';
+import { BridgeError } from '../../../src/core/piClient/client.js';
 import { Session } from '../../../src/core/session/session.js';
 import { AskCancelledError, PiBusyError } from '../../../src/host/runs/askService.js';
 import { createAskService, type AskCore } from '../../../src/host/runs/piAskService.js';

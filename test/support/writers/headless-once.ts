@@ -3,7 +3,7 @@
 // then finds what a kill -9 during a headless summary leaves. Args: FILE BIN_DIR (with a `pi`) BRIDGE.
 import { writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { withHeadlessPi } from '../../../src/core/bridge/headless.js';
+import { withHeadlessPi } from '../../../src/core/piClient/headless.js';
 import { findPi } from '../../../src/core/platform/piProgram.js';
 import { PI_START_MS } from '../piRpc.js';
 

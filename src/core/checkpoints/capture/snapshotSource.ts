@@ -6,7 +6,7 @@
 import { underPrefix } from '../store/storeScope.js';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pidAlive } from '../../bridge/discovery.js';
+import { pidAlive } from '../../piClient/discovery.js';
 import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
 import { snapshotFromList, type ListedSnapshot } from './listedSnapshot.js';
 import type { CheckpointStore, SnapshotResult } from '../store/store.js';

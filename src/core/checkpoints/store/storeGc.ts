@@ -15,7 +15,7 @@
 import { lines, readId } from '../git/gitOutput.js';
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pidAlive } from '../../bridge/discovery.js';
+import { pidAlive } from '../../piClient/discovery.js';
 import { ensurePrivateDir } from '../../platform/privateDir.js';
 
 /** Objects younger than this are never pruned (a capture of an older pi-tree writes no markers). */

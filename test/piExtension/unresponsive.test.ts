@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
-import { checkLiveness, findBridge, scanBridges, readRecords } from '../../src/core/bridge/discovery.js';
+import { checkLiveness, findBridge, scanBridges, readRecords } from '../../src/core/piClient/discovery.js';
 import type { Loopback } from '../support/loopbackOpenAI.js';
 import type { PiEnv, PiRpc } from '../support/piRpc.js';
 import { fillAcceptQueue, waitForBridge, whileStopped, startTwoTurnPi } from './helpers.js';

@@ -4,7 +4,7 @@
 // before acting.
 import { existsSync } from 'node:fs';
 import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
-import { BRIDGE_COMMAND, type AskData, type BridgeRequest, type CompactData, type ForkData, type GotoData, type LabelData, type NameData, type SummaryPreviewData } from '../core/bridge/protocol.js';
+import { BRIDGE_COMMAND, type AskData, type BridgeRequest, type CompactData, type ForkData, type GotoData, type LabelData, type NameData, type SummaryPreviewData } from '../core/piClient/protocol.js';
 import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { BridgeFailure } from './server.js';
 import { codeUndo, restoreCode } from './codeOps.js';

@@ -1,4 +1,4 @@
-// Discovery without pi: records written by hand beside a real bridge socket server (src/bridge/server.ts),
+// Discovery without pi: records written by hand beside a real bridge socket server (src/piExtension/server.ts),
 // dead pids from real exited processes, leftover sockets from a killed listener, a listener that never
 // accepts (its event loop blocked).
 import assert from 'node:assert/strict';
@@ -6,13 +6,13 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BridgeClient } from '../../../src/core/bridge/client.js';
-import { checkLiveness, findBridge, scanBridges, readRecords } from '../../../src/core/bridge/discovery.js';
+import { BridgeClient } from '../../../src/core/piClient/client.js';
+import { checkLiveness, findBridge, scanBridges, readRecords } from '../../../src/core/piClient/discovery.js';
 import { ensurePrivateDir } from '../../../src/core/platform/privateDir.js';
-import type { BridgeRecord, StateData } from '../../../src/core/bridge/protocol.js';
-import { BridgeServer } from '../../../src/bridge/server.js';
+import type { BridgeRecord, StateData } from '../../../src/core/piClient/protocol.js';
+import { BridgeServer } from '../../../src/piExtension/server.js';
 import { tempDir } from '../../support/tmp.js';
-import { fillAcceptQueue } from '../../bridge/helpers.js';
+import { fillAcceptQueue } from '../../piExtension/helpers.js';
 
 const TOKEN = 'cd'.repeat(32);
 

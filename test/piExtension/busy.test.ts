@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
-import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
+import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
+import type { BridgeEvent } from '../../src/core/piClient/protocol.js';
 import { completionSse, gate, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';

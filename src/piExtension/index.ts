@@ -4,7 +4,7 @@
 // discovery record (see live.ts). Nothing long-lived starts here in the factory: pi may load extensions
 // in runs that never start a session.
 import type { ExtensionAPI, ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
-import { BRIDGE_COMMAND, type BridgeRequest } from '../core/bridge/protocol.js';
+import { BRIDGE_COMMAND, type BridgeRequest } from '../core/piClient/protocol.js';
 import { LiveBridge, pendingRuns } from './live.js';
 import { mutate } from './ops.js';
 import { parseHumanCommand, USAGE } from './human.js';

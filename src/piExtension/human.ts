@@ -1,5 +1,5 @@
 // `/tree-bridge …` typed by a person in pi's TUI: the same operations as the socket offers.
-import type { BridgeOp } from '../core/bridge/protocol.js';
+import type { BridgeOp } from '../core/piClient/protocol.js';
 
 export const USAGE = `usage:
   /tree-bridge goto ID [--summary] [--replace] [--label TEXT] [-- INSTRUCTIONS]

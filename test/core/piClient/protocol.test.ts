@@ -1,8 +1,8 @@
 // The bridge's wire format on its own: request validation, record validation, line framing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineSplitter } from '../../../src/core/bridge/framing.js';
-import { parseRecord, parseRequest, type BridgeRecord } from '../../../src/core/bridge/protocol.js';
+import { LineSplitter } from '../../../src/core/piClient/framing.js';
+import { parseRecord, parseRequest, type BridgeRecord } from '../../../src/core/piClient/protocol.js';
 
 const TOKEN = 'ab'.repeat(32);
 const ok = (t: string) => t === TOKEN;

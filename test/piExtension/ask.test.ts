@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
-import type { BridgeEvent } from '../../src/core/bridge/protocol.js';
+import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
+import type { BridgeEvent } from '../../src/core/piClient/protocol.js';
 import { askFrom } from '../../src/core/runs/askFrom.js';
 import { TurnError } from '../../src/core/runs/runTurn.js';
 import type { TurnEvent } from '../../src/core/runs/turnEvents.js';

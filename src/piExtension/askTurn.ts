@@ -5,7 +5,7 @@
 // turn at a time: pi runs one run at a time, and a second ask waits for idle like every change.
 import type { AgentSettledEvent, ExtensionContext, MessageUpdateEvent, ToolExecutionEndEvent, ToolExecutionStartEvent } from '@earendil-works/pi-coding-agent';
 import { nanoid } from 'nanoid';
-import type { AbortAskData, BridgeEvent } from '../core/bridge/protocol.js';
+import type { AbortAskData, BridgeEvent } from '../core/piClient/protocol.js';
 import { BridgeFailure } from './server.js';
 
 interface Turn {

@@ -6,7 +6,7 @@ import type { ExtensionAPI, ExtensionContext } from '@earendil-works/pi-coding-a
 import { Capture } from '../core/checkpoints/index.js';
 import { readCheckpointSettings } from '../core/checkpoints/index.js';
 import { dirname } from 'node:path';
-import { agentDirOf, recordDirOf } from '../core/bridge/paths.js';
+import { agentDirOf, recordDirOf } from '../core/piClient/paths.js';
 
 const CAPTURING = Symbol.for('pi-tree.checkpoints.capturing');
 /** Session files whose capture runs in this process (shared by every loaded copy of the bridge). */

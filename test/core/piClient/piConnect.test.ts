@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectPi, connectPaths, connectStatus, disconnectPi, PiSettingsError, refreshBridgeCopy } from '../../../src/core/bridge/piConnect.js';
+import { connectPi, connectPaths, connectStatus, disconnectPi, PiSettingsError, refreshBridgeCopy } from '../../../src/core/piClient/piConnect.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { tempDir } from '../../support/tmp.js';
-import { waitForBridge } from '../../bridge/helpers.js';
+import { waitForBridge } from '../../piExtension/helpers.js';
 
 const envFor = (agentDir: string): NodeJS.ProcessEnv => ({ PI_CODING_AGENT_DIR: agentDir });
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, SessionBeforeTreeEvent, SessionShutdownEvent, SessionTreeEvent } from '@earendil-works/pi-coding-agent';
-import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/bridge/protocol.js';
+import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/piClient/protocol.js';
 import { AskTurns } from './askTurn.js';
 import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { persistLeaf } from './durableLeaf.js';

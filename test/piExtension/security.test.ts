@@ -7,8 +7,8 @@ import { chmodSync, existsSync, readdirSync, realpathSync, statSync } from 'node
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
-import type { LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
+import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
+import type { LiveBridgeInfo } from '../../src/core/piClient/discovery.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';

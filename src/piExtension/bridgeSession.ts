@@ -2,7 +2,7 @@
 // and pi's own package. Kept apart so the operations and the bridge that runs them do not import each
 // other: live.ts imports the operations, the operations import only this.
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
-import type { FileDetails } from '../core/bridge/protocol.js';
+import type { FileDetails } from '../core/piClient/protocol.js';
 import type { AskTurns } from './askTurn.js';
 
 export interface BridgeSession {

@@ -8,8 +8,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { LineSplitter } from '../core/bridge/framing.js';
-import { MAX_LINE_BYTES, parseRequest, type BridgeErrorCode, type BridgeEvent, type BridgeRequest } from '../core/bridge/protocol.js';
+import { LineSplitter } from '../core/piClient/framing.js';
+import { MAX_LINE_BYTES, parseRequest, type BridgeErrorCode, type BridgeEvent, type BridgeRequest } from '../core/piClient/protocol.js';
 
 /** An error with a protocol code, thrown by handlers and sent to the client as is. */
 export class BridgeFailure extends Error {

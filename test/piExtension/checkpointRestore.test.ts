@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BridgeClient, BridgeError } from '../../src/core/bridge/client.js';
+import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
 import { pendingJournals, planCode, sessionCode } from '../../src/core/checkpoints/index.js';
 import { journals } from '../../src/core/checkpoints/restore/restoreJournal.js';
 import { Session } from '../../src/core/session/session.js';

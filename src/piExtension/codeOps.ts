@@ -4,8 +4,8 @@
 // failed write leaves the leaf. An undo moves pi's leaf back too when the restore moved it (and pi has
 // not moved on since). The core writes and records; pi's moves are made here, in pi.
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
-import { agentDirOf } from '../core/bridge/paths.js';
-import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/bridge/protocol.js';
+import { agentDirOf } from '../core/piClient/paths.js';
+import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/piClient/protocol.js';
 import { finishPending, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/index.js';
 import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/index.js';
 import { canonicalCwd } from '../core/checkpoints/index.js';

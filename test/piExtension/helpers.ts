@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { context as contextCommand } from '../../src/cli/commands.js';
-import { findBridge, type LiveBridgeInfo } from '../../src/core/bridge/discovery.js';
+import { findBridge, type LiveBridgeInfo } from '../../src/core/piClient/discovery.js';
 import { connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';

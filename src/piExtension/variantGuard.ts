@@ -3,7 +3,7 @@
 // project's folder is blocked, with the reason pi hands the model. Registered before capture, so a
 // blocked call takes no snapshot. Nothing here throws into pi (a throwing handler makes pi skip the call).
 import type { ExtensionAPI } from '@earendil-works/pi-coding-agent';
-import { agentDirOf } from '../core/bridge/paths.js';
+import { agentDirOf } from '../core/piClient/paths.js';
 import { variantGuard, type VariantGuard } from '../core/variants/index.js';
 
 export function wireVariantGuard(pi: ExtensionAPI): void {

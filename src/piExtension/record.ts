@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { allowedEndpoints, MAX_SOCKET_PATH, recordDirOf } from '../core/bridge/paths.js';
+import { allowedEndpoints, MAX_SOCKET_PATH, recordDirOf } from '../core/piClient/paths.js';
 import { ensurePrivateDir } from '../core/platform/privateDir.js';
-import type { BridgeRecord } from '../core/bridge/protocol.js';
+import type { BridgeRecord } from '../core/piClient/protocol.js';
 
 export interface Placement {
   dir: string;
