@@ -25,13 +25,28 @@ const variantsDoor = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.tools/**', 'test-results/**', '.bench/**', '.demo/**', '.prof/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      '.tools/**',
+      'test-results/**',
+      '.bench/**',
+      '.demo/**',
+      '.prof/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       'no-empty': ['error', { allowEmptyCatch: true }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-constant-condition': ['error', { checkLoops: false }],
@@ -40,7 +55,10 @@ export default tseslint.config(
   // src/core: the bottom layer (CLI, worker threads, pi's process): nothing above it, no vscode.
   ...byDepth('src/core', [1, 2, 3], (d) => [
     { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
-    { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
+    {
+      group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'],
+      message: 'src/core is the bottom layer: it imports nothing above it.',
+    },
     piExtension(d, 'src/core is the bottom layer: the pi extension (src/piExtension) sits above it.'),
   ]),
   // src/core/variants: checkpoints only through their door.
@@ -48,14 +66,20 @@ export default tseslint.config(
     ['src/core/variants/*.ts'],
     [
       { group: ['vscode'], message: 'src/core runs without VS Code (CLI, worker threads, pi): no vscode import.' },
-      { group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/core is the bottom layer: it imports nothing above it.' },
+      {
+        group: ['**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'],
+        message: 'src/core is the bottom layer: it imports nothing above it.',
+      },
       piExtension(2, 'src/core is the bottom layer: the pi extension (src/piExtension) sits above it.'),
       { group: ['../checkpoints/**', '!../checkpoints/index.js'], message: checkpointsDoor.message },
     ],
   ),
   // src/piExtension: the extension pi loads (its own process): the core and pi's package, never VS Code, the host or the CLI.
   ...byDepth('src/piExtension', [1], () => [
-    { group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'src/piExtension runs inside pi: it imports only src/core, the protocol and pi.' },
+    {
+      group: ['vscode', '**/host/**', '**/webview/**', '**/cli', '**/cli/**', '**/cli.js'],
+      message: 'src/piExtension runs inside pi: it imports only src/core, the protocol and pi.',
+    },
     checkpointsDoor,
     variantsDoor,
   ]),
@@ -66,29 +90,60 @@ export default tseslint.config(
     checkpointsDoor,
     variantsDoor,
   ]),
-  layer(['src/cli.ts'], [{ group: ['vscode', './host/**', './webview/**', './piExtension/**'], message: 'The CLI runs without VS Code: it imports src/core.' }]),
+  layer(
+    ['src/cli.ts'],
+    [
+      {
+        group: ['vscode', './host/**', './webview/**', './piExtension/**'],
+        message: 'The CLI runs without VS Code: it imports src/core.',
+      },
+    ],
+  ),
   // The host: the core and the protocol; the webview is a separate program and the pi extension another process.
   ...byDepth('src/host', [1, 2, 3], (d) => [
-    { group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'], message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.' },
+    {
+      group: ['**/webview/**', '**/cli', '**/cli/**', '**/cli.js'],
+      message: 'The host imports src/core and the protocol; the webview and the CLI are separate programs.',
+    },
     piExtension(d, 'The pi extension (src/piExtension) runs in pi: the host reaches it through src/core/piClient.'),
     checkpointsDoor,
     variantsDoor,
   ]),
   layer(
-    ['src/protocol.ts', 'src/packedNodes.ts', 'src/protocolValidation.ts', 'src/compareProtocol.ts', 'src/shared/**/*.ts'],
-    [{ group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'], message: 'The protocol and shared modules are pure: the webview imports them.' }],
+    [
+      'src/protocol.ts',
+      'src/packedNodes.ts',
+      'src/protocolValidation.ts',
+      'src/compareProtocol.ts',
+      'src/shared/**/*.ts',
+    ],
+    [
+      {
+        group: ['node:*', 'vscode', '**/core/**', '**/host/**', '**/webview/**'],
+        message: 'The protocol and shared modules are pure: the webview imports them.',
+      },
+    ],
   ),
   layer(
     ['webview/**/*.ts'],
     [
       {
         group: ['node:*', 'vscode', '**/src/core/**', '**/src/host/**', '**/src/cli*', '**/src/piExtension/**'],
-        message: 'The webview depends only on src/protocol.ts (with src/packedNodes.ts) and src/shared/ (it is untrusted and runs in a browser).',
+        message:
+          'The webview depends only on src/protocol.ts (with src/packedNodes.ts) and src/shared/ (it is untrusted and runs in a browser).',
       },
     ],
   ),
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs', 'test/**/*.mjs'],
+    files: [
+      'test/**/*.ts',
+      'bench/**/*.ts',
+      'scripts/**/*.ts',
+      'scripts/**/*.mjs',
+      'bench/**/*.mjs',
+      'bench/**/*.cjs',
+      'test/**/*.mjs',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {

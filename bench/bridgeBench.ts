@@ -59,7 +59,11 @@ async function moves(pe: PiEnv, file: string, targets: string[]): Promise<void> 
     }
     client.close();
 
-    const gateway = new PiGateway({ find: (f) => findBridge(f, { env: pe.env }), ui: { askWait: async () => false, waiting: (_m, work) => work }, log: () => {} });
+    const gateway = new PiGateway({
+      find: (f) => findBridge(f, { env: pe.env }),
+      ui: { askWait: async () => false, waiting: (_m, work) => work },
+      log: () => {},
+    });
     const session = await Session.open(file);
     const actions = new SessionActions(session, file, {
       repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }),
@@ -101,7 +105,10 @@ async function kills(pe: PiEnv, file: string): Promise<void> {
     pi.child.kill('SIGKILL');
     // findBridge on a dead pi's record says "no pi" and removes the record (and its socket).
     // (a pi being killed may take a probe's connection and not answer it: unresponsive, looked at again)
-    const gone = async () => (await findBridge(file, { env: pe.env }).catch((e: unknown) => ((e as { code?: string }).code === 'unresponsive' ? 'unresponsive' : Promise.reject(e)))) === undefined;
+    const gone = async () =>
+      (await findBridge(file, { env: pe.env }).catch((e: unknown) =>
+        (e as { code?: string }).code === 'unresponsive' ? 'unresponsive' : Promise.reject(e),
+      )) === undefined;
     await until(gone, 10_000, 'the killed pi found stale', 5);
     stale.push(performance.now() - t0);
     told.push((await closed) - t0);
@@ -118,7 +125,12 @@ async function kills(pe: PiEnv, file: string): Promise<void> {
       await until(() => live.state?.pid === pi.pid, 60_000, 'the tree connected to pi');
       const t0 = performance.now();
       pi.child.kill('SIGKILL');
-      await until(() => live.state === undefined && registry.get(file) === undefined, 10_000, 'the tree in file mode and the registry without the killed pi', 5);
+      await until(
+        () => live.state === undefined && registry.get(file) === undefined,
+        10_000,
+        'the tree in file mode and the registry without the killed pi',
+        5,
+      );
       fileMode.push(performance.now() - t0);
       live.dispose();
       await pi.exited;

@@ -38,7 +38,10 @@ export function project(files: number): GeneratedProject {
   const dir = join(DIR, `project-${files}`);
   const stamp = join(DIR, `project-${files}.json`);
   if (existsSync(stamp)) {
-    const s = JSON.parse(readFileSync(stamp, 'utf8')) as { v: number; p: Omit<GeneratedProject, 'binary'> & { binary: string[] } };
+    const s = JSON.parse(readFileSync(stamp, 'utf8')) as {
+      v: number;
+      p: Omit<GeneratedProject, 'binary'> & { binary: string[] };
+    };
     if (s.v === PROJECT_VERSION) {
       // A run stopped half-way may have left files deleted: they come back (with other bytes).
       const missing = s.p.files.filter((f) => !existsSync(join(dir, f)));
@@ -128,8 +131,11 @@ function editFile(abs: string, binary: boolean, rand: () => number, tag: string)
     for (let i = 0; i < 16; i++) next[Math.floor(rand() * next.length)] = Math.floor(rand() * 256);
   } else {
     const lines = old.toString('utf8').split('\n');
-    lines[Math.floor(rand() * lines.length)] = `  const ${tag.replace(/\W/g, '_')} = compute(${Math.floor(rand() * 1e6)});`;
-    next = Buffer.from(`${lines.join('\n')}export function ${tag.replace(/\W/g, '_')}Step(x: number): number {\n  return x * ${Math.floor(rand() * 100)};\n}\n`);
+    lines[Math.floor(rand() * lines.length)] =
+      `  const ${tag.replace(/\W/g, '_')} = compute(${Math.floor(rand() * 1e6)});`;
+    next = Buffer.from(
+      `${lines.join('\n')}export function ${tag.replace(/\W/g, '_')}Step(x: number): number {\n  return x * ${Math.floor(rand() * 100)};\n}\n`,
+    );
   }
   writeFileSync(abs, next);
   return next;
@@ -149,7 +155,14 @@ interface TurnTimes {
 }
 
 /** One turn through Capture as pi runs it, then the same change committed to the plain repo. */
-async function turn(capture: Capture, p: GeneratedProject, plain: PlainRepo, rand: () => number, k: number, changed?: Buffer[]): Promise<TurnTimes> {
+async function turn(
+  capture: Capture,
+  p: GeneratedProject,
+  plain: PlainRepo,
+  rand: () => number,
+  k: number,
+  changed?: Buffer[],
+): Promise<TurnTimes> {
   const picks = new Set<string>();
   while (picks.size < 5) picks.add(p.files[3 + Math.floor(rand() * (p.files.length - 3))]);
   const paths = [...picks];
@@ -186,13 +199,17 @@ function objectFiles(gitDir: string): Map<string, number> {
   const objects = join(gitDir, 'objects');
   for (const d of readdirSync(objects)) {
     if (d.length !== 2 && d !== 'pack') continue;
-    for (const f of readdirSync(join(objects, d))) if (d !== 'pack' || f.endsWith('.pack')) out.set(`${d}/${f}`, statSync(join(objects, d, f)).size);
+    for (const f of readdirSync(join(objects, d)))
+      if (d !== 'pack' || f.endsWith('.pack')) out.set(`${d}/${f}`, statSync(join(objects, d, f)).size);
   }
   return out;
 }
 
 /** What `after` has that `before` had not: loose objects and packs, and their bytes. */
-function newObjectFiles(before: Map<string, number>, after: Map<string, number>): { loose: number; packs: number; bytes: number } {
+function newObjectFiles(
+  before: Map<string, number>,
+  after: Map<string, number>,
+): { loose: number; packs: number; bytes: number } {
   let loose = 0;
   let packs = 0;
   let bytes = 0;
@@ -216,7 +233,14 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
 
   // The first snapshot: the store made, every file hashed and written (in pi: in the background at session start).
   let l0 = loadNow();
-  const capture = new Capture({ agentDir, cwd: p.dir, sessionId: `bench-${files}`, settings: DEFAULT_SETTINGS, notify: log, timeoutMs: TIMEOUT_MS });
+  const capture = new Capture({
+    agentDir,
+    cwd: p.dir,
+    sessionId: `bench-${files}`,
+    settings: DEFAULT_SETTINGS,
+    notify: log,
+    timeoutMs: TIMEOUT_MS,
+  });
   const c0 = cpuMs();
   const t0 = performance.now();
   capture.start(null);
@@ -275,7 +299,22 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
     pass: met,
   });
   log(`turns ${size}: ${rows[rows.length - 1].result} | ${rows[rows.length - 1].floor}`);
-  if (growth) await growthRow({ store, files, turns, size, projectBytes, duBaseline, baselineStore, plainDir, plainBefore, plainFilesBefore, changed, l0, l1 });
+  if (growth)
+    await growthRow({
+      store,
+      files,
+      turns,
+      size,
+      projectBytes,
+      duBaseline,
+      baselineStore,
+      plainDir,
+      plainBefore,
+      plainFilesBefore,
+      changed,
+      l0,
+      l1,
+    });
   await capture.close();
   await walkTurns(p, agentDir, files, Math.min(turns, 20), size, plain, rand);
   if (watching) await listedGitTurns(p, agentDir, files, Math.min(turns, 20), size, plain, rand, median(after));
@@ -283,8 +322,24 @@ async function snapshots(files: number, turns: number, growth: boolean): Promise
 }
 
 /** The same turns with the watcher off: git walks the whole folder for each snapshot (what the watcher saves). */
-async function walkTurns(p: GeneratedProject, agentDir: string, files: number, turns: number, size: string, plain: PlainRepo, rand: () => number): Promise<void> {
-  const capture = new Capture({ agentDir, cwd: p.dir, sessionId: `bench-${files}-walk`, settings: DEFAULT_SETTINGS, notify: log, timeoutMs: TIMEOUT_MS, watch: false });
+async function walkTurns(
+  p: GeneratedProject,
+  agentDir: string,
+  files: number,
+  turns: number,
+  size: string,
+  plain: PlainRepo,
+  rand: () => number,
+): Promise<void> {
+  const capture = new Capture({
+    agentDir,
+    cwd: p.dir,
+    sessionId: `bench-${files}-walk`,
+    settings: DEFAULT_SETTINGS,
+    notify: log,
+    timeoutMs: TIMEOUT_MS,
+    watch: false,
+  });
   capture.start(null);
   await capture.flush();
   for (let k = 0; k < 3; k++) await turn(capture, p, plain, rand, -100 - k);
@@ -307,8 +362,25 @@ async function walkTurns(p: GeneratedProject, agentDir: string, files: number, t
  * The same turns with the watcher's list given to git instead of the in-process writer: whether that
  * writer (a second way to write the store, git/looseObjects.ts) earns its place.
  */
-async function listedGitTurns(p: GeneratedProject, agentDir: string, files: number, turns: number, size: string, plain: PlainRepo, rand: () => number, inProcessAfter: number): Promise<void> {
-  const capture = new Capture({ agentDir, cwd: p.dir, sessionId: `bench-${files}-listed-git`, settings: DEFAULT_SETTINGS, notify: log, timeoutMs: TIMEOUT_MS, inProcess: false });
+async function listedGitTurns(
+  p: GeneratedProject,
+  agentDir: string,
+  files: number,
+  turns: number,
+  size: string,
+  plain: PlainRepo,
+  rand: () => number,
+  inProcessAfter: number,
+): Promise<void> {
+  const capture = new Capture({
+    agentDir,
+    cwd: p.dir,
+    sessionId: `bench-${files}-listed-git`,
+    settings: DEFAULT_SETTINGS,
+    notify: log,
+    timeoutMs: TIMEOUT_MS,
+    inProcess: false,
+  });
   capture.start(null);
   await capture.flush();
   if (!(await capture.watchArmed())) return;
@@ -377,7 +449,21 @@ interface GrowthInput {
 
 /** The store's growth over the timed turns, against what plain git wrote for them. */
 async function growthRow(g: GrowthInput): Promise<void> {
-  const { store, files, turns, size, projectBytes, duBaseline, baselineStore, plainDir, plainBefore, plainFilesBefore, changed, l0, l1 } = g;
+  const {
+    store,
+    files,
+    turns,
+    size,
+    projectBytes,
+    duBaseline,
+    baselineStore,
+    plainDir,
+    plainBefore,
+    plainFilesBefore,
+    changed,
+    l0,
+    l1,
+  } = g;
   {
     const duAfter = du(store.where.root);
     const sizeAfter = await store.sizeBytes();
@@ -456,7 +542,11 @@ async function restoreBench(files: number, changes: number, runs: number): Promi
       const A = plain.run('rev-parse', 'HEAD').out;
 
       const sim = new SimPi(p.dir, agentDir, { sessionDir, timeoutMs: TIMEOUT_MS });
-      const t1 = await sim.turn('a small one', [{ name: 'write', args: { path: 'README.md', content: readFileSync(join(p.dir, 'README.md'), 'utf8') } }], () => {});
+      const t1 = await sim.turn(
+        'a small one',
+        [{ name: 'write', args: { path: 'README.md', content: readFileSync(join(p.dir, 'README.md'), 'utf8') } }],
+        () => {},
+      );
       const effects = () => {
         for (const f of edited) editFile(join(p.dir, f), p.binary.has(f), prng(run * 1_000_003 + f.length), `r${run}`);
         for (const f of deleted) unlinkSync(join(p.dir, f));
@@ -480,7 +570,8 @@ async function restoreBench(files: number, changes: number, runs: number): Promi
       const tc = performance.now();
       cpu.push(cpuMs() - c0);
       planned = pl.items.length;
-      if (pl.items.some((i) => i.action === 'conflict' || i.action === 'unrestorable')) throw new Error('the restore plan has conflicts');
+      if (pl.items.some((i) => i.action === 'conflict' || i.action === 'unrestorable'))
+        throw new Error('the restore plan has conflicts');
       if (!sameState(s0, stateOf(p.dir, all))) throw new Error('pi-tree did not restore the files');
       plan.push(tb - ta);
       write.push(tc - tb);
@@ -499,12 +590,15 @@ async function restoreBench(files: number, changes: number, runs: number): Promi
       // the project as it was, whatever happened
       for (const [f, bytes] of saved) {
         if (bytes) {
-          if (!existsSync(join(p.dir, f)) || !readFileSync(join(p.dir, f)).equals(bytes)) writeFileSync(join(p.dir, f), bytes);
+          if (!existsSync(join(p.dir, f)) || !readFileSync(join(p.dir, f)).equals(bytes))
+            writeFileSync(join(p.dir, f), bytes);
         } else rmSync(join(p.dir, f), { force: true });
       }
       rmSync(join(p.dir, 'src', 'generated'), { recursive: true, force: true });
     }
-    log(`restore run ${run + 1}: plan ${fmt(plan.at(-1)!)} ms, write ${fmt(write.at(-1)!)} ms; git checkout ${fmt(plainCheckout.at(-1)!)} ms, read-tree -u ${fmt(plainReadTree.at(-1)!)} ms`);
+    log(
+      `restore run ${run + 1}: plan ${fmt(plan.at(-1)!)} ms, write ${fmt(write.at(-1)!)} ms; git checkout ${fmt(plainCheckout.at(-1)!)} ms, read-tree -u ${fmt(plainReadTree.at(-1)!)} ms`,
+    );
   }
   rows.push({
     what: `checkpoints: restore of ${fmt(changes)} changed files, ${fmt(files / 1000)}k files`,
@@ -521,6 +615,9 @@ export async function checkpointsBench(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   const sizes = (process.env.BENCH_CP_SIZES ?? '10000,100000').split(',').map(Number);
   const parts = (process.env.BENCH_CP_PARTS ?? 'snapshots,restore').split(',');
-  if (parts.includes('snapshots')) for (const n of sizes) await snapshots(n, Number(process.env.BENCH_CP_TURNS ?? (n >= 100_000 ? 20 : 100)), n < 100_000);
-  if (parts.includes('restore')) await restoreBench(sizes[0], Number(process.env.BENCH_CP_RESTORE ?? 1000), Math.min(RUNS, 5));
+  if (parts.includes('snapshots'))
+    for (const n of sizes)
+      await snapshots(n, Number(process.env.BENCH_CP_TURNS ?? (n >= 100_000 ? 20 : 100)), n < 100_000);
+  if (parts.includes('restore'))
+    await restoreBench(sizes[0], Number(process.env.BENCH_CP_RESTORE ?? 1000), Math.min(RUNS, 5));
 }

@@ -7,7 +7,12 @@ import { CLI, fmt, log, measure, median, mmm, ROOT, rows, RUNS, vsFloor, WORK, t
 const size = (file: string) => `${fmt(statSync(file).size / 1e6)} MB`;
 
 /** pi-tree `context --json` vs pi's open + buildSessionContext, whole processes, RUNS alternated pairs. */
-export async function openContext(label: string, file: string, fresh: boolean, target: { speed: number; rss: number }): Promise<void> {
+export async function openContext(
+  label: string,
+  file: string,
+  fresh: boolean,
+  target: { speed: number; rss: number },
+): Promise<void> {
   const ours: Run[] = [];
   const pis: Run[] = [];
   const copy = (tag: string) => {

@@ -43,7 +43,9 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
   let failure: unknown;
   try {
     await vs.context.addInitScript(PROBE);
-    const trace = process.env.BENCH_CLICK_TRACE ? join(ROOT, '.bench', 'click', `trace-${entries}-${run}.json`) : undefined;
+    const trace = process.env.BENCH_CLICK_TRACE
+      ? join(ROOT, '.bench', 'click', `trace-${entries}-${run}.json`)
+      : undefined;
     const { sample, frame } = await clickToFirstNode(vs, s.name, trace);
     sample.host = hostTimings(vs.outputChannel());
     (results.open[entries] ??= { bytes: s.bytes, samples: [] }).samples.push({ ...sample, load });
@@ -53,13 +55,17 @@ async function sample(entries: number, run: number, results: ClickResults): Prom
     if (entries === Math.max(...SIZES)) {
       const steps: StepSample[] = await keyboardSteps(vs, frame, STEPS);
       results.steps.push(...steps.map((x) => ({ ...x, entries })));
-      log(`${entries}: ↑ → selection painted ${steps.map((x) => `${x.ms} (key in ${x.inputMs}, DOM ${x.domMs})`).join(', ')} ms`);
+      log(
+        `${entries}: ↑ → selection painted ${steps.map((x) => `${x.ms} (key in ${x.inputMs}, DOM ${x.domMs})`).join(', ')} ms`,
+      );
       const failed: string[] = [];
       const mv: MoveSample[] = await moves(vs, frame, MOVES, failed);
       results.moveFailures.push(...failed);
       if (failed.length) log(`${entries}: ${failed.length} move(s) could not be run: ${failed.join(' | ')}`);
       results.moves.push(...mv.map((x) => ({ ...x, entries })));
-      log(`${entries}: move → leaf painted ${mv.map((x) => `${x.ms} (click in ${x.inputMs}, leafMoved ${x.leafMovedMs}, handled ${x.handledMs}, DOM ${x.domMs})`).join(', ')} ms`);
+      log(
+        `${entries}: move → leaf painted ${mv.map((x) => `${x.ms} (click in ${x.inputMs}, leafMoved ${x.leafMovedMs}, handled ${x.handledMs}, DOM ${x.domMs})`).join(', ')} ms`,
+      );
     }
     // Again in the same window: the webview's service worker, the JIT and the page cache are warm.
     await closeTree(vs);
@@ -94,7 +100,11 @@ async function main(): Promise<void> {
   const results: ClickResults = { open: {}, again: {}, newWindow: {}, steps: [], moves: [], moveFailures: [] };
   for (let run = 0; run < RUNS; run++) for (const n of SIZES) await sample(n, run, results);
   const cpu = cpus();
-  const section = report(results, { date: new Date().toISOString().slice(0, 10), machine: `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}`, runs: RUNS });
+  const section = report(results, {
+    date: new Date().toISOString().slice(0, 10),
+    machine: `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}`,
+    runs: RUNS,
+  });
   const file = join(ROOT, 'BENCHMARKS.md');
   if (!process.env.BENCH_CLICK_EXTENSION) {
     writeFileSync(file, withClickSection(readFileSync(file, 'utf8'), section));

@@ -22,7 +22,11 @@ const median = (a: number[]) => {
 };
 
 /** What ComparePanel.sendFirstScreen does, timed; returns the message it would post. */
-async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: number; json: string; sides: [number, number] }> {
+async function firstScreen(
+  s: Session,
+  a: string,
+  b: string,
+): Promise<{ ms: number; json: string; sides: [number, number] }> {
   const t0 = performance.now();
   const p = await prepareCompare(s, a, s, b);
   const split = p.split;
@@ -34,7 +38,13 @@ async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: numb
   const vb = await turnViews(s, split.b, tb, tb.indexOf(pick('b')[0]!), tb.indexOf(pick('b')[0]!) + pick('b').length);
   const anc = split.ancestorId ? s.index.get(split.ancestorId)! : undefined;
   const [ae] = anc ? await s.load([anc]) : [undefined];
-  const side = (id: string, n: number) => ({ title: 'bench', fileName: 'bench.jsonl', nodeId: id, nodeText: '', entries: n });
+  const side = (id: string, n: number) => ({
+    title: 'bench',
+    fileName: 'bench.jsonl',
+    nodeId: id,
+    nodeText: '',
+    entries: n,
+  });
   const msg: CompareHostMessage = {
     type: 'compareView',
     view: {
@@ -43,7 +53,11 @@ async function firstScreen(s: Session, a: string, b: string): Promise<{ ms: numb
       b: side(b, split.b.length),
       rows: p.rows.length,
     },
-    rows: rows.map((r, k) => ({ index: k, ...(r.a ? { a: va[pick('a').indexOf(r.a)] } : {}), ...(r.b ? { b: vb[pick('b').indexOf(r.b)] } : {}) })),
+    rows: rows.map((r, k) => ({
+      index: k,
+      ...(r.a ? { a: va[pick('a').indexOf(r.a)] } : {}),
+      ...(r.b ? { b: vb[pick('b').indexOf(r.b)] } : {}),
+    })),
   };
   const json = JSON.stringify(msg); // VS Code serializes what postMessage sends on this thread
   return { ms: performance.now() - t0, json, sides: [split.a.length, split.b.length] };

@@ -23,7 +23,11 @@ async function oldLabels(s: Session): Promise<MessageLabel[]> {
   return users
     .map((r, i) => ({ r, e: entries[i] }))
     .filter((x) => x.e)
-    .map(({ r, e }) => ({ label: oneLine(fullText(messageOf(e!)?.content), 100), description: new Date(r.time).toLocaleString(), id: r.id }))
+    .map(({ r, e }) => ({
+      label: oneLine(fullText(messageOf(e!)?.content), 100),
+      description: new Date(r.time).toLocaleString(),
+      id: r.id,
+    }))
     .filter((x) => x.label.trim())
     .reverse();
 }

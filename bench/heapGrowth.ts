@@ -10,7 +10,10 @@ const used = (): number => {
  * samples); stop(gc) gives its growth at the peak and, after `gc` (--expose-gc's, so that only what is
  * still held counts), at the end, in MB.
  */
-export function heapGrowth(everyMs: number): { sample(): void; stop(gc: () => void): { peakMb: number; afterMb: number } } {
+export function heapGrowth(everyMs: number): {
+  sample(): void;
+  stop(gc: () => void): { peakMb: number; afterMb: number };
+} {
   const at0 = used();
   let peak = at0;
   const sample = () => {

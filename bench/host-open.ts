@@ -60,14 +60,21 @@ async function main(file: string, dump: string | undefined): Promise<void> {
   const fd = dump ? openSync(dump, 'w') : -1;
   const count = s.index.size;
   const first = await early;
-  if (dump && first) writeFileSync(`${dump}.firstScreen`, `${JSON.stringify({ type: 'firstScreen', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`);
+  if (dump && first)
+    writeFileSync(
+      `${dump}.firstScreen`,
+      `${JSON.stringify({ type: 'firstScreen', rev: 1, meta: meta(s), leafId: first.p.leafId, nodes: first.p.nodes })}\n`,
+    );
   let rev = 2;
   await useRun(run, { count, leafId: s.leafId }, (part, from) => {
     nodes += part.count;
     bytes += part.packed.byteLength;
     if (fd < 0) return;
     const packed64 = Buffer.from(part.packed.buffer, part.packed.byteOffset, part.packed.byteLength).toString('base64');
-    const msg = from === 0 ? { type: 'snapshot', rev, meta: meta(s), leafId: s.leafId, packed64, total: count } : { type: 'snapshotPart', rev, packed64 };
+    const msg =
+      from === 0
+        ? { type: 'snapshot', rev, meta: meta(s), leafId: s.leafId, packed64, total: count }
+        : { type: 'snapshotPart', rev, packed64 };
     writeSync(fd, `${JSON.stringify(msg)}\n`);
   });
   rev++;

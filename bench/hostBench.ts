@@ -29,7 +29,14 @@ interface HostOpen {
 export function hostOpenRuns(file: string, runs: number, dump?: string): HostOpen[] {
   const out: HostOpen[] = [];
   for (let i = 0; i < runs; i++) {
-    const args = ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', 'host-open.ts'), file, ...(dump && i === runs - 1 ? [dump] : [])];
+    const args = [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(ROOT, 'bench', 'host-open.ts'),
+      file,
+      ...(dump && i === runs - 1 ? [dump] : []),
+    ];
     const r = spawnSync(NODE, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`host-open failed: ${r.stderr.slice(-500)}`);
     out.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as HostOpen);
@@ -38,7 +45,13 @@ export function hostOpenRuns(file: string, runs: number, dump?: string): HostOpe
 }
 
 /** The host's side of opening `file` in the tree panel: rows for its time, heap and event-loop block. */
-export function hostOpen(label: string, file: string, runs: number, targets: { readyMs?: number; heapMb?: number }, dump?: string): HostOpen[] {
+export function hostOpen(
+  label: string,
+  file: string,
+  runs: number,
+  targets: { readyMs?: number; heapMb?: number },
+  dump?: string,
+): HostOpen[] {
   const rs = hostOpenRuns(file, runs, dump);
   const block = rs.map((r) => r.maxBlockMs);
   const chunk = rs.map((r) => r.maxChunkCpuMs);
@@ -142,8 +155,18 @@ export async function sidebar() {
     for (let i = 0; i < N; i++) {
       // most sessions are short, a few long
       const entries = i % 200 === 0 ? 3000 : 15 + ((i * 37) % 120);
-      const g = generateSession({ seed: 1000 + i, entries, cwd, branchRate: 0.02, outputWords: 40, start: Date.UTC(2026, 9, 1) + i * 600_000 });
-      writeFileSync(join(dir, `2026-10-01T00-00-00-${String(i).padStart(5, '0')}Z_${g.header.id as string}.jsonl`), g.text);
+      const g = generateSession({
+        seed: 1000 + i,
+        entries,
+        cwd,
+        branchRate: 0.02,
+        outputWords: 40,
+        start: Date.UTC(2026, 9, 1) + i * 600_000,
+      });
+      writeFileSync(
+        join(dir, `2026-10-01T00-00-00-${String(i).padStart(5, '0')}Z_${g.header.id as string}.jsonl`),
+        g.text,
+      );
     }
   }
   const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);

@@ -24,9 +24,11 @@ export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-export const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+export const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 /** "min / **median** / max unit" of a series. */
-export const mmm = (xs: number[], d = 0, unit = 'ms') => `${fmt(Math.min(...xs), d)} / **${fmt(median(xs), d)}** / ${fmt(Math.max(...xs), d)} ${unit}`;
+export const mmm = (xs: number[], d = 0, unit = 'ms') =>
+  `${fmt(Math.min(...xs), d)} / **${fmt(median(xs), d)}** / ${fmt(Math.max(...xs), d)} ${unit}`;
 export const log = (s: string) => process.stderr.write(`${s}\n`);
 
 export interface Run {
@@ -41,7 +43,11 @@ export interface Run {
 export function measure(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const p = spawn(NODE, ['-r', join(ROOT, 'bench', 'rss.cjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT, env });
+    const p = spawn(NODE, ['-r', join(ROOT, 'bench', 'rss.cjs'), ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: ROOT,
+      env,
+    });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('exit', (code) => {

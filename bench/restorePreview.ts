@@ -27,7 +27,12 @@ const WHY =
   ". Not met: pi-tree's part is ~30 ms (the click to VS Code's command, page and host clocks); the rest is VS Code's multi-file diff editor. Once its documents are loaded it draws the diff editors in view (5 at 1400×900) in one go, ~0.45 s on this machine, the floor in a warm window. A new window first activates the files' languages (8 here) and loads their grammars and starts the diff worker: pi-tree opens the first 20 files and starts the worker while the choice is read, which takes ~1 s off a click made after reading (the preview opens with those 20 files, the rest on demand)";
 
 /** The click on the choice → the first diff line in the multi-file diff editor, in ms. */
-async function clickToFirstDiff(vs: VSCode, wv: ReturnType<VSCode['webview']>, target: string, readMs: number): Promise<number> {
+async function clickToFirstDiff(
+  vs: VSCode,
+  wv: ReturnType<VSCode['webview']>,
+  target: string,
+  readMs: number,
+): Promise<number> {
   await selectByFind(wv, 'done: a small one', target);
   await wv.locator('[role="tree"]').press('Enter');
   const row = vs.page.locator(sel.quickInput.row).filter({ hasText: 'Conversation and code' });
@@ -68,7 +73,11 @@ export async function restorePreviewBench(): Promise<void> {
         mkdirSync(sessions, { recursive: true });
         const sim = new SimPi(workspace, agentDir, { sessionDir: sessions, timeoutMs: 600_000 });
         const readme = readFileSync(join(workspace, 'README.md'), 'utf8');
-        const t1 = await sim.turn('a small one', [{ name: 'write', args: { path: 'README.md', content: readme } }], () => {});
+        const t1 = await sim.turn(
+          'a small one',
+          [{ name: 'write', args: { path: 'README.md', content: readme } }],
+          () => {},
+        );
         target = t1.answer;
         const rand = prng(run + 1);
         const edited = new Set<string>();
@@ -92,7 +101,9 @@ export async function restorePreviewBench(): Promise<void> {
       await vs.runCommand('View: Close All Editors');
       const wv2 = await openTree(vs, 'a small one');
       again[readMs].push(await clickToFirstDiff(vs, wv2, target, readMs));
-      log(`restore preview run ${run + 1}, clicked after ${readMs} ms: first ${fmt(first[readMs].at(-1)!)} ms, again ${fmt(again[readMs].at(-1)!)} ms`);
+      log(
+        `restore preview run ${run + 1}, clicked after ${readMs} ms: first ${fmt(first[readMs].at(-1)!)} ms, again ${fmt(again[readMs].at(-1)!)} ms`,
+      );
       for (const l of vs.outputChannel().split('\n')) if (l.includes('restore preview:')) log(`  host: ${l}`);
       await vs.close();
     } catch (e) {

@@ -36,10 +36,16 @@ async function main() {
       log,
     );
   const big = shape('mixed');
-  if (want('open')) for (const s of SHAPES_100K) await openContext(`open + context, 100k entries, ${s.title}`, shapeFile(WORK, s, log), false, { speed: 4, rss: 1 / 3 });
+  if (want('open'))
+    for (const s of SHAPES_100K)
+      await openContext(`open + context, 100k entries, ${s.title}`, shapeFile(WORK, s, log), false, {
+        speed: 4,
+        rss: 1 / 3,
+      });
   const fixtures = join(ROOT, 'test', 'fixtures', 'real');
   if (want('fixtures'))
-    for (const f of readdirSync(fixtures).filter((x) => x.endsWith('.jsonl'))) await openContext(`open + context, real fixture ${f}`, join(fixtures, f), true, { speed: 4, rss: 1 / 3 });
+    for (const f of readdirSync(fixtures).filter((x) => x.endsWith('.jsonl')))
+      await openContext(`open + context, real fixture ${f}`, join(fixtures, f), true, { speed: 4, rss: 1 / 3 });
   if (want('host')) hostOpen('100k entries (mixed)', big, RUNS, {});
   if (want('append')) await appendReflected(big);
   if (want('roundtrip')) await roundTrip(big);
@@ -68,7 +74,14 @@ async function main() {
     // The first paint (< 3 s) is the first screen's (its row, from webviewTail); the whole tree follows.
     const host = hostOpen('1M entries', file, RUNS_1M, { heapMb: 300 }, dump);
     const firstScreens = host.map((h) => h.firstScreenMs).filter((x): x is number => x !== undefined);
-    webviewTail('1M', dump, median(host.map((h) => h.readyMs)), 24, 3000, firstScreens.length ? median(firstScreens) : undefined);
+    webviewTail(
+      '1M',
+      dump,
+      median(host.map((h) => h.readyMs)),
+      24,
+      3000,
+      firstScreens.length ? median(firstScreens) : undefined,
+    );
   }
   const minutes = (performance.now() - started) / 60000;
   const load = `load average ${fmt(load0, 1)} at the start, ${fmt(loadavg()[0], 1)} at the end`;
@@ -76,7 +89,10 @@ async function main() {
   if (ONLY) {
     // A partial run (while profiling) leaves BENCHMARKS.md alone; with BENCH_WRITE=1 it replaces its own
     // rows there, each marked with the day and load of this run.
-    for (const r of rows) process.stdout.write(`${r.what}: ${r.result} ${r.floor ?? ''} ${r.pass === undefined ? '' : r.pass ? 'met' : 'NOT MET'}\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `${r.what}: ${r.result} ${r.floor ?? ''} ${r.pass === undefined ? '' : r.pass ? 'met' : 'NOT MET'}\n`,
+      );
     if (process.env.BENCH_WRITE === '1') {
       const when = `${new Date().toISOString().slice(0, 10)}, ${load}`;
       writeFileSync(
@@ -89,7 +105,11 @@ async function main() {
     }
     return;
   }
-  const table = ['| what | how | target | result: min / **median** / max | vs the floor | |', '| --- | --- | --- | --- | --- | --- |', ...rows.map(rowLine)].join('\n');
+  const table = [
+    '| what | how | target | result: min / **median** / max | vs the floor | |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map(rowLine),
+  ].join('\n');
   const cpu = cpus();
   const base = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; ${load}; ${fmt(minutes, 1)} minutes). Ratios are same-run comparisons; wall times, unless CPU time is named. The floor is a process that reads the file and counts its newlines.\n\nOn a shared machine the wall times grow with the load (the floor's own time shows by how much); the ratios against pi (pairs run back to back) and the CPU times are the figures that hold from run to run. A ❌ is a goal not met in this run.\n\n${table}\n`;
   const old = readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8');

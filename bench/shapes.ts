@@ -15,18 +15,62 @@ const base = { labels: 40, systemMessage: true } satisfies Partial<GenerateOptio
 
 /** The 100k-entry shapes of #16, plus the mixed session the first benchmarks used. */
 export const SHAPES_100K: Shape[] = [
-  { key: 'small', title: 'many small messages', opts: { ...base, seed: 101, entries: 100_000, branchRate: 0.03, compactions: 10, largeOutputRate: 0, outputWords: 30 } },
-  { key: 'tools', title: 'big tool outputs', opts: { ...base, seed: 102, entries: 100_000, branchRate: 0.03, compactions: 4, largeOutputRate: 0.06 } },
-  { key: 'compactions', title: 'deep compaction history (1000 compactions)', opts: { ...base, seed: 103, entries: 100_000, branchRate: 0.03, compactions: 1000, largeOutputRate: 0.005 } },
-  { key: 'branchy', title: 'very branchy (a jump back every other turn)', opts: { ...base, seed: 104, entries: 100_000, branchRate: 0.5, compactions: 4, largeOutputRate: 0.005 } },
-  { key: 'mixed', title: 'mixed (the first benchmark session)', opts: { seed: 100, entries: 100_000, branchRate: 0.03, compactions: 4, labels: 40, largeOutputRate: 0.02, systemMessage: true } },
+  {
+    key: 'small',
+    title: 'many small messages',
+    opts: {
+      ...base,
+      seed: 101,
+      entries: 100_000,
+      branchRate: 0.03,
+      compactions: 10,
+      largeOutputRate: 0,
+      outputWords: 30,
+    },
+  },
+  {
+    key: 'tools',
+    title: 'big tool outputs',
+    opts: { ...base, seed: 102, entries: 100_000, branchRate: 0.03, compactions: 4, largeOutputRate: 0.06 },
+  },
+  {
+    key: 'compactions',
+    title: 'deep compaction history (1000 compactions)',
+    opts: { ...base, seed: 103, entries: 100_000, branchRate: 0.03, compactions: 1000, largeOutputRate: 0.005 },
+  },
+  {
+    key: 'branchy',
+    title: 'very branchy (a jump back every other turn)',
+    opts: { ...base, seed: 104, entries: 100_000, branchRate: 0.5, compactions: 4, largeOutputRate: 0.005 },
+  },
+  {
+    key: 'mixed',
+    title: 'mixed (the first benchmark session)',
+    opts: {
+      seed: 100,
+      entries: 100_000,
+      branchRate: 0.03,
+      compactions: 4,
+      labels: 40,
+      largeOutputRate: 0.02,
+      systemMessage: true,
+    },
+  },
 ];
 
 /** A million entries of small messages (~500 MB), mostly one line of work with a jump back every few hundred turns: pi's /tree text indents at every branch point, so the deeply branched shapes are measured at 100k. */
 export const SHAPE_1M: Shape = {
   key: 'small-1m',
   title: '1M entries, many small messages',
-  opts: { ...base, seed: 111, entries: 1_000_000, branchRate: 0.002, compactions: 100, largeOutputRate: 0, outputWords: 16 },
+  opts: {
+    ...base,
+    seed: 111,
+    entries: 1_000_000,
+    branchRate: 0.002,
+    compactions: 100,
+    largeOutputRate: 0,
+    outputWords: 16,
+  },
 };
 
 /** The file of `shape` under `dir`, written first if it is missing. */

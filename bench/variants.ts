@@ -12,7 +12,12 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { devNull, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Session } from '../src/core/session/session.js';
-import { DEFAULT_VARIANT_SETTINGS, discardVariant, makeVariant, type VariantRecord } from '../src/core/variants/index.js';
+import {
+  DEFAULT_VARIANT_SETTINGS,
+  discardVariant,
+  makeVariant,
+  type VariantRecord,
+} from '../src/core/variants/index.js';
 import { SimPi } from '../test/support/simPi.js';
 import { cpuMs, project } from './checkpoints';
 import { fmt, log, median, mmm, rows, RUNS, WORK } from './report';
@@ -32,7 +37,13 @@ function timed(cmd: string, args: string[], env?: NodeJS.ProcessEnv, cwd?: strin
 function plainCheckout(gitDir: string, tree: string, out: string): number {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-  Object.assign(env, { GIT_DIR: gitDir, GIT_WORK_TREE: out, GIT_INDEX_FILE: `${out}.index`, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull });
+  Object.assign(env, {
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: out,
+    GIT_INDEX_FILE: `${out}.index`,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: devNull,
+  });
   mkdirSync(out, { recursive: true });
   return timed('git', ['read-tree', tree], env) + timed('git', ['checkout-index', '-a'], env, out);
 }
@@ -47,7 +58,11 @@ async function folderReady(files: number, runs: number, plainTree: string): Prom
   mkdirSync(sessions, { recursive: true });
   log(`variants ${size}: the baseline snapshot…`);
   const sim = new SimPi(p.dir, agentDir, { sessionDir: sessions, timeoutMs: 600_000, watch: false });
-  const node = await sim.turn('a node', [{ name: 'write', args: { path: 'README.md', content: readFileSync(join(p.dir, 'README.md'), 'utf8') } }], () => {});
+  const node = await sim.turn(
+    'a node',
+    [{ name: 'write', args: { path: 'README.md', content: readFileSync(join(p.dir, 'README.md'), 'utf8') } }],
+    () => {},
+  );
   if (sim.capture?.off) throw new Error(sim.capture.off);
   const nodeModules = readdirSync(join(p.dir, 'node_modules'), { recursive: true }).length;
   const l0 = loadavg()[0];
@@ -65,7 +80,12 @@ async function folderReady(files: number, runs: number, plainTree: string): Prom
     const session = await Session.open(sim.file);
     const c0 = cpuMs();
     const t0 = performance.now();
-    const rec = await makeVariant({ agentDir, source: session, entryId: node.answer, settings: DEFAULT_VARIANT_SETTINGS });
+    const rec = await makeVariant({
+      agentDir,
+      source: session,
+      entryId: node.answer,
+      settings: DEFAULT_VARIANT_SETTINGS,
+    });
     total.push(performance.now() - t0);
     cpu.push(cpuMs() - c0);
     code.push(rec.code!.ms);
@@ -73,8 +93,11 @@ async function folderReady(files: number, runs: number, plainTree: string): Prom
     ready.push(rec.readyMs!);
     written = rec.code!.files;
     depsHow = `${rec.deps!.how}: ${rec.deps!.folders.map((f) => `${f.path} ${fmt(f.files)} files, ${fmt(f.bytes / 1e6, 1)} MB`).join('; ')}`;
-    if (readFileSync(join(rec.folder, 'README.md'), 'utf8') !== readFileSync(join(p.dir, 'README.md'), 'utf8')) throw new Error('the variant does not hold the code');
-    log(`variant run ${run + 1}: code ${fmt(rec.code!.ms)} ms, dependency folders ${fmt(rec.deps!.ms)} ms, ready ${fmt(rec.readyMs!)} ms, made ${fmt(total.at(-1)!)} ms`);
+    if (readFileSync(join(rec.folder, 'README.md'), 'utf8') !== readFileSync(join(p.dir, 'README.md'), 'utf8'))
+      throw new Error('the variant does not hold the code');
+    log(
+      `variant run ${run + 1}: code ${fmt(rec.code!.ms)} ms, dependency folders ${fmt(rec.deps!.ms)} ms, ready ${fmt(rec.readyMs!)} ms, made ${fmt(total.at(-1)!)} ms`,
+    );
     made.push(rec);
   }
   // The floors, in fresh folders too. Nothing is removed until every run is done: ext4 makes a file
@@ -116,7 +139,13 @@ export async function variantsBench(): Promise<void> {
     const gitDir = join(DIR, `plain-${n}.git`);
     const p = project(n);
     rmSync(gitDir, { recursive: true, force: true });
-    const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: p.dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull };
+    const env = {
+      ...process.env,
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: p.dir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: devNull,
+    };
     timed('git', ['init', '-q'], env);
     timed('git', ['add', '-A'], env);
     const tree = spawnSync('git', ['write-tree'], { env, encoding: 'utf8' }).stdout.trim();

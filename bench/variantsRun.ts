@@ -23,13 +23,24 @@ export async function variantsRunBench(): Promise<void> {
     // (one run first, not counted: pi's first start in a fresh agent dir transpiles the bridge)
     for (let run = -1; run < runs; run++) {
       const t0 = performance.now();
-      const outs = await runVariants({ agentDir: vp.pe.agentDir, sessionFile: vp.file, entryId: vp.nodeId, prompt: VARIANT_PROMPT, count: 3, jobs: 3, pi: PI_PROGRAM, bridge: BRIDGE, env: vp.pe.env })
-        .done;
+      const outs = await runVariants({
+        agentDir: vp.pe.agentDir,
+        sessionFile: vp.file,
+        entryId: vp.nodeId,
+        prompt: VARIANT_PROMPT,
+        count: 3,
+        jobs: 3,
+        pi: PI_PROGRAM,
+        bridge: BRIDGE,
+        env: vp.pe.env,
+      }).done;
       const ms = performance.now() - t0;
       const bad = outs.find((o) => o.phase !== 'done');
       if (bad) throw new Error(`variant ${bad.index} ${bad.phase}: ${bad.error}`);
       const own = Math.max(...outs.map((o) => (o.steps?.prepare ?? 0) + (o.steps?.turn ?? 0)));
-      log(`variants run ${run + 1}: ${fmt(ms)} ms, the slowest variant's folder + turn ${fmt(own)} ms, files compared ${outs.map((o) => fmt(o.steps?.files ?? 0)).join(', ')} ms`);
+      log(
+        `variants run ${run + 1}: ${fmt(ms)} ms, the slowest variant's folder + turn ${fmt(own)} ms, files compared ${outs.map((o) => fmt(o.steps?.files ?? 0)).join(', ')} ms`,
+      );
       if (run < 0) continue;
       wall.push(ms);
       slowest.push(own);

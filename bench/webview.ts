@@ -36,9 +36,16 @@ async function firstPaint(page: Page, snapshotJson: string): Promise<Paint> {
           requestAnimationFrame(() => {
             const ch = new MessageChannel();
             ch.port1.onmessage = () => {
-              const w = window as unknown as { __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
+              const w = window as unknown as {
+                __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> };
+              };
               const now = performance.now();
-              resolve({ ms: now - t0, fromArrival: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, rebuild: w.__piTree.timings().total });
+              resolve({
+                ms: now - t0,
+                fromArrival: now - w.__piTree.lastMessageAt(),
+                items: w.__piTree.stats().items,
+                rebuild: w.__piTree.timings().total,
+              });
             };
             ch.port2.postMessage(0);
           });
@@ -60,7 +67,16 @@ function snapshot(n: number, branchRate: number, seed: number): { json: string; 
   const msg: HostMessage = {
     type: 'snapshot',
     rev: 1,
-    meta: { fileName: `bench-${n}.jsonl`, sessionId: `bench-${n}-${seed}`, cwd: '/bench', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, restoreToken: `bench-${n}` },
+    meta: {
+      fileName: `bench-${n}.jsonl`,
+      sessionId: `bench-${n}-${seed}`,
+      cwd: '/bench',
+      live: false,
+      diagnostics: [],
+      clickAction: 'select',
+      summariesAvailable: true,
+      restoreToken: `bench-${n}`,
+    },
     leafId: s.leafId,
     nodes: s.nodes,
   };
@@ -78,7 +94,9 @@ async function panFrames(page: Page, target: number, frames: number): Promise<Re
         maybeRender(): void;
         renderedCount: number;
       };
-      const w = window as unknown as { __piTree: { graph: G; inView(): number; layoutBounds(): { minX: number; maxX: number; maxY: number } } };
+      const w = window as unknown as {
+        __piTree: { graph: G; inView(): number; layoutBounds(): { minX: number; maxX: number; maxY: number } };
+      };
       const g = w.__piTree.graph;
       const b = w.__piTree.layoutBounds();
       // Find the densest spot on a coarse grid at a zoom that shows ~target items.
@@ -151,7 +169,9 @@ async function leafMove(page: Page, ownItem: boolean): Promise<number> {
         const model = w.__piTree.model;
         const derived = w.__piTree.derived();
         const items = derived.items.filter((it) => !it.seg && !it.isLeaf);
-        const target = ownItem ? model.nodes[items[Math.floor(items.length / 3)].entry].id : model.nodes[Math.floor(model.nodes.length / 3)].id;
+        const target = ownItem
+          ? model.nodes[items[Math.floor(items.length / 3)].entry].id
+          : model.nodes[Math.floor(model.nodes.length / 3)].id;
         const t0 = performance.now();
         const obs = new PerformanceObserver((list) => {
           if (list.getEntries().some((e) => e.name === 'pi-tree:rendered' && e.startTime >= t0)) {
@@ -167,14 +187,22 @@ async function leafMove(page: Page, ownItem: boolean): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync('dist/test/webview.js')) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
+  if (!existsSync('dist/test/webview.js'))
+    throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   const srv = await serve();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const out: Record<string, unknown> = { chromium: browser.version(), viewport: '1280x800', flags: '--disable-gpu (software raster)' };
+  const out: Record<string, unknown> = {
+    chromium: browser.version(),
+    viewport: '1280x800',
+    flags: '--disable-gpu (software raster)',
+  };
   try {
     const s10 = snapshot(10_000, 0.02, 1);
     const s100 = snapshot(100_000, 0.02, 2);
-    const paint = async (json: string, runs: number): Promise<{ paints: Paint[]; moves: number[]; fastMoves: number[] }> => {
+    const paint = async (
+      json: string,
+      runs: number,
+    ): Promise<{ paints: Paint[]; moves: number[]; fastMoves: number[] }> => {
       const paints: Paint[] = [];
       const moves: number[] = [];
       const fastMoves: number[] = [];
@@ -200,10 +228,20 @@ async function main(): Promise<void> {
     });
     const a = await paint(s10.json, RUNS_10K);
     out.firstPaint10k = summary(a.paints, 300, s10.json.length);
-    out.leafMove10k = { toOwnNodeMedianMs: r1(median(a.fastMoves)), intoSegmentMedianMs: r1(median(a.moves)), runsMs: a.moves.map(r1), targetMs: 100 };
+    out.leafMove10k = {
+      toOwnNodeMedianMs: r1(median(a.fastMoves)),
+      intoSegmentMedianMs: r1(median(a.moves)),
+      runsMs: a.moves.map(r1),
+      targetMs: 100,
+    };
     const b = await paint(s100.json, RUNS_100K);
     out.firstPaint100k = summary(b.paints, 1500, s100.json.length);
-    out.leafMove100k = { toOwnNodeMedianMs: r1(median(b.fastMoves)), intoSegmentMedianMs: r1(median(b.moves)), runsMs: b.moves.map(r1), targetMs: 100 };
+    out.leafMove100k = {
+      toOwnNodeMedianMs: r1(median(b.fastMoves)),
+      intoSegmentMedianMs: r1(median(b.moves)),
+      runsMs: b.moves.map(r1),
+      targetMs: 100,
+    };
     // Panning: a bushy 100k session (5 % branch points) so that ~1k nodes fit in the viewport.
     const bushy = snapshot(100_000, 0.05, 3);
     const pans: Record<string, number>[] = [];

@@ -9,7 +9,13 @@ import { fmt, log, NODE, ROOT, rows, RUNS, WORK } from './report';
 /** A 100k-entry session made of two 50k-entry branches from near its root (two generated chains). */
 function twoBranchSession(file: string): { a: string; b: string } {
   const g1 = generateSession({ seed: 151, entries: 50_000, branchRate: 0, largeOutputRate: 0.02 });
-  const g2 = generateSession({ seed: 152, entries: 50_000, branchRate: 0, largeOutputRate: 0.02, start: Date.UTC(2026, 10, 5) });
+  const g2 = generateSession({
+    seed: 152,
+    entries: 50_000,
+    branchRate: 0,
+    largeOutputRate: 0.02,
+    start: Date.UTC(2026, 10, 5),
+  });
   const taken = new Set(g1.entries.map((e) => e.id as string));
   const rename = new Map<string, string>();
   for (const e of g2.entries) {
@@ -40,10 +46,20 @@ export function compareBench() {
     writeFileSync(ends, JSON.stringify(twoBranchSession(file)));
   }
   const { a, b } = JSON.parse(readFileSync(ends, 'utf8')) as { a: string; b: string };
-  const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'compare.ts'), file, a, b], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'compare.ts'), file, a, b], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) {
     log(`compare bench failed: ${r.stderr.slice(-800)}`);
-    rows.push({ what: 'compare two 50k-entry branches', how: '', target: '< 500 ms', result: 'failed to run', pass: false });
+    rows.push({
+      what: 'compare two 50k-entry branches',
+      how: '',
+      target: '< 500 ms',
+      result: 'failed to run',
+      pass: false,
+    });
     return;
   }
   const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
@@ -80,7 +96,13 @@ export function webview() {
   const r = spawnSync(NODE, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) {
     log(`webview bench failed: ${r.stderr.slice(-800)}`);
-    rows.push({ what: 'webview first paint / pan', how: 'headless Chromium', target: '', result: 'failed to run', pass: false });
+    rows.push({
+      what: 'webview first paint / pan',
+      how: 'headless Chromium',
+      target: '',
+      result: 'failed to run',
+      pass: false,
+    });
     return;
   }
   const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
@@ -95,7 +117,12 @@ export function webview() {
     });
   paint('10k entries', out.firstPaint10k);
   paint('100k entries', out.firstPaint100k);
-  const pan = out.pan as { nodesInView: number; workPerFrameMedianMs: number; workPerFrameP95Ms: number; frameIntervalMedianMs: number };
+  const pan = out.pan as {
+    nodesInView: number;
+    workPerFrameMedianMs: number;
+    workPerFrameP95Ms: number;
+    frameIntervalMedianMs: number;
+  };
   rows.push({
     what: 'pan with ~1k visible nodes',
     how: `work per frame while dragging (${fmt(pan.nodesInView)} nodes in view), median`,
@@ -141,11 +168,28 @@ const m3 = (x: Mmm, d = 1) => `${fmt(x.min, d)} / **${fmt(x.median, d)}** / ${fm
  * first paint, then entries appended under the leaf. `hostReadyMs`: the host's time to the last part,
  * for the whole first-paint figure.
  */
-export function webviewTail(label: string, dump: string, hostReadyMs: number | undefined, appends: number, paintTarget?: number, hostFirstScreenMs?: number): void {
-  const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'webviewTail.ts'), dump, String(appends)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+export function webviewTail(
+  label: string,
+  dump: string,
+  hostReadyMs: number | undefined,
+  appends: number,
+  paintTarget?: number,
+  hostFirstScreenMs?: number,
+): void {
+  const r = spawnSync(NODE, ['--import', 'tsx', join(ROOT, 'bench', 'webviewTail.ts'), dump, String(appends)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) {
     log(`webview tail bench failed: ${r.stderr.slice(-800)}`);
-    rows.push({ what: `entries appended at ${label}, in the webview`, how: 'headless Chromium', target: '< 16 ms', result: 'failed to run', pass: false });
+    rows.push({
+      what: `entries appended at ${label}, in the webview`,
+      how: 'headless Chromium',
+      target: '< 16 ms',
+      result: 'failed to run',
+      pass: false,
+    });
     return;
   }
   const t = JSON.parse(r.stdout.trim().split('\n').pop()!) as Tail;

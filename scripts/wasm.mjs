@@ -68,7 +68,9 @@ function expandWat(text, table) {
     const body = text.slice(start, end);
     if (!/\(@\w/.test(body)) continue;
     if (m[1] !== 'scan') throw new Error(`$${m[1]}: only $scan is made in builds (SCAN_BUILDS)`);
-    const builds = Object.entries(SCAN_BUILDS).map(([name, parts]) => withParts(body, parts).replace(/^\(func \$scan \(export "scan"\)/, `(func $${name} (export "${name}")`));
+    const builds = Object.entries(SCAN_BUILDS).map(([name, parts]) =>
+      withParts(body, parts).replace(/^\(func \$scan \(export "scan"\)/, `(func $${name} (export "${name}")`),
+    );
     text = text.slice(0, start) + builds.join('\n') + text.slice(end);
     fn.lastIndex = start + builds.join('\n').length;
   }
@@ -82,16 +84,20 @@ function checkLayout() {
     throw new Error(`layout.ts: ${why}`);
   };
   const rows = [L.CONTENT, L.STOP_REASON, L.ERROR_MESSAGE, L.TOOL_CALL_ID, L.TOOL_NAME, L.COMMAND];
-  if (rows.some((a, k) => a !== L.CONTENT + 8 * k)) fail('the row values are six [start, end) pairs in a row, from CONTENT on');
-  if (L.BLOCKS + L.MAX_BLOCKS * L.BLOCK_SIZE > L.BLOCK_TEXTS || L.BLOCK_TEXTS + 8 * L.MAX_BLOCKS > L.CONTENT_PLAIN_END) fail('the blocks overlap');
+  if (rows.some((a, k) => a !== L.CONTENT + 8 * k))
+    fail('the row values are six [start, end) pairs in a row, from CONTENT on');
+  if (L.BLOCKS + L.MAX_BLOCKS * L.BLOCK_SIZE > L.BLOCK_TEXTS || L.BLOCK_TEXTS + 8 * L.MAX_BLOCKS > L.CONTENT_PLAIN_END)
+    fail('the blocks overlap');
   if (L.KIND_TEXT !== 1) fail('KIND_TEXT is 1 (the .wat stores its "text" flag as the kind)');
   if (L.HEAD_PARENT_END !== L.HEAD_PARENT + 4) fail('a null parent is cleared with one 8-byte store');
   if (L.HEAD_MS % 8 !== 0 || L.HEAD_ROLE_END >= L.HEAD_MS || L.HEAD_MS + 8 > L.STACK) fail('the head overlaps');
   if (1 << L.MESSAGE_CONTENT_BIT <= 2) fail('MESSAGE_CONTENT_BIT is above the role codes');
-  if (L.STACK + L.STACK_SIZE > L.BUFFERS || L.BUFFERS + L.READ_BUFFERS * L.READ_CHUNK > L.PAGES * 65536) fail('the memory is too small');
+  if (L.STACK + L.STACK_SIZE > L.BUFFERS || L.BUFFERS + L.READ_BUFFERS * L.READ_CHUNK > L.PAGES * 65536)
+    fail('the memory is too small');
   const T = TERMINAL_LAYOUT;
   // (its loads at i, i + 1 and i + 2 read up to 17 bytes past the window's last 16-byte step)
-  if (T.PAD < 16 || T.WINDOW + 2 + T.PAD > T.PAGES * 65536) fail('TERMINAL_LAYOUT: the window and its padding do not fit');
+  if (T.PAD < 16 || T.WINDOW + 2 + T.PAD > T.PAGES * 65536)
+    fail('TERMINAL_LAYOUT: the window and its padding do not fit');
 }
 
 /** The text of a .wat file with the files it includes in place. */

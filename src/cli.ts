@@ -19,7 +19,10 @@ type Command = (argv: string[], io: CliIO) => Promise<number>;
 
 declare const __PI_TREE_VERSION__: string | undefined;
 /** The package's version (the build puts it in; run from the sources, package.json is read). */
-const version = (): string => (typeof __PI_TREE_VERSION__ === 'string' ? __PI_TREE_VERSION__ : String(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version));
+const version = (): string =>
+  typeof __PI_TREE_VERSION__ === 'string'
+    ? __PI_TREE_VERSION__
+    : String(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version);
 
 const COMMANDS: Record<string, Command> = {
   ls: commands.ls,

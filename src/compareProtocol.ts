@@ -1,7 +1,15 @@
 // The compare view's messages (a second webview panel on the same bundle, opened with data-view="compare"),
 // with runtime validation of what it sends. As in the tree: the webview names sides and entry ids, never a
 // path; the host checks each id against the side's path before reading anything.
-import { isCount, isEntryId, isRecord, validateBare, validateRequest, type Reply, type Validated } from './shared/messaging';
+import {
+  isCount,
+  isEntryId,
+  isRecord,
+  validateBare,
+  validateRequest,
+  type Reply,
+  type Validated,
+} from './shared/messaging';
 
 /** One entry of a turn, as one line. */
 export interface CompareItem {
@@ -123,13 +131,16 @@ export function validateCompareMessage(m: unknown): Validated<CompareWebviewMess
 }
 
 function validateCompareBody(b: unknown): Validated<CompareRequest> {
-  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind)) return { ok: false, reason: 'request: unknown kind' };
+  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind))
+    return { ok: false, reason: 'request: unknown kind' };
   const kind = b.kind as CompareRequest['kind'];
-  for (const k of Object.keys(b)) if (k !== 'kind' && !FIELDS[kind].includes(k)) return { ok: false, reason: `${kind}: unexpected field "${k}"` };
+  for (const k of Object.keys(b))
+    if (k !== 'kind' && !FIELDS[kind].includes(k)) return { ok: false, reason: `${kind}: unexpected field "${k}"` };
   const bad = (why: string) => ({ ok: false as const, reason: `${kind}: ${why}` });
   switch (kind) {
     case 'rows':
-      if (!isCount(b.from, 10_000_000) || !isCount(b.count, 500) || b.count === 0) return bad('from and count (1-500) must be integers');
+      if (!isCount(b.from, 10_000_000) || !isCount(b.count, 500) || b.count === 0)
+        return bad('from and count (1-500) must be integers');
       break;
     case 'entryText':
     case 'reveal':

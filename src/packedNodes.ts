@@ -116,7 +116,9 @@ export function packNodes(nodes: NodeView[]): Uint8Array {
     c.model[k] = node.model === undefined ? 0 : 1 + str(node.model);
     c.tokens[k] = node.tokens === undefined ? 0 : node.tokens === 0 ? null : node.tokens;
     c.cost[k] = node.cost === undefined ? 0 : node.cost === 0 ? null : node.cost;
-    c.flags[k] = (node.error === undefined ? 0 : node.error ? ERROR : ERROR_FALSE) | (node.noText === undefined ? 0 : node.noText ? NO_TEXT : NO_TEXT_FALSE);
+    c.flags[k] =
+      (node.error === undefined ? 0 : node.error ? ERROR : ERROR_FALSE) |
+      (node.noText === undefined ? 0 : node.noText ? NO_TEXT : NO_TEXT_FALSE);
   }
   return new TextEncoder().encode(JSON.stringify(c));
 }
@@ -173,7 +175,8 @@ export class SharedValues {
 /** The nodes of one part; the parts of one snapshot pass the same `shared` (see SharedValues). */
 export function unpackNodes(packed: Uint8Array, shared = new SharedValues()): NodeView[] {
   const c = JSON.parse(new TextDecoder().decode(packed)) as Columns;
-  if (!c || (c.v !== 2 && c.v !== 1) || !Array.isArray(c.id)) throw new Error('packed nodes: not columns of version 1 or 2');
+  if (!c || (c.v !== 2 && c.v !== 1) || !Array.isArray(c.id))
+    throw new Error('packed nodes: not columns of version 1 or 2');
   const nums = shared.numbers(c.s);
   const s = shared.strings(nums);
   const strings = (xs: number[] | 0): string[] | undefined => (xs === 0 ? undefined : shared.list(xs, nums));

@@ -2,7 +2,15 @@
 // untrusted: every message is checked field by field, extra keys refused, ids and texts bounded, before
 // the host looks at it; entry existence is then checked by the host against the session's index.
 import type { RequestBody, RequestKind, WebviewMessage } from './protocol';
-import { extraKey, isEntryId, isRecord, isText, validateBare, validateRequest, type Validated } from './shared/messaging';
+import {
+  extraKey,
+  isEntryId,
+  isRecord,
+  isText,
+  validateBare,
+  validateRequest,
+  type Validated,
+} from './shared/messaging';
 
 export const LIMITS = {
   id: 128,
@@ -36,12 +44,18 @@ function modelError(m: unknown): string | undefined {
   if (!isRecord(m)) return 'model must be an object';
   const extra = extraKey(m, ['provider', 'id']);
   if (extra) return `model: ${extra}`;
-  const part = (v: unknown) => typeof v === 'string' && v.trim().length > 0 && v.length <= LIMITS.modelPart && !/\p{Cc}/u.test(v);
+  const part = (v: unknown) =>
+    typeof v === 'string' && v.trim().length > 0 && v.length <= LIMITS.modelPart && !/\p{Cc}/u.test(v);
   return part(m.provider) && part(m.id) ? undefined : 'model must be {provider, id}: two non-empty one-line strings';
 }
 
 /** Every kind with the fields it may carry (the compiler keeps this in step with RequestBody) and their check. */
-const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[]; check: FieldCheck } } = {
+const RULES: {
+  [K in RequestKind]: {
+    fields: readonly Exclude<keyof Extract<RequestBody, { kind: K }>, 'kind'>[];
+    check: FieldCheck;
+  };
+} = {
   getEntry: { fields: ['id'], check: entryId },
   getContext: { fields: ['id'], check: entryIdOrNull },
   moveTo: { fields: ['id'], check: entryIdOrNull },
@@ -57,8 +71,14 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
       return optionalId(b.previewId) ? undefined : 'previewId must be an id';
     },
   },
-  cancelPreview: { fields: ['previewId'], check: (b) => (isEntryId(b.previewId) ? undefined : 'previewId must be an id') },
-  compactPreview: { fields: ['focus'], check: (b) => (optionalText(b.focus, LIMITS.focus) ? undefined : 'focus must be a string') },
+  cancelPreview: {
+    fields: ['previewId'],
+    check: (b) => (isEntryId(b.previewId) ? undefined : 'previewId must be an id'),
+  },
+  compactPreview: {
+    fields: ['focus'],
+    check: (b) => (optionalText(b.focus, LIMITS.focus) ? undefined : 'focus must be a string'),
+  },
   compactCommit: {
     fields: ['previewId', 'summary'],
     check: (b) => {
@@ -98,7 +118,8 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
   },
   exportBranch: {
     fields: ['id', 'to'],
-    check: (b) => entryId(b) ?? (b.to === 'editor' || b.to === 'clipboard' ? undefined : 'to must be "editor" or "clipboard"'),
+    check: (b) =>
+      entryId(b) ?? (b.to === 'editor' || b.to === 'clipboard' ? undefined : 'to must be "editor" or "clipboard"'),
   },
   setHidden: {
     fields: ['id', 'hidden'],
@@ -111,12 +132,16 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
     check: (b) => entryId(b) ?? (optionalId(b.other) ? undefined : 'other must be an entry id'),
   },
   restoreCode: { fields: ['id'], check: entryId },
-  undoRestore: { fields: ['redo'], check: (b) => (b.redo === undefined || typeof b.redo === 'boolean' ? undefined : 'redo must be a boolean') },
+  undoRestore: {
+    fields: ['redo'],
+    check: (b) => (b.redo === undefined || typeof b.redo === 'boolean' ? undefined : 'redo must be a boolean'),
+  },
   askFrom: {
     fields: ['id', 'prompt', 'model'],
     check: (b) => {
       if (!isEntryId(b.id)) return 'id must be an entry id';
-      if (!isText(b.prompt, LIMITS.prompt) || !b.prompt.trim()) return `prompt must be a non-empty string of at most ${LIMITS.prompt} characters`;
+      if (!isText(b.prompt, LIMITS.prompt) || !b.prompt.trim())
+        return `prompt must be a non-empty string of at most ${LIMITS.prompt} characters`;
       return b.model === undefined ? undefined : modelError(b.model);
     },
   },
@@ -124,7 +149,11 @@ const RULES: { [K in RequestKind]: { fields: readonly Exclude<keyof Extract<Requ
   listModels: { fields: [], check: () => undefined },
   tryVariants: {
     fields: ['id', 'prompt'],
-    check: (b) => entryId(b) ?? (optionalText(b.prompt, LIMITS.prompt) ? undefined : `prompt must be a string of at most ${LIMITS.prompt} characters`),
+    check: (b) =>
+      entryId(b) ??
+      (optionalText(b.prompt, LIMITS.prompt)
+        ? undefined
+        : `prompt must be a string of at most ${LIMITS.prompt} characters`),
   },
 };
 

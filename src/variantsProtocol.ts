@@ -2,7 +2,15 @@
 // data-view="variants"), with runtime validation of what it sends. As in the tree and the compare view:
 // the webview names a variant by its place in the run and a file by its place in that variant's list,
 // never a path; the host looks both up in the run it holds before it opens or writes anything.
-import { extraKey, isCount, isRecord, validateBare, validateRequest, type Reply, type Validated } from './shared/messaging';
+import {
+  extraKey,
+  isCount,
+  isRecord,
+  validateBare,
+  validateRequest,
+  type Reply,
+  type Validated,
+} from './shared/messaging';
 
 export type VariantCardPhase = 'queued' | 'preparing' | 'running' | 'checking' | 'done' | 'failed' | 'cancelled';
 
@@ -108,11 +116,14 @@ export function validateVariantsMessage(m: unknown): Validated<VariantsWebviewMe
 }
 
 function validateVariantsBody(b: unknown): Validated<VariantsRequest> {
-  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind)) return { ok: false, reason: 'request: unknown kind' };
+  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind))
+    return { ok: false, reason: 'request: unknown kind' };
   const kind = b.kind as VariantsRequest['kind'];
   const extra = extraKey(b, ['kind', ...FIELDS[kind]]);
   if (extra) return { ok: false, reason: `${kind}: ${extra}` };
-  if (FIELDS[kind].includes('index') && !isCount(b.index, MAX_VARIANTS - 1)) return { ok: false, reason: `${kind}: index must be a variant's place (0-${MAX_VARIANTS - 1})` };
-  if (kind === 'diffFile' && !isCount(b.file, MAX_FILES)) return { ok: false, reason: 'diffFile: file must be a non-negative integer' };
+  if (FIELDS[kind].includes('index') && !isCount(b.index, MAX_VARIANTS - 1))
+    return { ok: false, reason: `${kind}: index must be a variant's place (0-${MAX_VARIANTS - 1})` };
+  if (kind === 'diffFile' && !isCount(b.file, MAX_FILES))
+    return { ok: false, reason: 'diffFile: file must be a non-negative integer' };
   return { ok: true, value: b as unknown as VariantsRequest };
 }

@@ -13,11 +13,21 @@ import { assistant, lines, sessionText, tempDir, tempFile, user } from './suppor
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 28,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const base = () => sessionText([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), user('u2', 'a1', 'two'), assistant('a2', 'u2', 'r2')]);
+const base = () =>
+  sessionText([
+    user('u1', null, 'one'),
+    assistant('a1', 'u1', 'r1'),
+    user('u2', 'a1', 'two'),
+    assistant('a2', 'u2', 'r2'),
+  ]);
 
 describe('pi-tree CLI', () => {
   it('--version prints the package version (it printed "dev")', () => {
@@ -83,7 +93,10 @@ describe('pi-tree CLI', () => {
     const r = cli(['context', file, '--json']);
     assert.equal(r.code, 0, r.err);
     const { SessionManager } = await loadPi();
-    assert.equal(JSON.stringify(JSON.parse(r.out).messages), JSON.stringify(SessionManager.open(file).buildSessionContext().messages));
+    assert.equal(
+      JSON.stringify(JSON.parse(r.out).messages),
+      JSON.stringify(SessionManager.open(file).buildSessionContext().messages),
+    );
     const t = cli(['tree', file, '--filter', 'user-only']);
     assert.equal(t.code, 0, t.err);
     assert.ok(t.out.split('\n').length > 100);
@@ -94,7 +107,12 @@ describe('pi-tree CLI', () => {
     assert.equal(whole.code, 0, whole.err);
     assert.ok(Buffer.byteLength(whole.out) > 2 << 20, `${Buffer.byteLength(whole.out)} bytes`);
     const parts: Buffer[] = [];
-    const code = await commands.tree([file], { out: (x) => void parts.push(Buffer.from(x)), json: () => assert.fail('no JSON'), err: () => undefined, env: process.env });
+    const code = await commands.tree([file], {
+      out: (x) => void parts.push(Buffer.from(x)),
+      json: () => assert.fail('no JSON'),
+      err: () => undefined,
+      env: process.env,
+    });
     assert.equal(code, 0);
     assert.ok(Buffer.concat(parts).toString('utf8') === whole.out, 'the same text either way');
   });

@@ -17,9 +17,28 @@ describe('packed nodes', () => {
     const base = { type: 'message', kind: 'user' as const, text: 'x' };
     const nodes: NodeView[] = [
       { ...base, id: 'a', parentId: null, time: 1_793_523_600_000, role: 'user' },
-      { ...base, id: 'b', parentId: 'a', time: 1_793_523_600_500, label: '', tools: [], files: ['src/a.ts', 'src/a.ts'], changed: ['src/a.ts'] },
+      {
+        ...base,
+        id: 'b',
+        parentId: 'a',
+        time: 1_793_523_600_500,
+        label: '',
+        tools: [],
+        files: ['src/a.ts', 'src/a.ts'],
+        changed: ['src/a.ts'],
+      },
       // a parent earlier in the part, one outside it, itself, and a repeated id
-      { ...base, id: 'c', parentId: 'a', time: 1_793_523_599_000, model: 'm', tokens: 0, cost: 0, error: false, noText: true },
+      {
+        ...base,
+        id: 'c',
+        parentId: 'a',
+        time: 1_793_523_599_000,
+        model: 'm',
+        tokens: 0,
+        cost: 0,
+        error: false,
+        noText: true,
+      },
       { ...base, id: 'd', parentId: 'outside', time: Number.NaN, tokens: 12, cost: 0.0619, error: true, noText: false },
       { ...base, id: 'e', parentId: 'e', time: 1_793_523_601_000.5, role: undefined, label: undefined },
       { ...base, id: 'c', parentId: 'c', time: 1e300, text: 'ünïcode 😀 "quoted" \\ \u0000' },
@@ -35,7 +54,10 @@ describe('packed nodes', () => {
     const g = generateSession({ seed: 3, entries: 6000, branchRate: 0.05, compactions: 2, labels: 5 });
     const s = await Session.open(tempFile(g.text));
     const nodes = await projectAll(s.index, s.index.live(), s);
-    assert.ok(nodes.some((n) => n.files?.length) && nodes.some((n) => n.tokens) && nodes.some((n) => n.label), 'the nodes have files, tokens and labels');
+    assert.ok(
+      nodes.some((n) => n.files?.length) && nodes.some((n) => n.tokens) && nodes.some((n) => n.label),
+      'the nodes have files, tokens and labels',
+    );
     for (let from = 0; from < nodes.length; from += 1000) {
       const part = nodes.slice(from, from + 1000);
       assert.deepStrictEqual(unpackNodes(packNodes(part)), asJson(part));
@@ -49,7 +71,14 @@ describe('packed nodes', () => {
     const base = { type: 'message', kind: 'toolResult' as const, role: 'toolResult', time: 1_793_523_600_000 };
     const long = 'x'.repeat(200);
     const part = (from: number): NodeView[] =>
-      [0, 1, 2].map((k) => ({ ...base, id: `n${from + k}`, parentId: null, text: k === 2 ? long : '[read: README.md]', tools: ['read'], files: k ? ['README.md', 'a,b'] : ['README.md'] }));
+      [0, 1, 2].map((k) => ({
+        ...base,
+        id: `n${from + k}`,
+        parentId: null,
+        text: k === 2 ? long : '[read: README.md]',
+        tools: ['read'],
+        files: k ? ['README.md', 'a,b'] : ['README.md'],
+      }));
     const shared = new SharedValues();
     const a = unpackNodes(packNodes(part(0)), shared);
     const b = unpackNodes(packNodes(part(3)), shared);
@@ -87,7 +116,9 @@ describe('packed nodes', () => {
       cost: [0],
       flags: [0],
     };
-    assert.deepStrictEqual(unpackNodes(new TextEncoder().encode(JSON.stringify(v1))), [{ ...base, id: 'a', text: '[read: README.md]', time: 5 }]);
+    assert.deepStrictEqual(unpackNodes(new TextEncoder().encode(JSON.stringify(v1))), [
+      { ...base, id: 'a', text: '[read: README.md]', time: 5 },
+    ]);
   });
 
   it('refuses bytes that are not its columns', () => {

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { validateBody, validateWebviewMessage } from '../src/protocolValidation.js';
-import type { ContextView, EntryDetails, Replies, RequestBody, RequestFn, RequestHandlers, RequestKind } from '../src/protocol.js';
+import type {
+  ContextView,
+  EntryDetails,
+  Replies,
+  RequestBody,
+  RequestFn,
+  RequestHandlers,
+  RequestKind,
+} from '../src/protocol.js';
 import { dispatch } from '../src/shared/messaging.js';
 
 /** Compile-time equality (checked by `tsc`, which type-checks the tests). */
@@ -48,7 +56,10 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'fork', id: 'a', path: '/tmp/x' } }, /unexpected field "path"/);
     bad({ type: 'request', seq: 1, body: { kind: 'setLabel', id: 'a', label: 5 } }, /label/);
     bad({ type: 'request', seq: 1, body: { kind: 'rename', name: 'x'.repeat(10_000) } }, /name/);
-    bad({ type: 'request', seq: 1, body: { kind: 'moveWithSummary', id: 'a', summary: 'x'.repeat(2_000_000) } }, /summary/);
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'moveWithSummary', id: 'a', summary: 'x'.repeat(2_000_000) } },
+      /summary/,
+    );
     bad({ type: 'request', seq: 1, body: { kind: 'getEntry', id: 'a'.repeat(200) } }, /id/);
     bad({ type: 'request', seq: 1, body: { kind: '__proto__' } });
     bad({ type: 'request', seq: 1, body: { kind: 'compactAt', id: 'a' } }, /unknown request kind/);
@@ -58,7 +69,10 @@ describe('webview message validation', () => {
   it('refuses code-view requests that name anything but ids, small indexes and the known targets', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: -1 } }, /index/);
     bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: 1.5 } }, /index/);
-    bad({ type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: 0, path: '/etc/passwd' } }, /unexpected field "path"/);
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'openChange', id: 'a', index: 0, path: '/etc/passwd' } },
+      /unexpected field "path"/,
+    );
     bad({ type: 'request', seq: 1, body: { kind: 'compare', id: 'a', other: '../x' } }, /other/);
     bad({ type: 'request', seq: 1, body: { kind: 'compare', id: 'a' } }, /other/);
     bad({ type: 'request', seq: 1, body: { kind: 'exportBranch', id: 'a', to: 'file' } }, /to must be/);
@@ -69,28 +83,79 @@ describe('webview message validation', () => {
 
   it('refuses an ask that is not an entry id, a bounded non-empty prompt and a model as pi names it', () => {
     ok({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'why?' } });
-    ok({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'x'.repeat(100_000), model: { provider: 'openrouter', id: 'anthropic/claude-x' } } });
+    ok({
+      type: 'request',
+      seq: 1,
+      body: {
+        kind: 'askFrom',
+        id: 'a1',
+        prompt: 'x'.repeat(100_000),
+        model: { provider: 'openrouter', id: 'anthropic/claude-x' },
+      },
+    });
     ok({ type: 'request', seq: 1, body: { kind: 'cancelAsk' } });
     ok({ type: 'request', seq: 1, body: { kind: 'listModels' } });
     bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: '../x', prompt: 'p' } }, /id must be an entry id/);
     bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: null, prompt: 'p' } }, /id must be an entry id/);
     bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1' } }, /prompt/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: ' \n ' } }, /prompt must be a non-empty string/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'x'.repeat(100_001) } }, /at most 100000/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: 'anthropic/claude' } }, /model must be an object/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a' } } }, /model must be/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: '' } } }, /model must be/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b\n--x' } } }, /one-line/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'x'.repeat(201) } } }, /model must be/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b', apiKey: 'k' } } }, /model: unexpected field "apiKey"/);
-    bad({ type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', file: '/x.jsonl' } }, /unexpected field "file"/);
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: ' \n ' } },
+      /prompt must be a non-empty string/,
+    );
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'x'.repeat(100_001) } },
+      /at most 100000/,
+    );
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: 'anthropic/claude' } },
+      /model must be an object/,
+    );
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a' } } },
+      /model must be/,
+    );
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: '' } } },
+      /model must be/,
+    );
+    bad(
+      {
+        type: 'request',
+        seq: 1,
+        body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b\n--x' } },
+      },
+      /one-line/,
+    );
+    bad(
+      {
+        type: 'request',
+        seq: 1,
+        body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'x'.repeat(201) } },
+      },
+      /model must be/,
+    );
+    bad(
+      {
+        type: 'request',
+        seq: 1,
+        body: { kind: 'askFrom', id: 'a1', prompt: 'p', model: { provider: 'a', id: 'b', apiKey: 'k' } },
+      },
+      /model: unexpected field "apiKey"/,
+    );
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'askFrom', id: 'a1', prompt: 'p', file: '/x.jsonl' } },
+      /unexpected field "file"/,
+    );
     bad({ type: 'request', seq: 1, body: { kind: 'cancelAsk', id: 'a1' } }, /unexpected field "id"/);
     bad({ type: 'request', seq: 1, body: { kind: 'listModels', cwd: '/etc' } }, /unexpected field "cwd"/);
     // Try variants names a node (and offers the box's text), never a folder or a session.
     ok({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1' } });
     ok({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', prompt: 'try' } });
     bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: '../x' } }, /id/);
-    bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', folder: '/tmp' } }, /unexpected field "folder"/);
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', folder: '/tmp' } },
+      /unexpected field "folder"/,
+    );
     bad({ type: 'request', seq: 1, body: { kind: 'tryVariants', id: 'a1', prompt: 'x'.repeat(100_001) } }, /prompt/);
   });
 
@@ -99,7 +164,10 @@ describe('webview message validation', () => {
     bad({ type: 'request', seq: 1, body: { kind: 'compactPreview', focus: 3 } }, /focus/);
     bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: '../p', summary: 's' } }, /previewId/);
     bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: 'p1', summary: '  ' } }, /summary/);
-    bad({ type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: 'p1', summary: 's', file: '/x' } }, /unexpected field "file"/);
+    bad(
+      { type: 'request', seq: 1, body: { kind: 'compactCommit', previewId: 'p1', summary: 's', file: '/x' } },
+      /unexpected field "file"/,
+    );
   });
 });
 
@@ -132,7 +200,12 @@ describe('typed replies', () => {
     openCodeDiff: { kind: 'openCodeDiff', id: 'a1', other: 'b2' },
     restoreCode: { kind: 'restoreCode', id: 'a1' },
     undoRestore: { kind: 'undoRestore', redo: true },
-    askFrom: { kind: 'askFrom', id: 'a1', prompt: 'and now?', model: { provider: 'anthropic', id: 'claude-sonnet-4-5' } },
+    askFrom: {
+      kind: 'askFrom',
+      id: 'a1',
+      prompt: 'and now?',
+      model: { provider: 'anthropic', id: 'claude-sonnet-4-5' },
+    },
     cancelAsk: { kind: 'cancelAsk' },
     listModels: { kind: 'listModels' },
     tryVariants: { kind: 'tryVariants', id: 'a1', prompt: 'try it' },
@@ -147,10 +220,20 @@ describe('typed replies', () => {
     getEntry: reply('getEntry', entry),
     getContext: reply('getContext', context),
     moveTo: reply('moveTo', { leafId: 'a1', moved: true }),
-    summaryPreview: reply('summaryPreview', { previewId: 'p1', summary: 's', details: { readFiles: [], modifiedFiles: [] }, entryCount: 2 }),
+    summaryPreview: reply('summaryPreview', {
+      previewId: 'p1',
+      summary: 's',
+      details: { readFiles: [], modifiedFiles: [] },
+      entryCount: 2,
+    }),
     moveWithSummary: reply('moveWithSummary', { cancelled: true }),
     cancelPreview: reply('cancelPreview', {}),
-    compactPreview: reply('compactPreview', { previewId: 'p1', summary: 's', details: { readFiles: [], modifiedFiles: [] }, tokensBefore: 100 }),
+    compactPreview: reply('compactPreview', {
+      previewId: 'p1',
+      summary: 's',
+      details: { readFiles: [], modifiedFiles: [] },
+      tokensBefore: 100,
+    }),
     compactCommit: reply('compactCommit', { entryId: 'c1' }),
     fork: reply('fork', { fileName: 'f.jsonl', text: 'hi' }),
     clone: reply('clone', { fileName: 'c.jsonl' }),
@@ -159,7 +242,10 @@ describe('typed replies', () => {
     copyText: reply('copyText', { copied: 2 }),
     continueInPi: reply('continueInPi', {}),
     setupSummaryModel: reply('setupSummaryModel', {}),
-    getChanges: reply('getChanges', { entryId: 'a1', changes: [{ index: 0, tool: 'edit', path: 'a.ts', added: 1, removed: 1, diff: true }] }),
+    getChanges: reply('getChanges', {
+      entryId: 'a1',
+      changes: [{ index: 0, tool: 'edit', path: 'a.ts', added: 1, removed: 1, diff: true }],
+    }),
     openChange: reply('openChange', {}),
     branchFiles: reply('branchFiles', { entries: 0, files: [] }),
     compare: reply('compare', {}),
@@ -172,7 +258,9 @@ describe('typed replies', () => {
     undoRestore: reply('undoRestore', {}),
     askFrom: reply('askFrom', { answerId: 'b2', leafId: 'b2', via: 'headless', pid: 42 }),
     cancelAsk: reply('cancelAsk', { cancelling: false }),
-    listModels: reply('listModels', { models: [{ provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }] }),
+    listModels: reply('listModels', {
+      models: [{ provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5' }],
+    }),
     tryVariants: reply('tryVariants', { started: true }),
   };
 
@@ -181,7 +269,12 @@ describe('typed replies', () => {
     const request: RequestFn = (body) => dispatch(handlers, body, 7, undefined) as never;
     expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getEntry'; id: string }>>>, EntryDetails>>();
     expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'getContext'; id: null }>>>, ContextView>>();
-    expectType<Equal<Awaited<ReturnType<typeof request<{ kind: 'moveWithSummary'; id: string; summary: string }>>>, Replies['moveWithSummary']>>();
+    expectType<
+      Equal<
+        Awaited<ReturnType<typeof request<{ kind: 'moveWithSummary'; id: string; summary: string }>>>,
+        Replies['moveWithSummary']
+      >
+    >();
     const e = await request({ kind: 'getEntry', id: 'a1' });
     assert.equal(e.isLeaf, false, 'typed as EntryDetails');
     // @ts-expect-error a getEntry reply has no `moved`
@@ -220,10 +313,19 @@ export const handlers: Pick<RequestHandlers<undefined>, 'getEntry' | 'fork' | 'c
 /** The compiler's errors (1-based line, text) for `source` as a file at the repository's root. */
 function compileErrors(source: string): { line: number; text: string }[] {
   const file = join(__dirname, '..', 'wrongReplies.ts');
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, lib: ['lib.es2023.d.ts'], types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    lib: ['lib.es2023.d.ts'],
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists } = host;
-  host.getSourceFile = (f, lang, ...rest) => (f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest));
+  host.getSourceFile = (f, lang, ...rest) =>
+    f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest);
   host.fileExists = (f) => f === file || fileExists.call(host, f);
   const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ({

@@ -12,7 +12,8 @@ it('accepts the variants view’s messages and refuses anything else', () => {
     if (!r.ok) assert.match(r.reason, why);
   };
   ok({ type: 'ready' });
-  for (const kind of ['cancel', 'openSession', 'diffAll', 'adopt', 'undoAdopt', 'discard']) ok({ type: 'request', seq: 1, body: { kind, index: 2 } });
+  for (const kind of ['cancel', 'openSession', 'diffAll', 'adopt', 'undoAdopt', 'discard'])
+    ok({ type: 'request', seq: 1, body: { kind, index: 2 } });
   ok({ type: 'request', seq: 2, body: { kind: 'cancelAll' } });
   ok({ type: 'request', seq: 3, body: { kind: 'diffFile', index: 0, file: 7 } });
   bad({ type: 'ready', x: 1 }, /unexpected/);
@@ -20,7 +21,10 @@ it('accepts the variants view’s messages and refuses anything else', () => {
   bad({ type: 'request', seq: 1, body: { kind: 'adopt', index: -1 } }, /index/);
   bad({ type: 'request', seq: 1, body: { kind: 'adopt', index: 1.5 } }, /index/);
   bad({ type: 'request', seq: 1, body: { kind: 'adopt', index: '0' } }, /index/);
-  bad({ type: 'request', seq: 1, body: { kind: 'openSession', index: 0, session: '/home/u/.pi/x.jsonl' } }, /unexpected field "session"/);
+  bad(
+    { type: 'request', seq: 1, body: { kind: 'openSession', index: 0, session: '/home/u/.pi/x.jsonl' } },
+    /unexpected field "session"/,
+  );
   bad({ type: 'request', seq: 1, body: { kind: 'diffFile', index: 0, file: '../../etc/passwd' } }, /file/);
   bad({ type: 'request', seq: 1, body: { kind: 'diffFile', index: 0 } }, /file/);
   bad({ type: 'request', seq: 1, body: { kind: 'cancelAll', index: 0 } }, /unexpected field "index"/);

@@ -132,21 +132,30 @@ const workerDisabled = (host: Frame) => new URL(host.url()).searchParams.get('di
  * without allow-scripts, as the Extensions view's details page) made after `t0` shows `text` now,
  * seen from outside by Playwright.
  */
-async function shownWithoutScripts(frame: Frame, text: string, t0: number): Promise<{ hostFrame: number; workerDisabled: boolean } | undefined> {
+async function shownWithoutScripts(
+  frame: Frame,
+  text: string,
+  t0: number,
+): Promise<{ hostFrame: number; workerDisabled: boolean } | undefined> {
   const host = frame.parentFrame();
   if (!host || !new URL(frame.url()).pathname.endsWith(WEBVIEW_CONTENT)) return undefined;
   const hostFrame = (await host.evaluate(() => (window as any).__wvHostFrame as number | undefined)) ?? NaN;
   if (!(hostFrame >= t0)) return undefined;
   const element = await frame.frameElement();
-  if (await element.evaluate((el) => /\ballow-scripts\b/.test((el as HTMLElement).getAttribute('sandbox') ?? ''))) return undefined; // the probe's
+  if (await element.evaluate((el) => /\ballow-scripts\b/.test((el as HTMLElement).getAttribute('sandbox') ?? '')))
+    return undefined; // the probe's
   const visible = await element.evaluate((el) => (el as HTMLElement).style.visibility === 'visible');
-  return visible && (await frame.getByText(text, { exact: true }).first().isVisible()) ? { hostFrame, workerDisabled: workerDisabled(host) } : undefined;
+  return visible && (await frame.getByText(text, { exact: true }).first().isVisible())
+    ? { hostFrame, workerDisabled: workerDisabled(host) }
+    : undefined;
 }
 
 /** Whether VS Code's webview service worker (pre/service-worker.js) is registered in the browser profile. */
 function webviewWorker(vs: VSCode): Promise<boolean> {
   return vs.page.evaluate(async () =>
-    (await navigator.serviceWorker.getRegistrations()).some((r) => /\/webview\/browser\/pre\/service-worker\.js/.test((r.active ?? r.waiting ?? r.installing)?.scriptURL ?? '')),
+    (await navigator.serviceWorker.getRegistrations()).some((r) =>
+      /\/webview\/browser\/pre\/service-worker\.js/.test((r.active ?? r.waiting ?? r.installing)?.scriptURL ?? ''),
+    ),
   );
 }
 
@@ -157,11 +166,19 @@ async function hostTimes(host: Frame, t0: number): Promise<Pick<Shown, 'sw' | 'm
     marks: performance
       .getEntriesByType('mark')
       .filter((m) => m.name.startsWith('webview/index.html/'))
-      .map((m) => [m.name.slice('webview/index.html/'.length), performance.timeOrigin + m.startTime] as [string, number]),
+      .map(
+        (m) => [m.name.slice('webview/index.html/'.length), performance.timeOrigin + m.startTime] as [string, number],
+      ),
   }));
   const rel = (t: number | undefined) => (t === undefined ? NaN : Math.round(t - t0));
   return {
-    sw: { register: rel(sw.register), registered: rel(sw.registered), controller: rel(sw.controller), update: rel(sw.update), updated: rel(sw.updated) },
+    sw: {
+      register: rel(sw.register),
+      registered: rel(sw.registered),
+      controller: rel(sw.controller),
+      update: rel(sw.update),
+      updated: rel(sw.updated),
+    },
     marks: Object.fromEntries(marks.map(([k, t]) => [k, rel(t)])),
   };
 }
@@ -175,7 +192,8 @@ async function timeShown(vs: VSCode, text: string, act: () => Promise<void>): Pr
   const deadline = Date.now() + LONG;
   for (;;) {
     for (const frame of vs.page.frames()) {
-      const r = (await frame.evaluate(() => (window as any).__wvShown).catch(() => undefined)) as Record<string, number | string> | undefined;
+      const r = (await frame.evaluate(() => (window as any).__wvShown).catch(() => undefined)) as
+        Record<string, number | string> | undefined;
       if (r?.painted && r.text === text && (r.contentFrame as number) >= t0) {
         const rel = (k: string) => (r[k] as number) - t0;
         return {
@@ -289,7 +307,10 @@ async function sample(kind: string, s: BenchSession, results: Results): Promise<
         load,
         worker,
         ...(await hostTimes((await (await vs.webviewElement().first().elementHandle())!.contentFrame())!, sample.t0)),
-        workerDisabled: new URL((await vs.webviewElement().first().getAttribute('src'))!, vs.page.url()).searchParams.get('disableServiceWorker') === 'true',
+        workerDisabled:
+          new URL((await vs.webviewElement().first().getAttribute('src'))!, vs.page.url()).searchParams.get(
+            'disableServiceWorker',
+          ) === 'true',
       });
     }
     vs.assertNoExtensionErrors();
@@ -323,7 +344,10 @@ async function main(): Promise<void> {
   const results: Results = {};
   for (let run = 0; run < RUNS; run++) for (const kind of KINDS) await sample(kind, s, results);
   mkdirSync(join(ROOT, '.bench', 'click'), { recursive: true });
-  writeFileSync(join(ROOT, '.bench', 'click', 'first-webview.json'), JSON.stringify({ date: new Date().toISOString(), results }, null, 1));
+  writeFileSync(
+    join(ROOT, '.bench', 'click', 'first-webview.json'),
+    JSON.stringify({ date: new Date().toISOString(), results }, null, 1),
+  );
   process.stdout.write(`${table(results)}\n`);
 }
 

@@ -11,5 +11,12 @@ export function hostTimings(log: string, nth = 0): Record<string, number> | unde
   if (!m) return undefined;
   const [, day, time, open, ready, preview, firstPart, sent] = m;
   const loggedAt = new Date(`${day}T${time}`).getTime(); // local time, as VS Code writes it
-  return { created: loggedAt - Number(sent), open: Number(open), ready: Number(ready), preview: preview === '?' ? NaN : Number(preview), firstPart: Number(firstPart), sent: Number(sent) };
+  return {
+    created: loggedAt - Number(sent),
+    open: Number(open),
+    ready: Number(ready),
+    preview: preview === '?' ? NaN : Number(preview),
+    firstPart: Number(firstPart),
+    sent: Number(sent),
+  };
 }

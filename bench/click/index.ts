@@ -11,11 +11,16 @@ export function runClickBench(root: string, log: (s: string) => void): boolean {
   try {
     codeServerInstall();
   } catch (e) {
-    log(`click bench skipped: ${e instanceof Error ? e.message : String(e)} (or set PI_TREE_CODE_SERVER_DIR to an installed one)`);
+    log(
+      `click bench skipped: ${e instanceof Error ? e.message : String(e)} (or set PI_TREE_CODE_SERVER_DIR to an installed one)`,
+    );
     return false;
   }
   log('click bench: a fresh code-server per open, about a minute each…');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'click.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'click.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) log(`click bench failed (exit ${r.status})`);
   return r.status === 0;
 }

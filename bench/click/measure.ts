@@ -13,7 +13,8 @@ const LONG = 15 * 60_000;
 
 /** Waits until the page's main thread has had an idle period (the workbench settled after a step). */
 export async function settled(frame: Pick<Frame, 'evaluate'>): Promise<void> {
-  for (let i = 0; i < 2; i++) await frame.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5000 })));
+  for (let i = 0; i < 2; i++)
+    await frame.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 5000 })));
 }
 
 /** Closes every editor (the tree panel) and waits until its webview is gone. */
@@ -83,7 +84,11 @@ export interface WebviewStart {
   fetched: string[];
 }
 
-function webviewStart(at: Record<string, number | undefined>, files: { file: string; start: number; end: number }[], t0: number): WebviewStart {
+function webviewStart(
+  at: Record<string, number | undefined>,
+  files: { file: string; start: number; end: number }[],
+  t0: number,
+): WebviewStart {
   const all = files.map((f) => `${f.file} ${Math.round(f.start - t0)}→${Math.round(f.end - t0)}`);
   const rel = (t: number | undefined) => (t === undefined ? NaN : t - t0);
   const css = files.find((f) => f.file === 'webview.css');
@@ -104,12 +109,21 @@ function webviewStart(at: Record<string, number | undefined>, files: { file: str
 }
 
 /** Clicks the sidebar row showing `name` and times it until the first graph node is painted. */
-export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: string): Promise<{ sample: ClickSample; frame: Frame }> {
+export async function clickToFirstNode(
+  vs: VSCode,
+  name: string,
+  traceFile?: string,
+): Promise<{ sample: ClickSample; frame: Frame }> {
   await vs.openContainer();
   const row = vs.treeRows().filter({ hasText: name }).first();
   await row.waitFor({ timeout: LONG });
   await settled(vs.page);
-  await vs.page.evaluate(() => window.addEventListener('mousedown', () => ((window as Win).__benchMouseDown = Date.now()), { capture: true, once: true }));
+  await vs.page.evaluate(() =>
+    window.addEventListener('mousedown', () => ((window as Win).__benchMouseDown = Date.now()), {
+      capture: true,
+      once: true,
+    }),
+  );
   const box = await row.boundingBox();
   if (!box) throw new Error(`the sidebar row "${name}" has no box`);
   const trace = traceFile && !process.env.BENCH_CLICK_PROFILE ? await startTrace(vs.page) : undefined;
@@ -119,7 +133,11 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
   await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await vs.webview().locator('svg.scene g.node').first().waitFor({ timeout: LONG });
   const frame = await webviewFrame(vs);
-  await frame.waitForFunction(() => (window as Win).__clickProbe?.renders.some((r: Win) => r.nodes > 0 && r.painted), undefined, { timeout: LONG, polling: 100 });
+  await frame.waitForFunction(
+    () => (window as Win).__clickProbe?.renders.some((r: Win) => r.nodes > 0 && r.painted),
+    undefined,
+    { timeout: LONG, polling: 100 },
+  );
   const cpu = cpuSince(cpu0, cpuByRole(vs.server.process.pid!, vs.runDir));
   // A big session's first screen comes before its whole tree: wait for that too (painted after the last part).
   await frame.waitForFunction(
@@ -127,7 +145,11 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
       const p = (window as Win).__clickProbe;
       const parts = p?.messages.filter((m: Win) => m.type === 'snapshot' || m.type === 'snapshotPart') ?? [];
       const last = parts[parts.length - 1];
-      return !!last && !document.querySelector('.loading:not([hidden])') && p.renders.some((r: Win) => r.at >= last.handled - 1 && r.painted);
+      return (
+        !!last &&
+        !document.querySelector('.loading:not([hidden])') &&
+        p.renders.some((r: Win) => r.at >= last.handled - 1 && r.painted)
+      );
     },
     undefined,
     { timeout: LONG, polling: 100 },
@@ -143,17 +165,29 @@ export async function clickToFirstNode(vs: VSCode, name: string, traceFile?: str
     writeFileSync(traceFile!, JSON.stringify({ traceEvents: events }));
     const click = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'bench:click');
     if (click) {
-      const painted = (await frame.evaluate(() => (window as Win).__clickProbe.renders.find((r: Win) => r.nodes > 0).painted)) as number;
-      writeFileSync(traceFile!.replace(/\.json$/, '.summary.json'), JSON.stringify(summarize(events, click.ts, click.ts + (painted - t0) * 1000), null, 1));
+      const painted = (await frame.evaluate(
+        () => (window as Win).__clickProbe.renders.find((r: Win) => r.nodes > 0).painted,
+      )) as number;
+      writeFileSync(
+        traceFile!.replace(/\.json$/, '.summary.json'),
+        JSON.stringify(summarize(events, click.ts, click.ts + (painted - t0) * 1000), null, 1),
+      );
     }
   }
   const probe = await frame.evaluate(() => {
     const p = (window as Win).__clickProbe;
     // The files the content frame fetched (through VS Code's service worker).
-    const files = performance
-      .getEntriesByType('resource')
-      .map((r) => ({ file: new URL(r.name).pathname.split('/').pop()!, start: performance.timeOrigin + r.startTime, end: performance.timeOrigin + (r as PerformanceResourceTiming).responseEnd }));
-    return { messages: p.messages as Win[], renders: p.renders as Win[], start: p.start as Record<string, number | undefined>, files };
+    const files = performance.getEntriesByType('resource').map((r) => ({
+      file: new URL(r.name).pathname.split('/').pop()!,
+      start: performance.timeOrigin + r.startTime,
+      end: performance.timeOrigin + (r as PerformanceResourceTiming).responseEnd,
+    }));
+    return {
+      messages: p.messages as Win[],
+      renders: p.renders as Win[],
+      start: p.start as Record<string, number | undefined>,
+      files,
+    };
   });
   const mouseDown = (await vs.page.evaluate(() => (window as Win).__benchMouseDown)) as number;
   const first = probe.renders.find((r) => r.nodes > 0)!;
@@ -205,14 +239,20 @@ async function armWatch(frame: Frame, want: { step: true } | { leafAt: string })
     };
     const watch: Win = (w.__benchWatch = { messages: w.__clickProbe.messages.length });
     // When the input reaches the webview (before the app's own handlers see it).
-    for (const type of ['keydown', 'pointerdown']) document.addEventListener(type, () => (watch.input ??= Date.now()), { capture: true, once: true });
+    for (const type of ['keydown', 'pointerdown'])
+      document.addEventListener(type, () => (watch.input ??= Date.now()), { capture: true, once: true });
     const obs = new MutationObserver(() => {
       if (!done()) return;
       obs.disconnect();
       watch.dom = Date.now();
       w.__clickProbe.afterPaint((t: number) => (watch.painted = t));
     });
-    obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'aria-selected'] });
+    obs.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['class', 'aria-selected'],
+    });
   }, want);
 }
 
@@ -318,5 +358,12 @@ async function move(vs: VSCode, frame: Frame): Promise<MoveSample> {
   await vs.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   const w = await watched(frame);
   const moved = w.messages.find((m) => m[0] === 'leafMoved');
-  return { ms: w.painted - t0, inputMs: w.input - t0, leafMovedMs: moved ? moved[1] - t0 : NaN, handledMs: moved ? moved[2] - t0 : NaN, domMs: w.dom - t0, target };
+  return {
+    ms: w.painted - t0,
+    inputMs: w.input - t0,
+    leafMovedMs: moved ? moved[1] - t0 : NaN,
+    handledMs: moved ? moved[2] - t0 : NaN,
+    domMs: w.dom - t0,
+    target,
+  };
 }

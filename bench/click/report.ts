@@ -31,7 +31,8 @@ export const median = (xs: number[]): number => {
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '?');
 const spread = (xs: number[]) => `${fmt(Math.min(...xs))} / **${fmt(median(xs))}** / ${fmt(Math.max(...xs))} ms`;
 const mark = (xs: number[], target: number) => (median(xs) < target ? '✅' : '❌');
-const byEntries = <T extends { entries: number }>(xs: T[]): [number, T[]][] => [...new Set(xs.map((x) => x.entries))].map((n) => [n, xs.filter((x) => x.entries === n)]);
+const byEntries = <T extends { entries: number }>(xs: T[]): [number, T[]][] =>
+  [...new Set(xs.map((x) => x.entries))].map((n) => [n, xs.filter((x) => x.entries === n)]);
 
 const WHICH = {
   first: (n: string) => `the first open (a ${n}-entry session) in a new browser profile`,
@@ -44,7 +45,9 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
   const host = s.every((x) => x.host) ? s.map((x) => x.host!) : undefined;
   // Host milestones are from the panel's creation: placed on the click's timeline by the log line's time.
   const h = (k: string) => (host ? fmt(median(host.map((x, i) => x.created - s[i].t0 + x[k]))) : '?');
-  const roles = [...new Set(s.flatMap((x) => Object.keys(x.cpu)))].sort((a, b) => median(s.map((x) => x.cpu[b] ?? 0)) - median(s.map((x) => x.cpu[a] ?? 0)));
+  const roles = [...new Set(s.flatMap((x) => Object.keys(x.cpu)))].sort(
+    (a, b) => median(s.map((x) => x.cpu[b] ?? 0)) - median(s.map((x) => x.cpu[a] ?? 0)),
+  );
   return [
     '',
     `Where the time of ${WHICH[which](fmt(n))} goes (medians of ${s.length}, ms from the click):`,
@@ -77,7 +80,12 @@ function openBreakdown(n: number, s: ClickSample[], which: keyof typeof WHICH): 
     `| webview: whole tree painted | ${m((x) => x.at.wholePainted)} |`,
     '',
     `CPU time from the click to the paint, by process (medians): ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpu[r] ?? 0)))} ms`).join(', ')}.`,
-    ...(s.every((x) => x.cpuWhole) ? ['', `To the whole tree painted: ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpuWhole[r] ?? 0)))} ms`).join(', ')}.`] : []),
+    ...(s.every((x) => x.cpuWhole)
+      ? [
+          '',
+          `To the whole tree painted: ${roles.map((r) => `${r} ${fmt(median(s.map((x) => x.cpuWhole[r] ?? 0)))} ms`).join(', ')}.`,
+        ]
+      : []),
   ];
 }
 
@@ -95,9 +103,16 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
         `| the same, the first open in a new window of that browser (the service worker is there) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(other)} | ${other.length} | ${t ? mark(other, t) : ''} |`,
       );
     const again = r.again[Number(n)]?.map((s) => s.ms);
-    if (again?.length) rows.push(`| the same, opened again in a window (tab closed first) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(again)} | ${again.length} | ${t ? mark(again, t) : ''} |`);
-    const whole = [...o.samples, ...(r.newWindow[Number(n)] ?? []), ...(r.again[Number(n)] ?? [])].map((s) => s.at.wholePainted);
-    rows.push(`| click → the whole tree painted (all ${fmt(Number(n))} entries in), every kind of open above | | ${spread(whole)} | ${whole.length} | |`);
+    if (again?.length)
+      rows.push(
+        `| the same, opened again in a window (tab closed first) | ${t ? `< ${fmt(t)} ms` : ''} | ${spread(again)} | ${again.length} | ${t ? mark(again, t) : ''} |`,
+      );
+    const whole = [...o.samples, ...(r.newWindow[Number(n)] ?? []), ...(r.again[Number(n)] ?? [])].map(
+      (s) => s.at.wholePainted,
+    );
+    rows.push(
+      `| click → the whole tree painted (all ${fmt(Number(n))} entries in), every kind of open above | | ${spread(whole)} | ${whole.length} | |`,
+    );
   }
   for (const [n, xs] of byEntries(r.steps))
     rows.push(
@@ -135,7 +150,11 @@ export function report(r: ClickResults, about: { date: string; machine: string; 
       '',
       `A step at ${fmt(n)} (medians of ${xs.length}, ms from the key press): the key reaches the webview ${fmt(median(xs.map((x) => x.inputMs)))}, selection in the DOM ${fmt(median(xs.map((x) => x.domMs)))}, painted ${fmt(median(xs.map((x) => x.ms)))}.`,
     );
-  if (r.moveFailures.length) lines.push('', `${r.moveFailures.length} move(s) could not be run by the bench: ${[...new Set(r.moveFailures)].join('; ')}.`);
+  if (r.moveFailures.length)
+    lines.push(
+      '',
+      `${r.moveFailures.length} move(s) could not be run by the bench: ${[...new Set(r.moveFailures)].join('; ')}.`,
+    );
   for (const [n, xs] of byEntries(r.moves))
     lines.push(
       '',

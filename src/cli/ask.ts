@@ -20,7 +20,10 @@ export const ASK_USAGE = 'pi-tree ask FILE ENTRY PROMPT [--model PROVIDER/ID] [-
 /** `PROVIDER/ID` (the id may hold more slashes: `openrouter/anthropic/claude-…`). */
 export function parseModel(v: string): RunModel {
   const m = /^([^/\s]+)\/(\S(?:.*\S)?)$/.exec(v);
-  if (!m || /[\r\n]/.test(v)) throw new UsageError(`--model must be PROVIDER/ID (as pi names its models, e.g. anthropic/claude-sonnet-4-5), not "${v}"`);
+  if (!m || /[\r\n]/.test(v))
+    throw new UsageError(
+      `--model must be PROVIDER/ID (as pi names its models, e.g. anthropic/claude-sonnet-4-5), not "${v}"`,
+    );
   return { provider: m[1], id: m[2] };
 }
 
@@ -38,28 +41,47 @@ export async function sessionCwd(file: string): Promise<string | undefined> {
 }
 
 export async function ask(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
-  const { values, positionals } = args(argv, { model: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, [3, 3], ASK_USAGE);
+  const { values, positionals } = args(
+    argv,
+    { model: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } },
+    [3, 3],
+    ASK_USAGE,
+  );
   const [fileArg, entryId, prompt] = positionals;
   if (!prompt.trim()) throw new UsageError(`the prompt is empty\nusage: ${ASK_USAGE}`);
   const model = values.model !== undefined ? parseModel(values.model as string) : undefined;
   let waitMs = 0;
   if (values.wait !== undefined) {
     const w = values.wait as string;
-    if (!/^\d+$/.test(w) || Number(w) > 3600) throw new UsageError(`--wait must be a whole number of seconds up to 3600, not "${w}"`);
+    if (!/^\d+$/.test(w) || Number(w) > 3600)
+      throw new UsageError(`--wait must be a whole number of seconds up to 3600, not "${w}"`);
     waitMs = Number(w) * 1000;
   }
   const file = resolve(fileArg);
   const cwd = await sessionCwd(file);
   // The user's pi, for a headless turn: never one planted in the session's folder or its working folder.
-  const found = await findPi(io.env.PI_TREE_PI?.trim() || 'pi', { env: io.env, avoid: [dirname(file), ...(cwd ? [cwd] : [])] }).then(
+  const found = await findPi(io.env.PI_TREE_PI?.trim() || 'pi', {
+    env: io.env,
+    avoid: [dirname(file), ...(cwd ? [cwd] : [])],
+  }).then(
     (p): PiProgram | Error => p,
     (e: Error) => e,
   );
   let r: AskResult;
   try {
-    r = await askFrom({ sessionFile: file, entryId, prompt, model, pi: found instanceof Error ? undefined : found, env: io.env, waitMs, signal });
+    r = await askFrom({
+      sessionFile: file,
+      entryId,
+      prompt,
+      model,
+      pi: found instanceof Error ? undefined : found,
+      env: io.env,
+      waitMs,
+      signal,
+    });
   } catch (e) {
-    if (e instanceof AskInputError && found instanceof Error && /no pi program/.test(e.message)) throw new Error(`no pi with the pi-tree bridge runs this session, and ${found.message}`, { cause: e });
+    if (e instanceof AskInputError && found instanceof Error && /no pi program/.test(e.message))
+      throw new Error(`no pi with the pi-tree bridge runs this session, and ${found.message}`, { cause: e });
     if (e instanceof PiUnresponsiveError) throw new Error(`${e.message}: resume pi (fg), then ask again`, { cause: e });
     throw e;
   }

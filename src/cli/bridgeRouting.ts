@@ -22,12 +22,19 @@ export type RoutedName = 'move' | 'label' | 'name' | 'fork' | 'clone';
 const WAIT_MS = 10_000;
 
 /** The one line for a pi that runs the session and does not answer. */
-export function unresponsiveLine(e: PiUnresponsiveError, alternative = 'add --file-only to write the file all the same (pi would not see it)'): string {
+export function unresponsiveLine(
+  e: PiUnresponsiveError,
+  alternative = 'add --file-only to write the file all the same (pi would not see it)',
+): string {
   return `${e.message}: resume pi (fg) or ${alternative}`;
 }
 
 /** The live bridge running `file` (undefined: none); a pi that does not answer is an error, not "none". */
-export async function runningPi(file: string, env: NodeJS.ProcessEnv, alternative?: string): Promise<LiveBridgeInfo | undefined> {
+export async function runningPi(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  alternative?: string,
+): Promise<LiveBridgeInfo | undefined> {
   try {
     return await findBridge(file, { env });
   } catch (e) {
@@ -51,7 +58,9 @@ export function routed(name: RoutedName, fileMode: Command): Command {
     if (!info) return fileMode(rest, io);
     // pi moves as its /tree does (a user message: to its parent): an exact move is the file's alone
     if (parsed.values.exact)
-      throw new Error(`pi ${info.record.pid} runs this session and moves as its /tree does; --exact writes the file only: add --file-only (pi does not see it until the session is opened again)`);
+      throw new Error(
+        `pi ${info.record.pid} runs this session and moves as its /tree does; --exact writes the file only: add --file-only (pi does not see it until the session is opened again)`,
+      );
     verifyBridge(info, path, io.env);
     const client = await BridgeClient.connect(info.record);
     try {
@@ -78,29 +87,47 @@ async function viaPi(
   const pid = c.record.pid;
   switch (name) {
     case 'move': {
-      if (pos[0] === 'root') throw new Error('pi cannot move before the first entry; use --file-only to write that move into the file');
+      if (pos[0] === 'root')
+        throw new Error('pi cannot move before the first entry; use --file-only to write that move into the file');
       const text = values['summary-text'] as string | undefined;
-      const r = await c.request('goto', { targetId: pos[0], ...(text !== undefined ? { summary: { text } } : {}), ...common });
+      const r = await c.request('goto', {
+        targetId: pos[0],
+        ...(text !== undefined ? { summary: { text } } : {}),
+        ...common,
+      });
       const session = await Session.open(file);
       const target = await moveTarget(session, pos[0]).catch((e: unknown) => {
-        throw e instanceof EntryNotFoundError ? new UnconfirmedError(`pi ${pid} answered the move, but the session file has no entry ${pos[0]}`) : e;
+        throw e instanceof EntryNotFoundError
+          ? new UnconfirmedError(`pi ${pid} answered the move, but the session file has no entry ${pos[0]}`)
+          : e;
       });
       await confirmMove(pid, session, target, r);
       // (a JSON line, read by people too: what JSON.stringify leaves raw of C1 and bidi as \u escapes)
-      return { out: `${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId }))}\n`, err: r.moved ? '' : 'Already at this point: nothing written.\n' };
+      return {
+        out: `${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId }))}\n`,
+        err: r.moved ? '' : 'Already at this point: nothing written.\n',
+      };
     }
     case 'label':
     case 'name': {
-      const r = name === 'label' ? await c.request('label', { entryId: pos[0], label: pos[1], ...common }) : await c.request('name', { name: pos[0], ...common });
+      const r =
+        name === 'label'
+          ? await c.request('label', { entryId: pos[0], label: pos[1], ...common })
+          : await c.request('name', { name: pos[0], ...common });
       const session = await Session.open(file);
       if (name === 'label') await confirmLabel(pid, session, pos[0], pos[1]);
       else await confirmName(pid, session, pos[0]);
       // (what pi answers is printed as session text: escaped)
-      return r.changed ? { out: `${safeText(String(r.entryId))}\n`, err: '' } : { out: '', err: `The ${name} is already so: nothing written.\n` };
+      return r.changed
+        ? { out: `${safeText(String(r.entryId))}\n`, err: '' }
+        : { out: '', err: `The ${name} is already so: nothing written.\n` };
     }
     case 'fork':
     case 'clone': {
-      const r = name === 'fork' ? await c.request('fork', { entryId: pos[0], ...common }) : await c.request('clone', { entryId: pos[0], ...common });
+      const r =
+        name === 'fork'
+          ? await c.request('fork', { entryId: pos[0], ...common })
+          : await c.request('clone', { entryId: pos[0], ...common });
       if (r.cancelled) throw new Error(`an extension in pi cancelled the ${name}`);
       await confirmSwitch(pid, name, r, env);
       return { out: `${safeText(String(r.sessionFile))}\n`, err: 'pi now runs the new session\n' };

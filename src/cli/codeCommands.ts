@@ -59,7 +59,12 @@ const entryId = (session: Session, id: string): string | null => {
 };
 
 export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { json: { type: 'boolean' }, delete: { type: 'boolean' } }, [1, 1], 'pi-tree checkpoints FILE [--json] [--delete]');
+  const { values, positionals } = args(
+    argv,
+    { json: { type: 'boolean' }, delete: { type: 'boolean' } },
+    [1, 1],
+    'pi-tree checkpoints FILE [--json] [--delete]',
+  );
   const { session, sc } = await open(positionals[0], io);
   if (values.delete) {
     const had = await deleteCheckpoints(agentDirOf(io.env), sc.cwd, String(session.header.id ?? ''));
@@ -69,17 +74,26 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
   const list = await codeEntries(sc);
   // (home and root are never captured: no store, no 'off' line; the rule says why)
   const settings = readCheckpointSettings(agentDirOf(io.env));
-  const off = sc.checkpoints.offReason() ?? (captureEnabled(settings, sc.cwd) ? captureBlocked(settings, sc.cwd, { agentDir: agentDirOf(io.env) }) : undefined);
+  const off =
+    sc.checkpoints.offReason() ??
+    (captureEnabled(settings, sc.cwd) ? captureBlocked(settings, sc.cwd, { agentDir: agentDirOf(io.env) }) : undefined);
   if (values.json) {
-    json(io, { entries: list.map((e) => ({ ...e, time: new Date(e.time).toISOString() })), ...(off ? { captureOff: off } : {}) });
+    json(io, {
+      entries: list.map((e) => ({ ...e, time: new Date(e.time).toISOString() })),
+      ...(off ? { captureOff: off } : {}),
+    });
     return 0;
   }
   const snaps = list.filter((e) => e.kind === 'snapshot').length;
-  io.out(`${list.length} entries with a code state: ${snaps} from snapshots, ${list.length - snaps} from recorded edit/write calls\n`);
+  io.out(
+    `${list.length} entries with a code state: ${snaps} from snapshots, ${list.length - snaps} from recorded edit/write calls\n`,
+  );
   if (off) io.out(`capture is off for this session: ${safeText(off)}\n`);
   for (const e of list) {
     const kind = e.kind === 'snapshot' ? `snapshot (${e.snapshot})` : 'calls';
-    const files = e.files.length ? `  ${e.files.slice(0, 3).map(safeText).join(', ')}${e.files.length > 3 ? ` (+${e.files.length - 3} more)` : ''}` : '';
+    const files = e.files.length
+      ? `  ${e.files.slice(0, 3).map(safeText).join(', ')}${e.files.length > 3 ? ` (+${e.files.length - 3} more)` : ''}`
+      : '';
     const skipped = e.skipped
       ? `  (${e.skipped.count} skipped: ${e.skipped.files
           .slice(0, 3)
@@ -91,7 +105,8 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-const RESTORE_USAGE = 'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force] [--json]';
+const RESTORE_USAGE =
+  'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force] [--json]';
 
 export async function restore(argv: string[], io: CliIO): Promise<number> {
   const opts = {
@@ -108,16 +123,20 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   if (flip ? positionals.length !== 1 : positionals.length !== 2) throw new UsageError(`usage: ${RESTORE_USAGE}`);
   const { session, sc } = await open(positionals[0], io);
   // (a pi that runs the session but does not answer, stopped with Ctrl+Z, is refused: it would go on from its own leaf)
-  const bridge = values['dry-run'] ? undefined : await runningPi(resolve(positionals[0]), io.env, 'quit it to restore without pi');
+  const bridge = values['dry-run']
+    ? undefined
+    : await runningPi(resolve(positionals[0]), io.env, 'quit it to restore without pi');
   if (bridge) {
     verifyBridge(bridge, resolve(positionals[0]), io.env); // (a planted record is not driven: core/piClient/peer.ts)
     return viaPi(bridge.record, session, sc, positionals, values, io);
   }
   if (values['dry-run']) {
-    if (pendingJournals(sc).length) io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
+    if (pendingJournals(sc).length)
+      io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
   } else {
     const done = await finishPending(sc);
-    for (const j of done.finished) io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+    for (const j of done.finished)
+      io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
     for (const w of done.warnings) io.err(`warning: ${safeText(w)}\n`);
     // (the conversation of an interrupted restore of this session moves once: not again when it is there)
     for (const j of done.leafDue) {
@@ -132,7 +151,13 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     // The conversation goes with the files when the restore moved it, unless it moved on since.
     const leafMoved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
     for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
-    if (values.json) json(io, { [flip === 'undo' ? 'undone' : 'redone']: r.journal.id, written: r.written, skipped: r.skipped, ...(leafMoved ? { leafId: session.leafId } : {}) });
+    if (values.json)
+      json(io, {
+        [flip === 'undo' ? 'undone' : 'redone']: r.journal.id,
+        written: r.written,
+        skipped: r.skipped,
+        ...(leafMoved ? { leafId: session.leafId } : {}),
+      });
     else {
       const conv = leafMoved
         ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}`
@@ -185,8 +210,11 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
       ...(r.warnings.length ? { warnings: r.warnings } : {}),
     });
   else {
-    io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${move ? ', and moved the conversation there' : ''}\n`);
-    for (const i of plan.items.filter((x) => x.action === 'unrestorable')) io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
+    io.out(
+      `Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${move ? ', and moved the conversation there' : ''}\n`,
+    );
+    for (const i of plan.items.filter((x) => x.action === 'unrestorable'))
+      io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
     if (r.skipped.length) io.out(`  left as they are: ${r.skipped.map((s) => safeText(s.path)).join(', ')}\n`);
     io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
   }
@@ -232,24 +260,44 @@ function outsideWords(paths: readonly string[], sc: SessionCode): string {
  * Which pi did it is said once, in the output itself ("through pi PID", `viaPi` in JSON): the routed
  * commands, whose stdout is only an id, say it on stderr instead.
  */
-async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, positionals: string[], values: Record<string, string | boolean | undefined>, io: CliIO): Promise<number> {
+async function viaPi(
+  record: BridgeRecord,
+  session: Session,
+  sc: SessionCode,
+  positionals: string[],
+  values: Record<string, string | boolean | undefined>,
+  io: CliIO,
+): Promise<number> {
   const client = await BridgeClient.connect(record);
   try {
     const common = { waitMs: 10_000, key: actionKey(), ...(values.force ? { force: true } : {}) };
     if (values.undo || values.redo) {
       const r = await client.request('codeUndo', { ...common, ...(values.redo ? { redo: true } : {}) });
-      if (r.conflicts.length) return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts, viaPi: record.pid });
+      if (r.conflicts.length)
+        return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts, viaPi: record.pid });
       for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
       if (values.json) {
-        json(io, { [values.redo ? 'redone' : 'undone']: r.journalId, written: r.written, ...(r.leafMoved ? { leafMoved: true } : {}), viaPi: record.pid });
+        json(io, {
+          [values.redo ? 'redone' : 'undone']: r.journalId,
+          written: r.written,
+          ...(r.leafMoved ? { leafMoved: true } : {}),
+          viaPi: record.pid,
+        });
         return 0;
       }
-      const conv = r.leafMoved ? `, and moved the conversation ${values.redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
-      io.out(`${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s) through pi ${record.pid}${conv}\n`);
+      const conv = r.leafMoved
+        ? `, and moved the conversation ${values.redo ? 'there again' : 'back'}`
+        : r.leafStayed
+          ? '; the conversation moved on since the restore and stays where it is'
+          : '';
+      io.out(
+        `${values.redo ? 'Restored again' : 'Put back'} ${r.written.length} file(s) through pi ${record.pid}${conv}\n`,
+      );
       return 0;
     }
     const target = entryId(session, positionals[1]);
-    if (target === null) throw new Error('pi cannot move before the first entry; stop pi to restore the code at the root');
+    if (target === null)
+      throw new Error('pi cannot move before the first entry; stop pi to restore the code at the root');
     const plan = await planCode(sc, target);
     if (planCounts(plan).conflict && !values.force) return refuseConflicts(io, values.json, plan);
     const outside = needsConfirming(plan, sc.cwdVouched);
@@ -262,8 +310,12 @@ async function viaPi(record: BridgeRecord, session: Session, sc: SessionCode, po
       ...(outside.length ? { allowOutside: outside } : {}),
     });
     for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
-    if (values.json) json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId, viaPi: record.pid });
-    else io.out(`Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi ${record.pid}${values.conversation ? ', and moved the conversation there' : ''}\n`);
+    if (values.json)
+      json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId, viaPi: record.pid });
+    else
+      io.out(
+        `Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi ${record.pid}${values.conversation ? ', and moved the conversation there' : ''}\n`,
+      );
     return 0;
   } finally {
     client.close();
@@ -278,7 +330,15 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
     counts: planCounts(plan),
     tally: planTally(plan),
     same: plan.same,
-    items: plan.items.map((i) => ({ path: i.path, key: i.key, action: i.action, ...(i.reason ? { reason: i.reason } : {}), ...(i.outside ? { outside: true } : {}), now: i.now, target: i.target })),
+    items: plan.items.map((i) => ({
+      path: i.path,
+      key: i.key,
+      action: i.action,
+      ...(i.reason ? { reason: i.reason } : {}),
+      ...(i.outside ? { outside: true } : {}),
+      now: i.now,
+      target: i.target,
+    })),
     notes: plan.notes,
     needsAllowOutside: needsConfirming(plan, sc.cwdVouched),
   };
@@ -286,8 +346,11 @@ function planJson(plan: RestorePlan, sc: SessionCode): unknown {
 
 function printPlan(io: CliIO, plan: RestorePlan, sc: SessionCode): void {
   // (the words the editor uses for the same plan: planWords.ts)
-  io.out(`Restoring the code at ${safeText(plan.targetId ?? 'root')}: ${planWords(planTally(plan))}; ${plan.same} already as there\n`);
-  for (const i of plan.items) io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
+  io.out(
+    `Restoring the code at ${safeText(plan.targetId ?? 'root')}: ${planWords(planTally(plan))}; ${plan.same} already as there\n`,
+  );
+  for (const i of plan.items)
+    io.out(`  ${i.action.padEnd(12)} ${safeText(i.key)}${i.reason ? `  (${safeText(i.reason)})` : ''}\n`);
   for (const n of plan.notes) io.out(`  note: ${safeText(n)}\n`);
   const outside = needsConfirming(plan, sc.cwdVouched);
   if (outside.length) io.out(`  ${outsideWords(outside, sc)} (--allow-outside): ${outside.map(safeText).join(', ')}\n`);
@@ -295,14 +358,22 @@ function printPlan(io: CliIO, plan: RestorePlan, sc: SessionCode): void {
 
 export async function diff(argv: string[], io: CliIO): Promise<number> {
   const usage = 'pi-tree diff FILE A [B] [--name-only] [--json]';
-  const { values, positionals } = args(argv, { 'name-only': { type: 'boolean' }, json: { type: 'boolean' } }, [2, 3], usage);
+  const { values, positionals } = args(
+    argv,
+    { 'name-only': { type: 'boolean' }, json: { type: 'boolean' } },
+    [2, 3],
+    usage,
+  );
   const { session, sc } = await open(positionals[0], io);
   const a = entryId(session, positionals[1]);
   const b = positionals[2] === undefined ? 'now' : entryId(session, positionals[2]);
   const { changes, notes } = await diffCodeNoted(sc, a, b);
   // (what the diff cannot know goes to stderr: stdout stays a patch, a name list or JSON)
   const unknown = changes.filter((c) => c.status === 'unknown').map((c) => safeText(c.key));
-  if (unknown.length) io.err(`${unknown.length} file(s) whose content pi-tree cannot know here (shown as ?): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
+  if (unknown.length)
+    io.err(
+      `${unknown.length} file(s) whose content pi-tree cannot know here (shown as ?): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`,
+    );
   for (const n of notes) io.err(`note: ${safeText(n)}; such files are not listed\n`);
   if (values.json) {
     json(
@@ -321,12 +392,18 @@ export async function diff(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-const sideJson = (s: Side) => (s.kind === 'file' ? { sha: s.sha, mode: s.mode.toString(8) } : s.kind === 'unknown' ? { unknown: s.why } : null);
+const sideJson = (s: Side) =>
+  s.kind === 'file' ? { sha: s.sha, mode: s.mode.toString(8) } : s.kind === 'unknown' ? { unknown: s.why } : null;
 
 function patchOf(c: CodeChange, nameA: string, nameB: string): string {
   const label = safeText(c.key);
   if (c.a.kind === 'unknown' || c.b.kind === 'unknown') {
-    const why = c.a.kind === 'unknown' ? `not known at ${nameA}: ${c.a.why}` : c.b.kind === 'unknown' ? `not known at ${nameB}: ${c.b.why}` : '';
+    const why =
+      c.a.kind === 'unknown'
+        ? `not known at ${nameA}: ${c.a.why}`
+        : c.b.kind === 'unknown'
+          ? `not known at ${nameB}: ${c.b.why}`
+          : '';
     return `# ${label}: ${safeText(why)}\n`;
   }
   const bytesA = c.a.kind === 'file' ? c.a.bytes : Buffer.alloc(0);

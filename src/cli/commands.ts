@@ -66,7 +66,12 @@ async function openForWrite(file: string): Promise<Session> {
 }
 
 export async function ls(argv: string[], io: CliIO): Promise<number> {
-  const { values } = args(argv, { cwd: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, [0, 0], 'pi-tree ls [--cwd DIR] [--all] [--json]');
+  const { values } = args(
+    argv,
+    { cwd: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
+    [0, 0],
+    'pi-tree ls [--cwd DIR] [--all] [--json]',
+  );
   const repo = new SessionRepository({ env: io.env });
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
   const onSkip = (file: string, reason: string) => io.err(`warning: ${safeText(file)}: ${safeText(reason)}\n`);
@@ -89,12 +94,16 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (!list.length) {
-    io.out(`No pi sessions ${safeText(values.all ? `under ${repo.sessionsRoot}` : `for ${cwd} (looked in ${repo.dirFor(cwd)})`)}.\n`);
+    io.out(
+      `No pi sessions ${safeText(values.all ? `under ${repo.sessionsRoot}` : `for ${cwd} (looked in ${repo.dirFor(cwd)})`)}.\n`,
+    );
     return 0;
   }
   for (const i of list) {
     const title = safeText((i.name ?? i.firstMessage).replace(/\s+/g, ' ').slice(0, 80));
-    io.out(`${i.modified.toISOString()}  ${String(i.messageCount).padStart(5)} msgs  ${title}\n    ${safeText(i.path)}\n`);
+    io.out(
+      `${i.modified.toISOString()}  ${String(i.messageCount).padStart(5)} msgs  ${title}\n    ${safeText(i.path)}\n`,
+    );
   }
   return 0;
 }
@@ -103,7 +112,13 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
 function chunked(
   io: CliIO,
   write: (b: Buffer) => void,
-): { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void; addHexId(key: number): void; addPrefix(s: string): void; flush(): void } {
+): {
+  add(s: string): void;
+  addBytes(b: Buffer, start: number, end: number): void;
+  addHexId(key: number): void;
+  addPrefix(s: string): void;
+  flush(): void;
+} {
   let buf = Buffer.allocUnsafe(1 << 20);
   let at = 0;
   const flush = () => {
@@ -156,7 +171,12 @@ const ACTIVE_END = Buffer.from('  ← active\n');
 const LINE_END = Buffer.from('\n');
 
 export async function tree(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { json: { type: 'boolean' }, filter: { type: 'string' } }, [1, 1], `pi-tree tree FILE [--json] [--filter ${FILTER_MODES.join('|')}]`);
+  const { values, positionals } = args(
+    argv,
+    { json: { type: 'boolean' }, filter: { type: 'string' } },
+    [1, 1],
+    `pi-tree tree FILE [--json] [--filter ${FILTER_MODES.join('|')}]`,
+  );
   const mode = ((values.filter as string | undefined) ?? (values.json ? 'all' : 'default')) as FilterMode;
   if (!FILTER_MODES.includes(mode)) throw new UsageError(`--filter must be one of ${FILTER_MODES.join(', ')}`);
   // What each row shows is noted while the file is read (the file is read once).
@@ -168,7 +188,14 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   if (values.json) {
     // What JSON.stringify(…, null, 2) writes for the whole object, with the nodes streamed in.
     const head = JSON.stringify(
-      { sessionId: session.header.id, name: session.name, leafId: session.leafId, path: Array.from(ix.branchIdx(ix.leafRecord), (i) => ix.idOf(i)), diagnostics: session.diagnostics, nodes: [] },
+      {
+        sessionId: session.header.id,
+        name: session.name,
+        leafId: session.leafId,
+        path: Array.from(ix.branchIdx(ix.leafRecord), (i) => ix.idOf(i)),
+        diagnostics: session.diagnostics,
+        nodes: [],
+      },
       null,
       2,
     );
@@ -225,13 +252,19 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   out.flush();
   // (the first ones: a file of garbage would print a line per line it has)
   const warnings = session.diagnostics.filter((d) => d.severity !== 'info');
-  for (const d of warnings.slice(0, MAX_WARNINGS)) io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
+  for (const d of warnings.slice(0, MAX_WARNINGS))
+    io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
   if (warnings.length > MAX_WARNINGS) io.err(`warning: and ${warnings.length - MAX_WARNINGS} more\n`);
   return 0;
 }
 
 export async function context(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = args(argv, { leaf: { type: 'string' }, json: { type: 'boolean' } }, [1, 1], 'pi-tree context FILE [--leaf ID] --json');
+  const { values, positionals } = args(
+    argv,
+    { leaf: { type: 'string' }, json: { type: 'boolean' } },
+    [1, 1],
+    'pi-tree context FILE [--leaf ID] --json',
+  );
   const session = await openSession(positionals[0]);
   let leaf: string | null = session.leafId;
   if (values.leaf !== undefined) {
@@ -269,7 +302,11 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
   const ctx = await session.buildContext(leaf);
   // asText: a field that is an object (one nested past the stack makes String() throw) reads "[object]"
   const model = ctx.model ? `${asText(ctx.model.provider)}/${asText(ctx.model.modelId)}` : '(none)';
-  io.out(safeText(`leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${asText(ctx.thinkingLevel)}, model ${model}`) + '\n');
+  io.out(
+    safeText(
+      `leaf ${leaf ?? '(root)'}: ${ctx.messages.length} messages, thinking ${asText(ctx.thinkingLevel)}, model ${model}`,
+    ) + '\n',
+  );
   for (const m of ctx.messages) io.out(`- ${safeText(asText(m.role))}\n`);
   return 0;
 }
@@ -279,26 +316,38 @@ export async function context(argv: string[], io: CliIO): Promise<number> {
  * way, so that an argument one accepts is never refused by the other).
  */
 export const ROUTED_ARGS = {
-  move: { options: { 'summary-text': { type: 'string' }, exact: { type: 'boolean' } }, positionals: [2, 2], usage: 'pi-tree move FILE ID|root [--exact] [--summary-text TEXT]' },
+  move: {
+    options: { 'summary-text': { type: 'string' }, exact: { type: 'boolean' } },
+    positionals: [2, 2],
+    usage: 'pi-tree move FILE ID|root [--exact] [--summary-text TEXT]',
+  },
   label: { options: {}, positionals: [2, 3], usage: 'pi-tree label FILE ID [TEXT]' },
   name: { options: {}, positionals: [2, 2], usage: 'pi-tree name FILE TEXT' },
   fork: { options: {}, positionals: [2, 2], usage: 'pi-tree fork FILE USER_ENTRY_ID' },
   clone: { options: {}, positionals: [1, 2], usage: 'pi-tree clone FILE [ID]' },
 } satisfies Record<string, { options: ParseArgsConfig['options']; positionals: [number, number]; usage: string }>;
 
-const routedArgs = (argv: string[], name: keyof typeof ROUTED_ARGS) => args(argv, ROUTED_ARGS[name].options, ROUTED_ARGS[name].positionals as [number, number], ROUTED_ARGS[name].usage);
+const routedArgs = (argv: string[], name: keyof typeof ROUTED_ARGS) =>
+  args(argv, ROUTED_ARGS[name].options, ROUTED_ARGS[name].positionals as [number, number], ROUTED_ARGS[name].usage);
 
 export async function move(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = routedArgs(argv, 'move');
   const session = await openForWrite(positionals[0]);
   const picked = positionals[1] === 'root' ? null : positionals[1];
   // pi's rule (a user message puts the leaf on its parent and hands its text back), unless --exact.
-  const { leaf, editorText } = values.exact ? { leaf: picked, editorText: undefined } : await moveTarget(session, picked);
+  const { leaf, editorText } = values.exact
+    ? { leaf: picked, editorText: undefined }
+    : await moveTarget(session, picked);
   const text = values['summary-text'] as string | undefined;
-  const r = await session.moveTo(leaf, text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined);
+  const r = await session.moveTo(
+    leaf,
+    text !== undefined ? { summary: text, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } : undefined,
+  );
   if (!r.moved) io.err('Already at this point: nothing written.\n');
   // (a JSON line by default, read by people too: what JSON.stringify leaves raw of C1 and bidi as \u escapes)
-  io.json(`${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId, ...(editorText !== undefined ? { editorText } : {}) }))}\n`);
+  io.json(
+    `${terminalJson(JSON.stringify({ leafId: r.leafId, leafRecordId: r.leafRecordId, summaryId: r.summaryId, ...(editorText !== undefined ? { editorText } : {}) }))}\n`,
+  );
   return 0;
 }
 
@@ -342,7 +391,9 @@ export async function stats(argv: string[], io: CliIO): Promise<number> {
   const s = await computeStats(session, undefined, noted);
   if (values.json) json(io, s);
   else {
-    io.out(`${safeText(s.name ?? s.sessionId)}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`);
+    io.out(
+      `${safeText(s.name ?? s.sessionId)}: ${s.entries} entries, ${s.messages} messages, ${s.tokens.total} tokens, $${s.cost.toFixed(4)}\n`,
+    );
     io.out(`path ${s.pathLength} entries, ${s.branchPoints} branch points, ${s.tips} tips, ${s.labels} labels\n`);
     for (const m of s.models) io.out(`  ${safeText(`${m.provider}/${m.model}`)}: ${m.messages} messages\n`);
   }

@@ -24,13 +24,19 @@ export async function compare(argv: string[], io: CliIO): Promise<number> {
   const split = splitPaths(a, pathOf(a, entryId(a, positionals[1])), b, pathOf(b, entryId(b, positionals[2])));
   const since = split.ancestorId ? a.index.get(split.ancestorId)?.time : undefined;
   const [sa, sb] = [await summarizeSide(a, split.a, since), await summarizeSide(b, split.b, since)];
-  const side = (session: Session, recs: Int32Array, s: typeof sa) => ({ ids: Array.from(recs, (i) => session.index.idOf(i)), files: s.files, totals: s.totals });
+  const side = (session: Session, recs: Int32Array, s: typeof sa) => ({
+    ids: Array.from(recs, (i) => session.index.idOf(i)),
+    files: s.files,
+    totals: s.totals,
+  });
   if (values.json) {
     json(io, { ancestorId: split.ancestorId, a: side(a, split.a, sa), b: side(b, split.b, sb) });
     return 0;
   }
   const rows = alignTurns(turnsOf(a, split.a), turnsOf(b, split.b));
-  io.out(`common ancestor: ${split.ancestorId === null ? '(none: the paths share no entry)' : safeText(split.ancestorId)} (${split.common} shared entries)\n`);
+  io.out(
+    `common ancestor: ${split.ancestorId === null ? '(none: the paths share no entry)' : safeText(split.ancestorId)} (${split.common} shared entries)\n`,
+  );
   for (const [name, session, recs, s] of [
     ['A', a, split.a, sa],
     ['B', b, split.b, sb],
@@ -59,7 +65,9 @@ export async function files(argv: string[], io: CliIO): Promise<number> {
   for (const e of entries) {
     for (const c of e.changes) {
       const what = c.tool === 'bash' ? `bash ${c.op}` : c.tool;
-      io.out(`${safeText(e.entryId)}  ${what.padEnd(12)} ${safeText(c.path)}  +${c.added} -${c.removed}${c.failed ? '  (failed)' : ''}\n`);
+      io.out(
+        `${safeText(e.entryId)}  ${what.padEnd(12)} ${safeText(c.path)}  +${c.added} -${c.removed}${c.failed ? '  (failed)' : ''}\n`,
+      );
     }
   }
   if (!entries.length) io.out('No file changes on this branch.\n');

@@ -17,7 +17,10 @@ import { safeText } from './safeText.js';
 export function bundledBridge(): string {
   const beside = [join(__dirname, 'pi-bridge.js'), join(__dirname, '..', '..', 'dist', 'pi-bridge.js')];
   const found = beside.find((p) => existsSync(p));
-  if (!found) throw new Error(`the pi-tree bridge (pi-bridge.js) is missing beside ${__dirname}: reinstall pi-tree (or run npm run build)`);
+  if (!found)
+    throw new Error(
+      `the pi-tree bridge (pi-bridge.js) is missing beside ${__dirname}: reinstall pi-tree (or run npm run build)`,
+    );
   return found;
 }
 
@@ -29,7 +32,10 @@ export async function connect(argv: string[], io: CliIO): Promise<number> {
   const copy = safeText(st.paths.bridgeCopy);
   if (values.status) {
     if (!st.connected) io.out(`not connected: pi-tree has added nothing to ${settings}\n`);
-    else io.out(`connected: ${settings} ${st.listed ? 'lists' : 'no longer lists'} ${copy}${st.upToDate ? '' : ' (the copy is not this pi-tree\'s bridge: run "pi-tree connect" to update it)'}\n`);
+    else
+      io.out(
+        `connected: ${settings} ${st.listed ? 'lists' : 'no longer lists'} ${copy}${st.upToDate ? '' : ' (the copy is not this pi-tree\'s bridge: run "pi-tree connect" to update it)'}\n`,
+      );
     return 0;
   }
   if (st.connected && st.listed) {
@@ -52,7 +58,9 @@ export async function disconnect(argv: string[], io: CliIO): Promise<number> {
   args(argv, {}, [0, 0], 'pi-tree disconnect');
   const r = disconnectPi(io.env);
   if (!r) {
-    io.out(`not connected: pi-tree has added nothing to ${safeText(connectPaths(io.env).settingsFile)}; nothing to do\n`);
+    io.out(
+      `not connected: pi-tree has added nothing to ${safeText(connectPaths(io.env).settingsFile)}; nothing to do\n`,
+    );
     return 0;
   }
   const settings = safeText(r.paths.settingsFile);

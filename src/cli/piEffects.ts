@@ -19,7 +19,9 @@ export class UnconfirmedError extends Error {
 }
 
 const unconfirmed = (pid: number, what: string, why: string) =>
-  new UnconfirmedError(`pi ${pid} answered the ${what}, but ${why}: pi-tree cannot confirm it was done (is pid ${pid} really pi? its record may be forged)`);
+  new UnconfirmedError(
+    `pi ${pid} answered the ${what}, but ${why}: pi-tree cannot confirm it was done (is pid ${pid} really pi? its record may be forged)`,
+  );
 
 const show = (id: string | null | undefined) => (id === undefined ? '(none)' : (id ?? '(empty)'));
 
@@ -39,26 +41,53 @@ export async function confirmMove(pid: number, session: Session, target: MoveTar
   const want = r.summaryId ?? target.leaf;
   if (r.leafId !== want) throw unconfirmed(pid, 'move', `its leaf is ${show(r.leafId)}, not ${show(want)}`);
   const idx = () => session.index;
-  const ok = r.leafRecordId ? () => idx().get(r.leafRecordId!)?.parentId === want : r.summaryId ? () => idx().get(r.summaryId!)?.parentId === target.leaf : () => session.leafId === want;
+  const ok = r.leafRecordId
+    ? () => idx().get(r.leafRecordId!)?.parentId === want
+    : r.summaryId
+      ? () => idx().get(r.summaryId!)?.parentId === target.leaf
+      : () => session.leafId === want;
   if (!(await fileShows(session, ok)))
-    throw unconfirmed(pid, 'move', `the session file does not show it (no ${r.leafRecordId ? `leaf record ${r.leafRecordId}` : r.summaryId ? `summary ${r.summaryId}` : `leaf at ${show(want)}`})`);
+    throw unconfirmed(
+      pid,
+      'move',
+      `the session file does not show it (no ${r.leafRecordId ? `leaf record ${r.leafRecordId}` : r.summaryId ? `summary ${r.summaryId}` : `leaf at ${show(want)}`})`,
+    );
 }
 
 /** A label: the file gives `entryId` that label (or none). */
-export async function confirmLabel(pid: number, session: Session, entryId: string, label: string | undefined): Promise<void> {
+export async function confirmLabel(
+  pid: number,
+  session: Session,
+  entryId: string,
+  label: string | undefined,
+): Promise<void> {
   const want = label?.trim() || undefined;
   if (!(await fileShows(session, () => session.index.labels.get(entryId)?.label === want)))
-    throw unconfirmed(pid, 'label', `the session file does not show it (the label of ${entryId} is ${JSON.stringify(session.index.labels.get(entryId)?.label ?? null)})`);
+    throw unconfirmed(
+      pid,
+      'label',
+      `the session file does not show it (the label of ${entryId} is ${JSON.stringify(session.index.labels.get(entryId)?.label ?? null)})`,
+    );
 }
 
 /** A name: the file names the session so (pi's rule: newlines become spaces, trimmed). */
 export async function confirmName(pid: number, session: Session, name: string): Promise<void> {
   const want = name.replace(/[\r\n]+/g, ' ').trim();
-  if (!(await fileShows(session, () => (session.name ?? '') === want))) throw unconfirmed(pid, 'name', `the session file does not show it (its name is ${JSON.stringify(session.name ?? null)})`);
+  if (!(await fileShows(session, () => (session.name ?? '') === want)))
+    throw unconfirmed(
+      pid,
+      'name',
+      `the session file does not show it (its name is ${JSON.stringify(session.name ?? null)})`,
+    );
 }
 
 /** Fork or clone: pi (the same pid) now runs the new session, its bridge answering for it. */
-export async function confirmSwitch(pid: number, what: 'fork' | 'clone', r: ForkData, env: NodeJS.ProcessEnv): Promise<void> {
+export async function confirmSwitch(
+  pid: number,
+  what: 'fork' | 'clone',
+  r: ForkData,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const file = r.sessionFile;
   if (!file) throw unconfirmed(pid, what, 'it named no new session');
   const deadline = Date.now() + SWITCH_WAIT_MS;

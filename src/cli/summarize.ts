@@ -32,7 +32,10 @@ class UsageError extends Error {}
 
 type Spec = Record<string, 'string' | 'int' | 'flag'>;
 
-function parseArgs(argv: readonly string[], spec: Spec): { positional: string[]; opts: Record<string, string | number | boolean> } {
+function parseArgs(
+  argv: readonly string[],
+  spec: Spec,
+): { positional: string[]; opts: Record<string, string | number | boolean> } {
   const positional: string[] = [];
   const opts: Record<string, string | number | boolean> = Object.create(null);
   for (let i = 0; i < argv.length; i++) {
@@ -91,7 +94,8 @@ function prices(opts: Record<string, string | number | boolean>): ModelPrices | 
   const get = (k: (typeof names)[number]) => {
     const v = opts[`price-${k}`];
     if (v === undefined) return 0;
-    if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`--price-${k} must be a number (USD per million tokens), not "${String(v)}"`);
+    if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v))
+      throw new UsageError(`--price-${k} must be a number (USD per million tokens), not "${String(v)}"`);
     return Number(v);
   };
   return { input: get('input'), output: get('output'), cacheRead: get('cache-read'), cacheWrite: get('cache-write') };
@@ -118,7 +122,8 @@ async function openSession(file: string): Promise<Session> {
 function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): OpenAICompatibleModel {
   const endpoint = opts.endpoint as string | undefined;
   const model = opts.model as string | undefined;
-  if (!endpoint || !model) throw new UsageError(`--endpoint and --model are required${opts['dry-run'] ? '' : ' (or use --dry-run)'}`);
+  if (!endpoint || !model)
+    throw new UsageError(`--endpoint and --model are required${opts['dry-run'] ? '' : ' (or use --dry-run)'}`);
   let apiKey: string | undefined;
   const keyVar = opts['api-key-env'] as string | undefined;
   if (keyVar) {
@@ -142,9 +147,18 @@ function makeModel(opts: Record<string, string | number | boolean>, io: CliIO): 
  * compaction written behind its back: refused (before any model call) unless --file-only says so; a
  * pi that runs it but does not answer (stopped with Ctrl+Z) as well.
  */
-async function notUnderPi(file: string, opts: Record<string, string | number | boolean>, io: CliIO, what: string): Promise<void> {
+async function notUnderPi(
+  file: string,
+  opts: Record<string, string | number | boolean>,
+  io: CliIO,
+  what: string,
+): Promise<void> {
   if (opts['dry-run'] || opts['file-only']) return;
-  const info = await runningPi(resolve(file), io.env, `add --file-only to write ${what} all the same (pi would not see it)`);
+  const info = await runningPi(
+    resolve(file),
+    io.env,
+    `add --file-only to write ${what} all the same (pi would not see it)`,
+  );
   if (info)
     throw new Error(
       `pi ${info.record.pid} runs this session (with the pi-tree bridge) and would not see ${what} written into the file: make it in pi, or add --file-only to write the file all the same`,
@@ -168,7 +182,10 @@ async function run(name: string, io: CliIO, usage: string, body: () => Promise<n
 export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
   return run('summarize', io, SUMMARIZE_USAGE, async () => {
     const { positional, opts } = parseArgs(argv, COMMON);
-    if (positional.length !== 2) throw new UsageError(positional.length < 2 ? 'FILE and TARGET_ID are required' : `unexpected argument "${positional[2]}"`);
+    if (positional.length !== 2)
+      throw new UsageError(
+        positional.length < 2 ? 'FILE and TARGET_ID are required' : `unexpected argument "${positional[2]}"`,
+      );
     const [file, targetId] = positional;
     await notUnderPi(file, opts, io, 'a branch summary');
     const dryRun = !!opts['dry-run'];
@@ -186,10 +203,20 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       throw e;
     }
     if (dryRun) {
-      const p = previewBranchSummary(plan, { contextWindow: (opts['context-window'] as number | undefined) ?? 0, reserveTokens });
-      io.out(safeText(`leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}`) + '\n');
+      const p = previewBranchSummary(plan, {
+        contextWindow: (opts['context-window'] as number | undefined) ?? 0,
+        reserveTokens,
+      });
+      io.out(
+        safeText(
+          `leaf ${plan.oldLeafId ?? '(none)'} -> ${targetId}; common ancestor ${plan.commonAncestorId ?? '(none)'}`,
+        ) + '\n',
+      );
       if (p.nothingLeft) io.out('nothing is left behind: the move would write no summary\n');
-      else if (p.noContent) io.out(`${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`);
+      else if (p.noContent)
+        io.out(
+          `${plan.totalEntries} entries left behind, none with conversation: the summary would be "No content to summarize"\n`,
+        );
       else {
         io.out(
           `${plan.totalEntries} entries left behind; ${p.entryIds.length} summarized, about ${p.totalTokens} tokens (budget ${p.tokenBudget})${p.droppedEntries ? `; ${p.droppedEntries} older entries do not fit` : ''}\n`,
@@ -200,10 +227,15 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
       if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
-    const draft = await summarizeBranch(plan, model!, { reserveTokens, focus: opts.focus as string | undefined, signal });
+    const draft = await summarizeBranch(plan, model!, {
+      reserveTokens,
+      focus: opts.focus as string | undefined,
+      signal,
+    });
     const result = await commitBranchSummary(session, draft);
     if (result.summaryId) io.out(`${safeText(result.summaryId)}\n`);
-    else io.err(`pi-tree summarize: nothing is left behind; moved the leaf to ${safeText(targetId)} without a summary\n`);
+    else
+      io.err(`pi-tree summarize: nothing is left behind; moved the leaf to ${safeText(targetId)} without a summary\n`);
     return 0;
   });
 }
@@ -212,7 +244,8 @@ export function runSummarize(argv: string[], io: CliIO, signal?: AbortSignal): P
 export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
   return run('compact', io, COMPACT_USAGE, async () => {
     const { positional, opts } = parseArgs(argv, { ...COMMON, 'keep-recent-tokens': 'int' });
-    if (positional.length !== 1) throw new UsageError(positional.length < 1 ? 'FILE is required' : `unexpected argument "${positional[1]}"`);
+    if (positional.length !== 1)
+      throw new UsageError(positional.length < 1 ? 'FILE is required' : `unexpected argument "${positional[1]}"`);
     const [file] = positional;
     await notUnderPi(file, opts, io, 'a compaction');
     const dryRun = !!opts['dry-run'];
@@ -222,7 +255,8 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
     const plan = await planCompaction(
       session,
       {
-        keepRecentTokens: (opts['keep-recent-tokens'] as number | undefined) ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+        keepRecentTokens:
+          (opts['keep-recent-tokens'] as number | undefined) ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
         reserveTokens: (opts['reserve-tokens'] as number | undefined) ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
       },
       signal,
@@ -234,12 +268,17 @@ export function runCompact(argv: string[], io: CliIO, signal?: AbortSignal): Pro
       io.out(
         `would summarize ${p.summarizedEntries} entries (about ${p.summarizedTokens} tokens)${p.hasPreviousSummary ? ', updating the previous summary' : ''}${p.isSplitTurn ? ', splitting a turn' : ''}\n`,
       );
-      io.out(`would keep ${p.keptEntries} entries from ${safeText(String(p.firstKeptEntryId))} (about ${p.keptTokens} tokens plus the summary)\n`);
+      io.out(
+        `would keep ${p.keptEntries} entries from ${safeText(String(p.firstKeptEntryId))} (about ${p.keptTokens} tokens plus the summary)\n`,
+      );
       if (p.readFiles.length) io.out(`read files: ${safeText(p.readFiles.join(' '))}\n`);
       if (p.modifiedFiles.length) io.out(`modified files: ${safeText(p.modifiedFiles.join(' '))}\n`);
       return 0;
     }
-    const result = await summarizeCompaction(plan.preparation, model!, { focus: opts.focus as string | undefined, signal });
+    const result = await summarizeCompaction(plan.preparation, model!, {
+      focus: opts.focus as string | undefined,
+      signal,
+    });
     const { entry } = await commitCompaction(session, plan, result);
     io.out(`${safeText(entry.id)}\n`);
     return 0;

@@ -31,15 +31,18 @@ import { bundledBridge } from './connect.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
 
-export const VARIANTS_USAGE = 'pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]';
+export const VARIANTS_USAGE =
+  'pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]';
 
 function wholeFlag(name: string, v: string, max: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${v}"`);
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${v}"`);
   return Number(v);
 }
 
 /** How the variant is named in progress and output lines: its place and its model. */
-const label = (o: VariantOutcome, n: number) => `variant ${o.index + 1}/${n}${o.model ? ` (${safeText(o.model)})` : ''}`;
+const label = (o: VariantOutcome, n: number) =>
+  `variant ${o.index + 1}/${n}${o.model ? ` (${safeText(o.model)})` : ''}`;
 
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -77,13 +80,20 @@ function progressLine(o: VariantOutcome, n: number): string {
 export async function variants(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = args(
     argv,
-    { count: { type: 'string' }, models: { type: 'string' }, check: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      count: { type: 'string' },
+      models: { type: 'string' },
+      check: { type: 'string' },
+      jobs: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     [3, 3],
     VARIANTS_USAGE,
   );
   const [fileArg, entryId, prompt] = positionals;
   if (!prompt.trim()) throw new UsageError(`the prompt is empty\nusage: ${VARIANTS_USAGE}`);
-  if (values.count !== undefined && values.models !== undefined) throw new UsageError('give --count or --models, not both (--models makes one variant per model)');
+  if (values.count !== undefined && values.models !== undefined)
+    throw new UsageError('give --count or --models, not both (--models makes one variant per model)');
   const count = values.count !== undefined ? wholeFlag('count', values.count as string, MAX_VARIANTS) : undefined;
   const models =
     values.models !== undefined
@@ -92,14 +102,18 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
           .map((m) => m.trim())
           .map(parseModel)
       : undefined;
-  if (models && models.length > MAX_VARIANTS) throw new UsageError(`--models names ${models.length} models; at most ${MAX_VARIANTS} variants run at once`);
+  if (models && models.length > MAX_VARIANTS)
+    throw new UsageError(`--models names ${models.length} models; at most ${MAX_VARIANTS} variants run at once`);
   const jobs = values.jobs !== undefined ? wholeFlag('jobs', values.jobs as string, MAX_JOBS) : DEFAULT_JOBS;
   const check = values.check as string | undefined;
   if (check !== undefined && !check.trim()) throw new UsageError('--check is empty');
   const file = resolve(fileArg);
   const cwd = await sessionCwd(file);
   // The user's pi: never one planted in the session's folder or its working folder.
-  const pi = await findPi(io.env.PI_TREE_PI?.trim() || 'pi', { env: io.env, avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
+  const pi = await findPi(io.env.PI_TREE_PI?.trim() || 'pi', {
+    env: io.env,
+    avoid: [dirname(file), ...(cwd ? [cwd] : [])],
+  });
   // Each variant's pi loads the bridge (its checkpoints, the guard that keeps its writes out of the
   // user's folder) unless pi's settings load it already (connected): never twice.
   const bridge = bundledBridge();
@@ -117,7 +131,9 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
     ...(st.connected && st.listed ? {} : { bridge }),
     env: io.env,
     signal,
-    onProgress: values.json ? undefined : (p: VariantProgress) => p.kind === 'outcome' && io.err(`${progressLine(p.outcome, n)}\n`),
+    onProgress: values.json
+      ? undefined
+      : (p: VariantProgress) => p.kind === 'outcome' && io.err(`${progressLine(p.outcome, n)}\n`),
   };
   const run: VariantsRun = runVariants(request);
   const outs = await run.done;
@@ -147,16 +163,26 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
       if (o.session) io.out(`  session ${safeText(o.session)}\n`);
       if (o.folder) io.out(`  folder  ${safeText(o.folder)}\n`);
       if (o.files)
-        io.out(`  ${filesLine(o.files)}${o.files.map((f) => `\n    ${f.status === 'created' ? 'A' : f.status === 'deleted' ? 'D' : 'M'} ${safeText(f.path)} +${f.added} -${f.removed}`).join('')}\n`);
-      if (o.check) io.out(`  ${checkLine(o.check)}${o.check.output.trim() ? `; its output ends:\n${indent(tail(o.check.output, 10))}` : ''}\n`);
-      if (o.tokens || o.cost !== undefined) io.out(`  ${o.tokens ? `${o.tokens.total} tokens` : ''}${o.cost !== undefined ? `, $${o.cost.toFixed(4)}` : ''}, ${seconds(o.ms)}\n`);
+        io.out(
+          `  ${filesLine(o.files)}${o.files.map((f) => `\n    ${f.status === 'created' ? 'A' : f.status === 'deleted' ? 'D' : 'M'} ${safeText(f.path)} +${f.added} -${f.removed}`).join('')}\n`,
+        );
+      if (o.check)
+        io.out(
+          `  ${checkLine(o.check)}${o.check.output.trim() ? `; its output ends:\n${indent(tail(o.check.output, 10))}` : ''}\n`,
+        );
+      if (o.tokens || o.cost !== undefined)
+        io.out(
+          `  ${o.tokens ? `${o.tokens.total} tokens` : ''}${o.cost !== undefined ? `, $${o.cost.toFixed(4)}` : ''}, ${seconds(o.ms)}\n`,
+        );
       if (o.answer) io.out(`  answer:\n${indent(o.answer)}\n`);
     }
   }
   const failed = outs.filter((o) => o.phase !== 'done');
   if (!failed.length) return 0;
   const cancelled = failed.filter((o) => o.phase === 'cancelled').length;
-  io.err(`pi-tree variants: ${signal?.aborted ? 'cancelled; ' : ''}${failed.length} of ${outs.length} variants did not finish (${cancelled} cancelled, ${failed.length - cancelled} failed)\n`);
+  io.err(
+    `pi-tree variants: ${signal?.aborted ? 'cancelled; ' : ''}${failed.length} of ${outs.length} variants did not finish (${cancelled} cancelled, ${failed.length - cancelled} failed)\n`,
+  );
   return 1;
 }
 

@@ -43,7 +43,12 @@ export function activateHost(context: vscode.ExtensionContext): Host {
   watchTrust(context, files.store);
   const pi = (link = createPiLink(context, out, () => sidebar.view.redraw()));
   const { view, treeView, isLive } = sidebar;
-  const continueInPi = startContinueInPi({ held: (file) => files.store.get(file), cache: () => files.cache, bridgeDirs: pi.bridges.dirs, bridgeFile: pi.bridgeFile });
+  const continueInPi = startContinueInPi({
+    held: (file) => files.store.get(file),
+    cache: () => files.cache,
+    bridgeDirs: pi.bridges.dirs,
+    bridgeFile: pi.bridgeFile,
+  });
   // Where the user acted last: a sidebar row or a tree. Commands without an argument (F2, the palette)
   // go there, so a tree in front does not take a rename meant for the selected row.
   let actedIn: 'sidebar' | 'tree' = 'tree';
@@ -55,7 +60,14 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     gateway: pi.gateway,
     noteKind: (file, kind) => view.names.note(file, kind),
   };
-  const { codeViews, code, panels, tryVariants } = createTrees(context, { files, pi, sidebar, actionDeps, continueInPi, acted: () => (actedIn = 'tree') });
+  const { codeViews, code, panels, tryVariants } = createTrees(context, {
+    files,
+    pi,
+    sidebar,
+    actionDeps,
+    continueInPi,
+    acted: () => (actedIn = 'tree'),
+  });
   const host: Host = {
     context,
     store: files.store,
@@ -67,16 +79,30 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     continueInPi,
     bridges: pi.bridges,
     bridgeFile: pi.bridgeFile,
-    actionsFor: (session, file) => new SessionActions(session, file, { ...actionDeps, openTree: async (f, o) => void (await panels.open(f, undefined, o)) }),
+    actionsFor: (session, file) =>
+      new SessionActions(session, file, {
+        ...actionDeps,
+        openTree: async (f, o) => void (await panels.open(f, undefined, o)),
+      }),
     actedIn: () => actedIn,
     codeViews,
     code,
     tryVariants,
   };
-  for (const register of [registerViewCommands, registerSessionCommands, registerNodeCommands, registerPiConnectCommands, registerCompareCommands, registerCodeCommands]) register(host);
+  for (const register of [
+    registerViewCommands,
+    registerSessionCommands,
+    registerNodeCommands,
+    registerPiConnectCommands,
+    registerCompareCommands,
+    registerCodeCommands,
+  ])
+    register(host);
   watchSettings(context, files, view, panels);
   const repo = files.repo();
-  out.info(`pi-tree activated; sessions root ${repo.sessionsRoot}${repo.customDir ? `, custom dir ${repo.customDir}` : ''}`);
+  out.info(
+    `pi-tree activated; sessions root ${repo.sessionsRoot}${repo.customDir ? `, custom dir ${repo.customDir}` : ''}`,
+  );
   return host;
 }
 
@@ -100,7 +126,10 @@ interface TreeWiring {
 }
 
 /** The tree panels with what they show beside a session: diffs, hidden marks, family links, compare views, checkpoints. */
-function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeViews: CodeViews; code: CodeRestore; panels: TreePanelManager; tryVariants: TryVariants } {
+function createTrees(
+  context: vscode.ExtensionContext,
+  w: TreeWiring,
+): { codeViews: CodeViews; code: CodeRestore; panels: TreePanelManager; tryVariants: TryVariants } {
   const { files, pi, sidebar } = w;
   const { view } = sidebar;
   const codeViews = createCodeViews({
@@ -116,9 +145,18 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     code: compareCode(() => code),
   });
   // Checkpoints: the code at a node, restores through pi or straight to the files, undo.
-  const code = createCheckpoints(context, { agentDir: () => files.repo().agentDir, gateway: pi.gateway, log: (m) => log().info(m), describe: describeEntry });
+  const code = createCheckpoints(context, {
+    agentDir: () => files.repo().agentDir,
+    gateway: pi.gateway,
+    log: (m) => log().info(m),
+    describe: describeEntry,
+  });
   // Ask from here: the run core behind the host's AskService.
-  const ask = createAskService({ core: { askFrom, listModels }, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs });
+  const ask = createAskService({
+    core: { askFrom, listModels },
+    piCommand: () => readConfig().piCommand,
+    discoveryDirs: pi.bridges.dirs,
+  });
   // Try variants from here: N forks run by pi (core/variants/), shown side by side.
   const tryVariants = createVariants(context, {
     core: variantsCore,
@@ -136,7 +174,11 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
     store: files.store,
     ...w.actionDeps,
     continueInPi: w.continueInPi,
-    summaries: createSummaryService(context, { bridgeFile: pi.bridgeFile, piCommand: () => readConfig().piCommand, discoveryDirs: pi.bridges.dirs }),
+    summaries: createSummaryService(context, {
+      bridgeFile: pi.bridgeFile,
+      piCommand: () => readConfig().piCommand,
+      discoveryDirs: pi.bridges.dirs,
+    }),
     ask,
     tryVariants,
     bridges: pi.bridges,
@@ -163,7 +205,12 @@ function createTrees(context: vscode.ExtensionContext, w: TreeWiring): { codeVie
 }
 
 /** Settings take effect at once: another session folder, the live window, CodeLens, a summary model. */
-function watchSettings(context: vscode.ExtensionContext, files: SessionFiles, view: SessionsView, panels: TreePanelManager): void {
+function watchSettings(
+  context: vscode.ExtensionContext,
+  files: SessionFiles,
+  view: SessionsView,
+  panels: TreePanelManager,
+): void {
   const lens = new SessionCodeLens(() => readConfig().codeLens);
   context.subscriptions.push(
     vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.jsonl' }], lens),

@@ -3,7 +3,13 @@
 // (agent_settled). While it runs its text and tool calls are pushed to subscribers (askDelta, askTool);
 // when pi settles, askEnded names what pi appended, the answer's entry and pi's error, if any. One asked
 // turn at a time: pi runs one run at a time, and a second ask waits for idle like every change.
-import type { AgentSettledEvent, ExtensionContext, MessageUpdateEvent, ToolExecutionEndEvent, ToolExecutionStartEvent } from '@earendil-works/pi-coding-agent';
+import type {
+  AgentSettledEvent,
+  ExtensionContext,
+  MessageUpdateEvent,
+  ToolExecutionEndEvent,
+  ToolExecutionStartEvent,
+} from '@earendil-works/pi-coding-agent';
 import { nanoid } from 'nanoid';
 import type { AbortAskData, BridgeEvent } from '../core/piClient/protocol.js';
 import { BridgeFailure } from './server.js';
@@ -35,7 +41,8 @@ export class AskTurns {
 
   /** Registers the turn before anything is done for it (pi's entries from here on are the turn's). */
   begin(): { askId: string; whenStarted: Promise<void> } {
-    if (this.turn) throw new BridgeFailure('busy', 'pi is running an asked turn; nothing was done. Try again when it is idle.');
+    if (this.turn)
+      throw new BridgeFailure('busy', 'pi is running an asked turn; nothing was done. Try again when it is idle.');
     let started = () => {};
     let failed: (e: Error) => void = () => {};
     const whenStarted = new Promise<void>((resolve, reject) => {
@@ -43,7 +50,14 @@ export class AskTurns {
       failed = reject;
     });
     whenStarted.catch(() => {});
-    const t: Turn = { askId: nanoid(), state: 'sent', known: this.ctx.sessionManager.getEntries().length, started, failed, whenStarted };
+    const t: Turn = {
+      askId: nanoid(),
+      state: 'sent',
+      known: this.ctx.sessionManager.getEntries().length,
+      started,
+      failed,
+      whenStarted,
+    };
     this.turn = t;
     return { askId: t.askId, whenStarted };
   }
@@ -61,7 +75,13 @@ export class AskTurns {
         t.whenStarted,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new BridgeFailure('failed', `pi started no turn for the prompt within ${Math.round(ms / 1000)} s (an extension may have handled it, or pi refused it: pi shows why)`)),
+            () =>
+              reject(
+                new BridgeFailure(
+                  'failed',
+                  `pi started no turn for the prompt within ${Math.round(ms / 1000)} s (an extension may have handled it, or pi refused it: pi shows why)`,
+                ),
+              ),
             ms,
           );
         }),
@@ -93,7 +113,12 @@ export class AskTurns {
     if (!t) return;
     const ev = e.assistantMessageEvent as { type?: string; delta?: unknown };
     if ((ev.type === 'text_delta' || ev.type === 'thinking_delta') && typeof ev.delta === 'string' && ev.delta) {
-      this.broadcast({ event: 'askDelta', askId: t.askId, kind: ev.type === 'text_delta' ? 'text' : 'thinking', delta: ev.delta });
+      this.broadcast({
+        event: 'askDelta',
+        askId: t.askId,
+        kind: ev.type === 'text_delta' ? 'text' : 'thinking',
+        delta: ev.delta,
+      });
     }
   }
 
@@ -101,7 +126,14 @@ export class AskTurns {
     const t = this.running();
     if (!t) return;
     const end = e.type === 'tool_execution_end';
-    this.broadcast({ event: 'askTool', askId: t.askId, phase: end ? 'end' : 'start', name: e.toolName, toolCallId: e.toolCallId, ...(end ? { isError: e.isError } : {}) });
+    this.broadcast({
+      event: 'askTool',
+      askId: t.askId,
+      phase: end ? 'end' : 'start',
+      name: e.toolName,
+      toolCallId: e.toolCallId,
+      ...(end ? { isError: e.isError } : {}),
+    });
   }
 
   onSettled(e: AgentSettledEvent): void {
@@ -112,7 +144,12 @@ export class AskTurns {
     const appended = (sm.getEntries() as Entry[]).slice(t.known);
     const answer = [...appended].reverse().find((x) => x.type === 'message' && x.message?.role === 'assistant');
     const m = answer?.message;
-    const error = m?.stopReason === 'error' ? (typeof m.errorMessage === 'string' && m.errorMessage ? m.errorMessage : 'the model call failed') : undefined;
+    const error =
+      m?.stopReason === 'error'
+        ? typeof m.errorMessage === 'string' && m.errorMessage
+          ? m.errorMessage
+          : 'the model call failed'
+        : undefined;
     this.broadcast({
       event: 'askEnded',
       askId: t.askId,
@@ -141,7 +178,8 @@ export class AskTurns {
   close(): void {
     const t = this.turn;
     this.turn = undefined;
-    if (t?.state === 'sent') t.failed(new BridgeFailure('closing', 'pi left this session before the asked turn started'));
+    if (t?.state === 'sent')
+      t.failed(new BridgeFailure('closing', 'pi left this session before the asked turn started'));
   }
 
   private running(): Turn | undefined {

@@ -54,7 +54,9 @@ export function wireCheckpoints(pi: ExtensionAPI): void {
         settings: readCheckpointSettings(agentDir),
         notify: (m) => notify(ctx, m),
         // pi's own files besides its agent dir, never captured even inside the working folder
-        privateDirs: [sessionDirOf(ctx), dirname(sessionFile), recordDirOf(process.env)].filter((d): d is string => !!d),
+        privateDirs: [sessionDirOf(ctx), dirname(sessionFile), recordDirOf(process.env)].filter(
+          (d): d is string => !!d,
+        ),
       });
       file = sessionFile;
       capturing().add(sessionFile);

@@ -6,8 +6,23 @@
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { agentDirOf } from '../core/piClient/paths.js';
 import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/piClient/protocol.js';
-import { finishPending, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type SessionCode } from '../core/checkpoints/index.js';
-import { OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from '../core/checkpoints/index.js';
+import {
+  finishPending,
+  planCode,
+  putCodeBack,
+  recordLeafMoved,
+  redoCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+  type SessionCode,
+} from '../core/checkpoints/index.js';
+import {
+  OutsideWriteError,
+  PlanChangedError,
+  RestoreRefusedError,
+  type Resolution,
+} from '../core/checkpoints/index.js';
 import { canonicalCwd } from '../core/checkpoints/index.js';
 import { Session } from '../core/session/session.js';
 import { captureFor } from './checkpoints.js';
@@ -46,14 +61,26 @@ async function finishInPi(sc: SessionCode, ctx: ExtensionCommandContext): Promis
   }
 }
 
-export async function restoreCode(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'restoreCode'>): Promise<RestoreCodeData> {
+export async function restoreCode(
+  live: BridgeSession,
+  ctx: ExtensionCommandContext,
+  r: BridgeRequest<'restoreCode'>,
+): Promise<RestoreCodeData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
     await finishInPi(sc, ctx);
     const plan = await planCode(sc, r.targetId);
-    if (r.fingerprint && plan.fingerprint !== r.fingerprint) throw new BridgeFailure('stale', 'the files changed since the preview; nothing was written. Look at the preview again.');
+    if (r.fingerprint && plan.fingerprint !== r.fingerprint)
+      throw new BridgeFailure(
+        'stale',
+        'the files changed since the preview; nothing was written. Look at the preview again.',
+      );
     const open = plan.items.filter((i) => i.action === 'conflict' && !r.force && !r.resolutions?.[i.key]);
-    if (open.length) throw new BridgeFailure('bad-args', `${open.length} conflicting file(s) need a choice: ${open.map((i) => i.key).join(', ')}`);
+    if (open.length)
+      throw new BridgeFailure(
+        'bad-args',
+        `${open.length} conflicting file(s) need a choice: ${open.map((i) => i.key).join(', ')}`,
+      );
     const resolutions = new Map<string, Resolution>(Object.entries(r.resolutions ?? {}));
     const fromId = ctx.sessionManager.getLeafId();
     try {
@@ -80,16 +107,28 @@ export async function restoreCode(live: BridgeSession, ctx: ExtensionCommandCont
         res.warnings.push(...(await recordLeafMoved(sc, res.journal, ctx.sessionManager.getLeafId())).warnings);
       }
       live.refresh();
-      return { journalId: res.journal.id, written: res.written, skipped: res.skipped, merged: res.merged, warnings: res.warnings, leafId: ctx.sessionManager.getLeafId() };
+      return {
+        journalId: res.journal.id,
+        written: res.written,
+        skipped: res.skipped,
+        merged: res.merged,
+        warnings: res.warnings,
+        leafId: ctx.sessionManager.getLeafId(),
+      };
     } catch (e) {
       if (e instanceof PlanChangedError) throw new BridgeFailure('stale', e.message);
-      if (e instanceof OutsideWriteError || e instanceof RestoreRefusedError) throw new BridgeFailure('bad-args', e.message);
+      if (e instanceof OutsideWriteError || e instanceof RestoreRefusedError)
+        throw new BridgeFailure('bad-args', e.message);
       throw e;
     }
   });
 }
 
-export async function codeUndo(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeRequest<'codeUndo'>): Promise<CodeUndoData> {
+export async function codeUndo(
+  live: BridgeSession,
+  ctx: ExtensionCommandContext,
+  r: BridgeRequest<'codeUndo'>,
+): Promise<CodeUndoData> {
   return alone(live, async () => {
     const sc = await codeOf(live, ctx);
     await finishInPi(sc, ctx);

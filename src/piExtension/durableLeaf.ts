@@ -70,7 +70,12 @@ export interface LeafRecord {
  * whether an id is used (pi's entries and records written before). Returns the record, or undefined
  * when nothing was needed (or the file does not exist yet: pi creates it with the first message).
  */
-export function persistLeaf(file: string, leafId: string | null, fromId: string | null, taken: (id: string) => boolean): LeafRecord | undefined {
+export function persistLeaf(
+  file: string,
+  leafId: string | null,
+  fromId: string | null,
+  taken: (id: string) => boolean,
+): LeafRecord | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -85,7 +90,14 @@ export function persistLeaf(file: string, leafId: string | null, fromId: string 
     let id: string;
     do id = entryId();
     while (taken(id));
-    const rec: LeafRecord = { type: 'leaf', id, parentId: leafId, timestamp: new Date().toISOString(), targetId: leafId, fromId };
+    const rec: LeafRecord = {
+      type: 'leaf',
+      id,
+      parentId: leafId,
+      timestamp: new Date().toISOString(),
+      targetId: leafId,
+      fromId,
+    };
     // A torn last line (a crash mid-write) stays alone on its line, as pi-tree's writer does.
     const line = `${last.whole ? '' : '\n'}${JSON.stringify(rec)}\n`;
     // O_APPEND without O_CREAT: whole line at the end, and a vanished file is not re-created.

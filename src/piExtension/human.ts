@@ -38,7 +38,9 @@ export function parseHumanCommand(sub: string, rest: string): Parsed {
       return words.length <= 1 ? { op: 'clone', entryId: words[0] } : { error: 'clone takes at most one entry id' };
     case 'label': {
       const [entryId, ...text] = words;
-      return entryId ? { op: 'label', entryId, label: text.join(' ') || undefined } : { error: 'label needs an entry id' };
+      return entryId
+        ? { op: 'label', entryId, label: text.join(' ') || undefined }
+        : { error: 'label needs an entry id' };
     }
     case 'name':
       return rest ? { op: 'name', name: rest } : { error: 'name needs a text' };

@@ -30,7 +30,12 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
         return;
       }
       if (!sub || sub === 'status') {
-        ctx.ui.notify(live ? `pi-tree bridge: listening for this session (pid ${process.pid})` : 'pi-tree bridge: not listening (no saved session)', 'info');
+        ctx.ui.notify(
+          live
+            ? `pi-tree bridge: listening for this session (pid ${process.pid})`
+            : 'pi-tree bridge: not listening (no saved session)',
+          'info',
+        );
         return;
       }
       if (!live) {
@@ -56,7 +61,8 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
       live = await LiveBridge.start(pi, ctx);
     } catch (e) {
       live = undefined;
-      if (ctx.hasUI) ctx.ui.notify(`pi-tree bridge could not start: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      if (ctx.hasUI)
+        ctx.ui.notify(`pi-tree bridge could not start: ${e instanceof Error ? e.message : String(e)}`, 'error');
     }
   });
   pi.on('session_shutdown', async (e) => {

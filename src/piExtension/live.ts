@@ -3,8 +3,23 @@
 // through `ops.ts` once pi is idle.
 import { randomBytes } from 'node:crypto';
 import { nanoid } from 'nanoid';
-import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, SessionBeforeTreeEvent, SessionShutdownEvent, SessionTreeEvent } from '@earendil-works/pi-coding-agent';
-import { BRIDGE_COMMAND, BRIDGE_PROTOCOL, MUTATING_OPS, type BridgeEvent, type BridgeRequest, type FileDetails, type StateData } from '../core/piClient/protocol.js';
+import type {
+  ExtensionAPI,
+  ExtensionCommandContext,
+  ExtensionContext,
+  SessionBeforeTreeEvent,
+  SessionShutdownEvent,
+  SessionTreeEvent,
+} from '@earendil-works/pi-coding-agent';
+import {
+  BRIDGE_COMMAND,
+  BRIDGE_PROTOCOL,
+  MUTATING_OPS,
+  type BridgeEvent,
+  type BridgeRequest,
+  type FileDetails,
+  type StateData,
+} from '../core/piClient/protocol.js';
 import { AskTurns } from './askTurn.js';
 import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { persistLeaf } from './durableLeaf.js';
@@ -126,7 +141,10 @@ export class LiveBridge implements BridgeSession {
     process.off('exit', this.onExit);
     removeRecord(this.placement);
     this.asks.close();
-    const last: BridgeEvent = e.reason === 'quit' ? { event: 'sessionClosed', reason: e.reason } : { event: 'sessionSwitched', reason: e.reason, sessionFile: e.targetSessionFile };
+    const last: BridgeEvent =
+      e.reason === 'quit'
+        ? { event: 'sessionClosed', reason: e.reason }
+        : { event: 'sessionSwitched', reason: e.reason, sessionFile: e.targetSessionFile };
     this.server.close(this.placement.endpoint, last);
     this.wake();
   }
@@ -161,7 +179,8 @@ export class LiveBridge implements BridgeSession {
     if (leaf !== this.lastLeaf) {
       // Every append moves pi's leaf, so new entries are only looked for when it moved.
       const entries = sm.getEntries();
-      if (entries.length > this.known) this.server.broadcast({ event: 'entriesAppended', ids: entries.slice(this.known).map((e) => e.id) });
+      if (entries.length > this.known)
+        this.server.broadcast({ event: 'entriesAppended', ids: entries.slice(this.known).map((e) => e.id) });
       this.known = entries.length;
       this.server.broadcast({ event: 'leafChanged', leafId: leaf, previousLeafId: this.lastLeaf });
       this.lastLeaf = leaf;
@@ -187,7 +206,10 @@ export class LiveBridge implements BridgeSession {
       if (this.closed) throw new BridgeFailure('closing', 'pi left this session; nothing was done');
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new BridgeFailure('busy', `pi is busy with a turn or a compaction${deadline > waited ? ` (waited ${Date.now() - waited} ms)` : ''}; nothing was done. Try again when it is idle.`);
+        throw new BridgeFailure(
+          'busy',
+          `pi is busy with a turn or a compaction${deadline > waited ? ` (waited ${Date.now() - waited} ms)` : ''}; nothing was done. Try again when it is idle.`,
+        );
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, Math.min(left, 100));
@@ -202,7 +224,11 @@ export class LiveBridge implements BridgeSession {
   checkLeaf(ifLeaf: string | null | undefined, ctx: ExtensionContext = this.ctx): void {
     if (ifLeaf === undefined) return;
     const leaf = ctx.sessionManager.getLeafId();
-    if (leaf !== ifLeaf) throw new BridgeFailure('stale', `pi's leaf is ${leaf ?? '(empty)'}, not ${ifLeaf ?? '(empty)'}: the session moved on (or this was already done); nothing was done`);
+    if (leaf !== ifLeaf)
+      throw new BridgeFailure(
+        'stale',
+        `pi's leaf is ${leaf ?? '(empty)'}, not ${ifLeaf ?? '(empty)'}: the session moved on (or this was already done); nothing was done`,
+      );
   }
 
   // ---- pi's hooks ----
@@ -218,7 +244,12 @@ export class LiveBridge implements BridgeSession {
   afterTree(e: SessionTreeEvent): void {
     if (this.closed) return;
     const sm = this.ctx.sessionManager;
-    const rec = persistLeaf(this.sessionFile, e.newLeafId, e.oldLeafId, (id) => sm.getEntry(id) !== undefined || this.ownIds.has(id));
+    const rec = persistLeaf(
+      this.sessionFile,
+      e.newLeafId,
+      e.oldLeafId,
+      (id) => sm.getEntry(id) !== undefined || this.ownIds.has(id),
+    );
     if (rec) {
       this.ownIds.add(rec.id);
       this.server.broadcast({ event: 'entriesAppended', ids: [rec.id] });
@@ -257,7 +288,12 @@ export class LiveBridge implements BridgeSession {
     if (keys.size > KEYS_KEPT) keys.delete(keys.keys().next().value as string);
     // A failure before anything was done may be retried with the same key.
     reply.catch((e: unknown) => {
-      if (e instanceof BridgeFailure && ['busy', 'stale', 'not-found', 'bad-args', 'closing'].includes(e.code) && keys.get(key) === entry) keys.delete(key);
+      if (
+        e instanceof BridgeFailure &&
+        ['busy', 'stale', 'not-found', 'bad-args', 'closing'].includes(e.code) &&
+        keys.get(key) === entry
+      )
+        keys.delete(key);
     });
     return reply;
   }
@@ -266,11 +302,13 @@ export class LiveBridge implements BridgeSession {
   viaCommand<T>(fn: (ctx: ExtensionCommandContext) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const name = commandName(this.pi);
-      if (!name) return reject(new BridgeFailure('failed', `the /${BRIDGE_COMMAND} command is not registered in this pi`));
+      if (!name)
+        return reject(new BridgeFailure('failed', `the /${BRIDGE_COMMAND} command is not registered in this pi`));
       const handle = nanoid();
       const runs = pendingRuns();
       const timer = setTimeout(() => {
-        if (runs.delete(handle)) reject(new BridgeFailure('failed', 'pi did not run the bridge command within 60 s; nothing was done'));
+        if (runs.delete(handle))
+          reject(new BridgeFailure('failed', 'pi did not run the bridge command within 60 s; nothing was done'));
       }, 60_000);
       runs.set(handle, async (ctx) => {
         clearTimeout(timer);
@@ -281,12 +319,14 @@ export class LiveBridge implements BridgeSession {
         }
       });
       // The text is our own command and a random handle: no request data is ever put on the line.
-      Promise.resolve(this.pi.sendUserMessage(`/${name} run ${handle}`, { expandPromptTemplates: true })).catch((e: unknown) => {
-        if (runs.delete(handle)) {
-          clearTimeout(timer);
-          reject(e);
-        }
-      });
+      Promise.resolve(this.pi.sendUserMessage(`/${name} run ${handle}`, { expandPromptTemplates: true })).catch(
+        (e: unknown) => {
+          if (runs.delete(handle)) {
+            clearTimeout(timer);
+            reject(e);
+          }
+        },
+      );
     });
   }
 }
@@ -296,7 +336,9 @@ export class LiveBridge implements BridgeSession {
  * pi did not know would reach the model as a user prompt.
  */
 function commandName(pi: ExtensionAPI): string | undefined {
-  const mine = pi.getCommands().filter((c) => c.source === 'extension' && (c.name === BRIDGE_COMMAND || c.name.startsWith(`${BRIDGE_COMMAND}:`)));
+  const mine = pi
+    .getCommands()
+    .filter((c) => c.source === 'extension' && (c.name === BRIDGE_COMMAND || c.name.startsWith(`${BRIDGE_COMMAND}:`)));
   return (mine.find((c) => c.name === BRIDGE_COMMAND) ?? mine[0])?.name;
 }
 

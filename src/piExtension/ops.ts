@@ -4,12 +4,28 @@
 // before acting.
 import { existsSync } from 'node:fs';
 import type { ExtensionCommandContext, ExtensionContext } from '@earendil-works/pi-coding-agent';
-import { BRIDGE_COMMAND, type AskData, type BridgeRequest, type CompactData, type ForkData, type GotoData, type LabelData, type NameData, type SummaryPreviewData } from '../core/piClient/protocol.js';
+import {
+  BRIDGE_COMMAND,
+  type AskData,
+  type BridgeRequest,
+  type CompactData,
+  type ForkData,
+  type GotoData,
+  type LabelData,
+  type NameData,
+  type SummaryPreviewData,
+} from '../core/piClient/protocol.js';
 import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { BridgeFailure } from './server.js';
 import { codeUndo, restoreCode } from './codeOps.js';
 
-type Entry = { id: string; parentId: string | null; type: string; message?: { role?: string; content?: unknown }; content?: unknown };
+type Entry = {
+  id: string;
+  parentId: string | null;
+  type: string;
+  message?: { role?: string; content?: unknown };
+  content?: unknown;
+};
 
 function entryOf(ctx: ExtensionContext, id: string): Entry {
   const e = ctx.sessionManager.getEntry(id) as Entry | undefined;
@@ -21,14 +37,21 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((b): b is { type: 'text'; text: string } => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .filter(
+      (b): b is { type: 'text'; text: string } =>
+        !!b &&
+        typeof b === 'object' &&
+        (b as { type?: unknown }).type === 'text' &&
+        typeof (b as { text?: unknown }).text === 'string',
+    )
     .map((b) => b.text)
     .join('');
 }
 
 /** pi's rule: a user (or custom) message as target puts the leaf on its parent and hands its text back. */
 function landing(e: Entry): { leaf: string | null; editorText?: string } {
-  if (e.type === 'message' && e.message?.role === 'user') return { leaf: e.parentId, editorText: textOf(e.message.content) };
+  if (e.type === 'message' && e.message?.role === 'user')
+    return { leaf: e.parentId, editorText: textOf(e.message.content) };
   if (e.type === 'custom_message') return { leaf: e.parentId, editorText: textOf(e.content) };
   return { leaf: e.id };
 }
@@ -60,7 +83,10 @@ export async function mutate(live: BridgeSession, req: BridgeRequest, cmd?: Exte
       if (!entryId) throw new BridgeFailure('bad-args', 'the session is empty: there is nothing to clone');
       const e = entryOf(live.ctx, entryId);
       if (position === 'before' && !(e.type === 'message' && e.message?.role === 'user')) {
-        throw new BridgeFailure('bad-args', `entry ${entryId} is not a user message: a fork starts before a user message (clone copies up to any entry)`);
+        throw new BridgeFailure(
+          'bad-args',
+          `entry ${entryId} is not a user message: a fork starts before a user message (clone copies up to any entry)`,
+        );
       }
       return whenIdle((ctx) => fork(live, ctx, entryId, position));
     }
@@ -122,7 +148,11 @@ async function goto(live: BridgeSession, ctx: ExtensionCommandContext, r: Bridge
   } finally {
     live.injected = undefined;
   }
-  if (result.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension, or an aborted summary); nothing was written');
+  if (result.cancelled)
+    throw new BridgeFailure(
+      'cancelled',
+      'pi cancelled the move (an extension, or an aborted summary); nothing was written',
+    );
   const tree = live.lastTree as { summaryId?: string; leafRecordId?: string } | undefined;
   const { editorText } = landing(target);
   return {
@@ -146,7 +176,11 @@ function refuseCommand(live: BridgeSession, prompt: string): void {
   const m = /^\/(\S+)/.exec(prompt);
   if (!m) return;
   const name = m[1];
-  if (name === BRIDGE_COMMAND || name.startsWith(`${BRIDGE_COMMAND}:`) || live.pi.getCommands().some((c) => c.source === 'extension' && c.name === name)) {
+  if (
+    name === BRIDGE_COMMAND ||
+    name.startsWith(`${BRIDGE_COMMAND}:`) ||
+    live.pi.getCommands().some((c) => c.source === 'extension' && c.name === name)
+  ) {
     throw new BridgeFailure('bad-args', `"/${name}" is a pi command, not a question: run it in pi; nothing was done`);
   }
 }
@@ -171,7 +205,11 @@ async function ask(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeR
   try {
     const sm = ctx.sessionManager;
     const model = r.model ? availableModel(ctx, r.model) : ctx.model;
-    if (!model) throw new BridgeFailure('failed', 'No model selected: choose one in pi (/model), or ask with a model; nothing was done');
+    if (!model)
+      throw new BridgeFailure(
+        'failed',
+        'No model selected: choose one in pi (/model), or ask with a model; nothing was done',
+      );
     if (!r.model && !ctx.modelRegistry.getAvailable().some((x) => x.provider === model.provider && x.id === model.id)) {
       throw new BridgeFailure('failed', `No API key found for ${model.provider}; nothing was done`);
     }
@@ -183,25 +221,49 @@ async function ask(live: BridgeSession, ctx: ExtensionCommandContext, r: BridgeR
       const parent = leaf === null ? undefined : (sm.getEntry(leaf) as Entry | undefined);
       const via = parent && landing(parent).leaf === parent.id ? parent.id : r.targetId;
       const moved = await ctx.navigateTree(via, {});
-      if (moved.cancelled) throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension); nothing was asked');
-      if (sm.getLeafId() !== leaf) throw new BridgeFailure('failed', `pi's leaf is ${sm.getLeafId() ?? '(empty)'} after the move, not ${leaf ?? '(empty)'}; nothing was asked`);
+      if (moved.cancelled)
+        throw new BridgeFailure('cancelled', 'pi cancelled the move (an extension); nothing was asked');
+      if (sm.getLeafId() !== leaf)
+        throw new BridgeFailure(
+          'failed',
+          `pi's leaf is ${sm.getLeafId() ?? '(empty)'} after the move, not ${leaf ?? '(empty)'}; nothing was asked`,
+        );
     }
     const leafRecordId = (live.lastTree as { leafRecordId?: string } | undefined)?.leafRecordId;
     if (r.model && !(ctx.model?.provider === model.provider && ctx.model?.id === model.id)) {
-      if (!(await live.pi.setModel(model))) throw new BridgeFailure('failed', `No API key for ${model.provider}/${model.id}; pi's leaf was moved, nothing was asked`);
+      if (!(await live.pi.setModel(model)))
+        throw new BridgeFailure(
+          'failed',
+          `No API key for ${model.provider}/${model.id}; pi's leaf was moved, nothing was asked`,
+        );
     }
     const fromLeafId = sm.getLeafId();
     // As if typed in pi: prompt templates and skills expand (commands were refused above).
     live.pi.sendUserMessage(r.prompt, { expandPromptTemplates: true });
-    return { askId, previousLeafId, fromLeafId, ...(leafRecordId ? { leafRecordId } : {}), model: { provider: model.provider, id: model.id } };
+    return {
+      askId,
+      previousLeafId,
+      fromLeafId,
+      ...(leafRecordId ? { leafRecordId } : {}),
+      model: { provider: model.provider, id: model.id },
+    };
   } catch (e) {
     live.asks.drop(askId);
     throw e;
   }
 }
 
-async function fork(live: BridgeSession, ctx: ExtensionCommandContext, entryId: string, position: 'before' | 'at'): Promise<ForkData> {
-  if (!existsSync(live.sessionFile)) throw new BridgeFailure('failed', 'this session has not been saved yet (pi writes it with the first message); nothing to fork');
+async function fork(
+  live: BridgeSession,
+  ctx: ExtensionCommandContext,
+  entryId: string,
+  position: 'before' | 'at',
+): Promise<ForkData> {
+  if (!existsSync(live.sessionFile))
+    throw new BridgeFailure(
+      'failed',
+      'this session has not been saved yet (pi writes it with the first message); nothing to fork',
+    );
   const { editorText } = position === 'before' ? landing(entryOf(ctx, entryId)) : { editorText: undefined };
   let next: { sessionFile?: string; sessionId?: string } = {};
   // After the switch only the fresh context may be used (the old one is stale); plain data is kept.
@@ -234,7 +296,13 @@ function name(live: BridgeSession, r: BridgeRequest<'name'>): NameData {
 async function compact(live: BridgeSession, r: BridgeRequest<'compact'>): Promise<CompactData> {
   const sm = live.ctx.sessionManager;
   const previousLeafId = sm.getLeafId();
-  const result = await new Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown; usage?: unknown }>((resolve, reject) => {
+  const result = await new Promise<{
+    summary: string;
+    firstKeptEntryId: string;
+    tokensBefore: number;
+    details?: unknown;
+    usage?: unknown;
+  }>((resolve, reject) => {
     live.ctx.compact({
       customInstructions: r.customInstructions,
       onComplete: resolve,
@@ -243,9 +311,18 @@ async function compact(live: BridgeSession, r: BridgeRequest<'compact'>): Promis
   });
   const leaf = sm.getLeafId();
   const entry = leaf ? (sm.getEntry(leaf) as Entry | undefined) : undefined;
-  if (!leaf || entry?.type !== 'compaction') throw new BridgeFailure('failed', 'pi reported a compaction but its leaf is not a compaction entry');
+  if (!leaf || entry?.type !== 'compaction')
+    throw new BridgeFailure('failed', 'pi reported a compaction but its leaf is not a compaction entry');
   live.refresh();
-  return { compactionId: leaf, summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, details: result.details, usage: result.usage, previousLeafId };
+  return {
+    compactionId: leaf,
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+    details: result.details,
+    usage: result.usage,
+    previousLeafId,
+  };
 }
 
 /**
@@ -253,7 +330,10 @@ async function compact(live: BridgeSession, r: BridgeRequest<'compact'>): Promis
  * selection (collectEntriesForBranchSummary) and summarizer (generateBranchSummary, pi's prompt) with
  * pi's current model, thinking level and branchSummary settings. Commit it with goto {summary, ifLeaf}.
  */
-export async function summaryPreview(live: BridgeSession, r: BridgeRequest<'summaryPreview'>): Promise<SummaryPreviewData> {
+export async function summaryPreview(
+  live: BridgeSession,
+  r: BridgeRequest<'summaryPreview'>,
+): Promise<SummaryPreviewData> {
   const ctx = live.ctx;
   const sm = ctx.sessionManager;
   const target = entryOf(ctx, r.targetId);
@@ -262,8 +342,10 @@ export async function summaryPreview(live: BridgeSession, r: BridgeRequest<'summ
   const empty = { readFiles: [], modifiedFiles: [] };
   const pi = await loadPi();
   if (!pi) throw new BridgeFailure('failed', "pi's package could not be loaded by the bridge");
-  const { entries } = fromLeafId === r.targetId ? { entries: [] } : pi.collectEntriesForBranchSummary(sm, fromLeafId, r.targetId);
-  if (!entries.length) return { summary: null, details: empty, fromLeafId, targetId: r.targetId, newLeafId, entries: 0 };
+  const { entries } =
+    fromLeafId === r.targetId ? { entries: [] } : pi.collectEntriesForBranchSummary(sm, fromLeafId, r.targetId);
+  if (!entries.length)
+    return { summary: null, details: empty, fromLeafId, targetId: r.targetId, newLeafId, entries: 0 };
   const model = ctx.model;
   if (!model) throw new BridgeFailure('failed', 'pi has no model selected to write the summary');
   const settings = live.pi.getSettings() as { branchSummary?: { reserveTokens?: number } };

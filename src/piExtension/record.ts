@@ -35,7 +35,8 @@ export function place(env: NodeJS.ProcessEnv): Placement {
       }
     }
   }
-  if (!endpoint) throw new Error(`no usable place for the bridge socket (paths too long or not private): ${candidates.join(', ')}`);
+  if (!endpoint)
+    throw new Error(`no usable place for the bridge socket (paths too long or not private): ${candidates.join(', ')}`);
   return { dir, stem, recordFile: join(dir, `${stem}.json`), endpoint };
 }
 

@@ -9,7 +9,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LineSplitter } from '../core/piClient/framing.js';
-import { MAX_LINE_BYTES, parseRequest, type BridgeErrorCode, type BridgeEvent, type BridgeRequest } from '../core/piClient/protocol.js';
+import {
+  MAX_LINE_BYTES,
+  parseRequest,
+  type BridgeErrorCode,
+  type BridgeEvent,
+  type BridgeRequest,
+} from '../core/piClient/protocol.js';
 
 /** An error with a protocol code, thrown by handlers and sent to the client as is. */
 export class BridgeFailure extends Error {
@@ -47,7 +53,13 @@ export interface ServerLimits {
   maxBuffered: number;
 }
 
-export const LIMITS: ServerLimits = { maxConnections: 64, authTimeoutMs: 10_000, highWater: 1024 * 1024, maxInFlight: 64, maxBuffered: 16 * 1024 * 1024 };
+export const LIMITS: ServerLimits = {
+  maxConnections: 64,
+  authTimeoutMs: 10_000,
+  highWater: 1024 * 1024,
+  maxInFlight: 64,
+  maxBuffered: 16 * 1024 * 1024,
+};
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 

@@ -5,7 +5,8 @@
 // (HandlerTable). Pure: the webview imports it, and so does the host.
 
 /** The host's answer to one request. */
-export type Reply = { type: 'reply'; seq: number; ok: true; data: unknown } | { type: 'reply'; seq: number; ok: false; error: string };
+export type Reply =
+  { type: 'reply'; seq: number; ok: true; data: unknown } | { type: 'reply'; seq: number; ok: false; error: string };
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -17,7 +18,10 @@ export class RequestError extends Error {}
  */
 export class RequestClient<Body extends { kind: string }, Replies extends Record<Body['kind'], unknown>> {
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: string }
+  >();
 
   constructor(
     private readonly post: (m: { type: 'request'; seq: number; body: Body }) => void,
@@ -79,7 +83,8 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 }
 export const isEntryId = (v: unknown): v is string => typeof v === 'string' && ENTRY_ID_RE.test(v);
 /** A non-negative safe integer up to `max`. */
-export const isCount = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
+export const isCount = (v: unknown, max: number): v is number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
 export const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 /** The first key of `o` not in `keys`, as a reason; undefined when there is none. */
 export function extraKey(o: Record<string, unknown>, keys: readonly string[]): string | undefined {
@@ -91,10 +96,14 @@ export function extraKey(o: Record<string, unknown>, keys: readonly string[]): s
  * A webview message of a type that carries no fields (`ready`), or a request whose body `body` validates;
  * anything else (other types the caller checks first) is refused with its reason.
  */
-export function validateRequest<B>(m: Record<string, unknown>, body: (b: unknown) => Validated<B>): Validated<{ type: 'request'; seq: number; body: B }> {
+export function validateRequest<B>(
+  m: Record<string, unknown>,
+  body: (b: unknown) => Validated<B>,
+): Validated<{ type: 'request'; seq: number; body: B }> {
   const extra = extraKey(m, ['type', 'seq', 'body']);
   if (extra) return { ok: false, reason: `request: ${extra}` };
-  if (!isCount(m.seq, Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'request: seq must be a non-negative integer' };
+  if (!isCount(m.seq, Number.MAX_SAFE_INTEGER))
+    return { ok: false, reason: 'request: seq must be a non-negative integer' };
   const b = body(m.body);
   return b.ok ? { ok: true, value: { type: 'request', seq: m.seq, body: b.value } } : b;
 }

@@ -8,7 +8,8 @@ export const SHOWN_DEPTH = 256;
 
 /** What stands for a container cut at SHOWN_DEPTH: `levels` is its own depth. */
 // (thousands by hand: the webview bundle stays free of Intl, slow to start in a fresh webview)
-export const nestedMarker = (levels: number): string => `[… ${String(levels).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} more levels nested too deeply to show]`;
+export const nestedMarker = (levels: number): string =>
+  `[… ${String(levels).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} more levels nested too deeply to show]`;
 
 /** How deep `v` is nested: 0 for a primitive, 1 for `[]` or `{"a":1}`. Iterative. */
 export function jsonDepth(v: unknown): number {
@@ -68,7 +69,8 @@ const NONE = Symbol('none');
 
 /** A value as JSON.stringify sees it: after toJSON; NONE for what it leaves out (undefined, functions, symbols). */
 function prep(v: unknown, key: string): unknown {
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(k: string): unknown }).toJSON(key);
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON(k: string): unknown }).toJSON(key);
   return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? NONE : v;
 }
 

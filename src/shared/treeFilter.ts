@@ -10,7 +10,16 @@ export const FILTER_MODES: readonly FilterMode[] = ['default', 'no-tools', 'user
  * `active_tools_change` (harness) are unknown to pi 1.6.0, which would show them as empty rows; they are
  * bookkeeping of the same sort as `label`, so pi-tree hides them with the rest.
  */
-const SETTINGS_TYPES = new Set(['label', 'context_edit', 'custom', 'model_change', 'thinking_level_change', 'session_info', 'leaf', 'active_tools_change']);
+const SETTINGS_TYPES = new Set([
+  'label',
+  'context_edit',
+  'custom',
+  'model_change',
+  'thinking_level_change',
+  'session_info',
+  'leaf',
+  'active_tools_change',
+]);
 
 /** What the filter reads of an entry (a NodeView has these fields; the core derives them from the entry). */
 export interface FilterFacts {

@@ -56,7 +56,10 @@ describe('pi-tree ask', () => {
     const r = await run(['ask', file, ids.u2, 'red \x1b[31mtext', '--model', 'loop/other-model'], env);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, 'other: red \\x1b[31mtext\n');
-    assert.match(r.err, new RegExp(`^headless pi \\d+: asked instead of user message ${ids.u2} \\(beside it\\); leaf [0-9a-f]{8}\\n$`));
+    assert.match(
+      r.err,
+      new RegExp(`^headless pi \\d+: asked instead of user message ${ids.u2} \\(beside it\\); leaf [0-9a-f]{8}\\n$`),
+    );
   });
 
   it('bad input: one line, a non-zero exit, nothing written', async () => {
@@ -72,7 +75,11 @@ describe('pi-tree ask', () => {
       [['ask', file, ids.a1, 'q', '--wait', 'soon'], 2, /--wait must be a whole number/],
       [['ask', file, ids.a1, 'q', '--model', 'loop/nope'], 1, /^pi-tree ask: Model not found: loop\/nope\n$/],
       [['ask', `${file}.missing`, ids.a1, 'q'], 1, /^pi-tree ask: .*\.missing: no such file\n$/],
-      [['ask', file, ids.a1, 'q'], 1, /^pi-tree ask: no pi with the pi-tree bridge runs this session, and pi is not installed/],
+      [
+        ['ask', file, ids.a1, 'q'],
+        1,
+        /^pi-tree ask: no pi with the pi-tree bridge runs this session, and pi is not installed/,
+      ],
     ];
     for (const [argv, code, err] of cases) {
       // (the last case has no pi on PATH)
@@ -85,25 +92,37 @@ describe('pi-tree ask', () => {
     }
   });
 
-  it('Ctrl+C cancels: pi aborts the turn, writes it whole, and is gone; one line, exit 1', { skip: process.platform !== 'linux' }, async () => {
-    const { file, ids } = fresh();
-    const hold = loop.newHold();
-    const p = spawn(process.execPath, ['dist/cli.js', 'ask', file, ids.a1, 'a slow one'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
-    // pi is mid-answer once the model was asked (the answer is held after its first piece)
-    await until(() => loop.lb.requests.some((q) => lastUserText(q) === 'a slow one') || (p.exitCode !== null && assert.fail(err)), PI_START_MS, 'the slow request');
-    await until(() => pisOf(loop.pe.agentDir).length > 0, PI_REPLY_MS, 'pi running');
-    p.kill('SIGINT');
-    assert.equal(await exited, 1, err);
-    hold.open();
-    assert.match(err, /^pi-tree ask: cancelled: pi aborted the turn \(what it wrote of it stays\)\n$/);
-    assert.deepEqual(pisOf(loop.pe.agentDir), [], 'no pi left');
-    const last = fileEntries(file).at(-1)!;
-    assert.equal(last.message?.stopReason, 'aborted');
-    assert.ok(readFileSync(file, 'utf8').endsWith('\n'));
-  });
+  it(
+    'Ctrl+C cancels: pi aborts the turn, writes it whole, and is gone; one line, exit 1',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const { file, ids } = fresh();
+      const hold = loop.newHold();
+      const p = spawn(process.execPath, ['dist/cli.js', 'ask', file, ids.a1, 'a slow one'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      p.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
+      // pi is mid-answer once the model was asked (the answer is held after its first piece)
+      await until(
+        () =>
+          loop.lb.requests.some((q) => lastUserText(q) === 'a slow one') || (p.exitCode !== null && assert.fail(err)),
+        PI_START_MS,
+        'the slow request',
+      );
+      await until(() => pisOf(loop.pe.agentDir).length > 0, PI_REPLY_MS, 'pi running');
+      p.kill('SIGINT');
+      assert.equal(await exited, 1, err);
+      hold.open();
+      assert.match(err, /^pi-tree ask: cancelled: pi aborted the turn \(what it wrote of it stays\)\n$/);
+      assert.deepEqual(pisOf(loop.pe.agentDir), [], 'no pi left');
+      const last = fileEntries(file).at(-1)!;
+      assert.equal(last.message?.stopReason, 'aborted');
+      assert.ok(readFileSync(file, 'utf8').endsWith('\n'));
+    },
+  );
 
   it('goes through the pi running the session, and says so', async () => {
     const { file, ids } = fresh();

@@ -23,20 +23,42 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
   let userGit: Map<string, string>;
   const ids: Record<string, string> = {};
   // (run from the project's folder: the user runs pi-tree for it)
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
   const work = (p: string) => join(cp.pe.workDir, p);
   const read = (p: string) => readFileSync(work(p), 'utf8');
-  const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
+  const answers = () =>
+    (fileEntries(cp.file) as Rec[]).filter(
+      (e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'),
+    );
 
   before(async () => {
-    cp = await startCodingPi({ files: { 'README.md': 'hello\n', '.gitignore': 'secret.txt\n', 'secret.txt': 'mine\n', 'tool.sh': '#!/bin/sh\necho 1\n' } });
+    cp = await startCodingPi({
+      files: {
+        'README.md': 'hello\n',
+        '.gitignore': 'secret.txt\n',
+        'secret.txt': 'mine\n',
+        'tool.sh': '#!/bin/sh\necho 1\n',
+      },
+    });
     chmodSync(work('tool.sh'), 0o755);
     userGit = treeBytes(work('.git'));
-    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
+    await cp.turn('write the reader', [
+      { name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } },
+    ]);
     ids.a1 = answers()[0].id;
-    await cp.turn('make it two', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }]);
+    await cp.turn('make it two', [
+      { name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } },
+    ]);
     ids.a2 = answers()[1].id;
-    await cp.turn('add files and a binary', [{ name: 'bash', arguments: { command: 'echo a > a.txt && echo b > b.txt && printf "\\000\\001\\002" > bin.dat && chmod -x tool.sh' } }]);
+    await cp.turn('add files and a binary', [
+      {
+        name: 'bash',
+        arguments: {
+          command: 'echo a > a.txt && echo b > b.txt && printf "\\000\\001\\002" > bin.dat && chmod -x tool.sh',
+        },
+      },
+    ]);
     ids.a3 = answers()[2].id;
     await cp.stopPi();
     // the user's own file, made between turns: no checkpoint's business
@@ -56,7 +78,14 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
   it('diff shows the code at the first answer against now', () => {
     const r = cli('diff', cp.file, ids.a1, '--name-only');
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(r.stdout.trim().split('\n').sort(), ['A\ta.txt', 'A\tb.txt', 'A\tbin.dat', 'A\tnotes.txt', 'M\tsrc/reader.ts', 'M\ttool.sh']);
+    assert.deepEqual(r.stdout.trim().split('\n').sort(), [
+      'A\ta.txt',
+      'A\tb.txt',
+      'A\tbin.dat',
+      'A\tnotes.txt',
+      'M\tsrc/reader.ts',
+      'M\ttool.sh',
+    ]);
     const patch = cli('diff', cp.file, ids.a1, ids.a2);
     assert.match(patch.stdout, /-export const read = \(\) => 1;\n\+export const read = \(\) => 2;/);
   });
@@ -84,7 +113,11 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.equal(read('notes.txt'), 'my notes\n');
     assert.equal(read('secret.txt'), 'mine\n');
     assert.deepEqual(treeBytes(work('.git')), userGit);
-    assert.equal(cli('diff', cp.file, ids.a1, '--name-only').stdout, 'A\tnotes.txt\n', 'now = the code at a1, plus the user file');
+    assert.equal(
+      cli('diff', cp.file, ids.a1, '--name-only').stdout,
+      'A\tnotes.txt\n',
+      'now = the code at a1, plus the user file',
+    );
   });
 
   it('undo puts back exactly what the restore replaced; redo restores again', () => {
@@ -108,7 +141,11 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.ok(!existsSync(work('a.txt')), 'nothing written');
     const j = cli('restore', cp.file, ids.a3, '--json');
     assert.equal(j.status, 1);
-    assert.deepEqual(JSON.parse(j.stdout), { conflicts: ['src/reader.ts'], written: [] }, 'a script reads the refusal as JSON');
+    assert.deepEqual(
+      JSON.parse(j.stdout),
+      { conflicts: ['src/reader.ts'], written: [] },
+      'a script reads the refusal as JSON',
+    );
     assert.equal(j.stderr, r.stderr, 'and the same line on stderr');
     const f = cli('restore', cp.file, ids.a3, '--force');
     assert.equal(f.status, 0, f.stderr);
@@ -123,7 +160,11 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.equal(u.status, 0, u.stderr);
     assert.ok(JSON.parse(u.stdout).undone, 'the journal undone');
     assert.doesNotMatch(u.stderr, /via pi/);
-    assert.equal(read('src/reader.ts'), 'export const read = () => 42; // mine\n', 'undo gives the conflicting edit back');
+    assert.equal(
+      read('src/reader.ts'),
+      'export const read = () => 42; // mine\n',
+      'undo gives the conflicting edit back',
+    );
   });
 
   it('--conversation moves the leaf too; pi continues there, and forward onto the other branch works', async () => {
@@ -134,11 +175,18 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
     assert.equal(JSON.parse(r.stdout).leafId, ids.a1);
     const sc = sessionCode(await Session.open(cp.file), { agentDir: cp.pe.agentDir });
     const j = journals(sc.restoresDir).find((x) => x.id === JSON.parse(r.stdout).journal);
-    assert.deepEqual([j?.state, j?.leaf], ['done', { targetId: ids.a1, moved: true, fromId: from }], 'the files, then the leaf, recorded');
+    assert.deepEqual(
+      [j?.state, j?.leaf],
+      ['done', { targetId: ids.a1, moved: true, fromId: from }],
+      'the files, then the leaf, recorded',
+    );
     await cp.restart();
     const { entries, leafId } = await cp.pi.entries();
     const leaf = entries.find((e: Rec) => e.id === leafId);
-    assert.ok(leafId === ids.a1 || (leaf?.type === 'leaf' && leaf.parentId === ids.a1), 'pi resumes at the restored node (on the leaf record under it)');
+    assert.ok(
+      leafId === ids.a1 || (leaf?.type === 'leaf' && leaf.parentId === ids.a1),
+      'pi resumes at the restored node (on the leaf record under it)',
+    );
     await cp.turn('another way', [{ name: 'write', arguments: { path: 'src/other.ts', content: 'other\n' } }]);
     await cp.stopPi();
     assert.equal(read('src/other.ts'), 'other\n');
@@ -155,13 +203,20 @@ describe('pi-tree checkpoints / restore / diff on a session pi wrote', () => {
 describe('pi-tree diff / restore without the bridge capturing (the session record alone)', () => {
   let cp: CodingPi;
   const ids: Record<string, string> = {};
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
-  const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
+  const answers = () =>
+    (fileEntries(cp.file) as Rec[]).filter(
+      (e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'),
+    );
 
   before(async () => {
     cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
     mkdirSync(join(cp.pe.agentDir, 'pi-tree'), { recursive: true });
-    writeFileSync(join(cp.pe.agentDir, 'pi-tree', 'settings.json'), JSON.stringify({ checkpoints: { enabled: false } }));
+    writeFileSync(
+      join(cp.pe.agentDir, 'pi-tree', 'settings.json'),
+      JSON.stringify({ checkpoints: { enabled: false } }),
+    );
     await cp.restart(); // (the bridge reads its settings when pi starts)
     await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'one\n' } }]);
     ids.a1 = answers()[0].id;
@@ -185,7 +240,10 @@ describe('pi-tree diff / restore without the bridge capturing (the session recor
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '?\tmade.txt\n');
     assert.match(r.stderr, /^1 file\(s\) whose content pi-tree cannot know here \(shown as \?\): made\.txt$/m);
-    assert.match(r.stderr, /^note: a bash command may have changed files it does not name: for i in 1 2 3.*; such files are not listed$/m);
+    assert.match(
+      r.stderr,
+      /^note: a bash command may have changed files it does not name: for i in 1 2 3.*; such files are not listed$/m,
+    );
     const j = cli('diff', cp.file, ids.a1, ids.a2, '--json');
     assert.deepEqual(
       JSON.parse(j.stdout).map((c: Rec) => c.key),

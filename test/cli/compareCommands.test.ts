@@ -23,7 +23,9 @@ describe('pi-tree files / export / compare --with', () => {
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.entries.length, 1);
-    assert.deepEqual(out.entries[0].changes, [{ tool: 'edit', path: 'src/core/reader.ts', callId: out.entries[0].changes[0].callId, added: 1, removed: 1 }]);
+    assert.deepEqual(out.entries[0].changes, [
+      { tool: 'edit', path: 'src/core/reader.ts', callId: out.entries[0].changes[0].callId, added: 1, removed: 1 },
+    ]);
     assert.deepEqual(
       out.files.map((f: { path: string; changes: number }) => [f.path, f.changes]),
       [['src/core/reader.ts', 1]],
@@ -35,7 +37,10 @@ describe('pi-tree files / export / compare --with', () => {
 
   it('files on a session without entries: no changes (it asked for an id, as a usage error)', () => {
     const empty = join(tempDir('pi-cli-files-'), 'empty.jsonl');
-    writeFileSync(empty, `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/x' })}\n`);
+    writeFileSync(
+      empty,
+      `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/x' })}\n`,
+    );
     const text = run('files', empty);
     assert.equal(text.status, 0, text.stderr);
     assert.equal(text.stdout, 'No file changes on this branch.\n');

@@ -53,7 +53,10 @@ for (const depth of [10_000, 200_000]) {
     it('context lists the messages (a model and a thinking level that are not text read "[object]")', () => {
       const { file, text } = session(depth);
       const c = ok(['context', file]);
-      assert.match(c, /^leaf \w+: 6 messages, thinking \[object\], model test\/\[object\]\n- user\n- assistant\n- toolResult\n- toolResult\n- custom\n- user\n$/);
+      assert.match(
+        c,
+        /^leaf \w+: 6 messages, thinking \[object\], model test\/\[object\]\n- user\n- assistant\n- toolResult\n- toolResult\n- custom\n- user\n$/,
+      );
       assert.equal(readFileSync(file, 'utf8'), text, 'reading never writes');
     });
 
@@ -94,7 +97,10 @@ for (const depth of [10_000, 200_000]) {
       const forked = readFileSync(ok(['fork', file, ids.u2]).trim(), 'utf8')
         .split('\n')
         .slice(1, -1);
-      assert.ok(forked.length === source.length - 1 && forked.every((l, i) => l === source[i]), 'the lines before the user message');
+      assert.ok(
+        forked.length === source.length - 1 && forked.every((l, i) => l === source[i]),
+        'the lines before the user message',
+      );
       assert.equal(readFileSync(file, 'utf8'), text, 'the source is left as it was');
     });
   });

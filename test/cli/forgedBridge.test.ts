@@ -18,91 +18,104 @@ async function run(argv: string[], env: NodeJS.ProcessEnv) {
   return { code, out, err };
 }
 
-describe('CLI routing does not trust a forged bridge', { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false }, () => {
-  const root = tempDir('pi-tree-forged-');
-  const agentDir = join(root, 'agent');
-  const recordDir = join(agentDir, 'pi-tree-bridges');
-  const elsewhere = join(root, 'elsewhere');
-  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-  delete env.PI_TREE_BRIDGE_DIR;
-  let file: string;
-  const ids: Record<string, string> = {};
-  const fakes: FakeBridge[] = [];
+describe(
+  'CLI routing does not trust a forged bridge',
+  { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false },
+  () => {
+    const root = tempDir('pi-tree-forged-');
+    const agentDir = join(root, 'agent');
+    const recordDir = join(agentDir, 'pi-tree-bridges');
+    const elsewhere = join(root, 'elsewhere');
+    const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+    delete env.PI_TREE_BRIDGE_DIR;
+    let file: string;
+    const ids: Record<string, string> = {};
+    const fakes: FakeBridge[] = [];
 
-  before(() => {
-    mkdirSync(recordDir, { recursive: true, mode: 0o700 });
-    mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
-    const written = writeTwoTurns(root, 'forged.jsonl');
-    file = written.file;
-    Object.assign(ids, written.ids);
-  });
+    before(() => {
+      mkdirSync(recordDir, { recursive: true, mode: 0o700 });
+      mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
+      const written = writeTwoTurns(root, 'forged.jsonl');
+      file = written.file;
+      Object.assign(ids, written.ids);
+    });
 
-  after(async () => {
-    for (const f of fakes) await f.stop();
-  });
+    after(async () => {
+      for (const f of fakes) await f.stop();
+    });
 
-  const plant = async (opts: { title?: string; listenIn?: string } = {}) => {
-    const f = await plantFakeBridge(recordDir, file, opts);
-    fakes.push(f);
-    return f;
-  };
+    const plant = async (opts: { title?: string; listenIn?: string } = {}) => {
+      const f = await plantFakeBridge(recordDir, file, opts);
+      fakes.push(f);
+      return f;
+    };
 
-  /** Runs `argv`: exit 1, one line naming the failure, nothing on stdout, "via pi" never said, the file as it was. */
-  async function refused(argv: string[], why: RegExp): Promise<void> {
-    const before = readFileSync(file);
-    const r = await run(argv, env);
-    assert.equal(r.code, 1, `${argv[0]}: exit 1 (stderr: ${r.err})`);
-    assert.equal(r.out, '', `${argv[0]}: nothing reported as done`);
-    assert.doesNotMatch(r.err, /via pi/, argv[0]);
-    assert.equal(r.err.split('\n').filter(Boolean).length, 1, `${argv[0]}: one line`);
-    assert.match(r.err, why, argv[0]);
-    assert.deepEqual(readFileSync(file), before, `${argv[0]}: nothing written`);
-  }
-
-  const all = () => [
-    ['move', file, ids.a1],
-    ['label', file, ids.u1, 'x'],
-    ['name', file, 'renamed'],
-    ['fork', file, ids.u2],
-    ['clone', file, ids.a1],
-    ['restore', file, ids.a1],
-  ];
-
-  it('a process that is not pi: refused before any action is sent to it', async () => {
-    const fake = await plant();
-    try {
-      for (const argv of all()) await refused(argv, new RegExp(`pid ${fake.pid}.*is not a pi`));
-      assert.deepEqual(
-        fake.requests.filter((op) => op !== 'state'),
-        [],
-        'no action reached the forged bridge',
-      );
-    } finally {
-      await fake.stop();
+    /** Runs `argv`: exit 1, one line naming the failure, nothing on stdout, "via pi" never said, the file as it was. */
+    async function refused(argv: string[], why: RegExp): Promise<void> {
+      const before = readFileSync(file);
+      const r = await run(argv, env);
+      assert.equal(r.code, 1, `${argv[0]}: exit 1 (stderr: ${r.err})`);
+      assert.equal(r.out, '', `${argv[0]}: nothing reported as done`);
+      assert.doesNotMatch(r.err, /via pi/, argv[0]);
+      assert.equal(r.err.split('\n').filter(Boolean).length, 1, `${argv[0]}: one line`);
+      assert.match(r.err, why, argv[0]);
+      assert.deepEqual(readFileSync(file), before, `${argv[0]}: nothing written`);
     }
-  });
 
-  it("a socket put in place as a symlink to another one (the record's place is not the listening socket): refused", async () => {
-    const fake = await plant({ title: 'pi', listenIn: elsewhere });
-    try {
-      for (const argv of all()) await refused(argv, /not a socket|symlink|does not hold/);
-      assert.deepEqual(
-        fake.requests.filter((op) => op !== 'state'),
-        [],
-      );
-    } finally {
-      await fake.stop();
-    }
-  });
+    const all = () => [
+      ['move', file, ids.a1],
+      ['label', file, ids.u1, 'x'],
+      ['name', file, 'renamed'],
+      ['fork', file, ids.u2],
+      ['clone', file, ids.a1],
+      ['restore', file, ids.a1],
+    ];
 
-  it('a forger that looks like pi and answers "ok" without doing anything: its effect is looked for and not found', async () => {
-    const fake = await plant({ title: 'pi' });
-    try {
-      await refused(['move', file, ids.a1], new RegExp(`pi ${fake.pid} answered the move, but the session file does not show it`));
-      await refused(['label', file, ids.u1, 'x'], new RegExp(`pi ${fake.pid} answered the label, but the session file does not show it`));
-      await refused(['name', file, 'renamed'], new RegExp(`pi ${fake.pid} answered the name, but the session file does not show it`));
-    } finally {
-      await fake.stop();
-    }
-  });
-});
+    it('a process that is not pi: refused before any action is sent to it', async () => {
+      const fake = await plant();
+      try {
+        for (const argv of all()) await refused(argv, new RegExp(`pid ${fake.pid}.*is not a pi`));
+        assert.deepEqual(
+          fake.requests.filter((op) => op !== 'state'),
+          [],
+          'no action reached the forged bridge',
+        );
+      } finally {
+        await fake.stop();
+      }
+    });
+
+    it("a socket put in place as a symlink to another one (the record's place is not the listening socket): refused", async () => {
+      const fake = await plant({ title: 'pi', listenIn: elsewhere });
+      try {
+        for (const argv of all()) await refused(argv, /not a socket|symlink|does not hold/);
+        assert.deepEqual(
+          fake.requests.filter((op) => op !== 'state'),
+          [],
+        );
+      } finally {
+        await fake.stop();
+      }
+    });
+
+    it('a forger that looks like pi and answers "ok" without doing anything: its effect is looked for and not found', async () => {
+      const fake = await plant({ title: 'pi' });
+      try {
+        await refused(
+          ['move', file, ids.a1],
+          new RegExp(`pi ${fake.pid} answered the move, but the session file does not show it`),
+        );
+        await refused(
+          ['label', file, ids.u1, 'x'],
+          new RegExp(`pi ${fake.pid} answered the label, but the session file does not show it`),
+        );
+        await refused(
+          ['name', file, 'renamed'],
+          new RegExp(`pi ${fake.pid} answered the name, but the session file does not show it`),
+        );
+      } finally {
+        await fake.stop();
+      }
+    });
+  },
+);

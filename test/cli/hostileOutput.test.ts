@@ -39,7 +39,10 @@ interface Run {
 /** The built CLI in a child process (asynchronous: the fake bridge and the model answer in this one). */
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     p.stdout.on('data', (b: Buffer) => out.push(b));
@@ -60,9 +63,17 @@ function assertInert(r: Run, what: string): void {
   ] as const) {
     assert.ok(isUtf8(raw), `${what}: ${name} is UTF-8`);
     const b = RAW_BYTE.exec(raw.toString('latin1'));
-    assert.equal(b, null, `${what}: raw control byte 0x${b?.[0].charCodeAt(0).toString(16)} in ${name}: ${JSON.stringify(text.slice(0, 400))}`);
+    assert.equal(
+      b,
+      null,
+      `${what}: raw control byte 0x${b?.[0].charCodeAt(0).toString(16)} in ${name}: ${JSON.stringify(text.slice(0, 400))}`,
+    );
     const c = RAW_CHAR.exec(text);
-    assert.equal(c, null, `${what}: raw U+${c?.[0].charCodeAt(0).toString(16)} in ${name}: ${JSON.stringify(text.slice(0, 400))}`);
+    assert.equal(
+      c,
+      null,
+      `${what}: raw U+${c?.[0].charCodeAt(0).toString(16)} in ${name}: ${JSON.stringify(text.slice(0, 400))}`,
+    );
   }
 }
 
@@ -74,28 +85,50 @@ function hostileSession(agent: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, '2026-11-01T09-00-00-000Z_01990000-0000-7000-8000-00000000000a.jsonl');
   const model = { provider: `p${X}`, model: `m${X}`, stopReason: 'toolUse' };
-  const call = (cid: string, name: string, args: Record<string, unknown>) => ({ type: 'toolCall', id: cid, name, arguments: args });
+  const call = (cid: string, name: string, args: Record<string, unknown>) => ({
+    type: 'toolCall',
+    id: cid,
+    name,
+    arguments: args,
+  });
   const withCalls = (e: Record<string, unknown>, calls: object[]) => {
     const m = e.message as { content: object[] };
     m.content.push(...calls);
     return e;
   };
   const result = (rid: string, parent: string, cid: string, name: string) =>
-    entry('message', rid, parent, { message: { role: 'toolResult', toolCallId: cid, toolName: name, content: [{ type: 'text', text: `ok ${X}` }], isError: false, timestamp: 1 } });
+    entry('message', rid, parent, {
+      message: {
+        role: 'toolResult',
+        toolCallId: cid,
+        toolName: name,
+        content: [{ type: 'text', text: `ok ${X}` }],
+        isError: false,
+        timestamp: 1,
+      },
+    });
   writeFileSync(
     file,
     sessionText(
       [
         user(id('u1'), null, `hello ${X}`),
-        withCalls(assistant(id('a1'), id('u1'), `edit ${X}`, model), [call(id('c1'), 'edit', { path: `src/f${X}.ts`, oldText: 'a', newText: `b${X}` })]),
+        withCalls(assistant(id('a1'), id('u1'), `edit ${X}`, model), [
+          call(id('c1'), 'edit', { path: `src/f${X}.ts`, oldText: 'a', newText: `b${X}` }),
+        ]),
         result(id('r1'), id('a1'), id('c1'), 'edit'),
         user(id('u2'), id('r1'), `branch A ${X}`),
-        withCalls(assistant(id('a2'), id('u2'), `bash ${X}`, model), [call(id('c2'), 'bash', { command: `echo hi > g${X}.txt` })]),
+        withCalls(assistant(id('a2'), id('u2'), `bash ${X}`, model), [
+          call(id('c2'), 'bash', { command: `echo hi > g${X}.txt` }),
+        ]),
         result(id('r2'), id('a2'), id('c2'), 'bash'),
         user(id('u3'), id('r1'), `branch B ${X}`),
-        withCalls(assistant(id('a3'), id('u3'), `write ${X}`, model), [call(id('c3'), 'write', { path: `h${X}.txt`, content: `first ${NO_CR}\n` })]),
+        withCalls(assistant(id('a3'), id('u3'), `write ${X}`, model), [
+          call(id('c3'), 'write', { path: `h${X}.txt`, content: `first ${NO_CR}\n` }),
+        ]),
         result(id('r3'), id('a3'), id('c3'), 'write'),
-        withCalls(assistant(id('a5'), id('r3'), `rewrite ${X}`, model), [call(id('c5'), 'write', { path: `h${X}.txt`, content: `second ${NO_CR}\n` })]),
+        withCalls(assistant(id('a5'), id('r3'), `rewrite ${X}`, model), [
+          call(id('c5'), 'write', { path: `h${X}.txt`, content: `second ${NO_CR}\n` }),
+        ]),
         result(id('r5'), id('a5'), id('c5'), 'write'),
         entry('branch_summary', id('s1'), id('r5'), { fromId: id('r2'), summary: `left A ${X}` }),
         entry('model_change', id('m1'), id('s1'), { provider: `p${X}`, modelId: `m${X}` }),
@@ -106,7 +139,13 @@ function hostileSession(agent: string): string {
         entry('label', id('l1'), id('a4'), { targetId: id('a3'), label: `lab${X}` }),
         entry('session_info', id('n1'), id('l1'), { name: `name${X}` }),
       ],
-      { type: 'session', version: 3, id: '01990000-0000-7000-8000-00000000000a', timestamp: '2026-11-01T09:00:00.000Z', cwd: CWD },
+      {
+        type: 'session',
+        version: 3,
+        id: '01990000-0000-7000-8000-00000000000a',
+        timestamp: '2026-11-01T09:00:00.000Z',
+        cwd: CWD,
+      },
     ),
   );
   return file;
@@ -225,18 +264,32 @@ describe('every command on a hostile session: no terminal control reaches stdout
     { args: ['files', file] },
     { args: ['files', file, id('r2')] },
     { args: ['export', file, id('a4')] },
-    { args: ['move', copy('m1.jsonl'), id('u2')], json: (v) => (assert.equal(v.leafId, id('r1')), assert.equal(v.editorText, `branch A ${X}`)) },
+    {
+      args: ['move', copy('m1.jsonl'), id('u2')],
+      json: (v) => (assert.equal(v.leafId, id('r1')), assert.equal(v.editorText, `branch A ${X}`)),
+    },
     { args: ['move', copy('m2.jsonl'), id('a2'), '--exact'], json: (v) => assert.equal(v.leafId, id('a2')) },
-    { args: ['move', copy('m3.jsonl'), id('a2'), '--summary-text', `sum ${X}`], json: (v) => assert.equal(v.leafId, v.summaryId) },
+    {
+      args: ['move', copy('m3.jsonl'), id('a2'), '--summary-text', `sum ${X}`],
+      json: (v) => assert.equal(v.leafId, v.summaryId),
+    },
     { args: ['label', copy('l.jsonl'), id('a1'), `new${X}`] },
     { args: ['name', copy('n.jsonl'), `nm${X}`] },
     { args: ['fork', copy('f.jsonl'), id('u3')] },
     { args: ['clone', copy('c.jsonl'), id('a2')] },
     { args: ['checkpoints', file] },
-    { args: ['checkpoints', file, '--json'], exact: true, json: (v) => assert.ok(v.entries.some((e: { entryId: string }) => e.entryId === id('a5'))) },
+    {
+      args: ['checkpoints', file, '--json'],
+      exact: true,
+      json: (v) => assert.ok(v.entries.some((e: { entryId: string }) => e.entryId === id('a5'))),
+    },
     { args: ['checkpoints', copy('d.jsonl'), '--delete'] },
     { args: ['restore', file, id('a3'), '--dry-run'] },
-    { args: ['restore', file, id('a5'), '--dry-run', '--json'], exact: true, json: (v) => assert.equal(v.targetId, id('a5')) },
+    {
+      args: ['restore', file, id('a5'), '--dry-run', '--json'],
+      exact: true,
+      json: (v) => assert.equal(v.targetId, id('a5')),
+    },
     { args: ['diff', file, id('a3'), id('a5')], shows: '+second \\x1b]52;c;' },
     { args: ['diff', file, id('a1'), id('a5'), '--name-only'] },
     { args: ['summarize', file, id('a2'), '--dry-run'] },
@@ -333,7 +386,11 @@ describe('every command on a hostile session: no terminal control reaches stdout
           assert.match(r.err, /via pi/, `${args[0]} went through the fake pi`);
           assertInert(r, `${args[0]} via pi`);
           if (args[0] === 'move') assert.equal(JSON.parse(r.out).leafRecordId, id('pi-rec'));
-          else if (args[0] === 'ask') assert.ok(r.out.includes('answer \\x1b]52;c;') && r.err.includes('leaf pi-a\\x1b]52;c;'), `ask: ${r.out} ${r.err}`);
+          else if (args[0] === 'ask')
+            assert.ok(
+              r.out.includes('answer \\x1b]52;c;') && r.err.includes('leaf pi-a\\x1b]52;c;'),
+              `ask: ${r.out} ${r.err}`,
+            );
           else assert.ok(r.out.includes('\\x1b]52;c;'), `${args[0]}: ${r.out}`);
         } catch (e) {
           failed.push((e as Error).message.split('\n')[0]);

@@ -10,11 +10,21 @@ import { describe, it } from 'node:test';
 import { tempDir } from '../support/tmp.js';
 
 const root = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; files: string[]; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  files: string[];
+  scripts: Record<string, string>;
+};
 const FIXTURE = join(root, 'test', 'fixtures', 'real', 'pi-mono-before-compaction.jsonl');
 
 function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts, env: { ...process.env, ...opts.env } });
+  const r = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    ...opts,
+    env: { ...process.env, ...opts.env },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -22,18 +32,30 @@ describe('pi-tree installed from npm pack', () => {
   it('npm pack → npm install -g --prefix <fresh> gives a working pi-tree', { timeout: 240_000 }, () => {
     // The package as `npm pack` makes it, staged (prepack's build goes to the stage, not this checkout's dist/).
     const stage = tempDir('pi-tree-pack-');
-    const built = run(process.execPath, [join(root, 'scripts', 'build.mjs'), ...pkg.scripts.prepack.split(' ').slice(2), '--outdir', join(stage, 'dist')], { cwd: root });
+    const built = run(
+      process.execPath,
+      [join(root, 'scripts', 'build.mjs'), ...pkg.scripts.prepack.split(' ').slice(2), '--outdir', join(stage, 'dist')],
+      { cwd: root },
+    );
     assert.equal(built.code, 0, built.err);
     for (const f of ['package.json', 'README.md', 'LICENSE']) cpSync(join(root, f), join(stage, f));
     const out = tempDir('pi-tree-tgz-');
     const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', out], { cwd: stage });
     assert.equal(packed.code, 0, packed.err);
     const [info] = JSON.parse(packed.out) as { filename: string; files: { path: string }[] }[];
-    assert.deepEqual(info.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cli.js', 'dist/pi-bridge.js', 'package.json'], 'only the CLI, the bridge it installs and the docs');
+    assert.deepEqual(
+      info.files.map((f) => f.path).sort(),
+      ['LICENSE', 'README.md', 'dist/cli.js', 'dist/pi-bridge.js', 'package.json'],
+      'only the CLI, the bridge it installs and the docs',
+    );
 
     const prefix = tempDir('pi-tree-prefix-');
     const npmEnv = { npm_config_cache: join(out, 'npm-cache'), npm_config_update_notifier: 'false' };
-    const installed = run('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', join(out, info.filename)], { env: npmEnv });
+    const installed = run(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', join(out, info.filename)],
+      { env: npmEnv },
+    );
     assert.equal(installed.code, 0, `${installed.out}${installed.err}`);
     const bin = join(prefix, 'bin', 'pi-tree');
     assert.ok(existsSync(bin), `${bin} (prefix holds ${readdirSync(prefix).join(', ')})`);
@@ -53,7 +75,10 @@ describe('pi-tree installed from npm pack', () => {
     mkdirSync(agentDir, { recursive: true });
     const c = pt(['connect'], { PI_CODING_AGENT_DIR: agentDir });
     assert.equal(c.code, 0, c.err);
-    assert.deepEqual(readFileSync(join(agentDir, 'pi-tree', 'pi-bridge.js')), readFileSync(join(stage, 'dist', 'pi-bridge.js')));
+    assert.deepEqual(
+      readFileSync(join(agentDir, 'pi-tree', 'pi-bridge.js')),
+      readFileSync(join(stage, 'dist', 'pi-bridge.js')),
+    );
     assert.equal(pt(['disconnect'], { PI_CODING_AGENT_DIR: agentDir }).code, 0);
     assert.equal(existsSync(join(agentDir, 'settings.json')), false);
   });

@@ -42,7 +42,13 @@ function evilSession(): { agent: string; file: string } {
         entry('label', 'l1', 'a1', { targetId: 'a1', label: `lab${OSC52}` }),
         entry('session_info', 'n1', 'l1', { name: `name${OSC8}` }),
       ],
-      { type: 'session', version: 3, id: '01990000-0000-7000-8000-000000000001', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/w' },
+      {
+        type: 'session',
+        version: 3,
+        id: '01990000-0000-7000-8000-000000000001',
+        timestamp: '2026-11-01T09:00:00.000Z',
+        cwd: '/w',
+      },
     ) + `{"type":"message","id":"bad${'\u001b'}]52;c;eA==${'\u0007'}"\n`,
   );
   return { agent, file };
@@ -100,7 +106,11 @@ describe('CLI output and terminal control sequences', () => {
     assert.equal(err, 'err\\x1b]0;owned\\x07\n');
     const plain = Buffer.from('tree │ • ✓ text\n');
     assert.equal(terminalBytes(plain), plain, 'nothing to escape: the same buffer');
-    assert.equal(terminalBytes(Buffer.from([0x61, 0x9b, 0x62])).toString(), 'a\ufffdb', 'not UTF-8: decoded, so no lone C1 byte passes');
+    assert.equal(
+      terminalBytes(Buffer.from([0x61, 0x9b, 0x62])).toString(),
+      'a\ufffdb',
+      'not UTF-8: decoded, so no lone C1 byte passes',
+    );
     assert.equal(JSON.parse(terminalJson(JSON.stringify(EVIL))), EVIL);
     assert.doesNotMatch(terminalJson(JSON.stringify(EVIL)), UNSAFE);
   });
@@ -111,8 +121,8 @@ describe('CLI output and terminal control sequences', () => {
     // Bytes around the ones that matter (C0, DEL, the lead and continuation bytes of C1, U+061C, the bidi
     // marks and the separators), at any offset, across the 64 KiB windows and at the very end.
     const interesting = [
-      0x00, 0x07, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x20, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0x8d, 0x8e, 0x8f, 0x90, 0x9b, 0x9c, 0x9f, 0xa0, 0xa2, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xae, 0xaf, 0xc2, 0xc3, 0xd8,
-      0xe2, 0xe3,
+      0x00, 0x07, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x20, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0x8d, 0x8e, 0x8f, 0x90, 0x9b, 0x9c,
+      0x9f, 0xa0, 0xa2, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xae, 0xaf, 0xc2, 0xc3, 0xd8, 0xe2, 0xe3,
     ];
     const piece = fc.array(fc.constantFrom(...interesting), { maxLength: 24 });
     fc.assert(

@@ -45,7 +45,23 @@ describe('pi-tree summarize', () => {
     const { file, other, leaf } = session();
     const before = readFileSync(file, 'utf8');
     const r = io({ MY_KEY: 'sk-abc' });
-    const code = await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--api-key-env', 'MY_KEY', '--focus', 'files only', '--max-tokens', '512'], r);
+    const code = await runSummarize(
+      [
+        file,
+        other,
+        '--endpoint',
+        lb.url,
+        '--model',
+        'tiny',
+        '--api-key-env',
+        'MY_KEY',
+        '--focus',
+        'files only',
+        '--max-tokens',
+        '512',
+      ],
+      r,
+    );
     assert.equal(code, 0, r.stderr);
     assert.equal(r.stderr, '');
     const lines = readFileSync(file, 'utf8')
@@ -74,7 +90,23 @@ describe('pi-tree summarize', () => {
     const before = readFileSync(file, 'utf8');
     const r = io();
     // loopback USAGE: 1200 prompt tokens of which 200 cached, 80 completion
-    const code = await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--price-input', '3', '--price-output', '15', '--price-cache-read', '0.3'], r);
+    const code = await runSummarize(
+      [
+        file,
+        other,
+        '--endpoint',
+        lb.url,
+        '--model',
+        'tiny',
+        '--price-input',
+        '3',
+        '--price-output',
+        '15',
+        '--price-cache-read',
+        '0.3',
+      ],
+      r,
+    );
     assert.equal(code, 0, r.stderr);
     const bs = readFileSync(file, 'utf8')
       .slice(before.length)
@@ -88,7 +120,10 @@ describe('pi-tree summarize', () => {
     assert.equal(c.cacheRead, (0.3 / 1e6) * 200);
     assert.equal(c.total, c.input + c.output + c.cacheRead + c.cacheWrite);
     assert.ok(c.total > 0);
-    assert.equal(await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--price-input', 'cheap'], io()), 2);
+    assert.equal(
+      await runSummarize([file, other, '--endpoint', lb.url, '--model', 'tiny', '--price-input', 'cheap'], io()),
+      2,
+    );
   });
 
   test('--dry-run prints the plan, calls no model and writes nothing', async () => {
@@ -151,7 +186,11 @@ describe('pi-tree compact', () => {
     const before = readFileSync(file, 'utf8');
     lb.setHandler(() => completionJson('## Goal\nCOMPACTED'));
     const r = io();
-    assert.equal(await runCompact([file, '--endpoint', lb.url, '--model', 'm', '--keep-recent-tokens', '100', '--no-stream'], r), 0, r.stderr);
+    assert.equal(
+      await runCompact([file, '--endpoint', lb.url, '--model', 'm', '--keep-recent-tokens', '100', '--no-stream'], r),
+      0,
+      r.stderr,
+    );
     const [line] = readFileSync(file, 'utf8')
       .slice(before.length)
       .split('\n')

@@ -22,7 +22,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv) {
   return { code, out, err };
 }
 
-const listing = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : []);
+const listing = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : [];
 
 describe('pi-tree variants', () => {
   let vp: VariantsPi;
@@ -40,7 +41,19 @@ describe('pi-tree variants', () => {
 
   it('--json: the variants in the order of --models, files, the check per variant, answers and usage', async () => {
     const r = await run(
-      ['variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--models', 'loop/other-model,loop/loop-model,loop/other-model', '--check', 'grep -q ok answer.txt', '--jobs', '2', '--json'],
+      [
+        'variants',
+        vp.file,
+        vp.nodeId,
+        VARIANT_PROMPT,
+        '--models',
+        'loop/other-model,loop/loop-model,loop/other-model',
+        '--check',
+        'grep -q ok answer.txt',
+        '--jobs',
+        '2',
+        '--json',
+      ],
       env,
     );
     assert.equal(r.code, 0, r.err);
@@ -56,8 +69,13 @@ describe('pi-tree variants', () => {
     );
     for (const v of variants) {
       assert.ok(existsSync(v.session) && existsSync(v.folder));
-      assert.equal(readFileSync(join(v.folder, 'answer.txt'), 'utf8'), v.model === 'loop/loop-model' ? 'ok\nfine\n' : 'bad\n');
-      assert.deepEqual(v.files, [{ path: 'answer.txt', status: 'created', added: v.model === 'loop/loop-model' ? 2 : 1, removed: 0 }]);
+      assert.equal(
+        readFileSync(join(v.folder, 'answer.txt'), 'utf8'),
+        v.model === 'loop/loop-model' ? 'ok\nfine\n' : 'bad\n',
+      );
+      assert.deepEqual(v.files, [
+        { path: 'answer.txt', status: 'created', added: v.model === 'loop/loop-model' ? 2 : 1, removed: 0 },
+      ]);
       assert.equal(v.answer, `${v.model.split('/')[1]}: wrote it`);
       assert.equal(v.leaf, v.answerId);
       assert.ok(v.tokens.total > 0 && v.cost > 0 && v.ms > 0);
@@ -66,7 +84,10 @@ describe('pi-tree variants', () => {
   });
 
   it('prints progress on stderr and the outcome on stdout', async () => {
-    const r = await run(['variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--count', '1', '--check', 'echo checked; false'], env);
+    const r = await run(
+      ['variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--count', '1', '--check', 'echo checked; false'],
+      env,
+    );
     assert.equal(r.code, 0, r.err);
     const lines = r.err.trimEnd().split('\n');
     assert.deepEqual(
@@ -74,7 +95,10 @@ describe('pi-tree variants', () => {
       ['variant 1/1: making its folder', 'variant 1/1: pi runs the turn', 'variant 1/1: checking', 'variant 1/1: done'],
     );
     assert.match(lines[3], /^variant 1\/1: done, 1 file \+2 -0, check failed \(exit 1\), \d+ tokens, \d+\.\d s$/);
-    assert.match(r.out, /^variant 1\/1: done\n {2}session .*\.jsonl\n {2}folder {2}\/.*\n {2}1 file \+2 -0\n {4}A answer\.txt \+2 -0\n {2}check failed \(exit 1\); its output ends:\n {4}checked\n/);
+    assert.match(
+      r.out,
+      /^variant 1\/1: done\n {2}session .*\.jsonl\n {2}folder {2}\/.*\n {2}1 file \+2 -0\n {4}A answer\.txt \+2 -0\n {2}check failed \(exit 1\); its output ends:\n {4}checked\n/,
+    );
     assert.match(r.out, / {2}answer:\n {4}loop-model: wrote it\n$/);
   });
 
@@ -87,7 +111,11 @@ describe('pi-tree variants', () => {
       [['--models', 'loop-model'], 2, /--model must be PROVIDER\/ID/],
       [['--jobs', '0'], 2, /--jobs must be a whole number from 1 to 8/],
       [['--check', ' '], 2, /--check is empty/],
-      [['--models', 'loop/loop-model,loop/no-such-model'], 1, /^pi-tree variants: Model not found: loop\/no-such-model \(pi lists .*\); nothing was made\n$/],
+      [
+        ['--models', 'loop/loop-model,loop/no-such-model'],
+        1,
+        /^pi-tree variants: Model not found: loop\/no-such-model \(pi lists .*\); nothing was made\n$/,
+      ],
     ];
     for (const [extra, code, err] of cases) {
       const r = await run(['variants', vp.file, vp.nodeId, VARIANT_PROMPT, ...extra], env);
@@ -96,7 +124,11 @@ describe('pi-tree variants', () => {
       assert.equal(r.out, '');
     }
     const other: [string[], number, RegExp][] = [
-      [['variants', vp.file, 'nope1234', VARIANT_PROMPT], 1, /^pi-tree variants: no entry nope1234 in .*; nothing was made\n$/],
+      [
+        ['variants', vp.file, 'nope1234', VARIANT_PROMPT],
+        1,
+        /^pi-tree variants: no entry nope1234 in .*; nothing was made\n$/,
+      ],
       [['variants', vp.file, vp.nodeId, '  '], 2, /the prompt is empty/],
       [['variants', join(sessions(), 'gone.jsonl'), vp.nodeId, VARIANT_PROMPT], 1, /gone\.jsonl: no such file\n$/],
     ];
@@ -106,33 +138,54 @@ describe('pi-tree variants', () => {
       assert.match(r.err, err, argv.join(' '));
       if (code === 1) assert.equal(r.err.trim().split('\n').length, 1, 'one line');
     }
-    assert.deepEqual({ sessions: listing(sessions()), variants: listing(variantsRoot(vp.pe.agentDir)) }, before, 'nothing was written');
+    assert.deepEqual(
+      { sessions: listing(sessions()), variants: listing(variantsRoot(vp.pe.agentDir)) },
+      before,
+      'nothing was written',
+    );
   });
 
-  it('Ctrl+C cancels every variant: each pi aborts, whole lines, no pi left; exit 1', { skip: process.platform !== 'linux' }, async () => {
-    const hold = vp.newHold();
-    const from = vp.lb.requests.length;
-    const p = spawn(process.execPath, ['dist/cli.js', 'variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--models', 'loop/slow-model,loop/slow-model'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    let out = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.stdout.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
-    // both pis are mid-answer once the model was asked twice (the answers are held after their first piece)
-    await until(() => vp.lb.requests.slice(from).filter((q) => q.body?.model === 'slow-model').length >= 2 || (p.exitCode !== null && assert.fail(err)), PI_START_MS * 2, 'two slow requests');
-    await until(() => pisOf(vp.pe.agentDir).length >= 2, PI_REPLY_MS, 'two pis running');
-    p.kill('SIGINT');
-    assert.equal(await exited, 1, err);
-    hold.open();
-    assert.ok(err.endsWith('\n'), 'whole lines');
-    assert.match(err.trimEnd().split('\n').at(-1)!, /^pi-tree variants: cancelled; 2 of 2 variants did not finish \(2 cancelled, 0 failed\)$/);
-    assert.deepEqual(pisOf(vp.pe.agentDir), [], 'no pi left');
-    const sessionsOut = [...out.matchAll(/^ {2}session (.*)$/gm)].map((m) => m[1]);
-    assert.equal(sessionsOut.length, 2, out);
-    for (const s of sessionsOut) {
-      const text = readFileSync(s, 'utf8');
-      assert.ok(text.endsWith('\n'), 'the variant session holds whole lines');
-      assert.equal(JSON.parse(text.trimEnd().split('\n').at(-1)!).message?.stopReason, 'aborted');
-    }
-  });
+  it(
+    'Ctrl+C cancels every variant: each pi aborts, whole lines, no pi left; exit 1',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const hold = vp.newHold();
+      const from = vp.lb.requests.length;
+      const p = spawn(
+        process.execPath,
+        ['dist/cli.js', 'variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--models', 'loop/slow-model,loop/slow-model'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let err = '';
+      let out = '';
+      p.stderr.on('data', (d) => (err += d));
+      p.stdout.on('data', (d) => (out += d));
+      const exited = new Promise<number | null>((r) => p.once('exit', (code) => r(code)));
+      // both pis are mid-answer once the model was asked twice (the answers are held after their first piece)
+      await until(
+        () =>
+          vp.lb.requests.slice(from).filter((q) => q.body?.model === 'slow-model').length >= 2 ||
+          (p.exitCode !== null && assert.fail(err)),
+        PI_START_MS * 2,
+        'two slow requests',
+      );
+      await until(() => pisOf(vp.pe.agentDir).length >= 2, PI_REPLY_MS, 'two pis running');
+      p.kill('SIGINT');
+      assert.equal(await exited, 1, err);
+      hold.open();
+      assert.ok(err.endsWith('\n'), 'whole lines');
+      assert.match(
+        err.trimEnd().split('\n').at(-1)!,
+        /^pi-tree variants: cancelled; 2 of 2 variants did not finish \(2 cancelled, 0 failed\)$/,
+      );
+      assert.deepEqual(pisOf(vp.pe.agentDir), [], 'no pi left');
+      const sessionsOut = [...out.matchAll(/^ {2}session (.*)$/gm)].map((m) => m[1]);
+      assert.equal(sessionsOut.length, 2, out);
+      for (const s of sessionsOut) {
+        const text = readFileSync(s, 'utf8');
+        assert.ok(text.endsWith('\n'), 'the variant session holds whole lines');
+        assert.equal(JSON.parse(text.trimEnd().split('\n').at(-1)!).message?.stopReason, 'aborted');
+      }
+    },
+  );
 });

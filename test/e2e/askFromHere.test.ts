@@ -47,7 +47,12 @@ describe('Ask from here through a running pi', () => {
       const asked = await until(
         async () => {
           const r = await running.entries();
-          const prompt = r.entries.find((e) => e.type === 'message' && e.message?.role === 'user' && JSON.stringify(e.message.content).includes('Use a regex instead'));
+          const prompt = r.entries.find(
+            (e) =>
+              e.type === 'message' &&
+              e.message?.role === 'user' &&
+              JSON.stringify(e.message.content).includes('Use a regex instead'),
+          );
           const answer = prompt && r.entries.find((e) => e.parentId === prompt.id && e.message?.role === 'assistant');
           return answer && r.leafId === answer.id ? { prompt, answer } : undefined;
         },
@@ -55,9 +60,14 @@ describe('Ask from here through a running pi', () => {
         "pi's turn from the node",
       );
       const byId = new Map((await running.entries()).entries.map((e) => [e.id as string, e]));
-      assert.ok(ancestorsOf(byId, asked.prompt.parentId as string).includes(ids.a1), 'the prompt grows from the selected node');
+      assert.ok(
+        ancestorsOf(byId, asked.prompt.parentId as string).includes(ids.a1),
+        'the prompt grows from the selected node',
+      );
       // The tree shows the turn, its answer selected once pi is done.
-      await wv.locator(`[role="treeitem"][data-entry-id="${asked.answer.id}"][aria-selected="true"]`).waitFor({ timeout: 120_000 });
+      await wv
+        .locator(`[role="treeitem"][data-entry-id="${asked.answer.id}"][aria-selected="true"]`)
+        .waitFor({ timeout: 120_000 });
       await wv
         .locator('.details .ask-status')
         .filter({ hasText: `pi answered (pid ${running.pid})` })
@@ -88,16 +98,34 @@ describe('Ask from here with no pi running', () => {
           const lines = readFileSync(file, 'utf8')
             .split('\n')
             .filter(Boolean)
-            .map((l) => JSON.parse(l) as { id?: string; parentId?: string; message?: { role?: string; content?: unknown } });
-          const prompt = lines.find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('Now use port 9090'));
-          const answer = prompt && lines.find((e) => e.parentId === prompt.id && e.message?.role === 'assistant' && JSON.stringify(e.message.content).includes('answer: Now use port 9090'));
-          if (prompt) assert.ok(ancestorsOf(new Map(lines.map((e) => [e.id as string, e])), prompt.parentId!).includes(ids.answer), 'the prompt grows from the selected node');
+            .map(
+              (l) =>
+                JSON.parse(l) as { id?: string; parentId?: string; message?: { role?: string; content?: unknown } },
+            );
+          const prompt = lines.find(
+            (e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('Now use port 9090'),
+          );
+          const answer =
+            prompt &&
+            lines.find(
+              (e) =>
+                e.parentId === prompt.id &&
+                e.message?.role === 'assistant' &&
+                JSON.stringify(e.message.content).includes('answer: Now use port 9090'),
+            );
+          if (prompt)
+            assert.ok(
+              ancestorsOf(new Map(lines.map((e) => [e.id as string, e])), prompt.parentId!).includes(ids.answer),
+              'the prompt grows from the selected node',
+            );
           return answer?.id;
         },
         120_000,
         "the headless pi's turn in the session file",
       );
-      await wv.locator(`[role="treeitem"][data-entry-id="${answerId}"][aria-selected="true"]`).waitFor({ timeout: 120_000 });
+      await wv
+        .locator(`[role="treeitem"][data-entry-id="${answerId}"][aria-selected="true"]`)
+        .waitFor({ timeout: 120_000 });
       await wv.locator('.details .ask-status').filter({ hasText: 'pi answered' }).waitFor();
       await vs.screenshot('asked-headless');
     },
@@ -109,7 +137,13 @@ describe('Ask from here with no pi running', () => {
         b.user('Read the config');
         ids.answer = assistantOf(b, 'It is in settings.json.');
         mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2a2')));
+        file = writeSession(
+          b,
+          join(
+            sessionDirFor(agentDir, workspace),
+            sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2a2'),
+          ),
+        );
       },
       settings: () => ({ 'piTree.piCommand': join(bin, 'pi') }),
       env: { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },

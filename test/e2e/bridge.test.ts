@@ -24,13 +24,22 @@ describe('tree explorer connected to a running pi', () => {
       const wv = await openTree(vs, 'Plan the parser');
       const badge = wv.locator('.badges .badge.bridge');
       await badge.filter({ hasText: `connected to pi ${running.pid}` }).waitFor();
-      assert.equal(await wv.locator('.badges .badge.live').count(), 0, 'no time-based "live" guess beside the connection');
+      assert.equal(
+        await wv.locator('.badges .badge.live').count(),
+        0,
+        'no time-based "live" guess beside the connection',
+      );
       await vs.screenshot('connected');
 
       await selectByFind(wv, 'Tokenize first', ids.a1);
       const t0 = Date.now();
       await wv.locator('.details [data-action="move"]').click();
-      await until(async () => ((await running.leaf()) === ids.a1 ? true : undefined), 20_000, "pi's leaf at the clicked node", 25);
+      await until(
+        async () => ((await running.leaf()) === ids.a1 ? true : undefined),
+        20_000,
+        "pi's leaf at the clicked node",
+        25,
+      );
       vs.mark('click-to-pi-leaf', Date.now() - t0);
       console.log(`# click on "Move here" until pi's get_entries shows the new leaf: ${Date.now() - t0} ms`);
       await wv.locator(`svg.scene g.node.leaf[data-entry-id="${ids.a1}"]`).waitFor();
@@ -40,12 +49,20 @@ describe('tree explorer connected to a running pi', () => {
       // pi continues from there: its next prompt hangs under the node the user clicked
       await running.prompt('continue from the plan');
       const { entries, leafId } = await running.entries();
-      const prompt = entries.find((e) => e.type === 'message' && e.message?.role === 'user' && JSON.stringify(e.message.content).includes('continue from the plan'));
+      const prompt = entries.find(
+        (e) =>
+          e.type === 'message' &&
+          e.message?.role === 'user' &&
+          JSON.stringify(e.message.content).includes('continue from the plan'),
+      );
       // (pi 1.6.0 writes its system prompt as a message before the first prompt of a run)
       const byId = new Map(entries.map((e) => [e.id as string, e]));
       const ancestors: string[] = [];
       for (let p = prompt?.parentId as string | null; p; p = byId.get(p)?.parentId ?? null) ancestors.push(p);
-      assert.ok(ancestors.includes(ids.a1) && !ancestors.includes(ids.a2), `the prompt continues from the clicked node (${ancestors.join(' ')})`);
+      assert.ok(
+        ancestors.includes(ids.a1) && !ancestors.includes(ids.a2),
+        `the prompt continues from the clicked node (${ancestors.join(' ')})`,
+      );
       await wv.locator(`svg.scene g.node.leaf[data-entry-id="${leafId}"]`).waitFor();
 
       // Move with summary (provider "pi"): the running pi writes the preview with its own model and
@@ -55,7 +72,11 @@ describe('tree explorer connected to a running pi', () => {
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
-      await until(async () => ((await text.inputValue()).includes('by the model of pi.') ? true : undefined), 60_000, "pi's summary in the dialog");
+      await until(
+        async () => ((await text.inputValue()).includes('by the model of pi.') ? true : undefined),
+        60_000,
+        "pi's summary in the dialog",
+      );
       await dialog.filter({ hasText: `by pi (pid ${running.pid})` }).waitFor();
       await text.fill(`${await text.inputValue()}\n\nEdited in pi-tree.`);
       await dialog.locator('[data-action="summary-commit"]').click();

@@ -14,7 +14,8 @@ import { openTree, selectByFind, until } from './uxHelpers.js';
 import type { Locator } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** A box that stayed where it was across two animation frames (undefined while it moves). */
 async function settled(l: Locator): Promise<Box | undefined> {
@@ -51,12 +52,18 @@ describe('checkpoints: the code follows the tree', () => {
       await both.click();
       // the preview: every file now -> the node
       await vs.page.locator(sel.multiDiff.root).waitFor({ timeout: 60_000 });
-      await until(async () => ((await vs.page.locator(sel.multiDiff.entry).count()) === 3 ? true : undefined), 30_000, 'three files in the preview');
+      await until(
+        async () => ((await vs.page.locator(sel.multiDiff.entry).count()) === 3 ? true : undefined),
+        30_000,
+        'three files in the preview',
+      );
       await vs.page.locator(sel.editor.activeTab).filter({ hasText: 'Restore the code at' }).waitFor();
       await vs.screenshot('restore-preview');
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'nothing written before the confirmation');
       // the choice is beside the preview, never over it: a notification, and the same in the status bar
-      const choice = vs.page.locator(sel.notifications.toast).filter({ hasText: '3 files: 1 changed, 2 deleted; the conversation moves there' });
+      const choice = vs.page
+        .locator(sel.notifications.toast)
+        .filter({ hasText: '3 files: 1 changed, 2 deleted; the conversation moves there' });
       await choice.waitFor({ timeout: 30_000 });
       await vs.page.locator(sel.workbench.statusBarItem).filter({ hasText: 'Restore' }).first().waitFor();
       for (const [width, height] of [
@@ -65,11 +72,18 @@ describe('checkpoints: the code follows the tree', () => {
       ]) {
         await vs.page.setViewportSize({ width, height });
         // (the layout settles: the first file's box and the toast's are measured once they stop moving)
-        const first = await until(async () => settled(vs.page.locator(sel.multiDiff.entry).first()), 30_000, 'the first diff laid out');
+        const first = await until(
+          async () => settled(vs.page.locator(sel.multiDiff.entry).first()),
+          30_000,
+          'the first diff laid out',
+        );
         const toast = await until(async () => settled(choice), 30_000, 'the choice laid out');
         await vs.screenshot(`restore-choice-${width}x${height}`);
         const leftSide = { x: first.x, y: first.y, width: first.width / 2, height: Math.min(first.height, 300) };
-        assert.ok(!overlaps(toast, leftSide), `${width}×${height}: the choice ${JSON.stringify(toast)} does not cover the first diff's left side ${JSON.stringify(leftSide)}`);
+        assert.ok(
+          !overlaps(toast, leftSide),
+          `${width}×${height}: the choice ${JSON.stringify(toast)} does not cover the first diff's left side ${JSON.stringify(leftSide)}`,
+        );
       }
       await vs.page.setViewportSize({ width: 1400, height: 900 });
       // the choice stays while the user reads the preview (a click into it moves the focus there)
@@ -89,7 +103,10 @@ describe('checkpoints: the code follows the tree', () => {
       await vs.screenshot('restored');
       // Undo from the notification
       await toast.locator(sel.notifications.button).filter({ hasText: 'Undo' }).click();
-      await vs.page.locator(sel.notifications.toast).filter({ hasText: 'Put back 3 files' }).waitFor({ timeout: 30_000 });
+      await vs.page
+        .locator(sel.notifications.toast)
+        .filter({ hasText: 'Put back 3 files' })
+        .waitFor({ timeout: 30_000 });
       assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n', 'the reader put back');
       assert.equal(read('a.txt'), 'a\n');
       assert.equal(read('b.txt'), 'b\n');
@@ -101,14 +118,20 @@ describe('checkpoints: the code follows the tree', () => {
         mkdirSync(sessions, { recursive: true });
         writeFileSync(join(ws, 'notes.txt'), 'mine\n');
         const sim = new SimPi(ws, agentDir, { sessionDir: sessions });
-        const t1 = await sim.turn('write the reader', [{ name: 'write', args: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }], () => {
-          mkdirSync(join(ws, 'src'), { recursive: true });
-          writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 1;\n');
-        });
+        const t1 = await sim.turn(
+          'write the reader',
+          [{ name: 'write', args: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }],
+          () => {
+            mkdirSync(join(ws, 'src'), { recursive: true });
+            writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 1;\n');
+          },
+        );
         ids.a1 = t1.answer;
         ids.result1 = t1.results[0];
-        await sim.turn('make it two', [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }], () =>
-          writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'),
+        await sim.turn(
+          'make it two',
+          [{ name: 'edit', args: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }],
+          () => writeFileSync(join(ws, 'src/reader.ts'), 'export const read = () => 2;\n'),
         );
         await sim.turn('add files', [{ name: 'bash', args: { command: 'echo a > a.txt && echo b > b.txt' } }], () => {
           writeFileSync(join(ws, 'a.txt'), 'a\n');
@@ -137,14 +160,20 @@ describe('checkpoints: the code follows the tree', () => {
         .filter({ hasText: /Restore the code at .*1 you changed since \(26 files\)/ })
         .waitFor({ timeout: 30_000 });
       assert.equal(read('src/app.ts'), 'v2\n', 'nothing written before the decision');
-      await vs.page.locator(sel.notifications.toast).filter({ hasText: 'You changed gen/03.txt since' }).waitFor({ timeout: 30_000 });
+      await vs.page
+        .locator(sel.notifications.toast)
+        .filter({ hasText: 'You changed gen/03.txt since' })
+        .waitFor({ timeout: 30_000 });
       await vs.page.locator(sel.workbench.statusBarItem).filter({ hasText: 'Keep Mine' }).click();
       await vs.page
         .locator(sel.notifications.toast)
         .filter({ hasText: /Restored \d+ files/ })
         .waitFor({ timeout: 30_000 });
       assert.equal(read('src/app.ts'), 'v1\n', 'the app as it was');
-      assert.ok(!existsSync(join(workspace, 'gen/00.txt')) && !existsSync(join(workspace, 'gen/24.txt')), 'the generated files deleted');
+      assert.ok(
+        !existsSync(join(workspace, 'gen/00.txt')) && !existsSync(join(workspace, 'gen/24.txt')),
+        'the generated files deleted',
+      );
       assert.equal(read('gen/03.txt'), 'mine\n', 'the file the user changed since is kept');
       // forward again, conversation only: the leaf moves, the files stay, no preview opens
       await selectByFind(wv, 'done: generate', paged.a2);
@@ -160,15 +189,20 @@ describe('checkpoints: the code follows the tree', () => {
         const sessions = new SessionRepository({ agentDir }).dirFor(ws);
         mkdirSync(sessions, { recursive: true });
         const sim = new SimPi(ws, agentDir, { sessionDir: sessions });
-        const t1 = await sim.turn('write the app', [{ name: 'write', args: { path: 'src/app.ts', content: 'v1\n' } }], () => {
-          mkdirSync(join(ws, 'src'), { recursive: true });
-          writeFileSync(join(ws, 'src/app.ts'), 'v1\n');
-        });
+        const t1 = await sim.turn(
+          'write the app',
+          [{ name: 'write', args: { path: 'src/app.ts', content: 'v1\n' } }],
+          () => {
+            mkdirSync(join(ws, 'src'), { recursive: true });
+            writeFileSync(join(ws, 'src/app.ts'), 'v1\n');
+          },
+        );
         paged.a1 = t1.answer;
         const t2 = await sim.turn('generate', [{ name: 'bash', args: { command: 'npm run generate' } }], () => {
           writeFileSync(join(ws, 'src/app.ts'), 'v2\n');
           mkdirSync(join(ws, 'gen'), { recursive: true });
-          for (let i = 0; i < 25; i++) writeFileSync(join(ws, `gen/${String(i).padStart(2, '0')}.txt`), `generated ${i}\n`);
+          for (let i = 0; i < 25; i++)
+            writeFileSync(join(ws, `gen/${String(i).padStart(2, '0')}.txt`), `generated ${i}\n`);
         });
         paged.a2 = t2.answer;
         writeFileSync(join(ws, 'gen/03.txt'), 'mine\n'); // the user's edit after the turn

@@ -4,7 +4,17 @@
 // well. Without pi, continuing from an entry leaves the session as
 // it was (the leaf used to move first).
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
 import { repoRoot } from '../../scripts/lib/codeServer.js';
@@ -26,10 +36,18 @@ describe('continue in pi', () => {
       const out = join(fakeBin, 'argv.txt');
       const argv = await vs.pollFile(out, (t) => (t.endsWith('\0END\0') ? t.split('\0').slice(0, -2) : undefined));
       const [parent, cwd, ...args] = argv;
-      assert.doesNotMatch(parent, /^(ba|da|z|fi|k|c|tc)?sh$|^pwsh$|^cmd/, `pi was started directly, not by a shell (${parent})`);
+      assert.doesNotMatch(
+        parent,
+        /^(ba|da|z|fi|k|c|tc)?sh$|^pwsh$|^cmd/,
+        `pi was started directly, not by a shell (${parent})`,
+      );
       const [e, bridge, ...rest] = args;
       assert.equal(e, '-e', 'pi loads the bridge for this run');
-      assert.equal(realpathSync(bridge), realpathSync(join(repoRoot, 'dist', 'pi-bridge.js')), "the bridge is the extension's own bundle");
+      assert.equal(
+        realpathSync(bridge),
+        realpathSync(join(repoRoot, 'dist', 'pi-bridge.js')),
+        "the bridge is the extension's own bundle",
+      );
       assert.deepEqual(rest, ['--session', file], 'pi got the path as one argument, untouched');
       assert.equal(cwd, projectDir, "the terminal starts in the session's cwd");
       for (const dir of [projectDir, dirname(file), vs.workspace]) {
@@ -39,7 +57,11 @@ describe('continue in pi', () => {
           `nothing ran in ${dir}`,
         );
       }
-      assert.equal(existsSync(join(dirname(file), 'planted-ran')), false, "the pi planted in the session's folder did not run");
+      assert.equal(
+        existsSync(join(dirname(file), 'planted-ran')),
+        false,
+        "the pi planted in the session's folder did not run",
+      );
       await vs.screenshot('continued');
 
       // With no tree holding the session, from the sidebar row: the cwd comes from the listing's header.

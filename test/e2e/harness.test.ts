@@ -20,7 +20,10 @@ describe('e2e harness self-test', () => {
       assert.equal(await vs.webviewElement().count(), 0);
       await vs.screenshot('probe open');
       await webview.getByRole('button', { name: 'Write' }).click();
-      const written = await vs.pollFile(join(vs.workspace, 'probe.json'), (text) => JSON.parse(text) as { text: string; agentDir: string });
+      const written = await vs.pollFile(
+        join(vs.workspace, 'probe.json'),
+        (text) => JSON.parse(text) as { text: string; agentDir: string },
+      );
       assert.deepEqual(written, { text: 'clicked', agentDir: vs.agentDir });
       assert.deepEqual(
         vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)),

@@ -20,7 +20,8 @@ export const contributed = {
   extensionId,
   containerId: manifest.contributes.viewsContainers.activitybar[0].id as string,
   containerTitle: manifest.contributes.viewsContainers.activitybar[0].title as string,
-  sessionsViewName: manifest.contributes.views[manifest.contributes.viewsContainers.activitybar[0].id][0].name as string,
+  sessionsViewName: manifest.contributes.views[manifest.contributes.viewsContainers.activitybar[0].id][0]
+    .name as string,
   outputChannel: 'pi Session Tree',
 };
 
@@ -41,7 +42,10 @@ const UI_TIMEOUT = 60_000;
 
 export interface ScenarioOptions {
   /** Sessions to put under the temp PI_CODING_AGENT_DIR for the workspace: the demo set (default), none, or your own. */
-  sessions?: 'demo' | 'none' | ((where: { agentDir: string; workspace: string }) => void | DemoSessions | Promise<void | DemoSessions>);
+  sessions?:
+    | 'demo'
+    | 'none'
+    | ((where: { agentDir: string; workspace: string }) => void | DemoSessions | Promise<void | DemoSessions>);
   /** The built checkout (default), an installed .vsix, or none (negative tests). */
   extension?: 'checkout' | 'none' | { vsix: string };
   /** More extension folders to load next to ours (test fixtures). */
@@ -86,7 +90,8 @@ export class VSCode {
 
   /** Starts server and browser and opens the workbench on the workspace. Cleans up if any step fails. */
   static async launch(scenario: string, opts: ScenarioOptions = {}): Promise<VSCode> {
-    if (!existsSync(tools.chromium)) throw new Error(`${tools.chromium} is missing: run \`node scripts/ensure-tools.mjs\``);
+    if (!existsSync(tools.chromium))
+      throw new Error(`${tools.chromium} is missing: run \`node scripts/ensure-tools.mjs\``);
     const runDir = mkdtempSync(join(tmpdir(), `pi-tree-e2e-${scenario.slice(0, 30)}-`));
     const workspace = join(runDir, 'workspace');
     const agentDir = join(runDir, 'pi-agent');
@@ -107,7 +112,11 @@ export class VSCode {
         workspace,
         extension: opts.extension ?? 'checkout',
         extraExtensions: opts.extraExtensions,
-        env: { PI_CODING_AGENT_DIR: agentDir, PI_CODING_AGENT_SESSION_DIR: undefined, ...(typeof opts.env === 'function' ? opts.env() : opts.env) },
+        env: {
+          PI_CODING_AGENT_DIR: agentDir,
+          PI_CODING_AGENT_SESSION_DIR: undefined,
+          ...(typeof opts.env === 'function' ? opts.env() : opts.env),
+        },
         settings: typeof opts.settings === 'function' ? opts.settings() : opts.settings,
         workspaceTrust: opts.workspaceTrust,
       });
@@ -142,7 +151,10 @@ export class VSCode {
       await context?.close().catch(() => {});
       if (server) {
         mkdirSync(artifactsDir, { recursive: true });
-        writeFileSync(join(artifactsDir, `${scenario}.log`), `launch failed: ${e}\n\n== code-server ==\n${server.output()}`);
+        writeFileSync(
+          join(artifactsDir, `${scenario}.log`),
+          `launch failed: ${e}\n\n== code-server ==\n${server.output()}`,
+        );
         await server.stop();
       }
       if (!process.env.PI_TREE_E2E_KEEP) rmSync(runDir, { recursive: true, force: true });
@@ -157,7 +169,16 @@ export class VSCode {
    */
   async newWindow(): Promise<VSCode> {
     const page = await this.context.newPage();
-    const win = new VSCode(`${this.scenario}-window`, this.runDir, this.workspace, this.agentDir, this.server, this.context, page, Date.now());
+    const win = new VSCode(
+      `${this.scenario}-window`,
+      this.runDir,
+      this.workspace,
+      this.agentDir,
+      this.server,
+      this.context,
+      page,
+      Date.now(),
+    );
     win.demo = this.demo;
     page.on('console', (m) => {
       if (m.type() === 'error') win.consoleErrors.push(m.text());
@@ -240,7 +261,8 @@ export class VSCode {
         await row.click({ timeout: Math.min(5_000, attempt) });
         break;
       } catch (e) {
-        if (Date.now() >= deadline) throw new Error(`command "${title}" could not be run from the palette: ${e}`, { cause: e });
+        if (Date.now() >= deadline)
+          throw new Error(`command "${title}" could not be run from the palette: ${e}`, { cause: e });
         if (await input.isVisible()) await this.page.keyboard.press('Escape');
         await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
       }
@@ -288,7 +310,8 @@ export class VSCode {
         }
       },
       timeoutMs,
-      () => `${file} to reach the expected content${lastError ? ` (last error: ${lastError})` : ''}; last content ends:\n${last.slice(-2000)}`,
+      () =>
+        `${file} to reach the expected content${lastError ? ` (last error: ${lastError})` : ''}; last content ends:\n${last.slice(-2000)}`,
       100,
     );
   }
@@ -310,7 +333,10 @@ export class VSCode {
   /** Fails if the extension logged an error; scenario() calls it after the steps (see expectErrors). */
   assertNoExtensionErrors(): void {
     const errors = this.extensionErrors();
-    if (errors.length) throw new Error(`the extension logged ${errors.length} error(s) in "${contributed.outputChannel}":\n${errors.join('\n')}`);
+    if (errors.length)
+      throw new Error(
+        `the extension logged ${errors.length} error(s) in "${contributed.outputChannel}":\n${errors.join('\n')}`,
+      );
   }
 
   /** Waits until an output channel's log contains `text`. */
@@ -329,7 +355,10 @@ export class VSCode {
 
   /** The remote extension host's log (activation errors end up here). */
   extensionHostLog(): string {
-    return findLogs(this.server.dirs, (f) => /exthost\d*\.log$/.test(basename(f)) || basename(f) === 'remoteexthost.log')
+    return findLogs(
+      this.server.dirs,
+      (f) => /exthost\d*\.log$/.test(basename(f)) || basename(f) === 'remoteexthost.log',
+    )
       .map((f) => `== ${f}\n${readFileSync(f, 'utf8')}`)
       .join('\n');
   }

@@ -24,7 +24,13 @@ export interface ParserWithPi {
 export function parserWithPi(sessionId: string): ParserWithPi {
   let lb: Loopback | undefined;
   before(async () => {
-    lb = await startLoopback((req, n) => completionSse(JSON.stringify(req.body?.messages ?? []).includes('<conversation>') ? `SUMMARY ${n} by the model of pi.` : `answer ${n}`));
+    lb = await startLoopback((req, n) =>
+      completionSse(
+        JSON.stringify(req.body?.messages ?? []).includes('<conversation>')
+          ? `SUMMARY ${n} by the model of pi.`
+          : `answer ${n}`,
+      ),
+    );
   });
   after(async () => {
     await fx.pi?.stop();
@@ -43,7 +49,10 @@ export function parserWithPi(sessionId: string): ParserWithPi {
         fx.ids.u2 = b.user('Now write the tokenizer');
         fx.ids.a2 = assistantOf(b, 'Here is the tokenizer.');
         mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        const file = writeSession(b, join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', sessionId)));
+        const file = writeSession(
+          b,
+          join(sessionDirFor(agentDir, workspace), sessionFileName('2026-03-01T10:00:00.000Z', sessionId)),
+        );
         fx.pi = PiRpc.start(file, pe);
         await waitForBridge(file, pe.env, fx.pi);
       },

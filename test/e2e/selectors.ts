@@ -18,7 +18,8 @@ export const workbench = {
   statusBarItem: '.monaco-workbench .part.statusbar .statusbar-item',
 } as const;
 
-const activityClass = (containerId: string) => `a.action-label[class*="activity-workbench-view-extension-${containerId}-"]`;
+const activityClass = (containerId: string) =>
+  `a.action-label[class*="activity-workbench-view-extension-${containerId}-"]`;
 
 /** The activity-bar entry of a view container contributed as `viewsContainers.activitybar[].id`. */
 export function activityBarItem(containerId: string): string {

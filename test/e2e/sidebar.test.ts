@@ -49,7 +49,11 @@ describe('sessions sidebar', () => {
       40_000,
       "the row's tooltip with its tokens",
     );
-    assert.match((await tip.textContent())!, /Models:\santhropic\/claude-sonnet-4-5[\s\S]*Tokens:\s[\d,]+\s·\sCost:\s\$\d+\.\d{4}/, '(VS Code renders spaces as no-break spaces)');
+    assert.match(
+      (await tip.textContent())!,
+      /Models:\santhropic\/claude-sonnet-4-5[\s\S]*Tokens:\s[\d,]+\s·\sCost:\s\$\d+\.\d{4}/,
+      '(VS Code renders spaces as no-break spaces)',
+    );
     await vs.page.mouse.move(5, 500);
 
     // another process (pi) starts a new session in this folder: it appears
@@ -79,7 +83,10 @@ describe('sessions sidebar', () => {
     await input.waitFor();
     await input.fill('Leaf explained');
     await input.press('Enter');
-    const info = await vs.pollFile(small, (t) => parse(t).find((e) => e.type === 'session_info') as Record<string, unknown> | undefined);
+    const info = await vs.pollFile(
+      small,
+      (t) => parse(t).find((e) => e.type === 'session_info') as Record<string, unknown> | undefined,
+    );
     assert.equal(info.name, 'Leaf explained');
     assert.equal(info.parentId, demo.small.entries[demo.small.entries.length - 1].id, 'hangs under the last line');
     await rows.filter({ hasText: 'Leaf explained' }).waitFor();
@@ -102,7 +109,11 @@ describe('sessions sidebar', () => {
         .map((f) => join(demo.dir, f))
         .find((f) => !known.includes(f)),
     );
-    assert.equal(readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).length, before + 1, 'one new session file beside the source');
+    assert.equal(
+      readdirSync(demo.dir).filter((f) => f.endsWith('.jsonl')).length,
+      before + 1,
+      'one new session file beside the source',
+    );
     const lines = await vs.pollFile(newFile, (t) => (t.endsWith('\n') ? parse(t) : undefined));
     assert.equal(lines[0].parentSession, demo.branched.file);
     assert.equal(

@@ -20,7 +20,8 @@ const parse = (text: string): Line[] =>
     .map((l) => JSON.parse(l) as Line);
 const complete = (t: string) => (t.endsWith('\n') ? parse(t) : undefined);
 
-const selectedNode = (wv: FrameLocator, id: string) => wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`);
+const selectedNode = (wv: FrameLocator, id: string) =>
+  wv.locator(`[role="treeitem"][data-entry-id="${id}"][aria-selected="true"]`);
 
 describe('session tree explorer', () => {
   scenario(
@@ -42,8 +43,15 @@ describe('session tree explorer', () => {
           fetched: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname.split('/').pop()),
         };
       });
-      assert.deepEqual({ fetchedScripts: doc.fetchedScripts, inlineScripts: doc.inlineScripts, codicon: doc.codicon }, { fetchedScripts: 0, inlineScripts: 1, codicon: true }, JSON.stringify(doc));
-      assert.ok(!doc.fetched.some((f) => f === 'webview.js' || f === 'webview.css'), `fetched: ${doc.fetched.join(', ')}`);
+      assert.deepEqual(
+        { fetchedScripts: doc.fetchedScripts, inlineScripts: doc.inlineScripts, codicon: doc.codicon },
+        { fetchedScripts: 0, inlineScripts: 1, codicon: true },
+        JSON.stringify(doc),
+      );
+      assert.ok(
+        !doc.fetched.some((f) => f === 'webview.js' || f === 'webview.css'),
+        `fetched: ${doc.fetched.join(', ')}`,
+      );
       assert.deepEqual(
         vs.consoleErrors.filter((e) => /Content Security Policy/i.test(e)),
         [],
@@ -59,7 +67,11 @@ describe('session tree explorer', () => {
       });
       assert.equal(lines.length, lines0 + 1, 'exactly one line appended');
       assert.deepStrictEqual(
-        { type: lines[lines.length - 1].type, targetId: lines[lines.length - 1].targetId, parentId: lines[lines.length - 1].parentId },
+        {
+          type: lines[lines.length - 1].type,
+          targetId: lines[lines.length - 1].targetId,
+          parentId: lines[lines.length - 1].parentId,
+        },
         { type: 'leaf', targetId: demo.ids.plan, parentId: demo.ids.plan },
       );
       await wv.locator(`svg.scene g.node.leaf[data-entry-id="${demo.ids.plan}"]`).waitFor();
@@ -71,11 +83,15 @@ describe('session tree explorer', () => {
       const labelInput = wv.locator('.label-editor vscode-textfield[data-field="label"] input');
       await labelInput.fill('checked');
       await labelInput.press('Enter');
-      const label = await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && e.label === 'checked'));
+      const label = await vs.pollFile(file, (t) =>
+        complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && e.label === 'checked'),
+      );
       assert.equal(label.parentId, demo.ids.plan, 'a label hangs under the current leaf');
       await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.look}"]`).filter({ hasText: 'checked' }).waitFor();
       await wv.locator('[role="tree"]').press('Shift+Delete');
-      await vs.pollFile(file, (t) => complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)));
+      await vs.pollFile(file, (t) =>
+        complete(t)?.find((e) => e.type === 'label' && e.targetId === demo.ids.look && !('label' in e)),
+      );
 
       // Fork from a user message: a new file beside it, opened in its own tree
       await selectByFind(wv, 'Add a test with a 100k-entry file', demo.ids.testsAsk);
@@ -114,50 +130,78 @@ describe('session tree explorer', () => {
     { timeout: 400_000 },
   );
 
-  scenario('a big session (6,000 entries) is projected in a worker thread, and a new tool result is named after its call', async (vs) => {
-    const demo = vs.demo!;
-    const g = generateSession({ seed: 31, entries: 6000, branchRate: 0.02, compactions: 1, labels: 4 });
-    const last = g.entries[g.entries.length - 1].id as string;
-    const name = { type: 'session_info', id: 'bigname01', parentId: last, timestamp: new Date().toISOString(), name: 'Big generated session' };
-    const file = join(demo.dir, sessionFileName(new Date().toISOString(), '019ad000-0000-7000-8000-0000000b16e5'));
-    writeFileSync(file, `${g.text}${JSON.stringify(name)}\n`);
-    const wv = await openTree(vs, 'Big generated session');
-    await vs.waitForOutput(/entries projected in a worker thread/);
-    await wv
-      .locator('footer.status')
-      .filter({ hasText: `${(g.entries.length + 1).toLocaleString('en-US')} entries` })
-      .waitFor();
-    // pi appends the result of a call the worker projected: this thread learns the call to name it
-    type Call = { type: string; id: string; name: string; arguments: Record<string, unknown> };
-    const call = g.entries
-      .flatMap((e) => ((e.message as { role?: string; content?: Call[] } | undefined)?.role === 'assistant' ? ((e.message as { content: Call[] }).content ?? []) : []))
-      .filter((c) => c.type === 'toolCall')
-      .pop()!;
-    const result = {
-      type: 'message',
-      id: 'bigres001',
-      parentId: 'bigname01',
-      timestamp: new Date().toISOString(),
-      message: { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: Date.now() },
-    };
-    appendFileSync(file, `${JSON.stringify(result)}\n`);
-    const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
-    await row.waitFor({ timeout: 60_000 });
-    // (the generated session's last call, seed 31; its row reads as pi's /tree shows a read)
-    assert.deepEqual({ name: call.name, arguments: call.arguments }, { name: 'read', arguments: { path: 'src/host/panel.ts' } });
-    assert.ok((await row.textContent())?.includes('[read: src/host/panel.ts]'), `row text: ${await row.textContent()}`);
-    // the context at the new leaf, built on the host in slices: the compaction boundary and its messages
-    await row.click();
-    await selectedNode(wv, 'bigres001').waitFor();
-    await wv.locator('.details [data-action="context"]').click();
-    await wv.locator('.context-view .boundary').waitFor({ timeout: 60_000 });
-    assert.ok((await wv.locator('.context-view li.ctx-msg').count()) > 10);
-    await vs.screenshot('big-session');
-  });
+  scenario(
+    'a big session (6,000 entries) is projected in a worker thread, and a new tool result is named after its call',
+    async (vs) => {
+      const demo = vs.demo!;
+      const g = generateSession({ seed: 31, entries: 6000, branchRate: 0.02, compactions: 1, labels: 4 });
+      const last = g.entries[g.entries.length - 1].id as string;
+      const name = {
+        type: 'session_info',
+        id: 'bigname01',
+        parentId: last,
+        timestamp: new Date().toISOString(),
+        name: 'Big generated session',
+      };
+      const file = join(demo.dir, sessionFileName(new Date().toISOString(), '019ad000-0000-7000-8000-0000000b16e5'));
+      writeFileSync(file, `${g.text}${JSON.stringify(name)}\n`);
+      const wv = await openTree(vs, 'Big generated session');
+      await vs.waitForOutput(/entries projected in a worker thread/);
+      await wv
+        .locator('footer.status')
+        .filter({ hasText: `${(g.entries.length + 1).toLocaleString('en-US')} entries` })
+        .waitFor();
+      // pi appends the result of a call the worker projected: this thread learns the call to name it
+      type Call = { type: string; id: string; name: string; arguments: Record<string, unknown> };
+      const call = g.entries
+        .flatMap((e) =>
+          (e.message as { role?: string; content?: Call[] } | undefined)?.role === 'assistant'
+            ? ((e.message as { content: Call[] }).content ?? [])
+            : [],
+        )
+        .filter((c) => c.type === 'toolCall')
+        .pop()!;
+      const result = {
+        type: 'message',
+        id: 'bigres001',
+        parentId: 'bigname01',
+        timestamp: new Date().toISOString(),
+        message: {
+          role: 'toolResult',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: [{ type: 'text', text: 'ok' }],
+          isError: false,
+          timestamp: Date.now(),
+        },
+      };
+      appendFileSync(file, `${JSON.stringify(result)}\n`);
+      const row = wv.locator('[role="treeitem"][data-entry-id="bigres001"]');
+      await row.waitFor({ timeout: 60_000 });
+      // (the generated session's last call, seed 31; its row reads as pi's /tree shows a read)
+      assert.deepEqual(
+        { name: call.name, arguments: call.arguments },
+        { name: 'read', arguments: { path: 'src/host/panel.ts' } },
+      );
+      assert.ok(
+        (await row.textContent())?.includes('[read: src/host/panel.ts]'),
+        `row text: ${await row.textContent()}`,
+      );
+      // the context at the new leaf, built on the host in slices: the compaction boundary and its messages
+      await row.click();
+      await selectedNode(wv, 'bigres001').waitFor();
+      await wv.locator('.details [data-action="context"]').click();
+      await wv.locator('.context-view .boundary').waitFor({ timeout: 60_000 });
+      assert.ok((await wv.locator('.context-view li.ctx-msg').count()) > 10);
+      await vs.screenshot('big-session');
+    },
+  );
 
   let server: Loopback;
   before(async () => {
-    server = await startLoopback((req) => completionJson(`## Goal\nSummarized ${req.body.messages?.length ?? 0} messages of the branch.`));
+    server = await startLoopback((req) =>
+      completionJson(`## Goal\nSummarized ${req.body.messages?.length ?? 0} messages of the branch.`),
+    );
   });
   after(() => server?.close());
 
@@ -174,7 +218,10 @@ describe('session tree explorer', () => {
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
       await until(async () => ((await text.inputValue()).includes('Summarized') ? true : undefined), 60_000);
       const draft = await text.inputValue();
-      assert.match(draft, /^The user explored a different conversation branch before returning here\.\nSummary of that exploration:\n\n## Goal/);
+      assert.match(
+        draft,
+        /^The user explored a different conversation branch before returning here\.\nSummary of that exploration:\n\n## Goal/,
+      );
       await vs.screenshot('summary-preview');
       await text.fill(`${draft}\n\nEdited by the user.`);
       await dialog.locator('[data-action="summary-commit"]').click();
@@ -205,10 +252,15 @@ describe('session tree explorer', () => {
       await wvh.locator('.details').filter({ hasText: '<script>' }).waitFor();
       const frames = vs.page.frames();
       for (const f of frames) {
-        const pwned = await f.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined);
+        const pwned = await f
+          .evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)
+          .catch(() => undefined);
         assert.equal(pwned, undefined, `script ran in ${f.url()}`);
       }
-      assert.equal(await wvh.locator('.details img[src="x"], .details script, .details a[href^="javascript:"]').count(), 0);
+      assert.equal(
+        await wvh.locator('.details img[src="x"], .details script, .details a[href^="javascript:"]').count(),
+        0,
+      );
       await vs.screenshot('hostile');
     },
     {
@@ -216,11 +268,17 @@ describe('session tree explorer', () => {
         const demo = writeDemoSessions(agentDir, workspace);
         const h = new SessionBuilder({ cwd: workspace, seed: 'e2e-hostile', start: Date.now() - 3_600_000 });
         h.user('Hostile: <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script>');
-        h.assistant('Here is a [link](javascript:window.__pwned=3) and <svg onload="window.__pwned=4"></svg> and **bold**.');
+        h.assistant(
+          'Here is a [link](javascript:window.__pwned=3) and <svg onload="window.__pwned=4"></svg> and **bold**.',
+        );
         h.write(agentDir);
         return demo;
       },
-      settings: () => ({ 'piTree.summary.provider': 'openai-compatible', 'piTree.summary.endpoint': server.url, 'piTree.summary.model': 'e2e-model' }),
+      settings: () => ({
+        'piTree.summary.provider': 'openai-compatible',
+        'piTree.summary.endpoint': server.url,
+        'piTree.summary.model': 'e2e-model',
+      }),
     },
   );
 });

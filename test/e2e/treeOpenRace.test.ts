@@ -33,9 +33,21 @@ describe('opening a big session', () => {
         const dir = sessionDirFor(agentDir, workspace);
         mkdirSync(dir, { recursive: true });
         // Big in bytes (long tool outputs): reading it takes the host a while.
-        const g = generateSession({ seed: 77, entries: 20_000, branchRate: 0.03, largeOutputRate: 0.25, cwd: workspace });
+        const g = generateSession({
+          seed: 77,
+          entries: 20_000,
+          branchRate: 0.03,
+          largeOutputRate: 0.25,
+          cwd: workspace,
+        });
         const last = g.entries[g.entries.length - 1].id as string;
-        const name = { type: 'session_info', id: 'race0001', parentId: last, timestamp: new Date().toISOString(), name: 'Race session' };
+        const name = {
+          type: 'session_info',
+          id: 'race0001',
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          name: 'Race session',
+        };
         const file = join(dir, sessionFileName(g.header.timestamp as string, g.header.id as string));
         writeFileSync(file, `${g.text}${JSON.stringify(name)}\n`);
         const old = new Date(Date.now() - 3600_000);

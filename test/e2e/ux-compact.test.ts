@@ -19,7 +19,9 @@ const lines = (t: string): Line[] =>
 describe('compact from the explorer (#34 item 9)', () => {
   let server: Loopback;
   before(async () => {
-    server = await startLoopback(() => completionJson('## Goal\nA cache layer for the session lists.\n\n## Progress\n- LRU chosen'));
+    server = await startLoopback(() =>
+      completionJson('## Goal\nA cache layer for the session lists.\n\n## Progress\n- LRU chosen'),
+    );
   });
   after(() => server?.close());
 
@@ -37,7 +39,11 @@ describe('compact from the explorer (#34 item 9)', () => {
       const dialog = wv.locator('[data-dialog="compact"]');
       await dialog.locator('[data-action="compact-default"]').click();
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
-      await until(async () => ((await text.inputValue().catch(() => '')).includes('LRU chosen') ? true : undefined), 90_000, 'the preview');
+      await until(
+        async () => ((await text.inputValue().catch(() => '')).includes('LRU chosen') ? true : undefined),
+        90_000,
+        'the preview',
+      );
       // (one call, or two when the kept part starts inside a turn: pi's split turn)
       const calls = server.requests.length;
       assert.ok(calls >= 1 && calls <= 2, `calls to the model: ${calls}`);
@@ -69,9 +75,15 @@ describe('compact from the explorer (#34 item 9)', () => {
     {
       sessions: ({ agentDir, workspace }) => {
         const b = new SessionBuilder({ cwd: workspace, seed: 'e2e-compact', start: '2026-11-20T09:00:00.000Z' });
-        const filler = (topic: string) => `${topic}. ${'The session lists are read again on every refresh, which costs time on big folders. '.repeat(12)}`;
+        const filler = (topic: string) =>
+          `${topic}. ${'The session lists are read again on every refresh, which costs time on big folders. '.repeat(12)}`;
         b.user(filler('Plan the cache layer'));
-        for (const topic of ['Which eviction policy?', 'How big may it grow?', 'Where does it live?', 'What invalidates it?']) {
+        for (const topic of [
+          'Which eviction policy?',
+          'How big may it grow?',
+          'Where does it live?',
+          'What invalidates it?',
+        ]) {
           b.assistant(filler(`About ${topic}`));
           b.user(filler(topic));
         }

@@ -41,7 +41,11 @@ describe('the first screen of a big session (#34 item 2)', () => {
               if (!loading || loading.hidden || !node) return null;
               const r = node.getBoundingClientRect();
               const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return { state: hit && node.contains(hit) ? ('seen' as const) : ('covered' as const), status, bar: loading.textContent ?? '' };
+              return {
+                state: hit && node.contains(hit) ? ('seen' as const) : ('covered' as const),
+                status,
+                bar: loading.textContent ?? '',
+              };
             })
             .catch(() => null);
           if (s?.state === 'covered' && !drawnAt) drawnAt = Date.now();
@@ -52,8 +56,16 @@ describe('the first screen of a big session (#34 item 2)', () => {
         50,
       );
       const covered = drawnAt ? ` (its first screen was drawn but covered for ${Date.now() - drawnAt} ms)` : '';
-      assert.equal(seen.state, 'seen', `the first screen was never seen: the whole tree came ${Date.now() - t0} ms after the click${covered}`);
-      assert.match(seen.bar, /Reading the session|Loading [\d,]+ of 100,\d{3} entries/, `the strip says what is loading (status: ${seen.status})`);
+      assert.equal(
+        seen.state,
+        'seen',
+        `the first screen was never seen: the whole tree came ${Date.now() - t0} ms after the click${covered}`,
+      );
+      assert.match(
+        seen.bar,
+        /Reading the session|Loading [\d,]+ of 100,\d{3} entries/,
+        `the strip says what is loading (status: ${seen.status})`,
+      );
       console.log(`first screen seen: ${seen.status} | ${seen.bar}`);
       await vs.screenshot('first-screen');
       // Then the whole tree replaces it and the strip goes.
@@ -66,12 +78,29 @@ describe('the first screen of a big session (#34 item 2)', () => {
     },
     {
       sessions: ({ agentDir, workspace }) => {
-        const g = generateSession({ seed: 100, entries: 100_000, branchRate: 0.03, compactions: 4, labels: 40, largeOutputRate: 0.02, cwd: workspace });
+        const g = generateSession({
+          seed: 100,
+          entries: 100_000,
+          branchRate: 0.03,
+          compactions: 4,
+          labels: 40,
+          largeOutputRate: 0.02,
+          cwd: workspace,
+        });
         const last = g.entries[g.entries.length - 1].id as string;
-        const name = { type: 'session_info', id: 'bigname34', parentId: last, timestamp: new Date().toISOString(), name: TITLE };
+        const name = {
+          type: 'session_info',
+          id: 'bigname34',
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          name: TITLE,
+        };
         const dir = sessionDirFor(agentDir, workspace);
         mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)), `${g.text}${JSON.stringify(name)}\n`);
+        writeFileSync(
+          join(dir, sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)),
+          `${g.text}${JSON.stringify(name)}\n`,
+        );
       },
       timeout: 400_000,
     },

@@ -17,7 +17,11 @@ describe('forks and clones are told apart (#34 item 5)', () => {
     async (vs) => {
       await vs.openContainer();
       const rows = vs.treeRows();
-      await until(async () => ((await rows.count()) === 4 ? true : undefined), 60_000, 'the source and its three copies');
+      await until(
+        async () => ((await rows.count()) === 4 ? true : undefined),
+        60_000,
+        'the source and its three copies',
+      );
       const label = (i: number) => rows.nth(i).locator(sel.pane.rowLabel).textContent();
       // The three copies, as the sidebar names them once it has told forks from clones.
       const copies = await until(

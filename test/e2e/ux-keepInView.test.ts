@@ -29,7 +29,8 @@ function boxes(wv: FrameLocator, selectors: string[]): Promise<{ g: Box; cards: 
     return { g: out[0]!, cards: out.slice(1) };
   }, selectors);
 }
-const inside = (b: Box | null, g: Box) => !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
+const inside = (b: Box | null, g: Box) =>
+  !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
 const card = (id: string) => `svg.scene g.node[data-entry-id="${id}"]`;
 
 /** Waits until every card is inside the graph; the error names those that are not. */
@@ -38,7 +39,9 @@ async function allInView(wv: FrameLocator, selectors: string[], what: string, ti
   await until(
     async () => {
       const b = await boxes(wv, selectors);
-      const out = selectors.map((s, i) => (inside(b.cards[i], b.g) ? '' : `${s} at ${JSON.stringify(b.cards[i])}`)).filter(Boolean);
+      const out = selectors
+        .map((s, i) => (inside(b.cards[i], b.g) ? '' : `${s} at ${JSON.stringify(b.cards[i])}`))
+        .filter(Boolean);
       last = `${out.join('; ')} (graph ${JSON.stringify(b.g)})`;
       return out.length ? undefined : true;
     },
@@ -61,7 +64,10 @@ describe('the view keeps the current entry in sight (#34 item 7)', () => {
       const near = [leaf, ids.testsAsk, ids.done, ids.plan, ids.tryMmap].map(card);
       await wv.locator(card(leaf)).waitFor();
       const narrow = await boxes(wv, near);
-      assert.ok(!near.every((_, i) => inside(narrow.cards[i], narrow.g)), 'the narrow graph cuts something off (else this step shows nothing)');
+      assert.ok(
+        !near.every((_, i) => inside(narrow.cards[i], narrow.g)),
+        'the narrow graph cuts something off (else this step shows nothing)',
+      );
       await vs.screenshot('narrow');
       // The editor gets wider (the side bar goes): the view frames the path and the branch again.
       await vs.runCommand('View: Toggle Primary Side Bar Visibility');
@@ -69,7 +75,11 @@ describe('the view keeps the current entry in sight (#34 item 7)', () => {
         const g = (await boxes(wv, [])).g;
         return g.right - g.left;
       };
-      await until(async () => ((await width()) > narrow.g.right - narrow.g.left + 100 ? true : undefined), 20_000, 'the graph to widen');
+      await until(
+        async () => ((await width()) > narrow.g.right - narrow.g.left + 100 ? true : undefined),
+        20_000,
+        'the graph to widen',
+      );
       await allInView(wv, near, 'the path and its side branch in the wider graph');
       await vs.screenshot('widened');
       await vs.runCommand('View: Toggle Primary Side Bar Visibility');
@@ -78,7 +88,11 @@ describe('the view keeps the current entry in sight (#34 item 7)', () => {
       const fwv = await openTree(vs, 'Before streaming');
       await fwv.locator('svg.scene g.node.k-link').waitFor({ timeout: 30_000 });
       const forkLeaf = await until(() => selectedEntry(fwv), 30_000, "the fork's selection");
-      await allInView(fwv, ['svg.scene g.node.k-link', card(forkLeaf), card(ids.plan)], "the fork's link card, its leaf and the entry it parts at");
+      await allInView(
+        fwv,
+        ['svg.scene g.node.k-link', card(forkLeaf), card(ids.plan)],
+        "the fork's link card, its leaf and the entry it parts at",
+      );
       await vs.screenshot('fork-link');
 
       // 20k entries: the minimap fills its strip, and a press anywhere on it leaves cards in view.
@@ -108,23 +122,54 @@ describe('the view keeps the current entry in sight (#34 item 7)', () => {
         [0.9, 0.9],
       ]) {
         await mini.click({ position: { x: mb.width * fx, y: mb.height * fy } });
-        await until(async () => ((await cardsInView()) > 0 ? true : undefined), 10_000, `cards in view after a press on the minimap at ${fx} × ${fy} of it`);
+        await until(
+          async () => ((await cardsInView()) > 0 ? true : undefined),
+          10_000,
+          `cards in view after a press on the minimap at ${fx} × ${fy} of it`,
+        );
       }
       await vs.screenshot('minimap-pressed');
       const tree = (await mini.getAttribute('data-tree'))?.split(' ').map(Number);
       assert.ok(tree, 'the minimap says where it drew the tree');
       const [x0, y0, x1, y1] = tree;
-      assert.ok(x1 - x0 >= mb.width * 0.9, `the tree is as wide as the strip (${(x1 - x0).toFixed(1)} of ${mb.width} px)`);
-      assert.ok(y1 - y0 >= mb.height * 0.5, `the tree takes most of the strip's height (${(y1 - y0).toFixed(1)} of ${mb.height} px)`);
+      assert.ok(
+        x1 - x0 >= mb.width * 0.9,
+        `the tree is as wide as the strip (${(x1 - x0).toFixed(1)} of ${mb.width} px)`,
+      );
+      assert.ok(
+        y1 - y0 >= mb.height * 0.5,
+        `the tree takes most of the strip's height (${(y1 - y0).toFixed(1)} of ${mb.height} px)`,
+      );
     },
     {
       sessions: ({ agentDir, workspace }) => {
         const demo = writeDemoSessions(agentDir, workspace);
         // The shape of the click benchmark's 20k session (labels, compactions, branches).
-        const g = generateSession({ seed: 20000, entries: 20_000, branchRate: 0.03, compactions: 4, labels: 40, largeOutputRate: 0.02, systemMessage: true, cwd: workspace });
+        const g = generateSession({
+          seed: 20000,
+          entries: 20_000,
+          branchRate: 0.03,
+          compactions: 4,
+          labels: 40,
+          largeOutputRate: 0.02,
+          systemMessage: true,
+          cwd: workspace,
+        });
         const last = g.entries[g.entries.length - 1].id as string;
-        const name = { type: 'session_info', id: 'bigname20', parentId: last, timestamp: new Date().toISOString(), name: 'Twenty thousand entries' };
-        writeFileSync(join(sessionDirFor(agentDir, workspace), sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)), `${g.text}${JSON.stringify(name)}\n`);
+        const name = {
+          type: 'session_info',
+          id: 'bigname20',
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          name: 'Twenty thousand entries',
+        };
+        writeFileSync(
+          join(
+            sessionDirFor(agentDir, workspace),
+            sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string),
+          ),
+          `${g.text}${JSON.stringify(name)}\n`,
+        );
         return demo;
       },
       timeout: 400_000,
@@ -165,7 +210,11 @@ describe('the new leaf of a move with summary through pi is in view (#34 item 7)
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
       const text = dialog.locator('vscode-textarea[data-field="summary"] textarea');
-      await until(async () => ((await text.inputValue()).includes('by the model of pi.') ? true : undefined), 60_000, "pi's summary in the dialog");
+      await until(
+        async () => ((await text.inputValue()).includes('by the model of pi.') ? true : undefined),
+        60_000,
+        "pi's summary in the dialog",
+      );
       await dialog.locator('[data-action="summary-commit"]').click();
       const summary = await until(
         async () => {
@@ -176,8 +225,14 @@ describe('the new leaf of a move with summary through pi is in view (#34 item 7)
         20_000,
         "pi's leaf on the summary it wrote",
       );
-      await wv.locator(`svg.scene g.node.leaf[data-entry-id="${summary.id}"]`).waitFor({ state: 'attached', timeout: 30_000 });
-      await allInView(wv, [card(summary.id as string), card(ids.a1)], 'the new leaf (the summary) and the entry it hangs under');
+      await wv
+        .locator(`svg.scene g.node.leaf[data-entry-id="${summary.id}"]`)
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      await allInView(
+        wv,
+        [card(summary.id as string), card(ids.a1)],
+        'the new leaf (the summary) and the entry it hangs under',
+      );
       await vs.screenshot('summary-in-view');
     },
     fx.options,

@@ -66,7 +66,11 @@ describe('Continue in pi finds pi (#34 item 1)', () => {
         await wv.locator('.details [data-action="continue"]').click();
         const shown = attempt === 1 ? notFound.first() : notFound.filter({ hasText: `attempt ${attempt}` }).first();
         await shown.waitFor({ timeout: 30_000 });
-        assert.equal(await shown.locator(sel.notifications.button).filter({ hasText: 'Open Setting' }).count(), 1, 'a button to the setting');
+        assert.equal(
+          await shown.locator(sel.notifications.button).filter({ hasText: 'Open Setting' }).count(),
+          1,
+          'a button to the setting',
+        );
         await vs.screenshot(`no-pi-${attempt}`);
       }
       await notFound.first().locator(sel.notifications.button).filter({ hasText: 'Open Setting' }).click();
@@ -77,7 +81,9 @@ describe('Continue in pi finds pi (#34 item 1)', () => {
       const field = settings.locator('.setting-item-contents[data-key="piTree.piCommand"] input');
       await field.waitFor({ timeout: 30_000 });
       const userFile = join(vs.runDir, 'user-data', 'User', 'settings.json');
-      const saved = () => existsSync(userFile) && (JSON.parse(readFileSync(userFile, 'utf8')) as Record<string, unknown>)['piTree.piCommand'] === fakePi;
+      const saved = () =>
+        existsSync(userFile) &&
+        (JSON.parse(readFileSync(userFile, 'utf8')) as Record<string, unknown>)['piTree.piCommand'] === fakePi;
       await until(
         async () => {
           if (saved()) return true;

@@ -29,7 +29,11 @@ describe('readable explorer (#17 finding 6)', () => {
       const card = wv.locator('.hover-card');
       await card.waitFor({ state: 'visible', timeout: 30_000 });
       const text = (await card.textContent())!;
-      assert.match(text, /read 1 MiB chunks, carry the partial last line over, parse each complete line\./, 'the whole text');
+      assert.match(
+        text,
+        /read 1 MiB chunks, carry the partial last line over, parse each complete line\./,
+        'the whole text',
+      );
       assert.match(text, /Time\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
       assert.match(text, /Model\s*claude-sonnet-4-5/);
       assert.match(text, /Tokens\s*[\d,]+/);
@@ -87,14 +91,21 @@ describe('readable explorer (#17 finding 6)', () => {
       assert.notEqual(look.stroke, look.errorFg);
       assert.equal(look.dash, 'none');
       await vs.screenshot('compaction');
-      await vs.page.locator('.monaco-workbench .part.editor .tabs-container .tab').filter({ hasText: 'Stream the JSONL reader' }).click();
+      await vs.page
+        .locator('.monaco-workbench .part.editor .tabs-container .tab')
+        .filter({ hasText: 'Stream the JSONL reader' })
+        .click();
       await vs.webview().locator('.app.layout-rows').waitFor({ timeout: 30_000 });
 
       // 900 px wide: the graph is still there, and the switch to bring it back is visible.
       await vs.webview().locator('[data-action="layout-graph"]').click();
       await vs.page.setViewportSize({ width: 900, height: 900 });
       const w = vs.webview();
-      await until(async () => ((await w.locator('.app.narrow').count()) ? true : undefined), 30_000, 'the narrow layout');
+      await until(
+        async () => ((await w.locator('.app.narrow').count()) ? true : undefined),
+        30_000,
+        'the narrow layout',
+      );
       const gw = await w.locator('.graph').evaluate((el) => el.getBoundingClientRect().width);
       assert.ok(gw >= 200, `graph ${gw}px wide at 900 px`);
       assert.ok(await w.locator('svg.scene g.node').count(), 'cards drawn');

@@ -23,29 +23,45 @@ describe('small things (#34 item 10)', () => {
       await row.waitFor({ timeout: 30_000 });
       assert.match((await row.getAttribute('class')) ?? '', /\bchanged\b/, 'the row carries the diff mark');
       await wv.locator(`svg.scene g.node.changed[data-entry-id="${edit}"]`).waitFor({ timeout: 30_000 });
-      assert.ok((await wv.locator('[role="treeitem"]').count()) < 12, 'the rest of the straight line is still folded into segments');
+      assert.ok(
+        (await wv.locator('[role="treeitem"]').count()) < 12,
+        'the rest of the straight line is still folded into segments',
+      );
       await vs.screenshot('edit-in-sight');
 
       // 2. About 450 px wide: the details pane sits below the graph, and its buttons are whole.
       await vs.runCommand('View: Close Primary Side Bar');
       await vs.page.setViewportSize({ width: 500, height: 900 });
-      await until(async () => ((await wv.locator('body').evaluate(() => document.documentElement.clientWidth)) < 520 ? true : undefined), 30_000, 'the tree to be about 450 px wide');
+      await until(
+        async () =>
+          (await wv.locator('body').evaluate(() => document.documentElement.clientWidth)) < 520 ? true : undefined,
+        30_000,
+        'the tree to be about 450 px wide',
+      );
       await wv.locator(`svg.scene g.node[data-entry-id="${ask}"]`).click();
       const details = wv.locator('.details');
       await details.locator('vscode-button[data-action="move-summary"]').waitFor({ timeout: 30_000 });
       const cut = await details.evaluate((pane) => {
         const p = pane.getBoundingClientRect();
         const width = document.documentElement.clientWidth;
-        const buttons = [...pane.querySelectorAll('vscode-button')].map((b) => ({ text: b.textContent?.trim(), r: b.getBoundingClientRect() }));
+        const buttons = [...pane.querySelectorAll('vscode-button')].map((b) => ({
+          text: b.textContent?.trim(),
+          r: b.getBoundingClientRect(),
+        }));
         return {
           paneShare: p.width / width,
-          cut: buttons.filter(({ r }) => r.width > 0 && (r.left < p.left - 1 || r.right > p.left + pane.clientWidth + 1)).map((b) => b.text),
+          cut: buttons
+            .filter(({ r }) => r.width > 0 && (r.left < p.left - 1 || r.right > p.left + pane.clientWidth + 1))
+            .map((b) => b.text),
           buttons: buttons.length,
         };
       });
       assert.ok(cut.buttons >= 5, `the details' buttons: ${cut.buttons}`);
       assert.deepEqual(cut.cut, [], 'no button is cut off');
-      assert.ok(cut.paneShare > 0.9, `the details pane spans the view below the graph (${Math.round(cut.paneShare * 100)}%)`);
+      assert.ok(
+        cut.paneShare > 0.9,
+        `the details pane spans the view below the graph (${Math.round(cut.paneShare * 100)}%)`,
+      );
       await vs.screenshot('narrow');
       await vs.page.setViewportSize({ width: 1400, height: 900 });
 
@@ -73,7 +89,16 @@ describe('small things (#34 item 10)', () => {
         ask = b.user('Make the port configurable');
         const read = b.assistant('', [{ name: 'read', arguments: { path: 'src/server.ts' } }]);
         b.toolResults(read, ['const port = 8080;']);
-        const call = b.assistant('', [{ name: 'edit', arguments: { path: 'src/server.ts', oldText: 'const port = 8080;', newText: 'const port = Number(process.env.PORT ?? 8080);' } }]);
+        const call = b.assistant('', [
+          {
+            name: 'edit',
+            arguments: {
+              path: 'src/server.ts',
+              oldText: 'const port = 8080;',
+              newText: 'const port = Number(process.env.PORT ?? 8080);',
+            },
+          },
+        ]);
         // (pi's default filter hides a call without text: its result is the node that shows the edit)
         [edit] = b.toolResults(call, ['Edited src/server.ts']);
         b.assistant('The port comes from PORT now, 8080 by default.');

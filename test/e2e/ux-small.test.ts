@@ -12,7 +12,11 @@ import { openTree, selectedEntry, until } from './uxHelpers.js';
 describe('small things (#17 finding 7)', () => {
   let server: Loopback;
   before(async () => {
-    server = await startLoopback((req) => completionJson(`## Goal\nFocus was: ${String(req.body.messages?.[req.body.messages.length - 1]?.content ?? '').slice(-40)}`));
+    server = await startLoopback((req) =>
+      completionJson(
+        `## Goal\nFocus was: ${String(req.body.messages?.[req.body.messages.length - 1]?.content ?? '').slice(-40)}`,
+      ),
+    );
   });
   after(() => server?.close());
 
@@ -30,9 +34,17 @@ describe('small things (#17 finding 7)', () => {
       await vs.screenshot('no-model');
       await setup.click();
       // VS Code's settings editor, searching the summary settings.
-      const search = vs.page.locator('.settings-editor .suggest-input-container .monaco-editor textarea, .settings-editor .search-container .monaco-editor textarea').first();
+      const search = vs.page
+        .locator(
+          '.settings-editor .suggest-input-container .monaco-editor textarea, .settings-editor .search-container .monaco-editor textarea',
+        )
+        .first();
       await vs.page.locator('.settings-editor').waitFor({ timeout: 30_000 });
-      await until(async () => ((await vs.page.locator('.settings-editor').textContent())?.includes('Summary') ? true : undefined), 30_000, 'the summary settings');
+      await until(
+        async () => ((await vs.page.locator('.settings-editor').textContent())?.includes('Summary') ? true : undefined),
+        30_000,
+        'the summary settings',
+      );
       assert.ok(await search.count());
       await vs.screenshot('settings');
       // Set the model there, as a user would: the model settings are per machine (code-server is the
@@ -49,7 +61,8 @@ describe('small things (#17 finding 7)', () => {
       // edit), and a list the search is still redrawing can replace the field under the typing: the
       // value is typed again until the write lands in the (remote) machine settings.
       const machine = join(vs.runDir, 'user-data', 'Machine', 'settings.json');
-      const saved = () => existsSync(machine) && /"piTree\.summary\.model"\s*:\s*"e2e-model"/.test(readFileSync(machine, 'utf8'));
+      const saved = () =>
+        existsSync(machine) && /"piTree\.summary\.model"\s*:\s*"e2e-model"/.test(readFileSync(machine, 'utf8'));
       await until(
         async () => {
           if (saved()) return true;
@@ -61,12 +74,17 @@ describe('small things (#17 finding 7)', () => {
         60_000,
         'the model setting to be saved',
       );
-      await settings.locator('.setting-item-contents.is-configured[data-key="piTree.summary.model"]').waitFor({ timeout: 30_000 });
+      await settings
+        .locator('.setting-item-contents.is-configured[data-key="piTree.summary.model"]')
+        .waitFor({ timeout: 30_000 });
       await vs.screenshot('model-set');
       // This VS Code shows the settings in a modal editor over the workbench: close it by its X.
       await vs.page.locator('.modal-editor-action-container .codicon-close').first().click();
       await settings.waitFor({ state: 'hidden', timeout: 30_000 });
-      await vs.page.locator('.monaco-workbench .part.editor .tabs-container .tab').filter({ hasText: 'Stream the JSONL reader' }).click();
+      await vs.page
+        .locator('.monaco-workbench .part.editor .tabs-container .tab')
+        .filter({ hasText: 'Stream the JSONL reader' })
+        .click();
       const w2 = vs.webview();
       await w2.locator(`[role="treeitem"][data-entry-id="${demo.ids.plan}"]`).click();
       await until(
@@ -87,7 +105,11 @@ describe('small things (#17 finding 7)', () => {
       await focus.pressSequentially('the mmap decision', { delay: 10 });
       await focus.press('Enter');
       const text = w2.locator('[data-dialog="summary"] vscode-textarea[data-field="summary"] textarea');
-      await until(async () => ((await text.inputValue().catch(() => '')).includes('## Goal') ? true : undefined), 90_000, 'the preview');
+      await until(
+        async () => ((await text.inputValue().catch(() => '')).includes('## Goal') ? true : undefined),
+        90_000,
+        'the preview',
+      );
       assert.equal(server.requests.length, 1, 'Enter asked the model once');
       assert.match(JSON.stringify(server.requests[0].body), /the mmap decision/);
       await vs.screenshot('focus-enter');
@@ -104,6 +126,13 @@ describe('small things (#17 finding 7)', () => {
       assert.match(fit, /zero/);
       await vs.screenshot('keys');
     },
-    { settings: () => ({ 'piTree.summary.provider': 'openai-compatible', 'piTree.summary.endpoint': server.url, 'piTree.summary.model': '' }), timeout: 400_000 },
+    {
+      settings: () => ({
+        'piTree.summary.provider': 'openai-compatible',
+        'piTree.summary.endpoint': server.url,
+        'piTree.summary.model': '',
+      }),
+      timeout: 400_000,
+    },
   );
 });

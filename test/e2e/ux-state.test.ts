@@ -13,59 +13,76 @@ import * as sel from './selectors.js';
 import { selectRow, treeShown, until } from './uxHelpers.js';
 
 describe('honest state (#17 finding 4)', () => {
-  scenario('the sidebar filter is visible and clearable, searches every message; copied and renamed sessions are not live', async (vs) => {
-    const demo = vs.demo!;
-    const container = await vs.openContainer();
-    // Rows and message of the container (the view's header names it differently while a filter is on).
-    const rows = container.locator(sel.pane.treeRow);
-    // The listing streams its rows in: wait for all three demo sessions, not for the first to show.
-    await until(async () => ((await rows.count()) === 3 ? true : undefined), 30_000, 'the three demo sessions');
-    await rows.filter({ hasText: 'Stream the JSONL reader' }).waitFor();
+  scenario(
+    'the sidebar filter is visible and clearable, searches every message; copied and renamed sessions are not live',
+    async (vs) => {
+      const demo = vs.demo!;
+      const container = await vs.openContainer();
+      // Rows and message of the container (the view's header names it differently while a filter is on).
+      const rows = container.locator(sel.pane.treeRow);
+      // The listing streams its rows in: wait for all three demo sessions, not for the first to show.
+      await until(async () => ((await rows.count()) === 3 ? true : undefined), 30_000, 'the three demo sessions');
+      await rows.filter({ hasText: 'Stream the JSONL reader' }).waitFor();
 
-    // "100k-entry" is in a later message of "Stream the JSONL reader" only (not its name or first message).
-    await vs.runCommand('pi Tree: Filter Sessions…', { thenInput: true });
-    const input = vs.page.locator(sel.quickInput.input);
-    await input.fill('100k-entry');
-    await input.press('Enter');
-    await until(async () => ((await rows.count()) === 1 ? true : undefined), 30_000, 'one session to match');
-    await rows.filter({ hasText: 'Stream the JSONL reader' }).waitFor();
-    // Visible: the view's message names the filter and says how many match, and the title bar holds a
-    // filled filter icon and a Clear button.
-    await container.locator(sel.pane.body).filter({ hasText: 'match the filter “100k-entry”' }).first().waitFor();
-    const clear = vs.page.locator(sel.workbench.sideBarAction).and(vs.page.locator('[aria-label="Clear Session Filter"]'));
-    await clear.waitFor();
-    await vs.page.locator(`${sel.workbench.sideBarAction}.codicon-filter-filled`).waitFor();
-    await vs.screenshot('filtered');
-    await clear.click();
-    await until(async () => ((await rows.count()) === 3 ? true : undefined), 30_000, 'all sessions back');
-    await vs.page.locator(`${sel.workbench.sideBarAction}.codicon-filter`).waitFor();
-    assert.equal(await clear.count(), 0, 'no Clear button without a filter');
+      // "100k-entry" is in a later message of "Stream the JSONL reader" only (not its name or first message).
+      await vs.runCommand('pi Tree: Filter Sessions…', { thenInput: true });
+      const input = vs.page.locator(sel.quickInput.input);
+      await input.fill('100k-entry');
+      await input.press('Enter');
+      await until(async () => ((await rows.count()) === 1 ? true : undefined), 30_000, 'one session to match');
+      await rows.filter({ hasText: 'Stream the JSONL reader' }).waitFor();
+      // Visible: the view's message names the filter and says how many match, and the title bar holds a
+      // filled filter icon and a Clear button.
+      await container.locator(sel.pane.body).filter({ hasText: 'match the filter “100k-entry”' }).first().waitFor();
+      const clear = vs.page
+        .locator(sel.workbench.sideBarAction)
+        .and(vs.page.locator('[aria-label="Clear Session Filter"]'));
+      await clear.waitFor();
+      await vs.page.locator(`${sel.workbench.sideBarAction}.codicon-filter-filled`).waitFor();
+      await vs.screenshot('filtered');
+      await clear.click();
+      await until(async () => ((await rows.count()) === 3 ? true : undefined), 30_000, 'all sessions back');
+      await vs.page.locator(`${sel.workbench.sideBarAction}.codicon-filter`).waitFor();
+      assert.equal(await clear.count(), 0, 'no Clear button without a filter');
 
-    // Copy two sessions into the folder (a restore, a sync): they appear, and are not live.
-    const known = new Set(readdirSync(demo.dir));
-    copyFileSync(demo.small.file!, join(demo.dir, sessionFileName(new Date(Date.now() - 5000).toISOString(), '019ae000-0000-7000-8000-00000000c0f1')));
-    copyFileSync(demo.fork.file!, join(demo.dir, sessionFileName(new Date(Date.now() - 4000).toISOString(), '019ae000-0000-7000-8000-00000000c0f2')));
-    assert.equal(readdirSync(demo.dir).filter((f) => !known.has(f)).length, 2);
-    await until(async () => ((await rows.count()) === 5 ? true : undefined), 30_000, 'the copies to be listed');
-    await vs.screenshot('copied');
-    for (const label of await rows.allTextContents()) assert.doesNotMatch(label, /live/, `not live: ${label}`);
+      // Copy two sessions into the folder (a restore, a sync): they appear, and are not live.
+      const known = new Set(readdirSync(demo.dir));
+      copyFileSync(
+        demo.small.file!,
+        join(
+          demo.dir,
+          sessionFileName(new Date(Date.now() - 5000).toISOString(), '019ae000-0000-7000-8000-00000000c0f1'),
+        ),
+      );
+      copyFileSync(
+        demo.fork.file!,
+        join(
+          demo.dir,
+          sessionFileName(new Date(Date.now() - 4000).toISOString(), '019ae000-0000-7000-8000-00000000c0f2'),
+        ),
+      );
+      assert.equal(readdirSync(demo.dir).filter((f) => !known.has(f)).length, 2);
+      await until(async () => ((await rows.count()) === 5 ? true : undefined), 30_000, 'the copies to be listed');
+      await vs.screenshot('copied');
+      for (const label of await rows.allTextContents()) assert.doesNotMatch(label, /live/, `not live: ${label}`);
 
-    // A rename made by pi-tree (from the palette) is not someone else writing.
-    await vs.page.mouse.move(800, 500); // away from the title bar's hover
-    await selectRow(vs, 'What does the leaf of a pi session mean?');
-    await treeShown(vs, 'What does the leaf of a pi session mean?');
-    await vs.runCommand('pi Tree: Rename Session…', { thenInput: true });
-    await input.fill('Leaf explained');
-    await input.press('Enter');
-    const renamed = rows.filter({ hasText: 'Leaf explained' });
-    await renamed.waitFor({ timeout: 30_000 });
-    // The row is redrawn with fresh facts at least once after the write (size and mtime changed).
-    await vs.runCommand('pi Tree: Refresh');
-    await renamed.waitFor();
-    assert.doesNotMatch((await renamed.textContent())!, /live/);
-    assert.doesNotMatch((await renamed.getAttribute('aria-label'))!, /live/);
-    await vs.screenshot('renamed');
-  });
+      // A rename made by pi-tree (from the palette) is not someone else writing.
+      await vs.page.mouse.move(800, 500); // away from the title bar's hover
+      await selectRow(vs, 'What does the leaf of a pi session mean?');
+      await treeShown(vs, 'What does the leaf of a pi session mean?');
+      await vs.runCommand('pi Tree: Rename Session…', { thenInput: true });
+      await input.fill('Leaf explained');
+      await input.press('Enter');
+      const renamed = rows.filter({ hasText: 'Leaf explained' });
+      await renamed.waitFor({ timeout: 30_000 });
+      // The row is redrawn with fresh facts at least once after the write (size and mtime changed).
+      await vs.runCommand('pi Tree: Refresh');
+      await renamed.waitFor();
+      assert.doesNotMatch((await renamed.textContent())!, /live/);
+      assert.doesNotMatch((await renamed.getAttribute('aria-label'))!, /live/);
+      await vs.screenshot('renamed');
+    },
+  );
 
   scenario(
     'a big session shows a loading bar with its progress while it opens',
@@ -106,7 +123,13 @@ describe('honest state (#17 finding 4)', () => {
       await loading.waitFor({ state: 'hidden' });
       const said: string[] = [];
       for (const f of vs.page.frames())
-        said.push(...(await f.evaluate(() => performance.getEntriesByName('pi-tree:loading').map((m) => String((m as PerformanceMark).detail))).catch(() => [] as string[])));
+        said.push(
+          ...(await f
+            .evaluate(() =>
+              performance.getEntriesByName('pi-tree:loading').map((m) => String((m as PerformanceMark).detail)),
+            )
+            .catch(() => [] as string[])),
+        );
       assert.ok(
         said.some((t) => /^Loading [\d,]+ of 40,\d{3} entries…$/.test(t)),
         `the bar counted the entries as they came (it said: ${JSON.stringify(said)})`,
@@ -118,10 +141,19 @@ describe('honest state (#17 finding 4)', () => {
       sessions: ({ agentDir, workspace }) => {
         const g = generateSession({ seed: 77, entries: 40_000, branchRate: 0.01, cwd: workspace });
         const last = g.entries[g.entries.length - 1].id as string;
-        const name = { type: 'session_info', id: 'bigname02', parentId: last, timestamp: new Date().toISOString(), name: 'Big session for the loading bar' };
+        const name = {
+          type: 'session_info',
+          id: 'bigname02',
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          name: 'Big session for the loading bar',
+        };
         const dir = sessionDirFor(agentDir, workspace);
         mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)), `${g.text}${JSON.stringify(name)}\n`);
+        writeFileSync(
+          join(dir, sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)),
+          `${g.text}${JSON.stringify(name)}\n`,
+        );
       },
       timeout: 400_000,
     },

@@ -22,7 +22,11 @@ describe('a failed summary is shown in its dialog (#34 item 3)', () => {
       const wv = await openTree(vs, 'Tidy the old checkout');
       // (inside a straight segment: the find box splits it out and selects it)
       await selectByFind(wv, 'Which parts should go', target);
-      await until(async () => ((await selectedEntry(wv)) === target ? true : undefined), 30_000, 'the entry to be selected');
+      await until(
+        async () => ((await selectedEntry(wv)) === target ? true : undefined),
+        30_000,
+        'the entry to be selected',
+      );
       await wv.locator('.details [data-action="move-summary"]').click();
       const dialog = wv.locator('[data-dialog="summary"]');
       await dialog.locator('[data-action="summary-default"]').click();
@@ -58,7 +62,11 @@ describe('a failed summary is shown in its dialog (#34 item 3)', () => {
     {
       sessions: ({ agentDir, workspace }) => {
         // The session's folder was a checkout that has been deleted since.
-        const b = new SessionBuilder({ cwd: join(workspace, 'old-checkout'), seed: 'e2e-gone', start: '2026-11-20T09:00:00.000Z' });
+        const b = new SessionBuilder({
+          cwd: join(workspace, 'old-checkout'),
+          seed: 'e2e-gone',
+          start: '2026-11-20T09:00:00.000Z',
+        });
         b.user('Tidy the old checkout');
         target = b.assistant('Which parts should go?');
         b.user('The build folder.');

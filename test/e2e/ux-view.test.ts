@@ -21,7 +21,10 @@ function boxes(wv: FrameLocator, ids: string[]): Promise<{ g: Box; mini: Box; ca
     const els: [string, Element | null][] = [
       ['g', document.querySelector('.graph')],
       ['mini', document.querySelector('canvas.minimap')],
-      ...ids.map((id): [string, Element | null] => [id, document.querySelector(`svg.scene g.node[data-entry-id="${id}"] rect.box`)]),
+      ...ids.map((id): [string, Element | null] => [
+        id,
+        document.querySelector(`svg.scene g.node[data-entry-id="${id}"] rect.box`),
+      ]),
     ];
     const out: Record<string, { left: number; right: number; top: number; bottom: number; width: number } | null> = {};
     for (const [k, el] of els) {
@@ -32,10 +35,14 @@ function boxes(wv: FrameLocator, ids: string[]): Promise<{ g: Box; mini: Box; ca
   }, ids);
 }
 
-const inside = (b: Box | null, g: Box) => !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
+const inside = (b: Box | null, g: Box) =>
+  !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
 const overlap = (a: Box, b: Box) => a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
 /** Zoom of the graph: a card's drawn width over its width in the layout. */
-const zoomOf = (wv: FrameLocator, id: string) => wv.locator(`svg.scene g.node[data-entry-id="${id}"] rect.box`).evaluate((el) => el.getBoundingClientRect().width / Number(el.getAttribute('width')));
+const zoomOf = (wv: FrameLocator, id: string) =>
+  wv
+    .locator(`svg.scene g.node[data-entry-id="${id}"] rect.box`)
+    .evaluate((el) => el.getBoundingClientRect().width / Number(el.getAttribute('width')));
 
 describe('the view shows the branches (#17 finding 2)', () => {
   scenario(
@@ -61,7 +68,10 @@ describe('the view shows the branches (#17 finding 2)', () => {
       const cards = Object.values(b.cards) as Box[];
       const left = Math.min(...cards.map((c) => c.left)) - b.g.left;
       const right = b.g.right - Math.max(...cards.map((c) => c.right));
-      assert.ok(Math.abs(left - right) < b.g.width * 0.25, `margins ${left.toFixed(0)} / ${right.toFixed(0)} of ${b.g.width.toFixed(0)}`);
+      assert.ok(
+        Math.abs(left - right) < b.g.width * 0.25,
+        `margins ${left.toFixed(0)} / ${right.toFixed(0)} of ${b.g.width.toFixed(0)}`,
+      );
       assert.equal(overlap(b.mini, b.g), false, 'the minimap is beside the graph, not over it');
       await vs.screenshot('opened');
       // Steps up the path keep that view: each next card is in view already (a step used to centre it,
@@ -77,7 +87,10 @@ describe('the view shows the branches (#17 finding 2)', () => {
         ids.every((id) => inside(stepped.cards[id], stepped.g)),
         'after two steps up the path the side branch is still in view',
       );
-      assert.ok(Math.abs(stepped.cards[demo.ids.tryMmap]!.left - b.cards[demo.ids.tryMmap]!.left) < 1, 'the view did not move');
+      assert.ok(
+        Math.abs(stepped.cards[demo.ids.tryMmap]!.left - b.cards[demo.ids.tryMmap]!.left) < 1,
+        'the view did not move',
+      );
 
       // Move the leaf into the side branch: the view frames the new place.
       await wv.locator('[role="tree"]').focus();
@@ -119,7 +132,15 @@ describe('the view shows the branches (#17 finding 2)', () => {
       await vs.screenshot('fit-20k');
       await big.locator('[role="tree"]').focus();
       await big.locator('[role="tree"]').press('Shift+Digit0');
-      await until(async () => ((await big.locator('canvas.dense:not([hidden])').count()) || (await big.locator('svg.scene g.node.simple').count()) ? true : undefined), 30_000, 'the whole tree');
+      await until(
+        async () =>
+          (await big.locator('canvas.dense:not([hidden])').count()) ||
+          (await big.locator('svg.scene g.node.simple').count())
+            ? true
+            : undefined,
+        30_000,
+        'the whole tree',
+      );
       await vs.screenshot('overview-20k');
     },
     {
@@ -127,8 +148,20 @@ describe('the view shows the branches (#17 finding 2)', () => {
         const demo = writeDemoSessions(agentDir, workspace);
         const g = generateSession({ seed: 20, entries: 20_000, branchRate: 0.01, cwd: workspace });
         const last = g.entries[g.entries.length - 1].id as string;
-        const name = { type: 'session_info', id: 'bigname20', parentId: last, timestamp: new Date().toISOString(), name: 'Twenty thousand entries' };
-        writeFileSync(join(sessionDirFor(agentDir, workspace), sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string)), `${g.text}${JSON.stringify(name)}\n`);
+        const name = {
+          type: 'session_info',
+          id: 'bigname20',
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          name: 'Twenty thousand entries',
+        };
+        writeFileSync(
+          join(
+            sessionDirFor(agentDir, workspace),
+            sessionFileName(new Date(Date.now() - 86_400_000).toISOString(), g.header.id as string),
+          ),
+          `${g.text}${JSON.stringify(name)}\n`,
+        );
         return demo;
       },
       timeout: 400_000,

@@ -94,7 +94,11 @@ export async function selectByFind(wv: FrameLocator, text: string, id: string): 
   const find = wv.locator('vscode-textfield[data-field="find"] input');
   const count = wv.locator('.find-count');
   await find.fill('');
-  await until(async () => ((await count.textContent())?.trim() === '' ? true : undefined), 30_000, 'the find count to clear');
+  await until(
+    async () => ((await count.textContent())?.trim() === '' ? true : undefined),
+    30_000,
+    'the find count to clear',
+  );
   await find.fill(text);
   await count.filter({ hasText: /\/[1-9]/ }).waitFor({ timeout: 60_000 });
   await wv.locator('button[data-action="find-next"]').click();
@@ -107,7 +111,12 @@ export async function selectByFind(wv: FrameLocator, text: string, id: string): 
  * context): each try waits for the menu to show, and one without the item is closed, and seen gone,
  * before the next right-click (a menu left open blocks every click under it).
  */
-export async function contextMenuItem(vs: VSCode, target: Locator, item: string | RegExp, what: string): Promise<Locator> {
+export async function contextMenuItem(
+  vs: VSCode,
+  target: Locator,
+  item: string | RegExp,
+  what: string,
+): Promise<Locator> {
   const menu = vs.page.locator(sel.contextMenu.menu);
   const entry = vs.page.locator(sel.contextMenu.item).filter({ hasText: item });
   const shown = (l: Locator, timeout: number): Promise<boolean> =>

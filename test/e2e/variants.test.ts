@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import { lastUserText } from '../support/askPi.js';
-import { completionSse, startLoopback, toolCallsSse, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
+import {
+  completionSse,
+  startLoopback,
+  toolCallsSse,
+  type Loopback,
+  type RecordedRequest,
+} from '../support/loopbackOpenAI.js';
 import { makePiEnv, PiRpc, piShim } from '../support/piRpc.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
@@ -34,8 +40,14 @@ describe('Try variants from here', () => {
     lb = await startLoopback((req) => {
       const user = lastUserText(req);
       const done = stepsDone(req);
-      if (user === 'write the app') return done === 0 ? toolCallsSse([{ name: 'write', arguments: { path: 'src/app.ts', content: 'export const app = 1;\n' } }]) : completionSse('app written');
-      if (user === PROMPT) return done === 0 ? toolCallsSse([{ name: 'write', arguments: { path: 'answer.txt', content: 'ok\nfine\n' } }]) : completionSse('I wrote answer.txt.');
+      if (user === 'write the app')
+        return done === 0
+          ? toolCallsSse([{ name: 'write', arguments: { path: 'src/app.ts', content: 'export const app = 1;\n' } }])
+          : completionSse('app written');
+      if (user === PROMPT)
+        return done === 0
+          ? toolCallsSse([{ name: 'write', arguments: { path: 'answer.txt', content: 'ok\nfine\n' } }])
+          : completionSse('I wrote answer.txt.');
       return completionSse(`answer: ${user}`);
     });
   });
@@ -53,7 +65,11 @@ describe('Try variants from here', () => {
       await input.fill(PROMPT);
       await input.press('Enter');
       await vs.page.locator(sel.quickInput.row).filter({ hasText: '3 variants' }).first().click();
-      await until(async () => ((await input.inputValue()) === '' && (await input.isVisible()) ? true : undefined), 30_000, 'the check question');
+      await until(
+        async () => ((await input.inputValue()) === '' && (await input.isVisible()) ? true : undefined),
+        30_000,
+        'the check question',
+      );
       await input.fill('grep -q ok answer.txt');
       await input.press('Enter');
       // The variants view: three columns, each done with its file and its check passed.
@@ -80,29 +96,59 @@ describe('Try variants from here', () => {
       // Adopt the second: the preview, "Adopt" in the choice, the file in the user's folder.
       await view.locator('.var-col[data-index="1"] [data-action="adopt"]').click();
       // (the choice is a notification beside the preview, as a restore's is)
-      const choice = vs.page.locator(sel.notifications.toast).filter({ has: vs.page.locator(sel.notifications.button).filter({ hasText: /^Adopt$/ }) });
+      const choice = vs.page
+        .locator(sel.notifications.toast)
+        .filter({ has: vs.page.locator(sel.notifications.button).filter({ hasText: /^Adopt$/ }) });
       await choice.first().waitFor({ timeout: 120_000 });
       await choice
         .first()
         .locator(sel.notifications.button)
         .filter({ hasText: /^Adopt$/ })
         .click();
-      await until(() => (existsSync(join(workspace, 'answer.txt')) && readFileSync(join(workspace, 'answer.txt'), 'utf8') === 'ok\nfine\n' ? true : undefined), 60_000, 'the adopted file');
+      await until(
+        () =>
+          existsSync(join(workspace, 'answer.txt')) &&
+          readFileSync(join(workspace, 'answer.txt'), 'utf8') === 'ok\nfine\n'
+            ? true
+            : undefined,
+        60_000,
+        'the adopted file',
+      );
       await vs.notifications().filter({ hasText: 'Adopted 1 file of variant 2' }).first().waitFor({ timeout: 60_000 });
       await vs.screenshot('adopted');
       // Undo from the notification: the folder as it was.
-      await vs.notifications().filter({ hasText: 'Adopted 1 file of variant 2' }).first().getByRole('button', { name: 'Undo' }).click();
-      await until(() => (!existsSync(join(workspace, 'answer.txt')) ? true : undefined), 60_000, 'the adopted file gone again');
-      assert.equal(readFileSync(join(workspace, 'src', 'app.ts'), 'utf8'), 'export const app = 1;\n', "the user's own files untouched");
+      await vs
+        .notifications()
+        .filter({ hasText: 'Adopted 1 file of variant 2' })
+        .first()
+        .getByRole('button', { name: 'Undo' })
+        .click();
+      await until(
+        () => (!existsSync(join(workspace, 'answer.txt')) ? true : undefined),
+        60_000,
+        'the adopted file gone again',
+      );
+      assert.equal(
+        readFileSync(join(workspace, 'src', 'app.ts'), 'utf8'),
+        'export const app = 1;\n',
+        "the user's own files untouched",
+      );
     },
     {
       sessions: async ({ agentDir, workspace: ws }) => {
         workspace = ws;
-        const pe = makePiEnv(lb!, { retry: { enabled: false }, compaction: { enabled: false } }, { agentDir, workDir: ws });
+        const pe = makePiEnv(
+          lb!,
+          { retry: { enabled: false }, compaction: { enabled: false } },
+          { agentDir, workDir: ws },
+        );
         bin = piShim(join(agentDir, '..'));
         writeFileSync(join(ws, 'README.md'), 'hello\n');
         mkdirSync(sessionDirFor(agentDir, ws), { recursive: true });
-        const file = join(sessionDirFor(agentDir, ws), sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2b1'));
+        const file = join(
+          sessionDirFor(agentDir, ws),
+          sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2b1'),
+        );
         const pi = PiRpc.start(file, pe);
         try {
           await pi.ready();

@@ -59,7 +59,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('packaged .vsix', () => {
   before(() => {
-    const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--out', vsix, '--quiet'], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--out', vsix, '--quiet'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}${r.stderr}`);
   });
 
@@ -72,8 +75,18 @@ describe('packaged .vsix', () => {
     const files = zipEntries(zip).filter((f) => f.startsWith('extension/'));
     assert.ok(files.includes('extension/package.json'));
     assert.ok(files.includes('extension/dist/extension.js'));
-    for (const f of ['projector.js', 'webview.js', 'webview.css', 'codicons/codicon.css', 'codicons/codicon.ttf', 'pi-bridge.js'])
-      assert.ok(files.includes(`extension/dist/${f}`), `${f} is what the explorer loads (projector.js: its worker thread; pi-bridge.js: the extension pi loads)`);
+    for (const f of [
+      'projector.js',
+      'webview.js',
+      'webview.css',
+      'codicons/codicon.css',
+      'codicons/codicon.ttf',
+      'pi-bridge.js',
+    ])
+      assert.ok(
+        files.includes(`extension/dist/${f}`),
+        `${f} is what the explorer loads (projector.js: its worker thread; pi-bridge.js: the extension pi loads)`,
+      );
     assert.ok(files.some((f) => /^extension\/license/i.test(f)));
     assert.ok(files.some((f) => f.startsWith('extension/media/')));
     assert.ok(files.includes('extension/media/icon.png'), 'the Marketplace icon (package.json icon) is in the package');
@@ -91,7 +104,12 @@ describe('packaged .vsix', () => {
       'relative links of the packaged README',
     );
     assert.match(readme, /## Quick start/);
-    const stray = files.filter((f) => !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/(codicons\/)?[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(f));
+    const stray = files.filter(
+      (f) =>
+        !/^extension\/(package\.json|readme\.md|changelog\.md|license(\.txt)?|dist\/(codicons\/)?[^/]+\.(js|css|ttf|woff2)|media\/.+)$/i.test(
+          f,
+        ),
+    );
     assert.deepEqual(stray, [], 'unexpected files in the .vsix');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps in the production package');
     assert.ok(!files.includes('extension/dist/cli.js'), 'the CLI does not run in the extension');
@@ -129,7 +147,11 @@ describe('packaged .vsix', () => {
       // two run together ('/root//tmp/…'). Type once it shows a folder, and again if it still lost the race.
       const input = vs.page.locator(sel.quickInput.input);
       const row = vs.page.locator(sel.quickInput.row).filter({ hasText: 'pi-tree.vsix' });
-      await until(async () => ((await input.inputValue()).endsWith('/') ? true : undefined), 60_000, 'the picker showing its starting folder');
+      await until(
+        async () => ((await input.inputValue()).endsWith('/') ? true : undefined),
+        60_000,
+        'the picker showing its starting folder',
+      );
       for (let attempt = 0; ; attempt++) {
         await input.fill(`${dir}/`);
         const shown = await row.waitFor({ timeout: 15_000 }).then(
@@ -137,7 +159,8 @@ describe('packaged .vsix', () => {
           () => false,
         );
         if (shown) break;
-        if (attempt === 2) throw new Error(`the file picker never listed ${dir}/ (its box says ${await input.inputValue()})`);
+        if (attempt === 2)
+          throw new Error(`the file picker never listed ${dir}/ (its box says ${await input.inputValue()})`);
       }
       await row.click();
       await vs

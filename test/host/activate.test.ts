@@ -70,7 +70,9 @@ describe('activation (vscode mock)', () => {
     );
     // Menus and keybindings name only contributed commands.
     const named = [
-      ...Object.values(pkg.contributes.menus as Record<string, { command?: string }[]>).flatMap((items) => items.map((i) => i.command)),
+      ...Object.values(pkg.contributes.menus as Record<string, { command?: string }[]>).flatMap((items) =>
+        items.map((i) => i.command),
+      ),
       ...(pkg.contributes.keybindings as { command: string }[]).map((k) => k.command),
     ].filter((c): c is string => !!c);
     assert.deepEqual(
@@ -86,14 +88,20 @@ describe('activation (vscode mock)', () => {
     const rows = await until(
       () => {
         const top = tree.provider.getChildren() as unknown[];
-        const sessions = top.flatMap((n) => ((n as { kind: string }).kind === 'group' ? (tree.provider.getChildren(n) as unknown[]) : [n]));
+        const sessions = top.flatMap((n) =>
+          (n as { kind: string }).kind === 'group' ? (tree.provider.getChildren(n) as unknown[]) : [n],
+        );
         return sessions.length ? sessions : undefined;
       },
       10_000,
       'the sessions to be listed',
     );
     assert.equal(rows.length, 1);
-    const item = tree.provider.getTreeItem(rows[0]) as { label: string; description: string; command: { command: string } };
+    const item = tree.provider.getTreeItem(rows[0]) as {
+      label: string;
+      description: string;
+      command: { command: string };
+    };
     assert.match(item.description, /\d+ msgs/);
     assert.equal(item.command.command, 'piTree.openTreeFromRow');
     assert.ok(mock.commands.has(item.command.command), "the row's command is registered");
@@ -113,7 +121,10 @@ describe('activation (vscode mock)', () => {
     mock.reset();
     mock.workspaceFolders = [{ uri: Uri.file(project), name: 'project', index: 0 }];
     const host = activateHost({ ...ctx, workspaceState: state } as never);
-    assert.deepEqual({ scope: host.view.state.scope, sort: host.view.state.sort, filter: host.view.state.filter }, { scope: 'all', sort: 'recent', filter: 'refactor' });
+    assert.deepEqual(
+      { scope: host.view.state.scope, sort: host.view.state.sort, filter: host.view.state.filter },
+      { scope: 'all', sort: 'recent', filter: 'refactor' },
+    );
   });
 
   it('an untrusted workspace is read-only', () => {

@@ -7,7 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { alignTurns, pathOf, recordsOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../src/core/changes/compare.js';
+import {
+  alignTurns,
+  pathOf,
+  recordsOf,
+  splitPaths,
+  summarizeSide,
+  turnsOf,
+  turnViews,
+} from '../../src/core/changes/compare.js';
 import { Session } from '../../src/core/session/session.js';
 import { generateSession } from '../support/generate.js';
 import { loadPi } from '../support/pi.js';
@@ -25,12 +33,23 @@ async function piSide(sm: any, leaf: string, other: string) {
   let n = 0;
   while (n < Math.min(mine.length, theirs.length) && mine[n].id === theirs[n].id) n++;
   const side = mine.slice(n);
-  const stats = AgentSession.prototype.getSessionStats.call({ sessionManager: { getEntries: () => side }, sessionFile: '', sessionId: '', getContextUsage: () => undefined });
+  const stats = AgentSession.prototype.getSessionStats.call({
+    sessionManager: { getEntries: () => side },
+    sessionFile: '',
+    sessionId: '',
+    getContextUsage: () => undefined,
+  });
   const files: string[] = [];
   for (const e of side) {
     if (e.type !== 'message' || e.message?.role !== 'assistant' || !Array.isArray(e.message.content)) continue;
     for (const b of e.message.content as { type: string; name: string; arguments: { path?: string } }[]) {
-      if (b.type === 'toolCall' && (b.name === 'edit' || b.name === 'write') && b.arguments?.path && !files.includes(b.arguments.path)) files.push(b.arguments.path);
+      if (
+        b.type === 'toolCall' &&
+        (b.name === 'edit' || b.name === 'write') &&
+        b.arguments?.path &&
+        !files.includes(b.arguments.path)
+      )
+        files.push(b.arguments.path);
     }
   }
   // the user messages that open the side's turns, as pi's /tree shows them (one line)
@@ -42,7 +61,14 @@ async function piSide(sm: any, leaf: string, other: string) {
         .replace(/[\n\t]/g, ' ')
         .trim(),
     );
-  return { ancestorId: n ? mine[n - 1].id : null, ids: side.map((e) => e.id), stats, files, users, prelude: side.length > 0 && !(side[0].type === 'message' && side[0].message?.role === 'user') };
+  return {
+    ancestorId: n ? mine[n - 1].id : null,
+    ids: side.map((e) => e.id),
+    stats,
+    files,
+    users,
+    prelude: side.length > 0 && !(side[0].type === 'message' && side[0].message?.role === 'user'),
+  };
 }
 
 function textOf(content: unknown): string {
@@ -97,7 +123,10 @@ async function check(file: string, a: string, b: string, sm: any) {
     assert.equal(rb ? vb[tb.indexOf(rb)]?.user : undefined, pb.users[k - pre], `row ${k} side B`);
   }
   // the CLI's contract
-  const r = spawnSync(process.execPath, [CLI, 'compare', file, a, b, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [CLI, 'compare', file, a, b, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.ancestorId, pa.ancestorId);
@@ -126,18 +155,44 @@ describe('compare equals pi on pi-written sessions', () => {
         role: 'assistant',
         content: [
           { type: 'text', text: 'Editing.' },
-          { type: 'toolCall', id: 'x1', name: 'edit', arguments: { path: 'packages/ai/src/other.ts', edits: [{ oldText: 'a', newText: 'b' }] } },
+          {
+            type: 'toolCall',
+            id: 'x1',
+            name: 'edit',
+            arguments: { path: 'packages/ai/src/other.ts', edits: [{ oldText: 'a', newText: 'b' }] },
+          },
           { type: 'toolCall', id: 'x2', name: 'write', arguments: { path: 'NOTES.md', content: 'notes' } },
         ],
         api: 'anthropic-messages',
         provider: 'anthropic',
         model: 'claude-opus-4-5',
-        usage: { input: 1234, output: 56, cacheRead: 7, cacheWrite: 8, totalTokens: 1305, cost: { input: 0.01, output: 0.02, cacheRead: 0.001, cacheWrite: 0.002, total: 0.033 } },
+        usage: {
+          input: 1234,
+          output: 56,
+          cacheRead: 7,
+          cacheWrite: 8,
+          totalTokens: 1305,
+          cost: { input: 0.01, output: 0.02, cacheRead: 0.001, cacheWrite: 0.002, total: 0.033 },
+        },
         stopReason: 'toolUse',
         timestamp: t + 1,
       });
-      sm.appendMessage({ role: 'toolResult', toolCallId: 'x1', toolName: 'edit', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: t + 2 });
-      sm.appendMessage({ role: 'toolResult', toolCallId: 'x2', toolName: 'write', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: t + 3 });
+      sm.appendMessage({
+        role: 'toolResult',
+        toolCallId: 'x1',
+        toolName: 'edit',
+        content: [{ type: 'text', text: 'ok' }],
+        isError: false,
+        timestamp: t + 2,
+      });
+      sm.appendMessage({
+        role: 'toolResult',
+        toolCallId: 'x2',
+        toolName: 'write',
+        content: [{ type: 'text', text: 'ok' }],
+        isError: false,
+        timestamp: t + 3,
+      });
       const leafB: string = sm.getLeafId();
       const { pa, pb } = await check(file, leafA, leafB, sm);
       assert.equal(pa.ancestorId, mid);

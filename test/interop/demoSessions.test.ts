@@ -85,7 +85,14 @@ describe('demo sessions match pi 1.6.0', () => {
       api: 'anthropic-messages',
       provider: 'anthropic',
       model: 'm',
-      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 1,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 2,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       stopReason: 'stop',
       timestamp: 2,
     });
@@ -109,7 +116,9 @@ describe('demo sessions match pi 1.6.0', () => {
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     });
     // compare what reaches the disk (pi keeps `label: undefined` in memory; JSON drops it)
-    const piKeys = (sm.getEntries() as Any[]).map((e) => `${e.type}:${Object.keys(JSON.parse(JSON.stringify(e))).join(',')}`);
+    const piKeys = (sm.getEntries() as Any[]).map(
+      (e) => `${e.type}:${Object.keys(JSON.parse(JSON.stringify(e))).join(',')}`,
+    );
 
     const b = new SessionBuilder({ cwd, seed: 'keys', start: 0 });
     b.modelChange('anthropic', 'm');

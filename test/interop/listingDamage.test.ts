@@ -24,13 +24,20 @@ function garbage(rnd: () => number, n: number): Buffer {
   return Buffer.from(Array.from({ length: n }, () => pool[Math.floor(rnd() * pool.length)]));
 }
 
-const msg = (id: string, parentId: string | null, ts: string, message: Record<string, unknown>) => Buffer.from(JSON.stringify({ type: 'message', id, parentId, timestamp: ts, message }));
+const msg = (id: string, parentId: string | null, ts: string, message: Record<string, unknown>) =>
+  Buffer.from(JSON.stringify({ type: 'message', id, parentId, timestamp: ts, message }));
 
 /** One session's lines, damaged by the seed. */
 function damaged(seed: number): { lines: Line[]; header: Record<string, unknown> } {
   const rnd = mulberry32(seed);
   const big = seed % 5 === 0; // long tool outputs: the file crosses the reader's 1 MiB reads
-  const g = generateSession({ seed, entries: big ? 400 : 30 + (seed % 40), cwd: CWD, largeOutputRate: big ? 0.6 : 0.05, start: Date.UTC(2026, 10, 1) + seed * 3_600_000 });
+  const g = generateSession({
+    seed,
+    entries: big ? 400 : 30 + (seed % 40),
+    cwd: CWD,
+    largeOutputRate: big ? 0.6 : 0.05,
+    start: Date.UTC(2026, 10, 1) + seed * 3_600_000,
+  });
   const header = { ...g.header };
   if (seed % 7 === 3) header.parentSession = `/somewhere/parent-${seed}.jsonl`;
   const lines: Line[] = [Buffer.from(JSON.stringify(header)), ...g.entries.map((e) => Buffer.from(JSON.stringify(e)))];
@@ -46,7 +53,8 @@ function damaged(seed: number): { lines: Line[]; header: Record<string, unknown>
     const l = lines[at];
     switch (op) {
       case 0: // torn: cut mid-line, the next line appended right after it
-        if (at + 1 < lines.length) lines.splice(at, 2, Buffer.concat([l.subarray(0, Math.floor(rnd() * l.length)), lines[at + 1]]));
+        if (at + 1 < lines.length)
+          lines.splice(at, 2, Buffer.concat([l.subarray(0, Math.floor(rnd() * l.length)), lines[at + 1]]));
         break;
       case 1:
         lines.splice(at, 0, garbage(rnd, 1 + Math.floor(rnd() * 300)));
@@ -70,14 +78,28 @@ function damaged(seed: number): { lines: Line[]; header: Record<string, unknown>
             `{"type":"label","id":"dup${k}","parentId":null,"timestamp":"${late}","targetId":"x","type":"message","message":{"role":"user","content":"duplicate type ${seed}","timestamp":${Date.parse(late)}}}`,
           ),
         );
-        lines.splice(at, 0, Buffer.from(`{"type":"message","id":"dm${k}","parentId":null,"timestamp":"${late}","message":{"role":"user","content":"then a label"},"type":"label"}`));
-        break;
-      case 5: // escaped keys and types
-        lines.splice(at, 0, Buffer.from(`{"type":"sess\\u0069on_info","id":"n${k}","parentId":null,"timestamp":"${late}","name":"escaped ${seed}"}`));
         lines.splice(
           at,
           0,
-          Buffer.from(`{"type":"message","id":"er${k}","parentId":null,"timestamp":"${late}","message":{"role":"assistant","r\\u006fle":"user","content":"x","timestamp":${Date.parse(late) + 5}}}`),
+          Buffer.from(
+            `{"type":"message","id":"dm${k}","parentId":null,"timestamp":"${late}","message":{"role":"user","content":"then a label"},"type":"label"}`,
+          ),
+        );
+        break;
+      case 5: // escaped keys and types
+        lines.splice(
+          at,
+          0,
+          Buffer.from(
+            `{"type":"sess\\u0069on_info","id":"n${k}","parentId":null,"timestamp":"${late}","name":"escaped ${seed}"}`,
+          ),
+        );
+        lines.splice(
+          at,
+          0,
+          Buffer.from(
+            `{"type":"message","id":"er${k}","parentId":null,"timestamp":"${late}","message":{"role":"assistant","r\\u006fle":"user","content":"x","timestamp":${Date.parse(late) + 5}}}`,
+          ),
         );
         break;
       case 6: // an assistant message without content: counted, no activity (pi's isMessageWithContent)
@@ -90,21 +112,66 @@ function damaged(seed: number): { lines: Line[]; header: Record<string, unknown>
         lines.splice(at, 0, Buffer.from(''), Buffer.from(' \t'));
         break;
       case 9: // names: set, blank (clears), set again
-        lines.splice(at, 0, Buffer.from(JSON.stringify({ type: 'session_info', id: `s${k}`, parentId: null, timestamp: late, name: rnd() < 0.3 ? '  ' : ` name ${seed}.${k} ` })));
+        lines.splice(
+          at,
+          0,
+          Buffer.from(
+            JSON.stringify({
+              type: 'session_info',
+              id: `s${k}`,
+              parentId: null,
+              timestamp: late,
+              name: rnd() < 0.3 ? '  ' : ` name ${seed}.${k} `,
+            }),
+          ),
+        );
         break;
       case 10: // times as strings, entry times invalid, empty content then a first message
         lines.splice(at, 0, msg(`t${k}`, null, 'not a time', { role: 'user', content: '', timestamp: 'soon' }));
-        lines.splice(at, 0, msg(`u${k}`, null, late, { role: 'user', content: [{ type: 'image' }, { type: 'text', text: `late ${seed}` }], timestamp: `${late}` }));
+        lines.splice(
+          at,
+          0,
+          msg(`u${k}`, null, late, {
+            role: 'user',
+            content: [{ type: 'image' }, { type: 'text', text: `late ${seed}` }],
+            timestamp: `${late}`,
+          }),
+        );
         break;
       case 11: // a message line of ~60 KB (still assembled: under the 64 KiB limit)
-        lines.splice(at, 0, msg(`w${k}`, null, late, { role: 'toolResult', toolCallId: 'x', content: [{ type: 'text', text: 'w'.repeat(60_000) }], timestamp: 1 }));
+        lines.splice(
+          at,
+          0,
+          msg(`w${k}`, null, late, {
+            role: 'toolResult',
+            toolCallId: 'x',
+            content: [{ type: 'text', text: 'w'.repeat(60_000) }],
+            timestamp: 1,
+          }),
+        );
         break;
       case 12: // other entry types in other shapes
-        lines.splice(at, 0, Buffer.from(`{"id":"o${k}","type":"message","parentId":null,"timestamp":"${late}","message":{"content":"key order","role":"user"}}`));
-        lines.splice(at, 0, Buffer.from(`{"type":"custom","id":"c${k}","parentId":null,"timestamp":"${late}","data":{"type":"message","a":[1,2,{"b":null}]}}`));
+        lines.splice(
+          at,
+          0,
+          Buffer.from(
+            `{"id":"o${k}","type":"message","parentId":null,"timestamp":"${late}","message":{"content":"key order","role":"user"}}`,
+          ),
+        );
+        lines.splice(
+          at,
+          0,
+          Buffer.from(
+            `{"type":"custom","id":"c${k}","parentId":null,"timestamp":"${late}","data":{"type":"message","a":[1,2,{"b":null}]}}`,
+          ),
+        );
         break;
       case 13: // a fork's own message (written after the fork) and copied ones (before)
-        lines.splice(at, 0, msg(`f${k}`, null, late, { role: 'user', content: `own ${seed}`, timestamp: Date.parse(late) }));
+        lines.splice(
+          at,
+          0,
+          msg(`f${k}`, null, late, { role: 'user', content: `own ${seed}`, timestamp: Date.parse(late) }),
+        );
         break;
     }
   }
@@ -116,7 +183,8 @@ function fileText(lines: Line[], seed: number): Buffer {
   const end = seed % 4;
   // a last line without "\n": complete (pi counts it) or cut (nobody does)
   if (end === 1) return body.subarray(0, body.length - 1);
-  if (end === 2) return Buffer.concat([body, lines[lines.length - 1].subarray(0, Math.floor(lines[lines.length - 1].length / 2))]);
+  if (end === 2)
+    return Buffer.concat([body, lines[lines.length - 1].subarray(0, Math.floor(lines[lines.length - 1].length / 2))]);
   return body;
 }
 
@@ -149,15 +217,27 @@ describe('listing damaged sessions: the rows pi shows', { timeout: 120_000 }, ()
     const repo = new SessionRepository({ agentDir, env: {}, cache: new SessionInfoCache() });
     const compare = async (what: string) => {
       const ours = await repo.list(CWD);
-      const theirs = (await SessionManager.list(CWD, dir)) as (Record<string, unknown> & { path: string; created: Date; modified: Date })[];
+      const theirs = (await SessionManager.list(CWD, dir)) as (Record<string, unknown> & {
+        path: string;
+        created: Date;
+        modified: Date;
+      })[];
       const piPaths = new Set(theirs.map((t) => t.path));
-      assert.equal(ours.length, theirs.length, `${what}: as many rows; pi dropped seeds ${ours.filter((o) => !piPaths.has(o.path)).map((o) => made.get(o.path)?.seed)}`);
+      assert.equal(
+        ours.length,
+        theirs.length,
+        `${what}: as many rows; pi dropped seeds ${ours.filter((o) => !piPaths.has(o.path)).map((o) => made.get(o.path)?.seed)}`,
+      );
       assert.ok(ours.length >= 52, `${what}: most damaged files are still sessions (${ours.length})`);
       const mine = new Map(ours.map((o) => [o.path, o]));
       for (const t of theirs) {
         const o = mine.get(t.path) as SessionInfo;
         assert.ok(o, `${what}: ${t.path}`);
-        assert.deepEqual(facts(o as unknown as Record<string, unknown> & { created: Date; modified: Date }), facts(t), `${what}: ${t.path} (seed ${made.get(t.path)?.seed})`);
+        assert.deepEqual(
+          facts(o as unknown as Record<string, unknown> & { created: Date; modified: Date }),
+          facts(t),
+          `${what}: ${t.path} (seed ${made.get(t.path)?.seed})`,
+        );
       }
       // pi's order too (newest activity first)
       assert.deepEqual(
@@ -170,7 +250,12 @@ describe('listing damaged sessions: the rows pi shows', { timeout: 120_000 }, ()
     for (const [file, { lines, seed }] of made) {
       if (seed % 3) continue;
       const more = damaged(seed + 1000).lines.slice(1, 12);
-      const cut = seed % 2 ? Buffer.from(`{"type":"message","id":"cut${seed}","parentId":null,"timestamp":"2027-02-01T00:00:00.000Z","mess`) : Buffer.alloc(0);
+      const cut =
+        seed % 2
+          ? Buffer.from(
+              `{"type":"message","id":"cut${seed}","parentId":null,"timestamp":"2027-02-01T00:00:00.000Z","mess`,
+            )
+          : Buffer.alloc(0);
       writeFileSync(file, Buffer.concat([fileText(lines, 0), ...more.flatMap((l) => [l, Buffer.from('\n')]), cut]));
     }
     await compare('grown');

@@ -27,7 +27,10 @@ describe('interop with pi 1.6.0: odd lines', () => {
     const file = tempFile(text);
     const ours = await Session.open(file);
     const { sm } = await piOpenCopy(file);
-    assert.equal(JSON.stringify((await ours.buildContext(ours.leafId)).messages), JSON.stringify(sm.buildSessionContext().messages));
+    assert.equal(
+      JSON.stringify((await ours.buildContext(ours.leafId)).messages),
+      JSON.stringify(sm.buildSessionContext().messages),
+    );
     assert.equal((await ours.buildContext(ours.leafId)).messages.length, 3);
     assert.deepEqual(await treeRows(file), ['• user: first', '• assistant: answer', '• user: second  ← active']);
   });

@@ -40,7 +40,14 @@ describe('interop with pi 1.6.0: reading', () => {
 
   it('generated branched sessions: same context as pi at the leaf and at every 97th entry', async () => {
     for (const seed of [1, 2, 3]) {
-      const g = generateSession({ seed, entries: 3000, branchRate: 0.05, compactions: 2, labels: 6, systemMessage: seed === 2 });
+      const g = generateSession({
+        seed,
+        entries: 3000,
+        branchRate: 0.05,
+        compactions: 2,
+        labels: 6,
+        systemMessage: seed === 2,
+      });
       const file = tempFile(g.text);
       await assertSameContext(file);
       for (let i = 0; i < g.entries.length; i += 97) await assertSameContext(file, g.entries[i].id as string);
@@ -151,7 +158,11 @@ describe('interop with pi 1.6.0: files pi-tree wrote open in pi', () => {
     const f2 = tempFile(g.text);
     const s2 = await Session.open(f2);
     const oldLeaf = s2.leafId;
-    await s2.moveTo(g.entries[100].id as string, { summary: 'We tried X.', details: { readFiles: ['a.ts'], modifiedFiles: [] }, fromHook: false });
+    await s2.moveTo(g.entries[100].id as string, {
+      summary: 'We tried X.',
+      details: { readFiles: ['a.ts'], modifiedFiles: [] },
+      fromHook: false,
+    });
     const sm = await piOpen(f2);
     const msgs = sm.buildSessionContext().messages;
     assert.equal(msgs[msgs.length - 1].role, 'branchSummary');
@@ -176,14 +187,23 @@ describe('interop with pi 1.6.0: files pi-tree wrote open in pi', () => {
     assert.equal((await import('node:path')).dirname(forked), dir);
     const smFork = await piOpen(forked);
     const parent = s.index.get(forkAt)!.parentId;
-    assert.equal(JSON.stringify(smFork.buildSessionContext().messages), JSON.stringify((await s.buildContext(parent)).messages));
+    assert.equal(
+      JSON.stringify(smFork.buildSessionContext().messages),
+      JSON.stringify((await s.buildContext(parent)).messages),
+    );
     assert.equal(smFork.getHeader().parentSession, file);
     const cloned = await repo.clone(s);
     const smClone = await piOpen(cloned);
-    assert.equal(JSON.stringify(smClone.buildSessionContext().messages), JSON.stringify((await s.buildContext()).messages));
+    assert.equal(
+      JSON.stringify(smClone.buildSessionContext().messages),
+      JSON.stringify((await s.buildContext()).messages),
+    );
     for (const id of pathIds) assert.equal(smClone.getLabel(id), s.index.labels.get(id)?.label);
     // our own reader agrees with pi on the new files
-    assert.equal(JSON.stringify((await (await Session.open(cloned)).buildContext()).messages), JSON.stringify(smClone.buildSessionContext().messages));
+    assert.equal(
+      JSON.stringify((await (await Session.open(cloned)).buildContext()).messages),
+      JSON.stringify(smClone.buildSessionContext().messages),
+    );
     // and pi's list nests them under their source
     const { SessionManager } = await loadPi();
     const list = await SessionManager.list('/home/dev/project', dir);
@@ -194,7 +214,9 @@ describe('interop with pi 1.6.0: files pi-tree wrote open in pi', () => {
     const g = base();
     const file = tempFile(g.text);
     const s = await Session.open(file);
-    const first = s.index.live().find((r) => r.role === 'user' && r.parentId === null) ?? s.index.live().find((r) => r.role === 'user')!;
+    const first =
+      s.index.live().find((r) => r.role === 'user' && r.parentId === null) ??
+      s.index.live().find((r) => r.role === 'user')!;
     // the generator starts with model/thinking entries, so craft a root user message case too
     const rootUser = tempFile(
       `${JSON.stringify(g.header)}\n${JSON.stringify({ type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'first', timestamp: 1 } })}\n`,

@@ -10,8 +10,21 @@ import { Session } from '../../src/core/session/session.js';
 import { piOpenCopy } from '../support/pi.js';
 import { tempDir } from '../support/tmp.js';
 
-const HEADER = { type: 'session', version: 3, id: '019b8f3a-0000-7000-8000-0000000000e1', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/home/dev/p', parentSession: '/home/dev/parent.jsonl' };
-const ENTRY = { type: 'message', id: 'u0000001', parentId: null, timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } };
+const HEADER = {
+  type: 'session',
+  version: 3,
+  id: '019b8f3a-0000-7000-8000-0000000000e1',
+  timestamp: '2026-11-01T09:00:00.000Z',
+  cwd: '/home/dev/p',
+  parentSession: '/home/dev/parent.jsonl',
+};
+const ENTRY = {
+  type: 'message',
+  id: 'u0000001',
+  parentId: null,
+  timestamp: '2026-11-01T09:00:01.000Z',
+  message: { role: 'user', content: 'hi', timestamp: 1 },
+};
 const header = JSON.stringify(HEADER);
 const entry = JSON.stringify(ENTRY);
 

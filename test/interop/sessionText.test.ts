@@ -17,7 +17,14 @@ describe("session text is pi's allMessagesText", () => {
     const cwd = '/home/dev/project';
     const files: string[] = [];
     for (const seed of [1, 2, 3]) {
-      const g = generateSession({ seed, entries: 300 + seed * 100, cwd, compactions: 1, labels: 2, largeOutputRate: 0.05 });
+      const g = generateSession({
+        seed,
+        entries: 300 + seed * 100,
+        cwd,
+        compactions: 1,
+        labels: 2,
+        largeOutputRate: 0.05,
+      });
       const file = join(dir, `2026-11-0${seed}T10-00-00-000Z_${g.header.id as string}.jsonl`);
       writeFileSync(file, g.text);
       files.push(file);
@@ -25,7 +32,12 @@ describe("session text is pi's allMessagesText", () => {
     const { SessionManager } = await loadPi();
     const idx = new SessionTextIndex();
     const compare = async () => {
-      const theirs = new Map((await SessionManager.list(cwd, dir)).map((t: { path: string; allMessagesText: string }) => [t.path, t.allMessagesText]));
+      const theirs = new Map(
+        (await SessionManager.list(cwd, dir)).map((t: { path: string; allMessagesText: string }) => [
+          t.path,
+          t.allMessagesText,
+        ]),
+      );
       for (const f of files) assert.equal((await idx.get(f)).raw, theirs.get(f), f);
     };
     await compare();

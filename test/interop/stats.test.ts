@@ -48,8 +48,23 @@ async function piWritten(): Promise<string> {
     stopReason: 'toolUse',
     timestamp: t + 1,
   });
-  sm.appendMessage({ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'file' }], isError: false, timestamp: t + 2, usage: usage(7, 1, 0.0007) });
-  sm.appendMessage({ role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: t + 3 });
+  sm.appendMessage({
+    role: 'toolResult',
+    toolCallId: 'c1',
+    toolName: 'read',
+    content: [{ type: 'text', text: 'file' }],
+    isError: false,
+    timestamp: t + 2,
+    usage: usage(7, 1, 0.0007),
+  });
+  sm.appendMessage({
+    role: 'toolResult',
+    toolCallId: 'c2',
+    toolName: 'bash',
+    content: [{ type: 'text', text: 'x' }],
+    isError: false,
+    timestamp: t + 3,
+  });
   sm.appendUsage('summary', 'anthropic', 'claude-y', usage(50, 5, 0.1));
   sm.appendMessage({
     role: 'assistant',
@@ -86,7 +101,12 @@ async function piStats(file: string) {
   const sm = SessionManager.open(copy);
   // pi's own method, over pi's own view of the file (the only other thing it reads is the context
   // usage, which needs a live model and is not part of what stats reports).
-  return AgentSession.prototype.getSessionStats.call({ sessionManager: sm, sessionFile: copy, sessionId: sm.getSessionId(), getContextUsage: () => undefined });
+  return AgentSession.prototype.getSessionStats.call({
+    sessionManager: sm,
+    sessionFile: copy,
+    sessionId: sm.getSessionId(),
+    getContextUsage: () => undefined,
+  });
 }
 
 describe('stats equal pi getSessionStats()', () => {
@@ -118,11 +138,19 @@ async function oursAll(file: string) {
   const read = await computeStats(await Session.open(file, { onMessageLine: noteUsage(noted) }), undefined, noted);
   const r = spawnSync(process.execPath, [CLI, 'stats', file, '--json'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  return { plain, read, cli: JSON.parse(r.stdout) as { tokens: unknown; cost: number; messages: number; toolCalls: number } };
+  return {
+    plain,
+    read,
+    cli: JSON.parse(r.stdout) as { tokens: unknown; cost: number; messages: number; toolCalls: number },
+  };
 }
 
 /** Every figure pi's getSessionStats() gives, equal (===) three ways. */
-function assertSame(ours: Awaited<ReturnType<typeof oursAll>>, theirs: Awaited<ReturnType<typeof piStats>>, what: string) {
+function assertSame(
+  ours: Awaited<ReturnType<typeof oursAll>>,
+  theirs: Awaited<ReturnType<typeof piStats>>,
+  what: string,
+) {
   for (const [how, o] of Object.entries(ours)) {
     assert.equal(o.cost, theirs.cost, `${what} (${how}): cost`);
     assert.deepStrictEqual(o.tokens, theirs.tokens, `${what} (${how}): tokens`);

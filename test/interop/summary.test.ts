@@ -37,7 +37,8 @@ describe('pure functions equal pi 1.6.0', () => {
         const ms = projectPath(await pathTo(c, leaf)).messages;
         for (const m of ms) {
           assert.equal(estimateTokens(m), api.estimateTokens(m), `${c.name}: ${m.role}`);
-          if (m.role === 'assistant' && m.usage) assert.equal(calculateContextTokens(m.usage as never), api.calculateContextTokens(m.usage));
+          if (m.role === 'assistant' && m.usage)
+            assert.equal(calculateContextTokens(m.usage as never), api.calculateContextTokens(m.usage));
           messages++;
         }
         assert.deepEqual(getCurrentSystemMessage(ms), ai.getCurrentSystemMessage(ms), c.name);
@@ -73,7 +74,10 @@ describe('pure functions equal pi 1.6.0', () => {
       assert.deepEqual(ours, piOps, c.name);
       const lists = computeFileLists(ours);
       assert.deepEqual(lists, utils.computeFileLists(piOps));
-      assert.equal(formatFileOperations(lists.readFiles, lists.modifiedFiles), utils.formatFileOperations(lists.readFiles, lists.modifiedFiles));
+      assert.equal(
+        formatFileOperations(lists.readFiles, lists.modifiedFiles),
+        utils.formatFileOperations(lists.readFiles, lists.modifiedFiles),
+      );
     }
     assert.equal(formatFileOperations([], []), utils.formatFileOperations([], []));
     assert.equal(formatFileOperations(['a'], []), utils.formatFileOperations(['a'], []));
@@ -89,7 +93,11 @@ describe('pure functions equal pi 1.6.0', () => {
         for (const keep of [1, 300, 2000, 20000, 1e9]) {
           for (const start of [0, Math.floor(path.length / 3)]) {
             const ours = findCutPoint(path, start, path.length, keep);
-            assert.deepEqual(ours, api.findCutPoint(path, start, path.length, keep), `${c.name} keep=${keep} start=${start}`);
+            assert.deepEqual(
+              ours,
+              api.findCutPoint(path, start, path.length, keep),
+              `${c.name} keep=${keep} start=${start}`,
+            );
             if (ours.isSplitTurn) split++;
           }
         }
@@ -121,11 +129,18 @@ describe('pure functions equal pi 1.6.0', () => {
           if (ours.isSplitTurn) seen.split++;
           if (ours.previousSummary !== undefined) seen.previous++;
           const kept = path.find((e) => e.id === ours.firstKeptEntryId);
-          if (kept?.type === 'message' && projectPath(path).entries.find((pe) => pe.entry.id === kept.id)?.messages.length === 0) seen.recovery++;
+          if (
+            kept?.type === 'message' &&
+            projectPath(path).entries.find((pe) => pe.entry.id === kept.id)?.messages.length === 0
+          )
+            seen.recovery++;
         }
       }
     }
-    assert.ok(seen.prepared > 100 && seen.split > 5 && seen.previous > 10 && seen.none > 0 && seen.recovery > 0, JSON.stringify(seen));
+    assert.ok(
+      seen.prepared > 100 && seen.split > 5 && seen.previous > 10 && seen.none > 0 && seen.recovery > 0,
+      JSON.stringify(seen),
+    );
   });
 
   test('collectEntriesForBranchSummary and prepareBranchEntries', async () => {
@@ -189,7 +204,14 @@ describe('pure functions equal pi 1.6.0', () => {
       const sm = await piManager(c, c.session.leafId!);
       const path = await pathTo(c, c.session.leafId!);
       const details = { readFiles: ['r.md'], modifiedFiles: ['m.ts'] };
-      const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+      const usage = {
+        input: 1,
+        output: 2,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 3,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      };
       const id = sm.appendCompaction('S', path[0].id, 1234, details, false, usage);
       const theirs = sm.getEntry(id);
       const ours = buildCompactionEntry({

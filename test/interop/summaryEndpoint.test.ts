@@ -8,7 +8,15 @@ import { after, before, describe, test } from 'node:test';
 import { projectPath } from '../../src/core/context/context.js';
 import { OpenAICompatibleModel } from '../../src/core/models/openaiCompatible.js';
 import { Session } from '../../src/core/session/session.js';
-import { commitBranchSummary, commitCompaction, planBranchSummary, planCompaction, prepareCompaction, summarizeBranch, summarizeCompaction } from '../../src/core/summary/index.js';
+import {
+  commitBranchSummary,
+  commitCompaction,
+  planBranchSummary,
+  planCompaction,
+  prepareCompaction,
+  summarizeBranch,
+  summarizeCompaction,
+} from '../../src/core/summary/index.js';
 import type { SessionEntry } from '../../src/core/format/types.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
 import { mulberry32 } from '../support/randomSession.js';
@@ -24,8 +32,11 @@ describe('same endpoint, same answers: pi and pi-tree store the same summaries',
   before(async () => {
     lb = await startLoopback((r) => {
       const body = r.body;
-      const prompt: string = typeof body.messages[1].content === 'string' ? body.messages[1].content : body.messages[1].content[0].text;
-      return completionSse(prompt.startsWith('# Conversation') ? '## Original Request\nPREFIX' : '## Goal\nHISTORY', { pieces: 2 });
+      const prompt: string =
+        typeof body.messages[1].content === 'string' ? body.messages[1].content : body.messages[1].content[0].text;
+      return completionSse(prompt.startsWith('# Conversation') ? '## Original Request\nPREFIX' : '## Goal\nHISTORY', {
+        pieces: 2,
+      });
     });
   });
   after(() => lb.close());
@@ -42,13 +53,16 @@ describe('same endpoint, same answers: pi and pi-tree store the same summaries',
     contextWindow,
     maxTokens: 4096,
   });
-  const ourModel = (contextWindow: number) => new OpenAICompatibleModel({ baseUrl: lb.url, model: 'loop', contextWindow, maxOutputTokens: 4096 });
-  const promptOf = (r: { body: any }): string => (typeof r.body.messages[1].content === 'string' ? r.body.messages[1].content : r.body.messages[1].content[0].text);
+  const ourModel = (contextWindow: number) =>
+    new OpenAICompatibleModel({ baseUrl: lb.url, model: 'loop', contextWindow, maxOutputTokens: 4096 });
+  const promptOf = (r: { body: any }): string =>
+    typeof r.body.messages[1].content === 'string' ? r.body.messages[1].content : r.body.messages[1].content[0].text;
   /** The part of a prompt that is data, not instructions. */
   const dataPart = (p: string) =>
     p.startsWith('# Conversation')
       ? p.slice(0, p.indexOf('\n\n# Instructions\n'))
-      : p.slice(0, p.lastIndexOf('</conversation>\n\n') + 17) + (p.match(/<previous-summary>\n[\s\S]*?\n<\/previous-summary>\n\n/)?.[0] ?? '');
+      : p.slice(0, p.lastIndexOf('</conversation>\n\n') + 17) +
+        (p.match(/<previous-summary>\n[\s\S]*?\n<\/previous-summary>\n\n/)?.[0] ?? '');
 
   test('branch summaries', async () => {
     const { api } = await pi();
@@ -63,18 +77,30 @@ describe('same endpoint, same answers: pi and pi-tree store the same summaries',
         const sm = await piManager(c);
         const { entries } = api.collectEntriesForBranchSummary(sm, c.session.leafId, target);
         lb.requests.length = 0;
-        const theirs = await api.generateBranchSummary(entries, { model: piModel(window), apiKey: 'k', signal: new AbortController().signal, reserveTokens: 16384, customInstructions: 'FOCUS' });
+        const theirs = await api.generateBranchSummary(entries, {
+          model: piModel(window),
+          apiKey: 'k',
+          signal: new AbortController().signal,
+          reserveTokens: 16384,
+          customInstructions: 'FOCUS',
+        });
         const piRequests = lb.requests.splice(0);
         const draft = await summarizeBranch(plan, ourModel(window), { reserveTokens: 16384, focus: 'FOCUS' });
         const ourRequests = lb.requests.splice(0);
         assert.equal(ourRequests.length, piRequests.length, c.name);
         if (piRequests.length) {
           assert.equal(dataPart(promptOf(ourRequests[0])), dataPart(promptOf(piRequests[0])), `${c.name} conversation`);
-          assert.ok(promptOf(ourRequests[0]).endsWith('\n\nAdditional focus: FOCUS') && promptOf(piRequests[0]).endsWith('\n\nAdditional focus: FOCUS'));
+          assert.ok(
+            promptOf(ourRequests[0]).endsWith('\n\nAdditional focus: FOCUS') &&
+              promptOf(piRequests[0]).endsWith('\n\nAdditional focus: FOCUS'),
+          );
           assert.deepEqual(draft.summary!.usage, theirs.usage);
         }
         assert.equal(draft.summary!.summary, theirs.summary, `${c.name} stored summary`);
-        assert.deepEqual(draft.summary!.details, { readFiles: theirs.readFiles ?? [], modifiedFiles: theirs.modifiedFiles ?? [] });
+        assert.deepEqual(draft.summary!.details, {
+          readFiles: theirs.readFiles ?? [],
+          modifiedFiles: theirs.modifiedFiles ?? [],
+        });
         compared++;
       }
     }
@@ -93,12 +119,21 @@ describe('same endpoint, same answers: pi and pi-tree store the same summaries',
           const ourPrep = prepareCompaction(path, settings);
           if (!piPrep) continue;
           lb.requests.length = 0;
-          const theirs = await api.compact(piPrep, piModel(128000), 'k', undefined, 'FOCUS', new AbortController().signal);
+          const theirs = await api.compact(
+            piPrep,
+            piModel(128000),
+            'k',
+            undefined,
+            'FOCUS',
+            new AbortController().signal,
+          );
           const piRequests = lb.requests.splice(0);
           const ours = await summarizeCompaction(ourPrep!, ourModel(128000), { focus: 'FOCUS' });
           const ourRequests = lb.requests.splice(0);
           assert.equal(ourRequests.length, piRequests.length);
-          ourRequests.forEach((r, i) => assert.equal(dataPart(promptOf(r)), dataPart(promptOf(piRequests[i])), `${c.name} request ${i}`));
+          ourRequests.forEach((r, i) =>
+            assert.equal(dataPart(promptOf(r)), dataPart(promptOf(piRequests[i])), `${c.name} request ${i}`),
+          );
           const { requests: _r, ...stored } = ours;
           assert.deepEqual(stored, theirs, `${c.name} leaf=${leaf} keep=${keep}`);
           seen.n++;
@@ -139,7 +174,10 @@ describe('pi opens what pi-tree wrote', () => {
       }
       assert.ok(target, c.name);
       const oldLeaf = session.leafId;
-      const result = await commitBranchSummary(session, await summarizeBranch(await planBranchSummary(session, target), model()));
+      const result = await commitBranchSummary(
+        session,
+        await summarizeBranch(await planBranchSummary(session, target), model()),
+      );
       const before = readFileSync(file);
       // The branch_summary line is the one pi's branchWithSummary would write (same id and time).
       const line = readFileSync(file, 'utf8').trimEnd().split('\n').pop()!;
@@ -153,7 +191,10 @@ describe('pi opens what pi-tree wrote', () => {
       assert.equal(sm.getLeafId(), result.summaryId);
       const last = messages[messages.length - 1];
       assert.equal(last.role, 'branchSummary');
-      assert.match(last.summary, /^The user explored a different conversation branch before returning here\.\nSummary of that exploration:\n\n## Goal\nSUMMARY/);
+      assert.match(
+        last.summary,
+        /^The user explored a different conversation branch before returning here\.\nSummary of that exploration:\n\n## Goal\nSUMMARY/,
+      );
       const ours = await (await Session.open(file)).buildContext();
       assert.deepEqual(ours.messages, messages, c.name);
       // The path pi sees goes through the target.

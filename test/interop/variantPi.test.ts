@@ -32,10 +32,17 @@ describe('a variant run by pi 1.6.0', () => {
 
   before(async () => {
     cp = await startCodingPi({ files: { 'README.md': 'hello\n', 'src/app.ts': 'export const app = 1;\n' } });
-    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
+    await cp.turn('write the reader', [
+      { name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } },
+    ]);
     nodeId = (await cp.pi.leaf())!;
     await cp.stopPi();
-    rec = await makeVariant({ agentDir: cp.pe.agentDir, source: await Session.open(cp.file), entryId: nodeId, prompt: 'try it another way' });
+    rec = await makeVariant({
+      agentDir: cp.pe.agentDir,
+      source: await Session.open(cp.file),
+      entryId: nodeId,
+      prompt: 'try it another way',
+    });
     userFiles = treeBytes(cp.pe.workDir);
     // the variant's pi: its session, the bridge loaded (the runner's way)
     cp.pi = PiRpc.start(rec.sessionFile!, cp.pe);
@@ -82,10 +89,16 @@ describe('a variant run by pi 1.6.0', () => {
       ],
     );
     assert.equal(readFileSync(join(rec.folder, 'src', 'reader.ts'), 'utf8'), 'export const read = () => 42;\n');
-    assert.equal(readFileSync(join(rec.folder, 'where.txt'), 'utf8').trim(), rec.folder, 'bash ran in the variant’s folder');
+    assert.equal(
+      readFileSync(join(rec.folder, 'where.txt'), 'utf8').trim(),
+      rec.folder,
+      'bash ran in the variant’s folder',
+    );
     assert.equal(existsSync(work('src/evil.ts')), false, 'the write into the user’s folder was blocked');
     assert.equal(existsSync(work('evil.txt')), false, 'and the command naming it');
-    const results = (fileEntries(rec.sessionFile!) as Rec[]).filter((e) => e.message?.role === 'toolResult' && e.message.isError);
+    const results = (fileEntries(rec.sessionFile!) as Rec[]).filter(
+      (e) => e.message?.role === 'toolResult' && e.message.isError,
+    );
     assert.equal(results.length, 2);
     assert.match(JSON.stringify(results[0].message.content), /pi-tree: write of .* would write into the user's folder/);
     assert.deepEqual(treeBytes(cp.pe.workDir), userFiles, 'the user’s folder and its .git are as they were');
@@ -109,7 +122,11 @@ describe('a variant run by pi 1.6.0', () => {
 
   it('is adopted into the user’s folder', async () => {
     await cp.stopPi();
-    const r = spawnSync(process.execPath, [CLI, 'adopt', rec.sessionFile!, '--json'], { cwd: cp.pe.workDir, encoding: 'utf8', env: cp.pe.env });
+    const r = spawnSync(process.execPath, [CLI, 'adopt', rec.sessionFile!, '--json'], {
+      cwd: cp.pe.workDir,
+      encoding: 'utf8',
+      env: cp.pe.env,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(readFileSync(work('src/reader.ts'), 'utf8'), 'export const read = () => 42;\n');
     assert.equal(readFileSync(work('where.txt'), 'utf8').trim(), rec.folder);

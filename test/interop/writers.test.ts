@@ -15,7 +15,10 @@ const ROOT = join(__dirname, '..', '..');
 
 function run(script: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -45,7 +48,11 @@ async function stepsOf(script: string, args: string[]): Promise<string[]> {
 
 /** Starts a writer script, waits until it reports that it stopped at `step`, and kills it there. */
 async function killAt(script: string, args: string[], step: string): Promise<void> {
-  const p = spawn(process.execPath, ['--import', 'tsx', `test/support/writers/${script}`, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PI_TREE_STOP_AT: step } });
+  const p = spawn(process.execPath, ['--import', 'tsx', `test/support/writers/${script}`, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PI_TREE_STOP_AT: step },
+  });
   let out = '';
   let err = '';
   p.stderr.on('data', (d) => (err += d));
@@ -79,11 +86,16 @@ describe('concurrent writers', () => {
   it('pi 1.6.0 and pi-tree appending at the same time: no torn line, no lost entry, both readers agree', async () => {
     const file = tempFile(sessionText([user('u1', null, 'start')]));
     const N = 1500;
-    const [pi, tree] = await Promise.all([run('test/support/writers/pi-appender.mjs', [file, String(N)]), run('test/support/writers/tree-appender.ts', [file, String(N)])]);
+    const [pi, tree] = await Promise.all([
+      run('test/support/writers/pi-appender.mjs', [file, String(N)]),
+      run('test/support/writers/tree-appender.ts', [file, String(N)]),
+    ]);
     assert.equal(pi.code, 0, pi.err);
     assert.equal(tree.code, 0, tree.err);
     const lines = allLinesParse(file);
-    const fromPi = lines.filter((e) => (e.message as { content?: string } | undefined)?.content?.toString().startsWith('pi '));
+    const fromPi = lines.filter((e) =>
+      (e.message as { content?: string } | undefined)?.content?.toString().startsWith('pi '),
+    );
     const fromTree = lines.filter((e) => e.type === 'custom' && e.customType === 'pi-tree-writer');
     assert.equal(fromPi.length, N, 'every pi entry is in the file');
     assert.equal(fromTree.length, N, 'every pi-tree entry is in the file');
@@ -94,7 +106,10 @@ describe('concurrent writers', () => {
     const sm = await piOpen(file);
     assert.equal(ours.index.size, sm.getEntryCount());
     assert.equal(ours.leafId, sm.getLeafId());
-    assert.equal(JSON.stringify((await ours.buildContext()).messages), JSON.stringify(sm.buildSessionContext().messages));
+    assert.equal(
+      JSON.stringify((await ours.buildContext()).messages),
+      JSON.stringify(sm.buildSessionContext().messages),
+    );
   });
 
   it('two pi-tree sessions on one file: appends serialized, each follows the other', async () => {
@@ -123,7 +138,13 @@ describe('crashes and write errors', () => {
     // An uninterrupted run names the steps it passes: each is then a place to stop and kill.
     const whole = join(dir, 'whole.jsonl');
     copyFileSync(fixture, whole);
-    assert.deepEqual(await stepsOf('migrate-once.ts', [whole]), ['temp-written', 'temp-synced', 'backup-made', 'in-place', 'dir-synced']);
+    assert.deepEqual(await stepsOf('migrate-once.ts', [whole]), [
+      'temp-written',
+      'temp-synced',
+      'backup-made',
+      'in-place',
+      'dir-synced',
+    ]);
     for (const step of ['temp-written', 'temp-synced', 'backup-made', 'in-place', 'dir-synced'] as const) {
       const file = join(dir, `${step}.jsonl`);
       copyFileSync(fixture, file);
@@ -158,9 +179,17 @@ describe('crashes and write errors', () => {
     for (const step of steps) {
       await killAt('fork-once.ts', [big, 'u19999'], step);
       const made = forks();
-      assert.equal(made.length, step === 'in-place' || step === 'dir-synced' ? 1 : 0, `${step}: a new session file only once it is whole`);
+      assert.equal(
+        made.length,
+        step === 'in-place' || step === 'dir-synced' ? 1 : 0,
+        `${step}: a new session file only once it is whole`,
+      );
       for (const f of made) {
-        assert.equal(allLinesParse(join(dir, f)).length, 1 + 20000, `${step}: ${f} is whole: the header and the 20000 entries of the path`);
+        assert.equal(
+          allLinesParse(join(dir, f)).length,
+          1 + 20000,
+          `${step}: ${f} is whole: the header and the 20000 entries of the path`,
+        );
         rmSync(join(dir, f));
       }
     }
@@ -191,7 +220,11 @@ describe('crashes and write errors', () => {
     const file = tempFile(sessionText([user('u1', null, 'one')]));
     const before = readFileSync(file);
     const script = join(__dirname, '..', 'support', 'appendOnce.ts');
-    const r = spawnSync('bash', ['-c', 'ulimit -f 4; exec "$0" --import tsx "$1" "$2" 8000', process.execPath, script, file], { encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', 'ulimit -f 4; exec "$0" --import tsx "$1" "$2" 8000', process.execPath, script, file],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /EFBIG/);
     assert.deepStrictEqual(readFileSync(file), before);

@@ -24,7 +24,9 @@ describe('bridge actions in a running pi', () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    lb = await startLoopback((req, n) => completionSse(isSummaryRequest(req) ? `SUMMARY ${n}: the branch tried another question.` : `answer ${n}`));
+    lb = await startLoopback((req, n) =>
+      completionSse(isSummaryRequest(req) ? `SUMMARY ${n}: the branch tried another question.` : `answer ${n}`),
+    );
     // keepRecentTokens small so the short test session can be compacted.
     pe = makePiEnv(lb, { compaction: { enabled: false, keepRecentTokens: 20, reserveTokens: 100 } });
     const b = sessionBuilder(pe.workDir);
@@ -53,7 +55,10 @@ describe('bridge actions in a running pi', () => {
   it('goto moves pi, is durable in the file, and the next prompt sends the predicted context', async () => {
     const r = await client.request('goto', { targetId: ids.a2 });
     assert.equal(await pi.leaf(), ids.a2);
-    assert.deepEqual({ moved: r.moved, leafId: r.leafId, previousLeafId: r.previousLeafId }, { moved: true, leafId: ids.a2, previousLeafId: ids.a3 });
+    assert.deepEqual(
+      { moved: r.moved, leafId: r.leafId, previousLeafId: r.previousLeafId },
+      { moved: true, leafId: ids.a2, previousLeafId: ids.a3 },
+    );
     // pi wrote nothing for a plain move: the bridge's leaf record makes it durable.
     const last = fileEntries(file).at(-1)!;
     assert.deepEqual(
@@ -81,7 +86,10 @@ describe('bridge actions in a running pi', () => {
     // From a3's branch back to a2: what would pi summarize?
     await client.request('goto', { targetId: ids.a3 });
     const before = lb.requests.length;
-    const preview = await client.request('summaryPreview', { targetId: ids.a2, customInstructions: 'mention the question' });
+    const preview = await client.request('summaryPreview', {
+      targetId: ids.a2,
+      customInstructions: 'mention the question',
+    });
     assert.equal(preview.fromLeafId, ids.a3);
     assert.match(preview.summary!, /SUMMARY \d+: the branch tried another question\./);
     assert.equal(lb.requests.length, before + 1);
@@ -90,7 +98,12 @@ describe('bridge actions in a running pi', () => {
     const lines = fileEntries(file).length;
 
     // pi's own summarize (no review) sends the same request to the model.
-    const own = await client.request('goto', { targetId: ids.a2, summarize: true, customInstructions: 'mention the question', ifLeaf: ids.a3 });
+    const own = await client.request('goto', {
+      targetId: ids.a2,
+      summarize: true,
+      customInstructions: 'mention the question',
+      ifLeaf: ids.a3,
+    });
     const ownRequest = lb.requests.filter(isSummaryRequest).at(-1)!;
     assert.deepEqual(ownRequest.body.messages, previewRequest.body.messages);
     const written = fileEntries(file).find((e) => e.id === own.summaryId)!;
@@ -108,14 +121,21 @@ describe('bridge actions in a running pi', () => {
     await client.request('goto', { targetId: ids.a3 });
     const p2 = await client.request('summaryPreview', { targetId: ids.a1 });
     const edited = `${p2.summary}\n\nEdited by the user.`;
-    const committed = await client.request('goto', { targetId: ids.a1, summary: { text: edited, details: p2.details }, ifLeaf: p2.fromLeafId });
+    const committed = await client.request('goto', {
+      targetId: ids.a1,
+      summary: { text: edited, details: p2.details },
+      ifLeaf: p2.fromLeafId,
+    });
     const entry = fileEntries(file).find((e) => e.id === committed.summaryId)!;
     assert.equal(entry.summary, edited);
     assert.equal(entry.fromHook, true);
     assert.equal(entry.parentId, ids.a1);
     // A stale commit (pi moved on) is refused and writes nothing.
     const n = fileEntries(file).length;
-    await assert.rejects(client.request('goto', { targetId: ids.a1, summary: { text: 'x' }, ifLeaf: ids.a3 }), (e: Error & { code?: string }) => e.code === 'stale');
+    await assert.rejects(
+      client.request('goto', { targetId: ids.a1, summary: { text: 'x' }, ifLeaf: ids.a3 }),
+      (e: Error & { code?: string }) => e.code === 'stale',
+    );
     assert.equal(fileEntries(file).length, n);
     await pi.prompt('after reviewed summary');
     await assertPromptMatches(file, lb.requests, 'after reviewed summary', committed.summaryId!);
@@ -143,7 +163,10 @@ describe('bridge actions in a running pi', () => {
     assert.equal(nm.changed, true);
     assert.equal((await pi.send({ type: 'get_state' })).sessionName, 'Bridge session');
     assert.equal((await Session.open(file)).name, 'Bridge session');
-    await assert.rejects(client.request('label', { entryId: 'ffffffff', label: 'x' }), (e: Error & { code?: string }) => e.code === 'not-found');
+    await assert.rejects(
+      client.request('label', { entryId: 'ffffffff', label: 'x' }),
+      (e: Error & { code?: string }) => e.code === 'not-found',
+    );
   });
 
   it('compact is done by pi; moving back to previousLeafId undoes it', async () => {
@@ -165,8 +188,14 @@ describe('bridge actions in a running pi', () => {
   });
 
   it('a person can type /tree-bridge in pi: goto and label work the same', async () => {
-    const notes = () => pi.records.filter((r) => r.type === 'extension_ui_request' && r.method === 'notify').map((r) => String(r.message));
-    assert.equal((await pi.send({ type: 'prompt', message: `/tree-bridge goto ${ids.a1} --label typed` })).disposition, 'handled');
+    const notes = () =>
+      pi.records
+        .filter((r) => r.type === 'extension_ui_request' && r.method === 'notify')
+        .map((r) => String(r.message));
+    assert.equal(
+      (await pi.send({ type: 'prompt', message: `/tree-bridge goto ${ids.a1} --label typed` })).disposition,
+      'handled',
+    );
     assert.equal(await pi.leaf(), fileEntries(file).at(-1)!.id, 'pi wrote the label entry under a1 and stands on it');
     assert.equal(fileEntries(file).at(-1)!.targetId, ids.a1);
     assert.ok(
@@ -175,7 +204,11 @@ describe('bridge actions in a running pi', () => {
     );
     await pi.send({ type: 'prompt', message: '/tree-bridge fork nonsense words' });
     await pi.until(() => notes().some((m) => m.includes('fork needs one user message id')), 'usage note');
-    assert.equal(lb.requests.filter((r) => JSON.stringify(r.body).includes('tree-bridge')).length, 0, 'no bridge command ever reached the model');
+    assert.equal(
+      lb.requests.filter((r) => JSON.stringify(r.body).includes('tree-bridge')).length,
+      0,
+      'no bridge command ever reached the model',
+    );
   });
 
   it('clone switches pi to a new file holding the path; fork starts before a user message', async () => {
@@ -205,7 +238,11 @@ describe('bridge actions in a running pi', () => {
       // pi re-emits labels after the copied path (a1 is labelled), so the leaf may be that label entry.
       const path = forked.index.branch(forked.leafId).map((x) => x.id);
       assert.ok(path.includes(ids.a1) && !path.includes(ids.u2), path.join(' '));
-      assert.ok(forked.index.branch(forked.leafId).every((x) => x.id === ids.a1 || path.indexOf(x.id) < path.indexOf(ids.a1) || x.type === 'label'));
+      assert.ok(
+        forked.index
+          .branch(forked.leafId)
+          .every((x) => x.id === ids.a1 || path.indexOf(x.id) < path.indexOf(ids.a1) || x.type === 'label'),
+      );
       assert.equal(forked.header.parentSession, clone.sessionFile);
       await pi.prompt('in the fork');
       await assertPromptMatches(fork.sessionFile, lb.requests, 'in the fork', ids.a1);

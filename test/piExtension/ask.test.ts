@@ -24,7 +24,8 @@ function assertWhole(file: string): void {
   for (const l of text.split('\n').filter(Boolean).slice(1)) {
     const e = JSON.parse(l);
     assert.ok(!seen.has(e.id), `duplicate id ${e.id}`);
-    if (e.parentId !== null) assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
+    if (e.parentId !== null)
+      assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
     seen.add(e.id);
   }
 }
@@ -34,7 +35,8 @@ describe('ask through a running pi', () => {
   let pi: PiRpc;
   let file: string;
   let ids: TwoTurnIds;
-  const ask = (o: Partial<Parameters<typeof askFrom>[0]>) => askFrom({ sessionFile: file, entryId: ids.a1, prompt: 'q', env: loop.pe.env, ...o });
+  const ask = (o: Partial<Parameters<typeof askFrom>[0]>) =>
+    askFrom({ sessionFile: file, entryId: ids.a1, prompt: 'q', env: loop.pe.env, ...o });
 
   before(async () => {
     loop = await startAskLoop();
@@ -82,7 +84,10 @@ describe('ask through a running pi', () => {
     await pi.send({ type: 'prompt', message: 'a slow user turn' });
     await pi.until(() => pi.records.slice(from).find((r) => r.type === 'message_update'), 'pi streaming its own turn');
     const bytes = readFileSync(file, 'utf8');
-    await assert.rejects(ask({ prompt: 'while busy' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message));
+    await assert.rejects(
+      ask({ prompt: 'while busy' }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message),
+    );
     assert.equal(readFileSync(file, 'utf8'), bytes, 'nothing was written');
     // The bridge op itself: an ask that may wait is read while pi is busy (a later `state` on the same
     // connection is answered after the bridge read it), then runs once pi's turn has ended.
@@ -90,21 +95,40 @@ describe('ask through a running pi', () => {
     try {
       const ended: BridgeEvent[] = [];
       await client.subscribe((ev) => ev.event === 'askEnded' && ended.push(ev));
-      const waiting = client.request('ask', { targetId: ids.a2, prompt: 'after the busy turn', waitMs: PI_REPLY_MS, key: 'wait-1' });
+      const waiting = client.request('ask', {
+        targetId: ids.a2,
+        prompt: 'after the busy turn',
+        waitMs: PI_REPLY_MS,
+        key: 'wait-1',
+      });
       assert.equal((await client.state()).busy, true, 'still busy with its own turn after reading the ask');
       hold.open();
       const started = await waiting;
       assert.equal(started.fromLeafId, ids.a2);
-      const end = await until(() => ended.find((e) => e.event === 'askEnded' && e.askId === started.askId), PI_REPLY_MS, 'askEnded');
+      const end = await until(
+        () => ended.find((e) => e.event === 'askEnded' && e.askId === started.askId),
+        PI_REPLY_MS,
+        'askEnded',
+      );
       assert.equal(end.event === 'askEnded' && end.aborted, false);
       const es = fileEntries(file);
       const answer = es.find((e) => end.event === 'askEnded' && e.id === end.answerId)!;
       assert.deepEqual(answer.message.content, [{ type: 'text', text: 'answer: after the busy turn' }]);
-      const slowEnd = es.findIndex((e) => e.message?.role === 'assistant' && /slow answer/.test(JSON.stringify(e.message.content)));
+      const slowEnd = es.findIndex(
+        (e) => e.message?.role === 'assistant' && /slow answer/.test(JSON.stringify(e.message.content)),
+      );
       assert.ok(slowEnd >= 0 && slowEnd < es.indexOf(answer), "pi's own turn ended before the asked one began");
       // the same key again: that reply, no second prompt
-      assert.deepEqual(await client.request('ask', { targetId: ids.a2, prompt: 'after the busy turn', key: 'wait-1' }), started);
-      assert.equal(fileEntries(file).filter((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('after the busy turn')).length, 1);
+      assert.deepEqual(
+        await client.request('ask', { targetId: ids.a2, prompt: 'after the busy turn', key: 'wait-1' }),
+        started,
+      );
+      assert.equal(
+        fileEntries(file).filter(
+          (e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('after the busy turn'),
+        ).length,
+        1,
+      );
     } finally {
       client.close();
     }
@@ -135,7 +159,10 @@ describe('ask through a running pi', () => {
       ask({ prompt: 'q', model: { provider: 'loop', id: 'nope' } }),
       (e: unknown) => e instanceof BridgeError && e.code === 'bad-args' && e.message === 'Model not found: loop/nope',
     );
-    await assert.rejects(ask({ prompt: '/tree-bridge status' }), (e: unknown) => e instanceof BridgeError && e.code === 'bad-args' && /is a pi command/.test(e.message));
+    await assert.rejects(
+      ask({ prompt: '/tree-bridge status' }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'bad-args' && /is a pi command/.test(e.message),
+    );
     assert.equal(readFileSync(file, 'utf8'), bytes);
     assert.equal(await pi.leaf(), leaf);
   });

@@ -6,7 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
 import type { BridgeEvent } from '../../src/core/piClient/protocol.js';
 import { completionSse, gate, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  makePiEnv,
+  PI_REPLY_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
 
 /** Every entry id is unique and every parent exists before its child: no torn, interleaved or doubled line. */
@@ -14,7 +22,8 @@ function assertWellFormed(file: string): void {
   const seen = new Set<string>();
   for (const e of fileEntries(file)) {
     assert.ok(!seen.has(e.id), `duplicate id ${e.id}`);
-    if (e.parentId !== null) assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
+    if (e.parentId !== null)
+      assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
     seen.add(e.id);
   }
 }
@@ -22,7 +31,9 @@ function assertWellFormed(file: string): void {
 /** The turn started by `prompt`: its user message, and the assistant reply directly under it. */
 function turnOf(file: string, prompt: string) {
   const es = fileEntries(file);
-  const u = es.findIndex((e) => e.type === 'message' && e.message.role === 'user' && e.message.content?.[0]?.text === prompt);
+  const u = es.findIndex(
+    (e) => e.type === 'message' && e.message.role === 'user' && e.message.content?.[0]?.text === prompt,
+  );
   assert.ok(u >= 0, `turn "${prompt}" is in the file`);
   const reply = es[u + 1];
   assert.equal(reply?.message?.role, 'assistant', 'the reply is the next line');
@@ -41,11 +52,16 @@ describe('bridge while pi is busy', () => {
 
   /** The current slow turn's hold: its answer stops after the first piece until the test opens it, so pi is busy for as long as a case needs. */
   let hold = gate();
-  const lastUser = (req: RecordedRequest) => JSON.stringify(((req.body?.messages ?? []) as { role: string }[]).filter((m) => m.role === 'user').at(-1) ?? '');
+  const lastUser = (req: RecordedRequest) =>
+    JSON.stringify(((req.body?.messages ?? []) as { role: string }[]).filter((m) => m.role === 'user').at(-1) ?? '');
 
   before(async () => {
     // A prompt containing "slow" is answered in 30 pieces, held after the first.
-    lb = await startLoopback((req, n) => (lastUser(req).includes('slow') ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened }) : completionSse(`answer ${n}`)));
+    lb = await startLoopback((req, n) =>
+      lastUser(req).includes('slow')
+        ? completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened })
+        : completionSse(`answer ${n}`),
+    );
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);
     ids.u1 = b.user('first question');
@@ -77,8 +93,14 @@ describe('bridge while pi is busy', () => {
   it('a move with waitMs 0 during a turn answers busy and writes nothing', async () => {
     const from = await startSlowTurn('slow one');
     const lines = fileEntries(file).length;
-    await assert.rejects(client.request('goto', { targetId: ids.a1 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message));
-    await assert.rejects(client.request('label', { entryId: ids.a1, label: 'x' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy');
+    await assert.rejects(
+      client.request('goto', { targetId: ids.a1 }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /busy with a turn/.test(e.message),
+    );
+    await assert.rejects(
+      client.request('label', { entryId: ids.a1, label: 'x' }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'busy',
+    );
     assert.equal(fileEntries(file).length, lines);
     hold.open();
     await pi.settled(from);
@@ -88,9 +110,15 @@ describe('bridge while pi is busy', () => {
     assert.equal(fileEntries(file).filter((e) => e.type === 'leaf' || e.type === 'label').length, 0);
     assert.notEqual(await pi.leaf(), ids.a1, 'the refused move did not happen later either');
     assert.equal(await pi.leaf(), turn.reply.id);
-    await pi.until(() => events.some((e) => e.event === 'leafChanged' && e.leafId === turn.reply.id), 'leafChanged to the reply');
+    await pi.until(
+      () => events.some((e) => e.event === 'leafChanged' && e.leafId === turn.reply.id),
+      'leafChanged to the reply',
+    );
     const appended = events.flatMap((e) => (e.event === 'entriesAppended' ? e.ids : []));
-    assert.ok(appended.includes(turn.user.id) && appended.includes(turn.reply.id), "subscribers heard of the turn's entries");
+    assert.ok(
+      appended.includes(turn.user.id) && appended.includes(turn.reply.id),
+      "subscribers heard of the turn's entries",
+    );
     assertWellFormed(file);
   });
 
@@ -102,7 +130,10 @@ describe('bridge while pi is busy', () => {
     void Promise.allSettled([goto, label]).then(() => (answered = true));
     // A request sent after both on the same connection is answered busy at once: the bridge has read
     // the two, and they are waiting for the turn.
-    await assert.rejects(client.request('label', { entryId: ids.a2, label: 'probe' }), (e: unknown) => e instanceof BridgeError && e.code === 'busy');
+    await assert.rejects(
+      client.request('label', { entryId: ids.a2, label: 'probe' }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'busy',
+    );
     assert.equal(answered, false, 'both wait while the turn runs');
     hold.open();
     const [g, l] = await Promise.all([goto, label]);
@@ -124,7 +155,10 @@ describe('bridge while pi is busy', () => {
   it('a request that waits too long answers busy with the time it waited', async () => {
     const from = await startSlowTurn('slow three');
     const t0 = Date.now();
-    await assert.rejects(client.request('goto', { targetId: ids.a2, waitMs: 300 }), (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /waited \d+ ms/.test(e.message));
+    await assert.rejects(
+      client.request('goto', { targetId: ids.a2, waitMs: 300 }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'busy' && /waited \d+ ms/.test(e.message),
+    );
     assert.ok(Date.now() - t0 >= 300);
     hold.open();
     await pi.settled(from);

@@ -23,7 +23,10 @@ describe('restoring the code through the running pi', () => {
   const ids: Record<string, string> = {};
   const work = (p: string) => join(cp.pe.workDir, p);
   const read = (p: string) => readFileSync(work(p), 'utf8');
-  const answers = () => (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'));
+  const answers = () =>
+    (fileEntries(cp.file) as Rec[]).filter(
+      (e) => e.message?.role === 'assistant' && e.message.content.some((c: Rec) => c.type === 'text'),
+    );
   const code = async () => sessionCode(await Session.open(cp.file), { agentDir: cp.pe.agentDir });
   const preview = async (target: string) => planCode(await code(), target);
   /** The restore's journal by id: what it says of the conversation's move. */
@@ -32,9 +35,13 @@ describe('restoring the code through the running pi', () => {
   before(async () => {
     cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
     userGit = treeBytes(work('.git'));
-    await cp.turn('write the reader', [{ name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } }]);
+    await cp.turn('write the reader', [
+      { name: 'write', arguments: { path: 'src/reader.ts', content: 'export const read = () => 1;\n' } },
+    ]);
     ids.a1 = answers()[0].id;
-    await cp.turn('make it two', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } }]);
+    await cp.turn('make it two', [
+      { name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '2' }] } },
+    ]);
     await cp.turn('add files', [{ name: 'bash', arguments: { command: 'echo a > a.txt && echo b > b.txt' } }]);
     ids.a3 = answers()[2].id;
     const info = await waitForBridge(cp.file, cp.pe.env, cp.pi);
@@ -49,7 +56,12 @@ describe('restoring the code through the running pi', () => {
     const plan = await preview(ids.a1);
     writeFileSync(work('a.txt'), 'a, changed after the preview\n');
     await assert.rejects(
-      client.request('restoreCode', { targetId: ids.a1, conversation: true, fingerprint: plan.fingerprint, waitMs: 5000 }),
+      client.request('restoreCode', {
+        targetId: ids.a1,
+        conversation: true,
+        fingerprint: plan.fingerprint,
+        waitMs: 5000,
+      }),
       (e: BridgeError) => e.code === 'stale' || e.code === 'bad-args',
     );
     assert.equal(read('src/reader.ts'), 'export const read = () => 2;\n');
@@ -64,17 +76,35 @@ describe('restoring the code through the running pi', () => {
       ['src/reader.ts', 'modify'],
     ]);
     const from = await cp.pi.leaf();
-    const r = await client.request('restoreCode', { targetId: ids.a1, conversation: true, fingerprint: plan.fingerprint, waitMs: 5000 });
+    const r = await client.request('restoreCode', {
+      targetId: ids.a1,
+      conversation: true,
+      fingerprint: plan.fingerprint,
+      waitMs: 5000,
+    });
     assert.equal(r.written.length, 3);
-    assert.deepEqual((await journalOf(r.journalId))?.leaf, { targetId: ids.a1, moved: true, fromId: from }, 'the journal: the move made, from where to where');
+    assert.deepEqual(
+      (await journalOf(r.journalId))?.leaf,
+      { targetId: ids.a1, moved: true, fromId: from },
+      'the journal: the move made, from where to where',
+    );
     assert.deepEqual(pendingJournals(await code()), []);
     assert.equal(read('src/reader.ts'), 'export const read = () => 1;\n');
     assert.ok(!existsSync(work('a.txt')));
     assert.equal(await cp.pi.leaf(), ids.a1, "pi's leaf is at the node");
-    await cp.turn('now three', [{ name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '3' }] } }]);
+    await cp.turn('now three', [
+      { name: 'edit', arguments: { path: 'src/reader.ts', edits: [{ oldText: '1', newText: '3' }] } },
+    ]);
     assert.equal(read('src/reader.ts'), 'export const read = () => 3;\n', "pi's edit applied to the restored file");
-    const user = (fileEntries(cp.file) as Rec[]).find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('now three'))!;
-    assert.equal(user.parentId === ids.a1 || (fileEntries(cp.file) as Rec[]).find((e) => e.id === user.parentId)?.parentId === ids.a1, true, 'the new turn hangs under the node');
+    const user = (fileEntries(cp.file) as Rec[]).find(
+      (e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('now three'),
+    )!;
+    assert.equal(
+      user.parentId === ids.a1 ||
+        (fileEntries(cp.file) as Rec[]).find((e) => e.id === user.parentId)?.parentId === ids.a1,
+      true,
+      'the new turn hangs under the node',
+    );
   });
 
   it("undo through pi names what changed since (pi's own edit), and writes nothing; an unresolved conflict writes nothing", async () => {
@@ -82,16 +112,28 @@ describe('restoring the code through the running pi', () => {
     assert.deepEqual(u.conflicts, [work('src/reader.ts')], 'pi edited the file after the restore');
     assert.ok(!existsSync(work('a.txt')), 'nothing put back');
     writeFileSync(work('src/reader.ts'), 'mine\n');
-    await assert.rejects(client.request('restoreCode', { targetId: ids.a3, waitMs: 5000 }), (e: BridgeError) => e.code === 'bad-args' && /src\/reader\.ts/.test(e.message));
+    await assert.rejects(
+      client.request('restoreCode', { targetId: ids.a3, waitMs: 5000 }),
+      (e: BridgeError) => e.code === 'bad-args' && /src\/reader\.ts/.test(e.message),
+    );
     assert.equal(read('src/reader.ts'), 'mine\n');
-    const r = await client.request('restoreCode', { targetId: ids.a3, resolutions: { 'src/reader.ts': 'mine' }, waitMs: 5000 });
+    const r = await client.request('restoreCode', {
+      targetId: ids.a3,
+      resolutions: { 'src/reader.ts': 'mine' },
+      waitMs: 5000,
+    });
     assert.ok(r.written.some((p) => p.endsWith('a.txt')));
     assert.equal(read('src/reader.ts'), 'mine\n', 'kept: the user chose their own');
     assert.deepEqual(treeBytes(work('.git')), userGit);
   });
 
   it('pi-tree restore goes through the running pi (its output says so, once) and moves pi with the code', () => {
-    const cli = (...a: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], { cwd: cp.pe.workDir, encoding: 'utf8', env: { ...cp.pe.env } });
+    const cli = (...a: string[]) =>
+      spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], {
+        cwd: cp.pe.workDir,
+        encoding: 'utf8',
+        env: { ...cp.pe.env },
+      });
     const r = cli('restore', cp.file, ids.a1, '--conversation', '--force');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, / through pi \d+, and moved the conversation there\n$/);
@@ -110,10 +152,16 @@ describe('restoring the code through the running pi', () => {
 
   it("undo through pi moves pi's leaf back too, also after a move to a user message (pi puts the leaf on its parent)", async () => {
     const from = await cp.pi.leaf();
-    const user = (fileEntries(cp.file) as Rec[]).find((e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('make it two'))!;
+    const user = (fileEntries(cp.file) as Rec[]).find(
+      (e) => e.message?.role === 'user' && JSON.stringify(e.message.content).includes('make it two'),
+    )!;
     const r = await client.request('restoreCode', { targetId: user.id, conversation: true, force: true, waitMs: 5000 });
     assert.equal(r.leafId, user.parentId, "pi's rule: the leaf on the message's parent");
-    assert.equal((await journalOf(r.journalId))?.leaf?.targetId, user.parentId, "the journal records where pi's leaf landed, not the message");
+    assert.equal(
+      (await journalOf(r.journalId))?.leaf?.targetId,
+      user.parentId,
+      "the journal records where pi's leaf landed, not the message",
+    );
     const u = await client.request('codeUndo', { waitMs: 5000 });
     assert.deepEqual(u.conflicts, []);
     assert.equal(u.leafMoved, true);

@@ -9,13 +9,27 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { join } from 'node:path';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PI_REPLY_MS, PI_START_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  makePiEnv,
+  PI_REPLY_MS,
+  PI_START_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 
 type Rec = Record<string, any>;
 
 /** Waits until a live bridge serves `file` (and, when given, belongs to `pi`); the limit covers a pi start. */
-export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, timeoutMs = PI_START_MS): Promise<LiveBridgeInfo> {
+export function waitForBridge(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  pi?: PiRpc,
+  timeoutMs = PI_START_MS,
+): Promise<LiveBridgeInfo> {
   return until(
     async () => {
       // (a pi that does not answer yet, say one just resumed with SIGCONT, is waited for)
@@ -24,7 +38,8 @@ export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, 
         throw e;
       });
       if (info && (!pi || info.record.pid === pi.pid)) return info;
-      if (pi && pi.child.exitCode !== null) throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
+      if (pi && pi.child.exitCode !== null)
+        throw new Error(`pi exited (${pi.child.exitCode}) before its bridge appeared: ${pi.stderr.slice(-2000)}`);
       return undefined;
     },
     timeoutMs,
@@ -33,9 +48,17 @@ export function waitForBridge(file: string, env: NodeJS.ProcessEnv, pi?: PiRpc, 
 }
 
 /** `pi-tree context FILE --leaf ID --json`, run in-process through the CLI command itself. */
-export async function piTreeContext(file: string, leaf: string | null): Promise<{ leafId: string | null; path: string[]; messages: Rec[] }> {
+export async function piTreeContext(
+  file: string,
+  leaf: string | null,
+): Promise<{ leafId: string | null; path: string[]; messages: Rec[] }> {
   const chunks: Buffer[] = [];
-  const io = { out: () => assert.fail('context --json writes JSON only'), json: (s: string | Buffer) => chunks.push(Buffer.from(s)), err: () => {}, env: process.env };
+  const io = {
+    out: () => assert.fail('context --json writes JSON only'),
+    json: (s: string | Buffer) => chunks.push(Buffer.from(s)),
+    err: () => {},
+    env: process.env,
+  };
   const code = await contextCommand([file, '--leaf', leaf ?? 'root', '--json'], io);
   assert.equal(code, 0);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -52,7 +75,9 @@ export function requestTurns(req: RecordedRequest): string[][] {
   return (req.body.messages as Rec[])
     .filter((m) => m.role !== 'system' && m.role !== 'developer')
     .map((m) => {
-      const calls = (m.tool_calls ?? []).map((c: Rec) => `call ${c.function?.name}(${c.function?.arguments})`).join(' ');
+      const calls = (m.tool_calls ?? [])
+        .map((c: Rec) => `call ${c.function?.name}(${c.function?.arguments})`)
+        .join(' ');
       return [m.role === 'tool' ? 'tool' : m.role, [textOf(m.content), calls].filter(Boolean).join(' ')];
     });
 }
@@ -61,7 +86,9 @@ export function requestTurns(req: RecordedRequest): string[][] {
 let piMessages: Promise<{ convertToLlm(m: Rec[]): Rec[] }> | undefined;
 export async function predictedTurns(messages: Rec[]): Promise<string[][]> {
   // pi's messages module alone (its package index takes seconds to import).
-  piMessages ??= import(pathToFileURL(resolve('node_modules/@earendil-works/pi-coding-agent/dist/core/messages.js')).href);
+  piMessages ??= import(
+    pathToFileURL(resolve('node_modules/@earendil-works/pi-coding-agent/dist/core/messages.js')).href
+  );
   const pi = await piMessages;
   return (pi.convertToLlm(messages) as Rec[])
     .filter((m) => m.role !== 'system')
@@ -81,16 +108,26 @@ export async function predictedTurns(messages: Rec[]): Promise<string[][]> {
  * The last model request pi sent is exactly pi-tree's context at the user message pi just appended (the
  * prompt), and that message hangs under `under` (where the leaf was moved).
  */
-export async function assertPromptMatches(file: string, requests: RecordedRequest[], prompt: string, under: string | null): Promise<void> {
+export async function assertPromptMatches(
+  file: string,
+  requests: RecordedRequest[],
+  prompt: string,
+  under: string | null,
+): Promise<void> {
   const lines = readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Rec);
-  const promptEntry = [...lines].reverse().find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === prompt);
+  const promptEntry = [...lines]
+    .reverse()
+    .find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === prompt);
   assert.ok(promptEntry, `pi wrote the prompt "${prompt}"`);
   const ctx = await piTreeContext(file, promptEntry.id);
-  if (under !== null) assert.ok(ctx.path.includes(under), `the prompt hangs under ${under} (path ${ctx.path.join(' ')})`);
-  const req = [...requests].reverse().find((r) => requestTurns(r).some(([role, text]) => role === 'user' && text === prompt));
+  if (under !== null)
+    assert.ok(ctx.path.includes(under), `the prompt hangs under ${under} (path ${ctx.path.join(' ')})`);
+  const req = [...requests]
+    .reverse()
+    .find((r) => requestTurns(r).some(([role, text]) => role === 'user' && text === prompt));
   assert.ok(req, `pi sent the prompt "${prompt}" to the model`);
   assert.deepEqual(requestTurns(req), await predictedTurns(ctx.messages));
 }
@@ -160,12 +197,19 @@ export type TwoTurnIds = Record<'u1' | 'a1' | 'u2' | 'a2', string>;
 /** The two-turn session the bridge tests drive ("first question" … "second answer"), written as `dir/name`. */
 export function writeTwoTurns(dir: string, name: string, cwd = dir): { file: string; ids: TwoTurnIds } {
   const b = sessionBuilder(cwd);
-  const ids = { u1: b.user('first question'), a1: assistantOf(b, 'first answer'), u2: b.user('second question'), a2: assistantOf(b, 'second answer') };
+  const ids = {
+    u1: b.user('first question'),
+    a1: assistantOf(b, 'first answer'),
+    u2: b.user('second question'),
+    a2: assistantOf(b, 'second answer'),
+  };
   return { file: writeSession(b, join(dir, name)), ids };
 }
 
 /** A loopback model answering "ok" and pi 1.6.0 with the bridge on a two-turn session (`name` in its work dir), found by discovery. */
-export async function startTwoTurnPi(name: string): Promise<{ lb: Loopback; pe: PiEnv; pi: PiRpc; file: string; ids: TwoTurnIds }> {
+export async function startTwoTurnPi(
+  name: string,
+): Promise<{ lb: Loopback; pe: PiEnv; pi: PiRpc; file: string; ids: TwoTurnIds }> {
   const lb = await startLoopback(() => completionSse('ok'));
   const pe = makePiEnv(lb);
   const { file, ids } = writeTwoTurns(pe.workDir, name);

@@ -11,7 +11,16 @@ import { BridgeClient, BridgeError, PEER_GONE_MESSAGE } from '../../src/core/piC
 import { findBridge, scanBridges, readRecords } from '../../src/core/piClient/discovery.js';
 import { Session } from '../../src/core/session/session.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, BRIDGE, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  BRIDGE,
+  makePiEnv,
+  PI_REPLY_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 import { assertPromptMatches, fileEntries, waitForBridge, whileStopped } from './helpers.js';
 
@@ -31,7 +40,11 @@ describe('bridge lifecycle', () => {
   };
 
   before(async () => {
-    lb = await startLoopback((req, n) => (hang && JSON.stringify(req.body?.messages).includes('<conversation>') ? { kind: 'hang' } : completionSse(`answer ${n}`)));
+    lb = await startLoopback((req, n) =>
+      hang && JSON.stringify(req.body?.messages).includes('<conversation>')
+        ? { kind: 'hang' }
+        : completionSse(`answer ${n}`),
+    );
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);
     ids.u1 = b.user('first question');
@@ -85,12 +98,18 @@ describe('bridge lifecycle', () => {
     assert.equal(summaries(), before + 1, 'one summary, however often the action was sent');
     // The same action without its key would have summarized again: pi's leaf is now the summary.
     assert.equal((await c.state()).leafId, again.summaryId);
-    await assert.rejects(c.request('name', { name: 'x', key: 'action-1' }), (e: unknown) => e instanceof BridgeError && e.code === 'bad-args');
+    await assert.rejects(
+      c.request('name', { name: 'x', key: 'action-1' }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'bad-args',
+    );
     // A move repeated by a restarted client, with the leaf it saw as precondition, is refused, not redone.
     const leaf = (await c.state()).leafId;
     await c.request('goto', { targetId: ids.a1, summarize: true, ifLeaf: leaf });
     const n = summaries();
-    await assert.rejects(c.request('goto', { targetId: ids.a1, summarize: true, ifLeaf: leaf }), (e: unknown) => e instanceof BridgeError && e.code === 'stale');
+    await assert.rejects(
+      c.request('goto', { targetId: ids.a1, summarize: true, ifLeaf: leaf }),
+      (e: unknown) => e instanceof BridgeError && e.code === 'stale',
+    );
     assert.equal(summaries(), n);
     c.close();
     await pi.stop();
@@ -103,9 +122,15 @@ describe('bridge lifecycle', () => {
     const closed = new Promise<BridgeError | undefined>((r) => c.onClose(r));
     hang = true;
     const pending = c.request('summaryPreview', { targetId: ids.u1 });
-    await pi.until(() => lb.requests.some((q) => JSON.stringify(q.body?.messages).includes('<conversation>')), 'the summary request reached the model');
+    await pi.until(
+      () => lb.requests.some((q) => JSON.stringify(q.body?.messages).includes('<conversation>')),
+      'the summary request reached the model',
+    );
     pi.child.kill('SIGKILL');
-    await assert.rejects(pending, (e: unknown) => e instanceof BridgeError && e.code === 'peer-gone' && e.message === PEER_GONE_MESSAGE);
+    await assert.rejects(
+      pending,
+      (e: unknown) => e instanceof BridgeError && e.code === 'peer-gone' && e.message === PEER_GONE_MESSAGE,
+    );
     assert.equal((await closed)?.code, 'peer-gone');
     await pi.exited;
     assert.equal(readRecords({ env: pe.env }).length, 1, 'the dead pi left its record');
@@ -113,7 +138,10 @@ describe('bridge lifecycle', () => {
     assert.equal(existsSync(info.recordFile), false, 'the stale record was removed');
     assert.equal(existsSync(info.record.endpoint), false, 'its socket too');
     assert.deepEqual((await scanBridges({ env: pe.env })).live, []);
-    await assert.rejects(BridgeClient.connect(info.record), (e: unknown) => e instanceof BridgeError && e.code === 'connect-failed');
+    await assert.rejects(
+      BridgeClient.connect(info.record),
+      (e: unknown) => e instanceof BridgeError && e.code === 'connect-failed',
+    );
     hang = false;
   });
 
@@ -128,7 +156,10 @@ describe('bridge lifecycle', () => {
     const r = await c.request('goto', { targetId: ids.a1 });
     assert.equal(r.leafId, ids.a1);
     assert.equal(await pi.leaf(), ids.a1);
-    assert.equal(fileEntries(file).filter((e) => e.type === 'leaf' && e.id === r.leafRecordId).length, r.leafRecordId ? 1 : 0);
+    assert.equal(
+      fileEntries(file).filter((e) => e.type === 'leaf' && e.id === r.leafRecordId).length,
+      r.leafRecordId ? 1 : 0,
+    );
     assert.equal(lb.requests.filter((q) => JSON.stringify(q.body).includes('tree-bridge')).length, 0);
     c.close();
     await pi.stop();
@@ -141,7 +172,11 @@ describe('bridge lifecycle', () => {
       assert.equal(existsSync(info.recordFile), true, 'an unresponsive pi keeps its record');
     });
     // (a pi just let go answers once it has run again: waited for, as a loaded machine may take a while)
-    await until(async () => (await scanBridges({ env: pe.env })).live.length === 1, PI_REPLY_MS, 'the pi let go to be listed again');
+    await until(
+      async () => (await scanBridges({ env: pe.env })).live.length === 1,
+      PI_REPLY_MS,
+      'the pi let go to be listed again',
+    );
     await pi.stop();
     assert.equal(existsSync(info.recordFile), false);
   });
@@ -159,7 +194,11 @@ describe('bridge lifecycle', () => {
     const again = await c2.request('clone', { entryId: ids.a1, key: 'clone-1' });
     c2.close();
     assert.deepEqual(again, first, "the repeat gets the first clone's reply");
-    assert.equal((await pi.send({ type: 'get_state' })).sessionFile, first.sessionFile, 'pi still runs the first clone: nothing was cloned again');
+    assert.equal(
+      (await pi.send({ type: 'get_state' })).sessionFile,
+      first.sessionFile,
+      'pi still runs the first clone: nothing was cloned again',
+    );
     await pi.stop();
   });
 });

@@ -10,7 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
 import type { LiveBridgeInfo } from '../../src/core/piClient/discovery.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  makePiEnv,
+  PI_REPLY_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 import { waitForBridge } from './helpers.js';
 

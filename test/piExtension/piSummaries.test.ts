@@ -10,10 +10,25 @@ import { SessionRepository } from '../../src/core/session/repository.js';
 import { PiGateway } from '../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../src/host/panels/sessionActions.js';
 import { findPi } from '../../src/core/platform/piProgram.js';
-import { commitCompactionByPi, compactByPi, previewBranchSummaryByPi, type ByPiOptions } from '../../src/core/piClient/piSummaries.js';
+import {
+  commitCompactionByPi,
+  compactByPi,
+  previewBranchSummaryByPi,
+  type ByPiOptions,
+} from '../../src/core/piClient/piSummaries.js';
 import { Session } from '../../src/core/session/session.js';
 import { completionSse, startLoopback, type Loopback, type RecordedRequest } from '../support/loopbackOpenAI.js';
-import { assistantOf, BRIDGE, makePiEnv, PI_START_MS, PiRpc, piShim, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  BRIDGE,
+  makePiEnv,
+  PI_START_MS,
+  PiRpc,
+  piShim,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { assertPromptMatches, fileEntries, waitForBridge } from './helpers.js';
 
 const isSummary = (r: RecordedRequest) => JSON.stringify(r.body?.messages ?? []).includes('<conversation>');
@@ -45,7 +60,10 @@ describe('summaries and compaction by pi', () => {
     // "pi" is found through PATH, as a user's configured command would be.
     const pi = await findPi('pi', { env: { PATH: `${bin}:/usr/bin:/bin` } });
     assert.equal(pi.program, join(bin, 'pi'));
-    opts = { discovery: { env: pe.env }, headless: { pi, bridgeFile: BRIDGE, env: pe.env, startTimeoutMs: PI_START_MS } };
+    opts = {
+      discovery: { env: pe.env },
+      headless: { pi, bridgeFile: BRIDGE, env: pe.env, startTimeoutMs: PI_START_MS },
+    };
   });
 
   after(() => lb?.close());
@@ -53,24 +71,38 @@ describe('summaries and compaction by pi', () => {
   it("no pi running: a headless pi on a copy writes the preview with pi's prompt; the user's file is untouched until commit", async () => {
     const file = session();
     const bytes = readFileSync(file);
-    const draft = await previewBranchSummaryByPi(file, ids.a2, { ...opts, customInstructions: 'focus on the side question' });
+    const draft = await previewBranchSummaryByPi(file, ids.a2, {
+      ...opts,
+      customInstructions: 'focus on the side question',
+    });
     assert.equal(draft.via, 'headless');
     assert.equal(draft.fromLeafId, ids.a3);
     assert.match(draft.summary!, /^The user explored a different conversation branch[\s\S]*PI SUMMARY \d+/);
     const req = lb.requests.filter(isSummary).at(-1)!;
     assert.match(JSON.stringify(req.body.messages), /Additional focus: focus on the side question/);
     assert.match(JSON.stringify(req.body.messages), /side question/);
-    assert.doesNotMatch(JSON.stringify(req.body.messages), /second question/, 'only the branch being left is summarized');
+    assert.doesNotMatch(
+      JSON.stringify(req.body.messages),
+      /second question/,
+      'only the branch being left is summarized',
+    );
     assert.deepEqual(readFileSync(file), bytes, "the preview wrote nothing to the user's file");
     assert.equal(pidAlive(draft.pid), false, 'the headless pi is gone');
 
     // The commit as the host's summary service writes a headless pi's draft: pi's summary, moved to as pi moves.
     const s = await Session.open(file);
     assert.equal(s.leafId, draft.fromLeafId);
-    const done = await s.moveTo(draft.newLeafId, { summary: `${draft.summary}\nEdited.`, details: draft.details, fromHook: false });
+    const done = await s.moveTo(draft.newLeafId, {
+      summary: `${draft.summary}\nEdited.`,
+      details: draft.details,
+      fromHook: false,
+    });
     assert.equal(s.leafId, done.summaryId);
     const entry = fileEntries(file).find((e) => e.id === done.summaryId)!;
-    assert.deepEqual([entry.type, entry.parentId, entry.fromId, entry.summary.endsWith('Edited.')], ['branch_summary', ids.a2, ids.a3, true]);
+    assert.deepEqual(
+      [entry.type, entry.parentId, entry.fromId, entry.summary.endsWith('Edited.')],
+      ['branch_summary', ids.a2, ids.a3, true],
+    );
 
     // pi, opened on the file afterwards, continues with the summary in its context.
     const pi = PiRpc.start(file, pe);
@@ -94,7 +126,10 @@ describe('summaries and compaction by pi', () => {
     assert.deepEqual(readFileSync(file), bytes);
     const c = await commitCompactionByPi(file, draft, { discovery: opts.discovery });
     const entry = fileEntries(file).find((e) => e.id === c.compactionId)!;
-    assert.deepEqual([entry.type, entry.parentId, entry.firstKeptEntryId], ['compaction', ids.a3, draft.firstKeptEntryId]);
+    assert.deepEqual(
+      [entry.type, entry.parentId, entry.firstKeptEntryId],
+      ['compaction', ids.a3, draft.firstKeptEntryId],
+    );
     const pi = PiRpc.start(file, pe);
     try {
       await waitForBridge(file, pe.env, pi);
@@ -113,7 +148,10 @@ describe('summaries and compaction by pi', () => {
       const draft = await previewBranchSummaryByPi(file, ids.a2, opts);
       assert.deepEqual([draft.via, draft.pid], ['running', info.record.pid]);
       // The commit as the host sends it: the move with the reviewed summary, through the running pi.
-      const gateway = new PiGateway({ find: (f) => findBridge(f, opts.discovery), ui: { askWait: async () => false, waiting: (_m, work) => work } });
+      const gateway = new PiGateway({
+        find: (f) => findBridge(f, opts.discovery),
+        ui: { askWait: async () => false, waiting: (_m, work) => work },
+      });
       const actions = new SessionActions(await Session.open(file), file, {
         repo: () => new SessionRepository({ agentDir: pe.agentDir, env: pe.env }),
         openTree: async () => {},

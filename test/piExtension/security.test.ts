@@ -10,7 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
 import type { LiveBridgeInfo } from '../../src/core/piClient/discovery.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PI_REPLY_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../support/piRpc.js';
+import {
+  assistantOf,
+  makePiEnv,
+  PI_REPLY_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../support/piRpc.js';
 import { until } from '../../scripts/lib/until.js';
 import { fileEntries, waitForBridge } from './helpers.js';
 
@@ -18,7 +26,11 @@ import { fileEntries, waitForBridge } from './helpers.js';
  * Sends raw bytes on a fresh connection; resolves with every line received once the server closed it,
  * or once `enough` lines came (then the test hangs up: `closed` is false).
  */
-async function raw(endpoint: string, bytes: string | Buffer, enough = Infinity): Promise<{ lines: any[]; closed: boolean }> {
+async function raw(
+  endpoint: string,
+  bytes: string | Buffer,
+  enough = Infinity,
+): Promise<{ lines: any[]; closed: boolean }> {
   const s = connect(endpoint);
   let buf = '';
   let closed = false;
@@ -36,7 +48,8 @@ async function raw(endpoint: string, bytes: string | Buffer, enough = Infinity):
     await until(
       () => closed || parse().length >= enough,
       PI_REPLY_MS,
-      () => `pi to ${enough === Infinity ? 'hang up' : `answer ${enough} line(s)`} (got ${JSON.stringify(buf.slice(0, 500))})`,
+      () =>
+        `pi to ${enough === Infinity ? 'hang up' : `answer ${enough} line(s)`} (got ${JSON.stringify(buf.slice(0, 500))})`,
     );
     return { lines: parse(), closed };
   } finally {
@@ -83,7 +96,13 @@ describe('bridge security', () => {
 
   it('no token, a wrong token, or a token of the wrong length: refused and hung up', async () => {
     const good = info.record.token;
-    for (const token of [undefined, good.replace(/.$/, (c) => (c === '0' ? '1' : '0')), good.slice(0, 10), `${good}00`, '']) {
+    for (const token of [
+      undefined,
+      good.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+      good.slice(0, 10),
+      `${good}00`,
+      '',
+    ]) {
       const r = await raw(info.record.endpoint, `${JSON.stringify({ id: 'a', token, op: 'state' })}\n`);
       assert.equal(r.closed, true);
       assert.deepEqual(
@@ -123,7 +142,10 @@ describe('bridge security', () => {
         assert.equal((await send(bad)).lines[0]?.code, 'bad-args', JSON.stringify(bad));
       }
       // An entry id is looked up in pi's session, never opened as a file.
-      await assert.rejects(c.request('goto', { targetId: 'deadbeef' }), (e: unknown) => e instanceof BridgeError && e.code === 'not-found');
+      await assert.rejects(
+        c.request('goto', { targetId: 'deadbeef' }),
+        (e: unknown) => e instanceof BridgeError && e.code === 'not-found',
+      );
       assert.equal(fileEntries(file).length, lines, 'nothing was written');
       assert.equal((await c.state()).leafId, ids.a1);
     } finally {
@@ -142,7 +164,8 @@ describe('bridge security', () => {
       // Open every directory above ours (temp dirs are 0700 themselves): only pi-tree-bridges keeps them out.
       // The same for the node binary the other user runs (a checkout in a 0700 temp dir holds it).
       const open = (from: string) => {
-        for (let d = from; d !== dirname(d); d = dirname(d)) if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
+        for (let d = from; d !== dirname(d); d = dirname(d))
+          if ((statSync(d).mode & 0o005) !== 0o005) chmodSync(d, statSync(d).mode | 0o005);
       };
       open(dirname(info.dir));
       open(dirname(realpathSync(process.execPath)));

@@ -3,7 +3,14 @@
 // validated the same for the tree and the compare view.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { dispatch, RequestClient, RequestError, validateRequest, type HandlerTable, type Validated } from '../../src/shared/messaging.js';
+import {
+  dispatch,
+  RequestClient,
+  RequestError,
+  validateRequest,
+  type HandlerTable,
+  type Validated,
+} from '../../src/shared/messaging.js';
 import type { CompareReplies, CompareRequest } from '../../src/compareProtocol.js';
 
 type Body = { kind: 'echo'; text: string } | { kind: 'fail' };
@@ -25,7 +32,11 @@ it('a request settles with its reply, once; a failure rejects with its message; 
   assert.equal(client.settle({ type: 'reply', seq: 1, ok: true, data: { text: 'a' } }), true);
   assert.deepEqual(await a, { text: 'a' });
   await assert.rejects(b, (e: unknown) => e instanceof RequestError && e.message === 'no such entry');
-  assert.equal(client.settle({ type: 'reply', seq: 1, ok: true, data: { text: 'again' } }), true, 'a second reply is swallowed');
+  assert.equal(
+    client.settle({ type: 'reply', seq: 1, ok: true, data: { text: 'again' } }),
+    true,
+    'a second reply is swallowed',
+  );
   assert.equal(client.settle({ type: 'meta', seq: 3 }), false);
   assert.equal(client.settle(null), false);
   const c = client.request({ kind: 'fail' });
@@ -34,12 +45,21 @@ it('a request settles with its reply, once; a failure rejects with its message; 
 });
 
 it('the envelope: seq and body checked, nothing else allowed', () => {
-  const body = (b: unknown): Validated<{ n: number }> => (typeof b === 'object' && b && 'n' in b ? { ok: true, value: b as { n: number } } : { ok: false, reason: 'bad body' });
-  assert.deepEqual(validateRequest({ type: 'request', seq: 4, body: { n: 1 } }, body), { ok: true, value: { type: 'request', seq: 4, body: { n: 1 } } });
+  const body = (b: unknown): Validated<{ n: number }> =>
+    typeof b === 'object' && b && 'n' in b
+      ? { ok: true, value: b as { n: number } }
+      : { ok: false, reason: 'bad body' };
+  assert.deepEqual(validateRequest({ type: 'request', seq: 4, body: { n: 1 } }, body), {
+    ok: true,
+    value: { type: 'request', seq: 4, body: { n: 1 } },
+  });
   assert.equal(validateRequest({ type: 'request', seq: -1, body: { n: 1 } }, body).ok, false);
   assert.equal(validateRequest({ type: 'request', seq: 1.5, body: { n: 1 } }, body).ok, false);
   assert.equal(validateRequest({ type: 'request', seq: 1, body: {} }, body).ok, false);
-  assert.deepEqual(validateRequest({ type: 'request', seq: 1, body: { n: 1 }, path: '/etc' }, body), { ok: false, reason: 'request: unexpected field "path"' });
+  assert.deepEqual(validateRequest({ type: 'request', seq: 1, body: { n: 1 }, path: '/etc' }, body), {
+    ok: false,
+    reason: 'request: unexpected field "path"',
+  });
 });
 
 it('the host end: a table with one handler per kind, each called with the body, the seq and the context', async () => {

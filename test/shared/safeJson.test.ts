@@ -10,14 +10,35 @@ import { mulberry32 } from '../support/randomSession.js';
 function randomValue(rand: () => number, depth = 0): unknown {
   const r = rand();
   if (depth > 4 || r < 0.35) {
-    const leaves = [null, true, false, 0, -0, 1.5e300, NaN, -Infinity, 42, '', 'a"b\\c\n\u2028', '\ud800x', 'é😀', undefined];
+    const leaves = [
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1.5e300,
+      NaN,
+      -Infinity,
+      42,
+      '',
+      'a"b\\c\n\u2028',
+      '\ud800x',
+      'é😀',
+      undefined,
+    ];
     return leaves[Math.floor(rand() * leaves.length)];
   }
   const n = Math.floor(rand() * 4);
   if (r < 0.65) return Array.from({ length: n }, () => randomValue(rand, depth + 1));
   const o: Record<string, unknown> = {};
   const keys = ['a', 'b c', '__proto__', '1', 'toJSON', 'é'];
-  for (let i = 0; i < n; i++) Object.defineProperty(o, keys[Math.floor(rand() * keys.length)], { value: randomValue(rand, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (let i = 0; i < n; i++)
+    Object.defineProperty(o, keys[Math.floor(rand() * keys.length)], {
+      value: randomValue(rand, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return o;
 }
 
@@ -45,9 +66,14 @@ describe('safeJson', () => {
       const want = `[${deepArray(DEEP)},${JSON.stringify(v) ?? 'null'}]`;
       assert.ok(jsonExact([deep, v]) === want, `value ${i}`);
       const o = { v, deep };
-      assert.ok(jsonExact(o) === (v === undefined ? `{"deep":${deepArray(DEEP)}}` : `{"v":${JSON.stringify(v)},"deep":${deepArray(DEEP)}}`), `object ${i}`);
+      assert.ok(
+        jsonExact(o) ===
+          (v === undefined ? `{"deep":${deepArray(DEEP)}}` : `{"v":${JSON.stringify(v)},"deep":${deepArray(DEEP)}}`),
+        `object ${i}`,
+      );
     }
-    for (const text of [deepArray(200_000), deepObject(200_000), `{"x":[1,${deepObject(50_000)},"y"]}`]) assert.ok(jsonExact(JSON.parse(text)) === text);
+    for (const text of [deepArray(200_000), deepObject(200_000), `{"x":[1,${deepObject(50_000)},"y"]}`])
+      assert.ok(jsonExact(JSON.parse(text)) === text);
   });
 
   it('jsonShown: cut at SHOWN_DEPTH with the depth left, still JSON, the rest as JSON.stringify writes it', () => {
@@ -56,7 +82,10 @@ describe('safeJson', () => {
       overflows(v);
       const compact = jsonShown(v)!;
       const cutAt = SHOWN_DEPTH - 1; // levels of the array kept under the top object
-      assert.equal(compact, `{"a":1,"deep":${'['.repeat(cutAt)}${JSON.stringify(nestedMarker(depth - cutAt))}${']'.repeat(cutAt)},"b":"x"}`);
+      assert.equal(
+        compact,
+        `{"a":1,"deep":${'['.repeat(cutAt)}${JSON.stringify(nestedMarker(depth - cutAt))}${']'.repeat(cutAt)},"b":"x"}`,
+      );
       assert.match(compact, new RegExp(`more levels nested too deeply to show`));
       assert.equal(jsonDepth(JSON.parse(compact)), SHOWN_DEPTH);
       const pretty = jsonShown(v, 2)!;

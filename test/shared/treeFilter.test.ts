@@ -14,7 +14,8 @@ let clock = 1000;
 function nv(id: string, parentId: string | null, extra: Partial<NodeView> = {}): NodeView {
   return { id, parentId, type: 'message', role: 'user', kind: 'user', text: `user: ${id}`, time: clock++, ...extra };
 }
-const asst = (id: string, p: string | null, extra: Partial<NodeView> = {}) => nv(id, p, { role: 'assistant', kind: 'assistant', text: `assistant: ${id}`, ...extra });
+const asst = (id: string, p: string | null, extra: Partial<NodeView> = {}) =>
+  nv(id, p, { role: 'assistant', kind: 'assistant', text: `assistant: ${id}`, ...extra });
 
 test('filters follow pi 1.6.0 /tree rules', () => {
   const u = nv('u', null);
@@ -26,7 +27,14 @@ test('filters follow pi 1.6.0 /tree rules', () => {
   const label: NodeView = { id: 'l', parentId: 'r', type: 'label', kind: 'label', text: '[label: x]', time: 1 };
   const model: NodeView = { id: 'm', parentId: 'r', type: 'model_change', kind: 'model', text: '[model: x]', time: 1 };
   const leafRec: NodeView = { id: 'j', parentId: 'r', type: 'leaf', kind: 'leaf', text: '', time: 1 };
-  const comp: NodeView = { id: 'k', parentId: 'r', type: 'compaction', kind: 'compaction', text: '[compaction: 3k tokens]', time: 1 };
+  const comp: NodeView = {
+    id: 'k',
+    parentId: 'r',
+    type: 'compaction',
+    kind: 'compaction',
+    text: '[compaction: 3k tokens]',
+    time: 1,
+  };
   const labelled = { ...a, id: 'L', label: 'start' };
   const show = (n: NodeView, mode: FilterMode, leaf = false) => passesFilter(n, mode, leaf);
   for (const mode of FILTER_MODES) assert.equal(show(usage, mode), false, `usage hidden in ${mode}`);
@@ -83,7 +91,16 @@ test('the CLI (stored entries) and the webview (projected nodes) hide the same e
     sessionText([
       user('u1', null, 'start'),
       assistant('a1', 'u1', '', { content: toolCall, stopReason: 'toolUse' }),
-      entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
+      entry('message', 'r1', 'a1', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c1',
+          toolName: 'read',
+          content: [{ type: 'text', text: 'x' }],
+          isError: false,
+          timestamp: 2,
+        },
+      }),
       assistant('a2', 'r1', '', { content: toolCall, stopReason: 'error', errorMessage: 'boom' }),
       assistant('a3', 'a2', '', { content: toolCall, stopReason: 'aborted' }),
       assistant('a4', 'a3', '', { content: toolCall, stopReason: 'length' }),

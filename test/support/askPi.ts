@@ -5,7 +5,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PiProgram } from '../../src/core/platform/piProgram.js';
-import { completionSse, gate, startLoopback, type Gate, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
+import {
+  completionSse,
+  gate,
+  startLoopback,
+  type Gate,
+  type Loopback,
+  type RecordedRequest,
+  type Reply,
+} from './loopbackOpenAI.js';
 import { makePiEnv, NODE24, PI_CLI, type PiEnv } from './piRpc.js';
 
 /** The real pi 1.6.0 as a program pi-tree starts (Node 24 and pi's script: no shell). */

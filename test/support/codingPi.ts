@@ -5,7 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { completionSse, startLoopback, toolCallsSse, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
+import {
+  completionSse,
+  startLoopback,
+  toolCallsSse,
+  type Loopback,
+  type RecordedRequest,
+  type Reply,
+} from './loopbackOpenAI.js';
 import { makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
 import { tempDir } from './tmp.js';
 
@@ -31,7 +38,8 @@ const lastUserText = (req: RecordedRequest): string => {
   const msgs = (req.body?.messages ?? []) as Rec[];
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
-    if (m.role === 'user') return typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: Rec) => c.text ?? '').join('');
+    if (m.role === 'user')
+      return typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: Rec) => c.text ?? '').join('');
   }
   return '';
 };
@@ -70,7 +78,16 @@ export async function startCodingPi(
   }
   if (opts.gitInit !== false) {
     const g = (...a: string[]) =>
-      execFileSync('git', a, { cwd: pe.workDir, env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' } });
+      execFileSync('git', a, {
+        cwd: pe.workDir,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'u',
+          GIT_AUTHOR_EMAIL: 'u@x',
+          GIT_COMMITTER_NAME: 'u',
+          GIT_COMMITTER_EMAIL: 'u@x',
+        },
+      });
     g('init', '-q');
     g('add', '-A');
     g('commit', '-q', '--allow-empty', '-m', 'user commit');

@@ -54,9 +54,17 @@ export interface FakeBridge {
 }
 
 /** Starts a forged bridge for `sessionFile`, its record in `recordDir` (a private directory). */
-export async function plantFakeBridge(recordDir: string, sessionFile: string, opts: { title?: string; listenIn?: string } = {}): Promise<FakeBridge> {
+export async function plantFakeBridge(
+  recordDir: string,
+  sessionFile: string,
+  opts: { title?: string; listenIn?: string } = {},
+): Promise<FakeBridge> {
   const token = 'ab'.repeat(32);
-  const child = spawn(process.execPath, ['-e', SCRIPT, recordDir, token, sessionFile, opts.title ?? '', opts.listenIn ?? ''], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['-e', SCRIPT, recordDir, token, sessionFile, opts.title ?? '', opts.listenIn ?? ''],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const requests: string[] = [];
   let buf = '';
   const stem = await new Promise<string>((resolve, reject) => {

@@ -47,7 +47,16 @@ const WORDS =
   'the a session tree branch leaf label summary model context file read write edit test build fix refactor parse index render layout node entry path compaction token cost function module error value type check review plan step'.split(
     ' ',
   );
-const FILES = ['src/core/session.ts', 'src/core/reader.ts', 'src/host/panel.ts', 'webview/main.ts', 'README.md', 'package.json', 'test/core/session.test.ts', 'docs/design.md'];
+const FILES = [
+  'src/core/session.ts',
+  'src/core/reader.ts',
+  'src/host/panel.ts',
+  'webview/main.ts',
+  'README.md',
+  'package.json',
+  'test/core/session.test.ts',
+  'docs/design.md',
+];
 
 export function generateSession(opts: GenerateOptions): GeneratedSession {
   const entries: Record<string, unknown>[] = [];
@@ -69,7 +78,11 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
  * The same session, handed to `sink` one entry at a time (header first) and kept nowhere: what writes
  * a million-entry session to a file without holding it (see bench/shapes.ts).
  */
-export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unknown>, isHeader: boolean) => void, userIds: string[] = []): { leafId: string | null; count: number } {
+export function emitSession(
+  opts: GenerateOptions,
+  sink: (e: Record<string, unknown>, isHeader: boolean) => void,
+  userIds: string[] = [],
+): { leafId: string | null; count: number } {
   const rnd = mulberry32(opts.seed ?? 1);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
@@ -108,12 +121,31 @@ export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unkn
       cacheRead,
       cacheWrite: 0,
       totalTokens: input + output,
-      cost: { input: (input - cacheRead) * 3e-6, output: output * 15e-6, cacheRead: cacheRead * 3e-7, cacheWrite: 0, total: (input - cacheRead) * 3e-6 + output * 15e-6 + cacheRead * 3e-7 },
+      cost: {
+        input: (input - cacheRead) * 3e-6,
+        output: output * 15e-6,
+        cacheRead: cacheRead * 3e-7,
+        cacheWrite: 0,
+        total: (input - cacheRead) * 3e-6 + output * 15e-6 + cacheRead * 3e-7,
+      },
     };
   };
   const model = { api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5' };
-  append((id, parentId, ts) => ({ type: 'model_change', id, parentId, timestamp: ts, provider: 'anthropic', modelId: 'claude-sonnet-4-5' }));
-  append((id, parentId, ts) => ({ type: 'thinking_level_change', id, parentId, timestamp: ts, thinkingLevel: 'medium' }));
+  append((id, parentId, ts) => ({
+    type: 'model_change',
+    id,
+    parentId,
+    timestamp: ts,
+    provider: 'anthropic',
+    modelId: 'claude-sonnet-4-5',
+  }));
+  append((id, parentId, ts) => ({
+    type: 'thinking_level_change',
+    id,
+    parentId,
+    timestamp: ts,
+    thinkingLevel: 'medium',
+  }));
   if (opts.systemMessage) {
     append((id, parentId, ts) => ({
       type: 'message',
@@ -164,14 +196,23 @@ export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unkn
       id,
       parentId,
       timestamp: ts,
-      message: { role: 'user', content: [{ type: 'text', text: `${words(6 + Math.floor(rnd() * 30))}?` }], timestamp: time },
+      message: {
+        role: 'user',
+        content: [{ type: 'text', text: `${words(6 + Math.floor(rnd() * 30))}?` }],
+        timestamp: time,
+      },
     }));
     userIds.push(user.id as string);
     const steps = 1 + Math.floor(rnd() * 4);
     for (let s = 0; s < steps; s++) {
       const calls = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
         const name = pick(['read', 'read', 'edit', 'write', 'bash', 'grep']);
-        const args: Record<string, unknown> = name === 'bash' ? { command: `npm test -- ${words(2)}` } : name === 'grep' ? { pattern: pick(WORDS), path: 'src' } : { path: pick(FILES) };
+        const args: Record<string, unknown> =
+          name === 'bash'
+            ? { command: `npm test -- ${words(2)}` }
+            : name === 'grep'
+              ? { pattern: pick(WORDS), path: 'src' }
+              : { path: pick(FILES) };
         if (name === 'edit') Object.assign(args, { oldText: words(5), newText: words(6) });
         return { type: 'toolCall', id: `toolu_${hex(20)}`, name, arguments: args };
       });
@@ -183,7 +224,11 @@ export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unkn
         timestamp: ts,
         message: {
           role: 'assistant',
-          content: [...(rnd() < 0.3 ? [{ type: 'thinking', thinking: words(30), thinkingSignature: hex(40) }] : []), ...text, ...calls],
+          content: [
+            ...(rnd() < 0.3 ? [{ type: 'thinking', thinking: words(30), thinkingSignature: hex(40) }] : []),
+            ...text,
+            ...calls,
+          ],
           ...model,
           usage: usage(2000 + entries.length * 3, 50 + Math.floor(rnd() * 400)),
           stopReason: 'toolUse',
@@ -192,13 +237,22 @@ export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unkn
       }));
       for (const c of calls) {
         const big = rnd() < (opts.largeOutputRate ?? 0.02);
-        const out = big ? words(800 + Math.floor(rnd() * 6000)) : words(10 + Math.floor(rnd() * ((opts.outputWords ?? 130) - 10)));
+        const out = big
+          ? words(800 + Math.floor(rnd() * 6000))
+          : words(10 + Math.floor(rnd() * ((opts.outputWords ?? 130) - 10)));
         append((id, parentId, ts) => ({
           type: 'message',
           id,
           parentId,
           timestamp: ts,
-          message: { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: out }], isError: rnd() < 0.05, timestamp: time },
+          message: {
+            role: 'toolResult',
+            toolCallId: c.id,
+            toolName: c.name,
+            content: [{ type: 'text', text: out }],
+            isError: rnd() < 0.05,
+            timestamp: time,
+          },
         }));
       }
     }
@@ -222,14 +276,45 @@ export function emitSession(opts: GenerateOptions, sink: (e: Record<string, unkn
         id,
         parentId,
         timestamp: ts,
-        message: { role: 'bashExecution', command: `ls ${pick(FILES)}`, output: words(6), exitCode: rnd() < 0.2 ? 1 : 0, cancelled: false, truncated: false, timestamp: time },
+        message: {
+          role: 'bashExecution',
+          command: `ls ${pick(FILES)}`,
+          output: words(6),
+          exitCode: rnd() < 0.2 ? 1 : 0,
+          cancelled: false,
+          truncated: false,
+          timestamp: time,
+        },
       }));
-    if (rnd() < 0.02) append((id, parentId, ts) => ({ type: 'custom_message', customType: 'note', content: words(8), display: true, id, parentId, timestamp: ts }));
-    if (rnd() < 0.02) append((id, parentId, ts) => ({ type: 'thinking_level_change', id, parentId, timestamp: ts, thinkingLevel: pick(['off', 'low', 'medium', 'high']) }));
+    if (rnd() < 0.02)
+      append((id, parentId, ts) => ({
+        type: 'custom_message',
+        customType: 'note',
+        content: words(8),
+        display: true,
+        id,
+        parentId,
+        timestamp: ts,
+      }));
+    if (rnd() < 0.02)
+      append((id, parentId, ts) => ({
+        type: 'thinking_level_change',
+        id,
+        parentId,
+        timestamp: ts,
+        thinkingLevel: pick(['off', 'low', 'medium', 'high']),
+      }));
     if (labelsLeft > 0 && rnd() < 0.05) {
       labelsLeft--;
       const target = path[Math.floor(rnd() * path.length)];
-      append((id, parentId, ts) => ({ type: 'label', id, parentId, timestamp: ts, targetId: target, label: `mark-${labelsLeft}` }));
+      append((id, parentId, ts) => ({
+        type: 'label',
+        id,
+        parentId,
+        timestamp: ts,
+        targetId: target,
+        label: `mark-${labelsLeft}`,
+      }));
     }
     for (const at of compactAt) {
       if (entries.length >= at) {

@@ -17,12 +17,21 @@ async function main(): Promise<void> {
       const parentId = s.leafId;
       writeFileSync(a, `${Date.now()}\n`);
       await until(() => existsSync(b), 120_000, `the release file ${b}`);
-      await s.storage.append(toLine({ type: 'message', id: 'holder01', parentId, timestamp: new Date().toISOString(), message: { role: 'user', content: 'from the holder', timestamp: Date.now() } }));
+      await s.storage.append(
+        toLine({
+          type: 'message',
+          id: 'holder01',
+          parentId,
+          timestamp: new Date().toISOString(),
+          message: { role: 'user', content: 'from the holder', timestamp: Date.now() },
+        }),
+      );
     });
     return;
   }
   if (mode === 'append') {
-    for (let i = 0; i < Number(a); i++) await s.appendMessage({ role: 'user', content: `${b} ${i}`, timestamp: Date.now() } as never);
+    for (let i = 0; i < Number(a); i++)
+      await s.appendMessage({ role: 'user', content: `${b} ${i}`, timestamp: Date.now() } as never);
     return;
   }
   throw new Error(`unknown mode ${mode}`);

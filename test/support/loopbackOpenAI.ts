@@ -73,7 +73,14 @@ export async function startLoopback(handler: Handler = () => completionJson('SUM
     } catch {
       body = undefined;
     }
-    const rec: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody, at: Date.now() - started };
+    const rec: RecordedRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+      rawBody,
+      at: Date.now() - started,
+    };
     requests.push(rec);
     let reply: Reply;
     try {
@@ -126,7 +133,10 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
       for (let i = 0; !res.destroyed && !res.writableEnded; i++) {
         const piece = reply.next(i);
         if (piece === null) break;
-        if (!res.write(piece)) await new Promise<void>((r) => (res.destroyed ? r() : (res.once('drain', () => r()), res.once('close', () => r()))));
+        if (!res.write(piece))
+          await new Promise<void>((r) =>
+            res.destroyed ? r() : (res.once('drain', () => r()), res.once('close', () => r())),
+          );
         await sleep(reply.intervalMs ?? 1);
       }
       if (!res.destroyed) res.end();
@@ -136,7 +146,12 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
       res.socket?.destroy();
       return;
     case 'sse': {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        ...reply.headers,
+      });
       res.flushHeaders();
       const events = [...reply.events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))];
       if (reply.done !== false) events.push('[DONE]');
@@ -169,16 +184,30 @@ export interface RawUsage {
   completion_tokens_details?: { reasoning_tokens?: number };
 }
 
-export const USAGE: RawUsage = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, prompt_tokens_details: { cached_tokens: 200 } };
+export const USAGE: RawUsage = {
+  prompt_tokens: 1200,
+  completion_tokens: 80,
+  total_tokens: 1280,
+  prompt_tokens_details: { cached_tokens: 200 },
+};
 
 /** A plain JSON chat completion. */
-export function completionJson(text: string, opts: { usage?: RawUsage | null; finish?: string | null; model?: string } = {}): Reply {
+export function completionJson(
+  text: string,
+  opts: { usage?: RawUsage | null; finish?: string | null; model?: string } = {},
+): Reply {
   const body: Record<string, unknown> = {
     id: 'chatcmpl-loopback',
     object: 'chat.completion',
     created: 1,
     model: opts.model ?? 'loopback-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: opts.finish === undefined ? 'stop' : opts.finish }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text },
+        finish_reason: opts.finish === undefined ? 'stop' : opts.finish,
+      },
+    ],
   };
   if (opts.usage !== null) body.usage = opts.usage ?? USAGE;
   return { kind: 'json', body };
@@ -206,10 +235,13 @@ export function completionSse(
   const n = Math.max(1, opts.pieces ?? 3);
   const size = Math.ceil(text.length / n) || 1;
   const base = { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback-model' };
-  const events: object[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+  const events: object[] = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
+  ];
   const pieces: string[] = [];
   for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
-  for (const p of pieces.slice(0, opts.stopAfterPieces ?? pieces.length)) events.push({ ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
+  for (const p of pieces.slice(0, opts.stopAfterPieces ?? pieces.length))
+    events.push({ ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
   if (opts.stopAfterPieces === undefined) {
     events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: opts.finish ?? 'stop' }] });
     if (opts.usage !== null) events.push({ ...base, choices: [], usage: opts.usage ?? USAGE });
@@ -241,12 +273,24 @@ export function gate(): Gate {
 /** A streamed answer that calls tools (OpenAI `tool_calls` deltas), finish reason `tool_calls`. */
 export function toolCallsSse(calls: { name: string; arguments: Record<string, unknown> }[], text = ''): Reply {
   const base = { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback-model' };
-  const events: object[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] }];
+  const events: object[] = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] },
+  ];
   calls.forEach((c, i) => {
     const id = `call_${i}_${Math.random().toString(36).slice(2, 10)}`;
     events.push({
       ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index: i, id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: i, id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
     });
   });
   events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });

@@ -24,13 +24,19 @@ async function rows(s: Session, noted?: RowFacts): Promise<string[]> {
         // (as the CLI writes it: bytes from the arena, or the string through its escaping)
         const written = (escaped: (x: string) => string) => {
           let w = '';
-          r.facts.writeText(r.i, { add: (x) => void (w += x), addBytes: (b, from, to) => void (w += b.toString('utf8', from, to)) }, escaped);
+          r.facts.writeText(
+            r.i,
+            { add: (x) => void (w += x), addBytes: (b, from, to) => void (w += b.toString('utf8', from, to)) },
+            escaped,
+          );
           return w;
         };
         const raw = written((x) => x);
         assert.ok(raw && text.includes(raw), `row ${r.i}: ${raw} in ${text}`);
         assert.equal(written(safeText), safeText(raw), `row ${r.i}: ${raw} escaped`);
-        out.push(JSON.stringify([r.i, r.prefix, r.marker, text, r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent]));
+        out.push(
+          JSON.stringify([r.i, r.prefix, r.marker, text, r.depth, r.onPath, r.isLeaf, r.label, r.visibleParent]),
+        );
       },
       undefined,
       noted,
@@ -54,5 +60,12 @@ export async function both(file: string, chunkBytes?: number) {
   for (let i = 0; i < s.index.count; i++) if (facts.has(i)) noted++;
   let messages = 0;
   for (let i = 0; i < s.index.count; i++) if (s.index.typeOf(i) === 'message') messages++;
-  return { plain, withNotes: await rows(s, facts), noted, messages, fromBytes: observe.fromBytes, callsFromBytes: callTexts.fromBytes - calls };
+  return {
+    plain,
+    withNotes: await rows(s, facts),
+    noted,
+    messages,
+    fromBytes: observe.fromBytes,
+    callsFromBytes: callTexts.fromBytes - calls,
+  };
 }

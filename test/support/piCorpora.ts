@@ -56,7 +56,8 @@ async function corpus(name: string, file: string, leafCount = 14): Promise<Corpu
 /** Sessions the interop suites compare on: generated ones, overflow recoveries, copies of the real fixtures. */
 export async function loadCorpora(): Promise<Corpus[]> {
   const list: Corpus[] = [];
-  for (const seed of [1, 2, 3, 4, 5, 6]) list.push(await corpus(`random-${seed}`, randomSession(seed, 320).write(tmp())));
+  for (const seed of [1, 2, 3, 4, 5, 6])
+    list.push(await corpus(`random-${seed}`, randomSession(seed, 320).write(tmp())));
   list.push(await corpus('recovery', recoverySession().write(tmp()), 40));
   for (const f of readdirSync(FIXTURES).filter((x) => x.endsWith('.jsonl'))) {
     const copy = join(tmp(), f);
@@ -109,7 +110,10 @@ function recoverySession(): SessionBuilder {
 /** pi's SessionManager over exactly our entries (ids as pi-tree sees them). */
 export async function piManager(c: Corpus, leafId?: string): Promise<any> {
   const { api } = await pi();
-  const sm = api.SessionManager.inMemory(c.session.header.cwd || '/', undefined, [structuredClone(c.session.header), ...structuredClone(c.entries)]);
+  const sm = api.SessionManager.inMemory(c.session.header.cwd || '/', undefined, [
+    structuredClone(c.session.header),
+    ...structuredClone(c.entries),
+  ]);
   if (leafId) sm.branch(leafId);
   return sm;
 }

@@ -37,7 +37,11 @@ export interface PiEnv {
  * A private pi configuration talking to `lb` (settings merged over the defaults given here), in a new
  * temp folder or in `where` (an e2e scenario's agent dir and workspace).
  */
-export function makePiEnv(lb: Loopback, settings: Record<string, unknown> = {}, where?: { agentDir: string; workDir: string }): PiEnv {
+export function makePiEnv(
+  lb: Loopback,
+  settings: Record<string, unknown> = {},
+  where?: { agentDir: string; workDir: string },
+): PiEnv {
   const root = where ? '' : tempDir('pi-bridge-');
   const agentDir = where?.agentDir ?? join(root, 'agent');
   const workDir = where?.workDir ?? join(root, 'work');
@@ -49,13 +53,35 @@ export function makePiEnv(lb: Loopback, settings: Record<string, unknown> = {}, 
         baseUrl: lb.url,
         api: 'openai-completions',
         apiKey: 'loopback-key',
-        models: [{ id: MODEL, contextWindow: 128000, maxTokens: 4096, cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } }],
+        models: [
+          {
+            id: MODEL,
+            contextWindow: 128000,
+            maxTokens: 4096,
+            cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+          },
+        ],
       },
     },
   };
   writeFileSync(join(agentDir, 'models.json'), JSON.stringify(models));
-  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: PROVIDER, defaultModel: MODEL, defaultThinkingLevel: 'off', quietStartup: true, ...settings }));
-  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' };
+  writeFileSync(
+    join(agentDir, 'settings.json'),
+    JSON.stringify({
+      defaultProvider: PROVIDER,
+      defaultModel: MODEL,
+      defaultThinkingLevel: 'off',
+      quietStartup: true,
+      ...settings,
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: '1',
+    PI_SKIP_VERSION_CHECK: '1',
+    PI_TELEMETRY: '0',
+  };
   delete env.PI_CODING_AGENT_SESSION_DIR;
   delete env.PI_TREE_BRIDGE_DIR;
   return { agentDir, workDir, env };
@@ -128,7 +154,15 @@ export class PiRpc {
 
   /** Starts `pi --mode rpc --session FILE` (with the bridge unless `bridge: false`). */
   static start(file: string, pe: PiEnv, opts: { bridge?: boolean; args?: string[] } = {}): PiRpc {
-    const args = [PI_CLI, '--mode', 'rpc', '--session', file, ...(opts.bridge === false ? [] : ['-e', BRIDGE]), ...(opts.args ?? [])];
+    const args = [
+      PI_CLI,
+      '--mode',
+      'rpc',
+      '--session',
+      file,
+      ...(opts.bridge === false ? [] : ['-e', BRIDGE]),
+      ...(opts.args ?? []),
+    ];
     const child = spawn(NODE24, args, { cwd: pe.workDir, env: pe.env, stdio: ['pipe', 'pipe', 'pipe'] });
     return new PiRpc(child);
   }
@@ -166,7 +200,11 @@ export class PiRpc {
   async send(cmd: Rec, timeoutMs = PI_REPLY_MS): Promise<any> {
     const id = `t${++this.seq}`;
     this.child.stdin!.write(`${JSON.stringify({ ...cmd, id })}\n`);
-    const res = await this.until(() => this.records.find((r) => r.type === 'response' && r.id === id), `response to ${cmd.type}`, timeoutMs);
+    const res = await this.until(
+      () => this.records.find((r) => r.type === 'response' && r.id === id),
+      `response to ${cmd.type}`,
+      timeoutMs,
+    );
     if (!res.success) throw new Error(`pi ${cmd.type}: ${res.error}`);
     return res.data;
   }
@@ -187,7 +225,11 @@ export class PiRpc {
 
   /** Waits for `agent_settled` after record index `from`. */
   settled(from: number, timeoutMs = PI_REPLY_MS): Promise<Rec> {
-    return this.until(() => this.records.slice(from).find((r) => r.type === 'agent_settled'), 'agent_settled', timeoutMs);
+    return this.until(
+      () => this.records.slice(from).find((r) => r.type === 'agent_settled'),
+      'agent_settled',
+      timeoutMs,
+    );
   }
 
   /** Sends a prompt and waits until pi settles. */

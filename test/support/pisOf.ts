@@ -7,7 +7,11 @@ export function pisOf(agentDir: string): number[] {
   const out: number[] = [];
   for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
     try {
-      if (readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`PI_CODING_AGENT_DIR=${agentDir}`) && isPiCommandLine(readFileSync(`/proc/${d}/cmdline`, 'latin1'))) out.push(Number(d));
+      if (
+        readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`PI_CODING_AGENT_DIR=${agentDir}`) &&
+        isPiCommandLine(readFileSync(`/proc/${d}/cmdline`, 'latin1'))
+      )
+        out.push(Number(d));
     } catch {
       // gone, or not ours
     }

@@ -114,7 +114,8 @@ function linePool(rand: () => number): string[] {
     () => `import { ${w()}, ${w()}${cap(w())} } from './${w()}/${w()}.js';`,
   ];
   const out: string[] = [];
-  for (let i = 0; i < 4096; i++) out.push(`${'  '.repeat(Math.floor(rand() * 4))}${shapes[Math.floor(rand() * shapes.length)]()}`);
+  for (let i = 0; i < 4096; i++)
+    out.push(`${'  '.repeat(Math.floor(rand() * 4))}${shapes[Math.floor(rand() * shapes.length)]()}`);
   return out;
 }
 
@@ -200,11 +201,15 @@ export function generateProject(dir: string, o: ProjectOptions): GeneratedProjec
       binary.add(rel);
     } else if (r < 0.03) {
       rel = `scripts/${NAMES[i % NAMES.length]}-${i}.sh`;
-      data = o.small ? `#!/bin/sh\necho ${i}\n` : `#!/bin/sh\n${textOf(rel, sizeOf(rand, 600, 40, 8000), pool, rand).replace(/^\/\//gm, '#')}`;
+      data = o.small
+        ? `#!/bin/sh\necho ${i}\n`
+        : `#!/bin/sh\n${textOf(rel, sizeOf(rand, 600, 40, 8000), pool, rand).replace(/^\/\//gm, '#')}`;
       mode = 0o755;
     } else {
       rel = `${d}/${WORDS[i % WORDS.length]}${i}.${EXTS[i % EXTS.length]}`;
-      data = o.small ? `// ${rel}\nexport const v${i} = ${i};\n` : textOf(rel, sizeOf(rand, 1800, 60, 64_000), pool, rand);
+      data = o.small
+        ? `// ${rel}\nexport const v${i} = ${i};\n`
+        : textOf(rel, sizeOf(rand, 1800, 60, 64_000), pool, rand);
     }
     write(rel, data, mode);
     files.push(rel);
@@ -218,10 +223,14 @@ export function generateProject(dir: string, o: ProjectOptions): GeneratedProjec
   };
   out('.env', 'SECRET=not-for-snapshots\n');
   out('debug.log', 'log line\n'.repeat(100));
-  for (let i = 0; i < Math.max(5, o.files / 200); i++) out(`dist/chunk-${i}.js`, o.small ? `c${i}\n` : textOf(`dist/${i}`, 4000, pool, rand));
+  for (let i = 0; i < Math.max(5, o.files / 200); i++)
+    out(`dist/chunk-${i}.js`, o.small ? `c${i}\n` : textOf(`dist/${i}`, 4000, pool, rand));
   for (let i = 0; i < (o.nodeModules ?? Math.max(10, o.files / 5)); i++) {
     const pkg = `node_modules/${i % 7 === 0 ? '@scope/' : ''}${WORDS[i % WORDS.length]}-${Math.floor(i / 20)}`;
-    out(`${pkg}/${i % 20 === 0 ? 'package.json' : `lib/${NAMES[i % NAMES.length]}${i}.js`}`, o.small ? `m${i}\n` : textOf(pkg, sizeOf(rand, 1500, 60, 30_000), pool, rand));
+    out(
+      `${pkg}/${i % 20 === 0 ? 'package.json' : `lib/${NAMES[i % NAMES.length]}${i}.js`}`,
+      o.small ? `m${i}\n` : textOf(pkg, sizeOf(rand, 1500, 60, 30_000), pool, rand),
+    );
   }
   return { dir, files, binary, ignored, bytes };
 }

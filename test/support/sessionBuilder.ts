@@ -21,7 +21,13 @@ export class SessionBuilder {
 
   constructor(opts: { id?: string; cwd?: string; start?: string } = {}) {
     this.t = Date.parse(opts.start ?? '2026-01-05T10:00:00.000Z');
-    this.header = { type: 'session', version: 3, id: opts.id ?? '019b8f3a-0000-7000-8000-000000000001', timestamp: new Date(this.t).toISOString(), cwd: opts.cwd ?? '/home/u/proj' };
+    this.header = {
+      type: 'session',
+      version: 3,
+      id: opts.id ?? '019b8f3a-0000-7000-8000-000000000001',
+      timestamp: new Date(this.t).toISOString(),
+      cwd: opts.cwd ?? '/home/u/proj',
+    };
   }
 
   private nextId(): string {
@@ -57,11 +63,14 @@ export class SessionBuilder {
     return this.message({ role: 'user', content: typeof text === 'string' ? [{ type: 'text', text }] : text });
   }
 
-  assistant(opts: { text?: string; thinking?: string; calls?: Call[]; usage?: Obj | null; stopReason?: string } = {}): string {
+  assistant(
+    opts: { text?: string; thinking?: string; calls?: Call[]; usage?: Obj | null; stopReason?: string } = {},
+  ): string {
     const content: Obj[] = [];
     if (opts.thinking) content.push({ type: 'thinking', thinking: opts.thinking, thinkingSignature: 'sig' });
     if (opts.text !== undefined) content.push({ type: 'text', text: opts.text });
-    for (const c of opts.calls ?? []) content.push({ type: 'toolCall', id: c.id ?? `call_${this.n + 1}_${c.name}`, name: c.name, arguments: c.args });
+    for (const c of opts.calls ?? [])
+      content.push({ type: 'toolCall', id: c.id ?? `call_${this.n + 1}_${c.name}`, name: c.name, arguments: c.args });
     const usage = opts.usage === null ? undefined : (opts.usage ?? usageOf(100, 20));
     return this.message({
       role: 'assistant',
@@ -75,7 +84,14 @@ export class SessionBuilder {
   }
 
   toolResult(toolCallId: string, toolName: string, text: string, extra: Obj = {}): string {
-    return this.message({ role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], ...extra, isError: false });
+    return this.message({
+      role: 'toolResult',
+      toolCallId,
+      toolName,
+      content: [{ type: 'text', text }],
+      ...extra,
+      isError: false,
+    });
   }
 
   /** An assistant turn with tool calls followed by their results. */
@@ -114,7 +130,16 @@ export class SessionBuilder {
   customMessage(content: string, customType = 'ext.note', details?: unknown): string {
     const id = this.nextId();
     const { iso } = this.tick();
-    this.entries.push({ type: 'custom_message', customType, content, display: true, ...(details === undefined ? {} : { details }), id, parentId: this.leaf, timestamp: iso });
+    this.entries.push({
+      type: 'custom_message',
+      customType,
+      content,
+      display: true,
+      ...(details === undefined ? {} : { details }),
+      id,
+      parentId: this.leaf,
+      timestamp: iso,
+    });
     this.leaf = id;
     return id;
   }
@@ -136,7 +161,10 @@ export class SessionBuilder {
   }
 
   /** Writes the file under a fresh temp dir (removed at exit); returns its path. */
-  write(dir = tempDir('pi-tree-summary-'), name = '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-000000000001.jsonl'): string {
+  write(
+    dir = tempDir('pi-tree-summary-'),
+    name = '2026-01-05T10-00-00-000Z_019b8f3a-0000-7000-8000-000000000001.jsonl',
+  ): string {
     const p = join(dir, name);
     writeFileSync(p, this.text());
     return p;
@@ -156,7 +184,20 @@ export function usageOf(input: number, output: number): Obj {
 
 /** Deterministic filler text of about `chars` characters. */
 export function words(chars: number, seed = 1): string {
-  const vocab = ['alpha', 'beta', 'gamma', 'delta', 'session', 'tree', 'branch', 'leaf', 'token', 'summary', 'model', 'file'];
+  const vocab = [
+    'alpha',
+    'beta',
+    'gamma',
+    'delta',
+    'session',
+    'tree',
+    'branch',
+    'leaf',
+    'token',
+    'summary',
+    'model',
+    'file',
+  ];
   let s = '';
   let x = seed;
   while (s.length < chars) {

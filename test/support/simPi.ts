@@ -79,14 +79,21 @@ export class SimPi {
    * between the capture's tool_call and its turn_end (what the calls do on disk), the results, an answer.
    * Returns the ids.
    */
-  async turn(prompt: string, calls: Call[], effects: () => void, opts: { failed?: boolean } = {}): Promise<{ user: string; call: string; results: string[]; answer: string }> {
+  async turn(
+    prompt: string,
+    calls: Call[],
+    effects: () => void,
+    opts: { failed?: boolean } = {},
+  ): Promise<{ user: string; call: string; results: string[]; answer: string }> {
     const user = this.b.user(prompt);
     const withIds = calls.map((c, i) => ({ ...c, id: `call_${user}_${i}` }));
     const call = this.b.assistant({ calls: withIds });
     this.save();
     for (const c of withIds) await this.capture?.beforeTool(c.name, c.args, { id: call, parentId: user });
     effects();
-    const results = withIds.map((c) => this.b.toolResult(c.id, c.name, opts.failed ? 'failed' : 'ok', opts.failed ? {} : {}));
+    const results = withIds.map((c) =>
+      this.b.toolResult(c.id, c.name, opts.failed ? 'failed' : 'ok', opts.failed ? {} : {}),
+    );
     if (opts.failed) for (const r of this.b.entries.slice(-results.length)) r.message.isError = true;
     this.save();
     await this.capture?.turnEnd(call, results);

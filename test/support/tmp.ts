@@ -32,7 +32,13 @@ export function lines(p: string): Record<string, unknown>[] {
 /** Builds session text from a header and entries (compact lines, "\n" endings, as pi writes). */
 export function sessionText(
   entries: Record<string, unknown>[],
-  header: Record<string, unknown> = { type: 'session', version: 3, id: '01990000-0000-7000-8000-000000000001', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/home/dev/project' },
+  header: Record<string, unknown> = {
+    type: 'session',
+    version: 3,
+    id: '01990000-0000-7000-8000-000000000001',
+    timestamp: '2026-11-01T09:00:00.000Z',
+    cwd: '/home/dev/project',
+  },
 ): string {
   return [header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join('');
 }
@@ -45,10 +51,21 @@ export function ts(): string {
 
 export function user(id: string, parentId: string | null, text: string): Record<string, unknown> {
   const t = ts();
-  return { type: 'message', id, parentId, timestamp: t, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(t) } };
+  return {
+    type: 'message',
+    id,
+    parentId,
+    timestamp: t,
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(t) },
+  };
 }
 
-export function assistant(id: string, parentId: string | null, text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function assistant(
+  id: string,
+  parentId: string | null,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const t = ts();
   return {
     type: 'message',
@@ -61,7 +78,14 @@ export function assistant(id: string, parentId: string | null, text: string, ext
       api: 'anthropic-messages',
       provider: 'anthropic',
       model: 'claude-x',
-      usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } },
+      usage: {
+        input: 10,
+        output: 5,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 15,
+        cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+      },
       stopReason: 'stop',
       timestamp: Date.parse(t),
       ...extra,
@@ -69,6 +93,11 @@ export function assistant(id: string, parentId: string | null, text: string, ext
   };
 }
 
-export function entry(type: string, id: string, parentId: string | null, fields: Record<string, unknown> = {}): Record<string, unknown> {
+export function entry(
+  type: string,
+  id: string,
+  parentId: string | null,
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { type, id, parentId, timestamp: ts(), ...fields };
 }

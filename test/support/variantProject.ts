@@ -25,14 +25,29 @@ export function variantProject(files: Record<string, string> = {}, o: { git?: bo
   };
   for (const [p, t] of Object.entries(files)) put(p, t);
   if (o.git !== false) {
-    const g = (...a: string[]) => execFileSync('git', a, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' } });
+    const g = (...a: string[]) =>
+      execFileSync('git', a, {
+        cwd,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'u',
+          GIT_AUTHOR_EMAIL: 'u@x',
+          GIT_COMMITTER_NAME: 'u',
+          GIT_COMMITTER_EMAIL: 'u@x',
+        },
+      });
     g('init', '-q');
     g('add', '-A');
     g('commit', '-q', '--allow-empty', '-m', 'user commit');
   }
   const sim = new SimPi(cwd, agentDir, { sessionDir: sessions, capture: o.capture, watch: false });
   const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
+    });
   const session = () => Session.open(sim.file);
   return { root, cwd, agentDir, sessions, sim, put, read, cli, session };
 }

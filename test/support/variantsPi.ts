@@ -7,7 +7,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { completionSse, gate, startLoopback, toolCallsSse, type Gate, type Loopback, type RecordedRequest, type Reply } from './loopbackOpenAI.js';
+import {
+  completionSse,
+  gate,
+  startLoopback,
+  toolCallsSse,
+  type Gate,
+  type Loopback,
+  type RecordedRequest,
+  type Reply,
+} from './loopbackOpenAI.js';
 import { BROKEN_ERROR, lastUserText, PI_PROGRAM } from './askPi.js';
 import { BRIDGE, makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
 
@@ -46,7 +55,10 @@ export async function startVariantsPi(): Promise<VariantsPi> {
     const model = req.body?.model as string | undefined;
     const user = lastUserText(req);
     const done = stepsDone(req);
-    if (user === 'write the app') return done === 0 ? toolCallsSse([{ name: 'write', arguments: { path: 'src/app.ts', content: 'export const app = 1;\n' } }]) : completionSse('app written');
+    if (user === 'write the app')
+      return done === 0
+        ? toolCallsSse([{ name: 'write', arguments: { path: 'src/app.ts', content: 'export const app = 1;\n' } }])
+        : completionSse('app written');
     if (user !== VARIANT_PROMPT) return completionSse(`answer: ${user}`);
     if (model === 'broken-model') return { kind: 'json', status: 400, body: { error: { message: BROKEN_ERROR } } };
     if (model === 'slow-model') return completionSse('slow answer '.repeat(20), { pieces: 20, heldUntil: hold.opened });
@@ -58,7 +70,9 @@ export async function startVariantsPi(): Promise<VariantsPi> {
         await held.opened;
         vp.inFlight.now--;
       }
-      return toolCallsSse([{ name: 'write', arguments: { path: 'answer.txt', content: model === 'other-model' ? 'bad\n' : 'ok\nfine\n' } }]);
+      return toolCallsSse([
+        { name: 'write', arguments: { path: 'answer.txt', content: model === 'other-model' ? 'bad\n' : 'ok\nfine\n' } },
+      ]);
     }
     return completionSse(`${model}: wrote it`);
   });
@@ -66,11 +80,24 @@ export async function startVariantsPi(): Promise<VariantsPi> {
   const modelsFile = join(pe.agentDir, 'models.json');
   const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
   const extra = { contextWindow: 128000, maxTokens: 4096, cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } };
-  models.providers.loop.models.push({ id: 'other-model', ...extra }, { id: 'slow-model', ...extra }, { id: 'broken-model', ...extra });
+  models.providers.loop.models.push(
+    { id: 'other-model', ...extra },
+    { id: 'slow-model', ...extra },
+    { id: 'broken-model', ...extra },
+  );
   writeFileSync(modelsFile, JSON.stringify(models));
   writeFileSync(join(pe.workDir, 'README.md'), 'hello\n');
   const g = (...a: string[]) =>
-    execFileSync('git', a, { cwd: pe.workDir, env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' } });
+    execFileSync('git', a, {
+      cwd: pe.workDir,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'u',
+        GIT_AUTHOR_EMAIL: 'u@x',
+        GIT_COMMITTER_NAME: 'u',
+        GIT_COMMITTER_EMAIL: 'u@x',
+      },
+    });
   g('init', '-q');
   g('add', '-A');
   g('commit', '-q', '-m', 'user commit');

@@ -28,16 +28,36 @@ async function selectId(host: ScriptedHost, id: string): Promise<void> {
   await host.page.locator('[role="tree"]').focus();
 }
 
-const selected = (host: ScriptedHost) => host.page.evaluate(() => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected);
-const focusedField = (host: ScriptedHost) => host.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.field);
+const selected = (host: ScriptedHost) =>
+  host.page.evaluate(
+    () => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected,
+  );
+const focusedField = (host: ScriptedHost) =>
+  host.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.field);
 const statusText = (host: ScriptedHost) => host.page.locator('.details .ask-status').textContent();
 
 /** The answer pi "wrote": a user message and an assistant message under `from`. */
 function turn(from: string, n: number): NodeView[] {
   const time = Date.UTC(2026, 10, 21, 10, n);
   return [
-    { id: `q${n}000000`, parentId: from, type: 'message', role: 'user', kind: 'user', text: `user: question ${n}`, time },
-    { id: `r${n}000000`, parentId: `q${n}000000`, type: 'message', role: 'assistant', kind: 'assistant', text: `assistant: answer ${n}`, time: time + 1 },
+    {
+      id: `q${n}000000`,
+      parentId: from,
+      type: 'message',
+      role: 'user',
+      kind: 'user',
+      text: `user: question ${n}`,
+      time,
+    },
+    {
+      id: `r${n}000000`,
+      parentId: `q${n}000000`,
+      type: 'message',
+      role: 'assistant',
+      kind: 'assistant',
+      text: `assistant: answer ${n}`,
+      time: time + 1,
+    },
   ];
 }
 
@@ -47,7 +67,9 @@ function heldAsk(host: ScriptedHost) {
   const asked: RequestBody[] = [];
   host.handlers.askFrom = (b) => {
     asked.push(b);
-    return new Promise<Replies['askFrom']>((resolve, reject) => (settle = (r) => (r instanceof Error ? reject(r) : resolve(r))));
+    return new Promise<Replies['askFrom']>(
+      (resolve, reject) => (settle = (r) => (r instanceof Error ? reject(r) : resolve(r))),
+    );
   };
   return { asked, settle: (r: Replies['askFrom'] | Error) => settle(r) };
 }
@@ -61,7 +83,10 @@ test('key A focuses the prompt of the selected entry; Shift+Enter is a new line,
   assert.equal(await focusedField(host), 'ask', 'A focuses the prompt');
   // The box is labelled and says where pi goes on from.
   const box = page.locator('.details [data-part="ask"]');
-  assert.equal(await page.locator(PROMPT).evaluate((t) => (t as HTMLTextAreaElement).labels?.[0]?.textContent?.trim()), 'Ask from here');
+  assert.equal(
+    await page.locator(PROMPT).evaluate((t) => (t as HTMLTextAreaElement).labels?.[0]?.textContent?.trim()),
+    'Ask from here',
+  );
   assert.match((await box.locator('.ask-hint').textContent())!, /continues the session from this entry/);
   // Keys typed in the box are text, not tree commands (a, f, x would be).
   await page.keyboard.type('fix a bug');
@@ -103,8 +128,14 @@ test("the model picker lists pi's models (asked once per session) and the ask na
   assert.equal(host.requestsOf('listModels').length, 0, 'opening a tree starts no pi for the models');
   await page.keyboard.press('a');
   const picker = page.locator('.details select[data-field="ask-model"]');
-  await page.waitForFunction(() => document.querySelectorAll('.details select[data-field="ask-model"] option').length === 3);
-  assert.deepEqual(await picker.locator('option').allTextContents(), ['The session’s model', 'Claude Sonnet 4.5 · anthropic (pi’s default)', 'qwen/qwen3-coder · openrouter']);
+  await page.waitForFunction(
+    () => document.querySelectorAll('.details select[data-field="ask-model"] option').length === 3,
+  );
+  assert.deepEqual(await picker.locator('option').allTextContents(), [
+    'The session’s model',
+    'Claude Sonnet 4.5 · anthropic (pi’s default)',
+    'qwen/qwen3-coder · openrouter',
+  ]);
   assert.equal(await picker.getAttribute('aria-label'), 'Model for the answer');
   // From a user message the prompt goes in beside it: the box says so.
   assert.match((await page.locator('.details .ask-heading').textContent())!, /Ask instead of this message/);
@@ -116,7 +147,12 @@ test("the model picker lists pi's models (asked once per session) and the ask na
   const req = host.nextRequest('askFrom');
   await page.locator(PROMPT).fill('try qwen');
   await page.locator('.details [data-action="ask-send"]').click();
-  assert.deepEqual(await req, { kind: 'askFrom', id: 'a1000000', prompt: 'try qwen', model: { provider: 'openrouter', id: 'qwen/qwen3-coder' } });
+  assert.deepEqual(await req, {
+    kind: 'askFrom',
+    id: 'a1000000',
+    prompt: 'try qwen',
+    model: { provider: 'openrouter', id: 'qwen/qwen3-coder' },
+  });
   await idle(page);
   await page.context().close();
 });
@@ -151,7 +187,9 @@ test('while pi answers: the live region says so, the prompt is read-only, a seco
   await page.keyboard.type('write the docs');
   await page.keyboard.press('Enter');
   const box = page.locator('.details [data-part="ask"]');
-  await page.waitForFunction(() => document.querySelector('.details [data-part="ask"]')?.getAttribute('aria-busy') === 'true');
+  await page.waitForFunction(
+    () => document.querySelector('.details [data-part="ask"]')?.getAttribute('aria-busy') === 'true',
+  );
   const status = page.locator('.details .ask-status');
   assert.equal(await status.getAttribute('role'), 'status');
   assert.equal(await status.getAttribute('aria-live'), 'polite');
@@ -174,7 +212,9 @@ test('while pi answers: the live region says so, the prompt is read-only, a seco
   };
   await cancel.click();
   assert.deepEqual(await stop, { kind: 'cancelAsk' });
-  await page.waitForFunction(() => document.querySelector('.details [data-part="ask"]')?.getAttribute('aria-busy') === 'false');
+  await page.waitForFunction(
+    () => document.querySelector('.details [data-part="ask"]')?.getAttribute('aria-busy') === 'false',
+  );
   assert.match((await status.textContent())!, /^Cancelled: nothing more is asked/);
   assert.equal(await page.locator(PROMPT).inputValue(), 'write the docs', 'the prompt is kept, to ask again');
   assert.equal(await page.locator(PROMPT).evaluate((t) => (t as HTMLTextAreaElement).readOnly), false);
@@ -197,7 +237,10 @@ test("pi's failure is shown in the box in words, the prompt kept", async () => {
   await page.keyboard.press('Enter');
   await idle(page);
   const status = page.locator('.details .ask-status');
-  assert.equal(await status.textContent(), 'pi could not answer: pi refused the prompt: No API key found for anthropic. Nothing was asked.');
+  assert.equal(
+    await status.textContent(),
+    'pi could not answer: pi refused the prompt: No API key found for anthropic. Nothing was asked.',
+  );
   assert.match((await status.getAttribute('class'))!, /\berror\b/);
   assert.equal(await page.locator(PROMPT).inputValue(), 'go on');
   // An empty prompt asks nothing and says why.
@@ -241,7 +284,10 @@ test('deltas that re-render the pane while the user types keep the focus, the ca
   await page.keyboard.type(' second half');
   assert.equal(await page.locator(PROMPT).inputValue(), 'first half second half');
   // A pi with the bridge that is busy: the box says its question waits for pi's turn.
-  assert.match((await page.locator('.details .ask-hint').textContent())!, /The pi running this session \(pid 77\) answers once its turn is over/);
+  assert.match(
+    (await page.locator('.details .ask-hint').textContent())!,
+    /The pi running this session \(pid 77\) answers once its turn is over/,
+  );
   await page.context().close();
 });
 
@@ -288,8 +334,16 @@ test('an entry appended in the same task as its selection is selected: the pass 
   await selectId(host, 'a3000000');
   const got = await page.evaluate(
     (nodes) => {
-      const app = (window as unknown as { __piTree: { app: { onAppended(n: unknown[], leaf?: string | null): void; tree: { selectEntry(id: string): void; selection: { key?: string } } } } }).__piTree
-        .app;
+      const app = (
+        window as unknown as {
+          __piTree: {
+            app: {
+              onAppended(n: unknown[], leaf?: string | null): void;
+              tree: { selectEntry(id: string): void; selection: { key?: string } };
+            };
+          };
+        }
+      ).__piTree.app;
       app.onAppended(nodes, 'r3000000');
       app.tree.selectEntry('r3000000');
       return app.tree.selection.key;

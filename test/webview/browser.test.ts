@@ -49,21 +49,31 @@ test('loads under the strict CSP, says ready first, draws only what is in view, 
   assert.equal(b.outside, 0);
   assert.notDeepEqual(b.keys.sort(), a.keys.sort());
   // Wheel pans, Ctrl+wheel zooms; keys zoom and fit.
-  const k0 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  const k0 = await page.evaluate(
+    () => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k,
+  );
   await page.mouse.move(g!.x + 300, g!.y + 300);
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, 400);
   await page.keyboard.up('Control');
   await idle(page);
-  const k1 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  const k1 = await page.evaluate(
+    () => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k,
+  );
   assert.ok(k1 < k0, `zoomed out ${k0} → ${k1}`);
   await page.locator('[role="tree"]').focus();
   // Fit (0) on a tree too big to read whole: the selection and its branches at a readable zoom.
   await page.keyboard.press('0');
   await idle(page);
-  const near = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  const near = await page.evaluate(
+    () => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k,
+  );
   assert.ok(near >= 0.5, `Fit stays readable: k ${near}`);
-  assert.equal(await page.locator(`svg.scene g.node[data-entry-id="${s.leafId}"]`).count(), 1, 'the selection (the leaf) is in view');
+  assert.equal(
+    await page.locator(`svg.scene g.node[data-entry-id="${s.leafId}"]`).count(),
+    1,
+    'the selection (the leaf) is in view',
+  );
   // The whole tree (Shift+0): everything is in the window; beyond the SVG budget it is drawn on the canvas instead.
   await page.keyboard.press('Shift+0');
   await idle(page);
@@ -77,10 +87,23 @@ test('filters follow pi (default, no-tools, user-only, labeled-only, all) and at
   const host = await small();
   const page = host.page;
   const rows = () => page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
-  assert.deepEqual(await rows(), ['u1000000', 'a1000000', 'u2000000', 'seg:r2000000', 'a4000000', 'seg:u4000000', 'bs000000', 'x1000000']);
+  assert.deepEqual(await rows(), [
+    'u1000000',
+    'a1000000',
+    'u2000000',
+    'seg:r2000000',
+    'a4000000',
+    'seg:u4000000',
+    'bs000000',
+    'x1000000',
+  ]);
   await page.keyboard.press('o');
   await idle(page);
-  assert.deepEqual(await rows(), ['u1000000', 'a1000000', 'u2000000', 'seg:a3000000', 'a4000000', 'seg:u4000000', 'bs000000', 'x1000000'], 'no-tools hides the tool result');
+  assert.deepEqual(
+    await rows(),
+    ['u1000000', 'a1000000', 'u2000000', 'seg:a3000000', 'a4000000', 'seg:u4000000', 'bs000000', 'x1000000'],
+    'no-tools hides the tool result',
+  );
   await page.keyboard.press('o');
   await idle(page);
   assert.deepEqual(await rows(), ['u1000000', 'u2000000', 'u3000000', 'u4000000', 'x1000000'], 'user-only');
@@ -93,7 +116,10 @@ test('filters follow pi (default, no-tools, user-only, labeled-only, all) and at
   await idle(page);
   const all = await rows();
   assert.ok(all.includes('m0000000'), 'all shows the model change');
-  assert.ok(!all.includes('a2000000') && !all.some((k) => k === 'seg:a2000000'), 'a text-less assistant stays hidden in all');
+  assert.ok(
+    !all.includes('a2000000') && !all.some((k) => k === 'seg:a2000000'),
+    'a text-less assistant stays hidden in all',
+  );
   assert.equal(await page.locator('select.filter').inputValue(), 'all');
   await close(host);
 });
@@ -110,7 +136,9 @@ test("piTree.tree.defaultFilter: a session opens with the setting's filter; the 
   const readyBefore = host.received.filter((m) => m.type === 'ready').length;
   await page.reload();
   await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
-  await page.waitForFunction(() => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0);
+  await page.waitForFunction(
+    () => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0,
+  );
   await idle(page);
   assert.equal(await filter(), 'labeled-only', 'the choice made for this session wins over the setting');
   await close(host);
@@ -173,7 +201,10 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   };
   const tree = page.locator('[role="tree"]');
   assert.equal(await selected(page), 'a4000000');
-  assert.equal(await tree.getAttribute('aria-activedescendant'), await page.locator('[role="treeitem"][data-entry-id="a4000000"]').getAttribute('id'));
+  assert.equal(
+    await tree.getAttribute('aria-activedescendant'),
+    await page.locator('[role="treeitem"][data-entry-id="a4000000"]').getAttribute('id'),
+  );
   assert.equal(await key('ArrowUp'), 'seg:r2000000');
   assert.equal(await key('ArrowUp'), 'u2000000');
   assert.equal(await key('Alt+ArrowUp'), 'a1000000');
@@ -200,7 +231,10 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   assert.equal(await row.getAttribute('aria-level'), '2');
   assert.equal(await row.getAttribute('aria-posinset'), '1');
   assert.equal(await row.getAttribute('aria-setsize'), '6');
-  assert.match((await row.getAttribute('aria-label'))!, /^User message: user: fix the parser please, label start, on the current path/);
+  assert.match(
+    (await row.getAttribute('aria-label'))!,
+    /^User message: user: fix the parser please, label start, on the current path/,
+  );
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="a1000000"]').getAttribute('aria-expanded'), 'true');
   // Left on a branch point folds it; Right unfolds.
   await selectId(host, 'a1000000');
@@ -234,10 +268,15 @@ test('keyboard: rows, structure, branch points, labels, leaf, history, shortcut 
   await selectId(host, 'u2000000');
   await page.keyboard.press('Shift+F10');
   await page.keyboard.press('ContextMenu');
-  const menus = await page.evaluate(() => (window as unknown as { __contextMenus: { context: string; x: number; y: number }[] }).__contextMenus);
+  const menus = await page.evaluate(
+    () => (window as unknown as { __contextMenus: { context: string; x: number; y: number }[] }).__contextMenus,
+  );
   assert.equal(menus.length, 2);
   const ctx = JSON.parse(menus[0].context);
-  assert.deepEqual({ s: ctx.webviewSection, id: ctx.entryId, role: ctx.entryRole, p: ctx.preventDefaultContextMenuItems }, { s: 'node', id: 'u2000000', role: 'user', p: true });
+  assert.deepEqual(
+    { s: ctx.webviewSection, id: ctx.entryId, role: ctx.entryRole, p: ctx.preventDefaultContextMenuItems },
+    { s: 'node', id: 'u2000000', role: 'user', p: true },
+  );
   assert.ok(menus[0].x > 0 && menus[0].y > 0);
   // The selection is reported to the host (for native menu commands).
   await host.waitFor((m) => m.type === 'selected' && m.id === 'u2000000');

@@ -14,14 +14,23 @@ test('actions send exactly the requests the host expects', async () => {
   const host = await small();
   const page = host.page;
   // Move to a user message: the reply hands its text back for re-editing.
-  host.handlers.moveTo = (b) => ({ leafId: 'a3000000', moved: true, ...(b.kind === 'moveTo' && b.id === 'u3000000' ? { editorText: 'now add tests' } : {}) });
+  host.handlers.moveTo = (b) => ({
+    leafId: 'a3000000',
+    moved: true,
+    ...(b.kind === 'moveTo' && b.id === 'u3000000' ? { editorText: 'now add tests' } : {}),
+  });
   await selectId(host, 'u3000000');
   let req: unknown = host.nextRequest('moveTo');
   await page.keyboard.press('Enter');
   assert.deepEqual(await req, { kind: 'moveTo', id: 'u3000000' });
   const dlg = page.locator('[data-dialog="editor-text"]');
   await dlg.waitFor();
-  assert.equal(await dlg.locator('vscode-textarea[data-field="editor-text"]').evaluate((e) => (e as HTMLElement & { value: string }).value), 'now add tests');
+  assert.equal(
+    await dlg
+      .locator('vscode-textarea[data-field="editor-text"]')
+      .evaluate((e) => (e as HTMLElement & { value: string }).value),
+    'now add tests',
+  );
   req = host.nextRequest('copyText');
   await dlg.locator('[data-action="editor-copy"]').click();
   assert.deepEqual(await req, { kind: 'copyText', id: 'u3000000' });
@@ -50,7 +59,12 @@ test('actions send exactly the requests the host expects', async () => {
   await text.fill('Edited summary.');
   req = host.nextRequest('moveWithSummary');
   await sum.locator('[data-action="summary-commit"]').click();
-  assert.deepEqual(await req, { kind: 'moveWithSummary', id: 'u4000000', summary: 'Edited summary.', previewId: 'p-default' });
+  assert.deepEqual(await req, {
+    kind: 'moveWithSummary',
+    id: 'u4000000',
+    summary: 'Edited summary.',
+    previewId: 'p-default',
+  });
   await sum.waitFor({ state: 'detached' });
 
   // Custom focus, then cancel: the preview is dropped and nothing is written.
@@ -156,7 +170,8 @@ test('actions send exactly the requests the host expects', async () => {
 test("the details pane's buttons keep their icons from render to render: no stylesheet fetched again, every icon a drawn codicon", async () => {
   const host = await small();
   const page = host.page;
-  const codiconLoads = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /codicon/.test(e.name)).length);
+  const codiconLoads = () =>
+    page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /codicon/.test(e.name)).length);
   await selectId(host, 'u3000000');
   const loads = await codiconLoads();
   // each selection renders the pane again, moving the kept buttons into it
@@ -168,7 +183,9 @@ test("the details pane's buttons keep their icons from render to render: no styl
       if (!i) return `${b.textContent}: no icon`;
       const before = getComputedStyle(i, '::before');
       const box = i.getBoundingClientRect();
-      return before.fontFamily.includes('codicon') && before.content !== 'none' && box.width === 16 ? 'ok' : `${b.textContent}: ${before.fontFamily} ${before.content} ${box.width}`;
+      return before.fontFamily.includes('codicon') && before.content !== 'none' && box.width === 16
+        ? 'ok'
+        : `${b.textContent}: ${before.fontFamily} ${before.content} ${box.width}`;
     }),
   );
   assert.ok(icons.length >= 5, `buttons: ${icons.length}`);
@@ -182,7 +199,20 @@ test("the details pane's buttons keep their icons from render to render: no styl
 test('deltas update the tree in place: appended, leafMoved, labelChanged, renamed', async () => {
   const host = await small();
   const page = host.page;
-  await host.delta({ type: 'appended', nodes: [{ id: 'u5000000', parentId: 'a4000000', type: 'message', role: 'user', kind: 'user', text: 'user: one more thing', time: Date.UTC(2026, 10, 21) }] });
+  await host.delta({
+    type: 'appended',
+    nodes: [
+      {
+        id: 'u5000000',
+        parentId: 'a4000000',
+        type: 'message',
+        role: 'user',
+        kind: 'user',
+        text: 'user: one more thing',
+        time: Date.UTC(2026, 10, 21),
+      },
+    ],
+  });
   await host.delta({ type: 'leafMoved', leafId: 'u5000000' });
   await idle(page);
   await page.locator('[role="treeitem"][data-entry-id="u5000000"]').waitFor();
@@ -193,13 +223,24 @@ test('deltas update the tree in place: appended, leafMoved, labelChanged, rename
   await host.delta({ type: 'leafMoved', leafId: 'x1000000' });
   await idle(page);
   assert.match((await page.locator('svg.scene g.node[data-entry-id="x1000000"]').getAttribute('class'))!, /\bleaf\b/);
-  assert.doesNotMatch((await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!, /\bleaf\b/);
+  assert.doesNotMatch(
+    (await page.locator('svg.scene g.node[data-entry-id="u5000000"]').getAttribute('class'))!,
+    /\bleaf\b/,
+  );
   const order = await page.$$eval('[role="treeitem"]', (els) => els.map((e) => (e as HTMLElement).dataset.key!));
-  assert.deepEqual(order.slice(0, 4), ['u1000000', 'a1000000', 'seg:u4000000', 'bs000000'], 'the branch holding the leaf comes first');
+  assert.deepEqual(
+    order.slice(0, 4),
+    ['u1000000', 'a1000000', 'seg:u4000000', 'bs000000'],
+    'the branch holding the leaf comes first',
+  );
   assert.equal(await selected(page), 'x1000000', 'the selection followed the leaf');
   await host.delta({ type: 'leafMoved', leafId: 'a3000000' });
   await idle(page);
-  assert.match((await page.locator('svg.scene g.node[data-entry-id="a3000000"]').getAttribute('class'))!, /\bleaf\b/, 'a move into a segment splits it (full rebuild)');
+  assert.match(
+    (await page.locator('svg.scene g.node[data-entry-id="a3000000"]').getAttribute('class'))!,
+    /\bleaf\b/,
+    'a move into a segment splits it (full rebuild)',
+  );
   await host.delta({ type: 'labelChanged', targetId: 'u1000000', label: 'origin' });
   await idle(page);
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="u1000000"] .label-badge').textContent(), 'origin');
@@ -220,14 +261,27 @@ test('a big snapshot in parts is applied once whole', async () => {
   const page = host.page;
   const g = genSession({ n: 12_000, seed: 7 });
   const parts = [g.nodes.slice(0, 5000), g.nodes.slice(5000, 10_000), g.nodes.slice(10_000)];
-  await host.post({ type: 'snapshot', rev: 50, meta: meta({ name: 'In parts' }), leafId: g.leafId, nodes: parts[0], total: g.nodes.length });
+  await host.post({
+    type: 'snapshot',
+    rev: 50,
+    meta: meta({ name: 'In parts' }),
+    leafId: g.leafId,
+    nodes: parts[0],
+    total: g.nodes.length,
+  });
   await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[1] });
   await idle(page);
-  assert.notEqual(await page.locator('h1.title').textContent(), 'In parts', 'nothing is shown from an incomplete snapshot');
+  assert.notEqual(
+    await page.locator('h1.title').textContent(),
+    'In parts',
+    'nothing is shown from an incomplete snapshot',
+  );
   await host.post({ type: 'snapshotPart', rev: 50, nodes: parts[2] });
   await idle(page);
   assert.equal(await page.locator('h1.title').textContent(), 'In parts');
-  const count = await page.evaluate(() => (window as unknown as { __piTree: { model: { nodes: unknown[] } } }).__piTree.model.nodes.length);
+  const count = await page.evaluate(
+    () => (window as unknown as { __piTree: { model: { nodes: unknown[] } } }).__piTree.model.nodes.length,
+  );
   assert.equal(count, g.nodes.length);
   await close(host);
 });

@@ -24,7 +24,11 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
         content: [
           { type: 'text', text: HOSTILE_MARKDOWN },
           { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+' },
-          { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' },
+          {
+            type: 'image',
+            mimeType: 'image/png',
+            data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          },
         ],
       },
     },
@@ -41,8 +45,11 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
       pwned: (window as unknown as { __pwned?: unknown }).__pwned,
       scripts: app.querySelectorAll('script').length,
       iframes: app.querySelectorAll('iframe').length,
-      onAttrs: [...app.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
-      jsHrefs: [...app.querySelectorAll('[href]')].filter((e) => /^\s*(javascript|data):/i.test(e.getAttribute('href')!)).length,
+      onAttrs: [...app.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on')))
+        .length,
+      jsHrefs: [...app.querySelectorAll('[href]')].filter((e) =>
+        /^\s*(javascript|data):/i.test(e.getAttribute('href')!),
+      ).length,
       links: [...app.querySelectorAll('.details a[href]')].map((a) => a.getAttribute('href')),
       images: [...app.querySelectorAll('.details img')].map((i) => i.getAttribute('src')!.slice(0, 15)),
       text: document.querySelector('.details .markdown')!.textContent,
@@ -54,7 +61,10 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
   assert.equal(facts.iframes, 0);
   assert.equal(facts.onAttrs, 0);
   assert.equal(facts.jsHrefs, 0);
-  assert.ok(facts.links.length >= 1 && facts.links.every((h) => /^https:\/\/example\.com/.test(h!)), JSON.stringify(facts.links));
+  assert.ok(
+    facts.links.length >= 1 && facts.links.every((h) => /^https:\/\/example\.com/.test(h!)),
+    JSON.stringify(facts.links),
+  );
   assert.ok(facts.links.includes('https://example.com/docs'));
   assert.deepEqual(facts.images, ['data:image/png;', 'data:image/png;']);
   assert.match(facts.text!, /<script>window.__pwned = "script"<\/script>/, 'raw HTML shows as text');
@@ -68,11 +78,18 @@ test('hostile session text is rendered inert (script, onerror, javascript: links
 test('UI state survives a reload (selection, filter, find, zoom) and entries are fetched only on demand', async () => {
   const host = await small();
   const page = host.page;
-  assert.deepEqual(host.requestsOf('getEntry'), [{ kind: 'getEntry', id: 'a4000000' }], 'only the selected entry is fetched');
+  assert.deepEqual(
+    host.requestsOf('getEntry'),
+    [{ kind: 'getEntry', id: 'a4000000' }],
+    'only the selected entry is fetched',
+  );
   // Five rows up in one go (one task, as fast as a held key): only the row the selection stops on is fetched.
   await page.evaluate(() => {
     const tree = document.querySelector('[role="tree"]')!;
-    for (let i = 0; i < 5; i++) tree.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', code: 'ArrowUp', bubbles: true, cancelable: true }));
+    for (let i = 0; i < 5; i++)
+      tree.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowUp', code: 'ArrowUp', bubbles: true, cancelable: true }),
+      );
   });
   await idle(page);
   assert.equal(await selected(page), 'u1000000');
@@ -90,16 +107,27 @@ test('UI state survives a reload (selection, filter, find, zoom) and entries are
   await selectId(host, 'u2000000');
   await page.keyboard.press('=');
   await idle(page); // the zoom has settled and the UI state is saved
-  const k = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  const k = await page.evaluate(
+    () => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k,
+  );
   const readyBefore = host.received.filter((m) => m.type === 'ready').length;
   await page.reload();
   await host.waitFor((m) => m.type === 'ready' && host.received.filter((x) => x.type === 'ready').length > readyBefore);
-  await page.waitForFunction(() => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0);
+  await page.waitForFunction(
+    () => ((window as unknown as { __piTree?: { stats(): { items: number } } }).__piTree?.stats().items ?? 0) > 0,
+  );
   await idle(page);
   assert.equal(await selected(page), 'u2000000');
   assert.equal(await page.locator('select.filter').inputValue(), 'no-tools');
-  assert.equal(await page.locator('vscode-textfield[data-field="find"]').evaluate((e) => (e as HTMLElement & { value: string }).value), 'parser');
-  const k2 = await page.evaluate(() => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k);
+  assert.equal(
+    await page
+      .locator('vscode-textfield[data-field="find"]')
+      .evaluate((e) => (e as HTMLElement & { value: string }).value),
+    'parser',
+  );
+  const k2 = await page.evaluate(
+    () => (window as unknown as { __piTree: { graph: { view: { k: number } } } }).__piTree.graph.view.k,
+  );
   assert.ok(Math.abs(k2 - k) < 1e-6, `zoom ${k} → ${k2}`);
   const saved = await page.evaluate(() => JSON.parse(sessionStorage.getItem('vscodeState')!));
   assert.equal(saved.v, 1);
@@ -147,7 +175,11 @@ test('themes: high contrast draws solid contrast borders; reduced motion jumps w
   const sel = page.locator('svg.scene g.node.selected rect.box');
   assert.equal(await sel.evaluate((e) => getComputedStyle(e).stroke), 'rgb(243, 133, 24)');
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const view = () => page.evaluate(() => ({ ...(window as unknown as { __piTree: { graph: { view: { x: number; y: number; k: number } } } }).__piTree.graph.view }));
+  const view = () =>
+    page.evaluate(() => ({
+      ...(window as unknown as { __piTree: { graph: { view: { x: number; y: number; k: number } } } }).__piTree.graph
+        .view,
+    }));
   await page.keyboard.press('Home');
   await page.keyboard.press('0');
   const v1 = await view();
@@ -163,12 +195,16 @@ test('host answers are announced: a cancelled move opens nothing, forks name the
   host.handlers.moveTo = () => ({ leafId: 'a4000000', moved: false, cancelled: true, editorText: 'now add tests' });
   await selectId(host, 'u3000000');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!));
+  await page.waitForFunction(() =>
+    /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!),
+  );
   assert.equal(await page.locator('[data-dialog="editor-text"]').count(), 0);
   host.handlers.fork = () => ({ fileName: '2026-11-29T10-00-00-000Z_0190.jsonl', text: 'fix the parser please' });
   await selectId(host, 'u2000000');
   await page.keyboard.press('f');
-  await page.waitForFunction(() => /2026-11-29T10-00-00-000Z_0190\.jsonl/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!));
+  await page.waitForFunction(() =>
+    /2026-11-29T10-00-00-000Z_0190\.jsonl/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!),
+  );
   assert.match((await live.textContent())!, /^Forked a new session from this message: /);
   await close(host);
 });

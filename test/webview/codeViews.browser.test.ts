@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { validateCompareMessage, type CompareRow, type CompareView, type CompareWebviewMessage } from '../../src/compareProtocol';
+import {
+  validateCompareMessage,
+  type CompareRow,
+  type CompareView,
+  type CompareWebviewMessage,
+} from '../../src/compareProtocol';
 import type { FamilyLink, NodeView } from '../../src/protocol';
 import { validateWebviewMessage } from '../../src/protocolValidation';
 import { idle, INIT, launch, meta, serve, ScriptedHost, type Served } from './helpers/browser';
@@ -25,7 +30,12 @@ after(async () => {
   await cmp?.close();
 });
 
-const stats = (page: Page) => page.evaluate(() => (window as unknown as { __piTree: { stats(): { selected?: string; items: number; visible: number } } }).__piTree.stats());
+const stats = (page: Page) =>
+  page.evaluate(() =>
+    (
+      window as unknown as { __piTree: { stats(): { selected?: string; items: number; visible: number } } }
+    ).__piTree.stats(),
+  );
 
 async function open(over: Parameters<typeof meta>[0] = {}, edit?: (nodes: NodeView[]) => void): Promise<ScriptedHost> {
   const s = smallSession();
@@ -46,7 +56,10 @@ async function selectId(host: ScriptedHost, id: string): Promise<void> {
 
 async function close(host: ScriptedHost): Promise<void> {
   assert.deepEqual(host.pageErrors, []);
-  assert.deepEqual(await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);
+  assert.deepEqual(
+    await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+    [],
+  );
   for (const m of host.received) assert.equal(validateWebviewMessage(m).ok, true, JSON.stringify(m));
   await host.page.context().close();
 }
@@ -71,7 +84,11 @@ test('the details pane lists an entry’s changes; a click asks for its diff by 
   assert.equal(await page.locator('[role="treeitem"].changed[data-entry-id="a3000000"]').count(), 1);
   const list = page.locator('.details .changes .change-list li');
   await list.first().waitFor();
-  assert.deepEqual(await list.allTextContents(), ['edit src/parser.ts+3 −1', 'write notes.md+10 −0failed', 'bash delete tmp.log']);
+  assert.deepEqual(await list.allTextContents(), [
+    'edit src/parser.ts+3 −1',
+    'write notes.md+10 −0failed',
+    'bash delete tmp.log',
+  ]);
   assert.equal(await page.locator('.details .changes button.change-open').count(), 2, 'no diff for a bash change');
   const req = host.nextRequest('openChange');
   await page.locator('.details .changes button.change-open[data-change="1"]').click();
@@ -80,7 +97,18 @@ test('the details pane lists an entry’s changes; a click asks for its diff by 
   // Files changed on this branch (E): a click selects the last entry that changed the file
   host.handlers.branchFiles = () => ({
     entries: 2,
-    files: [{ path: 'src/parser.ts', changes: 2, failed: 0, tools: ['edit'], added: 4, removed: 2, firstEntryId: 'a2000000', lastEntryId: 'a3000000' }],
+    files: [
+      {
+        path: 'src/parser.ts',
+        changes: 2,
+        failed: 0,
+        tools: ['edit'],
+        added: 4,
+        removed: 2,
+        firstEntryId: 'a2000000',
+        lastEntryId: 'a3000000',
+      },
+    ],
   });
   await selectId(host, 'a4000000');
   const bf = host.nextRequest('branchFiles');
@@ -162,36 +190,59 @@ test('code at a node (#32): the checkpoint marks, the files that differ from now
     'codicon codicon-diff-removed',
     'codicon codicon-question',
   ]);
-  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => `${e.getAttribute('title')} | ${e.querySelector('[role="img"]')?.getAttribute('aria-label')}`)), [
-    'src/reader.ts: changed since this node | changed since this node',
-    'a.txt: created since this node | created since this node',
-    'old.txt: deleted since this node | deleted since this node',
-    'out.bin: not known at this node | not known at this node',
-  ]);
-  assert.match((await page.locator('.details .code-state p.muted').first().textContent()) ?? '', /^3 files differ from now, 1 not known \(from a checkpoint\)\.$/);
+  assert.deepEqual(
+    await items.evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute('title')} | ${e.querySelector('[role="img"]')?.getAttribute('aria-label')}`),
+    ),
+    [
+      'src/reader.ts: changed since this node | changed since this node',
+      'a.txt: created since this node | created since this node',
+      'old.txt: deleted since this node | deleted since this node',
+      'out.bin: not known at this node | not known at this node',
+    ],
+  );
+  assert.match(
+    (await page.locator('.details .code-state p.muted').first().textContent()) ?? '',
+    /^3 files differ from now, 1 not known \(from a checkpoint\)\.$/,
+  );
   // both buttons draw their icon (a codicon of the page in the button's slot)
   for (const [action, icon] of [
     ['code-diff', 'diff-multiple'],
     ['restore-code', 'history'],
   ]) {
     const b = page.locator(`.details .code-state [data-action="${action}"]`);
-    await page.waitForFunction(([a, i]) => !!document.querySelector(`.details .code-state [data-action="${a}"]`)?.querySelector(`:scope > .codicon-${i}[slot="content-before"]`), [action, icon]);
+    await page.waitForFunction(
+      ([a, i]) =>
+        !!document
+          .querySelector(`.details .code-state [data-action="${a}"]`)
+          ?.querySelector(`:scope > .codicon-${i}[slot="content-before"]`),
+      [action, icon],
+    );
     const req = host.nextRequest(action === 'code-diff' ? 'openCodeDiff' : 'restoreCode');
     await b.click();
     assert.deepEqual(await req, { kind: action === 'code-diff' ? 'openCodeDiff' : 'restoreCode', id: 'a1000000' });
   }
   // another node: the same buttons (kept, not made again), asking for that node
-  await page.locator('.details .code-state [data-action="restore-code"]').evaluate((b) => ((b as unknown as { __kept: boolean }).__kept = true));
+  await page
+    .locator('.details .code-state [data-action="restore-code"]')
+    .evaluate((b) => ((b as unknown as { __kept: boolean }).__kept = true));
   await selectId(host, 'a4000000');
   await page.locator('.details .code-state p.muted', { hasText: /^3 files differ/ }).waitFor();
-  assert.equal(await page.locator('.details .code-state [data-action="restore-code"]').evaluate((b) => (b as unknown as { __kept?: boolean }).__kept), true);
+  assert.equal(
+    await page
+      .locator('.details .code-state [data-action="restore-code"]')
+      .evaluate((b) => (b as unknown as { __kept?: boolean }).__kept),
+    true,
+  );
   const again = host.nextRequest('restoreCode');
   await page.locator('.details .code-state [data-action="restore-code"]').click();
   assert.deepEqual(await again, { kind: 'restoreCode', id: 'a4000000' });
   // the same files as now: no buttons, it says so
   host.handlers.codeState = () => ({ how: 'snapshot', files: [], notes: [] });
   await selectId(host, 'u2000000');
-  await page.locator('.details .code-state p.muted', { hasText: 'The files now are as they were here (from a checkpoint).' }).waitFor();
+  await page
+    .locator('.details .code-state p.muted', { hasText: 'The files now are as they were here (from a checkpoint).' })
+    .waitFor();
   assert.equal(await page.locator('.details .code-state [data-action="restore-code"]').count(), 0);
   await close(host);
 });
@@ -199,7 +250,8 @@ test('code at a node (#32): the checkpoint marks, the files that differ from now
 test('a branch marked hidden leaves the view (kept by the host), the header toggles it back; folding off the current path', async () => {
   const host = await open();
   const page = host.page;
-  const drawn = (id: string) => page.locator(`svg.scene g.node[data-entry-id="${id}"], [role="treeitem"][data-entry-id="${id}"]`);
+  const drawn = (id: string) =>
+    page.locator(`svg.scene g.node[data-entry-id="${id}"], [role="treeitem"][data-entry-id="${id}"]`);
   await selectId(host, 'u4000000');
   const req = host.nextRequest('setHidden');
   await page.keyboard.press('h');
@@ -251,21 +303,46 @@ test('family links: a fork is drawn under the entry it came from, the parent as 
   const host = await open();
   const page = host.page;
   const links: FamilyLink[] = [
-    { token: 'f00d01', relation: 'child', at: 'a1000000', title: 'Try the other parser', fileName: 'fork.jsonl', messages: 12, bytes: 40_960, created: Date.UTC(2026, 10, 22) },
-    { token: 'f00d02', relation: 'parent', at: null, title: 'Where it started', fileName: 'parent.jsonl', messages: 30, bytes: 3_000_000, created: Date.UTC(2026, 10, 19) },
+    {
+      token: 'f00d01',
+      relation: 'child',
+      at: 'a1000000',
+      title: 'Try the other parser',
+      fileName: 'fork.jsonl',
+      messages: 12,
+      bytes: 40_960,
+      created: Date.UTC(2026, 10, 22),
+    },
+    {
+      token: 'f00d02',
+      relation: 'parent',
+      at: null,
+      title: 'Where it started',
+      fileName: 'parent.jsonl',
+      messages: 30,
+      bytes: 3_000_000,
+      created: Date.UTC(2026, 10, 19),
+    },
   ];
   await host.delta({ type: 'family', links });
   await idle(page);
   const fork = page.locator('svg.scene g.node.k-link[data-entry-id="link:f00d01"]');
   await fork.waitFor();
   assert.match((await fork.textContent()) ?? '', /fork: Try the other.*fork · 12 messages · 40 KB/);
-  assert.match((await page.locator('[role="treeitem"][data-entry-id="link:f00d01"]').textContent()) ?? '', /fork: Try the other parser/);
+  assert.match(
+    (await page.locator('[role="treeitem"][data-entry-id="link:f00d01"]').textContent()) ?? '',
+    /fork: Try the other parser/,
+  );
   assert.equal(await page.locator('[role="treeitem"][data-entry-id="link:f00d02"]').count(), 1);
   // its menu is not an entry's
   assert.equal(JSON.parse((await fork.getAttribute('data-vscode-context'))!).webviewSection, 'link');
   await selectId(host, 'link:f00d01');
   await page.locator('.details [data-action="open-link"]').waitFor();
-  assert.equal(host.requestsOf('getEntry').filter((r) => r.id.startsWith('link:')).length, 0, 'no entry is fetched for a link');
+  assert.equal(
+    host.requestsOf('getEntry').filter((r) => r.id.startsWith('link:')).length,
+    0,
+    'no entry is fetched for a link',
+  );
   let req: Promise<unknown> = host.nextRequest('openLink');
   await page.keyboard.press('Enter');
   assert.deepEqual(await req, { kind: 'openLink', token: 'f00d01' });
@@ -291,8 +368,20 @@ function turn(side: string, k: number, user: string | undefined, extra = 0) {
     index: k,
     ...(user !== undefined ? { userId: `${side}u${k}`.padEnd(8, '0'), user } : {}),
     items: [
-      { id: `${side}a${k}`.padEnd(8, '0'), type: 'message', role: 'assistant', text: `assistant: ${side} answers ${k}`, calls: k === 0 ? ['[edit: src/a.ts]'] : undefined },
-      { id: `${side}r${k}`.padEnd(8, '0'), type: 'message', role: 'toolResult', text: '[edit: src/a.ts]', ...(side === 'b' && k === 1 ? { error: true } : {}) },
+      {
+        id: `${side}a${k}`.padEnd(8, '0'),
+        type: 'message',
+        role: 'assistant',
+        text: `assistant: ${side} answers ${k}`,
+        calls: k === 0 ? ['[edit: src/a.ts]'] : undefined,
+      },
+      {
+        id: `${side}r${k}`.padEnd(8, '0'),
+        type: 'message',
+        role: 'toolResult',
+        text: '[edit: src/a.ts]',
+        ...(side === 'b' && k === 1 ? { error: true } : {}),
+      },
     ],
     entries: 3 + extra,
     more: extra,
@@ -322,11 +411,18 @@ class CompareHost {
     this.received.push(m);
     if (m.type === 'ready') return this.post({ type: 'compareView', view: this.view, rows: this.rows.slice(0, 30) });
     const b = m.body;
-    const data = b.kind === 'rows' ? this.rows.slice(b.from, b.from + b.count) : b.kind === 'entryText' ? { text: `Full text of ${b.id}\n<b>not bold</b>`, truncated: false } : {};
+    const data =
+      b.kind === 'rows'
+        ? this.rows.slice(b.from, b.from + b.count)
+        : b.kind === 'entryText'
+          ? { text: `Full text of ${b.id}\n<b>not bold</b>`, truncated: false }
+          : {};
     await this.post({ type: 'reply', seq: m.seq, ok: true, data });
   }
   requests(kind: string) {
-    return this.received.filter((m) => m.type === 'request' && m.body.kind === kind).map((m) => (m as Extract<CompareWebviewMessage, { type: 'request' }>).body);
+    return this.received
+      .filter((m) => m.type === 'request' && m.body.kind === kind)
+      .map((m) => (m as Extract<CompareWebviewMessage, { type: 'request' }>).body);
   }
 }
 
@@ -335,20 +431,37 @@ test('the compare view: ancestor, both sides’ facts, totals when summed, align
   const total = 75;
   h.rows = Array.from({ length: total }, (_, k) => ({
     index: k,
-    ...(k < 60 ? { a: turn('a', k, k === 0 ? undefined : `question ${k} <img src=x onerror="window.__pwned=1">`) } : {}),
+    ...(k < 60
+      ? { a: turn('a', k, k === 0 ? undefined : `question ${k} <img src=x onerror="window.__pwned=1">`) }
+      : {}),
     ...(k < 75 ? { b: turn('b', k, k === 0 ? undefined : `question ${k}`, k === 3 ? 100 : 0) } : {}),
   }));
   h.view = {
     ancestor: { id: 'anc00001', text: 'assistant: the plan', time: Date.UTC(2026, 10, 20, 9), common: 42 },
-    a: { title: 'Stream the reader', fileName: 's.jsonl', nodeId: 'aa000001', nodeText: 'assistant: done A', entries: 180 },
-    b: { title: 'Stream the reader', fileName: 's.jsonl', nodeId: 'bb000001', nodeText: 'assistant: done B', entries: 225 },
+    a: {
+      title: 'Stream the reader',
+      fileName: 's.jsonl',
+      nodeId: 'aa000001',
+      nodeText: 'assistant: done A',
+      entries: 180,
+    },
+    b: {
+      title: 'Stream the reader',
+      fileName: 's.jsonl',
+      nodeId: 'bb000001',
+      nodeText: 'assistant: done B',
+      entries: 225,
+    },
     rows: total,
   };
   await h.open();
   const page = h.page;
   await page.locator('.cmp-row').first().waitFor();
   await idle(page);
-  assert.match((await page.locator('.cmp-ancestor').textContent()) ?? '', /Common ancestor: anc00001 assistant: the plan · 42 shared entries/);
+  assert.match(
+    (await page.locator('.cmp-ancestor').textContent()) ?? '',
+    /Common ancestor: anc00001 assistant: the plan · 42 shared entries/,
+  );
   assert.equal(await page.locator('.cmp-card.side-a h2').textContent(), 'A Stream the reader');
   // totals arrive after the first screen
   assert.match((await page.locator('.cmp-card.side-b .cmp-totals').textContent()) ?? '', /being summed/);
@@ -369,7 +482,8 @@ test('the compare view: ancestor, both sides’ facts, totals when summed, align
   const dl = page.locator('.cmp-card.side-b dl.cmp-totals');
   await dl.waitFor();
   const text = (await dl.textContent()) ?? '';
-  for (const part of ['123,456 in · 789 out', '$1.5000', 'claude-x (80)', '60 min', '74']) assert.ok(text.includes(part), `${part} in ${text}`);
+  for (const part of ['123,456 in · 789 out', '$1.5000', 'claude-x (80)', '60 min', '74'])
+    assert.ok(text.includes(part), `${part} in ${text}`);
   assert.equal(await page.locator('.cmp-card.side-b .cmp-files li').count(), 2);
   // first page, then the rest as the list scrolls
   assert.equal(await page.locator('.cmp-row').count(), 30);
@@ -384,10 +498,19 @@ test('the compare view: ancestor, both sides’ facts, totals when summed, align
   );
   // B alone past A's end; the prelude row says so; the long turn says how many more entries it has
   assert.equal(await page.locator('.cmp-row[data-row="70"] .cmp-cell.side-a.empty').count(), 1);
-  assert.match((await page.locator('.cmp-row[data-row="0"] .cmp-cell.side-a').textContent()) ?? '', /before the first message/);
-  assert.match((await page.locator('.cmp-row[data-row="3"] .cmp-cell.side-b').textContent()) ?? '', /… 100 more entries in this turn/);
+  assert.match(
+    (await page.locator('.cmp-row[data-row="0"] .cmp-cell.side-a').textContent()) ?? '',
+    /before the first message/,
+  );
+  assert.match(
+    (await page.locator('.cmp-row[data-row="3"] .cmp-cell.side-b').textContent()) ?? '',
+    /… 100 more entries in this turn/,
+  );
   // hostile text stays text
-  assert.match((await page.locator('.cmp-row[data-row="1"] .cmp-cell.side-a .k-user .cmp-line').textContent()) ?? '', /<img src=x/);
+  assert.match(
+    (await page.locator('.cmp-row[data-row="1"] .cmp-cell.side-a .k-user .cmp-line').textContent()) ?? '',
+    /<img src=x/,
+  );
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   // expand an entry (its full text from the host), open a row's diff, reveal an entry in its tree
   await page.locator('.cmp-row[data-row="2"] .cmp-cell.side-b .k-assistant .cmp-line').click();
@@ -400,9 +523,18 @@ test('the compare view: ancestor, both sides’ facts, totals when summed, align
   await idle(page);
   assert.deepEqual(
     h.received.filter((m) => m.type === 'request' && m.body.kind !== 'rows').map((m) => (m as { body: unknown }).body),
-    [{ kind: 'entryText', side: 'b', id: 'ba200000' }, { kind: 'diffRow', row: 2 }, { kind: 'reveal', side: 'a', id: 'ar200000' }, { kind: 'diffSides' }],
+    [
+      { kind: 'entryText', side: 'b', id: 'ba200000' },
+      { kind: 'diffRow', row: 2 },
+      { kind: 'reveal', side: 'a', id: 'ar200000' },
+      { kind: 'diffSides' },
+    ],
   );
-  assert.equal(await page.locator('.cmp-row[data-row="65"] [data-action="diff-row"]').count(), 0, 'one side only: nothing to diff');
+  assert.equal(
+    await page.locator('.cmp-row[data-row="65"] [data-action="diff-row"]').count(),
+    0,
+    'one side only: nothing to diff',
+  );
   for (const m of h.received) assert.equal(validateCompareMessage(m).ok, true, JSON.stringify(m));
   assert.deepEqual(h.pageErrors, []);
   assert.deepEqual(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);

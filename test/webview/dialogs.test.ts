@@ -10,7 +10,10 @@ const web = useWebviewBrowser();
 
 async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
   const s = smallSession();
-  s.nodes[9] = { ...s.nodes[9], text: 'user: try an alternative approach that keeps the parser streaming while the index is rebuilt in the background' };
+  s.nodes[9] = {
+    ...s.nodes[9],
+    text: 'user: try an alternative approach that keeps the parser streaming while the index is rebuilt in the background',
+  };
   const host = await web.open({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
@@ -42,7 +45,8 @@ test('no summary model: the dialog offers "Set up a model…", which asks the ho
   const title = (await sum.locator('h2').textContent())!;
   const shown = /^Move to “(.*)…” with a summary$/.exec(title)?.[1];
   assert.ok(shown && shown.length <= 60, title);
-  const full = 'try an alternative approach that keeps the parser streaming while the index is rebuilt in the background';
+  const full =
+    'try an alternative approach that keeps the parser streaming while the index is rebuilt in the background';
   assert.ok(full.startsWith(shown) && /\W/.test(full[shown.length]), `ends on a whole word: "${shown}"`);
   await page.keyboard.press('Escape');
   assert.deepEqual(host.pageErrors, []);
@@ -52,7 +56,12 @@ test('no summary model: the dialog offers "Set up a model…", which asks the ho
 test('Enter in the focus box asks the model; Shift+Enter is a new line', async () => {
   const host = await open();
   const page = host.page;
-  host.handlers.summaryPreview = (b) => ({ previewId: 'p1', summary: `focus: ${b.focus}`, details: { readFiles: [], modifiedFiles: [] }, entryCount: 2 });
+  host.handlers.summaryPreview = (b) => ({
+    previewId: 'p1',
+    summary: `focus: ${b.focus}`,
+    details: { readFiles: [], modifiedFiles: [] },
+    entryCount: 2,
+  });
   await selectId(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const sum = page.locator('[data-dialog="summary"]');
@@ -77,7 +86,12 @@ test('a long summary to review opens at its start, the caret there', async () =>
   const host = await open();
   const page = host.page;
   const summary = Array.from({ length: 40 }, (_, i) => `## Part ${i + 1}\n- line ${i + 1}`).join('\n\n');
-  host.handlers.summaryPreview = () => ({ previewId: 'p-long', summary, details: { readFiles: [], modifiedFiles: [] }, entryCount: 9 });
+  host.handlers.summaryPreview = () => ({
+    previewId: 'p-long',
+    summary,
+    details: { readFiles: [], modifiedFiles: [] },
+    entryCount: 9,
+  });
   await selectId(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const sum = page.locator('[data-dialog="summary"]');
@@ -88,7 +102,13 @@ test('a long summary to review opens at its start, the caret there', async () =>
   await idle(page);
   const at = await area.evaluate((t) => {
     const ta = t as HTMLTextAreaElement;
-    return { start: ta.selectionStart, end: ta.selectionEnd, top: ta.scrollTop, scrolls: ta.scrollHeight > ta.clientHeight, value: ta.value.length };
+    return {
+      start: ta.selectionStart,
+      end: ta.selectionEnd,
+      top: ta.scrollTop,
+      scrolls: ta.scrollHeight > ta.clientHeight,
+      value: ta.value.length,
+    };
   });
   assert.deepEqual(at, { start: 0, end: 0, top: 0, scrolls: true, value: summary.length });
   await page.keyboard.press('Escape');
@@ -117,13 +137,18 @@ test("a node's native menu names its tree (the command goes there); a fork's mes
   const page = host.page;
   await selectId(host, 'u2000000');
   await page.keyboard.press('Shift+F10');
-  const menus = await page.evaluate(() => (window as unknown as { __contextMenus: { context: string }[] }).__contextMenus);
+  const menus = await page.evaluate(
+    () => (window as unknown as { __contextMenus: { context: string }[] }).__contextMenus,
+  );
   assert.equal(JSON.parse(menus[0].context).panel, 'tok-1', 'the restore token of this tree');
   // The host opened this tree for a fork from a user message: its text is offered for re-editing.
   await host.post({ type: 'invoke', action: 'editorText', text: 'Add a test with a 100k-entry file.' });
   const dialog = page.locator('[data-dialog="editor-text"]');
   await dialog.waitFor();
-  assert.equal(await dialog.locator('vscode-textarea[data-field="editor-text"] textarea').inputValue(), 'Add a test with a 100k-entry file.');
+  assert.equal(
+    await dialog.locator('vscode-textarea[data-field="editor-text"] textarea').inputValue(),
+    'Add a test with a 100k-entry file.',
+  );
   assert.match((await dialog.textContent())!, /forked just before this message/);
   const req = host.nextRequest('continueInPi');
   await dialog.locator('[data-action="editor-continue"]').click();
@@ -175,7 +200,11 @@ test('Compact (#34 item 9): a failed commit stays in the dialog with the reason;
   await dialog.locator('[data-action="compact-default"]').click();
   await dialog.locator('[data-action="compact-undo"]').waitFor();
   assert.equal(await dialog.locator('vscode-textarea[data-field="summary"]').getAttribute('readonly'), '');
-  assert.equal(await dialog.locator('[data-action="compact-commit"]').count(), 0, 'what pi wrote is not committed again');
+  assert.equal(
+    await dialog.locator('[data-action="compact-commit"]').count(),
+    0,
+    'what pi wrote is not committed again',
+  );
   const undo = host.nextRequest('moveTo');
   await dialog.locator('[data-action="compact-undo"]').click();
   assert.deepEqual(await undo, { kind: 'moveTo', id: 'a1000000' });
@@ -204,7 +233,11 @@ test('Compact says how much it keeps in words (no settings key) and offers the s
   assert.match(said, /Nothing to compact/);
   assert.match(said, /nothing older to summarize/);
   assert.doesNotMatch(said, /another summary model/);
-  assert.equal(await dialog.locator('[data-action="compact-default"]').count(), 0, 'compacting again would say the same');
+  assert.equal(
+    await dialog.locator('[data-action="compact-default"]').count(),
+    0,
+    'compacting again would say the same',
+  );
   const req = host.nextRequest('setupSummaryModel');
   await dialog.locator('[data-action="compact-setup"]').click();
   assert.deepEqual(await req, { kind: 'setupSummaryModel' });

@@ -116,7 +116,12 @@ test('extendTail: whenever it applies, the result is what a full pass gives', ()
 
 test('extendTail applies to pi turns on a long chain: a tool call, its result, the answer', () => {
   for (const kinds of [[1], [2], [3], [2, 3], [2, 3, 1], [0, 2, 3, 2, 3, 1]]) {
-    for (const seed of [3, 7, 11]) assert.equal(check({ n: 300, seed, mode: 'default', kinds, expandAt: undefined }), true, `kinds ${kinds.join(',')} seed ${seed}`);
+    for (const seed of [3, 7, 11])
+      assert.equal(
+        check({ n: 300, seed, mode: 'default', kinds, expandAt: undefined }),
+        true,
+        `kinds ${kinds.join(',')} seed ${seed}`,
+      );
   }
 });
 

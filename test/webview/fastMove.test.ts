@@ -27,7 +27,8 @@ async function select(host: ScriptedHost, id: string): Promise<void> {
 }
 
 /** The entry the graph marks as the leaf. */
-const leafMark = (page: Page) => page.evaluate(() => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId);
+const leafMark = (page: Page) =>
+  page.evaluate(() => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId);
 
 /** A reply the test gives when it wants: the request stays in flight until then. */
 function held<T>(): { promise: Promise<T>; give(v: T): void; fail(e: Error): void } {
@@ -52,7 +53,9 @@ test('a move is shown at the click while the host writes it; a refused one goes 
   let req = host.nextRequest('moveTo');
   await page.keyboard.press('Enter');
   assert.deepEqual(await req, { kind: 'moveTo', id: 'a1000000' });
-  await page.waitForFunction(() => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'a1000000');
+  await page.waitForFunction(
+    () => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'a1000000',
+  );
   reply.give({ leafId: 'a1000000', moved: true });
   // The host's own leafMoved confirms it: nothing changes.
   await host.delta({ type: 'leafMoved', leafId: 'a1000000' });
@@ -65,17 +68,23 @@ test('a move is shown at the click while the host writes it; a refused one goes 
   req = host.nextRequest('moveTo');
   await page.keyboard.press('Enter');
   await req;
-  await page.waitForFunction(() => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'bs000000');
+  await page.waitForFunction(
+    () => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'bs000000',
+  );
   // The host cannot write it: the leaf goes back to where it was, and the error is shown.
   reply.fail(new Error('The session file changed on disk'));
-  await page.waitForFunction(() => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'a1000000');
+  await page.waitForFunction(
+    () => document.querySelector<SVGGElement>('.graph g.node.leaf')?.dataset.entryId === 'a1000000',
+  );
   await page.locator('.toast.error, [role="alert"]').filter({ hasText: 'changed on disk' }).first().waitFor();
 
   // The user declined the host's question: back as well.
   host.handlers.moveTo = () => ({ leafId: 'a1000000', moved: false, cancelled: true });
   await select(host, 'a3000000');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!));
+  await page.waitForFunction(() =>
+    /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!),
+  );
   await idle(page);
   assert.equal(await leafMark(page), 'a1000000');
   assert.deepEqual(host.pageErrors, []);
@@ -104,16 +113,22 @@ test('a step draws again only the two nodes whose selection changed, and the det
   // Tag every node in the DOM and the details' buttons; a node drawn again comes without the tag.
   const tag = () =>
     page.evaluate(() => {
-      for (const g of document.querySelectorAll<SVGGElement>('.graph g.node')) (g as unknown as { __kept: boolean }).__kept = true;
-      for (const b of document.querySelectorAll<HTMLElement>('.details [data-action]')) (b as unknown as { __kept: boolean }).__kept = true;
+      for (const g of document.querySelectorAll<SVGGElement>('.graph g.node'))
+        (g as unknown as { __kept: boolean }).__kept = true;
+      for (const b of document.querySelectorAll<HTMLElement>('.details [data-action]'))
+        (b as unknown as { __kept: boolean }).__kept = true;
     });
   const redrawn = () =>
     page.evaluate(() => ({
-      nodes: [...document.querySelectorAll<SVGGElement>('.graph g.node')].filter((g) => !(g as unknown as { __kept?: boolean }).__kept).map((g) => g.dataset.entryId ?? g.dataset.key),
+      nodes: [...document.querySelectorAll<SVGGElement>('.graph g.node')]
+        .filter((g) => !(g as unknown as { __kept?: boolean }).__kept)
+        .map((g) => g.dataset.entryId ?? g.dataset.key),
       total: document.querySelectorAll('.graph g.node').length,
-      buttonsMade: [...document.querySelectorAll<HTMLElement>('.details [data-action="move"], .details [data-action="clone"], .details [data-action="copy"]')].filter(
-        (b) => !(b as unknown as { __kept?: boolean }).__kept,
-      ).length,
+      buttonsMade: [
+        ...document.querySelectorAll<HTMLElement>(
+          '.details [data-action="move"], .details [data-action="clone"], .details [data-action="copy"]',
+        ),
+      ].filter((b) => !(b as unknown as { __kept?: boolean }).__kept).length,
     }));
   await tag();
   await page.keyboard.press('ArrowUp');
@@ -124,7 +139,9 @@ test('a step draws again only the two nodes whose selection changed, and the det
   assert.ok(afterStep.nodes.includes('a3000000'), 'the node that lost the selection');
   assert.equal(afterStep.buttonsMade, 0, 'the details pane reused its buttons');
   // The buttons still act on the new selection.
-  const selectedNow = await page.evaluate(() => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected);
+  const selectedNow = await page.evaluate(
+    () => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected,
+  );
   const req = host.nextRequest('copyText');
   await page.locator('.details [data-action="copy"]').click();
   assert.deepEqual(await req, { kind: 'copyText', id: selectedNow });
@@ -135,7 +152,10 @@ test('a step draws again only the two nodes whose selection changed, and the det
   await host.delta({ type: 'leafMoved', leafId: 'bs000000' });
   await idle(page);
   const afterMove = await redrawn();
-  assert.ok(afterMove.nodes.length > 0 && afterMove.nodes.length < afterMove.total, `drawn again ${afterMove.nodes.length} of ${afterMove.total}`);
+  assert.ok(
+    afterMove.nodes.length > 0 && afterMove.nodes.length < afterMove.total,
+    `drawn again ${afterMove.nodes.length} of ${afterMove.total}`,
+  );
   assert.ok(!afterMove.nodes.includes('m0000000'), 'the root stays on the path: not drawn again');
   assert.equal(await leafMark(page), 'bs000000');
   assert.deepEqual(host.pageErrors, []);

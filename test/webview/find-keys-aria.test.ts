@@ -3,10 +3,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeView } from '../../src/protocol';
 import { parseQuery, matchNode } from '../../webview/model/findQuery';
-import { KEYMAP, isFieldEditingKey, resolveKey, shortcutSheet, conflicts, formatBinding, type KeyLike } from '../../webview/app/keymap';
+import {
+  KEYMAP,
+  isFieldEditingKey,
+  resolveKey,
+  shortcutSheet,
+  conflicts,
+  formatBinding,
+  type KeyLike,
+} from '../../webview/app/keymap';
 import { nodeAriaLabel, segmentAriaLabel, relativeTime } from '../../webview/outline/ariaText';
 
-const base: NodeView = { id: 'a1', parentId: null, type: 'message', role: 'assistant', kind: 'assistant', text: 'assistant: Fixed the Parser bug', time: 0 };
+const base: NodeView = {
+  id: 'a1',
+  parentId: null,
+  type: 'message',
+  role: 'assistant',
+  kind: 'assistant',
+  text: 'assistant: Fixed the Parser bug',
+  time: 0,
+};
 
 test('find: operators, quotes, plain tokens (all must match), regex errors', () => {
   const q = parseQuery('role:assist tool:edit "parser bug" file:reader model:claude');
@@ -30,12 +46,22 @@ test('find: operators, quotes, plain tokens (all must match), regex errors', () 
   assert.equal(matchNode(n, parseQuery('re:fix(ed)?\\s+the')), true);
   assert.equal(matchNode(n, parseQuery('re:^user')), false);
   assert.equal(matchNode(n, parseQuery('re:^assistant: fixed')), true, 're: anchors apply to the row text');
-  assert.equal(parseQuery('re:(').error, 'Invalid regular expression: Unterminated group', 'said once, with the reason');
+  assert.equal(
+    parseQuery('re:(').error,
+    'Invalid regular expression: Unterminated group',
+    'said once, with the reason',
+  );
   assert.equal(parseQuery('re:a/b(').error, 'Invalid regular expression: Unterminated group');
   assert.equal(parseQuery('re:a/b').error, undefined, 'a slash in a pattern is fine');
   assert.equal(matchNode(n, parseQuery('')), false, 'an empty query matches nothing');
   assert.equal(matchNode({ ...base, role: 'toolResult', kind: 'toolResult' }, parseQuery('role:tool')), true);
-  assert.equal(matchNode({ ...base, type: 'compaction', role: undefined, kind: 'compaction', text: '[compaction: 3k tokens]' }, parseQuery('role:compaction')), true);
+  assert.equal(
+    matchNode(
+      { ...base, type: 'compaction', role: undefined, kind: 'compaction', text: '[compaction: 3k tokens]' },
+      parseQuery('role:compaction'),
+    ),
+    true,
+  );
   assert.deepEqual(parseQuery('unknown:thing').terms, [{ kind: 'text', value: 'unknown:thing' }]);
 });
 
@@ -83,7 +109,11 @@ test('keymap: a key that types a character into a text field never runs a comman
   assert.equal(resolveKey(key('Slash', {}, '/'), 'global')?.id, 'find.open', 'outside a field / still opens find');
   assert.equal(resolveKey(key('Slash', {}, '/'), 'field'), undefined);
   assert.equal(resolveKey(key('Slash', { shiftKey: true }, '?'), 'field'), undefined);
-  assert.equal(resolveKey(key('Digit7', { shiftKey: true }, '/'), 'field'), undefined, 'a / typed with Shift+7 (German layout)');
+  assert.equal(
+    resolveKey(key('Digit7', { shiftKey: true }, '/'), 'field'),
+    undefined,
+    'a / typed with Shift+7 (German layout)',
+  );
   assert.equal(resolveKey(key('KeyQ', { altKey: true }, '@'), 'field'), undefined, 'AltGr symbols are text too');
   // Keys that type nothing still work in a field: Ctrl+F, F3, Escape.
   assert.equal(resolveKey(key('KeyF', { ctrlKey: true }, 'f'), 'field')?.id, 'find.open');
@@ -94,9 +124,20 @@ test('keymap: a key that types a character into a text field never runs a comman
   // Every binding without Ctrl/Cmd that a printable key could trigger is refused in a field.
   for (const cmd of KEYMAP) {
     for (const b of cmd.bindings) {
-      if (b.mod || !(b.key?.length === 1 || /^(Key|Digit)|^(Slash|Period|Minus|Equal|Bracket)/.test(b.code ?? ''))) continue;
-      const k = b.key ?? (b.code!.startsWith('Key') ? b.code!.slice(3).toLowerCase() : b.code!.startsWith('Digit') ? b.code!.slice(5) : '/');
-      assert.equal(resolveKey(key(b.code ?? 'Slash', { shiftKey: !!b.shift, altKey: !!b.alt }, k), 'field'), undefined, `${cmd.id} ${JSON.stringify(b)}`);
+      if (b.mod || !(b.key?.length === 1 || /^(Key|Digit)|^(Slash|Period|Minus|Equal|Bracket)/.test(b.code ?? '')))
+        continue;
+      const k =
+        b.key ??
+        (b.code!.startsWith('Key')
+          ? b.code!.slice(3).toLowerCase()
+          : b.code!.startsWith('Digit')
+            ? b.code!.slice(5)
+            : '/');
+      assert.equal(
+        resolveKey(key(b.code ?? 'Slash', { shiftKey: !!b.shift, altKey: !!b.alt }, k), 'field'),
+        undefined,
+        `${cmd.id} ${JSON.stringify(b)}`,
+      );
     }
   }
 });
@@ -150,7 +191,11 @@ test('aria labels say kind, text, label, path state, branching and age', () => {
     'Assistant message: assistant: Fixed the Parser bug, current leaf, ended with an error, find match, just now',
   );
   assert.equal(
-    nodeAriaLabel({ ...base, kind: 'compaction', text: '' }, { isLeaf: false, onPath: false, children: 1, folded: 12 }, now),
+    nodeAriaLabel(
+      { ...base, kind: 'compaction', text: '' },
+      { isLeaf: false, onPath: false, children: 1, folded: 12 },
+      now,
+    ),
     'Compaction, 12 entries folded',
     'no age when the time is unknown (0)',
   );

@@ -18,7 +18,10 @@ async function open(): Promise<ScriptedHost> {
   return host;
 }
 
-const selected = (page: Page) => page.evaluate(() => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected);
+const selected = (page: Page) =>
+  page.evaluate(
+    () => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected,
+  );
 const input = (page: Page) => page.locator('vscode-textfield[data-field="find"] input');
 
 test('characters typed into the find box stay there: / and ? are text, not commands', async () => {
@@ -35,7 +38,11 @@ test('characters typed into the find box stay there: / and ? are text, not comma
   await page.keyboard.type('re:parser? re:a/b');
   await idle(page);
   assert.equal(await field.inputValue(), 're:parser? re:a/b');
-  assert.equal(await page.locator('[data-dialog="shortcuts"]').count(), 0, '? typed in the field does not open the shortcut sheet');
+  assert.equal(
+    await page.locator('[data-dialog="shortcuts"]').count(),
+    0,
+    '? typed in the field does not open the shortcut sheet',
+  );
   // Out of the field, / still opens find and selects the query.
   await page.locator('[role="tree"]').focus();
   await page.keyboard.press('/');
@@ -61,7 +68,9 @@ test('Enter applies the query being typed before stepping; the count is n/m at o
   await field.evaluate((el: HTMLInputElement) => {
     el.value = 'tests';
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, composed: true, cancelable: true }));
+    el.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, composed: true, cancelable: true }),
+    );
   });
   await idle(page);
   const after = await selected(page);

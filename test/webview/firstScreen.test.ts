@@ -12,7 +12,14 @@ import { genSession } from './helpers/gen';
 const web = useWebviewBrowser();
 
 type Hooks = {
-  __piTree: { model: { size: number }; graph: { view: { x: number; y: number; k: number }; panBy(x: number, y: number): void; overview(animate?: boolean): void } };
+  __piTree: {
+    model: { size: number };
+    graph: {
+      view: { x: number; y: number; k: number };
+      panBy(x: number, y: number): void;
+      overview(animate?: boolean): void;
+    };
+  };
 };
 const modelSize = (page: Page) => page.evaluate(() => (window as unknown as Hooks).__piTree.model.size);
 const view = (page: Page) => page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view }));
@@ -27,10 +34,18 @@ function firstScreen(nodes: NodeView[], leafId: string, n = 400): NodeView[] {
   return out;
 }
 
-async function open(preview: boolean, previewUncounted = false): Promise<{ host: ScriptedHost; s: ReturnType<typeof genSession>; first: NodeView[] }> {
+async function open(
+  preview: boolean,
+  previewUncounted = false,
+): Promise<{ host: ScriptedHost; s: ReturnType<typeof genSession>; first: NodeView[] }> {
   const s = genSession({ n: 20_000, branchRate: 0.02, seed: 41 });
   const first = firstScreen(s.nodes, s.leafId);
-  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId, ...(preview ? { preview: first, previewUncounted } : {}) });
+  const host = await web.open({
+    meta: meta(),
+    nodes: s.nodes,
+    leafId: s.leafId,
+    ...(preview ? { preview: first, previewUncounted } : {}),
+  });
   return { host, s, first };
 }
 
@@ -62,7 +77,14 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   assert.ok(inside(a.nodes[shown], a.g), 'the leaf is in view on the first screen');
   // The whole tree (a later revision), in parts as the host sends it.
   host.rev++;
-  await host.post({ type: 'snapshot', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: s.nodes.slice(0, 8000), total: s.nodes.length });
+  await host.post({
+    type: 'snapshot',
+    rev: host.rev,
+    meta: meta(),
+    leafId: s.leafId,
+    nodes: s.nodes.slice(0, 8000),
+    total: s.nodes.length,
+  });
   assert.match((await bar.textContent()) ?? '', /Loading 8,000 of 20,000 entries/);
   assert.equal(await modelSize(page), first.length, 'a part alone changes nothing drawn');
   await host.post({ type: 'snapshotPart', rev: host.rev, nodes: s.nodes.slice(8000) });
@@ -72,12 +94,26 @@ test('the first screen is drawn around the leaf before the whole tree, with the 
   const b = await boxes(page, [shown]);
   assert.ok(inside(b.nodes[shown], b.g), 'the leaf is still framed in the whole tree');
   // A first screen that comes after the whole tree (an older revision) is ignored.
-  await host.post({ type: 'firstScreen', rev: host.rev - 1, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
+  await host.post({
+    type: 'firstScreen',
+    rev: host.rev - 1,
+    meta: meta(),
+    leafId: s.leafId,
+    nodes: first,
+    total: s.nodes.length,
+  });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
   // The file re-read from the start (a newer revision): the tree shown stays until the new one is whole.
   host.rev++;
-  await host.post({ type: 'firstScreen', rev: host.rev, meta: meta(), leafId: s.leafId, nodes: first, total: s.nodes.length });
+  await host.post({
+    type: 'firstScreen',
+    rev: host.rev,
+    meta: meta(),
+    leafId: s.leafId,
+    nodes: first,
+    total: s.nodes.length,
+  });
   await idle(page);
   assert.equal(await modelSize(page), s.nodes.length);
   // Not drawn, it is still answered (the host would otherwise wait its longest before reading).
@@ -119,6 +155,7 @@ test('the overview asked for on the first screen is the overview of the whole tr
   assert.notDeepEqual(shown, onPreview, 'the whole tree is bigger: its overview is another view');
   await page.evaluate(() => (window as unknown as Hooks).__piTree.graph.overview(false));
   const overview = await view(page);
-  for (const k of ['x', 'y', 'k'] as const) assert.ok(Math.abs(shown[k] - overview[k]) < 1e-6, `${k}: ${shown[k]} vs ${overview[k]}`);
+  for (const k of ['x', 'y', 'k'] as const)
+    assert.ok(Math.abs(shown[k] - overview[k]) < 1e-6, `${k}: ${shown[k]} vs ${overview[k]}`);
   await page.context().close();
 });

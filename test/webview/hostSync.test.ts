@@ -27,7 +27,10 @@ function recorder(): { target: SyncTarget; calls: [string, ...unknown[]][] } {
       void calls.push([name, ...args]);
   const target: SyncTarget = {
     onSnapshot: (m) => void calls.push(['snapshot', m.rev, m.nodes.map((n) => n.id), m.total]),
-    onAppended: (nodes: NodeView[], leafId?: string | null) => void calls.push(leafId === undefined ? ['appended', nodes.map((n) => n.id)] : ['appended', nodes.map((n) => n.id), leafId]),
+    onAppended: (nodes: NodeView[], leafId?: string | null) =>
+      void calls.push(
+        leafId === undefined ? ['appended', nodes.map((n) => n.id)] : ['appended', nodes.map((n) => n.id), leafId],
+      ),
     onLeafMoved: rec('leafMoved'),
     onLabelChanged: rec('labelChanged'),
     onRenamed: rec('renamed'),
@@ -65,7 +68,14 @@ test('packed parts (bytes from the projection worker) are unpacked into the same
   const { target, calls } = recorder();
   const sync = new HostSync(target);
   const { nodes, leafId } = smallSession();
-  sync.receive({ type: 'snapshot', rev: 7, meta: meta(), leafId, packed: packNodes(nodes.slice(0, 4)), total: nodes.length });
+  sync.receive({
+    type: 'snapshot',
+    rev: 7,
+    meta: meta(),
+    leafId,
+    packed: packNodes(nodes.slice(0, 4)),
+    total: nodes.length,
+  });
   sync.receive({ type: 'snapshotPart', rev: 7, packed: packNodes(nodes.slice(4, 8)) });
   assert.deepEqual(calls, [
     ['loading', 4, nodes.length],
@@ -93,7 +103,14 @@ test("the packed parts of one snapshot share their nodes' lists (src/packedNodes
     files: k % 2 ? ['a.ts'] : ['a.ts', 'b.ts'],
   });
   const nodes = Array.from({ length: 9 }, (_, k) => node(k));
-  sync.receive({ type: 'snapshot', rev: 1, meta: meta(), leafId: 'n8', packed: packNodes(nodes.slice(0, 3)), total: nodes.length });
+  sync.receive({
+    type: 'snapshot',
+    rev: 1,
+    meta: meta(),
+    leafId: 'n8',
+    packed: packNodes(nodes.slice(0, 3)),
+    total: nodes.length,
+  });
   sync.receive({ type: 'snapshotPart', rev: 1, packed: packNodes(nodes.slice(3, 6)) });
   sync.receive({ type: 'snapshotPart', rev: 1, packed: packNodes(nodes.slice(6)) });
   assert.deepStrictEqual(got, nodes);
@@ -133,7 +150,10 @@ test('deltas older than the snapshot held are dropped; invoke and replies do not
 test('a first screen goes to onFirstScreen with the loading bar at 0; one older than the snapshot held is dropped', () => {
   const { target, calls } = recorder();
   calls.length = 0;
-  const sync = new HostSync({ ...target, onFirstScreen: (m) => void calls.push(['preview', m.rev, m.nodes.length, m.total]) });
+  const sync = new HostSync({
+    ...target,
+    onFirstScreen: (m) => void calls.push(['preview', m.rev, m.nodes.length, m.total]),
+  });
   const { nodes, leafId } = smallSession();
   sync.receive({ type: 'firstScreen', rev: 2, meta: meta(), leafId, nodes: nodes.slice(0, 3), total: nodes.length });
   assert.deepEqual(calls, [

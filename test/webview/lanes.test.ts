@@ -28,10 +28,18 @@ test('lanes: the path to the leaf runs down lane 0, a side branch gets lane 1 fr
   const a1 = at('a1000000');
   assert.deepEqual({ lane: a1.l.lane, forks: a1.l.forks, down: a1.l.down }, { lane: 0, forks: [1], down: true });
   const leaf = at('a4000000');
-  assert.deepEqual({ lane: leaf.l.lane, up: leaf.l.up, down: leaf.l.down, pass: leaf.l.pass }, { lane: 0, up: true, down: false, pass: [1] }, 'the side branch passes the leaf row in lane 1');
+  assert.deepEqual(
+    { lane: leaf.l.lane, up: leaf.l.up, down: leaf.l.down, pass: leaf.l.pass },
+    { lane: 0, up: true, down: false, pass: [1] },
+    'the side branch passes the leaf row in lane 1',
+  );
   const side = at('seg:u4000000');
   assert.equal(side.r, leaf.r + 1, 'the side branch comes after the path (pi order)');
-  assert.deepEqual({ lane: side.l.lane, up: side.l.up, pass: side.l.pass }, { lane: 1, up: true, pass: [] }, 'lane 0 is free again');
+  assert.deepEqual(
+    { lane: side.l.lane, up: side.l.up, pass: side.l.pass },
+    { lane: 1, up: true, pass: [] },
+    'lane 0 is free again',
+  );
   assert.equal(at('x1000000').l.lane, 1);
   assert.equal(width, 2);
   // The root comes in from nowhere.
@@ -53,7 +61,11 @@ test('lanes agree with the tree on generated sessions: every item with a parent 
         assert.equal(expect.get(it), l.lane, 'in the lane its parent opened');
       } else assert.equal(l.up, false);
       assert.ok(!l.pass.includes(l.lane), 'no line passes through its own dot');
-      assert.equal(new Set([...l.pass, ...l.forks]).size, l.pass.length + l.forks.length, 'a lane carries one branch at a time');
+      assert.equal(
+        new Set([...l.pass, ...l.forks]).size,
+        l.pass.length + l.forks.length,
+        'a lane carries one branch at a time',
+      );
       const kids = [...(it.children ?? [])].sort((a, b) => a.row - b.row);
       if (kids.length) expect.set(kids[0], l.lane);
       kids.slice(1).forEach((c, i) => expect.set(c, l.forks[i]));

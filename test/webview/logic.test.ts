@@ -12,7 +12,8 @@ let clock = 1000;
 function nv(id: string, parentId: string | null, extra: Partial<NodeView> = {}): NodeView {
   return { id, parentId, type: 'message', role: 'user', kind: 'user', text: `user: ${id}`, time: clock++, ...extra };
 }
-const asst = (id: string, p: string | null, extra: Partial<NodeView> = {}) => nv(id, p, { role: 'assistant', kind: 'assistant', text: `assistant: ${id}`, ...extra });
+const asst = (id: string, p: string | null, extra: Partial<NodeView> = {}) =>
+  nv(id, p, { role: 'assistant', kind: 'assistant', text: `assistant: ${id}`, ...extra });
 function chain(n: number, prefix = 'c', parent: string | null = null): NodeView[] {
   const out: NodeView[] = [];
   for (let i = 0; i < n; i++) out.push(nv(`${prefix}${i}`, i ? `${prefix}${i - 1}` : parent));
@@ -122,7 +123,21 @@ test('compression keeps branch points, labels, tips, compactions and summaries a
   const r = d(m);
   // a1 is a run of one (no segment); a3..a5 run into the summary; t0 stops at the labelled t1; t2..t3
   // stop at the tip t4 (tips are kept); b0 stops at the leaf b1; b2 is alone before the tip b3.
-  assert.deepEqual(keys(r.items), ['a0', 'a1', 'a2', 'seg:a3', 's', 't0', 't1', 'seg:t2', 't4', 'b0', 'b1', 'b2', 'b3']);
+  assert.deepEqual(keys(r.items), [
+    'a0',
+    'a1',
+    'a2',
+    'seg:a3',
+    's',
+    't0',
+    't1',
+    'seg:t2',
+    't4',
+    'b0',
+    'b1',
+    'b2',
+    'b3',
+  ]);
   const a2 = r.itemOf[m.index.get('a2')!]!;
   assert.deepEqual(keys(a2.children!), ['seg:a3', 'b0']);
   assert.equal(r.itemOf[m.index.get('a4')!]!.key, 'seg:a3');
@@ -216,7 +231,8 @@ test('layout: no two items of a depth overlap, parents sit above children, queri
   const r = d(m);
   const l = layoutTree(r.root);
   assert.equal(l.count, r.items.length);
-  for (const row of l.levels) for (let k = 1; k < row.length; k++) assert.ok(row[k].x - row[k - 1].x >= DX - 1e-6, 'siblings keep their slot');
+  for (const row of l.levels)
+    for (let k = 1; k < row.length; k++) assert.ok(row[k].x - row[k - 1].x >= DX - 1e-6, 'siblings keep their slot');
   for (const it of r.items) if (it.parent && it.parent !== r.root) assert.ok(it.parent.y < it.y);
   for (const rect of [
     { x0: -500, y0: 0, x1: 700, y1: 900 },
@@ -224,7 +240,15 @@ test('layout: no two items of a depth overlap, parents sit above children, queri
     { x0: 0, y0: -100, x1: 10, y1: 10 },
   ]) {
     const got = new Set(queryItems(l, rect).map((i) => i.key));
-    const want = r.items.filter((i) => i.x + NODE_W / 2 >= rect.x0 && i.x - NODE_W / 2 <= rect.x1 && i.y + NODE_H / 2 >= rect.y0 && i.y - NODE_H / 2 <= rect.y1).map((i) => i.key);
+    const want = r.items
+      .filter(
+        (i) =>
+          i.x + NODE_W / 2 >= rect.x0 &&
+          i.x - NODE_W / 2 <= rect.x1 &&
+          i.y + NODE_H / 2 >= rect.y0 &&
+          i.y - NODE_H / 2 <= rect.y1,
+      )
+      .map((i) => i.key);
     assert.deepEqual([...got].sort(), want.sort());
     for (const b of queryBars(l, rect)) assert.ok(b.x0 <= rect.x1 && b.x1 >= rect.x0);
   }
@@ -245,7 +269,13 @@ test('layout: a family link card goes outermost and never takes the main line; t
   // p ─┬─ a (side branch, older)
   //    ├─ link:f (a fork, newer; it would sit between the two)
   //    └─ q ─ r (the path)
-  const nodes = [nv('p', null), asst('a', 'p'), nv('q', 'p'), asst('r', 'q'), { ...nv('link:f', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }];
+  const nodes = [
+    nv('p', null),
+    asst('a', 'p'),
+    nv('q', 'p'),
+    asst('r', 'q'),
+    { ...nv('link:f', 'p'), type: 'session_link', kind: 'link' as const, role: undefined },
+  ];
   const m = model(nodes, 'r');
   const r = d(m);
   layoutTree(r.root);
@@ -260,7 +290,14 @@ test('layout: a family link card goes outermost and never takes the main line; t
   ).map((i) => m.nodes[i.entry].id);
   assert.ok(near.includes('a') && !near.includes('link:f'), near.join());
   // A link taller than the path (it never is: it has no children) or later still never takes the main line.
-  const leafFork = model([nv('p', null), nv('q', 'p'), { ...nv('link:g', 'p'), type: 'session_link', kind: 'link' as const, role: undefined }], 'q');
+  const leafFork = model(
+    [
+      nv('p', null),
+      nv('q', 'p'),
+      { ...nv('link:g', 'p'), type: 'session_link', kind: 'link' as const, role: undefined },
+    ],
+    'q',
+  );
   const lf = d(leafFork);
   layoutTree(lf.root);
   const lx = (id: string) => lf.items.find((i) => !i.seg && leafFork.nodes[i.entry].id === id)!.x;

@@ -13,9 +13,16 @@ import { smallSession } from './fixtures';
 
 const web = useWebviewBrowser();
 
-type Hooks = { __piTree: { graph: { view: { x: number; y: number; k: number }; el: HTMLElement }; stats(): { selected?: string } } };
+type Hooks = {
+  __piTree: { graph: { view: { x: number; y: number; k: number }; el: HTMLElement }; stats(): { selected?: string } };
+};
 
-async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}, width = 1280): Promise<ScriptedHost> {
+async function open(
+  nodes: NodeView[],
+  leafId: string | null,
+  over: Parameters<typeof meta>[0] = {},
+  width = 1280,
+): Promise<ScriptedHost> {
   const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
@@ -45,7 +52,12 @@ test('on open the leaf, its path and the branch beside it are all in view and re
   });
   await host.post({ type: 'invoke', action: 'select', id: 'x1000000' });
   await idle(page);
-  await page.evaluate(() => (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-3000, -2000));
+  await page.evaluate(() =>
+    (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(
+      -3000,
+      -2000,
+    ),
+  );
   await idle(page);
   b = await boxes(page, ['x1000000']);
   assert.ok(!inside(b.nodes.x1000000, b.g), 'panned away');
@@ -67,7 +79,10 @@ test('the minimap is a strip beside the graph: no node is ever under it', async 
     const over = await page.evaluate(() => {
       const m = document.querySelector('canvas.minimap')!.getBoundingClientRect();
       const g = document.querySelector('.graph')!.getBoundingClientRect();
-      return { overlap: m.left < g.right && m.right > g.left && m.top < g.bottom && m.bottom > g.top, mini: m.width * m.height };
+      return {
+        overlap: m.left < g.right && m.right > g.left && m.top < g.bottom && m.bottom > g.top,
+        mini: m.width * m.height,
+      };
     });
     assert.equal(over.overlap, false, `after ${key}`);
     assert.ok(over.mini > 1000, 'the minimap is shown');
@@ -94,9 +109,14 @@ test('rows: one row per entry with lanes, time, model and tokens, an ARIA tree l
   assert.match((await row.locator('.cell.time').textContent())!, /^2026-11-20 \d\d:\d\d$/);
   assert.match((await row.getAttribute('aria-label'))!, /1,200 tokens/);
   // The rows take the graph's place and are wider than the outline was.
-  const w = await page.evaluate(() => (document.querySelector('.outline') as HTMLElement).getBoundingClientRect().width);
+  const w = await page.evaluate(
+    () => (document.querySelector('.outline') as HTMLElement).getBoundingClientRect().width,
+  );
   assert.ok(w > 600, `rows are ${w}px wide`);
-  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.graph-pane')!).visibility), 'hidden');
+  assert.equal(
+    await page.evaluate(() => getComputedStyle(document.querySelector('.graph-pane')!).visibility),
+    'hidden',
+  );
   // The keyboard works the same in rows.
   await tree.focus();
   await page.keyboard.press('ArrowUp');
@@ -156,7 +176,10 @@ test('hover card: the whole text, time, model and tokens on pointer rest and by 
     host.requestsOf('getEntry').some((r) => r.id === 'u2000000'),
     'the whole text was asked for',
   );
-  assert.ok(!host.requestsOf('getEntry').some((r) => r.id === 'a1000000'), 'a short preview is the whole text: nothing asked');
+  assert.ok(
+    !host.requestsOf('getEntry').some((r) => r.id === 'a1000000'),
+    'a short preview is the whole text: nothing asked',
+  );
   await page.mouse.move(5, 790);
   await card.waitFor({ state: 'hidden' });
   // By key: I shows the selection's card and names it as the tree's description; I again focuses it.
@@ -178,7 +201,11 @@ test('hover card: the whole text, time, model and tokens on pointer rest and by 
   await page.keyboard.press('Escape');
   await idle(page);
   assert.ok(await card.isHidden());
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'tree', 'focus is back on the tree');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.getAttribute('role')),
+    'tree',
+    'focus is back on the tree',
+  );
   assert.equal(await tree.getAttribute('aria-describedby'), null);
   await close(host);
 });
@@ -262,7 +289,9 @@ test('narrow: the graph stays on screen, the outline gives way, and the layout s
   // (no named inner functions: the page has no __name helper for them)
   const cols = await page.evaluate(() => {
     const row = document.querySelector('.outline [role="treeitem"]')!;
-    const heads = [...document.querySelectorAll('.rows-head .cell')].filter((c) => (c as HTMLElement).offsetParent).map((c) => c.getBoundingClientRect());
+    const heads = [...document.querySelectorAll('.rows-head .cell')]
+      .filter((c) => (c as HTMLElement).offsetParent)
+      .map((c) => c.getBoundingClientRect());
     return {
       row: row.getBoundingClientRect().width,
       text: row.querySelector('.text')?.getBoundingClientRect().width ?? 0,
@@ -270,11 +299,17 @@ test('narrow: the graph stays on screen, the outline gives way, and the layout s
       shown: [...row.querySelectorAll('.cell')].filter((c) => (c as HTMLElement).offsetParent).map((c) => c.className),
     };
   });
-  assert.ok(cols.text >= cols.row * 0.5, `the message is ${cols.text.toFixed(0)} of a ${cols.row.toFixed(0)} px row (${cols.shown.join(', ')} shown)`);
+  assert.ok(
+    cols.text >= cols.row * 0.5,
+    `the message is ${cols.text.toFixed(0)} of a ${cols.row.toFixed(0)} px row (${cols.shown.join(', ')} shown)`,
+  );
   assert.equal(cols.overlap, false, 'no column header over another');
   await page.locator('[data-action="layout-graph"]').click();
   await idle(page);
-  assert.ok((await page.evaluate(() => document.querySelector('.graph')!.getBoundingClientRect().width)) >= 250, 'the graph is back');
+  assert.ok(
+    (await page.evaluate(() => document.querySelector('.graph')!.getBoundingClientRect().width)) >= 250,
+    'the graph is back',
+  );
   // Wide again: the outline comes back beside the graph.
   await page.setViewportSize({ width: 1400, height: 800 });
   // The width class changes when the panes' ResizeObserver reports (after a frame): wait for it.
@@ -302,7 +337,12 @@ test("a segment's members: one line each inside the details pane, the whole text
     const pane = document.querySelector('.details')!.getBoundingClientRect();
     return [...document.querySelectorAll('.details .seg-list button.link')].map((b) => {
       const r = b.getBoundingClientRect();
-      return { inside: r.right <= pane.right + 0.5, height: r.height, title: (b as HTMLElement).title, text: b.textContent };
+      return {
+        inside: r.right <= pane.right + 0.5,
+        height: r.height,
+        title: (b as HTMLElement).title,
+        text: b.textContent,
+      };
     });
   });
   assert.ok(fit.length >= 2, JSON.stringify(fit));
@@ -318,7 +358,14 @@ test("a segment's members: one line each inside the details pane, the whole text
 
 test('compactions are drawn in neutral theme colours (not the error red, not dashed), cards show long titles', async () => {
   const s = smallSession();
-  s.nodes.push({ id: 'c1000000', parentId: 'a4000000', type: 'compaction', kind: 'compaction', text: '[compaction: 120k tokens]', time: Date.UTC(2026, 10, 20, 10) });
+  s.nodes.push({
+    id: 'c1000000',
+    parentId: 'a4000000',
+    type: 'compaction',
+    kind: 'compaction',
+    text: '[compaction: 120k tokens]',
+    time: Date.UTC(2026, 10, 20, 10),
+  });
   s.nodes.push({
     id: 'u9000000',
     parentId: 'c1000000',
@@ -339,7 +386,12 @@ test('compactions are drawn in neutral theme colours (not the error red, not das
     document.body.append(probe);
     const redRgb = getComputedStyle(probe).color;
     probe.remove();
-    return { stroke: cs.stroke, dash: cs.strokeDasharray, redRgb, stripe: getComputedStyle(document.querySelector('svg.scene g.node[data-entry-id="c1000000"] rect.stripe')!).fill };
+    return {
+      stroke: cs.stroke,
+      dash: cs.strokeDasharray,
+      redRgb,
+      stripe: getComputedStyle(document.querySelector('svg.scene g.node[data-entry-id="c1000000"] rect.stripe')!).fill,
+    };
   });
   assert.notEqual(look.stroke, look.redRgb);
   assert.notEqual(look.stripe, look.redRgb);
@@ -354,7 +406,14 @@ test('a big session shows a loading bar with its progress until the tree is draw
   const host = await open(s.nodes, s.leafId);
   const page = host.page;
   const g = genSession({ n: 6000, seed: 4 });
-  await host.post({ type: 'snapshot', rev: 9, meta: meta({ name: 'Big' }), leafId: g.leafId, nodes: g.nodes.slice(0, 2000), total: g.nodes.length });
+  await host.post({
+    type: 'snapshot',
+    rev: 9,
+    meta: meta({ name: 'Big' }),
+    leafId: g.leafId,
+    nodes: g.nodes.slice(0, 2000),
+    total: g.nodes.length,
+  });
   await host.post({ type: 'snapshotPart', rev: 9, nodes: g.nodes.slice(2000, 4000) });
   const loading = page.locator('.loading');
   assert.ok(await loading.isVisible());

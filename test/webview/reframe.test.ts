@@ -12,7 +12,12 @@ const web = useWebviewBrowser();
 
 type Hooks = { __piTree: { graph: { view: { x: number; y: number; k: number } } } };
 
-async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}, width = 1280): Promise<ScriptedHost> {
+async function open(
+  nodes: NodeView[],
+  leafId: string | null,
+  over: Parameters<typeof meta>[0] = {},
+  width = 1280,
+): Promise<ScriptedHost> {
   const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
   await host.waitFor((m) => m.type === 'selected', 60_000);
   await idle(host.page);
@@ -42,7 +47,9 @@ test('family links that arrive after the first framing move the cards: the frame
   const b = await boxes(page, ids);
   for (const id of ids) assert.ok(inside(b.nodes[id], b.g), `${id} in view: ${JSON.stringify(b)}`);
   // Panned by the user: new links leave the view where the user put it.
-  await page.evaluate(() => (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-40, 0));
+  await page.evaluate(() =>
+    (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-40, 0),
+  );
   const before = await page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view }));
   await host.delta({ type: 'family', links: [link('f00d01', 'u1000000')] });
   await idle(page);
@@ -57,7 +64,11 @@ test('the window turns narrow: the selection is framed in the smaller graph (not
   // Pan so the leaf sits near the graph's right edge (still in view).
   const b0 = await boxes(page, [s.leafId]);
   const dx = b0.g.right - 20 - b0.nodes[s.leafId]!.right;
-  await page.evaluate((dx) => (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(dx, 0), dx);
+  await page.evaluate(
+    (dx) =>
+      (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(dx, 0),
+    dx,
+  );
   await idle(page);
   assert.ok(inside((await boxes(page, [s.leafId])).nodes[s.leafId], b0.g));
   await page.setViewportSize({ width: 560, height: 800 });
@@ -72,7 +83,13 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
   // r ─┬─ s1 ─ s2 ─ s3 ─ s4 (labelled, a long title: a wide card at the leaf's depth)
   //    └─ p1 ─ p2 ─ p3 ─ p4 ─ p5 (leaf, short) ← appended entries
   let t = Date.UTC(2026, 10, 20, 9);
-  const m = (id: string, parentId: string | null, user: boolean, text: string, extra: Partial<NodeView> = {}): NodeView => ({
+  const m = (
+    id: string,
+    parentId: string | null,
+    user: boolean,
+    text: string,
+    extra: Partial<NodeView> = {},
+  ): NodeView => ({
     id,
     parentId,
     type: 'message',
@@ -105,7 +122,9 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
     const kind = await page.evaluate(
       ({ n, rev }) =>
         new Promise<'incremental' | 'full'>((resolve) => {
-          window.dispatchEvent(new MessageEvent('message', { data: { type: 'appended', rev, nodes: [n], leafId: n.id } }));
+          window.dispatchEvent(
+            new MessageEvent('message', { data: { type: 'appended', rev, nodes: [n], leafId: n.id } }),
+          );
           // (no named functions in here: the page has no __name helper for them)
           const iv = setInterval(() => {
             const w = window as unknown as Hooks2 & { __piTree: { model: { leafId: string | null } } };
@@ -125,7 +144,11 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
   assert.equal(await append(m('n2000000', 'n1000000', true, long)), 'full');
   // No two cards of a depth overlap (the graph draws each item at its x, its card as wide as its w).
   const items = await page.evaluate(() =>
-    (window as unknown as { __piTree: { derived(): { items: { key: string; depth: number; x: number; w: number }[] } } }).__piTree
+    (
+      window as unknown as {
+        __piTree: { derived(): { items: { key: string; depth: number; x: number; w: number }[] } };
+      }
+    ).__piTree
       .derived()
       .items.map((i) => ({ key: i.key, depth: i.depth, x: i.x, w: i.w })),
   );
@@ -133,7 +156,10 @@ test('an entry appended under the leaf with a longer title than the leaf: its ca
   const s4 = items.find((i) => i.key === 's4000000')!;
   assert.equal(n2.depth, s4.depth, "the new leaf sits at the side branch card's depth");
   assert.ok(n2.w > 300 && s4.w > 300, 'both cards are wide');
-  for (const a of items) for (const c of items) if (a !== c && a.depth === c.depth) assert.ok(a.x + a.w / 2 <= c.x - c.w / 2 || c.x + c.w / 2 <= a.x - a.w / 2, `${a.key} and ${c.key} overlap`);
+  for (const a of items)
+    for (const c of items)
+      if (a !== c && a.depth === c.depth)
+        assert.ok(a.x + a.w / 2 <= c.x - c.w / 2 || c.x + c.w / 2 <= a.x - a.w / 2, `${a.key} and ${c.key} overlap`);
   await close(host);
 });
 
@@ -141,14 +167,26 @@ test('a move with summary: the summary, written under the selected entry and now
   const s = smallSession();
   const host = await open(s.nodes, s.leafId);
   const page = host.page;
-  type Tree = { __piTree: { app: { tree: { selectEntry(id: string): void } }; graph: { panBy(x: number, y: number): void } } };
+  type Tree = {
+    __piTree: { app: { tree: { selectEntry(id: string): void } }; graph: { panBy(x: number, y: number): void } };
+  };
   await page.evaluate(() => (window as unknown as Tree).__piTree.app.tree.selectEntry('a1000000'));
   await idle(page);
   // The entry at the bottom edge of the view, as a find or a scroll leaves it.
   const b0 = await boxes(page, ['a1000000']);
-  await page.evaluate((dy) => (window as unknown as Tree).__piTree.graph.panBy(0, dy), b0.g.bottom - 6 - b0.nodes.a1000000!.bottom);
+  await page.evaluate(
+    (dy) => (window as unknown as Tree).__piTree.graph.panBy(0, dy),
+    b0.g.bottom - 6 - b0.nodes.a1000000!.bottom,
+  );
   await idle(page);
-  const summary: NodeView = { id: 's9000000', parentId: 'a1000000', type: 'branch_summary', kind: 'branchSummary', text: '[branch summary]: the branch left behind', time: Date.UTC(2026, 10, 21) };
+  const summary: NodeView = {
+    id: 's9000000',
+    parentId: 'a1000000',
+    type: 'branch_summary',
+    kind: 'branchSummary',
+    text: '[branch summary]: the branch left behind',
+    time: Date.UTC(2026, 10, 21),
+  };
   await host.delta({ type: 'appended', nodes: [summary], leafId: summary.id });
   await idle(page);
   const b = await boxes(page, ['s9000000', 'a1000000']);

@@ -56,7 +56,11 @@ test('a selection lands on its item, the segment holding its entry, its nearest 
   assert.equal(at('gone0000'), 'a4000000', 'unknown: the leaf');
   assert.equal(resolveSelection(undefined, d, model, keyIndex)?.key, 'a4000000');
   const users = tree('user-only');
-  assert.equal(resolveSelection(undefined, users.d, users.model, users.keyIndex)?.key, 'u3000000', 'a hidden leaf: its nearest visible ancestor');
+  assert.equal(
+    resolveSelection(undefined, users.d, users.model, users.keyIndex)?.key,
+    'u3000000',
+    'a hidden leaf: its nearest visible ancestor',
+  );
 });
 
 test('structural moves, seeking rows and expanded state follow the derived tree', () => {

@@ -20,7 +20,8 @@ test('the shipped bundle has no debug globals; the test build has them', () => {
   assert.ok(shipped.includes('pi-tree:rendered') && testBuild.includes('pi-tree:rendered'), 'both are the same app');
   // Intl's first use in a fresh webview costs ~35 ms (its locale data is loaded then): the first screen
   // once waited for one toLocaleString in an outline row's label. webview/ui/format.ts formats instead.
-  for (const s of ['toLocaleString', 'Intl.', 'toLocaleDateString', 'toLocaleTimeString']) assert.ok(!shipped.includes(s), `dist/webview.js must not use ${s}`);
+  for (const s of ['toLocaleString', 'Intl.', 'toLocaleDateString', 'toLocaleTimeString'])
+    assert.ok(!shipped.includes(s), `dist/webview.js must not use ${s}`);
 });
 
 test('the shipped bundle runs: says ready, draws the session, fetches the selected entry, sets no global', async () => {

@@ -29,7 +29,16 @@ after(async () => {
 const HOSTILE = 'Done. <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 
 function card(index: number, over: Partial<VariantCard> = {}): VariantCard {
-  return { index, model: `local/model-${index}`, phase: 'queued', answer: '', files: [], check: null, made: false, ...over };
+  return {
+    index,
+    model: `local/model-${index}`,
+    phase: 'queued',
+    answer: '',
+    files: [],
+    check: null,
+    made: false,
+    ...over,
+  };
 }
 
 class VariantsHost {
@@ -53,13 +62,28 @@ class VariantsHost {
     // What the host's gate would do: everything the view sends passes validation.
     assert.equal(validateVariantsMessage(m).ok, true, JSON.stringify(m));
     this.received.push(m);
-    if (m.type === 'ready') return this.post({ type: 'variantsView', info: { prompt: 'make <b>it</b> fast', node: 'the answer “ok”', check: 'npm test' }, variants: this.cards });
+    if (m.type === 'ready')
+      return this.post({
+        type: 'variantsView',
+        info: { prompt: 'make <b>it</b> fast', node: 'the answer “ok”', check: 'npm test' },
+        variants: this.cards,
+      });
     const data =
-      m.body.kind === 'adopt' ? { adopted: true } : m.body.kind === 'cancel' ? { cancelling: true } : m.body.kind === 'cancelAll' ? { cancelling: 2 } : m.body.kind === 'diffAll' ? { files: 2 } : {};
+      m.body.kind === 'adopt'
+        ? { adopted: true }
+        : m.body.kind === 'cancel'
+          ? { cancelling: true }
+          : m.body.kind === 'cancelAll'
+            ? { cancelling: 2 }
+            : m.body.kind === 'diffAll'
+              ? { files: 2 }
+              : {};
     await this.post({ type: 'reply', seq: m.seq, ok: true, data });
   }
   requests() {
-    return this.received.filter((m) => m.type === 'request').map((m) => (m as Extract<VariantsWebviewMessage, { type: 'request' }>).body);
+    return this.received
+      .filter((m) => m.type === 'request')
+      .map((m) => (m as Extract<VariantsWebviewMessage, { type: 'request' }>).body);
   }
   waitRequests(n: number): Promise<unknown> {
     return until(() => this.requests().length >= n, 30_000, `${n} requests from the view`);
@@ -93,7 +117,10 @@ test('the variants view: columns side by side with model, phase, streamed answer
   assert.equal(await page.locator('[role="list"][aria-label="Variants side by side"] > [role="listitem"]').count(), 3);
   // Side by side: each column to the right of the one before.
   const boxes = await Promise.all([0, 1, 2].map((i) => cols.nth(i).boundingBox()));
-  assert.ok(boxes[0]!.x < boxes[1]!.x && boxes[1]!.x < boxes[2]!.x && Math.abs(boxes[0]!.y - boxes[1]!.y) < 2, JSON.stringify(boxes));
+  assert.ok(
+    boxes[0]!.x < boxes[1]!.x && boxes[1]!.x < boxes[2]!.x && Math.abs(boxes[0]!.y - boxes[1]!.y) < 2,
+    JSON.stringify(boxes),
+  );
   assert.match((await page.locator('.var-prompt').textContent())!, /make <b>it<\/b> fast/, 'the prompt as text');
   assert.match((await cols.nth(1).locator('.var-title').textContent())!, /Variant 2.*local\/model-1/);
   assert.match((await cols.nth(1).locator('.var-phase').textContent())!, /Done/);
@@ -108,12 +135,23 @@ test('the variants view: columns side by side with model, phase, streamed answer
   // The streamed answer appends as text while the variant runs, then the whole answer replaces it.
   await h.post({ type: 'variantDelta', index: 0, delta: 'Hello <i>there</i>' });
   await h.post({ type: 'variantDelta', index: 0, delta: ' and more' });
-  await page.waitForFunction(() => document.querySelector('.var-col[data-index="0"] .var-answer')?.textContent === 'Hello <i>there</i> and more');
+  await page.waitForFunction(
+    () => document.querySelector('.var-col[data-index="0"] .var-answer')?.textContent === 'Hello <i>there</i> and more',
+  );
   assert.equal(await cols.nth(0).locator('.var-answer i').count(), 0);
   assert.equal(await cols.nth(0).locator('vscode-progress-bar').count(), 1, 'a running variant shows progress');
-  await h.post({ type: 'variant', variant: card(0, { phase: 'done', made: true, answer: 'Final **answer**', files: [] }) });
-  await page.waitForFunction(() => document.querySelector('.var-col[data-index="0"]')?.getAttribute('data-phase') === 'done');
-  assert.equal(await cols.nth(0).locator('.var-answer strong').textContent(), 'answer', 'the ended answer as sanitized Markdown');
+  await h.post({
+    type: 'variant',
+    variant: card(0, { phase: 'done', made: true, answer: 'Final **answer**', files: [] }),
+  });
+  await page.waitForFunction(
+    () => document.querySelector('.var-col[data-index="0"]')?.getAttribute('data-phase') === 'done',
+  );
+  assert.equal(
+    await cols.nth(0).locator('.var-answer strong').textContent(),
+    'answer',
+    'the ended answer as sanitized Markdown',
+  );
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   assert.match((await page.locator('[role="status"]').textContent()) ?? '', /Variant 1: Done/);
 
@@ -136,7 +174,13 @@ test('keyboard: every button reachable with Tab, named; the answer and the check
   const h = new VariantsHost();
   h.cards = [
     card(0, { phase: 'running', made: true }),
-    card(1, { phase: 'done', made: true, answer: 'ok', files: [{ name: 'a.ts', status: 'changed', added: 1, removed: 1 }], check: { exitCode: 0, output: 'pass', ms: 10 } }),
+    card(1, {
+      phase: 'done',
+      made: true,
+      answer: 'ok',
+      files: [{ name: 'a.ts', status: 'changed', added: 1, removed: 1 }],
+      check: { exitCode: 0, output: 'pass', ms: 10 },
+    }),
   ];
   await h.open();
   const page = h.page;
@@ -152,7 +196,18 @@ test('keyboard: every button reachable with Tab, named; the answer and the check
       }),
     );
   }
-  for (const want of ['cancelAll', 'Answer of variant 1', 'cancel', 'openSession', 'Answer of variant 2', 'file-0', 'diffAll', 'Output of the check of variant 2', 'adopt', 'discard']) {
+  for (const want of [
+    'cancelAll',
+    'Answer of variant 1',
+    'cancel',
+    'openSession',
+    'Answer of variant 2',
+    'file-0',
+    'diffAll',
+    'Output of the check of variant 2',
+    'adopt',
+    'discard',
+  ]) {
     assert.ok(seen.includes(want), `${want} is reached by Tab: ${seen.join(', ')}`);
   }
   // Keyboard activation: Enter on a focused UI-kit button.
@@ -167,7 +222,10 @@ test('keyboard: every button reachable with Tab, named; the answer and the check
   const labelledBy = await col.getAttribute('aria-labelledby');
   assert.match((await page.locator(`#${labelledBy}`).textContent())!, /Variant 2/);
   assert.equal(await col.locator('[role="toolbar"]').getAttribute('aria-label'), 'Variant 2 actions');
-  assert.match((await col.locator('.var-file').getAttribute('aria-label'))!, /a\.ts, changed, 1 lines added, 1 removed/);
+  assert.match(
+    (await col.locator('.var-file').getAttribute('aria-label'))!,
+    /a\.ts, changed, 1 lines added, 1 removed/,
+  );
   await page.context().close();
 });
 
@@ -202,6 +260,8 @@ test("the tree: Shift+V and the details pane's Variants… button ask the host b
   req = host.nextRequest('tryVariants');
   await page.locator('.details [data-action="ask-variants"]').click();
   assert.deepEqual(await req, { kind: 'tryVariants', id: 'a3000000', prompt: 'try <b>this</b>' });
-  await page.waitForFunction(() => (document.querySelector('.details textarea[data-field="ask"]') as HTMLTextAreaElement).value === '');
+  await page.waitForFunction(
+    () => (document.querySelector('.details textarea[data-field="ask"]') as HTMLTextAreaElement).value === '',
+  );
   await ctx.close();
 });

@@ -50,7 +50,10 @@ test('fit shows the whole layout; reveal moves only when an item is out of view'
   p.height = 700;
   p.view = p.fitted(l)!;
   const r = p.worldRect();
-  assert.ok(r.x0 <= l.minX - NODE_W / 2 && r.x1 >= l.maxX + NODE_W / 2 && r.y0 <= -NODE_H / 2 && r.y1 >= l.maxY + NODE_H / 2, JSON.stringify({ r, l: [l.minX, l.maxX, l.maxY] }));
+  assert.ok(
+    r.x0 <= l.minX - NODE_W / 2 && r.x1 >= l.maxX + NODE_W / 2 && r.y0 <= -NODE_H / 2 && r.y1 >= l.maxY + NODE_H / 2,
+    JSON.stringify({ r, l: [l.minX, l.maxX, l.maxY] }),
+  );
   p.view = p.centered(0, 0, 1);
   const root = d.root.children![0];
   assert.equal(p.revealing(root), undefined, 'in view already');
@@ -137,7 +140,10 @@ test('framing a box: the largest zoom in range that fits it, centred; cut off, t
   assert.equal(v.k, READABLE_ZOOM);
   p.view = v;
   const q = p.worldRect();
-  assert.ok(focus.x - 100 >= q.x0 && focus.x + 100 <= q.x1 && focus.y >= q.y0 && focus.y <= q.y1, JSON.stringify({ q, focus }));
+  assert.ok(
+    focus.x - 100 >= q.x0 && focus.x + 100 <= q.x1 && focus.y >= q.y0 && focus.y <= q.y1,
+    JSON.stringify({ q, focus }),
+  );
 });
 
 test('on open the leaf is framed with its path and the branches leaving it, at a readable zoom, all in view', () => {
@@ -148,14 +154,19 @@ test('on open the leaf is framed with its path and the branches leaving it, at a
   for (let k = 0; k <= NEAR.up && a && a.depth > 0; k++, a = a.parent) assert.ok(items.includes(a), `ancestor ${k}`);
   // Every branch leaving those ancestors shows at least its first entry.
   a = leaf.parent;
-  for (let k = 0; k < NEAR.up && a && a.depth > 0; k++, a = a.parent) for (const c of a.children ?? []) assert.ok(items.includes(c), 'side branch head');
+  for (let k = 0; k < NEAR.up && a && a.depth > 0; k++, a = a.parent)
+    for (const c of a.children ?? []) assert.ok(items.includes(c), 'side branch head');
   // Nothing from far away.
   assert.ok(items.every((it) => Math.abs(it.depth - leaf.depth) <= NEAR.up + 3));
   const p = port(900, 700);
   p.view = p.framed(neighbourhood(leaf, NEAR), { minK: READABLE_ZOOM, maxK: 1, focus: leaf });
   assert.ok(p.view.k >= READABLE_ZOOM && p.view.k <= 1);
   const r = p.worldRect();
-  const inside = (it: Item) => it.x - it.w / 2 >= r.x0 - 1e-6 && it.x + it.w / 2 <= r.x1 + 1e-6 && it.y - NODE_H / 2 >= r.y0 && it.y + NODE_H / 2 <= r.y1;
+  const inside = (it: Item) =>
+    it.x - it.w / 2 >= r.x0 - 1e-6 &&
+    it.x + it.w / 2 <= r.x1 + 1e-6 &&
+    it.y - NODE_H / 2 >= r.y0 &&
+    it.y + NODE_H / 2 <= r.y1;
   const shown = items.filter(inside).length;
   // A neighbourhood that fits is wholly inside; one that does not keeps the leaf and most of it.
   assert.ok(inside(leaf), 'the leaf is in view');
@@ -182,8 +193,18 @@ test('cards are as wide as their titles need (within bounds) and the layout neve
   const widths = d.items.map((it) => it.w);
   assert.ok(widths.every((w) => w >= MIN_NODE_W && w <= MAX_NODE_W));
   assert.ok(new Set(widths).size > 5, 'widths differ with the text');
-  for (const row of l.levels) for (let k = 1; k < row.length; k++) assert.ok(row[k].x - row[k].w / 2 >= row[k - 1].x + row[k - 1].w / 2 + 8 - 1e-6, 'neighbouring cards keep a gap');
-  const short: NodeView = { id: 'a', parentId: null, type: 'message', role: 'user', kind: 'user', text: 'user: ok', time: 0 };
+  for (const row of l.levels)
+    for (let k = 1; k < row.length; k++)
+      assert.ok(row[k].x - row[k].w / 2 >= row[k - 1].x + row[k - 1].w / 2 + 8 - 1e-6, 'neighbouring cards keep a gap');
+  const short: NodeView = {
+    id: 'a',
+    parentId: null,
+    type: 'message',
+    role: 'user',
+    kind: 'user',
+    text: 'user: ok',
+    time: 0,
+  };
   const long = { ...short, text: `user: ${'a fairly long request about the parser '.repeat(5)}` };
   const it = { entry: 0, seg: false, children: undefined } as unknown as Item;
   assert.equal(itemWidth(it, [short]), MIN_NODE_W);

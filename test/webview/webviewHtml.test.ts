@@ -34,15 +34,24 @@ test('the document carries a strict CSP and loads only by nonce and from the web
   assert.equal(csp, contentSecurityPolicy(opts.cspSource, opts.nonce));
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
   assert.deepEqual(scripts, [`<script nonce="${opts.nonce}" src="${opts.scriptUri}">`]);
-  assert.match(html, /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/);
-  assert.match(html, /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.css">/);
+  assert.match(
+    html,
+    /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/,
+  );
+  assert.match(
+    html,
+    /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.css">/,
+  );
   assert.match(html, /<title>My &lt;session&gt; &amp; &quot;friends&quot;<\/title>/);
   assert.doesNotMatch(html, /style="/, 'no inline styles');
   assert.match(html, /<div id="app"/);
 });
 
 test('the bundle put into the document: script and style elements by nonce, codicon.css only named for the UI kit', () => {
-  const html = renderWebviewHtml({ ...opts, inline: { script: 'window.x = 1 < 2;', styles: ['@font-face{}', '.a{color:red}'] } });
+  const html = renderWebviewHtml({
+    ...opts,
+    inline: { script: 'window.x = 1 < 2;', styles: ['@font-face{}', '.a{color:red}'] },
+  });
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   assert.equal(csp, contentSecurityPolicy(opts.cspSource, opts.nonce));
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
@@ -59,13 +68,25 @@ test('the bundle put into the document: script and style elements by nonce, codi
   // Nothing is fetched before the load event (VS Code shows the webview and hands it messages then):
   // codicon.css is only named, for the UI kit, by a rel nothing fetches.
   assert.doesNotMatch(html, /rel="(stylesheet|preload|prefetch|modulepreload)"/);
-  assert.match(html, /<link rel="x-codicon-stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/);
+  assert.match(
+    html,
+    /<link rel="x-codicon-stylesheet" id="vscode-codicon-stylesheet" href="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/codicons\/codicon\.css">/,
+  );
   assert.doesNotMatch(html, /webview\.js|webview\.css/);
   // Text that would end its element is refused, not escaped into something else.
-  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "</SCRIPT><script>alert(1)"', styles: [] } }), /inline bundle/);
-  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: '', styles: ['a{}</style><script>alert(1)</script>'] } }), /inline bundle/);
+  assert.throws(
+    () => renderWebviewHtml({ ...opts, inline: { script: 'a = "</SCRIPT><script>alert(1)"', styles: [] } }),
+    /inline bundle/,
+  );
+  assert.throws(
+    () => renderWebviewHtml({ ...opts, inline: { script: '', styles: ['a{}</style><script>alert(1)</script>'] } }),
+    /inline bundle/,
+  );
   // "<!--" then "<script" would put the parser in a state where </script> no longer ends the element.
-  assert.throws(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "<!--"; b = "<SCRIPT>"', styles: [] } }), /inline bundle/);
+  assert.throws(
+    () => renderWebviewHtml({ ...opts, inline: { script: 'a = "<!--"; b = "<SCRIPT>"', styles: [] } }),
+    /inline bundle/,
+  );
   assert.doesNotThrow(() => renderWebviewHtml({ ...opts, inline: { script: 'a = "<!--"', styles: [] } }));
 });
 
@@ -78,7 +99,10 @@ test('bad inputs are refused instead of weakening the policy', () => {
   assert.throws(() => renderWebviewHtml({ ...opts, styleUris: ['x" onload="alert(1)'] }), /styleUri/);
   // Local origins used by tests and code-server are fine.
   assert.doesNotThrow(() => renderWebviewHtml({ ...opts, cspSource: 'http://127.0.0.1:8123' }));
-  assert.doesNotThrow(() => renderWebviewHtml({ ...opts, cspSource: "'self' https://*.vscode-cdn.net" }), "code-server's form");
+  assert.doesNotThrow(
+    () => renderWebviewHtml({ ...opts, cspSource: "'self' https://*.vscode-cdn.net" }),
+    "code-server's form",
+  );
   assert.throws(() => renderWebviewHtml({ ...opts, cspSource: "'self' 'unsafe-eval'" }), /cspSource/);
 });
 
@@ -90,7 +114,10 @@ test('a file that cannot be shown: its reason as text, in a document that runs n
 });
 
 test('codicon code points used in SVG match @vscode/codicons', () => {
-  const csv = readFileSync(join(__dirname, '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.csv'), 'utf8');
+  const csv = readFileSync(
+    join(__dirname, '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.csv'),
+    'utf8',
+  );
   const map = new Map(
     csv
       .split('\n')

@@ -27,7 +27,16 @@ import { HostChannel, type VsCodeApi } from './hostChannel';
 import { CodeViews } from './codeViews';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu } from './contextMenu';
-import { actionHooks, askHooks, codeViewHooks, detailsHooks, findHooks, itemHooks, treeHooks, type HookedApp } from './appHooks';
+import {
+  actionHooks,
+  askHooks,
+  codeViewHooks,
+  detailsHooks,
+  findHooks,
+  itemHooks,
+  treeHooks,
+  type HookedApp,
+} from './appHooks';
 import { PaneLayout } from './paneLayout';
 import { EntryActions } from './entryActions';
 import { FindController } from './findController';
@@ -73,7 +82,16 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     this.status = new StatusBar(root);
     this.find = new FindController(this.model, findHooks(this, state), state.query);
     this.codeViews = new CodeViews(this.model, codeViewHooks(this, request));
-    this.toolbar = new Toolbar({ run: (id) => this.run(id), setFilter: (m) => this.setFilter(m), setLayout: (l) => this.setLayout(l), focusTree: () => this.focusTree() }, this.overlays, this.find.el);
+    this.toolbar = new Toolbar(
+      {
+        run: (id) => this.run(id),
+        setFilter: (m) => this.setFilter(m),
+        setLayout: (l) => this.setLayout(l),
+        focusTree: () => this.focusTree(),
+      },
+      this.overlays,
+      this.find.el,
+    );
     const common = itemHooks(this);
     this.graph = new GraphView({
       ...common,
@@ -85,15 +103,29 @@ export class App implements CommandContext, SyncTarget, HookedApp {
         if (!this.tree.placeInitialView() && it) this.graph.frameAround(it, false);
       },
     });
-    this.outline = new OutlineView({ ...common, ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits), expandedState });
+    this.outline = new OutlineView({
+      ...common,
+      ariaLabel: (it) => itemAriaLabel(it, this.model.nodes, this.find.hits),
+      expandedState,
+    });
     this.tree = new TreeView(this.model, this.graph, this.outline, treeHooks(this, state), state);
     this.askBox = new AskBox(askHooks(this, request));
     this.details = new DetailsPane(detailsHooks(this, request, () => this.panes.revealDetails()));
     this.actions = new EntryActions(this.model, actionHooks(this, request));
-    this.hover = new HoverCard({ nodes: () => this.model.nodes, request, describedEl: this.outline.el, focusTree: () => this.focusTree() });
+    this.hover = new HoverCard({
+      nodes: () => this.model.nodes,
+      request,
+      describedEl: this.outline.el,
+      focusTree: () => this.focusTree(),
+    });
     this.panes = this.layOut(root, state);
     this.graph.pane.addEventListener('pointerdown', () => onFrame(() => this.focusTree()));
-    bindKeyboard(document, { overlays: this.overlays, treeEl: this.outline.el, mac: this.mac, run: (id) => this.run(id) });
+    bindKeyboard(document, {
+      overlays: this.overlays,
+      treeEl: this.outline.el,
+      mac: this.mac,
+      run: (id) => this.run(id),
+    });
     this.details.render();
   }
 
@@ -235,7 +267,8 @@ export class App implements CommandContext, SyncTarget, HookedApp {
 
   onInvoke(action: InvokeAction, id: string | undefined, text: string | undefined): void {
     // A fork from a user message opens here: its text is offered for re-editing, as after a move.
-    if (action === 'editorText' && text !== undefined) return void openEditorTextDialog(this.actions.dialogs(), null, text, 'fork');
+    if (action === 'editorText' && text !== undefined)
+      return void openEditorTextDialog(this.actions.dialogs(), null, text, 'fork');
     runInvoke(this, action, id, text);
   }
 
@@ -348,7 +381,8 @@ export class App implements CommandContext, SyncTarget, HookedApp {
   onPointerSelect(it: Item, how: 'click' | 'dblclick' | 'contextmenu'): void {
     this.tree.select(it, { history: how !== 'dblclick', reveal: false });
     if (how === 'dblclick' && it.seg) this.tree.toggle(it);
-    else if (how === 'dblclick' && isLink(this.model.nodes[it.entry])) void this.codeViews.openLink(this.model.nodes[it.entry]);
+    else if (how === 'dblclick' && isLink(this.model.nodes[it.entry]))
+      void this.codeViews.openLink(this.model.nodes[it.entry]);
     else if (how === 'click' && !it.seg && this.meta?.clickAction === 'move') void this.actions.move(it);
     if (how !== 'contextmenu') this.focusTree();
   }

@@ -26,8 +26,12 @@ const CODE_STATUS: Record<CodeStateReply['files'][number]['status'], [icon: stri
 /** What a restore here does, in the words Move here and the restore's choice use (the host's planWords). */
 function restoreWords(r: CodeStateReply['restore']): string {
   if (!r) return '';
-  const kept = r.kept ? ` ${r.kept === 1 ? 'One more differs that only you changed: it is kept.' : `${r.kept} more differ that only you changed: they are kept.`}` : '';
-  return r.files ? ` Restoring here: ${r.words}.${kept}` : ` A restore here writes no file: the agent did not change these.`;
+  const kept = r.kept
+    ? ` ${r.kept === 1 ? 'One more differs that only you changed: it is kept.' : `${r.kept} more differ that only you changed: they are kept.`}`
+    : '';
+  return r.files
+    ? ` Restoring here: ${r.words}.${kept}`
+    : ` A restore here writes no file: the agent did not change these.`;
 }
 
 export interface CodeViewsHost {
@@ -73,7 +77,9 @@ export class CodeViews implements DetailsExtras {
     const base = this.compareBase;
     if (base === undefined || base === n.id || !this.model.index.has(base)) {
       this.compareBase = n.id;
-      this.host.announce(`Compare: ${this.host.describe(n.id)} is marked. Select the other entry and press C (Escape cancels).`);
+      this.host.announce(
+        `Compare: ${this.host.describe(n.id)} is marked. Select the other entry and press C (Escape cancels).`,
+      );
       this.host.marksChanged();
       return;
     }
@@ -85,7 +91,9 @@ export class CodeViews implements DetailsExtras {
   async compare(id: string, other: string | null): Promise<void> {
     try {
       await this.host.request({ kind: 'compare', id, other });
-      this.host.announce(`Comparing ${this.host.describe(id)} with ${other ? this.host.describe(other) : 'the current leaf'}`);
+      this.host.announce(
+        `Comparing ${this.host.describe(id)} with ${other ? this.host.describe(other) : 'the current leaf'}`,
+      );
     } catch (e) {
       this.host.error((e as Error).message);
     }
@@ -121,7 +129,11 @@ export class CodeViews implements DetailsExtras {
     go.title = 'Select the marked entry';
     go.append(
       h('span', 'codicon codicon-git-compare'),
-      h('span', 'compare-chip-label', `Press C on another entry to compare it with “${short(this.model.nodes[this.markedEntry()].text).slice(0, 60)}”`),
+      h(
+        'span',
+        'compare-chip-label',
+        `Press C on another entry to compare it with “${short(this.model.nodes[this.markedEntry()].text).slice(0, 60)}”`,
+      ),
     );
     go.addEventListener('click', () => this.host.goTo(id));
     const cancel = h('button', 'icon-button compare-cancel');
@@ -144,7 +156,9 @@ export class CodeViews implements DetailsExtras {
     b.className = `badge hidden-branches${this.showHidden ? ' shown' : ''}`;
     b.dataset.action = 'toggle-show-hidden';
     b.textContent = `${n} hidden ${n === 1 ? 'branch' : 'branches'}${this.showHidden ? ' (shown)' : ''}`;
-    b.title = this.showHidden ? 'Hide the branches marked hidden again (Shift+H)' : 'Show the branches marked hidden (Shift+H)';
+    b.title = this.showHidden
+      ? 'Hide the branches marked hidden again (Shift+H)'
+      : 'Show the branches marked hidden (Shift+H)';
     b.addEventListener('click', () => this.toggleShowHidden());
     return [b];
   }
@@ -164,7 +178,11 @@ export class CodeViews implements DetailsExtras {
     if (isLink(n)) return;
     try {
       const r = await this.host.request({ kind: 'exportBranch', id: n.id, to });
-      this.host.announce(to === 'clipboard' ? `Copied the branch as Markdown (${r.entries} entries)` : `Opened the branch as Markdown (${r.entries} entries)`);
+      this.host.announce(
+        to === 'clipboard'
+          ? `Copied the branch as Markdown (${r.entries} entries)`
+          : `Opened the branch as Markdown (${r.entries} entries)`,
+      );
     } catch (e) {
       this.host.error((e as Error).message);
     }
@@ -189,13 +207,19 @@ export class CodeViews implements DetailsExtras {
     if (isLink(n)) return;
     const hide = !this.hidden.has(n.id);
     if (hide && this.model.pathMask()[this.model.index.get(n.id) ?? -1]) {
-      return this.host.announce('This entry is on the current path, which is always shown: hide a branch that leaves it');
+      return this.host.announce(
+        'This entry is on the current path, which is always shown: hide a branch that leaves it',
+      );
     }
     try {
       const r = await this.host.request({ kind: 'setHidden', id: n.id, hidden: hide });
       this.hidden = new Set(r.hidden);
       this.hiddenVersion++;
-      this.host.announce(hide ? `Hid the branch at ${this.host.describe(n.id)}${this.showHidden ? ' (hidden branches are shown now)' : ''}` : 'The branch is shown again');
+      this.host.announce(
+        hide
+          ? `Hid the branch at ${this.host.describe(n.id)}${this.showHidden ? ' (hidden branches are shown now)' : ''}`
+          : 'The branch is shown again',
+      );
       this.host.refresh();
     } catch (e) {
       this.host.error((e as Error).message);
@@ -218,7 +242,8 @@ export class CodeViews implements DetailsExtras {
   hiddenEntries(): Uint8Array | undefined {
     if (this.showHidden || !this.hidden.size) return undefined;
     const m = this.mask;
-    if (m && m.version === this.model.version && m.hidden === this.hiddenVersion && m.leaf === this.model.leaf) return m.mask;
+    if (m && m.version === this.model.version && m.hidden === this.hiddenVersion && m.leaf === this.model.leaf)
+      return m.mask;
     const mask = hiddenMask(this.model, this.hidden);
     this.mask = { version: this.model.version, hidden: this.hiddenVersion, leaf: this.model.leaf, mask };
     return mask;
@@ -238,17 +263,57 @@ export class CodeViews implements DetailsExtras {
   // ───────────── details pane (DetailsExtras) ─────────────
 
   buttons(n: NodeView, it: Item): HTMLElement[] {
-    const add = (label: string, action: string, icon: string, fn: () => void, title?: string) => this.pool.get(label, action, { icon, secondary: true, title }, fn);
+    const add = (label: string, action: string, icon: string, fn: () => void, title?: string) =>
+      this.pool.get(label, action, { icon, secondary: true, title }, fn);
     const out = [
       this.compareBase === n.id
-        ? add('Marked for compare', 'compare-with', 'git-compare', () => this.compareWith(n), 'Marked: select the other entry and press C (Escape cancels)')
-        : add(this.compareBase ? 'Compare with marked' : 'Compare with…', 'compare-with', 'diff', () => this.compareWith(n), 'Compare this entry with another one (C)'),
+        ? add(
+            'Marked for compare',
+            'compare-with',
+            'git-compare',
+            () => this.compareWith(n),
+            'Marked: select the other entry and press C (Escape cancels)',
+          )
+        : add(
+            this.compareBase ? 'Compare with marked' : 'Compare with…',
+            'compare-with',
+            'diff',
+            () => this.compareWith(n),
+            'Compare this entry with another one (C)',
+          ),
     ];
-    if (!it.isLeaf && this.model.leafId) out.push(add('Compare with leaf', 'compare-leaf', 'diff-multiple', () => void this.compare(n.id, null), 'Compare with the current leaf (Shift+C)'));
+    if (!it.isLeaf && this.model.leafId)
+      out.push(
+        add(
+          'Compare with leaf',
+          'compare-leaf',
+          'diff-multiple',
+          () => void this.compare(n.id, null),
+          'Compare with the current leaf (Shift+C)',
+        ),
+      );
     out.push(
-      add('Files on branch', 'branch-files', 'files', () => this.showBranchFiles(n), 'Files changed on the path from the root to here (E)'),
-      add('Export Markdown', 'export-branch', 'markdown', () => void this.exportBranch(n, 'editor'), 'The path from the root to here as Markdown, in a new editor (Shift+E)'),
-      add('Copy Markdown', 'copy-branch', 'copy', () => void this.exportBranch(n, 'clipboard'), 'The path from the root to here as Markdown, on the clipboard'),
+      add(
+        'Files on branch',
+        'branch-files',
+        'files',
+        () => this.showBranchFiles(n),
+        'Files changed on the path from the root to here (E)',
+      ),
+      add(
+        'Export Markdown',
+        'export-branch',
+        'markdown',
+        () => void this.exportBranch(n, 'editor'),
+        'The path from the root to here as Markdown, in a new editor (Shift+E)',
+      ),
+      add(
+        'Copy Markdown',
+        'copy-branch',
+        'copy',
+        () => void this.exportBranch(n, 'clipboard'),
+        'The path from the root to here as Markdown, on the clipboard',
+      ),
     );
     if (!it.onPath || this.hidden.has(n.id))
       out.push(
@@ -316,12 +381,24 @@ export class CodeViews implements DetailsExtras {
               'Compare with now',
               'code-diff',
               { icon: 'diff-multiple', secondary: true },
-              () => void this.codeRequest({ kind: 'openCodeDiff', id: n.id }, 'Opened the code at this node against now'),
+              () =>
+                void this.codeRequest({ kind: 'openCodeDiff', id: n.id }, 'Opened the code at this node against now'),
             ),
-            this.pool.get('Restore code…', 'restore-code', { icon: 'history', secondary: true }, () => void this.codeRequest({ kind: 'restoreCode', id: n.id }, 'Restore finished or cancelled')),
+            this.pool.get(
+              'Restore code…',
+              'restore-code',
+              { icon: 'history', secondary: true },
+              () => void this.codeRequest({ kind: 'restoreCode', id: n.id }, 'Restore finished or cancelled'),
+            ),
           );
         }
-        slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'muted', summary), ...(r.files.length ? [ul] : []), row, ...r.notes.slice(0, 3).map((t) => h('p', 'muted', t)));
+        slot.replaceChildren(
+          h('h3', undefined, 'Code at this node'),
+          h('p', 'muted', summary),
+          ...(r.files.length ? [ul] : []),
+          row,
+          ...r.notes.slice(0, 3).map((t) => h('p', 'muted', t)),
+        );
         if (r.skipped)
           slot.append(
             h(
@@ -332,11 +409,16 @@ export class CodeViews implements DetailsExtras {
           );
         if (this.codeOff) slot.append(h('p', 'muted', `Checkpoints are off for this session: ${this.codeOff}`));
       },
-      (e) => slot.isConnected && slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'error', (e as Error).message)),
+      (e) =>
+        slot.isConnected &&
+        slot.replaceChildren(h('h3', undefined, 'Code at this node'), h('p', 'error', (e as Error).message)),
     );
   }
 
-  private async codeRequest(body: { kind: 'openCodeDiff'; id: string } | { kind: 'restoreCode'; id: string }, done: string): Promise<void> {
+  private async codeRequest(
+    body: { kind: 'openCodeDiff'; id: string } | { kind: 'restoreCode'; id: string },
+    done: string,
+  ): Promise<void> {
     try {
       await this.host.request(body);
       this.host.announce(done);
@@ -348,7 +430,9 @@ export class CodeViews implements DetailsExtras {
   changes(n: NodeView, body: HTMLElement): void {
     // (every entry of a session with checkpoints: the code at an answer is its turn's; else where files changed)
     if (!isLink(n) && (this.codeMarks.size || n.changed?.length)) this.codeSection(n, body);
-    const calls = n.changed?.length || (n.role === 'toolResult' && n.tools?.some((t) => t === 'edit' || t === 'write' || t === 'bash'));
+    const calls =
+      n.changed?.length ||
+      (n.role === 'toolResult' && n.tools?.some((t) => t === 'edit' || t === 'write' || t === 'bash'));
     if (!calls || isLink(n)) return;
     const slot = h('div', 'changes-slot');
     body.append(slot);
@@ -372,7 +456,14 @@ export class CodeViews implements DetailsExtras {
 
   link(n: NodeView, head: HTMLElement, actions: HTMLElement, body: HTMLElement): void {
     const l = n.link;
-    head.append(h('h2', undefined, l?.relation === 'parent' ? 'The session this one came from' : 'A fork or clone of this session'), h('p', 'muted', l?.facts ?? ''));
+    head.append(
+      h(
+        'h2',
+        undefined,
+        l?.relation === 'parent' ? 'The session this one came from' : 'A fork or clone of this session',
+      ),
+      h('p', 'muted', l?.facts ?? ''),
+    );
     const open = button('Open its tree', 'open-link', { icon: 'type-hierarchy' });
     open.addEventListener('click', () => void this.openLink(n));
     actions.append(open);

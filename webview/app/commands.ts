@@ -48,7 +48,8 @@ export interface CommandContext {
 
 type Handler = (c: CommandContext) => void;
 
-const go = (c: CommandContext, x: Item | undefined, what: string): void => (x ? c.tree.select(x, { history: true }) : c.announce(`Nothing ${what}`));
+const go = (c: CommandContext, x: Item | undefined, what: string): void =>
+  x ? c.tree.select(x, { history: true }) : c.announce(`Nothing ${what}`);
 
 function rowStep(c: CommandContext, delta: number): void {
   const d = c.tree.derived;
@@ -89,7 +90,8 @@ const history =
   (dir: 'back' | 'forward'): Handler =>
   (c) => {
     const key = c.tree.selection.travel(dir, (k) => c.tree.keyIndex.has(k) || c.model.index.has(k));
-    if (key === undefined) return c.announce(dir === 'back' ? 'No earlier entry in the history' : 'No later entry in the history');
+    if (key === undefined)
+      return c.announce(dir === 'back' ? 'No earlier entry in the history' : 'No later entry in the history');
     const x = c.tree.keyIndex.get(key);
     if (x) c.tree.select(x);
     else c.tree.selectEntry(key);
@@ -97,7 +99,10 @@ const history =
 
 /** An action on the selected entry; `onSegment` runs instead when a segment is selected. */
 const onEntry =
-  (fn: (c: CommandContext, it: Item, n: NodeView) => void, onSegment?: (c: CommandContext, it: Item) => void): Handler =>
+  (
+    fn: (c: CommandContext, it: Item, n: NodeView) => void,
+    onSegment?: (c: CommandContext, it: Item) => void,
+  ): Handler =>
   (c) => {
     const it = c.tree.selItem();
     if (!it) return c.announce('Nothing selected');
@@ -107,7 +112,10 @@ const onEntry =
     }
     const n = c.model.nodes[it.entry];
     // A family link is not an entry of this session: its one action opens the other session.
-    if (isLink(n)) return fn === moveOrOpen ? void c.codeViews.openLink(n) : c.announce('This links to another session: Enter opens its tree');
+    if (isLink(n))
+      return fn === moveOrOpen
+        ? void c.codeViews.openLink(n)
+        : c.announce('This links to another session: Enter opens its tree');
     fn(c, it, n);
   };
 
@@ -169,7 +177,10 @@ export const COMMANDS: Record<CommandId, Handler> = {
   },
   'view.fit': (c) => {
     const shown = c.graph.fit(c.tree.selItem());
-    if (shown === 'near') c.announce('The whole tree is too big to read at this size: showing the selection and its branches (Shift+0 shows the whole tree)');
+    if (shown === 'near')
+      c.announce(
+        'The whole tree is too big to read at this size: showing the selection and its branches (Shift+0 shows the whole tree)',
+      );
   },
   'view.overview': (c) => {
     c.graph.overview();
@@ -197,11 +208,15 @@ export const COMMANDS: Record<CommandId, Handler> = {
   'act.move': onEntry(moveOrOpen, (c, it) => void c.tree.toggle(it)),
   'act.moveSummary': onEntry((c, it) => c.actions.moveWithSummary(it)),
   'act.fork': onEntry((c, _it, n) => void c.actions.fork(n)),
-  'act.clone': onEntry((c, _it, n) => void c.actions.simple({ kind: 'clone', id: n.id }, 'Cloned the session up to here')),
+  'act.clone': onEntry(
+    (c, _it, n) => void c.actions.simple({ kind: 'clone', id: n.id }, 'Cloned the session up to here'),
+  ),
   'act.label': onEntry((c, it) => c.actions.editLabel(it)),
   'act.clearLabel': onEntry((c, _it, n) => c.actions.clearLabel(n)),
   'act.copy': onEntry((c, _it, n) => void c.actions.simple({ kind: 'copyText', id: n.id }, 'Copied the entry text')),
-  'act.continue': onEntry((c, _it, n) => void c.actions.simple({ kind: 'continueInPi', id: n.id }, 'Opening pi from this entry')),
+  'act.continue': onEntry(
+    (c, _it, n) => void c.actions.simple({ kind: 'continueInPi', id: n.id }, 'Opening pi from this entry'),
+  ),
   'act.context': onEntry((c, _it, n) => void c.details.showContext(n.id)),
   'act.ask': onEntry((c) => askHere(c)),
   'act.variants': onEntry((c) => {
@@ -211,7 +226,9 @@ export const COMMANDS: Record<CommandId, Handler> = {
     void c.askBox.tryVariants();
   }),
   'act.compare': onEntry((c, _it, n) => c.codeViews.compareWith(n)),
-  'act.compareLeaf': onEntry((c, it, n) => (it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null))),
+  'act.compareLeaf': onEntry((c, it, n) =>
+    it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null),
+  ),
   'act.branchFiles': onEntry((c, _it, n) => c.codeViews.showBranchFiles(n)),
   'act.export': onEntry((c, _it, n) => void c.codeViews.exportBranch(n, 'editor')),
   'act.hide': onEntry((c, _it, n) => void c.codeViews.toggleHidden(n)),

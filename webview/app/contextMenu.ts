@@ -5,7 +5,12 @@ import type { Item } from '../model/derive';
 
 /** `panel`: this tree's token, so a menu command goes to the tree it was opened in (not the one in front). */
 export function vscodeContext(it: Item, nodes: readonly NodeView[], panel?: string): string {
-  if (it.seg) return JSON.stringify({ webviewSection: 'segment', preventDefaultContextMenuItems: true, ...(panel ? { panel } : {}) });
+  if (it.seg)
+    return JSON.stringify({
+      webviewSection: 'segment',
+      preventDefaultContextMenuItems: true,
+      ...(panel ? { panel } : {}),
+    });
   const n = nodes[it.entry];
   // A family link is no entry: the node menu's commands do not apply to it.
   if (n.kind === 'link') return JSON.stringify({ webviewSection: 'link', preventDefaultContextMenuItems: true });
@@ -25,7 +30,11 @@ export function vscodeContext(it: Item, nodes: readonly NodeView[], panel?: stri
  * Shift+F10 / the Menu key: VS Code opens the native menu for a contextmenu event on the element, so one
  * is dispatched on the item's node when it is in view, else on its outline row.
  */
-export function openContextMenu(it: Item, graph: { el: HTMLElement; elementOf(it: Item): Element | undefined }, outline: { elementOf(it: Item): Element | undefined }): void {
+export function openContextMenu(
+  it: Item,
+  graph: { el: HTMLElement; elementOf(it: Item): Element | undefined },
+  outline: { elementOf(it: Item): Element | undefined },
+): void {
   let el: Element | undefined = graph.elementOf(it);
   let r = el?.getBoundingClientRect();
   const g = graph.el.getBoundingClientRect();
@@ -35,6 +44,13 @@ export function openContextMenu(it: Item, graph: { el: HTMLElement; elementOf(it
   }
   if (!el || !r) return;
   el.dispatchEvent(
-    new MouseEvent('contextmenu', { bubbles: true, cancelable: true, view: window, button: 2, clientX: Math.round(r.left + Math.min(24, r.width / 2)), clientY: Math.round(r.top + r.height / 2) }),
+    new MouseEvent('contextmenu', {
+      bubbles: true,
+      cancelable: true,
+      view: window,
+      button: 2,
+      clientX: Math.round(r.left + Math.min(24, r.width / 2)),
+      clientY: Math.round(r.top + r.height / 2),
+    }),
   );
 }

@@ -95,7 +95,11 @@ export class EntryActions {
   moveWithSummary(it: Item): void {
     if (!this.canWrite()) return;
     const n = this.model.nodes[it.entry];
-    openSummaryDialog(this.dialogs(), { id: n.id, title: clipWords(short(n.text), 60) || n.id }, this.host.meta()?.summariesAvailable ?? false);
+    openSummaryDialog(
+      this.dialogs(),
+      { id: n.id, title: clipWords(short(n.text), 60) || n.id },
+      this.host.meta()?.summariesAvailable ?? false,
+    );
   }
 
   /** pi's /compact of the context at the leaf (the palette's and the leaf's menu's "Compact…"). */

@@ -37,7 +37,9 @@ export class HostSync {
   receive(m: HostMessage): void {
     if (m.type === 'snapshot') {
       const shared = new SharedValues();
-      const s: Snapshot = m.packed ? { ...m, nodes: unpackNodes(m.packed, shared), packed: undefined } : { ...m, nodes: m.nodes };
+      const s: Snapshot = m.packed
+        ? { ...m, nodes: unpackNodes(m.packed, shared), packed: undefined }
+        : { ...m, nodes: m.nodes };
       if (s.total !== undefined && s.total > s.nodes.length) {
         this.partial = { m: s, nodes: [...s.nodes], total: s.total, shared };
         this.target.onLoading?.(s.nodes.length, s.total);

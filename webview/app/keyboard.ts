@@ -21,7 +21,9 @@ export function bindKeyboard(doc: Document, host: KeyboardHost): void {
     if (host.overlays.trapTab(ev)) return;
     const t = ev.target as Element | null;
     const top = host.overlays.top();
-    const inField = !!t?.closest?.('input, textarea, select, vscode-textfield, vscode-textarea, [contenteditable="true"]');
+    const inField = !!t?.closest?.(
+      'input, textarea, select, vscode-textfield, vscode-textarea, [contenteditable="true"]',
+    );
     if (inField && isFieldEditingKey(ev, host.mac)) {
       // The browser's own editing runs now, in order with the typing; the workbench never sees the key.
       ev.stopPropagation();

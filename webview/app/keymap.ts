@@ -90,7 +90,13 @@ export interface Command {
   bindings: Binding[];
 }
 
-const c = (id: CommandId, group: Command['group'], title: string, bindings: Binding[], scope: Scope = 'tree'): Command => ({ id, title, group, scope, bindings });
+const c = (
+  id: CommandId,
+  group: Command['group'],
+  title: string,
+  bindings: Binding[],
+  scope: Scope = 'tree',
+): Command => ({ id, title, group, scope, bindings });
 
 export const KEYMAP: readonly Command[] = [
   c('nav.prevRow', 'Move around', 'Previous row', [{ code: 'ArrowUp' }, { code: 'KeyK' }]),
@@ -113,10 +119,15 @@ export const KEYMAP: readonly Command[] = [
   c('nav.back', 'Move around', 'Back to the previously visited entry', [{ code: 'ArrowLeft', alt: true }]),
   c('nav.forward', 'Move around', 'Forward', [{ code: 'ArrowRight', alt: true }]),
   c('view.toggle', 'View', 'Expand or collapse the selected segment or branch', [{ code: 'Space' }]),
-  c('view.fit', 'View', 'Fit: the whole tree, or the selection and its branches when the tree is too big to read', [{ code: 'Digit0' }, { code: 'Numpad0' }]),
+  c('view.fit', 'View', 'Fit: the whole tree, or the selection and its branches when the tree is too big to read', [
+    { code: 'Digit0' },
+    { code: 'Numpad0' },
+  ]),
   c('view.overview', 'View', 'The whole tree, however small', [{ code: 'Digit0', shift: true }]),
   c('view.layout', 'View', 'Switch between the graph and rows (one row per entry)', [{ code: 'KeyV' }]),
-  c('view.hover', 'View', 'Card of the selected entry: whole text, time, model, tokens (again: focus it)', [{ code: 'KeyI' }]),
+  c('view.hover', 'View', 'Card of the selected entry: whole text, time, model, tokens (again: focus it)', [
+    { code: 'KeyI' },
+  ]),
   c('view.zoomIn', 'View', 'Zoom in', [{ code: 'Equal' }, { code: 'Equal', shift: true }, { code: 'NumpadAdd' }]),
   c('view.zoomOut', 'View', 'Zoom out', [{ code: 'Minus' }, { code: 'NumpadSubtract' }]),
   c('view.panUp', 'View', 'Pan up', [{ code: 'ArrowUp', shift: true }]),
@@ -131,10 +142,19 @@ export const KEYMAP: readonly Command[] = [
   c('view.showHidden', 'View', 'Show or hide the branches marked hidden', [{ code: 'KeyH', shift: true }]),
   c('filter.next', 'Find and filter', 'Next filter (default → no tools → user → labelled → all)', [{ code: 'KeyO' }]),
   c('filter.prev', 'Find and filter', 'Previous filter', [{ code: 'KeyO', shift: true }]),
-  c('find.open', 'Find and filter', 'Find (role: tool: label: file: model: re:)', [{ code: 'KeyF', mod: true }, { code: 'Slash' }], 'global'),
+  c(
+    'find.open',
+    'Find and filter',
+    'Find (role: tool: label: file: model: re:)',
+    [{ code: 'KeyF', mod: true }, { code: 'Slash' }],
+    'global',
+  ),
   c('find.next', 'Find and filter', 'Next match', [{ code: 'F3' }], 'global'),
   c('find.prev', 'Find and filter', 'Previous match', [{ code: 'F3', shift: true }], 'global'),
-  c('act.move', 'Actions', 'Move the leaf here (on a segment: expand it)', [{ code: 'Enter' }, { code: 'NumpadEnter' }]),
+  c('act.move', 'Actions', 'Move the leaf here (on a segment: expand it)', [
+    { code: 'Enter' },
+    { code: 'NumpadEnter' },
+  ]),
   c('act.moveSummary', 'Actions', 'Move here with a branch summary…', [{ code: 'Enter', shift: true }]),
   c('act.fork', 'Actions', 'Fork a new session from this user message', [{ code: 'KeyF' }]),
   c('act.clone', 'Actions', 'Clone the session up to here', [{ code: 'KeyF', shift: true }]),
@@ -147,7 +167,9 @@ export const KEYMAP: readonly Command[] = [
   c('act.continue', 'Actions', 'Continue in pi from here', [{ code: 'KeyP' }]),
   c('act.context', 'Actions', 'Context at this entry (what the model would see)', [{ code: 'KeyX' }]),
   c('act.ask', 'Actions', 'Ask pi from here: write a prompt in the details pane (Enter asks)', [{ code: 'KeyA' }]),
-  c('act.variants', 'Actions', 'Try variants from here: one prompt, several pis side by side', [{ code: 'KeyV', shift: true }]),
+  c('act.variants', 'Actions', 'Try variants from here: one prompt, several pis side by side', [
+    { code: 'KeyV', shift: true },
+  ]),
   c('act.menu', 'Actions', 'Context menu', [{ code: 'F10', shift: true }, { code: 'ContextMenu' }]),
   c('act.rename', 'Actions', 'Rename the session', [{ code: 'F2', shift: true }]),
   c('act.compare', 'Actions', 'Compare with… (mark this entry, then press C on the other)', [{ code: 'KeyC' }]),
@@ -200,7 +222,12 @@ export function isFieldEditingKey(e: KeyLike, mac = false): boolean {
  * only global commands apply, and never to a key that types a character: `/` in the find box is a
  * slash, not "open find".
  */
-export function resolveKey(e: KeyLike, where: KeyContext, mac = false, keymap: readonly Command[] = KEYMAP): Command | undefined {
+export function resolveKey(
+  e: KeyLike,
+  where: KeyContext,
+  mac = false,
+  keymap: readonly Command[] = KEYMAP,
+): Command | undefined {
   if (where === 'field' && typesCharacter(e)) return undefined;
   const scope: Scope = where === 'field' ? 'global' : where;
   // Bindings by typed character first: `?` must win over the physical key it shares with `/`.

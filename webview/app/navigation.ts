@@ -2,7 +2,8 @@
 // towards the leaf, siblings, the owning branch point) and the next row that passes a test.
 import type { Derived, Item } from '../model/derive';
 
-export type StructuralMove = 'nav.parent' | 'nav.child' | 'nav.prevSibling' | 'nav.nextSibling' | 'nav.collapseOrParent' | 'nav.expandOrChild';
+export type StructuralMove =
+  'nav.parent' | 'nav.child' | 'nav.prevSibling' | 'nav.nextSibling' | 'nav.collapseOrParent' | 'nav.expandOrChild';
 
 export function isBranchPoint(it: Item): boolean {
   return !!it.children && it.children.length >= 2;
@@ -36,12 +37,19 @@ export function structuralTarget(move: StructuralMove, it: Item, d: Derived): It
       for (let r = it.row - 1; r >= 0; r--) if (d.rows[r].level < it.level) return d.rows[r];
       return undefined;
     case 'nav.expandOrChild':
-      return it.children?.[0] && it.children.length >= 2 ? (it.children.find((c) => c.onPath) ?? it.children[0]) : undefined;
+      return it.children?.[0] && it.children.length >= 2
+        ? (it.children.find((c) => c.onPath) ?? it.children[0])
+        : undefined;
   }
 }
 
 /** The first row after (dir 1) or before (-1) `from` that passes `pred`, wrapping around. */
-export function seekRow(rows: readonly Item[], from: Item | undefined, pred: (it: Item) => boolean, dir: 1 | -1): Item | undefined {
+export function seekRow(
+  rows: readonly Item[],
+  from: Item | undefined,
+  pred: (it: Item) => boolean,
+  dir: 1 | -1,
+): Item | undefined {
   const n = rows.length;
   const start = from ? from.row : -1;
   for (let k = 1; k <= n; k++) {

@@ -70,7 +70,9 @@ export class PaneLayout {
   togglePane(pane: 'outline' | 'details'): void {
     this.panes.toggle(pane);
     if (pane === 'outline' && this.panes.narrow && this.panes.layout === 'graph')
-      this.host.announce('There is no room for the outline next to the graph at this width: it shows when the view is wider (or switch to rows with V)');
+      this.host.announce(
+        'There is no room for the outline next to the graph at this width: it shows when the view is wider (or switch to rows with V)',
+      );
     this.host.changed();
   }
 

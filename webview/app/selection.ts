@@ -52,7 +52,12 @@ export class Selection {
 }
 
 /** Where selection `s` lands in a new derivation. */
-export function resolveSelection(s: Sel | undefined, d: Derived, model: TreeModel, keyIndex: ReadonlyMap<string, Item>): Sel | undefined {
+export function resolveSelection(
+  s: Sel | undefined,
+  d: Derived,
+  model: TreeModel,
+  keyIndex: ReadonlyMap<string, Item>,
+): Sel | undefined {
   if (s) {
     if (keyIndex.has(s.key)) return s;
     let i = model.index.get(s.entryId);

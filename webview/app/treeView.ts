@@ -138,8 +138,15 @@ export class TreeView {
     const sel = selId !== undefined ? this.model.index.get(selId) : undefined;
     // A move with a summary puts the leaf on the summary, written under the selected entry.
     const leaf = this.model.leaf;
-    const summaryOfSel = sel !== undefined && leaf >= 0 && this.model.parent[leaf] === sel && this.model.nodes[leaf].kind === 'branchSummary';
-    this.pendingFrame = !!leafId && (this.pendingSelect !== undefined || (sel !== undefined && (sel === leaf || this.model.parent[sel] === leaf || summaryOfSel)));
+    const summaryOfSel =
+      sel !== undefined &&
+      leaf >= 0 &&
+      this.model.parent[leaf] === sel &&
+      this.model.nodes[leaf].kind === 'branchSummary';
+    this.pendingFrame =
+      !!leafId &&
+      (this.pendingSelect !== undefined ||
+        (sel !== undefined && (sel === leaf || this.model.parent[sel] === leaf || summaryOfSel)));
     // With appended entries waiting, the move is (most likely) to the last of them: one pass for both.
     if (this.frame) this.refreshTail();
     else if (!this.fastLeafMove(oldLeaf, this.model.leaf)) this.refresh();
@@ -159,7 +166,14 @@ export class TreeView {
     const n = model.size;
     const t0 = performance.now();
     const forced = this.host.forcedEntries();
-    const derived = derive({ model, mode: this.host.filter(), folded: this.folded, expanded: this.expanded, forced, hidden: this.host.hiddenEntries?.() });
+    const derived = derive({
+      model,
+      mode: this.host.filter(),
+      folded: this.folded,
+      expanded: this.expanded,
+      forced,
+      hidden: this.host.hiddenEntries?.(),
+    });
     this.derived = derived;
     const t1 = performance.now();
     sizeItems(derived.items, model.nodes);
@@ -174,7 +188,10 @@ export class TreeView {
     const saved = first ? this.host.savedView() : undefined;
     if (first) {
       const fromState = saved?.selected;
-      const key = fromState && (this.keyIndex.has(fromState) || model.index.has(fromState.replace(/^seg:/, ''))) ? fromState : (model.leafId ?? undefined);
+      const key =
+        fromState && (this.keyIndex.has(fromState) || model.index.has(fromState.replace(/^seg:/, '')))
+          ? fromState
+          : (model.leafId ?? undefined);
       if (key) this.selection.set(key, key.replace(/^seg:/, ''));
     }
     this.takePendingSelection();
@@ -190,7 +207,12 @@ export class TreeView {
       else this.initialView = place;
       this.host.firstShown();
     } else if (it) {
-      placeAfterPass(this.graph, it, { frame: this.pendingFrame, reframe: this.pendingReframe, afterFirstScreen: this.afterFirstScreen, reveal: this.pendingFollow || this.snapshotPending });
+      placeAfterPass(this.graph, it, {
+        frame: this.pendingFrame,
+        reframe: this.pendingReframe,
+        afterFirstScreen: this.afterFirstScreen,
+        reveal: this.pendingFollow || this.snapshotPending,
+      });
     }
     this.pendingFrame = false;
     this.pendingReframe = false;
@@ -280,7 +302,8 @@ export class TreeView {
     if (!d || this.frame || newLeaf < 0) return false;
     const it = d.itemOf[newLeaf];
     if (!it || it.seg || it.entry !== newLeaf) return false;
-    if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.host.filter(), false)) return false;
+    if (oldLeaf >= 0 && d.visible[oldLeaf] && !passesFilter(this.model.nodes[oldLeaf], this.host.filter(), false))
+      return false;
     // Only the nodes whose path or leaf mark changed (and the selection's) are drawn again.
     const changed = markPath(d.items, this.model.pathMask(), newLeaf);
     d.rows = outlineRows(d.root);
@@ -337,7 +360,8 @@ export class TreeView {
     if (!d.visible[i]) {
       // Hidden by a fold: unfold its ancestors. Hidden by the filter: show the nearest visible one.
       let unfolded = false;
-      for (let p = this.model.parent[i]; p >= 0; p = this.model.parent[p]) if (this.folded.delete(this.model.nodes[p].id)) unfolded = true;
+      for (let p = this.model.parent[i]; p >= 0; p = this.model.parent[p])
+        if (this.folded.delete(this.model.nodes[p].id)) unfolded = true;
       if (!unfolded) {
         const v = d.vparent[i];
         if (v >= 0) return this.selectEntry(this.model.nodes[v].id, opts);

@@ -101,17 +101,32 @@ export class CompareApp {
     this.view = view;
     const title = view.a.title === view.b.title ? view.a.title : `${view.a.title} ↔ ${view.b.title}`;
     document.title = `Compare: ${title}`;
-    const diffAll = button('Diff both sides', 'diff-sides', { icon: 'diff', secondary: true, title: 'Both sides from the common ancestor as Markdown, in VS Code’s diff editor' });
+    const diffAll = button('Diff both sides', 'diff-sides', {
+      icon: 'diff',
+      secondary: true,
+      title: 'Both sides from the common ancestor as Markdown, in VS Code’s diff editor',
+    });
     diffAll.addEventListener('click', () => void this.run({ kind: 'diffSides' }, 'Opened both sides in a diff editor'));
-    const codeDiff = button('Code A ↔ B', 'code-diff', { icon: 'diff-multiple', secondary: true, title: 'The code at both nodes, file by file, in VS Code’s multi-file diff editor' });
-    codeDiff.addEventListener('click', () => void this.run({ kind: 'codeDiff' }, 'Opened the code of both sides in a diff editor'));
+    const codeDiff = button('Code A ↔ B', 'code-diff', {
+      icon: 'diff-multiple',
+      secondary: true,
+      title: 'The code at both nodes, file by file, in VS Code’s multi-file diff editor',
+    });
+    codeDiff.addEventListener(
+      'click',
+      () => void this.run({ kind: 'codeDiff' }, 'Opened the code of both sides in a diff editor'),
+    );
     const anc = h('p', 'cmp-ancestor');
     anc.append(h('span', 'codicon codicon-git-commit'), document.createTextNode(' Common ancestor: '));
     if (view.ancestor.id) {
       anc.append(
         h('code', undefined, view.ancestor.id),
         document.createTextNode(` ${view.ancestor.text}`),
-        h('span', 'muted', ` · ${thousands(view.ancestor.common)} shared entries${view.ancestor.time ? ` · ${localTime(view.ancestor.time)}` : ''}`),
+        h(
+          'span',
+          'muted',
+          ` · ${thousands(view.ancestor.common)} shared entries${view.ancestor.time ? ` · ${localTime(view.ancestor.time)}` : ''}`,
+        ),
       );
     } else anc.append(h('span', 'muted', 'none: the two paths share no entry'));
     this.header.replaceChildren(h('h1', 'title', `Compare: ${title}`), diffAll, codeDiff, anc);
@@ -133,7 +148,9 @@ export class CompareApp {
         if (this.more.getBoundingClientRect().top < window.innerHeight) void this.loadMore();
       }),
     );
-    this.announce(`Comparing ${view.a.entries} entries with ${view.b.entries} entries after the common ancestor, ${view.rows} rows of turns`);
+    this.announce(
+      `Comparing ${view.a.entries} entries with ${view.b.entries} entries after the common ancestor, ${view.rows} rows of turns`,
+    );
   }
 
   private sideCard(side: CompareSide, info: CompareSideInfo): HTMLElement {
@@ -143,7 +160,12 @@ export class CompareApp {
     head.append(h('span', 'side-tag', side.toUpperCase()), document.createTextNode(` ${info.title}`));
     const node = h('p', 'cmp-node');
     node.append(h('code', undefined, info.nodeId), document.createTextNode(` ${info.nodeText}`));
-    card.append(head, h('p', 'muted', info.fileName), node, h('p', 'cmp-totals muted', `${thousands(info.entries)} entries after the ancestor · totals are being summed…`));
+    card.append(
+      head,
+      h('p', 'muted', info.fileName),
+      node,
+      h('p', 'cmp-totals muted', `${thousands(info.entries)} entries after the ancestor · totals are being summed…`),
+    );
     this.cards[side] = card;
     return card;
   }
@@ -154,9 +176,15 @@ export class CompareApp {
     const dl = h('dl', 'kv cmp-totals');
     dl.dataset.side = side;
     const row = (k: string, v: string) => dl.append(h('dt', undefined, k), h('dd', undefined, v));
-    row('Messages', `${thousands(t.messages)} (${thousands(t.userMessages)} user, ${thousands(t.assistantMessages)} assistant, ${thousands(t.toolResults)} tool results)`);
+    row(
+      'Messages',
+      `${thousands(t.messages)} (${thousands(t.userMessages)} user, ${thousands(t.assistantMessages)} assistant, ${thousands(t.toolResults)} tool results)`,
+    );
     row('Turns', thousands(t.turns));
-    row('Tokens', `${thousands(t.tokens.input)} in · ${thousands(t.tokens.output)} out${t.tokens.cacheRead ? ` · ${thousands(t.tokens.cacheRead)} cache read` : ''}`);
+    row(
+      'Tokens',
+      `${thousands(t.tokens.input)} in · ${thousands(t.tokens.output)} out${t.tokens.cacheRead ? ` · ${thousands(t.tokens.cacheRead)} cache read` : ''}`,
+    );
     row('Cost', `$${t.cost.toFixed(4)}`);
     row('Models', t.models.map((m) => `${m.model} (${m.messages})`).join(', ') || '—');
     row('Wall time', duration(t.wallMs));
@@ -164,12 +192,20 @@ export class CompareApp {
     card.querySelector('.cmp-totals')?.replaceWith(dl);
     const f = h('details', 'cmp-files');
     f.open = files.length > 0 && files.length <= 12;
-    f.append(h('summary', undefined, `${files.length} ${files.length === 1 ? 'file' : 'files'} ${exact ? 'changed since the ancestor (from checkpoints, bash included)' : 'edited or written'}`));
+    f.append(
+      h(
+        'summary',
+        undefined,
+        `${files.length} ${files.length === 1 ? 'file' : 'files'} ${exact ? 'changed since the ancestor (from checkpoints, bash included)' : 'edited or written'}`,
+      ),
+    );
     const ul = h('ul');
     for (const p of files) ul.append(h('li', undefined, p));
     f.append(ul);
     card.append(f);
-    this.announce(`Side ${side.toUpperCase()}: ${t.messages} messages, ${t.tokens.input} tokens in, ${t.tokens.output} out, ${files.length} files changed`);
+    this.announce(
+      `Side ${side.toUpperCase()}: ${t.messages} messages, ${t.tokens.input} tokens in, ${t.tokens.output} out, ${files.length} files changed`,
+    );
   }
 
   // ───────────── rows ─────────────
@@ -181,7 +217,11 @@ export class CompareApp {
     this.loaded += rows.length;
     const total = this.view?.rows ?? 0;
     this.more.textContent =
-      this.loaded < total ? `Showing ${thousands(this.loaded)} of ${thousands(total)} rows…` : total ? `${thousands(total)} rows` : 'Nothing after the common ancestor on either side.';
+      this.loaded < total
+        ? `Showing ${thousands(this.loaded)} of ${thousands(total)} rows…`
+        : total
+          ? `${thousands(total)} rows`
+          : 'Nothing after the common ancestor on either side.';
   }
 
   private async loadMore(): Promise<void> {
@@ -208,7 +248,10 @@ export class CompareApp {
       d.setAttribute('aria-label', `Diff row ${r.index + 1}`);
       d.dataset.action = 'diff-row';
       d.append(h('span', 'codicon codicon-diff'));
-      d.addEventListener('click', () => void this.run({ kind: 'diffRow', row: r.index }, `Opened row ${r.index + 1} in a diff editor`));
+      d.addEventListener(
+        'click',
+        () => void this.run({ kind: 'diffRow', row: r.index }, `Opened row ${r.index + 1} in a diff editor`),
+      );
       num.append(d);
     }
     if (r.a && r.b && r.a.user !== undefined && r.a.user === r.b.user) el.classList.add('same-prompt');
@@ -229,7 +272,14 @@ export class CompareApp {
     return c;
   }
 
-  private line(side: CompareSide, id: string, kind: string, text: string, calls: string[] | undefined, error: boolean): HTMLElement {
+  private line(
+    side: CompareSide,
+    id: string,
+    kind: string,
+    text: string,
+    calls: string[] | undefined,
+    error: boolean,
+  ): HTMLElement {
     const wrap = h('div', `cmp-item k-${kind}${error ? ' error' : ''}`);
     const b = h('button', 'cmp-line', text.replace(/^(user|assistant): /, '') || `[${kind}]`);
     b.type = 'button';

@@ -23,7 +23,10 @@ export interface AskBoxHost {
   focusTree(): void;
 }
 
-type Models = { sessionId: string; state: 'loading' } | { sessionId: string; state: 'ready'; list: ModelList } | { sessionId: string; state: 'failed'; reason: string };
+type Models =
+  | { sessionId: string; state: 'loading' }
+  | { sessionId: string; state: 'ready'; list: ModelList }
+  | { sessionId: string; state: 'failed'; reason: string };
 
 /** The longest prompt the host takes (protocolValidation.ts LIMITS.prompt). */
 const PROMPT_MAX = 100_000;
@@ -145,7 +148,11 @@ export class AskBox {
       const at = answered.answerId ?? answered.leafId;
       this.running = undefined;
       if (at) this.host.goTo(at);
-      this.say(answered.answerId ? `pi answered${answered.via === 'running' ? ` (pid ${answered.pid})` : ''}: its answer is selected.` : 'pi ended the turn without an answer.');
+      this.say(
+        answered.answerId
+          ? `pi answered${answered.via === 'running' ? ` (pid ${answered.pid})` : ''}: its answer is selected.`
+          : 'pi ended the turn without an answer.',
+      );
     } catch (e) {
       const msg = (e as Error).message;
       this.say(`pi could not answer: ${msg}`, true);
@@ -215,12 +222,17 @@ export class AskBox {
   private update(): void {
     const n = this.target;
     const instead = !!n && movesToParent(n.type, n.role);
-    this.heading.replaceChildren(icon('sparkle'), document.createTextNode(instead ? ' Ask instead of this message' : ' Ask from here'));
+    this.heading.replaceChildren(
+      icon('sparkle'),
+      document.createTextNode(instead ? ' Ask instead of this message' : ' Ask from here'),
+    );
     const bridge = this.host.meta()?.bridge;
     this.hint.textContent = this.readOnly
       ? `Read-only: ${this.readOnly}`
       : `${instead ? 'pi answers a new prompt beside this message (under its parent), as if it were edited and sent again.' : 'pi continues the session from this entry: the leaf moves here and the new turn grows from it.'}${
-          bridge ? ` The pi running this session (pid ${bridge.pid}) answers${bridge.busy ? ' once its turn is over' : ''}.` : ''
+          bridge
+            ? ` The pi running this session (pid ${bridge.pid}) answers${bridge.busy ? ' once its turn is over' : ''}.`
+            : ''
         }`;
     const running = !!this.running;
     this.prompt.disabled = !!this.readOnly;

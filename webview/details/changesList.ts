@@ -20,7 +20,10 @@ export function renderChanges(reply: ChangesReply, open: (c: ChangeView) => void
   const ul = h('ul', 'change-list');
   for (const c of reply.changes) {
     const li = h('li', `change t-${c.tool}${c.failed ? ' failed' : ''}`);
-    const icon = h('span', `codicon codicon-${c.tool === 'write' ? 'new-file' : c.tool === 'edit' ? 'diff' : 'terminal'}`);
+    const icon = h(
+      'span',
+      `codicon codicon-${c.tool === 'write' ? 'new-file' : c.tool === 'edit' ? 'diff' : 'terminal'}`,
+    );
     const label = `${what(c)} ${c.path}`;
     if (c.diff) {
       const b = h('button', 'link change-open', label);
@@ -47,7 +50,11 @@ export function renderBranchFiles(reply: BranchFilesReply, goTo: (id: string) =>
     return box;
   }
   box.append(
-    h('p', 'muted', `${reply.files.length} ${reply.files.length === 1 ? 'file' : 'files'} changed by ${reply.entries} ${reply.entries === 1 ? 'entry' : 'entries'} on the path from the root to here.`),
+    h(
+      'p',
+      'muted',
+      `${reply.files.length} ${reply.files.length === 1 ? 'file' : 'files'} changed by ${reply.entries} ${reply.entries === 1 ? 'entry' : 'entries'} on the path from the root to here.`,
+    ),
   );
   const ul = h('ul', 'change-list');
   for (const f of reply.files) {

@@ -205,7 +205,10 @@ export class DetailsPane {
 
   private segment(it: Item, nodes: NodeView[], head: HTMLElement, actions: HTMLElement, body: HTMLElement): void {
     const m = it.members!;
-    head.append(h('h2', undefined, `${m.length} entries`), h('p', 'muted', 'A run of entries without branches, shown as one node.'));
+    head.append(
+      h('h2', undefined, `${m.length} entries`),
+      h('p', 'muted', 'A run of entries without branches, shown as one node.'),
+    );
     const expand = button('Expand', 'expand', { icon: 'unfold' });
     expand.addEventListener('click', () => this.host.toggle(it));
     actions.append(expand);
@@ -226,14 +229,19 @@ export class DetailsPane {
 
   private facts(it: Item, n: NodeView, head: HTMLElement): void {
     const title = h('h2');
-    title.append(h('span', `codicon codicon-${'circle-filled'} kind-dot k-${n.kind}`), document.createTextNode(` ${KIND_NAMES[n.kind] ?? n.type}`));
+    title.append(
+      h('span', `codicon codicon-${'circle-filled'} kind-dot k-${n.kind}`),
+      document.createTextNode(` ${KIND_NAMES[n.kind] ?? n.type}`),
+    );
     head.append(title);
     if (n.label !== undefined) head.append(h('span', 'label-badge', n.label));
     const facts = h('p', 'muted facts');
     facts.append(document.createTextNode(`${n.time ? localTime(n.time) : ''} · `), h('code', undefined, n.id));
     if (it.isLeaf) facts.append(document.createTextNode(' · current leaf'));
     else if (it.onPath) facts.append(document.createTextNode(' · on the current path'));
-    const cost = [n.model, n.tokens ? `${thousands(n.tokens)} tokens` : '', n.cost ? `$${n.cost.toFixed(4)}` : ''].filter(Boolean).join(' · ');
+    const cost = [n.model, n.tokens ? `${thousands(n.tokens)} tokens` : '', n.cost ? `$${n.cost.toFixed(4)}` : '']
+      .filter(Boolean)
+      .join(' · ');
     head.append(facts);
     if (cost) head.append(h('p', 'muted', cost));
   }
@@ -241,11 +249,26 @@ export class DetailsPane {
   /** The action buttons run the same commands as their keys; writes are disabled on a read-only session. */
   private actions(it: Item, n: NodeView, actions: HTMLElement): void {
     const ro = this.host.readOnly();
-    const add = (label: string, action: string, icon: string, cmd: CommandId, write = false, extra: { disabled?: boolean; title?: string; secondary?: boolean } = {}) => {
-      const opts = { icon, secondary: extra.secondary ?? true, disabled: extra.disabled || (write && !!ro), title: write && ro ? `Read-only: ${ro}` : extra.title };
+    const add = (
+      label: string,
+      action: string,
+      icon: string,
+      cmd: CommandId,
+      write = false,
+      extra: { disabled?: boolean; title?: string; secondary?: boolean } = {},
+    ) => {
+      const opts = {
+        icon,
+        secondary: extra.secondary ?? true,
+        disabled: extra.disabled || (write && !!ro),
+        title: write && ro ? `Read-only: ${ro}` : extra.title,
+      };
       actions.append(this.buttons.get(label, action, opts, () => this.host.run(cmd)));
     };
-    add(n.role === 'user' ? 'Move before this message' : 'Move here', 'move', 'debug-step-over', 'act.move', true, { secondary: false, disabled: it.isLeaf });
+    add(n.role === 'user' ? 'Move before this message' : 'Move here', 'move', 'debug-step-over', 'act.move', true, {
+      secondary: false,
+      disabled: it.isLeaf,
+    });
     add('Move with summary…', 'move-summary', 'git-merge', 'act.moveSummary', true, { disabled: it.isLeaf });
     if (n.role === 'user') add('Fork', 'fork', 'repo-forked', 'act.fork');
     add('Clone to here', 'clone', 'copy', 'act.clone');

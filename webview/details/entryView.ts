@@ -52,8 +52,12 @@ export function linkButton(text: string, onClick: () => void, cls = 'link'): HTM
 
 function fileLists(details: unknown): HTMLElement | undefined {
   if (!isRec(details)) return undefined;
-  const read = Array.isArray(details.readFiles) ? details.readFiles.filter((x): x is string => typeof x === 'string') : [];
-  const mod = Array.isArray(details.modifiedFiles) ? details.modifiedFiles.filter((x): x is string => typeof x === 'string') : [];
+  const read = Array.isArray(details.readFiles)
+    ? details.readFiles.filter((x): x is string => typeof x === 'string')
+    : [];
+  const mod = Array.isArray(details.modifiedFiles)
+    ? details.modifiedFiles.filter((x): x is string => typeof x === 'string')
+    : [];
   if (!read.length && !mod.length) return undefined;
   const d = h('div', 'files');
   const list = (title: string, files: string[]) => {
@@ -177,11 +181,14 @@ export function renderEntry(d: EntryDetails, links: DetailsLinks): HTMLElement {
     const files = fileLists(e.details);
     if (files) root.append(section('Files', files));
     const facts: [string, string | undefined][] = [];
-    if (type === 'compaction') facts.push(['Tokens before', typeof e.tokensBefore === 'number' ? String(e.tokensBefore) : undefined]);
+    if (type === 'compaction')
+      facts.push(['Tokens before', typeof e.tokensBefore === 'number' ? String(e.tokensBefore) : undefined]);
     facts.push(['Usage', usageText(e.usage)], ['Made by', e.fromHook ? 'an extension' : 'pi']);
     root.append(kv(facts));
     if (type === 'branch_summary' && typeof e.fromId === 'string') {
-      root.append(linkButton('Go to the branch this summary came from', () => links.goTo(e.fromId as string), 'link from-link'));
+      root.append(
+        linkButton('Go to the branch this summary came from', () => links.goTo(e.fromId as string), 'link from-link'),
+      );
     }
     if (type === 'compaction' && typeof e.firstKeptEntryId === 'string') {
       root.append(linkButton('Go to the first kept entry', () => links.goTo(e.firstKeptEntryId as string)));

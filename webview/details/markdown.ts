@@ -15,7 +15,8 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   if (!SAFE_IMAGE.test(src)) return md.utils.escapeHtml(tokens[idx].content || '[image]');
   return defaultImage(tokens, idx, options, env, self);
 };
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const href = String(tokens[idx].attrGet('href') ?? '');
   // A data: URI passes validateLink for images only; as a link it is shown as text.
@@ -37,11 +38,13 @@ export function setMarkdown(el: HTMLElement, text: string): void {
   const bad: Element[] = [];
   for (let n = walker.nextNode() as Element | null; n; n = walker.nextNode() as Element | null) {
     const tag = n.tagName.toLowerCase();
-    if (['script', 'style', 'iframe', 'object', 'embed', 'link', 'meta', 'form', 'svg', 'math'].includes(tag)) bad.push(n);
+    if (['script', 'style', 'iframe', 'object', 'embed', 'link', 'meta', 'form', 'svg', 'math'].includes(tag))
+      bad.push(n);
     for (const a of [...n.attributes]) {
       const v = a.value.trim();
       if (a.name.startsWith('on') || a.name === 'style' || a.name === 'srcset') n.removeAttribute(a.name);
-      else if ((a.name === 'href' && !SAFE_LINK.test(v) && v !== '#') || (a.name === 'src' && !SAFE_IMAGE.test(v))) n.removeAttribute(a.name);
+      else if ((a.name === 'href' && !SAFE_LINK.test(v) && v !== '#') || (a.name === 'src' && !SAFE_IMAGE.test(v)))
+        n.removeAttribute(a.name);
     }
   }
   for (const b of bad) b.remove();

@@ -56,7 +56,8 @@ export class DenseCanvas {
     ctx.fillStyle = this.colors.get('--accent', '#3794ff');
     for (const it of items) {
       const w = it.w || NODE_W;
-      if (it.isLeaf || this.look.isSelected(it)) ctx.fillRect(it.x - w / 2 - 8 / k, it.y - s / 2 - 8 / k, w + 16 / k, s + 16 / k);
+      if (it.isLeaf || this.look.isSelected(it))
+        ctx.fillRect(it.x - w / 2 - 8 / k, it.y - s / 2 - 8 / k, w + 16 / k, s + 16 / k);
     }
   }
 }

@@ -191,7 +191,11 @@ export class GraphView {
     const step = () => {
       const t = Math.min(1, (performance.now() - t0) / 220);
       const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
-      this.setView({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, k: from.k * (target.k / from.k) ** e });
+      this.setView({
+        x: from.x + (target.x - from.x) * e,
+        y: from.y + (target.y - from.y) * e,
+        k: from.k * (target.k / from.k) ** e,
+      });
       if (t < 1) this.anim = onFrame(step);
       else this.animTarget = undefined;
     };
@@ -233,7 +237,16 @@ export class GraphView {
       this.place('fit', this.port.framed(whole, { minK: MIN_ZOOM, maxK: 1 }), animate, focus);
       return 'whole';
     }
-    this.place('fit', this.port.framed(neighbourhood(focus, FIT_REACH), { minK: FIT_MIN_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } }), animate, focus);
+    this.place(
+      'fit',
+      this.port.framed(neighbourhood(focus, FIT_REACH), {
+        minK: FIT_MIN_ZOOM,
+        maxK: 1,
+        focus: { x: focus.x, y: focus.y, w: focus.w },
+      }),
+      animate,
+      focus,
+    );
     return 'near';
   }
 
@@ -264,9 +277,15 @@ export class GraphView {
     let box = neighbourhood(focus, { ...reach, links: true });
     if (this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, reach);
     // Too big to read: no reach to the branch point, then less of the path above.
-    if (reach.toBranch && this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, { up: reach.up, down: reach.down });
-    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--) box = neighbourhood(focus, { up, down: reach.down });
-    const target = this.port.framed(box, { minK: READABLE_ZOOM, maxK: 1, focus: { x: focus.x, y: focus.y, w: focus.w } });
+    if (reach.toBranch && this.port.zoomToFit(box) < READABLE_ZOOM)
+      box = neighbourhood(focus, { up: reach.up, down: reach.down });
+    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--)
+      box = neighbourhood(focus, { up, down: reach.down });
+    const target = this.port.framed(box, {
+      minK: READABLE_ZOOM,
+      maxK: 1,
+      focus: { x: focus.x, y: focus.y, w: focus.w },
+    });
     this.framed = { ...target, k: clampZoom(target.k) };
     this.place('frame', target, animate, focus);
   }
@@ -285,7 +304,9 @@ export class GraphView {
     const p = this.placed;
     if (!p) return undefined;
     const at = this.animTarget ? { ...this.animTarget, k: clampZoom(this.animTarget.k) } : this.view;
-    return Math.abs(p.view.x - at.x) < 0.5 && Math.abs(p.view.y - at.y) < 0.5 && Math.abs(p.view.k - at.k) < 1e-6 ? p.kind : undefined;
+    return Math.abs(p.view.x - at.x) < 0.5 && Math.abs(p.view.y - at.y) < 0.5 && Math.abs(p.view.k - at.k) < 1e-6
+      ? p.kind
+      : undefined;
   }
 
   /** A framing (after a move) is still on its way: a change meanwhile should frame again, not cut it short. */

@@ -50,7 +50,14 @@ export function miniScale(l: { minX: number; maxX: number; maxY: number }, w: nu
  * Where a press at world point (x, y) centres the view (`vw` × `vh` in world units): there, when a card
  * is within the view around it; else as near there as keeps the card nearest to it (on the strip) in view.
  */
-export function pressTarget(l: Layout, m: MiniScale, x: number, y: number, vw: number, vh: number): { x: number; y: number } {
+export function pressTarget(
+  l: Layout,
+  m: MiniScale,
+  x: number,
+  y: number,
+  vw: number,
+  vh: number,
+): { x: number; y: number } {
   let best: Item | undefined;
   let bestD = Infinity;
   for (const row of l.levels) {
@@ -144,18 +151,30 @@ export class Minimap {
       return;
     }
     // Where the tree is drawn on the strip, in CSS px (tests read it: the canvas says nothing else).
-    const box = [(l.minX - NODE_W / 2) * m.sx + m.ox, m.oy - (NODE_H / 2) * m.sy, (l.maxX + NODE_W / 2) * m.sx + m.ox, (l.maxY + NODE_H / 2) * m.sy + m.oy];
+    const box = [
+      (l.minX - NODE_W / 2) * m.sx + m.ox,
+      m.oy - (NODE_H / 2) * m.sy,
+      (l.maxX + NODE_W / 2) * m.sx + m.ox,
+      (l.maxY + NODE_H / 2) * m.sy + m.oy,
+    ];
     this.el.dataset.tree = box.map((v) => v.toFixed(1)).join(' ');
     const fg = this.colors.get('--mini-node', '#888');
     const path = this.colors.get('--accent', '#3794ff');
     const hit = this.colors.get('--hit', '#e2c08d');
     const sz = Math.max(1, Math.min(3, DX * m.sx));
     ctx.fillStyle = fg;
-    for (const row of l.levels) for (const it of row) ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy * 0.6));
+    for (const row of l.levels)
+      for (const it of row)
+        ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy * 0.6));
     ctx.fillStyle = path;
-    for (const row of l.levels) for (const it of row) if (it.onPath) ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy));
+    for (const row of l.levels)
+      for (const it of row)
+        if (it.onPath) ctx.fillRect(it.x * m.sx + m.ox - sz / 2, it.y * m.sy + m.oy, sz, Math.max(1, DY * m.sy));
     ctx.fillStyle = hit;
-    for (const row of l.levels) for (const it of row) if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry)) ctx.fillRect(it.x * m.sx + m.ox - 2, it.y * m.sy + m.oy - 1, 4, 4);
+    for (const row of l.levels)
+      for (const it of row)
+        if (it.seg ? this.host.hitsIn(it) > 0 : this.host.isHit(it.entry))
+          ctx.fillRect(it.x * m.sx + m.ox - 2, it.y * m.sy + m.oy - 1, 4, 4);
     this.drawView();
   }
 
@@ -185,7 +204,14 @@ export class Minimap {
     if (!l || !m) return;
     const b = this.el.getBoundingClientRect();
     const v = this.host.worldRect();
-    const t = pressTarget(l, m, (ev.clientX - b.left - m.ox) / m.sx, (ev.clientY - b.top - m.oy) / m.sy, v.x1 - v.x0, v.y1 - v.y0);
+    const t = pressTarget(
+      l,
+      m,
+      (ev.clientX - b.left - m.ox) / m.sx,
+      (ev.clientY - b.top - m.oy) / m.sy,
+      v.x1 - v.x0,
+      v.y1 - v.y0,
+    );
     this.host.centerOn(t.x, t.y);
   }
 }
@@ -194,7 +220,12 @@ export class Minimap {
  * The visible area `r` (world coordinates) on a strip of `w` × `h` at scale `m`, kept inside the strip
  * and at least 2 px each way: a view wider than the tree drew as two stray lines, its sides off the strip.
  */
-export function viewRect(r: { x0: number; y0: number; x1: number; y1: number }, m: MiniScale, w: number, h: number): { x: number; y: number; w: number; h: number } {
+export function viewRect(
+  r: { x0: number; y0: number; x1: number; y1: number },
+  m: MiniScale,
+  w: number,
+  h: number,
+): { x: number; y: number; w: number; h: number } {
   const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
   const x0 = clamp(r.x0 * m.sx + m.ox, 0.5, w - 2.5);
   const y0 = clamp(r.y0 * m.sy + m.oy, 0.5, h - 2.5);

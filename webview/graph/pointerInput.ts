@@ -20,7 +20,11 @@ export function bindPointer(el: HTMLElement, host: PointerHost): void {
       const b = el.getBoundingClientRect();
       if (ev.ctrlKey || ev.metaKey) {
         // Trackpad pinch arrives as ctrl+wheel; mouse users zoom with Ctrl/Cmd+wheel.
-        host.zoomAt(Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0025)), ev.clientX - b.left, ev.clientY - b.top);
+        host.zoomAt(
+          Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0025)),
+          ev.clientX - b.left,
+          ev.clientY - b.top,
+        );
       } else {
         const f = ev.deltaMode === 1 ? 16 : 1;
         host.panBy(-ev.deltaX * f, -ev.deltaY * f);

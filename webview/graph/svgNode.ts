@@ -89,7 +89,10 @@ export function fullNode(look: NodeLook, it: Item): SVGGElement {
       const bw = Math.min(w - 20, 14 + n.label.length * 6.2);
       const b = document.createElementNS(SVG, 'g');
       b.setAttribute('class', 'badge');
-      b.append(rect('badge-box', w - bw - 4, -9, bw, 16, 8), text('badge-text', w - bw + 3, 3, clip(n.label, Math.floor((bw - 10) / 6.2))));
+      b.append(
+        rect('badge-box', w - bw - 4, -9, bw, 16, 8),
+        text('badge-text', w - bw + 3, 3, clip(n.label, Math.floor((bw - 10) / 6.2))),
+      );
       g.append(b);
     }
     if (it.isLeaf) {

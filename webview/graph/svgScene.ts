@@ -77,7 +77,8 @@ export class SvgScene {
       if (!p || p.depth === 0) continue;
       const out = it.onPath && p.onPath ? on : off;
       const midY = p.y + DY / 2;
-      if (p.children!.length === 1) out.push(`M${p.x} ${p.y + h2}${p.x === it.x ? '' : `V${midY}H${it.x}`}V${it.y - h2}`);
+      if (p.children!.length === 1)
+        out.push(`M${p.x} ${p.y + h2}${p.x === it.x ? '' : `V${midY}H${it.x}`}V${it.y - h2}`);
       else out.push(`M${it.x} ${midY}V${it.y - h2}`);
       // Parents drawn above the window still need their stub down to the bar.
       if (p.children!.length > 1 && p.children![0] === it) {

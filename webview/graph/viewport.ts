@@ -73,7 +73,10 @@ export class Viewport {
    * does not fit even at `minK`, the view stays at `minK` and centres as close to the box's centre as it
    * can while `focus` (the selection) keeps a margin inside the viewport on each axis.
    */
-  framed(b: Rect, opts: { minK: number; maxK: number; focus?: { x: number; y: number; w?: number }; pad?: number }): View {
+  framed(
+    b: Rect,
+    opts: { minK: number; maxK: number; focus?: { x: number; y: number; w?: number }; pad?: number },
+  ): View {
     const pad = opts.pad ?? FRAME_PAD;
     const fit = this.zoomToFit(b, pad);
     const k = clampZoom(Math.max(opts.minK, Math.min(opts.maxK, fit)));
@@ -109,7 +112,8 @@ export class Viewport {
     const right = it.x + w / 2;
     const top = it.y - NODE_H / 2;
     const bottom = it.y + NODE_H / 2;
-    const shift = (lo: number, hi: number, v0: number, v1: number, m: number) => (lo < v0 + m || hi - lo > v1 - v0 - 2 * m ? v0 + m - lo : hi > v1 - m ? v1 - m - hi : 0);
+    const shift = (lo: number, hi: number, v0: number, v1: number, m: number) =>
+      lo < v0 + m || hi - lo > v1 - v0 - 2 * m ? v0 + m - lo : hi > v1 - m ? v1 - m - hi : 0;
     const dx = shift(left, right, r.x0, r.x1, mx);
     const dy = shift(top, bottom, r.y0, r.y1, my);
     if (dx === 0 && dy === 0) return undefined;

@@ -145,9 +145,16 @@ export function derive(input: DeriveInput): Derived {
   // A tool result repeats its call's diff mark: it stands alone only when the call is not drawn (pi's
   // default filter hides a call without text).
   const changes = (i: number) => !!nodes[i].changed?.length && nodes[i].kind !== 'toolResult';
-  const kept = (i: number): boolean => isKeptKind(nodes[i]) && (nodes[i].kind !== 'toolResult' || !(vparent[i] >= 0 && changes(vparent[i])));
+  const kept = (i: number): boolean =>
+    isKeptKind(nodes[i]) && (nodes[i].kind !== 'toolResult' || !(vparent[i] >= 0 && changes(vparent[i])));
   const keep = (i: number): boolean =>
-    vkidCount[i] !== 1 || vparent[i] < 0 || nodes[i].label !== undefined || i === leaf || kept(i) || (forced !== undefined && forced[i] === 1) || (foldedMask[i] === 1 && hiddenBy[i] > 0);
+    vkidCount[i] !== 1 ||
+    vparent[i] < 0 ||
+    nodes[i].label !== undefined ||
+    i === leaf ||
+    kept(i) ||
+    (forced !== undefined && forced[i] === 1) ||
+    (foldedMask[i] === 1 && hiddenBy[i] > 0);
 
   // Pass 2: items (pre-order), compressing runs of non-kept entries.
   const root = newItem('', false, -1, null);
@@ -227,7 +234,13 @@ interface Visibility {
 }
 
 /** Pass 1: visibility, nearest visible ancestor, folds, visible child counts. */
-function visibility(model: TreeModel, order: Int32Array, mode: FilterMode, foldedMask: Uint8Array, hidden: Uint8Array | undefined): Visibility {
+function visibility(
+  model: TreeModel,
+  order: Int32Array,
+  mode: FilterMode,
+  foldedMask: Uint8Array,
+  hidden: Uint8Array | undefined,
+): Visibility {
   const nodes = model.nodes;
   const n = nodes.length;
   const leaf = model.leaf;
@@ -258,7 +271,12 @@ function visibility(model: TreeModel, order: Int32Array, mode: FilterMode, folde
 }
 
 /** Visible children in CSR form (pre-order keeps pi's sibling order): those of `i` are kids[start[i]…start[i + 1]). */
-function visibleKids(order: Int32Array, vis: Uint8Array, vparent: Int32Array, vkidCount: Int32Array): { start: Int32Array; kids: Int32Array } {
+function visibleKids(
+  order: Int32Array,
+  vis: Uint8Array,
+  vparent: Int32Array,
+  vkidCount: Int32Array,
+): { start: Int32Array; kids: Int32Array } {
   const n = vis.length;
   const start = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) start[i + 1] = start[i] + vkidCount[i];

@@ -155,7 +155,10 @@ export function fitsSlot(l: Layout, it: Item): boolean {
   const half = widthOf(it) / 2;
   const left = row[k - 1];
   const right = row[k + 1];
-  return (!left || left.x + widthOf(left) / 2 + GAP <= it.x - half + 0.5) && (!right || it.x + half + GAP <= right.x - widthOf(right) / 2 + 0.5);
+  return (
+    (!left || left.x + widthOf(left) / 2 + GAP <= it.x - half + 0.5) &&
+    (!right || it.x + half + GAP <= right.x - widthOf(right) / 2 + 0.5)
+  );
 }
 
 /** Items whose box intersects `r` (world coordinates). */
@@ -168,7 +171,8 @@ export function queryItems(l: Layout, r: Rect, out: Item[] = []): Item[] {
     const y = (d - 1) * DY;
     if (y + NODE_H / 2 < r.y0 || y - NODE_H / 2 > r.y1) continue;
     let k = lowerBound(row, r.x0 - MAX_NODE_W / 2);
-    for (; k < row.length && row[k].x - MAX_NODE_W / 2 <= r.x1; k++) if (row[k].x + widthOf(row[k]) / 2 >= r.x0 && row[k].x - widthOf(row[k]) / 2 <= r.x1) out.push(row[k]);
+    for (; k < row.length && row[k].x - MAX_NODE_W / 2 <= r.x1; k++)
+      if (row[k].x + widthOf(row[k]) / 2 >= r.x0 && row[k].x - widthOf(row[k]) / 2 <= r.x1) out.push(row[k]);
   }
   return out;
 }

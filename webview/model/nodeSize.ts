@@ -46,7 +46,8 @@ export function formatTokens(t: number): string {
 /** Card width for an item: enough for its title (and subtitle), within [MIN_NODE_W, MAX_NODE_W]. */
 export function itemWidth(it: Item, nodes: readonly NodeView[]): number {
   if (it.entry < 0) return NODE_W;
-  if (it.seg) return clampW(CHROME + Math.max(segmentTitle(it.members!.length, 0).length * TITLE_CHAR_W, 28 * SUB_CHAR_W));
+  if (it.seg)
+    return clampW(CHROME + Math.max(segmentTitle(it.members!.length, 0).length * TITLE_CHAR_W, 28 * SUB_CHAR_W));
   const n = nodes[it.entry];
   const title = nodeTitle(n).length * TITLE_CHAR_W;
   const sub = nodeSubtitle(n, it).length * SUB_CHAR_W;

@@ -35,7 +35,8 @@ export function defaultState(): SavedState {
   return { v: STATE_VERSION, filter: 'default', query: '', expanded: [], folded: [], outline: true, details: true };
 }
 
-const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length <= 200).slice(-MAX_IDS) : []);
+const ids = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length <= 200).slice(-MAX_IDS) : [];
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Reads whatever getState() returned; anything unusable falls back to defaults field by field. */

@@ -71,20 +71,42 @@ export function nodeAriaLabel(n: NodeView, f: NodeFacts, now: number): string {
   return parts.join(', ');
 }
 
-export function segmentAriaLabel(first: NodeView, last: NodeView, count: number, onPath: boolean, hits: number): string {
-  const parts = [`${count} entries collapsed, from ${KIND_NAMES[first.kind] ?? 'entry'}: ${clip(first.text, 60)} to ${KIND_NAMES[last.kind] ?? 'entry'}: ${clip(last.text, 60)}`];
+export function segmentAriaLabel(
+  first: NodeView,
+  last: NodeView,
+  count: number,
+  onPath: boolean,
+  hits: number,
+): string {
+  const parts = [
+    `${count} entries collapsed, from ${KIND_NAMES[first.kind] ?? 'entry'}: ${clip(first.text, 60)} to ${KIND_NAMES[last.kind] ?? 'entry'}: ${clip(last.text, 60)}`,
+  ];
   if (onPath) parts.push('on the current path');
   if (hits) parts.push(`${hits} find ${hits === 1 ? 'match' : 'matches'} inside`);
   return parts.join(', ');
 }
 
 /** The accessible name of an outline row (entry or segment). */
-export function itemAriaLabel(it: Item, nodes: readonly NodeView[], hits: { isHit(entry: number): boolean; inItem(it: Item): number }): string {
+export function itemAriaLabel(
+  it: Item,
+  nodes: readonly NodeView[],
+  hits: { isHit(entry: number): boolean; inItem(it: Item): number },
+): string {
   if (it.seg) {
     const m = it.members!;
     return segmentAriaLabel(nodes[m[0]], nodes[m[m.length - 1]], m.length, it.onPath, hits.inItem(it));
   }
-  return nodeAriaLabel(nodes[it.entry], { isLeaf: it.isLeaf, onPath: it.onPath, children: it.children?.length ?? 0, folded: it.folded ? it.hidden : undefined, hit: hits.isHit(it.entry) }, Date.now());
+  return nodeAriaLabel(
+    nodes[it.entry],
+    {
+      isLeaf: it.isLeaf,
+      onPath: it.onPath,
+      children: it.children?.length ?? 0,
+      folded: it.folded ? it.hidden : undefined,
+      hit: hits.isHit(it.entry),
+    },
+    Date.now(),
+  );
 }
 
 /** How an entry is named in announcements ("User message: fix the parser"). */

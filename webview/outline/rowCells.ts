@@ -67,6 +67,12 @@ export function infoCells(n: NodeView | undefined): HTMLElement[] {
 export function rowsHeader(): HTMLElement {
   const head = h('div', 'rows-head');
   head.setAttribute('aria-hidden', 'true');
-  head.append(h('span', 'cell lanes-head', ''), h('span', 'cell message', 'Message'), h('span', 'cell time', 'Time'), h('span', 'cell model', 'Model'), h('span', 'cell tokens', 'Tokens'));
+  head.append(
+    h('span', 'cell lanes-head', ''),
+    h('span', 'cell message', 'Message'),
+    h('span', 'cell time', 'Time'),
+    h('span', 'cell model', 'Model'),
+    h('span', 'cell tokens', 'Tokens'),
+  );
   return head;
 }

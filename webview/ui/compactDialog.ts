@@ -21,7 +21,10 @@ const NOTHING_HINTS: [RegExp, string][] = [
     /^Nothing to compact/,
     'Nothing was written. The newest part of the conversation, which compacting keeps as it is, is all of it: there is nothing older to summarize yet. How much is kept is a summary setting.',
   ],
-  [/^Already compacted/, 'Nothing was written. The context already starts from a compaction, and nothing came after it.'],
+  [
+    /^Already compacted/,
+    'Nothing was written. The context already starts from a compaction, and nothing came after it.',
+  ],
 ];
 
 export interface CompactTarget {
@@ -49,7 +52,11 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
       def.addEventListener('click', () => void preview(undefined));
       const custom = button('Compact with focus…', 'compact-custom', { secondary: true });
       custom.addEventListener('click', () =>
-        d.focusStep('Instructions for the summary, as after pi’s /compact (Enter asks the model, Shift+Enter starts a new line):', 'Compact', (focus) => void preview(focus)),
+        d.focusStep(
+          'Instructions for the summary, as after pi’s /compact (Enter asks the model, Shift+Enter starts a new line):',
+          'Compact',
+          (focus) => void preview(focus),
+        ),
       );
       buttons.push(def, custom);
     }
@@ -79,8 +86,10 @@ export function openCompactDialog(svc: DialogServices, t: CompactTarget): Overla
 
 /** The first step's question: what compacting does here, or why it cannot. */
 function intro(t: CompactTarget, available: boolean): string {
-  if (!available) return 'No summary model is set up to write the compaction. Set one up (or let pi do it) in the summary settings.';
-  if (t.runningPi !== undefined) return `pi ${t.runningPi} runs this session: it compacts it now, as its /compact does. You can keep or undo what it writes.`;
+  if (!available)
+    return 'No summary model is set up to write the compaction. Set one up (or let pi do it) in the summary settings.';
+  if (t.runningPi !== undefined)
+    return `pi ${t.runningPi} runs this session: it compacts it now, as its /compact does. You can keep or undo what it writes.`;
   return 'Summarize the older part of the conversation, so the context starts from the summary? The newest part stays as it is, as with pi’s /compact (how much: “Keep Recent Tokens” in the summary settings).';
 }
 
@@ -89,7 +98,13 @@ function edit(d: DraftDialog, p: CompactPreview, failed: (reason: string) => voi
   const { svc } = d;
   const kept = p.keptTokens !== undefined ? `, about ${thousands(p.keptTokens)} stay as they are` : '';
   const what = p.summarizedEntries !== undefined ? `Summary of ${p.summarizedEntries} entries` : 'Summary';
-  d.body.replaceChildren(h('p', 'muted', `${what}${p.model ? ` by ${p.model}` : ''}: about ${thousands(p.tokensBefore)} tokens before${kept}. Edit it before compacting if you like.`));
+  d.body.replaceChildren(
+    h(
+      'p',
+      'muted',
+      `${what}${p.model ? ` by ${p.model}` : ''}: about ${thousands(p.tokensBefore)} tokens before${kept}. Edit it before compacting if you like.`,
+    ),
+  );
   const text = d.editor('summary', p.summary, 'Compaction summary', p.details);
   const commit = button('Compact', 'compact-commit');
   commit.addEventListener('click', async () => {
@@ -120,7 +135,11 @@ function edit(d: DraftDialog, p: CompactPreview, failed: (reason: string) => voi
 function written(d: DraftDialog, p: CompactPreview): void {
   const { svc } = d;
   d.body.replaceChildren(
-    h('p', 'muted', `${p.model ?? 'pi'} compacted the session (about ${thousands(p.tokensBefore)} tokens before). pi wrote it as it is; Undo moves the leaf back to where it was.`),
+    h(
+      'p',
+      'muted',
+      `${p.model ?? 'pi'} compacted the session (about ${thousands(p.tokensBefore)} tokens before). pi wrote it as it is; Undo moves the leaf back to where it was.`,
+    ),
   );
   d.editor('summary', p.summary, 'Compaction summary', p.details, true);
   const keep = button('Keep', 'compact-keep');

@@ -1,7 +1,11 @@
 // Small DOM builders used across the webview: plain elements, UI-kit buttons and fields, icon buttons.
 // Text always goes in as textContent, never as markup.
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (cls) el.className = cls;
   if (text !== undefined) el.textContent = text;
@@ -83,8 +87,18 @@ function toggle(el: Element, attr: string, on: boolean): void {
   if (el.hasAttribute(attr) !== on) el.toggleAttribute(attr, on);
 }
 
-export function textarea(field: string, value: string, rows: number, label: string, readonly = false): HTMLElement & { value: string } {
-  const t = document.createElement('vscode-textarea') as HTMLElement & { value: string; rows: number; readonly: boolean };
+export function textarea(
+  field: string,
+  value: string,
+  rows: number,
+  label: string,
+  readonly = false,
+): HTMLElement & { value: string } {
+  const t = document.createElement('vscode-textarea') as HTMLElement & {
+    value: string;
+    rows: number;
+    readonly: boolean;
+  };
   t.dataset.field = field;
   t.setAttribute('rows', String(rows));
   t.setAttribute('label', label);
@@ -94,7 +108,12 @@ export function textarea(field: string, value: string, rows: number, label: stri
   return t;
 }
 
-export function textfield(field: string, value: string, label: string, placeholder = ''): HTMLElement & { value: string } {
+export function textfield(
+  field: string,
+  value: string,
+  label: string,
+  placeholder = '',
+): HTMLElement & { value: string } {
   const t = document.createElement('vscode-textfield') as HTMLElement & { value: string };
   t.dataset.field = field;
   t.setAttribute('aria-label', label);

@@ -77,7 +77,13 @@ export class DraftDialog {
    * gets it while the dialog is open; closed meanwhile, `late` sees it (if given) and the preview is
    * dropped, nothing written; a failure goes to `failed` (unless the dialog closed).
    */
-  async preview<P extends { previewId: string }>(wait: readonly [string, string], ask: () => Promise<P>, use: (p: P) => void, failed: (reason: string) => void, late?: (p: P) => void): Promise<void> {
+  async preview<P extends { previewId: string }>(
+    wait: readonly [string, string],
+    ask: () => Promise<P>,
+    use: (p: P) => void,
+    failed: (reason: string) => void,
+    late?: (p: P) => void,
+  ): Promise<void> {
     this.busy(...wait);
     try {
       const p = await ask();
@@ -147,10 +153,19 @@ export class DraftDialog {
   }
 
   /** The editable text of a preview, with the files it lists below it. */
-  editor(field: string, value: string, label: string, details: FileLists, readonly = false): HTMLElement & { value: string } {
+  editor(
+    field: string,
+    value: string,
+    label: string,
+    details: FileLists,
+    readonly = false,
+  ): HTMLElement & { value: string } {
     const text = textarea(field, value, 12, label, readonly);
     this.body.append(text);
-    const files = [...details.readFiles.map((f) => `read: ${f}`), ...details.modifiedFiles.map((f) => `modified: ${f}`)];
+    const files = [
+      ...details.readFiles.map((f) => `read: ${f}`),
+      ...details.modifiedFiles.map((f) => `modified: ${f}`),
+    ];
     if (files.length) {
       const ul = h('ul', 'files');
       for (const f of files) ul.append(h('li', undefined, f));

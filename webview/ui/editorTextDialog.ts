@@ -7,7 +7,12 @@ import type { Overlay } from './overlays';
  * Offered after moving to a user message (`move`), and in a new session forked from one (`fork`, as
  * pi's /fork puts the message in its editor): its text, to copy or continue with in pi.
  */
-export function openEditorTextDialog(svc: DialogServices, targetId: string | null, text: string, after: 'move' | 'fork' = 'move'): Overlay {
+export function openEditorTextDialog(
+  svc: DialogServices,
+  targetId: string | null,
+  text: string,
+  after: 'move' | 'fork' = 'move',
+): Overlay {
   const { el, body, actions } = modal('editor-text', 'Message text to edit and send again');
   const why =
     after === 'fork'
@@ -23,7 +28,11 @@ export function openEditorTextDialog(svc: DialogServices, targetId: string | nul
       else await navigator.clipboard.writeText(text);
       svc.announce('Copied the message text');
     } catch (e) {
-      svc.error(targetId ? (e as Error).message : 'The text could not be copied here: select it in the box and copy it with the keyboard.');
+      svc.error(
+        targetId
+          ? (e as Error).message
+          : 'The text could not be copied here: select it in the box and copy it with the keyboard.',
+      );
     }
   });
   const cont = button('Continue in pi', 'editor-continue', { icon: 'terminal' });

@@ -209,7 +209,10 @@ export class HoverCard {
     const head = h('div', 'hc-head');
     const icon = h('span', `codicon codicon-${it.seg ? 'ellipsis' : (KIND_ICONS[n.kind] ?? 'symbol-event')}`);
     icon.setAttribute('aria-hidden', 'true');
-    head.append(icon, h('strong', undefined, it.seg ? `${it.members!.length} entries in a row` : (KIND_NAMES[n.kind] ?? n.type)));
+    head.append(
+      icon,
+      h('strong', undefined, it.seg ? `${it.members!.length} entries in a row` : (KIND_NAMES[n.kind] ?? n.type)),
+    );
     if (!it.seg && n.label !== undefined) head.append(h('span', 'label-badge', n.label));
     if (it.isLeaf) head.append(h('span', 'hc-leaf', 'current leaf'));
     else if (it.onPath) head.append(h('span', 'hc-path', 'on the current path'));
@@ -236,7 +239,12 @@ export class HoverCard {
       ['Tokens', n.tokens ? `${thousands(n.tokens)} (${formatTokens(n.tokens)})` : undefined],
       ['Cost', n.cost ? `$${n.cost.toFixed(4)}` : undefined],
       ['Tools', n.tools?.join(', ')],
-      ['Files', n.files?.length ? n.files.slice(0, 6).join(', ') + (n.files.length > 6 ? ` and ${n.files.length - 6} more` : '') : undefined],
+      [
+        'Files',
+        n.files?.length
+          ? n.files.slice(0, 6).join(', ') + (n.files.length > 6 ? ` and ${n.files.length - 6} more` : '')
+          : undefined,
+      ],
       ['Branches', it.children && it.children.length > 1 ? String(it.children.length) : undefined],
       ['Folded', it.folded ? `${it.hidden} entries` : undefined],
       ['Error', n.error ? 'the model stopped with an error' : undefined],
@@ -256,7 +264,8 @@ export class HoverCard {
     const n = this.host.nodes()[it.entry];
     const put = (t: string) => {
       const p = this.el.querySelector<HTMLElement>('.hc-text');
-      if (p && p.dataset.entryId === n.id && this.shown === it && t) p.textContent = t.length > TEXT_MAX ? `${t.slice(0, TEXT_MAX - 1)}…` : t;
+      if (p && p.dataset.entryId === n.id && this.shown === it && t)
+        p.textContent = t.length > TEXT_MAX ? `${t.slice(0, TEXT_MAX - 1)}…` : t;
     };
     const cached = this.cache.get(n.id);
     if (cached !== undefined) return put(cached);

@@ -6,7 +6,11 @@ import { focusFirst, type DialogServices } from './modal';
 import type { Overlay } from './overlays';
 
 /** Inline label editor placed over the node. Enter saves (empty clears), Escape cancels. */
-export function openLabelEditor(svc: DialogServices, target: { id: string; label?: string }, at: { x: number; y: number }): Overlay {
+export function openLabelEditor(
+  svc: DialogServices,
+  target: { id: string; label?: string },
+  at: { x: number; y: number },
+): Overlay {
   const el = h('div', 'label-editor');
   el.setAttribute('role', 'dialog');
   el.setAttribute('aria-label', 'Edit label');
@@ -31,7 +35,9 @@ export function openLabelEditor(svc: DialogServices, target: { id: string; label
     overlay.close();
     try {
       const r = await svc.request({ kind: 'setLabel', id: target.id, ...(label ? { label } : {}) });
-      svc.announce(wasCancelled(r) ? 'Cancelled: nothing was written' : label ? `Label set to ${label}` : 'Label cleared');
+      svc.announce(
+        wasCancelled(r) ? 'Cancelled: nothing was written' : label ? `Label set to ${label}` : 'Label cleared',
+      );
     } catch (e) {
       svc.error((e as Error).message);
     }

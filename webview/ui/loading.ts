@@ -14,7 +14,11 @@ export class LoadingIndicator {
     this.el = h('div', 'loading');
     this.el.setAttribute('role', 'status');
     this.text = h('p', undefined, 'Opening the session…');
-    this.bar = document.createElement('vscode-progress-bar') as HTMLElement & { value?: number; max?: number; indeterminate?: boolean };
+    this.bar = document.createElement('vscode-progress-bar') as HTMLElement & {
+      value?: number;
+      max?: number;
+      indeterminate?: boolean;
+    };
     this.bar.setAttribute('aria-label', 'Opening the session');
     this.el.append(this.text, this.bar);
   }

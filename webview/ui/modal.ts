@@ -42,7 +42,10 @@ export function focusFirst(el: HTMLElement): void {
   onFrame(() => {
     const f = el.querySelector<HTMLElement>('vscode-textarea, vscode-textfield, vscode-button:not([disabled]), button');
     f?.focus();
-    const area = f?.localName === 'vscode-textarea' ? (f as HTMLElement & { wrappedElement?: HTMLTextAreaElement }).wrappedElement : undefined;
+    const area =
+      f?.localName === 'vscode-textarea'
+        ? (f as HTMLElement & { wrappedElement?: HTMLTextAreaElement }).wrappedElement
+        : undefined;
     if (area?.value) {
       area.setSelectionRange(0, 0);
       area.scrollTop = 0;

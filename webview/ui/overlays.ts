@@ -42,7 +42,11 @@ export class OverlayStack {
   trapTab(ev: KeyboardEvent): boolean {
     const top = this.top();
     if (ev.key !== 'Tab' || !top || !top.el.classList.contains('overlay')) return false;
-    const list = [...top.el.querySelectorAll<HTMLElement>('vscode-button:not([disabled]), vscode-textfield, vscode-textarea, button, summary, a[href]')];
+    const list = [
+      ...top.el.querySelectorAll<HTMLElement>(
+        'vscode-button:not([disabled]), vscode-textfield, vscode-textarea, button, summary, a[href]',
+      ),
+    ];
     if (list.length) {
       const i = list.findIndex((x) => x === document.activeElement || x.contains(document.activeElement));
       const next = ev.shiftKey ? (i <= 0 ? list.length - 1 : i - 1) : i < 0 || i === list.length - 1 ? 0 : i + 1;

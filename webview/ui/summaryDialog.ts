@@ -7,7 +7,8 @@ import { DraftDialog } from './draftDialog';
 import type { DialogServices } from './modal';
 import type { Overlay } from './overlays';
 
-const HINT_PREVIEW = 'Summarize again, write the summary yourself, move without one, or choose another summary model in the settings.';
+const HINT_PREVIEW =
+  'Summarize again, write the summary yourself, move without one, or choose another summary model in the settings.';
 const HINT_COMMIT = 'Nothing was written. Move again with the text below, or cancel.';
 
 /** Where the summary moves the leaf: the node picked, and its title for the dialog's heading. */
@@ -42,12 +43,20 @@ export function openSummaryDialog(svc: DialogServices, target: SummaryTarget, su
       const def = button(failure ? 'Summarize Again' : 'Summarize', 'summary-default');
       def.addEventListener('click', () => void preview(undefined));
       const custom = button('Summarize with focus…', 'summary-custom', { secondary: true });
-      custom.addEventListener('click', () => d.focusStep('Custom instructions for the summary (Enter asks the model, Shift+Enter starts a new line):', 'Summarize', (focus) => void preview(focus)));
+      custom.addEventListener('click', () =>
+        d.focusStep(
+          'Custom instructions for the summary (Enter asks the model, Shift+Enter starts a new line):',
+          'Summarize',
+          (focus) => void preview(focus),
+        ),
+      );
       buttons.push(def, custom);
     }
     if (!summariesAvailable || failure) {
       const write = button('Write a summary…', 'summary-write', { secondary: !!failure });
-      write.addEventListener('click', () => edit(d, target, { previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }));
+      write.addEventListener('click', () =>
+        edit(d, target, { previewId: '', summary: '', details: { readFiles: [], modifiedFiles: [] }, entryCount: -1 }),
+      );
       // Where the summary model is chosen (pi, a VS Code chat model or an endpoint): the settings.
       buttons.push(write, d.setupButton(summariesAvailable ? 'Summary Settings…' : 'Set up a model…'));
     }
@@ -99,7 +108,14 @@ function edit(d: DraftDialog, target: SummaryTarget, p: SummaryPreview, failure?
     d.step(move);
     return;
   }
-  if (!userWritten) body.append(h('p', 'muted', `Summary of ${p.entryCount} entries${p.model ? ` by ${p.model}` : ''}. Edit it before moving if you like.`));
+  if (!userWritten)
+    body.append(
+      h(
+        'p',
+        'muted',
+        `Summary of ${p.entryCount} entries${p.model ? ` by ${p.model}` : ''}. Edit it before moving if you like.`,
+      ),
+    );
   const text = d.editor('summary', p.summary, 'Branch summary', p.details);
   const commit = button('Move with summary', 'summary-commit');
   commit.addEventListener('click', async () => {
@@ -108,7 +124,12 @@ function edit(d: DraftDialog, target: SummaryTarget, p: SummaryPreview, failure?
     const pid = d.previewId;
     commit.setAttribute('disabled', '');
     try {
-      const r = await svc.request({ kind: 'moveWithSummary', id: target.id, summary, ...(pid ? { previewId: pid } : {}) });
+      const r = await svc.request({
+        kind: 'moveWithSummary',
+        id: target.id,
+        summary,
+        ...(pid ? { previewId: pid } : {}),
+      });
       d.previewId = undefined;
       d.finish();
       svc.afterMove(r, target.id);

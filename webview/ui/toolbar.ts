@@ -79,7 +79,12 @@ export class Toolbar {
       tool('arrow-left', 'Back (Alt+←)', 'back', 'nav.back'),
       tool('arrow-right', 'Forward (Alt+→)', 'forward', 'nav.forward'),
       tool('location', 'Current leaf (.)', 'leaf', 'nav.leaf'),
-      tool('screen-full', 'Fit: the whole tree, or the selection and its branches when it is too big (0); Shift+0: the whole tree', 'fit', 'view.fit'),
+      tool(
+        'screen-full',
+        'Fit: the whole tree, or the selection and its branches when it is too big (0); Shift+0: the whole tree',
+        'fit',
+        'view.fit',
+      ),
       this.outlineButton,
       tool('layout-sidebar-right', 'Details (D)', 'toggle-details', 'view.details'),
       tool('question', 'Keyboard shortcuts (?)', 'help', 'help'),
@@ -98,7 +103,12 @@ export class Toolbar {
     for (const [k, b] of Object.entries(this.layoutButtons)) b.setAttribute('aria-pressed', String(k === layout));
     const off = layout === 'rows' || narrow;
     this.outlineButton.classList.toggle('inactive', off);
-    this.outlineButton.title = layout === 'rows' ? 'Outline (Alt+O): the rows are the outline' : narrow ? 'Outline (Alt+O): shown when the view is wider' : 'Outline (Alt+O)';
+    this.outlineButton.title =
+      layout === 'rows'
+        ? 'Outline (Alt+O): the rows are the outline'
+        : narrow
+          ? 'Outline (Alt+O): shown when the view is wider'
+          : 'Outline (Alt+O)';
     this.outlineButton.setAttribute('aria-label', this.outlineButton.title);
   }
 
@@ -106,7 +116,12 @@ export class Toolbar {
   showMeta(m: SessionMeta | undefined): void {
     this.meta = m;
     const first = m?.firstMessage?.replace(/\s+/g, ' ').trim();
-    const title = m?.title || m?.name || (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') || m?.fileName || 'pi session';
+    const title =
+      m?.title ||
+      m?.name ||
+      (first ? (first.length > 80 ? `${first.slice(0, 79)}…` : first) : '') ||
+      m?.fileName ||
+      'pi session';
     this.title.replaceChildren(document.createTextNode(title));
     document.title = title;
     this.badges.replaceChildren(...bridgeBadge(m?.bridge));
@@ -129,7 +144,8 @@ export class Toolbar {
       });
       this.badges.append(b);
       const ul = h('ul');
-      for (const d of diags.slice(0, 200)) ul.append(h('li', `sev-${d.severity}`, `${d.line ? `line ${d.line}: ` : ''}${d.message}`));
+      for (const d of diags.slice(0, 200))
+        ul.append(h('li', `sev-${d.severity}`, `${d.line ? `line ${d.line}: ` : ''}${d.message}`));
       this.diagnostics.replaceChildren(ul);
     } else {
       this.diagnostics.hidden = true;

@@ -4,7 +4,14 @@
 // changed with their +/- counts (a click opens the diff), tokens, cost, time, the check's exit code and
 // the end of its output; its buttons (Cancel, Open session, Adopt or Undo, Discard) and Cancel all. The
 // host is asked by the variant's place and the file's place: the view never names a path.
-import type { VariantCard, VariantsHostMessage, VariantsInfo, VariantsReplies, VariantsRequest, VariantsWebviewMessage } from '../../src/variantsProtocol';
+import type {
+  VariantCard,
+  VariantsHostMessage,
+  VariantsInfo,
+  VariantsReplies,
+  VariantsRequest,
+  VariantsWebviewMessage,
+} from '../../src/variantsProtocol';
 import { RequestClient } from '../../src/shared/messaging';
 import { setMarkdown } from '../details/markdown';
 import { button, h } from '../ui/dom';
@@ -36,7 +43,10 @@ interface Column {
 }
 
 export class VariantsApp {
-  private readonly client = new RequestClient<VariantsRequest, VariantsReplies>((m) => this.api.postMessage(m), tracked);
+  private readonly client = new RequestClient<VariantsRequest, VariantsReplies>(
+    (m) => this.api.postMessage(m),
+    tracked,
+  );
   private readonly header = h('header', 'var-header');
   private readonly columns = h('div', 'var-columns');
   private readonly status = h('div', 'sr-only');
@@ -79,8 +89,18 @@ export class VariantsApp {
     const prompt = h('p', 'var-prompt');
     prompt.append(h('span', 'muted', 'Prompt: '), h('span', '', info.prompt));
     const from = h('p', 'var-from muted', `From ${info.node}${info.check ? ` · check: ${info.check}` : ''}`);
-    this.cancelAll = button('Cancel all', 'cancelAll', { icon: 'debug-stop', secondary: true, title: 'Cancel every variant still running' });
-    this.cancelAll.addEventListener('click', () => void this.act({ kind: 'cancelAll' }, (r) => (r.cancelling ? `Cancelling ${r.cancelling} variants` : 'Nothing is running')));
+    this.cancelAll = button('Cancel all', 'cancelAll', {
+      icon: 'debug-stop',
+      secondary: true,
+      title: 'Cancel every variant still running',
+    });
+    this.cancelAll.addEventListener(
+      'click',
+      () =>
+        void this.act({ kind: 'cancelAll' }, (r) =>
+          r.cancelling ? `Cancelling ${r.cancelling} variants` : 'Nothing is running',
+        ),
+    );
     this.header.replaceChildren(title, prompt, from, this.cancelAll);
     this.cols.length = 0;
     this.columns.replaceChildren();
@@ -123,7 +143,9 @@ export class VariantsApp {
 
   /** The column for `card` (built again whole: a change is rare beside the deltas, which only append). */
   private render(col: Column, card: VariantCard): void {
-    const focused = col.el.contains(document.activeElement) ? (document.activeElement as HTMLElement | null)?.dataset.action : undefined;
+    const focused = col.el.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement | null)?.dataset.action
+      : undefined;
     col.card = card;
     const n = card.index + 1;
     const headId = `var-head-${card.index}`;
@@ -134,7 +156,10 @@ export class VariantsApp {
     head.id = headId;
     head.append(h('span', 'var-n', `Variant ${n}`), h('span', 'var-model', card.model));
     const phase = h('div', `var-phase phase-${card.phase}`);
-    phase.append(h('span', `codicon codicon-${phaseIcon(card)}`), h('span', '', ` ${PHASES[card.phase]}${card.adopted ? ' · adopted' : ''}${card.discarded ? ' · discarded' : ''}`));
+    phase.append(
+      h('span', `codicon codicon-${phaseIcon(card)}`),
+      h('span', '', ` ${PHASES[card.phase]}${card.adopted ? ' · adopted' : ''}${card.discarded ? ' · discarded' : ''}`),
+    );
     phase.firstElementChild!.setAttribute('aria-hidden', 'true');
     const parts: HTMLElement[] = [head, phase];
     if (running(card)) {
@@ -179,8 +204,15 @@ export class VariantsApp {
       b.type = 'button';
       b.dataset.action = `file-${i}`;
       b.title = `${f.name}: your folder ↔ variant ${card.index + 1}`;
-      b.append(h('span', 'var-file-name', f.name), h('span', 'var-added', ` +${f.added}`), h('span', 'var-removed', ` −${f.removed}`));
-      b.setAttribute('aria-label', `${f.name}, ${f.status}, ${f.added} lines added, ${f.removed} removed: open the diff`);
+      b.append(
+        h('span', 'var-file-name', f.name),
+        h('span', 'var-added', ` +${f.added}`),
+        h('span', 'var-removed', ` −${f.removed}`),
+      );
+      b.setAttribute(
+        'aria-label',
+        `${f.name}, ${f.status}, ${f.added} lines added, ${f.removed} removed: open the diff`,
+      );
       b.addEventListener('click', () => void this.act({ kind: 'diffFile', index: card.index, file: i }));
       li.append(b);
       list.append(li);
@@ -201,26 +233,68 @@ export class VariantsApp {
     bar.setAttribute('aria-label', `Variant ${card.index + 1} actions`);
     const i = card.index;
     if (running(card)) {
-      const b = button('Cancel', 'cancel', { icon: 'debug-stop', secondary: true, title: 'Stop this variant’s pi (what it wrote stays)' });
-      b.addEventListener('click', () => void this.act({ kind: 'cancel', index: i }, (r) => (r.cancelling ? `Cancelling variant ${i + 1}` : `Variant ${i + 1} has ended`)));
+      const b = button('Cancel', 'cancel', {
+        icon: 'debug-stop',
+        secondary: true,
+        title: 'Stop this variant’s pi (what it wrote stays)',
+      });
+      b.addEventListener(
+        'click',
+        () =>
+          void this.act({ kind: 'cancel', index: i }, (r) =>
+            r.cancelling ? `Cancelling variant ${i + 1}` : `Variant ${i + 1} has ended`,
+          ),
+      );
       bar.append(b);
     }
     if (card.made) {
-      const open = button('Open session', 'openSession', { icon: 'type-hierarchy', secondary: true, title: 'The variant’s session in its tree' });
+      const open = button('Open session', 'openSession', {
+        icon: 'type-hierarchy',
+        secondary: true,
+        title: 'The variant’s session in its tree',
+      });
       open.addEventListener('click', () => void this.act({ kind: 'openSession', index: i }));
       bar.append(open);
       if (!running(card)) {
         if (card.adopted) {
-          const undo = button('Undo adopt', 'undoAdopt', { icon: 'discard', title: 'Put your files back as they were before the adopt' });
-          undo.addEventListener('click', () => void this.act({ kind: 'undoAdopt', index: i }, (r) => (r.undone ? 'Put the files back' : 'Nothing was put back')));
+          const undo = button('Undo adopt', 'undoAdopt', {
+            icon: 'discard',
+            title: 'Put your files back as they were before the adopt',
+          });
+          undo.addEventListener(
+            'click',
+            () =>
+              void this.act({ kind: 'undoAdopt', index: i }, (r) =>
+                r.undone ? 'Put the files back' : 'Nothing was put back',
+              ),
+          );
           bar.append(undo);
         } else {
-          const adopt = button('Adopt', 'adopt', { icon: 'check', title: 'Bring the variant’s files into your folder (previewed first)' });
-          adopt.addEventListener('click', () => void this.act({ kind: 'adopt', index: i }, (r) => (r.adopted ? `Adopted variant ${i + 1}` : 'Nothing was adopted')));
+          const adopt = button('Adopt', 'adopt', {
+            icon: 'check',
+            title: 'Bring the variant’s files into your folder (previewed first)',
+          });
+          adopt.addEventListener(
+            'click',
+            () =>
+              void this.act({ kind: 'adopt', index: i }, (r) =>
+                r.adopted ? `Adopted variant ${i + 1}` : 'Nothing was adopted',
+              ),
+          );
           bar.append(adopt);
         }
-        const discard = button('Discard', 'discard', { icon: 'trash', secondary: true, title: 'Remove the variant’s folder (asked first; its session stays)' });
-        discard.addEventListener('click', () => void this.act({ kind: 'discard', index: i }, (r) => (r.discarded ? `Discarded variant ${i + 1}` : 'Nothing was discarded')));
+        const discard = button('Discard', 'discard', {
+          icon: 'trash',
+          secondary: true,
+          title: 'Remove the variant’s folder (asked first; its session stays)',
+        });
+        discard.addEventListener(
+          'click',
+          () =>
+            void this.act({ kind: 'discard', index: i }, (r) =>
+              r.discarded ? `Discarded variant ${i + 1}` : 'Nothing was discarded',
+            ),
+        );
         bar.append(discard);
       }
     }
@@ -234,7 +308,10 @@ export class VariantsApp {
     else this.cancelAll.setAttribute('disabled', '');
   }
 
-  private async act<B extends VariantsRequest>(body: B, done?: (r: VariantsReplies[B['kind']]) => string): Promise<void> {
+  private async act<B extends VariantsRequest>(
+    body: B,
+    done?: (r: VariantsReplies[B['kind']]) => string,
+  ): Promise<void> {
     try {
       const r = await this.client.request(body);
       if (done) this.say(done(r));
@@ -263,7 +340,8 @@ function phaseIcon(c: VariantCard): string {
 function statsPart(c: VariantCard): HTMLElement {
   const dl = h('dl', 'var-stats');
   const add = (k: string, v: string) => dl.append(h('dt', '', k), h('dd', '', v));
-  if (c.tokens) add('Tokens', `${thousands(c.tokens.total)} (${thousands(c.tokens.input)} in, ${thousands(c.tokens.output)} out)`);
+  if (c.tokens)
+    add('Tokens', `${thousands(c.tokens.total)} (${thousands(c.tokens.input)} in, ${thousands(c.tokens.output)} out)`);
   if (c.cost !== undefined) add('Cost', `$${c.cost.toFixed(4)}`);
   if (c.ms !== undefined) add('Time', seconds(c.ms));
   return dl;

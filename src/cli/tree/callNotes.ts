@@ -4,7 +4,15 @@
 // without escapes, and a path shortenHome leaves as it is — is written as bytes: no string, no
 // arguments object. Any other call goes through formatToolCall, so a row reads the same either way.
 import { sep } from 'node:path';
-import { keyList, objectValues, plainValue, printableString, sameBytes, valueIn, type InnerValues } from '../../core/scan/jsonBytes.js';
+import {
+  keyList,
+  objectValues,
+  plainValue,
+  printableString,
+  sameBytes,
+  valueIn,
+  type InnerValues,
+} from '../../core/scan/jsonBytes.js';
 import { formatToolCall } from '../../core/context/entryText.js';
 import type { RowFacts } from './rowFacts.js';
 import type { ObjectKeys } from '../../core/scan/scanResult.js';
@@ -66,7 +74,8 @@ function toolOf(b: Buffer): number {
   const s = callAt[2];
   const len = callAt[3] - s - 2;
   if (s === 0 || b[s] !== 0x22 || b[s + len + 1] !== 0x22) return -1;
-  for (let t = 0; t < TOOL_KEYS.length; t++) if (TOOL_KEYS[t].length === len && sameBytes(b, s + 1, TOOL_KEYS[t])) return t;
+  for (let t = 0; t < TOOL_KEYS.length; t++)
+    if (TOOL_KEYS[t].length === len && sameBytes(b, s + 1, TOOL_KEYS[t])) return t;
   return -1;
 }
 

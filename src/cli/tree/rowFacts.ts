@@ -192,7 +192,11 @@ export class RowFacts {
    * Writes the row text of record `i` as a terminal shows it: its UTF-8 bytes as they are, or
    * `escaped(text)` for a text that needs it.
    */
-  writeText(i: number, out: { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void }, escaped: (s: string) => string): void {
+  writeText(
+    i: number,
+    out: { add(s: string): void; addBytes(b: Buffer, start: number, end: number): void },
+    escaped: (s: string) => string,
+  ): void {
     if (this.bits[i] & ODD) return out.add(escaped(this.odd.get(i)!));
     const h = this.textAt[i];
     const o = this.arena.offsetOf(h);
@@ -256,7 +260,16 @@ export class RowFacts {
    * Notes record `i` with `bits` and the row text `prefix` + the printable ASCII bytes of `b` in
    * `ranges[from…to)` ([start, end) pairs, `length` bytes with the prefix); false when it does not fit.
    */
-  takeBytes(i: number, bits: number, prefix: Buffer, b: Buffer, ranges: Int32Array, from: number, to: number, length: number): boolean {
+  takeBytes(
+    i: number,
+    bits: number,
+    prefix: Buffer,
+    b: Buffer,
+    ranges: Int32Array,
+    from: number,
+    to: number,
+    length: number,
+  ): boolean {
     this.room(i);
     const h = this.arena.putBytes(prefix, b, ranges, from, to, length);
     if (h < 0) return false;

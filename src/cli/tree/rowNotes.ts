@@ -35,7 +35,8 @@ export function noteRows(rows: RowFacts): MessageLineObserver & { fromBytes: num
     }
     if (code === TOOL_RESULT && noteResult(rows, i, b, message)) return;
     const m = lightMessage(b, index.roleOf(i), code, message);
-    if (m) rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
+    if (m)
+      rows.take(i, { type: 'message', id: '', parentId: null, timestamp: '', message: m } as unknown as SessionEntry);
   };
   observe.notes = 'rows';
   /** How many messages were noted straight from their bytes (noteText). */
@@ -158,7 +159,11 @@ function stopOf(b: Buffer, m: ObjectKeys): number {
     const stop = jsonAt(b, s, m.valueEnd(L.STOP_REASON));
     return !stop || stop === 'stop' || stop === 'toolUse' ? FINE : stop === 'aborted' ? ABORTED : FAILED;
   }
-  return q === s + 1 || spells(b, s, q, STOP) || spells(b, s, q, TOOL_USE) ? FINE : spells(b, s, q, ABORTED_KEY) ? ABORTED : FAILED;
+  return q === s + 1 || spells(b, s, q, STOP) || spells(b, s, q, TOOL_USE)
+    ? FINE
+    : spells(b, s, q, ABORTED_KEY)
+      ? ABORTED
+      : FAILED;
 }
 
 /** Whether the string `b[s…q]` (quotes included) is `name`. */
@@ -187,7 +192,9 @@ function lightMessage(b: Buffer, role: string | undefined, code: number, noted: 
         const blocks: unknown[] = [];
         for (let k = 0, n = noted.blockCount(); k < n; k++) {
           // a block no row reads stands as an empty object (neither text nor a call)
-          blocks.push(noted.blockKind(k) === 0 ? {} : JSON.parse(b.toString('utf8', noted.blockStart(k), noted.blockEnd(k))));
+          blocks.push(
+            noted.blockKind(k) === 0 ? {} : JSON.parse(b.toString('utf8', noted.blockStart(k), noted.blockEnd(k))),
+          );
         }
         m.content = blocks;
       }

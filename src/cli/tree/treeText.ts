@@ -15,17 +15,30 @@ import { VisibleTree } from './visibleTree.js';
 export { FILTER_MODES, type FilterMode } from '../../shared/treeFilter.js';
 
 /** @internal pi's /tree filter for one entry (the shared rule in src/shared/treeFilter.ts, on the stored entry), as the tests check it against the webview's. */
-export function isVisible(entry: SessionEntry, mode: FilterMode, leafId: string | null, label: string | undefined): boolean {
+export function isVisible(
+  entry: SessionEntry,
+  mode: FilterMode,
+  leafId: string | null,
+  label: string | undefined,
+): boolean {
   const facts = new RowFacts();
   facts.take(0, entry);
   return shown(facts, 0, entry.type, mode, entry.id === leafId, label);
 }
 
 /** The shared rule on what the facts of record `i` keep of its entry (as the tree applies it). */
-function shown(facts: RowFacts, i: number, type: string, mode: FilterMode, isLeaf: boolean, label: string | undefined): boolean {
+function shown(
+  facts: RowFacts,
+  i: number,
+  type: string,
+  mode: FilterMode,
+  isLeaf: boolean,
+  label: string | undefined,
+): boolean {
   const bits = facts.bits[i];
   // Only what the rule reads: whether an assistant message (not the leaf) has text or ended in error.
-  const assistant = facts.roleOf(i) === 'assistant' && !isLeaf ? { noText: (bits & NO_TEXT) !== 0, error: (bits & ERROR) !== 0 } : {};
+  const assistant =
+    facts.roleOf(i) === 'assistant' && !isLeaf ? { noText: (bits & NO_TEXT) !== 0, error: (bits & ERROR) !== 0 } : {};
   return passesFilter({ type, role: facts.roleOf(i), label, ...assistant }, mode, isLeaf);
 }
 
@@ -55,7 +68,13 @@ export interface TreeRow {
  * row object, filled anew for each row: take what you need before returning); returns how many there
  * were. `noted`: the facts noteRows took while the session was read, if any.
  */
-export async function streamTree(session: Session, mode: FilterMode, emit: (row: TreeRow) => void, signal?: AbortSignal, noted?: RowFacts): Promise<number> {
+export async function streamTree(
+  session: Session,
+  mode: FilterMode,
+  emit: (row: TreeRow) => void,
+  signal?: AbortSignal,
+  noted?: RowFacts,
+): Promise<number> {
   const index = session.index;
   const leafRec = index.leafRecord;
   const live = index.liveIdx();
@@ -92,7 +111,12 @@ export async function streamTree(session: Session, mode: FilterMode, emit: (row:
  * from the entry now. Tool results are named after their calls later, when every call is known (a
  * result may come before its call in a damaged file).
  */
-async function factsOf(session: Session, live: Int32Array, signal: AbortSignal | undefined, noted: RowFacts | undefined): Promise<RowFacts> {
+async function factsOf(
+  session: Session,
+  live: Int32Array,
+  signal: AbortSignal | undefined,
+  noted: RowFacts | undefined,
+): Promise<RowFacts> {
   const index = session.index;
   const facts = noted?.index === index ? noted : new RowFacts();
   const unread: number[] = [];
@@ -145,7 +169,14 @@ const IS_LAST = 4;
 const VIRTUAL_CHILD = 8;
 
 /** The rows depth-first from the tree's root, with pi's indentation and connectors; returns how many. */
-function emitRows(tree: VisibleTree, onPath: Uint8Array, shownLeaf: number, labelAt: Map<number, string>, row: StreamedRow, emit: (row: TreeRow) => void): number {
+function emitRows(
+  tree: VisibleTree,
+  onPath: Uint8Array,
+  shownLeaf: number,
+  labelAt: Map<number, string>,
+  row: StreamedRow,
+  emit: (row: TreeRow) => void,
+): number {
   const kids = tree.kids;
   const roots = tree.kidsOf(tree.root);
   const multipleRoots = roots > 1;
@@ -197,9 +228,12 @@ function emitRows(tree: VisibleTree, onPath: Uint8Array, shownLeaf: number, labe
     const from = tree.from;
     const multiple = count > 1;
     const childIndent = multiple || ((bits & JUST_BRANCHED) !== 0 && indent > 0) ? indent + 1 : indent;
-    const childGutters: Gutter | null = shown ? { pos: Math.max(0, displayIndent - 1), show: !isLast, next: gutters } : gutters;
+    const childGutters: Gutter | null = shown
+      ? { pos: Math.max(0, displayIndent - 1), show: !isLast, next: gutters }
+      : gutters;
     const childBits = multiple ? JUST_BRANCHED | SHOW_CONNECTOR : 0;
-    for (let k = count - 1; k >= 0; k--) push(kids[from + k], childIndent, childBits | (k === count - 1 ? IS_LAST : 0), childGutters, i);
+    for (let k = count - 1; k >= 0; k--)
+      push(kids[from + k], childIndent, childBits | (k === count - 1 ? IS_LAST : 0), childGutters, i);
   }
   return rows;
 }

@@ -55,7 +55,8 @@ function words(cmd: string): string[][] {
       const list = commands[commands.length - 1];
       const prev = list[list.length - 1];
       // the word after `<<` / `<<-` names a here-document's end
-      if (prev && (prev.text === '<<' || prev.text === '<<-')) heredocs.push({ delim: cur, strip: prev.text === '<<-' });
+      if (prev && (prev.text === '<<' || prev.text === '<<-'))
+        heredocs.push({ delim: cur, strip: prev.text === '<<-' });
       list.push({ text: cur, literal });
     }
     cur = '';
@@ -99,7 +100,11 @@ function words(cmd: string): string[][] {
       has = true;
       i += strip ? 2 : 1;
       end();
-    } else if (SEPARATORS.has(c) && !(c === '&' && (cmd[i + 1] === '>' || cur.endsWith('>'))) && !(c === '|' && cur.endsWith('>'))) {
+    } else if (
+      SEPARATORS.has(c) &&
+      !(c === '&' && (cmd[i + 1] === '>' || cur.endsWith('>'))) &&
+      !(c === '|' && cur.endsWith('>'))
+    ) {
       end();
       if ((c === '&' || c === '|') && cmd[i + 1] === c) i++;
       if (c === '\n' && heredocs.length) i = afterHereDocs(cmd, i + 1, heredocs.splice(0)) - 1;
@@ -125,7 +130,14 @@ function words(cmd: string): string[][] {
 const WRAPPERS = new Set(['sudo', 'env', 'command', 'time', 'nice', 'nohup', 'exec', 'xargs']);
 
 function isFileWord(w: string | undefined): w is string {
-  return !!w && w !== NOT_LITERAL && !w.startsWith('-') && !w.startsWith('/dev/') && w !== '/dev/null' && !w.includes('\u0000');
+  return (
+    !!w &&
+    w !== NOT_LITERAL &&
+    !w.startsWith('-') &&
+    !w.startsWith('/dev/') &&
+    w !== '/dev/null' &&
+    !w.includes('\u0000')
+  );
 }
 
 /** Files a bash command writes, moves or deletes, in the order named (each path once). */

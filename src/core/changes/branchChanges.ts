@@ -49,7 +49,14 @@ const BATCH = 1000;
 
 export function changeInfo(c: FileChange, failed: boolean): ChangeInfo {
   const size = changeSize(c);
-  return { tool: c.tool, path: c.path, callId: c.callId, ...(c.op ? { op: c.op } : {}), ...size, ...(failed ? { failed: true } : {}) };
+  return {
+    tool: c.tool,
+    path: c.path,
+    callId: c.callId,
+    ...(c.op ? { op: c.op } : {}),
+    ...size,
+    ...(failed ? { failed: true } : {}),
+  };
 }
 
 /**
@@ -61,7 +68,8 @@ function errorsOf(bytes: Buffer, failed: Set<string>): void {
   let m: { toolCallId?: unknown; isError?: unknown } | undefined;
   const start = skipWs(bytes, 0, bytes.length);
   if (objectValues(bytes, start, bytes.length, LINE_KEYS, lineAt, result) >= 0 && lineAt[0] !== 0 && result.read) {
-    if (resultAt[2] !== 0 && valueIn(bytes, resultAt, 1) === true) m = { toolCallId: valueIn(bytes, resultAt, 0), isError: true };
+    if (resultAt[2] !== 0 && valueIn(bytes, resultAt, 1) === true)
+      m = { toolCallId: valueIn(bytes, resultAt, 0), isError: true };
   } else {
     // a key with an escape (it could spell one of these), or a message that is not an object
     let v: unknown;
@@ -102,7 +110,10 @@ export async function readToolLines(
     );
     // records held in memory (unmigrated files): their tool results are read from the entry
     for (const r of slice) {
-      const m = r.role === 'toolResult' && r.entry?.type === 'message' ? (r.entry.message as { toolCallId?: unknown; isError?: unknown }) : undefined;
+      const m =
+        r.role === 'toolResult' && r.entry?.type === 'message'
+          ? (r.entry.message as { toolCallId?: unknown; isError?: unknown })
+          : undefined;
       if (m?.isError === true) failed.add(asText(m.toolCallId));
     }
     onBatch(slice, loaded);
@@ -110,7 +121,11 @@ export async function readToolLines(
 }
 
 /** Every entry of `recs` (a path, root first) with file changes, in order. */
-export async function changesOnPath(session: Session, recs: readonly EntryRecord[], signal?: AbortSignal): Promise<EntryChanges[]> {
+export async function changesOnPath(
+  session: Session,
+  recs: readonly EntryRecord[],
+  signal?: AbortSignal,
+): Promise<EntryChanges[]> {
   const failed = new Set<string>();
   const found: { entryId: string; changes: FileChange[] }[] = [];
   await readToolLines(
@@ -134,7 +149,20 @@ export function summarizeFiles(entries: readonly EntryChanges[]): FileSummary[] 
   for (const e of entries) {
     for (const c of e.changes) {
       let s = by.get(c.path);
-      if (!s) by.set(c.path, (s = { path: c.path, changes: 0, failed: 0, tools: [], added: 0, removed: 0, firstEntryId: e.entryId, lastEntryId: e.entryId }));
+      if (!s)
+        by.set(
+          c.path,
+          (s = {
+            path: c.path,
+            changes: 0,
+            failed: 0,
+            tools: [],
+            added: 0,
+            removed: 0,
+            firstEntryId: e.entryId,
+            lastEntryId: e.entryId,
+          }),
+        );
       s.changes++;
       if (c.failed) s.failed++;
       else {

@@ -32,7 +32,8 @@ export interface FileChange {
 }
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isReplacement = (v: unknown): v is Replacement => isObj(v) && typeof v.oldText === 'string' && typeof v.newText === 'string';
+const isReplacement = (v: unknown): v is Replacement =>
+  isObj(v) && typeof v.oldText === 'string' && typeof v.newText === 'string';
 
 /** The path argument, as pi's tools read it (`path`, or `file_path` as in pi's formatToolCall). */
 export function pathArg(args: unknown): string | undefined {
@@ -57,8 +58,11 @@ export function editsOf(args: unknown): Replacement[] {
       // not JSON: pi keeps the string and then refuses it
     }
   } else if (isReplacement(edits)) edits = [edits];
-  const out = Array.isArray(edits) ? edits.filter(isReplacement).map((e) => ({ oldText: e.oldText, newText: e.newText })) : [];
-  if (typeof args.oldText === 'string' && typeof args.newText === 'string') out.push({ oldText: args.oldText, newText: args.newText });
+  const out = Array.isArray(edits)
+    ? edits.filter(isReplacement).map((e) => ({ oldText: e.oldText, newText: e.newText }))
+    : [];
+  if (typeof args.oldText === 'string' && typeof args.newText === 'string')
+    out.push({ oldText: args.oldText, newText: args.newText });
   return out;
 }
 
@@ -85,7 +89,8 @@ export function callsOf(entry: SessionEntry | undefined): { id: string; name: st
   if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
   const out: { id: string; name: string; arguments: unknown }[] = [];
   for (const b of m.content as unknown[]) {
-    if (isObj(b) && b.type === 'toolCall' && typeof b.name === 'string') out.push({ id: asText(b.id ?? ''), name: b.name, arguments: b.arguments });
+    if (isObj(b) && b.type === 'toolCall' && typeof b.name === 'string')
+      out.push({ id: asText(b.id ?? ''), name: b.name, arguments: b.arguments });
   }
   return out;
 }
@@ -99,7 +104,8 @@ export function changesOfEntry(entry: SessionEntry | undefined): FileChange[] {
 /** Files an edit or write call names (what `pi-tree compare` reports per side), without reading them. */
 export function editedPaths(entry: SessionEntry | undefined): string[] {
   const out: string[] = [];
-  for (const c of callsOf(entry)) if ((c.name === 'edit' || c.name === 'write') && pathArg(c.arguments)) out.push(pathArg(c.arguments)!);
+  for (const c of callsOf(entry))
+    if ((c.name === 'edit' || c.name === 'write') && pathArg(c.arguments)) out.push(pathArg(c.arguments)!);
   return out;
 }
 
@@ -135,7 +141,8 @@ export function editRegions(c: FileChange): { before: string; after: string } {
   if (edits.length <= 1) return { before: edits[0]?.oldText ?? '', after: edits[0]?.newText ?? '' };
   // Several replacements in one call: each region under a marker line, the same on both sides.
   const mark = (i: number) => `⋯ replacement ${i + 1} of ${edits.length} ⋯\n`;
-  const join = (pick: (e: Replacement) => string) => edits.map((e, i) => `${mark(i)}${pick(e)}${pick(e).endsWith('\n') ? '' : '\n'}`).join('\n');
+  const join = (pick: (e: Replacement) => string) =>
+    edits.map((e, i) => `${mark(i)}${pick(e)}${pick(e).endsWith('\n') ? '' : '\n'}`).join('\n');
   return { before: join((e) => e.oldText), after: join((e) => e.newText) };
 }
 

@@ -69,7 +69,8 @@ export function turnsOf(session: Session, recs: Int32Array): Turn[] {
   let open: Turn | undefined;
   for (let k = 0; k < recs.length; k++) {
     const i = recs[k];
-    if (x.isType(i, 'message') && x.roleOf(i) === 'user') out.push((open = { start: k, end: k + 1, userId: x.idOf(i) }));
+    if (x.isType(i, 'message') && x.roleOf(i) === 'user')
+      out.push((open = { start: k, end: k + 1, userId: x.idOf(i) }));
     else if (open) open.end = k + 1;
     else out.push((open = { start: k, end: k + 1 }));
   }
@@ -143,7 +144,12 @@ export interface SideSummary {
 }
 
 /** Totals and touched files of one side's records (`since`: the ancestor's time, ms). */
-export async function summarizeSide(session: Session, recs: Int32Array, since: number | undefined, signal?: AbortSignal): Promise<SideSummary> {
+export async function summarizeSide(
+  session: Session,
+  recs: Int32Array,
+  since: number | undefined,
+  signal?: AbortSignal,
+): Promise<SideSummary> {
   const files = new Set<string>();
   const sums = await sumUsage(session, recs, { signal, visit: (e) => editedPaths(e).forEach((p) => files.add(p)) });
   const x = session.index;
@@ -203,11 +209,19 @@ export const ITEMS_PER_TURN = 60;
 const BOOKKEEPING = new Set(['label', 'leaf', 'session_info', 'custom', 'usage', 'active_tools_change']);
 
 /** The turns `[from, to)` of a side as the compare view shows them (entries read on demand). */
-export async function turnViews(session: Session, recs: Int32Array, turns: readonly Turn[], from: number, to: number, signal?: AbortSignal): Promise<TurnView[]> {
+export async function turnViews(
+  session: Session,
+  recs: Int32Array,
+  turns: readonly Turn[],
+  from: number,
+  to: number,
+  signal?: AbortSignal,
+): Promise<TurnView[]> {
   const chosen = turns.slice(from, to);
   const x = session.index;
   const load: EntryRecord[] = [];
-  for (const t of chosen) for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) load.push(x.view(recs[i]));
+  for (const t of chosen)
+    for (let i = t.start; i < Math.min(t.end, t.start + ITEMS_PER_TURN); i++) load.push(x.view(recs[i]));
   const entries = await session.load(load, signal);
   const byId = new Map<string, SessionEntry>();
   entries.forEach((e, k) => e && byId.set(load[k].id, e));
@@ -233,7 +247,12 @@ export async function turnViews(session: Session, recs: Int32Array, turns: reado
       const item: TurnItem = { id: r.id, type: e.type, ...(m ? { role: m.role } : {}), text };
       const tc = toolCallsOf(e);
       if (tc.length) item.calls = tc.map((c) => formatToolCall(c.name, c.arguments));
-      if (m && (m.isError === true || (m.role === 'assistant' && m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse'))) item.error = true;
+      if (
+        m &&
+        (m.isError === true ||
+          (m.role === 'assistant' && m.stopReason && m.stopReason !== 'stop' && m.stopReason !== 'toolUse'))
+      )
+        item.error = true;
       items.push(item);
     }
     const entries = t.end - t.start;

@@ -40,7 +40,9 @@ const AS_TEXT: Fields = {
 };
 
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n… [${(text.length - max).toLocaleString('en-US')} more characters in the session file]` : text;
+  return text.length > max
+    ? `${text.slice(0, max)}\n… [${(text.length - max).toLocaleString('en-US')} more characters in the session file]`
+    : text;
 }
 
 function textOf(content: unknown): string {
@@ -82,7 +84,11 @@ function callBody(call: { name: string; arguments: unknown }): string {
     }
   }
   // Reading tools: the summary line says it all.
-  if (['read', 'ls', 'grep', 'find'].includes(call.name) && Object.keys(args).every((k) => ['path', 'file_path', 'offset', 'limit', 'pattern'].includes(k))) return '';
+  if (
+    ['read', 'ls', 'grep', 'find'].includes(call.name) &&
+    Object.keys(args).every((k) => ['path', 'file_path', 'offset', 'limit', 'pattern'].includes(k))
+  )
+    return '';
   return fence(cut(jsonShown(call.arguments ?? {}, 2) ?? '{}', MAX_ARG), 'json');
 }
 
@@ -93,7 +99,13 @@ function callTitle(c: { name: string; arguments: unknown }): string {
 
 /** Turns entries into Markdown one at a time; a tool call's result is folded in with the call. */
 export class MarkdownWriter {
-  private pending: { entry: SessionEntry; calls: { id: string; name: string; arguments: unknown }[]; results: Map<string, SessionEntry> } | undefined;
+  private pending:
+    | {
+        entry: SessionEntry;
+        calls: { id: string; name: string; arguments: unknown }[];
+        results: Map<string, SessionEntry>;
+      }
+    | undefined;
   entries = 0;
   private readonly f: Fields;
 
@@ -159,7 +171,10 @@ export class MarkdownWriter {
           const model = typeof m.model === 'string' ? ` (${f.line(m.model)})` : '';
           const thinking = thinkingOf(m.content);
           const text = f.prose(textOf(m.content));
-          const err = m.stopReason === 'error' || m.stopReason === 'aborted' ? `\n\n*Stopped: ${f.line(asText(m.stopReason))}${m.errorMessage ? ` — ${f.line(asText(m.errorMessage))}` : ''}*` : '';
+          const err =
+            m.stopReason === 'error' || m.stopReason === 'aborted'
+              ? `\n\n*Stopped: ${f.line(asText(m.stopReason))}${m.errorMessage ? ` — ${f.line(asText(m.errorMessage))}` : ''}*`
+              : '';
           const body = `${thinking ? `<details><summary>Thinking</summary>\n\n${fence(thinking)}\n</details>\n\n` : ''}${text}${err}`;
           return `## Assistant${model} · ${when(e)}\n\n${body ? `${body}\n\n` : ''}`;
         }
@@ -170,7 +185,9 @@ export class MarkdownWriter {
         case 'system':
           return `<details><summary>System prompt</summary>\n\n${fence(cut(textOf(m.content), MAX_OUTPUT))}\n</details>\n\n`;
         case 'custom':
-          return m.display === false ? '' : `> **${f.line(asText(m.customType ?? 'extension'))}**\n>\n${quote(f.prose(textOf(m.content)))}\n\n`;
+          return m.display === false
+            ? ''
+            : `> **${f.line(asText(m.customType ?? 'extension'))}**\n>\n${quote(f.prose(textOf(m.content)))}\n\n`;
         default:
           return '';
       }
@@ -181,7 +198,9 @@ export class MarkdownWriter {
       case 'compaction':
         return `> **Compaction** (${asNumber(e.tokensBefore).toLocaleString('en-US')} tokens before)\n>\n${quote(f.prose(asText(e.summary ?? '')))}\n\n`;
       case 'custom_message':
-        return e.display === false ? '' : `> **${f.line(asText(e.customType))}**\n>\n${quote(f.prose(textOf(e.content)))}\n\n`;
+        return e.display === false
+          ? ''
+          : `> **${f.line(asText(e.customType))}**\n>\n${quote(f.prose(textOf(e.content)))}\n\n`;
       case 'model_change':
         return `*Model: ${f.line(asText(e.provider))}/${f.line(asText(e.modelId))}*\n\n`;
       case 'thinking_level_change':
@@ -211,7 +230,12 @@ export function entriesMarkdown(entries: readonly SessionEntry[]): string {
 const BATCH = 500;
 
 /** Writes the branch root → `id` of `session` as Markdown, a batch of entries at a time. */
-export async function exportBranch(session: Session, id: string, out: (s: string) => void, opts: { signal?: AbortSignal; exportedAt?: Date } = {}): Promise<{ entries: number }> {
+export async function exportBranch(
+  session: Session,
+  id: string,
+  out: (s: string) => void,
+  opts: { signal?: AbortSignal; exportedAt?: Date } = {},
+): Promise<{ entries: number }> {
   if (!session.index.get(id)) throw new Error(`Entry ${id} not found`);
   const path = session.index.branch(id);
   const title = session.name ?? 'pi session';

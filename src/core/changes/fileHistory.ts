@@ -41,7 +41,8 @@ function fullRead(call: { arguments: unknown }, result: SessionEntry): string | 
   const content = Array.isArray(m.content) ? (m.content as Obj[]) : [];
   if (content.length !== 1 || content[0]?.type !== 'text' || typeof content[0].text !== 'string') return undefined;
   const text = content[0].text;
-  if (TRAILER.test(text) || text.startsWith('Read image file') || /^\[Line \d+ is .* exceeds /.test(text)) return undefined;
+  if (TRAILER.test(text) || text.startsWith('Read image file') || /^\[Line \d+ is .* exceeds /.test(text))
+    return undefined;
   return text;
 }
 
@@ -52,14 +53,22 @@ const BATCH = 256;
  * it on `path` (root first). Undefined when nothing before it wrote or wholly read the file, or when an
  * edit since cannot be applied to what is known.
  */
-export async function contentBefore(session: Session, path: readonly EntryRecord[], at: number, file: string, signal?: AbortSignal): Promise<KnownContent | undefined> {
+export async function contentBefore(
+  session: Session,
+  path: readonly EntryRecord[],
+  at: number,
+  file: string,
+  signal?: AbortSignal,
+): Promise<KnownContent | undefined> {
   const cwd = String(session.header.cwd ?? '');
   const target = resolveToolPath(file, cwd);
   const same = (p: string | undefined) => p !== undefined && resolveToolPath(p, cwd) === target;
   const results = new Map<string, SessionEntry>();
   const failed = new Set<string>();
   const pending: Replacement[][] = [];
-  const candidates = path.slice(0, Math.max(0, at)).filter((r) => r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult'));
+  const candidates = path
+    .slice(0, Math.max(0, at))
+    .filter((r) => r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult'));
   for (let end = candidates.length; end > 0; end -= BATCH) {
     const slice = candidates.slice(Math.max(0, end - BATCH), end);
     const entries = await session.load(slice, signal);
@@ -92,7 +101,12 @@ export async function contentBefore(session: Session, path: readonly EntryRecord
   return undefined;
 }
 
-function replay(base: string, baseEntryId: string, how: 'write' | 'read', pending: Replacement[][]): KnownContent | undefined {
+function replay(
+  base: string,
+  baseEntryId: string,
+  how: 'write' | 'read',
+  pending: Replacement[][],
+): KnownContent | undefined {
   let text: string | undefined = base;
   // `pending` holds the edits newest first.
   for (let i = pending.length - 1; i >= 0 && text !== undefined; i--) text = applyEdits(text, pending[i]);

@@ -21,7 +21,8 @@ export function fence(text: string, lang = ''): string {
   return `${f}${lang}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}\n`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** Line breaks (as CommonMark counts them) and the blanks around them as one space. */
 const oneLine = (s: string) => s.replace(/[ \t]*(?:\r\n?|\n)[ \t\r\n]*/g, ' ');

@@ -12,9 +12,36 @@ export { captureBlocked } from './capture/captureScope.js';
 export type { Side } from './code/codeState.js';
 export { codeAt } from './code/codeState.js';
 export { folderChanges, folderFileAtBase } from './code/folderChanges.js';
-export { codeEntries, deleteCheckpoints, diffCode, diffCodeNoted, diffStates, sessionCode, type CodeChange, type SessionCode } from './code/sessionCode.js';
-export { needsConfirming, OutsideWriteError, PlanChangedError, RestoreRefusedError, type Resolution } from './restore/restoreApply.js';
-export { codeBetween, finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, undoAdopt, undoCode, writeAdopt, writeCode } from './restore/restoreCode.js';
+export {
+  codeEntries,
+  deleteCheckpoints,
+  diffCode,
+  diffCodeNoted,
+  diffStates,
+  sessionCode,
+  type CodeChange,
+  type SessionCode,
+} from './code/sessionCode.js';
+export {
+  needsConfirming,
+  OutsideWriteError,
+  PlanChangedError,
+  RestoreRefusedError,
+  type Resolution,
+} from './restore/restoreApply.js';
+export {
+  codeBetween,
+  finishPending,
+  pendingJournals,
+  planCode,
+  putCodeBack,
+  recordLeafMoved,
+  redoCode,
+  undoAdopt,
+  undoCode,
+  writeAdopt,
+  writeCode,
+} from './restore/restoreCode.js';
 export { checkoutCode, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
 /** @public What checkoutCode throws for a node whose code no checkpoint holds; a variant's caller tells it apart. */
 export { CodeUnknownError } from './restore/codeCheckout.js';
@@ -23,4 +50,14 @@ export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
 export { fileCount, planTally, planWords, takeNodeWords } from './restore/planWords.js';
 export { SessionCheckpoints } from './store/manifests.js';
-export { canonicalCwd, captureEnabled, DEFAULT_EXCLUDES, projectKey, projectStore, readCheckpointSettings, settingsFile, variantsRoot, type CheckpointSettings } from './store/storePaths.js';
+export {
+  canonicalCwd,
+  captureEnabled,
+  DEFAULT_EXCLUDES,
+  projectKey,
+  projectStore,
+  readCheckpointSettings,
+  settingsFile,
+  variantsRoot,
+  type CheckpointSettings,
+} from './store/storePaths.js';

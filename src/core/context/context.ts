@@ -1,13 +1,23 @@
 // Model context derived from a root→leaf path, exactly as pi 1.6.0's buildSessionProjection /
 // buildSessionContext (session-manager.js) and convertToLlm (messages.js) build it: same selection, same
 // message objects in the same key order, same wrapper strings.
-import type { ActiveToolsChangeEntry, AgentMessage, CompactionEntry, ContextEditEntry, ModelRef, SessionContext, SessionEntry } from '../format/types.js';
+import type {
+  ActiveToolsChangeEntry,
+  AgentMessage,
+  CompactionEntry,
+  ContextEditEntry,
+  ModelRef,
+  SessionContext,
+  SessionEntry,
+} from '../format/types.js';
 import { messageOf } from '../format/types.js';
 import { asText, timeMs } from '../format/values.js';
 
-export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
+export const COMPACTION_SUMMARY_PREFIX =
+  'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
-export const BRANCH_SUMMARY_PREFIX = 'The following is a summary of a branch that this conversation came back from:\n\n<summary>\n';
+export const BRANCH_SUMMARY_PREFIX =
+  'The following is a summary of a branch that this conversation came back from:\n\n<summary>\n';
 export const BRANCH_SUMMARY_SUFFIX = '</summary>';
 
 type Obj = Record<string, unknown>;
@@ -21,7 +31,8 @@ export function entryToMessages(entry: SessionEntry): AgentMessage[] {
       const m = messageOf(entry);
       if (!m) return [];
       if (m.role === 'system' && m.content == null) return [{ ...m, content: '' }];
-      if ((m.role === 'user' || m.role === 'assistant' || m.role === 'toolResult') && m.content == null) return [{ ...m, content: [] }];
+      if ((m.role === 'user' || m.role === 'assistant' || m.role === 'toolResult') && m.content == null)
+        return [{ ...m, content: [] }];
       return [m];
     }
     case 'custom_message':
@@ -36,10 +47,17 @@ export function entryToMessages(entry: SessionEntry): AgentMessage[] {
         },
       ];
     case 'branch_summary':
-      return entry.summary ? [{ role: 'branchSummary', summary: entry.summary, fromId: entry.fromId, timestamp: ms(entry.timestamp) }] : [];
+      return entry.summary
+        ? [{ role: 'branchSummary', summary: entry.summary, fromId: entry.fromId, timestamp: ms(entry.timestamp) }]
+        : [];
     case 'compaction': {
       const c = entry as CompactionEntry;
-      const summary: AgentMessage = { role: 'compactionSummary', summary: c.summary, tokensBefore: c.tokensBefore, timestamp: ms(c.timestamp) };
+      const summary: AgentMessage = {
+        role: 'compactionSummary',
+        summary: c.summary,
+        tokensBefore: c.tokensBefore,
+        timestamp: ms(c.timestamp),
+      };
       return c.systemMessage ? [c.systemMessage, summary] : [summary];
     }
     default:
@@ -56,8 +74,14 @@ export function projectEntry(entry: SessionEntry, edit: ContextEditEntry | undef
   return messages.map((m) => {
     if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'toolResult' && m.role !== 'custom') return m;
     // (where pi 1.6.0 fails too, reading the content of an absent replacement)
-    if (replacement === undefined) throw new Error(`The context edit ${asText(edit.id)} of entry ${asText(edit.targetId)} has no replacement; pi cannot build this context either.`);
-    const content = (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string' ? [{ type: 'text', text: replacement.content }] : replacement.content;
+    if (replacement === undefined)
+      throw new Error(
+        `The context edit ${asText(edit.id)} of entry ${asText(edit.targetId)} has no replacement; pi cannot build this context either.`,
+      );
+    const content =
+      (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string'
+        ? [{ type: 'text', text: replacement.content }]
+        : replacement.content;
     return { ...m, content };
   });
 }
@@ -101,11 +125,17 @@ export interface ProjectedEntry {
 }
 
 /** pi's buildSessionProjection over an already-walked path. */
-export function projectPath(path: readonly SessionEntry[]): { entries: ProjectedEntry[]; messages: AgentMessage[]; thinkingLevel: string; model: ModelRef | null } {
+export function projectPath(path: readonly SessionEntry[]): {
+  entries: ProjectedEntry[];
+  messages: AgentMessage[];
+  thinkingLevel: string;
+  model: ModelRef | null;
+} {
   const { thinkingLevel, model } = pathSettings(path);
   const selected = contextEntries(path);
   const edits = new Map<string, ContextEditEntry>();
-  for (const e of selected) if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
+  for (const e of selected)
+    if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
   const entries = selected.map((entry, i) => ({
     entry,
     // Only the newest compaction (index 0) contributes; an older one inside the kept range does not.
@@ -117,11 +147,17 @@ export function projectPath(path: readonly SessionEntry[]): { entries: Projected
 /** Active tools: the seed's `active_tools_change`, else pi 1.6.0's replay of system messages' tool changes. */
 export function activeTools(path: readonly SessionEntry[]): string[] | null {
   let last: string[] | null = null;
-  for (const e of path) if (e.type === 'active_tools_change') last = [...((e as ActiveToolsChangeEntry).activeToolNames ?? [])];
+  for (const e of path)
+    if (e.type === 'active_tools_change') last = [...((e as ActiveToolsChangeEntry).activeToolNames ?? [])];
   if (last) return last;
   let tools: string[] | null = null;
   for (const e of path) {
-    const m = e.type === 'message' ? (messageOf(e) as Obj | undefined) : e.type === 'compaction' ? ((e as CompactionEntry).systemMessage as Obj | undefined) : undefined;
+    const m =
+      e.type === 'message'
+        ? (messageOf(e) as Obj | undefined)
+        : e.type === 'compaction'
+          ? ((e as CompactionEntry).systemMessage as Obj | undefined)
+          : undefined;
     if (!m || m.role !== 'system') continue;
     const added = Array.isArray(m.toolsAdded) ? (m.toolsAdded as Obj[]) : [];
     const removed = Array.isArray(m.toolsRemoved) ? (m.toolsRemoved as Obj[]) : [];
@@ -145,7 +181,8 @@ export function bashExecutionToText(m: Obj): string {
   if (m.output) text += `\`\`\`\n${asText(m.output)}\n\`\`\``;
   else text += '(no output)';
   if (m.cancelled) text += '\n\n(command cancelled)';
-  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0) text += `\n\nCommand exited with code ${asText(m.exitCode)}`;
+  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0)
+    text += `\n\nCommand exited with code ${asText(m.exitCode)}`;
   if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${asText(m.fullOutputPath)}]`;
   return text;
 }
@@ -160,13 +197,25 @@ export function convertToLlm(messages: readonly AgentMessage[]): AgentMessage[] 
         out.push({ role: 'user', content: [{ type: 'text', text: bashExecutionToText(m) }], timestamp: m.timestamp });
         break;
       case 'custom':
-        out.push({ role: 'user', content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content, timestamp: m.timestamp });
+        out.push({
+          role: 'user',
+          content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
+          timestamp: m.timestamp,
+        });
         break;
       case 'branchSummary':
-        out.push({ role: 'user', content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + asText(m.summary) + BRANCH_SUMMARY_SUFFIX }], timestamp: m.timestamp });
+        out.push({
+          role: 'user',
+          content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + asText(m.summary) + BRANCH_SUMMARY_SUFFIX }],
+          timestamp: m.timestamp,
+        });
         break;
       case 'compactionSummary':
-        out.push({ role: 'user', content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + asText(m.summary) + COMPACTION_SUMMARY_SUFFIX }], timestamp: m.timestamp });
+        out.push({
+          role: 'user',
+          content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + asText(m.summary) + COMPACTION_SUMMARY_SUFFIX }],
+          timestamp: m.timestamp,
+        });
         break;
       case 'system':
       case 'user':

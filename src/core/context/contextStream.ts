@@ -45,12 +45,17 @@ function isSystem(index: SessionIndex, i: number): boolean {
 }
 
 /** The entries of the path `recs` that set the thinking level, the model or the tools (and system messages). */
-async function settingsOf(from: ContextSource, recs: Int32Array, signal: AbortSignal | undefined): Promise<SessionEntry[]> {
+async function settingsOf(
+  from: ContextSource,
+  recs: Int32Array,
+  signal: AbortSignal | undefined,
+): Promise<SessionEntry[]> {
   const index = from.index;
   let lastModel = -1;
   for (let k = recs.length - 1; k >= 0 && lastModel < 0; k--) {
     const i = recs[k];
-    if (index.isType(i, 'model_change') || (index.isType(i, 'message') && index.roleOf(i) === 'assistant')) lastModel = k;
+    if (index.isType(i, 'model_change') || (index.isType(i, 'message') && index.roleOf(i) === 'assistant'))
+      lastModel = k;
   }
   const settingRecs: EntryRecord[] = [];
   for (let k = 0; k < recs.length; k++) {
@@ -81,7 +86,12 @@ function selectedOf(index: SessionIndex, recs: Int32Array): Int32Array {
 }
 
 /** The context items of `selected` (context edits applied), handed to `emit` a batch at a time. */
-async function streamSelected(from: ContextSource, selected: Int32Array, emit: (items: ContextItem[]) => void, opts: { signal?: AbortSignal; batch?: number; raw: boolean }): Promise<void> {
+async function streamSelected(
+  from: ContextSource,
+  selected: Int32Array,
+  emit: (items: ContextItem[]) => void,
+  opts: { signal?: AbortSignal; batch?: number; raw: boolean },
+): Promise<void> {
   const index = from.index;
   const edits = new Map<string, ContextEditEntry>();
   for (const i of selected) {

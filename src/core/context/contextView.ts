@@ -21,11 +21,16 @@ export interface ContextListing {
 const SLICE_MS = 8;
 const TEXT_MAX = 400;
 
-export async function listContext(session: Session, leafId: string | null, yieldNow: () => Promise<void> = () => new Promise<void>((r) => setImmediate(r))): Promise<ContextListing> {
+export async function listContext(
+  session: Session,
+  leafId: string | null,
+  yieldNow: () => Promise<void> = () => new Promise<void>((r) => setImmediate(r)),
+): Promise<ContextListing> {
   const ctx = await session.buildContext(leafId);
   const path = session.index.branch(leafId);
   let compaction: CompactionEntry | undefined;
-  for (let i = path.length - 1; i >= 0 && !compaction; i--) if (path[i].type === 'compaction') compaction = path[i].entry as CompactionEntry | undefined;
+  for (let i = path.length - 1; i >= 0 && !compaction; i--)
+    if (path[i].type === 'compaction') compaction = path[i].entry as CompactionEntry | undefined;
   const messages: ContextListing['messages'] = [];
   let t0 = performance.now();
   for (const m of ctx.messages) {
@@ -37,7 +42,9 @@ export async function listContext(session: Session, leafId: string | null, yield
       t0 = performance.now();
     }
   }
-  const at = compaction ? ctx.messages.findIndex((m) => m.role === 'compactionSummary' && m.summary === compaction.summary) : -1;
+  const at = compaction
+    ? ctx.messages.findIndex((m) => m.role === 'compactionSummary' && m.summary === compaction.summary)
+    : -1;
   return {
     leafId,
     messages,
@@ -51,7 +58,9 @@ export async function listContext(session: Session, leafId: string | null, yield
 /** A line for a message without text: its tool calls, or the command of a bash execution. */
 function describeContent(m: AgentMessage): string {
   if (Array.isArray(m.content)) {
-    const calls = (m.content as { type?: string; name?: string }[]).filter((b) => b?.type === 'toolCall').map((b) => asText(b.name));
+    const calls = (m.content as { type?: string; name?: string }[])
+      .filter((b) => b?.type === 'toolCall')
+      .map((b) => asText(b.name));
     if (calls.length) return `(tool calls: ${calls.join(', ')})`;
   }
   if (m.role === 'bashExecution') return `$ ${asText(m.command ?? '')}`;

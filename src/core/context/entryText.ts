@@ -20,14 +20,16 @@ export function fullText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let out = '';
-  for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text') out += asText((b as Obj).text ?? '');
+  for (const b of content)
+    if (b && typeof b === 'object' && (b as Obj).type === 'text') out += asText((b as Obj).text ?? '');
   return out;
 }
 
 export function hasText(content: unknown): boolean {
   if (typeof content === 'string') return content.trim().length > 0;
   if (Array.isArray(content)) {
-    for (const b of content) if (b && typeof b === 'object' && (b as Obj).type === 'text' && asText((b as Obj).text ?? '').trim()) return true;
+    for (const b of content)
+      if (b && typeof b === 'object' && (b as Obj).type === 'text' && asText((b as Obj).text ?? '').trim()) return true;
   }
   return false;
 }
@@ -95,7 +97,8 @@ export function toolCallsOf(entry: SessionEntry): { id: string; name: string; ar
   if (!m || m.role !== 'assistant' || !Array.isArray(m.content)) return [];
   const out: { id: string; name: string; arguments: Obj }[] = [];
   for (const b of m.content as Obj[]) {
-    if (b && typeof b === 'object' && b.type === 'toolCall') out.push({ id: asText(b.id), name: asText(b.name), arguments: (b.arguments as Obj) ?? {} });
+    if (b && typeof b === 'object' && b.type === 'toolCall')
+      out.push({ id: asText(b.id), name: asText(b.name), arguments: (b.arguments as Obj) ?? {} });
   }
   return out;
 }

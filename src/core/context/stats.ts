@@ -62,7 +62,11 @@ export interface UsageSums {
  * `noted` (figures noted while the file was read, see usageColumns.ts); `visit` sees every assistant
  * entry (those lines are then parsed, e.g. for their tool calls), in file order.
  */
-export async function sumUsage(session: Session, idx: ArrayLike<number>, opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void; noted?: UsageColumns } = {}): Promise<UsageSums> {
+export async function sumUsage(
+  session: Session,
+  idx: ArrayLike<number>,
+  opts: { signal?: AbortSignal; visit?: (e: SessionEntry) => void; noted?: UsageColumns } = {},
+): Promise<UsageSums> {
   const index = session.index;
   const messagesByRole: Record<string, number> = Object.create(null);
   const carries = carriersOf(index, idx, messagesByRole);
@@ -85,7 +89,8 @@ function carriersOf(index: SessionIndex, idx: ArrayLike<number>, messagesByRole:
       const role = index.roleOf(i) ?? '?';
       messagesByRole[role] = (messagesByRole[role] ?? 0) + 1;
       if (role === 'assistant' || role === 'toolResult') all[n++] = i;
-    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary')) all[n++] = i;
+    } else if (index.isType(i, 'usage') || index.isType(i, 'compaction') || index.isType(i, 'branch_summary'))
+      all[n++] = i;
   }
   return all.subarray(0, n);
 }
@@ -109,7 +114,16 @@ class OwnFigures {
   }
 
   /** The figures of carrier `k`. */
-  set(k: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, calls: number, pair: number): void {
+  set(
+    k: number,
+    input: number,
+    output: number,
+    cacheRead: number,
+    cacheWrite: number,
+    cost: number,
+    calls: number,
+    pair: number,
+  ): void {
     const owned = this.count;
     if (owned === this.at.length) this.at = grown(this.at, Math.max(256, 2 * owned));
     if (owned > 0 && this.at[owned - 1] > k) this.ordered = false;
@@ -140,7 +154,13 @@ class OwnFigures {
  * Reads into `own` the figures of the carriers not in `noted`: from their lines' bytes, or parsed, and
  * those held in memory from their entries, all in carrier order.
  */
-async function readCarriers(session: Session, carries: Int32Array, own: OwnFigures, noted: UsageColumns | undefined, signal: AbortSignal | undefined): Promise<void> {
+async function readCarriers(
+  session: Session,
+  carries: Int32Array,
+  own: OwnFigures,
+  noted: UsageColumns | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const index = session.index;
   const parseAssistant = own.visit !== undefined;
   // (a line the reader took by its fast path is never held in memory: no lookup for most carriers)
@@ -162,7 +182,8 @@ async function readCarriers(session: Session, carries: Int32Array, own: OwnFigur
   const facts = new UsageFacts();
   /** The carriers held in memory before carrier `upTo`, not taken yet. */
   const kept = (upTo: number) => {
-    for (; next < memAt.length && memAt[next] < upTo; next++) own.fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
+    for (; next < memAt.length && memAt[next] < upTo; next++)
+      own.fromEntry(memAt[next], index.entryOf(carries[memAt[next]]));
   };
   await session.visitIdx(
     rest,
@@ -171,8 +192,18 @@ async function readCarriers(session: Session, carries: Int32Array, own: OwnFigur
       kept(at);
       const assistant = index.roleCodeOf(i) === 2;
       const start = parseAssistant && assistant ? -1 : messageStartOf(bytes, index, i);
-      if (start < 0 || !readUsageFacts(bytes, start, facts)) return own.fromEntry(at, parseLineOf(index.idOf(i), bytes));
-      own.set(at, facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, assistant ? facts.toolCalls : 0, assistant ? own.cols.models.id(facts.provider, facts.model) : -1);
+      if (start < 0 || !readUsageFacts(bytes, start, facts))
+        return own.fromEntry(at, parseLineOf(index.idOf(i), bytes));
+      own.set(
+        at,
+        facts.input,
+        facts.output,
+        facts.cacheRead,
+        facts.cacheWrite,
+        facts.cost,
+        assistant ? facts.toolCalls : 0,
+        assistant ? own.cols.models.id(facts.provider, facts.model) : -1,
+      );
     },
     signal,
   );
@@ -180,7 +211,11 @@ async function readCarriers(session: Session, carries: Int32Array, own: OwnFigur
 }
 
 /** The carriers' figures summed in carrier order: read here, else noted while read, else none (an entry that could not be read). */
-function summed(carries: Int32Array, own: OwnFigures, noted: UsageColumns | undefined): Omit<UsageSums, 'messagesByRole' | 'messages'> {
+function summed(
+  carries: Int32Array,
+  own: OwnFigures,
+  noted: UsageColumns | undefined,
+): Omit<UsageSums, 'messagesByRole' | 'messages'> {
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   let toolCalls = 0;
   const perPair = new Map<number, number>();
@@ -206,10 +241,18 @@ function summed(carries: Int32Array, own: OwnFigures, noted: UsageColumns | unde
   }
   return {
     toolCalls,
-    tokens: { input: totals.input, output: totals.output, cacheRead: totals.cacheRead, cacheWrite: totals.cacheWrite, total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite },
+    tokens: {
+      input: totals.input,
+      output: totals.output,
+      cacheRead: totals.cacheRead,
+      cacheWrite: totals.cacheWrite,
+      total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite,
+    },
     cost: totals.cost,
     // (most used first; a tie in the order they first appear)
-    models: [...perPair].map(([pair, n]) => ({ ...own.cols.models.list[pair], messages: n })).sort((a, b) => b.messages - a.messages),
+    models: [...perPair]
+      .map(([pair, n]) => ({ ...own.cols.models.list[pair], messages: n }))
+      .sort((a, b) => b.messages - a.messages),
   };
 }
 
@@ -217,11 +260,21 @@ function summed(carries: Int32Array, own: OwnFigures, noted: UsageColumns | unde
 function usageOf(u: unknown): { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number } {
   if (!u || typeof u !== 'object') return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
   const x = u as Usage;
-  return { input: num(x.input), output: num(x.output), cacheRead: num(x.cacheRead), cacheWrite: num(x.cacheWrite), cost: num(x.cost?.total) };
+  return {
+    input: num(x.input),
+    output: num(x.output),
+    cacheRead: num(x.cacheRead),
+    cacheWrite: num(x.cacheWrite),
+    cost: num(x.cost?.total),
+  };
 }
 
 /** `noted`: figures noted while the session was read (Session.open with noteUsage), if any. */
-export async function computeStats(session: Session, signal?: AbortSignal, noted?: UsageColumns): Promise<SessionStats> {
+export async function computeStats(
+  session: Session,
+  signal?: AbortSignal,
+  noted?: UsageColumns,
+): Promise<SessionStats> {
   const index = session.index;
   const live = index.liveIdx();
   const entriesByType: Record<string, number> = Object.create(null);

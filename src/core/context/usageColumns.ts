@@ -82,7 +82,16 @@ export class UsageColumns {
   }
 
   /** Sets slot `i`'s figures; `pair` -1 for a record that is not an assistant message. */
-  set(i: number, input: number, output: number, cacheRead: number, cacheWrite: number, cost: number, toolCalls: number, pair: number): void {
+  set(
+    i: number,
+    input: number,
+    output: number,
+    cacheRead: number,
+    cacheWrite: number,
+    cost: number,
+    toolCalls: number,
+    pair: number,
+  ): void {
     this.reserve(i);
     this.input[i] = input;
     this.output[i] = output;
@@ -113,6 +122,15 @@ export function noteUsage(cols: UsageColumns): MessageLineObserver {
     if (cols.index !== index) cols.bind(index);
     const role = index.roleCodeOf(i);
     if ((role !== ASSISTANT && role !== TOOL_RESULT) || !message.factsKnown || !readNotedFacts(b, message, f)) return;
-    cols.set(i, f.input, f.output, f.cacheRead, f.cacheWrite, f.cost, role === ASSISTANT ? f.toolCalls : 0, role === ASSISTANT ? cols.models.id(f.provider, f.model) : -1);
+    cols.set(
+      i,
+      f.input,
+      f.output,
+      f.cacheRead,
+      f.cacheWrite,
+      f.cost,
+      role === ASSISTANT ? f.toolCalls : 0,
+      role === ASSISTANT ? cols.models.id(f.provider, f.model) : -1,
+    );
   };
 }

@@ -151,10 +151,23 @@ export async function scanSource(src: ByteSource, sink: LineSink, opts: ScanOpti
         }
         if (span.pieces.length) {
           const line = span.join(buf, start, nl);
-          if (line.length > maxLine) opts.onOversize?.(lineNo++, span.start, line.length, line.subarray(0, span.headKeep), line.subarray(-TAIL_KEEP));
+          if (line.length > maxLine)
+            opts.onOversize?.(
+              lineNo++,
+              span.start,
+              line.length,
+              line.subarray(0, span.headKeep),
+              line.subarray(-TAIL_KEEP),
+            );
           else sink(line, 0, line.length, lineNo++, span.start);
         } else if (nl - start > maxLine) {
-          opts.onOversize?.(lineNo++, pos + start, nl - start, buf.subarray(start, start + span.headKeep), buf.subarray(Math.max(start, nl - TAIL_KEEP), nl));
+          opts.onOversize?.(
+            lineNo++,
+            pos + start,
+            nl - start,
+            buf.subarray(start, start + span.headKeep),
+            buf.subarray(Math.max(start, nl - TAIL_KEEP), nl),
+          );
         } else {
           sink(buf, start, nl, lineNo++, pos + start);
         }

@@ -39,12 +39,20 @@ export function migrateEntries(header: SessionHeader, entries: Obj[]): number {
 }
 
 /** Diagnostics of lines that hold no entry pi-tree read: a rewrite from the entries would lose them. */
-const UNREAD_LINES = new Set<Diagnostic['code']>(['malformed-json', 'not-an-object', 'torn-last-line', 'line-too-long', 'invalid-entry', 'header-not-first']);
+const UNREAD_LINES = new Set<Diagnostic['code']>([
+  'malformed-json',
+  'not-an-object',
+  'torn-last-line',
+  'line-too-long',
+  'invalid-entry',
+  'header-not-first',
+]);
 
 /** Why a v1/v2 file must not be rewritten as v3 (lines it cannot read would be dropped), or undefined. */
 export function migrationRefusal(fileVersion: number, diagnostics: readonly Diagnostic[]): string | undefined {
   const dropped = diagnostics.filter((d) => d.line !== undefined && UNREAD_LINES.has(d.code)).map((d) => d.line!);
   if (!dropped.length) return undefined;
-  const lines = dropped.length > 5 ? `${dropped.slice(0, 5).join(', ')} and ${dropped.length - 5} more` : dropped.join(', ');
+  const lines =
+    dropped.length > 5 ? `${dropped.slice(0, 5).join(', ')} and ${dropped.length - 5} more` : dropped.join(', ');
   return `a v${fileVersion} file is rewritten in format v3 on its first change, which would drop the ${dropped.length === 1 ? 'line' : 'lines'} pi-tree cannot read (${lines}); repair ${dropped.length === 1 ? 'it' : 'them'}, or continue the session in pi`;
 }

@@ -46,7 +46,14 @@ export interface Usage {
   cacheRead: number;
   cacheWrite: number;
   totalTokens?: number;
-  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number; [key: string]: unknown };
+  cost?: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    total: number;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -204,5 +211,7 @@ export interface Diagnostic {
 export function messageOf(e: SessionEntry): AgentMessage | undefined {
   if (e.type !== 'message') return undefined;
   const m = (e as MessageEntry).message as unknown;
-  return m && typeof m === 'object' && !Array.isArray(m) && typeof (m as AgentMessage).role === 'string' ? (m as AgentMessage) : undefined;
+  return m && typeof m === 'object' && !Array.isArray(m) && typeof (m as AgentMessage).role === 'string'
+    ? (m as AgentMessage)
+    : undefined;
 }

@@ -15,7 +15,13 @@ export class NotRegularFileError extends Error {
 }
 
 /** What a non-regular file is, for messages. */
-export function fileKind(s: { isFIFO(): boolean; isSocket(): boolean; isDirectory(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+export function fileKind(s: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (s.isFIFO()) return 'a FIFO (named pipe)';
   if (s.isSocket()) return 'a socket';
   if (s.isDirectory()) return 'a directory';

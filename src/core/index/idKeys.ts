@@ -50,7 +50,8 @@ export function writeHexId(key: number, out: Uint8Array, at: number): void {
 /** `["id",…]` of records `idx` as UTF-8 bytes (ids in pi's shape written without making strings). */
 export function idsJson(ix: { idKeyOf(i: number): number; idOf(i: number): string }, idx: ArrayLike<number>): Buffer {
   let size = 2;
-  for (let k = 0; k < idx.length; k++) size += (ix.idKeyOf(idx[k]) < 0 ? Buffer.byteLength(JSON.stringify(ix.idOf(idx[k]))) : 10) + 1;
+  for (let k = 0; k < idx.length; k++)
+    size += (ix.idKeyOf(idx[k]) < 0 ? Buffer.byteLength(JSON.stringify(ix.idOf(idx[k]))) : 10) + 1;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   out[at++] = 0x5b;

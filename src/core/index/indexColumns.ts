@@ -24,7 +24,14 @@ import {
   pendingFrom,
   type RecordColumns,
 } from './indexRecord.js';
-import type { Diagnostic, LabelEntry, LeafEntry, SessionEntry, SessionHeader, SessionInfoEntry } from '../format/types.js';
+import type {
+  Diagnostic,
+  LabelEntry,
+  LeafEntry,
+  SessionEntry,
+  SessionHeader,
+  SessionInfoEntry,
+} from '../format/types.js';
 
 /**
  * The columns of a session index and how entries are added (pi's replay rules: leaf, labels, name),
@@ -160,13 +167,20 @@ export abstract class IndexColumns implements RecordColumns {
     const p = this.pending;
     let parent = -1;
     if (p.parentKind !== 0) {
-      const self = p.parentKind === 1 ? p.idKey >= 0 && p.parentKey === p.idKey : p.idKey < 0 && p.parentStr === p.idStr;
+      const self =
+        p.parentKind === 1 ? p.idKey >= 0 && p.parentKey === p.idKey : p.idKey < 0 && p.parentStr === p.idStr;
       if (self) {
         f = this.filedWith(i, f, p.line) | F_SELF; // (the diagnostics of the ids before it come first)
-        this.diagnostics.push({ line: p.line || undefined, severity: 'warning', code: 'self-parent', message: `Entry "${this.idOf(i, f)}" names itself as its parent; it is shown as a root.` });
+        this.diagnostics.push({
+          line: p.line || undefined,
+          severity: 'warning',
+          code: 'self-parent',
+          message: `Entry "${this.idOf(i, f)}" names itself as its parent; it is shown as a root.`,
+        });
       } else if (p.parentKind === 1) {
         // (with ids queued, `duplicates` may be behind: record i - 1 is the last with its id all the same)
-        if (i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID)) parent = i - 1;
+        if (i > 0 && !this.duplicates && this.idNum[i - 1] === p.parentKey && !(this.flags[i - 1] & F_STRID))
+          parent = i - 1;
         else {
           f = this.filedWith(i, f, p.line);
           parent = this.byHex.get(p.parentKey);
@@ -206,7 +220,8 @@ export abstract class IndexColumns implements RecordColumns {
     // (a target that is not a string names no entry: pi keys it apart, where no lookup finds it)
     if (e.type === 'label' && typeof (e as LabelEntry).targetId === 'string') {
       const l = e as LabelEntry;
-      if (typeof l.label === 'string' && l.label) this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
+      if (typeof l.label === 'string' && l.label)
+        this.labels.set(l.targetId, { label: l.label, timestamp: l.timestamp });
       else this.labels.delete(l.targetId);
     } else if (e.type === 'session_info') {
       const n = (e as SessionInfoEntry).name;
@@ -239,7 +254,8 @@ export abstract class IndexColumns implements RecordColumns {
   }
 
   /** Puts the ids queued into the lookup table (duplicates found as they are). */
-  private readonly filed = (): void => this.byHex.setQueued((i, prev) => (this.flags[i] = this.repeated(i, prev, this.flags[i], this.lineCol[i])));
+  private readonly filed = (): void =>
+    this.byHex.setQueued((i, prev) => (this.flags[i] = this.repeated(i, prev, this.flags[i], this.lineCol[i])));
 
   /** filed() while record `i` (flags `f`, line `line`) is being added; its flags after. */
   private filedWith(i: number, f: number, line: number): number {

@@ -59,7 +59,23 @@ export interface PendingEntry {
 
 /** A PendingEntry with nothing in it yet. */
 export function emptyPending(): PendingEntry {
-  return { idKey: -1, idStr: '', parentKind: 0, parentKey: 0, parentStr: '', typeCode: -1, type: '', roleCode: 0, role: undefined, time: 0, line: 0, offset: -1, length: 0, entry: undefined, bits: 0 };
+  return {
+    idKey: -1,
+    idStr: '',
+    parentKind: 0,
+    parentKey: 0,
+    parentStr: '',
+    typeCode: -1,
+    type: '',
+    roleCode: 0,
+    role: undefined,
+    time: 0,
+    line: 0,
+    offset: -1,
+    length: 0,
+    entry: undefined,
+    bits: 0,
+  };
 }
 
 /** Fills `p` with the record `rec` (an entry added as a record, not from the reader's fast path). */
@@ -87,7 +103,17 @@ export function pendingFrom(p: PendingEntry, rec: EntryRecord): void {
 }
 
 /** Roles with fixed codes (the fast path names them without a string lookup). */
-export const ROLE_NAMES: readonly (string | undefined)[] = [undefined, 'user', 'assistant', 'toolResult', 'system', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary'];
+export const ROLE_NAMES: readonly (string | undefined)[] = [
+  undefined,
+  'user',
+  'assistant',
+  'toolResult',
+  'system',
+  'bashExecution',
+  'custom',
+  'branchSummary',
+  'compactionSummary',
+];
 
 // flags per record
 export const F_STRID = 1; // the id is a string (idStr)
@@ -177,7 +203,10 @@ export class RecordView implements EntryRecord {
 }
 
 /** `a` copied into a new typed array of the same kind with room for `cap` elements. */
-export function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array>(a: T, cap: number): T {
+export function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array>(
+  a: T,
+  cap: number,
+): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;

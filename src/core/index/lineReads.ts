@@ -59,7 +59,12 @@ export function visitIdx(
   return visitSet(src, set, (k, bytes) => visit(k, idx[k], bytes), opts);
 }
 
-export async function visitSet(src: ByteSource, set: LineSet, visit: (k: number, bytes: Buffer) => void, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<void> {
+export async function visitSet(
+  src: ByteSource,
+  set: LineSet,
+  visit: (k: number, bytes: Buffer) => void,
+  opts: { signal?: AbortSignal; sliceMs?: number } = {},
+): Promise<void> {
   let n = 0;
   for (let k = 0; k < set.count; k++) if (!set.skip(k)) n++;
   if (!n) return;
@@ -146,14 +151,20 @@ export function parseLineOf(id: string, bytes: Buffer): SessionEntry | undefined
   } catch {
     return undefined;
   }
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { id?: unknown }).id === id ? (v as SessionEntry) : undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { id?: unknown }).id === id
+    ? (v as SessionEntry)
+    : undefined;
 }
 
 /**
  * Full entries for `records`, reading bodies from `src` in coalesced ranges. Throws StaleFileError if
  * a line is no longer where the index saw it (the file was rewritten).
  */
-export async function loadEntries(src: ByteSource, records: readonly EntryRecord[], opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<(SessionEntry | undefined)[]> {
+export async function loadEntries(
+  src: ByteSource,
+  records: readonly EntryRecord[],
+  opts: { signal?: AbortSignal; sliceMs?: number } = {},
+): Promise<(SessionEntry | undefined)[]> {
   const out: (SessionEntry | undefined)[] = records.map((r) => r.entry);
   await visitLines(src, records, (i, r, bytes) => (out[i] = parseRecordLine(r, bytes)), opts);
   return out;

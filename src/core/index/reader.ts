@@ -51,7 +51,9 @@ export interface ReadOptions {
 }
 
 /** `notes`: what it reads of the validator's notes (scanResult.ts Notes; 'facts' when not said). */
-export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer, message: ObjectKeys) => void) & { notes?: Notes };
+export type MessageLineObserver = ((index: SessionIndex, i: number, b: Buffer, message: ObjectKeys) => void) & {
+  notes?: Notes;
+};
 
 /** What a read fills line after line: the line scanner's struct, and who sees each message line. */
 export interface LineSink {
@@ -87,8 +89,15 @@ export async function lineTail(src: ByteSource, start: number, end: number): Pro
   return { offset: start, bytes };
 }
 
-export function recordFromEntry(e: SessionEntry, line: number, offset: number, length: number, keep: boolean): EntryRecord {
-  const role = e.type === 'message' && isObject(e.message) && typeof e.message.role === 'string' ? e.message.role : undefined;
+export function recordFromEntry(
+  e: SessionEntry,
+  line: number,
+  offset: number,
+  length: number,
+  keep: boolean,
+): EntryRecord {
+  const role =
+    e.type === 'message' && isObject(e.message) && typeof e.message.role === 'string' ? e.message.role : undefined;
   return {
     id: e.id,
     parentId: e.parentId,
@@ -135,15 +144,29 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
       message: `Line ${lineNo} is ${length} bytes long, beyond what pi-tree reads (${opts.maxLineBytes ?? 512 * 1024 * 1024}); it was skipped.`,
     });
   };
-  const scanOpts: ScanOptions = { signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes, onOversize: oversize, size: fileSize };
-  const res: ScanResult = await scanSource(src, (buf, start, end, lineNo, offset) => ingestAny(r, buf, start, end, lineNo, offset), scanOpts);
+  const scanOpts: ScanOptions = {
+    signal: opts.signal,
+    sliceMs: opts.sliceMs,
+    maxLineBytes: opts.maxLineBytes,
+    onOversize: oversize,
+    size: fileSize,
+  };
+  const res: ScanResult = await scanSource(
+    src,
+    (buf, start, end, lineNo, offset) => ingestAny(r, buf, start, end, lineNo, offset),
+    scanOpts,
+  );
   const tailEntryOffset = ingestUnterminated(r, res);
 
   r.index?.queueIdsWhileReading(false);
   if (r.notSession) throw new NotASessionError(r.notSession);
   const header = r.header;
   if (!header) {
-    throw new NotASessionError(res.size === 0 ? 'The file is empty: it holds no pi session header.' : 'The file holds no pi session header ({"type":"session",…}).');
+    throw new NotASessionError(
+      res.size === 0
+        ? 'The file is empty: it holds no pi session header.'
+        : 'The file holds no pi session header ({"type":"session",…}).',
+    );
   }
   const fileVersion = (header.version ?? 1) as number;
   if (r.legacyEntries) r.index = indexLegacy(header, r.legacyEntries, r.diagnostics, fileVersion);
@@ -152,7 +175,11 @@ export async function readSession(src: ByteSource, opts: ReadOptions = {}): Prom
   if (r.bom) readOnly = 'the file starts with a UTF-8 byte-order mark (pi 1.6.0 cannot read it)';
   if (fileVersion > CURRENT_VERSION) {
     readOnly = `the file is format v${fileVersion}, newer than the v3 pi-tree writes`;
-    r.diagnostics.push({ severity: 'warning', code: 'future-version', message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.` });
+    r.diagnostics.push({
+      severity: 'warning',
+      code: 'future-version',
+      message: `Format v${fileVersion} is newer than v3; pi-tree shows it read-only.`,
+    });
   }
   // (not unshift(...diagnostics): a file of garbage has more lines than a call takes arguments)
   const own = index.diagnostics.splice(0);
@@ -213,7 +240,12 @@ function readHeaderLine(r: Reading, line: Buffer, lineNo: number): void {
 function startIndex(r: Reading, header: SessionHeader): void {
   r.header = header;
   if (r.bom) {
-    r.diagnostics.push({ line: 1, severity: 'warning', code: 'bom', message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.' });
+    r.diagnostics.push({
+      line: 1,
+      severity: 'warning',
+      code: 'bom',
+      message: 'The file starts with a UTF-8 byte-order mark, which pi 1.6.0 cannot read; pi-tree shows it read-only.',
+    });
   }
   const version = (header.version ?? 1) as number;
   if (version < CURRENT_VERSION) r.legacyEntries = [];
@@ -226,7 +258,12 @@ function startIndex(r: Reading, header: SessionHeader): void {
 }
 
 /** A v1/v2 line, kept parsed until the migration (a second header is dropped). */
-function keepLegacyLine(entries: { e: Obj; line: number }[], line: Buffer, lineNo: number, diagnostics: Diagnostic[]): void {
+function keepLegacyLine(
+  entries: { e: Obj; line: number }[],
+  line: Buffer,
+  lineNo: number,
+  diagnostics: Diagnostic[],
+): void {
   const v = parseLine(line);
   if (!isObject(v)) {
     diagnostics.push(badLine(lineNo, v));
@@ -260,7 +297,12 @@ function ingestUnterminated(r: Reading, res: ScanResult): number {
 }
 
 /** Migrates v1/v2 lines to v3 in memory and indexes them (lines that are no entry are reported). */
-function indexLegacy(header: SessionHeader, entries: { e: Obj; line: number }[], diagnostics: Diagnostic[], fileVersion: number): SessionIndex {
+function indexLegacy(
+  header: SessionHeader,
+  entries: { e: Obj; line: number }[],
+  diagnostics: Diagnostic[],
+  fileVersion: number,
+): SessionIndex {
   migrateEntries(
     header,
     entries.map((x) => x.e),
@@ -269,12 +311,22 @@ function indexLegacy(header: SessionHeader, entries: { e: Obj; line: number }[],
   for (const { e, line } of entries) {
     const ent = e as SessionEntry;
     if (typeof ent.type !== 'string') {
-      diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} has no "type"; skipped.` });
+      diagnostics.push({
+        line,
+        severity: 'warning',
+        code: 'invalid-entry',
+        message: `Line ${line} has no "type"; skipped.`,
+      });
       continue;
     }
     // A v2 line without an id (v1 lines get theirs from the migration): skipped, as a v3 one is.
     if (typeof ent.id !== 'string' || !ent.id) {
-      diagnostics.push({ line, severity: 'warning', code: 'invalid-entry', message: `Line ${line} is not an entry (it needs a string "type" and "id"); skipped.` });
+      diagnostics.push({
+        line,
+        severity: 'warning',
+        code: 'invalid-entry',
+        message: `Line ${line} is not an entry (it needs a string "type" and "id"); skipped.`,
+      });
       continue;
     }
     index.add(recordFromEntry(ent, line, -1, 0, true));
@@ -289,8 +341,18 @@ function indexLegacy(header: SessionHeader, entries: { e: Obj; line: number }[],
 
 function badLine(lineNo: number, v: unknown): Diagnostic {
   return v === undefined
-    ? { line: lineNo, severity: 'warning', code: 'malformed-json', message: `Line ${lineNo} is not valid JSON and was skipped.` }
-    : { line: lineNo, severity: 'warning', code: 'not-an-object', message: `Line ${lineNo} is JSON but not an object; skipped.` };
+    ? {
+        line: lineNo,
+        severity: 'warning',
+        code: 'malformed-json',
+        message: `Line ${lineNo} is not valid JSON and was skipped.`,
+      }
+    : {
+        line: lineNo,
+        severity: 'warning',
+        code: 'not-an-object',
+        message: `Line ${lineNo} is JSON but not an object; skipped.`,
+      };
 }
 
 /** Whether a line may be a message line in pi's shape (worth trying the fast path on). */
@@ -299,9 +361,21 @@ function maybeMessage(buf: Buffer, start: number, end: number): boolean {
 }
 
 /** Adds one v3 line to the index, or reports why it was skipped; true when an entry was added. */
-export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], sink: LineSink): boolean {
+export function ingestLine(
+  index: SessionIndex,
+  buf: Buffer,
+  start: number,
+  end: number,
+  lineNo: number,
+  offset: number,
+  diagnostics: Diagnostic[],
+  sink: LineSink,
+): boolean {
   const { scan, observe } = sink;
-  if (maybeMessage(buf, start, end) && commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false, scan)) {
+  if (
+    maybeMessage(buf, start, end) &&
+    commitMessageLine(index, buf, start, end, lineNo, offset, observe ? (observe.notes ?? 'facts') : false, scan)
+  ) {
     observe?.(index, index.count - 1, buf, scan.message);
     return true;
   }
@@ -312,7 +386,15 @@ export function ingestLine(index: SessionIndex, buf: Buffer, start: number, end:
 }
 
 /** @internal Turns one v3 line into an index record, or reports why it was skipped: the tests' view of ingestLine's two paths. */
-export function classifyLine(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[], prevId?: string): EntryRecord | undefined {
+export function classifyLine(
+  buf: Buffer,
+  start: number,
+  end: number,
+  lineNo: number,
+  offset: number,
+  diagnostics: Diagnostic[],
+  prevId?: string,
+): EntryRecord | undefined {
   if (maybeMessage(buf, start, end)) {
     const rec = messageRecord(buf, start, end, prevId, lineNo, offset);
     if (rec) return rec;
@@ -321,14 +403,30 @@ export function classifyLine(buf: Buffer, start: number, end: number, lineNo: nu
 }
 
 /** The JSON.parse path of classifyLine. */
-function parsedRecord(buf: Buffer, start: number, end: number, lineNo: number, offset: number, diagnostics: Diagnostic[]): EntryRecord | undefined {
+function parsedRecord(
+  buf: Buffer,
+  start: number,
+  end: number,
+  lineNo: number,
+  offset: number,
+  diagnostics: Diagnostic[],
+): EntryRecord | undefined {
   const length = end - start;
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', start, end));
   } catch (err) {
     const tooLong = err instanceof Error && /string longer|Invalid string length/i.test(err.message);
-    diagnostics.push(tooLong ? { line: lineNo, severity: 'error', code: 'line-too-long', message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.` } : badLine(lineNo, undefined));
+    diagnostics.push(
+      tooLong
+        ? {
+            line: lineNo,
+            severity: 'error',
+            code: 'line-too-long',
+            message: `Line ${lineNo} is too long to decode (${length} bytes); skipped.`,
+          }
+        : badLine(lineNo, undefined),
+    );
     return undefined;
   }
   if (!isObject(v)) {
@@ -336,15 +434,30 @@ function parsedRecord(buf: Buffer, start: number, end: number, lineNo: number, o
     return undefined;
   }
   if (v.type === 'session') {
-    diagnostics.push({ line: lineNo, severity: 'warning', code: 'header-not-first', message: `Line ${lineNo} is a second session header; ignored, as pi ignores it.` });
+    diagnostics.push({
+      line: lineNo,
+      severity: 'warning',
+      code: 'header-not-first',
+      message: `Line ${lineNo} is a second session header; ignored, as pi ignores it.`,
+    });
     return undefined;
   }
   if (typeof v.type !== 'string' || typeof v.id !== 'string' || v.id === '') {
-    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo} is not an entry (it needs a string "type" and "id"); skipped.` });
+    diagnostics.push({
+      line: lineNo,
+      severity: 'warning',
+      code: 'invalid-entry',
+      message: `Line ${lineNo} is not an entry (it needs a string "type" and "id"); skipped.`,
+    });
     return undefined;
   }
   if (v.parentId !== null && typeof v.parentId !== 'string') {
-    diagnostics.push({ line: lineNo, severity: 'warning', code: 'invalid-entry', message: `Line ${lineNo}: "parentId" is neither a string nor null; the entry is treated as a root.` });
+    diagnostics.push({
+      line: lineNo,
+      severity: 'warning',
+      code: 'invalid-entry',
+      message: `Line ${lineNo}: "parentId" is neither a string nor null; the entry is treated as a root.`,
+    });
     v.parentId = null;
   }
   const e = v as SessionEntry;

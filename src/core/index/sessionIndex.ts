@@ -223,7 +223,8 @@ export class SessionIndex extends IndexColumns {
   private *cycleSteps(): Generator<void> {
     this.cyclic = undefined;
     // (checked again after a change: the cycles found before are found again if they are still there)
-    for (let k = this.diagnostics.length - 1; k >= 0; k--) if (this.diagnostics[k].code === 'cycle') this.diagnostics.splice(k, 1);
+    for (let k = this.diagnostics.length - 1; k >= 0; k--)
+      if (this.diagnostics[k].code === 'cycle') this.diagnostics.splice(k, 1);
     // Parents named before their children, and no id twice: every walk goes to earlier lines, no cycle.
     if (!this.duplicates && !this.parentRaw.size) {
       this.cycleChecked = true;
@@ -262,7 +263,9 @@ export class SessionIndex extends IndexColumns {
             .slice(0, 6)
             .map((m) => `"${this.idOf(m)}"`)
             .slice(0, 5)
-            .join(', ')}${members.length > 5 ? ', …' : ''} form a parent cycle; the earliest is shown as a root and path walks stop at the cycle.`,
+            .join(
+              ', ',
+            )}${members.length > 5 ? ', …' : ''} form a parent cycle; the earliest is shown as a root and path walks stop at the cycle.`,
         });
       }
       for (const w of walk) state[w] = 2;

@@ -31,7 +31,8 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
   if (loaded.legacy) return { added: [], rewritten: true };
   const index = loaded.index;
   // A torn last line may have been a line still being written: forget that report, re-read it.
-  for (let i = index.diagnostics.length - 1; i >= 0; i--) if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
+  for (let i = index.diagnostics.length - 1; i >= 0; i--)
+    if (index.diagnostics[i].code === 'torn-last-line') index.diagnostics.splice(i, 1);
   const before = index.count;
   const diags: Diagnostic[] = [];
   const sink: LineSink = { scan: new LineScan(), observe: opts.onMessageLine };
@@ -46,18 +47,32 @@ export async function readTail(src: ByteSource, loaded: LoadedSession, opts: Rea
       if (offset === st.tailEntryOffset) return; // already indexed as an unterminated last line
       ingestLine(index, buf, start, end, lineNo, offset, diags, sink);
     },
-    { from: st.endOffset, firstLine: st.nextLine, signal: opts.signal, sliceMs: opts.sliceMs, maxLineBytes: opts.maxLineBytes },
+    {
+      from: st.endOffset,
+      firstLine: st.nextLine,
+      signal: opts.signal,
+      sliceMs: opts.sliceMs,
+      maxLineBytes: opts.maxLineBytes,
+    },
   );
   let tailEntryOffset = -1;
   if (res.tail.length && !isBlank(res.tail)) {
     if (res.endOffset === st.tailEntryOffset) tailEntryOffset = st.tailEntryOffset;
     else {
-      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [], { scan: sink.scan })) tailEntryOffset = res.endOffset;
+      if (ingestLine(index, res.tail, 0, res.tail.length, res.nextLine, res.endOffset, [], { scan: sink.scan }))
+        tailEntryOffset = res.endOffset;
     }
   }
   for (const d of diags) index.diagnostics.push(d);
   const lastLine = lastEnd >= 0 ? await lineTail(src, lastStart, lastEnd) : st.lastLine;
-  loaded.state = { endOffset: res.endOffset, nextLine: res.nextLine, size: res.size, tailBytes: res.tail.length, tailEntryOffset, lastLine };
+  loaded.state = {
+    endOffset: res.endOffset,
+    nextLine: res.nextLine,
+    size: res.size,
+    tailBytes: res.tail.length,
+    tailEntryOffset,
+    lastLine,
+  };
   const added: EntryRecord[] = [];
   for (let i = before; i < index.count; i++) added.push(index.view(i));
   return { added, rewritten: false };

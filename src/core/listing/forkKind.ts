@@ -14,7 +14,8 @@ import { readLines } from './infoRead.js';
 export type ForkKind = 'fork' | 'clone';
 
 /** The first keys of an entry line as pi writes it. */
-const HEAD = /^\{"type":"([^"\\]{1,64})","id":"([^"\\]{1,128})","parentId":(?:null|"[^"\\]{0,128}"),"timestamp":"([^"\\]{1,40})"/;
+const HEAD =
+  /^\{"type":"([^"\\]{1,64})","id":"([^"\\]{1,128})","parentId":(?:null|"[^"\\]{0,128}"),"timestamp":"([^"\\]{1,40})"/;
 const HEAD_BYTES = 400;
 
 /** Reads `file`'s lines, giving each line's first bytes to `head` until it returns true (stop). */
@@ -39,7 +40,15 @@ async function scanHeads(file: string, head: (text: string) => boolean | void, s
         stop.abort();
       }
     };
-    await readLines(fd, 0, st.size, 1, 64 * 1024, { line: take, oversize: (h) => take(h, 0, h.length) }, stop.signal).catch((e) => {
+    await readLines(
+      fd,
+      0,
+      st.size,
+      1,
+      64 * 1024,
+      { line: take, oversize: (h) => take(h, 0, h.length) },
+      stop.signal,
+    ).catch((e) => {
       if (!stopped) throw e;
     });
     return true;
@@ -56,7 +65,11 @@ async function scanHeads(file: string, head: (text: string) => boolean | void, s
  * none (a fork before the first message), undefined when it cannot be read. Copied entries keep their
  * times, older than the file's header (`created`); labels are written again after the path.
  */
-export async function copiedTip(file: string, created: number, signal?: AbortSignal): Promise<string | null | undefined> {
+export async function copiedTip(
+  file: string,
+  created: number,
+  signal?: AbortSignal,
+): Promise<string | null | undefined> {
   let tip: string | null = null;
   let first = true;
   const ok = await scanHeads(
@@ -79,7 +92,12 @@ export async function copiedTip(file: string, created: number, signal?: AbortSig
 }
 
 /** Whether `source` holds a user message under entry `parentId` written before `before` (ms); undefined when unreadable. */
-export async function userChildBefore(source: string, parentId: string, before: number, signal?: AbortSignal): Promise<boolean | undefined> {
+export async function userChildBefore(
+  source: string,
+  parentId: string,
+  before: number,
+  signal?: AbortSignal,
+): Promise<boolean | undefined> {
   const needle = `,"parentId":${JSON.stringify(parentId)},"timestamp":"`;
   let found = false;
   const ok = await scanHeads(
@@ -115,7 +133,10 @@ export class ForkKinds {
   private readonly noted = new Map<string, ForkKind>();
 
   /** A session's kind: fork or clone; undefined when it came from nothing, or its files cannot be read. */
-  kindOf(s: { path: string; created: Date; parentSessionPath?: string }, signal?: AbortSignal): Promise<ForkKind | undefined> {
+  kindOf(
+    s: { path: string; created: Date; parentSessionPath?: string },
+    signal?: AbortSignal,
+  ): Promise<ForkKind | undefined> {
     if (!s.parentSessionPath) return Promise.resolve(undefined);
     const noted = this.noted.get(s.path);
     if (noted) return Promise.resolve(noted);
@@ -138,7 +159,12 @@ export class ForkKinds {
     return this.settled.get(path);
   }
 
-  private async decide(file: string, source: string, created: number, signal?: AbortSignal): Promise<ForkKind | undefined> {
+  private async decide(
+    file: string,
+    source: string,
+    created: number,
+    signal?: AbortSignal,
+  ): Promise<ForkKind | undefined> {
     const tip = await copiedTip(file, created, signal);
     if (tip === undefined) return undefined;
     if (tip === null) return 'fork';

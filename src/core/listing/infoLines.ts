@@ -31,7 +31,17 @@ export interface ScanState {
 }
 
 export function newScanState(): ScanState {
-  return { header: null, invalid: false, offset: 0, nextLine: 1, messageCount: 0, firstMessage: '', name: undefined, lastActivity: undefined, forkTime: NaN };
+  return {
+    header: null,
+    invalid: false,
+    offset: 0,
+    nextLine: 1,
+    messageCount: 0,
+    firstMessage: '',
+    name: undefined,
+    lastActivity: undefined,
+    forkTime: NaN,
+  };
 }
 
 const USER = 1; // ROLE_NAMES codes
@@ -95,7 +105,10 @@ export function ingest(st: ScanState, buf: Buffer, start: number, end: number, l
         st.messageCount++;
         return;
       }
-      if (kind & MESSAGE_CONTENT && (role === ASSISTANT || (st.firstMessage && !ownFirstAt(st, buf, start, end, line)))) {
+      if (
+        kind & MESSAGE_CONTENT &&
+        (role === ASSISTANT || (st.firstMessage && !ownFirstAt(st, buf, start, end, line)))
+      ) {
         const t = tailTime(buf, start, end);
         if (t >= 0) {
           st.messageCount++;
@@ -122,7 +135,12 @@ function messageKind(buf: Buffer, start: number, end: number, line: LineScan): n
 
 /** Whether the user message line `buf[start…end)` would be a fork's own first message (by its entry time). */
 function ownFirstAt(st: ScanState, buf: Buffer, start: number, end: number, line: LineScan): boolean {
-  return st.ownFirst === undefined && !Number.isNaN(st.forkTime) && readHead(buf, start, end, line) && wantsOwn(st, line.time);
+  return (
+    st.ownFirst === undefined &&
+    !Number.isNaN(st.forkTime) &&
+    readHead(buf, start, end, line) &&
+    wantsOwn(st, line.time)
+  );
 }
 
 const TYPE_PREFIX = '{"type":"';

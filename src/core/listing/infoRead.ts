@@ -53,7 +53,15 @@ export interface LinesRead {
  * The lines of the open file `fd` from byte `from` up to byte `until`. Lines up to `maxLine` bytes are
  * handed to `target.line` in the read buffer; longer ones to `target.oversize`, never assembled.
  */
-export async function readLines(fd: number, from: number, until: number, firstLine: number, maxLine: number, target: LineTarget, signal?: AbortSignal): Promise<LinesRead> {
+export async function readLines(
+  fd: number,
+  from: number,
+  until: number,
+  firstLine: number,
+  maxLine: number,
+  target: LineTarget,
+  signal?: AbortSignal,
+): Promise<LinesRead> {
   const buf = takeReadBuffer();
   maxLine = Math.min(maxLine, CHUNK / 2); // an unfinished line must leave room to read on
   // Of an oversize line that spans reads: its first bytes and its last bytes so far (copies).
@@ -101,7 +109,8 @@ export async function readLines(fd: number, from: number, until: number, firstLi
         s = nl + 1;
       }
       for (let nl = view.indexOf(NL, s); nl >= 0; nl = view.indexOf(NL, s)) {
-        if (nl - s > maxLine) target.oversize(view.subarray(s, s + maxLine), view.subarray(Math.max(s, nl - TAIL), nl), lineNo, nl - s);
+        if (nl - s > maxLine)
+          target.oversize(view.subarray(s, s + maxLine), view.subarray(Math.max(s, nl - TAIL), nl), lineNo, nl - s);
         else target.line(view, s, nl);
         lineNo++;
         s = nl + 1;
@@ -126,7 +135,12 @@ export async function readLines(fd: number, from: number, until: number, firstLi
       target.oversize(head.subarray(0, headLen), tail.subarray(0, tailLen), lineNo, over);
       return { endOffset: pos, nextLine: lineNo + 1, tail: EMPTY, size: pos };
     }
-    return { endOffset: pos - have, nextLine: lineNo, tail: have ? Buffer.from(buf.subarray(0, have)) : EMPTY, size: pos };
+    return {
+      endOffset: pos - have,
+      nextLine: lineNo,
+      tail: have ? Buffer.from(buf.subarray(0, have)) : EMPTY,
+      size: pos,
+    };
   } finally {
     giveReadBuffer(buf);
   }

@@ -41,7 +41,10 @@ export function hasUserMessages(index: SessionIndex): boolean {
  * The labels of the session's live user messages with text, newest first. Throws the signal's reason
  * when it is aborted.
  */
-export async function userMessageLabels(session: Session, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<MessageLabel[]> {
+export async function userMessageLabels(
+  session: Session,
+  opts: { signal?: AbortSignal; sliceMs?: number } = {},
+): Promise<MessageLabel[]> {
   try {
     return await build(session, opts);
   } catch (e) {
@@ -58,7 +61,10 @@ function isUserMessage(index: SessionIndex, i: number): boolean {
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function build(session: Session, { signal, sliceMs = 8 }: { signal?: AbortSignal; sliceMs?: number }): Promise<MessageLabel[]> {
+async function build(
+  session: Session,
+  { signal, sliceMs = 8 }: { signal?: AbortSignal; sliceMs?: number },
+): Promise<MessageLabel[]> {
   const index = session.index;
   let n = 0;
   const all = new Int32Array(index.count);
@@ -75,7 +81,8 @@ async function build(session: Session, { signal, sliceMs = 8 }: { signal?: Abort
   let start = performance.now();
   for (let k = n - 1; k >= 0; k--) {
     const label = labels[k];
-    if (label) out.push({ label, description: new Date(index.timeOf(users[k])).toLocaleString(), id: index.idOf(users[k]) });
+    if (label)
+      out.push({ label, description: new Date(index.timeOf(users[k])).toLocaleString(), id: index.idOf(users[k]) });
     if ((k & 255) === 0 && performance.now() - start > sliceMs) {
       await yieldNow();
       signal?.throwIfAborted();
@@ -220,7 +227,19 @@ export function labelOf(s: string, whole: boolean): string | undefined {
 /** Whether the UTF-16 code unit `c` is whitespace as /\s/ reads it. */
 function isSpace(c: number): boolean {
   if (c > 0x20 && c < 0x7f) return false;
-  if (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff) return true;
+  if (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+    return true;
   return c >= 0x2000 && c <= 0x200a;
 }
 

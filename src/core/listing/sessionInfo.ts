@@ -35,7 +35,10 @@ export const INFO_LINE_BYTES = 64 * 1024;
 
 export class SessionInfoCache {
   /** checkedAt: when the file was last seen at this size and mtime (performance.now(), taken before the stat). */
-  private readonly states = new Map<string, { size: number; mtimeMs: number; st: ScanState; info: SessionInfo | null; checkedAt: number }>();
+  private readonly states = new Map<
+    string,
+    { size: number; mtimeMs: number; st: ScanState; info: SessionInfo | null; checkedAt: number }
+  >();
 
   /** Why the last get() of each path gave null or skipped part of the file, when worth telling. */
   readonly problems = new Map<string, string>();
@@ -73,7 +76,13 @@ export class SessionInfoCache {
     }
   }
 
-  private async scan(path: string, fd: number, s: Stats, at: number, signal?: AbortSignal): Promise<SessionInfo | null> {
+  private async scan(
+    path: string,
+    fd: number,
+    s: Stats,
+    at: number,
+    signal?: AbortSignal,
+  ): Promise<SessionInfo | null> {
     const cached = this.states.get(path);
     if (cached && cached.size === s.size && cached.mtimeMs === s.mtimeMs) {
       cached.checkedAt = at;
@@ -92,7 +101,10 @@ export class SessionInfoCache {
         s.size,
         st.nextLine,
         INFO_LINE_BYTES,
-        { line: (buf, start, end) => ingest(st, buf, start, end, line), oversize: (head, tail, lineNo, length) => ingestOversize(st, head, tail, lineNo, length) },
+        {
+          line: (buf, start, end) => ingest(st, buf, start, end, line),
+          oversize: (head, tail, lineNo, length) => ingestOversize(st, head, tail, lineNo, length),
+        },
         signal,
       );
       st.offset = r.endOffset;
@@ -153,7 +165,8 @@ function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtim
   const headerTime = typeof h.timestamp === 'string' ? new Date(h.timestamp).getTime() : NaN;
   // (a time past what a Date holds, e.g. nanoseconds, counts as none: an Invalid Date stops a listing)
   const activity = typeof st.lastActivity === 'number' && st.lastActivity > 0 ? new Date(st.lastActivity) : undefined;
-  const modified = activity && !Number.isNaN(activity.getTime()) ? activity : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
+  const modified =
+    activity && !Number.isNaN(activity.getTime()) ? activity : !Number.isNaN(headerTime) ? new Date(headerTime) : mtime;
   return {
     path,
     id: h.id,

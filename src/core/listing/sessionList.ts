@@ -30,13 +30,24 @@ export function arrangeSessions(
   if (query.trim()) {
     const q = parseQuery(query);
     if (q.mode === 'regex' && !q.regex) return [];
-    const scored = items.map((info) => ({ info, score: matchSession({ ...info, text: textOf(info) }, q) })).filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
-    if (sort === 'recent') return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => newest(b.info) - newest(a.info));
-    if (sort === 'name') return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => title(a.info).localeCompare(title(b.info)));
-    return scored.sort((a, b) => a.score - b.score || newest(b.info) - newest(a.info)).map((x) => ({ info: x.info, children: [] }));
+    const scored = items
+      .map((info) => ({ info, score: matchSession({ ...info, text: textOf(info) }, q) }))
+      .filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
+    if (sort === 'recent')
+      return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => newest(b.info) - newest(a.info));
+    if (sort === 'name')
+      return scored
+        .map((x) => ({ info: x.info, children: [] }))
+        .sort((a, b) => title(a.info).localeCompare(title(b.info)));
+    return scored
+      .sort((a, b) => a.score - b.score || newest(b.info) - newest(a.info))
+      .map((x) => ({ info: x.info, children: [] }));
   }
   if (sort === 'recent') return items.sort((a, b) => newest(b) - newest(a)).map((info) => ({ info, children: [] }));
-  if (sort === 'name') return items.sort((a, b) => title(a).localeCompare(title(b)) || newest(b) - newest(a)).map((info) => ({ info, children: [] }));
+  if (sort === 'name')
+    return items
+      .sort((a, b) => title(a).localeCompare(title(b)) || newest(b) - newest(a))
+      .map((info) => ({ info, children: [] }));
 
   // Threaded: nest each session under its parent when the parent is in the list, unless the session is
   // on a parent loop (a→b→a, or its own parent): those are roots. Linear: each path is canonicalised

@@ -15,7 +15,8 @@ export interface Searchable {
 }
 
 export type QueryToken = { kind: 'fuzzy' | 'phrase'; value: string };
-export type ParsedQuery = { mode: 'tokens'; tokens: QueryToken[] } | { mode: 'regex'; regex: RegExp | null; error?: string };
+export type ParsedQuery =
+  { mode: 'tokens'; tokens: QueryToken[] } | { mode: 'regex'; regex: RegExp | null; error?: string };
 
 const TIER = 1_000_000;
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();

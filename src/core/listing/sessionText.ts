@@ -56,7 +56,9 @@ export class SessionTextIndex {
   private readonly entries = new Map<string, Entry>();
   private total = 0;
 
-  constructor(private readonly limits: { perSession: number; total: number } = { perSession: PER_SESSION, total: TOTAL }) {}
+  constructor(
+    private readonly limits: { perSession: number; total: number } = { perSession: PER_SESSION, total: TOTAL },
+  ) {}
 
   /** Characters held now (for tests and the log). */
   get size(): number {

@@ -37,7 +37,18 @@ export function ownName(f: TitleFacts): boolean {
 }
 
 /** The title of a listed session (core/sessionInfo.ts); `place` as familyPlaces found it. */
-export function infoTitle(i: { name?: string; nameTime?: number; firstMessage: string; ownFirstMessage?: string; parentSessionPath?: string; created: Date }, max = 80, place?: FamilyPlace): string {
+export function infoTitle(
+  i: {
+    name?: string;
+    nameTime?: number;
+    firstMessage: string;
+    ownFirstMessage?: string;
+    parentSessionPath?: string;
+    created: Date;
+  },
+  max = 80,
+  place?: FamilyPlace,
+): string {
   return sessionTitle({ ...i, created: i.created.getTime(), place }, max);
 }
 
@@ -54,7 +65,9 @@ export function forkMark(place: FamilyPlace | undefined, created: number): strin
   const kind = place?.kind ?? 'fork';
   const which = place && place.of > 1 ? ` ${place.n}` : '';
   const d = new Date(created);
-  const time = Number.isNaN(d.getTime()) ? '' : ` · ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const time = Number.isNaN(d.getTime())
+    ? ''
+    : ` · ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
   return `${kind}${which}${time}`;
 }
 
@@ -62,7 +75,10 @@ export function forkMark(place: FamilyPlace | undefined, created: number): strin
  * The place of every fork and clone among `infos` beside the others made from the same session: forks
  * and clones counted apart, oldest first. `kindOf` says which each is (unknown: a fork).
  */
-export function familyPlaces(infos: Iterable<{ path: string; parentSessionPath?: string; created: Date }>, kindOf: (path: string) => ForkKind | undefined): Map<string, FamilyPlace> {
+export function familyPlaces(
+  infos: Iterable<{ path: string; parentSessionPath?: string; created: Date }>,
+  kindOf: (path: string) => ForkKind | undefined,
+): Map<string, FamilyPlace> {
   const bySource = new Map<string, { path: string; created: number; kind: ForkKind }[]>();
   for (const i of infos) {
     if (!i.parentSessionPath) continue;

@@ -45,7 +45,11 @@ export interface SseLimits {
  * Reads an SSE body, calling `onData` with the data of each event (the text of its `data:` lines
  * joined by "\n"). `onData` returns true to stop reading. Returns whether the stream ended by itself.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, limits: SseLimits, onData: (data: string) => boolean): Promise<boolean> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  limits: SseLimits,
+  onData: (data: string) => boolean,
+): Promise<boolean> {
   const reader = body.getReader();
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -72,7 +76,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, limits: SseLimit
     let value = colon < 0 ? '' : l.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     dataBytes += value.length + 1;
-    if (dataBytes > limits.maxEventBytes) throw new BodyLimitError(`a stream event is larger than ${limits.maxEventBytes} bytes`);
+    if (dataBytes > limits.maxEventBytes)
+      throw new BodyLimitError(`a stream event is larger than ${limits.maxEventBytes} bytes`);
     data.push(value);
   };
   try {
@@ -84,7 +89,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, limits: SseLimit
         return true;
       }
       total += value.length;
-      if (total > limits.maxStreamBytes) throw new BodyLimitError(`the stream is longer than ${limits.maxStreamBytes} bytes`);
+      if (total > limits.maxStreamBytes)
+        throw new BodyLimitError(`the stream is longer than ${limits.maxStreamBytes} bytes`);
       let start = 0;
       for (let nl = value.indexOf(0x0a); nl !== -1 && !stop; nl = value.indexOf(0x0a, start)) {
         if (pendingBytes) {
@@ -92,17 +98,20 @@ export async function readSse(body: ReadableStream<Uint8Array>, limits: SseLimit
           const whole = Buffer.concat(pending, pendingBytes + nl - start);
           pending = [];
           pendingBytes = 0;
-          if (whole.length > limits.maxEventBytes) throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes`);
+          if (whole.length > limits.maxEventBytes)
+            throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes`);
           line(whole);
         } else {
-          if (nl - start > limits.maxEventBytes) throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes`);
+          if (nl - start > limits.maxEventBytes)
+            throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes`);
           line(value.subarray(start, nl));
         }
         start = nl + 1;
       }
       if (!stop && start < value.length) {
         pendingBytes += value.length - start;
-        if (pendingBytes > limits.maxEventBytes) throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes (no newline)`);
+        if (pendingBytes > limits.maxEventBytes)
+          throw new BodyLimitError(`a stream line is longer than ${limits.maxEventBytes} bytes (no newline)`);
         pending.push(value.slice(start));
       }
     }

@@ -17,7 +17,11 @@ export type RedirectPolicy = (from: URL, to: URL) => boolean | Promise<boolean>;
 
 const MAX_REDIRECTS = 5;
 
-export async function guardedFetch(url: URL, init: RequestInit & { headers: Record<string, string> }, allowCrossOrigin?: RedirectPolicy): Promise<Response> {
+export async function guardedFetch(
+  url: URL,
+  init: RequestInit & { headers: Record<string, string> },
+  allowCrossOrigin?: RedirectPolicy,
+): Promise<Response> {
   let current = url;
   let headers: Record<string, string> = init.headers;
   for (let hop = 0; ; hop++) {
@@ -32,7 +36,8 @@ export async function guardedFetch(url: URL, init: RequestInit & { headers: Reco
     } catch {
       throw new Error(`a redirect to an invalid URL (${location.slice(0, 200)})`);
     }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`a redirect to a ${next.protocol} URL`);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw new Error(`a redirect to a ${next.protocol} URL`);
     if (next.origin !== url.origin) {
       if (!(await allowCrossOrigin?.(current, next))) throw new CrossOriginRedirectError(current, next);
       // Header names are case-insensitive: drop the key however it is spelled.

@@ -1,7 +1,13 @@
 // A SummaryModel for any OpenAI-compatible Chat Completions endpoint (Ollama, LM Studio, vLLM, OpenAI):
 // streaming (SSE) or plain JSON, an inactivity timeout, cancellation, retries with exponential backoff
 // on 429 and 5xx (Retry-After honoured), and errors that say what to fix. Uses Node's built-in fetch.
-import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../summary/model.js';
+import {
+  SummaryAbortedError,
+  SummaryModelError,
+  type SummaryModel,
+  type SummaryRequest,
+  type SummaryResponse,
+} from '../summary/model.js';
 import type { Usage } from '../format/types.js';
 import { BodyLimitError, readCapped, readSse } from './boundedBody.js';
 import { CrossOriginRedirectError, guardedFetch, type RedirectPolicy } from './guardedFetch.js';
@@ -59,12 +65,16 @@ export function chatCompletionsUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new SummaryModelError('not-found', `The endpoint "${baseUrl}" is not a valid URL; use e.g. http://127.0.0.1:11434/v1`);
+    throw new SummaryModelError(
+      'not-found',
+      `The endpoint "${baseUrl}" is not a valid URL; use e.g. http://127.0.0.1:11434/v1`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SummaryModelError('not-found', `The endpoint "${baseUrl}" must start with http:// or https://`);
   }
-  if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  if (!/\/chat\/completions\/?$/.test(url.pathname))
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url;
 }
 
@@ -135,14 +145,20 @@ export class OpenAICompatibleModel implements SummaryModel {
 
   constructor(private readonly opts: OpenAICompatibleOptions) {
     this.url = chatCompletionsUrl(opts.baseUrl);
-    if (!opts.model.trim()) throw new SummaryModelError('model-not-found', 'No model name given; set the model the endpoint should use (e.g. "llama3.2").');
+    if (!opts.model.trim())
+      throw new SummaryModelError(
+        'model-not-found',
+        'No model name given; set the model the endpoint should use (e.g. "llama3.2").',
+      );
     this.id = `${opts.model} @ ${this.url.host}`;
     this.contextWindow = opts.contextWindow ?? 0;
     this.maxOutputTokens = opts.maxOutputTokens || undefined;
   }
 
   private get maxTokensField(): 'max_tokens' | 'max_completion_tokens' {
-    return this.opts.maxTokensField ?? (this.url.hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
+    return (
+      this.opts.maxTokensField ?? (this.url.hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens')
+    );
   }
 
   body(req: SummaryRequest): Obj {
@@ -175,11 +191,19 @@ export class OpenAICompatibleModel implements SummaryModel {
         if (!(e instanceof Retryable)) throw e;
         const tries = attempt + 1;
         if (attempt >= maxRetries) {
-          throw new SummaryModelError(e.error.code, `${e.error.message}${tries > 1 ? ` (gave up after ${tries} attempts)` : ''}`, e.error.status);
+          throw new SummaryModelError(
+            e.error.code,
+            `${e.error.message}${tries > 1 ? ` (gave up after ${tries} attempts)` : ''}`,
+            e.error.status,
+          );
         }
         const wait = e.retryAfterMs ?? base * 2 ** attempt;
         if (wait > cap) {
-          throw new SummaryModelError(e.error.code, `${e.error.message}; the endpoint asks to wait ${Math.ceil(wait / 1000)} s before retrying`, e.error.status);
+          throw new SummaryModelError(
+            e.error.code,
+            `${e.error.message}; the endpoint asks to wait ${Math.ceil(wait / 1000)} s before retrying`,
+            e.error.status,
+          );
         }
         if (Date.now() + wait >= deadline) {
           throw new SummaryModelError(
@@ -233,9 +257,16 @@ export class OpenAICompatibleModel implements SummaryModel {
           `${where} sent nothing for ${Math.round(timeoutMs / 1000)} s (keep-alive comments do not count); the model may still be loading or too slow. Raise the timeout or try again.`,
         );
       }
-      if (e instanceof BodyLimitError) throw new SummaryModelError('malformed', `The answer from ${where} is too large: ${e.message}. Is the URL an OpenAI-compatible API?`);
+      if (e instanceof BodyLimitError)
+        throw new SummaryModelError(
+          'malformed',
+          `The answer from ${where} is too large: ${e.message}. Is the URL an OpenAI-compatible API?`,
+        );
       if (e instanceof CrossOriginRedirectError) {
-        throw new SummaryModelError('redirect', `${e.message}; pi-tree does not send the transcript or the API key to another origin. If ${e.to.origin} is the real endpoint, set it as the endpoint.`);
+        throw new SummaryModelError(
+          'redirect',
+          `${e.message}; pi-tree does not send the transcript or the API key to another origin. If ${e.to.origin} is the real endpoint, set it as the endpoint.`,
+        );
       }
       throw this.networkError(e);
     };
@@ -243,7 +274,11 @@ export class OpenAICompatibleModel implements SummaryModel {
     try {
       let res: Response;
       try {
-        res = await guardedFetch(this.url, { method: 'POST', headers: this.headers(), body: payload, signal: controller.signal }, this.opts.allowCrossOriginRedirect);
+        res = await guardedFetch(
+          this.url,
+          { method: 'POST', headers: this.headers(), body: payload, signal: controller.signal },
+          this.opts.allowCrossOriginRedirect,
+        );
       } catch (e) {
         return fail(e);
       }
@@ -275,7 +310,11 @@ export class OpenAICompatibleModel implements SummaryModel {
   }
 
   private headers(): Record<string, string> {
-    const h: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json', ...this.opts.headers };
+    const h: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+      ...this.opts.headers,
+    };
     if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
     return h;
   }
@@ -284,15 +323,27 @@ export class OpenAICompatibleModel implements SummaryModel {
     const code = errorCode(e);
     const where = this.url.origin;
     if (code === 'ECONNREFUSED') {
-      return new SummaryModelError('connection', `Could not connect to ${where} (connection refused). Is the server running, and is the endpoint URL right?`);
+      return new SummaryModelError(
+        'connection',
+        `Could not connect to ${where} (connection refused). Is the server running, and is the endpoint URL right?`,
+      );
     }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new SummaryModelError('connection', `The host "${this.url.hostname}" was not found. Check the endpoint URL.`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new SummaryModelError(
+        'connection',
+        `The host "${this.url.hostname}" was not found. Check the endpoint URL.`,
+      );
     if (code === 'CERT_HAS_EXPIRED' || code?.startsWith('ERR_TLS') || code?.includes('CERT')) {
-      return new SummaryModelError('connection', `TLS error talking to ${where} (${code}). Check the endpoint URL and its certificate.`);
+      return new SummaryModelError(
+        'connection',
+        `TLS error talking to ${where} (${code}). Check the endpoint URL and its certificate.`,
+      );
     }
     // A dropped connection is usually transient: worth another attempt.
     const msg = e instanceof Error ? e.message : String(e);
-    return new Retryable(new SummaryModelError('connection', `The connection to ${where} failed (${code ?? short(msg, 120)}).`));
+    return new Retryable(
+      new SummaryModelError('connection', `The connection to ${where} failed (${code ?? short(msg, 120)}).`),
+    );
   }
 
   private httpError(res: Response, body: string): SummaryModelError | Retryable {
@@ -303,7 +354,8 @@ export class OpenAICompatibleModel implements SummaryModel {
       const err = (j.error ?? j) as Obj | string;
       if (typeof err === 'string') detail = err;
       else {
-        detail = typeof err.message === 'string' ? err.message : typeof j.message === 'string' ? (j.message as string) : '';
+        detail =
+          typeof err.message === 'string' ? err.message : typeof j.message === 'string' ? (j.message as string) : '';
         code = typeof err.code === 'string' ? err.code : typeof err.type === 'string' ? err.type : '';
       }
     } catch {
@@ -313,16 +365,38 @@ export class OpenAICompatibleModel implements SummaryModel {
     const s = res.status;
     const where = this.url.origin;
     if (s === 401 || s === 403) {
-      return new SummaryModelError('auth', this.opts.apiKey ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.` : `${where} needs an API key (HTTP ${s}${said}). Set one.`, s);
+      return new SummaryModelError(
+        'auth',
+        this.opts.apiKey
+          ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.`
+          : `${where} needs an API key (HTTP ${s}${said}). Set one.`,
+        s,
+      );
     }
     if (s === 404 || code === 'model_not_found') {
       if (code === 'model_not_found' || /model/i.test(detail)) {
-        return new SummaryModelError('model-not-found', `The endpoint does not know the model "${this.opts.model}" (HTTP ${s}${said}). Check the model name (Ollama: pull it first).`, s);
+        return new SummaryModelError(
+          'model-not-found',
+          `The endpoint does not know the model "${this.opts.model}" (HTTP ${s}${said}). Check the model name (Ollama: pull it first).`,
+          s,
+        );
       }
-      return new SummaryModelError('not-found', `${this.url.href} does not exist (HTTP 404). Check the endpoint URL; OpenAI-compatible APIs usually end in /v1.`, s);
+      return new SummaryModelError(
+        'not-found',
+        `${this.url.href} does not exist (HTTP 404). Check the endpoint URL; OpenAI-compatible APIs usually end in /v1.`,
+        s,
+      );
     }
-    if (s === 429) return new Retryable(new SummaryModelError('rate-limit', `${where} is rate limiting requests (HTTP 429${said}).`, s), retryAfterMs(res.headers));
-    if (s >= 500) return new Retryable(new SummaryModelError('server', `${where} failed with HTTP ${s}${said}.`, s), retryAfterMs(res.headers));
+    if (s === 429)
+      return new Retryable(
+        new SummaryModelError('rate-limit', `${where} is rate limiting requests (HTTP 429${said}).`, s),
+        retryAfterMs(res.headers),
+      );
+    if (s >= 500)
+      return new Retryable(
+        new SummaryModelError('server', `${where} failed with HTTP ${s}${said}.`, s),
+        retryAfterMs(res.headers),
+      );
     return new SummaryModelError('bad-request', `${where} rejected the request (HTTP ${s}${said}).`, s);
   }
 
@@ -331,15 +405,28 @@ export class OpenAICompatibleModel implements SummaryModel {
     try {
       j = JSON.parse(text) as Obj;
     } catch {
-      throw new SummaryModelError('malformed', `The endpoint's answer is not JSON (${short(text, 120) || 'empty'}). Is the URL an OpenAI-compatible API?`);
+      throw new SummaryModelError(
+        'malformed',
+        `The endpoint's answer is not JSON (${short(text, 120) || 'empty'}). Is the URL an OpenAI-compatible API?`,
+      );
     }
-    if (j.error) throw new SummaryModelError('server', `The endpoint reported an error: ${short(JSON.stringify(j.error))}`);
+    if (j.error)
+      throw new SummaryModelError('server', `The endpoint reported an error: ${short(JSON.stringify(j.error))}`);
     const choice = Array.isArray(j.choices) ? (j.choices[0] as Obj | undefined) : undefined;
     const message = choice?.message as Obj | undefined;
-    if (!choice || !message || (message.content !== null && message.content !== undefined && typeof message.content !== 'string')) {
-      throw new SummaryModelError('malformed', `The endpoint's answer has no choices[0].message.content (${short(text, 120)}). Is the URL an OpenAI-compatible Chat Completions API?`);
+    if (
+      !choice ||
+      !message ||
+      (message.content !== null && message.content !== undefined && typeof message.content !== 'string')
+    ) {
+      throw new SummaryModelError(
+        'malformed',
+        `The endpoint's answer has no choices[0].message.content (${short(text, 120)}). Is the URL an OpenAI-compatible Chat Completions API?`,
+      );
     }
-    const finish = mapFinish(choice.finish_reason ?? (Array.isArray(message.tool_calls) && message.tool_calls.length ? 'tool_calls' : 'stop'));
+    const finish = mapFinish(
+      choice.finish_reason ?? (Array.isArray(message.tool_calls) && message.tool_calls.length ? 'tool_calls' : 'stop'),
+    );
     if (finish.error) throw new SummaryModelError('server', `Summary failed: ${finish.error}`);
     const usage = j.usage && typeof j.usage === 'object' ? mapOpenAIUsage(j.usage as Obj, this.opts.prices) : undefined;
     return { text: (message.content as string | null) ?? '', usage, stopReason: finish.stopReason };
@@ -360,9 +447,16 @@ export class OpenAICompatibleModel implements SummaryModel {
       try {
         chunk = JSON.parse(payload) as Obj;
       } catch {
-        throw new SummaryModelError('malformed', `The endpoint sent a stream event that is not JSON (${short(payload, 120)}).`);
+        throw new SummaryModelError(
+          'malformed',
+          `The endpoint sent a stream event that is not JSON (${short(payload, 120)}).`,
+        );
       }
-      if (chunk.error) throw new SummaryModelError('server', `The endpoint reported an error mid-stream: ${short(JSON.stringify(chunk.error))}`);
+      if (chunk.error)
+        throw new SummaryModelError(
+          'server',
+          `The endpoint reported an error mid-stream: ${short(JSON.stringify(chunk.error))}`,
+        );
       if (chunk.usage && typeof chunk.usage === 'object') usage = mapOpenAIUsage(chunk.usage as Obj, this.opts.prices);
       const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Obj | undefined) : undefined;
       if (!choice) return false;
@@ -378,10 +472,19 @@ export class OpenAICompatibleModel implements SummaryModel {
       }
       return false;
     };
-    await readSse(res.body, { maxEventBytes: this.opts.maxEventBytes ?? 4 * 1024 * 1024, maxStreamBytes: this.opts.maxStreamBytes ?? 64 * 1024 * 1024 }, onData);
+    await readSse(
+      res.body,
+      {
+        maxEventBytes: this.opts.maxEventBytes ?? 4 * 1024 * 1024,
+        maxStreamBytes: this.opts.maxStreamBytes ?? 64 * 1024 * 1024,
+      },
+      onData,
+    );
     if (!done && !sawFinish) {
       // Neither [DONE] nor a finish_reason: the stream was cut off, so the text may be partial.
-      throw new Retryable(new SummaryModelError('connection', `The stream from ${this.url.origin} ended before the answer was complete.`));
+      throw new Retryable(
+        new SummaryModelError('connection', `The stream from ${this.url.origin} ended before the answer was complete.`),
+      );
     }
     const mapped = mapFinish(finish ?? (toolCall ? 'tool_calls' : 'stop'));
     if (mapped.error) throw new SummaryModelError('server', `Summary failed: ${mapped.error}`);

@@ -3,7 +3,17 @@
 import type { Socket } from 'node:net';
 import { nanoidLib, nodeNet } from '../platform/lazyNode.js';
 import { LineSplitter } from './framing.js';
-import { MAX_LINE_BYTES, type BridgeErrorCode, type BridgeEvent, type BridgeOp, type BridgeRecord, type BridgeReply, type OpArgs, type OpData, type StateData } from './protocol.js';
+import {
+  MAX_LINE_BYTES,
+  type BridgeErrorCode,
+  type BridgeEvent,
+  type BridgeOp,
+  type BridgeRecord,
+  type BridgeReply,
+  type OpArgs,
+  type OpData,
+  type StateData,
+} from './protocol.js';
 
 export class BridgeError extends Error {
   override name = 'BridgeError';
@@ -17,7 +27,8 @@ export class BridgeError extends Error {
   }
 }
 
-export const PEER_GONE_MESSAGE = 'pi exited before confirming; nothing was written twice (pi-tree sends an action once and never resends it). Reopen the session to see whether it took effect.';
+export const PEER_GONE_MESSAGE =
+  'pi exited before confirming; nothing was written twice (pi-tree sends an action once and never resends it). Reopen the session to see whether it took effect.';
 
 export interface RequestOptions {
   /** Reply deadline (default: waitMs + 30 s; summaries and compactions get 10 min). */
@@ -59,7 +70,11 @@ export class BridgeClient {
     socket.on('error', () => {});
     socket.on('close', () => {
       const expected = this.leaving && this.pending.size === 0;
-      this.fail(expected ? new BridgeError('closing', `pi left this session (${(this.leaving as { reason: string }).reason})`) : new BridgeError('peer-gone', PEER_GONE_MESSAGE));
+      this.fail(
+        expected
+          ? new BridgeError('closing', `pi left this session (${(this.leaving as { reason: string }).reason})`)
+          : new BridgeError('peer-gone', PEER_GONE_MESSAGE),
+      );
     });
   }
 
@@ -75,7 +90,9 @@ export class BridgeClient {
       socket.once('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         socket.destroy();
-        reject(new BridgeError('connect-failed', `cannot reach pi (pid ${record.pid}): ${e.code ?? e.message}`, e.code));
+        reject(
+          new BridgeError('connect-failed', `cannot reach pi (pid ${record.pid}): ${e.code ?? e.message}`, e.code),
+        );
       });
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -94,11 +111,18 @@ export class BridgeClient {
     if (this.ended) return Promise.reject(this.ended);
     const id = `r${++this.seq}`;
     const waitMs = (args as { waitMs?: number }).waitMs ?? 0;
-    const timeoutMs = opts.timeoutMs ?? waitMs + (SLOW_OPS.includes(op) || (args as { summarize?: boolean }).summarize ? 600_000 : 30_000);
+    const timeoutMs =
+      opts.timeoutMs ??
+      waitMs + (SLOW_OPS.includes(op) || (args as { summarize?: boolean }).summarize ? 600_000 : 30_000);
     return new Promise<OpData[O]>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (!this.pending.delete(id)) return;
-        reject(new BridgeError('timeout', `pi (pid ${this.record.pid}) did not answer ${op} within ${Math.round(timeoutMs / 1000)} s; it may still complete (pi-tree did not resend it)`));
+        reject(
+          new BridgeError(
+            'timeout',
+            `pi (pid ${this.record.pid}) did not answer ${op} within ${Math.round(timeoutMs / 1000)} s; it may still complete (pi-tree did not resend it)`,
+          ),
+        );
       }, timeoutMs);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.socket.write(`${JSON.stringify({ ...args, id, token: this.record.token, op })}\n`);
@@ -139,7 +163,8 @@ export class BridgeClient {
     }
     if (!msg || typeof msg !== 'object') return;
     // A reply or an event from the bridge; its fields are checked before use (pi is a peer, not trusted code).
-    const m = msg as Partial<Record<'id' | 'ok' | 'data' | 'event', unknown>> & Partial<Pick<Extract<BridgeReply, { ok: false }>, 'code' | 'error'>>;
+    const m = msg as Partial<Record<'id' | 'ok' | 'data' | 'event', unknown>> &
+      Partial<Pick<Extract<BridgeReply, { ok: false }>, 'code' | 'error'>>;
     if (typeof m.event === 'string') {
       if (m.event === 'sessionSwitched' || m.event === 'sessionClosed') this.leaving = msg as BridgeEvent;
       for (const l of this.eventListeners) l(msg as BridgeEvent);

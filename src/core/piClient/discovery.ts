@@ -41,7 +41,8 @@ export interface UnresponsiveBridgeInfo extends FoundRecord {
   why: string;
 }
 
-export type Liveness = { status: 'live'; state: StateData } | { status: 'stale'; why: string } | { status: 'unresponsive'; why: string };
+export type Liveness =
+  { status: 'live'; state: StateData } | { status: 'stale'; why: string } | { status: 'unresponsive'; why: string };
 
 /** The pi running a session does not answer: nothing may be done to its file behind its back. */
 export class PiUnresponsiveError extends Error {
@@ -145,7 +146,8 @@ export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000, a
   } catch (e) {
     // Refused or no socket file: nobody listens there (a pid reused, or a pi frozen before listening).
     // A full accept queue (EAGAIN), a timeout or any other error: a pi is there and does not take it.
-    if (e instanceof BridgeError && e.sysCode !== undefined && NOBODY_LISTENS.has(e.sysCode)) return { status: 'stale', why: e.message };
+    if (e instanceof BridgeError && e.sysCode !== undefined && NOBODY_LISTENS.has(e.sysCode))
+      return { status: 'stale', why: e.message };
     const why =
       e instanceof BridgeError && e.sysCode === 'EAGAIN'
         ? 'its socket takes no more connections'
@@ -156,7 +158,8 @@ export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000, a
   }
   try {
     const state = await client.state({ timeoutMs: probeTimeoutMs });
-    if (state.pid !== record.pid) return { status: 'unresponsive', why: `the socket answers for pid ${state.pid}, not ${record.pid}` };
+    if (state.pid !== record.pid)
+      return { status: 'unresponsive', why: `the socket answers for pid ${state.pid}, not ${record.pid}` };
     return { status: 'live', state };
   } catch (e) {
     // Hung up without answering: pi exiting (the next connect is refused) or full (it is not): one more look.
@@ -165,7 +168,12 @@ export async function checkLiveness(found: FoundRecord, probeTimeoutMs = 1000, a
       return checkLiveness(found, probeTimeoutMs, false);
     }
     const code = e instanceof BridgeError ? e.code : undefined;
-    const why = code === 'timeout' ? `no answer within ${probeTimeoutMs} ms` : code === 'peer-gone' ? 'it hung up without answering' : (e as Error).message;
+    const why =
+      code === 'timeout'
+        ? `no answer within ${probeTimeoutMs} ms`
+        : code === 'peer-gone'
+          ? 'it hung up without answering'
+          : (e as Error).message;
     return { status: 'unresponsive', why };
   } finally {
     client.close();
@@ -213,7 +221,9 @@ function cleanTemps(dirs: string[]): void {
 }
 
 /** Every bridge whose pi is alive: live ones and unresponsive ones (newest first); stale records are removed on the way (unless clean is false). */
-export async function scanBridges(opts: DiscoveryOptions = {}): Promise<{ live: LiveBridgeInfo[]; unresponsive: UnresponsiveBridgeInfo[] }> {
+export async function scanBridges(
+  opts: DiscoveryOptions = {},
+): Promise<{ live: LiveBridgeInfo[]; unresponsive: UnresponsiveBridgeInfo[] }> {
   const env = opts.env ?? process.env;
   const found = readRecords(opts);
   const checked = await Promise.all(found.map(async (f) => ({ f, l: await checkLiveness(f, opts.probeTimeoutMs) })));
@@ -245,7 +255,10 @@ export function canonicalPath(p: string): string {
  * realpath; undefined when no pi runs it. Throws PiUnresponsiveError when the newest pi that runs it
  * does not answer: that is a pi, which would go on from its own leaf, not "no pi".
  */
-export async function findBridge(sessionFile: string, opts: DiscoveryOptions = {}): Promise<LiveBridgeInfo | undefined> {
+export async function findBridge(
+  sessionFile: string,
+  opts: DiscoveryOptions = {},
+): Promise<LiveBridgeInfo | undefined> {
   const want = canonicalPath(sessionFile);
   const env = opts.env ?? process.env;
   const candidates = readRecords(opts).filter((f) => canonicalPath(f.record.sessionFile) === want);

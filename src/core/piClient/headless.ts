@@ -41,11 +41,21 @@ export class HeadlessPiError extends Error {
 }
 
 /** Starts pi on a private copy of `sessionFile`, runs `fn` with a bridge client, stops pi, removes the copy. */
-export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptions, fn: (pi: HeadlessPi) => Promise<T>): Promise<T> {
+export async function withHeadlessPi<T>(
+  sessionFile: string,
+  opts: HeadlessOptions,
+  fn: (pi: HeadlessPi) => Promise<T>,
+): Promise<T> {
   const session = await Session.open(sessionFile);
-  if (session.legacy) throw new HeadlessPiError('this session is in an older pi format; change it once in pi-tree (which upgrades it) before asking pi for a summary');
+  if (session.legacy)
+    throw new HeadlessPiError(
+      'this session is in an older pi format; change it once in pi-tree (which upgrades it) before asking pi for a summary',
+    );
   const cwd = session.header.cwd;
-  if (!cwd || !existsSync(cwd)) throw new HeadlessPiError(`the session's folder ${cwd || '(none)'} no longer exists; pi cannot open the session without it`);
+  if (!cwd || !existsSync(cwd))
+    throw new HeadlessPiError(
+      `the session's folder ${cwd || '(none)'} no longer exists; pi cannot open the session without it`,
+    );
   // (its name carries this process's pid: a folder left by a kill -9 is collected once that pid is gone, leftovers.ts)
   const work = mkdtempSync(join(tmpdir(), headlessPrefix()));
   let child: ChildProcess | undefined;
@@ -55,7 +65,11 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
     ensurePrivateDir(bridges);
     const copy = join(work, basename(sessionFile));
     copyFileSync(sessionFile, copy);
-    const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), PI_TREE_BRIDGE_DIR: bridges, PI_SKIP_VERSION_CHECK: '1' };
+    const env: NodeJS.ProcessEnv = {
+      ...(opts.env ?? process.env),
+      PI_TREE_BRIDGE_DIR: bridges,
+      PI_SKIP_VERSION_CHECK: '1',
+    };
     const args = [...opts.pi.args, '--mode', 'rpc', '--session', copy, '-e', opts.bridgeFile];
     const proc = spawn(opts.pi.program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     child = proc;
@@ -72,7 +86,11 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
         } catch {
           return;
         }
-        if (r.type === 'extension_ui_request' && typeof r.id === 'string' && ['select', 'confirm', 'input', 'editor'].includes(r.method ?? '')) {
+        if (
+          r.type === 'extension_ui_request' &&
+          typeof r.id === 'string' &&
+          ['select', 'confirm', 'input', 'editor'].includes(r.method ?? '')
+        ) {
           proc.stdin!.write(`${JSON.stringify({ type: 'extension_ui_response', id: r.id, cancelled: true })}\n`);
         }
       },
@@ -82,7 +100,11 @@ export async function withHeadlessPi<T>(sessionFile: string, opts: HeadlessOptio
     proc.stdin!.on('error', () => {});
     const exited = new Promise<string>((resolve) => {
       proc.on('error', (e) => resolve(`pi could not be started (${opts.pi.program}): ${e.message}`));
-      proc.on('exit', (code, sig) => resolve(`pi exited (${sig ?? code}) before it was ready: ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`));
+      proc.on('exit', (code, sig) =>
+        resolve(
+          `pi exited (${sig ?? code}) before it was ready: ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`,
+        ),
+      );
     });
     const record = await waitForRecord(bridges, proc, exited, opts);
     client = await BridgeClient.connect(record);
@@ -103,7 +125,10 @@ async function waitForRecord(dir: string, proc: ChildProcess, exited: Promise<st
     if (found) return found.record;
     if (failure) throw new HeadlessPiError(failure);
     if (opts.signal?.aborted) throw new HeadlessPiError('cancelled');
-    if (Date.now() > deadline) throw new HeadlessPiError(`pi did not open the pi-tree bridge within ${Math.round((opts.startTimeoutMs ?? 60_000) / 1000)} s`);
+    if (Date.now() > deadline)
+      throw new HeadlessPiError(
+        `pi did not open the pi-tree bridge within ${Math.round((opts.startTimeoutMs ?? 60_000) / 1000)} s`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

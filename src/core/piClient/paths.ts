@@ -50,7 +50,12 @@ export function socketFallbackDirs(env: NodeJS.ProcessEnv): string[] {
  * The endpoints a record with this stem may name. pi-tree connects only to one of these (never to a path
  * a record makes up) and deletes only these when a record is stale.
  */
-export function allowedEndpoints(recordDir: string, stem: string, env: NodeJS.ProcessEnv, platform = process.platform): string[] {
+export function allowedEndpoints(
+  recordDir: string,
+  stem: string,
+  env: NodeJS.ProcessEnv,
+  platform = process.platform,
+): string[] {
   if (platform === 'win32') return [`\\\\.\\pipe\\pi-tree-${stem}`];
   return [join(recordDir, `${stem}.sock`), ...socketFallbackDirs(env).map((d) => join(d, `${stem}.sock`))];
 }

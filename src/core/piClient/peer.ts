@@ -56,11 +56,15 @@ export function verifyBridge(info: LiveBridgeInfo, sessionFile: string, env: Nod
   const { record, state } = info;
   const pid = record.pid;
   const fail = (why: string): never => {
-    throw new UntrustedBridgeError(`the pi-tree bridge record ${info.recordFile} does not check out: ${why}; nothing was sent to it`);
+    throw new UntrustedBridgeError(
+      `the pi-tree bridge record ${info.recordFile} does not check out: ${why}; nothing was sent to it`,
+    );
   };
-  if (!allowedEndpoints(info.dir, info.stem, env).includes(record.endpoint)) fail(`its socket ${record.endpoint} is not where a bridge puts one`);
+  if (!allowedEndpoints(info.dir, info.stem, env).includes(record.endpoint))
+    fail(`its socket ${record.endpoint} is not where a bridge puts one`);
   if (state.pid !== pid) fail(`the socket answers for pid ${state.pid}, not ${pid}`);
-  if (canonicalPath(state.sessionFile) !== canonicalPath(sessionFile)) fail(`pid ${pid} runs ${state.sessionFile}, not this session`);
+  if (canonicalPath(state.sessionFile) !== canonicalPath(sessionFile))
+    fail(`pid ${pid} runs ${state.sessionFile}, not this session`);
   if (process.platform === 'win32') return;
   let isSocket = false;
   try {
@@ -72,10 +76,13 @@ export function verifyBridge(info: LiveBridgeInfo, sessionFile: string, env: Nod
   if (!isSocket) fail(`${record.endpoint} is not a socket of ours (a symlink, or another file)`);
   if (process.platform !== 'linux') return;
   try {
-    if (typeof process.getuid === 'function' && statSync(`/proc/${pid}`).uid !== process.getuid()) fail(`pid ${pid} belongs to another user`);
+    if (typeof process.getuid === 'function' && statSync(`/proc/${pid}`).uid !== process.getuid())
+      fail(`pid ${pid} belongs to another user`);
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    if (!looksLikePi(argv)) fail(`pid ${pid} is not a pi (its command line reads "${argv.join(' ').replace(/\s+/g, ' ').slice(0, 80)}")`);
-    if (!holdsSocket(pid, listeningInodes(pid, record.endpoint))) fail(`pid ${pid} does not hold the listening socket at ${record.endpoint}`);
+    if (!looksLikePi(argv))
+      fail(`pid ${pid} is not a pi (its command line reads "${argv.join(' ').replace(/\s+/g, ' ').slice(0, 80)}")`);
+    if (!holdsSocket(pid, listeningInodes(pid, record.endpoint)))
+      fail(`pid ${pid} does not hold the listening socket at ${record.endpoint}`);
   } catch (e) {
     if (e instanceof UntrustedBridgeError) throw e;
     fail(`pid ${pid} cannot be looked at in /proc (${(e as NodeJS.ErrnoException).code ?? String(e)})`);

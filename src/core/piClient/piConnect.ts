@@ -8,7 +8,17 @@
 // UTF-8 byte-order mark is read as pi reads it (settings-manager.js: stripBom) and keeps its mark when
 // rewritten. No vscode import (tested in Node).
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type Node } from 'jsonc-parser';
 import { ensurePrivateDir } from '../platform/privateDir.js';
@@ -37,7 +47,9 @@ interface ConnectState {
   createdKey: boolean;
 }
 
-export type ConnectStatus = { connected: false; paths: ConnectPaths } | { connected: true; paths: ConnectPaths; listed: boolean; upToDate: boolean };
+export type ConnectStatus =
+  | { connected: false; paths: ConnectPaths }
+  | { connected: true; paths: ConnectPaths; listed: boolean; upToDate: boolean };
 
 export class PiSettingsError extends Error {
   override name = 'PiSettingsError';
@@ -46,7 +58,13 @@ export class PiSettingsError extends Error {
 export function connectPaths(env: NodeJS.ProcessEnv = process.env): ConnectPaths {
   const agentDir = agentDirOf(env);
   const dir = join(agentDir, 'pi-tree');
-  return { agentDir, settingsFile: join(agentDir, 'settings.json'), dir, bridgeCopy: join(dir, 'pi-bridge.js'), stateFile: join(dir, 'connect.json') };
+  return {
+    agentDir,
+    settingsFile: join(agentDir, 'settings.json'),
+    dir,
+    bridgeCopy: join(dir, 'pi-bridge.js'),
+    stateFile: join(dir, 'connect.json'),
+  };
 }
 
 const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -106,7 +124,9 @@ function parseSettings(text: string, file: string): { root: Node; value: Record<
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new PiSettingsError(`${file} is not valid JSON (${(e as Error).message}); pi-tree changes nothing in it. Fix it (or run pi once) and try again.`);
+    throw new PiSettingsError(
+      `${file} is not valid JSON (${(e as Error).message}); pi-tree changes nothing in it. Fix it (or run pi once) and try again.`,
+    );
   }
   const root = parseTree(text);
   if (!root || root.type !== 'object' || typeof value !== 'object' || value === null || Array.isArray(value))
@@ -122,18 +142,28 @@ function leadingSpace(text: string, node: Node): string {
 }
 
 /** One insertion (offset, text) adding `entry` to `packages`, in the file's own layout. */
-function planInsertion(text: string, root: Node, entry: string): { offset: number; inserted: string; createdKey: boolean } {
+function planInsertion(
+  text: string,
+  root: Node,
+  entry: string,
+): { offset: number; inserted: string; createdKey: boolean } {
   const item = JSON.stringify(entry);
   const list = findNodeAtLocation(root, ['packages']);
   if (list) {
-    if (list.type !== 'array') throw new PiSettingsError('"packages" in pi\'s settings.json is not a list; pi-tree changes nothing in it.');
+    if (list.type !== 'array')
+      throw new PiSettingsError('"packages" in pi\'s settings.json is not a list; pi-tree changes nothing in it.');
     const kids = list.children ?? [];
     if (!kids.length) return { offset: list.offset + 1, inserted: item, createdKey: false };
     const last = kids[kids.length - 1];
-    return { offset: last.offset + last.length, inserted: `,${leadingSpace(text, last) || ' '}${item}`, createdKey: false };
+    return {
+      offset: last.offset + last.length,
+      inserted: `,${leadingSpace(text, last) || ' '}${item}`,
+      createdKey: false,
+    };
   }
   const props = root.children ?? [];
-  if (!props.length) return { offset: root.offset + 1, inserted: `\n  "packages": [\n    ${item}\n  ]\n`, createdKey: true };
+  if (!props.length)
+    return { offset: root.offset + 1, inserted: `\n  "packages": [\n    ${item}\n  ]\n`, createdKey: true };
   const last = props[props.length - 1];
   const space = leadingSpace(text, last) || ' ';
   const indent = space.replace(/^[\r\n]+/, '');
@@ -192,18 +222,40 @@ export function connectPi(bundledBridge: string, env: NodeJS.ProcessEnv = proces
   const entry = paths.bridgeCopy;
   if (text === undefined) {
     next = `{\n  "packages": [\n    ${JSON.stringify(entry)}\n  ]\n}\n`;
-    state = { version: 1, settingsFile: paths.settingsFile, entry, inserted: next, createdFile: true, createdKey: true };
+    state = {
+      version: 1,
+      settingsFile: paths.settingsFile,
+      entry,
+      inserted: next,
+      createdFile: true,
+      createdKey: true,
+    };
   } else {
     const { root, value } = parseSettings(text, paths.settingsFile);
     if (Array.isArray(value.packages) && value.packages.includes(entry)) {
       next = text;
-      state = { version: 1, settingsFile: paths.settingsFile, entry, inserted: '', createdFile: false, createdKey: false };
+      state = {
+        version: 1,
+        settingsFile: paths.settingsFile,
+        entry,
+        inserted: '',
+        createdFile: false,
+        createdKey: false,
+      };
     } else {
       const ins = planInsertion(text, root, entry);
       next = text.slice(0, ins.offset) + ins.inserted + text.slice(ins.offset);
       const check = JSON.parse(next) as { packages?: unknown[] };
-      if (!check.packages?.includes(entry)) throw new PiSettingsError("pi-tree could not add its entry to pi's settings.json; nothing was changed.");
-      state = { version: 1, settingsFile: paths.settingsFile, entry, inserted: ins.inserted, createdFile: false, createdKey: ins.createdKey };
+      if (!check.packages?.includes(entry))
+        throw new PiSettingsError("pi-tree could not add its entry to pi's settings.json; nothing was changed.");
+      state = {
+        version: 1,
+        settingsFile: paths.settingsFile,
+        entry,
+        inserted: ins.inserted,
+        createdFile: false,
+        createdKey: ins.createdKey,
+      };
     }
   }
   ensurePrivateDir(paths.dir);
@@ -271,7 +323,11 @@ function withoutEntry(value: Record<string, unknown>, state: ConnectState): Reco
 }
 
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
 
 /** Byte-exact reversal: the inserted text, found once, taken out, leaves exactly the settings without the entry. */
 function removeInserted(text: string, state: ConnectState): { text: string; exact: true } | undefined {
@@ -293,7 +349,11 @@ function removeStructurally(text: string, state: ConnectState): { text: string; 
   const i = value.packages.indexOf(state.entry);
   if (i < 0) return { text, exact: false };
   const indent = /\n(\t| +)"/.exec(text)?.[1] ?? '  ';
-  const formattingOptions = { insertSpaces: indent[0] !== '\t', tabSize: indent[0] === '\t' ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  const formattingOptions = {
+    insertSpaces: indent[0] !== '\t',
+    tabSize: indent[0] === '\t' ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
   const path = state.createdKey && value.packages.length === 1 ? ['packages'] : ['packages', i];
   return { text: applyEdits(text, modify(text, path, undefined, { formattingOptions })), exact: false };
 }

@@ -29,7 +29,11 @@ export interface Via {
 
 export type PiBranchDraft = SummaryPreviewData & Via;
 
-async function withRunning<T>(sessionFile: string, opts: ByPiOptions, fn: (c: BridgeClient, pid: number) => Promise<T>): Promise<T | undefined> {
+async function withRunning<T>(
+  sessionFile: string,
+  opts: ByPiOptions,
+  fn: (c: BridgeClient, pid: number) => Promise<T>,
+): Promise<T | undefined> {
   const live = await findBridge(sessionFile, opts.discovery);
   if (!live) return undefined;
   const client = await BridgeClient.connect(live.record);
@@ -46,15 +50,27 @@ async function withRunning<T>(sessionFile: string, opts: ByPiOptions, fn: (c: Br
  */
 export async function refuseBehindPi(sessionFile: string, discovery?: DiscoveryOptions): Promise<void> {
   const live = await findBridge(sessionFile, discovery);
-  if (live) throw new StaleSessionError(`pi ${live.record.pid} runs this session (with the pi-tree bridge) and would not see it written behind its back; nothing was written. Do it in pi.`);
+  if (live)
+    throw new StaleSessionError(
+      `pi ${live.record.pid} runs this session (with the pi-tree bridge) and would not see it written behind its back; nothing was written. Do it in pi.`,
+    );
 }
 
 function needHeadless(opts: ByPiOptions): HeadlessOptions {
-  if (!opts.headless) throw new HeadlessPiError('no pi with the pi-tree bridge runs this session, and starting pi is not configured');
+  if (!opts.headless)
+    throw new HeadlessPiError('no pi with the pi-tree bridge runs this session, and starting pi is not configured');
   return opts.headless;
 }
 
-const SILENT_TYPES = new Set(['thinking_level_change', 'model_change', 'leaf', 'label', 'session_info', 'custom', 'usage']);
+const SILENT_TYPES = new Set([
+  'thinking_level_change',
+  'model_change',
+  'leaf',
+  'label',
+  'session_info',
+  'custom',
+  'usage',
+]);
 
 /**
  * Makes the headless pi stand where pi-tree reads the user's file. pi resumes at the last line; pi-tree
@@ -71,15 +87,25 @@ async function alignLeaf(h: HeadlessPi): Promise<void> {
   if (h.leafId === null ? i < 0 : path[i]?.id === h.leafId) return;
   const target = h.leafId === null ? undefined : copy.index.get(h.leafId);
   if (!target || target.role === 'user' || target.type === 'custom_message') {
-    throw new HeadlessPiError(`pi would resume this session at ${st.leafId ?? '(empty)'}, not where pi-tree shows it (${h.leafId ?? '(empty)'}); open the session in pi once, then try again`);
+    throw new HeadlessPiError(
+      `pi would resume this session at ${st.leafId ?? '(empty)'}, not where pi-tree shows it (${h.leafId ?? '(empty)'}); open the session in pi once, then try again`,
+    );
   }
   await h.client.request('goto', { targetId: target.id });
 }
 
 /** pi's summary of the branch a move to `targetId` would leave, not yet written. */
-export async function previewBranchSummaryByPi(sessionFile: string, targetId: string, opts: ByPiOptions = {}): Promise<PiBranchDraft> {
+export async function previewBranchSummaryByPi(
+  sessionFile: string,
+  targetId: string,
+  opts: ByPiOptions = {},
+): Promise<PiBranchDraft> {
   const args = { targetId, customInstructions: opts.customInstructions, replaceInstructions: opts.replaceInstructions };
-  const running = await withRunning(sessionFile, opts, async (c, pid) => ({ ...(await c.request('summaryPreview', args)), via: 'running' as const, pid }));
+  const running = await withRunning(sessionFile, opts, async (c, pid) => ({
+    ...(await c.request('summaryPreview', args)),
+    via: 'running' as const,
+    pid,
+  }));
   if (running) return running;
   return withHeadlessPi(sessionFile, needHeadless(opts), async (h) => {
     await alignLeaf(h);
@@ -93,12 +119,29 @@ export type PiCompaction =
   /** Done by the running pi: written already; move back to previousLeafId to undo. */
   | (CompactData & { via: 'running'; pid: number; committed: true })
   /** Written by a headless pi on a copy: a draft for commitCompactionByPi. */
-  | { via: 'headless'; pid: number; committed: false; leafId: string | null; summary: string; firstKeptEntryId: string; tokensBefore: number; details?: FileDetails; usage?: Usage };
+  | {
+      via: 'headless';
+      pid: number;
+      committed: false;
+      leafId: string | null;
+      summary: string;
+      firstKeptEntryId: string;
+      tokensBefore: number;
+      details?: FileDetails;
+      usage?: Usage;
+    };
 
 /** Compacts the session's context with pi's own compaction (see PiCompaction for what is written when). */
-export async function compactByPi(sessionFile: string, opts: ByPiOptions & { waitMs?: number } = {}): Promise<PiCompaction> {
+export async function compactByPi(
+  sessionFile: string,
+  opts: ByPiOptions & { waitMs?: number } = {},
+): Promise<PiCompaction> {
   const running = await withRunning(sessionFile, opts, async (c, pid) => ({
-    ...(await c.request('compact', { customInstructions: opts.customInstructions, waitMs: opts.waitMs, key: actionKey() })),
+    ...(await c.request('compact', {
+      customInstructions: opts.customInstructions,
+      waitMs: opts.waitMs,
+      key: actionKey(),
+    })),
     via: 'running' as const,
     pid,
     committed: true as const,
@@ -127,14 +170,20 @@ export async function commitCompactionByPi(
   draft: Extract<PiCompaction, { committed: false }>,
   opts: { text?: string; discovery?: DiscoveryOptions } = {},
 ): Promise<{ compactionId: string; previousLeafId: string | null }> {
-  if (await findBridge(sessionFile, opts.discovery)) throw new StaleSessionError('pi started on this session meanwhile; nothing was written. Compact again (pi itself will do it).');
+  if (await findBridge(sessionFile, opts.discovery))
+    throw new StaleSessionError(
+      'pi started on this session meanwhile; nothing was written. Compact again (pi itself will do it).',
+    );
   const session = await Session.open(sessionFile);
   const plan = await planCompaction(session);
   if (plan.leafId !== draft.leafId)
     throw new StaleSessionError(
       `The session changed while the compaction was being made (its leaf is now ${plan.leafId ?? 'empty'}, was ${draft.leafId ?? 'empty'}); nothing was written. Compact again.`,
     );
-  if (!plan.path.some((e) => e.id === draft.firstKeptEntryId)) throw new StaleSessionError(`pi kept from ${draft.firstKeptEntryId}, which is not on the session's current path; nothing was written.`);
+  if (!plan.path.some((e) => e.id === draft.firstKeptEntryId))
+    throw new StaleSessionError(
+      `pi kept from ${draft.firstKeptEntryId}, which is not on the session's current path; nothing was written.`,
+    );
   const { entry } = await commitCompaction(session, plan, {
     summary: opts.text ?? draft.summary,
     firstKeptEntryId: draft.firstKeptEntryId,

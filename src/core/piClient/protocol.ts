@@ -28,10 +28,47 @@ export interface BridgeRecord {
   startedAt: number;
 }
 
-export type BridgeOp = 'state' | 'subscribe' | 'goto' | 'summaryPreview' | 'fork' | 'clone' | 'label' | 'name' | 'compact' | 'restoreCode' | 'codeUndo' | 'ask' | 'abortAsk';
-export const BRIDGE_OPS: readonly BridgeOp[] = ['state', 'subscribe', 'goto', 'summaryPreview', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo', 'ask', 'abortAsk'];
+export type BridgeOp =
+  | 'state'
+  | 'subscribe'
+  | 'goto'
+  | 'summaryPreview'
+  | 'fork'
+  | 'clone'
+  | 'label'
+  | 'name'
+  | 'compact'
+  | 'restoreCode'
+  | 'codeUndo'
+  | 'ask'
+  | 'abortAsk';
+export const BRIDGE_OPS: readonly BridgeOp[] = [
+  'state',
+  'subscribe',
+  'goto',
+  'summaryPreview',
+  'fork',
+  'clone',
+  'label',
+  'name',
+  'compact',
+  'restoreCode',
+  'codeUndo',
+  'ask',
+  'abortAsk',
+];
 /** Ops that change the session; they wait for idle (`waitMs`) and honour `key` and `ifLeaf`. */
-export const MUTATING_OPS: readonly BridgeOp[] = ['goto', 'fork', 'clone', 'label', 'name', 'compact', 'restoreCode', 'codeUndo', 'ask'];
+export const MUTATING_OPS: readonly BridgeOp[] = [
+  'goto',
+  'fork',
+  'clone',
+  'label',
+  'name',
+  'compact',
+  'restoreCode',
+  'codeUndo',
+  'ask',
+];
 
 export interface FileDetails {
   readFiles: string[];
@@ -235,7 +272,8 @@ export type BridgeErrorCode =
   | 'peer-gone'
   | 'connect-failed';
 
-export type BridgeReply<O extends BridgeOp = BridgeOp> = { id: string; ok: true; data: OpData[O] } | { id: string | null; ok: false; code: BridgeErrorCode; error: string };
+export type BridgeReply<O extends BridgeOp = BridgeOp> =
+  { id: string; ok: true; data: OpData[O] } | { id: string | null; ok: false; code: BridgeErrorCode; error: string };
 
 export type BridgeEvent =
   | { event: 'leafChanged'; leafId: string | null; previousLeafId: string | null }
@@ -253,7 +291,15 @@ export type BridgeEvent =
    * assistant message holding the answer (read its text from the file); `error`: pi's words when the
    * model call failed. The texts themselves stay in the file (an answer may be longer than a line here).
    */
-  | { event: 'askEnded'; askId: string; leafId: string | null; entryIds: string[]; answerId?: string; aborted: boolean; error?: string };
+  | {
+      event: 'askEnded';
+      askId: string;
+      leafId: string | null;
+      entryIds: string[];
+      answerId?: string;
+      aborted: boolean;
+      error?: string;
+    };
 
 // ---- validation (the bridge trusts nothing it reads from the socket) ----
 
@@ -262,7 +308,8 @@ const optStr = (v: unknown, max: number) => v === undefined || (typeof v === 'st
 const optBool = (v: unknown) => v === undefined || typeof v === 'boolean';
 const isId = (v: unknown) => typeof v === 'string' && ENTRY_ID_RE.test(v);
 const optId = (v: unknown) => v === undefined || isId(v);
-const strArr = (v: unknown) => Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string' && s.length <= 4096);
+const strArr = (v: unknown) =>
+  Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string' && s.length <= 4096);
 
 const TEXT_MAX = 200_000;
 /** A model's provider or id (pi's models.json names: no line breaks). */
@@ -273,8 +320,13 @@ const SHORT_MAX = 1_000;
 /** Checks the per-op arguments of a parsed request; returns a message for the first problem. */
 export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | undefined {
   if (MUTATING_OPS.includes(op)) {
-    if (r.waitMs !== undefined && !(typeof r.waitMs === 'number' && Number.isFinite(r.waitMs) && r.waitMs >= 0 && r.waitMs <= 3_600_000)) return 'waitMs must be a number of ms between 0 and 3600000';
-    if (r.key !== undefined && !(typeof r.key === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(r.key))) return 'key must be 1-64 characters [A-Za-z0-9_-]';
+    if (
+      r.waitMs !== undefined &&
+      !(typeof r.waitMs === 'number' && Number.isFinite(r.waitMs) && r.waitMs >= 0 && r.waitMs <= 3_600_000)
+    )
+      return 'waitMs must be a number of ms between 0 and 3600000';
+    if (r.key !== undefined && !(typeof r.key === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(r.key)))
+      return 'key must be 1-64 characters [A-Za-z0-9_-]';
     if (r.ifLeaf !== undefined && r.ifLeaf !== null && !isId(r.ifLeaf)) return 'ifLeaf must be an entry id or null';
   }
   switch (op) {
@@ -283,23 +335,31 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
       return undefined;
     case 'goto': {
       if (!isId(r.targetId)) return 'targetId must be an entry id';
-      if (!optBool(r.summarize) || !optBool(r.replaceInstructions)) return 'summarize and replaceInstructions must be booleans';
+      if (!optBool(r.summarize) || !optBool(r.replaceInstructions))
+        return 'summarize and replaceInstructions must be booleans';
       if (!optStr(r.customInstructions, TEXT_MAX)) return 'customInstructions must be a string';
       if (!optStr(r.label, SHORT_MAX)) return 'label must be a string';
       if (r.summary !== undefined) {
         const s = r.summary;
-        if (!isObj(s) || typeof s.text !== 'string' || !s.text.trim() || s.text.length > MAX_LINE_BYTES) return 'summary.text must be a non-empty string';
-        if (s.details !== undefined && !(isObj(s.details) && strArr(s.details.readFiles) && strArr(s.details.modifiedFiles))) return 'summary.details must be {readFiles, modifiedFiles}';
+        if (!isObj(s) || typeof s.text !== 'string' || !s.text.trim() || s.text.length > MAX_LINE_BYTES)
+          return 'summary.text must be a non-empty string';
+        if (
+          s.details !== undefined &&
+          !(isObj(s.details) && strArr(s.details.readFiles) && strArr(s.details.modifiedFiles))
+        )
+          return 'summary.details must be {readFiles, modifiedFiles}';
       }
       return undefined;
     }
     case 'summaryPreview':
       if (!isId(r.targetId)) return 'targetId must be an entry id';
-      if (!optStr(r.customInstructions, TEXT_MAX) || !optBool(r.replaceInstructions)) return 'customInstructions must be a string, replaceInstructions a boolean';
+      if (!optStr(r.customInstructions, TEXT_MAX) || !optBool(r.replaceInstructions))
+        return 'customInstructions must be a string, replaceInstructions a boolean';
       return undefined;
     case 'fork':
       if (!isId(r.entryId)) return 'entryId must be an entry id';
-      if (r.position !== undefined && r.position !== 'before' && r.position !== 'at') return 'position must be "before" or "at"';
+      if (r.position !== undefined && r.position !== 'before' && r.position !== 'at')
+        return 'position must be "before" or "at"';
       return undefined;
     case 'clone':
       return optId(r.entryId) ? undefined : 'entryId must be an entry id';
@@ -316,9 +376,16 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
       if (!optStr(r.fingerprint, 64)) return 'fingerprint must be a string';
       if (r.resolutions !== undefined) {
         if (!isObj(r.resolutions) || Object.keys(r.resolutions).length > 10_000) return 'resolutions must be an object';
-        for (const [k, v] of Object.entries(r.resolutions)) if (k.length > 4096 || (v !== 'mine' && v !== 'theirs' && v !== 'merge')) return 'resolutions: mine, theirs or merge per file';
+        for (const [k, v] of Object.entries(r.resolutions))
+          if (k.length > 4096 || (v !== 'mine' && v !== 'theirs' && v !== 'merge'))
+            return 'resolutions: mine, theirs or merge per file';
       }
-      if (r.allowOutside !== undefined && (!Array.isArray(r.allowOutside) || r.allowOutside.length > 10_000 || !r.allowOutside.every((p) => typeof p === 'string' && p.length <= 4096)))
+      if (
+        r.allowOutside !== undefined &&
+        (!Array.isArray(r.allowOutside) ||
+          r.allowOutside.length > 10_000 ||
+          !r.allowOutside.every((p) => typeof p === 'string' && p.length <= 4096))
+      )
         return 'allowOutside must be a list of paths';
       return undefined;
     }
@@ -326,10 +393,12 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
       return optBool(r.redo) && optBool(r.force) ? undefined : 'redo and force must be booleans';
     case 'ask': {
       if (!isId(r.targetId)) return 'targetId must be an entry id';
-      if (typeof r.prompt !== 'string' || !r.prompt.trim() || r.prompt.length > TEXT_MAX) return `prompt must be a non-empty string of at most ${TEXT_MAX} characters`;
+      if (typeof r.prompt !== 'string' || !r.prompt.trim() || r.prompt.length > TEXT_MAX)
+        return `prompt must be a non-empty string of at most ${TEXT_MAX} characters`;
       if (r.model !== undefined) {
         const m = r.model;
-        if (!isObj(m) || !isModelPart(m.provider) || !isModelPart(m.id)) return 'model must be {provider, id}, two non-empty strings';
+        if (!isObj(m) || !isModelPart(m.provider) || !isModelPart(m.id))
+          return 'model must be {provider, id}, two non-empty strings';
       }
       return undefined;
     }
@@ -338,7 +407,9 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
   }
 }
 
-export type ParsedLine = { ok: true; request: BridgeRequest } | { ok: false; id: string | null; code: BridgeErrorCode; error: string; fatal: boolean };
+export type ParsedLine =
+  | { ok: true; request: BridgeRequest }
+  | { ok: false; id: string | null; code: BridgeErrorCode; error: string; fatal: boolean };
 
 /**
  * Parses and validates one request line, checking the token with `tokenOk` (constant time, supplied by
@@ -353,10 +424,18 @@ export function parseRequest(line: string, tokenOk: (token: string) => boolean):
   }
   if (!isObj(v)) return { ok: false, id: null, code: 'malformed', error: 'not a JSON object', fatal: true };
   const id = typeof v.id === 'string' && v.id.length > 0 && v.id.length <= 64 ? v.id : null;
-  if (typeof v.token !== 'string' || !tokenOk(v.token)) return { ok: false, id, code: 'unauthorized', error: 'missing or wrong token', fatal: true };
-  if (id === null) return { ok: false, id: null, code: 'malformed', error: 'id must be a string of 1-64 characters', fatal: false };
+  if (typeof v.token !== 'string' || !tokenOk(v.token))
+    return { ok: false, id, code: 'unauthorized', error: 'missing or wrong token', fatal: true };
+  if (id === null)
+    return { ok: false, id: null, code: 'malformed', error: 'id must be a string of 1-64 characters', fatal: false };
   if (typeof v.op !== 'string' || !(BRIDGE_OPS as readonly string[]).includes(v.op))
-    return { ok: false, id, code: 'unknown-op', error: `unknown op ${JSON.stringify(String(v.op)).slice(0, 40)}`, fatal: false };
+    return {
+      ok: false,
+      id,
+      code: 'unknown-op',
+      error: `unknown op ${JSON.stringify(String(v.op)).slice(0, 40)}`,
+      fatal: false,
+    };
   const problem = checkArgs(v.op as BridgeOp, v);
   if (problem) return { ok: false, id, code: 'bad-args', error: problem, fatal: false };
   return { ok: true, request: v as BridgeRequest };

@@ -55,7 +55,8 @@ export async function findPi(command: string, opts: FindPiOptions = {}): Promise
   const cmd = expandTilde(command.trim());
   let found: string | undefined;
   if (cmd.includes('/') || cmd.includes('\\')) {
-    if (!isAbsolute(cmd)) throw new PiNotFoundError(`piTree.piCommand must be a name on PATH or an absolute path, not "${command}".`);
+    if (!isAbsolute(cmd))
+      throw new PiNotFoundError(`piTree.piCommand must be a name on PATH or an absolute path, not "${command}".`);
     if (await isExecutableFile(cmd, platform)) found = cmd;
   } else {
     const exts = platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
@@ -72,7 +73,9 @@ export async function findPi(command: string, opts: FindPiOptions = {}): Promise
   }
   if (!found) {
     throw new PiNotFoundError(
-      cmd.includes('/') || cmd.includes('\\') ? `pi is not installed at ${cmd} (no program there).` : `pi is not installed (no "${command}" on PATH). Install it with: ${INSTALL_PI}.`,
+      cmd.includes('/') || cmd.includes('\\')
+        ? `pi is not installed at ${cmd} (no program there).`
+        : `pi is not installed (no "${command}" on PATH). Install it with: ${INSTALL_PI}.`,
     );
   }
   if (avoided(found)) throw new PiNotFoundError(`Refusing to start ${found}: it is inside the session's folder.`);
@@ -88,7 +91,9 @@ async function viaNode(shim: string, env: NodeJS.ProcessEnv, platform: NodeJS.Pl
   const pkgDir = join(dirname(shim), 'node_modules', ...PI_PACKAGE.split('/'));
   let script: string | undefined;
   try {
-    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+      bin?: string | Record<string, string>;
+    };
     const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.pi ?? Object.values(pkg.bin ?? {})[0]);
     if (bin) script = join(pkgDir, bin);
   } catch {
@@ -101,6 +106,9 @@ async function viaNode(shim: string, env: NodeJS.ProcessEnv, platform: NodeJS.Pl
         (p) => p.program,
         () => undefined,
       );
-  if (!script || !node) throw new PiNotFoundError(`${shim} is a batch file, which cannot be started safely with a session path; set piTree.piCommand to pi's program (an .exe) instead.`);
+  if (!script || !node)
+    throw new PiNotFoundError(
+      `${shim} is a batch file, which cannot be started safely with a session path; set piTree.piCommand to pi's program (an .exe) instead.`,
+    );
   return { program: node, args: [script] };
 }

@@ -11,7 +11,8 @@ export function ensurePrivateDir(dir: string): void {
   if (process.platform === 'win32') return;
   const st = lstatSync(dir);
   if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new Error(`${dir} belongs to another user`);
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 

@@ -11,7 +11,8 @@ export class TrashUnavailableError extends Error {
 
 export function trashDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return join(homedir(), '.Trash');
-  if (process.platform === 'win32') throw new TrashUnavailableError('No trash is available to pi-tree on Windows outside VS Code.');
+  if (process.platform === 'win32')
+    throw new TrashUnavailableError('No trash is available to pi-tree on Windows outside VS Code.');
   const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
   return join(dataHome, 'Trash');
 }

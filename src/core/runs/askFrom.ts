@@ -103,7 +103,15 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
   const live = await findBridge(file, { env, ...o.discovery });
   if (live) {
     verifyBridge(live, file, env);
-    const r = await askRunning(live, { file, entryId: o.entryId, prompt: o.prompt, model: o.model, waitMs: o.waitMs, signal: o.signal, onEvent: o.onEvent });
+    const r = await askRunning(live, {
+      file,
+      entryId: o.entryId,
+      prompt: o.prompt,
+      model: o.model,
+      waitMs: o.waitMs,
+      signal: o.signal,
+      onEvent: o.onEvent,
+    });
     return {
       via: 'running',
       pid: r.pid,
@@ -122,19 +130,28 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
   }
 
   const cwd = session.header.cwd;
-  if (!cwd || !existsSync(cwd)) throw new AskInputError(`the session's folder ${cwd || '(none)'} no longer exists; pi cannot run the session without it; nothing was asked`);
+  if (!cwd || !existsSync(cwd))
+    throw new AskInputError(
+      `the session's folder ${cwd || '(none)'} no longer exists; pi cannot run the session without it; nothing was asked`,
+    );
   if (session.readOnly) throw new AskInputError(`this session is read-only: ${session.readOnly}; nothing was asked`);
-  if (!o.pi) throw new AskInputError('no pi with the pi-tree bridge runs this session, and no pi program was given to start one');
+  if (!o.pi)
+    throw new AskInputError(
+      'no pi with the pi-tree bridge runs this session, and no pi program was given to start one',
+    );
   if (o.model) {
     const { models } = await listModels({ pi: o.pi, env, cwd, signal: o.signal });
-    if (!models.some((m) => m.provider === o.model!.provider && m.id === o.model!.id)) throw new TurnError('refused', modelNotFound(o.model));
+    if (!models.some((m) => m.provider === o.model!.provider && m.id === o.model!.id))
+      throw new TurnError('refused', modelNotFound(o.model));
   }
   if (o.signal?.aborted) throw new TurnError('cancelled', 'cancelled before anything was written');
   const previousLeafId = session.leafId;
   const moved = await session.moveTo(leaf);
   if (!piStandsAt(session, leaf)) {
     // (pi-tree's leaf is there, but the file's last line would put pi elsewhere: an older writer's record)
-    throw new AskInputError(`pi would resume this session elsewhere than ${leaf ?? 'the start'}, where pi-tree shows its leaf; move the leaf away and back once, then ask again; nothing was asked`);
+    throw new AskInputError(
+      `pi would resume this session elsewhere than ${leaf ?? 'the start'}, where pi-tree shows its leaf; move the leaf away and back once, then ask again; nothing was asked`,
+    );
   }
   try {
     const r = await runTurn({
@@ -150,7 +167,10 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
       beforePrompt: async () => {
         await session.refresh();
         if (!piStandsAt(session, leaf))
-          throw new TurnError('refused', `the session changed while pi started (its leaf is now ${session.leafId ?? '(empty)'}, not ${leaf ?? '(empty)'}); nothing was asked`);
+          throw new TurnError(
+            'refused',
+            `the session changed while pi started (its leaf is now ${session.leafId ?? '(empty)'}, not ${leaf ?? '(empty)'}); nothing was asked`,
+          );
       },
     });
     return {
@@ -170,7 +190,8 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
     };
   } catch (e) {
     // Nothing was asked: the leaf goes back where it was, unless something else moved it meanwhile.
-    const notAsked = e instanceof TurnError && (e.code === 'start' || e.code === 'refused' || (e.code === 'cancelled' && !e.result));
+    const notAsked =
+      e instanceof TurnError && (e.code === 'start' || e.code === 'refused' || (e.code === 'cancelled' && !e.result));
     if (notAsked && moved.moved) {
       await session.refresh();
       if (piStandsAt(session, leaf)) await session.moveTo(previousLeafId).catch(() => undefined);

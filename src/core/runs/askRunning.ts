@@ -43,7 +43,14 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
   const onAbort = () => wake();
   const emit = (ev: BridgeEvent) => {
     if (ev.event === 'askDelta') a.onEvent?.({ kind: ev.kind, delta: ev.delta });
-    else if (ev.event === 'askTool') a.onEvent?.({ kind: 'tool', phase: ev.phase, name: ev.name, id: ev.toolCallId, ...(ev.isError !== undefined ? { isError: ev.isError } : {}) });
+    else if (ev.event === 'askTool')
+      a.onEvent?.({
+        kind: 'tool',
+        phase: ev.phase,
+        name: ev.name,
+        id: ev.toolCallId,
+        ...(ev.isError !== undefined ? { isError: ev.isError } : {}),
+      });
     else if (ev.event === 'askEnded') a.onEvent?.({ kind: 'ended', aborted: ev.aborted });
   };
   const listener = (ev: BridgeEvent) => {
@@ -62,12 +69,18 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
     const from = statSync(a.file).size;
     if (a.signal?.aborted) throw new TurnError('cancelled', 'cancelled before the prompt was sent; nothing was done');
     const waitMs = a.waitMs ?? 0;
-    const data = await client.request('ask', { targetId: a.entryId, prompt: a.prompt, ...(a.model ? { model: a.model } : {}), waitMs, key: actionKey() }, { timeoutMs: waitMs + ASK_REPLY_MS });
+    const data = await client.request(
+      'ask',
+      { targetId: a.entryId, prompt: a.prompt, ...(a.model ? { model: a.model } : {}), waitMs, key: actionKey() },
+      { timeoutMs: waitMs + ASK_REPLY_MS },
+    );
     askId = data.askId;
     safely(() => a.onEvent?.({ kind: 'started', via: 'running', pid }));
     for (const ev of events.splice(0)) if ('askId' in ev && ev.askId === askId) events.push(ev);
     for (const ev of events) safely(() => emit(ev));
-    const closed = new Promise<Error>((r) => client.onClose((e) => r(e ?? new Error('the connection to pi was closed'))));
+    const closed = new Promise<Error>((r) =>
+      client.onClose((e) => r(e ?? new Error('the connection to pi was closed'))),
+    );
     void closed.then(() => wake());
     a.signal?.addEventListener('abort', onAbort, { once: true });
     const ended = () => events.find((ev): ev is Ended => ev.event === 'askEnded' && ev.askId === askId);
@@ -78,16 +91,25 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
       if (done) {
         const r = await resultOf(a.file, from, done, pid, data, t0);
         if (done.error) throw new TurnError('failed', done.error, r);
-        if (done.aborted) throw new TurnError('cancelled', cancelSent ? 'cancelled: pi aborted the turn (what it wrote of it stays)' : 'pi aborted the turn (in its window, or an extension)', r);
+        if (done.aborted)
+          throw new TurnError(
+            'cancelled',
+            cancelSent
+              ? 'cancelled: pi aborted the turn (what it wrote of it stays)'
+              : 'pi aborted the turn (in its window, or an extension)',
+            r,
+          );
         return r;
       }
-      if (client.closed) throw new TurnError('exited', `pi ${pid} went away during the turn: ${(await closed).message}`);
+      if (client.closed)
+        throw new TurnError('exited', `pi ${pid} went away during the turn: ${(await closed).message}`);
       if (a.signal?.aborted && !cancelSent) {
         cancelSent = true;
         abortDeadline = Date.now() + AFTER_MS;
         await client.request('abortAsk', { askId }).catch(() => undefined);
       }
-      if (cancelSent && Date.now() > abortDeadline) throw new TurnError('cancelled', `cancelled, but pi ${pid} did not end the turn within ${AFTER_MS / 1000} s`);
+      if (cancelSent && Date.now() > abortDeadline)
+        throw new TurnError('cancelled', `cancelled, but pi ${pid} did not end the turn within ${AFTER_MS / 1000} s`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, cancelSent ? 200 : 5_000);
         wake = () => {
@@ -103,16 +125,36 @@ export async function askRunning(live: LiveBridgeInfo, a: RunningAsk): Promise<R
 }
 
 /** The entries pi appended for the turn, read from the file (they are there when pi settles; the wait is bounded). */
-async function resultOf(file: string, from: number, done: Ended, pid: number, data: { fromLeafId: string | null; previousLeafId: string | null }, t0: number): Promise<RunningAskResult> {
+async function resultOf(
+  file: string,
+  from: number,
+  done: Ended,
+  pid: number,
+  data: { fromLeafId: string | null; previousLeafId: string | null },
+  t0: number,
+): Promise<RunningAskResult> {
   const want = new Set(done.entryIds);
   const deadline = Date.now() + AFTER_MS;
   for (;;) {
     const all = await readAppended(file, from);
     const entries = all.filter((e) => want.has(e.id));
     if (entries.length === want.size || Date.now() > deadline) {
-      if (entries.length !== want.size) throw new TurnError('exited', `pi ${pid} ended the turn, but the session file does not hold the ${want.size - entries.length} entries it named`);
+      if (entries.length !== want.size)
+        throw new TurnError(
+          'exited',
+          `pi ${pid} ended the turn, but the session file does not hold the ${want.size - entries.length} entries it named`,
+        );
       const ms = Math.round(performance.now() - t0);
-      return { ...summarizeTurn(entries), pid, leafId: done.leafId, fromLeafId: data.fromLeafId, previousLeafId: data.previousLeafId, entries, aborted: done.aborted, ms };
+      return {
+        ...summarizeTurn(entries),
+        pid,
+        leafId: done.leafId,
+        fromLeafId: data.fromLeafId,
+        previousLeafId: data.previousLeafId,
+        entries,
+        aborted: done.aborted,
+        ms,
+      };
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -47,7 +47,16 @@ function modelOf(m: Raw): PiModel | undefined {
     ...(typeof m.reasoning === 'boolean' ? { reasoning: m.reasoning } : {}),
     ...(num(m.contextWindow) !== undefined ? { contextWindow: num(m.contextWindow) } : {}),
     ...(num(m.maxTokens) !== undefined ? { maxTokens: num(m.maxTokens) } : {}),
-    ...(c && typeof c === 'object' ? { cost: { input: num(c.input) ?? 0, output: num(c.output) ?? 0, cacheRead: num(c.cacheRead) ?? 0, cacheWrite: num(c.cacheWrite) ?? 0 } } : {}),
+    ...(c && typeof c === 'object'
+      ? {
+          cost: {
+            input: num(c.input) ?? 0,
+            output: num(c.output) ?? 0,
+            cacheRead: num(c.cacheRead) ?? 0,
+            cacheWrite: num(c.cacheWrite) ?? 0,
+          },
+        }
+      : {}),
   };
 }
 
@@ -60,7 +69,9 @@ export async function listModels(opts: ListModelsOptions): Promise<PiModels> {
     const timeout = opts.timeoutMs ?? 120_000;
     const state = (await child.send({ type: 'get_state' }, timeout)) as { model?: Raw } | undefined;
     const data = (await child.send({ type: 'get_available_models' }, timeout)) as { models?: unknown } | undefined;
-    const models = (Array.isArray(data?.models) ? (data.models as Raw[]) : []).map(modelOf).filter((m): m is PiModel => !!m);
+    const models = (Array.isArray(data?.models) ? (data.models as Raw[]) : [])
+      .map(modelOf)
+      .filter((m): m is PiModel => !!m);
     const def = state?.model ? modelOf(state.model) : undefined;
     return { models, ...(def ? { defaultModel: { provider: def.provider, id: def.id } } : {}) };
   } catch (e) {

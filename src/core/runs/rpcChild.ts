@@ -171,11 +171,21 @@ export class RpcChild {
       this.pending.delete(rec.id);
       clearTimeout(p.timer);
       if (rec.success === true) p.resolve(rec.data);
-      else p.reject(new PiCommandError(p.command, typeof rec.error === 'string' && rec.error ? rec.error : `pi refused ${p.command}`));
+      else
+        p.reject(
+          new PiCommandError(
+            p.command,
+            typeof rec.error === 'string' && rec.error ? rec.error : `pi refused ${p.command}`,
+          ),
+        );
       return;
     }
     // Nobody answers pi's dialogs here (trust prompts, confirmations): each is cancelled, never left hanging.
-    if (rec.type === 'extension_ui_request' && typeof rec.id === 'string' && ['select', 'confirm', 'input', 'editor'].includes(String(rec.method))) {
+    if (
+      rec.type === 'extension_ui_request' &&
+      typeof rec.id === 'string' &&
+      ['select', 'confirm', 'input', 'editor'].includes(String(rec.method))
+    ) {
       this.write({ type: 'extension_ui_response', id: rec.id, cancelled: true });
     }
     this.opts.onRecord?.(rec);
@@ -192,7 +202,12 @@ export class RpcChild {
     const id = `pt${++this.seq}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (this.pending.delete(id)) reject(new PiProcessError(`pi (pid ${this.pid}) did not answer ${command.type} within ${Math.round(timeoutMs / 1000)} s`));
+        if (this.pending.delete(id))
+          reject(
+            new PiProcessError(
+              `pi (pid ${this.pid}) did not answer ${command.type} within ${Math.round(timeoutMs / 1000)} s`,
+            ),
+          );
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, command: command.type });
       this.write({ ...command, id });

@@ -105,7 +105,12 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       safely(() => opts.onRecord?.(rec));
       if (phase === 'starting' || phase === 'settled') return;
       // (a run an extension started before ours would settle first: ours is the one with the prompt in it)
-      if (phase === 'prompted' && rec.type === 'message_start' && (rec.message as { role?: unknown } | undefined)?.role === 'user') phase = 'running';
+      if (
+        phase === 'prompted' &&
+        rec.type === 'message_start' &&
+        (rec.message as { role?: unknown } | undefined)?.role === 'user'
+      )
+        phase = 'running';
       if (phase !== 'running') return;
       const ev = turnEventOf(rec);
       if (ev) safely(() => opts.onEvent?.(ev));
@@ -121,7 +126,14 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     await child.stop();
     const entries = await readAppended(opts.sessionFile, from).catch(() => []);
     const last = entries.at(-1);
-    return { ...summarizeTurn(entries), leafId: last ? last.id : null, entries, aborted, ms: Math.round(performance.now() - t0), pid };
+    return {
+      ...summarizeTurn(entries),
+      leafId: last ? last.id : null,
+      entries,
+      aborted,
+      ms: Math.round(performance.now() - t0),
+      pid,
+    };
   };
   let onAbort = () => {};
   const cancelled = new Promise<void>((r) => {
@@ -143,29 +155,44 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       throw new TurnError('start', `pi did not start: ${(e as Error).message}`);
     }
     await opts.beforePrompt?.({ pid, send: (cmd) => child.send(cmd, REPLY_MS) });
-    if (opts.signal?.aborted) throw new TurnError('cancelled', 'cancelled before the prompt was sent; nothing was prompted');
+    if (opts.signal?.aborted)
+      throw new TurnError('cancelled', 'cancelled before the prompt was sent; nothing was prompted');
     await refuseCommand(child, opts.prompt);
     // (the turn's entries start here: the model change pi records for set_model is one of them)
     from = existsSync(opts.sessionFile) ? statSync(opts.sessionFile).size : 0;
     if (opts.model) await command(child, { type: 'set_model', provider: opts.model.provider, modelId: opts.model.id });
     phase = 'prompted';
-    const taken = (await command(child, { type: 'prompt', message: opts.prompt })) as { disposition?: string } | undefined;
+    const taken = (await command(child, { type: 'prompt', message: opts.prompt })) as
+      { disposition?: string } | undefined;
     if (taken?.disposition === 'handled') {
       phase = 'settled';
-      throw new TurnError('refused', 'pi handled the prompt itself (an extension command, or an extension that takes such input): no turn ran');
+      throw new TurnError(
+        'refused',
+        'pi handled the prompt itself (an extension command, or an extension that takes such input): no turn ran',
+      );
     }
     safely(() => opts.onEvent?.({ kind: 'started', via: 'headless', pid }));
-    const end = await Promise.race([settledP, child.exited.then((why) => ({ exited: why })), cancelled.then(() => ({ cancel: true }) as const)]);
-    if (typeof end === 'object' && 'exited' in end) throw new TurnError('exited', `pi exited during the turn: ${end.exited}`, await result(false));
+    const end = await Promise.race([
+      settledP,
+      child.exited.then((why) => ({ exited: why })),
+      cancelled.then(() => ({ cancel: true }) as const),
+    ]);
+    if (typeof end === 'object' && 'exited' in end)
+      throw new TurnError('exited', `pi exited during the turn: ${end.exited}`, await result(false));
     if (typeof end === 'object' && 'cancel' in end) {
       // pi answers `abort` once it is idle again: the aborted message is written by then.
       await child.send({ type: 'abort' }, REPLY_MS).catch(() => undefined);
       // (its agent_settled comes with it; a pi that does not end the turn is stopped by result's stop)
       await within(Promise.race([settledP, child.exited]), SETTLE_MS);
-      throw new TurnError('cancelled', 'cancelled: pi aborted the turn (what it wrote of it stays)', await result(true));
+      throw new TurnError(
+        'cancelled',
+        'cancelled: pi aborted the turn (what it wrote of it stays)',
+        await result(true),
+      );
     }
     const r = await result(end);
-    if (r.stopReason === 'error') throw new TurnError('failed', r.errorMessage ?? 'the model call failed (pi recorded no message)', r);
+    if (r.stopReason === 'error')
+      throw new TurnError('failed', r.errorMessage ?? 'the model call failed (pi recorded no message)', r);
     if (end) throw new TurnError('cancelled', 'pi aborted the turn (an extension, or pi itself)', r);
     return r;
   } finally {
@@ -189,7 +216,8 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 async function refuseCommand(child: RpcChild, prompt: string): Promise<void> {
   const name = /^\/(\S+)/.exec(prompt)?.[1];
   if (!name) return;
-  const data = (await command(child, { type: 'get_commands' })) as { commands?: { name?: unknown; source?: unknown }[] } | undefined;
+  const data = (await command(child, { type: 'get_commands' })) as
+    { commands?: { name?: unknown; source?: unknown }[] } | undefined;
   if ((data?.commands ?? []).some((c) => c.source === 'extension' && c.name === name)) {
     throw new TurnError('refused', `"/${name}" is a pi command, not a question: run it in pi; nothing was asked`);
   }

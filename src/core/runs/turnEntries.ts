@@ -43,7 +43,14 @@ export async function readAppended(file: string, from: number): Promise<SessionE
       if (!line.trim()) continue;
       try {
         const v = JSON.parse(line) as SessionEntry;
-        if (v && typeof v === 'object' && typeof v.type === 'string' && v.type !== 'session' && typeof v.id === 'string') out.push(v);
+        if (
+          v &&
+          typeof v === 'object' &&
+          typeof v.type === 'string' &&
+          v.type !== 'session' &&
+          typeof v.id === 'string'
+        )
+          out.push(v);
       } catch {
         // not an entry line
       }

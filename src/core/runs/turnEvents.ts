@@ -33,9 +33,21 @@ export function turnEventOf(rec: PiRecord): TurnEvent | undefined {
     case 'tool_execution_start':
       return { kind: 'tool', phase: 'start', name: str(rec.toolName), id: str(rec.toolCallId) };
     case 'tool_execution_end':
-      return { kind: 'tool', phase: 'end', name: str(rec.toolName), id: str(rec.toolCallId), isError: rec.isError === true };
+      return {
+        kind: 'tool',
+        phase: 'end',
+        name: str(rec.toolName),
+        id: str(rec.toolCallId),
+        isError: rec.isError === true,
+      };
     case 'auto_retry_start':
-      return { kind: 'retry', attempt: num(rec.attempt), maxAttempts: num(rec.maxAttempts), delayMs: num(rec.delayMs), error: str(rec.errorMessage) };
+      return {
+        kind: 'retry',
+        attempt: num(rec.attempt),
+        maxAttempts: num(rec.maxAttempts),
+        delayMs: num(rec.delayMs),
+        error: str(rec.errorMessage),
+      };
     case 'compaction_start':
       return { kind: 'compaction', phase: 'start' };
     case 'compaction_end':

@@ -44,7 +44,14 @@ export interface InnerValues {
  * `names[inner.key]`, when it is an object, is read the same way into `inner.at` (`inner.read`) as it
  * is passed over: its bytes are read once.
  */
-export function objectValues(b: Buffer, s: number, e: number, names: Buffer[], at: Int32Array, inner?: InnerValues): number {
+export function objectValues(
+  b: Buffer,
+  s: number,
+  e: number,
+  names: Buffer[],
+  at: Int32Array,
+  inner?: InnerValues,
+): number {
   at.fill(0);
   if (inner) inner.read = false;
   let k = s + 1;

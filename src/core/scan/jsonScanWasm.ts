@@ -34,7 +34,15 @@ function load(): Loaded | null {
     // (null without WebAssembly with SIMD: JavaScript validates)
     const module = wasmExports<JsonScan>(jsonScanWasm);
     const memory = module?.memory.buffer;
-    loaded = module && memory ? { module, memory, words: new Int32Array(memory, 0, L.STACK / 4), headMs: new Float64Array(memory, L.HEAD_MS, 1) } : null;
+    loaded =
+      module && memory
+        ? {
+            module,
+            memory,
+            words: new Int32Array(memory, 0, L.STACK / 4),
+            headMs: new Float64Array(memory, L.HEAD_MS, 1),
+          }
+        : null;
   }
   return loaded;
 }
@@ -98,7 +106,13 @@ const W_ROLE_END = L.HEAD_ROLE_END / 4;
  * found of the outer object's keys goes there, and with `notes` what stats ('facts') or also a tree row
  * ('rows') reads of it.
  */
-export function wasmScan(b: Uint8Array, start: number, end: number, keys: ObjectKeys | undefined, notes: Notes): number | undefined {
+export function wasmScan(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  keys: ObjectKeys | undefined,
+  notes: Notes,
+): number | undefined {
   const w = inMemory(b);
   if (!w) return undefined;
   const base = b.byteOffset;

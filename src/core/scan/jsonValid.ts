@@ -41,7 +41,16 @@ function skipString(b: Uint8Array, i: number, end: number): number {
     if (e === 0x75) {
       if (i + 6 > end || !HEX[b[i + 2]] || !HEX[b[i + 3]] || !HEX[b[i + 4]] || !HEX[b[i + 5]]) return -1;
       i += 6;
-    } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+    } else if (
+      e === 0x22 ||
+      e === 0x5c ||
+      e === 0x2f ||
+      e === 0x62 ||
+      e === 0x66 ||
+      e === 0x6e ||
+      e === 0x72 ||
+      e === 0x74
+    ) {
       i += 2;
     } else return -1;
   }
@@ -68,7 +77,16 @@ function skipNumber(b: Uint8Array, i: number, end: number): number {
   return i;
 }
 
-function literal(b: Uint8Array, i: number, end: number, c1: number, c2: number, c3: number, c4: number, c5: number): number {
+function literal(
+  b: Uint8Array,
+  i: number,
+  end: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  c4: number,
+  c5: number,
+): number {
   const n = c5 < 0 ? 4 : 5;
   if (i + n > end || b[i + 1] !== c2 || b[i + 2] !== c3 || b[i + 3] !== c4 || (c5 >= 0 && b[i + 4] !== c5)) return -1;
   return b[i] === c1 ? i + n : -1;

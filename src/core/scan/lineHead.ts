@@ -17,7 +17,16 @@ const NULL = Buffer.from('null');
 
 // One string per role for the whole index instead of one per line (100k lines → a handful of strings),
 // found by comparing bytes, so that no string is made per line either.
-const ROLES: string[] = ['user', 'assistant', 'toolResult', 'system', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary'];
+const ROLES: string[] = [
+  'user',
+  'assistant',
+  'toolResult',
+  'system',
+  'bashExecution',
+  'custom',
+  'branchSummary',
+  'compactionSummary',
+];
 function roleAt(b: Buffer, from: number, to: number): string {
   for (let k = 0; k < ROLES.length; k++) if (same(b, from, to, ROLES[k])) return ROLES[k];
   const s = b.toString('latin1', from, to);
@@ -42,7 +51,15 @@ function at(b: Buffer, pos: number, end: number, lit: Buffer): boolean {
 
 // [A-Za-z0-9_.:-] (ids), or without '.' and ':' (roles)
 function idByte(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x3a;
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    c === 0x2d ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x3a
+  );
 }
 
 /** End (index of the closing quote) of a token of id bytes starting at `pos`, or -1. */
@@ -196,16 +213,30 @@ const scratch = new LineScan();
  * `prevId`: the id of the line before. Most entries hang under the line before them; comparing bytes
  * first saves making a new parent-id string for every line.
  */
-export function parseMessageHead(b: Buffer, start = 0, end = b.length, prevId?: string, wholeLine = false): MessageHead | undefined {
+export function parseMessageHead(
+  b: Buffer,
+  start = 0,
+  end = b.length,
+  prevId?: string,
+  wholeLine = false,
+): MessageHead | undefined {
   const h = scratch;
   // `wholeLine`: b[start…end) is the whole line, and it must be one JSON.parse accepts.
   if (!(wholeLine ? scanLine(b, start, end, false, h) : readHead(b, start, end, h))) return undefined;
-  return { id: b.toString('latin1', h.idStart, h.idEnd), parentId: parentOf(b, h, prevId), time: h.time, role: roleAt(b, h.roleStart, h.roleEnd), messageStart: h.messageStart };
+  return {
+    id: b.toString('latin1', h.idStart, h.idEnd),
+    parentId: parentOf(b, h, prevId),
+    time: h.time,
+    role: roleAt(b, h.roleStart, h.roleEnd),
+    messageStart: h.messageStart,
+  };
 }
 
 function parentOf(b: Buffer, h: LineScan, prevId: string | undefined): string | null {
   if (h.parentStart < 0) return null;
-  return prevId !== undefined && same(b, h.parentStart, h.parentEnd, prevId) ? prevId : b.toString('latin1', h.parentStart, h.parentEnd);
+  return prevId !== undefined && same(b, h.parentStart, h.parentEnd, prevId)
+    ? prevId
+    : b.toString('latin1', h.parentStart, h.parentEnd);
 }
 
 /** The code (ROLE_NAMES) of the role readHead found, when it is a known one, else -1. */
@@ -243,7 +274,14 @@ export function roleCodeOf(b: Buffer, h: LineScan): number {
  * or undefined when the line is not in that shape or not valid JSON (the caller then parses it, and
  * reports it if JSON.parse rejects it too).
  */
-export function messageRecord(b: Buffer, start: number, end: number, prevId: string | undefined, line: number, offset: number): EntryRecord | undefined {
+export function messageRecord(
+  b: Buffer,
+  start: number,
+  end: number,
+  prevId: string | undefined,
+  line: number,
+  offset: number,
+): EntryRecord | undefined {
   const h = scratch;
   if (!scanLine(b, start, end, false, h)) return undefined;
   // Every record is made with all its fields, in this order: one hidden class for all of them.
@@ -267,7 +305,16 @@ export function messageRecord(b: Buffer, start: number, end: number, prevId: str
  * pi's shape; false (nothing added) when the line is not in that shape or not valid JSON. What was read
  * of the line is in `scan` (scanLine; with `notes`, what stats or a tree row reads of the message too).
  */
-export function commitMessageLine(index: SessionIndex, b: Buffer, start: number, end: number, line: number, offset: number, notes: Notes, scan: LineScan): boolean {
+export function commitMessageLine(
+  index: SessionIndex,
+  b: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  offset: number,
+  notes: Notes,
+  scan: LineScan,
+): boolean {
   if (!scanLine(b, start, end, notes, scan)) return false;
   const p = index.pending;
   const k = hexKeyAt(b, scan.idStart, scan.idEnd);

@@ -186,8 +186,12 @@ function valueAt(b: Buffer, v: number): number {
 
 // pi's usage object, key by key: {"input":…,"output":…,"cacheRead":…,"cacheWrite":…,"totalTokens":…,
 // "cost":{"input":…,"output":…,"cacheRead":…,"cacheWrite":…,"total":…}}
-const PI_USAGE = ['{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"totalTokens":'].map((k) => Buffer.from(k));
-const PI_COST = [',"cost":{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"total":'].map((k) => Buffer.from(k));
+const PI_USAGE = ['{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"totalTokens":'].map((k) =>
+  Buffer.from(k),
+);
+const PI_COST = [',"cost":{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"total":'].map((k) =>
+  Buffer.from(k),
+);
 
 function literalAt(b: Buffer, i: number, lit: Buffer): boolean {
   if (i + lit.length > b.length) return false;

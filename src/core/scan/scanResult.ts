@@ -7,7 +7,13 @@ import { LAYOUT as L } from './wasm/layout.js';
 export type Notes = false | 'facts' | 'rows';
 
 /** A value the WebAssembly validator notes for a tree row (layout.ts): its [start, end) are read with valueStart / valueEnd. */
-export type RowValue = typeof L.CONTENT | typeof L.STOP_REASON | typeof L.ERROR_MESSAGE | typeof L.TOOL_CALL_ID | typeof L.TOOL_NAME | typeof L.COMMAND;
+export type RowValue =
+  | typeof L.CONTENT
+  | typeof L.STOP_REASON
+  | typeof L.ERROR_MESSAGE
+  | typeof L.TOOL_CALL_ID
+  | typeof L.TOOL_NAME
+  | typeof L.COMMAND;
 
 const NO_WORDS = new Int32Array(0);
 const W_BLOCK_COUNT = L.BLOCK_COUNT / 4;

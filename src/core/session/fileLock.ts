@@ -54,7 +54,13 @@ async function inspect(path: string): Promise<LockInfo | undefined> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  if (!s.isFile()) return { isFile: false, kind: s.isSymbolicLink() ? 'a symbolic link' : fileKind(s), mtimeMs: s.mtimeMs, owner: undefined };
+  if (!s.isFile())
+    return {
+      isFile: false,
+      kind: s.isSymbolicLink() ? 'a symbolic link' : fileKind(s),
+      mtimeMs: s.mtimeMs,
+      owner: undefined,
+    };
   let owner: Owner | undefined;
   try {
     const v = JSON.parse(await readFile(path, 'utf8')) as Partial<Owner>;
@@ -83,7 +89,8 @@ function staleReason(info: LockInfo, opts: Required<LockOptions>, now = Date.now
     if (age > opts.hungMs) return `its holder, process ${o.pid}, has not refreshed it for ${Math.round(age / 1000)} s`;
     return undefined;
   }
-  if (age > opts.staleMs) return `it was last refreshed ${Math.round(age / 1000)} s ${now >= info.mtimeMs ? 'ago' : 'in the future'}`;
+  if (age > opts.staleMs)
+    return `it was last refreshed ${Math.round(age / 1000)} s ${now >= info.mtimeMs ? 'ago' : 'in the future'}`;
   return undefined;
 }
 
@@ -96,7 +103,12 @@ function holderText(info: LockInfo | undefined): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function defaults(opts: LockOptions): Required<LockOptions> {
-  return { waitMs: opts.waitMs ?? 15_000, hungMs: opts.hungMs ?? 30_000, staleMs: opts.staleMs ?? 10_000, heartbeatMs: opts.heartbeatMs ?? 1000 };
+  return {
+    waitMs: opts.waitMs ?? 15_000,
+    hungMs: opts.hungMs ?? 30_000,
+    staleMs: opts.staleMs ?? 10_000,
+    heartbeatMs: opts.heartbeatMs ?? 1000,
+  };
 }
 
 /** Creates `path` exclusively holding `record`; false when it exists. */
@@ -138,7 +150,10 @@ async function takeOver(lock: string, record: string, opts: Required<LockOptions
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return;
-      throw new Error(`A stale pi-tree lock ${lock} (${reason}) cannot be removed (${code}); remove it by hand to write this session.`, { cause: e });
+      throw new Error(
+        `A stale pi-tree lock ${lock} (${reason}) cannot be removed (${code}); remove it by hand to write this session.`,
+        { cause: e },
+      );
     }
   } finally {
     await unlink(guard).catch(() => {});
@@ -169,9 +184,14 @@ export async function withFileLock<T>(lock: string, fn: () => Promise<T>, option
     }
     if (info && staleReason(info, opts)) await takeOver(lock, record, opts);
     else if (Date.now() >= deadline) {
-      throw new LockBusyError(`${holderText(info)} is writing this session (lock ${lock}); waited ${Math.round(opts.waitMs / 1000)} s. Try again.`);
+      throw new LockBusyError(
+        `${holderText(info)} is writing this session (lock ${lock}); waited ${Math.round(opts.waitMs / 1000)} s. Try again.`,
+      );
     }
-    if (Date.now() >= deadline + opts.waitMs) throw new LockBusyError(`Could not take the lock ${lock} in ${Math.round((2 * opts.waitMs) / 1000)} s. Try again.`);
+    if (Date.now() >= deadline + opts.waitMs)
+      throw new LockBusyError(
+        `Could not take the lock ${lock} in ${Math.round((2 * opts.waitMs) / 1000)} s. Try again.`,
+      );
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 2, 200);
   }

@@ -90,7 +90,11 @@ export async function collectHeadlessDirs(tmp = tmpdir(), opts: CollectOptions =
 }
 
 /** Both kinds: the temp copies in each of `folders`, the headless folders in `tmp`. */
-export async function collectLeftovers(folders: readonly string[], tmp = tmpdir(), opts: CollectOptions = {}): Promise<string[]> {
+export async function collectLeftovers(
+  folders: readonly string[],
+  tmp = tmpdir(),
+  opts: CollectOptions = {},
+): Promise<string[]> {
   const removed = await collectHeadlessDirs(tmp, opts);
   for (const dir of folders) removed.push(...(await collectSessionTemps(dir, opts)));
   return removed;

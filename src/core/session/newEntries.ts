@@ -2,7 +2,17 @@
 // the branch left), a label, the session's name, a message. Pure: the parent, the ids and the time come
 // from the write that settles them on the file's real leaf (session.ts).
 import { nowIso } from '../format/ids.js';
-import type { AgentMessage, BranchSummaryEntry, FileDetails, LabelEntry, LeafEntry, MessageEntry, SessionEntry, SessionInfoEntry, Usage } from '../format/types.js';
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  FileDetails,
+  LabelEntry,
+  LeafEntry,
+  MessageEntry,
+  SessionEntry,
+  SessionInfoEntry,
+  Usage,
+} from '../format/types.js';
 
 export interface SummaryInput {
   summary: string;
@@ -16,7 +26,12 @@ export interface SummaryInput {
  * (so pi 1.6.0, which resumes at the last line, resumes at the same node), then optionally a
  * branch_summary under the target with fromId = the leaf we came from, as pi writes it.
  */
-export function moveEntries(targetId: string | null, from: string | null, summary: SummaryInput | undefined, id: () => string): { entries: SessionEntry[]; leafRecordId: string; summaryId?: string } {
+export function moveEntries(
+  targetId: string | null,
+  from: string | null,
+  summary: SummaryInput | undefined,
+  id: () => string,
+): { entries: SessionEntry[]; leafRecordId: string; summaryId?: string } {
   const ts = nowIso();
   const leaf: LeafEntry = { type: 'leaf', id: id(), parentId: targetId, timestamp: ts, targetId, fromId: from };
   if (!summary) return { entries: [leaf], leafRecordId: leaf.id };
@@ -35,7 +50,12 @@ export function moveEntries(targetId: string | null, from: string | null, summar
 }
 
 /** A label on `targetId` (no `label` key: the label is cleared), attached to the current leaf like pi's. */
-export function labelEntry(id: string, parentId: string | null, targetId: string, text: string | undefined): LabelEntry {
+export function labelEntry(
+  id: string,
+  parentId: string | null,
+  targetId: string,
+  text: string | undefined,
+): LabelEntry {
   const entry: LabelEntry = { type: 'label', id, parentId, timestamp: nowIso(), targetId };
   if (text) entry.label = text;
   return entry;

@@ -12,7 +12,13 @@ import { sliceDue, yieldSlice } from '../listing/infoRead.js';
 import { SessionInfoCache, type SessionInfo } from '../listing/sessionInfo.js';
 import { writeFileAtomic } from './storage.js';
 import { moveToTrash } from '../platform/trash.js';
-import { CURRENT_VERSION, messageOf, type CompactionEntry, type LabelEntry, type SessionHeader } from '../format/types.js';
+import {
+  CURRENT_VERSION,
+  messageOf,
+  type CompactionEntry,
+  type LabelEntry,
+  type SessionHeader,
+} from '../format/types.js';
 
 export function expandTilde(p: string, home = homedir()): string {
   if (p === '~') return home;
@@ -203,7 +209,10 @@ export class SessionRepository {
     if (!rec) throw new EntryNotFoundError(entryId);
     const entry = await session.getEntry(entryId);
     const msg = entry && messageOf(entry);
-    if (!msg || msg.role !== 'user') throw new Error(`Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`);
+    if (!msg || msg.role !== 'user')
+      throw new Error(
+        `Entry ${entryId} is not a user message; fork starts before a user message (use clone for other entries).`,
+      );
     const text = userText(msg.content);
     if (rec.parentId === null || !session.index.get(rec.parentId)) {
       const file = await this.writeBranched(session, -1);
@@ -216,7 +225,11 @@ export class SessionRepository {
    * pi's /clone (createBranchedSession): a new session holding the root→entry path. `as`: the new
    * header's `cwd` (a variant runs in a folder of its own) and id; the file still goes beside the source.
    */
-  async clone(session: Session, entryId: string | null = session.leafId, as: { cwd?: string; id?: string } = {}): Promise<string> {
+  async clone(
+    session: Session,
+    entryId: string | null = session.leafId,
+    as: { cwd?: string; id?: string } = {},
+  ): Promise<string> {
     refuseNewer(session, 'clone');
     if (entryId === null) throw new Error('Nothing to clone yet: the session has no entries.');
     const at = session.index.lookup(entryId);
@@ -262,7 +275,12 @@ export class SessionRepository {
             pending.length = 0;
             if (e.type === 'compaction') {
               const c = e as CompactionEntry;
-              out += toLine({ ...c, parentId: parent, firstKeptEntryId: c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId) });
+              out += toLine({
+                ...c,
+                parentId: parent,
+                firstKeptEntryId:
+                  c.firstKeptEntryId === c.id ? c.id : (replacement.get(c.firstKeptEntryId) ?? c.firstKeptEntryId),
+              });
             } else out += toLine({ ...e, parentId: parent });
             if (labelTargets.has(e.id)) copiedTargets.add(e.id);
             parent = e.id;
@@ -275,7 +293,14 @@ export class SessionRepository {
           if (!copiedTargets.has(targetId)) continue;
           const id = newEntryId({ has: (x) => fresh.has(x) || index.has(x) });
           fresh.add(id);
-          out += toLine({ type: 'label', id, parentId: parent, timestamp: l.timestamp, targetId, label: l.label } satisfies LabelEntry);
+          out += toLine({
+            type: 'label',
+            id,
+            parentId: parent,
+            timestamp: l.timestamp,
+            targetId,
+            label: l.label,
+          } satisfies LabelEntry);
           parent = id;
         }
         if (out) await write(out);
@@ -332,7 +357,9 @@ async function jsonlFiles(dir: string): Promise<string[]> {
 }
 
 function sortByModified(list: SessionInfo[]): SessionInfo[] {
-  return list.sort((a, b) => b.modified.getTime() - a.modified.getTime() || basename(b.path).localeCompare(basename(a.path)));
+  return list.sort(
+    (a, b) => b.modified.getTime() - a.modified.getTime() || basename(b.path).localeCompare(basename(a.path)),
+  );
 }
 
 /** Compares paths canonically (symlinks resolved where possible; case-insensitive on Windows/macOS). */

@@ -157,7 +157,11 @@ export class Session {
    * Raw line bytes of `records` (those not held in memory), for readers that need only part of a line.
    * `bytes` is valid only during the call.
    */
-  async visitLines(records: readonly EntryRecord[], visit: (index: number, rec: EntryRecord, bytes: Buffer) => void, signal?: AbortSignal): Promise<void> {
+  async visitLines(
+    records: readonly EntryRecord[],
+    visit: (index: number, rec: EntryRecord, bytes: Buffer) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const src = await this.storage.openSource();
     try {
       await visitLines(src, records, visit, { signal, sliceMs: this.readOpts.sliceMs });
@@ -184,7 +188,11 @@ export class Session {
   }
 
   /** visitLines over record numbers (see SessionIndex): no record objects for big sessions. */
-  async visitIdx(idx: ArrayLike<number>, visit: (k: number, i: number, bytes: Buffer) => void, signal?: AbortSignal): Promise<void> {
+  async visitIdx(
+    idx: ArrayLike<number>,
+    visit: (k: number, i: number, bytes: Buffer) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const src = await this.storage.openSource();
     try {
       await visitIdx(src, this.index, idx, visit, { signal, sliceMs: this.readOpts.sliceMs });
@@ -219,7 +227,10 @@ export class Session {
    * What the model sees with the leaf at `leafId` (default: the current leaf). `messages` equals pi
    * 1.6.0's buildSessionContext().messages for the same leaf.
    */
-  async buildContext(leafId: string | null = this.leafId, signal?: AbortSignal): Promise<SessionContext & { path: string[] }> {
+  async buildContext(
+    leafId: string | null = this.leafId,
+    signal?: AbortSignal,
+  ): Promise<SessionContext & { path: string[] }> {
     const messages: AgentMessage[] = [];
     // (pushed one by one: a spread of a long context overflows the stack)
     const rest = await this.streamContext(leafId, (m) => m.forEach((x) => messages.push(x)), { signal });
@@ -238,19 +249,31 @@ export class Session {
     emit: (messages: AgentMessage[]) => void,
     opts: { signal?: AbortSignal; batch?: number } = {},
   ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
-    return streamContextItems(this.contextSource(), leafId, emit as (items: ContextItem[]) => void, { ...opts, raw: false });
+    return streamContextItems(this.contextSource(), leafId, emit as (items: ContextItem[]) => void, {
+      ...opts,
+      raw: false,
+    });
   }
 
   /**
    * Like streamContext, but a stored message that goes into the context unchanged comes as its raw
    * JSON bytes (`{ raw }`), copied from the file without being parsed — for writers of JSON output.
    */
-  streamContextRaw(leafId: string | null, emit: (items: ContextItem[]) => void, opts: { signal?: AbortSignal; batch?: number } = {}): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
+  streamContextRaw(
+    leafId: string | null,
+    emit: (items: ContextItem[]) => void,
+    opts: { signal?: AbortSignal; batch?: number } = {},
+  ): Promise<Omit<SessionContext, 'messages'> & { path: string[] }> {
     return streamContextItems(this.contextSource(), leafId, emit, { ...opts, raw: true });
   }
 
   private contextSource(): ContextSource {
-    return { index: this.index, load: (r, signal) => this.load(r, signal), openSource: () => this.storage.openSource(), sliceMs: this.readOpts.sliceMs };
+    return {
+      index: this.index,
+      load: (r, signal) => this.load(r, signal),
+      openSource: () => this.storage.openSource(),
+      sliceMs: this.readOpts.sliceMs,
+    };
   }
 
   // ───────────────────────────── writes ─────────────────────────────
@@ -296,7 +319,10 @@ export class Session {
         } catch (e) {
           if (!(e instanceof FileChangedError)) throw e;
           if (performance.now() > until)
-            throw new Error(`Another program (pi?) kept appending to this session for ${WRITE_RETRY_MS / 1000} s: nothing was written. Try again once it is idle.`, { cause: e });
+            throw new Error(
+              `Another program (pi?) kept appending to this session for ${WRITE_RETRY_MS / 1000} s: nothing was written. Try again once it is idle.`,
+              { cause: e },
+            );
           await new Promise((r) => setTimeout(r, Math.min(2 ** attempt, 20)));
           continue;
         }

@@ -45,7 +45,8 @@ export class JsonlStorage implements SessionStorage {
     try {
       const { size } = await fh.stat();
       // (pi takes no lock: what it appends from here to the write below still lands whole, after ours)
-      if (expectedSize !== undefined && size !== expectedSize) throw new FileChangedError(`The file is ${size} bytes, not the ${expectedSize} read.`);
+      if (expectedSize !== undefined && size !== expectedSize)
+        throw new FileChangedError(`The file is ${size} bytes, not the ${expectedSize} read.`);
       let prefix = '';
       if (size > 0) {
         const rd = await openRegular(this.path, constants.O_RDONLY);
@@ -113,7 +114,8 @@ export class MemoryStorage implements SessionStorage {
   }
 
   async append(text: string, expectedSize?: number): Promise<void> {
-    if (expectedSize !== undefined && this.data.length !== expectedSize) throw new FileChangedError(`${this.data.length} bytes, not ${expectedSize}`);
+    if (expectedSize !== undefined && this.data.length !== expectedSize)
+      throw new FileChangedError(`${this.data.length} bytes, not ${expectedSize}`);
     if (this.failNextAppend) {
       const e = this.failNextAppend;
       this.failNextAppend = undefined;
@@ -166,7 +168,11 @@ export interface AtomicWriteOptions {
  * it, when `exclusive`). A crash leaves either the old file or the new one whole; never a mix. The temp
  * name does not end in `.jsonl`, so pi never lists a half-written file as a session.
  */
-export async function writeFileAtomic(target: string, content: string | ((write: (chunk: string) => Promise<void>) => Promise<void>), opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  content: string | ((write: (chunk: string) => Promise<void>) => Promise<void>),
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', 0o600);

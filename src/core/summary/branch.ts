@@ -5,11 +5,32 @@ import { convertToLlm, projectEntry } from '../context/context.js';
 import { EntryNotFoundError, type MoveResult, type Session, type SummaryInput } from '../session/session.js';
 import type { EntryRecord } from '../index/sessionIndex.js';
 import { timeMs } from '../format/values.js';
-import { messageOf, type AgentMessage, type BranchSummaryEntry, type CompactionEntry, type ContextEditEntry, type CustomMessageEntry, type SessionEntry } from '../format/types.js';
+import {
+  messageOf,
+  type AgentMessage,
+  type BranchSummaryEntry,
+  type CompactionEntry,
+  type ContextEditEntry,
+  type CustomMessageEntry,
+  type SessionEntry,
+} from '../format/types.js';
 import { callSummaryModel, type CallOptions, type SentRequest } from './call.js';
-import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
+import {
+  addSummaryDetails,
+  computeFileLists,
+  createFileOps,
+  extractFileOpsFromMessage,
+  formatFileOperations,
+  type FileOperations,
+} from './fileOps.js';
 import { SummaryModelError, type SummaryModel } from './model.js';
-import { BRANCH_PROMPT, BRANCH_SUMMARY_PREAMBLE, conversationPrompt, NO_CONTENT_SUMMARY, withFocus } from './prompts.js';
+import {
+  BRANCH_PROMPT,
+  BRANCH_SUMMARY_PREAMBLE,
+  conversationPrompt,
+  NO_CONTENT_SUMMARY,
+  withFocus,
+} from './prompts.js';
 import { serializeConversation } from './serialize.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens } from './tokens.js';
 
@@ -38,7 +59,10 @@ export interface BranchPlan {
 }
 
 /** @internal pi's collectEntriesForBranchSummary over two root→leaf paths, tested step by step against pi's. */
-export function collectBranchEntries(oldPath: readonly SessionEntry[], targetPath: readonly { id: string }[]): { entries: SessionEntry[]; commonAncestorId: string | null } {
+export function collectBranchEntries(
+  oldPath: readonly SessionEntry[],
+  targetPath: readonly { id: string }[],
+): { entries: SessionEntry[]; commonAncestorId: string | null } {
   const onOld = new Set(oldPath.map((e) => e.id));
   let commonAncestorId: string | null = null;
   for (let i = targetPath.length - 1; i >= 0; i--) {
@@ -62,7 +86,12 @@ const LOAD_CHUNK = 1024;
 export async function planBranchSummary(
   session: Session,
   targetId: string,
-  opts: { newLeafId?: string | null; signal?: AbortSignal; tokenCap?: number; /** Entries read per step. */ chunk?: number } = {},
+  opts: {
+    newLeafId?: string | null;
+    signal?: AbortSignal;
+    tokenCap?: number;
+    /** Entries read per step. */ chunk?: number;
+  } = {},
 ): Promise<BranchPlan> {
   // Over record numbers: an id Map or a Set of path ids at a million entries blocked the host for seconds.
   const ix = session.index;
@@ -70,7 +99,15 @@ export async function planBranchSummary(
   const newLeafId = opts.newLeafId === undefined ? targetId : opts.newLeafId;
   if (newLeafId !== null && !ix.has(newLeafId)) throw new EntryNotFoundError(newLeafId);
   const oldLeafId = session.leafId;
-  const empty = { oldLeafId, targetId, newLeafId, commonAncestorId: null, totalEntries: 0, entries: [], tokenCap: Infinity };
+  const empty = {
+    oldLeafId,
+    targetId,
+    newLeafId,
+    commonAncestorId: null,
+    totalEntries: 0,
+    entries: [],
+    tokenCap: Infinity,
+  };
   if (!oldLeafId) return empty;
   const onTarget = new Uint8Array(ix.count);
   for (const i of ix.branchIdx(ix.lookup(targetId))) onTarget[i] = 1;
@@ -93,7 +130,8 @@ export async function planBranchSummary(
     chunks.unshift(chunk);
     start = from;
     // Edits always come after their targets, so every edit that matters here is already loaded.
-    for (const e of chunk) if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
+    for (const e of chunk)
+      if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
     for (let i = chunk.length - 1; i >= 0 && tokens <= cap; i--) {
       const m = branchMessage(chunk[i], edits.get(chunk[i].id));
       if (m) tokens += estimateTokens(m);
@@ -106,7 +144,15 @@ export async function planBranchSummary(
     for (let k = 0; k < start; k++) if (ix.typeOf(left[k]) === 'branch_summary') older.push(ix.view(left[k]));
     entries = [...(await session.load(older, opts.signal)).filter((e): e is SessionEntry => !!e), ...entries];
   }
-  return { oldLeafId, targetId, newLeafId, commonAncestorId, totalEntries: left.length, entries, tokenCap: start > 0 ? cap : Infinity };
+  return {
+    oldLeafId,
+    targetId,
+    newLeafId,
+    commonAncestorId,
+    totalEntries: left.length,
+    entries,
+    tokenCap: start > 0 ? cap : Infinity,
+  };
 }
 
 /** pi's getMessageFromEntry for branch summaries: tool results left out, summaries included. */
@@ -120,7 +166,14 @@ function branchMessage(entry: SessionEntry, edit: ContextEditEntry | undefined):
     case 'custom_message': {
       if (edit) return projectEntry(entry, edit)[0];
       const c = entry as CustomMessageEntry;
-      return { role: 'custom', customType: c.customType, content: c.content, display: c.display, details: c.details, timestamp: ms(c.timestamp) };
+      return {
+        role: 'custom',
+        customType: c.customType,
+        content: c.content,
+        display: c.display,
+        details: c.details,
+        timestamp: ms(c.timestamp),
+      };
     }
     case 'branch_summary': {
       const b = entry as BranchSummaryEntry;
@@ -128,7 +181,12 @@ function branchMessage(entry: SessionEntry, edit: ContextEditEntry | undefined):
     }
     case 'compaction': {
       const c = entry as CompactionEntry;
-      return { role: 'compactionSummary', summary: c.summary, tokensBefore: c.tokensBefore, timestamp: ms(c.timestamp) };
+      return {
+        role: 'compactionSummary',
+        summary: c.summary,
+        tokensBefore: c.tokensBefore,
+        timestamp: ms(c.timestamp),
+      };
     }
     default:
       return undefined;
@@ -154,7 +212,8 @@ export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudg
   let totalTokens = 0;
   for (const e of entries) if (e.type === 'branch_summary') addSummaryDetails(e, fileOps);
   const edits = new Map<string, ContextEditEntry>();
-  for (const e of entries) if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
+  for (const e of entries)
+    if (e.type === 'context_edit') edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i];
     const message = branchMessage(entry, edits.get(entry.id));
@@ -205,11 +264,15 @@ export function budgetOf(b: BranchBudget): number {
 export function previewBranchSummary(plan: BranchPlan, budget: BranchBudget): BranchSummaryPreview {
   const tokenBudget = budgetOf(budget);
   if ((tokenBudget <= 0 || tokenBudget > plan.tokenCap) && plan.tokenCap !== Infinity) {
-    throw new RangeError(`This branch plan covers budgets up to ${plan.tokenCap} tokens; plan again with tokenCap ≥ ${tokenBudget <= 0 ? 'Infinity' : tokenBudget}.`);
+    throw new RangeError(
+      `This branch plan covers budgets up to ${plan.tokenCap} tokens; plan again with tokenCap ≥ ${tokenBudget <= 0 ? 'Infinity' : tokenBudget}.`,
+    );
   }
   const prepared = prepareBranchEntries(plan.entries, tokenBudget);
   const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
-  const contributing = plan.entries.filter((e) => branchMessage(e, undefined) !== undefined).length + (plan.totalEntries - plan.entries.length);
+  const contributing =
+    plan.entries.filter((e) => branchMessage(e, undefined) !== undefined).length +
+    (plan.totalEntries - plan.entries.length);
   return {
     ...prepared,
     plan,
@@ -240,7 +303,11 @@ export interface SummarizeBranchOptions extends CallOptions {
 }
 
 /** Asks the model for the summary (pi's generateBranchSummary) and returns what commit will write. */
-export async function summarizeBranch(plan: BranchPlan, model: SummaryModel, opts: SummarizeBranchOptions = {}): Promise<BranchSummaryDraft> {
+export async function summarizeBranch(
+  plan: BranchPlan,
+  model: SummaryModel,
+  opts: SummarizeBranchOptions = {},
+): Promise<BranchSummaryDraft> {
   const budget = { contextWindow: model.contextWindow, reserveTokens: opts.reserveTokens };
   if (budgetOf(budget) <= 0 && plan.tokenCap !== Infinity) {
     throw new SummaryModelError(
@@ -251,14 +318,27 @@ export async function summarizeBranch(plan: BranchPlan, model: SummaryModel, opt
   const preview = previewBranchSummary(plan, budget);
   if (preview.nothingLeft) return { plan, summary: undefined };
   if (preview.noContent) {
-    return { plan, summary: { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, fromHook: false } };
+    return {
+      plan,
+      summary: { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, fromHook: false },
+    };
   }
   const instructions = opts.replaceInstructions && opts.focus ? opts.focus : withFocus(BRANCH_PROMPT, opts.focus);
-  const { text, usage, request } = await callSummaryModel(model, conversationPrompt(preview.conversation, instructions), 'Branch summarization', opts);
+  const { text, usage, request } = await callSummaryModel(
+    model,
+    conversationPrompt(preview.conversation, instructions),
+    'Branch summarization',
+    opts,
+  );
   const summary = BRANCH_SUMMARY_PREAMBLE + text + formatFileOperations(preview.readFiles, preview.modifiedFiles);
   return {
     plan,
-    summary: { summary, details: { readFiles: preview.readFiles, modifiedFiles: preview.modifiedFiles }, usage, fromHook: false },
+    summary: {
+      summary,
+      details: { readFiles: preview.readFiles, modifiedFiles: preview.modifiedFiles },
+      usage,
+      fromHook: false,
+    },
     request,
   };
 }

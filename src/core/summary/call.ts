@@ -15,14 +15,22 @@ export interface SentRequest {
   maxTokens?: number;
 }
 
-export async function callSummaryModel(model: SummaryModel, prompt: string, label: string, opts: CallOptions): Promise<{ text: string; usage?: Usage; request: SentRequest }> {
+export async function callSummaryModel(
+  model: SummaryModel,
+  prompt: string,
+  label: string,
+  opts: CallOptions,
+): Promise<{ text: string; usage?: Usage; request: SentRequest }> {
   if (opts.signal?.aborted) throw new SummaryAbortedError();
   const request: SentRequest = { system: SUMMARY_SYSTEM_PROMPT, prompt, maxTokens: model.maxOutputTokens };
   const res = await model.complete({ ...request, signal: opts.signal, onProgress: opts.onProgress });
   if (res.stopReason === 'aborted' || opts.signal?.aborted) throw new SummaryAbortedError();
   if (res.stopReason === 'error') throw new SummaryModelError('server', `${label} failed: the model reported an error`);
   if (res.stopReason === 'length') {
-    throw new SummaryModelError('incomplete', `${label} failed: generation hit the token cap and the summary is incomplete (raise the model's output limit)`);
+    throw new SummaryModelError(
+      'incomplete',
+      `${label} failed: generation hit the token cap and the summary is incomplete (raise the model's output limit)`,
+    );
   }
   if (res.stopReason === 'toolUse') throw new SummaryModelError('malformed', `${label} attempted to call a tool`);
   return { text: res.text, usage: res.usage, request };
@@ -37,8 +45,12 @@ export function combineUsage(a: Usage, b: Usage): Usage {
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
-    ...(a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined ? { cacheWrite1h: ((a.cacheWrite1h as number | undefined) ?? 0) + ((b.cacheWrite1h as number | undefined) ?? 0) } : {}),
-    ...(a.reasoning !== undefined || b.reasoning !== undefined ? { reasoning: ((a.reasoning as number | undefined) ?? 0) + ((b.reasoning as number | undefined) ?? 0) } : {}),
+    ...(a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined
+      ? { cacheWrite1h: ((a.cacheWrite1h as number | undefined) ?? 0) + ((b.cacheWrite1h as number | undefined) ?? 0) }
+      : {}),
+    ...(a.reasoning !== undefined || b.reasoning !== undefined
+      ? { reasoning: ((a.reasoning as number | undefined) ?? 0) + ((b.reasoning as number | undefined) ?? 0) }
+      : {}),
     totalTokens: (a.totalTokens ?? 0) + (b.totalTokens ?? 0),
     cost: {
       input: ca.input + cb.input,

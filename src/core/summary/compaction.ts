@@ -5,15 +5,43 @@
 import { entryToMessages, projectPath, convertToLlm, type ProjectedEntry } from '../context/context.js';
 import { nowIso } from '../format/ids.js';
 import type { Session } from '../session/session.js';
-import { messageOf, type AgentMessage, type CompactionEntry, type FileDetails, type SessionEntry, type Usage } from '../format/types.js';
+import {
+  messageOf,
+  type AgentMessage,
+  type CompactionEntry,
+  type FileDetails,
+  type SessionEntry,
+  type Usage,
+} from '../format/types.js';
 import { StaleSessionError } from './branch.js';
 import { callSummaryModel, combineUsage, type CallOptions, type SentRequest } from './call.js';
-import { addSummaryDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, formatFileOperations, type FileOperations } from './fileOps.js';
+import {
+  addSummaryDetails,
+  computeFileLists,
+  createFileOps,
+  extractFileOpsFromMessage,
+  formatFileOperations,
+  type FileOperations,
+} from './fileOps.js';
 import type { SummaryModel } from './model.js';
-import { COMPACTION_PROMPT, COMPACTION_UPDATE_PROMPT, conversationPrompt, NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR, turnPrefixPrompt, withFocus } from './prompts.js';
+import {
+  COMPACTION_PROMPT,
+  COMPACTION_UPDATE_PROMPT,
+  conversationPrompt,
+  NO_PRIOR_HISTORY,
+  SPLIT_TURN_SEPARATOR,
+  turnPrefixPrompt,
+  withFocus,
+} from './prompts.js';
 import { serializeConversation } from './serialize.js';
 import { getCurrentSystemMessage } from './systemMessage.js';
-import { DEFAULT_COMPACTION_SETTINGS, estimateMessagesTokens, estimateProjectedContextTokens, estimateTokens, type CompactionSettings } from './tokens.js';
+import {
+  DEFAULT_COMPACTION_SETTINGS,
+  estimateMessagesTokens,
+  estimateProjectedContextTokens,
+  estimateTokens,
+  type CompactionSettings,
+} from './tokens.js';
 
 export interface CutPointResult {
   firstKeptEntryIndex: number;
@@ -44,7 +72,12 @@ export function findTurnStartIndex(entries: readonly SessionEntry[], entryIndex:
 }
 
 /** @internal pi's findCutPoint over raw path entries (no projection), tested step by step against pi's. */
-export function findCutPoint(entries: readonly SessionEntry[], startIndex: number, endIndex: number, keepRecentTokens: number): CutPointResult {
+export function findCutPoint(
+  entries: readonly SessionEntry[],
+  startIndex: number,
+  endIndex: number,
+  keepRecentTokens: number,
+): CutPointResult {
   const cutPoints: number[] = [];
   for (let i = startIndex; i < endIndex; i++) {
     if (entries[i].type !== 'compaction' && entryToMessages(entries[i]).some(isCutPointMessage)) cutPoints.push(i);
@@ -82,7 +115,12 @@ function isProjectedTurnStart(pe: ProjectedEntry): boolean {
  * keepRecentTokens cut at the next valid cut point (never a tool result); step over a trailing
  * recovery attempt that context edits hid; then back over context-invisible entries.
  */
-export function findProjectedCutPoint(entries: readonly ProjectedEntry[], startIndex: number, endIndex: number, keepRecentTokens: number): CutPointResult {
+export function findProjectedCutPoint(
+  entries: readonly ProjectedEntry[],
+  startIndex: number,
+  endIndex: number,
+  keepRecentTokens: number,
+): CutPointResult {
   const cutPoints: number[] = [];
   for (let i = startIndex; i < endIndex; i++) {
     if (entries[i].entry.type !== 'compaction' && entries[i].messages.some(isCutPointMessage)) cutPoints.push(i);
@@ -105,7 +143,10 @@ export function findProjectedCutPoint(entries: readonly ProjectedEntry[], startI
   const visible = (pe: ProjectedEntry) => pe.entry.type !== 'context_edit' && entryToMessages(pe.entry).length > 0;
   const omitted = (pe: ProjectedEntry) => visible(pe) && pe.messages.length === 0;
   const omittedIds = new Set(suffix.filter(omitted).map((pe) => pe.entry.id));
-  const externalReplacement = suffix.some((pe) => pe.entry.type === 'context_edit' && pe.entry.replacement !== null && !omittedIds.has(pe.entry.targetId as string));
+  const externalReplacement = suffix.some(
+    (pe) =>
+      pe.entry.type === 'context_edit' && pe.entry.replacement !== null && !omittedIds.has(pe.entry.targetId as string),
+  );
   const recoverySuffix =
     exceeded &&
     !externalReplacement &&
@@ -162,7 +203,10 @@ function summarizable(pe: ProjectedEntry): AgentMessage[] {
  * pi's prepareCompaction over a root→leaf path. Undefined when the path already ends in a
  * compaction or nothing would be summarized.
  */
-export function prepareCompaction(pathEntries: readonly SessionEntry[], settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS): CompactionPreparation | undefined {
+export function prepareCompaction(
+  pathEntries: readonly SessionEntry[],
+  settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
+): CompactionPreparation | undefined {
   if (pathEntries.length > 0 && pathEntries[pathEntries.length - 1].type === 'compaction') return undefined;
   const projection = projectPath(pathEntries);
   const pes = projection.entries;
@@ -220,13 +264,19 @@ export interface CompactionPlan {
   reason?: 'Already compacted' | 'Nothing to compact (session too small)';
 }
 
-export async function planCompaction(session: Session, settings: Partial<CompactionSettings> = {}, signal?: AbortSignal): Promise<CompactionPlan> {
+export async function planCompaction(
+  session: Session,
+  settings: Partial<CompactionSettings> = {},
+  signal?: AbortSignal,
+): Promise<CompactionPlan> {
   const full: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, ...settings };
   const leafId = session.leafId;
   const path = await session.getBranch(leafId, signal);
   const preparation = prepareCompaction(path, full);
   let reason: CompactionPlan['reason'];
-  if (!preparation) reason = path[path.length - 1]?.type === 'compaction' ? 'Already compacted' : 'Nothing to compact (session too small)';
+  if (!preparation)
+    reason =
+      path[path.length - 1]?.type === 'compaction' ? 'Already compacted' : 'Nothing to compact (session too small)';
   return { leafId, path, preparation, reason };
 }
 
@@ -252,7 +302,8 @@ export function previewCompaction(prep: CompactionPreparation): CompactionPrevie
     isSplitTurn: prep.isSplitTurn,
     tokensBefore: prep.tokensBefore,
     summarizedEntries: prep.summarizedEntryIds.length,
-    summarizedTokens: estimateMessagesTokens(prep.messagesToSummarize) + estimateMessagesTokens(prep.turnPrefixMessages),
+    summarizedTokens:
+      estimateMessagesTokens(prep.messagesToSummarize) + estimateMessagesTokens(prep.turnPrefixMessages),
     keptEntries: prep.keptEntryIds.length,
     keptTokens: prep.keptTokens,
     hasPreviousSummary: prep.previousSummary !== undefined,
@@ -277,12 +328,21 @@ export interface CompactOptions extends CallOptions {
 }
 
 /** pi's compact(): one call, or two for a split turn (history + turn prefix) merged with pi's separator. */
-export async function summarizeCompaction(prep: CompactionPreparation, model: SummaryModel, opts: CompactOptions = {}): Promise<CompactionResult> {
+export async function summarizeCompaction(
+  prep: CompactionPreparation,
+  model: SummaryModel,
+  opts: CompactOptions = {},
+): Promise<CompactionResult> {
   const requests: SentRequest[] = [];
   const history = async () => {
     const base = withFocus(prep.previousSummary ? COMPACTION_UPDATE_PROMPT : COMPACTION_PROMPT, opts.focus);
     const conversation = serializeConversation(convertToLlm(prep.messagesToSummarize));
-    const r = await callSummaryModel(model, conversationPrompt(conversation, base, prep.previousSummary), 'Summarization', opts);
+    const r = await callSummaryModel(
+      model,
+      conversationPrompt(conversation, base, prep.previousSummary),
+      'Summarization',
+      opts,
+    );
     requests.push(r.request);
     return r;
   };
@@ -297,7 +357,12 @@ export async function summarizeCompaction(prep: CompactionPreparation, model: Su
       usages.push(h.usage);
     }
     const prefixConversation = serializeConversation(convertToLlm(prep.turnPrefixMessages));
-    const p = await callSummaryModel(model, turnPrefixPrompt(prefixConversation, opts.focus), 'Turn prefix summarization', opts);
+    const p = await callSummaryModel(
+      model,
+      turnPrefixPrompt(prefixConversation, opts.focus),
+      'Turn prefix summarization',
+      opts,
+    );
     requests.push(p.request);
     usages.push(p.usage);
     summary = historyText + SPLIT_TURN_SEPARATOR + p.text;
@@ -310,7 +375,14 @@ export async function summarizeCompaction(prep: CompactionPreparation, model: Su
   }
   const details = computeFileLists(prep.fileOps);
   summary += formatFileOperations(details.readFiles, details.modifiedFiles);
-  return { summary, firstKeptEntryId: prep.firstKeptEntryId, tokensBefore: prep.tokensBefore, details, usage, requests };
+  return {
+    summary,
+    firstKeptEntryId: prep.firstKeptEntryId,
+    tokensBefore: prep.tokensBefore,
+    details,
+    usage,
+    requests,
+  };
 }
 
 /**
@@ -354,11 +426,17 @@ export interface CommittedCompaction {
 }
 
 /** Appends the compaction under the leaf it was planned for; refuses if the session moved on. */
-export async function commitCompaction(session: Session, plan: CompactionPlan, result: CompactionResult): Promise<CommittedCompaction> {
+export async function commitCompaction(
+  session: Session,
+  plan: CompactionPlan,
+  result: CompactionResult,
+): Promise<CommittedCompaction> {
   await session.refresh();
   const [entry] = await session.appendEntries((leafId, newId) => {
     if (leafId !== plan.leafId) {
-      throw new StaleSessionError(`The session changed while the compaction was being made (its leaf is now ${leafId ?? 'empty'}, was ${plan.leafId ?? 'empty'}); nothing was written. Compact again.`);
+      throw new StaleSessionError(
+        `The session changed while the compaction was being made (its leaf is now ${leafId ?? 'empty'}, was ${plan.leafId ?? 'empty'}); nothing was written. Compact again.`,
+      );
     }
     return [
       buildCompactionEntry({

@@ -32,7 +32,20 @@ export interface SummaryModel {
 }
 
 export type SummaryErrorCode =
-  'connection' | 'not-found' | 'model-not-found' | 'auth' | 'rate-limit' | 'server' | 'timeout' | 'malformed' | 'bad-request' | 'aborted' | 'incomplete' | 'no-model' | 'consent' | 'redirect';
+  | 'connection'
+  | 'not-found'
+  | 'model-not-found'
+  | 'auth'
+  | 'rate-limit'
+  | 'server'
+  | 'timeout'
+  | 'malformed'
+  | 'bad-request'
+  | 'aborted'
+  | 'incomplete'
+  | 'no-model'
+  | 'consent'
+  | 'redirect';
 
 /** A model failure whose message says what to fix. */
 export class SummaryModelError extends Error {

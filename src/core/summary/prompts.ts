@@ -3,7 +3,8 @@
 // split-turn separator, empty-branch text) are pi's exact ones, so files look pi-made.
 
 /** Stored: prepended to a branch summary's model text (pi's BRANCH_SUMMARY_PREAMBLE). */
-export const BRANCH_SUMMARY_PREAMBLE = 'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
+export const BRANCH_SUMMARY_PREAMBLE =
+  'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
 /** Stored: the summary of a branch whose entries carry no conversation (no model call). */
 export const NO_CONTENT_SUMMARY = 'No content to summarize';
 /** Stored: joins the history summary and the turn-prefix summary of a split-turn compaction. */

@@ -116,7 +116,10 @@ export function estimateContextTokens(messages: readonly AgentMessage[]): Contex
 }
 
 /** pi's estimateProjectedContextTokens: usage from before the latest context edit or compaction is not trusted. */
-export function estimateProjectedContextTokens(projection: { entries: readonly ProjectedEntry[]; messages: readonly AgentMessage[] }, branchEntries: readonly SessionEntry[]): ContextUsageEstimate {
+export function estimateProjectedContextTokens(
+  projection: { entries: readonly ProjectedEntry[]; messages: readonly AgentMessage[] },
+  branchEntries: readonly SessionEntry[],
+): ContextUsageEstimate {
   const estimate = estimateContextTokens(projection.messages);
   if (estimate.lastUsageIndex !== null) {
     let at = 0;

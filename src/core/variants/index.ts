@@ -14,7 +14,15 @@ export { listVariants } from './variantRecords.js';
 export { variantFileAtNode } from './variantFiles.js';
 export { adoptVariant, openVariant, planVariantAdopt, undoVariantAdopt, type AdoptTarget } from './variantAdopt.js';
 export { variantGuard, type VariantGuard } from './variantGuard.js';
-export type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRequest, VariantsRun } from './variantRun.js';
+export type {
+  VariantCheck,
+  VariantFileChange,
+  VariantOutcome,
+  VariantPhase,
+  VariantProgress,
+  VariantsRequest,
+  VariantsRun,
+} from './variantRun.js';
 export { DEFAULT_JOBS, MAX_JOBS, MAX_VARIANTS, runVariants } from './runVariants.js';
 // The steps of a run one at a time, for the tests and the bench that check each of them.
 /** @internal */

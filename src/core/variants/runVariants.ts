@@ -41,39 +41,57 @@ const wholeIn = (v: number, lo: number, hi: number) => Number.isInteger(v) && v 
 /** The checks that need no reading: throws VariantsInputError. Returns the models of the tries (undefined: pi's default). */
 function checkRequest(req: VariantsRequest): (RunModel | undefined)[] {
   if (!req.prompt.trim()) throw new VariantsInputError('the prompt is empty; nothing was made');
-  if (req.jobs !== undefined && !wholeIn(req.jobs, 1, MAX_JOBS)) throw new VariantsInputError(`jobs must be a whole number from 1 to ${MAX_JOBS}, not ${req.jobs}`);
+  if (req.jobs !== undefined && !wholeIn(req.jobs, 1, MAX_JOBS))
+    throw new VariantsInputError(`jobs must be a whole number from 1 to ${MAX_JOBS}, not ${req.jobs}`);
   if (req.check !== undefined && !req.check.trim()) throw new VariantsInputError('the check command is empty');
   if (req.models) {
-    if (!wholeIn(req.models.length, 1, MAX_VARIANTS)) throw new VariantsInputError(`give from 1 to ${MAX_VARIANTS} models, not ${req.models.length}`);
-    for (const m of req.models) if (!m || typeof m.provider !== 'string' || !m.provider || typeof m.id !== 'string' || !m.id) throw new VariantsInputError('a model must be PROVIDER/ID');
+    if (!wholeIn(req.models.length, 1, MAX_VARIANTS))
+      throw new VariantsInputError(`give from 1 to ${MAX_VARIANTS} models, not ${req.models.length}`);
+    for (const m of req.models)
+      if (!m || typeof m.provider !== 'string' || !m.provider || typeof m.id !== 'string' || !m.id)
+        throw new VariantsInputError('a model must be PROVIDER/ID');
     return [...req.models];
   }
   const n = req.count ?? 1;
-  if (!wholeIn(n, 1, MAX_VARIANTS)) throw new VariantsInputError(`count must be a whole number from 1 to ${MAX_VARIANTS}, not ${n}`);
+  if (!wholeIn(n, 1, MAX_VARIANTS))
+    throw new VariantsInputError(`count must be a whole number from 1 to ${MAX_VARIANTS}, not ${n}`);
   return Array.from({ length: n }, () => undefined);
 }
 
 /** The checks that read: the session, the entry, its folder, the models. Returns the open session and the node the variants fork at. */
-async function checkSources(req: VariantsRequest, models: (RunModel | undefined)[]): Promise<{ session: Session; forkAt: string }> {
+async function checkSources(
+  req: VariantsRequest,
+  models: (RunModel | undefined)[],
+): Promise<{ session: Session; forkAt: string }> {
   const file = resolve(req.sessionFile);
   let session: Session;
   try {
     session = await Session.open(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new VariantsInputError(code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(e as Error).message}`, { cause: e });
+    throw new VariantsInputError(code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
-  if (!session.index.get(req.entryId)) throw new VariantsInputError(`no entry ${req.entryId} in ${file}; nothing was made`);
+  if (!session.index.get(req.entryId))
+    throw new VariantsInputError(`no entry ${req.entryId} in ${file}; nothing was made`);
   // (from a user message the prompt goes instead of it, beside it under its parent, as Ask from here asks)
   const { leaf: forkAt } = await moveTarget(session, req.entryId);
-  if (forkAt === null) throw new VariantsInputError(`${req.entryId} is the session's first message: a variant forks after an entry, and there is none before it; nothing was made`);
+  if (forkAt === null)
+    throw new VariantsInputError(
+      `${req.entryId} is the session's first message: a variant forks after an entry, and there is none before it; nothing was made`,
+    );
   const cwd = session.header.cwd;
-  if (!cwd || !existsSync(cwd)) throw new VariantsInputError(`the session's folder ${cwd || '(none)'} is not there; nothing was made`);
+  if (!cwd || !existsSync(cwd))
+    throw new VariantsInputError(`the session's folder ${cwd || '(none)'} is not there; nothing was made`);
   const wanted = models.filter((m): m is RunModel => !!m);
   if (wanted.length) {
     const { models: has } = await listModels({ pi: req.pi, env: req.env, cwd, signal: req.signal });
     const missing = wanted.find((m) => !has.some((h) => h.provider === m.provider && h.id === m.id));
-    if (missing) throw new VariantsInputError(`${modelNotFound(missing)} (pi lists ${has.length ? has.map(modelName).join(', ') : 'no models'}); nothing was made`);
+    if (missing)
+      throw new VariantsInputError(
+        `${modelNotFound(missing)} (pi lists ${has.length ? has.map(modelName).join(', ') : 'no models'}); nothing was made`,
+      );
   }
   if (req.signal?.aborted) throw new VariantsInputError('cancelled before anything was made');
   return { session, forkAt };
@@ -115,7 +133,12 @@ function slots(n: number) {
 export function runVariants(req: VariantsRequest): VariantsRun {
   const models = checkRequest(req);
   const gate = slots(req.jobs ?? DEFAULT_JOBS);
-  const outcomes: VariantOutcome[] = models.map((m, index) => ({ index, ...(m ? { model: modelName(m) } : {}), phase: 'queued', check: null }));
+  const outcomes: VariantOutcome[] = models.map((m, index) => ({
+    index,
+    ...(m ? { model: modelName(m) } : {}),
+    phase: 'queued',
+    check: null,
+  }));
   const controllers = models.map(() => new AbortController());
   const cancelAll = () => controllers.forEach((c) => c.abort());
   if (req.signal?.aborted) cancelAll();
@@ -133,7 +156,10 @@ export function runVariants(req: VariantsRequest): VariantsRun {
 
   const record = (rec: VariantRecord, patch: Parameters<typeof updateVariant>[3]) => {
     try {
-      updateVariant(req.agentDir, rec.project, rec.id, { ...patch, ...(patch.state === 'running' ? {} : { pid: undefined }) });
+      updateVariant(req.agentDir, rec.project, rec.id, {
+        ...patch,
+        ...(patch.state === 'running' ? {} : { pid: undefined }),
+      });
     } catch {
       // the run goes on: a record that cannot be written only lags (the session and folder are there)
     }
@@ -142,7 +168,8 @@ export function runVariants(req: VariantsRequest): VariantsRun {
   const one = async (session: Session, forkAt: string, index: number): Promise<void> => {
     const signal = controllers[index].signal;
     const model = models[index];
-    const cancelledNow = () => emit(index, { phase: 'cancelled', error: 'cancelled before it started; nothing was made' });
+    const cancelledNow = () =>
+      emit(index, { phase: 'cancelled', error: 'cancelled before it started; nothing was made' });
     // (a cancel while queued ends the wait: that variant never takes a slot)
     if (!(await gate.take(signal))) return cancelledNow();
     const t0 = performance.now();
@@ -157,7 +184,15 @@ export function runVariants(req: VariantsRequest): VariantsRun {
     let rec: VariantRecord | undefined;
     try {
       emit(index, { phase: 'preparing' });
-      rec = await makeVariant({ agentDir: req.agentDir, source: session, entryId: forkAt, prompt: req.prompt, ...(model ? { model: modelName(model) } : {}), env: req.env, signal });
+      rec = await makeVariant({
+        agentDir: req.agentDir,
+        source: session,
+        entryId: forkAt,
+        prompt: req.prompt,
+        ...(model ? { model: modelName(model) } : {}),
+        env: req.env,
+        signal,
+      });
       step('prepare');
       emit(index, { phase: 'running', variantId: rec.id, session: rec.sessionFile, folder: rec.folder });
       const made = rec;
@@ -192,7 +227,15 @@ export function runVariants(req: VariantsRequest): VariantsRun {
       const files = turn ? await changesOf(req, made) : undefined;
       if (files) step('files');
       const ran = {
-        ...(turn ? { answerId: turn.answerId, answer: turn.answer, leafId: turn.leafId, tokens: tokensOf(turn), ...(turn.cost !== undefined ? { cost: turn.cost } : {}) } : {}),
+        ...(turn
+          ? {
+              answerId: turn.answerId,
+              answer: turn.answer,
+              leafId: turn.leafId,
+              tokens: tokensOf(turn),
+              ...(turn.cost !== undefined ? { cost: turn.cost } : {}),
+            }
+          : {}),
         ...(files ? { files: files.files } : {}),
       };
       if (turnError) {
@@ -205,18 +248,36 @@ export function runVariants(req: VariantsRequest): VariantsRun {
       let check = null;
       if (req.check) {
         emit(index, { ...ran, phase: 'checking' });
-        check = await runCheck({ command: req.check, cwd: made.folder, env: req.env, timeoutMs: req.checkTimeoutMs, signal });
+        check = await runCheck({
+          command: req.check,
+          cwd: made.folder,
+          env: req.env,
+          timeoutMs: req.checkTimeoutMs,
+          signal,
+        });
         step('check');
       }
       record(made, { state: 'done', leafId: turn!.leafId, ...(files?.error ? { error: files.error } : {}) });
       // (its turn ran whole; a cancel that stopped its check leaves the check unanswered: cancelled)
       const stopped = check !== null && signal.aborted;
       const error = [stopped ? 'cancelled during its check' : undefined, files?.error].filter(Boolean).join('; ');
-      emit(index, { ...ran, check, phase: stopped ? 'cancelled' : 'done', ...(error ? { error } : {}), ms: ms(), steps });
+      emit(index, {
+        ...ran,
+        check,
+        phase: stopped ? 'cancelled' : 'done',
+        ...(error ? { error } : {}),
+        ms: ms(),
+        steps,
+      });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (rec) record(rec, { state: 'failed', error });
-      emit(index, { phase: signal.aborted ? 'cancelled' : 'failed', error: signal.aborted ? `cancelled: ${error}` : error, ms: ms(), steps });
+      emit(index, {
+        phase: signal.aborted ? 'cancelled' : 'failed',
+        error: signal.aborted ? `cancelled: ${error}` : error,
+        ms: ms(),
+        steps,
+      });
     } finally {
       gate.give();
     }
@@ -246,14 +307,32 @@ export function runVariants(req: VariantsRequest): VariantsRun {
 function tokensOf(t: TurnResult): VariantOutcome['tokens'] {
   const u = t.usage;
   if (!u) return undefined;
-  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, total: u.totalTokens ?? u.input + u.output + u.cacheRead + u.cacheWrite };
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    total: u.totalTokens ?? u.input + u.output + u.cacheRead + u.cacheWrite,
+  };
 }
 
 /** The files the variant changed since the node (an error in words when they cannot be told: the run goes on). */
-async function changesOf(req: VariantsRequest, rec: VariantRecord): Promise<{ files?: VariantOutcome['files']; error?: string }> {
+async function changesOf(
+  req: VariantsRequest,
+  rec: VariantRecord,
+): Promise<{ files?: VariantOutcome['files']; error?: string }> {
   if (!rec.code) return { error: 'its files cannot be compared: the variant has no checkout' };
   try {
-    return { files: await folderChanges({ agentDir: req.agentDir, settings: readCheckpointSettings(req.agentDir), folder: rec.folder, sessionId: rec.id, baseTree: rec.code.tree, env: req.env }) };
+    return {
+      files: await folderChanges({
+        agentDir: req.agentDir,
+        settings: readCheckpointSettings(req.agentDir),
+        folder: rec.folder,
+        sessionId: rec.id,
+        baseTree: rec.code.tree,
+        env: req.env,
+      }),
+    };
   } catch (e) {
     return { error: `its files could not be compared: ${(e as Error).message}` };
   }

@@ -5,7 +5,17 @@
 // time lock, the journal (kept under the variant's session file, which the undo names), files written
 // whole. The plan is a RestorePlan, so the editor shows it as it shows a restore's preview.
 import { resolve } from 'node:path';
-import { finishPending, planAdopt, recordLeafMoved, sessionCode, undoAdopt, writeAdopt, type CheckpointSettings, type RestorePlan, type SessionCode } from '../checkpoints/index.js';
+import {
+  finishPending,
+  planAdopt,
+  recordLeafMoved,
+  sessionCode,
+  undoAdopt,
+  writeAdopt,
+  type CheckpointSettings,
+  type RestorePlan,
+  type SessionCode,
+} from '../checkpoints/index.js';
 import { readHeader } from '../index/sessionHeader.js';
 import { Session } from '../session/session.js';
 import { alive, updateVariant, variantOfSession, type VariantRecord } from './variantRecords.js';
@@ -40,14 +50,22 @@ export async function openVariant(variantFile: string, o: AdoptOptions): Promise
   const source = await Session.open(record.source.sessionFile).catch(() => {
     throw new Error(`the session the variant came from is gone (${record.source.sessionFile})`);
   });
-  const sc = sessionCode(source, { agentDir: o.agentDir, settings: o.settings, program: o.program, env: o.env, vouched: o.vouched, lockWaitMs: o.lockWaitMs });
+  const sc = sessionCode(source, {
+    agentDir: o.agentDir,
+    settings: o.settings,
+    program: o.program,
+    env: o.env,
+    vouched: o.vouched,
+    lockWaitMs: o.lockWaitMs,
+  });
   return { record, sc, variant: await Session.open(file) };
 }
 
 /** The adopt's preview: a restore plan whose sides the editor's multi-file diff shows (target: the variant's). */
 export async function planVariantAdopt(t: AdoptTarget): Promise<RestorePlan> {
   const rec = t.record;
-  if (rec.state === 'running' && alive(rec.pid)) throw new Error(`the variant is running (pid ${rec.pid}); adopt it once its turn is done`);
+  if (rec.state === 'running' && alive(rec.pid))
+    throw new Error(`the variant is running (pid ${rec.pid}); adopt it once its turn is done`);
   return planAdopt(t.sc, {
     folder: rec.folder,
     sessionId: rec.id,
@@ -65,7 +83,11 @@ export type AdoptWriteOptions = Omit<Parameters<typeof writeAdopt>[2], 'journalO
  * Writes the plan into the project's folder (a restore killed half way is finished first) and notes
  * the adopt in the variant's record. Throws, writing nothing, when a file changed since the preview.
  */
-export async function adoptVariant(t: AdoptTarget, plan: RestorePlan, o: AdoptWriteOptions = {}): Promise<Awaited<ReturnType<typeof writeAdopt>> & { warnings: string[] }> {
+export async function adoptVariant(
+  t: AdoptTarget,
+  plan: RestorePlan,
+  o: AdoptWriteOptions = {},
+): Promise<Awaited<ReturnType<typeof writeAdopt>> & { warnings: string[] }> {
   const done = await finishInterrupted(t);
   const r = await writeAdopt(t.sc, plan, { ...o, journalOf: t.variant.path! });
   const rec = t.record;
@@ -92,14 +114,22 @@ async function finishInterrupted(t: AdoptTarget): Promise<{ warnings: string[] }
 }
 
 /** Puts back what the variant's last adopt replaced in the project's folder (changed files since: conflicts, unless `force`). */
-export async function undoVariantAdopt(t: AdoptTarget, o: { force?: boolean } = {}): Promise<Awaited<ReturnType<typeof undoAdopt>>> {
+export async function undoVariantAdopt(
+  t: AdoptTarget,
+  o: { force?: boolean } = {},
+): Promise<Awaited<ReturnType<typeof undoAdopt>>> {
   await finishInterrupted(t);
   const r = await undoAdopt(t.sc, t.variant.path!, o);
   if (!r.conflicts.length) {
     const rec = t.record;
-    const adopted = (rec.adopted ?? []).map((a) => (a.journal === r.journal.id ? { ...a, undone: new Date().toISOString() } : a));
+    const adopted = (rec.adopted ?? []).map((a) =>
+      a.journal === r.journal.id ? { ...a, undone: new Date().toISOString() } : a,
+    );
     try {
-      t.record = updateVariant(t.sc.opts.agentDir, rec.project, rec.id, { adopted, ...(adopted.every((a) => a.undone) && rec.state === 'adopted' ? { state: 'done' as const } : {}) });
+      t.record = updateVariant(t.sc.opts.agentDir, rec.project, rec.id, {
+        adopted,
+        ...(adopted.every((a) => a.undone) && rec.state === 'adopted' ? { state: 'done' as const } : {}),
+      });
     } catch {
       // the files are back; the record only lags
     }

@@ -25,7 +25,8 @@ const KILL_GRACE_MS = 3_000;
 
 /** The user's shell and the arguments that make it run one command line. */
 export function userShell(env: NodeJS.ProcessEnv = process.env): { program: string; args: (line: string) => string[] } {
-  if (process.platform === 'win32') return { program: env.ComSpec || 'cmd.exe', args: (line) => ['/d', '/s', '/c', line] };
+  if (process.platform === 'win32')
+    return { program: env.ComSpec || 'cmd.exe', args: (line) => ['/d', '/s', '/c', line] };
   return { program: env.SHELL || '/bin/sh', args: (line) => ['-c', line] };
 }
 
@@ -70,7 +71,11 @@ export function runCheck(o: CheckOptions): Promise<VariantCheck> {
       killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
     };
     const limit = o.timeoutMs ?? CHECK_TIMEOUT_MS;
-    const timer = setTimeout(() => stop(`the check ran past ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`} and was stopped`), limit);
+    const timer = setTimeout(
+      () =>
+        stop(`the check ran past ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`} and was stopped`),
+      limit,
+    );
     const onAbort = () => stop('the check was cancelled');
     o.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', keep);
@@ -86,7 +91,12 @@ export function runCheck(o: CheckOptions): Promise<VariantCheck> {
       let text = output();
       if (error) text += `${text && !text.endsWith('\n') ? '\n' : ''}${error}\n`;
       if (why) text += `${text && !text.endsWith('\n') ? '\n' : ''}pi-tree: ${why}\n`;
-      resolve({ exitCode: exit?.code ?? null, ...(exit?.signal ? { signal: exit.signal } : {}), output: text, ms: Math.round(performance.now() - t0) });
+      resolve({
+        exitCode: exit?.code ?? null,
+        ...(exit?.signal ? { signal: exit.signal } : {}),
+        output: text,
+        ms: Math.round(performance.now() - t0),
+      });
     };
     child.once('exit', (code, signal) => {
       exit = { code, signal };

@@ -12,7 +12,19 @@
 // Links are copied as links; one that would lead out of the variant's folder is left out and named.
 // The user's files are only read (opened read-only, links never followed).
 import { spawn } from 'node:child_process';
-import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statfsSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NoRoomError, settingsFile } from '../checkpoints/index.js';
@@ -28,7 +40,11 @@ export interface VariantSettings {
   installCommand: string[];
 }
 
-export const DEFAULT_VARIANT_SETTINGS: VariantSettings = { dependencies: 'copy', dependencyFolders: ['node_modules', '.venv', 'venv'], installCommand: [] };
+export const DEFAULT_VARIANT_SETTINGS: VariantSettings = {
+  dependencies: 'copy',
+  dependencyFolders: ['node_modules', '.venv', 'venv'],
+  installCommand: [],
+};
 
 /** The `variants` part of pi-tree's settings.json, defaults for anything missing or malformed. */
 export function readVariantSettings(agentDir: string): VariantSettings {
@@ -39,11 +55,15 @@ export function readVariantSettings(agentDir: string): VariantSettings {
   } catch {
     // none yet, or unreadable: defaults
   }
-  const strs = (x: unknown) => (Array.isArray(x) && x.every((s) => typeof s === 'string' && s.length > 0) ? (x as string[]) : undefined);
+  const strs = (x: unknown) =>
+    Array.isArray(x) && x.every((s) => typeof s === 'string' && s.length > 0) ? (x as string[]) : undefined;
   const names = strs(raw.dependencyFolders)?.filter((n) => !/[\\/]/.test(n) && n !== '.' && n !== '..' && n !== '.git');
   const mode = raw.dependencies;
   return {
-    dependencies: mode === 'copy' || mode === 'clone' || mode === 'none' || mode === 'command' ? mode : DEFAULT_VARIANT_SETTINGS.dependencies,
+    dependencies:
+      mode === 'copy' || mode === 'clone' || mode === 'none' || mode === 'command'
+        ? mode
+        : DEFAULT_VARIANT_SETTINGS.dependencies,
     dependencyFolders: names ?? DEFAULT_VARIANT_SETTINGS.dependencyFolders,
     installCommand: strs(raw.installCommand) ?? [],
   };
@@ -89,7 +109,13 @@ export async function bringDeps(project: string, folder: string, o: DepsOptions)
   if (!found.length) return done({ how: 'none', folders: [], leftOut: [] });
   const walks = found.map((rel) => ({ rel, from: join(project, rel), walk: walkFolder(join(project, rel)) }));
   const cloning = canClone(walks, folder);
-  if (mode === 'clone' && !cloning) return done({ how: 'none', folders: [], leftOut: [], note: 'the file system cannot clone files (copy-on-write): no dependency folders' });
+  if (mode === 'clone' && !cloning)
+    return done({
+      how: 'none',
+      folders: [],
+      leftOut: [],
+      note: 'the file system cannot clone files (copy-on-write): no dependency folders',
+    });
   if (!cloning) {
     const bytes = walks.reduce((n, w) => n + w.walk.bytes + w.walk.files.length * 4096, 0);
     const free = (o.freeBytes ?? freeBytesOf)(folder);
@@ -115,11 +141,20 @@ export async function bringDeps(project: string, folder: string, o: DepsOptions)
     unlinkSync(join(folder, l));
     leftOut.push({ path: l, why: `a link that leads out of the variant's folder: ${out}` });
   }
-  return done({ how: cloning ? 'cloned' : 'copied', folders: walks.map((w) => ({ path: w.rel, files: w.walk.files.length, bytes: w.walk.bytes })), leftOut });
+  return done({
+    how: cloning ? 'cloned' : 'copied',
+    folders: walks.map((w) => ({ path: w.rel, files: w.walk.files.length, bytes: w.walk.bytes })),
+    leftOut,
+  });
 }
 
 /** The dependency folders beside the code's folders in the user's folder (real folders, not links; not in the code). */
-function depFolders(project: string, folder: string, names: readonly string[], codeFolders: readonly string[]): string[] {
+function depFolders(
+  project: string,
+  folder: string,
+  names: readonly string[],
+  codeFolders: readonly string[],
+): string[] {
   const out: string[] = [];
   for (const d of codeFolders) {
     for (const n of names) {
@@ -182,7 +217,13 @@ function canClone(walks: { from: string; walk: Walk }[], folder: string): boolea
 }
 
 /** Copies `files` (cloned when `clone`), a few at a time (libuv's threads), never over anything. */
-async function copyAll(from: string, to: string, files: readonly { path: string }[], clone: boolean, onFile: (p: string) => void): Promise<void> {
+async function copyAll(
+  from: string,
+  to: string,
+  files: readonly { path: string }[],
+  clone: boolean,
+  onFile: (p: string) => void,
+): Promise<void> {
   const flags = constants.COPYFILE_EXCL | (clone ? constants.COPYFILE_FICLONE_FORCE : constants.COPYFILE_FICLONE);
   let next = 0;
   const worker = async () => {
@@ -201,7 +242,13 @@ function runInstall(folder: string, o: DepsOptions): Promise<string | undefined>
   if (!argv.length) return Promise.resolve('no install command is set (variants.installCommand)');
   return new Promise((resolve) => {
     let tail = '';
-    const child = spawn(argv[0], argv.slice(1), { cwd: folder, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], signal: o.signal, windowsHide: true });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: folder,
+      env: o.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: o.signal,
+      windowsHide: true,
+    });
     const keep = (d: Buffer) => (tail = (tail + d.toString('utf8')).slice(-4000));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -213,7 +260,9 @@ function runInstall(folder: string, o: DepsOptions): Promise<string | undefined>
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const last = tail.trim().split('\n').pop() ?? '';
-      resolve(code === 0 ? undefined : `the install command ${argv.join(' ')} failed (${signal ?? `exit ${code}`}): ${last}`);
+      resolve(
+        code === 0 ? undefined : `the install command ${argv.join(' ')} failed (${signal ?? `exit ${code}`}): ${last}`,
+      );
     });
   });
 }

@@ -4,8 +4,20 @@ import { folderFileAtBase, readCheckpointSettings } from '../checkpoints/index.j
 import { variantAt } from './variantRecords.js';
 
 /** The bytes of `path` (relative, as its outcome lists it) at the variant's node; undefined when the node had no such file. */
-export async function variantFileAtNode(agentDir: string, folder: string, path: string, env?: NodeJS.ProcessEnv): Promise<Buffer | undefined> {
+export async function variantFileAtNode(
+  agentDir: string,
+  folder: string,
+  path: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<Buffer | undefined> {
   const rec = variantAt(agentDir, folder);
   if (!rec?.code) throw new Error(`${folder} is not a variant's folder pi-tree made`);
-  return folderFileAtBase({ agentDir, settings: readCheckpointSettings(agentDir), folder: rec.folder, baseTree: rec.code.tree, path, env });
+  return folderFileAtBase({
+    agentDir,
+    settings: readCheckpointSettings(agentDir),
+    folder: rec.folder,
+    baseTree: rec.code.tree,
+    path,
+    env,
+  });
 }

@@ -38,19 +38,22 @@ export function variantGuard(agentDir: string, cwd: string): VariantGuard | unde
   if (!rec) return undefined;
   const project = rec.project;
   const forms = [...new Set([project, canonicalCwd(project)])];
-  const inProject = (abs: string) => forms.some((p) => within(abs, p)) || within(linkTarget(abs), canonicalCwd(project));
+  const inProject = (abs: string) =>
+    forms.some((p) => within(abs, p)) || within(linkTarget(abs), canonicalCwd(project));
   const words = `the user's folder (${project}): this session is a variant and works in ${rec.folder}; use paths there`;
   return (toolName, input) => {
     const args = (input ?? {}) as Record<string, unknown>;
     if (toolName === 'edit' || toolName === 'write') {
-      const p = typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
+      const p =
+        typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
       if (p && inProject(resolveToolPath(p, rec.folder))) return `${toolName} of ${p} would write into ${words}`;
       return undefined;
     }
     if (toolName === 'bash' && typeof args.command === 'string') {
       const command = args.command;
       if (forms.some((p) => command.includes(p))) return `the command names ${words}`;
-      for (const f of bashFiles(command)) if (inProject(resolveToolPath(f.path, rec.folder))) return `the command writes ${f.path}, in ${words}`;
+      for (const f of bashFiles(command))
+        if (inProject(resolveToolPath(f.path, rec.folder))) return `the command writes ${f.path}, in ${words}`;
     }
     return undefined;
   };

@@ -55,7 +55,8 @@ export function projectVariants(agentDir: string, project: string): string {
 }
 
 export function safeVariantId(id: string): string {
-  if (!SESSION_ID_RE.test(id) || id.length > 128) throw new Error(`not a variant id: ${JSON.stringify(id.slice(0, 80))}`);
+  if (!SESSION_ID_RE.test(id) || id.length > 128)
+    throw new Error(`not a variant id: ${JSON.stringify(id.slice(0, 80))}`);
   return id;
 }
 
@@ -86,7 +87,14 @@ function readRecordIn(dir: string): ListedVariant | undefined {
   } catch {
     return undefined;
   }
-  if (rec?.v !== 1 || typeof rec.id !== 'string' || rec.id !== basename(dir) || typeof rec.project !== 'string' || typeof rec.folder !== 'string') return undefined;
+  if (
+    rec?.v !== 1 ||
+    typeof rec.id !== 'string' ||
+    rec.id !== basename(dir) ||
+    typeof rec.project !== 'string' ||
+    typeof rec.folder !== 'string'
+  )
+    return undefined;
   if ((rec.state === 'preparing' || rec.state === 'running') && !alive(rec.pid)) return { ...rec, interrupted: true };
   return rec;
 }
@@ -96,7 +104,12 @@ export function readRecord(agentDir: string, project: string, id: string): Liste
 }
 
 /** Changes fields of a record (the runner: state, pid, leaf; an adopt). */
-export function updateVariant(agentDir: string, project: string, id: string, patch: Partial<Omit<VariantRecord, 'v' | 'id' | 'project' | 'folder' | 'created'>>): VariantRecord {
+export function updateVariant(
+  agentDir: string,
+  project: string,
+  id: string,
+  patch: Partial<Omit<VariantRecord, 'v' | 'id' | 'project' | 'folder' | 'created'>>,
+): VariantRecord {
   const rec = readRecord(agentDir, project, id);
   if (!rec) throw new Error(`no variant ${id} of ${project}`);
   const { interrupted: _, ...kept } = rec;

@@ -84,7 +84,8 @@ export interface VariantOutcome {
   error?: string;
 }
 
-export type VariantProgress = { kind: 'outcome'; outcome: VariantOutcome } | { kind: 'delta'; index: number; delta: string };
+export type VariantProgress =
+  { kind: 'outcome'; outcome: VariantOutcome } | { kind: 'delta'; index: number; delta: string };
 
 /** A run under way: its outcomes as they are now, cancel one or all, and the end. */
 export interface VariantsRun {

@@ -8,13 +8,31 @@
 // variants root; the session file stays unless asked.
 import { lstatSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalCwd, checkoutCode, dropCheckout, NoRoomError, readCheckpointSettings, sessionCode, variantsRoot, type CheckpointSettings } from '../checkpoints/index.js';
+import {
+  canonicalCwd,
+  checkoutCode,
+  dropCheckout,
+  NoRoomError,
+  readCheckpointSettings,
+  sessionCode,
+  variantsRoot,
+  type CheckpointSettings,
+} from '../checkpoints/index.js';
 import { newSessionId } from '../format/ids.js';
 import { ensurePrivateDir } from '../platform/privateDir.js';
 import { SessionRepository } from '../session/repository.js';
 import type { Session } from '../session/session.js';
 import { bringDeps, readVariantSettings, type VariantSettings } from './variantDeps.js';
-import { alive, folderName, isRealFolder, projectVariants, variantAt, variantDir, writeRecord, type VariantRecord } from './variantRecords.js';
+import {
+  alive,
+  folderName,
+  isRealFolder,
+  projectVariants,
+  variantAt,
+  variantDir,
+  writeRecord,
+  type VariantRecord,
+} from './variantRecords.js';
 
 export interface MakeVariantOptions {
   agentDir: string;
@@ -47,10 +65,16 @@ export async function makeVariant(o: MakeVariantOptions): Promise<VariantRecord>
   if (!source.path) throw new Error('a variant is made from a session file, not one held in memory');
   if (!source.index.get(o.entryId)) throw new Error(`no entry ${o.entryId} in ${source.path}`);
   const cwd = source.header.cwd;
-  if (typeof cwd !== 'string' || !cwd || !isRealFolder(cwd)) throw new Error(`the session's working folder ${JSON.stringify(cwd)} is not there`);
+  if (typeof cwd !== 'string' || !cwd || !isRealFolder(cwd))
+    throw new Error(`the session's working folder ${JSON.stringify(cwd)} is not there`);
   const project = canonicalCwd(cwd);
   const settings = o.settings ?? readVariantSettings(o.agentDir);
-  const sc = sessionCode(source, { agentDir: o.agentDir, settings: o.checkpointSettings ?? readCheckpointSettings(o.agentDir), program: o.program, env: o.env });
+  const sc = sessionCode(source, {
+    agentDir: o.agentDir,
+    settings: o.checkpointSettings ?? readCheckpointSettings(o.agentDir),
+    program: o.program,
+    env: o.env,
+  });
   const id = newSessionId();
   ensurePrivateDir(projectVariants(o.agentDir, project));
   const dir = variantDir(o.agentDir, project, id);
@@ -79,10 +103,20 @@ export async function makeVariant(o: MakeVariantOptions): Promise<VariantRecord>
     const code = await checkoutCode(sc, o.entryId, folder, { sessionId: id, freeBytes: o.freeBytes });
     storeRoot = code.storeRoot;
     o.signal?.throwIfAborted();
-    const deps = await bringDeps(project, folder, { settings, folders: code.folders, env: o.env, signal: o.signal, freeBytes: o.freeBytes, onFile: o.onDepsFile });
+    const deps = await bringDeps(project, folder, {
+      settings,
+      folders: code.folders,
+      env: o.env,
+      signal: o.signal,
+      freeBytes: o.freeBytes,
+      onFile: o.onDepsFile,
+    });
     const readyMs = performance.now() - started;
     o.signal?.throwIfAborted();
-    sessionFile = await (o.repo ?? new SessionRepository({ agentDir: o.agentDir })).clone(source, o.entryId, { cwd: folder, id });
+    sessionFile = await (o.repo ?? new SessionRepository({ agentDir: o.agentDir })).clone(source, o.entryId, {
+      cwd: folder,
+      id,
+    });
     const { folders: _, ...kept } = code;
     rec = { ...rec, state: 'ready', sessionFile, code: kept, deps, readyMs };
     delete rec.pid;
@@ -90,9 +124,15 @@ export async function makeVariant(o: MakeVariantOptions): Promise<VariantRecord>
     return rec;
   } catch (e) {
     if (sessionFile) rmSync(sessionFile, { force: true });
-    await dropCheckout(o.agentDir, { folder, sessionId: id, project, storeRoot, program: o.program, env: o.env }).catch(() => undefined);
+    await dropCheckout(o.agentDir, { folder, sessionId: id, project, storeRoot, program: o.program, env: o.env }).catch(
+      () => undefined,
+    );
     removeVariantDir(o.agentDir, project, id);
-    if (isNoSpace(e) && !(e instanceof NoRoomError)) throw new NoRoomError(`the disk filled up while the variant's folder was made (${(e as Error).message}); nothing was kept`, { cause: e });
+    if (isNoSpace(e) && !(e instanceof NoRoomError))
+      throw new NoRoomError(
+        `the disk filled up while the variant's folder was made (${(e as Error).message}); nothing was kept`,
+        { cause: e },
+      );
     throw e;
   }
 }
@@ -123,10 +163,17 @@ export interface DiscardOptions {
  * `deleteSession`). Only inside the variants root and never through a link: the variant's own folder
  * must be a real folder there, and removing it unlinks links without following them.
  */
-export async function discardVariant(agentDir: string, rec: VariantRecord, o: DiscardOptions = {}): Promise<{ sessionTrashed?: string }> {
-  if (rec.state === 'running' && alive(rec.pid) && !o.force) throw new Error(`the variant is running (pid ${rec.pid}); stop it first`);
+export async function discardVariant(
+  agentDir: string,
+  rec: VariantRecord,
+  o: DiscardOptions = {},
+): Promise<{ sessionTrashed?: string }> {
+  if (rec.state === 'running' && alive(rec.pid) && !o.force)
+    throw new Error(`the variant is running (pid ${rec.pid}); stop it first`);
   const dir = variantDir(agentDir, rec.project, rec.id);
-  const bad = [variantsRoot(agentDir), projectVariants(agentDir, rec.project), dir].find((d) => exists(d) && !isRealFolder(d));
+  const bad = [variantsRoot(agentDir), projectVariants(agentDir, rec.project), dir].find(
+    (d) => exists(d) && !isRealFolder(d),
+  );
   if (bad) throw new Error(`${bad} is not a folder pi-tree made (a link?); nothing was removed`);
   // (the record's folder is data: only one directly in the variant's own folder is the store's key)
   const folder = join(dir, folderName(rec.project));
@@ -139,7 +186,12 @@ export async function discardVariant(agentDir: string, rec: VariantRecord, o: Di
     env: o.env,
   });
   removeVariantDir(agentDir, rec.project, rec.id);
-  if (o.deleteSession && rec.sessionFile) return { sessionTrashed: await (o.repo ?? new SessionRepository({ agentDir })).delete(rec.sessionFile).catch(() => undefined) };
+  if (o.deleteSession && rec.sessionFile)
+    return {
+      sessionTrashed: await (o.repo ?? new SessionRepository({ agentDir }))
+        .delete(rec.sessionFile)
+        .catch(() => undefined),
+    };
   return {};
 }
 
@@ -148,7 +200,11 @@ export async function discardVariant(agentDir: string, rec: VariantRecord, o: Di
  * folder and its id the variant's), the variant's folder goes too. Call with the header's cwd and id,
  * read before the file went. Returns whether a variant was removed.
  */
-export async function sessionDeleted(agentDir: string, header: { cwd?: unknown; id?: unknown }, o: Pick<DiscardOptions, 'program' | 'env'> = {}): Promise<boolean> {
+export async function sessionDeleted(
+  agentDir: string,
+  header: { cwd?: unknown; id?: unknown },
+  o: Pick<DiscardOptions, 'program' | 'env'> = {},
+): Promise<boolean> {
   if (typeof header.cwd !== 'string' || typeof header.id !== 'string') return false;
   const rec = variantAt(agentDir, header.cwd);
   if (!rec || rec.id !== header.id) return false;

@@ -80,7 +80,10 @@ function syncSettings(agentDir: string): void {
       ...prev,
       enabled: true,
       maxFileBytes: Math.max(1, c.get<number>('checkpoints.maxFileSizeMB', 10)) * 1024 * 1024,
-      exclude: [...DEFAULT_EXCLUDES, ...c.get<string[]>('checkpoints.exclude', []).filter((s) => typeof s === 'string' && s.trim())],
+      exclude: [
+        ...DEFAULT_EXCLUDES,
+        ...c.get<string[]>('checkpoints.exclude', []).filter((s) => typeof s === 'string' && s.trim()),
+      ],
       disabledFolders: [...disabled].sort(),
       allowedFolders: [...allowed].sort(),
       maxSessionBytes: Math.max(0, c.get<number>('checkpoints.maxSessionMB', 512)) * 1024 * 1024,

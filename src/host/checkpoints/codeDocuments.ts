@@ -30,7 +30,11 @@ export class CodeDocuments implements vscode.TextDocumentContentProvider, vscode
       this.docs.delete(k);
       this.bytes -= v.length;
     }
-    return vscode.Uri.from({ scheme: CODE_SCHEME, path: vscode.Uri.file(path).path, query: new URLSearchParams({ t: token, what }).toString() });
+    return vscode.Uri.from({
+      scheme: CODE_SCHEME,
+      path: vscode.Uri.file(path).path,
+      query: new URLSearchParams({ t: token, what }).toString(),
+    });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

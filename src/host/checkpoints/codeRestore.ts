@@ -8,7 +8,18 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/piClient/discovery.js';
-import { diffCode, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode, type CodeChange, type SessionCode } from '../../core/checkpoints/index.js';
+import {
+  diffCode,
+  planCode,
+  putCodeBack,
+  recordLeafMoved,
+  redoCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+  type CodeChange,
+  type SessionCode,
+} from '../../core/checkpoints/index.js';
 import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
@@ -72,7 +83,10 @@ export class CodeRestore {
     // The user runs pi-tree for the workspace's folders: a session working in one of them needs no
     // confirmation per file (pi's folder layout backs the others).
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => canonicalCwd(f.uri.fsPath));
-    return sessionCode(session, { agentDir: this.deps.agentDir(), vouched: (cwd) => folders.some((f) => within(cwd, f)) });
+    return sessionCode(session, {
+      agentDir: this.deps.agentDir(),
+      vouched: (cwd) => folders.some((f) => within(cwd, f)),
+    });
   }
 
   /** The read-only documents of the diff editors (the variants view's diffs show theirs there too). */
@@ -86,14 +100,19 @@ export class CodeRestore {
   }
 
   async plan(session: Session, id: string): Promise<RestorePlan> {
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' }, () => planCode(this.code(session), id));
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' },
+      () => planCode(this.code(session), id),
+    );
   }
 
   /** Restore the code at `id` only (the node menu, the details pane, the sidebar). */
   async restoreCode(session: Session, file: string, id: string): Promise<boolean> {
     const plan = await this.plan(session, id);
     if (!plan.items.length) {
-      void vscode.window.showInformationMessage(`The files are already as they were at ${await this.deps.describe(session, id)} (as far as the agent changed them).`);
+      void vscode.window.showInformationMessage(
+        `The files are already as they were at ${await this.deps.describe(session, id)} (as far as the agent changed them).`,
+      );
       return false;
     }
     return this.restore(session, file, id, plan);
@@ -103,7 +122,13 @@ export class CodeRestore {
    * The code alone, planned already (also Move here's "Code only"): previewed, decided, written through
    * pi or with the journal. Resolves false when the user cancelled or nothing was written.
    */
-  async restore(session: Session, file: string, id: string, plan: RestorePlan, warmed?: Promise<PreviewDocs>): Promise<boolean> {
+  async restore(
+    session: Session,
+    file: string,
+    id: string,
+    plan: RestorePlan,
+    warmed?: Promise<PreviewDocs>,
+  ): Promise<boolean> {
     const d = await this.decide(session, file, id, plan, false, warmed);
     if (!d) return false;
     const viaPi = await this.throughPi(session, file, d, false);
@@ -118,16 +143,32 @@ export class CodeRestore {
    * `withConversation`: the question says the conversation moves too. Undefined: the user cancelled,
    * or nothing can be restored.
    */
-  async decide(session: Session, file: string, id: string, plan: RestorePlan, withConversation: boolean, warmed?: Promise<PreviewDocs>): Promise<DecidedRestore | undefined> {
-    if (!vscode.workspace.isTrusted) throw new Error('Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
+  async decide(
+    session: Session,
+    file: string,
+    id: string,
+    plan: RestorePlan,
+    withConversation: boolean,
+    warmed?: Promise<PreviewDocs>,
+  ): Promise<DecidedRestore | undefined> {
+    if (!vscode.workspace.isTrusted)
+      throw new Error(
+        'Restoring files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.',
+      );
     const sc = this.code(session);
     const writable = plan.items.filter((i) => i.action !== 'unrestorable');
     if (!writable.length) {
-      void vscode.window.showWarningMessage(`Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`);
+      void vscode.window.showWarningMessage(
+        `Nothing can be restored: ${plan.items.map((i) => `${i.key} (${i.reason})`).join('; ')}`,
+      );
       return undefined;
     }
     const title = `Restore the code at ${await this.deps.describe(session, id)}`;
-    this.deps.marks?.mark(plan.items.filter((i) => i.action === 'conflict').map((i) => ({ path: i.path, why: i.reason ?? 'changed since the latest checkpoint' })));
+    this.deps.marks?.mark(
+      plan.items
+        .filter((i) => i.action === 'conflict')
+        .map((i) => ({ path: i.path, why: i.reason ?? 'changed since the latest checkpoint' })),
+    );
     let shown: { label: string; hidden: number } | undefined;
     let decision: Awaited<ReturnType<typeof decideRestore>>;
     try {
@@ -135,8 +176,12 @@ export class CodeRestore {
       decision = await decideRestore(plan, title, withConversation, shown.hidden);
       if (decision === 'previewAll') {
         await closePreview(shown.label);
-        shown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi Tree: opening the preview of ${writable.length} files` }, () =>
-          this.preview(sc, plan, title, Infinity),
+        shown = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `pi Tree: opening the preview of ${writable.length} files`,
+          },
+          () => this.preview(sc, plan, title, Infinity),
         );
         decision = await decideRestore(plan, title, withConversation, 0);
       }
@@ -158,7 +203,12 @@ export class CodeRestore {
    * the files and (`conversation`) moves its leaf as one action. 'none': no pi (any more); the files
    * are the caller's to write.
    */
-  async throughPi(session: Session, file: string, d: DecidedRestore, conversation: boolean): Promise<'done' | 'cancelled' | 'none'> {
+  async throughPi(
+    session: Session,
+    file: string,
+    d: DecidedRestore,
+    conversation: boolean,
+  ): Promise<'done' | 'cancelled' | 'none'> {
     if (!d.viaPi || !this.deps.gateway) return 'none';
     const r = await this.deps.gateway.run(
       file,
@@ -175,7 +225,15 @@ export class CodeRestore {
     if (r.via === 'cancelled') return 'cancelled';
     if (r.via === 'none') return 'none';
     await session.refresh();
-    this.done(session, file, r.data.written.length, r.data.skipped, `through pi ${r.pid}`, r.data.merged ?? [], r.data.warnings ?? []);
+    this.done(
+      session,
+      file,
+      r.data.written.length,
+      r.data.skipped,
+      `through pi ${r.pid}`,
+      r.data.merged ?? [],
+      r.data.warnings ?? [],
+    );
     return 'done';
   }
 
@@ -184,7 +242,11 @@ export class CodeRestore {
    * its move is due, and the caller moves it and calls leafMoved, or putBack when it could not.
    */
   async write(d: DecidedRestore, leaf?: { targetId: string | null; fromId: string | null }): Promise<WrittenRestore> {
-    const res = await writeCode(d.sc, d.plan, { resolutions: d.resolutions, confirmed: new Set(d.outside), ...(leaf ? { leaf } : {}) });
+    const res = await writeCode(d.sc, d.plan, {
+      resolutions: d.resolutions,
+      confirmed: new Set(d.outside),
+      ...(leaf ? { leaf } : {}),
+    });
     return { d, res };
   }
 
@@ -207,20 +269,30 @@ export class CodeRestore {
    */
   private async previewDocs(sc: SessionCode, plan: RestorePlan, first: number): Promise<PreviewDocs> {
     const writable = plan.items.filter((i) => i.action !== 'unrestorable');
-    const shown = [...writable.filter((i) => i.action === 'conflict'), ...writable.filter((i) => i.action !== 'conflict')].slice(0, first);
+    const shown = [
+      ...writable.filter((i) => i.action === 'conflict'),
+      ...writable.filter((i) => i.action !== 'conflict'),
+    ].slice(0, first);
     // The node's bytes of the shown files in one read of the store (a git process per file took seconds at 1,000).
     const wanted = shown.flatMap((i) => {
       const t = plan.sides.get(i.key)!.target;
       return t.kind === 'file' && !t.bytes ? [t.sha] : [];
     });
-    const blobs = wanted.length ? ((await sc.checkpoints.store?.readBlobs([...new Set(wanted)])) ?? new Map<string, Buffer>()) : new Map<string, Buffer>();
+    const blobs = wanted.length
+      ? ((await sc.checkpoints.store?.readBlobs([...new Set(wanted)])) ?? new Map<string, Buffer>())
+      : new Map<string, Buffer>();
     const sizes: number[] = [];
     const resources = shown.map((item): [vscode.Uri, vscode.Uri, vscode.Uri] => {
       const sides = plan.sides.get(item.key)!;
       const target = sides.target.kind === 'file' ? (sides.target.bytes ?? blobs.get(sides.target.sha)) : undefined;
       sizes.push((target?.length ?? 0) + (sides.now.kind === 'file' ? (sides.now.bytes?.length ?? 0) : 0));
-      const left = sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
-      const right = this.deps.docs.put(target, item.path, item.action === 'delete' ? 'absent at the node' : 'at the node');
+      const left =
+        sides.now.kind === 'file' ? vscode.Uri.file(item.path) : this.deps.docs.put(undefined, item.path, 'absent now');
+      const right = this.deps.docs.put(
+        target,
+        item.path,
+        item.action === 'delete' ? 'absent at the node' : 'at the node',
+      );
       return [vscode.Uri.file(item.path), left, right];
     });
     return { resources, sizes, hidden: writable.length - shown.length };
@@ -240,7 +312,8 @@ export class CodeRestore {
         const uris = resources.filter((_, i) => (budget -= sizes[i]) >= 0).flatMap(([, now, node]) => [now, node]);
         await Promise.all(uris.map((u) => vscode.workspace.openTextDocument(u).then(undefined, () => undefined)));
         // Any request to VS Code's editor worker starts it (links are computed there); the diffs run in it.
-        if (uris.length) await vscode.commands.executeCommand('vscode.executeLinkProvider', uris[0]).then(undefined, () => undefined);
+        if (uris.length)
+          await vscode.commands.executeCommand('vscode.executeLinkProvider', uris[0]).then(undefined, () => undefined);
         this.deps.log(`restore preview: ${uris.length} documents ready in ${(performance.now() - t0).toFixed(0)} ms`);
       })
       .catch(() => undefined);
@@ -248,7 +321,13 @@ export class CodeRestore {
   }
 
   /** VS Code's multi-file diff editor with `first` files of the plan. Resolves with its tab's label and how many files it leaves out. */
-  private async preview(sc: SessionCode, plan: RestorePlan, title: string, first: number, warmed?: Promise<PreviewDocs>): Promise<{ label: string; hidden: number }> {
+  private async preview(
+    sc: SessionCode,
+    plan: RestorePlan,
+    title: string,
+    first: number,
+    warmed?: Promise<PreviewDocs>,
+  ): Promise<{ label: string; hidden: number }> {
     const t0 = performance.now();
     const { resources, hidden } = (await warmed?.catch(() => undefined)) ?? (await this.previewDocs(sc, plan, first));
     // (VS Code adds how many files the editor shows, "(20 files)": the label does not say it again)
@@ -261,19 +340,39 @@ export class CodeRestore {
     return { label, hidden };
   }
 
-  private done(session: Session, file: string, written: number, skipped: { path: string; why: string }[], how: string, merged: { path: string; conflicts: number }[], warnings: string[]): void {
-    const left = skipped.length ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.` : '';
+  private done(
+    session: Session,
+    file: string,
+    written: number,
+    skipped: { path: string; why: string }[],
+    how: string,
+    merged: { path: string; conflicts: number }[],
+    warnings: string[],
+  ): void {
+    const left = skipped.length
+      ? ` ${skipped.length} left as they are (changed meanwhile): ${skipped.map((s) => basename(s.path)).join(', ')}.`
+      : '';
     for (const w of warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
     this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
     if (merged.length) {
-      const names = merged.map((m) => `${basename(m.path)} (${m.conflicts} conflict${m.conflicts === 1 ? '' : 's'})`).join(', ');
-      void vscode.window.showWarningMessage(`Merged with conflict markers left to settle: ${names}.`, 'Open').then((a) => {
-        if (a === 'Open') for (const m of merged) void vscode.window.showTextDocument(vscode.Uri.file(m.path), { preview: false });
-      });
+      const names = merged
+        .map((m) => `${basename(m.path)} (${m.conflicts} conflict${m.conflicts === 1 ? '' : 's'})`)
+        .join(', ');
+      void vscode.window
+        .showWarningMessage(`Merged with conflict markers left to settle: ${names}.`, 'Open')
+        .then((a) => {
+          if (a === 'Open')
+            for (const m of merged) void vscode.window.showTextDocument(vscode.Uri.file(m.path), { preview: false });
+        });
     }
-    void vscode.window.showInformationMessage(`Restored ${fileCount(written)}${how ? ` ${how}` : ''}.${left}`, 'Undo').then((a) => {
-      if (a === 'Undo') void this.undo(session, file).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
-    });
+    void vscode.window
+      .showInformationMessage(`Restored ${fileCount(written)}${how ? ` ${how}` : ''}.${left}`, 'Undo')
+      .then((a) => {
+        if (a === 'Undo')
+          void this.undo(session, file).catch(
+            (e: unknown) => void vscode.window.showErrorMessage((e as Error).message),
+          );
+      });
   }
 
   /** Does a pi with the bridge run `file`, answering or not? (One that does not answer is asked about by the gateway: wait or cancel, never the file.) */
@@ -293,7 +392,13 @@ export class CodeRestore {
       const r = await gw.run(file, 'codeUndo', redo ? { redo: true } : {});
       if (r.via === 'pi') {
         await session.refresh();
-        return this.undone(session, file, r.data, redo, async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })));
+        return this.undone(
+          session,
+          file,
+          r.data,
+          redo,
+          async () => void (await gw.run(file, 'codeUndo', { ...(redo ? { redo: true } : {}), force: true })),
+        );
       }
       if (r.via === 'cancelled') return;
     }
@@ -320,7 +425,11 @@ export class CodeRestore {
       if (redo) this.deps.undoStatus?.show(session, file, session.name ?? basename(file));
       else this.deps.undoStatus?.hide();
       const n = r.written.length;
-      const conv = r.leafMoved ? `, and moved the conversation ${redo ? 'there again' : 'back'}` : r.leafStayed ? '; the conversation moved on since the restore and stays where it is' : '';
+      const conv = r.leafMoved
+        ? `, and moved the conversation ${redo ? 'there again' : 'back'}`
+        : r.leafStayed
+          ? '; the conversation moved on since the restore and stays where it is'
+          : '';
       void vscode.window.showInformationMessage(`${redo ? 'Restored again' : 'Put back'} ${fileCount(n)}${conv}.`);
       return;
     }
@@ -340,11 +449,19 @@ export class CodeRestore {
   /** The code at `id` against the files now (or the code at `other`), in the multi-file diff editor. */
   async showDiff(session: Session, id: string, other?: { session: Session; id: string }): Promise<CodeChange[]> {
     const sc = this.code(session);
-    const changes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: comparing code' }, () =>
-      other ? diffCode(sc, id, other.id, other.session === session ? undefined : this.code(other.session)) : diffCode(sc, id, 'now'),
+    const changes = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'pi Tree: comparing code' },
+      () =>
+        other
+          ? diffCode(sc, id, other.id, other.session === session ? undefined : this.code(other.session))
+          : diffCode(sc, id, 'now'),
     );
     if (!changes.length) {
-      void vscode.window.showInformationMessage(other ? 'The code is the same at both nodes (as far as it is known).' : 'The files now are as they were at this node (as far as it is known).');
+      void vscode.window.showInformationMessage(
+        other
+          ? 'The code is the same at both nodes (as far as it is known).'
+          : 'The files now are as they were at this node (as far as it is known).',
+      );
       return changes;
     }
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
@@ -386,7 +503,11 @@ async function confirmOutside(paths: readonly string[], sc: SessionCode): Promis
   const why = sc.cwdVouched
     ? `${paths.length} file${paths.length === 1 ? ' is' : 's are'} outside the session\u2019s working folder (${sc.cwd}).`
     : `The session says it works in ${sc.cwd}, which is neither a folder of this workspace nor where pi keeps it.`;
-  const pick = await vscode.window.showWarningMessage(`${why} Restore writes ${paths.length === 1 ? 'it' : 'these'}:`, { modal: true, detail: paths.join('\n') }, WRITE);
+  const pick = await vscode.window.showWarningMessage(
+    `${why} Restore writes ${paths.length === 1 ? 'it' : 'these'}:`,
+    { modal: true, detail: paths.join('\n') },
+    WRITE,
+  );
   return pick === WRITE;
 }
 

@@ -28,7 +28,12 @@ export class ConflictMarks implements vscode.FileDecorationProvider, vscode.Disp
     if (uri.scheme !== 'file' && uri.scheme !== CODE_SCHEME) return undefined;
     const why = this.paths.get(uri.path);
     if (why === undefined) return undefined;
-    return { badge: '!', tooltip: `Conflict: ${why}`, color: new vscode.ThemeColor('gitDecoration.conflictingResourceForeground'), propagate: false };
+    return {
+      badge: '!',
+      tooltip: `Conflict: ${why}`,
+      color: new vscode.ThemeColor('gitDecoration.conflictingResourceForeground'),
+      propagate: false,
+    };
   }
 
   dispose(): void {

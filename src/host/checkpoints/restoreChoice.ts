@@ -29,7 +29,13 @@ const RESTORE_WORDS: ChoiceWords = { verb: 'Restore', theirs: "the node's" };
  * Asks how to restore `plan`. `hidden`: how many of its files the preview does not show yet (0: all
  * shown), offered as "Preview all".
  */
-export async function decideRestore(plan: RestorePlan, title: string, withConversation: boolean, hidden: number, words: ChoiceWords = RESTORE_WORDS): Promise<RestoreDecision> {
+export async function decideRestore(
+  plan: RestorePlan,
+  title: string,
+  withConversation: boolean,
+  hidden: number,
+  words: ChoiceWords = RESTORE_WORDS,
+): Promise<RestoreDecision> {
   const t = planTally(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
   const one = conflicts.length === 1;
@@ -49,14 +55,31 @@ export async function decideRestore(plan: RestorePlan, title: string, withConver
             ? `${words.verb}; ${conflicts[0].key}: ${words === RESTORE_WORDS ? takeNodeWords(conflicts[0]).toLowerCase() : `write ${words.theirs} version`} (Undo gives yours back)`
             : `${words.verb}, taking ${words.theirs} version of the ${conflicts.length} files you changed since (Undo gives yours back)`,
         },
-        { choice: 'each', label: 'Choose per File\u2026', icon: 'list-selection', tooltip: `Keep mine, take ${words === RESTORE_WORDS ? 'the node\u2019s' : words.theirs}, or merge, file by file` },
+        {
+          choice: 'each',
+          label: 'Choose per File\u2026',
+          icon: 'list-selection',
+          tooltip: `Keep mine, take ${words === RESTORE_WORDS ? 'the node\u2019s' : words.theirs}, or merge, file by file`,
+        },
       ]
     : [{ choice: 'restore', label: words.verb, icon: 'check', tooltip: `${words.verb} ${planWords(t)}` }];
-  if (hidden > 0) items.push({ choice: 'previewAll', label: `Preview All ${t.files} Files`, icon: 'multiple-windows', tooltip: `The preview shows the first ${t.files - hidden}` });
+  if (hidden > 0)
+    items.push({
+      choice: 'previewAll',
+      label: `Preview All ${t.files} Files`,
+      icon: 'multiple-windows',
+      tooltip: `The preview shows the first ${t.files - hidden}`,
+    });
   items.push({ choice: 'cancel', label: 'Cancel', icon: 'close', tooltip: 'Write nothing' });
   // What is left as it is, and what pi-tree cannot know, said in the question itself.
-  const left = plan.items.filter((i) => i.action === 'unrestorable').map((i) => `${i.key} (${i.reason ?? 'not restorable'})`);
-  const aside = [...left.slice(0, 3), ...(left.length > 3 ? [`${left.length - 3} more`] : []), ...plan.notes.slice(0, 2)];
+  const left = plan.items
+    .filter((i) => i.action === 'unrestorable')
+    .map((i) => `${i.key} (${i.reason ?? 'not restorable'})`);
+  const aside = [
+    ...left.slice(0, 3),
+    ...(left.length > 3 ? [`${left.length - 3} more`] : []),
+    ...plan.notes.slice(0, 2),
+  ];
   const conflictWords = conflicts.length
     ? ` You changed ${one ? conflicts[0].key : `${conflicts.length} of them`} since: keep ${one ? 'it' : 'them'}, or take ${words === RESTORE_WORDS ? 'the node\u2019s' : `${words.theirs} version`}?`
     : '';
@@ -82,18 +105,27 @@ async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | 
     { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
     words === RESTORE_WORDS
       ? { r: 'theirs', label: '$(history) Take the node’s', detail: `${takeNodeWords(i)} (Undo gives yours back)` }
-      : { r: 'theirs', label: `$(history) Take ${words.theirs}`, detail: `Write ${words.theirs} version of the file (undo gives yours back)` },
+      : {
+          r: 'theirs',
+          label: `$(history) Take ${words.theirs}`,
+          detail: `Write ${words.theirs} version of the file (undo gives yours back)`,
+        },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
       ? [
           {
             r: 'merge' as const,
             label: '$(git-merge) Merge',
-            detail: 'Three-way merge with the agent\u2019s version as the base: your lines stay; where both changed the same lines, conflict markers',
+            detail:
+              'Three-way merge with the agent\u2019s version as the base: your lines stay; where both changed the same lines, conflict markers',
           },
         ]
       : []),
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`, placeHolder: i.key, ignoreFocusOut: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`,
+    placeHolder: i.key,
+    ignoreFocusOut: true,
+  });
   return pick?.r;
 }
 
@@ -104,7 +136,11 @@ async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | 
  */
 async function choose(items: ChoiceItem[], message: string): Promise<Choice | undefined> {
   const bar = items.map((c, i) => {
-    const item = vscode.window.createStatusBarItem(`piTree.restoreChoice.${c.choice}`, vscode.StatusBarAlignment.Left, 1000 - i);
+    const item = vscode.window.createStatusBarItem(
+      `piTree.restoreChoice.${c.choice}`,
+      vscode.StatusBarAlignment.Left,
+      1000 - i,
+    );
     item.name = `pi Tree: ${c.label}`;
     item.text = `$(${c.icon}) ${c.label}`;
     item.tooltip = c.tooltip;
@@ -119,7 +155,9 @@ async function choose(items: ChoiceItem[], message: string): Promise<Choice | un
     bar[i].show();
   });
   void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', true);
-  void vscode.window.showInformationMessage(message, ...items.map((c) => c.label)).then((label) => answer(label === undefined ? 'cancel' : items.find((c) => c.label === label)?.choice));
+  void vscode.window
+    .showInformationMessage(message, ...items.map((c) => c.label))
+    .then((label) => answer(label === undefined ? 'cancel' : items.find((c) => c.label === label)?.choice));
   try {
     return await answered;
   } finally {
@@ -131,5 +169,7 @@ async function choose(items: ChoiceItem[], message: string): Promise<Choice | un
 
 /** The status bar items' commands, for this one question (registered while it is open). */
 function registerChoiceCommands(items: ChoiceItem[], chose: (c: Choice) => void): vscode.Disposable {
-  return vscode.Disposable.from(...items.map((c) => vscode.commands.registerCommand(`piTree.restoreChoice.${c.choice}`, () => chose(c.choice))));
+  return vscode.Disposable.from(
+    ...items.map((c) => vscode.commands.registerCommand(`piTree.restoreChoice.${c.choice}`, () => chose(c.choice))),
+  );
 }

@@ -18,7 +18,11 @@ export class UndoStatus implements vscode.Disposable {
     item.text = '$(discard) Undo restore';
     item.tooltip = `Undo the last code restore of ${title}: put the files back as they were`;
     item.accessibilityInformation = { label: `Undo the last code restore of ${title}`, role: 'button' };
-    item.command = { command: 'piTree.undoRestore', title: 'Undo Last Code Restore', arguments: [vscode.Uri.file(file)] };
+    item.command = {
+      command: 'piTree.undoRestore',
+      title: 'Undo Last Code Restore',
+      arguments: [vscode.Uri.file(file)],
+    };
     item.show();
     this.item = item;
     this.unwatch = session.onChange((c) => {

@@ -18,7 +18,8 @@ export function registerCodeCommands(host: Host): void {
       const token = (ctx as { panel?: unknown } | undefined)?.panel;
       const c = (typeof token === 'string' ? host.panels.byToken(token) : undefined) ?? host.panels.active();
       const entryId = (ctx as { entryId?: unknown } | undefined)?.entryId ?? c?.selectedId;
-      if (!c || typeof entryId !== 'string') return void vscode.window.showInformationMessage('Select a node of a session tree first.');
+      if (!c || typeof entryId !== 'string')
+        return void vscode.window.showInformationMessage('Select a node of a session tree first.');
       return fn(c.file, entryId);
     });
 
@@ -43,7 +44,10 @@ export function registerCodeCommands(host: Host): void {
     await withSession(host, file, async (s) => {
       if (s.readOnly) throw new Error(`This session is read-only: ${s.readOnly}.`);
       const list = (await codeEntries(host.code.code(s))).reverse();
-      if (!list.length) return void vscode.window.showInformationMessage('No entry of this session has a code state (no checkpoint, and no edit or write call).');
+      if (!list.length)
+        return void vscode.window.showInformationMessage(
+          'No entry of this session has a code state (no checkpoint, and no edit or write call).',
+        );
       // Named by their text, as the tree shows them (read for the newest ones a pick can list).
       const names = await Promise.all(list.slice(0, NAMED_MAX).map((e) => describeEntry(s, e.entryId)));
       const pick = await vscode.window.showQuickPick(
@@ -70,7 +74,9 @@ export function registerCodeCommands(host: Host): void {
       );
       if (ok !== 'Delete Checkpoints') return;
       const had = await deleteCheckpoints(host.repo().agentDir, String(s.header.cwd ?? ''), String(s.header.id ?? ''));
-      void vscode.window.showInformationMessage(had ? 'Deleted the checkpoints of this session.' : 'This session had no checkpoints.');
+      void vscode.window.showInformationMessage(
+        had ? 'Deleted the checkpoints of this session.' : 'This session had no checkpoints.',
+      );
     });
   });
 }

@@ -43,7 +43,8 @@ export function registerCompareCommands(host: Host): void {
       const n = node(ctx);
       if (!n) return;
       const r = await withSession(host, n.c.file, (s) => exportBranchTo(s, n.id, to));
-      if (to === 'clipboard') void vscode.window.showInformationMessage(`Copied the branch as Markdown (${r.entries} entries).`);
+      if (to === 'clipboard')
+        void vscode.window.showInformationMessage(`Copied the branch as Markdown (${r.entries} entries).`);
     });
   }
   command('piTree.tree.foldOffPath', () => host.panels.active()?.invoke('foldOffPath'));
@@ -67,14 +68,23 @@ export function registerCompareCommands(host: Host): void {
       const list: { info: SessionInfo; how: string }[] = [];
       if (fam.parent) {
         list.push({ info: fam.parent, how: 'came from' });
-        const sib = await familyOf(fam.parent.path, undefined, host.repo().cache, host.view.sessions, undefined, host.repo());
+        const sib = await familyOf(
+          fam.parent.path,
+          undefined,
+          host.repo().cache,
+          host.view.sessions,
+          undefined,
+          host.repo(),
+        );
         for (const c of sib.children) if (!samePath(c.path, file)) list.push({ info: c, how: 'sibling fork' });
       }
       for (const c of fam.children) list.push({ info: c, how: 'fork' });
       return list;
     });
     if (!others.length) {
-      void vscode.window.showInformationMessage('This session has no family: no session it came from, and no forks or clones of it.');
+      void vscode.window.showInformationMessage(
+        'This session has no family: no session it came from, and no forks or clones of it.',
+      );
       return;
     }
     const pick = await vscode.window.showQuickPick(

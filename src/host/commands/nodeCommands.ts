@@ -25,7 +25,9 @@ export function registerNodeCommands(host: Host): void {
     const r = s ? await moveHere({ session: s, file: c.file, actions, code: host.code }, id) : await actions.moveTo(id);
     if (r.editorText) {
       await vscode.env.clipboard.writeText(r.editorText);
-      void vscode.window.showInformationMessage('Moved before this message; its text is on the clipboard for re-editing.');
+      void vscode.window.showInformationMessage(
+        'Moved before this message; its text is on the clipboard for re-editing.',
+      );
     }
   });
   nodeCommand('piTree.node.moveWithSummary', (c, _a, id) => c.invoke('summaryMove', id));
@@ -35,7 +37,9 @@ export function registerNodeCommands(host: Host): void {
   nodeCommand('piTree.node.clone', (_c, actions, id) => actions.clone(id));
   nodeCommand('piTree.node.label', (c, _a, id) => c.invoke('editLabel', id));
   nodeCommand('piTree.node.details', (c, _a, id) => c.invoke('details', id));
-  nodeCommand('piTree.node.copyText', async (_c, actions, id) => vscode.env.clipboard.writeText(await actions.copyableText(id)));
+  nodeCommand('piTree.node.copyText', async (_c, actions, id) =>
+    vscode.env.clipboard.writeText(await actions.copyableText(id)),
+  );
   // (the leaf moves only once pi is known to start)
   nodeCommand('piTree.node.continueInPi', (c, actions, id) =>
     host.continueInPi(c.file, undefined, async () => {
@@ -51,8 +55,12 @@ export function registerNodeCommands(host: Host): void {
   nodeCommand('piTree.node.tryVariants', (c, actions, id) => tryVariantsFrom(host, c, actions, id));
   registerCommand(host.context, 'piTree.tree.tryVariants', () => {
     const c = host.panels.active();
-    if (!c?.openSession || !c.sessionActions) return void vscode.window.showInformationMessage('Open a session tree, select a node, then try variants from it.');
-    if (!c.selectedId) return void vscode.window.showInformationMessage('Select a node in the tree to try variants from.');
+    if (!c?.openSession || !c.sessionActions)
+      return void vscode.window.showInformationMessage(
+        'Open a session tree, select a node, then try variants from it.',
+      );
+    if (!c.selectedId)
+      return void vscode.window.showInformationMessage('Select a node in the tree to try variants from.');
     return tryVariantsFrom(host, c, c.sessionActions, c.selectedId);
   });
   const treeCommands: [string, InvokeAction][] = [
@@ -63,7 +71,8 @@ export function registerNodeCommands(host: Host): void {
     ['piTree.tree.toggleLayout', 'toggleLayout'],
     ['piTree.tree.shortcuts', 'showShortcuts'],
   ];
-  for (const [cmd, action] of treeCommands) registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));
+  for (const [cmd, action] of treeCommands)
+    registerCommand(host.context, cmd, () => host.panels.active()?.invoke(action));
 }
 
 async function tryVariantsFrom(host: Host, c: TreeController, actions: SessionActions, id: string): Promise<void> {
@@ -78,13 +87,18 @@ async function askFromPalette(host: Host): Promise<void> {
   const c = host.panels.active();
   const s = c?.openSession;
   const id = c?.selectedId;
-  if (!c || !s) return void vscode.window.showInformationMessage('Open a session tree, select a node, then ask from it.');
+  if (!c || !s)
+    return void vscode.window.showInformationMessage('Open a session tree, select a node, then ask from it.');
   if (!id) return void vscode.window.showInformationMessage('Select a node in the tree to ask from.');
-  if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage('Ask from here is not available in Restricted Mode (it starts pi): trust this workspace first.');
+  if (!vscode.workspace.isTrusted)
+    return void vscode.window.showErrorMessage(
+      'Ask from here is not available in Restricted Mode (it starts pi): trust this workspace first.',
+    );
   if (s.readOnly) return void vscode.window.showErrorMessage(`This session is read-only: ${s.readOnly}.`);
   const prompt = await vscode.window.showInputBox({
     title: `Ask pi from ${await describeEntry(s, id)}`,
-    prompt: "pi continues the session from this node with your prompt, with the session's model (the details pane's box also picks a model).",
+    prompt:
+      "pi continues the session from this node with your prompt, with the session's model (the details pane's box also picks a model).",
     placeHolder: 'Your prompt',
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() ? undefined : 'Write a prompt for pi.'),

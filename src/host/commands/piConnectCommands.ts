@@ -13,7 +13,9 @@ export function registerPiConnectCommands(host: Host): void {
     if (!vscode.workspace.isTrusted) throw new Error(`Connect pi to pi-tree ${RESTRICTED}`);
     const st = connectStatus(host.bridgeFile);
     if (st.connected && st.listed) {
-      void vscode.window.showInformationMessage(`pi is connected to pi-tree already: ${st.paths.settingsFile} lists ${st.paths.bridgeCopy}.`);
+      void vscode.window.showInformationMessage(
+        `pi is connected to pi-tree already: ${st.paths.settingsFile} lists ${st.paths.bridgeCopy}.`,
+      );
       return;
     }
     const pick = await vscode.window.showWarningMessage(
@@ -29,7 +31,9 @@ export function registerPiConnectCommands(host: Host): void {
     );
     if (pick !== 'Connect') return;
     const paths = connectPi(host.bridgeFile);
-    void vscode.window.showInformationMessage(`pi is connected to pi-tree: pi loads ${paths.bridgeCopy} from ${paths.settingsFile}. Restart running pis (or /reload) to connect them.`);
+    void vscode.window.showInformationMessage(
+      `pi is connected to pi-tree: pi loads ${paths.bridgeCopy} from ${paths.settingsFile}. Restart running pis (or /reload) to connect them.`,
+    );
   });
 
   registerCommand(host.context, 'piTree.disconnectPi', async () => {
@@ -55,7 +59,9 @@ export function registerPiConnectCommands(host: Host): void {
     if (pick !== 'Disconnect') return;
     const r = disconnectPi();
     if (!r) {
-      void vscode.window.showInformationMessage(`pi-tree had not connected pi (nothing of pi-tree's in ${st.paths.settingsFile}): nothing to take out.`);
+      void vscode.window.showInformationMessage(
+        `pi-tree had not connected pi (nothing of pi-tree's in ${st.paths.settingsFile}): nothing to take out.`,
+      );
       return;
     }
     void vscode.window.showInformationMessage(

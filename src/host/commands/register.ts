@@ -2,7 +2,11 @@
 import * as vscode from 'vscode';
 import { showError } from '../platform/log.js';
 
-export function registerCommand(context: vscode.ExtensionContext, id: string, fn: (...args: unknown[]) => unknown): void {
+export function registerCommand(
+  context: vscode.ExtensionContext,
+  id: string,
+  fn: (...args: unknown[]) => unknown,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {

@@ -114,7 +114,8 @@ function registerChangeCommands(host: Host, command: Command, target: Target): v
     await withSession(host, file, async (s) => {
       const r = await host.actionsFor(s, file).fork(id);
       view.scheduleRefresh(0);
-      if (!('cancelled' in r) && r.viaPi !== undefined) void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now.`);
+      if (!('cancelled' in r) && r.viaPi !== undefined)
+        void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now.`);
     });
   });
   command('piTree.clone', async (arg) => {
@@ -124,7 +125,10 @@ function registerChangeCommands(host: Host, command: Command, target: Target): v
       if (s.leafId === null) throw new Error('This session is empty: there is nothing to clone.');
       const r = await host.actionsFor(s, file).clone(s.leafId);
       view.scheduleRefresh(0);
-      if (!('cancelled' in r) && r.viaPi !== undefined) void vscode.window.showInformationMessage(`pi ${r.viaPi} cloned the session into ${r.fileName} and runs the clone now.`);
+      if (!('cancelled' in r) && r.viaPi !== undefined)
+        void vscode.window.showInformationMessage(
+          `pi ${r.viaPi} cloned the session into ${r.fileName} and runs the clone now.`,
+        );
     });
   });
   command('piTree.delete', async (arg) => {
@@ -142,12 +146,17 @@ async function forkFromMessage(host: Host, s: Session, file: string): Promise<vo
   if ('cancelled' in r) return;
   host.view.scheduleRefresh(0);
   if (r.viaPi !== undefined) {
-    void vscode.window.showInformationMessage(`pi ${r.viaPi} forked into ${r.fileName} and runs it now; the message text is in its editor.`);
+    void vscode.window.showInformationMessage(
+      `pi ${r.viaPi} forked into ${r.fileName} and runs it now; the message text is in its editor.`,
+    );
     return;
   }
   if (r.text !== undefined) await vscode.env.clipboard.writeText(r.text);
   void vscode.window
-    .showInformationMessage(`Forked into ${basename(r.file)}. The message text is offered in its tree for re-editing (and is on the clipboard).`, 'Continue in pi')
+    .showInformationMessage(
+      `Forked into ${basename(r.file)}. The message text is offered in its tree for re-editing (and is on the clipboard).`,
+      'Continue in pi',
+    )
     .then((p) => p && host.continueInPi(r.file, r.text));
 }
 
@@ -157,7 +166,11 @@ async function deleteSession(host: Host, file: string): Promise<void> {
   if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED);
   const info = view.info(file);
   const live = info && view.isLive(info) ? ' pi is writing it right now.' : '';
-  const pick = await vscode.window.showWarningMessage(`Move the session "${info?.name ?? basename(file)}" to the trash?${live}`, { modal: true, detail: file }, 'Move to Trash');
+  const pick = await vscode.window.showWarningMessage(
+    `Move the session "${info?.name ?? basename(file)}" to the trash?${live}`,
+    { modal: true, detail: file },
+    'Move to Trash',
+  );
   if (pick !== 'Move to Trash') return;
   try {
     await vscode.workspace.fs.delete(vscode.Uri.file(file), { useTrash: true });
@@ -169,9 +182,15 @@ async function deleteSession(host: Host, file: string): Promise<void> {
   host.panels.closeFile(file);
   host.repo().cache.forget(file);
   // Its checkpoints go with it (the trash keeps the session file; the code it knew stays in its record).
-  if (info?.cwd && info.id) await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) => log().warn(`checkpoints of ${file}: ${String(e)}`));
+  if (info?.cwd && info.id)
+    await deleteCheckpoints(host.repo().agentDir, info.cwd, info.id).catch((e: unknown) =>
+      log().warn(`checkpoints of ${file}: ${String(e)}`),
+    );
   // A variant's session takes its folder with it.
-  if (info?.cwd && info.id) await sessionDeleted(host.repo().agentDir, { cwd: info.cwd, id: info.id }).catch((e: unknown) => log().warn(`the variant folder of ${file}: ${String(e)}`));
+  if (info?.cwd && info.id)
+    await sessionDeleted(host.repo().agentDir, { cwd: info.cwd, id: info.id }).catch((e: unknown) =>
+      log().warn(`the variant folder of ${file}: ${String(e)}`),
+    );
   view.scheduleRefresh(0);
 }
 

@@ -7,15 +7,22 @@ import type { ViewNode } from '../sessions/sessionsView.js';
 import type { Host } from './host.js';
 
 export async function targetFile(host: Host, arg: unknown): Promise<string | undefined> {
-  if (arg && typeof arg === 'object' && 'kind' in arg && (arg as ViewNode).kind === 'session') return (arg as Extract<ViewNode, { kind: 'session' }>).node.info.path;
+  if (arg && typeof arg === 'object' && 'kind' in arg && (arg as ViewNode).kind === 'session')
+    return (arg as Extract<ViewNode, { kind: 'session' }>).node.info.path;
   if (arg instanceof vscode.Uri) return arg.fsPath;
   const active = host.panels.active();
   const sel = host.treeView.selection.find((n) => n.kind === 'session');
-  if (sel && sel.kind === 'session' && host.treeView.visible && (!active || host.actedIn() === 'sidebar')) return sel.node.info.path;
+  if (sel && sel.kind === 'session' && host.treeView.visible && (!active || host.actedIn() === 'sidebar'))
+    return sel.node.info.path;
   if (active) return active.file;
   const ed = vscode.window.activeTextEditor?.document;
   if (ed?.uri.scheme === 'file' && ed.fileName.endsWith('.jsonl')) return ed.fileName;
-  const items = host.view.sessions.map((i) => ({ label: infoTitle(i), description: `${i.messageCount} msgs`, detail: i.path, path: i.path }));
+  const items = host.view.sessions.map((i) => ({
+    label: infoTitle(i),
+    description: `${i.messageCount} msgs`,
+    detail: i.path,
+    path: i.path,
+  }));
   if (!items.length) {
     void vscode.window.showInformationMessage('No pi sessions to choose from in this folder.');
     return undefined;

@@ -19,7 +19,9 @@ export function registerViewCommands(host: Host): void {
   command('piTree.refresh', () => view.refresh());
   command('piTree.showAll', () => remember('scope', 'all'));
   command('piTree.showFolder', () => remember('scope', 'folder'));
-  command('piTree.toggleScope', () => vscode.commands.executeCommand(view.state.scope === 'all' ? 'piTree.showFolder' : 'piTree.showAll'));
+  command('piTree.toggleScope', () =>
+    vscode.commands.executeCommand(view.state.scope === 'all' ? 'piTree.showFolder' : 'piTree.showAll'),
+  );
   command('piTree.sort', async () => {
     const pick = await vscode.window.showQuickPick(
       [
@@ -33,7 +35,8 @@ export function registerViewCommands(host: Host): void {
   });
   const filter = async () => {
     const q = await vscode.window.showInputBox({
-      prompt: 'Filter sessions as pi\'s /resume does: words (fuzzy), "exact phrase", or re:regex. Matches names, all message text, ids and folders.',
+      prompt:
+        'Filter sessions as pi\'s /resume does: words (fuzzy), "exact phrase", or re:regex. Matches names, all message text, ids and folders.',
       value: view.state.filter,
       placeHolder: 'e.g. refactor "session tree" or re:^fix',
     });

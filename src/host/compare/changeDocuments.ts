@@ -41,7 +41,10 @@ export class ChangeDocuments implements vscode.TextDocumentContentProvider, vsco
     }
     // The name's last segment only: whatever a session calls a file, the URI stays ours.
     const clean = (s: string) => s.replace(/[^\w.\- ()@+]/g, '_') || 'text';
-    return vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${id}/${clean(tag)}/${clean(basename(name.replace(/\\/g, '/')))}` });
+    return vscode.Uri.from({
+      scheme: CHANGE_SCHEME,
+      path: `/${id}/${clean(tag)}/${clean(basename(name.replace(/\\/g, '/')))}`,
+    });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -51,7 +54,13 @@ export class ChangeDocuments implements vscode.TextDocumentContentProvider, vsco
 
   /** Opens VS Code's diff editor on two texts. */
   async openDiff(left: DiffSide, right: DiffSide, title: string): Promise<void> {
-    await vscode.commands.executeCommand('vscode.diff', this.add(left.text, left.name, left.tag), this.add(right.text, right.name, right.tag), title, { preview: true });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      this.add(left.text, left.name, left.tag),
+      this.add(right.text, right.name, right.tag),
+      title,
+      { preview: true },
+    );
   }
 
   dispose(): void {

@@ -31,16 +31,27 @@ export async function openChange(session: Session, id: string, index: number, do
   const where = `${entryId}${failed.has(c.callId) ? ', failed' : ''}`;
   if (c.tool === 'edit') {
     const r = editRegions(c);
-    await docs.openDiff({ text: r.before, name, tag: 'before' }, { text: r.after, name, tag: 'after' }, `${name}: edit at ${where} (replaced text ↔ new text)`);
+    await docs.openDiff(
+      { text: r.before, name, tag: 'before' },
+      { text: r.after, name, tag: 'after' },
+      `${name}: edit at ${where} (replaced text ↔ new text)`,
+    );
     return;
   }
   if (c.tool === 'write') {
     const path = session.index.branch(entryId);
     const known = await contentBefore(session, path, path.length - 1, c.path);
     const before = known
-      ? { text: known.text, note: `${known.how === 'write' ? 'written' : 'read'} at ${known.baseEntryId}${known.edits ? ` + ${known.edits} edit${known.edits === 1 ? '' : 's'}` : ''}` }
+      ? {
+          text: known.text,
+          note: `${known.how === 'write' ? 'written' : 'read'} at ${known.baseEntryId}${known.edits ? ` + ${known.edits} edit${known.edits === 1 ? '' : 's'}` : ''}`,
+        }
       : { text: '', note: 'nothing known before: no earlier write or whole read on this branch' };
-    await docs.openDiff({ text: before.text, name, tag: 'before' }, { text: c.content ?? '', name, tag: 'after' }, `${name}: write at ${where} (${before.note} ↔ written)`);
+    await docs.openDiff(
+      { text: before.text, name, tag: 'before' },
+      { text: c.content ?? '', name, tag: 'after' },
+      `${name}: write at ${where} (${before.note} ↔ written)`,
+    );
     return;
   }
   throw new Error(`A bash command's change (${c.op} ${c.path}) has no text to compare.`);
@@ -52,11 +63,19 @@ export async function branchFilesReply(session: Session, id: string): Promise<Br
 }
 
 /** The branch root → `id` as Markdown in a new editor, or on the clipboard. */
-export async function exportBranchTo(session: Session, id: string, to: 'editor' | 'clipboard'): Promise<{ entries: number; chars: number }> {
+export async function exportBranchTo(
+  session: Session,
+  id: string,
+  to: 'editor' | 'clipboard',
+): Promise<{ entries: number; chars: number }> {
   const parts: string[] = [];
   const { entries } = await exportBranch(session, id, (s) => parts.push(s));
   const text = parts.join('');
   if (to === 'clipboard') await vscode.env.clipboard.writeText(text);
-  else await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: text }), { preview: false });
+  else
+    await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument({ language: 'markdown', content: text }),
+      { preview: false },
+    );
   return { entries, chars: text.length };
 }

@@ -40,14 +40,28 @@ export interface CodeViewDeps {
 
 export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
   const docs = new ChangeDocuments();
-  const family = new FamilyLinks({ cache: d.cache, scope: d.scope, known: d.known, acquire: d.acquire, names: d.names });
-  const panels = new ComparePanels({ extensionUri: d.context.extensionUri, acquire: d.acquire, docs, openTree: d.openTree, describe: d.describe, code: d.code });
+  const family = new FamilyLinks({
+    cache: d.cache,
+    scope: d.scope,
+    known: d.known,
+    acquire: d.acquire,
+    names: d.names,
+  });
+  const panels = new ComparePanels({
+    extensionUri: d.context.extensionUri,
+    acquire: d.acquire,
+    docs,
+    openTree: d.openTree,
+    describe: d.describe,
+    code: d.code,
+  });
   const title = (t: CompareTarget) => (d.describe(t.file) ?? basename(t.file)).slice(0, 30);
   return {
     docs,
     hidden: new HiddenMarks(new WorkspaceState(d.context.workspaceState)),
     family,
-    compare: (a, b) => panels.show(a, b, a.file === b.file ? `Compare: ${title(a)}` : `Compare: ${title(a)} ↔ ${title(b)}`),
+    compare: (a, b) =>
+      panels.show(a, b, a.file === b.file ? `Compare: ${title(a)}` : `Compare: ${title(a)} ↔ ${title(b)}`),
     openTree: d.openTree,
     dispose: () => {
       panels.dispose();

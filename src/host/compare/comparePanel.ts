@@ -4,12 +4,29 @@
 // more rows come a page at a time as the view scrolls. Diffs open in VS Code's diff editor.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { prepareCompare, recordsOf, summarizeSide, turnViews, type AlignedRow, type Split, type Turn, type TurnView } from '../../core/changes/compare.js';
+import {
+  prepareCompare,
+  recordsOf,
+  summarizeSide,
+  turnViews,
+  type AlignedRow,
+  type Split,
+  type Turn,
+  type TurnView,
+} from '../../core/changes/compare.js';
 import { entriesMarkdown, MarkdownWriter } from '../../core/changes/exportMarkdown.js';
 import { entryText } from '../../core/context/entryText.js';
 import type { Session } from '../../core/session/session.js';
 import type { EntryRecord } from '../../core/index/sessionIndex.js';
-import { validateCompareMessage, type CompareHostMessage, type CompareReplies, type CompareRequest, type CompareRow, type CompareSide, type CompareSideInfo } from '../../compareProtocol.js';
+import {
+  validateCompareMessage,
+  type CompareHostMessage,
+  type CompareReplies,
+  type CompareRequest,
+  type CompareRow,
+  type CompareSide,
+  type CompareSideInfo,
+} from '../../compareProtocol.js';
 import { dispatch, type HandlerTable } from '../../shared/messaging.js';
 import { log } from '../platform/log.js';
 import { answer, refuse } from '../platform/replies.js';
@@ -90,9 +107,17 @@ export class ComparePanel implements vscode.Disposable {
     const sb = this.b.file === this.a.file ? sa : await this.deps.acquire(this.b.file);
     if (sb !== sa) this.releases.push(sb.release);
     if (this.disposed) return;
-    const p = await prepareCompare(sa.session, this.a.id ?? sa.session.leafId, sb.session, this.b.id ?? sb.session.leafId);
+    const p = await prepareCompare(
+      sa.session,
+      this.a.id ?? sa.session.leafId,
+      sb.session,
+      this.b.id ?? sb.session.leafId,
+    );
     this.split = p.split;
-    this.sides = { a: { target: this.a, session: sa.session, recs: p.split.a, turns: p.turnsA }, b: { target: this.b, session: sb.session, recs: p.split.b, turns: p.turnsB } };
+    this.sides = {
+      a: { target: this.a, session: sa.session, recs: p.split.a, turns: p.turnsA },
+      b: { target: this.b, session: sb.session, recs: p.split.b, turns: p.turnsB },
+    };
     this.rows = p.rows;
     log().info(
       `compare ${basename(this.a.file)}: ${p.split.common} shared entries, sides of ${p.split.a.length} and ${p.split.b.length} split at ${p.split.ancestorId ?? '(none)'} in ${(performance.now() - t0).toFixed(0)} ms`,
@@ -101,7 +126,9 @@ export class ComparePanel implements vscode.Disposable {
 
   private post(m: CompareHostMessage): void {
     if (this.disposed) return;
-    void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`compare postMessage failed: ${String(e)}`));
+    void this.panel.webview
+      .postMessage(m)
+      .then(undefined, (e) => log().warn(`compare postMessage failed: ${String(e)}`));
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -136,7 +163,12 @@ export class ComparePanel implements vscode.Disposable {
     this.post({
       type: 'compareView',
       view: {
-        ancestor: { id: split.ancestorId, text: ancestorEntry ? entryText(ancestorEntry).slice(0, 240) : '', time: ancestor?.time ?? 0, common: split.common },
+        ancestor: {
+          id: split.ancestorId,
+          text: ancestorEntry ? entryText(ancestorEntry).slice(0, 240) : '',
+          time: ancestor?.time ?? 0,
+          common: split.common,
+        },
         a: await this.sideInfo(a),
         b: await this.sideInfo(b),
         rows: this.rows.length,
@@ -144,7 +176,9 @@ export class ComparePanel implements vscode.Disposable {
       rows,
     });
     this.firstScreenMs = performance.now() - t0;
-    log().info(`compare: first screen (${rows.length} of ${this.rows.length} rows) posted in ${this.firstScreenMs.toFixed(0)} ms`);
+    log().info(
+      `compare: first screen (${rows.length} of ${this.rows.length} rows) posted in ${this.firstScreenMs.toFixed(0)} ms`,
+    );
     // Totals after the first screen: every assistant line of both sides is read for them.
     for (const side of ['a', 'b'] as const) {
       const s = this.sides![side];
@@ -152,8 +186,16 @@ export class ComparePanel implements vscode.Disposable {
         const sum = await summarizeSide(s.session, s.recs, ancestor?.time, this.closing.signal);
         // With checkpoints, the files are the code's own difference (bash changes included).
         const node = s.target.id ?? s.session.leafId;
-        const exact = node ? await this.deps.code?.exactFiles(s.session, split.ancestorId, node).catch(() => undefined) : undefined;
-        this.post({ type: 'compareSide', side, totals: sum.totals, files: exact ?? sum.files, ...(exact ? { exact: true } : {}) });
+        const exact = node
+          ? await this.deps.code?.exactFiles(s.session, split.ancestorId, node).catch(() => undefined)
+          : undefined;
+        this.post({
+          type: 'compareSide',
+          side,
+          totals: sum.totals,
+          files: exact ?? sum.files,
+          ...(exact ? { exact: true } : {}),
+        });
       } catch (e) {
         if (!this.disposed) log().warn(`compare totals of side ${side}: ${String(e)}`);
       }
@@ -185,7 +227,11 @@ export class ComparePanel implements vscode.Disposable {
       return new Map(turns.map((t, k) => [t, list[k]]));
     };
     const [va, vb] = [await views(a, (r) => r.a), await views(b, (r) => r.b)];
-    return chosen.map((r, k) => ({ index: from + k, ...(r.a ? { a: va.get(r.a) } : {}), ...(r.b ? { b: vb.get(r.b) } : {}) }));
+    return chosen.map((r, k) => ({
+      index: from + k,
+      ...(r.a ? { a: va.get(r.a) } : {}),
+      ...(r.b ? { b: vb.get(r.b) } : {}),
+    }));
   }
 
   private side(side: CompareSide): SideState {
@@ -196,7 +242,8 @@ export class ComparePanel implements vscode.Disposable {
   private onSide(side: CompareSide, id: string): EntryRecord {
     const s = this.side(side);
     const i = s.session.index.lookup(id);
-    if (i < 0 || !s.recs.includes(i)) throw new Error(`Entry ${id} is not on side ${side.toUpperCase()} of this comparison.`);
+    if (i < 0 || !s.recs.includes(i))
+      throw new Error(`Entry ${id} is not on side ${side.toUpperCase()} of this comparison.`);
     return s.session.index.view(i);
   }
 
@@ -214,7 +261,12 @@ export class ComparePanel implements vscode.Disposable {
     diffRow: async (body) => {
       const row = this.rows[body.row];
       if (!row) throw new Error(`There is no row ${body.row + 1}.`);
-      const text = async (s: SideState, t: Turn | undefined) => (t ? entriesMarkdown((await s.session.load(recordsOf(s.session, s.recs.subarray(t.start, t.end)))).filter((e) => !!e)) : '');
+      const text = async (s: SideState, t: Turn | undefined) =>
+        t
+          ? entriesMarkdown(
+              (await s.session.load(recordsOf(s.session, s.recs.subarray(t.start, t.end)))).filter((e) => !!e),
+            )
+          : '';
       const { a, b } = this.sides!;
       await this.deps.docs.openDiff(
         { text: await text(a, row.a), name: 'turn.md', tag: 'A' },
@@ -251,9 +303,12 @@ export class ComparePanel implements vscode.Disposable {
     const parts: string[] = [];
     const w = new MarkdownWriter((x) => parts.push(x), { asText: true });
     const recs = s.recs.subarray(0, MAX_DIFF_ENTRIES);
-    for (let i = 0; i < recs.length; i += 500) for (const e of await s.session.load(recordsOf(s.session, recs.subarray(i, i + 500)), this.closing.signal)) if (e) w.push(e);
+    for (let i = 0; i < recs.length; i += 500)
+      for (const e of await s.session.load(recordsOf(s.session, recs.subarray(i, i + 500)), this.closing.signal))
+        if (e) w.push(e);
     w.flush();
-    if (s.recs.length > MAX_DIFF_ENTRIES) parts.push(`\n… ${s.recs.length - MAX_DIFF_ENTRIES} more entries not shown\n`);
+    if (s.recs.length > MAX_DIFF_ENTRIES)
+      parts.push(`\n… ${s.recs.length - MAX_DIFF_ENTRIES} more entries not shown\n`);
     return parts.join('');
   }
 
@@ -278,7 +333,10 @@ export class ComparePanels implements vscode.Disposable {
   constructor(private readonly deps: CompareDeps) {}
 
   show(a: CompareTarget, b: CompareTarget, title: string): ComparePanel {
-    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, vscode.ViewColumn.Active, {
+      retainContextWhenHidden: false,
+      enableFindWidget: true,
+    });
     const p = new ComparePanel(panel, a, b, this.deps);
     this.open.add(p);
     p.onDidDispose = () => this.open.delete(p);

@@ -36,7 +36,12 @@ export class FamilyLinks implements vscode.Disposable {
     this.emitter.fire();
   }
 
-  private async attachOf(parentFile: string, childFile: string, parent: () => Promise<Session>, child: () => Promise<Session>): Promise<string | null> {
+  private async attachOf(
+    parentFile: string,
+    childFile: string,
+    parent: () => Promise<Session>,
+    child: () => Promise<Session>,
+  ): Promise<string | null> {
     const key = `${parentFile}\u0000${childFile}`;
     if (this.attach.has(key)) return this.attach.get(key)!;
     const at = await attachPoint((await parent()).index, (await child()).index);
@@ -55,13 +60,18 @@ export class FamilyLinks implements vscode.Disposable {
       let held: { session: Session; release: () => void } | undefined;
       const open = async () => (held ??= await this.deps.acquire(info.path)).session;
       try {
-        const at = relation === 'child' ? await this.attachOf(file, info.path, async () => session, open) : await this.attachOf(info.path, file, open, async () => session);
+        const at =
+          relation === 'child'
+            ? await this.attachOf(file, info.path, async () => session, open)
+            : await this.attachOf(info.path, file, open, async () => session);
         signal?.throwIfAborted();
         out.push({
           file: info.path,
           relation,
           at: at !== null && session.index.get(at) ? at : null,
-          title: this.deps.names.title(info, 120, relation === 'child' ? places.get(info.path) : undefined) || basename(info.path),
+          title:
+            this.deps.names.title(info, 120, relation === 'child' ? places.get(info.path) : undefined) ||
+            basename(info.path),
           ...(relation === 'child' ? { kind: places.get(info.path)?.kind ?? 'fork' } : {}),
           fileName: basename(info.path),
           messages: info.messageCount,

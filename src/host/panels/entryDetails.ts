@@ -38,7 +38,14 @@ export function truncateStrings(v: unknown, state: { cut: boolean }, key = ''): 
     const { from, to, depth } = work.pop()!;
     if (Array.isArray(from)) for (const x of from) (to as unknown[]).push(copy(x, '', depth));
     // defineProperty: a stored key "__proto__" stays a key instead of replacing the prototype.
-    else for (const [k, x] of Object.entries(from)) Object.defineProperty(to, k, { value: copy(x, k, depth), enumerable: true, writable: true, configurable: true });
+    else
+      for (const [k, x] of Object.entries(from))
+        Object.defineProperty(to, k, {
+          value: copy(x, k, depth),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
   }
   return out;
 }

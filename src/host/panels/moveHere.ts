@@ -44,7 +44,9 @@ export async function moveHere(cx: MoveHereContext, id: string | null): Promise<
     plan = await code.plan(session, id);
   } catch (e) {
     log().info(`code at ${id}: ${String(e)}`);
-    void vscode.window.showWarningMessage(`pi-tree could not work out the code at this node (${(e as Error).message}); the conversation moves, the files stay as they are.`);
+    void vscode.window.showWarningMessage(
+      `pi-tree could not work out the code at this node (${(e as Error).message}); the conversation moves, the files stay as they are.`,
+    );
     return actions.moveTo(id);
   }
   if (!plan.items.some((i) => i.action !== 'unrestorable')) return actions.moveTo(id);
@@ -62,7 +64,12 @@ export async function moveHere(cx: MoveHereContext, id: string | null): Promise<
 }
 
 /** Conversation and code: previewed and decided, then through pi as one request, or the files and then the leaf. */
-async function both(cx: MoveHereContext, id: string, plan: RestorePlan, warmed: Promise<PreviewDocs> | undefined): Promise<MoveResult> {
+async function both(
+  cx: MoveHereContext,
+  id: string,
+  plan: RestorePlan,
+  warmed: Promise<PreviewDocs> | undefined,
+): Promise<MoveResult> {
   const { session, file, actions, code } = cx;
   const d = await code.decide(session, file, id, plan, true, warmed);
   if (!d) return cancelledMove(session);
@@ -97,10 +104,25 @@ async function ask(cx: MoveHereContext, plan: RestorePlan, id: string): Promise<
   // (the same words as the preview's choice and the details pane: planWords.ts)
   const files = planWords(planTally(plan));
   const items: (vscode.QuickPickItem & { choice: MoveChoice })[] = [
-    { choice: 'both', label: '$(history) Conversation and code', detail: `Move the leaf and restore the code there (${files}); previewed first` },
-    { choice: 'conversation', label: '$(comment-discussion) Conversation only', detail: 'Move the leaf; the files stay as they are now' },
-    { choice: 'code', label: '$(file-code) Code only', detail: `Restore the code there (${files}); the leaf stays where it is` },
+    {
+      choice: 'both',
+      label: '$(history) Conversation and code',
+      detail: `Move the leaf and restore the code there (${files}); previewed first`,
+    },
+    {
+      choice: 'conversation',
+      label: '$(comment-discussion) Conversation only',
+      detail: 'Move the leaf; the files stay as they are now',
+    },
+    {
+      choice: 'code',
+      label: '$(file-code) Code only',
+      detail: `Restore the code there (${files}); the leaf stays where it is`,
+    },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `Move to ${await cx.code.describe(cx.session, id)}: the code there differs from the files now`, placeHolder: 'What should move?' });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: `Move to ${await cx.code.describe(cx.session, id)}: the code there differs from the files now`,
+    placeHolder: 'What should move?',
+  });
   return pick?.choice;
 }

@@ -6,9 +6,17 @@ import * as vscode from 'vscode';
 import { codiconCss, readWebviewBundle, scriptWithMap } from './webviewBundle.js';
 import { renderWebviewHtml } from './webviewHtml.js';
 
-export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, view?: 'compare' | 'variants'): void {
+export function setPanelDocument(
+  panel: vscode.WebviewPanel,
+  extensionUri: vscode.Uri,
+  title: string,
+  view?: 'compare' | 'variants',
+): void {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
-  panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(extensionUri, 'media')] };
+  panel.webview.options = {
+    enableScripts: true,
+    localResourceRoots: [dist, vscode.Uri.joinPath(extensionUri, 'media')],
+  };
   const uri = (...path: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, ...path)).toString();
   const bundle = readWebviewBundle(dist.fsPath);
   panel.webview.html = renderWebviewHtml({
@@ -19,6 +27,9 @@ export function setPanelDocument(panel: vscode.WebviewPanel, extensionUri: vscod
     codiconUri: uri('codicons', 'codicon.css'),
     title,
     view,
-    inline: bundle && { script: scriptWithMap(bundle.script, uri('webview.js.map')), styles: [codiconCss(bundle.codicon, bundle.font), bundle.css] },
+    inline: bundle && {
+      script: scriptWithMap(bundle.script, uri('webview.js.map')),
+      styles: [codiconCss(bundle.codicon, bundle.font), bundle.css],
+    },
   });
 }

@@ -41,12 +41,20 @@ export interface HandlerContext {
 }
 
 /** Runs `work` under a cancellable progress notification tied to request `seq`. */
-function withProgress<T>(cx: HandlerContext, seq: number, title: string, work: (token: vscode.CancellationToken) => Promise<T>): Thenable<T> {
+function withProgress<T>(
+  cx: HandlerContext,
+  seq: number,
+  title: string,
+  work: (token: vscode.CancellationToken) => Promise<T>,
+): Thenable<T> {
   const cts = cx.cancellation(seq);
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
-    token.onCancellationRequested(() => cts.cancel());
-    return work(cts.token);
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (_p, token) => {
+      token.onCancellationRequested(() => cts.cancel());
+      return work(cts.token);
+    },
+  );
 }
 
 export const requestHandlers: RequestHandlers<HandlerContext> = {
@@ -87,7 +95,9 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
     // (a preview is the first step of a write: nothing runs, pi or a model, for a session that cannot take it)
     cx.actions.checkWritable();
     const { leaf } = await cx.actions.piTarget(b.id);
-    return withProgress(cx, seq, 'Summarizing the branch being left…', (token) => cx.summaries.previewBranch(cx.session, b.id, leaf, b.focus, token));
+    return withProgress(cx, seq, 'Summarizing the branch being left…', (token) =>
+      cx.summaries.previewBranch(cx.session, b.id, leaf, b.focus, token),
+    );
   },
   async moveWithSummary(b, _seq, cx) {
     if (b.id !== null) cx.actions.need(b.id);
@@ -111,7 +121,9 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   async compactPreview(b, seq, cx) {
     // (nothing runs, pi or a model, for a session that cannot take the compaction)
     cx.actions.checkWritable();
-    return withProgress(cx, seq, 'Compacting the context…', (token) => cx.summaries.previewCompaction(cx.session, b.focus, token));
+    return withProgress(cx, seq, 'Compacting the context…', (token) =>
+      cx.summaries.previewCompaction(cx.session, b.focus, token),
+    );
   },
   async compactCommit(b, _seq, cx) {
     cx.actions.checkWritable();
@@ -120,7 +132,9 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
       // session pi seems to be writing asks first.
       if (await cx.actions.piRunning()) {
         cx.summaries.cancel(b.previewId);
-        throw new Error('A pi runs this session now, so nothing was written (pi would not see it): compact again, and pi itself does it.');
+        throw new Error(
+          'A pi runs this session now, so nothing was written (pi would not see it): compact again, and pi itself does it.',
+        );
       }
       if ((await cx.actions.guard('compact the session', false)) !== true) return { cancelled: true };
     }
@@ -175,17 +189,25 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
     const plan = changes.length ? await planCode(sc, b.id).catch(() => undefined) : undefined;
     const t = plan && planTally(plan);
     return {
-      ...(t ? { restore: { words: planWords(t), files: t.files, kept: Math.max(0, changes.length - t.files - t.kept) } } : {}),
+      ...(t
+        ? { restore: { words: planWords(t), files: t.files, kept: Math.max(0, changes.length - t.files - t.kept) } }
+        : {}),
       how: state.how,
       files: changes.map((c) => ({ path: c.key, status: c.status })),
       notes: state.notes,
-      ...(skipped ? { skipped: { count: skipped.count, paths: skipped.files.slice(0, 5).map((f) => `${f.path} (${f.why})`) } } : {}),
+      ...(skipped
+        ? { skipped: { count: skipped.count, paths: skipped.files.slice(0, 5).map((f) => `${f.path} (${f.why})`) } }
+        : {}),
     };
   },
   async openCodeDiff(b, _seq, cx) {
     cx.actions.need(b.id);
     if (b.other !== undefined) cx.actions.need(b.other);
-    const changes = await cx.code.showDiff(cx.session, b.id, b.other !== undefined ? { session: cx.session, id: b.other } : undefined);
+    const changes = await cx.code.showDiff(
+      cx.session,
+      b.id,
+      b.other !== undefined ? { session: cx.session, id: b.other } : undefined,
+    );
     return { files: changes.length };
   },
   async restoreCode(b, _seq, cx) {
@@ -200,7 +222,9 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   askFrom: (b, _seq, cx) => askFromHere(cx, b),
   cancelAsk: async (_b, _seq, cx) => cancelAsk(cx),
   listModels: (_b, seq, cx) => listModels(cx, cx.cancellation(seq).token),
-  tryVariants: async (b, _seq, cx) => ({ started: await cx.tryVariants({ session: cx.session, file: cx.file, actions: cx.actions }, b.id, b.prompt) }),
+  tryVariants: async (b, _seq, cx) => ({
+    started: await cx.tryVariants({ session: cx.session, file: cx.file, actions: cx.actions }, b.id, b.prompt),
+  }),
 };
 
 /** What the webview hears of a new session: its name, never its path. */

@@ -102,7 +102,9 @@ export class SessionActions {
         return { leafId: r.data.leafId, moved: r.data.moved };
       }
     } else if (id === null && (await this.piRunning())) {
-      throw new Error('pi cannot move before the first entry of a session it runs. Fork from the first message instead, or quit pi first.');
+      throw new Error(
+        'pi cannot move before the first entry of a session it runs. Fork from the first message instead, or quit pi first.',
+      );
     }
     const { leaf, editorText } = await this.piTarget(id);
     if (leaf === s.leafId) return { leafId: leaf, editorText, moved: false };
@@ -119,7 +121,12 @@ export class SessionActions {
   /** A new session beside this one holding the path to `leaf` (an empty one that remembers its parent for the root). */
   async forkInstead(leaf: string | null): Promise<{ fileName: string }> {
     const s = this.session;
-    const file = leaf === null ? await this.deps.repo().create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) }) : await this.deps.repo().clone(s, leaf);
+    const file =
+      leaf === null
+        ? await this.deps
+            .repo()
+            .create(String(s.header.cwd ?? ''), { parentSession: this.file, dir: dirname(this.file) })
+        : await this.deps.repo().clone(s, leaf);
     this.deps.noteKind?.(file, 'fork');
     await this.deps.openTree(file);
     this.deps.revealSession?.(file);
@@ -169,7 +176,11 @@ export class SessionActions {
   }
 
   /** A reviewed branch summary committed by the running pi (it writes it and moves); undefined without one. */
-  async moveWithSummaryViaPi(id: string | null, text: string, details: FileDetails | undefined): Promise<(MoveReply & { cancelled?: boolean }) | undefined> {
+  async moveWithSummaryViaPi(
+    id: string | null,
+    text: string,
+    details: FileDetails | undefined,
+  ): Promise<(MoveReply & { cancelled?: boolean }) | undefined> {
     if (id === null || !this.deps.gateway) return undefined;
     this.need(id);
     this.checkWritable();

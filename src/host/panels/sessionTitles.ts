@@ -63,6 +63,10 @@ export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 8
 export const TAB_TITLE_MAX = 40;
 
 /** A tree's title before its session is read: the sidebar row's (`listed`), else the file's name. */
-export function unreadTitle(file: string, listed?: (file: string, max: number) => string | undefined, max = TAB_TITLE_MAX): string {
+export function unreadTitle(
+  file: string,
+  listed?: (file: string, max: number) => string | undefined,
+  max = TAB_TITLE_MAX,
+): string {
   return listed?.(file, max) || basename(file);
 }

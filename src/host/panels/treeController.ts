@@ -88,7 +88,8 @@ export class TreeController implements vscode.Disposable {
       family: deps.codeViews.family,
       file,
       session: () => (this.ready && !this.disposed ? this.session : undefined),
-      send: (links) => void (this.deltas = this.deltas.then(() => void this.post({ type: 'family', rev: ++this.rev, links }))),
+      send: (links) =>
+        void (this.deltas = this.deltas.then(() => void this.post({ type: 'family', rev: ++this.rev, links }))),
       signal: this.closing.signal,
     });
     this.disposables.push(
@@ -103,10 +104,13 @@ export class TreeController implements vscode.Disposable {
     this.firstScreen = this.sendEarlyFirstScreen();
     // The window's progress (status bar) while the session is read and sent; the webview shows its own bar.
     const opened = new Promise<void>((resolve) => (this.markOpened = resolve));
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' }, (progress) => {
-      void loading.then(() => progress.report({ message: this.title() }));
-      return opened;
-    });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'pi Tree: opening a session' },
+      (progress) => {
+        void loading.then(() => progress.report({ message: this.title() }));
+        return opened;
+      },
+    );
   }
 
   /** The header's facts changed (pi connected, busy, gone; a setting): the webview gets the new meta. */
@@ -123,7 +127,13 @@ export class TreeController implements vscode.Disposable {
   private title(max = TAB_TITLE_MAX): string {
     const s = this.session;
     if (!s) return unreadTitle(this.file, this.deps.listedTitle, max);
-    return titleOf(s, this.texts, this.deps.listedFirst?.(this.file) ?? basename(this.file), max, this.deps.placeOf?.(this.file));
+    return titleOf(
+      s,
+      this.texts,
+      this.deps.listedFirst?.(this.file) ?? basename(this.file),
+      max,
+      this.deps.placeOf?.(this.file),
+    );
   }
 
   /** What the session is called may have changed (a sibling fork was made): the tab and the header follow. */
@@ -155,14 +165,24 @@ export class TreeController implements vscode.Disposable {
       this.actions = new SessionActions(session, this.file, this.deps);
       this.lastLeaf = session.leafId;
       this.lastName = session.name;
-      this.disposables.push({ dispose: session.onChange((c) => void (this.deltas = this.deltas.then(() => this.onSessionChange(c)).catch((e) => log().warn(`delta failed: ${String(e)}`)))) });
+      this.disposables.push({
+        dispose: session.onChange(
+          (c) =>
+            void (this.deltas = this.deltas
+              .then(() => this.onSessionChange(c))
+              .catch((e) => log().warn(`delta failed: ${String(e)}`))),
+        ),
+      });
       this.texts = await firstUserTexts(session).catch(() => ({}));
       this.panel.title = this.title();
       this.projector = new Projector(session.index);
       this.marks = new CodeMarks(session, {
         agentDir: this.deps.agentDir,
         send: (ids, off) => {
-          if (this.ready && !this.disposed) this.deltas = this.deltas.then(() => void this.post({ type: 'codeMarks', rev: ++this.rev, ids, ...(off ? { off } : {}) }));
+          if (this.ready && !this.disposed)
+            this.deltas = this.deltas.then(
+              () => void this.post({ type: 'codeMarks', rev: ++this.rev, ids, ...(off ? { off } : {}) }),
+            );
         },
       });
       this.disposables.push(this.marks);
@@ -230,11 +250,21 @@ export class TreeController implements vscode.Disposable {
       s,
       () => ++this.rev,
       (rev, body, n, from) => {
-        if (from === 0) this.post({ type: 'snapshot', rev, meta: this.meta(), leafId, total: count > n ? count : undefined, ...body });
+        if (from === 0)
+          this.post({
+            type: 'snapshot',
+            rev,
+            meta: this.meta(),
+            leafId,
+            total: count > n ? count : undefined,
+            ...body,
+          });
         else this.post({ type: 'snapshotPart', rev, ...body });
       },
       () => this.disposed,
-      this.firstScreenShown ? undefined : (rev, nodes) => void this.post({ type: 'firstScreen', rev, meta: this.meta(), leafId, nodes, total: count }),
+      this.firstScreenShown
+        ? undefined
+        : (rev, nodes) => void this.post({ type: 'firstScreen', rev, meta: this.meta(), leafId, nodes, total: count }),
     );
     this.firstScreenShown = false;
     if (!projector) return;
@@ -257,7 +287,9 @@ export class TreeController implements vscode.Disposable {
     if (s && s.leafId !== early.leafId) return false;
     this.firstScreenShown = true;
     this.source.mark('firstScreen');
-    log().info(`${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`);
+    log().info(
+      `${basename(this.file)}: first screen of ${early.nodes.length} entries read from the file's end${s ? '' : ', before the whole file was read'}`,
+    );
     const taken = this.post({
       type: 'firstScreen',
       rev: ++this.rev,
@@ -293,9 +325,13 @@ export class TreeController implements vscode.Disposable {
     this.lastLeaf = s.leafId;
     if (nodes.length) this.post({ type: 'appended', rev: ++this.rev, nodes, ...(moved ? { leafId: s.leafId } : {}) });
     else if (moved) this.post({ type: 'leafMoved', rev: ++this.rev, leafId: s.leafId });
-    for (const l of labelChanges) this.post({ type: 'labelChanged', rev: ++this.rev, targetId: l.targetId, label: l.label });
+    for (const l of labelChanges)
+      this.post({ type: 'labelChanged', rev: ++this.rev, targetId: l.targetId, label: l.label });
     // A new session gets its first message later, and a fork its own one: its title comes from it then.
-    const firstNow = (this.texts.first === undefined || (this.texts.own === undefined && typeof s.header.parentSession === 'string')) && fresh.some((r) => r.type === 'message' && r.role === 'user');
+    const firstNow =
+      (this.texts.first === undefined ||
+        (this.texts.own === undefined && typeof s.header.parentSession === 'string')) &&
+      fresh.some((r) => r.type === 'message' && r.role === 'user');
     if (firstNow) this.texts = await firstUserTexts(s).catch(() => this.texts);
     if (s.name !== this.lastName || firstNow) {
       this.lastName = s.name;
@@ -317,7 +353,8 @@ export class TreeController implements vscode.Disposable {
       else this.source.release();
       await this.sendSnapshot().finally(() => this.markOpened());
       // Actions asked for before the webview could take them (open with a selection) go after the snapshot.
-      for (const [action, id, text] of this.queuedInvokes.splice(0)) this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
+      for (const [action, id, text] of this.queuedInvokes.splice(0))
+        this.post({ type: 'invoke', action, id, ...(text !== undefined ? { text } : {}) });
       return;
     }
     if (m.type === 'shown') return this.source.release();

@@ -23,7 +23,10 @@ export class TreePanelManager implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           const token = (state as { restoreToken?: unknown } | undefined)?.restoreToken;
-          const file = typeof token === 'string' && Object.prototype.hasOwnProperty.call(this.restoreMap, token) ? this.restoreMap[token] : undefined;
+          const file =
+            typeof token === 'string' && Object.prototype.hasOwnProperty.call(this.restoreMap, token)
+              ? this.restoreMap[token]
+              : undefined;
           if (!file) return panel.dispose();
           delete this.restoreMap[token as string];
           this.track(new TreeController(panel, file, this.treeDeps));
@@ -37,7 +40,9 @@ export class TreePanelManager implements vscode.Disposable {
             // A file on disk only: a git revision or another scheme's document has an fsPath too, of the
             // working file, which a move or label would then write.
             if (doc.uri.scheme !== 'file') {
-              panel.webview.html = errorHtml(`It is a ${doc.uri.scheme}: document, not a session file on disk (pi-tree opens and changes only those); open the file itself to see its tree.`);
+              panel.webview.html = errorHtml(
+                `It is a ${doc.uri.scheme}: document, not a session file on disk (pi-tree opens and changes only those); open the file itself to see its tree.`,
+              );
               return;
             }
             this.track(new TreeController(panel, doc.uri.fsPath, this.treeDeps));
@@ -69,7 +74,11 @@ export class TreePanelManager implements vscode.Disposable {
    * `editorText` (a forked message) is offered there for re-editing. `preserveFocus`: shown without
    * taking the keyboard (a single click on a sidebar row, as VS Code's preview editors open).
    */
-  async open(file: string, select?: string, opts: { editorText?: string; preserveFocus?: boolean } = {}): Promise<TreeController> {
+  async open(
+    file: string,
+    select?: string,
+    opts: { editorText?: string; preserveFocus?: boolean } = {},
+  ): Promise<TreeController> {
     const path = resolvePath(file);
     const preserveFocus = !!opts.preserveFocus;
     const existing = [...this.controllers].find((c) => c.panel.viewType === PANEL_VIEW_TYPE && c.file === path);

@@ -103,7 +103,13 @@ export class SnapshotSource {
   }
 
   /** Projects `s` as it is now and hands the parts to `send`; returns the projector that goes on with its deltas. */
-  async project(s: Session, nextRev: () => number, send: PartSink, disposed: () => boolean, firstScreen?: FirstScreenSink): Promise<Projector | undefined> {
+  async project(
+    s: Session,
+    nextRev: () => number,
+    send: PartSink,
+    disposed: () => boolean,
+    firstScreen?: FirstScreenSink,
+  ): Promise<Projector | undefined> {
     const early = this.early;
     this.early = undefined;
     const t0 = performance.now();
@@ -114,7 +120,9 @@ export class SnapshotSource {
       send(rev, body, n, from);
     };
     if (firstScreen && count >= WORKER_MIN) {
-      const nodes = await firstScreenNodes(s).catch((e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []));
+      const nodes = await firstScreenNodes(s).catch(
+        (e: unknown) => (log().info(`${basename(this.file)}: no first screen (${String(e)})`), []),
+      );
       if (disposed()) return undefined;
       if (nodes.length) {
         this.mark('firstScreen');
@@ -123,7 +131,8 @@ export class SnapshotSource {
     }
     if (s.path && !s.legacy && count >= WORKER_MIN) {
       const expect = { count, leafId: s.leafId, size: s.readSize };
-      const fresh = () => new WorkerRun(this.script, { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.signal);
+      const fresh = () =>
+        new WorkerRun(this.script, { file: s.path!, until: s.readSize, part: SNAPSHOT_PART }, this.signal);
       const post = (run: WorkerRun) => {
         const to = sink(nextRev());
         return useRun(run, expect, (p, from) => to({ packed: p.packed }, p.count, from));
@@ -135,7 +144,9 @@ export class SnapshotSource {
           throw e;
         });
         projector.workerMade = true;
-        log().info(`${basename(this.file)}: ${count} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
+        log().info(
+          `${basename(this.file)}: ${count} entries projected in a worker thread and sent in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`,
+        );
         return projector;
       } catch (e) {
         if (disposed()) return undefined;
@@ -143,8 +154,12 @@ export class SnapshotSource {
       }
     } else early?.stop();
     const to = sink(nextRev());
-    await projectParts(s.index, s.index.live(), s, projector, SNAPSHOT_PART, (nodes, from) => to({ nodes }, nodes.length, from));
-    log().debug(`sent ${count} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`);
+    await projectParts(s.index, s.index.live(), s, projector, SNAPSHOT_PART, (nodes, from) =>
+      to({ nodes }, nodes.length, from),
+    );
+    log().debug(
+      `sent ${count} entries of ${basename(this.file)} in ${(performance.now() - t0).toFixed(0)} ms${this.shownAfter()}`,
+    );
     return projector;
   }
 

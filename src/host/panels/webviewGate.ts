@@ -25,7 +25,9 @@ export class WebviewGate<M = WebviewMessage> {
     private readonly limits: GateLimits = DEFAULT_GATE_LIMITS,
     private readonly now: () => number = Date.now,
     /** The protocol to check against (the compare view has its own). */
-    private readonly validate: (m: unknown) => { ok: true; value: M } | { ok: false; reason: string } = validateWebviewMessage as never,
+    private readonly validate: (
+      m: unknown,
+    ) => { ok: true; value: M } | { ok: false; reason: string } = validateWebviewMessage as never,
   ) {}
 
   check(raw: unknown): GateResult<M> {
@@ -35,7 +37,11 @@ export class WebviewGate<M = WebviewMessage> {
       // Logged once per flood, not once per dropped message.
       const first = this.times.length === this.limits.perSecond;
       this.times.push(now);
-      return { ok: false, reason: `more than ${this.limits.perSecond} messages in a second; dropping until it calms down`, warn: first };
+      return {
+        ok: false,
+        reason: `more than ${this.limits.perSecond} messages in a second; dropping until it calms down`,
+        warn: first,
+      };
     }
     this.times.push(now);
     let size: number;
@@ -44,10 +50,16 @@ export class WebviewGate<M = WebviewMessage> {
     } catch {
       size = Infinity;
     }
-    if (size > this.limits.maxBytes) return { ok: false, reason: `message of ${size} bytes rejected (limit ${this.limits.maxBytes})`, warn: true };
+    if (size > this.limits.maxBytes)
+      return { ok: false, reason: `message of ${size} bytes rejected (limit ${this.limits.maxBytes})`, warn: true };
     const check = this.validate(raw);
     if (check.ok) return { ok: true, message: check.value };
     const seq = (raw as { seq?: unknown } | null)?.seq;
-    return { ok: false, reason: check.reason, replySeq: typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined, warn: true };
+    return {
+      ok: false,
+      reason: check.reason,
+      replySeq: typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined,
+      warn: true,
+    };
   }
 }

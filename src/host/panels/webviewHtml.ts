@@ -40,7 +40,8 @@ function escapeAttr(s: string): string {
 }
 
 function checkUri(u: string, what: string): string {
-  if (/[\s"'<>]/.test(u) || /^\s*(javascript|data):/i.test(u)) throw new Error(`renderWebviewHtml: ${what} is not a plain URI`);
+  if (/[\s"'<>]/.test(u) || /^\s*(javascript|data):/i.test(u))
+    throw new Error(`renderWebviewHtml: ${what} is not a plain URI`);
   return escapeHtml(u);
 }
 
@@ -73,20 +74,30 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const sources = o.cspSource.split(/\s+/).filter(Boolean);
   // VS Code's webview.cspSource is one or more host sources; code-server's also carries 'self'. Any
   // other quoted keyword ('unsafe-inline' …) or a separator is refused.
-  if (!sources.length || sources.some((s) => s !== "'self'" && (!SOURCE_RE.test(s) || s.includes("'")))) throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
+  if (!sources.length || sources.some((s) => s !== "'self'" && (!SOURCE_RE.test(s) || s.includes("'"))))
+    throw new Error('renderWebviewHtml: cspSource is not a CSP source expression');
   const csp = contentSecurityPolicy(sources.join(' '), o.nonce);
   const nonce = escapeHtml(o.nonce);
   const codicon = checkUri(o.codiconUri, 'codiconUri');
   const styleUris = o.styleUris.map((u) => checkUri(u, 'styleUri'));
   const scriptUri = checkUri(o.scriptUri, 'scriptUri');
   const inline = o.inline;
-  if (inline && !inlineSafe(inline.script, inline.styles)) throw new Error('renderWebviewHtml: the inline bundle would end its element');
+  if (inline && !inlineSafe(inline.script, inline.styles))
+    throw new Error('renderWebviewHtml: the inline bundle would end its element');
   const styles = inline
     ? // codicon.css only named (an unknown rel is not fetched): any fetch holds the document's load event,
       // and VS Code shows the webview and hands it the host's messages only then (or 200 ms after).
-      [`<link rel="x-codicon-stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`)]
-    : [`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`, ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`)];
-  const script = inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce="${nonce}" src="${scriptUri}"></script>`;
+      [
+        `<link rel="x-codicon-stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`,
+        ...inline.styles.map((x) => `<style nonce="${nonce}">${x}</style>`),
+      ]
+    : [
+        `<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codicon}">`,
+        ...styleUris.map((u) => `<link rel="stylesheet" href="${u}">`),
+      ];
+  const script = inline
+    ? `<script nonce="${nonce}">${inline.script}</script>`
+    : `<script nonce="${nonce}" src="${scriptUri}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

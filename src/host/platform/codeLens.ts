@@ -32,8 +32,16 @@ export class SessionCodeLens implements vscode.CodeLensProvider {
       if (!id) continue;
       const range = new vscode.Range(i, 0, i, 0);
       lenses.push(
-        new vscode.CodeLens(range, { title: '$(repo-forked) Fork from here', command: 'piTree.forkAt', arguments: [doc.uri, id] }),
-        new vscode.CodeLens(range, { title: '$(type-hierarchy) Show in tree', command: 'piTree.showInTree', arguments: [doc.uri, id] }),
+        new vscode.CodeLens(range, {
+          title: '$(repo-forked) Fork from here',
+          command: 'piTree.forkAt',
+          arguments: [doc.uri, id],
+        }),
+        new vscode.CodeLens(range, {
+          title: '$(type-hierarchy) Show in tree',
+          command: 'piTree.showInTree',
+          arguments: [doc.uri, id],
+        }),
       );
     }
     return lenses;

@@ -8,7 +8,12 @@ import { findPi, INSTALL_PI, PiNotFoundError, type PiProgram } from '../../core/
 import { log } from './log.js';
 
 /** The terminal's options: pi and its arguments, never a command line. Pure, for tests. */
-export function piTerminalOptions(pi: PiProgram, file: string, cwd: string | undefined, extraArgs: string[] = []): vscode.TerminalOptions {
+export function piTerminalOptions(
+  pi: PiProgram,
+  file: string,
+  cwd: string | undefined,
+  extraArgs: string[] = [],
+): vscode.TerminalOptions {
   const isDir = (d: string | undefined) => {
     try {
       return !!d && statSync(d).isDirectory();
@@ -45,7 +50,11 @@ async function piNotFound(message: string): Promise<void> {
   misses++;
   const text = `${message} Set piTree.piCommand in your User settings to pi's path.${misses > 1 ? ` (attempt ${misses})` : ''}`;
   log().warn(text);
-  const pick = await vscode.window.showWarningMessage(text, OPEN_SETTING, ...(message.includes(INSTALL_PI) ? [COPY_INSTALL] : []));
+  const pick = await vscode.window.showWarningMessage(
+    text,
+    OPEN_SETTING,
+    ...(message.includes(INSTALL_PI) ? [COPY_INSTALL] : []),
+  );
   if (pick === OPEN_SETTING) await vscode.commands.executeCommand('workbench.action.openSettings', PI_COMMAND_SETTING);
   else if (pick === COPY_INSTALL) await vscode.env.clipboard.writeText(INSTALL_PI);
 }
@@ -54,8 +63,13 @@ async function piNotFound(message: string): Promise<void> {
 const PI_COMMAND_SETTING = '@id:piTree.piCommand';
 
 /** The pi to start on `file`, or undefined when there is none (the user was told why, with the setting and the install command). */
-export async function piToStart(file: string, cwd: string | undefined, piCommand: string): Promise<PiProgram | undefined> {
-  if (!vscode.workspace.isTrusted) throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
+export async function piToStart(
+  file: string,
+  cwd: string | undefined,
+  piCommand: string,
+): Promise<PiProgram | undefined> {
+  if (!vscode.workspace.isTrusted)
+    throw new Error('Continue in pi is not available in Restricted Mode: trust this workspace first.');
   try {
     return await findPi(piCommand, { avoid: [dirname(file), ...(cwd ? [cwd] : [])] });
   } catch (e) {
@@ -69,12 +83,20 @@ export async function piToStart(file: string, cwd: string | undefined, piCommand
  * Starts `pi` on `file` in a terminal, with pi-tree's bridge loaded for that run (`-e bridgeFile`) so the
  * tree drives it at once; pi keeps one bridge per session when "Connect pi" installed it as well.
  */
-export async function startPi(pi: PiProgram, file: string, cwd: string | undefined, text?: string, bridgeFile?: string): Promise<void> {
+export async function startPi(
+  pi: PiProgram,
+  file: string,
+  cwd: string | undefined,
+  text?: string,
+  bridgeFile?: string,
+): Promise<void> {
   const options = piTerminalOptions(pi, file, cwd, bridgeFile ? ['-e', bridgeFile] : []);
   log().info(`starting ${options.shellPath} with ${JSON.stringify(options.shellArgs)} in ${options.cwd}`);
   vscode.window.createTerminal(options).show();
   if (text) {
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.showInformationMessage('The message text is on the clipboard: paste it into pi to edit and send it again.');
+    void vscode.window.showInformationMessage(
+      'The message text is on the clipboard: paste it into pi to edit and send it again.',
+    );
   }
 }

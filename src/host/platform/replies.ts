@@ -6,13 +6,23 @@ import type { GateResult } from '../panels/webviewGate.js';
 import { log } from './log.js';
 
 /** A message the gate refused: `where` names the webview in the log. */
-export function refuse(check: Extract<GateResult<unknown>, { ok: false }>, post: (r: Reply) => void, where: string): void {
+export function refuse(
+  check: Extract<GateResult<unknown>, { ok: false }>,
+  post: (r: Reply) => void,
+  where: string,
+): void {
   if (check.warn) log().warn(`${where}: ${check.reason}`);
-  if (check.replySeq !== undefined) post({ type: 'reply', seq: check.replySeq, ok: false, error: `Rejected: ${check.reason}` });
+  if (check.replySeq !== undefined)
+    post({ type: 'reply', seq: check.replySeq, ok: false, error: `Rejected: ${check.reason}` });
 }
 
 /** Runs the handler of request `seq` and posts its one reply. */
-export async function answer(seq: number, kind: string, work: () => Promise<unknown>, post: (r: Reply) => void): Promise<void> {
+export async function answer(
+  seq: number,
+  kind: string,
+  work: () => Promise<unknown>,
+  post: (r: Reply) => void,
+): Promise<void> {
   try {
     const data = await work();
     post({ type: 'reply', seq, ok: true, data: data ?? null });

@@ -4,7 +4,8 @@
 import type * as vscode from 'vscode';
 import type { SortMode } from '../../core/listing/sessionList.js';
 
-const isRecordOfStrings = (v: unknown): v is Record<string, string> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+const isRecordOfStrings = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
 const KEYS = {
   /** The sidebar's scope, sort and filter, as last chosen (else the settings). */

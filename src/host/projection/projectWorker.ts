@@ -18,12 +18,18 @@ async function firstScreen(file: string): Promise<WorkerFirstScreen | undefined>
   const s = await openTail(file);
   if (!s) return undefined;
   const nodes = await firstScreenNodes(s);
-  return nodes.length ? { sessionId: s.header.id, cwd: String(s.header.cwd ?? ''), name: s.name, leafId: s.leafId, nodes } : undefined;
+  return nodes.length
+    ? { sessionId: s.header.id, cwd: String(s.header.cwd ?? ''), name: s.name, leafId: s.leafId, nodes }
+    : undefined;
 }
 
 /** The file as it was when the extension host read it: later appends come to the webview as deltas. */
 function upTo(src: ByteSource, until: number): ByteSource {
-  return { size: async () => Math.min(await src.size(), until), read: (b, o, l, p) => src.read(b, o, l, p), close: () => src.close() };
+  return {
+    size: async () => Math.min(await src.size(), until),
+    read: (b, o, l, p) => src.read(b, o, l, p),
+    close: () => src.close(),
+  };
 }
 
 async function run(task: WorkerTask): Promise<void> {
@@ -41,7 +47,10 @@ async function run(task: WorkerTask): Promise<void> {
     const index = loaded.index;
     const live = index.live();
     post({ kind: 'count', count: live.length, leafId: index.leafId, size: loaded.state.size });
-    const source = { visitLines: (records: Parameters<typeof visitLines>[1], visit: Parameters<typeof visitLines>[2]) => visitLines(src, records, visit, { sliceMs: 50 }) };
+    const source = {
+      visitLines: (records: Parameters<typeof visitLines>[1], visit: Parameters<typeof visitLines>[2]) =>
+        visitLines(src, records, visit, { sliceMs: 50 }),
+    };
     // Packed here, off the host's thread; the bytes are moved to it, not copied.
     await projectParts(index, live, source, new Projector(index), task.part, (nodes, from) => {
       const packed = packNodes(nodes);
@@ -54,4 +63,6 @@ async function run(task: WorkerTask): Promise<void> {
 }
 
 const task = workerData as WorkerTask;
-run(task).catch((e: unknown) => parentPort!.postMessage({ kind: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerReply));
+run(task).catch((e: unknown) =>
+  parentPort!.postMessage({ kind: 'error', message: e instanceof Error ? e.message : String(e) } satisfies WorkerReply),
+);

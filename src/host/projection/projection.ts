@@ -69,7 +69,12 @@ interface CallSummary {
 function summarize(c: ToolCallRef): CallSummary {
   const p = c.arguments.path ?? c.arguments.file_path;
   const changed = [...new Set(changesOfCall('', { id: '', ...c }).map((x) => x.path))];
-  return { name: c.name, text: formatToolCall(c.name, c.arguments), path: typeof p === 'string' ? p : undefined, ...(changed.length ? { changed } : {}) };
+  return {
+    name: c.name,
+    text: formatToolCall(c.name, c.arguments),
+    path: typeof p === 'string' ? p : undefined,
+    ...(changed.length ? { changed } : {}),
+  };
 }
 
 /**
@@ -118,7 +123,15 @@ export class Projector {
         const call = this.toolCalls.get(callId);
         const parent = this.index.treeParent(rec);
         const label = this.index.labels.get(rec.id)?.label;
-        const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: 'message', role: 'toolResult', kind: 'toolResult', time: rec.time, text: '' };
+        const node: NodeView = {
+          id: rec.id,
+          parentId: parent?.id ?? null,
+          type: 'message',
+          role: 'toolResult',
+          kind: 'toolResult',
+          time: rec.time,
+          text: '',
+        };
         node.text = (call ? call.text : `[${toolName ?? 'tool'}]`).slice(0, 240);
         if (label) node.label = label;
         node.tools = [this.strings.of(asText(call?.name ?? toolName ?? 'tool'))];
@@ -140,9 +153,26 @@ export class Projector {
     const parent = this.index.treeParent(rec);
     const label = this.index.labels.get(rec.id)?.label;
     if (!entry) {
-      return { id: rec.id, parentId: parent?.id ?? null, type: rec.type, role: rec.role, kind: 'other', text: '(unreadable line)', time: rec.time, label, error: true };
+      return {
+        id: rec.id,
+        parentId: parent?.id ?? null,
+        type: rec.type,
+        role: rec.role,
+        kind: 'other',
+        text: '(unreadable line)',
+        time: rec.time,
+        label,
+        error: true,
+      };
     }
-    const node: NodeView = { id: rec.id, parentId: parent?.id ?? null, type: this.strings.of(entry.type), kind: kindOf(entry), text: '', time: rec.time };
+    const node: NodeView = {
+      id: rec.id,
+      parentId: parent?.id ?? null,
+      type: this.strings.of(entry.type),
+      kind: kindOf(entry),
+      text: '',
+      time: rec.time,
+    };
     if (label) node.label = label;
     const calls = toolCallsOf(entry);
     for (const c of calls) this.toolCalls.set(c.id, summarize(c));
@@ -161,7 +191,9 @@ export class Projector {
         if (typeof m.model === 'string') node.model = this.strings.of(m.model);
         const u = m.usage as Obj | undefined;
         if (u) {
-          const total = asNumber(u.totalTokens) || asNumber(u.input ?? 0) + asNumber(u.output ?? 0) + asNumber(u.cacheRead ?? 0) + asNumber(u.cacheWrite ?? 0);
+          const total =
+            asNumber(u.totalTokens) ||
+            asNumber(u.input ?? 0) + asNumber(u.output ?? 0) + asNumber(u.cacheRead ?? 0) + asNumber(u.cacheWrite ?? 0);
           if (total) node.tokens = total;
           const cost = asNumber((u.cost as Obj | undefined)?.total);
           if (cost) node.cost = cost;
@@ -181,7 +213,10 @@ export class Projector {
       }
     } else if (entry.type === 'branch_summary' || entry.type === 'compaction') {
       const d = entry.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
-      const files = [...(Array.isArray(d?.readFiles) ? d.readFiles : []), ...(Array.isArray(d?.modifiedFiles) ? d.modifiedFiles : [])].filter((f): f is string => typeof f === 'string');
+      const files = [
+        ...(Array.isArray(d?.readFiles) ? d.readFiles : []),
+        ...(Array.isArray(d?.modifiedFiles) ? d.modifiedFiles : []),
+      ].filter((f): f is string => typeof f === 'string');
       if (files.length) node.files = this.strings.list(files);
     } else if (entry.type === 'model_change') {
       node.model = this.strings.of(asText(entry.modelId));
@@ -213,7 +248,8 @@ export async function projectParts(
     const base = out.length;
     await source.visitLines(slice, (k, rec, bytes) => (out[base + k] = projector.projectLine(rec, bytes)));
     // entries held in memory (small types, unmigrated files) and unreadable lines
-    for (let k = 0; k < slice.length; k++) if (!out[base + k]) out[base + k] = projector.project(slice[k], slice[k].entry);
+    for (let k = 0; k < slice.length; k++)
+      if (!out[base + k]) out[base + k] = projector.project(slice[k], slice[k].entry);
     if (out.length >= part || i + batch >= records.length) {
       const n = out.length;
       await onPart(out, from);
@@ -226,7 +262,12 @@ export async function projectParts(
 }
 
 /** All of `records` projected (tests, small sessions). */
-export async function projectAll(index: SessionIndex, records: readonly EntryRecord[], source: Pick<Session, 'visitLines'>, projector = new Projector(index)): Promise<NodeView[]> {
+export async function projectAll(
+  index: SessionIndex,
+  records: readonly EntryRecord[],
+  source: Pick<Session, 'visitLines'>,
+  projector = new Projector(index),
+): Promise<NodeView[]> {
   const all: NodeView[] = [];
   await projectParts(index, records, source, projector, 5000, (nodes) => {
     for (const n of nodes) all.push(n);
@@ -238,11 +279,17 @@ export async function projectAll(index: SessionIndex, records: readonly EntryRec
  * After a worker projected the snapshot, this thread's projector has not seen the tool calls that new
  * tool results answer: they are read from the assistant messages above the new entries.
  */
-export async function learnCallsFor(projector: Projector, s: Pick<Session, 'load'>, fresh: EntryRecord[], entries: (SessionEntry | undefined)[]): Promise<void> {
+export async function learnCallsFor(
+  projector: Projector,
+  s: Pick<Session, 'load'>,
+  fresh: EntryRecord[],
+  entries: (SessionEntry | undefined)[],
+): Promise<void> {
   const wanted = new Set<string>();
   entries.forEach((e) => {
     const m = e?.type === 'message' ? (e.message as { role?: unknown; toolCallId?: unknown }) : undefined;
-    if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId)) wanted.add(m.toolCallId);
+    if (m?.role === 'toolResult' && typeof m.toolCallId === 'string' && !projector.toolCalls.has(m.toolCallId))
+      wanted.add(m.toolCallId);
   });
   if (!wanted.size) return;
   const seen = new Set(fresh);

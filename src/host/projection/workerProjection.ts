@@ -173,11 +173,21 @@ export class WorkerRun {
 }
 
 /** Drains `run` into `onPart` if what it read is what the host read (count, leaf, and size when given); stops it otherwise. */
-export async function useRun(run: WorkerRun, expect: { count: number; leafId: string | null; size?: number }, onPart: (part: PackedPart, from: number) => void): Promise<void> {
+export async function useRun(
+  run: WorkerRun,
+  expect: { count: number; leafId: string | null; size?: number },
+  onPart: (part: PackedPart, from: number) => void,
+): Promise<void> {
   const head = await run.head;
-  if (head.count !== expect.count || head.leafId !== expect.leafId || (expect.size !== undefined && head.size !== expect.size)) {
+  if (
+    head.count !== expect.count ||
+    head.leafId !== expect.leafId ||
+    (expect.size !== undefined && head.size !== expect.size)
+  ) {
     run.stop();
-    throw new WorkerMismatch(`worker read ${head.count} entries (leaf ${head.leafId}, ${head.size} bytes), the host ${expect.count} (leaf ${expect.leafId}, ${expect.size ?? '?'} bytes)`);
+    throw new WorkerMismatch(
+      `worker read ${head.count} entries (leaf ${head.leafId}, ${head.size} bytes), the host ${expect.count} (leaf ${expect.leafId}, ${expect.size ?? '?'} bytes)`,
+    );
   }
   return run.drain(onPart);
 }

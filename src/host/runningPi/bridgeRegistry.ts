@@ -8,7 +8,14 @@
 // import: the sidebar, the panels and the actions ask it.
 import { watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
-import { canonicalPath, pidAlive, readRecords, scanBridges, type LiveBridgeInfo, type UnresponsiveBridgeInfo } from '../../core/piClient/discovery.js';
+import {
+  canonicalPath,
+  pidAlive,
+  readRecords,
+  scanBridges,
+  type LiveBridgeInfo,
+  type UnresponsiveBridgeInfo,
+} from '../../core/piClient/discovery.js';
 import { recordDirOf, recordDirs } from '../../core/piClient/paths.js';
 
 /** A pi with the bridge that runs a session: answering (live), or not (unresponsive, with why). */

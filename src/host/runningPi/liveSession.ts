@@ -55,7 +55,13 @@ export class LiveSession {
     if (info && isUnresponsive(info)) {
       // Still pi's session; a new connection would only wait in pi's accept queue.
       const s = this.current;
-      this.set({ pid: info.record.pid, busy: true, unresponsive: true, piVersion: s?.piVersion, leafId: s?.leafId ?? null });
+      this.set({
+        pid: info.record.pid,
+        busy: true,
+        unresponsive: true,
+        piVersion: s?.piVersion,
+        leafId: s?.leafId ?? null,
+      });
       return;
     }
     if (this.client && !this.client.closed && (!info || info.record.pid === this.client.record.pid)) {
@@ -105,7 +111,8 @@ export class LiveSession {
       case 'busy':
       case 'idle':
         // (an event: pi answers again)
-        if (s.busy !== (ev.event === 'busy') || s.unresponsive) this.set({ ...s, busy: ev.event === 'busy', unresponsive: undefined });
+        if (s.busy !== (ev.event === 'busy') || s.unresponsive)
+          this.set({ ...s, busy: ev.event === 'busy', unresponsive: undefined });
         return;
       case 'leafChanged':
         this.current = { ...s, leafId: ev.leafId };

@@ -101,7 +101,12 @@ export class PiGateway {
    * Runs one user action in the pi running `file`. `seen`: the session as the user saw it (its leaf
    * becomes `ifLeaf`). Resolves `none` when no pi runs it or pi vanished before the request was sent.
    */
-  async run<O extends PiAction>(file: string, op: O, args: Omit<OpArgs[O], keyof ActionOptions>, seen?: Session): Promise<Routed<OpData[O]>> {
+  async run<O extends PiAction>(
+    file: string,
+    op: O,
+    args: Omit<OpArgs[O], keyof ActionOptions>,
+    seen?: Session,
+  ): Promise<Routed<OpData[O]>> {
     let info: LiveBridgeInfo;
     let client: BridgeClient;
     for (let attempt = 1; ; attempt++) {
@@ -134,7 +139,10 @@ export class PiGateway {
           const req = { ...args, key, waitMs, ...(ifLeaf !== undefined ? { ifLeaf } : {}) } as OpArgs[O];
           const sent = client.request(op, req);
           this.opts.log?.(`${op} sent to pi ${pid} (waits up to ${waitMs} ms for idle)`);
-          const data = waitMs > (this.opts.firstWaitMs ?? FIRST_WAIT_MS) ? await this.opts.ui.waiting(`Waiting for pi (pid ${pid}) to finish its turn…`, sent) : await sent;
+          const data =
+            waitMs > (this.opts.firstWaitMs ?? FIRST_WAIT_MS)
+              ? await this.opts.ui.waiting(`Waiting for pi (pid ${pid}) to finish its turn…`, sent)
+              : await sent;
           this.opts.log?.(`${op} done by pi ${pid}`);
           return { via: 'pi', pid, data };
         } catch (e) {
@@ -143,14 +151,19 @@ export class PiGateway {
             if (e instanceof BridgeError && e.code === 'stale') await seen?.refresh().catch(() => undefined);
             throw this.explain(e, pid, op);
           }
-          const wait = await this.opts.ui.askWait(`pi (pid ${pid}) is busy with a turn or a compaction, so nothing was done yet. Wait until it is idle, or cancel?`);
+          const wait = await this.opts.ui.askWait(
+            `pi (pid ${pid}) is busy with a turn or a compaction, so nothing was done yet. Wait until it is idle, or cancel?`,
+          );
           if (!wait) return { via: 'cancelled' };
           waitMs = this.opts.longWaitMs ?? LONG_WAIT_MS;
           // The user chose to let the turn finish, whose entries move pi's leaf: the move still goes to
           // the node they chose. The key alone keeps a repeat from writing twice.
           ifLeaf = undefined;
           // Same key: should the first attempt have landed after all, pi answers with its result.
-          if (client.closed) client = await BridgeClient.connect(info.record).catch((err: unknown) => Promise.reject(this.explain(err, pid, op)));
+          if (client.closed)
+            client = await BridgeClient.connect(info.record).catch((err: unknown) =>
+              Promise.reject(this.explain(err, pid, op)),
+            );
         }
       }
     } finally {
@@ -180,11 +193,17 @@ export class PiGateway {
       case 'peer-gone':
         return new PiActionError(e.code, PEER_GONE_MESSAGE);
       case 'stale':
-        return new PiActionError(e.code, `pi (pid ${pid}) has moved on since the tree was drawn: ${e.message}. The tree now follows pi; look again and retry.`);
+        return new PiActionError(
+          e.code,
+          `pi (pid ${pid}) has moved on since the tree was drawn: ${e.message}. The tree now follows pi; look again and retry.`,
+        );
       case 'closing':
         return new PiActionError(e.code, `pi (pid ${pid}) left this session before it could ${op}; nothing was done.`);
       case 'cancelled':
-        return new PiActionError(e.code, `pi (pid ${pid}) cancelled it (an extension, or an aborted summary); nothing was written.`);
+        return new PiActionError(
+          e.code,
+          `pi (pid ${pid}) cancelled it (an extension, or an aborted summary); nothing was written.`,
+        );
       case 'timeout':
       case 'connect-failed':
         return new PiActionError(e.code, e.message);

@@ -14,7 +14,11 @@ export interface PiLink {
   bridgeFile: string;
 }
 
-export function createPiLink(context: vscode.ExtensionContext, out: vscode.LogOutputChannel, changed: () => void): PiLink {
+export function createPiLink(
+  context: vscode.ExtensionContext,
+  out: vscode.LogOutputChannel,
+  changed: () => void,
+): PiLink {
   const bridges = new BridgeRegistry();
   context.subscriptions.push(
     bridges,
@@ -34,13 +38,17 @@ export function createPiLink(context: vscode.ExtensionContext, out: vscode.LogOu
     // Asked afresh per action (a pi that started or quit a moment ago counts), in the registry's places.
     find: (file) => findBridge(file, { dirs: bridges.dirs }),
     ui: {
-      askWait: async (message) => (await vscode.window.showWarningMessage(message, { modal: true }, 'Wait for pi')) === 'Wait for pi',
+      askWait: async (message) =>
+        (await vscode.window.showWarningMessage(message, { modal: true }, 'Wait for pi')) === 'Wait for pi',
       waiting: (message, work, cancel) =>
         Promise.resolve(
-          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: message, cancellable: !!cancel }, (_progress, token) => {
-            token.onCancellationRequested(() => cancel?.());
-            return work;
-          }),
+          vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: message, cancellable: !!cancel },
+            (_progress, token) => {
+              token.onCancellationRequested(() => cancel?.());
+              return work;
+            },
+          ),
         ),
     },
     log: (m) => out.info(m),

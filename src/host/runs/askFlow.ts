@@ -45,7 +45,8 @@ export class AskSlot {
 
   /** A turn begins; throws while another runs. */
   start(): vscode.CancellationTokenSource {
-    if (this.cts) throw new Error('pi is already answering a question asked from this tree: wait for it, or cancel it first.');
+    if (this.cts)
+      throw new Error('pi is already answering a question asked from this tree: wait for it, or cancel it first.');
     this.cts = new vscode.CancellationTokenSource();
     return this.cts;
   }
@@ -64,7 +65,10 @@ export class AskSlot {
 }
 
 /** The askFrom request: one turn of pi from `id`, in the tree's session. */
-export async function askFromHere(cx: AskContext, b: { id: string; prompt: string; model?: ModelRef }): Promise<Replies['askFrom']> {
+export async function askFromHere(
+  cx: AskContext,
+  b: { id: string; prompt: string; model?: ModelRef },
+): Promise<Replies['askFrom']> {
   try {
     return await ask(cx, b);
   } catch (e) {
@@ -83,41 +87,53 @@ async function ask(cx: AskContext, b: { id: string; prompt: string; model?: Mode
   const cts = cx.asking.start();
   try {
     // No pi of ours runs the session: a headless pi will write it. One writing it without the bridge asks first.
-    if (!(await cx.actions.piRunning()) && (await cx.actions.guard('start another pi on it', false)) !== true) return { cancelled: true };
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'pi: Ask from here', cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => cts.cancel());
-      let said = '';
-      const say = (message: string) => {
-        if (message === said) return;
-        said = message;
-        progress.report({ message });
-      };
-      const follow = follower(cx.session);
-      try {
-        for (let waitMs = FIRST_WAIT_MS; ; waitMs = LONG_WAIT_MS) {
-          try {
-            const onEvent = (e: AskEvent) => {
-              const text = progressText(e);
-              if (text) say(text);
-              follow.poke();
-            };
-            const r = await cx.ask.ask({ session: cx.session, file: cx.file, entryId: b.id, prompt: b.prompt, model: b.model, waitMs }, cts.token, onEvent);
-            // The tree has the turn's entries before the reply (which selects the answer).
-            await cx.session.refresh();
-            return { answerId: r.answerId, leafId: r.leafId, via: r.via, pid: r.pid };
-          } catch (e) {
-            if (!(e instanceof PiBusyError) || waitMs >= LONG_WAIT_MS || cts.token.isCancellationRequested) throw e;
-            const wait = await vscode.window.showWarningMessage(`${e.message}. Wait until it is idle, or cancel?`, { modal: true }, 'Wait for pi');
-            if (wait !== 'Wait for pi' || cts.token.isCancellationRequested) return { cancelled: true } as const;
-            say(`waiting for pi${e.pid ? ` (pid ${e.pid})` : ''} to finish its turn…`);
+    if (!(await cx.actions.piRunning()) && (await cx.actions.guard('start another pi on it', false)) !== true)
+      return { cancelled: true };
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'pi: Ask from here', cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => cts.cancel());
+        let said = '';
+        const say = (message: string) => {
+          if (message === said) return;
+          said = message;
+          progress.report({ message });
+        };
+        const follow = follower(cx.session);
+        try {
+          for (let waitMs = FIRST_WAIT_MS; ; waitMs = LONG_WAIT_MS) {
+            try {
+              const onEvent = (e: AskEvent) => {
+                const text = progressText(e);
+                if (text) say(text);
+                follow.poke();
+              };
+              const r = await cx.ask.ask(
+                { session: cx.session, file: cx.file, entryId: b.id, prompt: b.prompt, model: b.model, waitMs },
+                cts.token,
+                onEvent,
+              );
+              // The tree has the turn's entries before the reply (which selects the answer).
+              await cx.session.refresh();
+              return { answerId: r.answerId, leafId: r.leafId, via: r.via, pid: r.pid };
+            } catch (e) {
+              if (!(e instanceof PiBusyError) || waitMs >= LONG_WAIT_MS || cts.token.isCancellationRequested) throw e;
+              const wait = await vscode.window.showWarningMessage(
+                `${e.message}. Wait until it is idle, or cancel?`,
+                { modal: true },
+                'Wait for pi',
+              );
+              if (wait !== 'Wait for pi' || cts.token.isCancellationRequested) return { cancelled: true } as const;
+              say(`waiting for pi${e.pid ? ` (pid ${e.pid})` : ''} to finish its turn…`);
+            }
           }
+        } finally {
+          follow.stop();
+          // What pi wrote of a failed or cancelled turn shows as well.
+          await cx.session.refresh().catch(() => undefined);
         }
-      } finally {
-        follow.stop();
-        // What pi wrote of a failed or cancelled turn shows as well.
-        await cx.session.refresh().catch(() => undefined);
-      }
-    });
+      },
+    );
   } catch (e) {
     if (cts.token.isCancellationRequested && !(e instanceof AskCancelledError)) throw new AskCancelledError();
     throw e;
@@ -132,8 +148,12 @@ export function cancelAsk(cx: Pick<AskContext, 'asking'>): Replies['cancelAsk'] 
 }
 
 /** The listModels request: pi's models for the picker (it starts pi, so not in Restricted Mode). */
-export async function listModels(cx: Pick<AskContext, 'session' | 'ask'>, token: vscode.CancellationToken): Promise<ModelList> {
-  if (!vscode.workspace.isTrusted) throw new Error("pi's models are not listed in Restricted Mode (it starts pi): trust this workspace first.");
+export async function listModels(
+  cx: Pick<AskContext, 'session' | 'ask'>,
+  token: vscode.CancellationToken,
+): Promise<ModelList> {
+  if (!vscode.workspace.isTrusted)
+    throw new Error("pi's models are not listed in Restricted Mode (it starts pi): trust this workspace first.");
   return cx.ask.models(cx.session, token);
 }
 
@@ -141,7 +161,9 @@ export async function listModels(cx: Pick<AskContext, 'session' | 'ask'>, token:
 export function progressText(e: AskEvent): string | undefined {
   switch (e.kind) {
     case 'started':
-      return e.via === 'running' ? `pi (pid ${e.pid}) is answering…` : `pi is answering (pid ${e.pid}, started by pi-tree)…`;
+      return e.via === 'running'
+        ? `pi (pid ${e.pid}) is answering…`
+        : `pi is answering (pid ${e.pid}, started by pi-tree)…`;
     case 'text':
       return 'writing the answer…';
     case 'thinking':

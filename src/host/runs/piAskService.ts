@@ -9,7 +9,14 @@ import { findBridge, PiUnresponsiveError, type DiscoveryOptions } from '../../co
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import type { Session } from '../../core/session/session.js';
 import type { ModelList, ModelRef } from '../../protocol.js';
-import { AskCancelledError, PiBusyError, type AskAnswer, type AskEvent, type AskQuestion, type AskService } from './askService.js';
+import {
+  AskCancelledError,
+  PiBusyError,
+  type AskAnswer,
+  type AskEvent,
+  type AskQuestion,
+  type AskService,
+} from './askService.js';
 
 /**
  * The core functions this service calls, by their names in core/runs/ (askFrom.ts, listModels.ts):
@@ -28,7 +35,13 @@ export interface AskCore {
     waitMs?: number;
     signal?: AbortSignal;
     onEvent?: (e: AskEvent) => void;
-  }): Promise<{ via: 'running' | 'headless'; pid: number; answerId: string | null; answer: string; leafId: string | null }>;
+  }): Promise<{
+    via: 'running' | 'headless';
+    pid: number;
+    answerId: string | null;
+    answer: string;
+    leafId: string | null;
+  }>;
   listModels(o: { pi: PiProgram; env?: NodeJS.ProcessEnv; cwd?: string; signal?: AbortSignal }): Promise<{
     models: { provider: string; id: string; name?: string }[];
     defaultModel?: ModelRef;
@@ -53,7 +66,10 @@ export function createAskService(deps: PiAskDeps): AskService {
   const discovery = (): DiscoveryOptions => ({ env: env(), dirs: deps.discoveryDirs });
   /** The user's pi, never one planted in the session's folder or its working folder (findPi's rule). */
   const userPi = (session: Session, file: string) =>
-    findPi(deps.piCommand(), { env: env(), avoid: [dirname(file), String(session.header.cwd ?? '')].filter(Boolean) }).then(
+    findPi(deps.piCommand(), {
+      env: env(),
+      avoid: [dirname(file), String(session.header.cwd ?? '')].filter(Boolean),
+    }).then(
       (p): PiProgram | Error => p,
       (e: Error) => e,
     );
@@ -63,7 +79,8 @@ export function createAskService(deps: PiAskDeps): AskService {
     async ask(q: AskQuestion, token: vscode.CancellationToken, onEvent?: (e: AskEvent) => void): Promise<AskAnswer> {
       const core = deps.core;
       const pi = await userPi(q.session, q.file);
-      if (token.isCancellationRequested) throw new AskCancelledError('Cancelled before pi was asked: nothing was asked.');
+      if (token.isCancellationRequested)
+        throw new AskCancelledError('Cancelled before pi was asked: nothing was asked.');
       const signal = toSignal(token);
       try {
         const r = await core.askFrom({
@@ -99,7 +116,8 @@ export function createAskService(deps: PiAskDeps): AskService {
       if (kept && Date.now() - kept.at < MODELS_TTL_MS) return kept.list;
       const list = (async (): Promise<ModelList> => {
         const pi = await userPi(session, session.path ?? '');
-        if (pi instanceof Error) throw new Error(`pi's models cannot be listed: ${pi.message} Set piTree.piCommand.`, { cause: pi });
+        if (pi instanceof Error)
+          throw new Error(`pi's models cannot be listed: ${pi.message} Set piTree.piCommand.`, { cause: pi });
         const r = await core.listModels({ pi, env: env(), ...(cwd ? { cwd } : {}), signal: toSignal(token) });
         return {
           models: r.models.map((m) => ({ provider: m.provider, id: m.id, ...(m.name ? { name: m.name } : {}) })),
@@ -130,7 +148,9 @@ function turnCode(e: unknown): string | undefined {
 }
 
 function cancelledText(e: unknown): string {
-  return turnCode(e) === 'cancelled' ? `Cancelled: ${messageOf(e)}` : 'Cancelled: pi aborted the turn; what it wrote of it stays in the session.';
+  return turnCode(e) === 'cancelled'
+    ? `Cancelled: ${messageOf(e)}`
+    : 'Cancelled: pi aborted the turn; what it wrote of it stays in the session.';
 }
 
 /** A failure of the core in words for the user; `noPi`: why the user's pi was not found, if it was not. */

@@ -5,7 +5,17 @@
 import { dirname } from 'node:path';
 import { findPi, type PiProgram } from '../../core/platform/piProgram.js';
 import type { CheckpointSettings } from '../../core/checkpoints/index.js';
-import { adoptVariant, discardVariant, listVariants, variantFileAtNode, openVariant, planVariantAdopt, undoVariantAdopt, type VariantsRequest, type VariantsRun } from '../../core/variants/index.js';
+import {
+  adoptVariant,
+  discardVariant,
+  listVariants,
+  variantFileAtNode,
+  openVariant,
+  planVariantAdopt,
+  undoVariantAdopt,
+  type VariantsRequest,
+  type VariantsRun,
+} from '../../core/variants/index.js';
 import type { AdoptSession, VariantsQuestion, VariantsService } from './variantsService.js';
 
 /** The core function this service calls, by its name in core/variants/. */
@@ -30,12 +40,20 @@ export interface PiVariantsDeps {
 
 export function createVariantsService(deps: PiVariantsDeps): VariantsService {
   const env = () => deps.env ?? process.env;
-  const adoptOptions = () => ({ agentDir: deps.agentDir(), vouched: deps.vouched, settings: deps.settings?.(), env: env() });
+  const adoptOptions = () => ({
+    agentDir: deps.agentDir(),
+    vouched: deps.vouched,
+    settings: deps.settings?.(),
+    env: env(),
+  });
 
   return {
     async start(q: VariantsQuestion): Promise<VariantsRun> {
       // The user's pi, never one planted in the session's folder or its working folder (findPi's rule).
-      const pi: PiProgram = await findPi(deps.piCommand(), { env: env(), avoid: [dirname(q.file), String(q.session.header.cwd ?? '')].filter(Boolean) }).catch((e: Error) => {
+      const pi: PiProgram = await findPi(deps.piCommand(), {
+        env: env(),
+        avoid: [dirname(q.file), String(q.session.header.cwd ?? '')].filter(Boolean),
+      }).catch((e: Error) => {
         throw new Error(`pi-tree cannot start pi for the variants: ${e.message} Set piTree.piCommand.`, { cause: e });
       });
       return deps.core.runVariants({
@@ -77,7 +95,9 @@ export function createVariantsService(deps: PiVariantsDeps): VariantsService {
 
     async discard(o) {
       const agentDir = deps.agentDir();
-      const rec = listVariants(agentDir).find((r) => r.id === o.variantId && (!o.session || r.sessionFile === o.session));
+      const rec = listVariants(agentDir).find(
+        (r) => r.id === o.variantId && (!o.session || r.sessionFile === o.session),
+      );
       if (!rec) throw new Error('pi-tree has no record of this variant any more (discarded already?)');
       await discardVariant(agentDir, rec, { env: env() });
     },

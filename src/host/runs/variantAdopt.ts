@@ -20,14 +20,19 @@ export interface AdoptDeps {
 
 /** Adopts variant `index` of the run; false when the user cancelled or nothing was to adopt. */
 export async function adoptVariantFiles(deps: AdoptDeps, state: VariantsRunState, index: number): Promise<boolean> {
-  if (!vscode.workspace.isTrusted) throw new Error('Adopting files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.');
+  if (!vscode.workspace.isTrusted)
+    throw new Error(
+      'Adopting files is off in Restricted Mode: trust this workspace to let pi-tree write to its files.',
+    );
   const o = state.outcome(index);
   if (!o.session || state.isDiscarded(index)) throw new Error(`Variant ${index + 1} has no session to adopt.`);
   if (!state.ended(index)) throw new Error(`Variant ${index + 1} is still running: adopt it once its turn is done.`);
   const a = await deps.variants.openAdopt(o.session);
   const writable = a.plan.items.filter((i) => i.action !== 'unrestorable');
   if (!writable.length) {
-    void vscode.window.showInformationMessage(`Variant ${index + 1} changed no file that is not already as it has it in your folder.`);
+    void vscode.window.showInformationMessage(
+      `Variant ${index + 1} changed no file that is not already as it has it in your folder.`,
+    );
     return false;
   }
   const title = `Adopt variant ${index + 1} (${o.model ?? "pi's default model"})`;
@@ -49,11 +54,20 @@ export async function adoptVariantFiles(deps: AdoptDeps, state: VariantsRunState
   const w = await a.write(resolutions, outside);
   state.adopted(index, a);
   for (const warning of w.warnings) void vscode.window.showWarningMessage(`pi-tree: ${warning}`);
-  if (w.merged.length) void vscode.window.showWarningMessage(`Merged with conflict markers left to settle: ${w.merged.map((m) => m.path).join(', ')}.`);
+  if (w.merged.length)
+    void vscode.window.showWarningMessage(
+      `Merged with conflict markers left to settle: ${w.merged.map((m) => m.path).join(', ')}.`,
+    );
   const left = w.skipped.length ? ` ${w.skipped.length} left as they are (changed meanwhile).` : '';
-  void vscode.window.showInformationMessage(`Adopted ${w.written.length} file${w.written.length === 1 ? '' : 's'} of variant ${index + 1}.${left}`, 'Undo').then((pick) => {
-    if (pick === 'Undo') void undoAdopt(state, index).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
-  });
+  void vscode.window
+    .showInformationMessage(
+      `Adopted ${w.written.length} file${w.written.length === 1 ? '' : 's'} of variant ${index + 1}.${left}`,
+      'Undo',
+    )
+    .then((pick) => {
+      if (pick === 'Undo')
+        void undoAdopt(state, index).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
+    });
   // The variant's conversation is where the adopted code came from: its tree opens at its leaf.
   await deps.openTree(o.session).catch(() => undefined);
   return true;
@@ -75,7 +89,9 @@ export async function undoAdopt(state: VariantsRunState, index: number): Promise
     r = await a.undo(true);
   }
   state.adopted(index, undefined);
-  void vscode.window.showInformationMessage(`Put back ${r.written.length} file${r.written.length === 1 ? '' : 's'} as they were before the adopt.`);
+  void vscode.window.showInformationMessage(
+    `Put back ${r.written.length} file${r.written.length === 1 ? '' : 's'} as they were before the adopt.`,
+  );
   return true;
 }
 
@@ -88,12 +104,20 @@ async function preview(docs: CodeDocuments, a: AdoptSession, title: string): Pro
 }
 
 /** [the file, yours now, the variant's] for each file of the plan, conflicts first. */
-export function adoptResources(docs: CodeDocuments, plan: RestorePlan, folder: string): [vscode.Uri, vscode.Uri, vscode.Uri][] {
+export function adoptResources(
+  docs: CodeDocuments,
+  plan: RestorePlan,
+  folder: string,
+): [vscode.Uri, vscode.Uri, vscode.Uri][] {
   const writable = plan.items.filter((i) => i.action !== 'unrestorable');
-  const ordered = [...writable.filter((i) => i.action === 'conflict'), ...writable.filter((i) => i.action !== 'conflict')];
+  const ordered = [
+    ...writable.filter((i) => i.action === 'conflict'),
+    ...writable.filter((i) => i.action !== 'conflict'),
+  ];
   return ordered.map((item) => {
     const sides = plan.sides.get(item.key);
-    const left = sides?.now.kind === 'file' ? vscode.Uri.file(item.path) : docs.put(undefined, item.path, 'absent in your folder');
+    const left =
+      sides?.now.kind === 'file' ? vscode.Uri.file(item.path) : docs.put(undefined, item.path, 'absent in your folder');
     const target = sides?.target;
     const inVariant = join(folder, item.key);
     const right =

@@ -43,8 +43,14 @@ const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx
     const o = state.outcome(b.index);
     const files = o.files ?? [];
     if (!files.length) throw new Error(`Variant ${b.index + 1} changed no files.`);
-    const resources = await Promise.all(files.map((f) => filePair(state, b.index, state.relativePath(b.index, f.path), deps)));
-    await vscode.commands.executeCommand('vscode.changes', `Variant ${b.index + 1} (${o.model ?? "pi's default model"}): ${files.length} file${files.length === 1 ? '' : 's'}`, resources);
+    const resources = await Promise.all(
+      files.map((f) => filePair(state, b.index, state.relativePath(b.index, f.path), deps)),
+    );
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      `Variant ${b.index + 1} (${o.model ?? "pi's default model"}): ${files.length} file${files.length === 1 ? '' : 's'}`,
+      resources,
+    );
     return { files: files.length };
   },
   async adopt(b, _seq, { state, deps }) {
@@ -55,12 +61,17 @@ const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx
   },
   async discard(b, _seq, { state, deps }) {
     const o = state.outcome(b.index);
-    if (!o.session || !o.variantId || state.isDiscarded(b.index)) throw new Error(`Variant ${b.index + 1} has nothing to discard.`);
+    if (!o.session || !o.variantId || state.isDiscarded(b.index))
+      throw new Error(`Variant ${b.index + 1} has nothing to discard.`);
     if (!state.ended(b.index)) throw new Error(`Variant ${b.index + 1} is still running: cancel it first.`);
     const DISCARD = 'Discard';
     const pick = await vscode.window.showWarningMessage(
       `Discard variant ${b.index + 1} (${o.model ?? "pi's default model"})?`,
-      { modal: true, detail: 'Its folder and what its pi wrote there are removed. Its session stays, so its conversation can still be read. Files already adopted stay in your folder.' },
+      {
+        modal: true,
+        detail:
+          'Its folder and what its pi wrote there are removed. Its session stays, so its conversation can still be read. Files already adopted stay in your folder.',
+      },
       DISCARD,
     );
     if (pick !== DISCARD) return { discarded: false };
@@ -72,7 +83,12 @@ const variantRequests: HandlerTable<VariantsRequest, VariantsReplies, VariantsCx
 
 /** [the file, yours now, the variant's] for one changed file (an absent side is an empty document). */
 /** A changed file of a variant: the node's version (from the variant's store) against the variant's. */
-async function filePair(state: VariantsRunState, index: number, rel: string, deps: AdoptDeps): Promise<[vscode.Uri, vscode.Uri, vscode.Uri]> {
+async function filePair(
+  state: VariantsRunState,
+  index: number,
+  rel: string,
+  deps: AdoptDeps,
+): Promise<[vscode.Uri, vscode.Uri, vscode.Uri]> {
   const o = state.outcome(index);
   if (!o.folder) throw new Error(`Variant ${index + 1} has no folder yet.`);
   const mine = join(state.source.cwd, rel);
@@ -83,6 +99,10 @@ async function filePair(state: VariantsRunState, index: number, rel: string, dep
   return [vscode.Uri.file(mine), left, right];
 }
 
-export function handleVariantRequest(body: VariantsRequest, state: VariantsRunState, deps: AdoptDeps): Promise<VariantsReplies[VariantsRequest['kind']]> {
+export function handleVariantRequest(
+  body: VariantsRequest,
+  state: VariantsRunState,
+  deps: AdoptDeps,
+): Promise<VariantsReplies[VariantsRequest['kind']]> {
   return dispatch(variantRequests, body, 0, { state, deps });
 }

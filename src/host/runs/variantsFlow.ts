@@ -28,7 +28,8 @@ export interface VariantsContext {
   show(state: VariantsRunState): void;
 }
 
-const RESTRICTED = 'Try variants is not available in Restricted Mode (it starts pi and your check command): trust this workspace first.';
+const RESTRICTED =
+  'Try variants is not available in Restricted Mode (it starts pi and your check command): trust this workspace first.';
 
 type HowItem = vscode.QuickPickItem & { count?: number; pick?: true };
 type ModelItem = vscode.QuickPickItem & { model: ModelRef };
@@ -37,7 +38,11 @@ type ModelItem = vscode.QuickPickItem & { model: ModelRef };
  * Asks, then starts the run. Resolves once it has started (with its state; `finished` settles when
  * every variant has ended), or `undefined` when the user cancelled a question.
  */
-export async function tryVariantsFrom(cx: VariantsContext, id: string, offered?: string): Promise<{ state: VariantsRunState; finished: Promise<void> } | undefined> {
+export async function tryVariantsFrom(
+  cx: VariantsContext,
+  id: string,
+  offered?: string,
+): Promise<{ state: VariantsRunState; finished: Promise<void> } | undefined> {
   cx.actions.need(id);
   if (!vscode.workspace.isTrusted) throw new Error(RESTRICTED);
   cx.actions.checkWritable();
@@ -64,7 +69,11 @@ export async function tryVariantsFrom(cx: VariantsContext, id: string, offered?:
   if (check === undefined) return undefined;
   await cx.lastCheck.set(check.trim());
   const size = how.models?.length ?? how.count ?? 2;
-  const state = new VariantsRunState({ prompt, node: where, ...(check.trim() ? { check: check.trim() } : {}) }, { file: cx.file, entryId: id, cwd: String(cx.session.header.cwd ?? '') }, size);
+  const state = new VariantsRunState(
+    { prompt, node: where, ...(check.trim() ? { check: check.trim() } : {}) },
+    { file: cx.file, entryId: id, cwd: String(cx.session.header.cwd ?? '') },
+    size,
+  );
   const run = await cx.variants.start({
     session: cx.session,
     file: cx.file,
@@ -81,15 +90,29 @@ export async function tryVariantsFrom(cx: VariantsContext, id: string, offered?:
 }
 
 /** How many tries of the session's model, or which of pi's models (a multi-pick). */
-async function chooseHow(cx: VariantsContext, where: string): Promise<{ count?: number; models?: ModelRef[] } | undefined> {
-  const items: HowItem[] = [2, 3, 4].map((n) => ({ label: `$(copy) ${n} variants`, description: "each with the session's model", count: n }));
+async function chooseHow(
+  cx: VariantsContext,
+  where: string,
+): Promise<{ count?: number; models?: ModelRef[] } | undefined> {
+  const items: HowItem[] = [2, 3, 4].map((n) => ({
+    label: `$(copy) ${n} variants`,
+    description: "each with the session's model",
+    count: n,
+  }));
   items.push({ label: "$(list-selection) Pick pi's models…", description: 'one variant per model', pick: true });
-  const how = await vscode.window.showQuickPick(items, { title: `Try variants from ${where} (2/3)`, placeHolder: 'How many variants, or which models', ignoreFocusOut: true });
+  const how = await vscode.window.showQuickPick(items, {
+    title: `Try variants from ${where} (2/3)`,
+    placeHolder: 'How many variants, or which models',
+    ignoreFocusOut: true,
+  });
   if (!how) return undefined;
   if (!how.pick) return { count: how.count };
   const cts = new vscode.CancellationTokenSource();
   try {
-    const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "pi Tree: pi's models" }, () => cx.ask.models(cx.session, cts.token));
+    const list = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: "pi Tree: pi's models" },
+      () => cx.ask.models(cx.session, cts.token),
+    );
     if (!list.models.length) throw new Error('pi lists no models: set one up in pi first.');
     const isDefault = (m: ModelChoice) => list.defaultModel?.provider === m.provider && list.defaultModel.id === m.id;
     const modelItems: ModelItem[] = list.models.map((m) => ({
@@ -115,21 +138,24 @@ async function chooseHow(cx: VariantsContext, where: string): Promise<{ count?: 
 function follow(session: Session, state: VariantsRunState, size: number): Promise<void> {
   const run = state.run!;
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `pi: ${size} variants`, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => run.cancel());
-      const say = () => progress.report({ message: `${state.finished} of ${size} ended` });
-      say();
-      const off = state.on((e) => {
-        if (e.kind === 'variant') say();
-      });
-      try {
-        await run.done;
-      } finally {
-        off();
-        // The variants are forks of the session: its family shows them once the files are read again.
-        await session.refresh().catch(() => undefined);
-      }
-    }),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `pi: ${size} variants`, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => run.cancel());
+        const say = () => progress.report({ message: `${state.finished} of ${size} ended` });
+        say();
+        const off = state.on((e) => {
+          if (e.kind === 'variant') say();
+        });
+        try {
+          await run.done;
+        } finally {
+          off();
+          // The variants are forks of the session: its family shows them once the files are read again.
+          await session.refresh().catch(() => undefined);
+        }
+      },
+    ),
   ).then(
     () => undefined,
     (e: unknown) => {

@@ -26,7 +26,11 @@ export interface VariantsHostDeps {
 }
 
 /** Starts a variants run from a node of a tree; false when the user cancelled a question. */
-export type TryVariants = (t: { session: Session; file: string; actions: Pick<SessionActions, 'need' | 'checkWritable'> }, id: string, prompt?: string) => Promise<boolean>;
+export type TryVariants = (
+  t: { session: Session; file: string; actions: Pick<SessionActions, 'need' | 'checkWritable'> },
+  id: string,
+  prompt?: string,
+) => Promise<boolean>;
 
 export function createVariants(context: vscode.ExtensionContext, deps: VariantsHostDeps): TryVariants {
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => canonicalCwd(f.uri.fsPath));
@@ -45,7 +49,12 @@ export function createVariants(context: vscode.ExtensionContext, deps: VariantsH
       return c.connected && c.listed ? undefined : deps.bridgeFile;
     },
   });
-  const panels = new VariantsPanels({ extensionUri: context.extensionUri, variants, docs: deps.code.documents, openTree: deps.openTree });
+  const panels = new VariantsPanels({
+    extensionUri: context.extensionUri,
+    variants,
+    docs: deps.code.documents,
+    openTree: deps.openTree,
+  });
   context.subscriptions.push(panels);
   const state = new WorkspaceState(context.workspaceState);
   return async (t, id, prompt) => {

@@ -42,7 +42,9 @@ export class VariantsPanel implements vscode.Disposable {
 
   private post(m: VariantsHostMessage): void {
     if (this.disposed) return;
-    void this.panel.webview.postMessage(m).then(undefined, (e) => log().warn(`variants postMessage failed: ${String(e)}`));
+    void this.panel.webview
+      .postMessage(m)
+      .then(undefined, (e) => log().warn(`variants postMessage failed: ${String(e)}`));
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -77,7 +79,10 @@ export class VariantsPanels implements vscode.Disposable {
 
   show(state: VariantsRunState): VariantsPanel {
     const title = `Variants: ${state.info.prompt.replace(/\s+/g, ' ').slice(0, 40)}`;
-    const panel = vscode.window.createWebviewPanel(VARIANTS_VIEW_TYPE, title, vscode.ViewColumn.Active, { retainContextWhenHidden: false, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(VARIANTS_VIEW_TYPE, title, vscode.ViewColumn.Active, {
+      retainContextWhenHidden: false,
+      enableFindWidget: true,
+    });
     const p = new VariantsPanel(panel, state, this.deps);
     this.open.add(p);
     p.onDidDispose = () => this.open.delete(p);

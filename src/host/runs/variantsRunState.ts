@@ -3,7 +3,14 @@
 // The progress notification and the variants view both read it; the view hears each change. What the
 // view gets of it is a card per variant (variantsProtocol.ts), without the paths of folders and sessions.
 import { isAbsolute, relative } from 'node:path';
-import type { VariantCheck, VariantFileChange, VariantOutcome, VariantPhase, VariantProgress, VariantsRun } from '../../core/variants/index.js';
+import type {
+  VariantCheck,
+  VariantFileChange,
+  VariantOutcome,
+  VariantPhase,
+  VariantProgress,
+  VariantsRun,
+} from '../../core/variants/index.js';
 import type { VariantCard, VariantsInfo } from '../../variantsProtocol.js';
 import type { AdoptSession } from './variantsService.js';
 
@@ -12,7 +19,9 @@ const MAX_ANSWER = 200_000;
 
 const ENDED: readonly VariantPhase[] = ['done', 'failed', 'cancelled'];
 
-export type RunListener = (e: { kind: 'variant'; index: number } | { kind: 'delta'; index: number; delta: string }) => void;
+export type RunListener = (
+  e: { kind: 'variant'; index: number } | { kind: 'delta'; index: number; delta: string },
+) => void;
 
 export class VariantsRunState {
   readonly outcomes: VariantOutcome[] = [];
@@ -120,14 +129,25 @@ export class VariantsRunState {
   relativePath(index: number, path: string): string {
     const folder = this.outcome(index).folder;
     const rel = isAbsolute(path) && folder ? relative(folder, path) : path;
-    if (!rel || isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) throw new Error(`${path} is not a file of the variant's folder.`);
+    if (!rel || isAbsolute(rel) || rel.split(/[\\/]/).includes('..'))
+      throw new Error(`${path} is not a file of the variant's folder.`);
     return rel;
   }
 
   card(index: number): VariantCard {
     const o = this.outcome(index);
-    const files = (o.files ?? []).map((f: VariantFileChange) => ({ name: this.safeName(index, f.path), status: f.status, added: f.added, removed: f.removed }));
-    const check = (c: VariantCheck) => ({ exitCode: c.exitCode, ...(c.signal ? { signal: c.signal } : {}), output: c.output, ms: c.ms });
+    const files = (o.files ?? []).map((f: VariantFileChange) => ({
+      name: this.safeName(index, f.path),
+      status: f.status,
+      added: f.added,
+      removed: f.removed,
+    }));
+    const check = (c: VariantCheck) => ({
+      exitCode: c.exitCode,
+      ...(c.signal ? { signal: c.signal } : {}),
+      output: c.output,
+      ms: c.ms,
+    });
     return {
       index,
       model: o.model ?? "pi's default model",

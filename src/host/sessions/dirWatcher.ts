@@ -86,7 +86,8 @@ export class DirWatcher {
       wanted.add(d);
       if (this.opts.nested) {
         try {
-          for (const e of await readdir(d, { withFileTypes: true })) if (e.isDirectory() || e.isSymbolicLink()) wanted.add(join(d, e.name));
+          for (const e of await readdir(d, { withFileTypes: true }))
+            if (e.isDirectory() || e.isSymbolicLink()) wanted.add(join(d, e.name));
         } catch {
           // not there yet
         }
@@ -161,7 +162,9 @@ export class DirWatcher {
   /** Resolves once `dir` has been listed (files that appear after that are reported as new). */
   whenPrimed(dir: string): Promise<void> {
     if (this.primed.has(dir)) return Promise.resolve();
-    return new Promise((resolve) => (this.primedWaiters.get(dir) ?? this.primedWaiters.set(dir, []).get(dir)!).push(resolve));
+    return new Promise((resolve) =>
+      (this.primedWaiters.get(dir) ?? this.primedWaiters.set(dir, []).get(dir)!).push(resolve),
+    );
   }
 
   private fire(path: string): void {

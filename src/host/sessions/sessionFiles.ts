@@ -35,7 +35,9 @@ export function createSessionFiles(out: { info(m: string): void; warn(m: string)
     .sessionFolders()
     .then((folders) => collectLeftovers(folders))
     .then(
-      (removed) => removed.length && out.info(`removed ${removed.length} leftover(s) of interrupted pi-tree writes: ${removed.join(', ')}`),
+      (removed) =>
+        removed.length &&
+        out.info(`removed ${removed.length} leftover(s) of interrupted pi-tree writes: ${removed.join(', ')}`),
       (e) => out.warn(`could not collect leftovers of interrupted writes: ${String(e)}`),
     );
   return {

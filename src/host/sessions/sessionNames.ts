@@ -19,7 +19,8 @@ export class SessionNames {
   /** Keeps what pi-tree made (note) across restarts in `store`, and reads what it kept. */
   useStore(store: Memento): void {
     this.store = store;
-    for (const [path, kind] of Object.entries(store.get<Record<string, ForkKind>>(NOTED_KEY, {}))) if (kind === 'fork' || kind === 'clone') this.kinds.note(path, kind);
+    for (const [path, kind] of Object.entries(store.get<Record<string, ForkKind>>(NOTED_KEY, {})))
+      if (kind === 'fork' || kind === 'clone') this.kinds.note(path, kind);
   }
 
   /** pi-tree made `path` as a fork or a clone (the file alone cannot always tell: core/listing/forkKind.ts). */
@@ -44,7 +45,8 @@ export class SessionNames {
   /** The places of `infos` among themselves (one family's sessions, for sessions the sidebar does not list). */
   async placesOf(infos: readonly SessionInfo[], signal?: AbortSignal): Promise<Map<string, FamilyPlace>> {
     // One file at a time (each is read once, ever): a folder of many forks does not open them all at once.
-    for (const i of infos) if (i.parentSessionPath && this.kinds.peek(i.path) === undefined) await this.kinds.kindOf(i, signal);
+    for (const i of infos)
+      if (i.parentSessionPath && this.kinds.peek(i.path) === undefined) await this.kinds.kindOf(i, signal);
     return familyPlaces(infos, (p) => this.kinds.peek(p));
   }
 

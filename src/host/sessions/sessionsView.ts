@@ -13,7 +13,9 @@ import { DirWatcher } from './dirWatcher.js';
 import { SessionNames } from './sessionNames.js';
 import { log } from '../platform/log.js';
 
-export type ViewNode = { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] } | { kind: 'session'; node: ListNode; group: string };
+export type ViewNode =
+  | { kind: 'group'; key: string; label: string; description?: string; cwd: string; sessions: ListNode[] }
+  | { kind: 'session'; node: ListNode; group: string };
 
 /** What the view is given (activate wires it once). */
 export interface SessionsViewDeps {
@@ -109,7 +111,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   }
 
   private folders(): { key: string; label: string; cwd: string }[] {
-    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ key: f.uri.fsPath, label: f.name, cwd: f.uri.fsPath }));
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => ({ key: f.uri.fsPath, label: f.name, cwd: f.uri.fsPath }));
   }
 
   private async load(): Promise<void> {
@@ -119,7 +123,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     // A filter searches every message, as pi's /resume does: the texts are read (once, then only what
     // was appended) before the lists are arranged.
     const texts = new Map<string, SearchText>();
-    const arrange = (list: SessionInfo[]) => arrangeSessions(list, this.state.sort, this.state.filter, undefined, (i) => texts.get(i.path));
+    const arrange = (list: SessionInfo[]) =>
+      arrangeSessions(list, this.state.sort, this.state.filter, undefined, (i) => texts.get(i.path));
     const pending: (() => void)[] = [];
     // Files that are not sessions pi-tree can list (a FIFO named *.jsonl, an unreadable file): logged once each.
     const skipped = new Map<string, string>();
@@ -139,7 +144,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       for (const [cwd, infos] of byCwd) {
         pending.push(() => {
           const sessions = arrange(infos);
-          if (sessions.length) groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
+          if (sessions.length)
+            groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
         });
       }
       this.watcher.setDirs([this.repo.customDir ?? this.repo.sessionsRoot]);
@@ -147,23 +153,40 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       for (const f of this.folders()) {
         const list = await this.repo.list(f.cwd, { onSkip, unchanged });
         for (const i of list) all.set(i.path, i);
-        pending.push(() => groups.push({ kind: 'group', key: f.key, label: f.label, description: this.repo.dirFor(f.cwd), cwd: f.cwd, sessions: arrange(list) }));
+        pending.push(() =>
+          groups.push({
+            kind: 'group',
+            key: f.key,
+            label: f.label,
+            description: this.repo.dirFor(f.cwd),
+            cwd: f.cwd,
+            sessions: arrange(list),
+          }),
+        );
       }
       this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
     }
     if (this.state.filter.trim()) await this.readTexts([...all.keys()], texts);
     // Forks and clones are told apart (each file once, ever); a first listing does not wait long for it.
     const named = this.names.update([...all.values()]).catch(() => false);
-    const late = await Promise.race([named.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), NAMES_WAIT_MS))]);
+    const late = await Promise.race([
+      named.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), NAMES_WAIT_MS)),
+    ]);
     if (late) void named.then((changed) => changed && this.emitter.fire(undefined));
     for (const p of pending) p();
-    for (const [file, reason] of skipped) if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
+    for (const [file, reason] of skipped)
+      if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
     this.skipped = skipped;
     this.byPath = all;
     this.groups = groups;
     this.flat =
       this.state.scope === 'folder' && groups.length === 1
-        ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({ kind: 'session' as const, node, group: groups[0].kind === 'group' ? groups[0].key : '' }))
+        ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({
+            kind: 'session' as const,
+            node,
+            group: groups[0].kind === 'group' ? groups[0].key : '',
+          }))
         : undefined;
     void vscode.commands.executeCommand('setContext', 'piTree.empty', all.size === 0);
     void vscode.commands.executeCommand('setContext', 'piTree.hasFolder', this.folders().length > 0);
@@ -174,7 +197,9 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       this.view.description = filter ? `filter: ${filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
       // The description is not shown while the container has only this view: the message says that a
       // filter hides sessions (and the title bar shows a filled filter icon and a Clear button then).
-      const skippedNote = skipped.size ? ` ${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).` : '';
+      const skippedNote = skipped.size
+        ? ` ${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).`
+        : '';
       this.view.message =
         all.size === 0 && this.state.scope === 'folder' && this.folders().length
           ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
@@ -205,7 +230,10 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     };
     const fresh = paths.every((p) => this.texts.peek(p));
     if (fresh) return work();
-    await vscode.window.withProgress({ location: { viewId: 'piTree.sessions' }, title: 'Searching the sessions' }, work);
+    await vscode.window.withProgress(
+      { location: { viewId: 'piTree.sessions' }, title: 'Searching the sessions' },
+      work,
+    );
   }
 
   getChildren(el?: ViewNode): ViewNode[] {
@@ -257,21 +285,40 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     const i = el.node.info;
     // A fork that still carries its source's name or first message reads "… (fork 2 · 10:20)" (core/listing/sessionTitle.ts).
     const title = this.names.title(i);
-    const item = new vscode.TreeItem(title, el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      title,
+      el.node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `session:${i.path}`;
     // A pi with the bridge is known for sure; without one, "live" is a guess from the file's age.
     const pid = this.deps.connectedPi(i.path);
     const live = pid === undefined && this.isLive(i);
     item.description = `${relativeAge(i.modified)} · ${i.messageCount} msg${i.messageCount === 1 ? '' : 's'}${pid !== undefined ? ' · pi connected' : live ? ' · live' : ''}`;
-    item.iconPath = new vscode.ThemeIcon(pid !== undefined ? 'plug' : live ? 'pulse' : i.parentSessionPath ? 'repo-forked' : i.name ? 'bookmark' : 'comment-discussion');
+    item.iconPath = new vscode.ThemeIcon(
+      pid !== undefined
+        ? 'plug'
+        : live
+          ? 'pulse'
+          : i.parentSessionPath
+            ? 'repo-forked'
+            : i.name
+              ? 'bookmark'
+              : 'comment-discussion',
+    );
     item.contextValue = pid !== undefined ? 'piSession.connected' : live ? 'piSession.live' : 'piSession';
     // A click shows the tree and leaves the keyboard here; a double click or Enter takes it (sessionCommands.ts).
     item.command = { command: ROW_OPEN_COMMAND, title: 'Open Session Tree', arguments: [el] };
-    item.accessibilityInformation = { label: `${title}, ${item.description as string}${i.parentSessionPath ? `, ${this.names.place(i.path)?.kind ?? 'fork'}` : ''}` };
+    item.accessibilityInformation = {
+      label: `${title}, ${item.description as string}${i.parentSessionPath ? `, ${this.names.place(i.path)?.kind ?? 'fork'}` : ''}`,
+    };
     return item;
   }
 
-  async resolveTreeItem(item: vscode.TreeItem, el: ViewNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+  async resolveTreeItem(
+    item: vscode.TreeItem,
+    el: ViewNode,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.TreeItem> {
     if (el.kind !== 'session') return item;
     const i = el.node.info;
     const md = new vscode.MarkdownString(undefined, true);
@@ -280,8 +327,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     md.appendText(this.names.title(i, 200));
     md.appendMarkdown('\n\n');
     const pid = this.deps.connectedPi(i.path);
-    if (pid !== undefined) md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
-    md.appendText(`Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`);
+    if (pid !== undefined)
+      md.appendText(`pi ${pid} runs this session with the pi-tree bridge: changes go through it.\n`);
+    md.appendText(
+      `Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`,
+    );
     const totals = await this.totalsOf(i, token);
     if (totals) md.appendText(totals);
     md.appendText(`${i.path}`);
@@ -303,7 +353,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     token.onCancellationRequested(() => ac.abort());
     try {
       const noted = new UsageColumns();
-      const s = await computeStats(await Session.open(i.path, { signal: ac.signal, onMessageLine: noteUsage(noted) }), ac.signal, noted);
+      const s = await computeStats(
+        await Session.open(i.path, { signal: ac.signal, onMessageLine: noteUsage(noted) }),
+        ac.signal,
+        noted,
+      );
       const line = `Models: ${s.models.map((m) => `${m.provider}/${m.model}`).join(', ') || '—'}\nTokens: ${s.tokens.total.toLocaleString()} · Cost: $${s.cost.toFixed(4)}\n`;
       if (this.totals.size >= 500) this.totals.clear();
       this.totals.set(i.path, { key, line });

@@ -17,10 +17,17 @@ export interface Sidebar {
 }
 
 /** `bridges`: the registry of running pis, made after the sidebar (which VS Code is waiting for): none yet, none known. */
-export function createSidebar(context: vscode.ExtensionContext, files: SessionFiles, bridges: () => BridgeRegistry | undefined): Sidebar {
+export function createSidebar(
+  context: vscode.ExtensionContext,
+  files: SessionFiles,
+  bridges: () => BridgeRegistry | undefined,
+): Sidebar {
   const cfg = readConfig();
   const state = new WorkspaceState(context.workspaceState);
-  const liveness = new Liveness({ ownWrite: (p, size) => files.store.lastWriteWasOurs(p, size), windowMs: (): number => view.state.liveWindowSeconds * 1000 });
+  const liveness = new Liveness({
+    ownWrite: (p, size) => files.store.lastWriteWasOurs(p, size),
+    windowMs: (): number => view.state.liveWindowSeconds * 1000,
+  });
   const view: SessionsView = new SessionsView(
     {
       repo: files.repo,
@@ -29,7 +36,12 @@ export function createSidebar(context: vscode.ExtensionContext, files: SessionFi
       connectedPi: (p) => bridges()?.get(p)?.record.pid,
       namesStore: context.globalState,
     },
-    { scope: state.get('scope', cfg.scope), sort: state.get('sort', cfg.sort), filter: state.get('filter', cfg.filter), liveWindowSeconds: cfg.liveWindowSeconds },
+    {
+      scope: state.get('scope', cfg.scope),
+      sort: state.get('sort', cfg.sort),
+      filter: state.get('filter', cfg.filter),
+      liveWindowSeconds: cfg.liveWindowSeconds,
+    },
   );
   const treeView = vscode.window.createTreeView('piTree.sessions', { treeDataProvider: view, showCollapseAll: true });
   view.attach(treeView);

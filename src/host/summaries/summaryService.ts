@@ -8,15 +8,37 @@ import { nanoid } from 'nanoid';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { findBridge, PiUnresponsiveError } from '../../core/piClient/discovery.js';
-import { compactByPi, commitCompactionByPi, previewBranchSummaryByPi, refuseBehindPi, type ByPiOptions, type PiBranchDraft, type PiCompaction } from '../../core/piClient/piSummaries.js';
+import {
+  compactByPi,
+  commitCompactionByPi,
+  previewBranchSummaryByPi,
+  refuseBehindPi,
+  type ByPiOptions,
+  type PiBranchDraft,
+  type PiCompaction,
+} from '../../core/piClient/piSummaries.js';
 import { HeadlessPiError } from '../../core/piClient/headless.js';
 import type { FileDetails } from '../../core/piClient/protocol.js';
 import { findPi, PiNotFoundError, type PiProgram } from '../../core/platform/piProgram.js';
 import { StaleSessionError } from '../../core/summary/index.js';
 import type { Usage } from '../../core/format/types.js';
 import type { Session } from '../../core/session/session.js';
-import { budgetOf, commitBranchSummary, planBranchSummary, previewBranchSummary, summarizeBranch, type BranchSummaryDraft } from '../../core/summary/branch.js';
-import { commitCompaction, planCompaction, previewCompaction, summarizeCompaction, type CompactionPlan, type CompactionResult } from '../../core/summary/compaction.js';
+import {
+  budgetOf,
+  commitBranchSummary,
+  planBranchSummary,
+  previewBranchSummary,
+  summarizeBranch,
+  type BranchSummaryDraft,
+} from '../../core/summary/branch.js';
+import {
+  commitCompaction,
+  planCompaction,
+  previewCompaction,
+  summarizeCompaction,
+  type CompactionPlan,
+  type CompactionResult,
+} from '../../core/summary/compaction.js';
 import { createSummaryModel, registerSummaryModelCommands, summarySettings } from './models/factory.js';
 import type { SummarySettings } from './models/settings.js';
 import type { CompactPreview } from '../../protocol.js';
@@ -31,8 +53,20 @@ export interface SummaryService {
     newLeaf: string | null,
     focus: string | undefined,
     token: vscode.CancellationToken,
-  ): Promise<{ previewId: string; summary: string; details: { readFiles: string[]; modifiedFiles: string[] }; entryCount: number; model?: string }>;
-  commitBranch(session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }>;
+  ): Promise<{
+    previewId: string;
+    summary: string;
+    details: { readFiles: string[]; modifiedFiles: string[] };
+    entryCount: number;
+    model?: string;
+  }>;
+  commitBranch(
+    session: Session,
+    targetId: string | null,
+    newLeaf: string | null,
+    summary: string,
+    previewId?: string,
+  ): Promise<{ leafId: string | null }>;
   cancel(previewId: string): void;
   /** The file lists of a branch preview (for a running pi to record with the reviewed text). */
   previewDetails(previewId: string | undefined): FileDetails | undefined;
@@ -42,8 +76,16 @@ export interface SummaryService {
    * pi's /compact of the context at the leaf: by the pi running the session (written at once), else by
    * a headless pi (provider "pi") or the configured model, as a draft for commitCompaction.
    */
-  previewCompaction(session: Session, focus: string | undefined, token: vscode.CancellationToken): Promise<CompactPreview>;
-  commitCompaction(session: Session, previewId: string, summary: string): Promise<{ entryId: string; estimatedTokensAfter?: number }>;
+  previewCompaction(
+    session: Session,
+    focus: string | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<CompactPreview>;
+  commitCompaction(
+    session: Session,
+    previewId: string,
+    summary: string,
+  ): Promise<{ entryId: string; estimatedTokensAfter?: number }>;
 }
 
 interface PendingBranch {
@@ -113,8 +155,10 @@ export function createSummaryService(context: vscode.ExtensionContext, piDeps: P
       const p = f.pi.provider(s);
       return p === 'pi' ? true : p === 'openai-compatible' ? !!s.model : lmModels() > 0;
     },
-    previewBranch: (session, targetId, newLeaf, focus, token) => previewBranch(f, session, targetId, newLeaf, focus, token),
-    commitBranch: (session, targetId, newLeaf, summary, previewId) => commitBranch(f, session, targetId, newLeaf, summary, previewId),
+    previewBranch: (session, targetId, newLeaf, focus, token) =>
+      previewBranch(f, session, targetId, newLeaf, focus, token),
+    commitBranch: (session, targetId, newLeaf, summary, previewId) =>
+      commitBranch(f, session, targetId, newLeaf, summary, previewId),
     cancel(previewId) {
       f.previews.delete(previewId);
     },
@@ -172,14 +216,22 @@ function watchPi(context: vscode.ExtensionContext, piDeps: PiSummaryDeps): PiAcc
     return pi;
   };
   void lookForPi();
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('piTree') && void lookForPi()));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('piTree') && void lookForPi()),
+  );
   const discovery = { dirs: piDeps.discoveryDirs };
-  const resumeHint = (e: unknown) => (e instanceof PiUnresponsiveError ? new Error(`${e.message}. Resume it (fg in its terminal) and try again.`, { cause: e }) : e);
-  const running = async (session: Session) => !!session.path && !!(await findBridge(session.path, discovery).catch((e: unknown) => Promise.reject(resumeHint(e))));
+  const resumeHint = (e: unknown) =>
+    e instanceof PiUnresponsiveError
+      ? new Error(`${e.message}. Resume it (fg in its terminal) and try again.`, { cause: e })
+      : e;
+  const running = async (session: Session) =>
+    !!session.path &&
+    !!(await findBridge(session.path, discovery).catch((e: unknown) => Promise.reject(resumeHint(e))));
   return {
     provider: (s) => (s.provider === 'auto' ? (pi ? 'pi' : 'vscode-lm') : s.provider),
     async notBehindPi(session) {
-      if (session.path) await refuseBehindPi(session.path, discovery).catch((e: unknown) => Promise.reject(resumeHint(e)));
+      if (session.path)
+        await refuseBehindPi(session.path, discovery).catch((e: unknown) => Promise.reject(resumeHint(e)));
     },
     running,
     async byPi(session, signal, customInstructions) {
@@ -188,7 +240,9 @@ function watchPi(context: vscode.ExtensionContext, piDeps: PiSummaryDeps): PiAcc
       // Never a pi planted in the session's folder or its cwd (findPi's rule for Continue in pi too).
       const avoid = [session.path ? dirname(session.path) : '', String(session.header.cwd ?? '')].filter(Boolean);
       const program = await findPi(piDeps.piCommand(), { avoid }).catch((e: Error) => {
-        throw new PiNotFoundError(`The summary provider is pi: ${e.message} Set piTree.piCommand, or choose another piTree.summary.provider.`);
+        throw new PiNotFoundError(
+          `The summary provider is pi: ${e.message} Set piTree.piCommand, or choose another piTree.summary.provider.`,
+        );
       });
       return { discovery, headless: { pi: program, bridgeFile: piDeps.bridgeFile, signal }, customInstructions };
     },
@@ -212,43 +266,82 @@ function countChatModels(context: vscode.ExtensionContext): () => number {
 
 type BranchPreview = Awaited<ReturnType<SummaryService['previewBranch']>>;
 
-async function previewBranch(f: Flows, session: Session, targetId: string | null, newLeaf: string | null, focus: string | undefined, token: vscode.CancellationToken): Promise<BranchPreview> {
+async function previewBranch(
+  f: Flows,
+  session: Session,
+  targetId: string | null,
+  newLeaf: string | null,
+  focus: string | undefined,
+  token: vscode.CancellationToken,
+): Promise<BranchPreview> {
   if (targetId === null) throw new Error('A summary needs an entry to move to.');
   const signal = toSignal(token);
   const s = summarySettings();
   if (f.pi.provider(s) === 'pi') {
     if (!session.path) throw new Error('This session has no file for pi to open.');
-    const draft = await saidByPi(previewBranchSummaryByPi(session.path, targetId, await f.pi.byPi(session, signal, focus?.trim() || undefined)));
+    const draft = await saidByPi(
+      previewBranchSummaryByPi(session.path, targetId, await f.pi.byPi(session, signal, focus?.trim() || undefined)),
+    );
     if (!draft.summary) throw new Error('Nothing to summarize: the move leaves no entries behind.');
     const previewId = f.previews.remember({ kind: 'piBranch', session, draft });
-    return { previewId, summary: draft.summary, details: draft.details, entryCount: draft.entries, model: `pi ${draft.via === 'running' ? `(pid ${draft.pid})` : '(headless)'}` };
+    return {
+      previewId,
+      summary: draft.summary,
+      details: draft.details,
+      entryCount: draft.entries,
+      model: `pi ${draft.via === 'running' ? `(pid ${draft.pid})` : '(headless)'}`,
+    };
   }
   const model = await createSummaryModel(f.context, { interactive: true });
   const tokenCap = budgetOf({ contextWindow: model.contextWindow, reserveTokens: s.reserveTokens });
-  const plan = await planBranchSummary(session, targetId, { newLeafId: newLeaf, signal, tokenCap: tokenCap > 0 ? tokenCap : undefined });
-  const draft = await summarizeBranch(plan, model, { reserveTokens: s.reserveTokens, focus: focus?.trim() || undefined, signal });
+  const plan = await planBranchSummary(session, targetId, {
+    newLeafId: newLeaf,
+    signal,
+    tokenCap: tokenCap > 0 ? tokenCap : undefined,
+  });
+  const draft = await summarizeBranch(plan, model, {
+    reserveTokens: s.reserveTokens,
+    focus: focus?.trim() || undefined,
+    signal,
+  });
   if (!draft.summary) throw new Error('Nothing to summarize: the move leaves no entries behind.');
   const previewId = f.previews.remember({ kind: 'branch', session, draft });
   const d = draft.summary.details as { readFiles: string[]; modifiedFiles: string[] };
   return { previewId, summary: draft.summary.summary, details: d, entryCount: plan.totalEntries, model: model.id };
 }
 
-async function commitBranch(f: Flows, session: Session, targetId: string | null, newLeaf: string | null, summary: string, previewId?: string): Promise<{ leafId: string | null }> {
+async function commitBranch(
+  f: Flows,
+  session: Session,
+  targetId: string | null,
+  newLeaf: string | null,
+  summary: string,
+  previewId?: string,
+): Promise<{ leafId: string | null }> {
   const p = previewId ? f.previews.get(previewId) : undefined;
   if (previewId && !p) throw new Error('This summary preview has expired; ask for it again.');
   await f.pi.notBehindPi(session);
   if (p && p.kind === 'piBranch') {
     // No pi runs the session any more (a running one took the commit in SessionActions): pi-tree
     // writes pi's summary, exactly as pi writes it, where the user's file stood when it was made.
-    if (p.session !== session || p.draft.newLeafId !== newLeaf) throw new Error('The preview was made for another move.');
+    if (p.session !== session || p.draft.newLeafId !== newLeaf)
+      throw new Error('The preview was made for another move.');
     f.previews.delete(previewId!);
     if (session.leafId !== p.draft.fromLeafId)
-      throw new StaleSessionError(`The session changed while pi was summarizing (its leaf is now ${session.leafId ?? 'empty'}); nothing was written. Summarize again.`);
-    const r = await session.moveTo(p.draft.newLeafId, { summary, details: p.draft.details, usage: p.draft.usage as Usage | undefined, fromHook: false });
+      throw new StaleSessionError(
+        `The session changed while pi was summarizing (its leaf is now ${session.leafId ?? 'empty'}); nothing was written. Summarize again.`,
+      );
+    const r = await session.moveTo(p.draft.newLeafId, {
+      summary,
+      details: p.draft.details,
+      usage: p.draft.usage as Usage | undefined,
+      fromHook: false,
+    });
     return { leafId: r.leafId };
   }
   if (p && p.kind === 'branch') {
-    if (p.session !== session || p.draft.plan.newLeafId !== newLeaf) throw new Error('The preview was made for another move.');
+    if (p.session !== session || p.draft.plan.newLeafId !== newLeaf)
+      throw new Error('The preview was made for another move.');
     f.previews.delete(previewId!);
     const r = await commitBranchSummary(session, { ...p.draft, summary: { ...p.draft.summary!, summary } });
     return { leafId: r.leafId };
@@ -264,14 +357,21 @@ async function commitBranch(f: Flows, session: Session, targetId: string | null,
   return { leafId: r.leafId };
 }
 
-async function previewCompactionOf(f: Flows, session: Session, focus: string | undefined, token: vscode.CancellationToken): Promise<CompactPreview> {
+async function previewCompactionOf(
+  f: Flows,
+  session: Session,
+  focus: string | undefined,
+  token: vscode.CancellationToken,
+): Promise<CompactPreview> {
   const signal = toSignal(token);
   const s = summarySettings();
   const instructions = focus?.trim() || undefined;
   // A pi with the bridge runs the session: only pi may change it (it keeps its leaf in memory).
   if ((await f.pi.running(session)) || f.pi.provider(s) === 'pi') {
     if (!session.path) throw new Error('This session has no file for pi to open.');
-    const result = await saidByPi(compactByPi(session.path, { ...(await f.pi.byPi(session, signal, instructions)), waitMs: 2000 }));
+    const result = await saidByPi(
+      compactByPi(session.path, { ...(await f.pi.byPi(session, signal, instructions)), waitMs: 2000 }),
+    );
     if (result.via === 'running') await session.refresh();
     const previewId = f.previews.remember({ kind: 'piCompaction', session, result });
     return {
@@ -282,10 +382,16 @@ async function previewCompactionOf(f: Flows, session: Session, focus: string | u
       firstKeptEntryId: result.firstKeptEntryId,
       model: result.via === 'running' ? `pi (pid ${result.pid})` : 'pi (headless)',
       // The running pi compacted already: moving back to previousLeafId undoes it.
-      ...(result.via === 'running' ? { committed: true, entryId: result.compactionId, previousLeafId: result.previousLeafId } : {}),
+      ...(result.via === 'running'
+        ? { committed: true, entryId: result.compactionId, previousLeafId: result.previousLeafId }
+        : {}),
     };
   }
-  const plan = await planCompaction(session, { keepRecentTokens: s.keepRecentTokens, reserveTokens: s.reserveTokens }, signal);
+  const plan = await planCompaction(
+    session,
+    { keepRecentTokens: s.keepRecentTokens, reserveTokens: s.reserveTokens },
+    signal,
+  );
   if (!plan.preparation) throw new Error(plan.reason ?? 'Nothing to compact.');
   const before = previewCompaction(plan.preparation);
   const model = await createSummaryModel(f.context, { interactive: true });
@@ -304,21 +410,33 @@ async function previewCompactionOf(f: Flows, session: Session, focus: string | u
   };
 }
 
-async function commitCompactionOf(f: Flows, session: Session, previewId: string, summary: string): Promise<{ entryId: string; estimatedTokensAfter?: number }> {
+async function commitCompactionOf(
+  f: Flows,
+  session: Session,
+  previewId: string,
+  summary: string,
+): Promise<{ entryId: string; estimatedTokensAfter?: number }> {
   const p = f.previews.get(previewId);
   if (p?.kind === 'piCompaction' && p.session === session) {
     f.previews.delete(previewId);
     const r = p.result;
     if (r.via === 'running') {
-      if (summary !== r.summary) throw new Error(`pi (pid ${r.pid}) wrote this compaction already and it cannot be edited; move back to ${r.previousLeafId ?? 'the start'} to undo it.`);
+      if (summary !== r.summary)
+        throw new Error(
+          `pi (pid ${r.pid}) wrote this compaction already and it cannot be edited; move back to ${r.previousLeafId ?? 'the start'} to undo it.`,
+        );
       return { entryId: r.compactionId };
     }
     if (!session.path) throw new Error('This session has no file.');
-    const c = await commitCompactionByPi(session.path, r, { text: summary, discovery: { dirs: f.piDeps.discoveryDirs } });
+    const c = await commitCompactionByPi(session.path, r, {
+      text: summary,
+      discovery: { dirs: f.piDeps.discoveryDirs },
+    });
     await session.refresh();
     return { entryId: c.compactionId };
   }
-  if (!p || p.kind !== 'compaction' || p.session !== session) throw new Error('This compaction preview has expired; ask for it again.');
+  if (!p || p.kind !== 'compaction' || p.session !== session)
+    throw new Error('This compaction preview has expired; ask for it again.');
   await f.pi.notBehindPi(session);
   f.previews.delete(previewId);
   const c = await commitCompaction(session, p.plan, { ...p.result, summary });

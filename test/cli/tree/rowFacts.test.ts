@@ -20,10 +20,16 @@ describe('tree rows noted while reading', () => {
       const { plain, withNotes, noted, messages, fromBytes } = await both(tempFile(g.text));
       assert.deepStrictEqual(withNotes, plain);
       assert.ok(fromBytes > noted / 3, `seed ${seed}: ${fromBytes} of ${noted} noted straight from their bytes`);
-      assert.ok(plain.some((r) => r.includes('[bash')) && plain.some((r) => r.includes('assistant: ')), 'the session has tool calls and text');
+      assert.ok(
+        plain.some((r) => r.includes('[bash')) && plain.some((r) => r.includes('assistant: ')),
+        'the session has tool calls and text',
+      );
       // (a line across two 1 MiB reads is put together outside the validator's memory: read later)
       const across = Math.floor(Buffer.byteLength(g.text) / (1 << 20));
-      assert.ok(noted >= messages - across - 5 && noted <= messages, `seed ${seed}: ${noted} of ${messages} messages noted`);
+      assert.ok(
+        noted >= messages - across - 5 && noted <= messages,
+        `seed ${seed}: ${noted} of ${messages} messages noted`,
+      );
     }
   });
 
@@ -44,21 +50,47 @@ describe('tree rows noted while reading', () => {
   });
 
   it('odd lines: each row reads as the parsed entry does, whichever way it was read', async () => {
-    const call = (id: string, name: string, args: Record<string, unknown>) => ({ type: 'toolCall', id, name, arguments: args });
+    const call = (id: string, name: string, args: Record<string, unknown>) => ({
+      type: 'toolCall',
+      id,
+      name,
+      arguments: args,
+    });
     const result = (id: string, parentId: string, callId: string, toolName: string) =>
-      entry('message', id, parentId, { message: { role: 'toolResult', toolCallId: callId, toolName, content: [{ type: 'text', text: 'out' }], isError: false, timestamp: 1 } });
+      entry('message', id, parentId, {
+        message: {
+          role: 'toolResult',
+          toolCallId: callId,
+          toolName,
+          content: [{ type: 'text', text: 'out' }],
+          isError: false,
+          timestamp: 1,
+        },
+      });
     const many = Array.from({ length: 70 }, (_, k) => ({ type: 'text', text: `p${k} ` }));
     const home = process.env.HOME ?? '/root';
     const lines = [
       user('u1', null, 'first\r\nline\twith\u001b[31m escapes \u202e and 😀'),
       // a result read before the call it answers (the call comes later in the file)
       result('r0', 'u1', 'late', 'read'),
-      assistant('a1', 'r0', '', { content: [{ type: 'thinking', thinking: 'hmm' }, call('late', 'read', { path: `${home}/x/y.ts`, offset: 3, limit: 4 })], stopReason: 'toolUse' }),
+      assistant('a1', 'r0', '', {
+        content: [
+          { type: 'thinking', thinking: 'hmm' },
+          call('late', 'read', { path: `${home}/x/y.ts`, offset: 3, limit: 4 }),
+        ],
+        stopReason: 'toolUse',
+      }),
       result('r1', 'a1', 'late', 'read'),
       // the same call id again and again: the last one in the file names the result
-      assistant('a2', 'r1', 'two', { content: [call('dup', 'bash', { command: 'echo one\nthen two' }), { type: 'text', text: 'x'.repeat(300) }] }),
+      assistant('a2', 'r1', 'two', {
+        content: [call('dup', 'bash', { command: 'echo one\nthen two' }), { type: 'text', text: 'x'.repeat(300) }],
+      }),
       result('r2', 'a2', 'dup', 'bash'),
-      assistant('a3', 'r2', '', { content: [call('dup', 'grep', { pattern: 'a|b', path: 'src' })], stopReason: 'error', errorMessage: 'boom\nbad' }),
+      assistant('a3', 'r2', '', {
+        content: [call('dup', 'grep', { pattern: 'a|b', path: 'src' })],
+        stopReason: 'error',
+        errorMessage: 'boom\nbad',
+      }),
       // no text and ended in error; aborted; a number for a text
       assistant('a4', 'a3', '', { content: [], stopReason: 'aborted' }),
       assistant('a4e', 'a4', '', { content: [], stopReason: 'error', errorMessage: 'rate\nlimited' }),
@@ -73,10 +105,14 @@ describe('tree rows noted while reading', () => {
       assistant('a7', 'a6', '', { content: ['text', { type: 'text', text: 'after a string' }] }),
       // a lone surrogate, text as a string, other roles
       entry('message', 'u2', 'a7', { message: { role: 'user', content: 'lone \ud800 half', timestamp: 1 } }),
-      entry('message', 'b1', 'u2', { message: { role: 'bashExecution', command: 'ls -la\n', output: 'x', exitCode: 0, timestamp: 1 } }),
+      entry('message', 'b1', 'u2', {
+        message: { role: 'bashExecution', command: 'ls -la\n', output: 'x', exitCode: 0, timestamp: 1 },
+      }),
       entry('message', 'c1', 'b1', { message: { role: 'custom', content: 'c', timestamp: 1 } }),
       // the last call with the duplicate id: it names r2, not a3's calls parsed later
-      assistant('a8', 'c1', 'tool with a long name', { content: [call('t9', 'mcp_tool', { q: 'x'.repeat(80) }), call('dup', 'write', { file_path: 'w.ts' })] }),
+      assistant('a8', 'c1', 'tool with a long name', {
+        content: [call('t9', 'mcp_tool', { q: 'x'.repeat(80) }), call('dup', 'write', { file_path: 'w.ts' })],
+      }),
       result('r9', 'a8', 't9', 'mcp_tool'),
       entry('label', 'l1', 'r9', { targetId: 'a2', label: 'here \u001b' }),
       user('u3', 'l1', 'last'),
@@ -86,15 +122,26 @@ describe('tree rows noted while reading', () => {
     text = text.replace(/("id":"a5".*?)"stopReason"/, '$1"stop\\u0052eason"');
     // a duplicate content key (the last one counts), a third call with the duplicate id, escaped (parsed later)
     text = text.replace(/("id":"a8".*?"content":)/, '$1[{"type":"text","text":"first content"}],"content":');
-    text = text.replace(/("id":"a3".*?)"content":\[/, '$1"content":[{"type":"tool\\u0043all","id":"dup","name":"ls","arguments":{"path":"z"}},');
+    text = text.replace(
+      /("id":"a3".*?)"content":\[/,
+      '$1"content":[{"type":"tool\\u0043all","id":"dup","name":"ls","arguments":{"path":"z"}},',
+    );
     // the last line without its newline is read by JavaScript, not the WebAssembly validator
     text += JSON.stringify(assistant('a9', 'u3', 'tail'));
     const { plain, withNotes, noted } = await both(tempFile(text));
     assert.deepStrictEqual(withNotes, plain);
     const all = plain.slice(plain.indexOf('-- all'));
     const shown = (t: string) => all.some((r) => r.includes(t));
-    assert.ok(shown('[write: w.ts]') && !shown('[grep:') && !shown('[ls: z]') && !shown('[bash:'), 'the last call with the id in the file names the result');
-    assert.ok(shown('lone \\ud800 half') && shown('[read: ~/x/y.ts:3-6]') && shown('first content') === false && shown('assistant: rate limited'));
+    assert.ok(
+      shown('[write: w.ts]') && !shown('[grep:') && !shown('[ls: z]') && !shown('[bash:'),
+      'the last call with the id in the file names the result',
+    );
+    assert.ok(
+      shown('lone \\ud800 half') &&
+        shown('[read: ~/x/y.ts:3-6]') &&
+        shown('first content') === false &&
+        shown('assistant: rate limited'),
+    );
     assert.ok(noted >= 12, `${noted} noted`);
   });
 
@@ -102,31 +149,109 @@ describe('tree rows noted while reading', () => {
     const text = (t: unknown, extra: Record<string, unknown> = {}) => ({ type: 'text', ...extra, text: t });
     const call = (id: unknown, name: string, args: unknown) => ({ type: 'toolCall', id, name, arguments: args });
     const home = process.env.HOME ?? '/root';
-    const says = (id: string, parentId: string, content: unknown, more: Record<string, unknown> = {}) => assistant(id, parentId, '', { content, ...more });
+    const says = (id: string, parentId: string, content: unknown, more: Record<string, unknown> = {}) =>
+      assistant(id, parentId, '', { content, ...more });
     const lines = [
       user('u1', null, `${' '.repeat(250)}after the window`),
       says('a1', 'u1', [text(`${' '.repeat(199)}x`), text('y'.repeat(30))]),
-      says('a2', 'a1', [text('a'.repeat(150)), { type: 'image', data: 'x' }, text(`  ${'b'.repeat(100)}`), text('never shown')]),
+      says('a2', 'a1', [
+        text('a'.repeat(150)),
+        { type: 'image', data: 'x' },
+        text(`  ${'b'.repeat(100)}`),
+        text('never shown'),
+      ]),
       says('a3', 'a2', [text('trailing   '), text('   ')], { stopReason: 'stop' }),
-      says('a4', 'a3', [text('nested', { cache: { note: 'a "quoted" } brace', list: [1, { x: '[' }] }, n: -1.5e3, ok: true, nil: null })]),
+      says('a4', 'a3', [
+        text('nested', {
+          cache: { note: 'a "quoted" } brace', list: [1, { x: '[' }] },
+          n: -1.5e3,
+          ok: true,
+          nil: null,
+        }),
+      ]),
       says('a5', 'a4', [text('tabs\tand\nlines')]),
       says('a6', 'a5', [text('ünïcode')]),
       says('a7', 'a6', [text(null), text('after null')]),
       says('a8', 'a7', [{ type: 'text' }, text('no text key before')]),
       entry('message', 'u2', 'a8', { message: { role: 'user', content: 'a plain string', timestamp: 1 } }),
       entry('message', 'u3', 'u2', { message: { role: 'user', content: '   ', timestamp: 1 } }),
-      says('a9', 'u3', [call('c1', 'read', { path: `${home}/p.ts`, offset: '7', limit: 2 }), call('c2', 'bash', { command: 'echo "a\\nb"', timeout: 5 })], { stopReason: 'toolUse' }),
-      says('a10', 'a9', [call(42, 'edit', { file_path: 'e.ts', oldText: '{'.repeat(10), newText: '}' }), call('c4', 'custom', { q: 1 }), call('c5', 'ls', null), call('c6', 'grep', 'not an object')], {
-        stopReason: 'aborted',
-      }),
+      says(
+        'a9',
+        'u3',
+        [
+          call('c1', 'read', { path: `${home}/p.ts`, offset: '7', limit: 2 }),
+          call('c2', 'bash', { command: 'echo "a\\nb"', timeout: 5 }),
+        ],
+        { stopReason: 'toolUse' },
+      ),
+      says(
+        'a10',
+        'a9',
+        [
+          call(42, 'edit', { file_path: 'e.ts', oldText: '{'.repeat(10), newText: '}' }),
+          call('c4', 'custom', { q: 1 }),
+          call('c5', 'ls', null),
+          call('c6', 'grep', 'not an object'),
+        ],
+        {
+          stopReason: 'aborted',
+        },
+      ),
       says('a11', 'a10', [text(' '.repeat(300))], { stopReason: 'length' }),
       says('a12', 'a11', [], { stopReason: 'error', errorMessage: 'overloaded' }),
-      says('a13', 'a12', [text('fine'), call('c7', 'write', { path: 'w.ts', content: 'x'.repeat(5000) })], { stopReason: 'weird' }),
-      entry('message', 'r1', 'a13', { message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [text('out')], isError: false, timestamp: 1 } }),
-      entry('message', 'r2', 'r1', { message: { role: 'toolResult', toolCallId: '42', toolName: 'edit', content: [text('out')], isError: false, timestamp: 1 } }),
-      entry('message', 'r3', 'r2', { message: { role: 'toolResult', toolCallId: 'c5', toolName: 'ls', content: [text('out')], isError: false, timestamp: 1 } }),
-      entry('message', 'r4', 'r3', { message: { role: 'toolResult', toolCallId: 'c6', toolName: 'grep', content: [text('out')], isError: false, timestamp: 1 } }),
-      entry('message', 'r5', 'r4', { message: { role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [text('out')], isError: false, timestamp: 1 } }),
+      says('a13', 'a12', [text('fine'), call('c7', 'write', { path: 'w.ts', content: 'x'.repeat(5000) })], {
+        stopReason: 'weird',
+      }),
+      entry('message', 'r1', 'a13', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c1',
+          toolName: 'read',
+          content: [text('out')],
+          isError: false,
+          timestamp: 1,
+        },
+      }),
+      entry('message', 'r2', 'r1', {
+        message: {
+          role: 'toolResult',
+          toolCallId: '42',
+          toolName: 'edit',
+          content: [text('out')],
+          isError: false,
+          timestamp: 1,
+        },
+      }),
+      entry('message', 'r3', 'r2', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c5',
+          toolName: 'ls',
+          content: [text('out')],
+          isError: false,
+          timestamp: 1,
+        },
+      }),
+      entry('message', 'r4', 'r3', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c6',
+          toolName: 'grep',
+          content: [text('out')],
+          isError: false,
+          timestamp: 1,
+        },
+      }),
+      entry('message', 'r5', 'r4', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c2',
+          toolName: 'bash',
+          content: [text('out')],
+          isError: false,
+          timestamp: 1,
+        },
+      }),
       user('u4', 'r5', 'last'),
     ];
     let t = sessionText(lines);
@@ -139,9 +264,25 @@ describe('tree rows noted while reading', () => {
     assert.deepStrictEqual(withNotes, plain);
     const all = plain.slice(plain.indexOf('-- all'));
     const shown = (s: string) => all.some((r) => r.includes(s));
-    assert.ok(shown('"assistant: x"') && shown(`assistant: ${'a'.repeat(150)}  ${'b'.repeat(48)}"`) && shown('"assistant: trailing"'));
-    assert.ok(shown('assistant: the last text key') && shown('user: escaped key') && shown('assistant: after null') && shown('user: a plain string'));
-    assert.ok(shown(`[read: ~/p.ts:7-8]`) && shown('[edit: e.ts]') && shown('[ls: .]') && shown('[grep: //') && shown('[bash: echo \\"a\\\\nb\\"]') && shown('assistant: (aborted)'));
+    assert.ok(
+      shown('"assistant: x"') &&
+        shown(`assistant: ${'a'.repeat(150)}  ${'b'.repeat(48)}"`) &&
+        shown('"assistant: trailing"'),
+    );
+    assert.ok(
+      shown('assistant: the last text key') &&
+        shown('user: escaped key') &&
+        shown('assistant: after null') &&
+        shown('user: a plain string'),
+    );
+    assert.ok(
+      shown(`[read: ~/p.ts:7-8]`) &&
+        shown('[edit: e.ts]') &&
+        shown('[ls: .]') &&
+        shown('[grep: //') &&
+        shown('[bash: echo \\"a\\\\nb\\"]') &&
+        shown('assistant: (aborted)'),
+    );
     assert.ok(shown('"assistant: (no content)"') && shown('assistant: overloaded'));
     // a1–a4, a8, a9, a10 (aborted), a11 (text only past the window), a13, u2; not u1 (blank in the
     // window), a5 (escapes), a6 (not ASCII), a7 (null), u3 (blank), a12 (its error is the text), u4
@@ -153,7 +294,27 @@ describe('tree rows noted while reading', () => {
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
     const count = (n: number) => Math.floor(rnd() * n);
-    const bits = ['a', 'b', ' ', '   ', 'é', '😀', '"', '\\', '\n', '\t', '{', '}', '[', ']', ',', ':', 'x'.repeat(90), '\u0001', '/'];
+    const bits = [
+      'a',
+      'b',
+      ' ',
+      '   ',
+      'é',
+      '😀',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      'x'.repeat(90),
+      '\u0001',
+      '/',
+    ];
     const str = () => Array.from({ length: count(8) }, () => pick(bits)).join('');
     const value = (depth = 0): unknown => {
       const r = rnd();
@@ -161,10 +322,17 @@ describe('tree rows noted while reading', () => {
       if (r < 0.45) return count(1000) - 500;
       if (r < 0.55) return pick([true, false, null, 1.5e-7]);
       if (r < 0.75) return Array.from({ length: count(3) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: count(3) }, () => [pick(['k', 'text', 'type', 'path', str()]), value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: count(3) }, () => [pick(['k', 'text', 'type', 'path', str()]), value(depth + 1)]),
+      );
     };
     const args = () =>
-      Object.fromEntries(Array.from({ length: count(4) }, () => [pick(['path', 'file_path', 'offset', 'limit', 'command', 'pattern', 'content', str()]), rnd() < 0.5 ? str() : value()]));
+      Object.fromEntries(
+        Array.from({ length: count(4) }, () => [
+          pick(['path', 'file_path', 'offset', 'limit', 'command', 'pattern', 'content', str()]),
+          rnd() < 0.5 ? str() : value(),
+        ]),
+      );
     const block = (): Record<string, unknown> => {
       const r = rnd();
       if (r < 0.5) {
@@ -188,7 +356,13 @@ describe('tree rows noted while reading', () => {
       const role = pick(['user', 'assistant', 'assistant', 'toolResult']);
       const message: Record<string, unknown> =
         role === 'toolResult'
-          ? { role, toolCallId: `c${count(20)}`, toolName: pick(['read', 'bash', str()]), content: [{ type: 'text', text: str() }], isError: false }
+          ? {
+              role,
+              toolCallId: `c${count(20)}`,
+              toolName: pick(['read', 'bash', str()]),
+              content: [{ type: 'text', text: str() }],
+              isError: false,
+            }
           : { role, content: rnd() < 0.85 ? Array.from({ length: count(4) }, block) : rnd() < 0.5 ? str() : value() };
       if (role === 'assistant') {
         if (rnd() < 0.8) message.stopReason = pick(['stop', 'toolUse', 'aborted', 'error', 'length', str()]);
@@ -196,7 +370,10 @@ describe('tree rows noted while reading', () => {
       }
       const head = `{"type":"message","id":"${id}","parentId":${JSON.stringify(parent)},"timestamp":"2026-11-01T09:00:00.000Z","message":`;
       // spaced out: JSON with whitespace between its tokens (the strings keep theirs escaped)
-      const body = rnd() < 0.3 ? JSON.stringify(message, null, 1).replace(/\n/g, pick([' ', '\t', ' \r '])) : JSON.stringify(message);
+      const body =
+        rnd() < 0.3
+          ? JSON.stringify(message, null, 1).replace(/\n/g, pick([' ', '\t', ' \r ']))
+          : JSON.stringify(message);
       lines.push(`${head}${body}}\n`);
       parent = id;
     }

@@ -17,7 +17,9 @@ import { tempDir } from '../../support/tmp.js';
 describe('edit arguments as pi 1.6.0 prepares them', () => {
   it('edits[], a JSON string of edits, a single edit object, and the legacy top-level pair', () => {
     assert.deepEqual(editsOf({ path: 'a', edits: [{ oldText: 'x', newText: 'y' }] }), [{ oldText: 'x', newText: 'y' }]);
-    assert.deepEqual(editsOf({ path: 'a', edits: JSON.stringify([{ oldText: 'x', newText: 'y' }]) }), [{ oldText: 'x', newText: 'y' }]);
+    assert.deepEqual(editsOf({ path: 'a', edits: JSON.stringify([{ oldText: 'x', newText: 'y' }]) }), [
+      { oldText: 'x', newText: 'y' },
+    ]);
     assert.deepEqual(editsOf({ path: 'a', edits: { oldText: 'x', newText: 'y' } }), [{ oldText: 'x', newText: 'y' }]);
     assert.deepEqual(editsOf({ path: 'a', oldText: 'o', newText: 'n' }), [{ oldText: 'o', newText: 'n' }]);
     assert.deepEqual(editsOf({ path: 'a', edits: [{ oldText: 'x', newText: 'y' }], oldText: 'o', newText: 'n' }), [
@@ -106,18 +108,31 @@ describe('files a bash command names', () => {
     assert.deepEqual(f('echo hi > out.txt'), ['write out.txt']);
     assert.deepEqual(f('npm test 2>&1 | tee log/test.log >> all.log'), ['write all.log', 'write log/test.log']);
     assert.deepEqual(f('cmd >x.txt 2>/dev/null'), ['write x.txt']);
-    assert.deepEqual(f('rm -rf build dist && mv a.ts b.ts'), ['delete build', 'delete dist', 'move a.ts', 'write b.ts']);
+    assert.deepEqual(f('rm -rf build dist && mv a.ts b.ts'), [
+      'delete build',
+      'delete dist',
+      'move a.ts',
+      'write b.ts',
+    ]);
     assert.deepEqual(f("sed -i 's/a/b/' src/x.ts src/y.ts"), ['write src/x.ts', 'write src/y.ts']);
     assert.deepEqual(f("sed -i -e 's/a/b/' src/x.ts"), ['write src/x.ts']);
     assert.deepEqual(f('cp template.md "docs/my file.md"'), ['write docs/my file.md']);
-    assert.deepEqual(f('git mv old.ts new.ts; git rm gone.ts; git checkout -- keep.ts'), ['move old.ts', 'write new.ts', 'delete gone.ts', 'write keep.ts']);
+    assert.deepEqual(f('git mv old.ts new.ts; git rm gone.ts; git checkout -- keep.ts'), [
+      'move old.ts',
+      'write new.ts',
+      'delete gone.ts',
+      'write keep.ts',
+    ]);
     assert.deepEqual(f('sudo touch /etc/x'), ['write /etc/x']);
     assert.deepEqual(f('dd if=/dev/zero of=disk.img bs=1M count=1'), ['write disk.img']);
   });
   it('reads nothing as a file that a shell would compute, and skips here-document bodies', () => {
     assert.deepEqual(f('ls -la; cat README.md; grep -r foo src'), []);
     assert.deepEqual(f('echo $X > "$OUT"; rm *.tmp'), []);
-    assert.deepEqual(f("cat > notes.md <<'EOF'\nrm -rf everything\n> not a redirect\nEOF\ntouch after.txt"), ['write notes.md', 'write after.txt']);
+    assert.deepEqual(f("cat > notes.md <<'EOF'\nrm -rf everything\n> not a redirect\nEOF\ntouch after.txt"), [
+      'write notes.md',
+      'write after.txt',
+    ]);
     assert.deepEqual(f('echo "unbalanced > x'), []);
   });
 });
@@ -137,13 +152,23 @@ describe('changes along a path', () => {
       ],
     });
     b.toolResult('e1', 'edit', 'ok');
-    b.message({ role: 'toolResult', toolCallId: 'e2', toolName: 'edit', content: [{ type: 'text', text: 'Could not find' }], isError: true });
+    b.message({
+      role: 'toolResult',
+      toolCallId: 'e2',
+      toolName: 'edit',
+      content: [{ type: 'text', text: 'Could not find' }],
+      isError: true,
+    });
     b.toolResult('b1', 'bash', '');
     const leaf = b.toolResult('r1', 'read', 'c');
     const s = await Session.open(b.write());
     const changes = await changesOnPath(s, s.index.branch(leaf));
     assert.deepEqual(
-      changes.map((e) => e.changes.map((c) => `${c.tool} ${c.path} +${c.added} -${c.removed}${c.failed ? ' failed' : ''}${c.op ? ` ${c.op}` : ''}`)),
+      changes.map((e) =>
+        e.changes.map(
+          (c) => `${c.tool} ${c.path} +${c.added} -${c.removed}${c.failed ? ' failed' : ''}${c.op ? ` ${c.op}` : ''}`,
+        ),
+      ),
       [['write src/a.ts +2 -0'], ['edit src/a.ts +2 -1', 'edit src/b.ts +1 -1 failed', 'bash tmp.log +0 -0 delete']],
     );
     assert.deepEqual(
@@ -162,15 +187,28 @@ describe('what the session knew of a file before a write', () => {
     const b = new SessionBuilder({ cwd: '/proj' });
     b.user('go');
     b.toolTurn([{ name: 'read', args: { path: 'src/a.ts' }, id: 'r1' }], ['alpha\nbeta\n']);
-    b.toolTurn([{ name: 'edit', args: { path: '/proj/src/a.ts', edits: [{ oldText: 'beta', newText: 'BETA' }] }, id: 'e1' }], ['ok']);
+    b.toolTurn(
+      [{ name: 'edit', args: { path: '/proj/src/a.ts', edits: [{ oldText: 'beta', newText: 'BETA' }] }, id: 'e1' }],
+      ['ok'],
+    );
     b.assistant({ calls: [{ name: 'edit', args: { path: 'src/a.ts', oldText: 'alpha', newText: 'nope' }, id: 'e2' }] });
-    b.message({ role: 'toolResult', toolCallId: 'e2', toolName: 'edit', content: [{ type: 'text', text: 'not found' }], isError: true });
+    b.message({
+      role: 'toolResult',
+      toolCallId: 'e2',
+      toolName: 'edit',
+      content: [{ type: 'text', text: 'not found' }],
+      isError: true,
+    });
     b.toolTurn([{ name: 'read', args: { path: 'src/other.ts', offset: 5 }, id: 'r2' }], ['zzz']);
     const w = b.assistant({ calls: [{ name: 'write', args: { path: './src/a.ts', content: 'gamma\n' }, id: 'w1' }] });
     const s = await Session.open(b.write());
     const path = s.index.branch(w);
     const known = await contentBefore(s, path, path.length - 1, './src/a.ts');
-    assert.deepEqual(known && { text: known.text, how: known.how, edits: known.edits }, { text: 'alpha\nBETA\n', how: 'read', edits: 1 });
+    assert.deepEqual(known && { text: known.text, how: known.how, edits: known.edits }, {
+      text: 'alpha\nBETA\n',
+      how: 'read',
+      edits: 1,
+    });
     // a partial read is not the file: nothing known
     assert.equal(await contentBefore(s, path, path.length - 1, 'src/other.ts'), undefined);
     assert.equal(resolveToolPath('@~/x', '/c', '/home/u'), '/home/u/x');

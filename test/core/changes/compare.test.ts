@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { alignTurns, pathOf, recordsOf, splitPaths, summarizeSide, turnsOf, turnViews } from '../../../src/core/changes/compare.js';
+import {
+  alignTurns,
+  pathOf,
+  recordsOf,
+  splitPaths,
+  summarizeSide,
+  turnsOf,
+  turnViews,
+} from '../../../src/core/changes/compare.js';
 import { entriesMarkdown, exportBranch } from '../../../src/core/changes/exportMarkdown.js';
 import { fence } from '../../../src/core/changes/markdownText.js';
 import { attachPoint, familyOf } from '../../../src/core/listing/family.js';
@@ -20,14 +28,21 @@ function branched() {
   b.user('first question');
   const a1 = b.assistant({ text: 'first answer', usage: usageOf(10, 1) });
   b.user('side A asks');
-  b.assistant({ text: 'A works', calls: [{ name: 'edit', args: { path: 'src/a.ts', oldText: 'x', newText: 'y' }, id: 'ea' }], usage: usageOf(20, 2) });
+  b.assistant({
+    text: 'A works',
+    calls: [{ name: 'edit', args: { path: 'src/a.ts', oldText: 'x', newText: 'y' }, id: 'ea' }],
+    usage: usageOf(20, 2),
+  });
   b.toolResult('ea', 'edit', 'ok');
   b.user('side A again');
   const tipA = b.assistant({ text: 'A done', usage: usageOf(30, 3) });
   b.at(a1);
   b.branchSummary(tipA, 'left A');
   b.user('side B asks');
-  b.assistant({ calls: [{ name: 'write', args: { path: 'src/b.ts', content: 'b' }, id: 'wb' }], usage: usageOf(40, 4) });
+  b.assistant({
+    calls: [{ name: 'write', args: { path: 'src/b.ts', content: 'b' }, id: 'wb' }],
+    usage: usageOf(40, 4),
+  });
   const tipB = b.toolResult('wb', 'write', 'ok');
   return { b, a1, tipA, tipB };
 }
@@ -80,7 +95,10 @@ describe('compare two nodes', () => {
     const sb = await summarizeSide(s, split.b, s.index.get(a1)!.time);
     assert.deepEqual(sa.files, ['src/a.ts']);
     assert.deepEqual(sb.files, ['src/b.ts']);
-    assert.deepEqual([sa.totals.turns, sa.totals.messages, sa.totals.tokens.input, sa.totals.tokens.output], [2, 5, 50, 5]);
+    assert.deepEqual(
+      [sa.totals.turns, sa.totals.messages, sa.totals.tokens.input, sa.totals.tokens.output],
+      [2, 5, 50, 5],
+    );
     assert.deepEqual([sb.totals.turns, sb.totals.messages, sb.totals.tokens.input, sb.totals.toolCalls], [1, 3, 40, 1]);
     assert.equal(sa.totals.wallMs, s.index.timeOf(split.a[split.a.length - 1]) - s.index.get(a1)!.time);
   });
@@ -104,7 +122,11 @@ describe('compare two nodes', () => {
     const askA = s.index.branch(tipA)[2].id;
     const cloneFile = await repo.clone(s, askA);
     const clone = await Session.open(cloneFile);
-    const more = await clone.appendMessage({ role: 'user', content: [{ type: 'text', text: 'in the clone' }], timestamp: Date.now() });
+    const more = await clone.appendMessage({
+      role: 'user',
+      content: [{ type: 'text', text: 'in the clone' }],
+      timestamp: Date.now(),
+    });
     const split = splitPaths(s, pathOf(s, tipA), clone, pathOf(clone, more));
     assert.equal(split.ancestorId, askA);
     assert.deepEqual(
@@ -118,7 +140,14 @@ describe('compare two nodes', () => {
       fam.children.map((c) => c.path),
       [cloneFile],
     );
-    const back = await familyOf(cloneFile, String(clone.header.parentSession), new SessionInfoCache(), [], undefined, here);
+    const back = await familyOf(
+      cloneFile,
+      String(clone.header.parentSession),
+      new SessionInfoCache(),
+      [],
+      undefined,
+      here,
+    );
     assert.equal(back.parent?.path, file);
     // a fork before the first message shares nothing
     const first = s.index.branch(tipA)[0].id;
@@ -155,7 +184,10 @@ describe('a branch as Markdown', () => {
     let md = '';
     const r = await exportBranch(s, b.leaf!, (x) => (md += x), { exportedAt: new Date('2026-01-01T00:00:00Z') });
     assert.equal(r.entries, s.index.branch(b.leaf!).length);
-    assert.match(md, /^# pi session\n\n> Branch of pi session `[^`]+` from the root to `[0-9a-z]+`: 7 entries\. Exported by pi-tree on 2026-01-01\.\n/);
+    assert.match(
+      md,
+      /^# pi session\n\n> Branch of pi session `[^`]+` from the root to `[0-9a-z]+`: 7 entries\. Exported by pi-tree on 2026-01-01\.\n/,
+    );
     const order = [
       '## User',
       'first question',
@@ -177,6 +209,9 @@ describe('a branch as Markdown', () => {
     assert.ok(!md.includes('side A asks'), 'only the branch');
     assert.equal(fence('a ```` b'), '`````\na ```` b\n`````\n');
     const turn = entriesMarkdown((await s.getBranch(tipB)).slice(-2));
-    assert.match(turn, /<details><summary>write: src\/b\.ts<\/summary>\n\n```\nb\n```\n\nResult:\n\n```\nok\n```\n\n<\/details>/);
+    assert.match(
+      turn,
+      /<details><summary>write: src\/b\.ts<\/summary>\n\n```\nb\n```\n\nResult:\n\n```\nok\n```\n\n<\/details>/,
+    );
   });
 });

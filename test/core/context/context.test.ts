@@ -35,7 +35,12 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
 
   it('single user message and a simple conversation', async () => {
     await same([user('u1', null, 'hi')]);
-    const c = await same([user('u1', null, 'hi'), assistant('a1', 'u1', 'hello'), user('u2', 'a1', 'more'), assistant('a2', 'u2', 'ok')]);
+    const c = await same([
+      user('u1', null, 'hi'),
+      assistant('a1', 'u1', 'hello'),
+      user('u2', 'a1', 'more'),
+      assistant('a2', 'u2', 'ok'),
+    ]);
     assert.deepStrictEqual(
       c.messages.map((m) => m.role),
       ['user', 'assistant', 'user', 'assistant'],
@@ -43,10 +48,18 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
   });
 
   it('thinking level and model from changes and from assistant messages', async () => {
-    const c = await same([entry('thinking_level_change', 't1', null, { thinkingLevel: 'high' }), entry('model_change', 'm1', 't1', { provider: 'openai', modelId: 'gpt-x' }), user('u1', 'm1', 'hi')]);
+    const c = await same([
+      entry('thinking_level_change', 't1', null, { thinkingLevel: 'high' }),
+      entry('model_change', 'm1', 't1', { provider: 'openai', modelId: 'gpt-x' }),
+      user('u1', 'm1', 'hi'),
+    ]);
     assert.equal(c.thinkingLevel, 'high');
     assert.deepStrictEqual(c.model, { provider: 'openai', modelId: 'gpt-x' });
-    const c2 = await same([entry('model_change', 'm1', null, { provider: 'openai', modelId: 'gpt-x' }), user('u1', 'm1', 'hi'), assistant('a1', 'u1', 'yo')]);
+    const c2 = await same([
+      entry('model_change', 'm1', null, { provider: 'openai', modelId: 'gpt-x' }),
+      user('u1', 'm1', 'hi'),
+      assistant('a1', 'u1', 'yo'),
+    ]);
     assert.deepStrictEqual(c2.model, { provider: 'anthropic', modelId: 'claude-x' });
   });
 
@@ -73,8 +86,18 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
   });
 
   it('compaction keeping everything, and retain-none (firstKeptEntryId = own id)', async () => {
-    await same([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'u1', tokensBefore: 5 }), user('u2', 'c1', 'x')]);
-    const c = await same([user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'c1', tokensBefore: 5 }), user('u2', 'c1', 'x')]);
+    await same([
+      user('u1', null, 'one'),
+      assistant('a1', 'u1', 'r1'),
+      entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'u1', tokensBefore: 5 }),
+      user('u2', 'c1', 'x'),
+    ]);
+    const c = await same([
+      user('u1', null, 'one'),
+      assistant('a1', 'u1', 'r1'),
+      entry('compaction', 'c1', 'a1', { summary: 'S', firstKeptEntryId: 'c1', tokensBefore: 5 }),
+      user('u2', 'c1', 'x'),
+    ]);
     assert.deepStrictEqual(
       c.messages.map((m) => m.role),
       ['compactionSummary', 'user'],
@@ -136,10 +159,35 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
   it('custom_message, bashExecution, unknown entries (leaf, custom, label) and unknown leaf id', async () => {
     const es = [
       user('u1', null, 'one'),
-      { type: 'custom_message', customType: 'ext', content: 'injected', display: true, id: 'cm', parentId: 'u1', timestamp: '2026-11-01T10:00:00.000Z' },
-      { type: 'custom', customType: 'state', data: { a: 1 }, id: 'cu', parentId: 'cm', timestamp: '2026-11-01T10:00:01.000Z' },
+      {
+        type: 'custom_message',
+        customType: 'ext',
+        content: 'injected',
+        display: true,
+        id: 'cm',
+        parentId: 'u1',
+        timestamp: '2026-11-01T10:00:00.000Z',
+      },
+      {
+        type: 'custom',
+        customType: 'state',
+        data: { a: 1 },
+        id: 'cu',
+        parentId: 'cm',
+        timestamp: '2026-11-01T10:00:01.000Z',
+      },
       entry('label', 'l1', 'cu', { targetId: 'u1', label: 'x' }),
-      entry('message', 'b1', 'l1', { message: { role: 'bashExecution', command: 'ls', output: '', exitCode: 2, cancelled: false, truncated: false, timestamp: 9 } }),
+      entry('message', 'b1', 'l1', {
+        message: {
+          role: 'bashExecution',
+          command: 'ls',
+          output: '',
+          exitCode: 2,
+          cancelled: false,
+          truncated: false,
+          timestamp: 9,
+        },
+      }),
       entry('leaf', 'lf', 'b1', { targetId: 'b1' }),
     ];
     const c = await same(es);
@@ -163,17 +211,37 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
       { role: 'compactionSummary', summary: 'X', tokensBefore: 1, timestamp: 1 },
       { role: 'custom', customType: 'a', content: 'c', display: true, details: undefined, timestamp: 2 },
       { role: 'weird', timestamp: 3 },
-      { role: 'bashExecution', command: 'x', output: 'o', exitCode: 0, cancelled: true, truncated: true, fullOutputPath: '/tmp/o', timestamp: 4 },
+      {
+        role: 'bashExecution',
+        command: 'x',
+        output: 'o',
+        exitCode: 0,
+        cancelled: true,
+        truncated: true,
+        fullOutputPath: '/tmp/o',
+        timestamp: 4,
+      },
       { role: 'bashExecution', command: 'y', output: 'o', excludeFromContext: true, timestamp: 5 },
     ]);
     assert.equal(llm.length, 3);
     assert.equal((llm[0].content as { text: string }[])[0].text, `${COMPACTION_SUMMARY_PREFIX}X\n</summary>`);
     assert.deepStrictEqual(llm[1].content, [{ type: 'text', text: 'c' }]);
-    assert.equal((llm[2].content as { text: string }[])[0].text, 'Ran `x`\n```\no\n```\n\n(command cancelled)\n\n[Output truncated. Full output: /tmp/o]');
+    assert.equal(
+      (llm[2].content as { text: string }[])[0].text,
+      'Ran `x`\n```\no\n```\n\n(command cancelled)\n\n[Output truncated. Full output: /tmp/o]',
+    );
     const { convertToLlm: piConvert } = await loadPi();
     const input = [
       { role: 'branchSummary', summary: 'B', fromId: 'x', timestamp: 1 },
-      { role: 'bashExecution', command: 'z', output: 'out', exitCode: 3, cancelled: false, truncated: false, timestamp: 2 },
+      {
+        role: 'bashExecution',
+        command: 'z',
+        output: 'out',
+        exitCode: 3,
+        cancelled: false,
+        truncated: false,
+        timestamp: 2,
+      },
       { role: 'custom', customType: 'a', content: [{ type: 'text', text: 'arr' }], display: false, timestamp: 3 },
     ];
     assert.deepStrictEqual(convertToLlm(input), piConvert(input));
@@ -181,10 +249,17 @@ describe('buildContext (pi 1.6.0 buildSessionContext)', () => {
 
   it('activeToolNames: last active_tools_change on the path, else system message tools', async () => {
     const s = await Session.inMemory(
-      sessionText([entry('message', 's0', null, { message: { role: 'system', content: '', toolsAdded: [{ name: 'read' }, { name: 'bash' }], timestamp: 1 } }), user('u1', 's0', 'x')]),
+      sessionText([
+        entry('message', 's0', null, {
+          message: { role: 'system', content: '', toolsAdded: [{ name: 'read' }, { name: 'bash' }], timestamp: 1 },
+        }),
+        user('u1', 's0', 'x'),
+      ]),
     );
     assert.deepStrictEqual((await s.buildContext()).activeToolNames, ['read', 'bash']);
-    const s2 = await Session.inMemory(sessionText([user('u1', null, 'x'), entry('active_tools_change', 't1', 'u1', { activeToolNames: ['edit'] })]));
+    const s2 = await Session.inMemory(
+      sessionText([user('u1', null, 'x'), entry('active_tools_change', 't1', 'u1', { activeToolNames: ['edit'] })]),
+    );
     assert.deepStrictEqual((await s2.buildContext()).activeToolNames, ['edit']);
     const s3 = await Session.inMemory(sessionText([user('u1', null, 'x')]));
     assert.equal((await s3.buildContext()).activeToolNames, null);

@@ -16,7 +16,9 @@ describe('listContext', () => {
         l.messages.map((m) => m.role),
         ['user', 'assistant', 'toolResult', 'toolResult', 'custom', 'user'],
       );
-      const args = `{"query":${deepObject(depth)}}`.length + `{"command":"ls","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`.length;
+      const args =
+        `{"query":${deepObject(depth)}}`.length +
+        `{"command":"ls","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`.length;
       assert.equal(l.messages[1].tokens, Math.ceil(('looking'.length + 'lookup'.length + 'bash'.length + args) / 4));
       assert.equal(l.model, 'test/[object]');
     });

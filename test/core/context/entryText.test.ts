@@ -8,8 +8,14 @@ import { deepArray, deepObject } from '../../support/deepSession.js';
 describe('formatToolCall', () => {
   it('arguments 10,000 and 200,000 levels deep', () => {
     for (const depth of [10_000, 200_000]) {
-      assert.equal(formatToolCall('lookup', JSON.parse(`{"query":${deepObject(depth)}}`)), `[lookup: {"query":${'{"a":'.repeat(6)}{...]`);
-      assert.equal(formatToolCall('lookup', JSON.parse(`{"q":${deepArray(depth)}}`)), `[lookup: {"q":${'['.repeat(35)}...]`);
+      assert.equal(
+        formatToolCall('lookup', JSON.parse(`{"query":${deepObject(depth)}}`)),
+        `[lookup: {"query":${'{"a":'.repeat(6)}{...]`,
+      );
+      assert.equal(
+        formatToolCall('lookup', JSON.parse(`{"q":${deepArray(depth)}}`)),
+        `[lookup: {"q":${'['.repeat(35)}...]`,
+      );
       // the tools whose text reads named arguments only do not look at the rest
       assert.equal(formatToolCall('bash', JSON.parse(`{"command":"ls","x":${deepArray(depth)}}`)), '[bash: ls]');
     }

@@ -6,7 +6,13 @@ import { assistant, entry, sessionText, tempFile, user } from '../../support/tmp
 
 describe('stats counting', () => {
   it('entry types and roles named like Object.prototype members are counted like any other', async () => {
-    const m = (id: string, parentId: string | null, role: string) => ({ type: 'message', id, parentId, timestamp: '2026-11-01T09:00:00.000Z', message: { role, content: 'x', timestamp: 1 } });
+    const m = (id: string, parentId: string | null, role: string) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: '2026-11-01T09:00:00.000Z',
+      message: { role, content: 'x', timestamp: 1 },
+    });
     const s = await Session.open(
       tempFile(
         sessionText([
@@ -43,10 +49,25 @@ describe('stats counting', () => {
 describe('usage sums', () => {
   it('a path that goes back in the file (a parent written after its child) sums every entry on it', async () => {
     const usage = (input: number, total: number) => ({
-      usage: { input, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: input + 1, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total } },
+      usage: {
+        input,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: input + 1,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total },
+      },
     });
     // a2's parent a1 comes after it: the path u1 → a1 → a2 reads a1's line after a2's in the file
-    const s = await Session.open(tempFile(sessionText([user('u1', null, 'q'), assistant('a2', 'a1', 'two', usage(7, 0.25)), assistant('a1', 'u1', 'one', usage(10, 0.5))])));
+    const s = await Session.open(
+      tempFile(
+        sessionText([
+          user('u1', null, 'q'),
+          assistant('a2', 'a1', 'two', usage(7, 0.25)),
+          assistant('a1', 'u1', 'one', usage(10, 0.5)),
+        ]),
+      ),
+    );
     const path = s.index.branchIdx(s.index.lookup('a2'));
     assert.deepStrictEqual(
       Array.from(path, (i) => s.index.idOf(i)),

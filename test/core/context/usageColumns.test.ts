@@ -21,7 +21,12 @@ async function both(file: string) {
   let noted = 0;
   for (let i = 0; i < s.index.count; i++) if (cols.has(i)) noted++;
   const withNotes = await computeStats(s, undefined, cols);
-  return { plain, withNotes, noted, carriers: (plain.messagesByRole.assistant ?? 0) + (plain.messagesByRole.toolResult ?? 0) };
+  return {
+    plain,
+    withNotes,
+    noted,
+    carriers: (plain.messagesByRole.assistant ?? 0) + (plain.messagesByRole.toolResult ?? 0),
+  };
 }
 
 /** What readUsageFacts fills. */
@@ -37,10 +42,16 @@ describe('usage noted while reading', () => {
       const g = generateSession({ seed, entries, branchRate: 0.05, compactions: 3, labels: 4 });
       const { plain, withNotes, noted, carriers } = await both(tempFile(g.text));
       assert.deepStrictEqual(withNotes, plain);
-      assert.ok(plain.toolCalls > 0 && plain.tokens.total > 0 && plain.models.length > 0, 'the session has figures to sum');
+      assert.ok(
+        plain.toolCalls > 0 && plain.tokens.total > 0 && plain.models.length > 0,
+        'the session has figures to sum',
+      );
       // (a line across two 1 MiB reads is put together outside the validator's memory: read again later)
       const across = Math.floor(Buffer.byteLength(g.text) / (1 << 20));
-      assert.ok(noted >= carriers - across && noted <= carriers, `seed ${seed}: ${noted} of ${carriers} carriers noted`);
+      assert.ok(
+        noted >= carriers - across && noted <= carriers,
+        `seed ${seed}: ${noted} of ${carriers} carriers noted`,
+      );
     }
   });
 
@@ -55,7 +66,14 @@ describe('usage noted while reading', () => {
   });
 
   it('lines off the usual shape are read again from the file, in their place: the sums stay exact', async () => {
-    const u = (input: number, total: number) => ({ input, output: 3, cacheRead: 1, cacheWrite: 0, totalTokens: input + 4, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total } });
+    const u = (input: number, total: number) => ({
+      input,
+      output: 3,
+      cacheRead: 1,
+      cacheWrite: 0,
+      totalTokens: input + 4,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total },
+    });
     const lines = [
       user('u1', null, 'hi'),
       assistant('a1', 'u1', 'plain', { usage: u(10, 0.1) }),
@@ -73,12 +91,23 @@ describe('usage noted while reading', () => {
         id: 't1',
         parentId: 'a6',
         timestamp: '2026-11-01T09:10:00.000Z',
-        message: { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [{ type: 'text', text: 'r' }], isError: false, timestamp: 1, usage: u(5, 0.05) },
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c',
+          toolName: 'read',
+          content: [{ type: 'text', text: 'r' }],
+          isError: false,
+          timestamp: 1,
+          usage: u(5, 0.05),
+        },
       },
     ];
     let text = sessionText(lines.map(({ __raw, ...e }) => e));
     // the a3 line gets a toolCall block typed with an escape, a6 a second usage key (the last one counts), a2 an escaped key
-    text = text.replace('"content":[{"type":"text","text":"x"}]', '"content":[{"type":"text","text":"x"},{"type":"tool\\u0043all","id":"c","name":"n","arguments":{}}]');
+    text = text.replace(
+      '"content":[{"type":"text","text":"x"}]',
+      '"content":[{"type":"text","text":"x"},{"type":"tool\\u0043all","id":"c","name":"n","arguments":{}}]',
+    );
     text = text.replace(/("id":"a6".*?"usage":)/, '$1{"input":999},"usage":');
     text = text.replace('"model":"m2"', '"mod\\u0065l":"m2"');
     // the last line without its newline is read by JavaScript, not the WebAssembly validator
@@ -92,18 +121,44 @@ describe('usage noted while reading', () => {
   });
 
   it("a usage object in pi's layout is read as JSON.parse reads it, whatever its figures", () => {
-    const figure = fc.oneof(fc.integer({ min: -1e6, max: 1e15 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(0), fc.constant(1e21), fc.constant(-0));
+    const figure = fc.oneof(
+      fc.integer({ min: -1e6, max: 1e15 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constant(0),
+      fc.constant(1e21),
+      fc.constant(-0),
+    );
     fc.assert(
       fc.property(fc.array(figure, { minLength: 10, maxLength: 10 }), fc.boolean(), (f, toolCall) => {
-        const usage = { input: f[0], output: f[1], cacheRead: f[2], cacheWrite: f[3], totalTokens: f[4], cost: { input: f[5], output: f[6], cacheRead: f[7], cacheWrite: f[8], total: f[9] } };
-        const message = { role: 'assistant', content: toolCall ? [{ type: 'toolCall', id: 'c', name: 'n', arguments: {} }] : [], provider: 'p', model: 'm', usage };
+        const usage = {
+          input: f[0],
+          output: f[1],
+          cacheRead: f[2],
+          cacheWrite: f[3],
+          totalTokens: f[4],
+          cost: { input: f[5], output: f[6], cacheRead: f[7], cacheWrite: f[8], total: f[9] },
+        };
+        const message = {
+          role: 'assistant',
+          content: toolCall ? [{ type: 'toolCall', id: 'c', name: 'n', arguments: {} }] : [],
+          provider: 'p',
+          model: 'm',
+          usage,
+        };
         const b = Buffer.from(JSON.stringify(message));
         assert.ok(readUsageFacts(b, 0, facts));
         const v = JSON.parse(b.toString()) as typeof message;
         const num = (x: number) => (Number.isFinite(x) ? x : 0);
         assert.deepStrictEqual(
           [facts.input, facts.output, facts.cacheRead, facts.cacheWrite, facts.cost, facts.toolCalls],
-          [num(v.usage.input), num(v.usage.output), num(v.usage.cacheRead), num(v.usage.cacheWrite), num(v.usage.cost.total), toolCall ? 1 : 0],
+          [
+            num(v.usage.input),
+            num(v.usage.output),
+            num(v.usage.cacheRead),
+            num(v.usage.cacheWrite),
+            num(v.usage.cost.total),
+            toolCall ? 1 : 0,
+          ],
         );
       }),
       { numRuns: 5000 },
@@ -111,7 +166,8 @@ describe('usage noted while reading', () => {
   });
 
   it('decimal figures written any way JSON allows are read as Number() reads them', () => {
-    const digits = (min: number, max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
+    const digits = (min: number, max: number) =>
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
     const decimal = fc
       .tuple(
         fc.boolean(),
@@ -122,7 +178,10 @@ describe('usage noted while reading', () => {
         fc.option(digits(1, 20)),
         fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))),
       )
-      .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`);
+      .map(
+        ([neg, int, frac, exp]) =>
+          `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`,
+      );
     fc.assert(
       fc.property(decimal, decimal, (a, total) => {
         const b = Buffer.from(

@@ -48,7 +48,10 @@ describe('entry ids', () => {
     copyFileSync(join(ROOT, 'test', 'fixtures', 'real', 'pi-mono-before-compaction.jsonl'), file);
     const probe = join(dir, 'probe.cjs');
     // nanoid takes its randomness from Web Crypto, which Node loads on first use.
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write(`@@webcrypto ${process.moduleLoadList.includes('NativeModule internal/crypto/webcrypto')}\\n`));");
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write(`@@webcrypto ${process.moduleLoadList.includes('NativeModule internal/crypto/webcrypto')}\\n`));",
+    );
     const webcrypto = (...args: string[]) => {
       const r = spawnSync(process.execPath, ['-r', probe, join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);

@@ -18,7 +18,10 @@ describe('scanSource', () => {
     turns.stop();
     assert.equal(seen.length, 20_000);
     assert.equal(r.endOffset, data.length);
-    assert.ok(seen[seen.length - 1] - seen[0] >= 10, `turns while the chunk was read: ${seen[seen.length - 1] - seen[0]}`);
+    assert.ok(
+      seen[seen.length - 1] - seen[0] >= 10,
+      `turns while the chunk was read: ${seen[seen.length - 1] - seen[0]}`,
+    );
   });
 
   it('scans at once, more than the pooled buffers, each get their own lines whole', async () => {
@@ -26,7 +29,9 @@ describe('scanSource', () => {
     const got = await Promise.all(
       files.map(async (data, k) => {
         const lines: string[] = [];
-        await scanSource(new BufferSource(() => data), (buf, s, e) => lines.push(buf.toString('utf8', s, e)), { sliceMs: 0 });
+        await scanSource(new BufferSource(() => data), (buf, s, e) => lines.push(buf.toString('utf8', s, e)), {
+          sliceMs: 0,
+        });
         return lines.every((l, i) => l === `{"f${k}":${i}}`) && lines.length === 150_000;
       }),
     );

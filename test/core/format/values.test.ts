@@ -17,7 +17,12 @@ import { tempDir } from '../../support/tmp.js';
 const O = { toString: 1 };
 const ts = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
 let n = 0;
-const e = (fields: Record<string, unknown>) => ({ id: `e${++n}`, parentId: n > 1 ? `e${n - 1}` : null, timestamp: ts(n), ...fields });
+const e = (fields: Record<string, unknown>) => ({
+  id: `e${++n}`,
+  parentId: n > 1 ? `e${n - 1}` : null,
+  timestamp: ts(n),
+  ...fields,
+});
 const hostile = () => {
   n = 0;
   const usage = { input: O, output: O, totalTokens: O, cost: { total: O } };
@@ -40,8 +45,27 @@ const hostile = () => {
         timestamp: 2,
       },
     }),
-    e({ type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: O } }], usage, stopReason: 'toolUse', timestamp: 3 } }),
-    e({ type: 'message', message: { role: 'toolResult', toolCallId: O, toolName: O, content: [{ type: 'text', text: O }], isError: false, timestamp: 4 } }),
+    e({
+      type: 'message',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: O } }],
+        usage,
+        stopReason: 'toolUse',
+        timestamp: 3,
+      },
+    }),
+    e({
+      type: 'message',
+      message: {
+        role: 'toolResult',
+        toolCallId: O,
+        toolName: O,
+        content: [{ type: 'text', text: O }],
+        isError: false,
+        timestamp: 4,
+      },
+    }),
     e({ type: 'message', message: { role: 'bashExecution', command: O, output: O, exitCode: 0, timestamp: 5 } }),
     e({ type: 'label', targetId: 'e1', label: O }),
     e({ type: 'session_info', name: O }),
@@ -68,14 +92,30 @@ describe('fields that cannot become text', () => {
     const header = { type: 'session', version: 3, id: 'h', timestamp: ts(0), cwd: '/x' };
     writeFileSync(file, [header, ...hostile()].map((x) => JSON.stringify(x)).join('\n') + '\n');
     // a header that cannot be read as a time or a folder, beside a good session
-    writeFileSync(join(dir, 'odd-header.jsonl'), [{ ...header, id: 'o', timestamp: O, cwd: O }, ...hostile()].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'odd-header.jsonl'),
+      [{ ...header, id: 'o', timestamp: O, cwd: O }, ...hostile()].map((x) => JSON.stringify(x)).join('\n') + '\n',
+    );
     const last = `e${n}`;
-    for (const argv of [['tree'], ['tree', '--json'], ['context', '--json'], ['stats', '--json'], ['export', last], ['files'], ['compare', 'e1', last]]) {
+    for (const argv of [
+      ['tree'],
+      ['tree', '--json'],
+      ['context', '--json'],
+      ['stats', '--json'],
+      ['export', last],
+      ['files'],
+      ['compare', 'e1', last],
+    ]) {
       let err = '';
       let out = '';
-      const code = await main([argv[0], file, ...argv.slice(1)], { out: (s) => (out += s.toString()), err: (s) => (err += s), env: {} });
+      const code = await main([argv[0], file, ...argv.slice(1)], {
+        out: (s) => (out += s.toString()),
+        err: (s) => (err += s),
+        env: {},
+      });
       assert.equal(code, 0, `${argv.join(' ')}: ${err}`);
-      if (argv.length === 1 && argv[0] === 'tree') assert.match(out, /assistant: \[object\]\n.*\[\[object\]: \{"path":\{"toString":1\}\}\]/);
+      if (argv.length === 1 && argv[0] === 'tree')
+        assert.match(out, /assistant: \[object\]\n.*\[\[object\]: \{"path":\{"toString":1\}\}\]/);
     }
     const s = await Session.open(file);
     assert.equal((await projectAll(s.index, s.index.live(), s)).length, n);

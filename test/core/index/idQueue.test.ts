@@ -28,25 +28,39 @@ type Entry = { kind: string; id: string; parent: string | null; target: string |
 // ending now and then with one that repeats an id of the run: the queue fills in the middle of runs.
 // (lengths around the queue's 64 land the repeat where the queue fills)
 const runLength = fc.oneof(fc.constantFrom(62, 63, 64, 126, 127), fc.integer({ min: 1, max: 150 }));
-const runArb = fc.record({ ids: runLength.chain((n) => fc.array(hexIdArb, { minLength: n, maxLength: n })), repeat: fc.option(fc.nat(), { nil: undefined }) }).map(({ ids, repeat }) => {
-  const run: Entry[] = ids.map((id) => ({ kind: 'user', id, parent: 'prev', target: null }));
-  if (repeat !== undefined) run.push({ kind: 'user', id: ids[repeat % ids.length], parent: 'prev', target: null });
-  return run;
-});
+const runArb = fc
+  .record({
+    ids: runLength.chain((n) => fc.array(hexIdArb, { minLength: n, maxLength: n })),
+    repeat: fc.option(fc.nat(), { nil: undefined }),
+  })
+  .map(({ ids, repeat }) => {
+    const run: Entry[] = ids.map((id) => ({ kind: 'user', id, parent: 'prev', target: null }));
+    if (repeat !== undefined) run.push({ kind: 'user', id: ids[repeat % ids.length], parent: 'prev', target: null });
+    return run;
+  });
 
 function lineOf(e: Entry, prev: string | null): string {
   const parentId = e.parent === 'prev' ? prev : e.parent === 'self' ? e.id : e.parent;
   const timestamp = '2026-01-01T00:00:00.000Z';
-  if (e.kind === 'user') return JSON.stringify({ type: 'message', id: e.id, parentId, timestamp, message: { role: 'user', content: 'hi' } });
+  if (e.kind === 'user')
+    return JSON.stringify({ type: 'message', id: e.id, parentId, timestamp, message: { role: 'user', content: 'hi' } });
   if (e.kind === 'leaf') return JSON.stringify({ type: 'leaf', id: e.id, parentId, timestamp, targetId: e.target });
-  if (e.kind === 'label') return JSON.stringify({ type: 'label', id: e.id, parentId, timestamp, targetId: e.target ?? 'x', label: 'l' });
+  if (e.kind === 'label')
+    return JSON.stringify({ type: 'label', id: e.id, parentId, timestamp, targetId: e.target ?? 'x', label: 'l' });
   return JSON.stringify({ type: 'custom', id: e.id, parentId, timestamp });
 }
 
 /** What the index says of its records and ids. */
 function facts(ix: SessionIndex) {
   const records = Array.from({ length: ix.count }, (_, i) => [ix.idOf(i), ix.isLive(i), ix.up(i), ix.treeParentIdx(i)]);
-  return { records, ids: IDS.map((id) => ix.lookup(id)), leaf: ix.leafRecord, size: ix.size, live: Array.from(ix.liveIdx()), diagnostics: ix.diagnostics };
+  return {
+    records,
+    ids: IDS.map((id) => ix.lookup(id)),
+    leaf: ix.leafRecord,
+    size: ix.size,
+    live: Array.from(ix.liveIdx()),
+    diagnostics: ix.diagnostics,
+  };
 }
 
 describe('ids filed in batches while a session is read', () => {
@@ -55,7 +69,10 @@ describe('ids filed in batches while a session is read', () => {
       fc.asyncProperty(
         fc
           .oneof(
-            fc.array(fc.oneof({ arbitrary: entryArb.map((e) => [e]), weight: 6 }, { arbitrary: runArb, weight: 1 }), { minLength: 1, maxLength: 400 }),
+            fc.array(fc.oneof({ arbitrary: entryArb.map((e) => [e]), weight: 6 }, { arbitrary: runArb, weight: 1 }), {
+              minLength: 1,
+              maxLength: 400,
+            }),
             // runs alone: no duplicate before the first repeat, so no lookup puts the queue in early
             fc.array(runArb, { minLength: 1, maxLength: 6 }),
           )
@@ -88,11 +105,27 @@ describe('ids filed in batches while a session is read', () => {
       let prev: string | null = null;
       for (let k = 0; k < n - 1; k++) {
         const id = (0x10000000 + k).toString(16);
-        lines.push(JSON.stringify({ type: 'message', id, parentId: prev, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: `m${k}` } }));
+        lines.push(
+          JSON.stringify({
+            type: 'message',
+            id,
+            parentId: prev,
+            timestamp: '2026-01-01T00:00:00.000Z',
+            message: { role: 'user', content: `m${k}` },
+          }),
+        );
         prev = id;
       }
       // the n-th entry (line n + 1) has the id of the 6th (line 7)
-      lines.push(JSON.stringify({ type: 'message', id: '10000005', parentId: prev, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: 'again' } }));
+      lines.push(
+        JSON.stringify({
+          type: 'message',
+          id: '10000005',
+          parentId: prev,
+          timestamp: '2026-01-01T00:00:01.000Z',
+          message: { role: 'user', content: 'again' },
+        }),
+      );
       const text = Buffer.from(HEADER + lines.join('\n') + '\n');
       const batched = await readSession(new BufferSource(() => text));
       const dup = batched.index.diagnostics.filter((d) => d.code === 'duplicate-id');

@@ -15,7 +15,16 @@ function dirWithFifos(n: number): { agentDir: string; dir: string; fifos: string
   const dir = join(agentDir, 'sessions', encodeCwd('/work/p'));
   mkdirSync(dir, { recursive: true });
   const good = join(dir, '2026-11-01T09-00-00-000Z_good.jsonl');
-  writeFileSync(good, sessionText([user('u1', null, 'a real one')], { type: 'session', version: 3, id: 'good', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/work/p' }));
+  writeFileSync(
+    good,
+    sessionText([user('u1', null, 'a real one')], {
+      type: 'session',
+      version: 3,
+      id: 'good',
+      timestamp: '2026-11-01T09:00:00.000Z',
+      cwd: '/work/p',
+    }),
+  );
   const fifos = Array.from({ length: n }, (_, i) => join(dir, `2026-11-01T09-00-0${i}-000Z_fifo${i}.jsonl`));
   execFileSync('mkfifo', fifos);
   mkdirSync(join(dir, 'adir.jsonl'));
@@ -39,11 +48,18 @@ describe('non-regular files named *.jsonl', { timeout: 20_000 }, () => {
 
   it('opening a FIFO fails at once with a clear error; so does writing to a session that became one', async () => {
     const { fifos, dir } = dirWithFifos(1);
-    await assert.rejects(Session.open(fifos[0]), (e: unknown) => e instanceof NotRegularFileError && /is a FIFO \(named pipe\), not a regular file/.test(e.message));
+    await assert.rejects(
+      Session.open(fifos[0]),
+      (e: unknown) =>
+        e instanceof NotRegularFileError && /is a FIFO \(named pipe\), not a regular file/.test(e.message),
+    );
     await assert.rejects(Session.open(join(dir, 'adir.jsonl')), /is a directory, not a regular file/);
     // a session that became a FIFO after it was opened: the write fails at once, nothing blocks
     const s = await Session.open(join(dir, '2026-11-01T09-00-00-000Z_good.jsonl'));
     renameSync(fifos[0], s.path!);
-    await assert.rejects(s.appendMessage({ role: 'user', content: 'x', timestamp: 1 } as never), /FIFO \(named pipe\), not a regular file/);
+    await assert.rejects(
+      s.appendMessage({ role: 'user', content: 'x', timestamp: 1 } as never),
+      /FIFO \(named pipe\), not a regular file/,
+    );
   });
 });

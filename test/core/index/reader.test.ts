@@ -62,17 +62,24 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
   });
 
   it('BOM and CRLF', async () => {
-    const bom = await openUnchanged(tempFile(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sessionText([user('u1', null, 'x')]))])));
+    const bom = await openUnchanged(
+      tempFile(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sessionText([user('u1', null, 'x')]))])),
+    );
     assert.ok(bom.result instanceof Session);
     assert.ok(bom.result.diagnostics.some((d) => d.code === 'bom'));
-    const crlf = await openUnchanged(tempFile(sessionText([user('u1', null, 'x'), assistant('a1', 'u1', 'y')]).replace(/\n/g, '\r\n')));
+    const crlf = await openUnchanged(
+      tempFile(sessionText([user('u1', null, 'x'), assistant('a1', 'u1', 'y')]).replace(/\n/g, '\r\n')),
+    );
     assert.ok(crlf.result instanceof Session);
     assert.equal(crlf.result.leafId, 'a1');
     assert.equal((await crlf.result.buildContext()).messages.length, 2);
   });
 
   it('malformed middle lines, non-objects, entries without ids: skipped, each named by line', async () => {
-    const text = sessionText([user('u1', null, 'x')]) + 'garbage{\n42\n{"type":"message"}\n' + `${JSON.stringify(assistant('a1', 'u1', 'y'))}\n`;
+    const text =
+      sessionText([user('u1', null, 'x')]) +
+      'garbage{\n42\n{"type":"message"}\n' +
+      `${JSON.stringify(assistant('a1', 'u1', 'y'))}\n`;
     const { result } = await openUnchanged(tempFile(text));
     assert.ok(result instanceof Session);
     assert.equal(result.leafId, 'a1');
@@ -145,7 +152,9 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
   });
 
   it('a line longer than the limit is skipped with a diagnostic, not assembled', async () => {
-    const src = new BufferSource(() => Buffer.from(sessionText([user('u1', null, 'x'), assistant('a1', 'u1', 'y'.repeat(5000)), user('u2', 'u1', 'z')])));
+    const src = new BufferSource(() =>
+      Buffer.from(sessionText([user('u1', null, 'x'), assistant('a1', 'u1', 'y'.repeat(5000)), user('u2', 'u1', 'z')])),
+    );
     const loaded = await readSession(src, { maxLineBytes: 1000 });
     assert.ok(loaded.index.diagnostics.some((d) => d.code === 'line-too-long' && d.line === 3));
     assert.equal(loaded.index.leafId, 'u2');
@@ -212,7 +221,10 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
       clearInterval(timer);
     }
     const grew = (peak - rss0) / 1024 / 1024;
-    assert.ok(grew < 200, `peak memory grew by ${grew.toFixed(0)} MB for a ${(written / 1024 / 1024).toFixed(0)} MB file`);
+    assert.ok(
+      grew < 200,
+      `peak memory grew by ${grew.toFixed(0)} MB for a ${(written / 1024 / 1024).toFixed(0)} MB file`,
+    );
   });
 
   it('fast path and full parse agree on message lines', () => {
@@ -223,7 +235,9 @@ describe('reading hostile files: a clear result, the bytes unchanged', () => {
     const reordered = Buffer.from(JSON.stringify({ message: e.message, ...e }));
     const slow = classifyLine(reordered, 0, reordered.length, 7, 100, []);
     assert.deepStrictEqual({ ...fast, entry: undefined, length: 0 }, { ...slow, entry: undefined, length: 0 });
-    const weird = Buffer.from(JSON.stringify(entry('message', 'a"b', null, { message: { role: 'user', content: 'x' } })));
+    const weird = Buffer.from(
+      JSON.stringify(entry('message', 'a"b', null, { message: { role: 'user', content: 'x' } })),
+    );
     assert.equal(classifyLine(weird, 0, weird.length, 1, 0, [])?.id, 'a"b');
   });
 });

@@ -11,7 +11,8 @@ import { tempDir } from '../../support/tmp.js';
 
 const HEADER = { type: 'session', version: 3, id: 'h1', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/p' };
 const header = JSON.stringify(HEADER);
-const entry = '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-11-01T09:00:01.000Z","message":{"role":"user","content":"x","timestamp":1}}';
+const entry =
+  '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-11-01T09:00:01.000Z","message":{"role":"user","content":"x","timestamp":1}}';
 
 describe('findHeader', () => {
   it('the first line that parses to a truthy value decides; `end` is just after it', () => {
@@ -27,7 +28,11 @@ describe('findHeader', () => {
   it('undecided while only blank and unparsable lines are there, or the deciding line is cut', () => {
     assert.equal(findHeader(Buffer.from('\n\nnot json\n'), false), undefined);
     assert.equal(findHeader(Buffer.from(`\n${header}`), false), undefined, 'the line may go on past the head');
-    assert.deepEqual(findHeader(Buffer.from(`\n${header}`), true)?.header, HEADER, 'the whole file: its last line is complete');
+    assert.deepEqual(
+      findHeader(Buffer.from(`\n${header}`), true)?.header,
+      HEADER,
+      'the whole file: its last line is complete',
+    );
     assert.equal(findHeader(Buffer.alloc(0), true), undefined);
   });
 
@@ -50,7 +55,10 @@ describe('readHead and readHeader', { timeout: 60_000 }, () => {
     const blanks = '\n'.repeat(10_000);
     const late = file('late.jsonl', `${blanks}${header}\n${entry.repeat(1)}\n${'x'.repeat(200_000)}\n`);
     const head = await readHead(late);
-    assert.ok(head.length < HEADER_READ_MAX && head.length >= blanks.length + header.length + 1, `${head.length} bytes`);
+    assert.ok(
+      head.length < HEADER_READ_MAX && head.length >= blanks.length + header.length + 1,
+      `${head.length} bytes`,
+    );
     assert.deepEqual(readHeader(late), HEADER);
     const garbage = file('garbage.jsonl', Buffer.alloc(3 * HEADER_READ_MAX, 0x61));
     assert.equal((await readHead(garbage)).length, HEADER_READ_MAX);
@@ -70,7 +78,11 @@ describe('readHead and readHeader', { timeout: 60_000 }, () => {
       assert.equal(readHeader(p), undefined);
       await assert.rejects(readHead(p), /not a regular file/);
     }
-    assert.equal(readHeader({ href: `file://${fifo}`, protocol: 'file:' } as never), undefined, 'a crafted parentSession that fs would take for a URL');
+    assert.equal(
+      readHeader({ href: `file://${fifo}`, protocol: 'file:' } as never),
+      undefined,
+      'a crafted parentSession that fs would take for a URL',
+    );
     assert.equal(readHeader(join(dir, 'missing.jsonl')), undefined);
   });
 });

@@ -78,7 +78,14 @@ it('a cut on a line boundary keeps that line; a torn last line is ignored as in 
 
 it('nothing to show: a last line longer than the tail, a header only, an older format', async () => {
   const g = generateSession({ seed: 6, entries: 5 });
-  const big = { type: 'custom', customType: 'x', data: 'y'.repeat(20_000), id: 'big00001', parentId: g.leafId, timestamp: new Date().toISOString() };
+  const big = {
+    type: 'custom',
+    customType: 'x',
+    data: 'y'.repeat(20_000),
+    id: 'big00001',
+    parentId: g.leafId,
+    timestamp: new Date().toISOString(),
+  };
   const file = write('big-last.jsonl', `${g.text}${JSON.stringify(big)}\n`);
   assert.equal(await openTail(file, 10_000), undefined);
   assert.equal((await openTail(file, 30_000))!.leafId, 'big00001');

@@ -19,11 +19,19 @@ import { tempDir } from '../../support/tmp.js';
 /** u1 a1 u2 a2 u3 a3 */
 function straight() {
   const b = new SessionBuilder();
-  const ids = [b.user('one'), b.assistant({ text: 'one done' }), b.user('two'), b.assistant({ text: 'two done' }), b.user('three'), b.assistant({ text: 'three done' })];
+  const ids = [
+    b.user('one'),
+    b.assistant({ text: 'one done' }),
+    b.user('two'),
+    b.assistant({ text: 'two done' }),
+    b.user('three'),
+    b.assistant({ text: 'three done' }),
+  ];
   return { b, ids };
 }
 
-const more = (s: Session, text: string) => s.appendMessage({ role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() });
+const more = (s: Session, text: string) =>
+  s.appendMessage({ role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() });
 
 describe('attachPoint', () => {
   it('a fork parts at the entry before the message it was made at; a clone at the entry it copied to', async () => {
@@ -57,7 +65,13 @@ describe('attachPoint', () => {
     const s = await Session.inMemory(b.text());
     const lines = b.text().split('\n');
     const entry = (id: string) => JSON.parse(lines.find((l) => l.includes(`"id":"${id}"`))!);
-    const own = (id: string, parentId: string | null, timestamp: string) => ({ type: 'message', id, parentId, timestamp, message: { role: 'user', content: 'own', timestamp: 1 } });
+    const own = (id: string, parentId: string | null, timestamp: string) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp,
+      message: { role: 'user', content: 'own', timestamp: 1 },
+    });
     const child = [
       { ...b.header, id: 'child-session' },
       own('f0000001', null, '2026-03-01T00:00:00.000Z'),
@@ -78,7 +92,17 @@ describe('attachPoint', () => {
     const header = { type: 'session', version: 3, id: 'x', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' } as const;
     const make = (n: number, from: number) => {
       const ix = new SessionIndex(header, n);
-      for (let i = 0; i < n; i++) ix.add({ id: (from + i).toString(16).padStart(8, '0'), parentId: null, type: 'message', time: i, line: i + 2, offset: -1, length: 0, seq: i });
+      for (let i = 0; i < n; i++)
+        ix.add({
+          id: (from + i).toString(16).padStart(8, '0'),
+          parentId: null,
+          type: 'message',
+          time: i,
+          line: i + 2,
+          offset: -1,
+          length: 0,
+          seq: i,
+        });
       return ix;
     };
     const parent = make(20_000, 0);
@@ -201,7 +225,10 @@ describe('familyOf: where it looks', () => {
     for (const child of [clone, fork]) {
       const s = await Session.open(child);
       assert.equal(s.header.parentSession, parentFile);
-      assert.equal((await familyOf(child, parentFile, new SessionInfoCache(), [], undefined, counted(repo))).parent?.path, parentFile);
+      assert.equal(
+        (await familyOf(child, parentFile, new SessionInfoCache(), [], undefined, counted(repo))).parent?.path,
+        parentFile,
+      );
     }
   });
 

@@ -14,12 +14,30 @@ import { assistant, entry, sessionText, tempDir, tempFile, user } from '../../su
 import { countTurns } from '../../support/loopTurns.js';
 
 const MiB = 1024 * 1024;
-const HEADER = { type: 'session', version: 3, id: '01990000-0000-7000-8000-0000000000aa', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/work/long' };
+const HEADER = {
+  type: 'session',
+  version: 3,
+  id: '01990000-0000-7000-8000-0000000000aa',
+  timestamp: '2026-11-01T09:00:00.000Z',
+  cwd: '/work/long',
+};
 
 /** A message line of exactly `length` bytes (its text padded), ending `"timestamp":<t>}}`. */
-function lineOf(role: 'user' | 'assistant' | 'toolResult', id: string, text: string, t: number, length: number): string {
+function lineOf(
+  role: 'user' | 'assistant' | 'toolResult',
+  id: string,
+  text: string,
+  t: number,
+  length: number,
+): string {
   const make = (pad: number) =>
-    JSON.stringify({ type: 'message', id, parentId: null, timestamp: new Date(t).toISOString(), message: { role, content: [{ type: 'text', text: text + 'x'.repeat(pad) }], timestamp: t } });
+    JSON.stringify({
+      type: 'message',
+      id,
+      parentId: null,
+      timestamp: new Date(t).toISOString(),
+      message: { role, content: [{ type: 'text', text: text + 'x'.repeat(pad) }], timestamp: t },
+    });
   return make(length - Buffer.byteLength(make(0)));
 }
 
@@ -34,7 +52,10 @@ describe('listing reader', { timeout: 120_000 }, () => {
     const start = Buffer.byteLength(h + first);
     const second = `${lineOf('assistant', 'a1', 'long answer', t2, 3 * MiB + 20 - (start % MiB))}\n`;
     assert.equal((start + second.length - 1) % MiB, 20, 'the newline lies 20 bytes into a read');
-    const rest = sessionText([entry('session_info', 'n1', 'a1', { name: 'after the long lines' }), user('u2', 'n1', 'small one')], HEADER)
+    const rest = sessionText(
+      [entry('session_info', 'n1', 'a1', { name: 'after the long lines' }), user('u2', 'n1', 'small one')],
+      HEADER,
+    )
       .split('\n')
       .slice(1)
       .join('\n');
@@ -107,10 +128,25 @@ describe('listing reader', { timeout: 120_000 }, () => {
       readSync(fd, bytes, 0, info.size, 0);
       closeSync(fd);
       writeFileSync(copy, bytes);
-      const [theirs] = (await SessionManager.list(HEADER.cwd, prefixDir)) as { name?: string; messageCount: number; firstMessage: string; modified: Date }[];
+      const [theirs] = (await SessionManager.list(HEADER.cwd, prefixDir)) as {
+        name?: string;
+        messageCount: number;
+        firstMessage: string;
+        modified: Date;
+      }[];
       assert.deepEqual(
-        { name: info.name, messageCount: info.messageCount, firstMessage: info.firstMessage, modified: info.modified.getTime() },
-        { name: theirs.name, messageCount: theirs.messageCount, firstMessage: theirs.firstMessage, modified: theirs.modified.getTime() },
+        {
+          name: info.name,
+          messageCount: info.messageCount,
+          firstMessage: info.firstMessage,
+          modified: info.modified.getTime(),
+        },
+        {
+          name: theirs.name,
+          messageCount: theirs.messageCount,
+          firstMessage: theirs.firstMessage,
+          modified: theirs.modified.getTime(),
+        },
         `at ${info.size} bytes`,
       );
     };
@@ -135,8 +171,16 @@ describe('listing reader', { timeout: 120_000 }, () => {
     const agentDir = tempDir('agent-');
     const dir = join(agentDir, 'sessions', encodeCwd(HEADER.cwd));
     mkdirSync(dir, { recursive: true });
-    const body = Array.from({ length: 400 }, (_, i) => `${JSON.stringify(i % 2 ? assistant(`a${i}`, null, 'x'.repeat(400)) : user(`u${i}`, null, 'y'.repeat(400)))}\n`).join('');
-    for (let f = 0; f < 200; f++) writeFileSync(join(dir, `2026-11-01T09-00-00-000Z_0199000${String(f).padStart(5, '0')}.jsonl`), `${JSON.stringify({ ...HEADER, id: `s${f}` })}\n${body}`);
+    const body = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `${JSON.stringify(i % 2 ? assistant(`a${i}`, null, 'x'.repeat(400)) : user(`u${i}`, null, 'y'.repeat(400)))}\n`,
+    ).join('');
+    for (let f = 0; f < 200; f++)
+      writeFileSync(
+        join(dir, `2026-11-01T09-00-00-000Z_0199000${String(f).padStart(5, '0')}.jsonl`),
+        `${JSON.stringify({ ...HEADER, id: `s${f}` })}\n${body}`,
+      );
     const turns = countTurns();
     const list = await new SessionRepository({ agentDir, env: {}, cache: new SessionInfoCache() }).list(HEADER.cwd);
     turns.stop();

@@ -15,7 +15,13 @@ const GB = 1024 * 1024 * 1024;
 
 function hugeSession(dir: string, i: number): string {
   const file = join(dir, `2026-11-0${i + 1}T09-00-00-000Z_0199000${i}-0000-7000-8000-000000000001.jsonl`);
-  const header = { type: 'session', version: 3, id: `0199000${i}-0000-7000-8000-000000000001`, timestamp: `2026-11-0${i + 1}T09:00:00.000Z`, cwd: '/work/big' };
+  const header = {
+    type: 'session',
+    version: 3,
+    id: `0199000${i}-0000-7000-8000-000000000001`,
+    timestamp: `2026-11-0${i + 1}T09:00:00.000Z`,
+    cwd: '/work/big',
+  };
   // A user message whose text is ~1 GB: its start, then a sparse hole of NUL bytes, then its end.
   writeFileSync(
     file,
@@ -28,7 +34,10 @@ function hugeSession(dir: string, i: number): string {
     file,
     `${JSON.stringify({ type: 'message', id: `a${i}`, parentId: `big${i}`, timestamp: new Date(t).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], timestamp: t } })}\n`,
   );
-  appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: `n${i}`, parentId: `a${i}`, timestamp: new Date(t).toISOString(), name: i === 0 ? 'named big' : undefined })}\n`);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'session_info', id: `n${i}`, parentId: `a${i}`, timestamp: new Date(t).toISOString(), name: i === 0 ? 'named big' : undefined })}\n`,
+  );
   return file;
 }
 
@@ -40,7 +49,10 @@ describe('listing memory', { timeout: 120_000 }, () => {
     const files = [0, 1, 2, 3].map((i) => hugeSession(dir, i));
     const r = spawnSync(process.execPath, ['--import', 'tsx', LISTER, agent], { encoding: 'utf8', maxBuffer: 1 << 24 });
     assert.equal(r.status, 0, r.stderr);
-    const out = JSON.parse(r.stdout) as { maxRssMb: number; infos: { path: string; messageCount: number; firstMessage: string; name?: string; modified: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      maxRssMb: number;
+      infos: { path: string; messageCount: number; firstMessage: string; name?: string; modified: string }[];
+    };
     assert.equal(out.infos.length, 4);
     for (const [i, f] of files.entries()) {
       const info = out.infos.find((x) => x.path === f)!;

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { hasUserMessages, labelFromBytes, labelOf, userMessageLabels, type MessageLabel } from '../../../src/core/listing/messageLabels.js';
+import {
+  hasUserMessages,
+  labelFromBytes,
+  labelOf,
+  userMessageLabels,
+  type MessageLabel,
+} from '../../../src/core/listing/messageLabels.js';
 import { fullText } from '../../../src/core/context/entryText.js';
 import { Session } from '../../../src/core/session/session.js';
 import { oneLine } from '../../../src/core/listing/sessionTitle.js';
@@ -26,7 +32,11 @@ async function oldLabels(s: Session): Promise<MessageLabel[]> {
   return users
     .map((r, i) => ({ r, e: entries[i] }))
     .filter((x) => x.e)
-    .map(({ r, e }) => ({ label: oneLine(fullText(messageOf(e!)?.content), 100), description: new Date(r.time).toLocaleString(), id: r.id }))
+    .map(({ r, e }) => ({
+      label: oneLine(fullText(messageOf(e!)?.content), 100),
+      description: new Date(r.time).toLocaleString(),
+      id: r.id,
+    }))
     .filter((x) => x.label.trim())
     .reverse();
 }
@@ -64,7 +74,9 @@ describe('fork pick labels', () => {
       // v1 entries are held in memory, and a migrated file's lines have their keys in another order than
       // pi writes a new line's: the same entries written as pi writes them take the bytes path
       await (await Session.open(file)).setName('migrated');
-      const v3 = lines(file).map(({ type, id, parentId, timestamp, message, ...rest }) => (message ? { type, id, parentId, timestamp, message } : { type, id, parentId, timestamp, ...rest }));
+      const v3 = lines(file).map(({ type, id, parentId, timestamp, message, ...rest }) =>
+        message ? { type, id, parentId, timestamp, message } : { type, id, parentId, timestamp, ...rest },
+      );
       const piShape = tempFile(v3.map((e) => `${JSON.stringify(e)}\n`).join(''));
       assert.deepStrictEqual(await same(piShape), labels);
       assert.equal(await fromBytes(piShape), labels.length, real);
@@ -162,18 +174,33 @@ describe('fork pick labels', () => {
   it('a label is oneLine of the text: every whitespace character, and starts that fix it or not', () => {
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
-      for (const t of [`a${ch}b`, `${ch}x${ch}${ch}`, `${'w'.repeat(99)}${ch}${ch}z`]) assert.equal(labelOf(t, true), oneLine(t, 100), `U+${c.toString(16)}`);
+      for (const t of [`a${ch}b`, `${ch}x${ch}${ch}`, `${'w'.repeat(99)}${ch}${ch}z`])
+        assert.equal(labelOf(t, true), oneLine(t, 100), `U+${c.toString(16)}`);
     }
-    for (const t of ['', ' ', 'x'.repeat(100), ` ${'x'.repeat(100)}  `, 'x'.repeat(101), `${'ab '.repeat(33)}a`, `${'ab '.repeat(33)}ab`, `\t${'ab\n'.repeat(40)}`]) {
+    for (const t of [
+      '',
+      ' ',
+      'x'.repeat(100),
+      ` ${'x'.repeat(100)}  `,
+      'x'.repeat(101),
+      `${'ab '.repeat(33)}a`,
+      `${'ab '.repeat(33)}ab`,
+      `\t${'ab\n'.repeat(40)}`,
+    ]) {
       assert.equal(labelOf(t, true), oneLine(t, 100), JSON.stringify(t));
       // a start fixes the label only when any text after it would give the same
       const fixed = labelOf(t, false);
-      if (fixed !== undefined) for (const more of ['', ' ', 'tail', '\n more']) assert.equal(fixed, oneLine(t + more, 100));
+      if (fixed !== undefined)
+        for (const more of ['', ' ', 'tail', '\n more']) assert.equal(fixed, oneLine(t + more, 100));
     }
   });
 
   it('no user messages: none found without reading', async () => {
-    const s = await Session.open(tempFile(sessionText([entry('model_change', 'm1', null, { provider: 'p', modelId: 'x' }), assistant('a1', 'm1', 'hi')])));
+    const s = await Session.open(
+      tempFile(
+        sessionText([entry('model_change', 'm1', null, { provider: 'p', modelId: 'x' }), assistant('a1', 'm1', 'hi')]),
+      ),
+    );
     assert.equal(hasUserMessages(s.index), false);
     assert.deepStrictEqual(await userMessageLabels(s), []);
     const t = await Session.open(tempFile(sessionText([user('u1', null, 'hi'), assistant('a1', 'u1', 'hello')])));

@@ -6,7 +6,13 @@ import { assistant, entry, sessionText, tempFile, user } from '../../support/tmp
 
 describe('session info (list rows)', () => {
   it('name, first message, message count, modified; incremental on growth; torn tail counted once complete', async () => {
-    const file = tempFile(sessionText([entry('model_change', 'm', null, { provider: 'p', modelId: 'x' }), user('u1', 'm', 'hello there'), assistant('a1', 'u1', 'hi')]));
+    const file = tempFile(
+      sessionText([
+        entry('model_change', 'm', null, { provider: 'p', modelId: 'x' }),
+        user('u1', 'm', 'hello there'),
+        assistant('a1', 'u1', 'hi'),
+      ]),
+    );
     const cache = new SessionInfoCache();
     const i1 = (await cache.get(file))!;
     assert.equal(i1.firstMessage, 'hello there');
@@ -14,7 +20,10 @@ describe('session info (list rows)', () => {
     assert.equal(i1.name, undefined);
     const more = user('u2', 'a1', 'second');
     const line = JSON.stringify(more);
-    appendFileSync(file, `${JSON.stringify(entry('session_info', 'n1', 'a1', { name: ' Named ' }))}\n${line.slice(0, 20)}`);
+    appendFileSync(
+      file,
+      `${JSON.stringify(entry('session_info', 'n1', 'a1', { name: ' Named ' }))}\n${line.slice(0, 20)}`,
+    );
     const i2 = (await cache.get(file))!;
     assert.equal(i2.name, 'Named');
     assert.equal(i2.messageCount, 2, 'a half-written line does not count');

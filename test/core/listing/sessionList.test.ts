@@ -52,7 +52,8 @@ describe('session list arrangement (pi /resume)', () => {
   });
 
   it('sessions on a parent loop are roots; a session hanging off a loop nests under its parent', () => {
-    const shape = (ns: ReturnType<typeof arrangeSessions>): unknown[] => ns.map((n) => [n.info.path, shape(n.children)]);
+    const shape = (ns: ReturnType<typeof arrangeSessions>): unknown[] =>
+      ns.map((n) => [n.info.path, shape(n.children)]);
     // a→b→a, c's parent is a (on the loop), s is its own parent, t's parent is s
     const la = info('/s/la.jsonl', 10, { parentSessionPath: '/s/lb.jsonl' });
     const lb = info('/s/lb.jsonl', 20, { parentSessionPath: '/s/la.jsonl' });
@@ -79,7 +80,8 @@ describe('session list arrangement (pi /resume)', () => {
   it('a fork chain of 20,000 arranges (no walk up the chain per session, no recursion per level)', () => {
     const n = 20_000;
     const chain: SessionInfo[] = [];
-    for (let i = 0; i < n; i++) chain.push(info(`/c/${i}.jsonl`, 1000 + i, i ? { parentSessionPath: `/c/${i - 1}.jsonl` } : {}));
+    for (let i = 0; i < n; i++)
+      chain.push(info(`/c/${i}.jsonl`, 1000 + i, i ? { parentSessionPath: `/c/${i - 1}.jsonl` } : {}));
     const roots = arrangeSessions(chain.reverse(), 'threaded');
     assert.equal(roots.length, 1);
     let node = roots[0];
@@ -95,7 +97,8 @@ describe('session list arrangement (pi /resume)', () => {
   it('a session with 200,000 forks arranges (its children are not spread into a call)', () => {
     const m = 200_000;
     const star: SessionInfo[] = [info('/p/root.jsonl', 1)];
-    for (let i = 0; i < m; i++) star.push(info(`/p/${i}.jsonl`, 10 + (i % 1000), { parentSessionPath: '/p/root.jsonl' }));
+    for (let i = 0; i < m; i++)
+      star.push(info(`/p/${i}.jsonl`, 10 + (i % 1000), { parentSessionPath: '/p/root.jsonl' }));
     const [top, ...rest] = arrangeSessions(star, 'threaded');
     assert.equal(rest.length, 0);
     assert.equal(top.info.path, '/p/root.jsonl');
@@ -142,7 +145,12 @@ describe('session list arrangement (pi /resume)', () => {
 });
 
 describe('pi query syntax', () => {
-  const s = { id: '0199abcd-1111', name: 'Refactor the session tree', cwd: '/home/dev/pi-tree', firstMessage: 'please  fix   the parser' };
+  const s = {
+    id: '0199abcd-1111',
+    name: 'Refactor the session tree',
+    cwd: '/home/dev/pi-tree',
+    firstMessage: 'please  fix   the parser',
+  };
   it('tokens must all match; phrases are whitespace-normalised; unbalanced quotes fall back', () => {
     assert.ok(matchSession(s, parseQuery('refactor tree')) !== undefined);
     assert.equal(matchSession(s, parseQuery('refactor banana')), undefined);

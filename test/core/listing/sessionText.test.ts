@@ -14,7 +14,14 @@ const toolResult = (id: string, parentId: string, text: string) => ({
   id,
   parentId,
   timestamp: '2026-11-01T09:30:00.000Z',
-  message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text }], isError: false, timestamp: 1 },
+  message: {
+    role: 'toolResult',
+    toolCallId: 'c1',
+    toolName: 'read',
+    content: [{ type: 'text', text }],
+    isError: false,
+    timestamp: 1,
+  },
 });
 
 describe('session message text (filters search every message, as pi does)', () => {
@@ -64,14 +71,22 @@ describe('session message text (filters search every message, as pi does)', () =
 
   it('a message too long to assemble still gives the text at its start', async () => {
     const big = `needle-at-start ${'z'.repeat(5 * 1024 * 1024)}`;
-    const file = tempFile(sessionText([user('u1', null, 'short'), user('u2', 'u1', big), assistant('a1', 'u2', 'after')]));
+    const file = tempFile(
+      sessionText([user('u1', null, 'short'), user('u2', 'u1', big), assistant('a1', 'u2', 'after')]),
+    );
     const t = await new SessionTextIndex().get(file);
     assert.match(t.raw, /^short needle-at-start z+ after$/);
     assert.ok(t.raw.length < 100_000, 'not the whole 5 MB');
   });
 
   it('a filter finds a session by a word in any message, not only the first (pi /resume semantics)', async () => {
-    const a = tempFile(sessionText([user('u1', null, 'Refactor the CLI'), assistant('a1', 'u1', 'ok'), user('u2', 'a1', 'now the zeppelin parser')]));
+    const a = tempFile(
+      sessionText([
+        user('u1', null, 'Refactor the CLI'),
+        assistant('a1', 'u1', 'ok'),
+        user('u2', 'a1', 'now the zeppelin parser'),
+      ]),
+    );
     const b = tempFile(sessionText([user('u1', null, 'Fix the docs'), assistant('a1', 'u1', 'done')]));
     const cache = new SessionInfoCache();
     const infos = [(await cache.get(a))!, (await cache.get(b))!];
@@ -80,7 +95,10 @@ describe('session message text (filters search every message, as pi does)', () =
       [a, await idx.get(a)],
       [b, await idx.get(b)],
     ]);
-    const found = (q: string, withText = true) => arrangeSessions(infos, 'threaded', q, undefined, withText ? (i) => texts.get(i.path) : undefined).map((n) => n.info.path);
+    const found = (q: string, withText = true) =>
+      arrangeSessions(infos, 'threaded', q, undefined, withText ? (i) => texts.get(i.path) : undefined).map(
+        (n) => n.info.path,
+      );
     assert.deepEqual(found('zeppelin'), [a]);
     assert.deepEqual(found('zeppelin', false), [], 'the first message alone does not have it');
     assert.deepEqual(found('"zeppelin parser"'), [a], 'phrases');

@@ -21,11 +21,24 @@ describe('session titles', () => {
     assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000 }), 'Reader (fork · 10:20)');
     assert.equal(sessionTitle({ ...fork, name: 'Reader, take two', nameTime: created + 1000 }), 'Reader, take two');
     assert.equal(sessionTitle(fork), 'Make the reader stream (fork · 10:20)');
-    assert.equal(sessionTitle({ ...fork, place: { kind: 'fork', n: 2, of: 2 } }), 'Make the reader stream (fork 2 · 10:20)');
-    assert.equal(sessionTitle({ ...fork, place: { kind: 'clone', n: 1, of: 1 } }), 'Make the reader stream (clone · 10:20)');
+    assert.equal(
+      sessionTitle({ ...fork, place: { kind: 'fork', n: 2, of: 2 } }),
+      'Make the reader stream (fork 2 · 10:20)',
+    );
+    assert.equal(
+      sessionTitle({ ...fork, place: { kind: 'clone', n: 1, of: 1 } }),
+      'Make the reader stream (clone · 10:20)',
+    );
     assert.equal(forkMark({ kind: 'clone', n: 3, of: 4 }, created), 'clone 3 · 10:20');
-    assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000, ownFirstMessage: 'Try mmap after all' }), 'Try mmap after all', 'what it went on with');
-    assert.equal(sessionTitle({ created, firstMessage: 'Make the reader stream', name: 'Reader', nameTime: 0 }), 'Reader');
+    assert.equal(
+      sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000, ownFirstMessage: 'Try mmap after all' }),
+      'Try mmap after all',
+      'what it went on with',
+    );
+    assert.equal(
+      sessionTitle({ created, firstMessage: 'Make the reader stream', name: 'Reader', nameTime: 0 }),
+      'Reader',
+    );
     assert.equal(sessionTitle({ ...fork, firstMessage: 'x'.repeat(200) }, 40).length, 40);
   });
 
@@ -35,7 +48,8 @@ describe('session titles', () => {
     const cwd = '/home/dev/project';
     const src = await repo.create(cwd);
     const s = await Session.open(src);
-    const msg = (role: 'user' | 'assistant', text: string) => ({ ...((role === 'user' ? user('x', null, text) : assistant('x', null, text)).message as object) }) as never;
+    const msg = (role: 'user' | 'assistant', text: string) =>
+      ({ ...((role === 'user' ? user('x', null, text) : assistant('x', null, text)).message as object) }) as never;
     await s.appendMessage(msg('user', 'Make the reader stream'));
     await s.appendMessage(msg('assistant', 'ok'));
     await s.setName('Reader');
@@ -78,7 +92,10 @@ describe('session titles', () => {
   it("pi's own /fork (createBranchedSession) of an unnamed session: first message (fork)", async () => {
     const dir = tempDir();
     const file = join(dir, '2026-11-01T09-00-00-000Z_01990000-0000-7000-8000-000000000001.jsonl');
-    (await import('node:fs')).writeFileSync(file, sessionText([user('u1', null, 'Make the reader stream'), assistant('a1', 'u1', 'ok'), user('u2', 'a1', 'more')]));
+    (await import('node:fs')).writeFileSync(
+      file,
+      sessionText([user('u1', null, 'Make the reader stream'), assistant('a1', 'u1', 'ok'), user('u2', 'a1', 'more')]),
+    );
     const { SessionManager } = await loadPi();
     const sm = SessionManager.open(file, dir);
     sm.createBranchedSession('a1');

@@ -5,7 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import { chatCompletionsUrl, OpenAICompatibleModel, retryAfterMs } from '../../../src/core/models/openaiCompatible.js';
 import { mapOpenAIUsage } from '../../../src/core/models/openaiUsage.js';
 import { SummaryModelError } from '../../../src/core/summary/model.js';
-import { closedPort, completionJson, completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
+import {
+  closedPort,
+  completionJson,
+  completionSse,
+  startLoopback,
+  type Loopback,
+} from '../../support/loopbackOpenAI.js';
 
 let lb: Loopback;
 before(async () => {
@@ -91,7 +97,11 @@ describe('request', () => {
   });
 
   test('api.openai.com gets max_completion_tokens; others max_tokens; field can be forced', () => {
-    const o = new OpenAICompatibleModel({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', maxOutputTokens: 10 });
+    const o = new OpenAICompatibleModel({
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      maxOutputTokens: 10,
+    });
     assert.deepEqual(
       Object.keys(o.body({ system: 's', prompt: 'p' })).filter((k) => k.startsWith('max')),
       ['max_completion_tokens'],
@@ -115,15 +125,23 @@ describe('request', () => {
   });
 
   test('usage mapping follows pi-ai (cached tokens are cache reads, reasoning kept)', () => {
-    assert.deepEqual(mapOpenAIUsage({ prompt_tokens: 50, completion_tokens: 7, completion_tokens_details: { reasoning_tokens: 3 }, prompt_cache_hit_tokens: 10 }), {
-      input: 40,
-      output: 7,
-      cacheRead: 10,
-      cacheWrite: 0,
-      reasoning: 3,
-      totalTokens: 57,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
-    });
+    assert.deepEqual(
+      mapOpenAIUsage({
+        prompt_tokens: 50,
+        completion_tokens: 7,
+        completion_tokens_details: { reasoning_tokens: 3 },
+        prompt_cache_hit_tokens: 10,
+      }),
+      {
+        input: 40,
+        output: 7,
+        cacheRead: 10,
+        cacheWrite: 0,
+        reasoning: 3,
+        totalTokens: 57,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false },
+      },
+    );
   });
 });
 
@@ -161,16 +179,36 @@ describe('answers that are not a summary', () => {
 
 describe('HTTP errors say what to fix', () => {
   test('401 without a key / with a bad key', async () => {
-    lb.setHandler(() => ({ kind: 'json', status: 401, body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } } }));
+    lb.setHandler(() => ({
+      kind: 'json',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
+    }));
     await rejects(model().complete({ system: 's', prompt: 'p' }), 'auth', /needs an API key.*Incorrect API key/);
-    const e = await rejects(model({ apiKey: 'sk-secret-value' }).complete({ system: 's', prompt: 'p' }), 'auth', /refused the API key/);
+    const e = await rejects(
+      model({ apiKey: 'sk-secret-value' }).complete({ system: 's', prompt: 'p' }),
+      'auth',
+      /refused the API key/,
+    );
     assert.doesNotMatch(e.message, /sk-secret-value/);
   });
 
   test('404 unknown model (Ollama and OpenAI shapes) vs 404 wrong URL', async () => {
-    lb.setHandler(() => ({ kind: 'json', status: 404, body: { error: { message: 'model "qwen3:8b" not found, try pulling it first', type: 'api_error' } } }));
-    await rejects(model().complete({ system: 's', prompt: 'p' }), 'model-not-found', /does not know the model "qwen3:8b"/);
-    lb.setHandler(() => ({ kind: 'json', status: 404, body: { error: { message: 'The model `x` does not exist', code: 'model_not_found' } } }));
+    lb.setHandler(() => ({
+      kind: 'json',
+      status: 404,
+      body: { error: { message: 'model "qwen3:8b" not found, try pulling it first', type: 'api_error' } },
+    }));
+    await rejects(
+      model().complete({ system: 's', prompt: 'p' }),
+      'model-not-found',
+      /does not know the model "qwen3:8b"/,
+    );
+    lb.setHandler(() => ({
+      kind: 'json',
+      status: 404,
+      body: { error: { message: 'The model `x` does not exist', code: 'model_not_found' } },
+    }));
     await rejects(model().complete({ system: 's', prompt: 'p' }), 'model-not-found', /Check the model name/);
     lb.setHandler(() => ({ kind: 'text', status: 404, body: '404 page not found' }));
     await rejects(model().complete({ system: 's', prompt: 'p' }), 'not-found', /does not exist \(HTTP 404\).*\/v1/);
@@ -192,7 +230,11 @@ describe('retries, timeouts, cancellation', () => {
   test('5xx is retried with exponential backoff, then reported', async () => {
     lb.requests.length = 0;
     lb.setHandler(() => ({ kind: 'json', status: 503, body: { error: { message: 'overloaded' } } }));
-    await rejects(model({ maxRetries: 3, retryBaseMs: 20 }).complete({ system: 's', prompt: 'p' }), 'server', /HTTP 503: overloaded.*after 4 attempts/);
+    await rejects(
+      model({ maxRetries: 3, retryBaseMs: 20 }).complete({ system: 's', prompt: 'p' }),
+      'server',
+      /HTTP 503: overloaded.*after 4 attempts/,
+    );
     assert.equal(lb.requests.length, 4);
     const gaps = lb.requests.slice(1).map((r, i) => r.at - lb.requests[i].at);
     // 20, 40, 80 ms backoff (timer granularity allows a little slack)
@@ -201,7 +243,11 @@ describe('retries, timeouts, cancellation', () => {
 
   test('429 honours Retry-After, then succeeds', async () => {
     lb.requests.length = 0;
-    lb.setHandler((_r, n) => (n === 1 ? { kind: 'json', status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after': '1' } } : completionSse('after wait')));
+    lb.setHandler((_r, n) =>
+      n === 1
+        ? { kind: 'json', status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after': '1' } }
+        : completionSse('after wait'),
+    );
     const res = await model({ retryBaseMs: 1 }).complete({ system: 's', prompt: 'p' });
     assert.equal(res.text, 'after wait');
     assert.equal(lb.requests.length, 2);
@@ -229,26 +275,49 @@ describe('retries, timeouts, cancellation', () => {
 
   test('a stream that stalls mid-answer times out (inactivity, not total time)', async () => {
     lb.setHandler(() => completionSse('partial answer here', { pieces: 3, stopAfterPieces: 2, hang: true }));
-    await rejects(model({ timeoutMs: 300, maxRetries: 0 }).complete({ system: 's', prompt: 'p' }), 'timeout', /sent nothing/);
+    await rejects(
+      model({ timeoutMs: 300, maxRetries: 0 }).complete({ system: 's', prompt: 'p' }),
+      'timeout',
+      /sent nothing/,
+    );
     // A slow but steady stream is fine even when its total time exceeds the timeout (pieces 50 ms
     // apart, 1.5 s in all, against 1 s: a loaded machine may delay a piece, not by 20 times).
-    lb.setHandler(() => completionSse('a slow but steady stream of thirty pieces or so, one after the other', { pieces: 30, delayMs: 50 }));
+    lb.setHandler(() =>
+      completionSse('a slow but steady stream of thirty pieces or so, one after the other', {
+        pieces: 30,
+        delayMs: 50,
+      }),
+    );
     const t0 = Date.now();
-    assert.equal((await model({ timeoutMs: 1000 }).complete({ system: 's', prompt: 'p' })).text, 'a slow but steady stream of thirty pieces or so, one after the other');
+    assert.equal(
+      (await model({ timeoutMs: 1000 }).complete({ system: 's', prompt: 'p' })).text,
+      'a slow but steady stream of thirty pieces or so, one after the other',
+    );
     assert.ok(Date.now() - t0 > 1000, 'the stream took longer than the timeout');
   });
 
   test('a stream cut off without finish or [DONE] is retried, then reported', async () => {
     lb.requests.length = 0;
     lb.setHandler(() => completionSse('cut', { stopAfterPieces: 1 }));
-    await rejects(model({ maxRetries: 1 }).complete({ system: 's', prompt: 'p' }), 'connection', /ended before the answer was complete.*2 attempts/);
+    await rejects(
+      model({ maxRetries: 1 }).complete({ system: 's', prompt: 'p' }),
+      'connection',
+      /ended before the answer was complete.*2 attempts/,
+    );
     assert.equal(lb.requests.length, 2);
   });
 
   test('cancel mid-stream rejects with an AbortError at once', async () => {
-    lb.setHandler(() => completionSse('a long answer that never finishes', { pieces: 5, stopAfterPieces: 2, hang: true }));
+    lb.setHandler(() =>
+      completionSse('a long answer that never finishes', { pieces: 5, stopAfterPieces: 2, hang: true }),
+    );
     const ac = new AbortController();
-    const p = model({ timeoutMs: 10_000 }).complete({ system: 's', prompt: 'p', signal: ac.signal, onProgress: () => ac.abort() });
+    const p = model({ timeoutMs: 10_000 }).complete({
+      system: 's',
+      prompt: 'p',
+      signal: ac.signal,
+      onProgress: () => ac.abort(),
+    });
     await assert.rejects(p, (e: Error) => e.name === 'AbortError');
   });
 
@@ -259,7 +328,10 @@ describe('retries, timeouts, cancellation', () => {
     const before = lb.requests.length;
     const waits: number[] = [];
     const onRetry = (waitMs: number) => (waits.push(waitMs), ac.abort());
-    await assert.rejects(model({ retryBaseMs: 30_000 }).complete({ system: 's', prompt: 'p', signal: ac.signal, onRetry }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      model({ retryBaseMs: 30_000 }).complete({ system: 's', prompt: 'p', signal: ac.signal, onRetry }),
+      (e: Error) => e.name === 'AbortError',
+    );
     assert.deepEqual(waits, [30_000], 'cancelled while waiting for the first retry');
     assert.equal(lb.requests.length - before, 1, 'no second attempt');
   });

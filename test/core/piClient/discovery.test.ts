@@ -25,7 +25,11 @@ async function deadPid(): Promise<number> {
 
 /** A socket file left behind by a listener killed with SIGKILL. */
 async function leftoverSocket(path: string): Promise<number> {
-  const p = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(
+    process.execPath,
+    ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((r) => p.stdout!.once('data', () => r()));
   p.kill('SIGKILL');
   await new Promise((r) => p.on('exit', r));
@@ -77,7 +81,15 @@ describe('bridge discovery', () => {
   before(async () => {
     ensurePrivateDir(dir);
     writeFileSync(session, '');
-    const state: StateData = { protocol: 1, piVersion: '1.6.0', pid: process.pid, sessionFile: session, sessionId: 's', leafId: null, busy: false };
+    const state: StateData = {
+      protocol: 1,
+      piVersion: '1.6.0',
+      pid: process.pid,
+      sessionFile: session,
+      sessionId: 's',
+      leafId: null,
+      busy: false,
+    };
     server = new BridgeServer(TOKEN, async (req) => (req.op === 'state' ? state : undefined));
     await server.listen(join(dir, `${stem}.sock`));
     writeRec(dir, stem, { sessionFile: session });
@@ -165,7 +177,10 @@ describe('bridge discovery', () => {
     const open = join(root, 'open');
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
-    writeRec(open, `${process.pid}-00002222`, { sessionFile: session, endpoint: join(open, `${process.pid}-00002222.sock`) });
+    writeRec(open, `${process.pid}-00002222`, {
+      sessionFile: session,
+      endpoint: join(open, `${process.pid}-00002222.sock`),
+    });
     assert.deepEqual(
       readRecords({ env, dirs: [open] }).map((r) => r.stem),
       [stem],

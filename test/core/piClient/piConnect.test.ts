@@ -1,10 +1,27 @@
 // "Connect pi to pi-tree" on a temp pi agent dir: the real pi 1.6.0 loads the bridge from its settings
 // (no -e), and "Disconnect" leaves settings.json byte-identical, whatever its layout.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectPi, connectPaths, connectStatus, disconnectPi, PiSettingsError, refreshBridgeCopy } from '../../../src/core/piClient/piConnect.js';
+import {
+  connectPi,
+  connectPaths,
+  connectStatus,
+  disconnectPi,
+  PiSettingsError,
+  refreshBridgeCopy,
+} from '../../../src/core/piClient/piConnect.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
 import { assistantOf, BRIDGE, makePiEnv, PiRpc, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { tempDir } from '../../support/tmp.js';
@@ -15,13 +32,20 @@ const envFor = (agentDir: string): NodeJS.ProcessEnv => ({ PI_CODING_AGENT_DIR: 
 /** settings.json's text as pi reads it (its byte-order mark taken off). */
 const asPi = (text: string) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
 
-function roundTrip(settings: string | undefined): { during: string | undefined; after: string | undefined; exact: boolean } {
+function roundTrip(settings: string | undefined): {
+  during: string | undefined;
+  after: string | undefined;
+  exact: boolean;
+} {
   const agentDir = tempDir('pi-tree-agent-');
   const file = join(agentDir, 'settings.json');
   if (settings !== undefined) writeFileSync(file, settings);
   const paths = connectPi(BRIDGE, envFor(agentDir));
   const during = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  assert.ok((JSON.parse(asPi(during!)) as { packages: string[] }).packages.includes(paths.bridgeCopy), 'the copy is listed in packages');
+  assert.ok(
+    (JSON.parse(asPi(during!)) as { packages: string[] }).packages.includes(paths.bridgeCopy),
+    'the copy is listed in packages',
+  );
   if (settings?.startsWith('\uFEFF')) assert.ok(during!.startsWith('\uFEFF{'), 'the byte-order mark is kept');
   assert.deepEqual(readFileSync(paths.bridgeCopy), readFileSync(BRIDGE), 'the stable copy is the bundle');
   const r = disconnectPi(envFor(agentDir))!;
@@ -54,7 +78,10 @@ describe('connect pi to pi-tree', () => {
     assert.equal(paths.agentDir, pe.agentDir);
     const st = connectStatus(BRIDGE, pe.env);
     assert.ok(st.connected && st.listed && st.upToDate);
-    assert.deepEqual(JSON.parse(readFileSync(settingsFile, 'utf8')).packages, ['npm:@example/tools@1.0.0', paths.bridgeCopy]);
+    assert.deepEqual(JSON.parse(readFileSync(settingsFile, 'utf8')).packages, [
+      'npm:@example/tools@1.0.0',
+      paths.bridgeCopy,
+    ]);
     // connecting again changes nothing
     const once = readFileSync(settingsFile, 'utf8');
     connectPi(BRIDGE, pe.env);
@@ -110,7 +137,10 @@ describe('connect pi to pi-tree', () => {
     const paths = connectPi(BRIDGE, envFor(agentDir));
     // pi saves a changed setting in its own layout
     const v = JSON.parse(readFileSync(file, 'utf8'));
-    writeFileSync(file, `${JSON.stringify({ ...v, defaultModel: 'b', packages: [...v.packages, 'npm:bar'] }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...v, defaultModel: 'b', packages: [...v.packages, 'npm:bar'] }, null, 2)}\n`,
+    );
     const r = disconnectPi(envFor(agentDir))!;
     assert.equal(r.exact, false);
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { defaultModel: 'b', packages: ['npm:foo', 'npm:bar'] });
@@ -148,7 +178,10 @@ describe('connect pi to pi-tree', () => {
     symlinkSync(target, link);
     const paths = connectPi(BRIDGE, envFor(agentDir));
     assert.ok(lstatSync(link).isSymbolicLink(), 'still a link');
-    assert.ok((JSON.parse(readFileSync(target, 'utf8')) as { packages: string[] }).packages.includes(paths.bridgeCopy), 'the target has the entry');
+    assert.ok(
+      (JSON.parse(readFileSync(target, 'utf8')) as { packages: string[] }).packages.includes(paths.bridgeCopy),
+      'the target has the entry',
+    );
     assert.equal(statSync(target).mode & 0o777, 0o644, 'its mode is kept');
     assert.equal(readFileSync(`${target}.pi-tree.bak`, 'utf8'), original, 'the bytes before, beside it');
     disconnectPi(envFor(agentDir));
@@ -211,7 +244,11 @@ describe('connect pi to pi-tree', () => {
     const agentDir = tempDir('pi-tree-agent-');
     const paths = connectPi(BRIDGE, envFor(agentDir));
     writeFileSync(paths.bridgeCopy, '// an older bridge\n');
-    assert.equal(connectStatus(BRIDGE, envFor(agentDir)).connected && (connectStatus(BRIDGE, envFor(agentDir)) as { upToDate: boolean }).upToDate, false);
+    assert.equal(
+      connectStatus(BRIDGE, envFor(agentDir)).connected &&
+        (connectStatus(BRIDGE, envFor(agentDir)) as { upToDate: boolean }).upToDate,
+      false,
+    );
     assert.equal(refreshBridgeCopy(BRIDGE, envFor(agentDir)), true);
     assert.deepEqual(readFileSync(paths.bridgeCopy), readFileSync(BRIDGE));
     assert.equal(refreshBridgeCopy(BRIDGE, envFor(agentDir)), false);

@@ -13,8 +13,23 @@ describe('parseRequest', () => {
     for (const o of [
       { op: 'state' },
       { op: 'subscribe' },
-      { op: 'goto', targetId: 'a1b2c3d4', summarize: true, customInstructions: 'x', replaceInstructions: false, label: 'l', waitMs: 100, key: 'k-1', ifLeaf: null },
-      { op: 'goto', targetId: 'a1b2c3d4', summary: { text: 'reviewed', details: { readFiles: ['a'], modifiedFiles: [] } }, ifLeaf: 'a1b2c3d5' },
+      {
+        op: 'goto',
+        targetId: 'a1b2c3d4',
+        summarize: true,
+        customInstructions: 'x',
+        replaceInstructions: false,
+        label: 'l',
+        waitMs: 100,
+        key: 'k-1',
+        ifLeaf: null,
+      },
+      {
+        op: 'goto',
+        targetId: 'a1b2c3d4',
+        summary: { text: 'reviewed', details: { readFiles: ['a'], modifiedFiles: [] } },
+        ifLeaf: 'a1b2c3d5',
+      },
       { op: 'summaryPreview', targetId: 'a1b2c3d4' },
       { op: 'fork', entryId: 'a1b2c3d4', position: 'at' },
       { op: 'clone' },
@@ -22,7 +37,13 @@ describe('parseRequest', () => {
       { op: 'name', name: '' },
       { op: 'compact', customInstructions: 'focus' },
       { op: 'ask', targetId: 'a1b2c3d4', prompt: 'why?', waitMs: 0, key: 'k-2' },
-      { op: 'ask', targetId: 'a1b2c3d4', prompt: 'why?', model: { provider: 'openrouter', id: 'anthropic/claude' }, ifLeaf: 'a1b2c3d5' },
+      {
+        op: 'ask',
+        targetId: 'a1b2c3d4',
+        prompt: 'why?',
+        model: { provider: 'openrouter', id: 'anthropic/claude' },
+        ifLeaf: 'a1b2c3d5',
+      },
       { op: 'abortAsk', askId: 'Vx_1-z' },
     ]) {
       const r = parseRequest(line(o), ok);
@@ -71,7 +92,16 @@ describe('parseRequest', () => {
 });
 
 describe('parseRecord', () => {
-  const rec: BridgeRecord = { protocol: 1, pid: 123, piVersion: '1.6.0', sessionFile: '/s.jsonl', sessionId: 'id', endpoint: '/d/123-abcdef01.sock', token: TOKEN, startedAt: 1 };
+  const rec: BridgeRecord = {
+    protocol: 1,
+    pid: 123,
+    piVersion: '1.6.0',
+    sessionFile: '/s.jsonl',
+    sessionId: 'id',
+    endpoint: '/d/123-abcdef01.sock',
+    token: TOKEN,
+    startedAt: 1,
+  };
   it('round-trips a record and refuses wrong shapes', () => {
     assert.deepEqual(parseRecord(JSON.stringify(rec)), rec);
     assert.deepEqual(parseRecord(JSON.stringify({ ...rec, extra: 1 })), rec);

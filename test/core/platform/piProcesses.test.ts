@@ -14,7 +14,12 @@ describe('a pi in the process table', () => {
   it('tells pi command lines from others', () => {
     assert.equal(isPiCommandLine('pi\0\0\0\0'), true, "pi's own title");
     assert.equal(isPiCommandLine('pi-rpc\0'), true);
-    assert.equal(isPiCommandLine('/usr/bin/node\0/usr/lib/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js\0--session\0x'), true);
+    assert.equal(
+      isPiCommandLine(
+        '/usr/bin/node\0/usr/lib/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js\0--session\0x',
+      ),
+      true,
+    );
     assert.equal(isPiCommandLine('node\0/home/me/.local/bin/pi\0'), true);
     assert.equal(isPiCommandLine('node\0/usr/lib/node_modules/pi-tree/dist/cli.js\0restore\0'), false);
     assert.equal(isPiCommandLine('/usr/bin/python3\0pipeline.py\0'), false);
@@ -39,7 +44,11 @@ describe('a pi in the process table', () => {
   });
 
   it('finds a real process that names itself pi (Linux)', { skip: process.platform !== 'linux' }, async () => {
-    const child = spawn(process.execPath, ['-e', "process.title = 'pi'; console.log('up'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', "process.title = 'pi'; console.log('up'); setInterval(() => {}, 1000)"],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       await until(() => piMayRun() === true, 30_000, 'the process table shows the pi');

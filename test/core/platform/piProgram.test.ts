@@ -22,7 +22,10 @@ describe('finding pi to start it without a shell', () => {
     assert.deepEqual(await findPi('pi', { env: { PATH: `/nope:${d}` }, platform: 'linux' }), { program: pi, args: [] });
     await assert.rejects(findPi('notexec', { env: { PATH: d }, platform: 'linux' }), PiNotFoundError);
     await assert.rejects(findPi('adir', { env: { PATH: d }, platform: 'linux' }), PiNotFoundError);
-    await assert.rejects(findPi('pi', { env: { PATH: '' }, platform: 'linux' }), /npm install -g @earendil-works\/pi-coding-agent/);
+    await assert.rejects(
+      findPi('pi', { env: { PATH: '' }, platform: 'linux' }),
+      /npm install -g @earendil-works\/pi-coding-agent/,
+    );
   });
 
   it('ignores relative PATH entries ("", ".", "bin") where a planted pi in the current folder would be found', async () => {
@@ -42,12 +45,22 @@ describe('finding pi to start it without a shell', () => {
     const sessionDir = tempDir();
     const planted = exe(sessionDir, 'pi');
     const good = exe(tempDir(), 'pi');
-    assert.deepEqual(await findPi('pi', { env: { PATH: `${sessionDir}:${join(good, '..')}` }, platform: 'linux', avoid: [sessionDir] }), { program: good, args: [] });
+    assert.deepEqual(
+      await findPi('pi', {
+        env: { PATH: `${sessionDir}:${join(good, '..')}` },
+        platform: 'linux',
+        avoid: [sessionDir],
+      }),
+      { program: good, args: [] },
+    );
     await assert.rejects(findPi(planted, { platform: 'linux', avoid: [sessionDir] }), /inside the session's folder/);
     // a subfolder of the cwd is fine (pi under ~/.local/bin while the session ran in ~)
     const home = tempDir();
     const local = exe(join(home, '.local', 'bin'), 'pi');
-    assert.equal((await findPi('pi', { env: { PATH: join(home, '.local', 'bin') }, platform: 'linux', avoid: [home] })).program, local);
+    assert.equal(
+      (await findPi('pi', { env: { PATH: join(home, '.local', 'bin') }, platform: 'linux', avoid: [home] })).program,
+      local,
+    );
   });
 
   it('takes an absolute path or ~, refuses a relative one', async () => {
@@ -59,10 +72,16 @@ describe('finding pi to start it without a shell', () => {
 
   it("on Windows runs npm's pi.cmd shim as node + pi's script (a batch file re-parses its arguments)", async () => {
     const npmDir = tempDir();
-    writeFileSync(join(npmDir, 'pi.cmd'), '@node "%~dp0\\node_modules\\@earendil-works\\pi-coding-agent\\dist\\cli.js" %*\r\n');
+    writeFileSync(
+      join(npmDir, 'pi.cmd'),
+      '@node "%~dp0\\node_modules\\@earendil-works\\pi-coding-agent\\dist\\cli.js" %*\r\n',
+    );
     const pkg = join(npmDir, 'node_modules', '@earendil-works', 'pi-coding-agent');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@earendil-works/pi-coding-agent', bin: { pi: 'dist/cli.js' } }));
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: '@earendil-works/pi-coding-agent', bin: { pi: 'dist/cli.js' } }),
+    );
     writeFileSync(join(npmDir, 'node.exe'), '');
     const r = await findPi('pi', { env: { PATH: npmDir }, platform: 'win32' });
     assert.deepEqual(r, { program: join(npmDir, 'node.exe'), args: [join(pkg, 'dist/cli.js')] });

@@ -18,15 +18,19 @@ describe('private folders (bridges, checkpoint store, journals)', () => {
     assert.equal(isPrivateDir(dir), true);
   });
 
-  it('takes group and other bits off a folder of ours that has them, and is not private until then', { skip: !posix }, () => {
-    const dir = join(tempDir(), 'open');
-    mkdirSync(dir, { mode: 0o755 });
-    chmodSync(dir, 0o755);
-    assert.equal(isPrivateDir(dir), false);
-    ensurePrivateDir(dir);
-    assert.equal(statSync(dir).mode & 0o777, 0o700);
-    assert.equal(isPrivateDir(dir), true);
-  });
+  it(
+    'takes group and other bits off a folder of ours that has them, and is not private until then',
+    { skip: !posix },
+    () => {
+      const dir = join(tempDir(), 'open');
+      mkdirSync(dir, { mode: 0o755 });
+      chmodSync(dir, 0o755);
+      assert.equal(isPrivateDir(dir), false);
+      ensurePrivateDir(dir);
+      assert.equal(statSync(dir).mode & 0o777, 0o700);
+      assert.equal(isPrivateDir(dir), true);
+    },
+  );
 
   it('refuses a symlink or a file in its place, and does not follow the link', { skip: !posix }, () => {
     const root = tempDir();
@@ -45,13 +49,17 @@ describe('private folders (bridges, checkpoint store, journals)', () => {
   });
 
   // .ci/run runs as root and sets PI_TREE_CI: there this case fails rather than skip.
-  it("refuses another user's folder and leaves its mode alone", { skip: !asRoot && !process.env.PI_TREE_CI ? 'acting as another user needs root (.ci/run runs as root)' : false }, () => {
-    assert.ok(asRoot, 'PI_TREE_CI is set: the other-user case must run, and needs root');
-    const dir = join(tempDir(), 'theirs');
-    mkdirSync(dir, { mode: 0o700 });
-    chownSync(dir, 65534, 65534);
-    assert.throws(() => ensurePrivateDir(dir), /belongs to another user/);
-    assert.equal(isPrivateDir(dir), false);
-    assert.equal(statSync(dir).mode & 0o777, 0o700);
-  });
+  it(
+    "refuses another user's folder and leaves its mode alone",
+    { skip: !asRoot && !process.env.PI_TREE_CI ? 'acting as another user needs root (.ci/run runs as root)' : false },
+    () => {
+      assert.ok(asRoot, 'PI_TREE_CI is set: the other-user case must run, and needs root');
+      const dir = join(tempDir(), 'theirs');
+      mkdirSync(dir, { mode: 0o700 });
+      chownSync(dir, 65534, 65534);
+      assert.throws(() => ensurePrivateDir(dir), /belongs to another user/);
+      assert.equal(isPrivateDir(dir), false);
+      assert.equal(statSync(dir).mode & 0o777, 0o700);
+    },
+  );
 });

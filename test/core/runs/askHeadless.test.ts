@@ -13,7 +13,13 @@ import { runTurn, TurnError } from '../../../src/core/runs/runTurn.js';
 import type { TurnEvent } from '../../../src/core/runs/turnEvents.js';
 import { EntryNotFoundError, Session } from '../../../src/core/session/session.js';
 import { until } from '../../../scripts/lib/until.js';
-import { assertPromptMatches, fileEntries, requestTurns, writeTwoTurns, type TwoTurnIds } from '../../piExtension/helpers.js';
+import {
+  assertPromptMatches,
+  fileEntries,
+  requestTurns,
+  writeTwoTurns,
+  type TwoTurnIds,
+} from '../../piExtension/helpers.js';
 import { BROKEN_ERROR, PI_PROGRAM, startAskLoop, type AskLoop } from '../../support/askPi.js';
 import { BRIDGE, makePiEnv, PI_REPLY_MS } from '../../support/piRpc.js';
 import { tempDir } from '../../support/tmp.js';
@@ -26,7 +32,8 @@ function assertWhole(file: string): void {
   for (const line of text.split('\n').filter(Boolean).slice(1)) {
     const e = JSON.parse(line);
     assert.ok(!seen.has(e.id), `duplicate id ${e.id}`);
-    if (e.parentId !== null) assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
+    if (e.parentId !== null)
+      assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
     seen.add(e.id);
   }
 }
@@ -35,7 +42,11 @@ describe('ask from here, headless', () => {
   let loop: AskLoop;
   let n = 0;
   const fresh = (): { file: string; ids: TwoTurnIds } => writeTwoTurns(loop.pe.workDir, `ask-${++n}.jsonl`);
-  const base = () => ({ pi: PI_PROGRAM, env: loop.pe.env, discovery: { onlyDirs: [join(loop.pe.agentDir, 'no-bridges')] } });
+  const base = () => ({
+    pi: PI_PROGRAM,
+    env: loop.pe.env,
+    discovery: { onlyDirs: [join(loop.pe.agentDir, 'no-bridges')] },
+  });
 
   before(async () => {
     loop = await startAskLoop();
@@ -48,7 +59,13 @@ describe('ask from here, headless', () => {
   it('asks from an older node: the turn hangs under it, pi sees its path and the prompt, the answer comes back, pi is gone', async () => {
     const { file, ids } = fresh();
     const events: TurnEvent[] = [];
-    const r = await askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'third question', onEvent: (e) => events.push(e) });
+    const r = await askFrom({
+      ...base(),
+      sessionFile: file,
+      entryId: ids.a1,
+      prompt: 'third question',
+      onEvent: (e) => events.push(e),
+    });
     assert.equal(r.via, 'headless');
     assert.equal(r.answer, 'answer: third question');
     assert.equal(r.insteadOfUserMessage, false);
@@ -57,7 +74,10 @@ describe('ask from here, headless', () => {
     assert.equal(session.leafId, r.answerId, "the answer is the session's leaf");
     assert.equal(r.leafId, r.answerId);
     const path = session.index.branch(r.answerId).map((e) => e.id);
-    assert.ok(path.includes(ids.a1) && !path.includes(ids.u2), `the turn hangs under ${ids.a1}, not on the newer branch (path ${path.join(' ')})`);
+    assert.ok(
+      path.includes(ids.a1) && !path.includes(ids.u2),
+      `the turn hangs under ${ids.a1}, not on the newer branch (path ${path.join(' ')})`,
+    );
     assert.equal(session.index.get(r.promptId!)?.role, 'user');
     // pi's request was pi-tree's context at the prompt: the node's path, then the prompt.
     await assertPromptMatches(file, loop.lb.requests, 'third question', ids.a1);
@@ -96,7 +116,13 @@ describe('ask from here, headless', () => {
 
   it('with a model: pi switches to it for the turn (and records it as it records a model change)', async () => {
     const { file, ids } = fresh();
-    const r = await askFrom({ ...base(), sessionFile: file, entryId: ids.a2, prompt: 'which model', model: { provider: 'loop', id: 'other-model' } });
+    const r = await askFrom({
+      ...base(),
+      sessionFile: file,
+      entryId: ids.a2,
+      prompt: 'which model',
+      model: { provider: 'loop', id: 'other-model' },
+    });
     assert.equal(r.answer, 'other: which model');
     assert.ok(
       r.entries.some((e) => e.type === 'model_change' && (e as { modelId?: string }).modelId === 'other-model'),
@@ -107,7 +133,10 @@ describe('ask from here, headless', () => {
   it('bad input writes nothing: an unknown entry, an empty prompt, a model pi does not have', async () => {
     const { file, ids } = fresh();
     const bytes = readFileSync(file, 'utf8');
-    await assert.rejects(askFrom({ ...base(), sessionFile: file, entryId: 'deadbeef', prompt: 'q' }), EntryNotFoundError);
+    await assert.rejects(
+      askFrom({ ...base(), sessionFile: file, entryId: 'deadbeef', prompt: 'q' }),
+      EntryNotFoundError,
+    );
     await assert.rejects(askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: '  \n' }), AskInputError);
     await assert.rejects(
       askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'q', model: { provider: 'loop', id: 'nope' } }),
@@ -118,13 +147,22 @@ describe('ask from here, headless', () => {
 
   it("a model call that fails comes back in pi's words, with the turn pi wrote", async () => {
     const { file, ids } = fresh();
-    await assert.rejects(askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'break', model: { provider: 'loop', id: 'broken-model' } }), (e: unknown) => {
-      assert.ok(e instanceof TurnError && e.code === 'failed', String(e));
-      assert.match(e.message, new RegExp(`400.*${BROKEN_ERROR}`));
-      assert.equal(e.result?.stopReason, 'error');
-      assert.ok(e.result?.entries.some((x) => x.id === e.result?.promptId));
-      return true;
-    });
+    await assert.rejects(
+      askFrom({
+        ...base(),
+        sessionFile: file,
+        entryId: ids.a1,
+        prompt: 'break',
+        model: { provider: 'loop', id: 'broken-model' },
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof TurnError && e.code === 'failed', String(e));
+        assert.match(e.message, new RegExp(`400.*${BROKEN_ERROR}`));
+        assert.equal(e.result?.stopReason, 'error');
+        assert.ok(e.result?.entries.some((x) => x.id === e.result?.promptId));
+        return true;
+      },
+    );
     assertWhole(file);
   });
 
@@ -164,13 +202,17 @@ describe('ask from here, headless', () => {
     const hold = loop.newHold();
     let pid = 0;
     // (killed mid-answer: pi has written the prompt, the answer is held after its first piece)
-    const onEvent = (e: TurnEvent) => (e.kind === 'started' ? (pid = e.pid) : e.kind === 'text' && process.kill(pid, 'SIGKILL'));
-    await assert.rejects(askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'a slow one to die in', onEvent }), (e: unknown) => {
-      assert.ok(e instanceof TurnError && e.code === 'exited', String(e));
-      assert.match(e.message, /^pi exited during the turn: pi exited \(SIGKILL\)/);
-      assert.ok(e.result?.promptId, 'the prompt pi wrote is in the result');
-      return true;
-    });
+    const onEvent = (e: TurnEvent) =>
+      e.kind === 'started' ? (pid = e.pid) : e.kind === 'text' && process.kill(pid, 'SIGKILL');
+    await assert.rejects(
+      askFrom({ ...base(), sessionFile: file, entryId: ids.a1, prompt: 'a slow one to die in', onEvent }),
+      (e: unknown) => {
+        assert.ok(e instanceof TurnError && e.code === 'exited', String(e));
+        assert.match(e.message, /^pi exited during the turn: pi exited \(SIGKILL\)/);
+        assert.ok(e.result?.promptId, 'the prompt pi wrote is in the result');
+        return true;
+      },
+    );
     hold.open();
     assertWhole(file);
   });
@@ -179,12 +221,26 @@ describe('ask from here, headless', () => {
     const { file, ids } = fresh();
     const before = (await Session.open(file)).leafId;
     await assert.rejects(
-      askFrom({ ...base(), pi: { program: join(loop.pe.workDir, 'no-such-pi'), args: [] }, sessionFile: file, entryId: ids.a1, prompt: 'q' }),
-      (e: unknown) => e instanceof TurnError && e.code === 'start' && /pi did not start: pi could not be started/.test(e.message),
+      askFrom({
+        ...base(),
+        pi: { program: join(loop.pe.workDir, 'no-such-pi'), args: [] },
+        sessionFile: file,
+        entryId: ids.a1,
+        prompt: 'q',
+      }),
+      (e: unknown) =>
+        e instanceof TurnError && e.code === 'start' && /pi did not start: pi could not be started/.test(e.message),
     );
     await assert.rejects(
-      askFrom({ ...base(), pi: { program: process.execPath, args: ['-e', 'console.error("no config here"); process.exit(3)', '--'] }, sessionFile: file, entryId: ids.a1, prompt: 'q' }),
-      (e: unknown) => e instanceof TurnError && e.code === 'start' && /pi exited \(code 3\): no config here/.test(e.message),
+      askFrom({
+        ...base(),
+        pi: { program: process.execPath, args: ['-e', 'console.error("no config here"); process.exit(3)', '--'] },
+        sessionFile: file,
+        entryId: ids.a1,
+        prompt: 'q',
+      }),
+      (e: unknown) =>
+        e instanceof TurnError && e.code === 'start' && /pi exited \(code 3\): no config here/.test(e.message),
     );
     assert.equal((await Session.open(file)).leafId, before, 'the leaf is back where it was');
   });
@@ -201,7 +257,8 @@ describe('ask from here, headless', () => {
     const requests = loop.lb.requests.length;
     await assert.rejects(
       askFrom({ pi: PI_PROGRAM, env: pe.env, sessionFile: file, entryId: ids.a1, prompt: 'q' }),
-      (e: unknown) => e instanceof TurnError && e.code === 'refused' && /^No API key found for the selected model\./.test(e.message),
+      (e: unknown) =>
+        e instanceof TurnError && e.code === 'refused' && /^No API key found for the selected model\./.test(e.message),
     );
     assert.equal(loop.lb.requests.length, requests, 'no model call');
     assert.equal((await Session.open(file)).leafId, ids.a2, 'the leaf is back');
@@ -255,7 +312,8 @@ describe('ask from here, headless', () => {
         piArgs: ['-e', BRIDGE],
         env: { ...loop.pe.env, PI_TREE_BRIDGE_DIR: tempDir('pi-tree-bridges-') },
       }),
-      (e: unknown) => e instanceof TurnError && e.code === 'refused' && /"\/tree-bridge" is a pi command/.test(e.message),
+      (e: unknown) =>
+        e instanceof TurnError && e.code === 'refused' && /"\/tree-bridge" is a pi command/.test(e.message),
     );
     assert.equal(readFileSync(file, 'utf8'), bytes);
   });

@@ -26,17 +26,31 @@ describe('a kill -9 of pi-tree during a headless turn', () => {
   it("leaves no pi running and no torn line: pi's stdin closes, pi aborts the turn and exits", async () => {
     const { file } = writeTwoTurns(loop.pe.workDir, 'orphan.jsonl');
     const hold = loop.newHold();
-    const p = spawn(process.execPath, ['--import', 'tsx', join('test', 'support', 'writers', 'turn-once.ts'), file, loop.pe.workDir, 'a slow one', JSON.stringify(PI_PROGRAM)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: loop.pe.env,
-    });
+    const p = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join('test', 'support', 'writers', 'turn-once.ts'),
+        file,
+        loop.pe.workDir,
+        'a slow one',
+        JSON.stringify(PI_PROGRAM),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: loop.pe.env,
+      },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
     const exited = new Promise<void>((r) => p.once('exit', () => r()));
     const line = await until(
-      () => /^stopped turn (\d+)$/m.exec(out) ?? (p.exitCode !== null ? assert.fail(`the writer exited: ${err}`) : undefined),
+      () =>
+        /^stopped turn (\d+)$/m.exec(out) ??
+        (p.exitCode !== null ? assert.fail(`the writer exited: ${err}`) : undefined),
       PI_START_MS,
       () => `the turn to stream (stderr ${err})`,
     );

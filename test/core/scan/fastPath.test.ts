@@ -29,7 +29,10 @@ function reference(line: string) {
     id: e.id,
     parentId: e.parentId === null || typeof e.parentId === 'string' ? e.parentId : null,
     type: e.type,
-    role: e.type === 'message' && m && typeof m === 'object' && !Array.isArray(m) && typeof m.role === 'string' ? m.role : undefined,
+    role:
+      e.type === 'message' && m && typeof m === 'object' && !Array.isArray(m) && typeof m.role === 'string'
+        ? m.role
+        : undefined,
     time: Number.isNaN(t) ? 0 : t,
   };
 }
@@ -48,9 +51,16 @@ function ours(line: string, prevId?: string) {
 const hex8 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 8 });
 const digits = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: n, maxLength: n });
 const timestamp = fc.oneof(
-  { weight: 6, arbitrary: fc.date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2100, 0, 1)), noInvalidDate: true }).map((d) => d.toISOString()) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2100, 0, 1)), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+  },
   // the shape of one, with any characters or out-of-range fields
-  fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3)).map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`),
+  fc
+    .tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+    .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`),
   fc.string({ unit: fc.constantFrom(...'0123456789-:TZ.ax +'), minLength: 24, maxLength: 24 }),
   fc.string({ maxLength: 30 }),
 );
@@ -59,7 +69,14 @@ const json = fc.letrec((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     fc.string({ unit: 'binary' }),
     // long texts: skipped four bytes at a time by the validator
-    fc.string({ unit: fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...'abc xyz0189') }, fc.constantFrom('"', '\\', '\n', '\u0000', 'é', '😀', '\u001f')), minLength: 16, maxLength: 300 }),
+    fc.string({
+      unit: fc.oneof(
+        { weight: 20, arbitrary: fc.constantFrom(...'abc xyz0189') },
+        fc.constantFrom('"', '\\', '\n', '\u0000', 'é', '😀', '\u001f'),
+      ),
+      minLength: 16,
+      maxLength: 300,
+    }),
     fc.double(),
     fc.integer(),
     fc.boolean(),
@@ -70,8 +87,23 @@ const json = fc.letrec((tie) => ({
 })).value;
 const role = fc.constantFrom('user', 'assistant', 'toolResult', 'system', 'bashExecution', 'custom', 'x_y');
 const messageLine = fc
-  .record({ id: hex8, parentId: fc.oneof(fc.constant(null), hex8), timestamp, role, content: json, extra: fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }) })
-  .map(({ id, parentId, timestamp: ts, role: r, content, extra }) => JSON.stringify({ type: 'message', id, parentId, timestamp: ts, message: { role: r, content, ...extra, timestamp: 1 } }));
+  .record({
+    id: hex8,
+    parentId: fc.oneof(fc.constant(null), hex8),
+    timestamp,
+    role,
+    content: json,
+    extra: fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
+  })
+  .map(({ id, parentId, timestamp: ts, role: r, content, extra }) =>
+    JSON.stringify({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: ts,
+      message: { role: r, content, ...extra, timestamp: 1 },
+    }),
+  );
 
 /** Ways a line gets damaged. Each takes the line and random numbers. */
 const damage = fc.oneof(
@@ -86,10 +118,12 @@ const damage = fc.oneof(
       (l: string) =>
         l.slice(0, k % l.length) + e + l.slice(k % l.length),
   ), // escapes
-  fc.tuple(fc.nat(), fc.constantFrom('01', '1.', '-', '1e', '.5', '+1', 'NaN', '1.2.3', '-0', '1E+2')).map(([k, n]) => (l: string) => {
-    const at = l.indexOf(':1', k % l.length);
-    return at < 0 ? l : `${l.slice(0, at + 1)}${n}${l.slice(at + 2)}`;
-  }), // numbers
+  fc
+    .tuple(fc.nat(), fc.constantFrom('01', '1.', '-', '1e', '.5', '+1', 'NaN', '1.2.3', '-0', '1E+2'))
+    .map(([k, n]) => (l: string) => {
+      const at = l.indexOf(':1', k % l.length);
+      return at < 0 ? l : `${l.slice(0, at + 1)}${n}${l.slice(at + 2)}`;
+    }), // numbers
   fc.tuple(fc.nat(), fc.constantFrom('{', '}', '[', ']', ',', ':', '"', ',}', '[}', '{]', '}}', '"a":1')).map(
     ([k, s]) =>
       (l: string) =>
@@ -133,7 +167,13 @@ describe('fast path = JSON.parse path', () => {
   });
 
   it('examples: a line that begins like an entry and ends in }} but JSON.parse rejects is skipped and reported', () => {
-    const good = JSON.stringify({ type: 'message', id: 'abcd1234', parentId: null, timestamp: '2026-11-01T09:00:00.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } });
+    const good = JSON.stringify({
+      type: 'message',
+      id: 'abcd1234',
+      parentId: null,
+      timestamp: '2026-11-01T09:00:00.000Z',
+      message: { role: 'user', content: 'hi', timestamp: 1 },
+    });
     for (const bad of [
       good.replace('"hi"', '"h\u0000i"'),
       good.replace('"hi"', '"h\\qi"'),
@@ -145,10 +185,20 @@ describe('fast path = JSON.parse path', () => {
       assert.ok(bad.endsWith('}}'));
       assert.equal(ours(bad), undefined, bad);
     }
-    assert.equal(ours(good.replace('2026-11-01T09:00:00.000Z', '2026-1a-01T09:00:00.000Z'))!.time, 0, 'a timestamp with a letter is no time, as Date.parse says');
+    assert.equal(
+      ours(good.replace('2026-11-01T09:00:00.000Z', '2026-1a-01T09:00:00.000Z'))!.time,
+      0,
+      'a timestamp with a letter is no time, as Date.parse says',
+    );
     assert.equal(ours(good.replace('2026-11-01T09:00:00.000Z', '2026-13-01T09:00:00.000Z'))!.time, 0);
-    assert.equal(ours(good.replace('2026-11-01T09:00:00.000Z', '0050-01-01T00:00:00.000Z'))!.time, Date.parse('0050-01-01T00:00:00.000Z'));
-    assert.equal(ours(good.replace('"message":{"role":"user"', '"message":{"role":"user","role":"system"'))!.role, 'system');
+    assert.equal(
+      ours(good.replace('2026-11-01T09:00:00.000Z', '0050-01-01T00:00:00.000Z'))!.time,
+      Date.parse('0050-01-01T00:00:00.000Z'),
+    );
+    assert.equal(
+      ours(good.replace('"message":{"role":"user"', '"message":{"role":"user","role":"system"'))!.role,
+      'system',
+    );
   });
 
   it('isValidJson agrees with JSON.parse on arbitrary JSON and its damage', () => {

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { giveReadBuffer, MESSAGE_CONTENT, takeReadBuffer, wasmMessageLine, wasmScan } from '../../../src/core/scan/jsonScanWasm.js';
+import {
+  giveReadBuffer,
+  MESSAGE_CONTENT,
+  takeReadBuffer,
+  wasmMessageLine,
+  wasmScan,
+} from '../../../src/core/scan/jsonScanWasm.js';
 import { isValidJson, scanValue } from '../../../src/core/scan/jsonValid.js';
 import { parseMessageHead, roleCodeOf, scanLine } from '../../../src/core/scan/lineHead.js';
 import { LineScan, ObjectKeys, type RowValue } from '../../../src/core/scan/scanResult.js';
@@ -36,7 +42,13 @@ function inWasm(text: string, at = 3): Buffer {
 /** What the scans below find of an object's keys, and of a message line. */
 const outerKeys = new ObjectKeys();
 const lineScan = new LineScan();
-const keysOf = () => ({ role: Math.min(outerKeys.role, 3), type: Math.min(outerKeys.type, 3), content: outerKeys.content, escaped: outerKeys.escaped, hasContent: outerKeys.hasContent });
+const keysOf = () => ({
+  role: Math.min(outerKeys.role, 3),
+  type: Math.min(outerKeys.type, 3),
+  content: outerKeys.content,
+  escaped: outerKeys.escaped,
+  hasContent: outerKeys.hasContent,
+});
 
 /** The JavaScript validator's answer and keys, on a copy outside the module's memory. */
 function inJs(b: Buffer, keys: boolean): { r: number; keys?: ReturnType<typeof keysOf> } {
@@ -99,7 +111,11 @@ describe('WebAssembly JSON validator', () => {
   it('buffers lie in its memory: it, not JavaScript, decides for them', () => {
     assert.ok(mem, 'a buffer in the module memory');
     assert.equal(wasmScan(inWasm('{"a":[1]}'), 0, 9, undefined, false), 9);
-    assert.equal(wasmScan(Buffer.from('{"a":[1]}'), 0, 9, undefined, false), undefined, 'elsewhere: JavaScript decides');
+    assert.equal(
+      wasmScan(Buffer.from('{"a":[1]}'), 0, 9, undefined, false),
+      undefined,
+      'elsewhere: JavaScript decides',
+    );
     // A value nested deeper than its stack is handed back to JavaScript, which decides the same.
     const deep = `${'['.repeat(70_000)}${']'.repeat(70_000)}`;
     assert.equal(wasmScan(inWasm(deep), 0, deep.length, undefined, false), undefined);
@@ -123,23 +139,29 @@ describe('WebAssembly JSON validator', () => {
 
   it('arbitrary JSON and its damage: the same decision as JSON.parse, the same keys as JavaScript', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.array(damage, { maxLength: 3 }), fc.boolean(), fc.nat({ max: 40 }), (v, hurts, pad, at) => {
-        let text = JSON.stringify(v) ?? 'null';
-        if (pad) text = ` ${text.replace(/,/g, ', ').replace(/:/g, ' : ')}\t`;
-        for (const [k0, s, cut] of hurts) {
-          const k = k0 % (text.length + 1);
-          text = text.slice(0, k) + s + text.slice(k + cut);
-        }
-        const b = inWasm(text, at);
-        assert.equal(isValidJson(b), accepts(text), text.slice(0, 300));
-        const js = inJs(b, true);
-        // scanFacts (the same scan, noting more) decides the same and finds the same keys
-        assert.equal(scanValue(b, 0, b.length, outerKeys, 'facts'), js.r, text.slice(0, 300));
-        if (js.r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
-        const r = scanValue(b, 0, b.length, outerKeys);
-        assert.equal(r, js.r, text.slice(0, 300));
-        if (r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.array(damage, { maxLength: 3 }),
+        fc.boolean(),
+        fc.nat({ max: 40 }),
+        (v, hurts, pad, at) => {
+          let text = JSON.stringify(v) ?? 'null';
+          if (pad) text = ` ${text.replace(/,/g, ', ').replace(/:/g, ' : ')}\t`;
+          for (const [k0, s, cut] of hurts) {
+            const k = k0 % (text.length + 1);
+            text = text.slice(0, k) + s + text.slice(k + cut);
+          }
+          const b = inWasm(text, at);
+          assert.equal(isValidJson(b), accepts(text), text.slice(0, 300));
+          const js = inJs(b, true);
+          // scanFacts (the same scan, noting more) decides the same and finds the same keys
+          assert.equal(scanValue(b, 0, b.length, outerKeys, 'facts'), js.r, text.slice(0, 300));
+          if (js.r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
+          const r = scanValue(b, 0, b.length, outerKeys);
+          assert.equal(r, js.r, text.slice(0, 300));
+          if (r >= 0) assert.deepEqual(keysOf(), js.keys, text.slice(0, 300));
+        },
+      ),
       { numRuns: 20000 },
     );
   });
@@ -165,18 +187,35 @@ describe('WebAssembly JSON validator', () => {
 
   it('long strings with a stop byte anywhere (the 16-byte steps and the bytes after them)', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 200 }), fc.nat(), fc.constantFrom('"', '\\', '\u0000', '\u001f', '\\n', '\\u00e9', '\\u00G9', 'a', '\u007f', 'é', '\u0080'), (len, at, s) => {
-        const body = 'x'.repeat(len);
-        const k = at % (len + 1);
-        const text = `"${body.slice(0, k)}${s}${body.slice(k)}"`;
-        assert.equal(isValidJson(inWasm(text, at % 16)), accepts(text), JSON.stringify(text));
-      }),
+      fc.property(
+        fc.nat({ max: 200 }),
+        fc.nat(),
+        fc.constantFrom('"', '\\', '\u0000', '\u001f', '\\n', '\\u00e9', '\\u00G9', 'a', '\u007f', 'é', '\u0080'),
+        (len, at, s) => {
+          const body = 'x'.repeat(len);
+          const k = at % (len + 1);
+          const text = `"${body.slice(0, k)}${s}${body.slice(k)}"`;
+          assert.equal(isValidJson(inWasm(text, at % 16)), accepts(text), JSON.stringify(text));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
 
   it('a value inside a bigger buffer ends where JSON.parse would end it', () => {
-    const lines = ['{"a":[1,2,{"b":"c\\n"}]}', '{"a":tru}', '{"x":"\u0001"}', '[]', '{"a":1,}', 'false', 'nul', '-0.5e+3', '-', '1.', JSON.stringify({ t: 'é😀'.repeat(40) })];
+    const lines = [
+      '{"a":[1,2,{"b":"c\\n"}]}',
+      '{"a":tru}',
+      '{"x":"\u0001"}',
+      '[]',
+      '{"a":1,}',
+      'false',
+      'nul',
+      '-0.5e+3',
+      '-',
+      '1.',
+      JSON.stringify({ t: 'é😀'.repeat(40) }),
+    ];
     const buf = inWasm(`${lines.join('\n')}\n`);
     let s = 0;
     for (const l of lines) {
@@ -188,12 +227,49 @@ describe('WebAssembly JSON validator', () => {
   });
 
   it('message lines: the same verdict as the JavaScript head reader, and as JSON.parse when it says yes', () => {
-    const part = fc.constantFrom('', 'x', '"', '\\', '\u0000', '\t', 'null', ',', '}', '{', ':', ' ', '\n', 'é', '"role":"user",', '"content":null,', '"timestamp":12}');
+    const part = fc.constantFrom(
+      '',
+      'x',
+      '"',
+      '\\',
+      '\u0000',
+      '\t',
+      'null',
+      ',',
+      '}',
+      '{',
+      ':',
+      ' ',
+      '\n',
+      'é',
+      '"role":"user",',
+      '"content":null,',
+      '"timestamp":12}',
+    );
     const line = fc.record({
-      id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é', 'a b'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      id: fc.oneof(
+        fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é', 'a b'),
+        fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/),
+      ),
       parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'p"', 'é')),
-      ts: fc.oneof(fc.constantFrom('2026-10-01T00:40:06.493Z', '', 'x\u0041', 'é', '1'.repeat(63), '1'.repeat(64), '1'.repeat(65)), fc.string({ maxLength: 70 })),
-      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'users', 'User', 'assistan', '', 'x y', 'r'.repeat(64), 'r'.repeat(65), 'r'.repeat(66)),
+      ts: fc.oneof(
+        fc.constantFrom('2026-10-01T00:40:06.493Z', '', 'x\u0041', 'é', '1'.repeat(63), '1'.repeat(64), '1'.repeat(65)),
+        fc.string({ maxLength: 70 }),
+      ),
+      role: fc.constantFrom(
+        'user',
+        'assistant',
+        'toolResult',
+        'bashExecution',
+        'users',
+        'User',
+        'assistan',
+        '',
+        'x y',
+        'r'.repeat(64),
+        'r'.repeat(65),
+        'r'.repeat(66),
+      ),
       rest: fc.oneof(
         fc.constant(',"content":[{"type":"text","text":"hi"}],"timestamp":1790815206493'),
         fc.constant(',"timestamp":5'),
@@ -234,19 +310,50 @@ describe('WebAssembly JSON validator', () => {
     const part = fc.constantFrom('', 'x', '"', '\\', '\u0000', '\t', 'null', ',', ':', ' ', 'é', '.', '-');
     const line = fc.record({
       id: fc.oneof(fc.constantFrom('a1b2c3d4', 'x', '', 'a"b', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
-      parent: fc.oneof(fc.constant(null), fc.constantFrom('p1', '', 'a1b2c3d4', 'é'), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/)),
+      parent: fc.oneof(
+        fc.constant(null),
+        fc.constantFrom('p1', '', 'a1b2c3d4', 'é'),
+        fc.stringMatching(/^[A-Za-z0-9_.:-]{1,140}$/),
+      ),
       ts: fc.oneof(
-        fc.constantFrom('2026-10-01T00:40:06.493Z', '2026-13-01T00:40:06.493Z', '0100-02-29T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '', 'é', '1'.repeat(64), '1'.repeat(65)),
+        fc.constantFrom(
+          '2026-10-01T00:40:06.493Z',
+          '2026-13-01T00:40:06.493Z',
+          '0100-02-29T00:00:00.000Z',
+          '9999-12-31T23:59:59.999Z',
+          '',
+          'é',
+          '1'.repeat(64),
+          '1'.repeat(65),
+        ),
         fc.string({ maxLength: 70 }),
         // digits in and out of Date.parse's ranges (days past the month's end roll over, as in Date.UTC)
         fc
-          .tuple(fc.nat({ max: 10999 }), fc.nat({ max: 14 }), fc.nat({ max: 33 }), fc.nat({ max: 25 }), fc.nat({ max: 61 }), fc.nat({ max: 61 }), fc.nat({ max: 999 }))
+          .tuple(
+            fc.nat({ max: 10999 }),
+            fc.nat({ max: 14 }),
+            fc.nat({ max: 33 }),
+            fc.nat({ max: 25 }),
+            fc.nat({ max: 61 }),
+            fc.nat({ max: 61 }),
+            fc.nat({ max: 999 }),
+          )
           .map(
             ([y, mo, d, h, mi, s, ms]) =>
               `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms).padStart(3, '0')}Z`,
           ),
       ),
-      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'users', '', 'r'.repeat(64), 'r'.repeat(65)),
+      role: fc.constantFrom(
+        'user',
+        'assistant',
+        'toolResult',
+        'bashExecution',
+        'custom',
+        'users',
+        '',
+        'r'.repeat(64),
+        'r'.repeat(65),
+      ),
       hurts: fc.array(fc.tuple(fc.nat(), part, fc.nat({ max: 2 })), { maxLength: 2 }),
     });
     fc.assert(
@@ -265,7 +372,14 @@ describe('WebAssembly JSON validator', () => {
 
   it('what stats reads of a message: where usage, provider and model start and the toolCall blocks, as JSON.parse sees them', () => {
     const json = (v: unknown) => fc.constant(JSON.stringify(v));
-    const key = (k: string) => fc.constantFrom(`"${k}"`, `"${k}"`, `"${k}"`, `"${k.slice(0, 1)}\\u00${k.charCodeAt(1).toString(16)}${k.slice(2)}"`, `"${k}x"`);
+    const key = (k: string) =>
+      fc.constantFrom(
+        `"${k}"`,
+        `"${k}"`,
+        `"${k}"`,
+        `"${k.slice(0, 1)}\\u00${k.charCodeAt(1).toString(16)}${k.slice(2)}"`,
+        `"${k}x"`,
+      );
     const typeValue = fc.oneof(
       json('toolCall'),
       json('text'),
@@ -283,7 +397,10 @@ describe('WebAssembly JSON validator', () => {
         fc.oneof(
           fc.tuple(key('type'), typeValue),
           fc.tuple(json('id'), json('c1')),
-          fc.tuple(json('arguments'), fc.oneof(json({ type: 'toolCall' }), json({ a: [{ type: 'toolCall' }] }), json({}))),
+          fc.tuple(
+            json('arguments'),
+            fc.oneof(json({ type: 'toolCall' }), json({ a: [{ type: 'toolCall' }] }), json({})),
+          ),
           fc.tuple(
             json('text'),
             fc.string({ maxLength: 8 }).map((t) => JSON.stringify(t)),
@@ -293,7 +410,11 @@ describe('WebAssembly JSON validator', () => {
       )
       .map((kv) => `{${kv.map(([k, v]) => `${k}:${v}`).join(',')}}`);
     const content = fc.oneof(
-      fc.array(fc.oneof(block, block, json('toolCall'), json([{ type: 'toolCall' }]), fc.constant('null')), { maxLength: 5 }).map((bs) => `[${bs.join(',')}]`),
+      fc
+        .array(fc.oneof(block, block, json('toolCall'), json([{ type: 'toolCall' }]), fc.constant('null')), {
+          maxLength: 5,
+        })
+        .map((bs) => `[${bs.join(',')}]`),
       json('plain text'),
       fc.constant('null'),
     );
@@ -304,7 +425,13 @@ describe('WebAssembly JSON validator', () => {
       fc.constant('{ "input" : 1e3 , "cost" : { } }'),
       json([1]),
     );
-    const name = fc.oneof(json('anthropic'), json('claude-sonnet-4'), fc.constant('"a\\"b"'), fc.constant('null'), fc.constant('7'));
+    const name = fc.oneof(
+      json('anthropic'),
+      json('claude-sonnet-4'),
+      fc.constant('"a\\"b"'),
+      fc.constant('null'),
+      fc.constant('7'),
+    );
     const member = fc.oneof(
       fc.tuple(key('content'), content),
       fc.tuple(key('usage'), usage),
@@ -312,9 +439,14 @@ describe('WebAssembly JSON validator', () => {
       fc.tuple(key('model'), name),
       fc.tuple(json('api'), json('anthropic-messages')),
       fc.tuple(json('stopReason'), json('toolUse')),
-      fc.tuple(json('nested'), fc.oneof(json({ usage: { input: 9 }, content: [{ type: 'toolCall' }] }), json([[{ type: 'toolCall' }]]))),
+      fc.tuple(
+        json('nested'),
+        fc.oneof(json({ usage: { input: 9 }, content: [{ type: 'toolCall' }] }), json([[{ type: 'toolCall' }]])),
+      ),
     );
-    const message = fc.array(member, { maxLength: 7 }).map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
+    const message = fc
+      .array(member, { maxLength: 7 })
+      .map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
     fc.assert(
       fc.property(message, fc.nat({ max: 40 }), (text, at) => {
         const b = inWasm(text, at);
@@ -324,12 +456,17 @@ describe('WebAssembly JSON validator', () => {
         const hasEscape = text.includes('\\u'); // (the generated escapes are all \\u ones, in keys and block types)
         if (!hasEscape) assert.ok(outerKeys.factsKnown, text); // only an escape in a key or a block's type makes it unsure
         if (!outerKeys.factsKnown) return;
-        const valueAt = (i: number): unknown => (i < 0 ? undefined : JSON.parse(b.toString('utf8', i, scanValue(b, i, b.length))));
+        const valueAt = (i: number): unknown =>
+          i < 0 ? undefined : JSON.parse(b.toString('utf8', i, scanValue(b, i, b.length)));
         const own = (k: string) => (Object.hasOwn(v, k) ? v[k] : undefined);
         assert.deepEqual(valueAt(outerKeys.usage), own('usage'), text);
         assert.deepEqual(valueAt(outerKeys.provider), own('provider'), text);
         assert.deepEqual(valueAt(outerKeys.model), own('model'), text);
-        const calls = Array.isArray(v.content) ? v.content.filter((c) => c !== null && typeof c === 'object' && (c as { type?: unknown }).type === 'toolCall').length : 0;
+        const calls = Array.isArray(v.content)
+          ? v.content.filter(
+              (c) => c !== null && typeof c === 'object' && (c as { type?: unknown }).type === 'toolCall',
+            ).length
+          : 0;
         assert.equal(outerKeys.toolCalls, calls, text);
       }),
       { numRuns: 20000 },
@@ -338,7 +475,8 @@ describe('WebAssembly JSON validator', () => {
 
   it("what a tree row reads of a message: its values' [start, end) and the content blocks with their kinds, as JSON.parse sees them", () => {
     const json = (v: unknown) => fc.constant(JSON.stringify(v));
-    const key = (k: string) => fc.constantFrom(`"${k}"`, `"${k}"`, `"${k}"`, ` "${k}" `, `"${k}x"`, `"${k.slice(0, -1)}"`);
+    const key = (k: string) =>
+      fc.constantFrom(`"${k}"`, `"${k}"`, `"${k}"`, ` "${k}" `, `"${k}x"`, `"${k.slice(0, -1)}"`);
     const str = fc.oneof(
       fc.string({ maxLength: 12 }).map((t) => JSON.stringify(t)),
       fc.constant('"a\\"b\\u00e9"'),
@@ -348,16 +486,37 @@ describe('WebAssembly JSON validator', () => {
       fc.constant(' "spaced" '),
       // longer than a vector, and the bytes a row cannot copy as they are: DEL, non-ASCII, an escape past the first 16
       fc.string({ minLength: 14, maxLength: 40 }).map((t) => JSON.stringify(t)),
-      fc.constantFrom('"x\\u007fy"', '"x\x7fy"', `"${'a'.repeat(20)}\x7f"`, `"${'b'.repeat(17)}é"`, '"\\u00e9t\\u00e9"', '"été"', `"${'c'.repeat(30)}\\n"`),
+      fc.constantFrom(
+        '"x\\u007fy"',
+        '"x\x7fy"',
+        `"${'a'.repeat(20)}\x7f"`,
+        `"${'b'.repeat(17)}é"`,
+        '"\\u00e9t\\u00e9"',
+        '"été"',
+        `"${'c'.repeat(30)}\\n"`,
+      ),
     );
-    const typeValue = fc.oneof(json('text'), json('text'), json('toolCall'), json('thinking'), json('tex'), json('texts'), fc.constant('"t\\u0065xt"'), fc.constant('1'), json(['text']));
+    const typeValue = fc.oneof(
+      json('text'),
+      json('text'),
+      json('toolCall'),
+      json('thinking'),
+      json('tex'),
+      json('texts'),
+      fc.constant('"t\\u0065xt"'),
+      fc.constant('1'),
+      json(['text']),
+    );
     const block = fc
       .array(
         fc.oneof(
           fc.tuple(json('type'), typeValue),
           fc.tuple(json('text'), str),
           fc.tuple(json('id'), str),
-          fc.tuple(json('arguments'), fc.oneof(json({ path: 'a.ts' }), json({ nested: [{ type: 'text', text: 'deep' }] }), json({}))),
+          fc.tuple(
+            json('arguments'),
+            fc.oneof(json({ path: 'a.ts' }), json({ nested: [{ type: 'text', text: 'deep' }] }), json({})),
+          ),
         ),
         { maxLength: 4 },
       )
@@ -378,7 +537,9 @@ describe('WebAssembly JSON validator', () => {
       fc.tuple(json('usage'), json({ input: 1, cost: { total: 0.5 } })),
       fc.tuple(json('nested'), json({ content: [{ type: 'text', text: 'no' }], stopReason: 'x', command: 'no' })),
     );
-    const message = fc.array(member, { maxLength: 8 }).map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
+    const message = fc
+      .array(member, { maxLength: 8 })
+      .map((ms) => `{"role":"assistant"${ms.map(([k, v]) => `,${k}:${v}`).join('')}}`);
     const slots: [string, RowValue][] = [
       ['content', L.CONTENT],
       ['stopReason', L.STOP_REASON],
@@ -396,7 +557,8 @@ describe('WebAssembly JSON validator', () => {
         assert.equal(outerKeys.rowsKnown, false);
         assert.equal(scanValue(b, 0, b.length, outerKeys, 'rows'), b.length, text);
         const v = JSON.parse(text) as Record<string, unknown>;
-        const objects = Array.isArray(v.content) && v.content.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
+        const objects =
+          Array.isArray(v.content) && v.content.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
         // unsure only for a content array it cannot list (an element not an object, more than 64), or as stats is
         const listable = !Array.isArray(v.content) || (objects && v.content.length <= 64);
         assert.equal(outerKeys.rowsKnown, outerKeys.factsKnown && listable, text);
@@ -404,14 +566,19 @@ describe('WebAssembly JSON validator', () => {
         covered++;
         const m = outerKeys;
         for (const [k, at] of slots) {
-          const got = m.valueStart(at) < 0 ? undefined : JSON.parse(b.toString('utf8', m.valueStart(at), m.valueEnd(at)));
+          const got =
+            m.valueStart(at) < 0 ? undefined : JSON.parse(b.toString('utf8', m.valueStart(at), m.valueEnd(at)));
           assert.deepEqual(got, Object.hasOwn(v, k) ? v[k] : undefined, `${k} of ${text}`);
         }
         // (noted, else 0: as plainEnd answers)
         const orZero = (x: number) => (x < 0 ? 0 : x);
         // A plain string (printable ASCII, no escapes): where it ends, else 0. `at`: where it starts.
         const plainEnd = (value: unknown, at: number) =>
-          typeof value === 'string' && /^[\x20-\x7e]*$/.test(value) && b.toString('latin1', at, at + value.length + 2) === JSON.stringify(value) ? at + value.length + 2 : 0;
+          typeof value === 'string' &&
+          /^[\x20-\x7e]*$/.test(value) &&
+          b.toString('latin1', at, at + value.length + 2) === JSON.stringify(value)
+            ? at + value.length + 2
+            : 0;
         assert.equal(orZero(m.contentPlainEnd()), plainEnd(v.content, m.valueStart(L.CONTENT)), `content of ${text}`);
         if (!Array.isArray(v.content)) return;
         assert.equal(m.blockCount(), v.content.length, text);
@@ -442,6 +609,9 @@ describe('WebAssembly JSON validator', () => {
     assert.equal(scanValue(inWasm(text), 0, text.length, outerKeys), text.length);
     assert.equal(outerKeys.factsKnown, false);
     assert.equal(scanValue(inWasm(text), 0, text.length, outerKeys, 'facts'), text.length);
-    assert.deepEqual([outerKeys.factsKnown, outerKeys.toolCalls, text.slice(outerKeys.usage, outerKeys.usage + 11)], [true, 1, '{"input":1}']);
+    assert.deepEqual(
+      [outerKeys.factsKnown, outerKeys.toolCalls, text.slice(outerKeys.usage, outerKeys.usage + 11)],
+      [true, 1, '{"input":1}'],
+    );
   });
 });

@@ -17,7 +17,31 @@ const accepts = (text: string) => {
 
 const damage = fc.tuple(
   fc.nat(),
-  fc.constantFrom('', '"', '\\', '\\u12', '\\x', '{', '}', '[', ']', ',', ':', '\u0000', '\u001f', '\t', ' ', '-', '1e', '.5', '01', 'tru', 'nul', 'é', '😀'),
+  fc.constantFrom(
+    '',
+    '"',
+    '\\',
+    '\\u12',
+    '\\x',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '\u0000',
+    '\u001f',
+    '\t',
+    ' ',
+    '-',
+    '1e',
+    '.5',
+    '01',
+    'tru',
+    'nul',
+    'é',
+    '😀',
+  ),
   fc.nat({ max: 3 }),
 );
 
@@ -39,18 +63,30 @@ describe('JSON validator = JSON.parse', () => {
 
   it('long strings with a stop byte anywhere', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 200 }), fc.nat(), fc.constantFrom('"', '\\', '\u0000', '\u001f', '\\n', '\\u00e9', 'a', '\u007f', 'é'), (len, at, s) => {
-        const body = 'x'.repeat(len);
-        const k = at % (len + 1);
-        const text = `"${body.slice(0, k)}${s}${body.slice(k)}"`;
-        assert.equal(isValidJson(Buffer.from(text, 'utf8')), accepts(text), JSON.stringify(text));
-      }),
+      fc.property(
+        fc.nat({ max: 200 }),
+        fc.nat(),
+        fc.constantFrom('"', '\\', '\u0000', '\u001f', '\\n', '\\u00e9', 'a', '\u007f', 'é'),
+        (len, at, s) => {
+          const body = 'x'.repeat(len);
+          const k = at % (len + 1);
+          const text = `"${body.slice(0, k)}${s}${body.slice(k)}"`;
+          assert.equal(isValidJson(Buffer.from(text, 'utf8')), accepts(text), JSON.stringify(text));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
 
   it('a value inside a bigger buffer ends where JSON.parse would end it', () => {
-    const lines = ['{"a":[1,2,{"b":"c\\n"}]}', '{"a":tru}', '{"x":"\u0001"}', '[]', '{"a":1,}', JSON.stringify({ t: 'é😀'.repeat(40) })];
+    const lines = [
+      '{"a":[1,2,{"b":"c\\n"}]}',
+      '{"a":tru}',
+      '{"x":"\u0001"}',
+      '[]',
+      '{"a":1,}',
+      JSON.stringify({ t: 'é😀'.repeat(40) }),
+    ];
     const buf = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
     let s = 0;
     for (const l of lines) {

@@ -51,10 +51,21 @@ describe('the line scanner where the object scanner was', () => {
   });
 
   it('a message line: the message object is what JSON.stringify wrote, up to the closing brace; every torn prefix is refused', () => {
-    const text = fc.string({ unit: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...'ab {}[]"\\:,') }, fc.constantFrom('é', '😀', '\ud83d', '\u0000', '\n', '\u2028')), maxLength: 40 });
+    const text = fc.string({
+      unit: fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...'ab {}[]"\\:,') },
+        fc.constantFrom('é', '😀', '\ud83d', '\u0000', '\n', '\u2028'),
+      ),
+      maxLength: 40,
+    });
     const message = fc.record({
       role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution'),
-      content: fc.oneof(fc.constant(null), text, fc.array(fc.record({ type: fc.constantFrom('text', 'toolCall'), text }), { maxLength: 3 }), fc.jsonValue()),
+      content: fc.oneof(
+        fc.constant(null),
+        text,
+        fc.array(fc.record({ type: fc.constantFrom('text', 'toolCall'), text }), { maxLength: 3 }),
+        fc.jsonValue(),
+      ),
       nested: fc.jsonValue(),
     });
     fc.assert(
@@ -112,15 +123,27 @@ describe('raw message bytes (no parse)', () => {
     const out = new Map<string, string | undefined>();
     for (let i = 0; i < s.index.count; i++) {
       const at = s.index.offsetOf(i);
-      out.set(s.index.idOf(i), rawMessageOf(bytes.subarray(at, at + s.index.lengthOf(i)), s.index, i)?.toString('utf8'));
+      out.set(
+        s.index.idOf(i),
+        rawMessageOf(bytes.subarray(at, at + s.index.lengthOf(i)), s.index, i)?.toString('utf8'),
+      );
     }
     return out;
   }
-  const entry = (id: string, message: unknown, extra = '') => `{"type":"message","id":"${id}","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":${JSON.stringify(message)}${extra}}`;
+  const entry = (id: string, message: unknown, extra = '') =>
+    `{"type":"message","id":"${id}","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":${JSON.stringify(message)}${extra}}`;
 
   it('copies the message object exactly when it is the last key', async () => {
-    const m = { role: 'user', content: [{ type: 'text', text: 'a "quoted" } brace ] and \\ backslash { 😀 \u0001' }], timestamp: 1 };
-    const nested = { role: 'assistant', content: [{ type: 'toolCall', id: 'x', name: 'edit', arguments: { a: { b: [1, { c: '}' }] } } }], usage: { input: 1 } };
+    const m = {
+      role: 'user',
+      content: [{ type: 'text', text: 'a "quoted" } brace ] and \\ backslash { 😀 \u0001' }],
+      timestamp: 1,
+    };
+    const nested = {
+      role: 'assistant',
+      content: [{ type: 'toolCall', id: 'x', name: 'edit', arguments: { a: { b: [1, { c: '}' }] } } }],
+      usage: { input: 1 },
+    };
     const r = await raws([entry('a0000001', m), entry('a0000002', nested)]);
     assert.equal(r.get('a0000001'), JSON.stringify(m));
     assert.equal(r.get('a0000002'), JSON.stringify(nested));

@@ -71,11 +71,17 @@ describe('pi-tree write lock', { timeout: 60_000 }, () => {
     const text = base();
     const file = tempFile(text);
     const lock = `${file}.pi-tree.lock`;
-    writeFileSync(lock, `${JSON.stringify({ pid: process.pid, host: require('node:os').hostname(), token: 'someone-else' })}\n`);
+    writeFileSync(
+      lock,
+      `${JSON.stringify({ pid: process.pid, host: require('node:os').hostname(), token: 'someone-else' })}\n`,
+    );
     const old = new Date(Date.now() - 8000);
     utimesSync(lock, old, old);
     const s = await Session.fromStorage(new JsonlStorage(file, { waitMs: 1500 }));
-    await assert.rejects(s.appendMessage(msg('x')), new RegExp(`pi-tree process ${process.pid} is writing this session`));
+    await assert.rejects(
+      s.appendMessage(msg('x')),
+      new RegExp(`pi-tree process ${process.pid} is writing this session`),
+    );
     assert.equal(readFileSync(file, 'utf8'), text);
     assert.ok(existsSync(lock), "the holder's lock is left alone");
   });
@@ -84,7 +90,10 @@ describe('pi-tree write lock', { timeout: 60_000 }, () => {
     const file = tempFile(base());
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('close', r));
-    writeFileSync(`${file}.pi-tree.lock`, `${JSON.stringify({ pid: dead.pid, host: require('node:os').hostname(), token: 't' })}\n`);
+    writeFileSync(
+      `${file}.pi-tree.lock`,
+      `${JSON.stringify({ pid: dead.pid, host: require('node:os').hostname(), token: 't' })}\n`,
+    );
     const s = await Session.fromStorage(new JsonlStorage(file, { waitMs: 2000 }));
     await s.appendMessage(msg('after a dead holder'));
     const a = run(['append', file, '15', 'A']);

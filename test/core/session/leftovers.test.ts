@@ -5,7 +5,17 @@
 // fresh one, not another name, not a link, not a folder, not another user's file.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chownSync, existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../../src/cli.js';
@@ -13,7 +23,15 @@ import { pidAlive } from '../../../src/core/piClient/discovery.js';
 import { collectHeadlessDirs, collectLeftovers, LEFTOVER_AGE_MS } from '../../../src/core/session/leftovers.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { completionSse, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
-import { assistantOf, BRIDGE, makePiEnv, PI_REPLY_MS, piShim, sessionBuilder, writeSession } from '../../support/piRpc.js';
+import {
+  assistantOf,
+  BRIDGE,
+  makePiEnv,
+  PI_REPLY_MS,
+  piShim,
+  sessionBuilder,
+  writeSession,
+} from '../../support/piRpc.js';
 import { sessionText, tempDir, user } from '../../support/tmp.js';
 import { until } from '../../../scripts/lib/until.js';
 
@@ -21,7 +39,12 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TEMP = /^\..+\.jsonl\.[0-9a-f]{8}\.tmp$/;
 
 /** Starts a writer script, waits for its "stopped <step>" line, kills it there (SIGKILL); returns that line and its pid. */
-async function killAt(script: string, args: string[], step: string, env: NodeJS.ProcessEnv = process.env): Promise<{ line: string; pid: number }> {
+async function killAt(
+  script: string,
+  args: string[],
+  step: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ line: string; pid: number }> {
   const p = spawn(process.execPath, ['--import', 'tsx', join('test', 'support', 'writers', script), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,7 +95,8 @@ describe('crash leftovers are collected on the next start', () => {
     for (let k = 0; k < 3; k++) await killAt('fork-once.ts', [src, 'u3'], 'temp-written');
     const made = readdirSync(dir).filter((n) => TEMP.test(n));
     assert.equal(made.length, 3, `three kills, three hidden temp copies: ${made.join(', ')}`);
-    for (const n of made) assert.match(readFileSync(join(dir, n), 'utf8'), /^\{"type":"session"/, `${n} holds the copy written so far`);
+    for (const n of made)
+      assert.match(readFileSync(join(dir, n), 'utf8'), /^\{"type":"session"/, `${n} holds the copy written so far`);
     const [first, second, third] = made.map((n) => join(dir, n));
     age(first);
 
@@ -80,7 +104,13 @@ describe('crash leftovers are collected on the next start', () => {
     const elsewhere = tempDir('pi-tree-victim-');
     const victim = join(elsewhere, 'precious.jsonl');
     writeFileSync(victim, 'precious\n');
-    const keep = [join(dir, '.notes.jsonl.tmp'), join(dir, '.x.jsonl.ABCDEF12.tmp'), join(dir, 'x.jsonl.abcdef12.tmp'), join(dir, '.y.json.abcdef12.tmp'), join(dir, '.z.jsonl.abcdef12.tmp.bak')];
+    const keep = [
+      join(dir, '.notes.jsonl.tmp'),
+      join(dir, '.x.jsonl.ABCDEF12.tmp'),
+      join(dir, 'x.jsonl.abcdef12.tmp'),
+      join(dir, '.y.json.abcdef12.tmp'),
+      join(dir, '.z.jsonl.abcdef12.tmp.bak'),
+    ];
     for (const p of keep) writeFileSync(p, 'not ours\n');
     const link = join(dir, '.link.jsonl.0badc0de.tmp');
     symlinkSync(victim, link);
@@ -131,7 +161,11 @@ describe('crash leftovers are collected on the next start', () => {
     const fresh = mkdtempSync(join(tmp, `pi-tree-pi-${pid}-`));
     const legacy = join(tmp, 'pi-tree-pi-Ab12Cd'); // the name before the pid was in it
     const living = join(tmp, `pi-tree-pi-${process.pid}-Ab12Cd`); // its pi-tree still runs
-    const foreign = [join(tmp, 'pi-tree-pix-Ab12Cd'), join(tmp, 'pi-tree-pi-Ab12'), join(tmp, `pi-tree-pi-${pid}-Ab12Cd-x`)];
+    const foreign = [
+      join(tmp, 'pi-tree-pix-Ab12Cd'),
+      join(tmp, 'pi-tree-pi-Ab12'),
+      join(tmp, `pi-tree-pi-${pid}-Ab12Cd-x`),
+    ];
     for (const d of [legacy, living, ...foreign]) mkdirSync(d);
     const elsewhere = tempDir('pi-tree-victim-');
     writeFileSync(join(elsewhere, 'precious'), 'precious\n');
@@ -144,6 +178,10 @@ describe('crash leftovers are collected on the next start', () => {
     const removed = await collectHeadlessDirs(tmp);
     assert.deepEqual(removed.sort(), [legacy, work].sort());
     for (const p of [fresh, living, ...foreign, link, plain]) assert.ok(existsSync(p), `${basename(p)} stays`);
-    assert.equal(readFileSync(join(elsewhere, 'precious'), 'utf8'), 'precious\n', 'nothing is followed through the link');
+    assert.equal(
+      readFileSync(join(elsewhere, 'precious'), 'utf8'),
+      'precious\n',
+      'nothing is followed through the link',
+    );
   });
 });

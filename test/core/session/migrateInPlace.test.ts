@@ -10,7 +10,11 @@ import { tempDir } from '../../support/tmp.js';
 const v1 = [
   { type: 'session', id: '01990000-0000-7000-8000-00000000000a', timestamp: '2026-11-01T09:00:00.000Z', cwd: '/p' },
   { type: 'message', timestamp: '2026-11-01T09:00:01.000Z', message: { role: 'user', content: 'hello', timestamp: 1 } },
-  { type: 'message', timestamp: '2026-11-01T09:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }], timestamp: 2 } },
+  {
+    type: 'message',
+    timestamp: '2026-11-01T09:00:02.000Z',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }], timestamp: 2 },
+  },
 ]
   .map((e) => `${JSON.stringify(e)}\n`)
   .join('');

@@ -17,7 +17,13 @@ describe('pi directory layout', () => {
     assert.ok(r1.agentDir.endsWith('/x') && !r1.agentDir.includes('~'));
     assert.equal(r1.dirFor('/p'), join(r1.agentDir, 'sessions', '--p--'));
     const flat = tempDir();
-    const header = (cwd: string, id: string) => ({ type: 'session', version: 3, id, timestamp: '2026-01-01T00:00:00.000Z', cwd });
+    const header = (cwd: string, id: string) => ({
+      type: 'session',
+      version: 3,
+      id,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      cwd,
+    });
     writeFileSync(join(flat, 'a.jsonl'), sessionText([user('u1', null, 'in p')], header('/p', 'a')));
     writeFileSync(join(flat, 'b.jsonl'), sessionText([user('u1', null, 'in q')], header('/q', 'b')));
     writeFileSync(join(flat, 'c.txt'), 'x');
@@ -52,7 +58,11 @@ describe('pi directory layout', () => {
     const f = join(dir, 'x.jsonl');
     writeFileSync(f, sessionText([user('u1', null, 'before')]));
     const asked: number[] = [];
-    assert.equal((await repo.list('/p', { unchanged: () => true }))[0].firstMessage, 'before', 'never read: read whatever is said');
+    assert.equal(
+      (await repo.list('/p', { unchanged: () => true }))[0].firstMessage,
+      'before',
+      'never read: read whatever is said',
+    );
     appendFileSync(f, `${JSON.stringify(entry('session_info', 'n1', 'u1', { name: 'named' }))}\n`);
     const trusted = await repo.list('/p', { unchanged: (_f, at) => (asked.push(at), true) });
     assert.equal(trusted[0].name, undefined, 'vouched for: the cached row, so no stat saw the change');

@@ -5,7 +5,12 @@ import { EntryNotFoundError, Session } from '../../../src/core/session/session.j
 import { FileChangedError, JsonlStorage, MemoryStorage } from '../../../src/core/session/storage.js';
 import { assistant, entry, lines, sessionText, tempFile, user } from '../../support/tmp.js';
 
-const base = () => [user('u1', null, 'one'), assistant('a1', 'u1', 'r1'), user('u2', 'a1', 'two'), assistant('a2', 'u2', 'r2')];
+const base = () => [
+  user('u1', null, 'one'),
+  assistant('a1', 'u1', 'r1'),
+  user('u2', 'a1', 'two'),
+  assistant('a2', 'u2', 'r2'),
+];
 
 describe('Session appends', () => {
   it('chains parentIds from the leaf and advances it; ids are 8 hex and unique', async () => {
@@ -71,7 +76,9 @@ describe('Session appends', () => {
   it('concurrent calls are serialized; each parent is the previous entry', async () => {
     const file = tempFile(sessionText(base()));
     const s = await Session.open(file);
-    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => s.appendMessage({ role: 'user', content: `m${i}`, timestamp: i })));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => s.appendMessage({ role: 'user', content: `m${i}`, timestamp: i })),
+    );
     const ls = lines(file).slice(5);
     assert.equal(ls.length, 20);
     ls.forEach((e, i) => assert.equal(e.parentId, i === 0 ? 'a2' : ids[i - 1]));
@@ -116,7 +123,14 @@ describe('labels and names', () => {
     await s.setLabel('u1', '  second ');
     assert.equal(s.index.labels.get('u1')?.label, 'second');
     const ls = lines(file);
-    assert.deepStrictEqual(Object.keys(ls[ls.length - 1]), ['type', 'id', 'parentId', 'timestamp', 'targetId', 'label']);
+    assert.deepStrictEqual(Object.keys(ls[ls.length - 1]), [
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'targetId',
+      'label',
+    ]);
     assert.equal(ls[ls.length - 2].parentId, 'a2');
     await s.setLabel('u1', '');
     assert.equal(s.index.labels.has('u1'), false);
@@ -145,7 +159,14 @@ describe('leaf records (moveTo)', () => {
     assert.equal(r.moved, true);
     assert.equal(s.leafId, 'a1');
     const rec = lines(file).pop()!;
-    assert.deepStrictEqual(rec, { type: 'leaf', id: r.leafRecordId, parentId: 'a1', timestamp: rec.timestamp, targetId: 'a1', fromId: 'a2' });
+    assert.deepStrictEqual(rec, {
+      type: 'leaf',
+      id: r.leafRecordId,
+      parentId: 'a1',
+      timestamp: rec.timestamp,
+      targetId: 'a1',
+      fromId: 'a2',
+    });
     const id = await s.appendMessage({ role: 'user', content: 'new branch', timestamp: 3 });
     assert.equal(lines(file).pop()!.parentId, 'a1');
     assert.equal((await Session.open(file)).leafId, id);
@@ -183,10 +204,23 @@ describe('leaf records (moveTo)', () => {
   it('branch summary after a jump: under the target, fromId = old leaf, leaf = summary', async () => {
     const file = tempFile(sessionText(base()));
     const s = await Session.open(file);
-    const r = await s.moveTo('a1', { summary: 'SUM', details: { readFiles: ['a'], modifiedFiles: [] }, fromHook: false });
+    const r = await s.moveTo('a1', {
+      summary: 'SUM',
+      details: { readFiles: ['a'], modifiedFiles: [] },
+      fromHook: false,
+    });
     const [leaf, bs] = lines(file).slice(-2);
     assert.equal(leaf.type, 'leaf');
-    assert.deepStrictEqual(Object.keys(bs), ['type', 'id', 'parentId', 'timestamp', 'fromId', 'summary', 'details', 'fromHook']);
+    assert.deepStrictEqual(Object.keys(bs), [
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'fromId',
+      'summary',
+      'details',
+      'fromHook',
+    ]);
     assert.equal(bs.parentId, 'a1');
     assert.equal(bs.fromId, 'a2');
     assert.equal(s.leafId, r.summaryId);
@@ -221,7 +255,9 @@ describe('leaf records (moveTo)', () => {
   it('reads harness-style leaf records (parent = old leaf) by their targetId', async () => {
     const s = await Session.inMemory(sessionText([...base(), entry('leaf', 'lf1', 'a2', { targetId: 'u1' })]));
     assert.equal(s.leafId, 'u1');
-    const s2 = await Session.inMemory(sessionText([...base(), entry('leaf', 'lf1', 'a2', { targetId: 'u1' }), user('u9', 'u1', 'x')]));
+    const s2 = await Session.inMemory(
+      sessionText([...base(), entry('leaf', 'lf1', 'a2', { targetId: 'u1' }), user('u9', 'u1', 'x')]),
+    );
     assert.equal(s2.leafId, 'u9');
     const s3 = await Session.inMemory(sessionText([...base(), entry('leaf', 'lf1', 'a2', { targetId: 'ghost' })]));
     assert.equal(s3.leafId, 'a2');
@@ -233,9 +269,23 @@ describe('migration on first write', () => {
   it('a v1 file is read in memory, rewritten atomically as v3 on the first change, original kept', async () => {
     const v1 = [
       JSON.stringify({ type: 'session', id: 'old-1', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/p' }),
-      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } }),
-      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:02.000Z', message: { role: 'hookMessage', content: 'x', timestamp: 2 } }),
-      JSON.stringify({ type: 'compaction', timestamp: '2025-01-01T00:00:03.000Z', summary: 'S', firstKeptEntryIndex: 1, tokensBefore: 9 }),
+      JSON.stringify({
+        type: 'message',
+        timestamp: '2025-01-01T00:00:01.000Z',
+        message: { role: 'user', content: 'hi', timestamp: 1 },
+      }),
+      JSON.stringify({
+        type: 'message',
+        timestamp: '2025-01-01T00:00:02.000Z',
+        message: { role: 'hookMessage', content: 'x', timestamp: 2 },
+      }),
+      JSON.stringify({
+        type: 'compaction',
+        timestamp: '2025-01-01T00:00:03.000Z',
+        summary: 'S',
+        firstKeptEntryIndex: 1,
+        tokensBefore: 9,
+      }),
       '',
     ].join('\n');
     const file = tempFile(v1);
@@ -268,9 +318,17 @@ describe('migration on first write', () => {
   const v1Text = (...extra: string[]) =>
     [
       JSON.stringify({ type: 'session', id: 'old-1', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/p' }),
-      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi', timestamp: 1 } }),
+      JSON.stringify({
+        type: 'message',
+        timestamp: '2025-01-01T00:00:01.000Z',
+        message: { role: 'user', content: 'hi', timestamp: 1 },
+      }),
       ...extra,
-      JSON.stringify({ type: 'message', timestamp: '2025-01-01T00:00:02.000Z', message: { role: 'assistant', content: [], timestamp: 2 } }),
+      JSON.stringify({
+        type: 'message',
+        timestamp: '2025-01-01T00:00:02.000Z',
+        message: { role: 'assistant', content: [], timestamp: 2 },
+      }),
       '',
     ].join('\n');
 
@@ -290,7 +348,10 @@ describe('migration on first write', () => {
     const v1 = v1Text('{"type":"message", garbage', '[1, 2]');
     const file = tempFile(v1);
     const s = await Session.open(file);
-    assert.match(s.readOnly ?? '', /rewritten in format v3 on its first change, which would drop the lines pi-tree cannot read \(3, 4\)/);
+    assert.match(
+      s.readOnly ?? '',
+      /rewritten in format v3 on its first change, which would drop the lines pi-tree cannot read \(3, 4\)/,
+    );
     await assert.rejects(s.setName('x'), /read-only/);
     assert.equal(readFileSync(file, 'utf8'), v1);
     assert.equal(existsSync(`${file}.v1.bak`), false);
@@ -304,7 +365,9 @@ describe('migration on first write', () => {
     assert.ok(s1.readOnly);
     await assert.rejects(s1.setName('x'), /read-only/);
     assert.deepStrictEqual(readFileSync(f1), bom);
-    const f2 = tempFile(sessionText(base(), { type: 'session', version: 7, id: 'x', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' }));
+    const f2 = tempFile(
+      sessionText(base(), { type: 'session', version: 7, id: 'x', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' }),
+    );
     const s2 = await Session.open(f2);
     assert.ok(s2.readOnly);
     await assert.rejects(s2.moveTo('u1'), /read-only/);

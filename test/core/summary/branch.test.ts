@@ -6,16 +6,32 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session/session.js';
-import { BRANCH_PROMPT, commitBranchSummary, planBranchSummary, prepareBranchEntries, previewBranchSummary, summarizeBranch, SUMMARY_SYSTEM_PROMPT } from '../../../src/core/summary/index.js';
+import {
+  BRANCH_PROMPT,
+  commitBranchSummary,
+  planBranchSummary,
+  prepareBranchEntries,
+  previewBranchSummary,
+  summarizeBranch,
+  SUMMARY_SYSTEM_PROMPT,
+} from '../../../src/core/summary/index.js';
 import { completionJson, completionSse, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder, words } from '../../support/sessionBuilder.js';
 
-const PREAMBLE = 'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
+const PREAMBLE =
+  'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
 
 const lb = useLoopback(() => completionSse('## Goal\nTry approach A', { pieces: 3 }));
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAICompatibleModel>[0]> = {}) =>
-  new OpenAICompatibleModel({ baseUrl: lb.url, model: 'summarizer-1', contextWindow: 32000, maxOutputTokens: 4096, retryBaseMs: 5, ...extra });
+  new OpenAICompatibleModel({
+    baseUrl: lb.url,
+    model: 'summarizer-1',
+    contextWindow: 32000,
+    maxOutputTokens: 4096,
+    retryBaseMs: 5,
+    ...extra,
+  });
 
 /** Two branches after a shared start; the leaf is the tip of branch A. */
 function twoBranches() {
@@ -94,7 +110,16 @@ describe('branch summary', () => {
     ].join('\n\n');
     assert.equal(body.messages[1].content, `<conversation>\n${conversation}\n</conversation>\n\n${BRANCH_PROMPT}`);
     assert.doesNotMatch(body.messages[1].content, /secret reasoning|Try approach B|README/);
-    for (const h of ['## Goal', '## Constraints & Preferences', '## Progress', '### Done', '### In Progress', '### Blocked', '## Key Decisions', '## Next Steps']) {
+    for (const h of [
+      '## Goal',
+      '## Constraints & Preferences',
+      '## Progress',
+      '### Done',
+      '### In Progress',
+      '### Blocked',
+      '## Key Decisions',
+      '## Next Steps',
+    ]) {
       assert.ok(BRANCH_PROMPT.includes(`\n${h}\n`), h);
     }
 
@@ -103,14 +128,30 @@ describe('branch summary', () => {
     assert.equal(lines.length, 2);
     const [leaf, bs] = lines;
     assert.deepEqual(Object.keys(leaf), ['type', 'id', 'parentId', 'timestamp', 'targetId', 'fromId']);
-    assert.deepEqual({ ...leaf, id: 'X', timestamp: 'T' }, { type: 'leaf', id: 'X', parentId: ids.a4, timestamp: 'T', targetId: ids.a4, fromId: ids.a5 });
-    assert.deepEqual(Object.keys(bs), ['type', 'id', 'parentId', 'timestamp', 'fromId', 'summary', 'details', 'usage', 'fromHook']);
+    assert.deepEqual(
+      { ...leaf, id: 'X', timestamp: 'T' },
+      { type: 'leaf', id: 'X', parentId: ids.a4, timestamp: 'T', targetId: ids.a4, fromId: ids.a5 },
+    );
+    assert.deepEqual(Object.keys(bs), [
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'fromId',
+      'summary',
+      'details',
+      'usage',
+      'fromHook',
+    ]);
     assert.match(bs.id, /^[0-9a-f]{8}$/);
     assert.equal(bs.id, result.summaryId);
     assert.equal(bs.parentId, ids.a4);
     assert.equal(bs.fromId, ids.a5);
     assert.match(bs.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.equal(bs.summary, `${PREAMBLE}## Goal\nTry approach A\n\n<read-files>\nsrc/b.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/new.ts\n</modified-files>`);
+    assert.equal(
+      bs.summary,
+      `${PREAMBLE}## Goal\nTry approach A\n\n<read-files>\nsrc/b.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/new.ts\n</modified-files>`,
+    );
     assert.deepEqual(bs.details, { readFiles: ['src/b.ts'], modifiedFiles: ['src/a.ts', 'src/new.ts'] });
     assert.deepEqual(bs.usage, {
       input: 1000,
@@ -138,7 +179,9 @@ describe('branch summary', () => {
     const session = await Session.open(b.write());
     const plan = await planBranchSummary(session, ids.a4);
     await summarizeBranch(plan, model(), { focus: 'Only the file changes' });
-    assert.ok(lb.requests[0].body.messages[1].content.endsWith(`${BRANCH_PROMPT}\n\nAdditional focus: Only the file changes`));
+    assert.ok(
+      lb.requests[0].body.messages[1].content.endsWith(`${BRANCH_PROMPT}\n\nAdditional focus: Only the file changes`),
+    );
     await summarizeBranch(plan, model(), { focus: 'Just list files', replaceInstructions: true });
     assert.ok(lb.requests[1].body.messages[1].content.endsWith('</conversation>\n\nJust list files'));
   });
@@ -173,14 +216,23 @@ describe('branch summary', () => {
     assert.ok(sent.indexOf(kept[0].slice(0, 60)) < sent.indexOf(kept[3].slice(0, 60)), 'chronological order');
     // A model without a context window gets pi's 128000; reserveTokens is a setting too.
     assert.equal(previewBranchSummary(plan, { contextWindow: 0 }).tokenBudget, 128000 - 16384);
-    assert.equal(previewBranchSummary(plan, { contextWindow: 16384 + 450, reserveTokens: 16384 - 300 }).entryIds.length, 7);
+    assert.equal(
+      previewBranchSummary(plan, { contextWindow: 16384 + 450, reserveTokens: 16384 - 300 }).entryIds.length,
+      7,
+    );
   });
 
   test('an older summary still goes in below 90 % of the budget; file lists come from every pi-made summary', () => {
     const b = new SessionBuilder();
     const entries = [
-      b.branchSummary('zzzzzzzz', 'S'.repeat(1200), { details: { readFiles: ['old/read.ts'], modifiedFiles: ['old/mod.ts'] }, fromHook: false }),
-      b.branchSummary('zzzzzzzz', 'hook summary', { details: { readFiles: ['hook/read.ts'], modifiedFiles: [] }, fromHook: true }),
+      b.branchSummary('zzzzzzzz', 'S'.repeat(1200), {
+        details: { readFiles: ['old/read.ts'], modifiedFiles: ['old/mod.ts'] },
+        fromHook: false,
+      }),
+      b.branchSummary('zzzzzzzz', 'hook summary', {
+        details: { readFiles: ['hook/read.ts'], modifiedFiles: [] },
+        fromHook: true,
+      }),
       b.user('U'.repeat(400)),
       b.assistant({ text: 'A'.repeat(400) }),
     ].map((id) => b.entries.find((e) => e.id === id)) as any[];
@@ -204,7 +256,10 @@ describe('branch summary', () => {
     const root = b.user('root');
     const target = b.assistant({ text: 'target' });
     b.at(root);
-    b.branchSummary('zzzzzzzz', 'early', { details: { readFiles: ['early/read.md'], modifiedFiles: ['early/mod.ts'] }, fromHook: false });
+    b.branchSummary('zzzzzzzz', 'early', {
+      details: { readFiles: ['early/read.md'], modifiedFiles: ['early/mod.ts'] },
+      fromHook: false,
+    });
     for (let i = 0; i < 1500; i++) {
       b.user(words(200, i));
       b.assistant({ text: words(600, i), calls: [{ name: 'read', args: { path: `f${i}.ts` }, id: `c${i}` }] });
@@ -251,7 +306,16 @@ describe('branch summary', () => {
     assert.equal(lb.requests.length, 0);
     await commitBranchSummary(session, draft);
     const [, bs] = newLines(file, original);
-    assert.deepEqual(Object.keys(bs), ['type', 'id', 'parentId', 'timestamp', 'fromId', 'summary', 'details', 'fromHook']);
+    assert.deepEqual(Object.keys(bs), [
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'fromId',
+      'summary',
+      'details',
+      'fromHook',
+    ]);
     assert.equal(bs.summary, 'No content to summarize');
     assert.deepEqual(bs.details, { readFiles: [], modifiedFiles: [] });
     assert.equal(bs.fromHook, false);

@@ -19,9 +19,20 @@ import {
 import { completionJson, useLoopback } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 
-const lb = useLoopback((_r, n) => completionJson(`SUMMARY ${n}`, { usage: { prompt_tokens: 100 * n, completion_tokens: 10 * n, total_tokens: 110 * n } }));
+const lb = useLoopback((_r, n) =>
+  completionJson(`SUMMARY ${n}`, {
+    usage: { prompt_tokens: 100 * n, completion_tokens: 10 * n, total_tokens: 110 * n },
+  }),
+);
 
-const model = () => new OpenAICompatibleModel({ baseUrl: lb.url, model: 'compactor', maxOutputTokens: 8192, stream: false, retryBaseMs: 5 });
+const model = () =>
+  new OpenAICompatibleModel({
+    baseUrl: lb.url,
+    model: 'compactor',
+    maxOutputTokens: 8192,
+    stream: false,
+    retryBaseMs: 5,
+  });
 const T = (c: string) => c.repeat(400); // 100 tokens
 const ZERO_COST = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, totalFromProvider: false };
 
@@ -38,7 +49,14 @@ function appended(path: string, before: string): any[] {
 describe('prepareCompaction', () => {
   test('cuts at a turn start once keepRecentTokens is reached; tokensBefore from the last usage', () => {
     const b = new SessionBuilder();
-    const ids = [b.user(T('a')), b.assistant({ text: T('b') }), b.user(T('c')), b.assistant({ text: T('d') }), b.user(T('e')), b.assistant({ text: T('f') })];
+    const ids = [
+      b.user(T('a')),
+      b.assistant({ text: T('b') }),
+      b.user(T('c')),
+      b.assistant({ text: T('d') }),
+      b.user(T('e')),
+      b.assistant({ text: T('f') }),
+    ];
     const path = b.entries as any[];
     const prep = prepareCompaction(path, { reserveTokens: 16384, keepRecentTokens: 200 })!;
     assert.equal(prep.firstKeptEntryId, ids[4]);
@@ -61,12 +79,18 @@ describe('prepareCompaction', () => {
     const u2 = b.user(T('s'));
     const a2 = b.assistant({ text: 'look', calls: [{ name: 'read', args: { path: 'x.ts' }, id: 'k1' }] });
     b.toolResult('k1', 'read', T('t'));
-    const a3 = b.assistant({ text: 'and', calls: [{ name: 'edit', args: { path: 'y.ts', oldText: 'a', newText: 'b' }, id: 'k2' }] });
+    const a3 = b.assistant({
+      text: 'and',
+      calls: [{ name: 'edit', args: { path: 'y.ts', oldText: 'a', newText: 'b' }, id: 'k2' }],
+    });
     b.toolResult('k2', 'edit', T('u'));
     b.assistant({ text: T('v') });
     // Walking back: v 100 + tool result 100 + a3 13 reaches 210 at a3, an assistant message inside
     // the turn started by u2. (At 150 the walk would stop at the tool result and cut at v instead.)
-    assert.equal(prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 150 })!.firstKeptEntryId, b.entries[7].id);
+    assert.equal(
+      prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 150 })!.firstKeptEntryId,
+      b.entries[7].id,
+    );
     const prep = prepareCompaction(b.entries as any[], { reserveTokens: 0, keepRecentTokens: 210 })!;
     assert.equal(prep.firstKeptEntryId, a3);
     assert.equal(prep.isSplitTurn, true);
@@ -136,7 +160,10 @@ describe('prepareCompaction', () => {
     b.assistant({ text: T('b'), calls: [{ name: 'write', args: { path: 'gone.ts', content: '' }, id: 'w' }] });
     const keep1 = b.user(T('c'));
     b.assistant({ text: T('d') });
-    b.compaction('OLD SUMMARY', keep1, 5000, { details: { readFiles: ['prev/read.md'], modifiedFiles: ['prev/mod.ts'] }, fromHook: false });
+    b.compaction('OLD SUMMARY', keep1, 5000, {
+      details: { readFiles: ['prev/read.md'], modifiedFiles: ['prev/mod.ts'] },
+      fromHook: false,
+    });
     b.user(T('e'));
     b.assistant({ text: T('f') });
     const last = b.user(T('g'));
@@ -172,7 +199,12 @@ describe('compact and commit', () => {
     const b = new SessionBuilder();
     b.user(T('a'));
     b.assistant({ text: 'reading', calls: [{ name: 'read', args: { path: 'docs/spec.md' }, id: 'r1' }] });
-    b.toolResult('r1', 'read', T('t'), { nestedCalls: { calls: [{ id: 'n1', name: 'edit', arguments: { path: 'src/nested.ts' }, status: 'ok' }], complete: true } });
+    b.toolResult('r1', 'read', T('t'), {
+      nestedCalls: {
+        calls: [{ id: 'n1', name: 'edit', arguments: { path: 'src/nested.ts' }, status: 'ok' }],
+        complete: true,
+      },
+    });
     b.assistant({ text: T('b') });
     const keep = b.user(T('c'));
     const leaf = b.assistant({ text: T('d') });
@@ -204,21 +236,52 @@ describe('compact and commit', () => {
     assert.equal(body.model, 'compactor');
     assert.equal(body.max_tokens, 8192);
     assert.equal(body.messages[0].content, SUMMARY_SYSTEM_PROMPT);
-    const conversation = [`[User]: ${T('a')}`, '[Assistant]: reading', '[Assistant tool calls]: read(path="docs/spec.md")', `[Tool result]: ${T('t')}`, `[Assistant]: ${T('b')}`].join('\n\n');
-    assert.equal(body.messages[1].content, `<conversation>\n${conversation}\n</conversation>\n\n${COMPACTION_PROMPT}\n\nAdditional focus: keep the spec details`);
-    for (const h of ['## Goal', '## Constraints & Preferences', '## Progress', '### Done', '### In Progress', '### Blocked', '## Key Decisions', '## Next Steps', '## Critical Context']) {
+    const conversation = [
+      `[User]: ${T('a')}`,
+      '[Assistant]: reading',
+      '[Assistant tool calls]: read(path="docs/spec.md")',
+      `[Tool result]: ${T('t')}`,
+      `[Assistant]: ${T('b')}`,
+    ].join('\n\n');
+    assert.equal(
+      body.messages[1].content,
+      `<conversation>\n${conversation}\n</conversation>\n\n${COMPACTION_PROMPT}\n\nAdditional focus: keep the spec details`,
+    );
+    for (const h of [
+      '## Goal',
+      '## Constraints & Preferences',
+      '## Progress',
+      '### Done',
+      '### In Progress',
+      '### Blocked',
+      '## Key Decisions',
+      '## Next Steps',
+      '## Critical Context',
+    ]) {
       assert.ok(COMPACTION_PROMPT.includes(`\n${h}\n`) && COMPACTION_UPDATE_PROMPT.includes(`\n${h}\n`), h);
     }
 
     const { entry, estimatedTokensAfter } = await commitCompaction(session, plan, result);
     const [line] = appended(file, original);
-    assert.deepEqual(Object.keys(line), ['type', 'id', 'parentId', 'timestamp', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'usage', 'fromHook']);
+    assert.deepEqual(Object.keys(line), [
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'summary',
+      'firstKeptEntryId',
+      'tokensBefore',
+      'details',
+      'usage',
+      'fromHook',
+    ]);
     assert.deepEqual(line, {
       type: 'compaction',
       id: entry.id,
       parentId: leaf,
       timestamp: entry.timestamp,
-      summary: 'SUMMARY 1\n\n<read-files>\ndocs/spec.md\n</read-files>\n\n<modified-files>\nsrc/nested.ts\n</modified-files>',
+      summary:
+        'SUMMARY 1\n\n<read-files>\ndocs/spec.md\n</read-files>\n\n<modified-files>\nsrc/nested.ts\n</modified-files>',
       firstKeptEntryId: keep,
       tokensBefore: 120,
       details: { readFiles: ['docs/spec.md'], modifiedFiles: ['src/nested.ts'] },
@@ -241,7 +304,11 @@ describe('compact and commit', () => {
     b.system('You are pi.', { sections: { env: 'cwd=/p', skills: 'none' }, toolsAdded: [tool] });
     b.user(T('a'));
     b.assistant({ text: T('b') });
-    b.system('', { sections: { skills: null, date: 'today' }, toolsAdded: [{ name: 'bash', description: 'Run', parameters: {} }], toolsRemoved: [{ name: 'read' }] });
+    b.system('', {
+      sections: { skills: null, date: 'today' },
+      toolsAdded: [{ name: 'bash', description: 'Run', parameters: {} }],
+      toolsRemoved: [{ name: 'read' }],
+    });
     b.user(T('c'));
     b.assistant({ text: T('d') });
     const file = b.write();
@@ -249,7 +316,11 @@ describe('compact and commit', () => {
     const session = await Session.open(file);
     const plan = await planCompaction(session, { keepRecentTokens: 200 });
     const result = await summarizeCompaction(plan.preparation!, model());
-    assert.doesNotMatch(lb.requests[0].body.messages[1].content, /You are pi|cwd=/, 'system messages are not summarized');
+    assert.doesNotMatch(
+      lb.requests[0].body.messages[1].content,
+      /You are pi|cwd=/,
+      'system messages are not summarized',
+    );
     const { entry } = await commitCompaction(session, plan, result);
     const [line] = appended(file, original);
     assert.deepEqual(Object.keys(line).slice(-2), ['fromHook', 'systemMessage']);
@@ -288,17 +359,32 @@ describe('compact and commit', () => {
     const result = await summarizeCompaction(plan.preparation!, model(), { focus: 'F' });
     assert.equal(lb.requests.length, 2);
     const [hist, prefix] = lb.requests.map((r) => r.body.messages[1].content as string);
-    assert.equal(hist, `<conversation>\n[User]: ${T('h')}\n\n[Assistant]: ${T('i')}\n</conversation>\n\n${COMPACTION_PROMPT}\n\nAdditional focus: F`);
+    assert.equal(
+      hist,
+      `<conversation>\n[User]: ${T('h')}\n\n[Assistant]: ${T('i')}\n</conversation>\n\n${COMPACTION_PROMPT}\n\nAdditional focus: F`,
+    );
     assert.equal(
       prefix,
       `# Conversation\n[User]: ${T('s')}\n\n[Assistant]: look\n\n[Assistant tool calls]: read(path="x.ts")\n\n[Tool result]: ${T('t')}\n\n# Instructions\n${TURN_PREFIX_PROMPT}\n\nAdditional focus: F`,
     );
-    for (const h of ['## Original Request', '## Progress So Far', '## Context Needed to Continue']) assert.ok(TURN_PREFIX_PROMPT.includes(`\n${h}\n`), h);
+    for (const h of ['## Original Request', '## Progress So Far', '## Context Needed to Continue'])
+      assert.ok(TURN_PREFIX_PROMPT.includes(`\n${h}\n`), h);
     await commitCompaction(session, plan, result);
     const [line] = appended(file, original);
     assert.equal(line.firstKeptEntryId, cut);
-    assert.equal(line.summary, 'SUMMARY 1\n\n---\n\n**Turn Context (split turn):**\n\nSUMMARY 2\n\n<read-files>\nx.ts\n</read-files>');
-    assert.deepEqual(line.usage, { input: 300, output: 30, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 330, cost: ZERO_COST });
+    assert.equal(
+      line.summary,
+      'SUMMARY 1\n\n---\n\n**Turn Context (split turn):**\n\nSUMMARY 2\n\n<read-files>\nx.ts\n</read-files>',
+    );
+    assert.deepEqual(line.usage, {
+      input: 300,
+      output: 30,
+      cacheRead: 0,
+      cacheWrite: 0,
+      reasoning: 0,
+      totalTokens: 330,
+      cost: ZERO_COST,
+    });
   });
 
   test('split turn with no history before it uses "No prior history." and one call', async () => {
@@ -313,7 +399,10 @@ describe('compact and commit', () => {
     const r = await summarizeCompaction(plan.preparation!, model());
     assert.equal(lb.requests.length, 1);
     assert.ok((lb.requests[0].body.messages[1].content as string).startsWith('# Conversation\n'));
-    assert.equal(r.summary, 'No prior history.\n\n---\n\n**Turn Context (split turn):**\n\nSUMMARY 1\n\n<read-files>\nx\n</read-files>');
+    assert.equal(
+      r.summary,
+      'No prior history.\n\n---\n\n**Turn Context (split turn):**\n\nSUMMARY 1\n\n<read-files>\nx\n</read-files>',
+    );
   });
 
   test('incremental: the previous summary goes in <previous-summary> with the update prompt', async () => {
@@ -329,7 +418,10 @@ describe('compact and commit', () => {
     await summarizeCompaction(plan.preparation!, model());
     const prompt = lb.requests[0].body.messages[1].content as string;
     // The previous compaction kept a and b: they are summarized again, with the old summary.
-    assert.equal(prompt, `<conversation>\n[User]: ${T('a')}\n\n[Assistant]: ${T('b')}\n</conversation>\n\n<previous-summary>\nPREVIOUS\n</previous-summary>\n\n${COMPACTION_UPDATE_PROMPT}`);
+    assert.equal(
+      prompt,
+      `<conversation>\n[User]: ${T('a')}\n\n[Assistant]: ${T('b')}\n</conversation>\n\n<previous-summary>\nPREVIOUS\n</previous-summary>\n\n${COMPACTION_UPDATE_PROMPT}`,
+    );
   });
 
   test('plan reasons, and commit refuses a session that moved on', async () => {

@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Session } from '../../../src/core/session/session.js';
-import { estimateTokens, planBranchSummary, planCompaction, previewBranchSummary, previewCompaction, serializeConversation } from '../../../src/core/summary/index.js';
+import {
+  estimateTokens,
+  planBranchSummary,
+  planCompaction,
+  previewBranchSummary,
+  previewCompaction,
+  serializeConversation,
+} from '../../../src/core/summary/index.js';
 import type { AgentMessage } from '../../../src/core/format/types.js';
 import { deepArray, deepObject, deepSession } from '../../support/deepSession.js';
 import { pi } from '../../support/piCorpora.js';
@@ -31,7 +38,12 @@ describe('summaries on deeply nested tool calls', () => {
       assert.throws(() => api.estimateTokens(m), RangeError, 'pi itself overflows here');
       const chars = 'looking'.length + 'lookup'.length + `{"query":${deepObject(depth)}}`.length;
       assert.equal(estimateTokens(m), Math.ceil(chars / 4));
-      const system = { role: 'system', content: 'be brief', toolsAdded: JSON.parse(deepArray(depth)), timestamp: 1 } as AgentMessage;
+      const system = {
+        role: 'system',
+        content: 'be brief',
+        toolsAdded: JSON.parse(deepArray(depth)),
+        timestamp: 1,
+      } as AgentMessage;
       assert.equal(estimateTokens(system), Math.ceil(('be brief'.length + 2 * depth) / 4));
     }
   });
@@ -47,7 +59,9 @@ describe('summaries on deeply nested tool calls', () => {
       assert.ok(text.startsWith(`[Assistant]: looking\n\n[Assistant tool calls]: lookup(query=${'{"a":'.repeat(200)}`));
       assert.match(text, /more levels nested too deeply to show/);
       // a text block whose text is nested, not text: "[object]", as for any text that cannot be a string
-      const odd = [{ role: 'user', content: [{ type: 'text', text: JSON.parse(deepArray(depth)) }], timestamp: 1 } as AgentMessage];
+      const odd = [
+        { role: 'user', content: [{ type: 'text', text: JSON.parse(deepArray(depth)) }], timestamp: 1 } as AgentMessage,
+      ];
       assert.equal(serializeConversation(odd), '[User]: [object]');
     }
   });

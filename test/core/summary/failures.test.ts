@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
 import { Session } from '../../../src/core/session/session.js';
-import { commitBranchSummary, commitCompaction, planBranchSummary, planCompaction, summarizeBranch, summarizeCompaction } from '../../../src/core/summary/index.js';
+import {
+  commitBranchSummary,
+  commitCompaction,
+  planBranchSummary,
+  planCompaction,
+  summarizeBranch,
+  summarizeCompaction,
+} from '../../../src/core/summary/index.js';
 import { closedPort, completionJson, completionSse, useLoopback, type Reply } from '../../support/loopbackOpenAI.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 
@@ -26,7 +33,13 @@ function sessionFile(): { file: string; target: string } {
 
 type Flow = 'branch summary' | 'compaction';
 
-async function run(flow: Flow, file: string, target: string, model: OpenAICompatibleModel, signal?: AbortSignal): Promise<void> {
+async function run(
+  flow: Flow,
+  file: string,
+  target: string,
+  model: OpenAICompatibleModel,
+  signal?: AbortSignal,
+): Promise<void> {
   const session = await Session.open(file);
   if (flow === 'branch summary') {
     const plan = await planBranchSummary(session, target);
@@ -42,15 +55,54 @@ async function run(flow: Flow, file: string, target: string, model: OpenAICompat
 const mk = (o: Partial<ConstructorParameters<typeof OpenAICompatibleModel>[0]> = {}) =>
   new OpenAICompatibleModel({ baseUrl: lb.url, model: 'm', retryBaseMs: 5, maxRetries: 2, timeoutMs: 3000, ...o });
 
-const failures: { name: string; reply?: Reply; model?: () => Promise<OpenAICompatibleModel>; expect: RegExp; requests?: number; code?: string }[] = [
-  { name: 'HTTP 500 after retries', reply: { kind: 'json', status: 500, body: { error: { message: 'boom' } } }, expect: /HTTP 500: boom.*3 attempts/, requests: 3, code: 'server' },
-  { name: 'timeout', reply: { kind: 'hang' }, model: async () => mk({ timeoutMs: 200 }), expect: /sent nothing/, requests: 1, code: 'timeout' },
-  { name: 'malformed JSON', reply: { kind: 'text', body: 'not json at all', headers: { 'content-type': 'application/json' } }, expect: /not JSON/, requests: 1, code: 'malformed' },
-  { name: 'truncated answer (finish_reason length)', reply: completionSse('half a sum', { finish: 'length' }), expect: /token cap/, requests: 1, code: 'incomplete' },
-  { name: 'HTTP 401', reply: { kind: 'json', status: 401, body: { error: { message: 'no key' } } }, expect: /API key/, requests: 1, code: 'auth' },
+const failures: {
+  name: string;
+  reply?: Reply;
+  model?: () => Promise<OpenAICompatibleModel>;
+  expect: RegExp;
+  requests?: number;
+  code?: string;
+}[] = [
+  {
+    name: 'HTTP 500 after retries',
+    reply: { kind: 'json', status: 500, body: { error: { message: 'boom' } } },
+    expect: /HTTP 500: boom.*3 attempts/,
+    requests: 3,
+    code: 'server',
+  },
+  {
+    name: 'timeout',
+    reply: { kind: 'hang' },
+    model: async () => mk({ timeoutMs: 200 }),
+    expect: /sent nothing/,
+    requests: 1,
+    code: 'timeout',
+  },
+  {
+    name: 'malformed JSON',
+    reply: { kind: 'text', body: 'not json at all', headers: { 'content-type': 'application/json' } },
+    expect: /not JSON/,
+    requests: 1,
+    code: 'malformed',
+  },
+  {
+    name: 'truncated answer (finish_reason length)',
+    reply: completionSse('half a sum', { finish: 'length' }),
+    expect: /token cap/,
+    requests: 1,
+    code: 'incomplete',
+  },
+  {
+    name: 'HTTP 401',
+    reply: { kind: 'json', status: 401, body: { error: { message: 'no key' } } },
+    expect: /API key/,
+    requests: 1,
+    code: 'auth',
+  },
   {
     name: 'connection refused',
-    model: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, model: 'm', retryBaseMs: 5 }),
+    model: async () =>
+      new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, model: 'm', retryBaseMs: 5 }),
     expect: /connection refused/,
     code: 'connection',
   },
@@ -79,7 +131,10 @@ for (const flow of ['branch summary', 'compaction'] as Flow[]) {
       const original = readFileSync(file);
       const ac = new AbortController();
       // Cancelled once the answer has started and stalls: headers and three pieces are out, the stream open.
-      lb.setHandler(() => ({ ...completionSse('a summary that never ends', { pieces: 6, stopAfterPieces: 3, hang: true }), onHang: () => ac.abort() }));
+      lb.setHandler(() => ({
+        ...completionSse('a summary that never ends', { pieces: 6, stopAfterPieces: 3, hang: true }),
+        onHang: () => ac.abort(),
+      }));
       const p = run(flow, file, target, mk({ timeoutMs: 30_000 }), ac.signal);
       await assert.rejects(p, (e: Error) => e.name === 'AbortError');
       assert.equal(lb.requests.length, 1);
@@ -89,7 +144,9 @@ for (const flow of ['branch summary', 'compaction'] as Flow[]) {
     test('429 then success: retried, written once', async () => {
       const { file, target } = sessionFile();
       const original = readFileSync(file, 'utf8');
-      lb.setHandler((_r, n) => (n === 1 ? { kind: 'json', status: 429, body: {}, headers: { 'retry-after': '0' } } : completionJson('fine')));
+      lb.setHandler((_r, n) =>
+        n === 1 ? { kind: 'json', status: 429, body: {}, headers: { 'retry-after': '0' } } : completionJson('fine'),
+      );
       await run(flow, file, target, mk());
       assert.equal(lb.requests.length, 2);
       const added = readFileSync(file, 'utf8')

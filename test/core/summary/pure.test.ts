@@ -2,7 +2,15 @@
 // (test/interop/summary.test.ts checks the same functions against pi itself).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { computeFileLists, createFileOps, estimateTokens, extractFileOpsFromMessage, formatFileOperations, getCurrentSystemMessage, serializeConversation } from '../../../src/core/summary/index.js';
+import {
+  computeFileLists,
+  createFileOps,
+  estimateTokens,
+  extractFileOpsFromMessage,
+  formatFileOperations,
+  getCurrentSystemMessage,
+  serializeConversation,
+} from '../../../src/core/summary/index.js';
 
 test('serializeConversation', () => {
   const text = serializeConversation([
@@ -64,7 +72,10 @@ test('estimateTokens', () => {
     Math.ceil((4 + 2 + 7) / 4),
   );
   assert.equal(estimateTokens({ role: 'bashExecution', command: 'ls', output: 'abcdef' }), 2);
-  assert.equal(estimateTokens({ role: 'system', content: 'abcd', sections: { a: 'xy', b: null }, toolsAdded: [{ name: 'r' }] }), Math.ceil((4 + 2 + 14) / 4));
+  assert.equal(
+    estimateTokens({ role: 'system', content: 'abcd', sections: { a: 'xy', b: null }, toolsAdded: [{ name: 'r' }] }),
+    Math.ceil((4 + 2 + 14) / 4),
+  );
   assert.equal(estimateTokens({ role: 'branchSummary', summary: 'abcdefghi' }), 3);
   assert.equal(estimateTokens({ role: 'mystery', content: 'abcdefgh' }), 0);
 });
@@ -73,11 +84,30 @@ test('getCurrentSystemMessage replays content, sections and tools', () => {
   assert.equal(getCurrentSystemMessage([{ role: 'user', content: 'x' }]), undefined);
   assert.deepEqual(
     getCurrentSystemMessage([
-      { role: 'system', content: 'base', sections: { a: '1', b: '2' }, toolsAdded: [{ name: 'read' }, { name: 'bash' }], timestamp: 5 },
+      {
+        role: 'system',
+        content: 'base',
+        sections: { a: '1', b: '2' },
+        toolsAdded: [{ name: 'read' }, { name: 'bash' }],
+        timestamp: 5,
+      },
       { role: 'user', content: 'x' },
-      { role: 'system', content: [{ type: 'text', text: 'more' }], sections: { a: null, c: '3' }, toolsRemoved: [{ name: 'read' }], toolsAdded: [{ name: 'bash', v: 2 }], timestamp: 9 },
+      {
+        role: 'system',
+        content: [{ type: 'text', text: 'more' }],
+        sections: { a: null, c: '3' },
+        toolsRemoved: [{ name: 'read' }],
+        toolsAdded: [{ name: 'bash', v: 2 }],
+        timestamp: 9,
+      },
     ]),
-    { role: 'system', content: 'base\n\nmore', sections: { b: '2', c: '3' }, toolsAdded: [{ name: 'bash', v: 2 }], timestamp: 5 },
+    {
+      role: 'system',
+      content: 'base\n\nmore',
+      sections: { b: '2', c: '3' },
+      toolsAdded: [{ name: 'bash', v: 2 }],
+      timestamp: 5,
+    },
   );
 });
 
@@ -96,9 +126,15 @@ test('file lists: read minus modified, sorted; tags exact', () => {
     },
     ops,
   );
-  extractFileOpsFromMessage({ role: 'toolResult', nestedCalls: { calls: [{ name: 'write', arguments: { path: 'Z.ts' } }] } }, ops);
+  extractFileOpsFromMessage(
+    { role: 'toolResult', nestedCalls: { calls: [{ name: 'write', arguments: { path: 'Z.ts' } }] } },
+    ops,
+  );
   const lists = computeFileLists(ops);
   assert.deepEqual(lists, { readFiles: ['b.ts'], modifiedFiles: ['Z.ts', 'a.ts'] });
-  assert.equal(formatFileOperations(lists.readFiles, lists.modifiedFiles), '\n\n<read-files>\nb.ts\n</read-files>\n\n<modified-files>\nZ.ts\na.ts\n</modified-files>');
+  assert.equal(
+    formatFileOperations(lists.readFiles, lists.modifiedFiles),
+    '\n\n<read-files>\nb.ts\n</read-files>\n\n<modified-files>\nZ.ts\na.ts\n</modified-files>',
+  );
   assert.equal(formatFileOperations([], []), '');
 });

@@ -9,7 +9,13 @@ import { after, before, describe, it } from 'node:test';
 import { variantsRoot } from '../../../src/core/checkpoints/index.js';
 import { readHeader } from '../../../src/core/index/sessionHeader.js';
 import { Session } from '../../../src/core/session/session.js';
-import { listVariants, runVariants, VariantsInputError, type VariantOutcome, type VariantProgress } from '../../../src/core/variants/index.js';
+import {
+  listVariants,
+  runVariants,
+  VariantsInputError,
+  type VariantOutcome,
+  type VariantProgress,
+} from '../../../src/core/variants/index.js';
 import { until } from '../../../scripts/lib/until.js';
 import { BROKEN_ERROR } from '../../support/askPi.js';
 import { gate } from '../../support/loopbackOpenAI.js';
@@ -27,7 +33,15 @@ function listing(dir: string): string[] {
 
 describe('runVariants with pi 1.6.0', () => {
   let vp: VariantsPi;
-  const base = () => ({ agentDir: vp.pe.agentDir, sessionFile: vp.file, entryId: vp.nodeId, prompt: VARIANT_PROMPT, pi: PI_PROGRAM, bridge: BRIDGE, env: vp.pe.env });
+  const base = () => ({
+    agentDir: vp.pe.agentDir,
+    sessionFile: vp.file,
+    entryId: vp.nodeId,
+    prompt: VARIANT_PROMPT,
+    pi: PI_PROGRAM,
+    bridge: BRIDGE,
+    env: vp.pe.env,
+  });
 
   before(async () => {
     vp = await startVariantsPi();
@@ -41,10 +55,20 @@ describe('runVariants with pi 1.6.0', () => {
     vp.firstHold = gate();
     vp.inFlight.max = 0;
     const events: VariantProgress[] = [];
-    const run = runVariants({ ...base(), models: [loop('loop-model'), loop('other-model'), loop('loop-model')], check: 'grep -q ok answer.txt', jobs: 2, onProgress: (p) => events.push(p) });
+    const run = runVariants({
+      ...base(),
+      models: [loop('loop-model'), loop('other-model'), loop('loop-model')],
+      check: 'grep -q ok answer.txt',
+      jobs: 2,
+      onProgress: (p) => events.push(p),
+    });
     // Two first answers held: the third variant waits its turn in the queue.
     await until(() => vp.inFlight.now === 2, PI_START_MS * 2, 'two variants asking the model');
-    assert.deepEqual(run.outcomes.map((o) => o.phase).sort(), ['queued', 'running', 'running'], 'the third variant is still queued while two pis run');
+    assert.deepEqual(
+      run.outcomes.map((o) => o.phase).sort(),
+      ['queued', 'running', 'running'],
+      'the third variant is still queued while two pis run',
+    );
     vp.firstHold.open();
     const outs = await run.done;
     vp.firstHold = undefined;
@@ -60,7 +84,11 @@ describe('runVariants with pi 1.6.0', () => {
     );
     for (const o of outs) {
       const bad = o.model === 'loop/other-model';
-      assert.equal(readFileSync(join(o.folder!, 'answer.txt'), 'utf8'), bad ? 'bad\n' : 'ok\nfine\n', 'written in its own folder');
+      assert.equal(
+        readFileSync(join(o.folder!, 'answer.txt'), 'utf8'),
+        bad ? 'bad\n' : 'ok\nfine\n',
+        'written in its own folder',
+      );
       assert.deepEqual(o.files, [{ path: 'answer.txt', status: 'created', added: bad ? 1 : 2, removed: 0 }]);
       assert.equal(o.check?.exitCode, bad ? 1 : 0, o.check?.output);
       assert.equal(o.answer, `${o.model!.split('/')[1]}: wrote it`);
@@ -88,7 +116,11 @@ describe('runVariants with pi 1.6.0', () => {
     );
     // every phase was heard, and the answers streamed
     for (const i of [0, 1, 2]) {
-      const phases = events.filter((e): e is Extract<VariantProgress, { kind: 'outcome' }> => e.kind === 'outcome' && e.outcome.index === i).map((e) => e.outcome.phase);
+      const phases = events
+        .filter(
+          (e): e is Extract<VariantProgress, { kind: 'outcome' }> => e.kind === 'outcome' && e.outcome.index === i,
+        )
+        .map((e) => e.outcome.phase);
       assert.deepEqual(phases, ['preparing', 'running', 'checking', 'done']);
       const text = events
         .filter((e): e is Extract<VariantProgress, { kind: 'delta' }> => e.kind === 'delta' && e.index === i)
@@ -131,7 +163,8 @@ describe('runVariants with pi 1.6.0', () => {
   });
 
   it('a variant whose model call fails says why in pi’s words; the others finish', async () => {
-    const outs = await runVariants({ ...base(), models: [loop('broken-model'), loop('loop-model')], check: 'true' }).done;
+    const outs = await runVariants({ ...base(), models: [loop('broken-model'), loop('loop-model')], check: 'true' })
+      .done;
     assert.deepEqual(
       outs.map((o) => o.phase),
       ['failed', 'done'],
@@ -163,7 +196,11 @@ describe('runVariants with pi 1.6.0', () => {
 
   it('a cancel during the check stops it: the turn stays done in the record, the variant says cancelled', async () => {
     const run = runVariants({ ...base(), count: 1, check: 'echo started > started.txt; sleep 300' });
-    await until(() => run.outcomes[0].folder && existsSync(join(run.outcomes[0].folder, 'started.txt')), PI_START_MS, 'the check running');
+    await until(
+      () => run.outcomes[0].folder && existsSync(join(run.outcomes[0].folder, 'started.txt')),
+      PI_START_MS,
+      'the check running',
+    );
     run.cancel();
     const [o] = await run.done;
     assert.equal(o.phase, 'cancelled');
@@ -185,7 +222,10 @@ describe('runVariants with pi 1.6.0', () => {
     await assert.rejects(runVariants({ ...base(), entryId: 'nope1234' }).done, /no entry nope1234/);
     await assert.rejects(runVariants({ ...base(), sessionFile: join(sessions, 'gone.jsonl') }).done, /no such file/);
     const unknown = runVariants({ ...base(), models: [loop('loop-model'), loop('no-such-model')] });
-    await assert.rejects(unknown.done, (e: Error) => e instanceof VariantsInputError && /Model not found: loop\/no-such-model/.test(e.message));
+    await assert.rejects(
+      unknown.done,
+      (e: Error) => e instanceof VariantsInputError && /Model not found: loop\/no-such-model/.test(e.message),
+    );
     assert.deepEqual(
       unknown.outcomes.map((o: VariantOutcome) => o.phase),
       ['queued', 'queued'],

@@ -11,16 +11,31 @@ import { Capture } from '../../../src/core/checkpoints/capture/capture.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/checkpoints/store/storePaths.js';
 import { SessionCheckpoints } from '../../../src/core/checkpoints/store/manifests.js';
 import { Session } from '../../../src/core/session/session.js';
-import { adoptVariant, makeVariant, openVariant, planVariantAdopt, readRecord, undoVariantAdopt } from '../../../src/core/variants/index.js';
+import {
+  adoptVariant,
+  makeVariant,
+  openVariant,
+  planVariantAdopt,
+  readRecord,
+  undoVariantAdopt,
+} from '../../../src/core/variants/index.js';
 import { treeBytes } from '../../support/codingPi.js';
 import { variantProject, write } from '../../support/variantProject.js';
 
 /** A project at a node, a variant of it that changed files, and the main line gone on since. */
 async function scenario() {
-  const p = variantProject({ 'a.txt': 'a\n', 'c.txt': 'c\n', 'm.txt': 'm\n', 'u.txt': 'u\n', 'main.txt': 'main\n', 'same.txt': 's\n' });
+  const p = variantProject({
+    'a.txt': 'a\n',
+    'c.txt': 'c\n',
+    'm.txt': 'm\n',
+    'u.txt': 'u\n',
+    'main.txt': 'main\n',
+    'same.txt': 's\n',
+  });
   const node = await p.sim.turn('node', [write('n.txt', 'n\n')], () => p.put('n.txt', 'n\n'));
   const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: node.answer });
-  const v = (f: string, text?: string) => (text === undefined ? unlinkSync(join(rec.folder, f)) : writeFileSync(join(rec.folder, f), text));
+  const v = (f: string, text?: string) =>
+    text === undefined ? unlinkSync(join(rec.folder, f)) : writeFileSync(join(rec.folder, f), text);
   // the variant's work (as its pi would do it, in its folder)
   v('a.txt', 'a by the variant\n');
   v('new.txt', 'new from the variant\n');
@@ -38,18 +53,29 @@ async function scenario() {
   return { ...p, rec, node };
 }
 
-const items = (plan: { items: { key: string; action: string }[] }) => plan.items.map((i) => `${i.key}:${i.action}`).sort();
+const items = (plan: { items: { key: string; action: string }[] }) =>
+  plan.items.map((i) => `${i.key}:${i.action}`).sort();
 
 describe('adopting a variant', () => {
   it('plans only the variant’s changes: written, same, conflicts named; a main-line-only change left alone', async () => {
     const s = await scenario();
     const t = await openVariant(s.rec.sessionFile!, { agentDir: s.agentDir });
     const plan = await planVariantAdopt(t);
-    assert.deepEqual(items(plan), ['a.txt:modify', 'c.txt:delete', 'm.txt:conflict', 'new.txt:create', 'u.txt:conflict']);
+    assert.deepEqual(items(plan), [
+      'a.txt:modify',
+      'c.txt:delete',
+      'm.txt:conflict',
+      'new.txt:create',
+      'u.txt:conflict',
+    ]);
     assert.equal(plan.same, 1, 'same.txt is already as the variant has it');
     assert.match(plan.items.find((i) => i.key === 'u.txt')!.reason!, /changed in your folder since the node/);
     const sides = plan.sides.get('m.txt')!;
-    assert.equal(sides.target.kind === 'file' && sides.target.bytes!.toString(), 'm by the variant\n', 'the preview has the variant’s bytes');
+    assert.equal(
+      sides.target.kind === 'file' && sides.target.bytes!.toString(),
+      'm by the variant\n',
+      'the preview has the variant’s bytes',
+    );
     assert.equal(sides.base!.kind === 'file' && sides.base!.bytes!.toString(), 'm\n', 'and the node’s, the merge base');
     assert.equal(plan.targetId, t.variant.leafId);
   });
@@ -144,7 +170,14 @@ describe('adopting a variant', () => {
     const node = await p.sim.turn('node', [write('n.txt', 'n\n')], () => p.put('n.txt', 'n\n'));
     const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: node.answer });
     // the bridge in the variant's pi, on its folder and session
-    const capture = new Capture({ agentDir: p.agentDir, cwd: rec.folder, sessionId: rec.id, settings: DEFAULT_SETTINGS, notify: (m) => assert.fail(m), watch: false });
+    const capture = new Capture({
+      agentDir: p.agentDir,
+      cwd: rec.folder,
+      sessionId: rec.id,
+      settings: DEFAULT_SETTINGS,
+      notify: (m) => assert.fail(m),
+      watch: false,
+    });
     capture.start(node.answer);
     await capture.flush();
     assert.equal(capture.off, undefined, 'capture runs in a variant’s folder');
@@ -155,7 +188,10 @@ describe('adopting a variant', () => {
     const cps = SessionCheckpoints.load(await Session.open(rec.sessionFile!), p.agentDir);
     const [checkout, baseline, before, after] = cps.lines;
     assert.equal(checkout.kind === 'baseline' && checkout.tree, rec.code!.tree);
-    assert.ok(baseline.kind === 'baseline' && !baseline.between, 'its baseline found nothing changed since the checkout');
+    assert.ok(
+      baseline.kind === 'baseline' && !baseline.between,
+      'its baseline found nothing changed since the checkout',
+    );
     assert.equal(before.kind, 'before');
     assert.deepEqual(after.kind === 'after' && after.changed, ['a.txt']);
     rmSync(rec.folder, { recursive: true });

@@ -21,7 +21,11 @@ const alive = (pid: number) => {
 describe('a variant’s check', { skip: process.platform === 'win32' }, () => {
   it('runs the line in the folder with the user’s shell: exit code and output', async () => {
     const dir = tempDir('pi-check-');
-    const c = await runCheck({ command: 'pwd; echo oops >&2; exit 3', cwd: dir, env: { ...process.env, SHELL: '/bin/sh' } });
+    const c = await runCheck({
+      command: 'pwd; echo oops >&2; exit 3',
+      cwd: dir,
+      env: { ...process.env, SHELL: '/bin/sh' },
+    });
     assert.equal(c.exitCode, 3);
     assert.equal(c.output, `${dir}\noops\n`);
     assert.ok(c.ms >= 0);

@@ -8,13 +8,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_VARIANT_SETTINGS, makeVariant, readVariantSettings, type VariantSettings } from '../../../src/core/variants/index.js';
+import {
+  DEFAULT_VARIANT_SETTINGS,
+  makeVariant,
+  readVariantSettings,
+  type VariantSettings,
+} from '../../../src/core/variants/index.js';
 import { variantProject, write } from '../../support/variantProject.js';
 
 const PKG = JSON.stringify({ name: 'p', private: true, scripts: { test: 'node check.js' } });
 
 async function withDeps(settings: Partial<VariantSettings> = {}) {
-  const p = variantProject({ 'package.json': PKG, 'check.js': "require('dep'); require('inner'); console.log('ok');\n", '.gitignore': 'node_modules/\n.venv/\n', 'packages/a/index.js': 'x\n' });
+  const p = variantProject({
+    'package.json': PKG,
+    'check.js': "require('dep'); require('inner'); console.log('ok');\n",
+    '.gitignore': 'node_modules/\n.venv/\n',
+    'packages/a/index.js': 'x\n',
+  });
   p.put('node_modules/dep/index.js', 'module.exports = 1;\n');
   p.put('node_modules/dep/package.json', '{"name":"dep","main":"index.js"}\n');
   p.put('node_modules/inner/index.js', 'module.exports = 2;\n');
@@ -26,7 +36,12 @@ async function withDeps(settings: Partial<VariantSettings> = {}) {
   p.put('packages/a/node_modules/nested/index.js', 'nested\n');
   p.put('.venv/lib/site.py', 'py\n');
   const node = await p.sim.turn('node', [write('n.txt', 'n\n')], () => p.put('n.txt', 'n\n'));
-  const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: node.answer, settings: { ...DEFAULT_VARIANT_SETTINGS, ...settings } });
+  const rec = await makeVariant({
+    agentDir: p.agentDir,
+    source: await p.session(),
+    entryId: node.answer,
+    settings: { ...DEFAULT_VARIANT_SETTINGS, ...settings },
+  });
   return { ...p, rec };
 }
 
@@ -35,7 +50,11 @@ describe('dependency folders in a variant', () => {
     const v = await withDeps();
     assert.equal(v.rec.deps!.mode, 'copy');
     assert.ok(['cloned', 'copied'].includes(v.rec.deps!.how), v.rec.deps!.how);
-    assert.deepEqual(v.rec.deps!.folders.map((f) => f.path).sort(), ['.venv', 'node_modules', 'packages/a/node_modules']);
+    assert.deepEqual(v.rec.deps!.folders.map((f) => f.path).sort(), [
+      '.venv',
+      'node_modules',
+      'packages/a/node_modules',
+    ]);
     const check = spawnSync(process.execPath, ['check.js'], { cwd: v.rec.folder, encoding: 'utf8' });
     assert.equal(check.status, 0, check.stderr);
     assert.equal(check.stdout, 'ok\n');
@@ -43,7 +62,10 @@ describe('dependency folders in a variant', () => {
     if (!npm.error) assert.equal(npm.status, 0, npm.stderr);
     assert.equal(readlinkSync(join(v.rec.folder, 'node_modules', '.bin', 'dep')), '../dep/bin/cli.js');
     assert.equal(lstatSync(join(v.rec.folder, 'node_modules', 'dep', 'bin', 'cli.js')).mode & 0o777, 0o755);
-    assert.equal(readFileSync(join(v.rec.folder, 'packages', 'a', 'node_modules', 'nested', 'index.js'), 'utf8'), 'nested\n');
+    assert.equal(
+      readFileSync(join(v.rec.folder, 'packages', 'a', 'node_modules', 'nested', 'index.js'), 'utf8'),
+      'nested\n',
+    );
     assert.deepEqual(v.rec.deps!.leftOut.map((l) => l.path).sort(), ['node_modules/abs-link', 'node_modules/up-link']);
     assert.equal(existsSync(join(v.rec.folder, 'node_modules', 'abs-link')), false);
     // the variant's own files: another inode; a write (in place, as `>>` does) stays in the variant
@@ -61,7 +83,8 @@ describe('dependency folders in a variant', () => {
     assert.equal(existsSync(join(none.rec.folder, 'node_modules')), false);
     assert.equal(none.rec.deps!.how, 'none');
     const clone = await withDeps({ dependencies: 'clone' });
-    if (clone.rec.deps!.how === 'cloned') assert.ok(existsSync(join(clone.rec.folder, 'node_modules', 'dep', 'index.js')));
+    if (clone.rec.deps!.how === 'cloned')
+      assert.ok(existsSync(join(clone.rec.folder, 'node_modules', 'dep', 'index.js')));
     else {
       assert.equal(clone.rec.deps!.how, 'none');
       assert.match(clone.rec.deps!.note!, /cannot clone files/);
@@ -70,11 +93,17 @@ describe('dependency folders in a variant', () => {
   });
 
   it('command runs the user’s install command in the variant’s folder; a failing one is named, the variant stays', async () => {
-    const ok = await withDeps({ dependencies: 'command', installCommand: [process.execPath, '-e', "require('fs').writeFileSync('installed.txt', process.cwd())"] });
+    const ok = await withDeps({
+      dependencies: 'command',
+      installCommand: [process.execPath, '-e', "require('fs').writeFileSync('installed.txt', process.cwd())"],
+    });
     assert.equal(readFileSync(join(ok.rec.folder, 'installed.txt'), 'utf8'), ok.rec.folder);
     assert.equal(ok.rec.deps!.note, undefined);
     assert.equal(existsSync(join(ok.cwd, 'installed.txt')), false);
-    const bad = await withDeps({ dependencies: 'command', installCommand: [process.execPath, '-e', "console.error('no network'); process.exit(3)"] });
+    const bad = await withDeps({
+      dependencies: 'command',
+      installCommand: [process.execPath, '-e', "console.error('no network'); process.exit(3)"],
+    });
     assert.equal(bad.rec.state, 'ready');
     assert.match(bad.rec.deps!.note!, /failed \(exit 3\): no network/);
   });
@@ -85,8 +114,18 @@ describe('dependency folders in a variant', () => {
     mkdirSync(join(p.agentDir, 'pi-tree'), { recursive: true });
     writeFileSync(
       join(p.agentDir, 'pi-tree', 'settings.json'),
-      JSON.stringify({ variants: { dependencies: 'hardlink', dependencyFolders: ['node_modules', '../up', 'target'], installCommand: 'npm ci' } }),
+      JSON.stringify({
+        variants: {
+          dependencies: 'hardlink',
+          dependencyFolders: ['node_modules', '../up', 'target'],
+          installCommand: 'npm ci',
+        },
+      }),
     );
-    assert.deepEqual(readVariantSettings(p.agentDir), { dependencies: 'copy', dependencyFolders: ['node_modules', 'target'], installCommand: [] }, 'no hard links; no folder names with a slash');
+    assert.deepEqual(
+      readVariantSettings(p.agentDir),
+      { dependencies: 'copy', dependencyFolders: ['node_modules', 'target'], installCommand: [] },
+      'no hard links; no folder names with a slash',
+    );
   });
 });

@@ -9,7 +9,14 @@ import { describe, it } from 'node:test';
 import { projectStore } from '../../../src/core/checkpoints/index.js';
 import { CheckpointStore } from '../../../src/core/checkpoints/store/store.js';
 import { DEFAULT_SETTINGS } from '../../../src/core/checkpoints/store/storePaths.js';
-import { discardVariant, listVariants, makeVariant, sessionDeleted, updateVariant, variantOfSession } from '../../../src/core/variants/index.js';
+import {
+  discardVariant,
+  listVariants,
+  makeVariant,
+  sessionDeleted,
+  updateVariant,
+  variantOfSession,
+} from '../../../src/core/variants/index.js';
 import { variantProject, write } from '../../support/variantProject.js';
 
 async function withVariant() {
@@ -19,7 +26,10 @@ async function withVariant() {
   return { ...p, rec, node };
 }
 
-const refsOf = async (agentDir: string, cwd: string) => (await CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS)!.run(['for-each-ref', '--format=%(refname)'])).toString();
+const refsOf = async (agentDir: string, cwd: string) =>
+  (
+    await CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS)!.run(['for-each-ref', '--format=%(refname)'])
+  ).toString();
 
 describe('discarding a variant', () => {
   it('removes its folder, store, record and the project store’s ref; never follows a link out; the session stays', async () => {
@@ -38,7 +48,11 @@ describe('discarding a variant', () => {
     assert.equal(existsSync(v.rec.folder), false);
     assert.equal(existsSync(join(v.rec.folder, '..')), false, 'its record with it');
     assert.equal(existsSync(storeRoot), false, 'its checkpoint store');
-    assert.doesNotMatch(await refsOf(v.agentDir, v.cwd), new RegExp(v.rec.id), 'the project store lets the snapshot go');
+    assert.doesNotMatch(
+      await refsOf(v.agentDir, v.cwd),
+      new RegExp(v.rec.id),
+      'the project store lets the snapshot go',
+    );
     assert.equal(readFileSync(join(outside, 'precious.txt'), 'utf8'), 'keep me\n', 'nothing outside was touched');
     assert.equal(v.read('a.txt'), 'a\n');
     assert.ok(existsSync(v.rec.sessionFile!), 'the session file stays');
@@ -54,7 +68,10 @@ describe('discarding a variant', () => {
     // the variant's own folder swapped for a link to elsewhere
     renameSync(dir, `${dir}.moved`);
     symlinkSync(elsewhere, dir);
-    await assert.rejects(discardVariant(v.agentDir, v.rec), /is not a folder pi-tree made \(a link\?\); nothing was removed/);
+    await assert.rejects(
+      discardVariant(v.agentDir, v.rec),
+      /is not a folder pi-tree made \(a link\?\); nothing was removed/,
+    );
     assert.equal(readFileSync(join(elsewhere, 'keep.txt'), 'utf8'), 'k\n');
     assert.ok(existsSync(v.rec.code!.storeRoot), 'its store stays too');
   });
@@ -81,10 +98,18 @@ describe('discarding a variant', () => {
 
   it('deleting a variant’s session removes its folder; another session’s delete touches no variant', async () => {
     const v = await withVariant();
-    assert.equal(variantOfSession(v.agentDir, v.rec.sessionFile!, v.rec.folder)?.id, v.rec.id, 'a session file tells its variant');
+    assert.equal(
+      variantOfSession(v.agentDir, v.rec.sessionFile!, v.rec.folder)?.id,
+      v.rec.id,
+      'a session file tells its variant',
+    );
     assert.equal(variantOfSession(v.agentDir, v.sim.file, v.cwd), undefined);
     assert.equal(await sessionDeleted(v.agentDir, { cwd: v.cwd, id: 'x' }), false);
-    assert.equal(await sessionDeleted(v.agentDir, { cwd: v.rec.folder, id: 'another-id' }), false, 'a session whose id is not the variant’s');
+    assert.equal(
+      await sessionDeleted(v.agentDir, { cwd: v.rec.folder, id: 'another-id' }),
+      false,
+      'a session whose id is not the variant’s',
+    );
     assert.ok(existsSync(v.rec.folder));
     assert.equal(await sessionDeleted(v.agentDir, { cwd: v.rec.folder, id: v.rec.id }), true);
     assert.equal(existsSync(v.rec.folder), false);
@@ -92,7 +117,13 @@ describe('discarding a variant', () => {
 
   it('records survive a restart; a variant whose preparing process died is listed as interrupted', async () => {
     const v = await withVariant();
-    const second = await makeVariant({ agentDir: v.agentDir, source: await v.session(), entryId: v.node.answer, prompt: 'try B', model: 'm' });
+    const second = await makeVariant({
+      agentDir: v.agentDir,
+      source: await v.session(),
+      entryId: v.node.answer,
+      prompt: 'try B',
+      model: 'm',
+    });
     updateVariant(v.agentDir, second.project, second.id, { state: 'preparing', pid: 2 ** 22 + 7 });
     const listed = listVariants(v.agentDir, v.cwd);
     assert.deepEqual(

@@ -5,7 +5,17 @@
 // they were.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CodeUnknownError, codeAt, sessionCode } from '../../../src/core/checkpoints/index.js';
@@ -41,7 +51,9 @@ describe('a variant’s folder', () => {
     p.put('bin.dat', Buffer.from([0, 1, 2, 255, 13, 10, 0]));
     symlinkSync('src/deep', join(p.cwd, 'deep-link'));
     symlinkSync('README.md', join(p.cwd, 'readme-link'));
-    const t1 = await p.sim.turn('one', [write('a.txt', 'one\r\nwith CRLF\n')], () => p.put('a.txt', 'one\r\nwith CRLF\n'));
+    const t1 = await p.sim.turn('one', [write('a.txt', 'one\r\nwith CRLF\n')], () =>
+      p.put('a.txt', 'one\r\nwith CRLF\n'),
+    );
     const expected = folderState(p.cwd);
     expected.forEach((_, k) => k.startsWith('.git/') && expected.delete(k));
     await p.sim.turn('two', [write('a.txt', 'two\n'), write('later.txt', 'later\n')], () => {
@@ -73,11 +85,19 @@ describe('a variant’s folder', () => {
     await p.sim.turn('one', [write('a.txt', 'a1\n')], () => p.put('a.txt', 'a1\n'));
     // pi went on without the bridge: calls recorded, no snapshots
     p.sim.capture = undefined;
-    await p.sim.turn('edit', [{ name: 'edit', args: { path: 'a.txt', edits: [{ oldText: 'a1', newText: 'a2' }] } }], () => p.put('a.txt', 'a2\n'));
-    const t3 = await p.sim.turn('regen', [{ name: 'bash', args: { command: 'node gen.js > gen.txt' } }, write('new.txt', 'new\n')], () => {
-      p.put('gen.txt', 'generated v2\n');
-      p.put('new.txt', 'new\n');
-    });
+    await p.sim.turn(
+      'edit',
+      [{ name: 'edit', args: { path: 'a.txt', edits: [{ oldText: 'a1', newText: 'a2' }] } }],
+      () => p.put('a.txt', 'a2\n'),
+    );
+    const t3 = await p.sim.turn(
+      'regen',
+      [{ name: 'bash', args: { command: 'node gen.js > gen.txt' } }, write('new.txt', 'new\n')],
+      () => {
+        p.put('gen.txt', 'generated v2\n');
+        p.put('new.txt', 'new\n');
+      },
+    );
     const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: t3.answer });
     assert.equal(rec.code!.how, 'snapshot+calls');
     assert.equal(readFileSync(join(rec.folder, 'a.txt'), 'utf8'), 'a2\n', 'the edit replayed');
@@ -98,11 +118,14 @@ describe('a variant’s folder', () => {
   it('is refused for a node with no checkpoint at or above it, and nothing is kept', async () => {
     const p = variantProject({ 'x.txt': 'x\n' }, { capture: false });
     const t1 = await p.sim.turn('one', [write('a.txt', 'a\n')], () => p.put('a.txt', 'a\n'));
-    await assert.rejects(makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: t1.answer }), (e: Error) => {
-      assert.ok(e instanceof CodeUnknownError, String(e));
-      assert.match(e.message, /not known: no checkpoint at or above it/);
-      return true;
-    });
+    await assert.rejects(
+      makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: t1.answer }),
+      (e: Error) => {
+        assert.ok(e instanceof CodeUnknownError, String(e));
+        assert.match(e.message, /not known: no checkpoint at or above it/);
+        return true;
+      },
+    );
     assert.deepEqual(listVariants(p.agentDir), []);
     assert.deepEqual(readdirSync(p.sessions + '/' + readdirSync(p.sessions)[0]).length, 1, 'no session file was made');
   });
@@ -126,15 +149,33 @@ describe('a variant’s folder', () => {
     const blob = writeLooseObject(gitDir, 'blob', Buffer.from('evil\n'));
     const gitTree = writeLooseObject(gitDir, 'tree', serializeTree([{ mode: '100644', name: 'config', sha: blob }]));
     const body = execFileSync('git', ['cat-file', 'tree', line.tree], { env: { ...process.env, GIT_DIR: gitDir } });
-    const crafted = writeLooseObject(gitDir, 'tree', Buffer.concat([body, Buffer.from(`100644 ..\0`), Buffer.from(blob, 'hex'), Buffer.from(`40000 .git\0`), Buffer.from(gitTree, 'hex')]));
+    const crafted = writeLooseObject(
+      gitDir,
+      'tree',
+      Buffer.concat([
+        body,
+        Buffer.from(`100644 ..\0`),
+        Buffer.from(blob, 'hex'),
+        Buffer.from(`40000 .git\0`),
+        Buffer.from(gitTree, 'hex'),
+      ]),
+    );
     const manifest = cps.store!.manifestFile(session.header.id as string);
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replaceAll(line.tree, crafted));
     const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: t1.answer });
     const state = folderState(rec.folder);
     assert.equal(state.get('sub/up-ok'), 'link:../ok.txt');
     assert.equal(state.get('self'), 'link:.');
-    for (const gone of ['escape', 'abs', 'up', 'dangling', '..', '.git/config']) assert.equal(state.has(gone), false, gone);
-    assert.deepEqual(rec.code!.leftOut.map((l) => l.path).sort(), ['..', '.git/config', 'abs', 'dangling', 'escape', 'up']);
+    for (const gone of ['escape', 'abs', 'up', 'dangling', '..', '.git/config'])
+      assert.equal(state.has(gone), false, gone);
+    assert.deepEqual(rec.code!.leftOut.map((l) => l.path).sort(), [
+      '..',
+      '.git/config',
+      'abs',
+      'dangling',
+      'escape',
+      'up',
+    ]);
     assert.match(rec.code!.leftOut.find((l) => l.path === 'abs')!.why, /points to \/etc/);
     const variantHome = join(rec.folder, '..');
     assert.deepEqual(readdirSync(variantHome).sort(), ['proj', 'variant.json'], 'nothing beside the folder');

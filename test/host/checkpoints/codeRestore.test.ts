@@ -94,7 +94,8 @@ async function editor(p: Project, o: { live: boolean; onMove?: OnMove; file?: st
 const files = (p: Project, ...names: string[]) => names.map(p.read);
 
 /** Which file is at each path, and when it was written: a file written and put back again differs. */
-const stamps = (...paths: string[]) => paths.map((f) => (existsSync(f) ? `${statSync(f).ino}@${statSync(f).mtimeMs}` : 'absent'));
+const stamps = (...paths: string[]) =>
+  paths.map((f) => (existsSync(f) ? `${statSync(f).ino}@${statSync(f).mtimeMs}` : 'absent'));
 
 const LIVE = /^pi is writing this session right now/;
 
@@ -132,20 +133,41 @@ describe('the restore flow in the editor (vscode mock)', () => {
         return answer;
       };
       const r = await e.move(t1.answer);
-      return { p, t1, t2, e, r, sessionBytes, atLive, untouched: () => assert.deepEqual(stamps(...paths), before, 'no file was written (nor put back)') };
+      return {
+        p,
+        t1,
+        t2,
+        e,
+        r,
+        sessionBytes,
+        atLive,
+        untouched: () => assert.deepEqual(stamps(...paths), before, 'no file was written (nor put back)'),
+      };
     }
 
     it('asks the live question after the preview and before any file is written; cancel writes nothing and keeps the leaf', async () => {
       const { p, t2, e, r, sessionBytes, untouched, atLive } = await start(undefined);
-      assert.deepEqual(atLive, [1, 1, 1], 'asked once the preview was open and the restore decided (what moves, then the choice)');
+      assert.deepEqual(
+        atLive,
+        [1, 1, 1],
+        'asked once the preview was open and the restore decided (what moves, then the choice)',
+      );
       const [, now, atNode] = previews[0].resources.find(([f]) => f.fsPath === join(p.cwd, 'a.txt'))!;
-      assert.deepEqual([(await workspace.openTextDocument(now)).getText(), (await workspace.openTextDocument(atNode)).getText()], ['a2\n', 'a1\n'], 'the preview: now → at the node');
+      assert.deepEqual(
+        [(await workspace.openTextDocument(now)).getText(), (await workspace.openTextDocument(atNode)).getText()],
+        ['a2\n', 'a1\n'],
+        'the preview: now → at the node',
+      );
       assert.deepEqual(
         mock.picks.map((q) => q.placeholder),
         ['What should move?'],
       );
       assert.equal(mock.shown.filter((x) => CHOICE.test(x.message)).length, 1, 'then the choice, beside the preview');
-      assert.deepEqual(e.liveAsked, [{ action: 'move the leaf', canFork: true, files: ['a2\n', 'b2\n'] }], 'asked once, the files still as they were');
+      assert.deepEqual(
+        e.liveAsked,
+        [{ action: 'move the leaf', canFork: true, files: ['a2\n', 'b2\n'] }],
+        'asked once, the files still as they were',
+      );
       const live = mock.shown.filter((s) => LIVE.test(s.message));
       assert.deepEqual(
         live.map((s) => [s.modal, s.items]),
@@ -173,7 +195,11 @@ describe('the restore flow in the editor (vscode mock)', () => {
       );
       assert.equal(r.moved, true);
       assert.equal(r.leafId, t1.answer);
-      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a1\n', undefined], 'a.txt as at the node, b.txt (made after it) deleted');
+      assert.deepEqual(
+        files(p, 'a.txt', 'b.txt'),
+        ['a1\n', undefined],
+        'a.txt as at the node, b.txt (made after it) deleted',
+      );
       assert.equal(e.session.leafId, t1.answer);
       assert.equal((await Session.open(e.file)).leafId, t1.answer, 'the move is in the file');
       assert.ok(mock.shown.some((s) => s.message === 'Restored 2 files.' && s.items.includes('Undo')));
@@ -212,7 +238,11 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal(e.counted.plans, 0, 'no plan was made');
       assert.deepEqual(mock.picks, [], 'nothing was asked');
       assert.deepEqual(previews, []);
-      assert.equal((await e.move(chat.user)).editorText, 'just talk', "pi's rule still applies: the leaf on the message's parent, its text back");
+      assert.equal(
+        (await e.move(chat.user)).editorText,
+        'just talk',
+        "pi's rule still applies: the leaf on the message's parent, its text back",
+      );
       assert.equal(e.session.leafId, t2.answer);
       assert.equal(e.counted.plans, 0);
       // the node before the second turn: the code differs, so it is planned and asked
@@ -241,7 +271,11 @@ describe('the restore flow in the editor (vscode mock)', () => {
         throw new Error('no room for the leaf line');
       };
       await assert.rejects(e.move(t1.answer), /no room for the leaf line/);
-      assert.deepEqual(atMove, ['a1\n', undefined, 'done', false], 'the files were written, the move due, when the leaf was to move');
+      assert.deepEqual(
+        atMove,
+        ['a1\n', undefined, 'done', false],
+        'the files were written, the move due, when the leaf was to move',
+      );
       assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'the files are back');
       assert.equal(journal().state, 'undone');
       assert.equal((await Session.open(e.file)).leafId, t2.answer, 'the leaf did not move');
@@ -272,10 +306,17 @@ describe('the restore flow in the editor (vscode mock)', () => {
       const outside = join(p.root, 'elsewhere.conf');
       writeFileSync(outside, 'port=1\n');
       const t1 = await p.sim.turn('x', [write('x.txt', 'x1\n')], () => p.put('x.txt', 'x1\n'));
-      await p.sim.turn('edit outside', [{ name: 'edit', args: { path: outside, edits: [{ oldText: 'port=1', newText: 'port=2' }] } }, write('x.txt', 'x2\n')], () => {
-        writeFileSync(outside, 'port=2\n');
-        p.put('x.txt', 'x2\n');
-      });
+      await p.sim.turn(
+        'edit outside',
+        [
+          { name: 'edit', args: { path: outside, edits: [{ oldText: 'port=1', newText: 'port=2' }] } },
+          write('x.txt', 'x2\n'),
+        ],
+        () => {
+          writeFileSync(outside, 'port=2\n');
+          p.put('x.txt', 'x2\n');
+        },
+      );
       const e = await editor(p, { live: false });
       const before = stamps(outside, join(p.cwd, 'x.txt'));
       return {
@@ -355,7 +396,11 @@ describe('the restore flow in the editor (vscode mock)', () => {
       };
       const r = await e.move(t1.answer);
       assert.equal(r.moved, true);
-      assert.deepEqual(atRestored, ['a1\n', undefined, t1.answer, ['Undo']], 'restored, and the conversation moved, before Undo');
+      assert.deepEqual(
+        atRestored,
+        ['a1\n', undefined, t1.answer, ['Undo']],
+        'restored, and the conversation moved, before Undo',
+      );
       const done = await until(() => mock.shown.find((s) => /^Put back/.test(s.message)), 10_000, 'the undo');
       assert.equal(done.message, 'Put back 2 files, and moved the conversation back.');
       assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n']);
@@ -398,7 +443,9 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal(e.session.leafId, t1.call, 'the leaf stays');
       assert.equal((await Session.open(e.file)).leafId, t1.call);
       assert.ok(
-        mock.shown.some((s) => s.message === 'Put back 2 files; the conversation moved on since the restore and stays where it is.'),
+        mock.shown.some(
+          (s) => s.message === 'Put back 2 files; the conversation moved on since the restore and stays where it is.',
+        ),
         mock.shown.map((s) => s.message).join('\n'),
       );
     });

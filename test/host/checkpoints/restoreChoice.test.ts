@@ -33,7 +33,10 @@ function plan(items: PlanItem[], notes: string[] = []): RestorePlan {
 }
 
 /** The labels a per-file pick offered, as the user reads them (separators as "---"). */
-const offered = (n = -1) => mock.picks.at(n)!.items.map((i) => (i.kind === QuickPickItemKind.Separator ? '---' : i.label.replace(/^\$\([\w-]+\)\s*/, '')));
+const offered = (n = -1) =>
+  mock.picks
+    .at(n)!
+    .items.map((i) => (i.kind === QuickPickItemKind.Separator ? '---' : i.label.replace(/^\$\([\w-]+\)\s*/, '')));
 
 describe('the restore decision (vscode mock)', () => {
   beforeEach(() => mock.reset());
@@ -47,7 +50,10 @@ describe('the restore decision (vscode mock)', () => {
     const d = await decideRestore(p, 'Restore the code at X', true, 0);
     assert.deepEqual(d, { restore: new Map() });
     assert.deepEqual(asked().items, ['Restore', 'Cancel']);
-    assert.equal(asked().message, 'Restore the code at X? 2 files: 1 created, 1 changed; the conversation moves there. Undo puts everything back.');
+    assert.equal(
+      asked().message,
+      'Restore the code at X? 2 files: 1 created, 1 changed; the conversation moves there. Undo puts everything back.',
+    );
     assert.equal(asked().modal, undefined, 'a notification, not a modal dialog');
     assert.equal(mock.picks.length + mock.quickPicks.length, 0, 'no quick pick over the preview');
     answerInOrder(CHOICE, 'Cancel', undefined);
@@ -59,7 +65,11 @@ describe('the restore decision (vscode mock)', () => {
     const p = plan([item('a.txt', 'modify')]);
     mock.answer = () => new Promise<never>(() => undefined) as never; // the notification folded away, never answered
     const decided = decideRestore(p, 'T', false, 0);
-    await until(() => (mock.statusItems.filter((i) => i.shown).length === 2 ? true : undefined), 5000, 'the status bar choices');
+    await until(
+      () => (mock.statusItems.filter((i) => i.shown).length === 2 ? true : undefined),
+      5000,
+      'the status bar choices',
+    );
     const items = mock.statusItems.filter((i) => i.shown);
     assert.deepEqual(
       items.map((i) => i.text),
@@ -75,7 +85,11 @@ describe('the restore decision (vscode mock)', () => {
   });
 
   it('conflicts: one answer for all of them, or one per file with merge where both sides are files', async () => {
-    const p = plan([item('a.txt', 'conflict'), item('b.txt', 'modify'), item('gone.txt', 'conflict', { target: ABSENT })]);
+    const p = plan([
+      item('a.txt', 'conflict'),
+      item('b.txt', 'modify'),
+      item('gone.txt', 'conflict', { target: ABSENT }),
+    ]);
     answerInOrder(CHOICE, 'Keep Mine', 'Take the Node’s', 'Choose per File…');
     assert.deepEqual(await decideRestore(p, 'T', false, 0), {
       restore: new Map([
@@ -100,7 +114,11 @@ describe('the restore decision (vscode mock)', () => {
     });
     assert.deepEqual(offered(0), ['Keep mine', 'Take the node’s', 'Merge']);
     assert.deepEqual(offered(1), ['Keep mine', 'Take the node’s'], 'no merge with a file absent at the node');
-    assert.equal(mock.picks[1].items[1].detail, 'Delete the file, which did not exist at the node (Undo gives yours back)', 'said as what happens to it');
+    assert.equal(
+      mock.picks[1].items[1].detail,
+      'Delete the file, which did not exist at the node (Undo gives yours back)',
+      'said as what happens to it',
+    );
     assert.equal(mock.picks[0].items[1].detail, 'Write the file as it was at the node (Undo gives yours back)');
     assert.deepEqual(
       mock.picks.map((q) => q.placeholder),
@@ -112,9 +130,15 @@ describe('the restore decision (vscode mock)', () => {
     const p = plan([item('gone.txt', 'conflict', { target: ABSENT }), item('b.txt', 'modify')]);
     answerInOrder(CHOICE, 'Cancel');
     await decideRestore(p, 'T', false, 0);
-    assert.equal(asked().message, 'T? 2 files: 1 changed, 1 deleted; 1 you changed since. Undo puts everything back. You changed gone.txt since: keep it, or take the node’s?');
+    assert.equal(
+      asked().message,
+      'T? 2 files: 1 changed, 1 deleted; 1 you changed since. Undo puts everything back. You changed gone.txt since: keep it, or take the node’s?',
+    );
     const tips = mock.statusItems.map((i) => i.tooltip);
-    assert.equal(tips[1], 'Restore; gone.txt: delete the file, which did not exist at the node (Undo gives yours back)');
+    assert.equal(
+      tips[1],
+      'Restore; gone.txt: delete the file, which did not exist at the node (Undo gives yours back)',
+    );
   });
 
   it('dismissing one file of "Choose per file…" restores nothing', async () => {
@@ -128,13 +152,22 @@ describe('the restore decision (vscode mock)', () => {
     const p = plan([item('a.txt', 'modify'), item('b.txt', 'modify'), item('c.txt', 'modify')]);
     answerInOrder(CHOICE, 'Preview All 3 Files');
     assert.equal(await decideRestore(p, 'T', false, 1), 'previewAll');
-    assert.equal(mock.statusItems.find((i) => i.text.includes('Preview All'))!.tooltip, 'The preview shows the first 2');
+    assert.equal(
+      mock.statusItems.find((i) => i.text.includes('Preview All'))!.tooltip,
+      'The preview shows the first 2',
+    );
   });
 
   it('what is left as it is, and the notes, are said in the question', async () => {
-    const p = plan([item('a.txt', 'modify'), item('made.txt', 'unrestorable', { reason: 'made by bash, no checkpoint' })], ['1 file was too large to capture']);
+    const p = plan(
+      [item('a.txt', 'modify'), item('made.txt', 'unrestorable', { reason: 'made by bash, no checkpoint' })],
+      ['1 file was too large to capture'],
+    );
     answerInOrder(CHOICE, 'Restore');
     assert.deepEqual(await decideRestore(p, 'T', false, 0), { restore: new Map() });
-    assert.equal(asked().message, 'T? 1 file changed. Undo puts everything back. Left as they are: made.txt (made by bash, no checkpoint); 1 file was too large to capture.');
+    assert.equal(
+      asked().message,
+      'T? 1 file changed. Undo puts everything back. Left as they are: made.txt (made by bash, no checkpoint); 1 file was too large to capture.',
+    );
   });
 });

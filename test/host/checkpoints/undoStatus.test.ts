@@ -33,11 +33,19 @@ describe('the status bar Undo of the last restore (vscode mock)', () => {
     const sim = new SimPi(cwd, agentDir, { sessionDir: join(root, 'sessions') });
     const put = (p: string, t: string) => writeFileSync(join(cwd, p), t);
     const read = (p: string) => (existsSync(join(cwd, p)) ? readFileSync(join(cwd, p), 'utf8') : undefined);
-    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () => put('a.txt', 'a1\n'));
+    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
+      put('a.txt', 'a1\n'),
+    );
     await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => put('a.txt', 'a2\n'));
     const session = await Session.open(sim.file);
     const undoStatus = new UndoStatus();
-    const code = new CodeRestore({ agentDir: () => agentDir, docs: new CodeDocuments(), log: () => undefined, describe: async (_s, id) => `the node ${id}`, undoStatus });
+    const code = new CodeRestore({
+      agentDir: () => agentDir,
+      docs: new CodeDocuments(),
+      log: () => undefined,
+      describe: async (_s, id) => `the node ${id}`,
+      undoStatus,
+    });
     const shown = () => mock.statusItems.filter((i) => i.shown);
 
     assert.equal(shown().length, 0, 'nothing to undo yet');

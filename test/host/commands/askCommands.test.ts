@@ -52,7 +52,11 @@ describe('Ask from Here… (palette and node menu)', () => {
     register(t.controller);
     mock.inputBox = () => 'why does it fail?';
     await run('piTree.tree.askFromHere');
-    const box = mock.inputBoxes[0] as { title: string; validateInput(v: string): string | undefined; ignoreFocusOut: boolean };
+    const box = mock.inputBoxes[0] as {
+      title: string;
+      validateInput(v: string): string | undefined;
+      ignoreFocusOut: boolean;
+    };
     assert.match(box.title, /^Ask pi from the answer “.+”$/, 'the node named by its text');
     assert.equal(box.validateInput('  '), 'Write a prompt for pi.');
     assert.equal(box.validateInput('x'), undefined);
@@ -96,14 +100,23 @@ describe('Ask from Here… (palette and node menu)', () => {
   });
 
   it('package.json: the node menu item (not read-only), the palette command where a tree is in front, the menu command out of the palette', () => {
-    const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+    const titles = Object.fromEntries(
+      pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]),
+    );
     assert.equal(titles['piTree.tree.askFromHere'], 'Ask from Here…');
     assert.equal(titles['piTree.node.askFromHere'], 'Ask from Here…');
-    const menu = pkg.contributes.menus['webview/context'].find((m: { command: string }) => m.command === 'piTree.node.askFromHere');
+    const menu = pkg.contributes.menus['webview/context'].find(
+      (m: { command: string }) => m.command === 'piTree.node.askFromHere',
+    );
     assert.match(menu.when, /webviewSection == node/);
     assert.match(menu.when, /!piTree\.readOnly/);
-    const palette = Object.fromEntries(pkg.contributes.menus.commandPalette.map((m: { command: string; when: string }) => [m.command, m.when]));
+    const palette = Object.fromEntries(
+      pkg.contributes.menus.commandPalette.map((m: { command: string; when: string }) => [m.command, m.when]),
+    );
     assert.equal(palette['piTree.node.askFromHere'], 'false');
-    assert.match(palette['piTree.tree.askFromHere'], /activeWebviewPanelId == piTree\.tree \|\| activeCustomEditorId == piTree\.sessionEditor/);
+    assert.match(
+      palette['piTree.tree.askFromHere'],
+      /activeWebviewPanelId == piTree\.tree \|\| activeCustomEditorId == piTree\.sessionEditor/,
+    );
   });
 });

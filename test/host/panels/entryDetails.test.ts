@@ -23,7 +23,13 @@ function before(v: unknown, state: { cut: boolean }, key = ''): unknown {
   if (Array.isArray(v)) return v.map((x) => before(x, state));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: before(x, state, k), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, {
+        value: before(x, state, k),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return v;
@@ -39,7 +45,13 @@ function randomValue(rand: () => number, depth = 0): unknown {
   if (r < 0.6) return Array.from({ length: n }, () => randomValue(rand, depth + 1));
   const o: Record<string, unknown> = {};
   const keys = ['data', 'text', '__proto__', 'details', 'a'];
-  for (let i = 0; i < n; i++) Object.defineProperty(o, keys[Math.floor(rand() * keys.length)], { value: randomValue(rand, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (let i = 0; i < n; i++)
+    Object.defineProperty(o, keys[Math.floor(rand() * keys.length)], {
+      value: randomValue(rand, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return o;
 }
 
@@ -57,7 +69,10 @@ describe('the details pane’s copy of an entry', () => {
     assert.deepEqual(Object.keys(proto), ['__proto__']);
     assert.equal(Object.getPrototypeOf(proto), Object.prototype);
     const img = { cut: false };
-    assert.deepEqual(truncateStrings({ type: 'image', data: 'x'.repeat(5 * 1024 * 1024) }, img), { type: 'image', data: '' });
+    assert.deepEqual(truncateStrings({ type: 'image', data: 'x'.repeat(5 * 1024 * 1024) }, img), {
+      type: 'image',
+      data: '',
+    });
     assert.ok(img.cut);
   });
 

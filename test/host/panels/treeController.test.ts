@@ -97,7 +97,15 @@ describe('TreeController', () => {
     agentDir = join(root, 'agent');
     mkdirSync(agentDir, { recursive: true });
     file = join(root, 'session.jsonl');
-    appendFileSync(file, sessionText([user('u1', null, 'first'), assistant('a1', 'u1', 'one'), user('u2', 'a1', 'second'), assistant('a2', 'u2', 'two')]));
+    appendFileSync(
+      file,
+      sessionText([
+        user('u1', null, 'first'),
+        assistant('a1', 'u1', 'one'),
+        user('u2', 'a1', 'second'),
+        assistant('a2', 'u2', 'two'),
+      ]),
+    );
     panel = new FakePanel();
     tree = new TreeController(panel as never, file, deps(agentDir));
   });
@@ -107,7 +115,11 @@ describe('TreeController', () => {
   /** The webview says it is ready; resolves with the snapshot it gets. */
   async function ready(): Promise<Extract<HostMessage, { type: 'snapshot' }>> {
     panel.send({ type: 'ready' });
-    return until(() => panel.posted.find((m): m is Extract<HostMessage, { type: 'snapshot' }> => m.type === 'snapshot'), 10_000, 'the snapshot');
+    return until(
+      () => panel.posted.find((m): m is Extract<HostMessage, { type: 'snapshot' }> => m.type === 'snapshot'),
+      10_000,
+      'the snapshot',
+    );
   }
 
   it('opens the session: the document is set, then a snapshot of every entry with the leaf once the webview is ready', async () => {
@@ -128,11 +140,19 @@ describe('TreeController', () => {
     panel.send({ type: 'request', seq: 1, body: { kind: 'moveTo', id: 'a1' } });
     const reply = await until(() => panel.posted.find((m) => m.type === 'reply' && m.seq === 1), 10_000, 'the reply');
     // (as the webview gets it: the message is cloned, undefined fields dropped)
-    assert.deepEqual(JSON.parse(JSON.stringify(reply)), { type: 'reply', seq: 1, ok: true, data: { leafId: 'a1', moved: true } });
+    assert.deepEqual(JSON.parse(JSON.stringify(reply)), {
+      type: 'reply',
+      seq: 1,
+      ok: true,
+      data: { leafId: 'a1', moved: true },
+    });
     assert.equal(tree.openSession?.leafId, 'a1');
     const after = panel.posted.slice(from);
     const delta = after.findIndex((m) => m.type === 'leafMoved' || m.type === 'appended');
-    assert.ok(delta >= 0 && delta < after.indexOf(reply), `the delta before the reply: ${panel.kinds(from).join(', ')}`);
+    assert.ok(
+      delta >= 0 && delta < after.indexOf(reply),
+      `the delta before the reply: ${panel.kinds(from).join(', ')}`,
+    );
     assert.equal((after[delta] as { leafId?: string }).leafId, 'a1');
   });
 
@@ -144,7 +164,11 @@ describe('TreeController', () => {
     await session.setLabel('u1', 'start');
     assert.deepEqual(panel.kinds(from), [], 'nothing posted to a hidden panel');
     panel.show(true);
-    const snap = await until(() => panel.posted.slice(from).find((m) => m.type === 'snapshot'), 10_000, 'a new snapshot');
+    const snap = await until(
+      () => panel.posted.slice(from).find((m) => m.type === 'snapshot'),
+      10_000,
+      'a new snapshot',
+    );
     assert.ok(snap && snap.type === 'snapshot');
     assert.ok(
       snap.nodes?.some((n) => n.label === 'start'),

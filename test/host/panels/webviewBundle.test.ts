@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codiconCss, readWebviewBundle, scriptWithMap } from '../../../src/host/panels/webviewBundle';
 
-function dist(script: string, css = '.a{}', codicon = '@font-face{src:url("./codicon.ttf?abc") format("truetype")}'): string {
+function dist(
+  script: string,
+  css = '.a{}',
+  codicon = '@font-face{src:url("./codicon.ttf?abc") format("truetype")}',
+): string {
   const d = mkdtempSync(join(tmpdir(), 'pi-tree-bundle-'));
   mkdirSync(join(d, 'codicons'));
   writeFileSync(join(d, 'webview.js'), script);
@@ -32,7 +36,11 @@ test('the shipped build reads as a bundle that can go into the document', () => 
   assert.doesNotMatch(css, /\.\/codicon\.ttf|\?[0-9a-f]{32}/);
   const hashed = /url\("\.\/codicon\.ttf[^"]*"\)/.exec(b.codicon)![0];
   assert.equal(css, b.codicon.replace(hashed, `url("${b.font}")`));
-  assert.equal(codiconCss("@font-face{src:url(./codicon.ttf?x) format('truetype')}", 'data:a'), "@font-face{src:url(data:a) format('truetype')}", 'unquoted');
+  assert.equal(
+    codiconCss("@font-face{src:url(./codicon.ttf?x) format('truetype')}", 'data:a'),
+    "@font-face{src:url(data:a) format('truetype')}",
+    'unquoted',
+  );
 });
 
 test('read once per build: the same text until webview.js changes', () => {
@@ -43,7 +51,10 @@ test('read once per build: the same text until webview.js changes', () => {
     writeFileSync(join(d, 'webview.js'), 'two();');
     utimesSync(join(d, 'webview.js'), new Date(), new Date(Date.now() + 5000));
     assert.equal(readWebviewBundle(d)!.script, 'two();');
-    assert.equal(scriptWithMap(a.script, 'https://x.example/dist/webview.js.map'), 'one();\n//# sourceMappingURL=https://x.example/dist/webview.js.map\n');
+    assert.equal(
+      scriptWithMap(a.script, 'https://x.example/dist/webview.js.map'),
+      'one();\n//# sourceMappingURL=https://x.example/dist/webview.js.map\n',
+    );
     assert.equal(scriptWithMap('two();', 'https://x.example/m'), 'two();', 'no map named: left as it is');
   } finally {
     rmSync(d, { recursive: true, force: true });
@@ -51,7 +62,12 @@ test('read once per build: the same text until webview.js changes', () => {
 });
 
 test('missing files, or text that would end its element: no bundle (the files are linked)', () => {
-  const bad = [dist('a = "</script>"'), dist('a = "<!--" + "<script>"'), dist('ok()', 'a{}</STYLE>'), dist('ok()', 'a{}', '</style>')];
+  const bad = [
+    dist('a = "</script>"'),
+    dist('a = "<!--" + "<script>"'),
+    dist('ok()', 'a{}</STYLE>'),
+    dist('ok()', 'a{}', '</style>'),
+  ];
   const missing = dist('ok()');
   rmSync(join(missing, 'webview.css'));
   try {

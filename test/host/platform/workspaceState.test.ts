@@ -15,7 +15,11 @@ it('values of the right shape read back; others read as the default', async () =
   assert.equal(new WorkspaceState(m).get('scope', 'folder'), 'all');
   assert.equal(new WorkspaceState(m).get('sort', 'threaded'), 'name');
   assert.deepEqual(new WorkspaceState(m).get('panels', {}), { t1: '/a.jsonl' });
-  assert.deepEqual([...m.keys()].sort(), ['piTree.panels', 'piTree.scope', 'piTree.sort'], "pi-tree's keys as older versions wrote them");
+  assert.deepEqual(
+    [...m.keys()].sort(),
+    ['piTree.panels', 'piTree.scope', 'piTree.sort'],
+    "pi-tree's keys as older versions wrote them",
+  );
   await m.update('piTree.scope', 'everything');
   await m.update('piTree.sort', 3);
   await m.update('piTree.filter', { q: 1 });

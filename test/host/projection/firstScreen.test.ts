@@ -21,7 +21,10 @@ it('holds the last FIRST_SCREEN_PATH entries of the current path, the first entr
   const path = s.index.branch(s.leafId);
   const tail = path.slice(-FIRST_SCREEN_PATH);
   for (const r of tail) assert.ok(ids.has(r.id), `path entry ${r.id}`);
-  assert.ok(!ids.has(path[path.length - FIRST_SCREEN_PATH - 1].id), 'the path above the first screen is left for the whole tree');
+  assert.ok(
+    !ids.has(path[path.length - FIRST_SCREEN_PATH - 1].id),
+    'the path above the first screen is left for the whole tree',
+  );
   // Every branch leaving the shown path starts on the first screen.
   const onPath = new Set(tail.map((r) => r.id));
   let branches = 0;

@@ -16,7 +16,9 @@ describe('projection for the webview', () => {
           ...assistant('a1', 'u1', ''),
           message: {
             role: 'assistant',
-            content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts', offset: 2, limit: 3 } }],
+            content: [
+              { type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts', offset: 2, limit: 3 } },
+            ],
             provider: 'anthropic',
             model: 'm1',
             usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 10, cost: { total: 0.5 } },
@@ -24,9 +26,22 @@ describe('projection for the webview', () => {
             timestamp: 1,
           },
         },
-        entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
+        entry('message', 'r1', 'a1', {
+          message: {
+            role: 'toolResult',
+            toolCallId: 't1',
+            toolName: 'read',
+            content: [{ type: 'text', text: 'x' }],
+            isError: false,
+            timestamp: 2,
+          },
+        }),
         entry('label', 'l1', 'r1', { targetId: 'u1', label: 'start' }),
-        entry('branch_summary', 'b1', 'ghost', { fromId: 'r1', summary: 'left', details: { readFiles: ['q.ts'], modifiedFiles: [] } }),
+        entry('branch_summary', 'b1', 'ghost', {
+          fromId: 'r1',
+          summary: 'left',
+          details: { readFiles: ['q.ts'], modifiedFiles: [] },
+        }),
       ]),
     );
     const nodes = await projectAll(s.index, s.index.live(), s);
@@ -47,7 +62,12 @@ describe('projection for the webview', () => {
   it('appended records: their nodes (a result named after a call the worker saw, learnt from above), the labels they change', async () => {
     const call = {
       ...assistant('a1', 'u1', ''),
-      message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts' } }], stopReason: 'toolUse', timestamp: 1 },
+      message: {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 't1', name: 'read', arguments: { path: '/x/a.ts' } }],
+        stopReason: 'toolUse',
+        timestamp: 1,
+      },
     };
     const file = tempFile(sessionText([user('u1', null, 'read it'), call]));
     const s = await Session.open(file);
@@ -55,7 +75,16 @@ describe('projection for the webview', () => {
     const projector = new Projector(s.index);
     projector.workerMade = true;
     const more = [
-      entry('message', 'r1', 'a1', { message: { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false, timestamp: 2 } }),
+      entry('message', 'r1', 'a1', {
+        message: {
+          role: 'toolResult',
+          toolCallId: 't1',
+          toolName: 'read',
+          content: [{ type: 'text', text: 'x' }],
+          isError: false,
+          timestamp: 2,
+        },
+      }),
       entry('label', 'l1', 'r1', { targetId: 'u1', label: 'start' }),
       entry('label', 'l2', 'l1', { targetId: 'a1' }),
     ];
@@ -67,7 +96,11 @@ describe('projection for the webview', () => {
       r.fresh.map((x) => x.id),
       ['r1', 'l1', 'l2'],
     );
-    assert.equal(r.nodes.find((n) => n.id === 'r1')!.text, '[read: /x/a.ts]', 'named after its call, read from the message above');
+    assert.equal(
+      r.nodes.find((n) => n.id === 'r1')!.text,
+      '[read: /x/a.ts]',
+      'named after its call, read from the message above',
+    );
     assert.deepEqual(r.labelChanges, [
       { targetId: 'u1', label: 'start' },
       { targetId: 'a1', label: undefined },
@@ -81,7 +114,10 @@ describe('projection for the webview', () => {
     const fast = await projectAll(s.index, live, s);
     const projector = new Projector(s.index);
     const full = (await s.load(live)).map((e, i) => projector.project(live[i], e));
-    assert.ok(live.filter((r) => r.role === 'toolResult' && r.length > 2048).length > 100, 'large tool results were exercised too');
+    assert.ok(
+      live.filter((r) => r.role === 'toolResult' && r.length > 2048).length > 100,
+      'large tool results were exercised too',
+    );
     assert.deepStrictEqual(fast, full);
   });
 
@@ -122,7 +158,14 @@ describe('projection for the webview', () => {
     // an empty session still gets one (empty) part: the webview needs its snapshot
     const empty = await Session.inMemory(sessionText([]));
     const got: number[] = [];
-    await projectParts(empty.index, empty.index.live(), empty, new Projector(empty.index), 1000, (nodes) => void got.push(nodes.length));
+    await projectParts(
+      empty.index,
+      empty.index.live(),
+      empty,
+      new Projector(empty.index),
+      1000,
+      (nodes) => void got.push(nodes.length),
+    );
     assert.deepStrictEqual(got, [0]);
   });
 
@@ -136,7 +179,10 @@ describe('projection for the webview', () => {
         Object.values(ids),
       );
       // pi's tree-selector: `[name: ${JSON.stringify(args).slice(0, 40)}...]`
-      assert.equal(nodes.find((n) => n.id === ids.r1)!.text, `[lookup: ${`{"query":${deepObject(depth)}}`.slice(0, 40)}...]`);
+      assert.equal(
+        nodes.find((n) => n.id === ids.r1)!.text,
+        `[lookup: ${`{"query":${deepObject(depth)}}`.slice(0, 40)}...]`,
+      );
       assert.equal(nodes.find((n) => n.id === ids.a1)!.text, 'assistant: looking');
     });
   }

@@ -13,8 +13,13 @@ import { generateSession } from '../../support/generate.js';
 import { tempFile } from '../../support/tmp.js';
 
 /** A worker run drained as the panel's snapshot source drains it: only when it read what the host read. */
-const projectInWorker = (script: string, task: WorkerTask, expect: { count: number; leafId: string | null }, onPart: Parameters<typeof useRun>[2], signal?: AbortSignal) =>
-  useRun(new WorkerRun(script, task, signal), { ...expect, size: task.until }, onPart);
+const projectInWorker = (
+  script: string,
+  task: WorkerTask,
+  expect: { count: number; leafId: string | null },
+  onPart: Parameters<typeof useRun>[2],
+  signal?: AbortSignal,
+) => useRun(new WorkerRun(script, task, signal), { ...expect, size: task.until }, onPart);
 
 // The worker is the built bundle (npm test builds first), as the extension runs it.
 const SCRIPT = join(__dirname, '..', '..', '..', 'dist', 'projector.js');
@@ -28,7 +33,13 @@ describe('projection in a worker thread', () => {
     const preview = (await run.firstScreen)!;
     assert.ok(preview, 'a first screen');
     const tail = (await openTail(file))!;
-    assert.deepStrictEqual(preview, { sessionId: s.header.id, cwd: String(s.header.cwd), name: tail.name, leafId: s.leafId, nodes: await firstScreenNodes(tail) });
+    assert.deepStrictEqual(preview, {
+      sessionId: s.header.id,
+      cwd: String(s.header.cwd),
+      name: tail.name,
+      leafId: s.leafId,
+      nodes: await firstScreenNodes(tail),
+    });
     let n = 0;
     await useRun(run, { count: s.index.size, leafId: s.leafId }, (part) => (n += part.count));
     assert.equal(n, s.index.size, 'then the whole snapshot');
@@ -38,7 +49,14 @@ describe('projection in a worker thread', () => {
   });
 
   it('gives the nodes the host would project, packed, in parts and in order, from the bytes the host read', async () => {
-    const g = generateSession({ seed: 21, entries: 6000, branchRate: 0.03, compactions: 1, labels: 8, largeOutputRate: 0.01 });
+    const g = generateSession({
+      seed: 21,
+      entries: 6000,
+      branchRate: 0.03,
+      compactions: 1,
+      labels: 8,
+      largeOutputRate: 0.01,
+    });
     const file = tempFile(g.text);
     const s = await Session.open(file);
     const live = s.index.live();
@@ -49,12 +67,17 @@ describe('projection in a worker thread', () => {
     );
     const parts: { from: number; n: number }[] = [];
     const got: NodeView[] = [];
-    await projectInWorker(SCRIPT, { file, until: s.readSize, part: 2000 }, { count: live.length, leafId: s.leafId }, (part, from) => {
-      const nodes = unpackNodes(part.packed);
-      assert.equal(part.count, nodes.length);
-      parts.push({ from, n: nodes.length });
-      got.push(...nodes);
-    });
+    await projectInWorker(
+      SCRIPT,
+      { file, until: s.readSize, part: 2000 },
+      { count: live.length, leafId: s.leafId },
+      (part, from) => {
+        const nodes = unpackNodes(part.packed);
+        assert.equal(part.count, nodes.length);
+        parts.push({ from, n: nodes.length });
+        got.push(...nodes);
+      },
+    );
     assert.deepStrictEqual(
       parts.map((p) => p.from),
       Array.from({ length: Math.ceil(live.length / 2000) }, (_, i) => i * 2000),
@@ -68,16 +91,31 @@ describe('projection in a worker thread', () => {
     const s = await Session.open(file);
     let parts = 0;
     await assert.rejects(
-      projectInWorker(SCRIPT, { file, until: s.readSize, part: 100 }, { count: s.index.live().length + 1, leafId: s.leafId }, () => parts++),
+      projectInWorker(
+        SCRIPT,
+        { file, until: s.readSize, part: 100 },
+        { count: s.index.live().length + 1, leafId: s.leafId },
+        () => parts++,
+      ),
       WorkerMismatch,
     );
     assert.equal(parts, 0);
     await assert.rejects(
-      projectInWorker(SCRIPT, { file: join(file, 'missing'), until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++),
+      projectInWorker(
+        SCRIPT,
+        { file: join(file, 'missing'), until: 10, part: 100 },
+        { count: 0, leafId: null },
+        () => parts++,
+      ),
       /ENOENT|ENOTDIR/,
     );
     await assert.rejects(
-      projectInWorker(join(__dirname, 'nope.js'), { file, until: 10, part: 100 }, { count: 0, leafId: null }, () => parts++),
+      projectInWorker(
+        join(__dirname, 'nope.js'),
+        { file, until: 10, part: 100 },
+        { count: 0, leafId: null },
+        () => parts++,
+      ),
       /missing/,
     );
   });
@@ -137,13 +175,18 @@ describe('projection in a worker thread', () => {
     plain.stop();
     assert.equal(head, undefined, 'nothing read of the whole file yet');
     // Appended before go: in what the held run reads.
-    appendFileSync(file, `${JSON.stringify({ type: 'label', id: 'held0001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'after' })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'label', id: 'held0001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'after' })}\n`,
+    );
     run.go();
     run.go(); // a second go changes nothing
     const s = await Session.open(file);
     assert.deepStrictEqual(await run.head, { count: s.index.live().length, leafId: s.leafId, size: s.readSize });
     const got: NodeView[] = [];
-    await useRun(run, { count: s.index.live().length, leafId: s.leafId, size: s.readSize }, (p) => got.push(...unpackNodes(p.packed)));
+    await useRun(run, { count: s.index.live().length, leafId: s.leafId, size: s.readSize }, (p) =>
+      got.push(...unpackNodes(p.packed)),
+    );
     assert.deepStrictEqual(got, await projectAll(s.index, s.index.live(), s));
     // Stopped while held (the panel closed before its webview was ready): the worker ends, nothing is read.
     const held = new WorkerRun(SCRIPT, { file, part: 1000, firstScreen: true, hold: true });
@@ -158,7 +201,10 @@ describe('projection in a worker thread', () => {
     const run = new WorkerRun(SCRIPT, { file, part: 500 });
     await run.head;
     // One more whole line after the worker read the file: its size differs from the host's.
-    appendFileSync(file, `${JSON.stringify({ type: 'label', id: 'lab00001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'x' })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'label', id: 'lab00001', parentId: g.leafId, timestamp: new Date().toISOString(), targetId: g.leafId, label: 'x' })}\n`,
+    );
     const s = await Session.open(file);
     let parts = 0;
     await assert.rejects(

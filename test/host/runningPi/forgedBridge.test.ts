@@ -14,57 +14,68 @@ import { plantFakeBridge, type FakeBridge } from '../../support/fakeBridge.js';
 import { assistantOf, sessionBuilder, writeSession } from '../../support/piRpc.js';
 import { tempDir } from '../../support/tmp.js';
 
-describe('the extension does not trust a forged bridge', { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false }, () => {
-  const root = tempDir('pi-tree-forged-host-');
-  const agentDir = join(root, 'agent');
-  const recordDir = join(agentDir, 'pi-tree-bridges');
-  const elsewhere = join(root, 'elsewhere');
-  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-  delete env.PI_TREE_BRIDGE_DIR;
-  let file: string;
-  const ids: Record<string, string> = {};
-  const fakes: FakeBridge[] = [];
+describe(
+  'the extension does not trust a forged bridge',
+  { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false },
+  () => {
+    const root = tempDir('pi-tree-forged-host-');
+    const agentDir = join(root, 'agent');
+    const recordDir = join(agentDir, 'pi-tree-bridges');
+    const elsewhere = join(root, 'elsewhere');
+    const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+    delete env.PI_TREE_BRIDGE_DIR;
+    let file: string;
+    const ids: Record<string, string> = {};
+    const fakes: FakeBridge[] = [];
 
-  before(() => {
-    mkdirSync(recordDir, { recursive: true, mode: 0o700 });
-    mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
-    const b = sessionBuilder(root);
-    ids.u1 = b.user('first question');
-    ids.a1 = assistantOf(b, 'first answer');
-    file = writeSession(b, join(root, 'forged.jsonl'));
-  });
-
-  after(async () => {
-    for (const f of fakes) await f.stop();
-  });
-
-  for (const [what, opts, why] of [
-    ['a process that is not pi', {}, /is not a pi/],
-    ['a symlink to a socket elsewhere', { title: 'pi', listenIn: elsewhere }, /not a socket of ours/],
-  ] as const) {
-    it(`${what}: refused before anything is sent, nothing written`, async () => {
-      const fake = await plantFakeBridge(recordDir, file, opts);
-      fakes.push(fake);
-      try {
-        const session = await Session.open(file);
-        const gateway = new PiGateway({ find: (f) => findBridge(f, { env }), ui: { askWait: async () => false, waiting: (_m, w) => w }, env });
-        const actions = new SessionActions(session, file, {
-          repo: () => new SessionRepository({ agentDir, env }),
-          openTree: async () => {},
-          confirmLiveWrite: () => Promise.reject(new Error('the action went to the file')),
-          gateway,
-        });
-        const before = readFileSync(file);
-        await assert.rejects(actions.moveTo(ids.a1), (e: Error) => why.test(e.message) && /nothing was sent to it/.test(e.message));
-        await assert.rejects(actions.setLabel(ids.u1, 'x'), why);
-        assert.deepEqual(readFileSync(file), before);
-        assert.deepEqual(
-          fake.requests.filter((op) => op !== 'state'),
-          [],
-        );
-      } finally {
-        await fake.stop();
-      }
+    before(() => {
+      mkdirSync(recordDir, { recursive: true, mode: 0o700 });
+      mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
+      const b = sessionBuilder(root);
+      ids.u1 = b.user('first question');
+      ids.a1 = assistantOf(b, 'first answer');
+      file = writeSession(b, join(root, 'forged.jsonl'));
     });
-  }
-});
+
+    after(async () => {
+      for (const f of fakes) await f.stop();
+    });
+
+    for (const [what, opts, why] of [
+      ['a process that is not pi', {}, /is not a pi/],
+      ['a symlink to a socket elsewhere', { title: 'pi', listenIn: elsewhere }, /not a socket of ours/],
+    ] as const) {
+      it(`${what}: refused before anything is sent, nothing written`, async () => {
+        const fake = await plantFakeBridge(recordDir, file, opts);
+        fakes.push(fake);
+        try {
+          const session = await Session.open(file);
+          const gateway = new PiGateway({
+            find: (f) => findBridge(f, { env }),
+            ui: { askWait: async () => false, waiting: (_m, w) => w },
+            env,
+          });
+          const actions = new SessionActions(session, file, {
+            repo: () => new SessionRepository({ agentDir, env }),
+            openTree: async () => {},
+            confirmLiveWrite: () => Promise.reject(new Error('the action went to the file')),
+            gateway,
+          });
+          const before = readFileSync(file);
+          await assert.rejects(
+            actions.moveTo(ids.a1),
+            (e: Error) => why.test(e.message) && /nothing was sent to it/.test(e.message),
+          );
+          await assert.rejects(actions.setLabel(ids.u1, 'x'), why);
+          assert.deepEqual(readFileSync(file), before);
+          assert.deepEqual(
+            fake.requests.filter((op) => op !== 'state'),
+            [],
+          );
+        } finally {
+          await fake.stop();
+        }
+      });
+    }
+  },
+);

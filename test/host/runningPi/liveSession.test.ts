@@ -7,7 +7,16 @@ import { after, before, describe, it } from 'node:test';
 import { BridgeRegistry } from '../../../src/host/runningPi/bridgeRegistry.js';
 import { LiveSession, type LiveState } from '../../../src/host/runningPi/liveSession.js';
 import { completionSse, gate, startLoopback, type Loopback } from '../../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, PI_REPLY_MS, PI_START_MS, PiRpc, sessionBuilder, writeSession, type PiEnv } from '../../support/piRpc.js';
+import {
+  assistantOf,
+  makePiEnv,
+  PI_REPLY_MS,
+  PI_START_MS,
+  PiRpc,
+  sessionBuilder,
+  writeSession,
+  type PiEnv,
+} from '../../support/piRpc.js';
 import { until } from '../../../scripts/lib/until.js';
 
 describe('live session (connected state)', () => {
@@ -21,7 +30,9 @@ describe('live session (connected state)', () => {
 
   before(async () => {
     lb = await startLoopback((req, n) =>
-      JSON.stringify(req.body?.messages).includes('SLOW') ? completionSse(`slow ${n} `.repeat(10), { pieces: 20, heldUntil: hold.opened }) : completionSse(`answer ${n}`),
+      JSON.stringify(req.body?.messages).includes('SLOW')
+        ? completionSse(`slow ${n} `.repeat(10), { pieces: 20, heldUntil: hold.opened })
+        : completionSse(`answer ${n}`),
     );
     pe = makePiEnv(lb);
     const b = sessionBuilder(pe.workDir);

@@ -20,7 +20,8 @@ function assertWellFormed(file: string): void {
   const seen = new Set<string>();
   for (const e of fileEntries(file)) {
     assert.ok(!seen.has(e.id), `duplicate id ${e.id}`);
-    if (e.parentId !== null) assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
+    if (e.parentId !== null)
+      assert.ok(seen.has(e.parentId), `${e.id} hangs under ${e.parentId}, which is not before it`);
     seen.add(e.id);
   }
 }
@@ -39,9 +40,14 @@ describe('host routing through a running pi', () => {
     askWait: (m) => (asked.push(m), answerBusy(m)),
     waiting: (_m, work) => work,
   };
-  const gateway = (opts: { firstWaitMs?: number } = {}) => new PiGateway({ find: (f) => findBridge(f, { env: pe.env }), ui, log: (m) => logs.push(m), ...opts });
+  const gateway = (opts: { firstWaitMs?: number } = {}) =>
+    new PiGateway({ find: (f) => findBridge(f, { env: pe.env }), ui, log: (m) => logs.push(m), ...opts });
   /** SessionActions as the host builds them; the live-session warning must never be asked while pi runs. */
-  const actionsOn = async (f: string, gw = gateway(), guard: () => Promise<boolean | 'fork'> = () => Promise.reject(new Error('the live warning was shown'))) => {
+  const actionsOn = async (
+    f: string,
+    gw = gateway(),
+    guard: () => Promise<boolean | 'fork'> = () => Promise.reject(new Error('the live warning was shown')),
+  ) => {
     const session = await Session.open(f);
     return {
       session,
@@ -60,10 +66,13 @@ describe('host routing through a running pi', () => {
   before(async () => {
     // "SLOW" prompts are held after the first piece (`hold`); "HANG" prompts stream one piece and never finish.
     lb = await startLoopback((req, n) => {
-      const users = ((req.body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === 'user');
+      const users = ((req.body?.messages ?? []) as { role: string; content: unknown }[]).filter(
+        (m) => m.role === 'user',
+      );
       const body = JSON.stringify(users.at(-1)?.content ?? '');
       if (body.includes('HANG')) return completionSse('hanging answer', { pieces: 4, stopAfterPieces: 1, hang: true });
-      if (body.includes('SLOW')) return completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened });
+      if (body.includes('SLOW'))
+        return completionSse(`slow answer ${n} `.repeat(10), { pieces: 30, heldUntil: hold.opened });
       return completionSse(`answer ${n}`);
     });
     pe = makePiEnv(lb);
@@ -148,7 +157,11 @@ describe('host routing through a running pi', () => {
     let from = await slow('SLOW one');
     const lines = fileEntries(file).length;
     answerBusy = async () => false;
-    assert.deepEqual(await actions.moveTo(ids.a2), { leafId: actions['session'].leafId, moved: false, cancelled: true });
+    assert.deepEqual(await actions.moveTo(ids.a2), {
+      leafId: actions['session'].leafId,
+      moved: false,
+      cancelled: true,
+    });
     assert.match(asked.at(-1)!, /pi \(pid \d+\) is busy with a turn or a compaction, so nothing was done yet/);
     hold.open();
     await pi.settled(from);
@@ -167,7 +180,10 @@ describe('host routing through a running pi', () => {
     const k = logs.length;
     const moving = fresh.actions.moveTo(ids.a2);
     // The turn goes on once the request that waits for it is on its way (the one after the user's answer).
-    await pi.until(() => logs.slice(k).filter((l) => l.startsWith('goto sent to pi')).length === 2, 'the request that waits for the turn');
+    await pi.until(
+      () => logs.slice(k).filter((l) => l.startsWith('goto sent to pi')).length === 2,
+      'the request that waits for the turn',
+    );
     hold.open();
     const r = await moving;
     assert.equal(asked.length, n + 1, 'asked once');
@@ -217,7 +233,11 @@ describe('host routing through a running pi', () => {
     await assert.rejects(moving, (e: Error) => e.message === PEER_GONE_MESSAGE);
     await pi.exited;
     assert.ok(fileEntries(current).length <= before + 1, 'at most the prompt pi wrote before it died');
-    assert.equal(fileEntries(current).filter((e) => e.type === 'leaf' && e.targetId === target).length, 0, 'the move was not written');
+    assert.equal(
+      fileEntries(current).filter((e) => e.type === 'leaf' && e.targetId === target).length,
+      0,
+      'the move was not written',
+    );
     assertWellFormed(current);
 
     // No pi any more: the same action goes to the file (asking first, as for any live-looking session).

@@ -15,14 +15,26 @@ import type { PiGateway } from '../../../src/host/runningPi/piGateway.js';
 import { requestHandlers, type HandlerContext } from '../../../src/host/panels/requestHandlers.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { AskSlot, FIRST_WAIT_MS, LONG_WAIT_MS } from '../../../src/host/runs/askFlow.js';
-import { AskCancelledError, PiBusyError, type AskAnswer, type AskEvent, type AskQuestion, type AskService } from '../../../src/host/runs/askService.js';
+import {
+  AskCancelledError,
+  PiBusyError,
+  type AskAnswer,
+  type AskEvent,
+  type AskQuestion,
+  type AskService,
+} from '../../../src/host/runs/askService.js';
 import type { ModelList, Replies } from '../../../src/protocol.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SessionBuilder } from '../../support/sessionBuilder.js';
 import { tempDir } from '../../support/tmp.js';
 import { CancellationTokenSource, mock, type ProgressShown } from '../../support/vscode/api.js';
 
-type Script = (q: AskQuestion, token: vscode.CancellationToken, onEvent: (e: AskEvent) => void, call: number) => Promise<AskAnswer>;
+type Script = (
+  q: AskQuestion,
+  token: vscode.CancellationToken,
+  onEvent: (e: AskEvent) => void,
+  call: number,
+) => Promise<AskAnswer>;
 
 /** An AskService whose turns a test scripts; it records what it was asked and the tokens it got. */
 class FakeAsk implements AskService {
@@ -104,7 +116,11 @@ async function context(s: ReturnType<typeof sessionFile>, o: Setup) {
   return { cx, session, guards };
 }
 
-const askFrom = (cx: HandlerContext, b: { id: string; prompt: string; model?: { provider: string; id: string } }, seq = 1) => requestHandlers.askFrom({ kind: 'askFrom', ...b }, seq, cx);
+const askFrom = (
+  cx: HandlerContext,
+  b: { id: string; prompt: string; model?: { provider: string; id: string } },
+  seq = 1,
+) => requestHandlers.askFrom({ kind: 'askFrom', ...b }, seq, cx);
 const nextProgress = () => new Promise<ProgressShown>((r) => mock.events.once('progress', r));
 const errors = () => mock.shown.filter((m) => m.level === 'error').map((m) => m.message);
 
@@ -128,7 +144,11 @@ describe('Ask from here on the host', () => {
       onEvent({ kind: 'text', delta: 'the new' });
       onEvent({ kind: 'text', delta: ' answer' });
       // pi's entries reach the tree while the turn still runs (the session is read as pi reports).
-      await until(() => cx.session.index.get(answerId) !== undefined, 20_000, 'the answer in the open session during the turn');
+      await until(
+        () => cx.session.index.get(answerId) !== undefined,
+        20_000,
+        'the answer in the open session during the turn',
+      );
       seenLive = true;
       onEvent({ kind: 'ended', aborted: false });
       return { answerId, answer: 'the new answer', leafId: answerId, via: 'headless', pid: 777 };
@@ -140,12 +160,22 @@ describe('Ask from here on the host', () => {
     const done = r as Exclude<Replies['askFrom'], { cancelled: true }>;
     assert.equal(done.via, 'headless');
     assert.equal(done.pid, 777);
-    assert.equal(cx.session.index.get(done.answerId!)?.role, 'assistant', 'the answer is in the session the tree shows');
+    assert.equal(
+      cx.session.index.get(done.answerId!)?.role,
+      'assistant',
+      'the answer is in the session the tree shows',
+    );
     assert.equal(cx.session.leafId, done.leafId);
     const q = ask.questions[0];
     assert.deepEqual(
       { file: q.file, entryId: q.entryId, prompt: q.prompt, model: q.model, waitMs: q.waitMs },
-      { file: s.file, entryId: s.a1, prompt: 'and now?', model: { provider: 'anthropic', id: 'claude-x' }, waitMs: FIRST_WAIT_MS },
+      {
+        file: s.file,
+        entryId: s.a1,
+        prompt: 'and now?',
+        model: { provider: 'anthropic', id: 'claude-x' },
+        waitMs: FIRST_WAIT_MS,
+      },
     );
     assert.equal(mock.progress.length, 1);
     const p = mock.progress[0];
@@ -172,7 +202,11 @@ describe('Ask from here on the host', () => {
     assert.deepEqual(await first, { cancelled: true });
     assert.equal(ask.tokens[0].isCancellationRequested, true);
     // The tree's Cancel (cancelAsk): the turn this tree runs.
-    assert.deepEqual(await requestHandlers.cancelAsk({ kind: 'cancelAsk' }, 3, cx), { cancelling: false }, 'nothing runs');
+    assert.deepEqual(
+      await requestHandlers.cancelAsk({ kind: 'cancelAsk' }, 3, cx),
+      { cancelling: false },
+      'nothing runs',
+    );
     const second = askFrom(cx, { id: s.a2, prompt: 'long task' }, 2);
     await until(() => ask.tokens.length === 2, 20_000, 'the second turn started');
     assert.deepEqual(await requestHandlers.cancelAsk({ kind: 'cancelAsk' }, 3, cx), { cancelling: true });
@@ -210,7 +244,10 @@ describe('Ask from here on the host', () => {
     const asked = mock.shown.filter((m) => m.level === 'warning');
     assert.equal(asked.length, 1);
     assert.equal(asked[0].modal, true);
-    assert.match(asked[0].message, /^pi \(pid 4242\) is busy with a turn or a compaction, so nothing was asked yet\. Wait until it is idle, or cancel\?$/);
+    assert.match(
+      asked[0].message,
+      /^pi \(pid 4242\) is busy with a turn or a compaction, so nothing was asked yet\. Wait until it is idle, or cancel\?$/,
+    );
     assert.deepEqual(asked[0].items, ['Wait for pi']);
     assert.ok(mock.progress[0].reports.some((x) => x.message === 'waiting for pi (pid 4242) to finish its turn…'));
     assert.deepEqual(guards, [], 'a pi with the bridge runs it: no live-write question');
@@ -246,7 +283,10 @@ describe('Ask from here on the host', () => {
     const { cx } = await context(s, { ask });
     await assert.rejects(askFrom(cx, { id: s.a2, prompt: 'go' }), /401 invalid x-api-key/);
     await until(() => errors().length > 0, 20_000, 'the error shown');
-    assert.equal(errors()[0], 'pi-tree: Ask from here failed: The model call failed: 401 invalid x-api-key. What pi wrote of the turn stays in the session.');
+    assert.equal(
+      errors()[0],
+      'pi-tree: Ask from here failed: The model call failed: 401 invalid x-api-key. What pi wrote of the turn stays in the session.',
+    );
     assert.ok(cx.session.index.get(promptId), "the prompt pi wrote is in the tree's session");
     assert.equal((cx.asking as AskSlot).running, false, 'the next ask may run');
   });
@@ -272,7 +312,10 @@ describe('Ask from here on the host', () => {
     // One turn at a time per tree.
     const running = askFrom(c.cx, { id: s.a1, prompt: 'first' });
     await until(() => ask.questions.length === 1, 20_000, 'the first turn');
-    await assert.rejects(askFrom(c.cx, { id: s.a1, prompt: 'second' }, 2), /already answering a question asked from this tree/);
+    await assert.rejects(
+      askFrom(c.cx, { id: s.a1, prompt: 'second' }, 2),
+      /already answering a question asked from this tree/,
+    );
     (c.cx.asking as AskSlot).cancel();
     assert.deepEqual(await running, { cancelled: true });
     // A session some pi writes without the bridge: declined, nothing asked.
@@ -285,7 +328,10 @@ describe('Ask from here on the host', () => {
 
   it("lists pi's models through the service (with the request's token)", async () => {
     const s = sessionFile();
-    const list = { models: [{ provider: 'anthropic', id: 'claude-x', name: 'Claude X' }], defaultModel: { provider: 'anthropic', id: 'claude-x' } };
+    const list = {
+      models: [{ provider: 'anthropic', id: 'claude-x', name: 'Claude X' }],
+      defaultModel: { provider: 'anthropic', id: 'claude-x' },
+    };
     const ask = new FakeAsk(async () => {
       throw new Error('unused');
     }, list);

@@ -42,10 +42,20 @@ function turnError(code: string, message: string): Error {
 function service(core: Partial<AskCore>, piCommand = fakePi()) {
   const dirs = [tempDir('pi-tree-ask-bridges-')];
   const env = { ...process.env, HOME: tempDir('pi-tree-ask-home-'), XDG_RUNTIME_DIR: tempDir('pi-tree-ask-run-') };
-  return { svc: createAskService({ core: core as AskCore, piCommand: () => piCommand, discoveryDirs: dirs, env }), dirs, env };
+  return {
+    svc: createAskService({ core: core as AskCore, piCommand: () => piCommand, discoveryDirs: dirs, env }),
+    dirs,
+    env,
+  };
 }
 
-const question = (s: Awaited<ReturnType<typeof session>>, waitMs = 1500) => ({ session: s.session, file: s.file, entryId: s.a, prompt: 'go on', waitMs });
+const question = (s: Awaited<ReturnType<typeof session>>, waitMs = 1500) => ({
+  session: s.session,
+  file: s.file,
+  entryId: s.a,
+  prompt: 'go on',
+  waitMs,
+});
 
 describe('the AskService over the run core', () => {
   it("hands askFrom the question, the user's pi, the bridge places and the wait, and returns what the tree needs", async () => {
@@ -63,12 +73,34 @@ describe('the AskService over the run core', () => {
       pi,
     );
     const events: unknown[] = [];
-    const r = await svc.ask({ ...question(s), model: { provider: 'p', id: 'm' } }, new CancellationTokenSource().token, (e) => events.push(e));
+    const r = await svc.ask(
+      { ...question(s), model: { provider: 'p', id: 'm' } },
+      new CancellationTokenSource().token,
+      (e) => events.push(e),
+    );
     assert.deepEqual(r, { answerId: 'b1', answer: 'yes', leafId: 'b1', via: 'headless', pid: 5 });
     const o = seen[0];
     assert.deepEqual(
-      { sessionFile: o.sessionFile, entryId: o.entryId, prompt: o.prompt, model: o.model, waitMs: o.waitMs, pi: o.pi, dirs: o.discovery?.dirs, env: o.env === env },
-      { sessionFile: s.file, entryId: s.a, prompt: 'go on', model: { provider: 'p', id: 'm' }, waitMs: 1500, pi: { program: pi, args: [] }, dirs, env: true },
+      {
+        sessionFile: o.sessionFile,
+        entryId: o.entryId,
+        prompt: o.prompt,
+        model: o.model,
+        waitMs: o.waitMs,
+        pi: o.pi,
+        dirs: o.discovery?.dirs,
+        env: o.env === env,
+      },
+      {
+        sessionFile: s.file,
+        entryId: s.a,
+        prompt: 'go on',
+        model: { provider: 'p', id: 'm' },
+        waitMs: 1500,
+        pi: { program: pi, args: [] },
+        dirs,
+        env: true,
+      },
     );
     assert.equal(o.signal?.aborted, false);
     assert.deepEqual(events, [{ kind: 'started', via: 'headless', pid: 5 }]);
@@ -81,7 +113,9 @@ describe('the AskService over the run core', () => {
     const { svc } = service({
       askFrom: (o) =>
         new Promise((_r, reject) => {
-          o.signal!.addEventListener('abort', () => reject(turnError('cancelled', 'cancelled: pi aborted the turn (what it wrote of it stays)')));
+          o.signal!.addEventListener('abort', () =>
+            reject(turnError('cancelled', 'cancelled: pi aborted the turn (what it wrote of it stays)')),
+          );
           started();
         }),
     });
@@ -89,7 +123,12 @@ describe('the AskService over the run core', () => {
     const p = svc.ask(question(s), cts.token);
     await running;
     cts.cancel();
-    await assert.rejects(p, (e: Error) => e instanceof AskCancelledError && e.message === 'Cancelled: cancelled: pi aborted the turn (what it wrote of it stays)');
+    await assert.rejects(
+      p,
+      (e: Error) =>
+        e instanceof AskCancelledError &&
+        e.message === 'Cancelled: cancelled: pi aborted the turn (what it wrote of it stays)',
+    );
     // Cancelled before the core was called: it is not called.
     let called = false;
     const early = service({ askFrom: async () => ((called = true), Promise.reject(new Error('no'))) });
@@ -102,12 +141,25 @@ describe('the AskService over the run core', () => {
 
   it('a busy pi is PiBusyError; the core’s other failures are worded for the user', async () => {
     const s = await session();
-    const fail = (e: Error) => service({ askFrom: async () => Promise.reject(e) }).svc.ask(question(s), new CancellationTokenSource().token);
-    await assert.rejects(fail(new BridgeError('busy', 'pi is busy')), (e: Error) => e instanceof PiBusyError && /is busy with a turn or a compaction, so nothing was asked yet/.test(e.message));
-    await assert.rejects(fail(turnError('refused', 'No API key found for anthropic')), { message: 'pi refused the prompt: No API key found for anthropic. Nothing was asked.' });
-    await assert.rejects(fail(turnError('failed', '429 rate limited')), { message: 'The model call failed: 429 rate limited. What pi wrote of the turn stays in the session.' });
-    await assert.rejects(fail(turnError('start', 'pi exited with code 1: bad flag')), { message: 'pi did not start: pi exited with code 1: bad flag' });
-    await assert.rejects(fail(turnError('exited', 'pi 9 went away during the turn')), { message: 'pi stopped during the turn: pi 9 went away during the turn' });
+    const fail = (e: Error) =>
+      service({ askFrom: async () => Promise.reject(e) }).svc.ask(question(s), new CancellationTokenSource().token);
+    await assert.rejects(
+      fail(new BridgeError('busy', 'pi is busy')),
+      (e: Error) =>
+        e instanceof PiBusyError && /is busy with a turn or a compaction, so nothing was asked yet/.test(e.message),
+    );
+    await assert.rejects(fail(turnError('refused', 'No API key found for anthropic')), {
+      message: 'pi refused the prompt: No API key found for anthropic. Nothing was asked.',
+    });
+    await assert.rejects(fail(turnError('failed', '429 rate limited')), {
+      message: 'The model call failed: 429 rate limited. What pi wrote of the turn stays in the session.',
+    });
+    await assert.rejects(fail(turnError('start', 'pi exited with code 1: bad flag')), {
+      message: 'pi did not start: pi exited with code 1: bad flag',
+    });
+    await assert.rejects(fail(turnError('exited', 'pi 9 went away during the turn')), {
+      message: 'pi stopped during the turn: pi 9 went away during the turn',
+    });
     await assert.rejects(fail(new BridgeError('stale', 'the leaf moved')), { message: 'pi refused: the leaf moved' });
   });
 
@@ -118,7 +170,10 @@ describe('the AskService over the run core', () => {
       {
         askFrom: async (o) => {
           seen.push(o);
-          throw Object.assign(new Error('no pi with the pi-tree bridge runs this session, and no pi program was given to start one'), { name: 'AskInputError' });
+          throw Object.assign(
+            new Error('no pi with the pi-tree bridge runs this session, and no pi program was given to start one'),
+            { name: 'AskInputError' },
+          );
         },
       },
       '/nowhere/pi',
@@ -138,7 +193,10 @@ describe('the AskService over the run core', () => {
       listModels: async (o) => {
         cwds.push(o.cwd);
         if (++calls === 1) throw new Error('pi did not list its models: timeout');
-        return { models: [{ provider: 'a', id: 'm1', name: 'M1', contextWindow: 1 } as never], defaultModel: { provider: 'a', id: 'm1' } };
+        return {
+          models: [{ provider: 'a', id: 'm1', name: 'M1', contextWindow: 1 } as never],
+          defaultModel: { provider: 'a', id: 'm1' },
+        };
       },
     });
     const token = new CancellationTokenSource().token;

@@ -159,7 +159,14 @@ describe('Try Variants from Here on the host', () => {
     assert.ok(started);
     const run = s.variants.runs[0];
     assert.deepEqual(
-      { file: run.q.file, entryId: run.q.entryId, prompt: run.q.prompt, count: run.q.count, models: run.q.models, check: run.q.check },
+      {
+        file: run.q.file,
+        entryId: run.q.entryId,
+        prompt: run.q.prompt,
+        count: run.q.count,
+        models: run.q.models,
+        check: run.q.check,
+      },
       { file: s.cx.file, entryId: s.a1, prompt: 'make it faster', count: 3, models: undefined, check: 'npm test' },
     );
     assert.equal(s.lastCheck(), 'npm test', 'the check is remembered for the next run');
@@ -188,8 +195,15 @@ describe('Try Variants from Here on the host', () => {
     assert.equal(card.answer, 'All done.');
     assert.deepEqual(card.files, [{ name: 'src/a.ts', status: 'changed', added: 3, removed: 1 }]);
     assert.equal(card.made, true);
-    assert.ok(!JSON.stringify(state.cards()).includes('/s/v1.jsonl') && !JSON.stringify(state.cards()).includes('/f/v1'), 'no session or folder path reaches the view');
-    await until(() => p.reports.some((r) => r.message === '1 of 3 ended'), 20_000, 'the notification counts the ended variants');
+    assert.ok(
+      !JSON.stringify(state.cards()).includes('/s/v1.jsonl') && !JSON.stringify(state.cards()).includes('/f/v1'),
+      'no session or folder path reaches the view',
+    );
+    await until(
+      () => p.reports.some((r) => r.message === '1 of 3 ended'),
+      20_000,
+      'the notification counts the ended variants',
+    );
     p.cancel();
     assert.deepEqual(run.cancels, [undefined], "the notification's Cancel cancels every variant");
     run.finish();
@@ -222,7 +236,8 @@ describe('Try Variants from Here on the host', () => {
     inputs('try', '');
     let offered: string[] = [];
     mock.quickPick = (items, q) => {
-      if (/How many/.test(q.placeholder ?? '')) return (items as { label: string }[]).find((i) => i.label.includes("Pick pi's models"));
+      if (/How many/.test(q.placeholder ?? ''))
+        return (items as { label: string }[]).find((i) => i.label.includes("Pick pi's models"));
       offered = (items as { description?: string }[]).map((i) => i.description ?? '');
       return [(items as unknown[])[0], (items as unknown[])[2]];
     };
@@ -307,7 +322,11 @@ describe("the variants view's requests", () => {
     mock.builtins.set('vscode.changes', (...a) => void diffs.push(a));
     await r.ask({ kind: 'diffFile', index: 0, file: 0 });
     const [left, right, title] = diffs[0] as [Uri, Uri, string];
-    assert.equal(left.scheme, 'pi-tree-code', "the node's version on the left (from the variant's store), not the user's file");
+    assert.equal(
+      left.scheme,
+      'pi-tree-code',
+      "the node's version on the left (from the variant's store), not the user's file",
+    );
     assert.equal(new URLSearchParams(left.query).get('what'), 'at the node');
     assert.equal(left.path, Uri.file(join(r.cwd, 'src', 'a.ts')).path, "named like the user's file (its language)");
     assert.deepEqual(r.variants.asked, [`${folder}:${join('src', 'a.ts')}`]);
@@ -326,7 +345,12 @@ describe("the variants view's requests", () => {
 
   it("a path outside the variant's folder in an outcome is never opened", async () => {
     const r = await running();
-    r.run.report({ index: 0, phase: 'done', folder: '/f/v0', files: [{ path: '../../etc/passwd', status: 'changed', added: 1, removed: 0 }] });
+    r.run.report({
+      index: 0,
+      phase: 'done',
+      folder: '/f/v0',
+      files: [{ path: '../../etc/passwd', status: 'changed', added: 1, removed: 0 }],
+    });
     mock.builtins.set('vscode.diff', () => assert.fail('no diff of a path outside'));
     await assert.rejects(r.ask({ kind: 'diffFile', index: 0, file: 0 }), /not a file of the variant's folder/);
     r.run.finish();
@@ -342,12 +366,30 @@ describe("the variants view's requests", () => {
       targetId: 'x',
       from: { entryId: r.a1, how: 'snapshot' },
       target: { how: 'snapshot' },
-      items: [{ key: 'a.txt', path, action: 'create', now: { kind: 'absent' }, target: { kind: 'file' }, latest: { kind: 'absent' } }],
+      items: [
+        {
+          key: 'a.txt',
+          path,
+          action: 'create',
+          now: { kind: 'absent' },
+          target: { kind: 'file' },
+          latest: { kind: 'absent' },
+        },
+      ],
       same: 0,
       sameKeys: [],
       notes: [],
       fingerprint: 'f',
-      sides: new Map([['a.txt', { now: { kind: 'absent' }, target: { kind: 'file', sha: 'abc', mode: 0o100644, bytes: Buffer.from('theirs\n') }, latest: { kind: 'absent' } }]]),
+      sides: new Map([
+        [
+          'a.txt',
+          {
+            now: { kind: 'absent' },
+            target: { kind: 'file', sha: 'abc', mode: 0o100644, bytes: Buffer.from('theirs\n') },
+            latest: { kind: 'absent' },
+          },
+        ],
+      ]),
     } as unknown as RestorePlan;
     const previews: unknown[][] = [];
     mock.builtins.set('vscode.changes', (...a) => {

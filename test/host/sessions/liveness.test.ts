@@ -14,7 +14,11 @@ const line = (id: string, parent: string, text: string) => `${JSON.stringify(use
 function setup(windowMs = 120_000) {
   const store = new SessionStore();
   let now = Date.now();
-  const live = new Liveness({ ownWrite: (p, size) => store.lastWriteWasOurs(p, size), windowMs: () => windowMs, now: () => now });
+  const live = new Liveness({
+    ownWrite: (p, size) => store.lastWriteWasOurs(p, size),
+    windowMs: () => windowMs,
+    now: () => now,
+  });
   return { store, live, advance: (ms: number) => (now += ms) };
 }
 

@@ -24,7 +24,12 @@ describe('SessionsView', () => {
   async function session(folder: string, question: string): Promise<string> {
     const file = await repo.create(folder);
     const u = `u${Math.random().toString(16).slice(2, 8)}`;
-    appendFileSync(file, [user(u, null, question), assistant(`a${u.slice(1)}`, u, 'an answer')].map((e) => `${JSON.stringify(e)}\n`).join(''));
+    appendFileSync(
+      file,
+      [user(u, null, question), assistant(`a${u.slice(1)}`, u, 'an answer')]
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
     return file;
   }
 
@@ -44,7 +49,13 @@ describe('SessionsView', () => {
     repo = new SessionRepository({ agentDir: join(root, 'agent') });
     mock.workspaceFolders = [{ uri: Uri.file(cwd), name: 'project', index: 0 }];
     view = new SessionsView(
-      { repo: () => repo, onFileChanged: (p) => changed.push(p), liveness: { observe: () => false }, connectedPi: () => undefined, namesStore: new Memento() },
+      {
+        repo: () => repo,
+        onFileChanged: (p) => changed.push(p),
+        liveness: { observe: () => false },
+        connectedPi: () => undefined,
+        namesStore: new Memento(),
+      },
       { scope: 'folder', sort: 'recent', filter: '', liveWindowSeconds: 10 },
     );
   });
@@ -93,6 +104,11 @@ describe('SessionsView', () => {
     await view.refresh();
     assert.deepEqual(view.getChildren(), []);
     assert.equal(mock.contexts.get('piTree.empty'), true);
-    assert.match(tree.message ?? '', new RegExp(`No pi sessions yet\\. pi keeps this folder's sessions in ${repo.dirFor(cwd).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(
+      tree.message ?? '',
+      new RegExp(
+        `No pi sessions yet\\. pi keeps this folder's sessions in ${repo.dirFor(cwd).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
   });
 });

@@ -62,7 +62,13 @@ export class Uri {
     return this.scheme === 'file' ? fileURLToPath(pathToFileURL(this.path)) : this.path;
   }
   with(c: Partial<{ scheme: string; path: string; query: string; fragment: string }>): Uri {
-    return new Uri(c.scheme ?? this.scheme, this.authority, c.path ?? this.path, c.query ?? this.query, c.fragment ?? this.fragment);
+    return new Uri(
+      c.scheme ?? this.scheme,
+      this.authority,
+      c.path ?? this.path,
+      c.query ?? this.query,
+      c.fragment ?? this.fragment,
+    );
   }
   toString(): string {
     return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}${this.fragment ? `#${this.fragment}` : ''}`;
@@ -318,8 +324,15 @@ export function pickInOrder(...wanted: (string | RegExp | undefined)[]): typeof 
     const w = wanted[n++];
     if (w === undefined) return undefined;
     const list = items as QuickPickItem[];
-    const hit = list.find((i) => i.kind !== QuickPickItemKind.Separator && (typeof w === 'string' ? shownLabel(i).startsWith(w) : w.test(shownLabel(i))));
-    if (!hit) throw new Error(`quick pick "${q.title ?? q.placeholder}" offers no ${String(w)}: ${list.map((i) => JSON.stringify(shownLabel(i))).join(', ')}`);
+    const hit = list.find(
+      (i) =>
+        i.kind !== QuickPickItemKind.Separator &&
+        (typeof w === 'string' ? shownLabel(i).startsWith(w) : w.test(shownLabel(i))),
+    );
+    if (!hit)
+      throw new Error(
+        `quick pick "${q.title ?? q.placeholder}" offers no ${String(w)}: ${list.map((i) => JSON.stringify(shownLabel(i))).join(', ')}`,
+      );
     return hit;
   };
 }
@@ -374,7 +387,11 @@ export class MockTreeView {
   revealed: unknown[] = [];
   constructor(
     readonly id: string,
-    readonly provider: { getChildren(e?: unknown): unknown; getTreeItem(e: unknown): unknown; onDidChangeTreeData?: unknown },
+    readonly provider: {
+      getChildren(e?: unknown): unknown;
+      getTreeItem(e: unknown): unknown;
+      onDidChangeTreeData?: unknown;
+    },
   ) {}
   async reveal(node: unknown): Promise<void> {
     this.revealed.push(node);
@@ -389,7 +406,13 @@ const show =
   async (message: string, ...rest: unknown[]) => {
     const items = rest.filter((r): r is string => typeof r === 'string');
     const o = rest.find((r): r is { modal?: boolean; detail?: string } => !!r && typeof r === 'object');
-    const s: Shown = { level, message, items, ...(o?.modal ? { modal: true } : {}), ...(o?.detail !== undefined ? { detail: o.detail } : {}) };
+    const s: Shown = {
+      level,
+      message,
+      items,
+      ...(o?.modal ? { modal: true } : {}),
+      ...(o?.detail !== undefined ? { detail: o.detail } : {}),
+    };
     mock.shown.push(s);
     mock.events.emit('shown', s);
     const q = mock.queued.find((x) => x.match.test(message) && x.answers.length);
@@ -458,7 +481,8 @@ export class MockQuickPick<T extends QuickPickItem> {
 function strict<T extends object>(name: string, o: T): T {
   return new Proxy(o, {
     get(target, key, receiver) {
-      if (typeof key === 'symbol' || key in target || key === 'then' || key === 'toJSON') return Reflect.get(target, key, receiver);
+      if (typeof key === 'symbol' || key in target || key === 'then' || key === 'toJSON')
+        return Reflect.get(target, key, receiver);
       throw new Error(`the vscode mock (test/support/vscode/api.ts) has no '${name}.${key}'`);
     },
   });
@@ -474,7 +498,13 @@ function documentOf(uri: Uri, text: string, languageId = 'plaintext', isUntitled
 /** openTextDocument: a file's text from disk (rejects when it is missing, as VS Code does), a scheme's from its provider, or an untitled one. */
 async function openTextDocument(what: Uri | string | { language?: string; content?: string }): Promise<MockDocument> {
   if (typeof what === 'string') return documentOf(Uri.file(what), readFileSync(what, 'utf8'));
-  if (!(what instanceof Uri)) return documentOf(Uri.from({ scheme: 'untitled', path: `Untitled-${mock.documents.length + 1}` }), what.content ?? '', what.language, true);
+  if (!(what instanceof Uri))
+    return documentOf(
+      Uri.from({ scheme: 'untitled', path: `Untitled-${mock.documents.length + 1}` }),
+      what.content ?? '',
+      what.language,
+      true,
+    );
   if (what.scheme === 'file') return documentOf(what, readFileSync(what.fsPath, 'utf8'));
   const provider = mock.contentProviders.get(what.scheme);
   if (!provider) throw new Error(`no content provider for the scheme '${what.scheme}'`);
@@ -523,7 +553,13 @@ export const window = strict('window', {
     mock.inputBoxes.push(o);
     return mock.inputBox(o);
   },
-  withProgress: async <T>(o: ProgressShown['options'], task: (p: { report(v: ProgressShown['reports'][number]): void }, t: CancellationTokenSource['token']) => Thenable<T>) => {
+  withProgress: async <T>(
+    o: ProgressShown['options'],
+    task: (
+      p: { report(v: ProgressShown['reports'][number]): void },
+      t: CancellationTokenSource['token'],
+    ) => Thenable<T>,
+  ) => {
     const cts = new CancellationTokenSource();
     const shown: ProgressShown = { options: o, reports: [], cancel: () => cts.cancel(), done: false };
     mock.progress.push(shown);
@@ -572,7 +608,11 @@ const configuration = (section: string) => ({
     return full in contributed && contributed[full].default !== undefined ? (contributed[full].default as T) : fallback;
   },
   has: (key: string) => mock.settings.has(`${section}.${key}`) || `${section}.${key}` in contributed,
-  inspect: (key: string) => ({ key: `${section}.${key}`, defaultValue: contributed[`${section}.${key}`]?.default, globalValue: mock.settings.get(`${section}.${key}`) }),
+  inspect: (key: string) => ({
+    key: `${section}.${key}`,
+    defaultValue: contributed[`${section}.${key}`]?.default,
+    globalValue: mock.settings.get(`${section}.${key}`),
+  }),
   update: async (key: string, value: unknown) => mock.setSetting(`${section}.${key}`, value),
 });
 
@@ -587,7 +627,10 @@ export const workspace = strict('workspace', {
   onDidChangeConfiguration: mock.configChanged.event,
   onDidChangeWorkspaceFolders: mock.foldersChanged.event,
   onDidGrantWorkspaceTrust: mock.trustGranted.event,
-  registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: Uri): string | undefined | null }) => {
+  registerTextDocumentContentProvider: (
+    scheme: string,
+    provider: { provideTextDocumentContent(uri: Uri): string | undefined | null },
+  ) => {
     mock.contentProviders.set(scheme, provider);
     return new Disposable(() => mock.contentProviders.get(scheme) === provider && mock.contentProviders.delete(scheme));
   },
@@ -615,7 +658,10 @@ export const env = strict('env', {
     writeText: async (t: string) => void (mock.clipboard = t),
   },
 });
-export const lm = strict('lm', { selectChatModels: async () => [], onDidChangeChatModels: new EventEmitter<void>().event });
+export const lm = strict('lm', {
+  selectChatModels: async () => [],
+  onDidChangeChatModels: new EventEmitter<void>().event,
+});
 export const l10n = strict('l10n', { t: (s: string) => s });
 
 /** An ExtensionContext over a temp folder: in-memory mementos, subscriptions to dispose. */

@@ -13,7 +13,8 @@ M._resolveFilename = function (request: string, ...rest: unknown[]) {
 // The bundler's namespace object inherits from the module's exports: a miss ends up here.
 const missing = new Proxy(Object.prototype, {
   get(target, key, receiver) {
-    if (typeof key === 'symbol' || key in target || key === 'then' || key === 'default' || key === '__esModule') return Reflect.get(target, key, receiver);
+    if (typeof key === 'symbol' || key in target || key === 'then' || key === 'default' || key === '__esModule')
+      return Reflect.get(target, key, receiver);
     throw new Error(`the vscode mock (test/support/vscode/api.ts) has no '${String(key)}'`);
   },
 });

@@ -6,7 +6,9 @@ async function main() {
   const [file, n] = [process.argv[2], Number(process.argv[3])];
   const s = await Session.open(file);
   for (let i = 0; i < n; i++) {
-    await s.appendEntries((parentId, id) => [{ type: 'custom', customType: 'pi-tree-writer', data: { i }, id: id(), parentId, timestamp: nowIso() }]);
+    await s.appendEntries((parentId, id) => [
+      { type: 'custom', customType: 'pi-tree-writer', data: { i }, id: id(), parentId, timestamp: nowIso() },
+    ]);
   }
 }
 main().catch((e) => {

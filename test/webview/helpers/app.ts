@@ -10,7 +10,11 @@ import { idle, meta, type ScriptedHost, type WebviewBrowser } from './browser';
 
 /** Opening helpers bound to a file's browser (useWebviewBrowser at its top level). */
 export function appHelpers(web: WebviewBrowser) {
-  async function open(nodes: NodeView[], leafId: string | null, over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
+  async function open(
+    nodes: NodeView[],
+    leafId: string | null,
+    over: Parameters<typeof meta>[0] = {},
+  ): Promise<ScriptedHost> {
     const host = await web.open({ meta: meta(over), nodes, leafId });
     await host.waitFor((m) => m.type === 'selected', 60_000);
     await idle(host.page);
@@ -26,8 +30,12 @@ export function appHelpers(web: WebviewBrowser) {
   return { open, small };
 }
 
-export const selected = (page: Page) => page.evaluate(() => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected);
-export const stats = (page: Page) => page.evaluate(() => (window as unknown as { __piTree: { stats(): Record<string, number> } }).__piTree.stats());
+export const selected = (page: Page) =>
+  page.evaluate(
+    () => (window as unknown as { __piTree: { stats(): { selected?: string } } }).__piTree.stats().selected,
+  );
+export const stats = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __piTree: { stats(): Record<string, number> } }).__piTree.stats());
 
 export async function selectId(host: ScriptedHost, id: string): Promise<void> {
   await host.post({ type: 'invoke', action: 'select', id });
@@ -38,7 +46,10 @@ export async function selectId(host: ScriptedHost, id: string): Promise<void> {
 
 export async function close(host: ScriptedHost): Promise<void> {
   assert.deepEqual(host.pageErrors, []);
-  assert.deepEqual(await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);
+  assert.deepEqual(
+    await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+    [],
+  );
   // Every message the webview sent passes the host's validator.
   for (const m of host.received) assert.equal(validateWebviewMessage(m).ok, true, JSON.stringify(m));
   await host.page.context().close();

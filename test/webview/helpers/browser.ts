@@ -9,7 +9,15 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { HostMessage, NodeView, Replies, RequestBody, RequestKind, SessionMeta, WebviewMessage } from '../../../src/protocol';
+import type {
+  HostMessage,
+  NodeView,
+  Replies,
+  RequestBody,
+  RequestKind,
+  SessionMeta,
+  WebviewMessage,
+} from '../../../src/protocol';
 import { renderWebviewHtml } from '../../../src/host/panels/webviewHtml';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -25,7 +33,13 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json', '.html': 'text/html' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json',
+  '.html': 'text/html',
+};
 
 export interface Served {
   url: string;
@@ -77,8 +91,12 @@ export async function serve(opts: { shipped?: boolean; view?: 'tree' | 'compare'
 }
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`);
-  if (!existsSync(join(ROOT, 'dist', 'test', 'webview.js'))) throw new Error('dist/test/webview.js is missing: run `npm run build` first');
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PI_TREE_CHROMIUM)`,
+    );
+  if (!existsSync(join(ROOT, 'dist', 'test', 'webview.js')))
+    throw new Error('dist/test/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
@@ -103,7 +121,8 @@ export function useWebviewBrowser(opts: Parameters<typeof serve>[0] = {}): Webvi
     await srv?.close();
   });
   const ready = () => {
-    if (!browser || !srv) throw new Error('the browser is started before the tests (useWebviewBrowser at the top level of the file)');
+    if (!browser || !srv)
+      throw new Error('the browser is started before the tests (useWebviewBrowser at the top level of the file)');
     return { browser, srv };
   };
   return {
@@ -155,7 +174,9 @@ type DistOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 export type DeltaBody = DistOmit<Extract<HostMessage, { rev: number }>, 'rev'>;
 
 /** Scripted answers by request kind, typed like the host's handlers (src/protocol.ts RequestHandlers). */
-export type Handlers = { [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>) => Replies[K] | Promise<Replies[K]> };
+export type Handlers = {
+  [K in RequestKind]: (body: Extract<RequestBody, { kind: K }>) => Replies[K] | Promise<Replies[K]>;
+};
 
 export interface HostSession {
   meta: SessionMeta;
@@ -168,7 +189,17 @@ export interface HostSession {
 }
 
 export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
-  return { fileName: 'session.jsonl', sessionId: 'sess-1', cwd: '/work/p', live: false, diagnostics: [], clickAction: 'select', summariesAvailable: true, restoreToken: 'tok-1', ...over };
+  return {
+    fileName: 'session.jsonl',
+    sessionId: 'sess-1',
+    cwd: '/work/p',
+    live: false,
+    diagnostics: [],
+    clickAction: 'select',
+    summariesAvailable: true,
+    restoreToken: 'tok-1',
+    ...over,
+  };
 }
 
 /** The Node side of the bridge: answers like the extension host. */
@@ -184,7 +215,12 @@ export class ScriptedHost {
     public session: HostSession,
   ) {}
 
-  static async open(ctx: BrowserContext | Browser, url: string, session: HostSession, opts: { viewport?: { width: number; height: number } } = {}): Promise<ScriptedHost> {
+  static async open(
+    ctx: BrowserContext | Browser,
+    url: string,
+    session: HostSession,
+    opts: { viewport?: { width: number; height: number } } = {},
+  ): Promise<ScriptedHost> {
     const page = await ctx.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
     const host = new ScriptedHost(page, session);
     await page.exposeBinding('__toHost', (_src, m: WebviewMessage) => {
@@ -208,11 +244,24 @@ export class ScriptedHost {
     }
     if (m.type === 'ready' && this.session.preview) {
       const s = this.session;
-      await this.post({ type: 'firstScreen', rev: this.rev, meta: s.meta, leafId: s.leafId, nodes: s.preview!, ...(s.previewUncounted ? {} : { total: s.nodes.length }) });
+      await this.post({
+        type: 'firstScreen',
+        rev: this.rev,
+        meta: s.meta,
+        leafId: s.leafId,
+        nodes: s.preview!,
+        ...(s.previewUncounted ? {} : { total: s.nodes.length }),
+      });
       return;
     }
     if (m.type === 'ready') {
-      await this.post({ type: 'snapshot', rev: this.rev, meta: this.session.meta, leafId: this.session.leafId, nodes: this.session.nodes });
+      await this.post({
+        type: 'snapshot',
+        rev: this.rev,
+        meta: this.session.meta,
+        leafId: this.session.leafId,
+        nodes: this.session.nodes,
+      });
       return;
     }
     if (m.type !== 'request') return;
@@ -269,9 +318,10 @@ export class ScriptedHost {
   /** Waits for the next request of `kind` made after this call. */
   nextRequest<K extends RequestBody['kind']>(kind: K, timeout = 5000): Promise<Extract<RequestBody, { kind: K }>> {
     const start = this.received.length;
-    return this.waitFor((m) => m.type === 'request' && m.body.kind === kind && this.received.indexOf(m) >= start, timeout).then(
-      (m) => (m as Extract<WebviewMessage, { type: 'request' }>).body as Extract<RequestBody, { kind: K }>,
-    );
+    return this.waitFor(
+      (m) => m.type === 'request' && m.body.kind === kind && this.received.indexOf(m) >= start,
+      timeout,
+    ).then((m) => (m as Extract<WebviewMessage, { type: 'request' }>).body as Extract<RequestBody, { kind: K }>);
   }
 
   requestsOf<K extends RequestBody['kind']>(kind: K): Extract<RequestBody, { kind: K }>[] {
@@ -287,15 +337,31 @@ function defaultHandlers(host: ScriptedHost): Handlers {
       if (!n) throw new Error(`unknown entry ${b.id}`);
       return {
         id: n.id,
-        entry: { type: n.type, id: n.id, parentId: n.parentId, message: { role: n.role, content: [{ type: 'text', text: n.text }] } },
+        entry: {
+          type: n.type,
+          id: n.id,
+          parentId: n.parentId,
+          message: { role: n.role, content: [{ type: 'text', text: n.text }] },
+        },
         truncated: false,
         onPath: false,
         isLeaf: n.id === host.session.leafId,
       };
     },
-    getContext: (b) => ({ leafId: b.id, messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }], tokens: 2, thinkingLevel: 'off', model: null }),
+    getContext: (b) => ({
+      leafId: b.id,
+      messages: [{ role: 'user', text: 'hello', tokens: 2, entryId: host.session.nodes[0]?.id }],
+      tokens: 2,
+      thinkingLevel: 'off',
+      model: null,
+    }),
     moveTo: (b) => ({ leafId: b.id, moved: true }),
-    summaryPreview: () => ({ previewId: 'preview-1', summary: 'A summary.', details: { readFiles: [], modifiedFiles: [] }, entryCount: 1 }),
+    summaryPreview: () => ({
+      previewId: 'preview-1',
+      summary: 'A summary.',
+      details: { readFiles: [], modifiedFiles: [] },
+      entryCount: 1,
+    }),
     moveWithSummary: (b) => ({ leafId: b.id, moved: true }),
     cancelPreview: () => ({}),
     compactPreview: () => ({

@@ -22,8 +22,18 @@ export interface GenSession {
 }
 
 const WORDS =
-  'the a fix test build parser tree node leaf branch summary file read write edit bash grep model token cost layout render session context label fork clone move segment chain depth width'.split(' ');
-const FILES = ['src/core/reader.ts', 'src/host/panel.ts', 'webview/main.ts', 'README.md', 'package.json', 'test/core/reader.test.ts', 'src/protocol.ts'];
+  'the a fix test build parser tree node leaf branch summary file read write edit bash grep model token cost layout render session context label fork clone move segment chain depth width'.split(
+    ' ',
+  );
+const FILES = [
+  'src/core/reader.ts',
+  'src/host/panel.ts',
+  'webview/main.ts',
+  'README.md',
+  'package.json',
+  'test/core/reader.test.ts',
+  'src/protocol.ts',
+];
 const TOOLS = ['read', 'edit', 'bash', 'write', 'grep', 'ls'];
 
 export function genSession(o: GenOptions): GenSession {
@@ -54,7 +64,9 @@ export function genSession(o: GenOptions): GenSession {
     return node;
   };
   const labelEvery = o.labels ? Math.max(1, Math.floor(o.n / o.labels)) : Math.max(50, Math.floor(o.n / 200));
-  const compactEvery = o.compactions ? Math.max(1, Math.floor(o.n / (o.compactions + 1))) : Math.max(500, Math.floor(o.n / 4));
+  const compactEvery = o.compactions
+    ? Math.max(1, Math.floor(o.n / (o.compactions + 1)))
+    : Math.max(500, Math.floor(o.n / 4));
   add({ type: 'model_change', kind: 'model', text: '[model: claude-x]', model: 'claude-x' });
   add({ type: 'thinking_level_change', kind: 'thinking', text: '[thinking: high]' });
   let step = 0;
@@ -67,7 +79,12 @@ export function genSession(o: GenOptions): GenSession {
       const back = Math.min(chain.length - 3, want);
       chain.length = chain.length - back;
       if (rnd() < 0.3 && nodes.length < o.n) {
-        add({ type: 'branch_summary', kind: 'branchSummary', text: `[branch summary]: ${words(12)}`, files: [FILES[step % FILES.length]] });
+        add({
+          type: 'branch_summary',
+          kind: 'branchSummary',
+          text: `[branch summary]: ${words(12)}`,
+          files: [FILES[step % FILES.length]],
+        });
       }
     }
     if (nodes.length >= o.n) break;
@@ -90,12 +107,28 @@ export function genSession(o: GenOptions): GenSession {
         cost: Math.round(rnd() * 1000) / 10000,
       });
       if (nodes.length >= o.n) break;
-      add({ type: 'message', role: 'toolResult', kind: 'toolResult', text: `[${tool}: ${file}]`, tools: [tool], files: [file] });
+      add({
+        type: 'message',
+        role: 'toolResult',
+        kind: 'toolResult',
+        text: `[${tool}: ${file}]`,
+        tools: [tool],
+        files: [file],
+      });
     }
     if (nodes.length >= o.n) break;
-    add({ type: 'message', role: 'assistant', kind: 'assistant', text: `assistant: ${words(15)}`, model: 'claude-x', tokens: 2000, cost: 0.01 });
+    add({
+      type: 'message',
+      role: 'assistant',
+      kind: 'assistant',
+      text: `assistant: ${words(15)}`,
+      model: 'claude-x',
+      tokens: 2000,
+      cost: 0.01,
+    });
     if (step % 97 === 0 && nodes.length < o.n) add({ type: 'usage', kind: 'usage', text: '' });
-    if (step % 61 === 0 && nodes.length < o.n) add({ type: 'message', role: 'bashExecution', kind: 'bash', text: `[bash]: npm test ${words(2)}` });
+    if (step % 61 === 0 && nodes.length < o.n)
+      add({ type: 'message', role: 'bashExecution', kind: 'bash', text: `[bash]: npm test ${words(2)}` });
     if (nodes.length % compactEvery < 8 && nodes.length > 100 && nodes.length < o.n) {
       add({ type: 'compaction', kind: 'compaction', text: `[compaction: ${Math.floor(rnd() * 180)}k tokens]` });
     }

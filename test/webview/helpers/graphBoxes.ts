@@ -20,10 +20,14 @@ export function boxes(page: Page, ids: string[]) {
   }, ids);
 }
 
-export const inside = (b: Box | null, g: Box) => !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
+export const inside = (b: Box | null, g: Box) =>
+  !!b && b.left >= g.left - 0.5 && b.right <= g.right + 0.5 && b.top >= g.top - 0.5 && b.bottom <= g.bottom + 0.5;
 
 export async function close(host: ScriptedHost): Promise<void> {
   assert.deepEqual(host.pageErrors, []);
-  assert.deepEqual(await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);
+  assert.deepEqual(
+    await host.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+    [],
+  );
   await host.page.context().close();
 }

@@ -81,7 +81,14 @@ export class Capture {
 
   constructor(private readonly o: CaptureOptions) {
     this.log = o.log ?? (() => {});
-    this.source = new SnapshotSource({ sessionId: o.sessionId, watch: o.watch, inProcess: o.inProcess, timeoutMs: o.timeoutMs ?? 20_000, log: this.log, notify: o.notify });
+    this.source = new SnapshotSource({
+      sessionId: o.sessionId,
+      watch: o.watch,
+      inProcess: o.inProcess,
+      timeoutMs: o.timeoutMs ?? 20_000,
+      log: this.log,
+      notify: o.notify,
+    });
     this.caps = new StoreCaps(o.settings, o.sessionId, this.log);
     if (!captureEnabled(o.settings, o.cwd)) this.offReason = 'checkpoints are turned off for this folder';
     else this.blocked = captureBlocked(o.settings, o.cwd, { agentDir: o.agentDir, privateDirs: o.privateDirs });
@@ -97,10 +104,17 @@ export class Capture {
     if (this.blocked) return this.block(this.blocked, false);
     let walk: FolderWalk | undefined;
     void this.enqueue(async () => {
-      const scope = await scopeOf({ agentDir: this.o.agentDir, cwd: this.o.cwd, settings: this.o.settings, privateDirs: this.o.privateDirs });
+      const scope = await scopeOf({
+        agentDir: this.o.agentDir,
+        cwd: this.o.cwd,
+        settings: this.o.settings,
+        privateDirs: this.o.privateDirs,
+      });
       if (scope.blocked) return this.block(scope.blocked, true);
       walk = scope.walk;
-      this.log(`checkpoints: ${walk.files}${walk.capped ? '+' : ''} files to capture (walked in ${Math.round(walk.ms)} ms)`);
+      this.log(
+        `checkpoints: ${walk.files}${walk.capped ? '+' : ''} files to capture (walked in ${Math.round(walk.ms)} ms)`,
+      );
       // The session ran before: its latest snapshot is where its code was (a killed turn, the user's changes since).
       this.resumed = await resumedFrom(await this.openStore(), this.o.sessionId);
       if (this.resumed) this.latestTree = this.resumed.line.tree;
@@ -110,7 +124,8 @@ export class Capture {
     void this.enqueue(async () => this.keepCaps(await this.openStore()));
     // The watcher is armed once the baseline has made the index (it asks the index which ignored
     // folders hold nothing tracked); until then, and for the first snapshot after, git walks it all.
-    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported()) void this.enqueue(async () => this.source.arm(await this.openStore()));
+    if (this.o.watch !== false && this.o.settings.watch !== false && FolderWatch.supported())
+      void this.enqueue(async () => this.source.arm(await this.openStore()));
   }
 
   /** Resolves once the watcher is armed (true) or given up (false); call after the start's queue is flushed. */
@@ -142,7 +157,11 @@ export class Capture {
   }
 
   /** Before a tool runs. Resolves once whatever must precede the call is captured; never rejects. */
-  async beforeTool(toolName: string, input: unknown, assistant: { id: string; parentId: string | null } | undefined): Promise<void> {
+  async beforeTool(
+    toolName: string,
+    input: unknown,
+    assistant: { id: string; parentId: string | null } | undefined,
+  ): Promise<void> {
     if (this.offReason || !mayChangeFiles(toolName)) return;
     try {
       if (!this.turn) {
@@ -173,7 +192,13 @@ export class Capture {
     if (++this.turnsSincePack >= (this.o.packEvery ?? PACK_EVERY)) {
       this.turnsSincePack = 0;
       void this.enqueue(async () => {
-        await (await this.openStore()).packLoose().catch((e: unknown) => this.log(`checkpoints: packing the store failed: ${e instanceof Error ? e.message : String(e)}`));
+        await (
+          await this.openStore()
+        )
+          .packLoose()
+          .catch((e: unknown) =>
+            this.log(`checkpoints: packing the store failed: ${e instanceof Error ? e.message : String(e)}`),
+          );
       });
     }
     return done;
@@ -232,11 +257,22 @@ export class Capture {
   }
 
   private openStore(): Promise<CheckpointStore> {
-    this.store ??= CheckpointStore.open(this.o.agentDir, this.o.cwd, this.o.settings, { program: this.o.program, env: this.o.env, privateDirs: this.o.privateDirs, pruneGraceMs: this.o.pruneGraceMs });
+    this.store ??= CheckpointStore.open(this.o.agentDir, this.o.cwd, this.o.settings, {
+      program: this.o.program,
+      env: this.o.env,
+      privateDirs: this.o.privateDirs,
+      pruneGraceMs: this.o.pruneGraceMs,
+    });
     return this.store;
   }
 
-  private async take(kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null, walk?: FolderWalk): Promise<SnapshotLine | undefined> {
+  private async take(
+    kind: SnapshotKind,
+    entries: string[],
+    turn?: Turn,
+    target?: string | null,
+    walk?: FolderWalk,
+  ): Promise<SnapshotLine | undefined> {
     const store = await this.openStore();
     // Marked in flight from its first object to its ref: a collect meanwhile keeps what it writes.
     const line = await store.inFlight(() => this.shoot(store, kind, entries, turn, target, walk));
@@ -246,10 +282,21 @@ export class Capture {
 
   /** The store's caps kept (a failure is logged: it is no reason to stop capturing). */
   private async keepCaps(store: CheckpointStore, added?: number): Promise<void> {
-    await this.caps.keep(store, added).catch((e: unknown) => this.log(`checkpoints: pruning the store failed: ${e instanceof Error ? e.message : String(e)}`));
+    await this.caps
+      .keep(store, added)
+      .catch((e: unknown) =>
+        this.log(`checkpoints: pruning the store failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
   }
 
-  private async shoot(store: CheckpointStore, kind: SnapshotKind, entries: string[], turn?: Turn, target?: string | null, walk?: FolderWalk): Promise<SnapshotLine> {
+  private async shoot(
+    store: CheckpointStore,
+    kind: SnapshotKind,
+    entries: string[],
+    turn?: Turn,
+    target?: string | null,
+    walk?: FolderWalk,
+  ): Promise<SnapshotLine> {
     // What the snapshot adds to the store: the objects new since the session's previous snapshot (its
     // files, the folders above them, the commit), as stored. Without one (the first snapshot, or the
     // first after a restore), the store's own growth: `count-objects` lists every loose object, which
@@ -270,13 +317,21 @@ export class Capture {
       ...(snap.modes ? { modes: snap.modes } : {}),
     };
     const fastChanges = fast && prev === fast.from ? fast.changes : undefined;
-    const sincePrev = fastChanges ?? (prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : []);
+    const sincePrev =
+      fastChanges ??
+      (prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : []);
     const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
     if (kind === 'before' && sincePrev.length) line.between = pathsOf(sincePrev);
-    if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree) line.changed = turn.before.tree === prev ? pathsOf(sincePrev) : await this.changedPaths(store, turn.before.tree, snap.tree);
+    if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree)
+      line.changed =
+        turn.before.tree === prev ? pathsOf(sincePrev) : await this.changedPaths(store, turn.before.tree, snap.tree);
     if (kind === 'after' && turn?.external.size) line.external = await this.externalsAfter(store, turn);
-    if (kind === 'baseline') await baselineFields(store, line, prev !== undefined ? pathsOf(sincePrev) : undefined, this.resumed, walk);
-    const added = new Set([...(fastChanges ? fast!.written : sincePrev.flatMap((c) => (c.b ? [c.b.sha] : []))), ...(line.external ?? []).flatMap((x) => [x.sha ?? '', x.before?.sha ?? ''])]);
+    if (kind === 'baseline')
+      await baselineFields(store, line, prev !== undefined ? pathsOf(sincePrev) : undefined, this.resumed, walk);
+    const added = new Set([
+      ...(fastChanges ? fast!.written : sincePrev.flatMap((c) => (c.b ? [c.b.sha] : []))),
+      ...(line.external ?? []).flatMap((x) => [x.sha ?? '', x.before?.sha ?? '']),
+    ]);
     added.delete('');
     // (a snapshot that changed nothing adds only its commit: not counted, so the tool call waits for no git process more)
     if (prev === undefined) line.bytes = Math.max(0, (await store.sizeBytes()) - sizeBefore);
@@ -285,7 +340,9 @@ export class Capture {
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;
     this.source.settle(snap.tree);
-    this.log(`checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`);
+    this.log(
+      `checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`,
+    );
     return line;
   }
 
@@ -299,13 +356,16 @@ export class Capture {
    * captured: the snapshot holds the link, not what the call wrote.
    */
   private noteExternal(input: unknown): void {
-    const p = (input as { path?: unknown; file_path?: unknown } | undefined)?.path ?? (input as { file_path?: unknown } | undefined)?.file_path;
+    const p =
+      (input as { path?: unknown; file_path?: unknown } | undefined)?.path ??
+      (input as { file_path?: unknown } | undefined)?.file_path;
     if (typeof p !== 'string' || !this.turn) return;
     const abs = resolveToolPath(p, this.o.cwd);
     const rel = relative(this.o.cwd, abs);
     if (rel && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel)) {
       const path = rel.split(sep).join('/');
-      if (!this.turn.notes.has(path) && leadsOutside(abs, this.o.cwd)) this.turn.notes.set(path, { path, why: 'link-outside' });
+      if (!this.turn.notes.has(path) && leadsOutside(abs, this.o.cwd))
+        this.turn.notes.set(path, { path, why: 'link-outside' });
       return; // inside: the snapshot has it
     }
     if (this.turn.external.has(abs)) return;

@@ -39,14 +39,18 @@ export function captureBlocked(settings: CheckpointSettings, cwd: string, o: Blo
   // (a variant's folder lies in the agent dir, but holds a project's code: captured as a project)
   const variant = !!o.agentDir && !!inside(canonicalPath(variantsRoot(o.agentDir)), real);
   for (const d of [variant ? undefined : o.agentDir, ...(o.privateDirs ?? [])]) {
-    if (d && inside(canonicalPath(d), real) !== undefined) return `the working folder is inside pi's own folder (${d}), whose files checkpoints never hold`;
+    if (d && inside(canonicalPath(d), real) !== undefined)
+      return `the working folder is inside pi's own folder (${d}), whose files checkpoints never hold`;
   }
   if (settings.allowedFolders.some((f) => canonicalCwd(f) === real)) return undefined;
   const optIn = `turn on ${OPT_IN_SETTING} for it in VS Code (or add it to checkpoints.allowedFolders in pi-tree's settings.json)`;
-  if (real === canonicalCwd(o.home ?? homedir())) return `the working folder is your home folder: a snapshot would copy all of it; to capture here anyway, ${optIn}`;
-  if (dirname(real) === real) return `the working folder is the root of a drive: a snapshot would copy all of it; to capture here anyway, ${optIn}`;
+  if (real === canonicalCwd(o.home ?? homedir()))
+    return `the working folder is your home folder: a snapshot would copy all of it; to capture here anyway, ${optIn}`;
+  if (dirname(real) === real)
+    return `the working folder is the root of a drive: a snapshot would copy all of it; to capture here anyway, ${optIn}`;
   const max = settings.maxFiles;
-  if (o.files !== undefined && max > 0 && o.files >= max) return `the working folder holds more than ${max.toLocaleString('en-US')} files to snapshot; to capture here anyway, ${optIn}`;
+  if (o.files !== undefined && max > 0 && o.files >= max)
+    return `the working folder holds more than ${max.toLocaleString('en-US')} files to snapshot; to capture here anyway, ${optIn}`;
   return undefined;
 }
 
@@ -80,8 +84,20 @@ export interface WalkOptions {
  * the slash) or a suffix (`*.log`). Anything else (globs in the middle, negations, paths) is not
  * followed: the walk counts those files, which only errs towards more.
  */
-function simplePatterns(lines: readonly string[]): { names: Set<string>; dirs: Set<string>; rootNames: Set<string>; rootDirs: Set<string>; suffixes: string[] } {
-  const out = { names: new Set<string>(), dirs: new Set<string>(), rootNames: new Set<string>(), rootDirs: new Set<string>(), suffixes: [] as string[] };
+function simplePatterns(lines: readonly string[]): {
+  names: Set<string>;
+  dirs: Set<string>;
+  rootNames: Set<string>;
+  rootDirs: Set<string>;
+  suffixes: string[];
+} {
+  const out = {
+    names: new Set<string>(),
+    dirs: new Set<string>(),
+    rootNames: new Set<string>(),
+    rootDirs: new Set<string>(),
+    suffixes: [] as string[],
+  };
   for (const raw of lines) {
     const l = raw.trim();
     if (!l || l.startsWith('#') || l.startsWith('!')) continue;
@@ -135,7 +151,15 @@ export async function walkFolder(cwd: string, o: WalkOptions): Promise<FolderWal
       else if (d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice()) kind = 'special';
       else {
         const st = lstatOrUndefined(join(cwd, path));
-        kind = !st ? undefined : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : 'special';
+        kind = !st
+          ? undefined
+          : st.isDirectory()
+            ? 'dir'
+            : st.isFile()
+              ? 'file'
+              : st.isSymbolicLink()
+                ? 'link'
+                : 'special';
       }
       if (!kind) continue;
       if (pat.names.has(name) || (!rel && pat.rootNames.has(name))) continue;

@@ -34,7 +34,10 @@ export async function scopeOf(o: ScopeOptions): Promise<{ blocked?: string; walk
     skip: privatePrefixes(o.agentDir, o.cwd, o.privateDirs),
     modes: seeded,
   });
-  return { blocked: captureBlocked(o.settings, o.cwd, { agentDir: o.agentDir, privateDirs: o.privateDirs, files: walk.files }), walk };
+  return {
+    blocked: captureBlocked(o.settings, o.cwd, { agentDir: o.agentDir, privateDirs: o.privateDirs, files: walk.files }),
+    walk,
+  };
 }
 
 /** Appends an 'off' line to the session's manifest without making a store (none is needed to say it). */
@@ -68,7 +71,13 @@ async function treeExists(store: CheckpointStore, tree: string): Promise<boolean
 }
 
 /** The baseline's own fields: the resumed session's changes since, the walk's private modes and specials. */
-export async function baselineFields(store: CheckpointStore, line: SnapshotLine, changedSince: string[] | undefined, resumed: Resumed | undefined, walk: FolderWalk | undefined): Promise<void> {
+export async function baselineFields(
+  store: CheckpointStore,
+  line: SnapshotLine,
+  changedSince: string[] | undefined,
+  resumed: Resumed | undefined,
+  walk: FolderWalk | undefined,
+): Promise<void> {
   if (resumed && changedSince) {
     if (resumed.killed) {
       line.killedTurn = true;
@@ -85,7 +94,9 @@ export async function baselineFields(store: CheckpointStore, line: SnapshotLine,
   if (walk.special.length) {
     const ignored = new Set(await store.ignored(walk.special));
     const named = new Set(line.skipped?.files.map((f) => f.path));
-    const more: SkippedFile[] = walk.special.filter((p) => !ignored.has(p) && !named.has(p)).map((path) => ({ path, why: 'special' }));
+    const more: SkippedFile[] = walk.special
+      .filter((p) => !ignored.has(p) && !named.has(p))
+      .map((path) => ({ path, why: 'special' }));
     if (more.length) {
       const files = [...(line.skipped?.files ?? []), ...more];
       line.skipped = { count: (line.skipped?.count ?? 0) + more.length, files: files.slice(0, SKIPPED_KEPT) };

@@ -198,7 +198,8 @@ export class FolderWatch {
         continue; // gone, or unreadable: git cannot read it either
       }
       if (rel && names.some((d) => d.name === '.git')) continue; // a nested repository: git lists it as one path
-      if (this.dirs.size >= this.maxDirs) return this.giveUp(`the folder has more than ${this.maxDirs} folders to watch`);
+      if (this.dirs.size >= this.maxDirs)
+        return this.giveUp(`the folder has more than ${this.maxDirs} folders to watch`);
       const st = lstatOrUndefined(abs);
       if (!st?.isDirectory()) continue;
       let w: FSWatcher;
@@ -207,7 +208,11 @@ export class FolderWatch {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-        return this.giveUp(code === 'ENOSPC' ? "the user's inotify watch limit is reached (fs.inotify.max_user_watches)" : `a folder could not be watched: ${(e as Error).message}`);
+        return this.giveUp(
+          code === 'ENOSPC'
+            ? "the user's inotify watch limit is reached (fs.inotify.max_user_watches)"
+            : `a folder could not be watched: ${(e as Error).message}`,
+        );
       }
       w.on('error', () => {
         this.lost = true;

@@ -33,15 +33,28 @@ const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) :
 const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** The snapshot of `base` with `paths` as they are now (`message`: its commit's; none: no commit, only the tree). */
-export async function snapshotFromList(store: CheckpointStore, cache: TreeCache, base: string, paths: readonly string[], message?: string): Promise<ListedSnapshot | undefined> {
+export async function snapshotFromList(
+  store: CheckpointStore,
+  cache: TreeCache,
+  base: string,
+  paths: readonly string[],
+  message?: string,
+): Promise<ListedSnapshot | undefined> {
   const started = performance.now();
-  if (paths.some((p) => !p || p.includes('\n') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === ''))) return undefined;
+  if (
+    paths.some(
+      (p) =>
+        !p || p.includes('\n') || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '.' || s === ''),
+    )
+  )
+    return undefined;
   const cwd = store.cwd;
   const now = new Map<string, Stats | undefined>();
   const links = new Map<string, boolean>();
   for (const p of paths) {
     // the agent's own, or beyond a link now: not in the folder's tree (gone, if the old tree had it)
-    const st = underPrefix(p, store.privatePrefixes) || beyondLink(cwd, p, links) ? undefined : lstatOrUndefined(join(cwd, p));
+    const st =
+      underPrefix(p, store.privatePrefixes) || beyondLink(cwd, p, links) ? undefined : lstatOrUndefined(join(cwd, p));
     if (st?.isDirectory()) return undefined; // a folder made or moved in: git lists what is in it
     now.set(p, st);
   }
@@ -80,7 +93,10 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   const gitDir = store.where.gitDir;
   if (!changes.size && !hash.length) {
     // nothing to write: the old tree (a 'before' snapshot after a turn, mostly)
-    const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(base, message, new Date())));
+    const commit =
+      message === undefined
+        ? ''
+        : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(base, message, new Date())));
     return { commit, tree: base, skipped, ms: performance.now() - started, changes: [], written: [], from: base };
   }
   for (const p of hash) {
@@ -99,7 +115,8 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
     trees.push(sha);
     return sha;
   });
-  const commit = message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
+  const commit =
+    message === undefined ? '' : writeLooseObject(gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
   let whole = true;
   const list: TreeChange[] = [];
   for (const [path, b] of changes) {
@@ -111,7 +128,16 @@ export async function snapshotFromList(store: CheckpointStore, cache: TreeCache,
   }
   // (a file written again with the same bytes, and the folders above it, add nothing)
   const written = tree === base ? [] : [...list.flatMap((c) => (c.b ? [c.b.sha] : [])), ...trees];
-  return { commit, tree, skipped, ...(Object.keys(modes).length ? { modes } : {}), ms: performance.now() - started, changes: whole ? list : undefined, written, from: base };
+  return {
+    commit,
+    tree,
+    skipped,
+    ...(Object.keys(modes).length ? { modes } : {}),
+    ms: performance.now() - started,
+    changes: whole ? list : undefined,
+    written,
+    from: base,
+  };
 }
 
 /** Whether a folder above `rel` (inside the working folder) holds a `.git`. */

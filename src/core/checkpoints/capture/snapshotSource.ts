@@ -65,15 +65,22 @@ export class SnapshotSource {
    * The folder now: from the watcher's list in-process when it can, else through git's index on the
    * listed paths (and those the index lags on), else git's whole walk.
    */
-  async shoot(store: CheckpointStore, message: string): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot; listed: boolean }> {
+  async shoot(
+    store: CheckpointStore,
+    message: string,
+  ): Promise<{ snap: SnapshotResult; fast?: ListedSnapshot; listed: boolean }> {
     const listed = await this.listed();
     const limit = <T>(p: Promise<T>) => withTimeout(p, this.o.timeoutMs);
     const from = this.base;
     if (listed && from !== undefined && this.o.inProcess !== false) {
-      const fast = await limit(snapshotFromList(store, this.treeCache(store), from, listed, message)).catch((e: unknown) => {
-        this.o.log(`checkpoints: the in-process snapshot failed (${e instanceof Error ? e.message : String(e)}); git takes it`);
-        return undefined;
-      });
+      const fast = await limit(snapshotFromList(store, this.treeCache(store), from, listed, message)).catch(
+        (e: unknown) => {
+          this.o.log(
+            `checkpoints: the in-process snapshot failed (${e instanceof Error ? e.message : String(e)}); git takes it`,
+          );
+          return undefined;
+        },
+      );
       if (fast) {
         for (const p of listed) this.unsynced.add(p);
         return { snap: fast, fast, listed: true };
@@ -110,7 +117,10 @@ export class SnapshotSource {
     if (!w) return;
     try {
       const paths = await w.take();
-      const fast = paths && !tooLong(paths) && this.base !== undefined ? await snapshotFromList(store, this.treeCache(store), this.base, paths).catch(() => undefined) : undefined;
+      const fast =
+        paths && !tooLong(paths) && this.base !== undefined
+          ? await snapshotFromList(store, this.treeCache(store), this.base, paths).catch(() => undefined)
+          : undefined;
       const walked = await store.treeNow(this.o.sessionId);
       this.unsynced.clear();
       this.base = walked;
@@ -207,7 +217,8 @@ export class SnapshotSource {
 function removeDeadBarriers(root: string): void {
   for (const name of readdirSync(root)) {
     const pid = /^watch-(\d+)-/.exec(name)?.[1];
-    if (pid && Number(pid) !== process.pid && !pidAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
+    if (pid && Number(pid) !== process.pid && !pidAlive(Number(pid)))
+      rmSync(join(root, name), { recursive: true, force: true });
   }
 }
 
@@ -220,7 +231,11 @@ export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     p.finally(() => clearTimeout(t)),
     new Promise<T>((_, reject) => {
-      t = setTimeout(() => reject(new Error(`a snapshot took longer than ${Math.round(ms / 1000)} s (a very large working folder?)`)), ms);
+      t = setTimeout(
+        () =>
+          reject(new Error(`a snapshot took longer than ${Math.round(ms / 1000)} s (a very large working folder?)`)),
+        ms,
+      );
     }),
   ]);
 }

@@ -15,7 +15,8 @@ import type { EntrySnapshot, SessionCheckpoints } from '../store/manifests.js';
 import type { SkippedFile, SnapshotLine } from '../store/manifestLines.js';
 import { callsOn, type RecordedCall } from './recordedCalls.js';
 
-export type Side = { kind: 'file'; sha: string; mode: number; bytes?: Buffer } | { kind: 'absent' } | { kind: 'unknown'; why: string };
+export type Side =
+  { kind: 'file'; sha: string; mode: number; bytes?: Buffer } | { kind: 'absent' } | { kind: 'unknown'; why: string };
 
 export const ABSENT: Side = { kind: 'absent' };
 
@@ -69,7 +70,9 @@ export async function codeAt(ctx: CodeContext, entryId: string | null): Promise<
   const notes: string[] = [];
   if (baseAt >= 0) {
     const base = ctx.checkpoints.byEntry.get(path[baseAt].id)!;
-    const calls = (await callsOn(ctx.session, path.slice(baseAt + 1))).filter((c) => !c.failed && mayChangeFiles(c.name));
+    const calls = (await callsOn(ctx.session, path.slice(baseAt + 1))).filter(
+      (c) => !c.failed && mayChangeFiles(c.name),
+    );
     const overlay = new Map<string, Side>();
     const state: CodeState = { entryId, base, overlay, how: calls.length ? 'snapshot+calls' : 'snapshot', notes };
     for (const c of calls) await applyCall(ctx, state, c);
@@ -89,7 +92,11 @@ export async function codeAt(ctx: CodeContext, entryId: string | null): Promise<
   for (const [key, named] of files) {
     const known = await contentBefore(ctx.session, path, path.length, named);
     if (!known) overlay.set(key, { kind: 'unknown', why: 'the session does not record its whole content' });
-    else if (known.text.includes('\r') || known.text.startsWith('\uFEFF')) overlay.set(key, { kind: 'unknown', why: 'its line endings or BOM are kept by pi in ways pi-tree will not guess' });
+    else if (known.text.includes('\r') || known.text.startsWith('\uFEFF'))
+      overlay.set(key, {
+        kind: 'unknown',
+        why: 'its line endings or BOM are kept by pi in ways pi-tree will not guess',
+      });
     else overlay.set(key, fileSide(Buffer.from(known.text, 'utf8')));
   }
   // A bash command after a file's last known content leaves it unknown.
@@ -102,24 +109,29 @@ export async function codeAt(ctx: CodeContext, entryId: string | null): Promise<
   });
   calls.forEach((c, i) => {
     if (c.name === 'bash') {
-      for (const f of bashNamed(c, ctx.cwd, notes)) if ((lastKnown.get(f) ?? -1) < i) overlay.set(f, { kind: 'unknown', why: 'a bash command changed it' });
-    } else if (c.name !== 'edit' && c.name !== 'write') notes.push(`the ${c.name} tool may have changed files pi-tree cannot name`);
+      for (const f of bashNamed(c, ctx.cwd, notes))
+        if ((lastKnown.get(f) ?? -1) < i) overlay.set(f, { kind: 'unknown', why: 'a bash command changed it' });
+    } else if (c.name !== 'edit' && c.name !== 'write')
+      notes.push(`the ${c.name} tool may have changed files pi-tree cannot name`);
   });
   if (overlay.size) state.how = 'calls';
   return state;
 }
 
 function bashNamed(c: RecordedCall, cwd: string, notes: string[]): string[] {
-  const command = typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
+  const command =
+    typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
   const named = bashFiles(command);
-  if (!named.length) notes.push(`a bash command may have changed files it does not name: ${command.split('\n')[0].slice(0, 80)}`);
+  if (!named.length)
+    notes.push(`a bash command may have changed files it does not name: ${command.split('\n')[0].slice(0, 80)}`);
   return named.map((f) => keyOf(resolveToolPath(f.path, cwd), cwd));
 }
 
 /** What one recorded call after the base does to the state's files. */
 async function applyCall(ctx: CodeContext, state: CodeState, c: RecordedCall): Promise<void> {
   if (c.name === 'bash') {
-    for (const f of bashNamed(c, ctx.cwd, state.notes)) state.overlay.set(f, { kind: 'unknown', why: 'a bash command changed it after the last checkpoint' });
+    for (const f of bashNamed(c, ctx.cwd, state.notes))
+      state.overlay.set(f, { kind: 'unknown', why: 'a bash command changed it after the last checkpoint' });
     return;
   }
   if (c.name !== 'edit' && c.name !== 'write') {
@@ -131,17 +143,30 @@ async function applyCall(ctx: CodeContext, state: CodeState, c: RecordedCall): P
   const key = keyOf(resolveToolPath(p, ctx.cwd), ctx.cwd);
   if (c.name === 'write') {
     const content = (c.args as { content?: unknown }).content;
-    state.overlay.set(key, typeof content === 'string' ? fileSide(Buffer.from(content, 'utf8')) : { kind: 'unknown', why: 'a write without content' });
+    state.overlay.set(
+      key,
+      typeof content === 'string'
+        ? fileSide(Buffer.from(content, 'utf8'))
+        : { kind: 'unknown', why: 'a write without content' },
+    );
     return;
   }
   const prev = state.overlay.get(key) ?? (await sidesOf(ctx, { ...state, overlay: new Map() }, [key], true)).get(key)!;
   if (prev.kind !== 'file' || !prev.bytes) {
-    state.overlay.set(key, { kind: 'unknown', why: 'edited after the last checkpoint from content pi-tree does not have' });
+    state.overlay.set(key, {
+      kind: 'unknown',
+      why: 'edited after the last checkpoint from content pi-tree does not have',
+    });
     return;
   }
   const text = prev.bytes.toString('utf8');
   const next = text.includes('\r') || text.startsWith('\uFEFF') ? undefined : applyEdits(text, editsOf(c.args));
-  state.overlay.set(key, next === undefined ? { kind: 'unknown', why: 'an edit after the last checkpoint that pi-tree cannot replay exactly' } : fileSide(Buffer.from(next, 'utf8'), prev.mode));
+  state.overlay.set(
+    key,
+    next === undefined
+      ? { kind: 'unknown', why: 'an edit after the last checkpoint that pi-tree cannot replay exactly' }
+      : fileSide(Buffer.from(next, 'utf8'), prev.mode),
+  );
 }
 
 const NO_RECORD: Side = { kind: 'unknown', why: 'no checkpoint and no record of its content' };
@@ -151,15 +176,24 @@ const NO_RECORD: Side = { kind: 'unknown', why: 'no checkpoint and no record of 
  * the other side is unknown because of that command, and the user recognises the command, not the gap.
  */
 export function unknownBecause(side: Side, other: Side | undefined): Side {
-  if (side !== NO_RECORD || other?.kind !== 'unknown' || !other.why.startsWith('a bash command changed it')) return side;
-  return { kind: 'unknown', why: 'changed by a bash command, with no checkpoint: pi-tree has no record of its content before that' };
+  if (side !== NO_RECORD || other?.kind !== 'unknown' || !other.why.startsWith('a bash command changed it'))
+    return side;
+  return {
+    kind: 'unknown',
+    why: 'changed by a bash command, with no checkpoint: pi-tree has no record of its content before that',
+  };
 }
 
 /**
  * The sides of `keys` in `state` (bytes included when `withBytes`). A path the base snapshot does not
  * hold is absent only if the snapshot would have held it: an ignored or too-large file is unknown.
  */
-export async function sidesOf(ctx: CodeContext, state: CodeState, keys: readonly string[], withBytes = false): Promise<Map<string, Side>> {
+export async function sidesOf(
+  ctx: CodeContext,
+  state: CodeState,
+  keys: readonly string[],
+  withBytes = false,
+): Promise<Map<string, Side>> {
   const out = new Map<string, Side>();
   const fromBase: string[] = [];
   for (const k of keys) {
@@ -201,18 +235,22 @@ const SKIP_WORDS: Partial<Record<SkippedFile['why'], string>> = {
 /** Paths that a snapshot leaves out on purpose (ignored, too large, skipped): their reason. */
 async function uncaptured(ctx: CodeContext, base: SnapshotLine, keys: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const s of base.skipped?.files ?? []) if (keys.includes(s.path)) out.set(s.path, `not captured (${SKIP_WORDS[s.why] ?? s.why})`);
+  for (const s of base.skipped?.files ?? [])
+    if (keys.includes(s.path)) out.set(s.path, `not captured (${SKIP_WORDS[s.why] ?? s.why})`);
   const store = ctx.checkpoints.store!;
   const ignored = await store.ignored(keys.filter((k) => !out.has(k)));
   for (const k of ignored) out.set(k, 'ignored by .gitignore or pi-tree\u2019s excludes: never captured');
   if (base.skipped && base.skipped.count > base.skipped.files.length) {
-    for (const k of keys) if (!out.has(k) && store.tooLargeNow(k)) out.set(k, 'not captured (larger than the size limit)');
+    for (const k of keys)
+      if (!out.has(k) && store.tooLargeNow(k)) out.set(k, 'not captured (larger than the size limit)');
   }
   return out;
 }
 
 async function fillBytes(ctx: CodeContext, sides: Map<string, Side>): Promise<void> {
-  const need = [...sides.values()].filter((s): s is Extract<Side, { kind: 'file' }> => s.kind === 'file' && !s.bytes).map((s) => s.sha);
+  const need = [...sides.values()]
+    .filter((s): s is Extract<Side, { kind: 'file' }> => s.kind === 'file' && !s.bytes)
+    .map((s) => s.sha);
   if (!need.length) return;
   const blobs = await ctx.checkpoints.store!.readBlobs(need);
   for (const [k, s] of sides) if (s.kind === 'file' && !s.bytes) sides.set(k, { ...s, bytes: blobs.get(s.sha) });

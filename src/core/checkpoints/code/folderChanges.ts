@@ -35,7 +35,19 @@ export async function folderChanges(o: FolderChangesOptions): Promise<FolderChan
   // One git: the raw records (":<mode a> <mode b> <id a> <id b> <status>", then the path) say what
   // happened to each path, the numstat records ("added\tremoved\tpath", "-\t-\tpath" for a binary
   // file) how many lines; with -z each piece is NUL-ended.
-  const out = zList(await store.run(['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--raw', '--numstat', o.baseTree, tree]));
+  const out = zList(
+    await store.run([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--no-commit-id',
+      '--raw',
+      '--numstat',
+      o.baseTree,
+      tree,
+    ]),
+  );
   const changes: { path: string; status: FolderChange['status'] }[] = [];
   const counts = new Map<string, { added: number; removed: number }>();
   for (let i = 0; i < out.length; i++) {
@@ -48,11 +60,15 @@ export async function folderChanges(o: FolderChangesOptions): Promise<FolderChan
     const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(rec);
     if (m) counts.set(m[3], { added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
   }
-  return changes.map((c) => ({ ...c, ...(counts.get(c.path) ?? { added: 0, removed: 0 }) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes
+    .map((c) => ({ ...c, ...(counts.get(c.path) ?? { added: 0, removed: 0 }) }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The bytes of `path` in the tree the folder was checked out at (undefined when it was not there): the left side of a variant's file. */
-export async function folderFileAtBase(o: Omit<FolderChangesOptions, 'sessionId'> & { path: string }): Promise<Buffer | undefined> {
+export async function folderFileAtBase(
+  o: Omit<FolderChangesOptions, 'sessionId'> & { path: string },
+): Promise<Buffer | undefined> {
   const store = CheckpointStore.existing(o.agentDir, o.folder, o.settings, { program: o.program, env: o.env });
   if (!store) throw new Error(`the folder's checkpoints are gone (${o.folder})`);
   const file = (await store.lookup(o.baseTree, [o.path])).get(o.path);

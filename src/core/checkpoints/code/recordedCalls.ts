@@ -52,6 +52,8 @@ export async function callsOn(session: Session, recs: readonly EntryRecord[]): P
       }),
   );
   const out: RecordedCall[] = [];
-  for (const r of recs) for (const c of known.calls.get(r.id) ?? []) out.push({ entryId: r.id, name: c.name, args: c.args, failed: known.failed.has(c.id) });
+  for (const r of recs)
+    for (const c of known.calls.get(r.id) ?? [])
+      out.push({ entryId: r.id, name: c.name, args: c.args, failed: known.failed.has(c.id) });
   return out;
 }

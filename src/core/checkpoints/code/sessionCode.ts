@@ -38,11 +38,17 @@ export interface SessionCode extends CodeContext {
 /** The code side of an open session (reads only: nothing is created until something is written). */
 export function sessionCode(session: Session, opts: CodeOptions): SessionCode {
   const settings = opts.settings ?? readCheckpointSettings(opts.agentDir);
-  const checkpoints = SessionCheckpoints.load(session, opts.agentDir, { settings, program: opts.program, env: opts.env });
+  const checkpoints = SessionCheckpoints.load(session, opts.agentDir, {
+    settings,
+    program: opts.program,
+    env: opts.env,
+  });
   const cwd = canonicalCwd(String(session.header.cwd ?? ''));
   const cwdVouched = layoutBacksCwd(session.path, String(session.header.cwd ?? '')) || !!opts.vouched?.(cwd);
   // pi's own files (its agent dir, pi-tree's store, the session's folder) are never restored, even inside the folder.
-  const prefixes = checkpoints.store?.privatePrefixes ?? privatePrefixes(opts.agentDir, cwd, session.path ? [dirname(session.path)] : []);
+  const prefixes =
+    checkpoints.store?.privatePrefixes ??
+    privatePrefixes(opts.agentDir, cwd, session.path ? [dirname(session.path)] : []);
   const excluded = prefixes.length ? (key: string) => underPrefix(key, prefixes) : undefined;
   return {
     session,
@@ -75,12 +81,20 @@ export async function codeEntries(sc: SessionCode): Promise<CodeEntry[]> {
   for (const [id, line] of sc.checkpoints.byEntry) {
     const rec = index.get(id);
     if (!rec) continue;
-    out.set(id, { entryId: id, kind: 'snapshot', snapshot: line.kind, time: rec.time, files: line.changed ?? [], ...(line.skipped ? { skipped: line.skipped } : {}) });
+    out.set(id, {
+      entryId: id,
+      kind: 'snapshot',
+      snapshot: line.kind,
+      time: rec.time,
+      files: line.changed ?? [],
+      ...(line.skipped ? { skipped: line.skipped } : {}),
+    });
   }
   for (const e of await changesOnPath(sc.session, index.live())) {
     if (out.has(e.entryId)) continue;
     const files = [...new Set(e.changes.filter((c) => !c.failed && c.tool !== 'bash').map((c) => c.path))];
-    if (files.length) out.set(e.entryId, { entryId: e.entryId, kind: 'calls', time: index.get(e.entryId)?.time ?? 0, files });
+    if (files.length)
+      out.set(e.entryId, { entryId: e.entryId, kind: 'calls', time: index.get(e.entryId)?.time ?? 0, files });
   }
   return [...out.values()].sort((a, b) => (index.get(a.entryId)?.seq ?? 0) - (index.get(b.entryId)?.seq ?? 0));
 }
@@ -97,12 +111,21 @@ export interface CodeChange {
  * The code at `a` against the code at `b` (null: the working folder now). With snapshots on both
  * sides every file of the folder is compared; otherwise the files the record names.
  */
-export async function diffCode(sc: SessionCode, a: string | null, b: string | null | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
+export async function diffCode(
+  sc: SessionCode,
+  a: string | null,
+  b: string | null | 'now',
+  scB: SessionCode = sc,
+): Promise<CodeChange[]> {
   return diffStates(sc, await codeAt(sc, a), b === 'now' ? 'now' : await codeAt(scB, b), scB);
 }
 
 /** `diffCode` and what neither state can name (a bash command naming no file, an extension's tool). */
-export async function diffCodeNoted(sc: SessionCode, a: string | null, b: string | null | 'now'): Promise<{ changes: CodeChange[]; notes: string[] }> {
+export async function diffCodeNoted(
+  sc: SessionCode,
+  a: string | null,
+  b: string | null | 'now',
+): Promise<{ changes: CodeChange[]; notes: string[] }> {
   const sa = await codeAt(sc, a);
   const sb = b === 'now' ? 'now' : await codeAt(sc, b);
   const changes = await diffStates(sc, sa, sb);
@@ -110,13 +133,19 @@ export async function diffCodeNoted(sc: SessionCode, a: string | null, b: string
 }
 
 /** `diffCode` for code states already worked out (the details pane has the node's for its summary). */
-export async function diffStates(sc: SessionCode, sa: CodeState, b: CodeState | 'now', scB: SessionCode = sc): Promise<CodeChange[]> {
+export async function diffStates(
+  sc: SessionCode,
+  sa: CodeState,
+  b: CodeState | 'now',
+  scB: SessionCode = sc,
+): Promise<CodeChange[]> {
   const sb = b === 'now' ? undefined : b;
   const keys = new Set<string>([...sa.overlay.keys(), ...(sb?.overlay.keys() ?? [])]);
   const store = sc.checkpoints.store;
   // (two sessions of one project share its store: a fork compared with the session it came from)
   const oneStore = store && scB.checkpoints.store?.where.gitDir === store.where.gitDir;
-  if (store && oneStore && sa.base && sb?.base) for (const c of await store.diffTrees(sa.base.tree, sb.base.tree)) keys.add(c.path);
+  if (store && oneStore && sa.base && sb?.base)
+    for (const c of await store.diffTrees(sa.base.tree, sb.base.tree)) keys.add(c.path);
   if (store && sa.base && !sb) {
     // now: the folder as a snapshot would take it (a scratch index, so the session's own stays as it is)
     const now = await store.scratchSnapshot(sc.checkpoints.sessionId);
@@ -125,20 +154,34 @@ export async function diffStates(sc: SessionCode, sa: CodeState, b: CodeState | 
   }
   const list = [...keys].sort();
   const aSides = await sidesOf(sc, sa, list, true);
-  const bSides = sb ? await sidesOf(scB, sb, list, true) : new Map(list.map((k) => [k, diskSide(absPath(k, sc.cwd))] as const));
+  const bSides = sb
+    ? await sidesOf(scB, sb, list, true)
+    : new Map(list.map((k) => [k, diskSide(absPath(k, sc.cwd))] as const));
   const out: CodeChange[] = [];
   for (const key of list) {
     const x = unknownBecause(aSides.get(key)!, bSides.get(key));
     const y = unknownBecause(bSides.get(key)!, aSides.get(key));
     if (x.kind !== 'unknown' && y.kind !== 'unknown' && sameSide(x, y)) continue;
-    const status = x.kind === 'unknown' || y.kind === 'unknown' ? 'unknown' : x.kind === 'absent' ? 'added' : y.kind === 'absent' ? 'deleted' : 'modified';
+    const status =
+      x.kind === 'unknown' || y.kind === 'unknown'
+        ? 'unknown'
+        : x.kind === 'absent'
+          ? 'added'
+          : y.kind === 'absent'
+            ? 'deleted'
+            : 'modified';
     out.push({ key, path: absPath(key, sc.cwd), status, a: x, b: y });
   }
   return out;
 }
 
 /** Deletes a session's checkpoints (its manifest, index and refs; what nothing else keeps is collected). */
-export async function deleteCheckpoints(agentDir: string, cwd: string, sessionId: string, opts: Omit<CodeOptions, 'agentDir'> = {}): Promise<boolean> {
+export async function deleteCheckpoints(
+  agentDir: string,
+  cwd: string,
+  sessionId: string,
+  opts: Omit<CodeOptions, 'agentDir'> = {},
+): Promise<boolean> {
   const store = CheckpointStore.existing(agentDir, cwd, opts.settings ?? readCheckpointSettings(agentDir), opts);
   if (!store) return false;
   await store.deleteSession(sessionId);

@@ -20,7 +20,8 @@ export function readId(out: Buffer): string {
 export function countConflicts(out: Buffer, oursLabel: string): number {
   const start = Buffer.from(`<<<<<<< ${oursLabel}\n`);
   let n = 0;
-  for (let at = out.indexOf(start); at >= 0; at = out.indexOf(start, at + start.length)) if (at === 0 || out[at - 1] === 0x0a) n++;
+  for (let at = out.indexOf(start); at >= 0; at = out.indexOf(start, at + start.length))
+    if (at === 0 || out[at - 1] === 0x0a) n++;
   return n;
 }
 
@@ -111,7 +112,11 @@ export function parseTree(body: Buffer, idBytes = 20): TreeEntry[] {
     const sp = body.indexOf(0x20, i);
     const nul = body.indexOf(0, sp);
     if (sp < 0 || nul < 0 || nul + 1 + idBytes > body.length) throw new Error('a tree object cut short');
-    out.push({ mode: body.toString('latin1', i, sp), name: body.toString('utf8', sp + 1, nul), sha: body.toString('hex', nul + 1, nul + 1 + idBytes) });
+    out.push({
+      mode: body.toString('latin1', i, sp),
+      name: body.toString('utf8', sp + 1, nul),
+      sha: body.toString('hex', nul + 1, nul + 1 + idBytes),
+    });
     i = nul + 1 + idBytes;
   }
   return out;
@@ -121,7 +126,9 @@ export function parseTree(body: Buffer, idBytes = 20): TreeEntry[] {
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
   const key = (e: TreeEntry) => Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name, 'utf8');
   const sorted = entries.map((e) => ({ e, k: key(e) })).sort((a, b) => Buffer.compare(a.k, b.k));
-  return Buffer.concat(sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]));
+  return Buffer.concat(
+    sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]),
+  );
 }
 
 /** A file of a tree: its mode (as a number) and blob. */
@@ -143,7 +150,10 @@ export function readLsTree(out: Buffer): { path: string; file: TreeFile; type: s
  * `ls-tree -r -l -z` records: "<mode> <type> <id> <size, padded with spaces>\t<path>" (the size is `-`
  * for a tree or a submodule), as raw bytes: a path that is not valid UTF-8 is kept apart in `invalid`.
  */
-export function readLsTreeSized(out: Buffer): { files: { path: string; file: TreeFile; size: number }[]; invalid: string[] } {
+export function readLsTreeSized(out: Buffer): {
+  files: { path: string; file: TreeFile; size: number }[];
+  invalid: string[];
+} {
   const files: { path: string; file: TreeFile; size: number }[] = [];
   const invalid: string[] = [];
   for (let at = 0; at < out.length;) {
@@ -154,7 +164,8 @@ export function readLsTreeSized(out: Buffer): { files: { path: string; file: Tre
     const [mode, type, sha, size] = out.toString('latin1', at, tab).split(/ +/);
     const name = out.subarray(tab + 1, end);
     if (!isUtf8(name)) invalid.push(name.toString('utf8'));
-    else if (type === 'blob') files.push({ path: name.toString('utf8'), file: { mode: parseInt(mode, 8), sha }, size: Number(size) || 0 });
+    else if (type === 'blob')
+      files.push({ path: name.toString('utf8'), file: { mode: parseInt(mode, 8), sha }, size: Number(size) || 0 });
     at = end + 1;
   }
   return { files, invalid };

@@ -41,10 +41,17 @@ export interface GitOptions {
   literalPathspecs?: boolean;
 }
 
-const AUTHOR = { GIT_AUTHOR_NAME: 'pi-tree', GIT_AUTHOR_EMAIL: 'pi-tree@localhost', GIT_COMMITTER_NAME: 'pi-tree', GIT_COMMITTER_EMAIL: 'pi-tree@localhost' };
+const AUTHOR = {
+  GIT_AUTHOR_NAME: 'pi-tree',
+  GIT_AUTHOR_EMAIL: 'pi-tree@localhost',
+  GIT_COMMITTER_NAME: 'pi-tree',
+  GIT_COMMITTER_EMAIL: 'pi-tree@localhost',
+};
 
 /** The environment of every git call: the caller's minus GIT_*, plus pi-tree's store and isolation. */
-export function gitEnv(opts: Pick<GitOptions, 'gitDir' | 'workTree' | 'indexFile' | 'env' | 'literalPathspecs'>): NodeJS.ProcessEnv {
+export function gitEnv(
+  opts: Pick<GitOptions, 'gitDir' | 'workTree' | 'indexFile' | 'env' | 'literalPathspecs'>,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (!k.startsWith('GIT_')) env[k] = v;
   Object.assign(env, AUTHOR, {
@@ -77,7 +84,12 @@ export function git(args: readonly string[], opts: GitOptions): Promise<Buffer> 
     let outBytes = 0;
     let err = '';
     let failed: GitError | undefined;
-    const timer = opts.timeoutMs ? setTimeout(() => stop(new GitError(`git ${args[0]} took longer than ${opts.timeoutMs} ms`, 'timeout')), opts.timeoutMs) : undefined;
+    const timer = opts.timeoutMs
+      ? setTimeout(
+          () => stop(new GitError(`git ${args[0]} took longer than ${opts.timeoutMs} ms`, 'timeout')),
+          opts.timeoutMs,
+        )
+      : undefined;
     const stop = (e: GitError) => {
       failed ??= e;
       child.kill('SIGKILL');
@@ -92,7 +104,11 @@ export function git(args: readonly string[], opts: GitOptions): Promise<Buffer> 
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (timer) clearTimeout(timer);
-      reject(e.code === 'ENOENT' ? new GitError(`git was not found (${opts.program ?? 'git'} on PATH)`, 'missing') : new GitError(`git could not start: ${e.message}`, 'failed'));
+      reject(
+        e.code === 'ENOENT'
+          ? new GitError(`git was not found (${opts.program ?? 'git'} on PATH)`, 'missing')
+          : new GitError(`git could not start: ${e.message}`, 'failed'),
+      );
     });
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
@@ -108,7 +124,11 @@ export function git(args: readonly string[], opts: GitOptions): Promise<Buffer> 
 const gitVersions = new Map<string, Promise<number[]>>();
 
 /** Whether the git program is at least `want` ([major, minor]); asked once per program (`run` runs it). */
-export async function gitAtLeast(want: readonly number[], run: (args: string[]) => Promise<Buffer>, program = 'git'): Promise<boolean> {
+export async function gitAtLeast(
+  want: readonly number[],
+  run: (args: string[]) => Promise<Buffer>,
+  program = 'git',
+): Promise<boolean> {
   let v = gitVersions.get(program);
   if (!v) {
     v = run(['version']).then(readVersion, () => []);

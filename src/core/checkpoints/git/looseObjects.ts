@@ -29,7 +29,12 @@ export function looseObjectPath(gitDir: string, sha: string): string | undefined
  * instead (its time set to now, as git does), so that a collect running meanwhile, which prunes only
  * what is older than a grace, keeps it for the snapshot that uses it.
  */
-export function writeLooseObject(gitDir: string, type: 'commit' | 'tree' | 'blob', body: Buffer, level?: number): string {
+export function writeLooseObject(
+  gitDir: string,
+  type: 'commit' | 'tree' | 'blob',
+  body: Buffer,
+  level?: number,
+): string {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const sha = createHash('sha1').update(raw).digest('hex');
   const file = looseObjectPath(gitDir, sha)!;
@@ -62,7 +67,10 @@ function freshen(file: string): boolean {
 
 /** A ref name this module writes itself; anything else goes through `git update-ref`, which checks it. */
 export function plainRefName(ref: string): boolean {
-  return /^refs\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/)*[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(ref) && !/\.\.|\.lock(?:\/|$)|\.\/|\.$/.test(ref);
+  return (
+    /^refs\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/)*[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(ref) &&
+    !/\.\.|\.lock(?:\/|$)|\.\/|\.$/.test(ref)
+  );
 }
 
 /**

@@ -15,7 +15,16 @@ import { readBatchCheck } from '../git/gitOutput.js';
 import type { TreeFile } from '../git/gitOutput.js';
 import type { SnapshotLine } from '../store/manifestLines.js';
 import { CheckpointStore } from '../store/store.js';
-import { diskSide, fingerprintOf, sameSide, sideInfo, type PlanAction, type PlanItem, type PlanSides, type RestorePlan } from './restorePlan.js';
+import {
+  diskSide,
+  fingerprintOf,
+  sameSide,
+  sideInfo,
+  type PlanAction,
+  type PlanItem,
+  type PlanSides,
+  type RestorePlan,
+} from './restorePlan.js';
 import { linkAbove, neverCaptured } from './restoreGuards.js';
 
 export interface AdoptFrom {
@@ -33,17 +42,24 @@ export interface AdoptFrom {
 
 /** The plan for bringing the changes of `from` into `sc`'s working folder. */
 export async function planAdopt(sc: SessionCode, from: AdoptFrom): Promise<RestorePlan> {
-  const store = CheckpointStore.existing(sc.opts.agentDir, from.folder, sc.opts.settings!, { program: sc.opts.program, env: sc.opts.env });
+  const store = CheckpointStore.existing(sc.opts.agentDir, from.folder, sc.opts.settings!, {
+    program: sc.opts.program,
+    env: sc.opts.env,
+  });
   if (!store) throw new Error(`the variant's checkpoints are gone (${from.folder}); nothing to adopt`);
   const [base] = readBatchCheck(await store.run(['cat-file', '--batch-check'], { input: `${from.baseTree}\n` }));
-  if (!base || 'missing' in base || base.type !== 'tree') throw new Error(`the code the variant started from is gone from its store (${from.baseTree.slice(0, 12)})`);
+  if (!base || 'missing' in base || base.type !== 'tree')
+    throw new Error(`the code the variant started from is gone from its store (${from.baseTree.slice(0, 12)})`);
   const notes: string[] = [];
   let now: string;
   if (isFolder(from.folder)) {
     const snap = await store.scratchSnapshot(from.sessionId);
     now = snap.tree;
     const named = snap.skipped.filter((s) => !(from.unknownAtBase ?? []).includes(s.path));
-    if (named.length) notes.push(`${named.length} file(s) of the variant are not captured and not adopted: ${named.map((s) => `${s.path} (${s.why})`).join(', ')}`);
+    if (named.length)
+      notes.push(
+        `${named.length} file(s) of the variant are not captured and not adopted: ${named.map((s) => `${s.path} (${s.why})`).join(', ')}`,
+      );
   } else {
     const latest = store.manifest(from.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
     if (!latest) throw new Error(`the variant's folder is gone (${from.folder}) and it has no snapshot to adopt from`);
@@ -55,7 +71,8 @@ export async function planAdopt(sc: SessionCode, from: AdoptFrom): Promise<Resto
   const shas = new Set<string>();
   for (const c of changes) for (const s of [c.a, c.b]) if (s) shas.add(s.sha);
   const blobs = await store.readBlobs([...shas]);
-  const side = (f: TreeFile | null): Side => (f ? { kind: 'file', sha: f.sha, mode: f.mode, bytes: blobs.get(f.sha) } : ABSENT);
+  const side = (f: TreeFile | null): Side =>
+    f ? { kind: 'file', sha: f.sha, mode: f.mode, bytes: blobs.get(f.sha) } : ABSENT;
 
   const items: PlanItem[] = [];
   const sides = new Map<string, PlanSides>();
@@ -64,10 +81,16 @@ export async function planAdopt(sc: SessionCode, from: AdoptFrom): Promise<Resto
     const key = c.path;
     if (sc.excluded?.(key)) continue;
     const path = join(sc.cwd, key);
-    const B: Side = unknownAtBase.has(key) ? { kind: 'unknown', why: 'its content at the node was not known when the variant was made' } : side(c.a);
+    const B: Side = unknownAtBase.has(key)
+      ? { kind: 'unknown', why: 'its content at the node was not known when the variant was made' }
+      : side(c.a);
     const link = linkAbove(key, sc.cwd);
     const never = neverCaptured(key, sc.cwd);
-    const T: Side = link ? { kind: 'unknown', why: `${link} is a symbolic link in your folder; an adopt does not write beyond it` } : never ? { kind: 'unknown', why: never } : side(c.b);
+    const T: Side = link
+      ? { kind: 'unknown', why: `${link} is a symbolic link in your folder; an adopt does not write beyond it` }
+      : never
+        ? { kind: 'unknown', why: never }
+        : side(c.b);
     const U = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(U, T)) {
       same++;
@@ -90,9 +113,23 @@ export async function planAdopt(sc: SessionCode, from: AdoptFrom): Promise<Resto
             ? 'created in your folder since the node, and the variant created it too'
             : 'changed in your folder since the node (by you, or a later turn)';
     } else action = T.kind === 'absent' ? 'delete' : U.kind === 'absent' ? 'create' : 'modify';
-    items.push({ key, path, action, now: sideInfo(U), target: sideInfo(T), latest: sideInfo(B), ...(reason ? { reason } : {}) });
+    items.push({
+      key,
+      path,
+      action,
+      now: sideInfo(U),
+      target: sideInfo(T),
+      latest: sideInfo(B),
+      ...(reason ? { reason } : {}),
+    });
     const perm = T.kind === 'file' ? permIn(from.folder, key) : undefined;
-    sides.set(key, { now: U, target: T, latest: B, ...(action === 'conflict' && B.kind !== 'unknown' ? { base: B } : {}), ...(perm !== undefined ? { perm } : {}) });
+    sides.set(key, {
+      now: U,
+      target: T,
+      latest: B,
+      ...(action === 'conflict' && B.kind !== 'unknown' ? { base: B } : {}),
+      ...(perm !== undefined ? { perm } : {}),
+    });
   }
   return {
     targetId: from.targetId,

@@ -61,7 +61,12 @@ export function userTouches(lines: readonly ManifestLine[], keys: Iterable<strin
 
 /** Whether this line looked at `key` (so its `modes` says whether the file was private then). */
 function looked(l: SnapshotLine, key: string): boolean {
-  return !!(l.changed?.includes(key) || l.between?.includes(key) || l.restored?.includes(key) || (l.user && key in l.user));
+  return !!(
+    l.changed?.includes(key) ||
+    l.between?.includes(key) ||
+    l.restored?.includes(key) ||
+    (l.user && key in l.user)
+  );
 }
 
 /**

@@ -9,7 +9,20 @@
 // there is a stat pass), and its manifest starts with a line for the entry: the code at the entry is
 // known to the new session though its header's cwd is not the project's. Nothing of the user's working
 // folder is read or written.
-import { chmodSync, constants, lstatSync, mkdirSync, openSync, closeSync, readdirSync, rmSync, statfsSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { codeAt, isOutside, type Side } from '../code/codeState.js';
 import type { SessionCode } from '../code/sessionCode.js';
@@ -67,14 +80,21 @@ const SPARE = 1024 * 1024;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const noSpace = (e: unknown) =>
-  /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded/.test(`${(e as Error)?.message ?? e}\n${(e as GitError)?.stderr ?? ''}\n${(e as NodeJS.ErrnoException)?.code ?? ''}`);
+  /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded/.test(
+    `${(e as Error)?.message ?? e}\n${(e as GitError)?.stderr ?? ''}\n${(e as NodeJS.ErrnoException)?.code ?? ''}`,
+  );
 
 /**
  * Writes the code at `entryId` of `sc`'s session into `folder` (empty; the caller made it and removes it
  * if this throws) and makes the folder's store ready for `o.sessionId`. Refuses an entry with no
  * checkpoint at or above it (CodeUnknownError), and a disk without room (NoRoomError).
  */
-export async function checkoutCode(sc: SessionCode, entryId: string, folder: string, o: CheckoutOptions): Promise<CheckoutResult> {
+export async function checkoutCode(
+  sc: SessionCode,
+  entryId: string,
+  folder: string,
+  o: CheckoutOptions,
+): Promise<CheckoutResult> {
   const started = performance.now();
   const state = await codeAt(sc, entryId);
   const source = sc.checkpoints.store;
@@ -87,12 +107,16 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
   if (readdirSync(folder).length) throw new Error(`${folder} is not empty`);
   const base = state.base;
   const where = projectStore(sc.opts.agentDir, folder);
-  if (inside(checkpointsRoot(sc.opts.agentDir), where.root) === undefined) throw new Error(`the folder's store would be outside pi-tree's checkpoints (${where.root})`);
+  if (inside(checkpointsRoot(sc.opts.agentDir), where.root) === undefined)
+    throw new Error(`the folder's store would be outside pi-tree's checkpoints (${where.root})`);
   try {
     // The listing (names, links, sizes) beside the folder's store and its index made (two cores):
     // nothing is written into the folder before the names are checked and the room is known.
     const made = (async () => {
-      const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, { program: sc.opts.program, env: sc.opts.env });
+      const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, {
+        program: sc.opts.program,
+        env: sc.opts.env,
+      });
       s.borrowObjects(source);
       const index = s.indexFile(o.sessionId);
       rmSync(index, { force: true });
@@ -103,13 +127,19 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
       );
       return { s, index, read };
     })();
-    const [listing, ready] = await Promise.allSettled([source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', base.tree]).then(readLsTreeSized), made]);
+    const [listing, ready] = await Promise.allSettled([
+      source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', base.tree]).then(readLsTreeSized),
+      made,
+    ]);
     if (listing.status === 'rejected') throw listing.reason;
     if (ready.status === 'rejected') throw ready.reason;
     const store = ready.value.s;
     const listed = listing.value;
     const index = ready.value.index;
-    const leftOut: CheckoutResult['leftOut'] = listed.invalid.map((path) => ({ path, why: 'a name that is not UTF-8' }));
+    const leftOut: CheckoutResult['leftOut'] = listed.invalid.map((path) => ({
+      path,
+      why: 'a name that is not UTF-8',
+    }));
     const unknown: CheckoutResult['unknown'] = [];
     const notes = [...state.notes];
     const files = listed.files.filter((f) => {
@@ -117,15 +147,24 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
       if (bad) leftOut.push({ path: f.path, why: bad });
       return !bad && !sc.excluded?.(f.path);
     });
-    const overlayBytes = [...state.overlay.values()].reduce((n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0), 0);
+    const overlayBytes = [...state.overlay.values()].reduce(
+      (n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0),
+      0,
+    );
     const bytes = files.reduce((n, f) => n + f.size, 0) + overlayBytes;
     const need = bytes + (files.length + state.overlay.size) * BLOCK + SPARE;
     const free = (o.freeBytes ?? freeBytes)(folder);
-    if (free !== undefined && need > free) throw new NoRoomError(`the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`);
+    if (free !== undefined && need > free)
+      throw new NoRoomError(
+        `the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`,
+      );
     const whole = files.length === listed.files.length && !listed.invalid.length;
     if (!whole || !ready.value.read) {
       rmSync(index, { force: true });
-      await store.run(['update-index', '-z', '--index-info'], { index, input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join('') });
+      await store.run(['update-index', '-z', '--index-info'], {
+        index,
+        input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join(''),
+      });
     }
     await store.run(['checkout-index', '-a', '-u'], { index });
 
@@ -179,17 +218,33 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
       }
     }
     for (const k of update) remove.delete(k);
-    if (remove.size) await store.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: [...remove].join('\0') + '\0' });
-    if (update.size) await store.run(['update-index', '-z', '--add', '--stdin'], { index, input: [...update].join('\0') + '\0' });
+    if (remove.size)
+      await store.run(['update-index', '-z', '--force-remove', '--stdin'], {
+        index,
+        input: [...remove].join('\0') + '\0',
+      });
+    if (update.size)
+      await store.run(['update-index', '-z', '--add', '--stdin'], { index, input: [...update].join('\0') + '\0' });
     // (the snapshot's tree itself when nothing came on top of it or was left out)
     const tree = whole && !remove.size && !update.size ? base.tree : readId(await store.run(['write-tree'], { index }));
-    const commit = writeLooseObject(store.where.gitDir, 'commit', Buffer.from(commitText(tree, `checkout ${entryId}`, new Date())));
+    const commit = writeLooseObject(
+      store.where.gitDir,
+      'commit',
+      Buffer.from(commitText(tree, `checkout ${entryId}`, new Date())),
+    );
     // The project store keeps the snapshot the folder borrows; the folder's store its own tree.
     await source.keep(o.sessionId, 'checkout-base', base.commit);
     await store.keep(o.sessionId, 'checkout', commit);
     const skipped: SkippedFile[] = [
       ...unknown.map((u) => ({ path: u.path, why: 'not-known' as const })),
-      ...leftOut.map((l) => ({ path: l.path, why: (l.why.startsWith('a link') ? 'link-leads-out' : l.why.startsWith('beyond') ? 'beyond-link' : 'bad-name') as SkippedFile['why'] })),
+      ...leftOut.map((l) => ({
+        path: l.path,
+        why: (l.why.startsWith('a link')
+          ? 'link-leads-out'
+          : l.why.startsWith('beyond')
+            ? 'beyond-link'
+            : 'bad-name') as SkippedFile['why'],
+      })),
     ];
     const line: SnapshotLine = {
       v: 1,
@@ -204,7 +259,13 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
     };
     store.append(o.sessionId, line);
     const folders = new Set<string>(['']);
-    for (const f of files) for (let at = f.path.lastIndexOf('/'); at > 0 && !folders.has(f.path.slice(0, at)); at = f.path.lastIndexOf('/', at - 1)) folders.add(f.path.slice(0, at));
+    for (const f of files)
+      for (
+        let at = f.path.lastIndexOf('/');
+        at > 0 && !folders.has(f.path.slice(0, at));
+        at = f.path.lastIndexOf('/', at - 1)
+      )
+        folders.add(f.path.slice(0, at));
     return {
       tree,
       commit,
@@ -220,7 +281,11 @@ export async function checkoutCode(sc: SessionCode, entryId: string, folder: str
     };
   } catch (e) {
     await dropStores(sc.opts.agentDir, folder, o.sessionId, source, where.root).catch(() => undefined);
-    if (noSpace(e)) throw new NoRoomError(`the disk filled up while the code was written into ${folder} (${(e as Error).message}); nothing was kept`, { cause: e });
+    if (noSpace(e))
+      throw new NoRoomError(
+        `the disk filled up while the code was written into ${folder} (${(e as Error).message}); nothing was kept`,
+        { cause: e },
+      );
     throw e;
   }
 }
@@ -245,7 +310,13 @@ export async function dropCheckout(agentDir: string, o: DropOptions): Promise<vo
   await dropStores(agentDir, o.folder, o.sessionId, source, o.storeRoot);
 }
 
-async function dropStores(agentDir: string, folder: string, sessionId: string, source: CheckpointStore | undefined, storeRoot?: string): Promise<void> {
+async function dropStores(
+  agentDir: string,
+  folder: string,
+  sessionId: string,
+  source: CheckpointStore | undefined,
+  storeRoot?: string,
+): Promise<void> {
   const root = storeRoot ?? projectStore(agentDir, folder).root;
   if (inside(checkpointsRoot(agentDir), root)) rmSync(root, { recursive: true, force: true });
   await source?.dropRefs(sessionId);
@@ -253,7 +324,8 @@ async function dropStores(agentDir: string, folder: string, sessionId: string, s
 
 /** Why a tree path may not be written (a name leading out of the folder or into a repository). */
 function badName(path: string): string | undefined {
-  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) return 'a name that would lead out of the folder';
+  if (path.startsWith('/') || path.includes('\\') || path.includes('\0'))
+    return 'a name that would lead out of the folder';
   for (const c of path.split('/')) {
     if (c === '' || c === '.' || c === '..') return 'a name that would lead out of the folder';
     if (c.toLowerCase() === '.git') return 'a name inside a repository’s .git';
@@ -272,7 +344,8 @@ function beyondLink(folder: string, key: string): string | undefined {
     } catch {
       return undefined;
     }
-    if (!st.isDirectory()) return `beyond ${parts.slice(0, i).join('/')}, which is ${st.isSymbolicLink() ? 'a link' : 'not a folder'}`;
+    if (!st.isDirectory())
+      return `beyond ${parts.slice(0, i).join('/')}, which is ${st.isSymbolicLink() ? 'a link' : 'not a folder'}`;
   }
   return undefined;
 }
@@ -305,7 +378,11 @@ function writeSide(folder: string, key: string, side: Extract<Side, { kind: 'fil
     return;
   }
   // O_EXCL: nothing is there (a link put there meanwhile is not followed)
-  const fd = openSync(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), side.mode === 0o100755 ? 0o777 : 0o666);
+  const fd = openSync(
+    p,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    side.mode === 0o100755 ? 0o777 : 0o666,
+  );
   try {
     for (let off = 0; off < side.bytes!.length;) off += writeSync(fd, side.bytes!, off);
   } finally {
@@ -314,7 +391,11 @@ function writeSide(folder: string, key: string, side: Extract<Side, { kind: 'fil
 }
 
 /** The private permission bits the node recorded for `keys` (a 0600 secret stays 0600). */
-function privateModes(source: CheckpointStore, base: NonNullable<Awaited<ReturnType<typeof codeAt>>['base']>, keys: readonly string[]): Record<string, number> {
+function privateModes(
+  source: CheckpointStore,
+  base: NonNullable<Awaited<ReturnType<typeof codeAt>>['base']>,
+  keys: readonly string[],
+): Record<string, number> {
   const lines = source.manifest(base.sessionId);
   const candidates = new Set<string>();
   for (const l of lines) if (l.kind !== 'off') for (const k of Object.keys(l.modes ?? {})) candidates.add(k);

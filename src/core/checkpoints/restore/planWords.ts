@@ -50,7 +50,11 @@ export function planTally(plan: Pick<RestorePlan, 'items'>): PlanTally {
  */
 export function planWords(t: PlanTally): string {
   const kinds = (['created', 'changed', 'deleted'] as const).filter((k) => t[k] > 0);
-  const head = !t.files ? 'no file' : kinds.length === 1 ? `${fileCount(t.files)} ${kinds[0]}` : `${fileCount(t.files)}: ${kinds.map((k) => `${t[k]} ${k}`).join(', ')}`;
+  const head = !t.files
+    ? 'no file'
+    : kinds.length === 1
+      ? `${fileCount(t.files)} ${kinds[0]}`
+      : `${fileCount(t.files)}: ${kinds.map((k) => `${t[k]} ${k}`).join(', ')}`;
   const yours = t.yours ? `; ${t.yours} you changed since` : '';
   const kept = t.kept ? `; ${t.kept} kept as ${t.kept === 1 ? 'it is' : 'they are'} (not restorable)` : '';
   return `${head}${yours}${kept}`;

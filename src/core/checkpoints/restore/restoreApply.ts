@@ -11,7 +11,20 @@
 // same way. So the core never calls back into whoever drives it, and a kill between the files and the
 // leaf leaves a journal the next run of that session finishes.
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, symlinkSync, unlinkSync, constants } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  constants,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { blobSha, isOutside, type Side } from '../code/codeState.js';
@@ -19,7 +32,18 @@ import { LINK_MODE } from '../fileMode.js';
 import type { AgentSide } from '../store/manifestLines.js';
 import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { refusedNow } from './restoreGuards.js';
-import { journalDir, journals, newId, readJournal, readObject, saveJournal, writeBundle, type Journal, type JournalFile, type JournalSide } from './restoreJournal.js';
+import {
+  journalDir,
+  journals,
+  newId,
+  readJournal,
+  readObject,
+  saveJournal,
+  writeBundle,
+  type Journal,
+  type JournalFile,
+  type JournalSide,
+} from './restoreJournal.js';
 import { lstatOrUndefined } from '../store/storeFiles.js';
 import { ensurePrivateDir } from '../../platform/privateDir.js';
 import { samePath } from '../../session/repository.js';
@@ -49,7 +73,9 @@ export class RestoreRefusedError extends Error {
 export class OutsideWriteError extends Error {
   override name = 'OutsideWriteError';
   constructor(readonly paths: string[]) {
-    super(`${paths.length} file${paths.length === 1 ? '' : 's'} outside the session\u2019s working folder would be written: ${paths.join(', ')}; nothing was written. Confirm each to restore them.`);
+    super(
+      `${paths.length} file${paths.length === 1 ? '' : 's'} outside the session\u2019s working folder would be written: ${paths.join(', ')}; nothing was written. Confirm each to restore them.`,
+    );
   }
 }
 
@@ -94,7 +120,8 @@ export interface ApplyOptions {
   adopted?: boolean;
 }
 
-const agentSide = (s: Side | undefined): AgentSide | undefined => (s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined);
+const agentSide = (s: Side | undefined): AgentSide | undefined =>
+  s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined;
 
 /** The files of a plan that need the user's confirmation by name before they are written. */
 export function needsConfirming(plan: RestorePlan, cwdVouched: boolean): string[] {
@@ -113,17 +140,28 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     const sides = plan.sides.get(item.key)!;
     const agentBase = agentSide(sides.base) ?? agentSide(sides.latest);
     if (!res || res === 'mine') {
-      if (item.action === 'conflict' && sides.target.kind !== 'unknown') kept[item.key] = { path: item.path, atTarget: agentSide(sides.target)!, ...(agentBase ? { atFrom: agentBase } : {}) };
+      if (item.action === 'conflict' && sides.target.kind !== 'unknown')
+        kept[item.key] = {
+          path: item.path,
+          atTarget: agentSide(sides.target)!,
+          ...(agentBase ? { atFrom: agentBase } : {}),
+        };
       continue;
     }
     const now = diskSide(item.path);
-    if (!sameSide(now, sides.now)) throw new PlanChangedError(`${item.path} changed since the preview; nothing was written. Look at the preview again.`);
+    if (!sameSide(now, sides.now))
+      throw new PlanChangedError(
+        `${item.path} changed since the preview; nothing was written. Look at the preview again.`,
+      );
     let after: Side = sides.target;
     let afterUser: AgentSide | undefined;
     if (res === 'merge') {
       if (!o.merge) throw new Error(`no way to merge ${item.path}`);
       const base = sides.base?.kind === 'unknown' ? undefined : (sides.base ?? sides.latest);
-      if (!base || base.kind === 'unknown') throw new RestoreRefusedError(`${item.path} cannot be merged: the agent\u2019s version it was made from is not known; nothing was written.`);
+      if (!base || base.kind === 'unknown')
+        throw new RestoreRefusedError(
+          `${item.path} cannot be merged: the agent\u2019s version it was made from is not known; nothing was written.`,
+        );
       const m = await o.merge(base, now, sides.target);
       after = { kind: 'file', sha: blobSha(m.bytes), mode: now.kind === 'file' ? now.mode : 0o100644, bytes: m.bytes };
       afterUser = agentSide(sides.target);
@@ -139,7 +177,9 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
       ...(afterUser ? { afterUser } : {}),
     });
   }
-  const unconfirmed = files.filter((f) => (isOutside(f.key) || !o.cwdVouched) && !o.confirmed?.has(f.path)).map((f) => f.path);
+  const unconfirmed = files
+    .filter((f) => (isOutside(f.key) || !o.cwdVouched) && !o.confirmed?.has(f.path))
+    .map((f) => f.path);
   if (unconfirmed.length) throw new OutsideWriteError(unconfirmed);
   preflight(files, objects, o.cwd);
   const journal: Journal = {
@@ -157,7 +197,15 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     ...(Object.keys(kept).length ? { kept } : {}),
     ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
     ...(o.adopted ? { adopted: true as const } : {}),
-    ...(o.leaf ? { leaf: { targetId: o.leaf.targetId, moved: false, ...(o.leaf.fromId !== undefined ? { fromId: o.leaf.fromId } : {}) } } : {}),
+    ...(o.leaf
+      ? {
+          leaf: {
+            targetId: o.leaf.targetId,
+            moved: false,
+            ...(o.leaf.fromId !== undefined ? { fromId: o.leaf.fromId } : {}),
+          },
+        }
+      : {}),
   };
   const dir = journalDir(o.restoresDir, journal.id);
   ensurePrivateDir(dir);
@@ -165,7 +213,9 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     journal.bundle = await writeBundle(join(dir, 'objects.bin'), objects);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
-    throw new RestoreRefusedError(`the restore's journal could not be written (${(e as Error).message}); nothing was written`);
+    throw new RestoreRefusedError(
+      `the restore's journal could not be written (${(e as Error).message}); nothing was written`,
+    );
   }
   saveJournal(o.restoresDir, journal);
   stepHook?.('journal-written', journal.id);
@@ -180,7 +230,8 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
 /** The journal `id` as it is on disk now, when it still waits for its conversation's move. */
 function leafDue(restoresDir: string, id: string): Journal & { leaf: NonNullable<Journal['leaf']> } {
   const j = readJournal(restoresDir, id);
-  if (!j || j.state !== 'done' || !j.leaf || j.leaf.moved) throw new Error(`the restore (journal ${id}) no longer waits for its conversation to move`);
+  if (!j || j.state !== 'done' || !j.leaf || j.leaf.moved)
+    throw new Error(`the restore (journal ${id}) no longer waits for its conversation to move`);
   return j as Journal & { leaf: NonNullable<Journal['leaf']> };
 }
 
@@ -245,9 +296,11 @@ function preflight(files: readonly JournalFile[], objects: Map<string, Buffer>, 
     if (refused) problems.push(refused);
     if (f.after.sha === null) continue;
     bytes += objects.get(f.after.sha)?.length ?? 0;
-    if (Buffer.byteLength(basename(f.path)) > NAME_MAX) problems.push(`${f.path}: the name is longer than this file system takes`);
+    if (Buffer.byteLength(basename(f.path)) > NAME_MAX)
+      problems.push(`${f.path}: the name is longer than this file system takes`);
     const st = lstatOrUndefined(f.path);
-    if (st?.isDirectory() && !emptiedBy(f.path, deleted)) problems.push(`${f.path} is a folder now, where the node has a file`);
+    if (st?.isDirectory() && !emptiedBy(f.path, deleted))
+      problems.push(`${f.path} is a folder now, where the node has a file`);
     for (let d = dirname(f.path); d !== dirname(d) && (!cwd || d.length > cwd.length); d = dirname(d)) {
       const dst = lstatOrUndefined(d);
       if (!dst) continue;
@@ -257,8 +310,12 @@ function preflight(files: readonly JournalFile[], objects: Map<string, Buffer>, 
     }
   }
   const room = freeBytes(cwd ?? dirname(files[0]?.path ?? '.'));
-  if (room !== undefined && bytes + 1024 * 1024 > room) problems.push(`the disk has ${room} bytes free and the restore writes ${bytes}`);
-  if (problems.length) throw new RestoreRefusedError(`the restore cannot be done: ${[...new Set(problems)].join('; ')}. Nothing was written.`);
+  if (room !== undefined && bytes + 1024 * 1024 > room)
+    problems.push(`the disk has ${room} bytes free and the restore writes ${bytes}`);
+  if (problems.length)
+    throw new RestoreRefusedError(
+      `the restore cannot be done: ${[...new Set(problems)].join('; ')}. Nothing was written.`,
+    );
 }
 
 /** Whether the folder holds nothing but files the restore deletes (so the file can take its place). */
@@ -298,7 +355,11 @@ function freeBytes(dir: string): number | undefined {
  * Runs the journal's files; if one cannot be written, puts back what was (the journal then says
  * 'failed' and blocks nothing) and throws what went wrong, in words.
  */
-async function runOrRollBack(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
+async function runOrRollBack(
+  restoresDir: string,
+  j: Journal,
+  dir: 'forward' | 'back',
+): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
   try {
     return await runFiles(restoresDir, j, dir);
   } catch (e) {
@@ -336,7 +397,11 @@ function removeTemps(j: Journal): void {
  * else named. Deletions go first (a file where the other side has a folder), then the writes, a few at a
  * time; the lists come back in the journal's order.
  */
-async function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
+async function runFiles(
+  restoresDir: string,
+  j: Journal,
+  dir: 'forward' | 'back',
+): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
   const written = new Set<string>();
   const skipped = new Map<string, string>();
   const one = async (f: JournalFile) => {
@@ -371,7 +436,14 @@ async function runFiles(restoresDir: string, j: Journal, dir: 'forward' | 'back'
 }
 
 /** Makes `path` hold `to` (absent: deleted), through a synced temp file renamed over it. */
-async function writeSide(restoresDir: string, j: Journal, path: string, to: JournalSide, now: Side, dir: 'forward' | 'back'): Promise<void> {
+async function writeSide(
+  restoresDir: string,
+  j: Journal,
+  path: string,
+  to: JournalSide,
+  now: Side,
+  dir: 'forward' | 'back',
+): Promise<void> {
   if (to.sha === null) {
     unlinkSync(path);
     if (dir === 'back') removeMadeDirs(j, path);
@@ -407,7 +479,8 @@ async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>
   if (failed) throw failed.e;
 }
 
-const matches = (s: Side, want: { sha: string | null; mode: number }) => (want.sha === null ? s.kind === 'absent' : s.kind === 'file' && s.sha === want.sha && s.mode === want.mode);
+const matches = (s: Side, want: { sha: string | null; mode: number }) =>
+  want.sha === null ? s.kind === 'absent' : s.kind === 'file' && s.sha === want.sha && s.mode === want.mode;
 
 function currentMode(path: string): number | undefined {
   try {
@@ -422,7 +495,11 @@ function currentMode(path: string): number | undefined {
  * name (a fixed length, so a name near the file system's limit still has a temp), so that finishing a
  * killed restore removes what it left (pi-tree's excludes keep `.*.pi-tree-*.tmp` out of snapshots).
  */
-const tempOf = (path: string, j: Journal) => join(dirname(path), `.${createHash('sha1').update(basename(path)).digest('hex').slice(0, 12)}.pi-tree-${j.id.slice(-8)}.tmp`);
+const tempOf = (path: string, j: Journal) =>
+  join(
+    dirname(path),
+    `.${createHash('sha1').update(basename(path)).digest('hex').slice(0, 12)}.pi-tree-${j.id.slice(-8)}.tmp`,
+  );
 
 /** Makes the missing folders above a file; returns them, top first. */
 function makeDirs(dir: string): string[] {
@@ -446,7 +523,11 @@ async function writeTemp(tmp: string, bytes: Buffer, side: JournalSide, keepMode
   const withExec = (m: number) => (exec ? m | ((m & 0o444) >> 2) | 0o100 : m & ~0o111);
   const exact = side.perm !== undefined ? withExec(side.perm) : keepMode !== undefined ? withExec(keepMode) : undefined;
   // A new file is created as any program creates one: 0666 or 0777 less the umask (the kernel applies it).
-  const h = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, exact !== undefined ? exact & 0o700 : exec ? 0o777 : 0o666);
+  const h = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+    exact !== undefined ? exact & 0o700 : exec ? 0o777 : 0o666,
+  );
   try {
     await h.writeFile(bytes);
     await h.sync();
@@ -523,7 +604,8 @@ export async function recoverPending(restoresDir: string, o: RecoverOptions = {}
   return { finished, failed, leafDue };
 }
 
-const ofSession = (sessionFile: string | undefined) => (x: Journal) => !sessionFile || (!!x.sessionFile && samePath(x.sessionFile, sessionFile));
+const ofSession = (sessionFile: string | undefined) => (x: Journal) =>
+  !sessionFile || (!!x.sessionFile && samePath(x.sessionFile, sessionFile));
 
 /** The restore an undo would put back (the last one done, of this session file when given). */
 export function lastDone(restoresDir: string, sessionFile?: string): Journal | undefined {
@@ -539,7 +621,9 @@ export async function undoLast(restoresDir: string, opts: FlipOptions = {}): Pro
 
 /** Restores again what the last undo put back. */
 export async function redoLast(restoresDir: string, opts: FlipOptions = {}): Promise<FlipResult> {
-  const j = journals(restoresDir).find((x) => (x.state === 'done' || x.state === 'undone') && ofSession(opts.sessionFile)(x));
+  const j = journals(restoresDir).find(
+    (x) => (x.state === 'done' || x.state === 'undone') && ofSession(opts.sessionFile)(x),
+  );
   if (!j || j.state !== 'undone') throw new Error('there is no undone restore to redo');
   return flip(restoresDir, j, 'forward', opts);
 }
@@ -566,7 +650,8 @@ async function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', o:
     const to = dir === 'back' ? f.before : f.after;
     return !matches(now, from) && !matches(now, to);
   });
-  if (conflicts.length && !o.force) return { journal: j, written: [], skipped: [], conflicts: conflicts.map((f) => f.path) };
+  if (conflicts.length && !o.force)
+    return { journal: j, written: [], skipped: [], conflicts: conflicts.map((f) => f.path) };
   if (o.force) for (const f of conflicts) await forceTo(restoresDir, j, f, dir);
   j.state = dir === 'back' ? 'undoing' : 'redoing';
   saveJournal(restoresDir, j);

@@ -42,13 +42,20 @@ import { type SessionCode } from '../code/sessionCode.js';
  * One restore, undo or redo of a project at a time, across processes (the CLI beside the editor, two
  * pis). `left`: what a busy lock leaves, in words.
  */
-export async function withRestoreLock<T>(sc: SessionCode, fn: () => Promise<T>, left = 'nothing was written'): Promise<T> {
+export async function withRestoreLock<T>(
+  sc: SessionCode,
+  fn: () => Promise<T>,
+  left = 'nothing was written',
+): Promise<T> {
   ensurePrivateDir(sc.restoresDir);
   try {
     return await withFileLock(join(sc.restoresDir, 'restore.lock'), fn, { waitMs: sc.opts.lockWaitMs ?? 15_000 });
   } catch (e) {
     if (e instanceof LockBusyError)
-      throw new Error(`another restore of this project is running (${e.message.replace(/ is writing this session.*$/s, '')}); ${left}. Try again once it is done.`, { cause: e });
+      throw new Error(
+        `another restore of this project is running (${e.message.replace(/ is writing this session.*$/s, '')}); ${left}. Try again once it is done.`,
+        { cause: e },
+      );
     throw e;
   }
 }
@@ -64,8 +71,14 @@ export async function finishPending(sc: SessionCode): Promise<Recovered & { warn
   return withRestoreLock(sc, async () => {
     const r = await recoverPending(sc.restoresDir, { sessionFile: sc.sessionFile });
     const warnings: string[] = [];
-    for (const j of r.finished) await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) => warnings.push(recordWarning(e)));
-    for (const j of r.failed) warnings.push(`an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`);
+    for (const j of r.finished)
+      await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) =>
+        warnings.push(recordWarning(e)),
+      );
+    for (const j of r.failed)
+      warnings.push(
+        `an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`,
+      );
     return { ...r, warnings };
   });
 }
@@ -77,13 +90,22 @@ export function pendingJournals(sc: SessionCode): Journal[] {
       j.state === 'prepared' ||
       j.state === 'undoing' ||
       j.state === 'redoing' ||
-      (j.state === 'done' && !!j.leaf && !j.leaf.moved && !!sc.sessionFile && !!j.sessionFile && samePath(j.sessionFile, sc.sessionFile)),
+      (j.state === 'done' &&
+        !!j.leaf &&
+        !j.leaf.moved &&
+        !!sc.sessionFile &&
+        !!j.sessionFile &&
+        samePath(j.sessionFile, sc.sessionFile)),
   );
 }
 
 /** The plan of a restore, from the manifest as it is now (a finished or another restore may have added to it). */
 export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
-  sc.checkpoints = SessionCheckpoints.load(sc.session, sc.opts.agentDir, { settings: sc.opts.settings, program: sc.opts.program, env: sc.opts.env });
+  sc.checkpoints = SessionCheckpoints.load(sc.session, sc.opts.agentDir, {
+    settings: sc.opts.settings,
+    program: sc.opts.program,
+    env: sc.opts.env,
+  });
   return planRestore(sc, targetId);
 }
 
@@ -97,16 +119,26 @@ export async function codeBetween(sc: SessionCode, targetId: string | null): Pro
   return codeOnRoute(sc, targetId);
 }
 
-export type CodeWriteOptions = Omit<ApplyOptions, 'restoresDir' | 'sessionFile' | 'sessionId' | 'cwd' | 'from' | 'cwdVouched'>;
+export type CodeWriteOptions = Omit<
+  ApplyOptions,
+  'restoresDir' | 'sessionFile' | 'sessionId' | 'cwd' | 'from' | 'cwdVouched'
+>;
 
 /**
  * Writes a plan (see applyRestore) and records where the code now is, one restore of the project at a
  * time. The files written stay written if the recording fails: that is a warning.
  */
-export async function writeCode(sc: SessionCode, plan: RestorePlan, o: CodeWriteOptions): Promise<ApplyResult & { warnings: string[] }> {
+export async function writeCode(
+  sc: SessionCode,
+  plan: RestorePlan,
+  o: CodeWriteOptions,
+): Promise<ApplyResult & { warnings: string[] }> {
   return withRestoreLock(sc, async () => {
     const latest = latestLine(sc)?.commit;
-    if (latest !== plan.latest) throw new PlanChangedError('the code moved since the preview (another restore, or a turn of pi); nothing was written. Look at the preview again.');
+    if (latest !== plan.latest)
+      throw new PlanChangedError(
+        'the code moved since the preview (another restore, or a turn of pi); nothing was written. Look at the preview again.',
+      );
     const r = await applyRestore(plan, {
       merge: gitMerger(sc),
       ...o,
@@ -128,7 +160,8 @@ export async function writeCode(sc: SessionCode, plan: RestorePlan, o: CodeWrite
   });
 }
 
-const recordWarning = (e: unknown) => `the files were written, but where the code is now could not be recorded (${e instanceof Error ? e.message : String(e)}); the next restore may ask about them`;
+const recordWarning = (e: unknown) =>
+  `the files were written, but where the code is now could not be recorded (${e instanceof Error ? e.message : String(e)}); the next restore may ask about them`;
 
 /**
  * The conversation moved after writeCode's files: the journal records where the leaf landed (pi's rule
@@ -136,12 +169,24 @@ const recordWarning = (e: unknown) => `the files were written, but where the cod
  * The leaf has moved whatever happens here: a record that fails is a warning (the journal still says
  * the move is due, and the session's next restore records it).
  */
-export async function recordLeafMoved(sc: SessionCode, journal: Pick<Journal, 'id'>, landed: string | null): Promise<{ warnings: string[] }> {
+export async function recordLeafMoved(
+  sc: SessionCode,
+  journal: Pick<Journal, 'id'>,
+  landed: string | null,
+): Promise<{ warnings: string[] }> {
   try {
-    await withRestoreLock(sc, async () => void leafLanded(sc.restoresDir, journal.id, landed), 'the journal was not updated');
+    await withRestoreLock(
+      sc,
+      async () => void leafLanded(sc.restoresDir, journal.id, landed),
+      'the journal was not updated',
+    );
     return { warnings: [] };
   } catch (e) {
-    return { warnings: [`the conversation moved, but the restore's journal could not record it (${e instanceof Error ? e.message : String(e)}); an undo would leave the conversation where it is`] };
+    return {
+      warnings: [
+        `the conversation moved, but the restore's journal could not record it (${e instanceof Error ? e.message : String(e)}); an undo would leave the conversation where it is`,
+      ],
+    };
   }
 }
 
@@ -150,7 +195,10 @@ export async function recordLeafMoved(sc: SessionCode, journal: Pick<Journal, 'i
  * back as they were (one changed since is left and named in `skipped`), and the code is recorded back
  * where it was.
  */
-export async function putCodeBack(sc: SessionCode, journal: Pick<Journal, 'id'>): Promise<{ written: string[]; skipped: { path: string; why: string }[]; warnings: string[] }> {
+export async function putCodeBack(
+  sc: SessionCode,
+  journal: Pick<Journal, 'id'>,
+): Promise<{ written: string[]; skipped: { path: string; why: string }[]; warnings: string[] }> {
   return withRestoreLock(
     sc,
     async () => {
@@ -178,7 +226,11 @@ export async function redoCode(sc: SessionCode, o: CodeFlipOptions = {}): Promis
   return flipCode(sc, 'redo', o);
 }
 
-async function flipCode(sc: SessionCode, step: 'undo' | 'redo', o: CodeFlipOptions): Promise<FlipResult & { warnings: string[] }> {
+async function flipCode(
+  sc: SessionCode,
+  step: 'undo' | 'redo',
+  o: CodeFlipOptions,
+): Promise<FlipResult & { warnings: string[] }> {
   return withRestoreLock(sc, async () => {
     const r = await (step === 'undo' ? undoLast : redoLast)(sc.restoresDir, { ...o, sessionFile: sc.sessionFile });
     const warnings: string[] = [];
@@ -198,15 +250,32 @@ async function flipCode(sc: SessionCode, step: 'undo' | 'redo', o: CodeFlipOptio
  * restore of the project at a time, the journal kept under `journalOf` (the session whose files they
  * are; its undo names it), nothing recorded in a manifest.
  */
-export async function writeAdopt(sc: SessionCode, plan: RestorePlan, o: CodeWriteOptions & { journalOf: string }): Promise<ApplyResult> {
+export async function writeAdopt(
+  sc: SessionCode,
+  plan: RestorePlan,
+  o: CodeWriteOptions & { journalOf: string },
+): Promise<ApplyResult> {
   const { journalOf, ...rest } = o;
   return withRestoreLock(sc, () =>
-    applyRestore(plan, { merge: gitMerger(sc), ...rest, restoresDir: sc.restoresDir, sessionFile: journalOf, cwd: sc.cwd, from: plan.from.entryId, cwdVouched: sc.cwdVouched, adopted: true }),
+    applyRestore(plan, {
+      merge: gitMerger(sc),
+      ...rest,
+      restoresDir: sc.restoresDir,
+      sessionFile: journalOf,
+      cwd: sc.cwd,
+      from: plan.from.entryId,
+      cwdVouched: sc.cwdVouched,
+      adopted: true,
+    }),
   );
 }
 
 /** Puts back what the last adopt of `journalOf`'s files into the session's folder replaced. */
-export async function undoAdopt(sc: SessionCode, journalOf: string, o: Pick<CodeFlipOptions, 'force'> = {}): Promise<FlipResult> {
+export async function undoAdopt(
+  sc: SessionCode,
+  journalOf: string,
+  o: Pick<CodeFlipOptions, 'force'> = {},
+): Promise<FlipResult> {
   return withRestoreLock(sc, async () => {
     const j = lastDone(sc.restoresDir, journalOf);
     if (!j?.adopted) throw new Error('there is no adopt of this variant to undo');
@@ -221,7 +290,8 @@ export async function undoAdopt(sc: SessionCode, journalOf: string, o: Pick<Code
  */
 export function gitMerger(sc: SessionCode): Merger {
   return async (base, ours, theirs) => {
-    const bytes = async (x: Side) => (x.kind !== 'file' ? Buffer.alloc(0) : (x.bytes ?? (await sc.checkpoints.store!.readBlobs([x.sha])).get(x.sha)!));
+    const bytes = async (x: Side) =>
+      x.kind !== 'file' ? Buffer.alloc(0) : (x.bytes ?? (await sc.checkpoints.store!.readBlobs([x.sha])).get(x.sha)!);
     const dir = mkdtempSync(join(tmpdir(), 'pi-tree-merge-'));
     try {
       const names = ['ours', 'base', 'theirs'];
@@ -248,7 +318,10 @@ function latestLine(sc: SessionCode): SnapshotLine | undefined {
   return store.manifest(sc.checkpoints.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
 }
 
-const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({ sha: x.sha, mode: x.sha === null ? 0 : x.mode });
+const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({
+  sha: x.sha,
+  mode: x.sha === null ? 0 : x.mode,
+});
 
 /**
  * A 'restore' line: the folder after a restore, undo or redo, as the latest checkpoint, with where the
@@ -256,7 +329,12 @@ const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({ sha: 
  * there and which the user's (with the agent's version they were made from), and what else changed
  * since the previous line (the user's). Only where the project has a store.
  */
-async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' | 'redo', skipped: readonly string[]): Promise<void> {
+async function recordStep(
+  sc: SessionCode,
+  j: Journal,
+  step: 'restore' | 'undo' | 'redo',
+  skipped: readonly string[],
+): Promise<void> {
   const store = sc.checkpoints.store;
   const sessionId = j.sessionId ?? sc.checkpoints.sessionId;
   // (files adopted from a variant move no session's code: the next snapshot sees them as changed between turns)
@@ -279,8 +357,15 @@ async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' 
     if (agent) user[key] = agent;
   }
   if (!back) for (const key of j.same ?? []) restored.push(key);
-  const written = new Set([...j.files.map((f) => f.key), ...Object.keys(j.kept ?? {}), ...(back ? [] : (j.same ?? []))]);
-  const between = prev && prev.tree !== snap.tree ? (await store.diffTrees(prev.tree, snap.tree)).map((c) => c.path).filter((p) => !written.has(p)) : [];
+  const written = new Set([
+    ...j.files.map((f) => f.key),
+    ...Object.keys(j.kept ?? {}),
+    ...(back ? [] : (j.same ?? [])),
+  ]);
+  const between =
+    prev && prev.tree !== snap.tree
+      ? (await store.diffTrees(prev.tree, snap.tree)).map((c) => c.path).filter((p) => !written.has(p))
+      : [];
   const line: SnapshotLine = {
     v: 1,
     kind: 'restore',
@@ -294,7 +379,9 @@ async function recordStep(sc: SessionCode, j: Journal, step: 'restore' | 'undo' 
     ...(restored.length ? { restored } : {}),
     ...(Object.keys(user).length ? { user } : {}),
     ...(between.length ? { between } : {}),
-    ...(snap.skipped.length ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } } : {}),
+    ...(snap.skipped.length
+      ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } }
+      : {}),
     ...(snap.modes ? { modes: snap.modes } : {}),
   };
   await store.keep(sessionId, refName(line), snap.commit);

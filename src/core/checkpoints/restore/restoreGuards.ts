@@ -37,7 +37,8 @@ export function neverCaptured(key: string, cwd: string): string | undefined {
   const parts = key.split('/');
   if (parts.includes('.git')) return 'never captured: .git holds a repository of its own';
   for (let i = 1; i < parts.length; i++) {
-    if (lstatOr(join(cwd, ...parts.slice(0, i), '.git'))) return `never captured: ${parts.slice(0, i).join('/')}/ is a repository of its own`;
+    if (lstatOr(join(cwd, ...parts.slice(0, i), '.git')))
+      return `never captured: ${parts.slice(0, i).join('/')}/ is a repository of its own`;
   }
   return undefined;
 }

@@ -2,7 +2,17 @@
 // bundle file, synced once) and the journal itself, written atomically and synced, so a restore killed at
 // any step can be finished, undone or redone from it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentSide } from '../store/manifestLines.js';
@@ -77,7 +87,10 @@ export const journalDir = (restoresDir: string, id: string) => join(restoresDir,
  * journal's folder is new and its journal.json is written only once the bundle is synced, so a bundle
  * cut short by a kill is in a folder no journal names. Returns where each object is.
  */
-export async function writeBundle(file: string, objects: Map<string, Buffer>): Promise<Record<string, [number, number]>> {
+export async function writeBundle(
+  file: string,
+  objects: Map<string, Buffer>,
+): Promise<Record<string, [number, number]>> {
   const at: Record<string, [number, number]> = {};
   let offset = 0;
   for (const [sha, bytes] of objects) {

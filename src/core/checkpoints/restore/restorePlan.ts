@@ -14,7 +14,18 @@ import { resolveToolPath } from '../../changes/fileHistory.js';
 import { bashFiles } from '../../changes/bashFiles.js';
 import type { SnapshotLine } from '../store/manifestLines.js';
 import { callsOn } from '../code/recordedCalls.js';
-import { ABSENT, codeAt, fileSide, isOutside, keyOf, sidesOf, unknownBecause, type CodeContext, type CodeState, type Side } from '../code/codeState.js';
+import {
+  ABSENT,
+  codeAt,
+  fileSide,
+  isOutside,
+  keyOf,
+  sidesOf,
+  unknownBecause,
+  type CodeContext,
+  type CodeState,
+  type Side,
+} from '../code/codeState.js';
 import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
 import { linkAbove, neverCaptured } from './restoreGuards.js';
 import { gitModeOf } from '../fileMode.js';
@@ -74,7 +85,12 @@ export interface PlanSides {
   perm?: number;
 }
 
-export const sideInfo = (s: Side): SideInfo => (s.kind === 'file' ? { kind: 'file', sha: s.sha, mode: s.mode } : s.kind === 'unknown' ? { kind: 'unknown', why: s.why } : { kind: 'absent' });
+export const sideInfo = (s: Side): SideInfo =>
+  s.kind === 'file'
+    ? { kind: 'file', sha: s.sha, mode: s.mode }
+    : s.kind === 'unknown'
+      ? { kind: 'unknown', why: s.why }
+      : { kind: 'absent' };
 
 /** Two sides hold the same file (content and mode), or are both absent. */
 export function sameSide(a: Side, b: Side): boolean {
@@ -90,7 +106,9 @@ export function diskSide(abs: string): Side {
     if (st.isFile()) return fileSide(readFileSync(abs), gitModeOf(st));
     return { kind: 'unknown', why: st.isDirectory() ? 'a folder is there now' : 'not a regular file now' };
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? ABSENT : { kind: 'unknown', why: `unreadable now: ${(e as Error).message}` };
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR'
+      ? ABSENT
+      : { kind: 'unknown', why: `unreadable now: ${(e as Error).message}` };
   }
 }
 
@@ -103,15 +121,24 @@ async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state
   if (!latest) return { at: leaf, state: await codeAt(ctx, leaf) };
   const at = positionOf(latest);
   // pi went on without the bridge after the latest snapshot: the leaf's calls come on top of it.
-  if (leaf && at && leaf !== at && ctx.session.index.get(at) && ctx.session.index.branch(leaf).some((r) => r.id === at)) {
+  if (
+    leaf &&
+    at &&
+    leaf !== at &&
+    ctx.session.index.get(at) &&
+    ctx.session.index.branch(leaf).some((r) => r.id === at)
+  ) {
     const leafState = await codeAt(ctx, leaf);
-    if (leafState.how === 'snapshot+calls' && leafState.base?.commit === latest.commit) return { at: leaf, state: leafState };
+    if (leafState.how === 'snapshot+calls' && leafState.base?.commit === latest.commit)
+      return { at: leaf, state: leafState };
   }
   return { at, state: { entryId: at, base: latest, overlay: new Map(), how: 'snapshot', notes: [] } };
 }
 
 function positionOf(line: SnapshotLine): string | null {
-  return line.kind === 'restore' || line.kind === 'baseline' ? (line.target ?? null) : (line.entries[line.entries.length - 1] ?? line.target ?? null);
+  return line.kind === 'restore' || line.kind === 'baseline'
+    ? (line.target ?? null)
+    : (line.entries[line.entries.length - 1] ?? line.target ?? null);
 }
 
 /**
@@ -130,16 +157,24 @@ function route(ctx: CodeContext, from: string | null, to: string | null): { ids:
  * Outside files the target's snapshot does not hold, when the target is above where the code is: the
  * first 'before' capture below it tells their content, if no call that may change files came between.
  */
-async function outsideBelow(ctx: CodeContext, down: readonly string[], keys: readonly string[], sides: Map<string, Side>): Promise<void> {
+async function outsideBelow(
+  ctx: CodeContext,
+  down: readonly string[],
+  keys: readonly string[],
+  sides: Map<string, Side>,
+): Promise<void> {
   const want = keys.filter((k) => isOutside(k) && sides.get(k)?.kind === 'unknown');
   if (!want.length) return;
   for (const id of down) {
     const line = ctx.checkpoints.byEntry.get(id);
     if (line?.kind === 'before' && line.outsideBefore) {
-      const blobs = ctx.checkpoints.store ? await ctx.checkpoints.store.readBlobs(line.outsideBefore.filter((x) => x.sha).map((x) => x.sha!)) : new Map<string, Buffer>();
+      const blobs = ctx.checkpoints.store
+        ? await ctx.checkpoints.store.readBlobs(line.outsideBefore.filter((x) => x.sha).map((x) => x.sha!))
+        : new Map<string, Buffer>();
       for (const k of want) {
         const x = line.outsideBefore.find((o) => o.path === k);
-        if (x && x.mode !== -1) sides.set(k, x.sha === null ? ABSENT : { kind: 'file', sha: x.sha, mode: x.mode, bytes: blobs.get(x.sha) });
+        if (x && x.mode !== -1)
+          sides.set(k, x.sha === null ? ABSENT : { kind: 'file', sha: x.sha, mode: x.mode, bytes: blobs.get(x.sha) });
       }
       return;
     }
@@ -167,7 +202,10 @@ export async function codeOnRoute(ctx: CodeContext, targetId: string | null): Pr
 }
 
 /** The paths the agent changed on the way (snapshots and recorded calls), and those the user changed between turns. */
-async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys: Set<string>; between: Set<string>; notes: string[] }> {
+async function scopeOf(
+  ctx: CodeContext,
+  ids: readonly string[],
+): Promise<{ keys: Set<string>; between: Set<string>; notes: string[] }> {
   const keys = new Set<string>();
   const between = new Set<string>();
   const notes: string[] = [];
@@ -186,7 +224,8 @@ async function scopeOf(ctx: CodeContext, ids: readonly string[]): Promise<{ keys
       const p = pathArg(c.args);
       if (p) keys.add(keyOf(resolveToolPath(p, ctx.cwd), ctx.cwd));
     } else if (c.name === 'bash') {
-      const command = typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
+      const command =
+        typeof (c.args as { command?: unknown })?.command === 'string' ? (c.args as { command: string }).command : '';
       for (const f of bashFiles(command)) keys.add(keyOf(resolveToolPath(f.path, ctx.cwd), ctx.cwd));
     }
   }
@@ -233,7 +272,8 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     }
     // The user's content, unless it is the agent's version again (the user put it back by hand).
     const base = bases.get(key);
-    const touch = touches.has(key) && !(base && base.kind !== 'unknown' && sameSide(W, base)) ? touches.get(key) : undefined;
+    const touch =
+      touches.has(key) && !(base && base.kind !== 'unknown' && sameSide(W, base)) ? touches.get(key) : undefined;
     let action: PlanAction;
     let reason: string | undefined;
     if (T.kind === 'unknown') {
@@ -267,7 +307,13 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     const perm = T.kind === 'file' && target.base ? recordedPerm(ctx.checkpoints.lines, target.base, key) : undefined;
     // A conflict's merge base: the agent's version the file now was made from.
     const mergeBase = action === 'conflict' ? (touch ? base : L) : undefined;
-    sides.set(key, { now: W, target: T, latest: L, ...(mergeBase ? { base: mergeBase } : {}), ...(perm !== undefined ? { perm } : {}) });
+    sides.set(key, {
+      now: W,
+      target: T,
+      latest: L,
+      ...(mergeBase ? { base: mergeBase } : {}),
+      ...(perm !== undefined ? { perm } : {}),
+    });
   }
   const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
   const latest = ctx.checkpoints.latest()?.commit;
@@ -301,7 +347,14 @@ async function agentBases(ctx: CodeContext, touches: Map<string, UserTouch>): Pr
     const found = store ? await store.lookup(tree, keys).catch(() => undefined) : undefined;
     for (const k of keys) {
       const f = found?.get(k);
-      out.set(k, !found ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' } : f ? { kind: 'file', sha: f.sha, mode: f.mode } : ABSENT);
+      out.set(
+        k,
+        !found
+          ? { kind: 'unknown', why: 'the agent\u2019s version is not in the store' }
+          : f
+            ? { kind: 'file', sha: f.sha, mode: f.mode }
+            : ABSENT,
+      );
     }
   }
   return out;
@@ -309,7 +362,10 @@ async function agentBases(ctx: CodeContext, touches: Map<string, UserTouch>): Pr
 
 export function fingerprintOf(targetId: string | null, items: readonly PlanItem[]): string {
   const h = createHash('sha256').update(String(targetId));
-  for (const i of items) h.update(`\0${i.key}\0${i.action}\0${i.now.sha ?? i.now.kind}\0${i.now.mode ?? ''}\0${i.target.sha ?? i.target.kind}`);
+  for (const i of items)
+    h.update(
+      `\0${i.key}\0${i.action}\0${i.now.sha ?? i.now.kind}\0${i.now.mode ?? ''}\0${i.target.sha ?? i.target.kind}`,
+    );
   return h.digest('hex').slice(0, 32);
 }
 

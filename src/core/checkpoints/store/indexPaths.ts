@@ -41,7 +41,11 @@ export function beyondLink(cwd: string, rel: string, memo: Map<string, boolean>)
   return false;
 }
 
-export function sortListed(cwd: string, listed: readonly ListedPath[], o: { maxFileBytes: number; prefixes: readonly string[] }): SortedPaths {
+export function sortListed(
+  cwd: string,
+  listed: readonly ListedPath[],
+  o: { maxFileBytes: number; prefixes: readonly string[] },
+): SortedPaths {
   const out: SortedPaths = { update: [], drop: [], skipped: [], modes: {} };
   const seen = new Set<string>();
   const links = new Map<string, boolean>();

@@ -16,7 +16,16 @@ export interface SkippedFile {
    * not known; link-leads-out, a link whose target lies outside the folder; bad-name, a name that
    * would lead out of the folder or into a repository's .git.
    */
-  why: 'size' | 'nested-repository' | 'special' | 'name-not-utf8' | 'link-outside' | 'beyond-link' | 'not-known' | 'link-leads-out' | 'bad-name';
+  why:
+    | 'size'
+    | 'nested-repository'
+    | 'special'
+    | 'name-not-utf8'
+    | 'link-outside'
+    | 'beyond-link'
+    | 'not-known'
+    | 'link-leads-out'
+    | 'bad-name';
 }
 
 /** A file's side as the agent left it (sha null: absent). */
@@ -104,7 +113,12 @@ export function readManifest(file: string): ManifestLine[] {
     try {
       const v = JSON.parse(line) as ManifestLine;
       if (v && v.v === 1 && typeof v.kind === 'string') {
-        if (v.kind === 'off' ? typeof v.reason === 'string' : Array.isArray(v.entries) && typeof v.commit === 'string' && typeof v.tree === 'string') out.push(v);
+        if (
+          v.kind === 'off'
+            ? typeof v.reason === 'string'
+            : Array.isArray(v.entries) && typeof v.commit === 'string' && typeof v.tree === 'string'
+        )
+          out.push(v);
       }
     } catch {
       // a torn last line (a pi killed mid-append): the lines before it stand

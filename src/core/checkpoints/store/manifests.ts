@@ -30,13 +30,20 @@ export class SessionCheckpoints {
   ) {}
 
   /** The checkpoints of `session` (none when it has no store or no manifest). */
-  static load(session: Session, agentDir: string, opts: { settings?: CheckpointSettings; program?: string; env?: NodeJS.ProcessEnv } = {}): SessionCheckpoints {
+  static load(
+    session: Session,
+    agentDir: string,
+    opts: { settings?: CheckpointSettings; program?: string; env?: NodeJS.ProcessEnv } = {},
+  ): SessionCheckpoints {
     const sessionId = String(session.header.id ?? '');
     const cwd = String(session.header.cwd ?? '');
     const settings = opts.settings ?? readCheckpointSettings(agentDir);
     // (the session's own folder is pi's, never the project's, wherever it lies: as the bridge tells its capture)
     const privateDirs = session.path ? [dirname(session.path)] : [];
-    const store = cwd && sessionId ? CheckpointStore.existing(agentDir, cwd, settings, { program: opts.program, env: opts.env, privateDirs }) : undefined;
+    const store =
+      cwd && sessionId
+        ? CheckpointStore.existing(agentDir, cwd, settings, { program: opts.program, env: opts.env, privateDirs })
+        : undefined;
     const byEntry = new Map<string, EntrySnapshot>();
     let own: ManifestLine[] = [];
     if (store) {
@@ -62,7 +69,9 @@ export class SessionCheckpoints {
     } else if (cwd && sessionId) {
       let off: ManifestLine | undefined;
       try {
-        off = readManifest(join(projectStore(agentDir, cwd).sessionsDir, `${safeSessionId(sessionId)}.jsonl`)).findLast((l) => l.kind === 'off');
+        off = readManifest(join(projectStore(agentDir, cwd).sessionsDir, `${safeSessionId(sessionId)}.jsonl`)).findLast(
+          (l) => l.kind === 'off',
+        );
       } catch {
         // not a session id pi-tree stores anything for
       }
@@ -98,7 +107,11 @@ function indexLines(lines: readonly ManifestLine[], sessionId: string, byEntry: 
     const snap: EntrySnapshot = { ...l, sessionId };
     if (l.kind === 'before') lastBefore = snap;
     if (l.kind === 'after' && l.external?.length && lastBefore) {
-      lastBefore.outsideBefore = l.external.map((x) => ({ path: x.path, sha: x.before?.sha ?? null, mode: x.before?.mode ?? -1 }));
+      lastBefore.outsideBefore = l.external.map((x) => ({
+        path: x.path,
+        sha: x.before?.sha ?? null,
+        mode: x.before?.mode ?? -1,
+      }));
     }
     for (const id of l.entries) byEntry.set(id, snap);
   }

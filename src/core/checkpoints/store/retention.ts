@@ -36,7 +36,9 @@ const QUIET_MS = 5 * 60_000;
 
 /** The ref a capture keeps a snapshot under (the capture and the restore's records name them so). */
 export function refName(line: SnapshotLine): string {
-  return line.kind === 'restore' ? `restore-${line.commit.slice(0, 12)}` : `${line.kind}-${line.entries[0] ?? line.commit.slice(0, 12)}`;
+  return line.kind === 'restore'
+    ? `restore-${line.commit.slice(0, 12)}`
+    : `${line.kind}-${line.entries[0] ?? line.commit.slice(0, 12)}`;
 }
 
 const bytesOf = (l: ManifestLine) => (l.kind === 'off' ? 0 : (l.bytes ?? 0));
@@ -49,10 +51,17 @@ interface Read {
 }
 
 /** Drops the oldest snapshots until every session and the store are within the caps (0: no cap). */
-export async function pruneStore(store: CheckpointStore, settings: CheckpointSettings, o: PruneOptions = {}): Promise<PruneResult> {
+export async function pruneStore(
+  store: CheckpointStore,
+  settings: CheckpointSettings,
+  o: PruneOptions = {},
+): Promise<PruneResult> {
   const sessions = new Map<string, Read>();
   const quiet = Date.now() - (o.quietMs ?? QUIET_MS);
-  const ids = o.onlyOwn && o.own ? [o.own] : readdirSync(store.where.sessionsDir).flatMap((n) => (n.endsWith('.jsonl') ? [n.slice(0, -6)] : []));
+  const ids =
+    o.onlyOwn && o.own
+      ? [o.own]
+      : readdirSync(store.where.sessionsDir).flatMap((n) => (n.endsWith('.jsonl') ? [n.slice(0, -6)] : []));
   for (const id of ids) {
     let st;
     try {
@@ -93,7 +102,9 @@ export async function pruneStore(store: CheckpointStore, settings: CheckpointSet
   }
   if (settings.maxTotalBytes > 0 && !o.onlyOwn) {
     let size = total();
-    const oldest = [...sessions.keys()].flatMap((id) => droppable(id).map((l) => ({ id, l }))).sort((a, b) => (a.l as SnapshotLine).at.localeCompare((b.l as SnapshotLine).at));
+    const oldest = [...sessions.keys()]
+      .flatMap((id) => droppable(id).map((l) => ({ id, l })))
+      .sort((a, b) => (a.l as SnapshotLine).at.localeCompare((b.l as SnapshotLine).at));
     for (const { id, l } of oldest) {
       if (size <= settings.maxTotalBytes) break;
       size -= bytesOf(l);
@@ -113,9 +124,18 @@ export async function pruneStore(store: CheckpointStore, settings: CheckpointSet
       dropped.delete(id); // appended to meanwhile: left as it is, refs and all
       continue;
     }
-    if (gone.length) await store.run(['update-ref', '--stdin'], { input: gone.map((r) => `delete refs/pi-tree/${id}/${r}\n`).join('') });
+    if (gone.length)
+      await store.run(['update-ref', '--stdin'], {
+        input: gone.map((r) => `delete refs/pi-tree/${id}/${r}\n`).join(''),
+      });
     count += set.size;
   }
   if (count && o.collect !== false) await store.collect();
-  return { dropped: count, sessions: dropped.size, before, after: total(), bySession: new Map([...sessions.keys()].map((id) => [id, sumOf(id)])) };
+  return {
+    dropped: count,
+    sessions: dropped.size,
+    before,
+    after: total(),
+    bySession: new Map([...sessions.keys()].map((id) => [id, sumOf(id)])),
+  };
 }

@@ -6,7 +6,16 @@
 // (storeScope.ts). The project's own .git is never read or written. A collect prunes only what no
 // snapshot in flight and no index can name (storeGc.ts).
 import { excludeLines, privatePrefixes } from './storeScope.js';
-import { appendFileSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { git, gitAtLeast, GitError } from '../git/gitRun.js';
 import { lines, readBatch, readCountObjects, readId, sumNumbers, zList, zNames } from '../git/gitOutput.js';
@@ -72,14 +81,24 @@ export class CheckpointStore {
   }
 
   /** The store of `cwd`'s project under `agentDir`, made if missing (0700). */
-  static async open(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): Promise<CheckpointStore> {
+  static async open(
+    agentDir: string,
+    cwd: string,
+    settings: CheckpointSettings,
+    opts: StoreOptions = {},
+  ): Promise<CheckpointStore> {
     const s = new CheckpointStore(projectStore(agentDir, cwd), settings, opts, agentDir);
     await s.ensure();
     return s;
   }
 
   /** The store if it exists (reading never creates one). */
-  static existing(agentDir: string, cwd: string, settings: CheckpointSettings, opts: StoreOptions = {}): CheckpointStore | undefined {
+  static existing(
+    agentDir: string,
+    cwd: string,
+    settings: CheckpointSettings,
+    opts: StoreOptions = {},
+  ): CheckpointStore | undefined {
     const where = projectStore(agentDir, cwd);
     return existsSync(join(where.gitDir, 'HEAD')) ? new CheckpointStore(where, settings, opts, agentDir) : undefined;
   }
@@ -89,7 +108,10 @@ export class CheckpointStore {
   }
 
   /** git in the store (and, with `index`, over the working folder through that private index). */
-  run(args: readonly string[], o: { index?: string; input?: Buffer | string; okCodes?: number[]; literal?: boolean } = {}): Promise<Buffer> {
+  run(
+    args: readonly string[],
+    o: { index?: string; input?: Buffer | string; okCodes?: number[]; literal?: boolean } = {},
+  ): Promise<Buffer> {
     return git(args, {
       gitDir: this.where.gitDir,
       ...(o.index ? { workTree: this.where.cwd, indexFile: o.index } : {}),
@@ -107,7 +129,11 @@ export class CheckpointStore {
     if (!existsSync(join(w.gitDir, 'HEAD'))) {
       // A fresh name, then a rename: two pis starting at once never see a half-made store.
       const tmp = `${w.gitDir}.${process.pid}.${Date.now().toString(36)}.tmp`;
-      await git(['init', '--bare', '--quiet', '--template=', tmp], { gitDir: tmp, program: this.opts.program, env: this.opts.env });
+      await git(['init', '--bare', '--quiet', '--template=', tmp], {
+        gitDir: tmp,
+        program: this.opts.program,
+        env: this.opts.env,
+      });
       appendFileSync(
         join(tmp, 'config'),
         // no conversion of any kind (bytes in = bytes out), no auto gc (pi-tree prunes), stat caches on
@@ -125,7 +151,10 @@ export class CheckpointStore {
     writeIfChanged(join(w.gitDir, 'info', 'attributes'), '* -text -eol -filter -ident -working-tree-encoding\n');
     // The agent's own folders inside the working folder: out of git's walk (and dropPrivate takes them
     // out of an index seeded before).
-    writeIfChanged(join(w.gitDir, 'info', 'exclude'), `${[...this.settings.exclude, ...excludeLines(this.privatePrefixes)].join('\n')}\n`);
+    writeIfChanged(
+      join(w.gitDir, 'info', 'exclude'),
+      `${[...this.settings.exclude, ...excludeLines(this.privatePrefixes)].join('\n')}\n`,
+    );
   }
 
   indexFile(sessionId: string): string {
@@ -157,7 +186,13 @@ export class CheckpointStore {
       const index = this.sessionIndex(sessionId);
       const { tree, skipped, modes } = await this.writeTree(index, only);
       const commit = writeLooseObject(this.where.gitDir, 'commit', Buffer.from(commitText(tree, message, new Date())));
-      return { commit, tree, skipped, ...(Object.keys(modes).length ? { modes } : {}), ms: performance.now() - started };
+      return {
+        commit,
+        tree,
+        skipped,
+        ...(Object.keys(modes).length ? { modes } : {}),
+        ms: performance.now() - started,
+      };
     });
   }
 
@@ -200,30 +235,67 @@ export class CheckpointStore {
     const [tracked, untracked] =
       only && !only.length
         ? [Buffer.alloc(0), Buffer.alloc(0)]
-        : await Promise.all([this.run(['diff-files', '--name-only', '-z', ...limit], { index }), this.run(['ls-files', '-z', '--others', '--exclude-standard', ...limit], { index })]);
+        : await Promise.all([
+            this.run(['diff-files', '--name-only', '-z', ...limit], { index }),
+            this.run(['ls-files', '-z', '--others', '--exclude-standard', ...limit], { index }),
+          ]);
     const t = zNames(tracked);
     const u = zNames(untracked);
-    const listed = [...t.names.map((path) => ({ path, tracked: true })), ...u.names.map((path) => ({ path, tracked: false }))];
-    const { update, drop, skipped, modes } = sortListed(this.where.cwd, listed, { maxFileBytes: this.settings.maxFileBytes, prefixes: this.privatePrefixes });
+    const listed = [
+      ...t.names.map((path) => ({ path, tracked: true })),
+      ...u.names.map((path) => ({ path, tracked: false })),
+    ];
+    const { update, drop, skipped, modes } = sortListed(this.where.cwd, listed, {
+      maxFileBytes: this.settings.maxFileBytes,
+      prefixes: this.privatePrefixes,
+    });
     for (const path of [...t.invalid, ...u.invalid]) skipped.push({ path, why: 'name-not-utf8' });
     if (only) skipped.push(...specialsAmong(this.where.cwd, only, new Set(listed.map((l) => l.path))));
     // Dropped first: a folder that is a link now leaves the index before the link comes in.
-    if (drop.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
-    if (update.length >= BULK_FILES && !careful && (await gitAtLeast(BULK_SINCE, (args) => this.run(args), this.opts.program))) {
+    if (drop.length)
+      await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: drop.join('\0') + '\0' });
+    if (
+      update.length >= BULK_FILES &&
+      !careful &&
+      (await gitAtLeast(BULK_SINCE, (args) => this.run(args), this.opts.program))
+    ) {
       for (let i = 0; i < update.length; i += BULK_CHUNK) {
         const chunk = update.slice(i, i + BULK_CHUNK);
-        await this.run(['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1', 'update-index', '-z', '--add', '--remove', '--stdin'], { index, input: chunk.join('\0') + '\0' });
+        await this.run(
+          [
+            '-c',
+            'core.bigFileThreshold=1',
+            '-c',
+            'pack.compression=1',
+            'update-index',
+            '-z',
+            '--add',
+            '--remove',
+            '--stdin',
+          ],
+          { index, input: chunk.join('\0') + '\0' },
+        );
       }
-    } else if (update.length) await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], { index, input: update.join('\0') + '\0' });
+    } else if (update.length)
+      await this.run(['update-index', '-z', '--add', '--remove', '--stdin'], {
+        index,
+        input: update.join('\0') + '\0',
+      });
     // Nothing to update and the index as the last write-tree left it: the tree is that one (the 'before'
     // snapshot of a turn after a turn, mostly; a process fewer for the tool call to wait on).
     const known = this.lastTrees.get(index);
-    if (!update.length && !drop.length && known && known.stamp === stampOf(index)) return { tree: known.tree, skipped, modes };
+    if (!update.length && !drop.length && known && known.stamp === stampOf(index))
+      return { tree: known.tree, skipped, modes };
     let tree: string;
     try {
       tree = readId(await this.run(['write-tree'], { index }));
     } catch (e) {
-      if (rebuilt || !(e instanceof GitError) || !/invalid object|missing|unable to read|bad object|is corrupt/i.test(`${e.message}\n${e.stderr}`)) throw e;
+      if (
+        rebuilt ||
+        !(e instanceof GitError) ||
+        !/invalid object|missing|unable to read|bad object|is corrupt/i.test(`${e.message}\n${e.stderr}`)
+      )
+        throw e;
       rmSync(index, { force: true });
       this.lastTrees.delete(index);
       return this.writeTree(index, undefined, true);
@@ -241,7 +313,8 @@ export class CheckpointStore {
     if (existsSync(index)) {
       const held = zNames(await this.run(['ls-files', '-z', '--', ...this.privatePrefixes], { index }));
       const all = [...held.names, ...held.invalid];
-      if (all.length) await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: all.join('\0') + '\0' });
+      if (all.length)
+        await this.run(['update-index', '-z', '--force-remove', '--stdin'], { index, input: all.join('\0') + '\0' });
     }
     this.clean.add(index);
   }
@@ -261,7 +334,8 @@ export class CheckpointStore {
   /** Writes blobs (exact bytes, no filters) and gives their ids, in order. */
   async writeBlobs(contents: readonly Buffer[]): Promise<string[]> {
     const out: string[] = [];
-    for (const c of contents) out.push(readId(await this.run(['hash-object', '-w', '--no-filters', '--stdin'], { input: c })));
+    for (const c of contents)
+      out.push(readId(await this.run(['hash-object', '-w', '--no-filters', '--stdin'], { input: c })));
     return out;
   }
 
@@ -299,7 +373,12 @@ export class CheckpointStore {
   /** Which of `paths` the project's .gitignore or pi-tree's excludes leave out. */
   async ignored(paths: readonly string[]): Promise<string[]> {
     if (!paths.length) return [];
-    const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], { index: join(this.where.indexDir, '.none'), input: paths.join('\0') + '\0', okCodes: [1], literal: false });
+    const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], {
+      index: join(this.where.indexDir, '.none'),
+      input: paths.join('\0') + '\0',
+      okCodes: [1],
+      literal: false,
+    });
     return zList(out);
   }
 
@@ -309,7 +388,9 @@ export class CheckpointStore {
    */
   async ignoredFolders(sessionId: string): Promise<string[]> {
     const index = this.sessionIndex(sessionId);
-    const out = await this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { index });
+    const out = await this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+      index,
+    });
     return zList(out).flatMap((p) => (p.endsWith('/') ? [p.slice(0, -1)] : []));
   }
 
@@ -349,7 +430,10 @@ export class CheckpointStore {
       else sum += size;
     }
     if (!packed.length) return sum;
-    return sum + sumNumbers(await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' }));
+    return (
+      sum +
+      sumNumbers(await this.run(['cat-file', '--batch-check=%(objectsize:disk)'], { input: packed.join('\n') + '\n' }))
+    );
   }
 
   /**
@@ -377,7 +461,9 @@ export class CheckpointStore {
 
   /** Drops the refs a session keeps here (what they kept goes at the next collect). */
   async dropRefs(sessionId: string): Promise<void> {
-    const refs = lines(await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]));
+    const refs = lines(
+      await this.run(['for-each-ref', '--format=%(refname)', `refs/pi-tree/${safeSessionId(sessionId)}/`]),
+    );
     if (refs.length) await this.run(['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
   }
 
@@ -394,7 +480,13 @@ export class CheckpointStore {
    * name, older than the grace (storeGc.ts). False when a snapshot of another pi kept it from pruning.
    */
   async collect(o: { log?: (m: string) => void } = {}): Promise<boolean> {
-    const r = await collectGarbage({ root: this.where.root, indexDir: this.where.indexDir, run: (args, x) => this.run(args, x ?? {}), graceMs: this.opts.pruneGraceMs, log: o.log });
+    const r = await collectGarbage({
+      root: this.where.root,
+      indexDir: this.where.indexDir,
+      run: (args, x) => this.run(args, x ?? {}),
+      graceMs: this.opts.pruneGraceMs,
+      log: o.log,
+    });
     return r.pruned;
   }
 

@@ -61,7 +61,11 @@ export class StoreCaps {
     this.collecting = (async () => {
       do {
         this.again = false;
-        await store.collect({ log: this.log }).catch((e: unknown) => this.log(`checkpoints: collecting the store failed: ${e instanceof Error ? e.message : String(e)}`));
+        await store
+          .collect({ log: this.log })
+          .catch((e: unknown) =>
+            this.log(`checkpoints: collecting the store failed: ${e instanceof Error ? e.message : String(e)}`),
+          );
       } while (this.again);
       this.collecting = undefined;
     })();

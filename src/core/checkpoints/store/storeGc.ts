@@ -125,7 +125,9 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
         await d.run(['update-ref', ref, tree]);
         pins.push(ref);
       } catch (e) {
-        d.log?.(`checkpoints: the index ${name} could not be kept through gc: ${e instanceof Error ? e.message : String(e)}`);
+        d.log?.(
+          `checkpoints: the index ${name} could not be kept through gc: ${e instanceof Error ? e.message : String(e)}`,
+        );
       } finally {
         rmSync(copy, { force: true });
       }
@@ -141,7 +143,10 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
     await d.run(['gc', '--quiet', `--prune=${new Date(expiry).toISOString().replace(/\.\d+Z$/, 'Z')}`]);
     return { pruned: true };
   } finally {
-    if (pins.length) await d.run(['update-ref', '--stdin'], { input: pins.map((r) => `delete ${r}\n`).join('') }).catch(() => undefined);
+    if (pins.length)
+      await d
+        .run(['update-ref', '--stdin'], { input: pins.map((r) => `delete ${r}\n`).join('') })
+        .catch(() => undefined);
     rmSync(mine, { force: true });
   }
 }

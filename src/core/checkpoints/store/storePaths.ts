@@ -51,12 +51,20 @@ export function projectKey(cwd: string): string {
 
 export function projectStore(agentDir: string, cwd: string): ProjectStore {
   const root = join(checkpointsRoot(agentDir), projectKey(cwd));
-  return { cwd: canonicalCwd(cwd), root, gitDir: join(root, 'store.git'), indexDir: join(root, 'index'), sessionsDir: join(root, 'sessions'), restoresDir: join(root, 'restores') };
+  return {
+    cwd: canonicalCwd(cwd),
+    root,
+    gitDir: join(root, 'store.git'),
+    indexDir: join(root, 'index'),
+    sessionsDir: join(root, 'sessions'),
+    restoresDir: join(root, 'restores'),
+  };
 }
 
 /** Session ids name files here: only pi's shapes (a UUID, or hex/word characters) are accepted. */
 export function safeSessionId(id: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id)) throw new Error(`not a session id pi-tree stores checkpoints for: ${JSON.stringify(id.slice(0, 80))}`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id))
+    throw new Error(`not a session id pi-tree stores checkpoints for: ${JSON.stringify(id.slice(0, 80))}`);
   return id;
 }
 
@@ -135,13 +143,16 @@ export function settingsFile(agentDir: string): string {
 export function readCheckpointSettings(agentDir: string): CheckpointSettings {
   let raw: Record<string, unknown> = {};
   try {
-    const v = JSON.parse(readFileSync(settingsFile(agentDir), 'utf8').replace(/^\uFEFF/, '')) as { checkpoints?: unknown };
+    const v = JSON.parse(readFileSync(settingsFile(agentDir), 'utf8').replace(/^\uFEFF/, '')) as {
+      checkpoints?: unknown;
+    };
     if (v && typeof v.checkpoints === 'object' && v.checkpoints) raw = v.checkpoints as Record<string, unknown>;
   } catch {
     // none yet, or unreadable: defaults
   }
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
-  const strs = (v: unknown, d: string[]) => (Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : d);
+  const strs = (v: unknown, d: string[]) =>
+    Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : d;
   return {
     enabled: typeof raw.enabled === 'boolean' ? raw.enabled : DEFAULT_SETTINGS.enabled,
     maxFileBytes: num(raw.maxFileBytes, DEFAULT_SETTINGS.maxFileBytes),

@@ -40,7 +40,10 @@ export class TreeCache {
     }
     if (!missing.length) return out;
     if (missing.some((d) => d.includes('\n'))) throw new Error('a folder name with a line break');
-    const objects = readBatch(await this.catFile(missing.map((d) => (d ? `${root}:${d}` : root)).join('\n') + '\n'), missing.length);
+    const objects = readBatch(
+      await this.catFile(missing.map((d) => (d ? `${root}:${d}` : root)).join('\n') + '\n'),
+      missing.length,
+    );
     missing.forEach((d, i) => {
       const o = objects[i];
       if ('missing' in o || o.type !== 'tree') return; // no such folder
@@ -68,9 +71,15 @@ export class TreeCache {
  * `root` with `changes` (relative paths) applied; the new tree's id. Only the folders above the changed
  * paths are read (one call of `read` for all) and written again (`write` gives an object's id).
  */
-export async function editTree(root: string, changes: ReadonlyMap<string, PathChange>, read: TreesAt, write: (entries: TreeEntry[]) => string): Promise<string> {
+export async function editTree(
+  root: string,
+  changes: ReadonlyMap<string, PathChange>,
+  read: TreesAt,
+  write: (entries: TreeEntry[]) => string,
+): Promise<string> {
   const dirs = new Set<string>(['']);
-  for (const p of changes.keys()) for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
+  for (const p of changes.keys())
+    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
   const trees = await read(root, [...dirs]);
   const apply = (dir: string, own: Map<string, PathChange>): string | null => {
     const entries = new Map((trees.get(dir) ?? []).map((e) => [e.name, e]));

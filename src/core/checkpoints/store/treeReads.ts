@@ -15,12 +15,23 @@ const LOOKUP_FOLDERS = 200;
  * Paths that differ between two trees: mode and blob on each side (null: absent). With `trees`, the
  * folders above them too (mode 040000), whose new trees came with the change.
  */
-export async function diffTrees(run: GitReader, a: string, b: string, o: { trees?: boolean } = {}): Promise<TreeChange[]> {
-  return readDiffTree(await run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]));
+export async function diffTrees(
+  run: GitReader,
+  a: string,
+  b: string,
+  o: { trees?: boolean } = {},
+): Promise<TreeChange[]> {
+  return readDiffTree(
+    await run(['diff-tree', '-r', ...(o.trees ? ['-t'] : []), '-z', '--no-renames', '--no-commit-id', a, b]),
+  );
 }
 
 /** Mode and blob of `paths` in `tree` (absent ones left out). */
-export async function lookupPaths(run: GitReader, tree: string, paths: readonly string[]): Promise<Map<string, TreeFile>> {
+export async function lookupPaths(
+  run: GitReader,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, TreeFile>> {
   const map = new Map<string, TreeFile>();
   if (!paths.length) return map;
   const wanted = new Set(paths);
@@ -33,19 +44,24 @@ export async function lookupPaths(run: GitReader, tree: string, paths: readonly 
   }
   if (byDir.size > LOOKUP_FOLDERS || paths.some((p) => p.includes('\n'))) {
     // Paths in many folders: the whole tree listed once (100k files: ~10 MB of text, ~150 ms).
-    for (const { path, file } of readLsTree(await run(['ls-tree', '-r', '-z', '--full-tree', tree]))) if (wanted.has(path)) map.set(path, file);
+    for (const { path, file } of readLsTree(await run(['ls-tree', '-r', '-z', '--full-tree', tree])))
+      if (wanted.has(path)) map.set(path, file);
     return map;
   }
   // In a few folders: only those are read, in one `cat-file --batch` (<tree>:<folder>; each resolved
   // from the top, so this costs folders × depth tree reads).
   const dirs = [...byDir.keys()];
-  const objects = readBatch(await run(['cat-file', '--batch'], dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n'), dirs.length);
+  const objects = readBatch(
+    await run(['cat-file', '--batch'], dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n'),
+    dirs.length,
+  );
   dirs.forEach((dir, i) => {
     const o = objects[i];
     if ('missing' in o || o.type !== 'tree') return; // no such folder in the tree
     const names = byDir.get(dir)!;
     for (const e of parseTree(o.body, o.id.length / 2)) {
-      if (e.mode !== '40000' && names.has(e.name)) map.set(dir ? `${dir}/${e.name}` : e.name, { mode: parseInt(e.mode, 8), sha: e.sha });
+      if (e.mode !== '40000' && names.has(e.name))
+        map.set(dir ? `${dir}/${e.name}` : e.name, { mode: parseInt(e.mode, 8), sha: e.sha });
     }
   });
   return map;

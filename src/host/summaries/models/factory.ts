@@ -34,17 +34,29 @@ async function chooseLmModel(setting: string, interactive: boolean): Promise<vsc
   if (setting) {
     const m = all.find((c) => matchesLmSetting(c, setting));
     if (!m) {
-      throw new SummaryModelError('model-not-found', `No VS Code chat model matches "piTree.summary.vscodeLmModel" = "${setting}". Available: ${all.map((c) => c.id).join(', ')}.`);
+      throw new SummaryModelError(
+        'model-not-found',
+        `No VS Code chat model matches "piTree.summary.vscodeLmModel" = "${setting}". Available: ${all.map((c) => c.id).join(', ')}.`,
+      );
     }
     return m;
   }
   const remembered = pickedLmModelId && all.find((c) => c.id === pickedLmModelId);
   if (remembered) return remembered;
   if (all.length === 1) return all[0];
-  if (!interactive) throw new SummaryModelError('no-model', 'Choose a chat model for summaries ("piTree.summary.vscodeLmModel").');
+  if (!interactive)
+    throw new SummaryModelError('no-model', 'Choose a chat model for summaries ("piTree.summary.vscodeLmModel").');
   const pick = await vscode.window.showQuickPick(
-    all.map((c) => ({ label: c.name, description: `${c.vendor} · ${c.family}`, detail: `${c.maxInputTokens.toLocaleString()} input tokens`, chat: c })),
-    { title: 'Model for pi summaries', placeHolder: 'Pick the chat model that writes branch summaries and compactions' },
+    all.map((c) => ({
+      label: c.name,
+      description: `${c.vendor} · ${c.family}`,
+      detail: `${c.maxInputTokens.toLocaleString()} input tokens`,
+      chat: c,
+    })),
+    {
+      title: 'Model for pi summaries',
+      placeHolder: 'Pick the chat model that writes branch summaries and compactions',
+    },
   );
   if (!pick) throw new SummaryAbortedError('No model chosen');
   pickedLmModelId = pick.chat.id;
@@ -55,12 +67,22 @@ async function chooseLmModel(setting: string, interactive: boolean): Promise<vsc
  * The model for the current settings. `interactive` allows a QuickPick when the vscode.lm model is
  * not configured. Call it from a user action: a vscode.lm request may ask for consent.
  */
-export async function createSummaryModel(context: vscode.ExtensionContext, opts: { interactive: boolean; settings?: SummarySettings }): Promise<SummaryModel> {
+export async function createSummaryModel(
+  context: vscode.ExtensionContext,
+  opts: { interactive: boolean; settings?: SummarySettings },
+): Promise<SummaryModel> {
   const s = opts.settings ?? summarySettings();
   if (s.provider !== 'openai-compatible') {
-    return new VsCodeLmModel(await chooseLmModel(s.vscodeLmModel, opts.interactive), context.languageModelAccessInformation);
+    return new VsCodeLmModel(
+      await chooseLmModel(s.vscodeLmModel, opts.interactive),
+      context.languageModelAccessInformation,
+    );
   }
-  if (!s.model) throw new SummaryModelError('model-not-found', 'Set "piTree.summary.model" to the model the endpoint should use (e.g. "llama3.2").');
+  if (!s.model)
+    throw new SummaryModelError(
+      'model-not-found',
+      'Set "piTree.summary.model" to the model the endpoint should use (e.g. "llama3.2").',
+    );
   const apiKey = await context.secrets.get(apiKeySecretName(s.endpoint));
   return new OpenAICompatibleModel({
     baseUrl: s.endpoint,

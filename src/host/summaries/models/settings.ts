@@ -60,7 +60,9 @@ function price(v: unknown): number {
 }
 
 /** The prices to compute a summary's cost with, or undefined when none is set. */
-export function pricesOf(s: SummarySettings): { input: number; output: number; cacheRead: number; cacheWrite: number } | undefined {
+export function pricesOf(
+  s: SummarySettings,
+): { input: number; output: number; cacheRead: number; cacheWrite: number } | undefined {
   if (!s.priceInput && !s.priceOutput && !s.priceCacheRead && !s.priceCacheWrite) return undefined;
   return { input: s.priceInput, output: s.priceOutput, cacheRead: s.priceCacheRead, cacheWrite: s.priceCacheWrite };
 }

@@ -3,9 +3,16 @@
 // in response to a user action (a command or a click in the tree); the AbortSignal becomes a
 // CancellationToken.
 import * as vscode from 'vscode';
-import { SummaryAbortedError, SummaryModelError, type SummaryModel, type SummaryRequest, type SummaryResponse } from '../../../core/summary/model.js';
+import {
+  SummaryAbortedError,
+  SummaryModelError,
+  type SummaryModel,
+  type SummaryRequest,
+  type SummaryResponse,
+} from '../../../core/summary/model.js';
 
-export const LM_JUSTIFICATION = 'pi Session Tree sends the conversation you choose to summarize (a branch you leave, or the history to compact) to this model.';
+export const LM_JUSTIFICATION =
+  'pi Session Tree sends the conversation you choose to summarize (a branch you leave, or the history to compact) to this model.';
 
 export class VsCodeLmModel implements SummaryModel {
   readonly id: string;
@@ -58,11 +65,18 @@ export class VsCodeLmModel implements SummaryModel {
     if (e instanceof vscode.LanguageModelError) {
       const why = e.message ? ` (${e.message})` : '';
       if (e.code === vscode.LanguageModelError.NoPermissions.name) {
-        return new SummaryModelError('consent', `Permission to use ${name} was not given${why}. Run the summary again and allow it when VS Code asks.`);
+        return new SummaryModelError(
+          'consent',
+          `Permission to use ${name} was not given${why}. Run the summary again and allow it when VS Code asks.`,
+        );
       }
       if (e.code === vscode.LanguageModelError.Blocked.name)
-        return new SummaryModelError('rate-limit', `${name} refused the request${why}; its quota may be used up. Try later or pick another model.`);
-      if (e.code === vscode.LanguageModelError.NotFound.name) return new SummaryModelError('model-not-found', `${name} is no longer available${why}. Pick another model.`);
+        return new SummaryModelError(
+          'rate-limit',
+          `${name} refused the request${why}; its quota may be used up. Try later or pick another model.`,
+        );
+      if (e.code === vscode.LanguageModelError.NotFound.name)
+        return new SummaryModelError('model-not-found', `${name} is no longer available${why}. Pick another model.`);
       return new SummaryModelError('server', `${name} failed: ${e.message || e.code}`);
     }
     return new SummaryModelError('server', `${name} failed: ${e instanceof Error ? e.message : String(e)}`);

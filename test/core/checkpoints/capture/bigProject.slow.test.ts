@@ -5,7 +5,18 @@
 // ~100k, node_modules, ignored files, a file the user made since) keeps its inode, size and mtime.
 // No timings here: the targets are in `npm run bench` (bench/checkpoints.ts).
 import assert from 'node:assert/strict';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +55,12 @@ function contents(dir: string, paths: readonly string[]): Map<string, string | n
   for (const p of paths) {
     try {
       const st = lstatSync(join(dir, p));
-      out.set(p, st.isSymbolicLink() ? `link:${readlinkSync(join(dir, p))}` : `${st.mode & 0o111 ? 'x' : '-'}:${blobSha(readFileSync(join(dir, p)))}`);
+      out.set(
+        p,
+        st.isSymbolicLink()
+          ? `link:${readlinkSync(join(dir, p))}`
+          : `${st.mode & 0o111 ? 'x' : '-'}:${blobSha(readFileSync(join(dir, p)))}`,
+      );
     } catch {
       out.set(p, null);
     }
@@ -81,7 +97,10 @@ describe('checkpoints on a 100,000-file project', () => {
       () => {
         mkdirSync(join(cwd, 'src', 'feature'));
         writeFileSync(join(cwd, 'src', 'feature', 'new.ts'), 'export const feature = 1;\n');
-        writeFileSync(join(cwd, src[0]), readFileSync(join(cwd, src[0]), 'utf8').replace('export', 'export /* edited */'));
+        writeFileSync(
+          join(cwd, src[0]),
+          readFileSync(join(cwd, src[0]), 'utf8').replace('export', 'export /* edited */'),
+        );
       },
     );
 
@@ -91,14 +110,21 @@ describe('checkpoints on a 100,000-file project', () => {
     const binary = [...p.binary].slice(0, 20);
     const deleted = src.slice(301, 331);
     const made = Array.from({ length: 30 }, (_, i) => `gen/deep/er/${i % 3}/out${i}.ts`);
-    const script = p.files.find((f) => f.endsWith('.ts') && !edited.includes(f) && !deleted.includes(f) && f !== src[0])!;
+    const script = p.files.find(
+      (f) => f.endsWith('.ts') && !edited.includes(f) && !deleted.includes(f) && f !== src[0],
+    )!;
     const linked = src[400];
-    const ignoredTouched = [p.ignored.find((f) => f.startsWith('node_modules/'))!, p.ignored.find((f) => f.startsWith('dist/'))!, '.env'];
+    const ignoredTouched = [
+      p.ignored.find((f) => f.startsWith('node_modules/'))!,
+      p.ignored.find((f) => f.startsWith('dist/'))!,
+      '.env',
+    ];
     const changed = [...edited, ...binary, ...deleted, ...made, script, linked];
     const atTarget = contents(cwd, [...changed, 'src/feature/new.ts', src[0]]);
     await sim.turn('regenerate', [{ name: 'bash', args: { command: 'npm run regenerate' } }], () => {
       for (const f of edited) writeFileSync(join(cwd, f), `${readFileSync(join(cwd, f), 'utf8')}// regenerated\n`);
-      for (const f of binary) writeFileSync(join(cwd, f), Buffer.concat([readFileSync(join(cwd, f)), Buffer.from([0, 255, 1])]));
+      for (const f of binary)
+        writeFileSync(join(cwd, f), Buffer.concat([readFileSync(join(cwd, f)), Buffer.from([0, 255, 1])]));
       for (const f of deleted) unlinkSync(join(cwd, f));
       for (const f of made) {
         mkdirSync(join(cwd, f, '..'), { recursive: true });
@@ -121,10 +147,24 @@ describe('checkpoints on a 100,000-file project', () => {
     );
     const baseline = await cps.store!.listTree(lines[0].tree);
     assert.equal(baseline.size, FILES, 'the baseline holds every project file');
-    assert.ok(![...baseline.keys()].some((k) => k.startsWith('node_modules/') || k.startsWith('dist/') || k === '.env' || k.endsWith('.log')), 'nothing ignored');
-    assert.deepEqual([...(lines[4].changed ?? [])].sort(), [...changed].sort(), "the 'after' line names exactly what the turn changed");
+    assert.ok(
+      ![...baseline.keys()].some(
+        (k) => k.startsWith('node_modules/') || k.startsWith('dist/') || k === '.env' || k.endsWith('.log'),
+      ),
+      'nothing ignored',
+    );
+    assert.deepEqual(
+      [...(lines[4].changed ?? [])].sort(),
+      [...changed].sort(),
+      "the 'after' line names exactly what the turn changed",
+    );
     assert.equal(lines[4].between, undefined);
-    const afterTree = await cps.store!.lookup(lines[4].tree, [...edited.slice(0, 5), ...binary.slice(0, 5), script, linked]);
+    const afterTree = await cps.store!.lookup(lines[4].tree, [
+      ...edited.slice(0, 5),
+      ...binary.slice(0, 5),
+      script,
+      linked,
+    ]);
     for (const [k, v] of afterTree) {
       const st = lstatSync(join(cwd, k));
       const bytes = st.isSymbolicLink() ? Buffer.from(readlinkSync(join(cwd, k))) : readFileSync(join(cwd, k));
@@ -147,8 +187,13 @@ describe('checkpoints on a 100,000-file project', () => {
     assert.deepEqual(r.skipped, []);
     const after = statAll(cwd);
 
-    assert.deepEqual(contents(cwd, [...atTarget.keys()]), atTarget, 'each restored file byte for byte and mode for mode');
-    for (const f of ignoredTouched) assert.equal(readFileSync(join(cwd, f), 'utf8'), 'changed by the turn, never captured\n', `${f} left alone`);
+    assert.deepEqual(
+      contents(cwd, [...atTarget.keys()]),
+      atTarget,
+      'each restored file byte for byte and mode for mode',
+    );
+    for (const f of ignoredTouched)
+      assert.equal(readFileSync(join(cwd, f), 'utf8'), 'changed by the turn, never captured\n', `${f} left alone`);
     assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'my notes\n');
     const touched = new Set(changed);
     for (const [k, v] of before) if (!touched.has(k)) assert.equal(after.get(k), v, `${k} untouched`);

@@ -51,7 +51,9 @@ describe("pi's own files are never the project", () => {
         mkdirSync(sessions, { recursive: true });
         writeFileSync(join(agentDir, 'settings.json'), '{}\n');
         const sim = new SimPi(cwd, agentDir, { sessionDir: sessions, watch: watch ? {} : false });
-        await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () => writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'));
+        await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () =>
+          writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'),
+        );
         if (watch) assert.equal(await sim.capture!.watchArmed(), true);
         await sim.turn('two', [{ name: 'write', args: { path: 'src/c.ts', content: 'c\n' } }], () => {
           writeFileSync(join(cwd, 'src', 'c.ts'), 'c\n');
@@ -81,7 +83,9 @@ describe("pi's own files are never the project", () => {
     const old = await before.snapshot('019b8f3a-0000-7000-8000-0000000000aa', 'baseline');
     assert.ok((await before.listTree(old.tree)).has('.sessions/old.jsonl'));
     const sim = new SimPi(cwd, agentDir, { sessionDir: sessions, privateDirs: [sessions], watch: false });
-    await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () => writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () =>
+      writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'),
+    );
     assert.deepEqual(await allPaths(sim.file, agentDir), ['src/a.ts', 'src/b.ts']);
   });
 
@@ -89,7 +93,14 @@ describe("pi's own files are never the project", () => {
     const { root, cwd } = project();
     mkdirSync(join(cwd, 'agent'));
     symlinkSync(join(cwd, 'agent'), join(root, 'agent-link'));
-    assert.deepEqual(privatePrefixes(join(root, 'agent-link'), cwd, [join(cwd, 'agent', 'sessions'), join(cwd, 'my sessions'), join(root, 'elsewhere')]), ['agent', 'my sessions']);
+    assert.deepEqual(
+      privatePrefixes(join(root, 'agent-link'), cwd, [
+        join(cwd, 'agent', 'sessions'),
+        join(cwd, 'my sessions'),
+        join(root, 'elsewhere'),
+      ]),
+      ['agent', 'my sessions'],
+    );
     assert.deepEqual(privatePrefixes(join(root, 'agent'), cwd), []);
   });
 });
@@ -102,14 +113,24 @@ describe('folders capture stays out of', () => {
     const home = join(root, 'home');
     mkdirSync(home);
     assert.equal(captureBlocked(on, cwd, { home, agentDir: join(root, 'agent'), files: 10 }), undefined);
-    assert.match(captureBlocked(on, home, { home })!, new RegExp(`home folder.*${OPT_IN_SETTING.replace(/\./g, '\\.')}`));
+    assert.match(
+      captureBlocked(on, home, { home })!,
+      new RegExp(`home folder.*${OPT_IN_SETTING.replace(/\./g, '\\.')}`),
+    );
     assert.match(captureBlocked(on, '/', { home })!, /root of a drive.*allowLargeFolder/);
-    assert.match(captureBlocked({ ...on, maxFiles: 100 }, cwd, { home, files: 100 })!, /more than 100 files.*allowLargeFolder/);
+    assert.match(
+      captureBlocked({ ...on, maxFiles: 100 }, cwd, { home, files: 100 })!,
+      /more than 100 files.*allowLargeFolder/,
+    );
     assert.match(captureBlocked(on, join(cwd, 'x'), { agentDir: cwd })!, /inside pi's own folder/);
     const allowed = { ...on, maxFiles: 100, allowedFolders: [home, cwd] };
     assert.equal(captureBlocked(allowed, home, { home }), undefined);
     assert.equal(captureBlocked(allowed, cwd, { home, files: 1000 }), undefined);
-    assert.match(captureBlocked(allowed, join(cwd, 'x'), { agentDir: cwd })!, /pi's own folder/, 'no opt-in into the agent’s own folder');
+    assert.match(
+      captureBlocked(allowed, join(cwd, 'x'), { agentDir: cwd })!,
+      /pi's own folder/,
+      'no opt-in into the agent’s own folder',
+    );
   });
 
   it('the home folder: capture off with one message naming the opt-in, no store made; opted in, captured without pi’s folder', async (t) => {
@@ -126,15 +147,26 @@ describe('folders capture stays out of', () => {
       process.env.HOME = was;
     });
     const sim = new SimPi(home, agentDir, { sessionDir: sessions, watch: false });
-    await sim.turn('one', [{ name: 'write', args: { path: 'code/x.ts', content: 'x\n' } }], () => writeFileSync(join(home, 'code', 'x.ts'), 'x\n'));
-    await sim.turn('two', [{ name: 'write', args: { path: 'code/y.ts', content: 'y\n' } }], () => writeFileSync(join(home, 'code', 'y.ts'), 'y\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'code/x.ts', content: 'x\n' } }], () =>
+      writeFileSync(join(home, 'code', 'x.ts'), 'x\n'),
+    );
+    await sim.turn('two', [{ name: 'write', args: { path: 'code/y.ts', content: 'y\n' } }], () =>
+      writeFileSync(join(home, 'code', 'y.ts'), 'y\n'),
+    );
     assert.equal(sim.notified.length, 1, sim.notified.join('\n'));
     assert.match(sim.notified[0], /home folder.*piTree\.checkpoints\.allowLargeFolder/);
     assert.match(sim.capture!.off!, /home folder/);
     assert.equal(existsSync(checkpointsRoot(agentDir)), false, 'no store for the home folder');
 
-    const opted = new SimPi(home, agentDir, { sessionDir: sessions, watch: false, id: '019b8f3a-0000-7000-8000-0000000051a2', settings: { allowedFolders: [home] } });
-    await opted.turn('three', [{ name: 'write', args: { path: 'code/z.ts', content: 'z\n' } }], () => writeFileSync(join(home, 'code', 'z.ts'), 'z\n'));
+    const opted = new SimPi(home, agentDir, {
+      sessionDir: sessions,
+      watch: false,
+      id: '019b8f3a-0000-7000-8000-0000000051a2',
+      settings: { allowedFolders: [home] },
+    });
+    await opted.turn('three', [{ name: 'write', args: { path: 'code/z.ts', content: 'z\n' } }], () =>
+      writeFileSync(join(home, 'code', 'z.ts'), 'z\n'),
+    );
     assert.deepEqual(opted.notified, []);
     assert.deepEqual(await allPaths(opted.file, agentDir), ['code/x.ts', 'code/y.ts', 'code/z.ts', 'notes.txt']);
   });
@@ -148,7 +180,9 @@ describe('folders capture stays out of', () => {
     const sessions = join(root, 'sessions');
     mkdirSync(sessions);
     const sim = new SimPi(cwd, agentDir, { sessionDir: sessions, watch: false, settings: { maxFiles: 50 } });
-    await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () => writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'src/b.ts', content: 'b\n' } }], () =>
+      writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'),
+    );
     assert.equal(sim.notified.length, 1);
     assert.match(sim.notified[0], /more than 50 files.*allowLargeFolder/);
     assert.equal(CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS), undefined, 'no store made');
@@ -156,7 +190,12 @@ describe('folders capture stays out of', () => {
     assert.match(SessionCheckpoints.load(session, agentDir).offReason()!, /more than 50 files/, 'pi-tree shows why');
 
     // Under the bound (node_modules is not counted), and opted in past it: captured.
-    const small = new SimPi(cwd, agentDir, { sessionDir: sessions, watch: false, id: '019b8f3a-0000-7000-8000-0000000051a3', settings: { maxFiles: 70 } });
+    const small = new SimPi(cwd, agentDir, {
+      sessionDir: sessions,
+      watch: false,
+      id: '019b8f3a-0000-7000-8000-0000000051a3',
+      settings: { maxFiles: 70 },
+    });
     await small.capture!.flush();
     assert.deepEqual(small.notified, []);
     sim.resume({ sessionDir: sessions, watch: false, settings: { maxFiles: 50, allowedFolders: [cwd] } });

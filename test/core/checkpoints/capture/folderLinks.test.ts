@@ -28,7 +28,11 @@ function setup() {
 
 async function loaded(file: string, agentDir: string) {
   const cps = SessionCheckpoints.load(await Session.open(file), agentDir);
-  return { store: cps.store!, lines: cps.lines.filter((l): l is SnapshotLine => l.kind !== 'off'), off: cps.offReason() };
+  return {
+    store: cps.store!,
+    lines: cps.lines.filter((l): l is SnapshotLine => l.kind !== 'off'),
+    off: cps.offReason(),
+  };
 }
 
 describe('a folder replaced by a link', () => {
@@ -39,7 +43,9 @@ describe('a folder replaced by a link', () => {
       async () => {
         const d = setup();
         const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: watch ? {} : false });
-        await sim.turn('touch', [{ name: 'write', args: { path: 'x.txt', content: 'x' } }], () => writeFileSync(join(d.cwd, 'x.txt'), 'x\n'));
+        await sim.turn('touch', [{ name: 'write', args: { path: 'x.txt', content: 'x' } }], () =>
+          writeFileSync(join(d.cwd, 'x.txt'), 'x\n'),
+        );
         if (watch) assert.equal(await sim.capture!.watchArmed(), true);
         await sim.turn('relink', [{ name: 'bash', args: { command: 'rm -rf cfg && ln -s shared cfg' } }], () => {
           rmSync(join(d.cwd, 'cfg'), { recursive: true });
@@ -51,7 +57,11 @@ describe('a folder replaced by a link', () => {
           await sim.capture!.flush();
         }
         // Through the link: the file that changes is shared's.
-        await sim.turn('edit via link', [{ name: 'edit', args: { path: 'cfg/c.conf', edits: [{ oldText: 'c', newText: 'C' }] } }], () => writeFileSync(join(d.cwd, 'shared', 'c.conf'), 'C shared\n'));
+        await sim.turn(
+          'edit via link',
+          [{ name: 'edit', args: { path: 'cfg/c.conf', edits: [{ oldText: 'c', newText: 'C' }] } }],
+          () => writeFileSync(join(d.cwd, 'shared', 'c.conf'), 'C shared\n'),
+        );
         assert.deepEqual(sim.notified, []);
         if (watch) assert.equal(sim.capture!.watching, true, 'the idle check found the list right');
         const { store, lines, off } = await loaded(sim.file, d.agentDir);
@@ -65,8 +75,14 @@ describe('a folder replaced by a link', () => {
         assert.deepEqual([...files.keys()].sort(), ['cfg', 'shared/a.conf', 'shared/c.conf', 'x.txt']);
 
         // A new session (its index seeded from this one's) captures too.
-        const next = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: false, id: '019b8f3a-0000-7000-8000-0000000051b2' });
-        await next.turn('more', [{ name: 'write', args: { path: 'y.txt', content: 'y' } }], () => writeFileSync(join(d.cwd, 'y.txt'), 'y\n'));
+        const next = new SimPi(d.cwd, d.agentDir, {
+          sessionDir: d.sessions,
+          watch: false,
+          id: '019b8f3a-0000-7000-8000-0000000051b2',
+        });
+        await next.turn('more', [{ name: 'write', args: { path: 'y.txt', content: 'y' } }], () =>
+          writeFileSync(join(d.cwd, 'y.txt'), 'y\n'),
+        );
         assert.deepEqual(next.notified, []);
         assert.deepEqual((await loaded(next.file, d.agentDir)).lines.at(-1)!.changed, ['y.txt']);
       },

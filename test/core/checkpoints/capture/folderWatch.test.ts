@@ -4,13 +4,29 @@
 // and a change the watcher cannot hear (a file changed through a hard link from outside the folder) is
 // found by the idle check, which drops the watcher for the session.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, linkSync, statSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  statSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Capture } from '../../../../src/core/checkpoints/capture/capture.js';
 import { FolderWatch } from '../../../../src/core/checkpoints/capture/folderWatch.js';
 import { CheckpointStore } from '../../../../src/core/checkpoints/store/store.js';
-import { DEFAULT_SETTINGS, projectStore, readCheckpointSettings, settingsFile } from '../../../../src/core/checkpoints/store/storePaths.js';
+import {
+  DEFAULT_SETTINGS,
+  projectStore,
+  readCheckpointSettings,
+  settingsFile,
+} from '../../../../src/core/checkpoints/store/storePaths.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const linux = FolderWatch.supported();
@@ -43,7 +59,11 @@ async function until(cond: () => boolean, what: string, ms = 20_000): Promise<vo
 describe('folder watcher', { skip: !linux && 'inotify watcher: Linux only' }, () => {
   it('hears files and folders made, changed, moved and removed; folders made later are watched too', async () => {
     const { root, cwd } = project();
-    const w = new FolderWatch({ cwd, barrierDir: join(root, 'barrier'), ignoredAmong: async (rels) => rels.filter((r) => r === 'build') });
+    const w = new FolderWatch({
+      cwd,
+      barrierDir: join(root, 'barrier'),
+      ignoredAmong: async (rels) => rels.filter((r) => r === 'build'),
+    });
     assert.ok(await w.arm((rel) => rel === 'node_modules'));
     assert.equal(w.watchedDirs, 7, 'the root, src, src/a, src/b, old, x, x/a: node_modules left out');
     writeFileSync(join(cwd, 'src/a/one.ts'), 'one!\n');
@@ -59,7 +79,8 @@ describe('folder watcher', { skip: !linux && 'inotify watcher: Linux only' }, ()
     mkdirSync(join(cwd, 'build'));
     symlinkSync('src/a/one.ts', join(cwd, 'link'));
     const heard = new Set(await w.take());
-    for (const p of ['src/a/one.ts', 'gone.txt', 'new', 'old', 'moved', 'src/b/two.ts', 'build', 'link']) assert.ok(heard.has(p), `${p} heard: ${[...heard].join(', ')}`);
+    for (const p of ['src/a/one.ts', 'gone.txt', 'new', 'old', 'moved', 'src/b/two.ts', 'build', 'link'])
+      assert.ok(heard.has(p), `${p} heard: ${[...heard].join(', ')}`);
     assert.ok(![...heard].some((p) => p.startsWith('node_modules')), 'nothing from a folder left out');
 
     // The folders made and moved are watched under their new names; the ignored new one is not.
@@ -100,7 +121,13 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
     const { root, cwd } = project();
     const agentDir = join(root, 'agent');
     const notified: string[] = [];
-    const c = new Capture({ agentDir, cwd, sessionId: 's1', settings: DEFAULT_SETTINGS, notify: (m) => notified.push(m) });
+    const c = new Capture({
+      agentDir,
+      cwd,
+      sessionId: 's1',
+      settings: DEFAULT_SETTINGS,
+      notify: (m) => notified.push(m),
+    });
     // a barrier folder left by a pi that was killed (no such process) goes when the watcher arms
     const leftover = join(projectStore(agentDir, cwd).root, 'watch-999999999-x');
     mkdirSync(join(leftover, 'b1'), { recursive: true });
@@ -123,7 +150,8 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
       },
       () => {
         // in-process: a folder's tree written again among names that sort around it; a folder emptied
-        for (const n of ['x/a/f.ts', 'x/a.b', 'x/\u00e9 \u00fc.ts', 'x/a1']) writeFileSync(join(cwd, n), `${n} again\n`);
+        for (const n of ['x/a/f.ts', 'x/a.b', 'x/\u00e9 \u00fc.ts', 'x/a1'])
+          writeFileSync(join(cwd, n), `${n} again\n`);
         unlinkSync(join(cwd, 'src/b/two.ts'));
       },
       () => {
@@ -149,7 +177,23 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
     // list (*): in-process (+) but where a folder was made or moved in (git looks at the listed paths).
     assert.deepEqual(
       kinds,
-      ['baseline', 'before', 'after*+', 'before*+', 'after*', 'before*+', 'after*', 'before*+', 'after*+', 'before*+', 'after*+', 'before*+', 'after*', 'before*+', 'after*+'],
+      [
+        'baseline',
+        'before',
+        'after*+',
+        'before*+',
+        'after*',
+        'before*+',
+        'after*',
+        'before*+',
+        'after*+',
+        'before*+',
+        'after*+',
+        'before*+',
+        'after*',
+        'before*+',
+        'after*+',
+      ],
       kinds.join(' '),
     );
     c.idle();
@@ -193,7 +237,14 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
       const f = join(cwd, 'src/a/one.ts');
       await until(() => Date.now() % 1000 >= 50 && Date.now() % 1000 < 150, 'the start of a second');
       writeFileSync(f, 'one\n');
-      const c = new Capture({ agentDir, cwd, sessionId: 's4', settings: DEFAULT_SETTINGS, notify: () => {}, watch: false });
+      const c = new Capture({
+        agentDir,
+        cwd,
+        sessionId: 's4',
+        settings: DEFAULT_SETTINGS,
+        notify: () => {},
+        watch: false,
+      });
       c.start(null);
       await c.flush();
       await c.close();
@@ -201,9 +252,15 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
       writeFileSync(f, 'ONE\n'); // the same size
       const index = statSync(store.indexFile('s4'));
       const file = statSync(f);
-      const entry = (await store.run(['ls-files', '--debug', '--', 'src/a/one.ts'], { index: store.indexFile('s4') })).toString();
+      const entry = (
+        await store.run(['ls-files', '--debug', '--', 'src/a/one.ts'], { index: store.indexFile('s4') })
+      ).toString();
       const recorded = Number(/mtime: (\d+):/.exec(entry)?.[1]);
-      const isCase = recorded === sec(file.mtimeMs) && sec(index.mtimeMs) === sec(file.mtimeMs) && sec(file.ctimeMs) === sec(index.mtimeMs) && /size: 4\b/.test(entry);
+      const isCase =
+        recorded === sec(file.mtimeMs) &&
+        sec(index.mtimeMs) === sec(file.mtimeMs) &&
+        sec(file.ctimeMs) === sec(index.mtimeMs) &&
+        /size: 4\b/.test(entry);
       if (!isCase) {
         assert.ok(attempt < 10, 'the timing never gave the case in 10 tries');
         continue;
@@ -211,7 +268,11 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
       await until(() => sec(Date.now()) > sec(index.mtimeMs), 'the next second');
       const now = await store.scratchSnapshot('s4');
       const [blob] = await store.writeBlobs([Buffer.from('ONE\n')]);
-      assert.equal((await store.listTree(now.tree)).get('src/a/one.ts')?.sha, blob, `the change seen (attempt ${attempt})`);
+      assert.equal(
+        (await store.listTree(now.tree)).get('src/a/one.ts')?.sha,
+        blob,
+        `the change seen (attempt ${attempt})`,
+      );
       return;
     }
   });
@@ -223,7 +284,13 @@ describe('capture with the folder watcher', { skip: !linux && 'inotify watcher: 
     linkSync(outside, join(cwd, 'linked.txt'));
     const agentDir = join(root, 'agent');
     const notified: string[] = [];
-    const c = new Capture({ agentDir, cwd, sessionId: 's2', settings: DEFAULT_SETTINGS, notify: (m) => notified.push(m) });
+    const c = new Capture({
+      agentDir,
+      cwd,
+      sessionId: 's2',
+      settings: DEFAULT_SETTINGS,
+      notify: (m) => notified.push(m),
+    });
     c.start(null);
     await until(() => c.watching, 'the watcher armed');
     for (let k = 0; k < 2; k++) {

@@ -34,10 +34,13 @@ describe('named, not silent', () => {
     const d = setup();
     writeFileSync(Buffer.concat([Buffer.from(`${d.cwd}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]), 'x\n');
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: false });
-    await sim.turn('one', [{ name: 'write', args: { path: 'ok.txt', content: 'ok' } }], () => writeFileSync(join(d.cwd, 'ok.txt'), 'ok\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'ok.txt', content: 'ok' } }], () =>
+      writeFileSync(join(d.cwd, 'ok.txt'), 'ok\n'),
+    );
     assert.deepEqual(sim.notified, []);
     const [baseline, , after] = await lines(sim.file, d.agentDir);
-    for (const l of [baseline, after]) assert.deepEqual(l.skipped?.files, [{ path: 'bad\uFFFD\uFFFD.txt', why: 'name-not-utf8' }]);
+    for (const l of [baseline, after])
+      assert.deepEqual(l.skipped?.files, [{ path: 'bad\uFFFD\uFFFD.txt', why: 'name-not-utf8' }]);
     assert.deepEqual(after.changed, ['ok.txt']);
   });
 
@@ -53,14 +56,22 @@ describe('named, not silent', () => {
     execFileSync('mkfifo', [join(d.cwd, 'logs', 'ignored-pipe')]);
     const watch = FolderWatch.supported();
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: watch ? {} : false });
-    await sim.turn('one', [{ name: 'write', args: { path: 'ok.txt', content: 'ok' } }], () => writeFileSync(join(d.cwd, 'ok.txt'), 'ok\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'ok.txt', content: 'ok' } }], () =>
+      writeFileSync(join(d.cwd, 'ok.txt'), 'ok\n'),
+    );
     if (watch) {
       assert.equal(await sim.capture!.watchArmed(), true);
-      await sim.turn('two', [{ name: 'bash', args: { command: 'mkfifo run/later' } }], () => execFileSync('mkfifo', [join(d.cwd, 'run', 'later')]));
+      await sim.turn('two', [{ name: 'bash', args: { command: 'mkfifo run/later' } }], () =>
+        execFileSync('mkfifo', [join(d.cwd, 'run', 'later')]),
+      );
     }
     assert.deepEqual(sim.notified, []);
     const all = await lines(sim.file, d.agentDir);
-    assert.deepEqual(all[0].skipped?.files.map((f) => `${f.path} ${f.why}`).sort(), ['run/app.sock special', 'run/pipe special'], 'the ignored one is not named');
+    assert.deepEqual(
+      all[0].skipped?.files.map((f) => `${f.path} ${f.why}`).sort(),
+      ['run/app.sock special', 'run/pipe special'],
+      'the ignored one is not named',
+    );
     if (watch) assert.deepEqual(all.at(-1)!.skipped?.files, [{ path: 'run/later', why: 'special' }]);
   });
 });

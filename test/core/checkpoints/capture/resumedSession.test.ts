@@ -32,7 +32,9 @@ describe('a session run again', () => {
   it("after a kill mid-turn: the baseline says the turn was killed and names the agent's changes since its 'before'", async () => {
     const d = setup();
     const sim = new SimPi(d.cwd, d.agentDir, d.opts);
-    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a\n'),
+    );
     // Turn two: its 'before' is taken, the calls change files, and pi is killed before the turn ends.
     const user = sim.b.user('two');
     const call = sim.b.assistant({ calls: [{ name: 'bash', args: { command: 'make' }, id: 'call_two' }] });
@@ -56,7 +58,9 @@ describe('a session run again', () => {
   it("after an exit: the user's changes while no pi ran the session are named as theirs", async () => {
     const d = setup();
     const sim = new SimPi(d.cwd, d.agentDir, d.opts);
-    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a\n'),
+    );
     await sim.capture!.close();
     writeFileSync(join(d.cwd, 'README.md'), 'readme, edited while pi was away\n');
     writeFileSync(join(d.cwd, 'mine.txt'), 'mine\n');
@@ -71,7 +75,9 @@ describe('a session run again', () => {
     assert.ok((baseline.bytes ?? 0) < 1000, `only what changed is counted: ${baseline.bytes}`);
 
     // The turn after compares with the baseline as usual.
-    await sim.turn('two', [{ name: 'write', args: { path: 'b.txt', content: 'b' } }], () => writeFileSync(join(d.cwd, 'b.txt'), 'b\n'));
+    await sim.turn('two', [{ name: 'write', args: { path: 'b.txt', content: 'b' } }], () =>
+      writeFileSync(join(d.cwd, 'b.txt'), 'b\n'),
+    );
     all = await lines(sim.file, d.agentDir);
     assert.equal(all.at(-2)!.between, undefined);
     assert.deepEqual(all.at(-1)!.changed, ['b.txt']);
@@ -80,7 +86,9 @@ describe('a session run again', () => {
   it('a session run again with nothing changed: a plain baseline', async () => {
     const d = setup();
     const sim = new SimPi(d.cwd, d.agentDir, d.opts);
-    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
+    await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a\n'),
+    );
     await sim.capture!.close();
     sim.resume(d.opts);
     await sim.capture!.flush();

@@ -11,10 +11,21 @@ import { variantProject, write } from '../../../support/variantProject.js';
 
 describe('folderChanges', () => {
   it('names each changed file with its lines added and removed, against the code at the node', async () => {
-    const p = variantProject({ 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'x\ny\n', 'same.txt': 's\n', 'pic.bin': 'old' });
+    const p = variantProject({
+      'a.txt': 'one\ntwo\nthree\n',
+      'gone.txt': 'x\ny\n',
+      'same.txt': 's\n',
+      'pic.bin': 'old',
+    });
     const node = await p.sim.turn('node', [write('n.txt', 'n\n')], () => p.put('n.txt', 'n\n'));
     const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: node.answer });
-    const o = { agentDir: p.agentDir, settings: readCheckpointSettings(p.agentDir), folder: rec.folder, sessionId: rec.id, baseTree: rec.code!.tree };
+    const o = {
+      agentDir: p.agentDir,
+      settings: readCheckpointSettings(p.agentDir),
+      folder: rec.folder,
+      sessionId: rec.id,
+      baseTree: rec.code!.tree,
+    };
     assert.deepEqual(await folderChanges(o), [], 'as checked out: nothing changed');
     writeFileSync(join(rec.folder, 'a.txt'), 'one\n2\nthree\nfour\n');
     unlinkSync(join(rec.folder, 'gone.txt'));
@@ -31,7 +42,11 @@ describe('folderChanges', () => {
     // the left side of a changed file: its bytes at the node, whatever the folder holds now
     assert.equal((await variantFileAtNode(p.agentDir, rec.folder, 'a.txt'))?.toString(), 'one\ntwo\nthree\n');
     assert.equal((await variantFileAtNode(p.agentDir, rec.folder, 'gone.txt'))?.toString(), 'x\ny\n');
-    assert.equal(await variantFileAtNode(p.agentDir, rec.folder, 'new file.txt'), undefined, 'a created file was not at the node');
+    assert.equal(
+      await variantFileAtNode(p.agentDir, rec.folder, 'new file.txt'),
+      undefined,
+      'a created file was not at the node',
+    );
     assert.equal((await folderFileAtBase({ ...o, path: 'pic.bin' }))?.toString(), 'old');
     await assert.rejects(variantFileAtNode(p.agentDir, p.cwd, 'a.txt'), /not a variant's folder/);
   });

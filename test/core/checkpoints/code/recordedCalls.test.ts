@@ -30,8 +30,16 @@ it('the calls that may change files, with failures; read once, appended entries 
     ],
     ['old', 'ok'],
   );
-  b.assistant({ calls: [{ id: 'bad', name: 'edit', args: { path: 'a.ts', edits: [{ oldText: 'x', newText: 'y' }] } }] });
-  b.message({ role: 'toolResult', toolCallId: 'bad', toolName: 'edit', content: [{ type: 'text', text: 'no match' }], isError: true });
+  b.assistant({
+    calls: [{ id: 'bad', name: 'edit', args: { path: 'a.ts', edits: [{ oldText: 'x', newText: 'y' }] } }],
+  });
+  b.message({
+    role: 'toolResult',
+    toolCallId: 'bad',
+    toolName: 'edit',
+    content: [{ type: 'text', text: 'no match' }],
+    isError: true,
+  });
   const file = b.write();
   const session = await Session.open(file);
   const reads = countReads(session);

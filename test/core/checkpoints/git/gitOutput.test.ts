@@ -32,7 +32,8 @@ describe("git's outputs, parsed in one module", () => {
   it('object ids of 40 and 64 hex; the one id a command prints', () => {
     assert.ok(isObjectId(T1) && isObjectId(S256));
     assert.equal(S256.length, 64);
-    for (const bad of ['', 'HEAD', T1.slice(1), T1.toUpperCase(), `${T1}0`, `-${T1.slice(1)}`]) assert.equal(isObjectId(bad), false, bad);
+    for (const bad of ['', 'HEAD', T1.slice(1), T1.toUpperCase(), `${T1}0`, `-${T1.slice(1)}`])
+      assert.equal(isObjectId(bad), false, bad);
     assert.equal(readId(Buffer.from(`${T1}\n`)), T1);
     assert.throws(() => readId(Buffer.from('fatal: oops\n')), /where an object id belongs/);
   });
@@ -82,7 +83,10 @@ describe("git's outputs, parsed in one module", () => {
   });
 
   it('cat-file --batch-check', () => {
-    assert.deepEqual(readBatchCheck(bin('cat-file-batch-check.txt')), [{ id: T1, type: 'tree', size: 170 }, { missing: true }]);
+    assert.deepEqual(readBatchCheck(bin('cat-file-batch-check.txt')), [
+      { id: T1, type: 'tree', size: 170 },
+      { missing: true },
+    ]);
   });
 
   it('ls-tree -r -z: every file with its mode, names as they are', () => {
@@ -102,7 +106,9 @@ describe("git's outputs, parsed in one module", () => {
 
   it('diff-tree -r -t -z: added, deleted, changed, a mode change, and the folders above', () => {
     const changes = readDiffTree(bin('diff-tree-r-t-z.bin'));
-    const by = Object.fromEntries(changes.map((c) => [c.path, [c.a?.mode.toString(8) ?? null, c.b?.mode.toString(8) ?? null]]));
+    const by = Object.fromEntries(
+      changes.map((c) => [c.path, [c.a?.mode.toString(8) ?? null, c.b?.mode.toString(8) ?? null]]),
+    );
     assert.deepEqual(by, {
       'a.txt': ['100644', '100644'],
       link: ['120000', null],
@@ -121,7 +127,14 @@ describe("git's outputs, parsed in one module", () => {
   });
 
   it('count-objects -v, git version, merge-file conflicts, line lists', () => {
-    assert.equal(readCountObjects(Buffer.from('count: 3\nsize: 12\nin-pack: 0\npacks: 1\nsize-pack: 8\nprune-packable: 0\ngarbage: 0\nsize-garbage: 0\n')), 20 * 1024);
+    assert.equal(
+      readCountObjects(
+        Buffer.from(
+          'count: 3\nsize: 12\nin-pack: 0\npacks: 1\nsize-pack: 8\nprune-packable: 0\ngarbage: 0\nsize-garbage: 0\n',
+        ),
+      ),
+      20 * 1024,
+    );
     assert.equal(readCountObjects(bin('count-objects-v.txt')) % 1024, 0);
     assert.deepEqual(readVersion(bin('git-version.txt')), [2, 39]);
     assert.deepEqual(readVersion(Buffer.from('git version 2.45.1.windows.1\n')), [2, 45]);

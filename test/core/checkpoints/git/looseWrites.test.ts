@@ -6,13 +6,21 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { commitText, plainRefName, writeLooseObject, writeLooseRef } from '../../../../src/core/checkpoints/git/looseObjects.js';
+import {
+  commitText,
+  plainRefName,
+  writeLooseObject,
+  writeLooseRef,
+} from '../../../../src/core/checkpoints/git/looseObjects.js';
 import { CheckpointStore } from '../../../../src/core/checkpoints/store/store.js';
 import { DEFAULT_SETTINGS } from '../../../../src/core/checkpoints/store/storePaths.js';
 import { tempDir } from '../../../support/tmp.js';
 
 const git = (gitDir: string, args: string[], env: Record<string, string> = {}, input?: string) =>
-  execFileSync('git', args, { input, env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env } })
+  execFileSync('git', args, {
+    input,
+    env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env },
+  })
     .toString('utf8')
     .trim();
 
@@ -43,7 +51,10 @@ test('a commit written in-process is the one git commit-tree writes, and git rea
   assert.ok(writeLooseRef(gitDir, 'refs/pi-tree/s1/odd', odd));
   assert.equal(git(gitDir, ['rev-parse', 'refs/pi-tree/s1/after-1a2b3c4d']), sha);
   git(gitDir, ['fsck', '--strict', '--no-dangling']);
-  assert.equal(git(gitDir, ['for-each-ref', '--format=%(refname)', 'refs/pi-tree/']), 'refs/pi-tree/s1/after-1a2b3c4d\nrefs/pi-tree/s1/odd');
+  assert.equal(
+    git(gitDir, ['for-each-ref', '--format=%(refname)', 'refs/pi-tree/']),
+    'refs/pi-tree/s1/after-1a2b3c4d\nrefs/pi-tree/s1/odd',
+  );
 });
 
 test('a ref that is not a plain name, or whose lock is held, is not written here (git update-ref decides)', () => {
@@ -94,7 +105,11 @@ test('a snapshot with nothing changed gives the same tree without write-tree; a 
   // The index changed by someone else meanwhile (b.txt added to it by git): ls-files then lists
   // nothing new, but the index's stamp differs, so the tree is computed again, not taken from memory.
   writeFileSync(join(cwd, 'b.txt'), 'bee\n');
-  git(store.where.gitDir, ['update-index', '--add', 'b.txt'], { GIT_INDEX_FILE: join(store.where.indexDir, 's1'), GIT_WORK_TREE: cwd, GIT_LITERAL_PATHSPECS: '1' });
+  git(store.where.gitDir, ['update-index', '--add', 'b.txt'], {
+    GIT_INDEX_FILE: join(store.where.indexDir, 's1'),
+    GIT_WORK_TREE: cwd,
+    GIT_LITERAL_PATHSPECS: '1',
+  });
   const other = await store.snapshot('s1', 'before z');
   assert.equal(git(store.where.gitDir, ['cat-file', '-p', `${other.tree}:b.txt`]), 'bee');
   await store.keep('s1', 'after-x', changed.commit);

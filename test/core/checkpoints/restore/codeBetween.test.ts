@@ -31,7 +31,8 @@ function project(capture = true) {
     for (const id of ids) {
       const sc = sessionCode(await Session.open(sim.file), { agentDir });
       const yes = await codeBetween(sc, id);
-      if (!yes) assert.deepEqual((await planCode(sc, id)).items, [], `no code between, and the plan for ${id} is empty`);
+      if (!yes)
+        assert.deepEqual((await planCode(sc, id)).items, [], `no code between, and the plan for ${id} is empty`);
       out.push(yes);
     }
     return out;
@@ -51,8 +52,16 @@ describe("codeBetween: Move here's cheap exit", () => {
     });
     const chat = p.talk('just talk');
     const look = await p.sim.turn('look', [{ name: 'read', args: { path: 'a.txt' } }], () => undefined);
-    assert.deepEqual(await p.between(t2.answer, chat.user, chat.answer, look.call, look.answer), [false, false, false, false, false], 'talk and a read after the code: nothing between');
-    assert.deepEqual(await p.between(t1.answer, t1.user, t2.user, t2.call, null), [true, true, true, true, true], 'the second turn (or the first) lies between');
+    assert.deepEqual(
+      await p.between(t2.answer, chat.user, chat.answer, look.call, look.answer),
+      [false, false, false, false, false],
+      'talk and a read after the code: nothing between',
+    );
+    assert.deepEqual(
+      await p.between(t1.answer, t1.user, t2.user, t2.call, null),
+      [true, true, true, true, true],
+      'the second turn (or the first) lies between',
+    );
   });
 
   it('without checkpoints: the recorded calls alone', async () => {
@@ -86,7 +95,11 @@ describe("codeBetween: Move here's cheap exit", () => {
     // back to the first answer: a branch that writes, where the leaf and the code now are
     p.sim.b.at(t1.answer);
     const t2 = await p.sim.turn('two', [write('a.txt', 'a2\n')], () => p.put('a.txt', 'a2\n'));
-    assert.deepEqual(await p.between(side.answer, side.user), [true, true], 'the second turn is on the way up from the code');
+    assert.deepEqual(
+      await p.between(side.answer, side.user),
+      [true, true],
+      'the second turn is on the way up from the code',
+    );
     p.sim.b.at(t2.answer);
     const more = p.talk('more');
     assert.deepEqual(await p.between(t2.answer, more.answer), [false, false]);

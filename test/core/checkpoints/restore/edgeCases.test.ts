@@ -38,7 +38,11 @@ describe('checkpoints at the edges', () => {
       mkdirSync(join(d.cwd, 'src'));
       writeFileSync(join(d.cwd, 'src/a.ts'), 'one\n');
     });
-    await sim.turn('edit', [{ name: 'edit', args: { path: 'src/a.ts', edits: [{ oldText: 'one', newText: 'two' }] } }], () => writeFileSync(join(d.cwd, 'src/a.ts'), 'two\n'));
+    await sim.turn(
+      'edit',
+      [{ name: 'edit', args: { path: 'src/a.ts', edits: [{ oldText: 'one', newText: 'two' }] } }],
+      () => writeFileSync(join(d.cwd, 'src/a.ts'), 'two\n'),
+    );
     assert.equal(sim.notified.length, 1, 'one message in pi');
     assert.match(sim.notified[0], /git was not found/);
     assert.match(sim.capture!.off!, /off for this session/);
@@ -81,8 +85,12 @@ describe('checkpoints at the edges', () => {
     writeFileSync(join(d.cwd, 'vendor', 'lib', 'x.c'), 'int x;\n');
     writeFileSync(join(d.cwd, '.gitignore'), '.env\n');
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
-    const t1 = await sim.turn('touch env', [{ name: 'write', args: { path: 'app.ts', content: 'app\n' } }], () => writeFileSync(join(d.cwd, 'app.ts'), 'app\n'));
-    await sim.turn('write env', [{ name: 'write', args: { path: '.env', content: 'SECRET=1\n' } }], () => writeFileSync(join(d.cwd, '.env'), 'SECRET=1\n'));
+    const t1 = await sim.turn('touch env', [{ name: 'write', args: { path: 'app.ts', content: 'app\n' } }], () =>
+      writeFileSync(join(d.cwd, 'app.ts'), 'app\n'),
+    );
+    await sim.turn('write env', [{ name: 'write', args: { path: '.env', content: 'SECRET=1\n' } }], () =>
+      writeFileSync(join(d.cwd, '.env'), 'SECRET=1\n'),
+    );
     const session = await Session.open(sim.file);
     const cps = SessionCheckpoints.load(session, d.agentDir);
     const after = cps.byEntry.get(t1.call)!;
@@ -98,7 +106,9 @@ describe('checkpoints at the edges', () => {
     writeFileSync(outside, 'port=1\n');
     symlinkSync('target-a', join(d.cwd, 'link'));
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
-    const t1 = await sim.turn('nothing yet', [{ name: 'write', args: { path: 'x.txt', content: 'x\n' } }], () => writeFileSync(join(d.cwd, 'x.txt'), 'x\n'));
+    const t1 = await sim.turn('nothing yet', [{ name: 'write', args: { path: 'x.txt', content: 'x\n' } }], () =>
+      writeFileSync(join(d.cwd, 'x.txt'), 'x\n'),
+    );
     await sim.turn(
       'edit outside and relink',
       [
@@ -113,7 +123,10 @@ describe('checkpoints at the edges', () => {
     const { sc, plan: p, actions } = await plan(sim.file, d.agentDir, t1.answer);
     assert.deepEqual(actions, { [outside]: 'modify', link: 'modify' });
     // a file outside the folder is written only once confirmed by name
-    await assert.rejects(writeCode(sc, p, {}), /outside the session.s working folder would be written: .*elsewhere\.conf; nothing was written/);
+    await assert.rejects(
+      writeCode(sc, p, {}),
+      /outside the session.s working folder would be written: .*elsewhere\.conf; nothing was written/,
+    );
     assert.equal(readFileSync(outside, 'utf8'), 'port=2\n');
     assert.equal(readlinkSync(join(d.cwd, 'link')), 'target-b', 'nothing was written');
     await writeCode(sc, p, { confirmed: new Set([outside]) });
@@ -127,9 +140,15 @@ describe('checkpoints at the edges', () => {
     const d = dirs();
     writeFileSync(join(d.cwd, 'README.md'), 'v1\n');
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
-    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
+    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a\n' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a\n'),
+    );
     writeFileSync(join(d.cwd, 'README.md'), 'v1 + my words\n');
-    await sim.turn('two', [{ name: 'edit', args: { path: 'README.md', edits: [{ oldText: 'v1', newText: 'v2' }] } }], () => writeFileSync(join(d.cwd, 'README.md'), 'v2 + my words\n'));
+    await sim.turn(
+      'two',
+      [{ name: 'edit', args: { path: 'README.md', edits: [{ oldText: 'v1', newText: 'v2' }] } }],
+      () => writeFileSync(join(d.cwd, 'README.md'), 'v2 + my words\n'),
+    );
     const { actions, plan: p } = await plan(sim.file, d.agentDir, t1.answer);
     assert.equal(actions['README.md'], 'conflict');
     assert.match(p.items.find((i) => i.key === 'README.md')!.reason!, /between turns/);
@@ -141,8 +160,12 @@ describe('checkpoint retention', () => {
   it("the turns' loose objects go into a pack every few turns, and restores read them from there", async () => {
     const d = dirs();
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, packEvery: 2 });
-    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a\n'));
-    await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), 'a2\n'));
+    const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a\n' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a\n'),
+    );
+    await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () =>
+      writeFileSync(join(d.cwd, 'a.txt'), 'a2\n'),
+    );
     const { sc, plan: p, actions } = await plan(sim.file, d.agentDir, t1.answer);
     const counts = (await sc.checkpoints.store!.run(['count-objects', '-v'])).toString('utf8');
     assert.match(counts, /^count: 0$/m, 'no loose object left after the second turn');
@@ -157,7 +180,9 @@ describe('checkpoint retention', () => {
     const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
     for (let i = 0; i < 4; i++) {
       const big = Buffer.alloc(200_000, i + 1);
-      await sim.turn(`turn ${i}`, [{ name: 'write', args: { path: `f${i}.bin`, content: 'x' } }], () => writeFileSync(join(d.cwd, `f${i}.bin`), big));
+      await sim.turn(`turn ${i}`, [{ name: 'write', args: { path: `f${i}.bin`, content: 'x' } }], () =>
+        writeFileSync(join(d.cwd, `f${i}.bin`), big),
+      );
     }
     const session = await Session.open(sim.file);
     const cps = SessionCheckpoints.load(session, d.agentDir);
@@ -169,7 +194,11 @@ describe('checkpoint retention', () => {
     const { DEFAULT_SETTINGS } = await import('../../../../src/core/checkpoints/store/storePaths.js');
     // (pruned as the session's own capture prunes it: another session's manifest written in the last
     // minutes is left alone, its pi may be appending to it)
-    const r = await pruneStore(store, { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) }, { own: cps.sessionId });
+    const r = await pruneStore(
+      store,
+      { ...DEFAULT_SETTINGS, maxSessionBytes: Math.floor(sum / 3) },
+      { own: cps.sessionId },
+    );
     assert.ok(r.dropped > 0 && r.after <= Math.floor(sum / 3) + (lines.at(-1) as { bytes?: number }).bytes!);
     const kept = store.manifest(cps.sessionId);
     assert.deepEqual(kept.at(-1), lines.at(-1), 'the latest snapshot stays');

@@ -38,18 +38,28 @@ async function scenario() {
       writeFileSync(join(cwd, 'c', 'c.txt'), 'c1\n');
     },
   );
-  await sim.turn('change them', [{ name: 'bash', args: { command: 'echo a2 > a.txt; echo b2 > b.txt; rm c/c.txt; echo d > d.txt' } }], () => {
-    writeFileSync(join(cwd, 'a.txt'), 'a2\n');
-    writeFileSync(join(cwd, 'b.txt'), 'b2\n');
-    rmSync(join(cwd, 'c', 'c.txt'));
-    writeFileSync(join(cwd, 'd.txt'), 'd\n');
-  });
+  await sim.turn(
+    'change them',
+    [{ name: 'bash', args: { command: 'echo a2 > a.txt; echo b2 > b.txt; rm c/c.txt; echo d > d.txt' } }],
+    () => {
+      writeFileSync(join(cwd, 'a.txt'), 'a2\n');
+      writeFileSync(join(cwd, 'b.txt'), 'b2\n');
+      rmSync(join(cwd, 'c', 'c.txt'));
+      writeFileSync(join(cwd, 'd.txt'), 'd\n');
+    },
+  );
   return { cwd, agentDir, sim, target: t1.answer };
 }
 
 const expected = { 'a.txt': 'a1\n', 'b.txt': 'b1\n', 'c/c.txt': 'c1\n', 'keep.txt': 'user file\n' };
-const files = (cwd: string) => Object.fromEntries(['a.txt', 'b.txt', 'c/c.txt', 'd.txt', 'keep.txt'].filter((f) => existsSync(join(cwd, f))).map((f) => [f, readFileSync(join(cwd, f), 'utf8')]));
-const tempFiles = (cwd: string) => (readdirSync(cwd, { recursive: true }) as string[]).filter((f) => f.includes('.pi-tree-'));
+const files = (cwd: string) =>
+  Object.fromEntries(
+    ['a.txt', 'b.txt', 'c/c.txt', 'd.txt', 'keep.txt']
+      .filter((f) => existsSync(join(cwd, f)))
+      .map((f) => [f, readFileSync(join(cwd, f), 'utf8')]),
+  );
+const tempFiles = (cwd: string) =>
+  (readdirSync(cwd, { recursive: true }) as string[]).filter((f) => f.includes('.pi-tree-'));
 const leafRecords = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -69,23 +79,48 @@ describe('a restore killed at each step is finished by the next run', () => {
     it(`killed at ${step} #${nth}${conversation ? ' (with the conversation)' : ''}`, async () => {
       const s = await scenario();
       const before = files(s.cwd);
-      const kill = spawnSync(process.execPath, ['--import', 'tsx', KILLER, s.sim.file, s.agentDir, s.target, step, String(nth), ...(conversation ? ['--conversation'] : [])], { encoding: 'utf8' });
+      const kill = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          KILLER,
+          s.sim.file,
+          s.agentDir,
+          s.target,
+          step,
+          String(nth),
+          ...(conversation ? ['--conversation'] : []),
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(kill.signal, 'SIGKILL', `the child was killed (stderr: ${kill.stderr})`);
       assert.match(kill.stderr, new RegExp(`killed at ${step}`));
       const mid = files(s.cwd);
-      const changed = Object.keys({ ...before, ...mid }).filter((k) => before[k as keyof typeof before] !== mid[k as keyof typeof mid]);
+      const changed = Object.keys({ ...before, ...mid }).filter(
+        (k) => before[k as keyof typeof before] !== mid[k as keyof typeof mid],
+      );
       if (step === 'journal-written') assert.deepEqual(changed, [], 'nothing written before the journal');
       if (step === 'file-written') assert.equal(changed.length, nth, `exactly ${nth} file(s) written when killed`);
-      for (const [k, v] of Object.entries(mid)) assert.ok(v === before[k as keyof typeof before] || v === expected[k as keyof typeof expected], `${k} is whole: old or new`);
+      for (const [k, v] of Object.entries(mid))
+        assert.ok(
+          v === before[k as keyof typeof before] || v === expected[k as keyof typeof expected],
+          `${k} is whole: old or new`,
+        );
       const [pending] = journals(projectStore(s.agentDir, s.cwd).restoresDir);
       // (with the conversation the files are done before the leaf moves: the journal says its move is due)
       const leafDue = !!pending.leaf && !pending.leaf.moved;
       assert.equal(pending.state === 'done' && !leafDue, step === 'done', 'the journal says where it stopped');
-      if (step === 'leaf-due' || step === 'leaf-moved') assert.ok(pending.state === 'done' && leafDue, 'files done, the conversation move due');
-      const again = spawnSync(process.execPath, [CLI, 'restore', s.sim.file, s.target, ...(conversation ? ['--conversation'] : [])], {
-        encoding: 'utf8',
-        env: { ...process.env, PI_CODING_AGENT_DIR: s.agentDir },
-      });
+      if (step === 'leaf-due' || step === 'leaf-moved')
+        assert.ok(pending.state === 'done' && leafDue, 'files done, the conversation move due');
+      const again = spawnSync(
+        process.execPath,
+        [CLI, 'restore', s.sim.file, s.target, ...(conversation ? ['--conversation'] : [])],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, PI_CODING_AGENT_DIR: s.agentDir },
+        },
+      );
       assert.equal(again.status, 0, again.stderr);
       assert.deepEqual(files(s.cwd), expected);
       assert.deepEqual(tempFiles(s.cwd), [], 'no temp file of the killed run left in the folder');

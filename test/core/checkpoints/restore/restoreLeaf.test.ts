@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { finishPending, pendingJournals, planCode, putCodeBack, recordLeafMoved, redoCode, sessionCode, undoCode, writeCode } from '../../../../src/core/checkpoints/index.js';
+import {
+  finishPending,
+  pendingJournals,
+  planCode,
+  putCodeBack,
+  recordLeafMoved,
+  redoCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+} from '../../../../src/core/checkpoints/index.js';
 import { journals } from '../../../../src/core/checkpoints/restore/restoreJournal.js';
 import { Session } from '../../../../src/core/session/session.js';
 import { SimPi } from '../../../support/simPi.js';
@@ -21,8 +31,12 @@ async function project() {
   const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
   const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
   const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
-  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () => put('a.txt', 'a1\n'));
-  const t2 = await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => put('a.txt', 'a2\n'));
+  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
+    put('a.txt', 'a1\n'),
+  );
+  const t2 = await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () =>
+    put('a.txt', 'a2\n'),
+  );
   const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
   const journal = (sc: { restoresDir: string }) => journals(sc.restoresDir)[0];
   return { sim, read, t1, t2, code, journal };
@@ -32,7 +46,9 @@ describe("the conversation's move around a restore is the caller's", () => {
   it('the files first, the move due; recorded where the leaf landed; undo and redo say which move is due', async () => {
     const p = await project();
     const sc = await p.code();
-    const r = await writeCode(sc, await planCode(sc, p.t1.answer), { leaf: { targetId: p.t1.user, fromId: p.t2.answer } });
+    const r = await writeCode(sc, await planCode(sc, p.t1.answer), {
+      leaf: { targetId: p.t1.user, fromId: p.t2.answer },
+    });
     assert.equal(p.read('a.txt'), 'a1\n', 'the files are written');
     assert.equal(r.journal.state, 'done');
     assert.deepEqual(r.journal.leaf, { targetId: p.t1.user, moved: false, fromId: p.t2.answer }, 'the move is due');
@@ -49,7 +65,11 @@ describe("the conversation's move around a restore is the caller's", () => {
     assert.match(again.warnings.join(), /no longer waits/, 'recorded once');
     const u = await undoCode(sc);
     assert.equal(p.read('a.txt'), 'a2\n');
-    assert.deepEqual(u.leaf, { to: p.t2.answer, expect: 'landed01' }, 'undo: back where it was, only from where it landed');
+    assert.deepEqual(
+      u.leaf,
+      { to: p.t2.answer, expect: 'landed01' },
+      'undo: back where it was, only from where it landed',
+    );
     const rd = await redoCode(sc);
     assert.equal(p.read('a.txt'), 'a1\n');
     assert.deepEqual(rd.leaf, { to: 'landed01', expect: p.t2.answer });
@@ -90,7 +110,9 @@ describe("the conversation's move around a restore is the caller's", () => {
   it("finishPending hands back this session's moves a kill left due, and moves nothing itself", async () => {
     const p = await project();
     const sc = await p.code();
-    const r = await writeCode(sc, await planCode(sc, p.t1.answer), { leaf: { targetId: p.t1.answer, fromId: p.t2.answer } });
+    const r = await writeCode(sc, await planCode(sc, p.t1.answer), {
+      leaf: { targetId: p.t1.answer, fromId: p.t2.answer },
+    });
     const leafLines = () =>
       readFileSync(p.sim.file, 'utf8')
         .split('\n')

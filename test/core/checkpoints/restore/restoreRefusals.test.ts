@@ -6,7 +6,18 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../../src/core/checkpoints/index.js';
@@ -35,7 +46,11 @@ function project(opts: { git?: boolean } = {}) {
   };
   const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
   const cli = (args: string[], o: { cwd?: string } = {}) =>
-    spawnSync(process.execPath, [CLI, ...args], { cwd: o.cwd ?? cwd, encoding: 'utf8', env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
+    spawnSync(process.execPath, [CLI, ...args], {
+      cwd: o.cwd ?? cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
+    });
   const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
   return { root, cwd, agentDir, sessions, sim, put, read, cli, code };
 }
@@ -59,7 +74,11 @@ describe('what a restore refuses, in words', () => {
     const r = p.cli(['restore', p.sim.file, t1.answer, '--force']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /not restorable: conf\/app\.txt \(conf is a symbolic link now/);
-    assert.equal(readFileSync(join(outside, 'app.txt'), 'utf8'), 'not the project\n', 'nothing written through the link');
+    assert.equal(
+      readFileSync(join(outside, 'app.txt'), 'utf8'),
+      'not the project\n',
+      'nothing written through the link',
+    );
   });
 
   it('.git and a nested repository are never captured: not restorable, never deleted (even with --force)', async () => {
@@ -132,17 +151,27 @@ describe('what a restore refuses, in words', () => {
     let planted = '';
     onRestoreStep((step, journalId) => {
       if (step !== 'journal-written') return;
-      planted = join(p.cwd, `.${createHash('sha1').update('b.txt').digest('hex').slice(0, 12)}.pi-tree-${journalId.slice(-8)}.tmp`);
+      planted = join(
+        p.cwd,
+        `.${createHash('sha1').update('b.txt').digest('hex').slice(0, 12)}.pi-tree-${journalId.slice(-8)}.tmp`,
+      );
       mkdirSync(planted);
       writeFileSync(join(planted, 'inside'), 'x');
     });
     try {
-      await assert.rejects(writeCode(sc, plan, {}), (e: Error) => e instanceof RestoreRefusedError && /the restore stopped: .*put back/.test(e.message));
+      await assert.rejects(
+        writeCode(sc, plan, {}),
+        (e: Error) => e instanceof RestoreRefusedError && /the restore stopped: .*put back/.test(e.message),
+      );
     } finally {
       onRestoreStep(undefined);
     }
     assert.ok(planted, 'the failure was planted');
-    assert.deepEqual([p.read('a.txt'), p.read('b.txt'), p.read('c.txt')], ['a2\n', 'b2\n', 'c2\n'], 'what was written is put back');
+    assert.deepEqual(
+      [p.read('a.txt'), p.read('b.txt'), p.read('c.txt')],
+      ['a2\n', 'b2\n', 'c2\n'],
+      'what was written is put back',
+    );
     rmSync(planted, { recursive: true });
     assert.deepEqual(
       readdirSync(p.cwd).filter((n) => n.includes('.pi-tree-')),
@@ -169,7 +198,11 @@ describe('what a restore refuses, in words', () => {
       readFileSync(f, 'utf8')
         .split('\n')
         .filter((l) => l.includes('"type":"leaf"')).length;
-    const kill = spawnSync(process.execPath, ['--import', 'tsx', KILLER, p.sim.file, p.agentDir, t1.answer, 'files-done', '1', '--conversation'], { cwd: ROOT, encoding: 'utf8' });
+    const kill = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', KILLER, p.sim.file, p.agentDir, t1.answer, 'files-done', '1', '--conversation'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(kill.signal, 'SIGKILL', kill.stderr);
     assert.equal(p.read('a.txt'), 'a1\n', 'the files were written before the kill');
     // the other session's restore: finishes the files, appends no leaf line to itself
@@ -191,7 +224,11 @@ describe('what a restore refuses, in words', () => {
     const secret = join(p.root, 'home-bashrc');
     writeFileSync(secret, 'alias ls=ls\n');
     const t1 = await p.sim.turn('one', [write('a.txt', 'a1\n')], () => p.put('a.txt', 'a1\n'));
-    await p.sim.turn('outside', [{ name: 'edit', args: { path: secret, edits: [{ oldText: 'alias ls=ls', newText: 'alias ls=rm' }] } }], () => writeFileSync(secret, 'alias ls=rm\n'));
+    await p.sim.turn(
+      'outside',
+      [{ name: 'edit', args: { path: secret, edits: [{ oldText: 'alias ls=ls', newText: 'alias ls=rm' }] } }],
+      () => writeFileSync(secret, 'alias ls=rm\n'),
+    );
     // the session moved out of pi's layout and run from elsewhere: its cwd is vouched by nothing
     const moved = join(p.root, 'downloads');
     mkdirSync(moved);
@@ -204,7 +241,10 @@ describe('what a restore refuses, in words', () => {
     // in pi's layout: only the file outside the folder needs the flag
     const r = p.cli(['restore', p.sim.file, t1.answer], { cwd: moved });
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /1 file outside the session's working folder .* would be written: .*home-bashrc; nothing written \(--allow-outside writes them\)/);
+    assert.match(
+      r.stderr,
+      /1 file outside the session's working folder .* would be written: .*home-bashrc; nothing written \(--allow-outside writes them\)/,
+    );
     assert.equal(readFileSync(secret, 'utf8'), 'alias ls=rm\n');
     const ok = p.cli(['restore', p.sim.file, t1.answer, '--allow-outside']);
     assert.equal(ok.status, 0, ok.stderr);
@@ -215,13 +255,21 @@ describe('what a restore refuses, in words', () => {
     const p = project();
     const t1 = await p.sim.turn('one', [write('open.txt', 'o\n')], () => p.put('open.txt', 'o\n'));
     await p.sim.turn('rm', [{ name: 'bash', args: { command: 'rm open.txt' } }], () => rmSync(join(p.cwd, 'open.txt')));
-    const r = spawnSync('sh', ['-c', 'umask 077 && exec "$0" "$@"', process.execPath, CLI, 'restore', p.sim.file, t1.answer], {
-      cwd: p.cwd,
-      encoding: 'utf8',
-      env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir },
-    });
+    const r = spawnSync(
+      'sh',
+      ['-c', 'umask 077 && exec "$0" "$@"', process.execPath, CLI, 'restore', p.sim.file, t1.answer],
+      {
+        cwd: p.cwd,
+        encoding: 'utf8',
+        env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir },
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(statSync(join(p.cwd, 'open.txt')).mode & 0o777, 0o600, 'a new file as the umask makes it, never wider');
+    assert.equal(
+      statSync(join(p.cwd, 'open.txt')).mode & 0o777,
+      0o600,
+      'a new file as the umask makes it, never wider',
+    );
     assert.ok(lstatSync(join(p.cwd, 'open.txt')).isFile());
   });
 
@@ -231,7 +279,9 @@ describe('what a restore refuses, in words', () => {
       p.put('secret.env', 'KEY=1\n');
       chmodSync(join(p.cwd, 'secret.env'), 0o600);
     });
-    await p.sim.turn('rm', [{ name: 'bash', args: { command: 'rm secret.env' } }], () => rmSync(join(p.cwd, 'secret.env')));
+    await p.sim.turn('rm', [{ name: 'bash', args: { command: 'rm secret.env' } }], () =>
+      rmSync(join(p.cwd, 'secret.env')),
+    );
     const r = p.cli(['restore', p.sim.file, t1.answer]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(p.read('secret.env'), 'KEY=1\n');
@@ -260,8 +310,15 @@ describe('what a restore refuses, in words', () => {
   it('pi-tree checkpoints says why a session in the home folder has none', async () => {
     const p = project();
     await p.sim.turn('one', [write('a.txt', 'a\n')], () => p.put('a.txt', 'a\n'));
-    const r = spawnSync(process.execPath, [CLI, 'checkpoints', p.sim.file], { cwd: p.cwd, encoding: 'utf8', env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir, HOME: p.cwd } });
+    const r = spawnSync(process.execPath, [CLI, 'checkpoints', p.sim.file], {
+      cwd: p.cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir, HOME: p.cwd },
+    });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /capture is off for this session: the working folder is your home folder.*piTree\.checkpoints\.allowLargeFolder/);
+    assert.match(
+      r.stdout,
+      /capture is off for this session: the working folder is your home folder.*piTree\.checkpoints\.allowLargeFolder/,
+    );
   });
 });

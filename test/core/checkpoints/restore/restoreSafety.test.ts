@@ -24,7 +24,12 @@ function project() {
   const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
   const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
   const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
+    });
   const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
   return { root, cwd, agentDir, sim, put, read, cli, code };
 }
@@ -34,8 +39,14 @@ const write = (path: string, content: string) => ({ name: 'write', args: { path,
 describe('restores keep the user’s work', () => {
   it('a merge keeps the line the user added, also when the latest checkpoint already holds it', async () => {
     const p = project();
-    const t1 = await p.sim.turn('write m', [write('m.txt', 'one\ntwo\nthree\n')], () => p.put('m.txt', 'one\ntwo\nthree\n'));
-    await p.sim.turn('edit m', [{ name: 'edit', args: { path: 'm.txt', edits: [{ oldText: 'one', newText: 'ONE' }] } }], () => p.put('m.txt', 'ONE\ntwo\nthree\n'));
+    const t1 = await p.sim.turn('write m', [write('m.txt', 'one\ntwo\nthree\n')], () =>
+      p.put('m.txt', 'one\ntwo\nthree\n'),
+    );
+    await p.sim.turn(
+      'edit m',
+      [{ name: 'edit', args: { path: 'm.txt', edits: [{ oldText: 'one', newText: 'ONE' }] } }],
+      () => p.put('m.txt', 'ONE\ntwo\nthree\n'),
+    );
     p.put('m.txt', 'ONE\ntwo\nthree\nmine\n'); // the user's line, saved between turns
     await p.sim.turn('another file', [write('x.txt', 'x\n')], () => p.put('x.txt', 'x\n')); // its 'before' snapshot holds the user's line
     const sc = await p.code();
@@ -133,7 +144,10 @@ describe('restores keep the user’s work', () => {
     sc = await p.code();
     const again = await planCode(sc, t1.answer);
     assert.equal(again.items.find((i) => i.key === 'a.txt')?.action, 'conflict', 'the file is the user’s again');
-    assert.match(again.items.find((i) => i.key === 'a.txt')!.reason!, /changed since the latest checkpoint|undo gave your version back/);
+    assert.match(
+      again.items.find((i) => i.key === 'a.txt')!.reason!,
+      /changed since the latest checkpoint|undo gave your version back/,
+    );
   });
 
   it('two restores of one project never interleave: the second plan is stale once the first wrote', async () => {
@@ -157,7 +171,10 @@ describe('restores keep the user’s work', () => {
     const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     assert.ok(failed.reason instanceof PlanChangedError, String(failed.reason));
     const both = [p.read('a.txt'), p.read('b.txt')].join('');
-    assert.ok(both === 'a1\nb1\n' || both === 'a2\nb2\n', `the files are at one node, not half at each: ${JSON.stringify(both)}`);
+    assert.ok(
+      both === 'a1\nb1\n' || both === 'a2\nb2\n',
+      `the files are at one node, not half at each: ${JSON.stringify(both)}`,
+    );
   });
 
   it('two CLI restores at once leave the files at one node', async () => {
@@ -177,13 +194,21 @@ describe('restores keep the user’s work', () => {
     const { spawn } = await import('node:child_process');
     const run = (target: string) =>
       new Promise<{ code: number | null; err: string }>((resolve) => {
-        const c = spawn(process.execPath, [CLI, 'restore', p.sim.file, target], { cwd: p.cwd, env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir } });
+        const c = spawn(process.execPath, [CLI, 'restore', p.sim.file, target], {
+          cwd: p.cwd,
+          env: { ...process.env, PI_CODING_AGENT_DIR: p.agentDir },
+        });
         let err = '';
         c.stderr.on('data', (d: Buffer) => (err += d.toString()));
         c.on('close', (code) => resolve({ code, err }));
       });
     const [r1, r2] = await Promise.all([run(t1.answer), run(t2.answer)]);
-    for (const r of [r1, r2]) if (r.code !== 0) assert.match(r.err, /moved since the preview|another restore|changed since the preview|changed outside the agent since the latest checkpoint/);
+    for (const r of [r1, r2])
+      if (r.code !== 0)
+        assert.match(
+          r.err,
+          /moved since the preview|another restore|changed since the preview|changed outside the agent since the latest checkpoint/,
+        );
     const both = [p.read('a.txt'), p.read('b.txt')].join('');
     assert.ok(both === 'a1\nb1\n' || both === 'a2\nb2\n', `the files are at one node: ${JSON.stringify(both)}`);
   });

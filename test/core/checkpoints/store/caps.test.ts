@@ -44,10 +44,15 @@ describe('the caps during a session', () => {
       const sizes: number[] = [];
       for (let i = 0; i < 16; i++) {
         // a file of incompressible bytes rewritten each turn: every 'after' adds ~100 KB
-        await sim.turn(`turn ${i}`, [{ name: 'bash', args: { command: 'make data' } }], () => writeFileSync(join(d.cwd, 'data.bin'), randomBytes(TURN_BYTES)));
+        await sim.turn(`turn ${i}`, [{ name: 'bash', args: { command: 'make data' } }], () =>
+          writeFileSync(join(d.cwd, 'data.bin'), randomBytes(TURN_BYTES)),
+        );
         const lines = store.manifest(id);
         largest = Math.max(largest, ...lines.map((l) => (l.kind === 'off' ? 0 : (l.bytes ?? 0))));
-        assert.ok(bytesOf(lines) <= CAP + largest, `turn ${i}: ${bytesOf(lines)} bytes counted, cap ${CAP} + ${largest}`);
+        assert.ok(
+          bytesOf(lines) <= CAP + largest,
+          `turn ${i}: ${bytesOf(lines)} bytes counted, cap ${CAP} + ${largest}`,
+        );
         sizes.push(await store.sizeBytes());
       }
       assert.deepEqual(sim.notified, []);
@@ -55,7 +60,8 @@ describe('the caps during a session', () => {
       assert.ok(store.manifest(id).length < 12, 'old snapshots were dropped');
       // (count-objects rounds up to KiB, and a pack has its own header and index: a few KiB on top)
       const slack = 32 * 1024;
-      for (const [i, size] of sizes.entries()) assert.ok(size <= CAP + largest + slack, `after turn ${i} the store takes ${size} bytes`);
+      for (const [i, size] of sizes.entries())
+        assert.ok(size <= CAP + largest + slack, `after turn ${i} the store takes ${size} bytes`);
     });
   }
 });
@@ -63,8 +69,15 @@ describe('the caps during a session', () => {
 describe('pruning beside a live pi', () => {
   it("another session's manifest written to lately is not rewritten; one read before a line was appended is not either", async () => {
     const d = setup();
-    const other = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: false, id: '019b8f3a-0000-7000-8000-0000000000c1' });
-    for (let i = 0; i < 3; i++) await other.turn(`t${i}`, [{ name: 'bash', args: { command: 'make' } }], () => writeFileSync(join(d.cwd, 'data.bin'), randomBytes(50_000)));
+    const other = new SimPi(d.cwd, d.agentDir, {
+      sessionDir: d.sessions,
+      watch: false,
+      id: '019b8f3a-0000-7000-8000-0000000000c1',
+    });
+    for (let i = 0; i < 3; i++)
+      await other.turn(`t${i}`, [{ name: 'bash', args: { command: 'make' } }], () =>
+        writeFileSync(join(d.cwd, 'data.bin'), randomBytes(50_000)),
+      );
     const store = await CheckpointStore.open(d.agentDir, d.cwd, DEFAULT_SETTINGS);
     const otherId = String(other.b.header.id);
     const file = store.manifestFile(otherId);
@@ -86,7 +99,10 @@ describe('pruning beside a live pi', () => {
     // A line appended after the lines were read: the rewrite gives way instead of losing it.
     const lines = store.manifest(otherId);
     const size = readFileSync(file).length;
-    appendFileSync(file, `${JSON.stringify({ v: 1, kind: 'off', at: new Date().toISOString(), reason: 'appended meanwhile' })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ v: 1, kind: 'off', at: new Date().toISOString(), reason: 'appended meanwhile' })}\n`,
+    );
     assert.equal(store.rewriteManifest(otherId, lines.slice(-1), { size }), false);
     assert.match(readFileSync(file, 'utf8'), /appended meanwhile/);
     assert.equal(store.manifest(otherId).length, lines.length + 1);

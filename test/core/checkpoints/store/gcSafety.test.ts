@@ -37,21 +37,37 @@ function setup() {
 const write = (cwd: string, path: string, text: string) => () => writeFileSync(join(cwd, path), text);
 
 /** The session's snapshot lines and its store (read as pi-tree reads them). */
-async function linesOf(file: string, agentDir: string): Promise<{ lines: SnapshotLine[]; store: CheckpointStore; off: string | undefined }> {
+async function linesOf(
+  file: string,
+  agentDir: string,
+): Promise<{ lines: SnapshotLine[]; store: CheckpointStore; off: string | undefined }> {
   const cps = SessionCheckpoints.load(await Session.open(file), agentDir);
-  return { lines: cps.lines.filter((l): l is SnapshotLine => l.kind !== 'off'), store: cps.store!, off: cps.offReason() };
+  return {
+    lines: cps.lines.filter((l): l is SnapshotLine => l.kind !== 'off'),
+    store: cps.store!,
+    off: cps.offReason(),
+  };
 }
 
 /** Session A's two turns: `only-a.txt` holds a version no other session ever sees ('A1'). */
 async function sessionA(d: ReturnType<typeof setup>): Promise<SimPi> {
   const a = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, id: A, watch: false });
-  await a.turn('a1', [{ name: 'write', args: { path: 'only-a.txt', content: 'A1' } }], write(d.cwd, 'only-a.txt', 'A1 only session A saw\n'));
-  await a.turn('a2', [{ name: 'write', args: { path: 'only-a.txt', content: 'A2' } }], write(d.cwd, 'only-a.txt', 'A2\n'));
+  await a.turn(
+    'a1',
+    [{ name: 'write', args: { path: 'only-a.txt', content: 'A1' } }],
+    write(d.cwd, 'only-a.txt', 'A1 only session A saw\n'),
+  );
+  await a.turn(
+    'a2',
+    [{ name: 'write', args: { path: 'only-a.txt', content: 'A2' } }],
+    write(d.cwd, 'only-a.txt', 'A2\n'),
+  );
   return a;
 }
 
 const blobOf = (text: string) => execFileSync('git', ['hash-object', '--stdin'], { input: text }).toString().trim();
-const has = async (store: CheckpointStore, sha: string) => !/missing/.test((await store.run(['cat-file', '--batch-check'], { input: `${sha}\n` })).toString());
+const has = async (store: CheckpointStore, sha: string) =>
+  !/missing/.test((await store.run(['cat-file', '--batch-check'], { input: `${sha}\n` })).toString());
 
 /** A new session of the folder captures (its index is seeded from the newest one). */
 async function newSessionCaptures(d: ReturnType<typeof setup>): Promise<void> {
@@ -83,7 +99,11 @@ describe('collecting the store while another pi captures', () => {
     await b.turn('b1', [{ name: 'write', args: { path: 'b.txt', content: 'b1' } }], write(d.cwd, 'b.txt', 'b1\n'));
 
     writeFileSync(hold, '');
-    const turn = b.turn('b2', [{ name: 'write', args: { path: 'b.txt', content: 'b2' } }], write(d.cwd, 'b.txt', 'b2, written while A is deleted\n'));
+    const turn = b.turn(
+      'b2',
+      [{ name: 'write', args: { path: 'b.txt', content: 'b2' } }],
+      write(d.cwd, 'b.txt', 'b2, written while A is deleted\n'),
+    );
     await until(() => existsSync(held), 60_000, "B's snapshot to reach write-tree");
     // Everything old by now (B's new blob too): only what marks it in flight keeps it.
     const store = CheckpointStore.existing(d.agentDir, d.cwd, DEFAULT_SETTINGS)!;
@@ -91,7 +111,11 @@ describe('collecting the store while another pi captures', () => {
     let deleted = false;
     const del = deleteCheckpoints(d.agentDir, d.cwd, A).then(() => (deleted = true));
     const inflight = join(store.where.root, 'inflight');
-    await until(() => deleted || (existsSync(inflight) && readdirSync(inflight).some((n) => n.startsWith('gc-'))), 60_000, 'the collect to start');
+    await until(
+      () => deleted || (existsSync(inflight) && readdirSync(inflight).some((n) => n.startsWith('gc-'))),
+      60_000,
+      'the collect to start',
+    );
     rmSync(hold);
     await Promise.all([del, turn]);
 

@@ -22,8 +22,12 @@ function dirs() {
 /** A session with two captured turns; returns its file and the ids of the turns' tool calls. */
 async function captured(d: ReturnType<typeof dirs>) {
   const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions });
-  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: '1\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), '1\n'));
-  const t2 = await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: '2\n' } }], () => writeFileSync(join(d.cwd, 'a.txt'), '2\n'));
+  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: '1\n' } }], () =>
+    writeFileSync(join(d.cwd, 'a.txt'), '1\n'),
+  );
+  const t2 = await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: '2\n' } }], () =>
+    writeFileSync(join(d.cwd, 'a.txt'), '2\n'),
+  );
   return { sim, calls: [t1.call, t2.call] };
 }
 
@@ -32,13 +36,21 @@ function fork(parentFile: string, d: ReturnType<typeof dirs>, id: string, prefix
   const lines = readFileSync(parentFile, 'utf8')
     .split('\n')
     .filter((l) => l.trim().startsWith('{'));
-  const header = { type: 'session', version: 3, id, timestamp: '2026-01-05T11:00:00.000Z', cwd: d.cwd, parentSession: parentFile };
+  const header = {
+    type: 'session',
+    version: 3,
+    id,
+    timestamp: '2026-01-05T11:00:00.000Z',
+    cwd: d.cwd,
+    parentSession: parentFile,
+  };
   const file = join(d.sessions, `2026-01-05T11-00-00-000Z_${id}.jsonl`);
   writeFileSync(file, `${prefix}${[JSON.stringify(header), ...lines.slice(1)].join('\n')}\n`);
   return file;
 }
 
-const snapshotsOf = async (file: string, agentDir: string) => SessionCheckpoints.load(await Session.open(file), agentDir).byEntry;
+const snapshotsOf = async (file: string, agentDir: string) =>
+  SessionCheckpoints.load(await Session.open(file), agentDir).byEntry;
 
 describe('SessionCheckpoints.load: the sessions a fork came from', () => {
   // What pi passes over before the header (session-manager.js: blank lines, lines JSON.parse rejects,
@@ -55,7 +67,8 @@ describe('SessionCheckpoints.load: the sessions a fork came from', () => {
       writeFileSync(sim.file, prefix + readFileSync(sim.file, 'utf8'));
       const child = fork(sim.file, d, '019b8f3a-0000-7000-8000-00000000f001');
       const byEntry = await snapshotsOf(child, d.agentDir);
-      for (const c of calls) assert.equal(byEntry.get(c)?.sessionId, sim.b.header.id, `the snapshot of ${c}, from the parent's manifest`);
+      for (const c of calls)
+        assert.equal(byEntry.get(c)?.sessionId, sim.b.header.id, `the snapshot of ${c}, from the parent's manifest`);
     });
   }
 

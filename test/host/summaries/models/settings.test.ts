@@ -18,7 +18,15 @@ const cfg = (values: Record<string, unknown>) => ({ get: <T>(k: string) => value
 test('defaults, and bad values fall back or are clamped', () => {
   assert.deepEqual(readSummarySettings(cfg({})), SUMMARY_DEFAULTS);
   const s = readSummarySettings(
-    cfg({ provider: 'openai-compatible', endpoint: '  http://h:1/v1 ', model: ' qwen3:8b ', reserveTokens: -5, keepRecentTokens: 1234.7, timeoutSeconds: 99999, contextWindow: 'big' }),
+    cfg({
+      provider: 'openai-compatible',
+      endpoint: '  http://h:1/v1 ',
+      model: ' qwen3:8b ',
+      reserveTokens: -5,
+      keepRecentTokens: 1234.7,
+      timeoutSeconds: 99999,
+      contextWindow: 'big',
+    }),
   );
   assert.equal(s.provider, 'openai-compatible');
   assert.equal(s.endpoint, 'http://h:1/v1');
@@ -35,7 +43,10 @@ test('defaults, and bad values fall back or are clamped', () => {
 
 test('prices: unknown (0) unless set; negative or bad values count as unknown', () => {
   assert.equal(pricesOf(readSummarySettings(cfg({}))), undefined);
-  assert.deepEqual(pricesOf(readSummarySettings(cfg({ priceInput: 3, priceOutput: 15, priceCacheRead: -1, priceCacheWrite: 'x' }))), { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 });
+  assert.deepEqual(
+    pricesOf(readSummarySettings(cfg({ priceInput: 3, priceOutput: 15, priceCacheRead: -1, priceCacheWrite: 'x' }))),
+    { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
+  );
 });
 
 test('API keys are bound to the endpoint origin', () => {
@@ -47,7 +58,8 @@ test('API keys are bound to the endpoint origin', () => {
 
 test('vscode.lm model setting matches id, family or vendor/family', () => {
   const m = { id: 'copilot-gpt-4o', family: 'gpt-4o', vendor: 'copilot' };
-  for (const s of ['copilot-gpt-4o', 'gpt-4o', 'copilot/gpt-4o', 'copilot/copilot-gpt-4o']) assert.ok(matchesLmSetting(m, s), s);
+  for (const s of ['copilot-gpt-4o', 'gpt-4o', 'copilot/gpt-4o', 'copilot/copilot-gpt-4o'])
+    assert.ok(matchesLmSetting(m, s), s);
   for (const s of ['', 'gpt-4', 'other/gpt-4o']) assert.ok(!matchesLmSetting(m, s), s);
 });
 
@@ -65,7 +77,9 @@ test('package.json declares every summary setting with the same default, and the
   for (const [k, v] of Object.entries(SUMMARY_DEFAULTS)) assert.equal(props[`piTree.summary.${k}`].default, v, k);
   assert.deepEqual(props['piTree.summary.provider'].enum, ['auto', 'pi', 'vscode-lm', 'openai-compatible']);
   // A workspace must not redirect conversations to another server.
-  for (const k of ['provider', 'endpoint', 'model', 'vscodeLmModel']) assert.equal(props[`piTree.summary.${k}`].scope, 'machine', k);
+  for (const k of ['provider', 'endpoint', 'model', 'vscodeLmModel'])
+    assert.equal(props[`piTree.summary.${k}`].scope, 'machine', k);
   const commands = c.commands.map((x: { command: string }) => x.command);
-  for (const k of [CLEAR_API_KEY_COMMAND, SELECT_LM_MODEL_COMMAND, SET_API_KEY_COMMAND]) assert.ok(commands.includes(k), k);
+  for (const k of [CLEAR_API_KEY_COMMAND, SELECT_LM_MODEL_COMMAND, SET_API_KEY_COMMAND])
+    assert.ok(commands.includes(k), k);
 });
