@@ -11,7 +11,7 @@ import './graph/graph.css';
 import './details/details.css';
 import './ui/overlays.css';
 import './highContrast.css';
-import './codeViews.css';
+import './compareActions.css';
 import './rows.css';
 import './hoverCard.css';
 import './variants/variants.css';

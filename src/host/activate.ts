@@ -7,7 +7,7 @@ import { registerNodeCommands } from './commands/nodeCommands.js';
 import { registerPiConnectCommands } from './commands/piConnectCommands.js';
 import { registerSessionCommands, UNTRUSTED } from './commands/sessionCommands.js';
 import { registerViewCommands } from './commands/viewCommands.js';
-import { createCodeViews, type CodeViews } from './compare/codeViews.js';
+import { createCompareServices, type CompareServices } from './compare/compareServices.js';
 import { registerCompareCommands } from './commands/compareViewCommands.js';
 import { registerCodeCommands } from './commands/checkpointCommands.js';
 import { createCheckpoints } from './checkpoints/checkpointsHost.js';
@@ -60,7 +60,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
     gateway: pi.gateway,
     noteKind: (file, kind) => view.names.note(file, kind),
   };
-  const { codeViews, code, panels, tryVariants } = createTrees(context, {
+  const { compareServices, code, panels, tryVariants } = createTrees(context, {
     files,
     pi,
     sidebar,
@@ -85,7 +85,7 @@ export function activateHost(context: vscode.ExtensionContext): Host {
         openTree: async (f, o) => void (await panels.open(f, undefined, o)),
       }),
     actedIn: () => actedIn,
-    codeViews,
+    compareServices,
     code,
     tryVariants,
   };
@@ -129,10 +129,10 @@ interface TreeWiring {
 function createTrees(
   context: vscode.ExtensionContext,
   w: TreeWiring,
-): { codeViews: CodeViews; code: CodeRestore; panels: TreePanelManager; tryVariants: TryVariants } {
+): { compareServices: CompareServices; code: CodeRestore; panels: TreePanelManager; tryVariants: TryVariants } {
   const { files, pi, sidebar } = w;
   const { view } = sidebar;
-  const codeViews = createCodeViews({
+  const compareServices = createCompareServices({
     context,
     acquire: (file) => files.store.acquire(file),
     cache: () => files.repo().cache,
@@ -189,19 +189,19 @@ function createTrees(
       return i?.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined;
     },
     placeOf: (file) => view.names.place(file),
-    codeViews,
+    compareServices,
     acted: w.acted,
   });
   context.subscriptions.push(
-    codeViews,
+    compareServices,
     panels,
     view.onDidChangeTreeData(() => {
-      codeViews.family.changed();
+      compareServices.family.changed();
       // A new fork or clone can change what its siblings are called ("fork" → "fork 1").
       panels.retitle();
     }),
   );
-  return { codeViews, code, panels, tryVariants };
+  return { compareServices, code, panels, tryVariants };
 }
 
 /** Settings take effect at once: another session folder, the live window, CodeLens, a summary model. */

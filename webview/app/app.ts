@@ -24,7 +24,7 @@ import { openShortcutSheet } from '../ui/shortcutSheet';
 import { StatusBar } from '../ui/statusBar';
 import { Toolbar } from '../ui/toolbar';
 import { HostChannel, type VsCodeApi } from './hostChannel';
-import { CodeViews } from './codeViews';
+import { CompareActions } from './compareActions';
 import { runCommand, runInvoke, type CommandContext } from './commands';
 import { openContextMenu } from './contextMenu';
 import {
@@ -63,7 +63,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
   readonly tree: TreeView;
   readonly actions: EntryActions;
   readonly hover: HoverCard;
-  readonly codeViews: CodeViews;
+  readonly compareActions: CompareActions;
   private readonly panes: PaneLayout;
   private readonly loading = new LoadingIndicator();
   private readonly sync = new HostSync(this);
@@ -81,7 +81,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     this.overlays = new OverlayStack(root, () => this.focusTree());
     this.status = new StatusBar(root);
     this.find = new FindController(this.model, findHooks(this, state), state.query);
-    this.codeViews = new CodeViews(this.model, codeViewHooks(this, request));
+    this.compareActions = new CompareActions(this.model, codeViewHooks(this, request));
     this.toolbar = new Toolbar(
       {
         run: (id) => this.run(id),
@@ -186,7 +186,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
   onSnapshot(m: Snapshot, firstScreen = false): void {
     this.meta = m.meta;
     this.panes.setDefaultLayout(m.meta.defaultLayout);
-    this.codeViews.setMeta(m.meta);
+    this.compareActions.setMeta(m.meta);
     this.model.load(m.nodes, m.leafId);
     this.links = 0;
     this.find.hits.clearCache();
@@ -242,7 +242,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
   onMeta(meta: SessionMeta): void {
     this.meta = meta;
     this.panes.setDefaultLayout(meta.defaultLayout);
-    const hiddenChanged = this.codeViews.setMeta(meta);
+    const hiddenChanged = this.compareActions.setMeta(meta);
     this.toolbar.showMeta(meta);
     if (hiddenChanged) this.tree.refresh();
     else this.details.render();
@@ -259,7 +259,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
 
   /** Entries with a checkpoint: their marks are drawn again (a restyle, no relayout). */
   onCodeMarks(ids: string[], off: string | undefined): void {
-    this.codeViews.setCodeMarks(ids, off);
+    this.compareActions.setCodeMarks(ids, off);
     this.graph.refreshStyles();
     this.outline.refresh();
     this.details.render();
@@ -341,7 +341,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     const d = this.tree.derived;
     if (!this.tree.showingFirstScreen) this.loading.done();
     this.hover.forget();
-    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
+    this.toolbar.extra.replaceChildren(...this.compareActions.hiddenBadge(), ...this.compareActions.compareChip());
     this.status.update(entries - this.links, d?.visibleCount ?? 0, d?.items.length ?? 0, this.filterMode());
     this.find.afterPass();
     if (first) {
@@ -355,7 +355,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
 
   /** An entry was marked for compare, or the mark went: header, nodes, rows and details show it. */
   marksChanged(): void {
-    this.toolbar.extra.replaceChildren(...this.codeViews.hiddenBadge(), ...this.codeViews.compareChip());
+    this.toolbar.extra.replaceChildren(...this.compareActions.hiddenBadge(), ...this.compareActions.compareChip());
     this.graph.refreshStyles();
     this.outline.refresh();
     this.details.render();
@@ -382,7 +382,7 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     this.tree.select(it, { history: how !== 'dblclick', reveal: false });
     if (how === 'dblclick' && it.seg) this.tree.toggle(it);
     else if (how === 'dblclick' && isLink(this.model.nodes[it.entry]))
-      void this.codeViews.openLink(this.model.nodes[it.entry]);
+      void this.compareActions.openLink(this.model.nodes[it.entry]);
     else if (how === 'click' && !it.seg && this.meta?.clickAction === 'move') void this.actions.move(it);
     if (how !== 'contextmenu') this.focusTree();
   }

@@ -10,7 +10,7 @@ import type { DetailsHost, DetailsPane } from '../details/detailsPane';
 import type { AskBox, AskBoxHost } from '../details/askBox';
 import { describeEntry } from '../outline/ariaText';
 import type { ActionsHost } from './entryActions';
-import type { CodeViews, CodeViewsHost } from './codeViews';
+import type { CompareActions, CompareActionsHost } from './compareActions';
 import { vscodeContext } from './contextMenu';
 import type { FindController, FindHost } from './findController';
 import type { TreeView, TreeViewHost } from './treeView';
@@ -34,7 +34,7 @@ export interface HookedApp {
   readonly details: DetailsPane;
   readonly askBox: AskBox;
   readonly tree: TreeView;
-  readonly codeViews: CodeViews;
+  readonly compareActions: CompareActions;
   announce(msg: string): void;
   error(msg: string): void;
   focusTree(): void;
@@ -63,7 +63,7 @@ export function findHooks(app: HookedApp, state: SavedState): FindHost {
   };
 }
 
-export function codeViewHooks(app: HookedApp, request: RequestFn): CodeViewsHost {
+export function codeViewHooks(app: HookedApp, request: RequestFn): CompareActionsHost {
   return {
     request,
     meta: () => app.meta,
@@ -84,9 +84,9 @@ export function itemHooks(app: HookedApp): Omit<GraphHost, 'onViewChange' | 'ite
     isSelected: (it: Item) => app.tree.selection.key === it.key,
     isHit: (e: number) => app.find.isHit(e),
     hitsIn: (it: Item) => app.find.hitsIn(it),
-    isMarked: (e: number) => e === app.codeViews.markedEntry(),
+    isMarked: (e: number) => e === app.compareActions.markedEntry(),
     contextFor: (it: Item) => vscodeContext(it, app.model.nodes, app.meta?.restoreToken),
-    hasCode: (id: string) => app.codeViews.codeMarks.has(id),
+    hasCode: (id: string) => app.compareActions.codeMarks.has(id),
     onSelect: (it: Item, how: 'click' | 'dblclick' | 'contextmenu') => app.onPointerSelect(it, how),
   };
 }
@@ -95,7 +95,7 @@ export function treeHooks(app: HookedApp, state: SavedState): TreeViewHost {
   return {
     filter: () => app.filterMode(),
     forcedEntries: () => app.find.prepare(app.filterMode()),
-    hiddenEntries: () => app.codeViews.hiddenEntries(),
+    hiddenEntries: () => app.compareActions.hiddenEntries(),
     rowsChanged: (rows) => app.find.order(rows),
     savedView: () => app.persistence.savedView(app.meta?.sessionId),
     firstShown: () => (state.sessionId = app.meta?.sessionId),
@@ -107,7 +107,7 @@ export function treeHooks(app: HookedApp, state: SavedState): TreeViewHost {
 
 export function detailsHooks(app: HookedApp, request: RequestFn, revealDetails: () => void): DetailsHost {
   return {
-    extras: app.codeViews,
+    extras: app.compareActions,
     nodes: () => app.model.nodes,
     selected: () => app.tree.selItem(),
     selectedEntryId: () => app.tree.selection.current?.entryId,

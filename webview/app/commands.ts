@@ -12,7 +12,7 @@ import type { OutlineView } from '../outline/outlineView';
 import type { TreeLayout } from '../../src/protocol';
 import type { HoverCard } from '../ui/hoverCard';
 import type { OverlayStack } from '../ui/overlays';
-import type { CodeViews } from './codeViews';
+import type { CompareActions } from './compareActions';
 import type { EntryActions } from './entryActions';
 import { foldOffPath, toggleFold, unfoldAll } from './folding';
 import { isLink } from '../family/familyNodes';
@@ -31,7 +31,7 @@ export interface CommandContext {
   readonly details: DetailsPane;
   readonly askBox: AskBox;
   readonly actions: EntryActions;
-  readonly codeViews: CodeViews;
+  readonly compareActions: CompareActions;
   readonly overlays: OverlayStack;
   readonly hover: HoverCard;
   readonly layout: TreeLayout;
@@ -114,7 +114,7 @@ const onEntry =
     // A family link is not an entry of this session: its one action opens the other session.
     if (isLink(n))
       return fn === moveOrOpen
-        ? void c.codeViews.openLink(n)
+        ? void c.compareActions.openLink(n)
         : c.announce('This links to another session: Enter opens its tree');
     fn(c, it, n);
   };
@@ -133,7 +133,7 @@ function escape(c: CommandContext): void {
   const top = c.overlays.top();
   if (top) return top.close();
   if (c.hover.closeByKey()) return;
-  if (c.codeViews.escape()) return;
+  if (c.compareActions.escape()) return;
   if (c.find.escapeField()) return;
   if (c.details.leaveContext()) return;
   c.find.clearActive();
@@ -225,14 +225,14 @@ export const COMMANDS: Record<CommandId, Handler> = {
     c.details.focusAsk();
     void c.askBox.tryVariants();
   }),
-  'act.compare': onEntry((c, _it, n) => c.codeViews.compareWith(n)),
+  'act.compare': onEntry((c, _it, n) => c.compareActions.compareWith(n)),
   'act.compareLeaf': onEntry((c, it, n) =>
-    it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.codeViews.compare(n.id, null),
+    it.isLeaf ? c.announce('This is the current leaf: pick another entry') : void c.compareActions.compare(n.id, null),
   ),
-  'act.branchFiles': onEntry((c, _it, n) => c.codeViews.showBranchFiles(n)),
-  'act.export': onEntry((c, _it, n) => void c.codeViews.exportBranch(n, 'editor')),
-  'act.hide': onEntry((c, _it, n) => void c.codeViews.toggleHidden(n)),
-  'view.showHidden': (c) => c.codeViews.toggleShowHidden(),
+  'act.branchFiles': onEntry((c, _it, n) => c.compareActions.showBranchFiles(n)),
+  'act.export': onEntry((c, _it, n) => void c.compareActions.exportBranch(n, 'editor')),
+  'act.hide': onEntry((c, _it, n) => void c.compareActions.toggleHidden(n)),
+  'view.showHidden': (c) => c.compareActions.toggleShowHidden(),
   'view.fold': (c) => c.announce(toggleFold(c.tree, c.model, c.tree.selItem())),
   'view.foldOffPath': (c) => c.announce(foldOffPath(c.tree, c.model)),
   'view.unfoldAll': (c) => c.announce(unfoldAll(c.tree)),

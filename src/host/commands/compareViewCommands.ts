@@ -25,7 +25,7 @@ export function registerCompareCommands(host: Host): void {
   });
   command('piTree.node.compareWithLeaf', (ctx) => {
     const n = node(ctx);
-    if (n) host.codeViews.compare({ file: n.c.file, id: n.id }, { file: n.c.file, id: null });
+    if (n) host.compareServices.compare({ file: n.c.file, id: n.id }, { file: n.c.file, id: null });
   });
   command('piTree.node.branchFiles', (ctx) => {
     const n = node(ctx);
@@ -96,6 +96,6 @@ export function registerCompareCommands(host: Host): void {
       })),
       { placeHolder: 'Compare the current branch of this session with…' },
     );
-    if (pick) host.codeViews.compare({ file, id: null }, { file: pick.path, id: null });
+    if (pick) host.compareServices.compare({ file, id: null }, { file: pick.path, id: null });
   });
 }

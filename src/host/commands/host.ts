@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { Session } from '../../core/session/session.js';
 import type { BridgeRegistry } from '../runningPi/bridgeRegistry.js';
-import type { CodeViews } from '../compare/codeViews.js';
+import type { CompareServices } from '../compare/compareServices.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { TryVariants } from '../runs/variantsHost.js';
 import type { SessionActions } from '../panels/sessionActions.js';
@@ -32,7 +32,7 @@ export interface Host {
   /** Where the user acted last: the sidebar (a row was selected) or a tree. */
   actedIn(): 'sidebar' | 'tree';
   /** Diffs, hidden marks, family links and compare views. */
-  codeViews: CodeViews;
+  compareServices: CompareServices;
   /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
   /** Try variants from a node of a tree. */

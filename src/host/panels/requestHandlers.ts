@@ -7,7 +7,7 @@ import type { Session } from '../../core/session/session.js';
 import type { Replies, RequestBody, RequestHandlers, RequestKind } from '../../protocol.js';
 import { dispatch } from '../../shared/messaging.js';
 import { branchFilesReply, changesReply, exportBranchTo, openChange } from '../compare/codeChangeActions.js';
-import type { CodeViews } from '../compare/codeViews.js';
+import type { CompareServices } from '../compare/compareServices.js';
 import type { SummaryService } from '../summaries/summaryService.js';
 import { entryDetails } from './entryDetails.js';
 import { moveHere } from './moveHere.js';
@@ -28,7 +28,7 @@ export interface HandlerContext {
   continueInPi: (file: string, text?: string, before?: BeforePi) => Promise<void>;
   /** A cancellation source for request `seq`, cancelled when the panel closes. */
   cancellation: (seq: number) => vscode.CancellationTokenSource;
-  codeViews: CodeViews;
+  compareServices: CompareServices;
   /** Opens the session a family link of this tree leads to. */
   openLink: (token: string) => Promise<void>;
   /** Checkpoints: the code at a node, restores, undo. */
@@ -151,7 +151,7 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   },
   async openChange(b, _seq, cx) {
     cx.actions.need(b.id);
-    await openChange(cx.session, b.id, b.index, cx.codeViews.docs);
+    await openChange(cx.session, b.id, b.index, cx.compareServices.docs);
     return {};
   },
   async branchFiles(b, _seq, cx) {
@@ -164,7 +164,7 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
     if (other === null) throw new Error('The session has no current leaf to compare with.');
     cx.actions.need(other);
     if (other === b.id) throw new Error('Pick two different entries to compare.');
-    cx.codeViews.compare({ file: cx.file, id: b.id }, { file: cx.file, id: other });
+    cx.compareServices.compare({ file: cx.file, id: b.id }, { file: cx.file, id: other });
     return {};
   },
   async exportBranch(b, _seq, cx) {
@@ -173,7 +173,7 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   },
   async setHidden(b, _seq, cx) {
     cx.actions.need(b.id);
-    return { hidden: await cx.codeViews.hidden.set(cx.session.header.id, b.id, b.hidden) };
+    return { hidden: await cx.compareServices.hidden.set(cx.session.header.id, b.id, b.hidden) };
   },
   async openLink(b, _seq, cx) {
     await cx.openLink(b.token);

@@ -85,7 +85,7 @@ export class TreeController implements vscode.Disposable {
     );
     this.live = new LiveSession(file, deps.bridges, (m) => log().info(m));
     this.family = new PanelFamily({
-      family: deps.codeViews.family,
+      family: deps.compareServices.family,
       file,
       session: () => (this.ready && !this.disposed ? this.session : undefined),
       send: (links) =>
@@ -95,7 +95,7 @@ export class TreeController implements vscode.Disposable {
     this.disposables.push(
       this.live,
       this.live.onDidChange(() => this.sendMeta()),
-      deps.codeViews.family.onDidChange(() => this.family.schedule()),
+      deps.compareServices.family.onDidChange(() => this.family.schedule()),
       this.family,
     );
     this.source = new SnapshotSource(file, this.closing.signal);
@@ -211,7 +211,7 @@ export class TreeController implements vscode.Disposable {
       live: this.live.state,
       isLive: this.deps.isLive(this.file),
       summariesAvailable: this.deps.summaries.available(),
-      hidden: this.deps.codeViews.hidden.get(sessionId),
+      hidden: this.deps.compareServices.hidden.get(sessionId),
     };
   }
 
@@ -390,7 +390,7 @@ export class TreeController implements vscode.Disposable {
         this.cancels.set(seq, cts);
         return cts;
       },
-      codeViews: this.deps.codeViews,
+      compareServices: this.deps.compareServices,
       code: this.deps.code,
       ask: this.deps.ask,
       asking: this.asking,
@@ -398,7 +398,7 @@ export class TreeController implements vscode.Disposable {
       openLink: async (token) => {
         const link = this.family.resolve(token);
         if (!link) throw new Error('This link is out of date: the family of the session changed. Try again.');
-        await this.deps.codeViews.openTree(link.file, link.at ?? undefined);
+        await this.deps.compareServices.openTree(link.file, link.at ?? undefined);
       },
     };
   }

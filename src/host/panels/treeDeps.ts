@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { SessionRepository } from '../../core/session/repository.js';
 import type { FamilyPlace } from '../../core/listing/sessionTitle.js';
 import type { BridgeRegistry } from '../runningPi/bridgeRegistry.js';
-import type { CodeViews } from '../compare/codeViews.js';
+import type { CompareServices } from '../compare/compareServices.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { BeforePi } from '../platform/piTerminal.js';
 import type { SessionStore } from '../sessions/sessionStore.js';
@@ -32,7 +32,7 @@ export interface TreeDeps extends ActionDeps {
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
   /** Diffs, hidden marks, family links and compare views. */
-  codeViews: CodeViews;
+  compareServices: CompareServices;
   /** Checkpoints: the code at a node, restores, undo. */
   code: CodeRestore;
   /** pi's agent dir (where checkpoints live). */

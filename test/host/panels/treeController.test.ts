@@ -71,11 +71,11 @@ function deps(agentDir: string): TreeDeps {
     summaries: { available: () => false } as unknown as TreeDeps['summaries'],
     isLive: () => false,
     bridges: { onDidChange: noSub, get: () => undefined, rescan: async () => {} } as unknown as TreeDeps['bridges'],
-    codeViews: {
+    compareServices: {
       family: { onDidChange: noSub, linksFor: async () => [] },
       hidden: { get: () => [] },
       openTree: async () => {},
-    } as unknown as TreeDeps['codeViews'],
+    } as unknown as TreeDeps['compareServices'],
     code: {} as TreeDeps['code'],
     agentDir: () => agentDir,
     ask: {} as TreeDeps['ask'],

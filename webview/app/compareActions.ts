@@ -34,7 +34,7 @@ function restoreWords(r: CodeStateReply['restore']): string {
     : ` A restore here writes no file: the agent did not change these.`;
 }
 
-export interface CodeViewsHost {
+export interface CompareActionsHost {
   request: RequestFn;
   meta(): SessionMeta | undefined;
   announce(msg: string): void;
@@ -49,7 +49,7 @@ export interface CodeViewsHost {
   showInDetails(id: string, title: string, load: () => Promise<HTMLElement>): void;
 }
 
-export class CodeViews implements DetailsExtras {
+export class CompareActions implements DetailsExtras {
   /** The entry "Compare with…" was started on; the next pick compares with it. */
   compareBase: string | undefined;
   /** Entries whose branches are marked hidden. */
@@ -66,7 +66,7 @@ export class CodeViews implements DetailsExtras {
 
   constructor(
     private readonly model: TreeModel,
-    private readonly host: CodeViewsHost,
+    private readonly host: CompareActionsHost,
   ) {}
 
   // ───────────── compare ─────────────

@@ -12,7 +12,7 @@ import { HiddenMarks } from './hiddenMarks.js';
 import { WorkspaceState } from '../platform/workspaceState.js';
 import type { SessionNames } from '../sessions/sessionNames.js';
 
-export interface CodeViews {
+export interface CompareServices {
   docs: ChangeDocuments;
   hidden: HiddenMarks;
   family: FamilyLinks;
@@ -22,7 +22,7 @@ export interface CodeViews {
   openTree(file: string, select?: string): Promise<void>;
 }
 
-export interface CodeViewDeps {
+export interface CompareServiceDeps {
   context: vscode.ExtensionContext;
   acquire(file: string): Promise<{ session: Session; release: () => void }>;
   cache(): SessionInfoCache;
@@ -38,7 +38,7 @@ export interface CodeViewDeps {
   code?: CompareCode;
 }
 
-export function createCodeViews(d: CodeViewDeps): CodeViews & vscode.Disposable {
+export function createCompareServices(d: CompareServiceDeps): CompareServices & vscode.Disposable {
   const docs = new ChangeDocuments();
   const family = new FamilyLinks({
     cache: d.cache,

@@ -1,4 +1,4 @@
-// Pure webview logic of #15 in Node: hidden branches leave the derived view (never the current path),
+// Pure webview logic in Node: hidden branches leave the derived view (never the current path),
 // family links become link nodes under the entry where the sessions part, and a family that lost a
 // member drops its node.
 import assert from 'node:assert/strict';
