@@ -1,15 +1,7 @@
 // The compare view's messages (a second webview panel on the same bundle, opened with data-view="compare"),
 // with runtime validation of what it sends. As in the tree: the webview names sides and entry ids, never a
 // path; the host checks each id against the side's path before reading anything.
-import {
-  isCount,
-  isEntryId,
-  isRecord,
-  validateBare,
-  validateRequest,
-  type Reply,
-  type Validated,
-} from './shared/messaging';
+import { isCount, isEntryId, knownKind, validatePanelMessage, type Reply, type Validated } from './shared/messaging';
 
 /** One entry of a turn, as one line. */
 export interface CompareItem {
@@ -124,18 +116,13 @@ const FIELDS: Record<CompareRequest['kind'], string[]> = {
 };
 
 export function validateCompareMessage(m: unknown): Validated<CompareWebviewMessage> {
-  if (!isRecord(m)) return { ok: false, reason: 'message is not an object' };
-  if (m.type === 'ready') return validateBare(m, 'ready');
-  if (m.type !== 'request') return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
-  return validateRequest(m, validateCompareBody);
+  return validatePanelMessage(m, validateCompareBody);
 }
 
-function validateCompareBody(b: unknown): Validated<CompareRequest> {
-  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind))
-    return { ok: false, reason: 'request: unknown kind' };
-  const kind = b.kind as CompareRequest['kind'];
-  for (const k of Object.keys(b))
-    if (k !== 'kind' && !FIELDS[kind].includes(k)) return { ok: false, reason: `${kind}: unexpected field "${k}"` };
+function validateCompareBody(body: unknown): Validated<CompareRequest> {
+  const known = knownKind(body, FIELDS);
+  if (!known.ok) return known;
+  const { kind, body: b } = known.value;
   const bad = (why: string) => ({ ok: false as const, reason: `${kind}: ${why}` });
   switch (kind) {
     case 'rows':

@@ -2,15 +2,7 @@
 // data-view="variants"), with runtime validation of what it sends. As in the tree and the compare view:
 // the webview names a variant by its place in the run and a file by its place in that variant's list,
 // never a path; the host looks both up in the run it holds before it opens or writes anything.
-import {
-  extraKey,
-  isCount,
-  isRecord,
-  validateBare,
-  validateRequest,
-  type Reply,
-  type Validated,
-} from './shared/messaging';
+import { isCount, knownKind, validatePanelMessage, type Reply, type Validated } from './shared/messaging';
 
 export type VariantCardPhase = 'queued' | 'preparing' | 'running' | 'checking' | 'done' | 'failed' | 'cancelled';
 
@@ -109,18 +101,13 @@ const FIELDS: Record<VariantsRequest['kind'], string[]> = {
 };
 
 export function validateVariantsMessage(m: unknown): Validated<VariantsWebviewMessage> {
-  if (!isRecord(m)) return { ok: false, reason: 'message is not an object' };
-  if (m.type === 'ready') return validateBare(m, 'ready');
-  if (m.type !== 'request') return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
-  return validateRequest(m, validateVariantsBody);
+  return validatePanelMessage(m, validateVariantsBody);
 }
 
-function validateVariantsBody(b: unknown): Validated<VariantsRequest> {
-  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, b.kind))
-    return { ok: false, reason: 'request: unknown kind' };
-  const kind = b.kind as VariantsRequest['kind'];
-  const extra = extraKey(b, ['kind', ...FIELDS[kind]]);
-  if (extra) return { ok: false, reason: `${kind}: ${extra}` };
+function validateVariantsBody(body: unknown): Validated<VariantsRequest> {
+  const known = knownKind(body, FIELDS);
+  if (!known.ok) return known;
+  const { kind, body: b } = known.value;
   if (FIELDS[kind].includes('index') && !isCount(b.index, MAX_VARIANTS - 1))
     return { ok: false, reason: `${kind}: index must be a variant's place (0-${MAX_VARIANTS - 1})` };
   if (kind === 'diffFile' && !isCount(b.file, MAX_FILES))

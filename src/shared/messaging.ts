@@ -108,6 +108,35 @@ export function validateRequest<B>(
   return b.ok ? { ok: true, value: { type: 'request', seq: m.seq, body: b.value } } : b;
 }
 
+/**
+ * A panel's message as the compare and variants views send them: `ready`, or a request whose body
+ * `body` validates. Anything else is refused with its reason.
+ */
+export function validatePanelMessage<B>(
+  m: unknown,
+  body: (b: unknown) => Validated<B>,
+): Validated<{ type: 'ready' } | { type: 'request'; seq: number; body: B }> {
+  if (!isRecord(m)) return { ok: false, reason: 'message is not an object' };
+  if (m.type === 'ready') return validateBare(m, 'ready');
+  if (m.type !== 'request') return { ok: false, reason: `unknown message type "${String(m.type).slice(0, 40)}"` };
+  return validateRequest(m, body);
+}
+
+/**
+ * A request body's kind, one of `fields`' own keys (never an inherited name such as "toString"), with no
+ * field but `kind` and the ones `fields` lists for it. The caller checks the fields' values.
+ */
+export function knownKind<K extends string>(
+  b: unknown,
+  fields: Record<K, readonly string[]>,
+): Validated<{ kind: K; body: Record<string, unknown> }> {
+  if (!isRecord(b) || typeof b.kind !== 'string' || !Object.prototype.hasOwnProperty.call(fields, b.kind))
+    return { ok: false, reason: 'request: unknown kind' };
+  const kind = b.kind as K;
+  const extra = extraKey(b, ['kind', ...fields[kind]]);
+  return extra ? { ok: false, reason: `${kind}: ${extra}` } : { ok: true, value: { kind, body: b } };
+}
+
 /** A message with only its `type` (ready, shown). */
 export function validateBare<T extends string>(m: Record<string, unknown>, type: T): Validated<{ type: T }> {
   const extra = extraKey(m, ['type']);
