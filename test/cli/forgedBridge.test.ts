@@ -3,13 +3,11 @@
 // action's effect must show in pi's reply and then in the session file before "via pi PID" is said.
 // A forged peer ends in one clear error, exit 1, nothing reported as done and nothing written.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
 import { writeTwoTurns } from '../piExtension/helpers.js';
-import { plantFakeBridge, type FakeBridge } from '../support/fakeBridge.js';
-import { tempDir } from '../support/tmp.js';
+import { forgedScene } from '../support/fakeBridge.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let out = '';
@@ -22,33 +20,18 @@ describe(
   'CLI routing does not trust a forged bridge',
   { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false },
   () => {
-    const root = tempDir('pi-tree-forged-');
-    const agentDir = join(root, 'agent');
-    const recordDir = join(agentDir, 'pi-tree-bridges');
-    const elsewhere = join(root, 'elsewhere');
-    const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-    delete env.PI_TREE_BRIDGE_DIR;
+    const scene = forgedScene('pi-tree-forged-');
+    const { elsewhere, env } = scene;
     let file: string;
     const ids: Record<string, string> = {};
-    const fakes: FakeBridge[] = [];
 
     before(() => {
-      mkdirSync(recordDir, { recursive: true, mode: 0o700 });
-      mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
-      const written = writeTwoTurns(root, 'forged.jsonl');
+      const written = writeTwoTurns(scene.root, 'forged.jsonl');
       file = written.file;
       Object.assign(ids, written.ids);
     });
 
-    after(async () => {
-      for (const f of fakes) await f.stop();
-    });
-
-    const plant = async (opts: { title?: string; listenIn?: string } = {}) => {
-      const f = await plantFakeBridge(recordDir, file, opts);
-      fakes.push(f);
-      return f;
-    };
+    const plant = (opts: { title?: string; listenIn?: string } = {}) => scene.plant(file, opts);
 
     /** Runs `argv`: exit 1, one line naming the failure, nothing on stdout, "via pi" never said, the file as it was. */
     async function refused(argv: string[], why: RegExp): Promise<void> {

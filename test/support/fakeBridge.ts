@@ -3,6 +3,10 @@
 // request "ok" without doing anything. `title` makes its command line read like pi's; `listenIn`
 // makes it listen in another folder and put a symlink where the record says.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { tempDir } from './tmp.js';
 
 const SCRIPT = `
 const net = require('node:net'), fs = require('node:fs'), path = require('node:path'), crypto = require('node:crypto');
@@ -89,6 +93,47 @@ export async function plantFakeBridge(
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
+    },
+  };
+}
+
+/** Where a suite plants forged bridges: pi's agent dir with its record folder, a folder elsewhere, an env naming them. */
+export interface ForgedScene {
+  root: string;
+  agentDir: string;
+  recordDir: string;
+  elsewhere: string;
+  env: NodeJS.ProcessEnv;
+  /** Plants a forged bridge for `sessionFile` in the record folder; it is stopped after the suite. */
+  plant(sessionFile: string, opts?: { title?: string; listenIn?: string }): Promise<FakeBridge>;
+}
+
+/** A scene for one suite (call it inside `describe`): folders made before its tests, every fake stopped after. */
+export function forgedScene(prefix: string): ForgedScene {
+  const root = tempDir(prefix);
+  const agentDir = join(root, 'agent');
+  const recordDir = join(agentDir, 'pi-tree-bridges');
+  const elsewhere = join(root, 'elsewhere');
+  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+  delete env.PI_TREE_BRIDGE_DIR;
+  const fakes: FakeBridge[] = [];
+  before(() => {
+    mkdirSync(recordDir, { recursive: true, mode: 0o700 });
+    mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
+  });
+  after(async () => {
+    for (const f of fakes) await f.stop();
+  });
+  return {
+    root,
+    agentDir,
+    recordDir,
+    elsewhere,
+    env,
+    async plant(sessionFile, opts) {
+      const f = await plantFakeBridge(recordDir, sessionFile, opts);
+      fakes.push(f);
+      return f;
     },
   };
 }

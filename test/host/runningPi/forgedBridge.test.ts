@@ -2,43 +2,31 @@
 // names a process that is not pi (or a symlinked socket) is refused with one clear message before
 // anything is sent to it, and nothing is written into the file.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { findBridge } from '../../../src/core/piClient/discovery.js';
 import { SessionRepository } from '../../../src/core/session/repository.js';
 import { Session } from '../../../src/core/session/session.js';
 import { PiGateway } from '../../../src/host/runningPi/piGateway.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
-import { plantFakeBridge, type FakeBridge } from '../../support/fakeBridge.js';
+import { forgedScene } from '../../support/fakeBridge.js';
 import { assistantOf, sessionBuilder, writeSession } from '../../support/piRpc.js';
-import { tempDir } from '../../support/tmp.js';
 
 describe(
   'the extension does not trust a forged bridge',
   { skip: process.platform !== 'linux' ? 'the pid checks read /proc' : false },
   () => {
-    const root = tempDir('pi-tree-forged-host-');
-    const agentDir = join(root, 'agent');
-    const recordDir = join(agentDir, 'pi-tree-bridges');
-    const elsewhere = join(root, 'elsewhere');
-    const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-    delete env.PI_TREE_BRIDGE_DIR;
+    const scene = forgedScene('pi-tree-forged-host-');
+    const { agentDir, elsewhere, env } = scene;
     let file: string;
     const ids: Record<string, string> = {};
-    const fakes: FakeBridge[] = [];
 
     before(() => {
-      mkdirSync(recordDir, { recursive: true, mode: 0o700 });
-      mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
-      const b = sessionBuilder(root);
+      const b = sessionBuilder(scene.root);
       ids.u1 = b.user('first question');
       ids.a1 = assistantOf(b, 'first answer');
-      file = writeSession(b, join(root, 'forged.jsonl'));
-    });
-
-    after(async () => {
-      for (const f of fakes) await f.stop();
+      file = writeSession(b, join(scene.root, 'forged.jsonl'));
     });
 
     for (const [what, opts, why] of [
@@ -46,8 +34,7 @@ describe(
       ['a symlink to a socket elsewhere', { title: 'pi', listenIn: elsewhere }, /not a socket of ours/],
     ] as const) {
       it(`${what}: refused before anything is sent, nothing written`, async () => {
-        const fake = await plantFakeBridge(recordDir, file, opts);
-        fakes.push(fake);
+        const fake = await scene.plant(file, opts);
         try {
           const session = await Session.open(file);
           const gateway = new PiGateway({
