@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NodeView, Replies, RequestBody } from '../../src/protocol';
 import { smallSession } from './fixtures';
-import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
+import { idle, meta, ScriptedHost, selectEntry, useWebviewBrowser } from './helpers/browser';
 
 const web = useWebviewBrowser();
 
@@ -16,16 +16,7 @@ const PROMPT = '.details textarea[data-field="ask"]';
 
 async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
   const s = smallSession();
-  const host = await web.open({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
-}
-
-async function selectId(host: ScriptedHost, id: string): Promise<void> {
-  await host.post({ type: 'invoke', action: 'select', id });
-  await idle(host.page);
-  await host.page.locator('[role="tree"]').focus();
+  return web.opened({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
 }
 
 const selected = (host: ScriptedHost) =>
@@ -78,7 +69,7 @@ test('key A focuses the prompt of the selected entry; Shift+Enter is a new line,
   const host = await open();
   const page = host.page;
   host.handlers.listModels = () => ({ models: [] });
-  await selectId(host, 'a3000000');
+  await selectEntry(host, 'a3000000');
   await page.keyboard.press('a');
   assert.equal(await focusedField(host), 'ask', 'A focuses the prompt');
   // The box is labelled and says where pi goes on from.
@@ -124,7 +115,7 @@ test("the model picker lists pi's models (asked once per session) and the ask na
     ],
     defaultModel: { provider: 'anthropic', id: 'claude-sonnet-4-5' },
   });
-  await selectId(host, 'u3000000');
+  await selectEntry(host, 'u3000000');
   assert.equal(host.requestsOf('listModels').length, 0, 'opening a tree starts no pi for the models');
   await page.keyboard.press('a');
   const picker = page.locator('.details select[data-field="ask-model"]');
@@ -141,7 +132,7 @@ test("the model picker lists pi's models (asked once per session) and the ask na
   assert.match((await page.locator('.details .ask-heading').textContent())!, /Ask instead of this message/);
   await picker.selectOption({ label: 'qwen/qwen3-coder · openrouter' });
   // Another entry: the same box, its model kept, the list not asked again (only once the box was used).
-  await selectId(host, 'a1000000');
+  await selectEntry(host, 'a1000000');
   assert.equal(await picker.inputValue(), '1');
   assert.equal(host.requestsOf('listModels').length, 1);
   const req = host.nextRequest('askFrom');
@@ -163,7 +154,7 @@ test("pi's models that cannot be listed leave the session's model, with the reas
   host.handlers.listModels = () => {
     throw new Error("pi's models cannot be listed: pi was not found on PATH.");
   };
-  await selectId(host, 'a3000000');
+  await selectEntry(host, 'a3000000');
   await page.keyboard.press('a');
   await idle(page);
   const picker = page.locator('.details select[data-field="ask-model"]');
@@ -182,7 +173,7 @@ test('while pi answers: the live region says so, the prompt is read-only, a seco
   const page = host.page;
   host.handlers.listModels = () => ({ models: [] });
   const held = heldAsk(host);
-  await selectId(host, 'a4000000');
+  await selectEntry(host, 'a4000000');
   await page.keyboard.press('a');
   await page.keyboard.type('write the docs');
   await page.keyboard.press('Enter');
@@ -231,7 +222,7 @@ test("pi's failure is shown in the box in words, the prompt kept", async () => {
   host.handlers.askFrom = () => {
     throw new Error('pi refused the prompt: No API key found for anthropic. Nothing was asked.');
   };
-  await selectId(host, 'a4000000');
+  await selectEntry(host, 'a4000000');
   await page.keyboard.press('a');
   await page.keyboard.type('go on');
   await page.keyboard.press('Enter');
@@ -254,7 +245,7 @@ test("pi's failure is shown in the box in words, the prompt kept", async () => {
 test('a read-only session: the box is disabled with the reason, A asks nothing, no pi is started for the models', async () => {
   const host = await open({ readOnly: 'untrusted workspace' });
   const page = host.page;
-  await selectId(host, 'a4000000');
+  await selectEntry(host, 'a4000000');
   const prompt = page.locator(PROMPT);
   assert.equal(await prompt.isDisabled(), true);
   assert.equal(await page.locator('.details .ask-hint').textContent(), 'Read-only: untrusted workspace');
@@ -272,7 +263,7 @@ test('deltas that re-render the pane while the user types keep the focus, the ca
   const host = await open();
   const page = host.page;
   host.handlers.listModels = () => ({ models: [] });
-  await selectId(host, 'a4000000');
+  await selectEntry(host, 'a4000000');
   await page.keyboard.press('a');
   await page.keyboard.type('first half');
   // pi appends elsewhere, a label changes, the meta changes: each renders the details pane again.
@@ -305,7 +296,7 @@ test("the palette's prompt (invoke 'ask' with text) asks at once from the named 
   await idle(page);
   assert.equal(await selected(host), 'r2000000');
   assert.match((await statusText(host))!, /pi answered \(pid 99\)/);
-  await selectId(host, 'u2000000');
+  await selectEntry(host, 'u2000000');
   await host.post({ type: 'invoke', action: 'ask', id: 'a3000000' });
   await idle(page);
   assert.equal(await selected(host), 'a3000000');
@@ -331,7 +322,7 @@ test('an entry appended in the same task as its selection is selected: the pass 
   // (the ask's reply can arrive before the frame that draws the appended answer: it selected nothing)
   const host = await open();
   const page = host.page;
-  await selectId(host, 'a3000000');
+  await selectEntry(host, 'a3000000');
   const got = await page.evaluate(
     (nodes) => {
       const app = (

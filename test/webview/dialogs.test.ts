@@ -3,7 +3,7 @@
 // new line), the shortcut sheet tells the 0 key from the O key, and a long title ends on a whole word.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
+import { idle, meta, ScriptedHost, selectEntry, useWebviewBrowser } from './helpers/browser';
 import { smallSession } from './fixtures';
 
 const web = useWebviewBrowser();
@@ -14,22 +14,13 @@ async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost
     ...s.nodes[9],
     text: 'user: try an alternative approach that keeps the parser streaming while the index is rebuilt in the background',
   };
-  const host = await web.open({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
-}
-
-async function selectId(host: ScriptedHost, id: string): Promise<void> {
-  await host.post({ type: 'invoke', action: 'select', id });
-  await idle(host.page);
-  await host.page.locator('[role="tree"]').focus();
+  return web.opened({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
 }
 
 test('no summary model: the dialog offers "Set up a model…", which asks the host for the settings', async () => {
   const host = await open({ summariesAvailable: false });
   const page = host.page;
-  await selectId(host, 'u4000000');
+  await selectEntry(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const sum = page.locator('[data-dialog="summary"]');
   await sum.waitFor();
@@ -40,7 +31,7 @@ test('no summary model: the dialog offers "Set up a model…", which asks the ho
   assert.deepEqual(await req, { kind: 'setupSummaryModel' });
   await sum.waitFor({ state: 'detached' });
   // A long title ends on a whole word.
-  await selectId(host, 'u4000000');
+  await selectEntry(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const title = (await sum.locator('h2').textContent())!;
   const shown = /^Move to “(.*)…” with a summary$/.exec(title)?.[1];
@@ -62,7 +53,7 @@ test('Enter in the focus box asks the model; Shift+Enter is a new line', async (
     details: { readFiles: [], modifiedFiles: [] },
     entryCount: 2,
   });
-  await selectId(host, 'u4000000');
+  await selectEntry(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const sum = page.locator('[data-dialog="summary"]');
   await sum.locator('[data-action="summary-custom"]').click();
@@ -92,7 +83,7 @@ test('a long summary to review opens at its start, the caret there', async () =>
     details: { readFiles: [], modifiedFiles: [] },
     entryCount: 9,
   });
-  await selectId(host, 'u4000000');
+  await selectEntry(host, 'u4000000');
   await page.keyboard.press('Shift+Enter');
   const sum = page.locator('[data-dialog="summary"]');
   await sum.locator('[data-action="summary-default"]').click();
@@ -135,7 +126,7 @@ test('the shortcut sheet tells the 0 (zero) key from the letter O', async () => 
 test("a node's native menu names its tree (the command goes there); a fork's message is offered when the host hands it over", async () => {
   const host = await open();
   const page = host.page;
-  await selectId(host, 'u2000000');
+  await selectEntry(host, 'u2000000');
   await page.keyboard.press('Shift+F10');
   const menus = await page.evaluate(
     () => (window as unknown as { __contextMenus: { context: string }[] }).__contextMenus,

@@ -7,23 +7,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Replies } from '../../src/protocol';
-import { idle, meta, ScriptedHost, useWebviewBrowser } from './helpers/browser';
+import { idle, meta, ScriptedHost, selectEntry, useWebviewBrowser } from './helpers/browser';
 import { smallSession } from './fixtures';
 
 const web = useWebviewBrowser();
 
 async function open(over: Parameters<typeof meta>[0] = {}): Promise<ScriptedHost> {
   const s = smallSession();
-  const host = await web.open({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
-}
-
-async function select(host: ScriptedHost, id: string): Promise<void> {
-  await host.post({ type: 'invoke', action: 'select', id });
-  await idle(host.page);
-  await host.page.locator('[role="tree"]').focus();
+  return web.opened({ meta: meta(over), nodes: s.nodes, leafId: s.leafId });
 }
 
 /** The entry the graph marks as the leaf. */
@@ -49,7 +40,7 @@ test('a move is shown at the click while the host writes it; a refused one goes 
   // An assistant entry: the leaf goes on it, before the host has answered.
   let reply = held<Replies['moveTo']>();
   host.handlers.moveTo = () => reply.promise;
-  await select(host, 'a1000000');
+  await selectEntry(host, 'a1000000');
   let req = host.nextRequest('moveTo');
   await page.keyboard.press('Enter');
   assert.deepEqual(await req, { kind: 'moveTo', id: 'a1000000' });
@@ -64,7 +55,7 @@ test('a move is shown at the click while the host writes it; a refused one goes 
 
   // A user message: pi puts the leaf on its parent (the branch summary before it).
   reply = held<Replies['moveTo']>();
-  await select(host, 'x1000000');
+  await selectEntry(host, 'x1000000');
   req = host.nextRequest('moveTo');
   await page.keyboard.press('Enter');
   await req;
@@ -80,7 +71,7 @@ test('a move is shown at the click while the host writes it; a refused one goes 
 
   // The user declined the host's question: back as well.
   host.handlers.moveTo = () => ({ leafId: 'a1000000', moved: false, cancelled: true });
-  await select(host, 'a3000000');
+  await selectEntry(host, 'a3000000');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() =>
     /Cancelled/.test(document.querySelector('.sr-only[aria-live="polite"]')!.textContent!),
@@ -94,7 +85,7 @@ test('a move is shown at the click while the host writes it; a refused one goes 
   const live = await open({ live: true });
   reply = held<Replies['moveTo']>();
   live.handlers.moveTo = () => reply.promise;
-  await select(live, 'a1000000');
+  await selectEntry(live, 'a1000000');
   req = live.nextRequest('moveTo');
   await live.page.keyboard.press('Enter');
   await req;
@@ -109,7 +100,7 @@ test('a move is shown at the click while the host writes it; a refused one goes 
 test('a step draws again only the two nodes whose selection changed, and the details pane keeps its buttons', async () => {
   const host = await open();
   const page = host.page;
-  await select(host, 'a3000000');
+  await selectEntry(host, 'a3000000');
   // Tag every node in the DOM and the details' buttons; a node drawn again comes without the tag.
   const tag = () =>
     page.evaluate(() => {

@@ -12,10 +12,7 @@ const web = useWebviewBrowser();
 
 async function open(): Promise<ScriptedHost> {
   const s = smallSession();
-  const host = await web.open({ meta: meta(), nodes: s.nodes, leafId: s.leafId });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
+  return web.opened({ meta: meta(), nodes: s.nodes, leafId: s.leafId });
 }
 
 const selected = (page: Page) =>

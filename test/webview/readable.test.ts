@@ -23,10 +23,7 @@ async function open(
   over: Parameters<typeof meta>[0] = {},
   width = 1280,
 ): Promise<ScriptedHost> {
-  const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
+  return web.opened({ meta: meta(over), nodes, leafId }, { width, height: 800 });
 }
 
 const selected = (page: Page) => page.evaluate(() => (window as unknown as Hooks).__piTree.stats().selected);

@@ -18,10 +18,7 @@ async function open(
   over: Parameters<typeof meta>[0] = {},
   width = 1280,
 ): Promise<ScriptedHost> {
-  const host = await web.open({ meta: meta(over), nodes, leafId }, { width, height: 800 });
-  await host.waitFor((m) => m.type === 'selected', 60_000);
-  await idle(host.page);
-  return host;
+  return web.opened({ meta: meta(over), nodes, leafId }, { width, height: 800 });
 }
 
 test('family links that arrive after the first framing move the cards: the framed view follows them (a panned one does not move)', async () => {

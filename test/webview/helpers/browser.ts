@@ -107,6 +107,8 @@ export interface WebviewBrowser {
   readonly url: string;
   /** The webview in a new browser context of `viewport`, answered by a scripted host holding `session`. */
   open(session: HostSession, viewport?: { width: number; height: number }): Promise<ScriptedHost>;
+  /** As `open`, then waits until the webview has said what it selected and is idle: the tree is drawn. */
+  opened(session: HostSession, viewport?: { width: number; height: number }): Promise<ScriptedHost>;
 }
 
 export function useWebviewBrowser(opts: Parameters<typeof serve>[0] = {}): WebviewBrowser {
@@ -137,7 +139,20 @@ export function useWebviewBrowser(opts: Parameters<typeof serve>[0] = {}): Webvi
       const ctx = await b.newContext({ viewport });
       return ScriptedHost.open(ctx, s.url, session);
     },
+    async opened(session, viewport) {
+      const host = await this.open(session, viewport);
+      await host.waitFor((m) => m.type === 'selected', 60_000);
+      await idle(host.page);
+      return host;
+    },
   };
+}
+
+/** Selects entry `id` as the host would (an invoke), waits for the page to settle and puts the focus on the tree. */
+export async function selectEntry(host: ScriptedHost, id: string): Promise<void> {
+  await host.post({ type: 'invoke', action: 'select', id });
+  await idle(host.page);
+  await host.page.locator('[role="tree"]').focus();
 }
 
 /**
