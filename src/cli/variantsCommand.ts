@@ -30,6 +30,7 @@ import { args, UsageError } from './commands.js';
 import { bundledBridge } from './connect.js';
 import type { CliIO } from './io.js';
 import { safeText } from './safeText.js';
+import { counted } from '../shared/countWords.js';
 
 export const VARIANTS_USAGE =
   'pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]';
@@ -50,7 +51,7 @@ function filesLine(files: readonly VariantFileChange[] | undefined): string {
   if (!files) return 'files unknown';
   const added = files.reduce((s, f) => s + f.added, 0);
   const removed = files.reduce((s, f) => s + f.removed, 0);
-  return `${files.length} file${files.length === 1 ? '' : 's'} +${added} -${removed}`;
+  return `${counted(files.length, 'file')} +${added} -${removed}`;
 }
 
 function checkLine(c: VariantCheck | null): string | undefined {
@@ -181,7 +182,7 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
   if (!failed.length) return 0;
   const cancelled = failed.filter((o) => o.phase === 'cancelled').length;
   io.err(
-    `pi-tree variants: ${signal?.aborted ? 'cancelled; ' : ''}${failed.length} of ${outs.length} variants did not finish (${cancelled} cancelled, ${failed.length - cancelled} failed)\n`,
+    `pi-tree variants: ${signal?.aborted ? 'cancelled; ' : ''}${failed.length} of ${counted(outs.length, 'variant')} did not finish (${cancelled} cancelled, ${failed.length - cancelled} failed)\n`,
   );
   return 1;
 }

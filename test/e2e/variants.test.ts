@@ -83,6 +83,8 @@ describe('Try variants from here', () => {
       }
       const boxes = await Promise.all([0, 1, 2].map((i) => cols.nth(i).boundingBox()));
       assert.ok(boxes[0]!.x < boxes[1]!.x && boxes[1]!.x < boxes[2]!.x, `side by side: ${JSON.stringify(boxes)}`);
+      // The node named by its text, as the tree and VS Code's questions name it (never by its id).
+      assert.match((await view.locator('.var-from').textContent())!, /^From the answer “app written” · check: /);
       await vs.screenshot('variants-view');
       assert.equal(existsSync(join(workspace, 'answer.txt')), false, "no variant wrote into the user's folder");
       // The variants are forks of the node: the tree shows them as link nodes (its family read again).
