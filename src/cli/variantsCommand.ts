@@ -1,7 +1,7 @@
-// `pi-tree variants FILE ENTRY PROMPT [--count N | --models M1,M2,…] [--check CMD] [--jobs J] [--json]`:
+// `pi-tree variants FILE ENTRY PROMPT [--count N | --models M1,M2,…] [--check CMD [--check-timeout S]] [--jobs J] [--json]`:
 // the prompt tried N times from ENTRY, each try a variant (its own folder holding the code at ENTRY and
 // a forked session) whose turn the user's pi runs headless (core/variants/runVariants.ts), then the
-// check, the user's own command line, in each variant's folder. Progress goes to stderr line by line;
+// check, the user's own command line, in each variant's folder, stopped after --check-timeout seconds. Progress goes to stderr line by line;
 // the outcomes, in the order of --models (or 1..N), go to stdout (--json: {variants: […]}).
 //
 // Exit 0 when every variant's turn ended (a check that failed is an outcome, reported, not a failure
@@ -13,7 +13,9 @@ import { agentDirOf } from '../core/piClient/paths.js';
 import { connectStatus } from '../core/piClient/piConnect.js';
 import { findPi } from '../core/platform/piProgram.js';
 import {
+  CHECK_TIMEOUT_MS,
   DEFAULT_JOBS,
+  MAX_CHECK_TIMEOUT_MS,
   MAX_JOBS,
   MAX_VARIANTS,
   runVariants,
@@ -33,7 +35,7 @@ import { safeText } from './safeText.js';
 import { counted } from '../shared/countWords.js';
 
 export const VARIANTS_USAGE =
-  'pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]';
+  'pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD [--check-timeout SECONDS]] [--jobs J] [--json]';
 
 function wholeFlag(name: string, v: string, max: number): number {
   if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
@@ -85,6 +87,7 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
       count: { type: 'string' },
       models: { type: 'string' },
       check: { type: 'string' },
+      'check-timeout': { type: 'string' },
       jobs: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -108,6 +111,13 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
   const jobs = values.jobs !== undefined ? wholeFlag('jobs', values.jobs as string, MAX_JOBS) : DEFAULT_JOBS;
   const check = values.check as string | undefined;
   if (check !== undefined && !check.trim()) throw new UsageError('--check is empty');
+  const checkTimeout = values['check-timeout'] as string | undefined;
+  if (checkTimeout !== undefined && check === undefined)
+    throw new UsageError('--check-timeout is how long --check may run: give --check too');
+  const checkTimeoutMs =
+    checkTimeout !== undefined
+      ? wholeFlag('check-timeout', checkTimeout, MAX_CHECK_TIMEOUT_MS / 1000) * 1000
+      : CHECK_TIMEOUT_MS;
   const file = resolve(fileArg);
   const cwd = await sessionCwd(file);
   // The user's pi: never one planted in the session's folder or its working folder.
@@ -126,7 +136,7 @@ export async function variants(argv: string[], io: CliIO, signal?: AbortSignal):
     entryId,
     prompt,
     ...(models ? { models } : { count: n }),
-    ...(check !== undefined ? { check } : {}),
+    ...(check !== undefined ? { check, checkTimeoutMs } : {}),
     jobs,
     pi,
     ...(st.connected && st.listed ? {} : { bridge }),

@@ -102,6 +102,18 @@ describe('pi-tree variants', () => {
     assert.match(r.out, / {2}answer:\n {4}loop-model: wrote it\n$/);
   });
 
+  it('--check-timeout stops a check that runs past it, and what it started', async () => {
+    const r = await run(
+      ['variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--count', '1', '--check', 'sleep 300', '--check-timeout', '1'],
+      env,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /check stopped \(SIGTERM\); its output ends:\n {4}pi-tree: the check ran past 1 s and was stopped\n/,
+    );
+  });
+
   it('refuses bad input before anything is written: one line (a usage error: with the usage)', async () => {
     const before = { sessions: listing(sessions()), variants: listing(variantsRoot(vp.pe.agentDir)) };
     const cases: [string[], number, RegExp][] = [
@@ -111,6 +123,18 @@ describe('pi-tree variants', () => {
       [['--models', 'loop-model'], 2, /--model must be PROVIDER\/ID/],
       [['--jobs', '0'], 2, /--jobs must be a whole number from 1 to 8/],
       [['--check', ' '], 2, /--check is empty/],
+      [
+        ['--check', 'true', '--check-timeout', '0'],
+        2,
+        /^pi-tree variants: --check-timeout must be a whole number from 1 to 86400, not "0"\n$/,
+      ],
+      [['--check', 'true', '--check-timeout', '1.5'], 2, /--check-timeout must be a whole number from 1 to 86400/],
+      [['--check', 'true', '--check-timeout', 'soon'], 2, /--check-timeout must be a whole number from 1 to 86400/],
+      [
+        ['--check-timeout', '5'],
+        2,
+        /^pi-tree variants: --check-timeout is how long --check may run: give --check too\n$/,
+      ],
       [
         ['--models', 'loop/loop-model,loop/no-such-model'],
         1,
