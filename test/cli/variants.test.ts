@@ -13,6 +13,7 @@ import { until } from '../../scripts/lib/until.js';
 import { PI_REPLY_MS, PI_START_MS, piShim } from '../support/piRpc.js';
 import { pisOf } from '../support/pisOf.js';
 import { tempDir } from '../support/tmp.js';
+import { lastIsWhole } from '../support/askPi.js';
 import { startVariantsPi, VARIANT_PROMPT, type VariantsPi } from '../support/variantsPi.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
@@ -209,6 +210,53 @@ describe('pi-tree variants', () => {
         const text = readFileSync(s, 'utf8');
         assert.ok(text.endsWith('\n'), 'the variant session holds whole lines');
         assert.equal(JSON.parse(text.trimEnd().split('\n').at(-1)!).message?.stopReason, 'aborted');
+      }
+    },
+  );
+
+  it(
+    "a kill -9 of pi-tree variants mid-turn: each pi's stdin closes, it aborts, writes whole lines and exits",
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const hold = vp.newHold();
+      const from = vp.lb.requests.length;
+      const before = new Set(listing(sessions()));
+      const p = spawn(
+        process.execPath,
+        ['dist/cli.js', 'variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--models', 'loop/slow-model,loop/slow-model'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let err = '';
+      p.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<void>((r) => p.once('exit', () => r()));
+      // both turns run once the model was asked twice (the answers are held after their first piece)
+      await until(
+        () =>
+          vp.lb.requests.slice(from).filter((q) => q.body?.model === 'slow-model').length >= 2 ||
+          (p.exitCode !== null && assert.fail(err)),
+        PI_START_MS * 2,
+        'two slow requests',
+      );
+      const pis = await until(
+        () => (pisOf(vp.pe.agentDir).length >= 2 ? pisOf(vp.pe.agentDir) : undefined),
+        PI_REPLY_MS,
+        'two pis running',
+      );
+      p.kill('SIGKILL');
+      await exited;
+      await until(
+        () => pisOf(vp.pe.agentDir).length === 0,
+        PI_REPLY_MS,
+        () => `pi ${pis.join(', ')} to exit`,
+      );
+      hold.open();
+      const made = listing(sessions()).filter((f) => f.endsWith('.jsonl') && !before.has(f));
+      assert.equal(made.length, 2, `the two variants' sessions: ${made.join(', ')}`);
+      for (const f of made) {
+        const text = readFileSync(join(sessions(), f), 'utf8');
+        assert.ok(text.endsWith('\n'), 'no torn last line');
+        for (const l of text.split('\n').filter(Boolean)) JSON.parse(l);
+        assert.ok(lastIsWhole(JSON.parse(text.trimEnd().split('\n').at(-1)!)), text.slice(-600));
       }
     },
   );
