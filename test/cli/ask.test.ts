@@ -132,7 +132,7 @@ describe('pi-tree ask', () => {
     async () => {
       const { file, ids } = fresh();
       const hold = loop.newHold();
-      const p = spawn(process.execPath, ['dist/cli.js', 'ask', file, ids.a1, 'a slow one'], {
+      const p = spawn(process.execPath, ['dist/cli.js', 'ask', file, ids.a1, 'a slow one, then a kill'], {
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -142,7 +142,8 @@ describe('pi-tree ask', () => {
       // pi's turn runs once the model was asked (the answer is held after its first piece)
       await until(
         () =>
-          loop.lb.requests.some((q) => lastUserText(q) === 'a slow one') || (p.exitCode !== null && assert.fail(err)),
+          loop.lb.requests.some((q) => lastUserText(q) === 'a slow one, then a kill') ||
+          (p.exitCode !== null && assert.fail(err)),
         PI_START_MS,
         'the slow request',
       );
