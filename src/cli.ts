@@ -108,12 +108,14 @@ export const USAGE = `pi-tree: pi session trees on the command line
                                                    beside it); prints pi's answer once the turn ended
                                                    (--json: {leaf, answer, …}); --wait: how long a busy
                                                    pi may take to finish its turn first
-  pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD] [--jobs J] [--json]
-                                                   try PROMPT N times from ENTRY (default 1; or once
+  pi-tree variants FILE ENTRY PROMPT [--count N | --models PROVIDER/ID,…] [--check CMD [--check-timeout SECONDS]]
+                  [--jobs J] [--json]              try PROMPT N times from ENTRY (default 1; or once
                                                    per model), each in a folder of its own holding the
                                                    code at ENTRY, at most J pis at once (default 2);
                                                    --check: your command run in each folder after its
-                                                   turn; exit 1 when a variant failed (not a check)
+                                                   turn, stopped after --check-timeout seconds
+                                                   (default 600); exit 1 when a variant failed (not
+                                                   a check)
   pi-tree checkpoints FILE [--json] [--delete]     the entries with a code state: a snapshot taken by
                                                    the bridge, or the session's own edit/write calls;
                                                    --delete: delete the session's checkpoints

@@ -8,11 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli.js';
 import { Session } from '../../src/core/session/session.js';
 import { pisOf } from '../support/pisOf.js';
-import { lastUserText, startAskLoop, type AskLoop } from '../support/askPi.js';
+import { lastIsWhole, lastUserText, startAskLoop, type AskLoop } from '../support/askPi.js';
 import { PI_REPLY_MS, PI_START_MS, PiRpc, piShim } from '../support/piRpc.js';
 import { tempDir } from '../support/tmp.js';
 import { fileEntries, waitForBridge, writeTwoTurns } from '../piExtension/helpers.js';
 import { until } from '../../scripts/lib/until.js';
+
+const nonEmpty = <T>(a: T[]): T[] | undefined => (a.length ? a : undefined);
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let out = '';
@@ -121,6 +123,43 @@ describe('pi-tree ask', () => {
       const last = fileEntries(file).at(-1)!;
       assert.equal(last.message?.stopReason, 'aborted');
       assert.ok(readFileSync(file, 'utf8').endsWith('\n'));
+    },
+  );
+
+  it(
+    "a kill -9 of pi-tree ask mid-turn: pi's stdin closes, pi aborts the turn, writes it whole and exits",
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const { file, ids } = fresh();
+      const hold = loop.newHold();
+      const p = spawn(process.execPath, ['dist/cli.js', 'ask', file, ids.a1, 'a slow one, then a kill'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      p.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<void>((r) => p.once('exit', () => r()));
+      // pi's turn runs once the model was asked (the answer is held after its first piece)
+      await until(
+        () =>
+          loop.lb.requests.some((q) => lastUserText(q) === 'a slow one, then a kill') ||
+          (p.exitCode !== null && assert.fail(err)),
+        PI_START_MS,
+        'the slow request',
+      );
+      const pis = await until(() => nonEmpty(pisOf(loop.pe.agentDir)), PI_REPLY_MS, 'pi running');
+      p.kill('SIGKILL');
+      await exited;
+      await until(
+        () => pisOf(loop.pe.agentDir).length === 0,
+        PI_REPLY_MS,
+        () => `pi ${pis.join(', ')} to exit`,
+      );
+      hold.open();
+      const text = readFileSync(file, 'utf8');
+      assert.ok(text.endsWith('\n'), 'no torn last line');
+      for (const l of text.split('\n').filter(Boolean)) JSON.parse(l);
+      assert.ok(lastIsWhole(fileEntries(file).at(-1)!), text.split('\n').slice(-2).join('\n').slice(-600));
     },
   );
 

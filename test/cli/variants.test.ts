@@ -13,6 +13,7 @@ import { until } from '../../scripts/lib/until.js';
 import { PI_REPLY_MS, PI_START_MS, piShim } from '../support/piRpc.js';
 import { pisOf } from '../support/pisOf.js';
 import { tempDir } from '../support/tmp.js';
+import { lastIsWhole } from '../support/askPi.js';
 import { startVariantsPi, VARIANT_PROMPT, type VariantsPi } from '../support/variantsPi.js';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
@@ -102,6 +103,18 @@ describe('pi-tree variants', () => {
     assert.match(r.out, / {2}answer:\n {4}loop-model: wrote it\n$/);
   });
 
+  it('--check-timeout stops a check that runs past it, and what it started', async () => {
+    const r = await run(
+      ['variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--count', '1', '--check', 'sleep 300', '--check-timeout', '1'],
+      env,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /check stopped \(SIGTERM\); its output ends:\n {4}pi-tree: the check ran past 1 s and was stopped\n/,
+    );
+  });
+
   it('refuses bad input before anything is written: one line (a usage error: with the usage)', async () => {
     const before = { sessions: listing(sessions()), variants: listing(variantsRoot(vp.pe.agentDir)) };
     const cases: [string[], number, RegExp][] = [
@@ -111,6 +124,18 @@ describe('pi-tree variants', () => {
       [['--models', 'loop-model'], 2, /--model must be PROVIDER\/ID/],
       [['--jobs', '0'], 2, /--jobs must be a whole number from 1 to 8/],
       [['--check', ' '], 2, /--check is empty/],
+      [
+        ['--check', 'true', '--check-timeout', '0'],
+        2,
+        /^pi-tree variants: --check-timeout must be a whole number from 1 to 86400, not "0"\n$/,
+      ],
+      [['--check', 'true', '--check-timeout', '1.5'], 2, /--check-timeout must be a whole number from 1 to 86400/],
+      [['--check', 'true', '--check-timeout', 'soon'], 2, /--check-timeout must be a whole number from 1 to 86400/],
+      [
+        ['--check-timeout', '5'],
+        2,
+        /^pi-tree variants: --check-timeout is how long --check may run: give --check too\n$/,
+      ],
       [
         ['--models', 'loop/loop-model,loop/no-such-model'],
         1,
@@ -185,6 +210,53 @@ describe('pi-tree variants', () => {
         const text = readFileSync(s, 'utf8');
         assert.ok(text.endsWith('\n'), 'the variant session holds whole lines');
         assert.equal(JSON.parse(text.trimEnd().split('\n').at(-1)!).message?.stopReason, 'aborted');
+      }
+    },
+  );
+
+  it(
+    "a kill -9 of pi-tree variants mid-turn: each pi's stdin closes, it aborts, writes whole lines and exits",
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const hold = vp.newHold();
+      const from = vp.lb.requests.length;
+      const before = new Set(listing(sessions()));
+      const p = spawn(
+        process.execPath,
+        ['dist/cli.js', 'variants', vp.file, vp.nodeId, VARIANT_PROMPT, '--models', 'loop/slow-model,loop/slow-model'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let err = '';
+      p.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<void>((r) => p.once('exit', () => r()));
+      // both turns run once the model was asked twice (the answers are held after their first piece)
+      await until(
+        () =>
+          vp.lb.requests.slice(from).filter((q) => q.body?.model === 'slow-model').length >= 2 ||
+          (p.exitCode !== null && assert.fail(err)),
+        PI_START_MS * 2,
+        'two slow requests',
+      );
+      const pis = await until(
+        () => (pisOf(vp.pe.agentDir).length >= 2 ? pisOf(vp.pe.agentDir) : undefined),
+        PI_REPLY_MS,
+        'two pis running',
+      );
+      p.kill('SIGKILL');
+      await exited;
+      await until(
+        () => pisOf(vp.pe.agentDir).length === 0,
+        PI_REPLY_MS,
+        () => `pi ${pis.join(', ')} to exit`,
+      );
+      hold.open();
+      const made = listing(sessions()).filter((f) => f.endsWith('.jsonl') && !before.has(f));
+      assert.equal(made.length, 2, `the two variants' sessions: ${made.join(', ')}`);
+      for (const f of made) {
+        const text = readFileSync(join(sessions(), f), 'utf8');
+        assert.ok(text.endsWith('\n'), 'no torn last line');
+        for (const l of text.split('\n').filter(Boolean)) JSON.parse(l);
+        assert.ok(lastIsWhole(JSON.parse(text.trimEnd().split('\n').at(-1)!)), text.slice(-600));
       }
     },
   );

@@ -2,7 +2,8 @@
 // node whose code is a checkpoint (pi wrote src/app.ts with the bridge), the prompt, "3 variants" and a
 // check command in VS Code's own inputs; the variants view shows the three side by side, each with the
 // file it wrote and its check's exit code; one is adopted (previewed, chosen, its file appears in the
-// user's folder) and undone (the folder as it was).
+// user's folder) and undone (the folder as it was). The node's context menu and the palette ("pi Tree:
+// Try Variants from Here…") reach the same first question.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import {
 import { makePiEnv, PiRpc, piShim } from '../support/piRpc.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
-import { openTree, selectByFind, until } from './uxHelpers.js';
+import { contextMenuItem, openTree, selectByFind, until } from './uxHelpers.js';
 
 const PROMPT = 'write the answer';
 
@@ -58,9 +59,28 @@ describe('Try variants from here', () => {
     async (vs) => {
       const wv = await openTree(vs, 'write the app');
       await selectByFind(wv, 'app written', nodeId);
+      const input = vs.page.locator(sel.quickInput.input);
+      const firstQuestion = vs.page
+        .locator(sel.quickInput.widget)
+        .filter({ hasText: 'Try variants from the answer “app written” (1/3)' });
+      const leaveQuestion = async () => {
+        await input.press('Escape');
+        await firstQuestion.first().waitFor({ state: 'hidden' });
+      };
+      // The node's context menu and the palette reach the first question (left with Escape: nothing runs).
+      const row = wv.locator(`[role="treeitem"][data-entry-id="${nodeId}"]`);
+      const item = await contextMenuItem(vs, row, /^Try Variants from Here…$/, 'the node menu with Try Variants…');
+      await vs.screenshot('variants-menu');
+      await item.click();
+      await firstQuestion.first().waitFor({ timeout: 60_000 });
+      await vs.screenshot('variants-from-menu');
+      await leaveQuestion();
+      await vs.runCommand('pi Tree: Try Variants from Here…', { thenInput: true });
+      await firstQuestion.first().waitFor({ timeout: 60_000 });
+      await vs.screenshot('variants-from-palette');
+      await leaveQuestion();
       await wv.locator('[role="tree"]').press('Shift+V');
       // VS Code's inputs: the prompt, how many, the check.
-      const input = vs.page.locator(sel.quickInput.input);
       await input.waitFor({ state: 'visible' });
       await input.fill(PROMPT);
       await input.press('Enter');
@@ -83,6 +103,8 @@ describe('Try variants from here', () => {
       }
       const boxes = await Promise.all([0, 1, 2].map((i) => cols.nth(i).boundingBox()));
       assert.ok(boxes[0]!.x < boxes[1]!.x && boxes[1]!.x < boxes[2]!.x, `side by side: ${JSON.stringify(boxes)}`);
+      // The node named by its text, as the tree and VS Code's questions name it (never by its id).
+      assert.match((await view.locator('.var-from').textContent())!, /^From the answer “app written” · check: /);
       await vs.screenshot('variants-view');
       assert.equal(existsSync(join(workspace, 'answer.txt')), false, "no variant wrote into the user's folder");
       // The variants are forks of the node: the tree shows them as link nodes (its family read again).

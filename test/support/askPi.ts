@@ -65,3 +65,13 @@ export async function startAskLoop(settings: Record<string, unknown> = {}): Prom
     },
   };
 }
+
+/**
+ * What a kill -9 of pi-tree leaves at the end of the session: pi 1.6.0 takes its stdin's EOF as its
+ * orderly stop (the answer so far written whole, stopReason "aborted"), but it exits at once when a write
+ * to its stdout fails (output-guard.js), so when it had an event to write first the prompt is the last
+ * line. Either way whole lines, never a partial answer passed off as finished.
+ */
+export function lastIsWhole(last: { message?: { role?: string; stopReason?: string } }): boolean {
+  return last.message?.role === 'user' || last.message?.stopReason === 'aborted';
+}

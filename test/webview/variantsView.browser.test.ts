@@ -46,6 +46,8 @@ class VariantsHost {
   readonly pageErrors: string[] = [];
   page!: Page;
   cards: VariantCard[] = [];
+  /** How many variants the host says Cancel all cancels. */
+  cancelling = 2;
   async open(width = 1200): Promise<void> {
     const ctx = await browser.newContext({ viewport: { width, height: 800 } });
     this.page = await ctx.newPage();
@@ -74,7 +76,7 @@ class VariantsHost {
         : m.body.kind === 'cancel'
           ? { cancelling: true }
           : m.body.kind === 'cancelAll'
-            ? { cancelling: 2 }
+            ? { cancelling: this.cancelling }
             : m.body.kind === 'diffAll'
               ? { files: 2 }
               : {};
@@ -222,9 +224,30 @@ test('keyboard: every button reachable with Tab, named; the answer and the check
   const labelledBy = await col.getAttribute('aria-labelledby');
   assert.match((await page.locator(`#${labelledBy}`).textContent())!, /Variant 2/);
   assert.equal(await col.locator('[role="toolbar"]').getAttribute('aria-label'), 'Variant 2 actions');
+  assert.match((await col.locator('.var-file').getAttribute('aria-label'))!, /a\.ts, changed, 1 line added, 1 removed/);
+  await page.context().close();
+});
+
+test('one variant, one file, one line: the counts read in the singular', async () => {
+  const h = new VariantsHost();
+  h.cancelling = 1;
+  h.cards = [
+    card(0, { phase: 'running', made: true, files: [{ name: 'a.ts', status: 'created', added: 1, removed: 0 }] }),
+  ];
+  await h.open();
+  const page = h.page;
+  await page.locator('.var-col').first().waitFor();
+  assert.equal(await page.locator('.var-header .title').textContent(), '1 variant');
   assert.match(
-    (await col.locator('.var-file').getAttribute('aria-label'))!,
-    /a\.ts, changed, 1 lines added, 1 removed/,
+    (await page.locator('.var-file').getAttribute('aria-label'))!,
+    /a\.ts, created, 1 line added, 0 removed/,
+  );
+  assert.equal((await page.locator('[data-action="diffAll"]').textContent())?.trim(), 'Open as multi-diff');
+  await page.locator('[data-action="cancelAll"]').click();
+  await until(
+    async () => (await page.locator('[role="status"]').textContent()) === 'Cancelling 1 variant',
+    30_000,
+    'the live region',
   );
   await page.context().close();
 });

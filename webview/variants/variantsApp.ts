@@ -12,6 +12,7 @@ import type {
   VariantsRequest,
   VariantsWebviewMessage,
 } from '../../src/variantsProtocol';
+import { counted } from '../../src/shared/countWords';
 import { RequestClient } from '../../src/shared/messaging';
 import { setMarkdown } from '../details/markdown';
 import { button, h } from '../ui/dom';
@@ -85,7 +86,7 @@ export class VariantsApp {
   }
 
   private showView(info: VariantsInfo, cards: VariantCard[]): void {
-    const title = h('h1', 'title', `${cards.length} variants`);
+    const title = h('h1', 'title', counted(cards.length, 'variant'));
     const prompt = h('p', 'var-prompt');
     prompt.append(h('span', 'muted', 'Prompt: '), h('span', '', info.prompt));
     const from = h('p', 'var-from muted', `From ${info.node}${info.check ? ` · check: ${info.check}` : ''}`);
@@ -98,7 +99,7 @@ export class VariantsApp {
       'click',
       () =>
         void this.act({ kind: 'cancelAll' }, (r) =>
-          r.cancelling ? `Cancelling ${r.cancelling} variants` : 'Nothing is running',
+          r.cancelling ? `Cancelling ${counted(r.cancelling, 'variant')}` : 'Nothing is running',
         ),
     );
     this.header.replaceChildren(title, prompt, from, this.cancelAll);
@@ -211,7 +212,7 @@ export class VariantsApp {
       );
       b.setAttribute(
         'aria-label',
-        `${f.name}, ${f.status}, ${f.added} lines added, ${f.removed} removed: open the diff`,
+        `${f.name}, ${f.status}, ${counted(f.added, 'line')} added, ${f.removed} removed: open the diff`,
       );
       b.addEventListener('click', () => void this.act({ kind: 'diffFile', index: card.index, file: i }));
       li.append(b);

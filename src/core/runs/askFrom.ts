@@ -14,7 +14,7 @@
 // key, say), the leaf is put back where it was.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findBridge, type DiscoveryOptions } from '../piClient/discovery.js';
+import { findBridge, type DiscoveryOptions, type LiveBridgeInfo } from '../piClient/discovery.js';
 import { verifyBridge } from '../piClient/peer.js';
 import type { SessionEntry, Usage } from '../format/types.js';
 import type { PiProgram } from '../platform/piProgram.js';
@@ -99,36 +99,53 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
   if (!session.index.get(o.entryId)) throw new EntryNotFoundError(o.entryId);
   const { leaf } = await moveTarget(session, o.entryId);
   const instead = leaf !== o.entryId;
-
   const live = await findBridge(file, { env, ...o.discovery });
-  if (live) {
-    verifyBridge(live, file, env);
-    const r = await askRunning(live, {
-      file,
-      entryId: o.entryId,
-      prompt: o.prompt,
-      model: o.model,
-      waitMs: o.waitMs,
-      signal: o.signal,
-      onEvent: o.onEvent,
-    });
-    return {
-      via: 'running',
-      pid: r.pid,
-      answerId: r.answerId ?? null,
-      answer: r.answer,
-      leafId: r.leafId,
-      fromLeafId: r.fromLeafId,
-      insteadOfUserMessage: instead,
-      promptId: r.promptId,
-      entries: r.entries,
-      stopReason: r.stopReason,
-      usage: r.usage,
-      cost: r.cost,
-      ms: r.ms,
-    };
-  }
+  if (live) return askThroughRunning(live, file, env, o, instead);
+  const { cwd, pi } = await checkHeadless(session, env, o);
+  return askHeadless(session, { file, env, cwd, pi, leaf, instead }, o);
+}
 
+/** The pi running the session asks (its bridge checks the model); its leaf moves, the turn is its own. */
+async function askThroughRunning(
+  live: LiveBridgeInfo,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  o: AskFromOptions,
+  instead: boolean,
+): Promise<AskResult> {
+  verifyBridge(live, file, env);
+  const r = await askRunning(live, {
+    file,
+    entryId: o.entryId,
+    prompt: o.prompt,
+    model: o.model,
+    waitMs: o.waitMs,
+    signal: o.signal,
+    onEvent: o.onEvent,
+  });
+  return {
+    via: 'running',
+    pid: r.pid,
+    answerId: r.answerId ?? null,
+    answer: r.answer,
+    leafId: r.leafId,
+    fromLeafId: r.fromLeafId,
+    insteadOfUserMessage: instead,
+    promptId: r.promptId,
+    entries: r.entries,
+    stopReason: r.stopReason,
+    usage: r.usage,
+    cost: r.cost,
+    ms: r.ms,
+  };
+}
+
+/** Before a headless turn writes anything: the session's folder, a writable session, a pi, a model pi has. */
+async function checkHeadless(
+  session: Session,
+  env: NodeJS.ProcessEnv,
+  o: AskFromOptions,
+): Promise<{ cwd: string; pi: PiProgram }> {
   const cwd = session.header.cwd;
   if (!cwd || !existsSync(cwd))
     throw new AskInputError(
@@ -145,6 +162,22 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
       throw new TurnError('refused', modelNotFound(o.model));
   }
   if (o.signal?.aborted) throw new TurnError('cancelled', 'cancelled before anything was written');
+  return { cwd, pi: o.pi };
+}
+
+/** Where a headless turn goes in: the file, the node pi resumes at (`leaf`), and how to run pi there. */
+interface HeadlessPlace {
+  file: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  pi: PiProgram;
+  leaf: string | null;
+  instead: boolean;
+}
+
+/** pi-tree moves the leaf (its leaf record), then a headless pi runs the turn; a turn never started puts the leaf back. */
+async function askHeadless(session: Session, at: HeadlessPlace, o: AskFromOptions): Promise<AskResult> {
+  const { leaf } = at;
   const previousLeafId = session.leafId;
   const moved = await session.moveTo(leaf);
   if (!piStandsAt(session, leaf)) {
@@ -155,12 +188,12 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
   }
   try {
     const r = await runTurn({
-      pi: o.pi,
-      sessionFile: file,
-      cwd,
+      pi: at.pi,
+      sessionFile: at.file,
+      cwd: at.cwd,
       prompt: o.prompt,
       model: o.model,
-      env,
+      env: at.env,
       signal: o.signal,
       onEvent: o.onEvent,
       // pi resumes at the file's last line: it must still be the move (another writer may have appended since).
@@ -180,7 +213,7 @@ export async function askFrom(o: AskFromOptions): Promise<AskResult> {
       answer: r.answer,
       leafId: r.leafId,
       fromLeafId: leaf,
-      insteadOfUserMessage: instead,
+      insteadOfUserMessage: at.instead,
       promptId: r.promptId,
       entries: r.entries,
       stopReason: r.stopReason,

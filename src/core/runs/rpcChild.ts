@@ -5,9 +5,13 @@
 //
 // Never an orphan. pi-tree ends every pi it started on the ways out it controls: a stop after each run,
 // the stop on cancel, and a SIGTERM from the process's 'exit' handler for any still running (a pi-tree
-// that throws, returns early or calls process.exit). What it cannot control, a kill -9 of pi-tree,
-// closes the pipes: pi reads EOF on stdin, aborts its turn (the assistant message it had so far is
-// written as one whole line with stopReason "aborted") and exits (test/core/runs/orphan.test.ts).
+// that throws, returns early or calls process.exit). What it cannot control, a kill -9 of pi-tree (the
+// CLI, or VS Code's extension host), closes the pipes, and pi 1.6.0 ends on its own: it reads EOF on
+// stdin, aborts its turn (the assistant message it had so far is written as one whole line with
+// stopReason "aborted") and exits; or, when it has an event to write first, its failed write to the
+// closed stdout makes it exit at once (pi's output guard), the prompt then the session's last line. Whole
+// lines and no pi left either way (test/core/runs/orphan.test.ts; test/cli/ask.test.ts and
+// variants.test.ts kill the CLI itself).
 // On POSIX pi runs in its own process group, so a Ctrl+C in pi-tree's terminal reaches pi-tree only, which
 // then cancels (abort, then the orderly stop) instead of pi dying of SIGINT mid-turn.
 import { spawn, type ChildProcess } from 'node:child_process';

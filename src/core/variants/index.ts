@@ -24,6 +24,7 @@ export type {
   VariantsRun,
 } from './variantRun.js';
 export { DEFAULT_JOBS, MAX_JOBS, MAX_VARIANTS, runVariants } from './runVariants.js';
+export { CHECK_TIMEOUT_MS, MAX_CHECK_TIMEOUT_MS } from './variantCheck.js';
 // The steps of a run one at a time, for the tests and the bench that check each of them.
 /** @internal */
 export { makeVariant } from './variants.js';

@@ -19,6 +19,8 @@ export interface CheckOptions {
 }
 
 export const CHECK_TIMEOUT_MS = 10 * 60_000;
+/** The longest a check may be given (`--check-timeout`, the editor's setting): a day. */
+export const MAX_CHECK_TIMEOUT_MS = 24 * 60 * 60_000;
 export const CHECK_OUTPUT_BYTES = 64 * 1024;
 /** How long a stopped check's processes get between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3_000;

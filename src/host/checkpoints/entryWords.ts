@@ -1,6 +1,8 @@
-// How a restore's titles and lists name a node: what it is and the start of its text ("the answer
-// “Done: the reader…”"), as the user knows it from the tree; the id only when it has no text.
-import { fullText } from '../../core/context/entryText.js';
+// How a restore's titles and lists, the asks and the variants name a node: what it is and the start of
+// its text ("the answer “Done: the reader…”"), as the user knows it from the tree; an answer without text
+// by its tool calls as the tree's row shows them ("the answer [write: src/app.ts]"); the id only when
+// there is nothing else to name it by.
+import { formatToolCall, fullText, toolCallsOf } from '../../core/context/entryText.js';
 import { messageOf } from '../../core/format/types.js';
 import { oneLine } from '../../core/listing/sessionTitle.js';
 import type { Session } from '../../core/session/session.js';
@@ -22,5 +24,7 @@ export async function describeEntry(session: Session, id: string): Promise<strin
     rec.type === 'message' ? (ROLE_WORDS[rec.role ?? ''] ?? 'the message') : `the ${rec.type.replace(/_/g, ' ')}`;
   const entry = await session.getEntry(id).catch(() => undefined);
   const text = entry ? oneLine(fullText(messageOf(entry)?.content), TEXT_MAX) : '';
-  return text ? `${what} \u201c${text}\u201d` : `${what} ${id}`;
+  if (text) return `${what} \u201c${text}\u201d`;
+  const calls = entry ? toolCallsOf(entry).map((c) => formatToolCall(c.name, c.arguments)) : [];
+  return calls.length ? `${what} ${oneLine(calls.join(' '), TEXT_MAX)}` : `${what} ${id}`;
 }

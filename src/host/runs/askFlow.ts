@@ -100,10 +100,12 @@ async function ask(cx: AskContext, b: { id: string; prompt: string; model?: Mode
           progress.report({ message });
         };
         const follow = follower(cx.session);
+        let headless = false;
         try {
           for (let waitMs = FIRST_WAIT_MS; ; waitMs = LONG_WAIT_MS) {
             try {
               const onEvent = (e: AskEvent) => {
+                if (e.kind === 'started') headless = e.via === 'headless';
                 const text = progressText(e);
                 if (text) say(text);
                 follow.poke();
@@ -131,6 +133,9 @@ async function ask(cx: AskContext, b: { id: string; prompt: string; model?: Mode
           follow.stop();
           // What pi wrote of a failed or cancelled turn shows as well.
           await cx.session.refresh().catch(() => undefined);
+          // pi-tree's own pi wrote the turn and has exited: the file as read now is pi-tree's doing, so
+          // it does not look live (else the next ask or move warns of another pi writing it).
+          if (headless) cx.session.ownWriteSize = cx.session.readSize;
         }
       },
     );

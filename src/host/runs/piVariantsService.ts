@@ -34,6 +34,8 @@ export interface PiVariantsDeps {
   env?: NodeJS.ProcessEnv;
   /** How many pis run at once. */
   jobs?: () => number;
+  /** How long each variant's check may run, in ms (the setting). */
+  checkTimeoutMs?: () => number;
   /** pi-tree's bridge (dist/pi-bridge.js) for each variant's pi, unless pi loads it already (connected). */
   bridgeFile?: () => string | undefined;
 }
@@ -63,6 +65,7 @@ export function createVariantsService(deps: PiVariantsDeps): VariantsService {
         prompt: q.prompt,
         ...(q.models?.length ? { models: q.models } : { count: q.count ?? 2 }),
         ...(q.check ? { check: q.check } : {}),
+        ...(q.check && deps.checkTimeoutMs ? { checkTimeoutMs: deps.checkTimeoutMs() } : {}),
         ...(deps.jobs ? { jobs: deps.jobs() } : {}),
         pi,
         ...(deps.bridgeFile?.() ? { bridge: deps.bridgeFile()! } : {}),

@@ -43,9 +43,11 @@ export async function adoptVariantFiles(deps: AdoptDeps, state: VariantsRunState
   if (!resolutions) return false;
   const outside = writable.filter((i) => i.outside).map((i) => i.path);
   if (outside.length) {
-    const WRITE = 'Write Them';
+    const WRITE = outside.length === 1 ? 'Write It' : 'Write Them';
     const pick = await vscode.window.showWarningMessage(
-      `${outside.length} of the variant's files are outside your working folder. Adopt writes them too:`,
+      outside.length === 1
+        ? "One of the variant's files is outside your working folder. Adopt writes it too:"
+        : `${outside.length} of the variant's files are outside your working folder. Adopt writes them too:`,
       { modal: true, detail: outside.join('\n') },
       WRITE,
     );

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Session } from '../../core/session/session.js';
 import type { ModelChoice, ModelRef } from '../../protocol.js';
 import { MAX_VARIANTS } from '../../core/variants/index.js';
+import { counted } from '../../shared/countWords.js';
 import type { SessionActions } from '../panels/sessionActions.js';
 import { showError } from '../platform/log.js';
 import type { AskService } from './askService.js';
@@ -139,7 +140,7 @@ function follow(session: Session, state: VariantsRunState, size: number): Promis
   const run = state.run!;
   return Promise.resolve(
     vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `pi: ${size} variants`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `pi: ${counted(size, 'variant')}`, cancellable: true },
       async (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
         const say = () => progress.report({ message: `${state.finished} of ${size} ended` });

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { connectStatus } from '../../core/piClient/piConnect.js';
 import { canonicalCwd, within } from '../../core/checkpoints/index.js';
-import { DEFAULT_JOBS, MAX_JOBS } from '../../core/variants/index.js';
+import { CHECK_TIMEOUT_MS, DEFAULT_JOBS, MAX_CHECK_TIMEOUT_MS, MAX_JOBS } from '../../core/variants/index.js';
 import type { Session } from '../../core/session/session.js';
 import type { CodeRestore } from '../checkpoints/codeRestore.js';
 import type { SessionActions } from '../panels/sessionActions.js';
@@ -42,6 +42,12 @@ export function createVariants(context: vscode.ExtensionContext, deps: VariantsH
     jobs: () => {
       const n = vscode.workspace.getConfiguration('piTree').get<number>('variants.jobs', DEFAULT_JOBS);
       return Number.isInteger(n) ? Math.min(Math.max(n, 1), MAX_JOBS) : DEFAULT_JOBS;
+    },
+    checkTimeoutMs: () => {
+      const s = vscode.workspace.getConfiguration('piTree').get<number>('variants.checkTimeoutSeconds');
+      return typeof s === 'number' && Number.isFinite(s) && s > 0
+        ? Math.min(s * 1000, MAX_CHECK_TIMEOUT_MS)
+        : CHECK_TIMEOUT_MS;
     },
     // A pi connected to pi-tree loads the bridge itself; loading it twice would take two of each checkpoint.
     bridgeFile: () => {

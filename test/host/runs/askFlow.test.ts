@@ -6,7 +6,7 @@
 // the user does not want a second pi on), and pi's appends reaching the tree while the turn runs.
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
 import type * as vscode from 'vscode';
 import { Session } from '../../../src/core/session/session.js';
@@ -189,6 +189,8 @@ describe('Ask from here on the host', () => {
     assert.deepEqual(guards, ['start another pi on it'], 'no pi with the bridge: the live guard is asked');
     assert.deepEqual(errors(), []);
     assert.equal((cx.asking as AskSlot).running, false);
+    // pi-tree's own pi wrote the file and has exited: the file at its size is not "live" for the next ask.
+    assert.equal(cx.session.ownWriteSize, statSync(s.file).size);
   });
 
   it("the notification's Cancel and the tree's cancelAsk cancel the service's token; the reply says cancelled, nothing shown as an error", async () => {
