@@ -24,7 +24,7 @@ import { confirmLiveWrite } from '../../../src/host/platform/liveGuard.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SimPi } from '../../support/simPi.js';
 import { tempDir } from '../../support/tmp.js';
-import { answerInOrder, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
+import { answerInOrder, closeTabs, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
 
 const write = (path: string, content: string) => ({ name: 'write', args: { path, content } });
 
@@ -299,6 +299,35 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal(journal().leaf?.moved, true);
     });
   });
+
+  it(
+    'closing the preview while its choice is open cancels: nothing written, the leaf stays, the status bar says why',
+    { timeout: 60_000 },
+    async () => {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
+      const sessionBytes = readFileSync(e.file);
+      // The user reads the choice, then closes the preview's tab instead of answering.
+      mock.answer = (s) => {
+        if (!CHOICE.test(s.message)) return undefined;
+        setImmediate(() => closeTabs(mock.tabs.filter((t) => t.label.startsWith('Restore the code at'))));
+        return new Promise<never>(() => undefined) as never;
+      };
+      const r = await e.move(t1.answer);
+      assert.equal(r.moved, false);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'no file written');
+      assert.equal(e.session.leafId, t2.answer, 'the leaf did not move');
+      assert.deepEqual(readFileSync(e.file), sessionBytes, 'the session file was not written');
+      assert.ok(
+        mock.statusItems.every((i) => i.disposed),
+        'the choices left the status bar',
+      );
+      assert.deepEqual(mock.statusMessages, [
+        '$(close) pi Tree: Restore cancelled, its preview was closed; nothing was written',
+      ]);
+    },
+  );
 
   describe('files outside the working folder', () => {
     async function start() {
