@@ -487,7 +487,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
     p.put('m.txt', 'a\nmy b\n'); // the user's line, saved between turns
     const e = await editor(p, { live: false });
     answerInOrder(CHOICE, 'Choose per File…');
-    mock.quickPick = pickInOrder('Merge');
+    answerInOrder(/^m\.txt \(/, 'Merge'); // the file's own question, beside the preview
     mock.answer = (s) => (/^Merged with conflict markers/.test(s.message) ? 'Open' : undefined);
     assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), true);
     assert.match(p.read('m.txt')!, /^a\n<<<<<<< yours\nmy b\n=+\nb\n>>>>>>> the node\n$/);
@@ -498,6 +498,10 @@ describe('the restore flow in the editor (vscode mock)', () => {
     );
     const shownFile = await until(() => mock.editors[0], 10_000, 'the merged file to open');
     assert.equal(shownFile.fsPath, join(p.cwd, 'm.txt'));
-    assert.match(mock.picks[0].title!, /^m\.txt: /, 'the per-file question names the file');
+    assert.ok(
+      mock.shown.some((s) => /^m\.txt \(/.test(s.message)),
+      'the per-file question names the file, beside the preview',
+    );
+    assert.equal(mock.picks.length, 0, 'no pick over the preview');
   });
 });
