@@ -46,7 +46,7 @@ describe('forks and clones (#17 finding 5)', () => {
       const cloneFile = join(demo.dir, cloneName);
       await tab.filter({ hasText: '(clone' }).waitFor({ timeout: 30_000 });
       const cloneTitle = (await tab.textContent())!.trim();
-      assert.match(cloneTitle, /^The JSONL reader loads.*\(clone 1 · \d\d:\d\d\)$/, `clone tab: ${cloneTitle}`);
+      assert.match(cloneTitle, /^The JSONL reader load.*\(clone 1 · \d\d:\d\d\)$/, `clone tab: ${cloneTitle}`);
       await selectedRows.filter({ hasText: '(clone' }).first().waitFor({ timeout: 30_000 });
       const cloneLabel = (await selectedRows.first().textContent())!;
       await vs.screenshot('clone-revealed');
