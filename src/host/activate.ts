@@ -189,6 +189,7 @@ function createTrees(
       return i?.messageCount ? i.firstMessage.replace(/\s+/g, ' ').trim() : undefined;
     },
     placeOf: (file) => view.names.place(file),
+    sourceText: (file) => view.names.sourceText(file),
     compareServices,
     acted: w.acted,
   });

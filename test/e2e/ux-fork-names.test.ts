@@ -1,7 +1,8 @@
-// Issue #34 item 5 in a real VS Code: forks and clones can be told apart. Two forks (pi's /fork before
-// the same message) and a clone of one session read "… (fork 1 · 10:00)", "… (fork 2 · 11:00)" and
-// "… (clone · 12:00)" — one rule (core/listing/sessionTitle.ts) in the sidebar, in their tabs and in the
-// link nodes of their source's tree; no two alike.
+// In a real VS Code: forks and clones can be told apart. Two forks (pi's /fork before the same message),
+// a clone and a fork made before the first message (it holds no message) of one session read
+// "… (fork 1 · 10:00)", "… (fork 2 · 11:00)", "… (clone 1 · 12:00)" and "<the source's name> (fork 3 ·
+// 12:30)" — one rule (core/listing/sessionTitle.ts) in the sidebar, in their tabs and in the link nodes
+// of their source's tree; no two alike, none a file name or "(no messages)".
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { SessionBuilder } from '../../scripts/lib/demoSessions.js';
@@ -9,7 +10,7 @@ import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { until } from './uxHelpers.js';
 
-const MARK = /\((fork|clone)( \d)? · \d\d:\d\d\)$/;
+const MARK = /\((fork|clone) \d · \d\d:\d\d\)$/;
 
 describe('forks and clones are told apart (#34 item 5)', () => {
   scenario(
@@ -18,22 +19,22 @@ describe('forks and clones are told apart (#34 item 5)', () => {
       await vs.openContainer();
       const rows = vs.treeRows();
       await until(
-        async () => ((await rows.count()) === 4 ? true : undefined),
+        async () => ((await rows.count()) === 5 ? true : undefined),
         60_000,
-        'the source and its three copies',
+        'the source and its four copies',
       );
       const label = (i: number) => rows.nth(i).locator(sel.pane.rowLabel).textContent();
       // The three copies, as the sidebar names them once it has told forks from clones.
       const copies = await until(
         async () => {
-          const all = await Promise.all([0, 1, 2, 3].map(async (i) => ((await label(i)) ?? '').trim()));
+          const all = await Promise.all([0, 1, 2, 3, 4].map(async (i) => ((await label(i)) ?? '').trim()));
           const marked = all.filter((t) => MARK.test(t)).sort();
-          return marked.length === 3 && marked.some((t) => t.includes('(clone')) ? marked : undefined;
+          return marked.length === 4 && marked.some((t) => t.includes('(clone')) ? marked : undefined;
         },
         60_000,
-        'three marked rows, one a clone',
+        'four marked rows, one a clone',
       );
-      assert.equal(new Set(copies).size, 3, `no two alike: ${JSON.stringify(copies)}`);
+      assert.equal(new Set(copies).size, 4, `no two alike: ${JSON.stringify(copies)}`);
       assert.match(
         copies.find((t) => t.includes('(fork 1'))!,
         /^Make the reader stream \(fork 1 · \d\d:\d\d\)$/,
@@ -44,7 +45,12 @@ describe('forks and clones are told apart (#34 item 5)', () => {
       );
       assert.match(
         copies.find((t) => t.includes('(clone'))!,
-        /^Stream the reader \(clone · \d\d:\d\d\)$/,
+        /^Stream the reader \(clone 1 · \d\d:\d\d\)$/,
+      );
+      assert.match(
+        copies.find((t) => t.includes('(fork 3'))!,
+        /^Stream the reader \(fork 3 · \d\d:\d\d\)$/,
+        'the fork without messages reads as its source',
       );
       await vs.screenshot('sidebar');
 
@@ -57,7 +63,7 @@ describe('forks and clones are told apart (#34 item 5)', () => {
           .click();
         await tab.filter({ hasText: title }).waitFor({ timeout: 60_000 });
       }
-      assert.equal(await vs.page.locator(sel.editor.tab).count(), 3);
+      assert.equal(await vs.page.locator(sel.editor.tab).count(), 4);
       await vs.screenshot('tabs');
 
       // The source's tree names them the same in its link nodes.
@@ -67,7 +73,7 @@ describe('forks and clones are told apart (#34 item 5)', () => {
         .click();
       await tab.filter({ hasText: /^\s*Stream the reader\s*$/ }).waitFor({ timeout: 60_000 });
       const links = vs.webview().locator('[role="treeitem"].k-link');
-      await until(async () => ((await links.count()) === 3 ? true : undefined), 60_000, 'three link nodes');
+      await until(async () => ((await links.count()) === 4 ? true : undefined), 60_000, 'four link nodes');
       const texts = await links.allTextContents();
       for (const title of copies)
         assert.ok(
@@ -75,7 +81,7 @@ describe('forks and clones are told apart (#34 item 5)', () => {
           `a link reads "${title}": ${JSON.stringify(texts)}`,
         );
       assert.ok(
-        texts.some((t) => t.includes('clone: Stream the reader (clone')),
+        texts.some((t) => t.includes('clone: Stream the reader (clone 1')),
         `the clone's link says clone: ${JSON.stringify(texts)}`,
       );
       await vs.screenshot('links');
@@ -94,6 +100,10 @@ describe('forks and clones are told apart (#34 item 5)', () => {
         b.branchedSession(a1, { seed: 'e2e-fork-1', start: t0 + 3_600_000 }).write(agentDir);
         b.branchedSession(a1, { seed: 'e2e-fork-2', start: t0 + 7_200_000 }).write(agentDir);
         b.branchedSession(b.leafId!, { seed: 'e2e-clone', start: t0 + 10_800_000 }).write(agentDir);
+        // A fork made before the first message: a header and nothing else yet.
+        new SessionBuilder({ cwd: workspace, seed: 'e2e-fork-3', start: t0 + 12_600_000, parentSession: b.file }).write(
+          agentDir,
+        );
       },
     },
   );

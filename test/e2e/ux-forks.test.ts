@@ -1,5 +1,5 @@
 // Issue #17, finding 5 in a real VS Code: a fork or a clone is told apart from its source — its tab is
-// titled from its name, "… (fork 2 · 10:20)" or "… (clone · 10:31)" (#34 item 5), never the raw file name; the forked message's text is offered in its tree for
+// titled from its name, "… (fork 2 · 10:20)" or "… (clone 1 · 10:31)" (#34 item 5), never the raw file name; the forked message's text is offered in its tree for
 // re-editing (as pi's /fork puts it in the editor); the new session is revealed and selected in the
 // sidebar; and a later command goes where the user acted (F2 in the sidebar renames the selected row's
 // session, whatever tree is in front) and the tab follows the new name.
@@ -28,7 +28,7 @@ describe('forks and clones (#17 finding 5)', () => {
       const rows = vs.treeRows();
       const selectedRows = rows.and(vs.page.locator('[aria-selected="true"]'));
 
-      // A clone up to "The reader splits one big string…": its tab and row read "… (clone · time)", not like
+      // A clone up to "The reader splits one big string…": its tab and row read "… (clone 1 · time)", not like
       // its source (before, a clone kept the source's title everywhere) and never the file name.
       await wv.locator(`[role="treeitem"][data-entry-id="${demo.ids.plan}"]`).click();
       await until(
@@ -46,7 +46,7 @@ describe('forks and clones (#17 finding 5)', () => {
       const cloneFile = join(demo.dir, cloneName);
       await tab.filter({ hasText: '(clone' }).waitFor({ timeout: 30_000 });
       const cloneTitle = (await tab.textContent())!.trim();
-      assert.match(cloneTitle, /^The JSONL reader loads.*\(clone · \d\d:\d\d\)$/, `clone tab: ${cloneTitle}`);
+      assert.match(cloneTitle, /^The JSONL reader load.*\(clone 1 · \d\d:\d\d\)$/, `clone tab: ${cloneTitle}`);
       await selectedRows.filter({ hasText: '(clone' }).first().waitFor({ timeout: 30_000 });
       const cloneLabel = (await selectedRows.first().textContent())!;
       await vs.screenshot('clone-revealed');

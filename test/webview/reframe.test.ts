@@ -10,6 +10,15 @@ import { smallSession } from './fixtures';
 
 const web = useWebviewBrowser();
 
+/** Screen boxes of the family link cards drawn. */
+const linkBoxes = (page: ScriptedHost['page']) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('svg.scene g.node.k-link rect.box')].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }),
+  );
+
 type Hooks = { __piTree: { graph: { view: { x: number; y: number; k: number } } } };
 
 async function open(
@@ -43,6 +52,10 @@ test('family links that arrive after the first framing move the cards: the frame
   const ids = [s.leafId, 'u2000000'];
   const b = await boxes(page, ids);
   for (const id of ids) assert.ok(inside(b.nodes[id], b.g), `${id} in view: ${JSON.stringify(b)}`);
+  // The link card itself is in view, not cut at an edge.
+  const card = await linkBoxes(page);
+  assert.equal(card.length, 1);
+  assert.ok(inside(card[0], b.g), `the link card in view: ${JSON.stringify({ card, g: b.g })}`);
   // Panned by the user: new links leave the view where the user put it.
   await page.evaluate(() =>
     (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-40, 0),
@@ -51,6 +64,31 @@ test('family links that arrive after the first framing move the cards: the frame
   await host.delta({ type: 'family', links: [link('f00d01', 'u1000000')] });
   await idle(page);
   assert.deepEqual(await page.evaluate(() => ({ ...(window as unknown as Hooks).__piTree.graph.view })), before);
+  await close(host);
+});
+
+test('a graph too narrow for the link cards beside the path: none is cut at an edge (wholly in view, or out of it)', async () => {
+  const s = smallSession();
+  const host = await open(s.nodes, s.leafId, {}, 1000);
+  const page = host.page;
+  const link = (token: string, at: string): FamilyLink => ({
+    token,
+    relation: 'child',
+    at,
+    title: 'A fork made from here with a long first message',
+    fileName: `${token}.jsonl`,
+    messages: 12,
+    bytes: 40_960,
+    created: Date.UTC(2026, 10, 22),
+  });
+  await host.delta({ type: 'family', links: [link('f00d02', 'a1000000')] });
+  await idle(page);
+  await page.locator('svg.scene g.node.k-link').first().waitFor({ state: 'attached' });
+  const b = await boxes(page, [s.leafId]);
+  assert.ok(inside(b.nodes[s.leafId], b.g), `the leaf in view: ${JSON.stringify(b)}`);
+  const cards = await linkBoxes(page);
+  const cut = cards.filter((c) => c.right > b.g.left + 0.5 && c.left < b.g.right - 0.5 && !inside(c, b.g));
+  assert.deepEqual(cut, [], `no link card cut at an edge of ${JSON.stringify(b.g)}`);
   await close(host);
 });
 

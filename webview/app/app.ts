@@ -257,9 +257,20 @@ export class App implements CommandContext, SyncTarget, HookedApp {
     this.tree.refresh({ reframe: true });
   }
 
-  /** Entries with a checkpoint: their marks are drawn again (a restyle, no relayout). */
+  /**
+   * Entries with a checkpoint: their marks are drawn again (a restyle), and laid out again when a mark
+   * came or went on an entry drawn inside a run (a checkpoint keeps its entry its own node).
+   */
   onCodeMarks(ids: string[], off: string | undefined): void {
+    const before = this.compareActions.codeMarks;
     this.compareActions.setCodeMarks(ids, off);
+    const after = this.compareActions.codeMarks;
+    const inRun = (id: string) => {
+      const i = this.model.index.get(id);
+      return i !== undefined && !!this.tree.derived?.itemOf[i]?.seg;
+    };
+    if ([...after].some((id) => !before.has(id) && inRun(id)) || [...before].some((id) => !after.has(id)))
+      this.tree.refresh();
     this.graph.refreshStyles();
     this.outline.refresh();
     this.details.render();

@@ -96,6 +96,7 @@ export function treeHooks(app: HookedApp, state: SavedState): TreeViewHost {
     filter: () => app.filterMode(),
     forcedEntries: () => app.find.prepare(app.filterMode()),
     hiddenEntries: () => app.compareActions.hiddenEntries(),
+    checkpoints: () => app.compareActions.codeMarks,
     rowsChanged: (rows) => app.find.order(rows),
     savedView: () => app.persistence.savedView(app.meta?.sessionId),
     firstShown: () => (state.sessionId = app.meta?.sessionId),

@@ -21,6 +21,8 @@ export interface TreeViewHost {
   forcedEntries(): Uint8Array | undefined;
   /** Entries of branches marked hidden (left out of the view), if any. */
   hiddenEntries?(): Uint8Array | undefined;
+  /** Entry ids with a checkpoint (each its own item). */
+  checkpoints?(): ReadonlySet<string>;
   /** Orders find hits by the new rows. */
   rowsChanged(rows: readonly Item[]): void;
   /** The saved selection and view of this session, for its first snapshot. */
@@ -173,6 +175,7 @@ export class TreeView {
       expanded: this.expanded,
       forced,
       hidden: this.host.hiddenEntries?.(),
+      checkpoints: this.host.checkpoints?.(),
     });
     this.derived = derived;
     const t1 = performance.now();
@@ -250,6 +253,7 @@ export class TreeView {
         expanded: this.expanded,
         forced: this.host.forcedEntries(),
         hidden: this.host.hiddenEntries?.(),
+        checkpoints: this.host.checkpoints?.(),
         oldLeaf: this.shownLeaf,
         oldSize: this.shownSize,
       },

@@ -6,7 +6,7 @@
 import type { NodeView } from '../../src/protocol';
 import type { Derived, Item } from '../model/derive';
 import { queryItems, type Layout, type Rect } from '../model/layout';
-import { layoutBox, neighbourhood, type Reach } from '../model/neighbourhood';
+import { layoutBox, neighbourhood, neighbourhoodItems, type Reach } from '../model/neighbourhood';
 import { after, cancelAfter, cancelFrame, onFrame } from '../ui/schedule';
 import { DENSE_LIMIT, DenseCanvas } from './denseCanvas';
 import { Minimap } from './minimap';
@@ -273,19 +273,34 @@ export class GraphView {
    */
   frameAround(focus: Item, animate = true, reach: Reach = NEAR): void {
     if (!this.port.width) return;
-    // The family's link cards beside the path too (a fork's link to its source), when they fit.
-    let box = neighbourhood(focus, { ...reach, links: true });
-    if (this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, reach);
+    // The family's link cards beside the path too (a fork's link to its source): a smaller zoom (down to
+    // Fit's floor) rather than a link card cut at the edge, which hides that the session has a family.
+    const linked = { ...reach, links: true };
+    let box = neighbourhood(focus, linked);
+    let minK = READABLE_ZOOM;
+    const fit = this.port.zoomToFit(box);
+    if (fit < READABLE_ZOOM) {
+      if (fit >= FIT_MIN_ZOOM && neighbourhoodItems(focus, linked).some((i) => i.link)) minK = fit;
+      else box = neighbourhood(focus, reach);
+    }
     // Too big to read: no reach to the branch point, then less of the path above.
-    if (reach.toBranch && this.port.zoomToFit(box) < READABLE_ZOOM)
+    if (reach.toBranch && this.port.zoomToFit(box) < minK)
       box = neighbourhood(focus, { up: reach.up, down: reach.down });
-    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < READABLE_ZOOM; up--)
+    for (let up = reach.up - 1; up >= 1 && this.port.zoomToFit(box) < minK; up--)
       box = neighbourhood(focus, { up, down: reach.down });
-    const target = this.port.framed(box, {
-      minK: READABLE_ZOOM,
+    const framed = this.port.framed(box, {
+      minK,
       maxK: 1,
       focus: { x: focus.x, y: focus.y, w: focus.w },
     });
+    // Link cards left out (too many to fit) are not cut at an edge either: wholly in, or out of view.
+    const inView = this.layout ? queryItems(this.layout, this.port.worldRectOf(framed)) : [];
+    const target = this.port.uncut(
+      framed,
+      box,
+      inView.filter((i) => i.link),
+      focus,
+    );
     this.framed = { ...target, k: clampZoom(target.k) };
     this.place('frame', target, animate, focus);
   }

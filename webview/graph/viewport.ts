@@ -35,7 +35,12 @@ export class Viewport {
   }
 
   worldRect(): Rect {
-    const { x, y, k } = this.view;
+    return this.worldRectOf(this.view);
+  }
+
+  /** The world rectangle view `v` shows. */
+  worldRectOf(v: View): Rect {
+    const { x, y, k } = v;
     return { x0: -x / k, y0: -y / k, x1: (this.width - x) / k, y1: (this.height - y) / k };
   }
 
@@ -92,6 +97,46 @@ export class Viewport {
       cy = Math.min(f.y + hy, Math.max(f.y - hy, cy));
     }
     return this.centered(cx, cy, k);
+  }
+
+  /**
+   * `v` moved sideways, within the room the framed box `b` leaves (when it is cut anyway, the room the
+   * `focus` card leaves), so that no card of `cards` is cut by the graph's left or right edge: brought
+   * wholly into view where the box stays in, else pushed wholly out (a family link card cut at the edge
+   * hid what it was).
+   */
+  uncut(v: View, b: Rect, cards: readonly { x: number; w: number }[], focus?: { x: number; w: number }): View {
+    const k = v.k;
+    const span = this.width / k;
+    const pad = FRAME_PAD / k;
+    // The view's left edge (world) may go from lo to hi and keep the box in (its padding may shrink).
+    let lo = b.x1 - span;
+    let hi = b.x0;
+    if (lo > hi && focus) {
+      const half = (focus.w || NODE_W) / 2;
+      [lo, hi] = [focus.x + half - span, focus.x - half];
+    }
+    if (lo > hi) return v;
+    // The fewest cards cut, then the least move: over the edges that bring a card in or push it out.
+    const from = -v.x / k;
+    const cut = (x0: number) =>
+      cards.filter((c) => {
+        const h = (c.w || NODE_W) / 2;
+        return (c.x - h < x0 && x0 < c.x + h) || (c.x - h < x0 + span && x0 + span < c.x + h);
+      }).length;
+    const candidates = [Math.min(hi, Math.max(lo, from))];
+    for (const c of cards) {
+      const h = (c.w || NODE_W) / 2;
+      for (const e of [c.x - h - pad, c.x - h, c.x + h, c.x + h + pad]) candidates.push(e, e - span);
+    }
+    let x0 = candidates[0];
+    let best = cut(x0);
+    for (const x of candidates) {
+      if (x < lo || x > hi) continue;
+      const n = cut(x);
+      if (n < best || (n === best && Math.abs(x - from) < Math.abs(x0 - from))) [x0, best] = [x, n];
+    }
+    return { x: -x0 * k, y: v.y, k };
   }
 
   /**

@@ -66,6 +66,8 @@ export interface DeriveInput {
   forced?: Uint8Array;
   /** Entries left out like filtered ones (branches marked hidden, model/hiddenBranches.ts). */
   hidden?: Uint8Array;
+  /** Entry ids with a checkpoint: each stays its own item, where its mark is drawn. */
+  checkpoints?: ReadonlySet<string>;
 }
 
 export interface Derived {
@@ -121,12 +123,14 @@ export function phantomItem(parent: Item): Item {
 }
 
 /**
- * An entry that may be drawn as its own node even inside a straight run: compactions and summaries, and
+ * An entry that may be drawn as its own node even inside a straight run: compactions and summaries,
  * entries that change files (edit, write, a bash that writes), so that they and their diff marks stay in
- * sight. (derive keeps a tool result only when its call is not drawn: extendTail.ts checks this superset.)
+ * sight, and entries with a checkpoint (a bash whose writes pi-tree cannot read from its command line
+ * still took one: its mark must not fold into a run). (derive keeps a tool result only when its call is
+ * not drawn: extendTail.ts checks this superset.)
  */
-export function isKeptKind(n: NodeView): boolean {
-  return n.kind === 'compaction' || n.kind === 'branchSummary' || !!n.changed?.length;
+export function isKeptKind(n: NodeView, checkpoints?: ReadonlySet<string>): boolean {
+  return n.kind === 'compaction' || n.kind === 'branchSummary' || !!n.changed?.length || !!checkpoints?.has(n.id);
 }
 
 export function derive(input: DeriveInput): Derived {
@@ -144,9 +148,11 @@ export function derive(input: DeriveInput): Derived {
   const forced = input.forced;
   // A tool result repeats its call's diff mark: it stands alone only when the call is not drawn (pi's
   // default filter hides a call without text).
-  const changes = (i: number) => !!nodes[i].changed?.length && nodes[i].kind !== 'toolResult';
+  const cps = input.checkpoints;
+  const changes = (i: number) =>
+    (!!nodes[i].changed?.length || !!cps?.has(nodes[i].id)) && nodes[i].kind !== 'toolResult';
   const kept = (i: number): boolean =>
-    isKeptKind(nodes[i]) && (nodes[i].kind !== 'toolResult' || !(vparent[i] >= 0 && changes(vparent[i])));
+    isKeptKind(nodes[i], cps) && (nodes[i].kind !== 'toolResult' || !(vparent[i] >= 0 && changes(vparent[i])));
   const keep = (i: number): boolean =>
     vkidCount[i] !== 1 ||
     vparent[i] < 0 ||

@@ -53,7 +53,7 @@ export function extendTail(input: TailInput, d: Derived, layout: Layout): TailCh
     if (i === leaf) return true;
     if (!shows(i)) return true;
     if (P < 0 && joining.length === 0) return false; // a root is kept
-    if (nodes[i].label !== undefined || isKeptKind(nodes[i]) || (forced && forced[i])) return false;
+    if (nodes[i].label !== undefined || isKeptKind(nodes[i], input.checkpoints) || (forced && forced[i])) return false;
     joining.push(i);
     return true;
   };

@@ -30,6 +30,9 @@ export interface SessionInfo {
   version: number;
 }
 
+/** What pi lists as the first message of a session that has no user message. */
+export const NO_MESSAGES = '(no messages)';
+
 /** Longest line a listing assembles; longer ones are read from their head and tail only. */
 export const INFO_LINE_BYTES = 64 * 1024;
 
@@ -177,7 +180,7 @@ function toInfo(path: string, st: ScanState, size: number, mtimeMs: number, mtim
     created: Number.isNaN(headerTime) ? mtime : new Date(headerTime),
     modified,
     messageCount: st.messageCount,
-    firstMessage: st.firstMessage || '(no messages)',
+    firstMessage: st.firstMessage || NO_MESSAGES,
     ownFirstMessage: st.ownFirst || undefined,
     size,
     mtimeMs,

@@ -4,9 +4,11 @@
 // would read exactly like its source, and like every other fork of it. So a fork is called by what is
 // its own: a name given after forking, else its own first message (what the user went on with), else —
 // just forked — "<inherited name or first message> (fork 2 · 10:20)": what it is (fork or clone,
-// core/listing/forkKind.ts), which of its source's forks (or clones) it is when there are several, and
-// when it was made.
+// core/listing/forkKind.ts), which of its source's forks (or clones) it is, and when it was made. The
+// number is there from the first fork on, so a fork keeps its name when a sibling is made. A fork made
+// before its source's first message holds no message to be named by: it reads as its source does.
 import type { ForkKind } from './forkKind.js';
+import { NO_MESSAGES } from './sessionInfo.js';
 
 /** Where a fork or clone stands among those made from the same session. */
 export interface FamilyPlace {
@@ -29,6 +31,8 @@ export interface TitleFacts {
   created: number;
   /** Fork or clone, and which of its source's (familyPlaces); unknown: "fork". */
   place?: FamilyPlace;
+  /** The source's name or first message, for a fork that holds no user message ('' firstMessage). */
+  sourceText?: string;
 }
 
 /** Whether the name was given in this session (not inherited from the session it was forked from). */
@@ -48,22 +52,28 @@ export function infoTitle(
   },
   max = 80,
   place?: FamilyPlace,
+  sourceText?: string,
 ): string {
-  return sessionTitle({ ...i, created: i.created.getTime(), place }, max);
+  // pi lists a session without a user message as "(no messages)": a fork of that kind reads as its source.
+  const none = i.parentSessionPath && i.firstMessage === NO_MESSAGES;
+  return sessionTitle(
+    { ...i, firstMessage: none ? '' : i.firstMessage, created: i.created.getTime(), place, sourceText },
+    max,
+  );
 }
 
 export function sessionTitle(f: TitleFacts, max = 80): string {
   if (!f.parentSessionPath || ownName(f)) return oneLine(f.name ?? f.firstMessage, max);
   if (f.ownFirstMessage?.trim()) return oneLine(f.ownFirstMessage, max);
   const mark = `(${forkMark(f.place, f.created)})`;
-  const base = oneLine(f.name ?? f.firstMessage, Math.max(1, max - mark.length - 1));
+  const base = oneLine(f.name ?? (f.firstMessage || f.sourceText || ''), Math.max(1, max - mark.length - 1));
   return base ? `${base} ${mark}` : mark;
 }
 
-/** "fork", "fork 2 · 10:20", "clone · 10:31": what it is, which one, when it was made (local time). */
+/** "fork 1 · 10:20", "clone 2 · 10:31": what it is, which one (when known), when it was made (local time). */
 export function forkMark(place: FamilyPlace | undefined, created: number): string {
   const kind = place?.kind ?? 'fork';
-  const which = place && place.of > 1 ? ` ${place.n}` : '';
+  const which = place ? ` ${place.n}` : '';
   const d = new Date(created);
   const time = Number.isNaN(d.getTime())
     ? ''

@@ -28,6 +28,7 @@ import type { Session } from '../../core/session/session.js';
 import type { PiGateway } from '../runningPi/piGateway.js';
 import type { CodeDocuments } from './codeDocuments.js';
 import { decideRestore } from './restoreChoice.js';
+import { decideBesidePreview } from './previewClosed.js';
 import type { UndoStatus } from './undoStatus.js';
 import type { ConflictMarks } from './conflictMarks.js';
 
@@ -173,7 +174,10 @@ export class CodeRestore {
     let decision: Awaited<ReturnType<typeof decideRestore>>;
     try {
       shown = await this.preview(sc, plan, title, PREVIEW_FIRST, warmed);
-      decision = await decideRestore(plan, title, withConversation, shown.hidden);
+      const hidden = shown.hidden;
+      decision = await decideBesidePreview(shown.label, (closed) =>
+        decideRestore(plan, title, withConversation, hidden, undefined, closed),
+      );
       if (decision === 'previewAll') {
         await closePreview(shown.label);
         shown = await vscode.window.withProgress(
@@ -183,7 +187,9 @@ export class CodeRestore {
           },
           () => this.preview(sc, plan, title, Infinity),
         );
-        decision = await decideRestore(plan, title, withConversation, 0);
+        decision = await decideBesidePreview(shown.label, (closed) =>
+          decideRestore(plan, title, withConversation, 0, undefined, closed),
+        );
       }
     } finally {
       this.deps.marks?.clear();

@@ -3,8 +3,8 @@
 // choice is a notification (bottom right) with the same choices mirrored in the status bar, which stay
 // when the notification folds into the notification centre. The user scrolls the preview, then chooses
 // in either place. Conflicts are decided for all at once or per file (keep mine, take the node's,
-// merge); a paged preview offers the rest of its files.
-import { basename } from 'node:path';
+// merge: a notification per file, asked the same way); a paged preview offers the rest of its files.
+// Closing the preview (`closed`) cancels the question: what it asked about is no longer in sight.
 import * as vscode from 'vscode';
 import type { Resolution } from '../../core/checkpoints/index.js';
 import { planTally, planWords, takeNodeWords, type PlanItem, type RestorePlan } from '../../core/checkpoints/index.js';
@@ -12,7 +12,7 @@ import { planTally, planWords, takeNodeWords, type PlanItem, type RestorePlan } 
 /** What the user chose: the resolutions to restore with, the whole preview first, or nothing. */
 export type RestoreDecision = { restore: Map<string, Resolution> } | 'previewAll' | undefined;
 
-type Choice = 'restore' | 'mine' | 'theirs' | 'each' | 'previewAll' | 'cancel';
+type Choice = 'restore' | 'mine' | 'theirs' | 'merge' | 'each' | 'previewAll' | 'cancel';
 /** One choice: its button's title, and its status bar item's icon (a codicon) and tooltip. */
 type ChoiceItem = { choice: Choice; label: string; icon: string; tooltip: string };
 
@@ -27,7 +27,7 @@ const RESTORE_WORDS: ChoiceWords = { verb: 'Restore', theirs: "the node's" };
 
 /**
  * Asks how to restore `plan`. `hidden`: how many of its files the preview does not show yet (0: all
- * shown), offered as "Preview all".
+ * shown), offered as "Preview all". `closed` aborts when the preview is closed: the answer is Cancel.
  */
 export async function decideRestore(
   plan: RestorePlan,
@@ -35,6 +35,7 @@ export async function decideRestore(
   withConversation: boolean,
   hidden: number,
   words: ChoiceWords = RESTORE_WORDS,
+  closed?: AbortSignal,
 ): Promise<RestoreDecision> {
   const t = planTally(plan);
   const conflicts = plan.items.filter((i) => i.action === 'conflict');
@@ -84,14 +85,14 @@ export async function decideRestore(
     ? ` You changed ${one ? conflicts[0].key : `${conflicts.length} of them`} since: keep ${one ? 'it' : 'them'}, or take ${words === RESTORE_WORDS ? 'the node\u2019s' : `${words.theirs} version`}?`
     : '';
   const message = `${title}? ${planWords({ ...t, kept: 0 })}${withConversation ? '; the conversation moves there' : ''}. Undo puts everything back.${conflictWords}${aside.length ? ` Left as they are: ${aside.join('; ')}.` : ''}`;
-  const choice = await choose(items, message);
+  const choice = await choose(items, message, closed);
   if (!choice || choice === 'cancel') return undefined;
   if (choice === 'previewAll') return 'previewAll';
   const res = new Map<string, Resolution>();
-  for (const i of conflicts) {
+  for (const [n, i] of conflicts.entries()) {
     if (choice === 'mine' || choice === 'theirs') res.set(i.key, choice);
     else {
-      const r = await decideOne(i, words);
+      const r = await decideOne(i, words, n + 1, conflicts.length, closed);
       if (!r) return undefined;
       res.set(i.key, r);
     }
@@ -99,42 +100,51 @@ export async function decideRestore(
   return { restore: res };
 }
 
-/** One conflicting file: keep mine, take the node's, or merge (when both sides are files). */
-async function decideOne(i: PlanItem, words: ChoiceWords): Promise<Resolution | undefined> {
-  const items: (vscode.QuickPickItem & { r: Resolution })[] = [
-    { r: 'mine', label: '$(account) Keep mine', detail: 'Leave the file as it is now' },
-    words === RESTORE_WORDS
-      ? { r: 'theirs', label: '$(history) Take the node’s', detail: `${takeNodeWords(i)} (Undo gives yours back)` }
-      : {
-          r: 'theirs',
-          label: `$(history) Take ${words.theirs}`,
-          detail: `Write ${words.theirs} version of the file (undo gives yours back)`,
-        },
+/**
+ * One conflicting file (the `n`th of `of`): keep mine, take the node's, or merge (when both sides are
+ * files), asked as the whole restore is, beside the preview, so the file's diff stays in sight.
+ */
+async function decideOne(
+  i: PlanItem,
+  words: ChoiceWords,
+  n: number,
+  of: number,
+  closed: AbortSignal | undefined,
+): Promise<Resolution | undefined> {
+  const node = words === RESTORE_WORDS;
+  const items: ChoiceItem[] = [
+    { choice: 'mine', label: 'Keep Mine', icon: 'account', tooltip: `${i.key}: leave the file as it is now` },
+    {
+      choice: 'theirs',
+      label: node ? 'Take the Node\u2019s' : `Take ${words.theirs}`,
+      icon: 'history',
+      tooltip: `${i.key}: ${node ? takeNodeWords(i).toLowerCase() : `write ${words.theirs} version of the file`} (Undo gives yours back)`,
+    },
     ...(i.now.kind === 'file' && i.target.kind === 'file'
       ? [
           {
-            r: 'merge' as const,
-            label: '$(git-merge) Merge',
-            detail:
-              'Three-way merge with the agent\u2019s version as the base: your lines stay; where both changed the same lines, conflict markers',
+            choice: 'merge' as const,
+            label: 'Merge',
+            icon: 'git-merge',
+            tooltip: `${i.key}: a three-way merge with the agent\u2019s version as the base: your lines stay; where both changed the same lines, conflict markers`,
           },
         ]
       : []),
+    { choice: 'cancel', label: 'Cancel', icon: 'close', tooltip: 'Write nothing' },
   ];
-  const pick = await vscode.window.showQuickPick(items, {
-    title: `${basename(i.path)}: ${i.reason ?? 'changed since the latest checkpoint'}`,
-    placeHolder: i.key,
-    ignoreFocusOut: true,
-  });
-  return pick?.r;
+  const why = i.reason ?? 'changed since the latest checkpoint';
+  const message = `${of > 1 ? `File ${n} of ${of}: ` : ''}${i.key} (${why}): keep yours, or take ${node ? 'the node\u2019s' : `${words.theirs} version`}?`;
+  const c = await choose(items, message, closed);
+  return c === 'mine' || c === 'theirs' || c === 'merge' ? c : undefined;
 }
 
 /**
  * The choice beside the preview: a notification with a button per choice, and the same choices in the
  * status bar (they stay while the notification is folded away). The first answer wins; closing the
- * notification is Cancel. Every status bar item goes once it is answered.
+ * notification, or `closed` (the preview closed), is Cancel. Every status bar item goes once it is answered.
  */
-async function choose(items: ChoiceItem[], message: string): Promise<Choice | undefined> {
+async function choose(items: ChoiceItem[], message: string, closed?: AbortSignal): Promise<Choice | undefined> {
+  if (closed?.aborted) return 'cancel';
   const bar = items.map((c, i) => {
     const item = vscode.window.createStatusBarItem(
       `piTree.restoreChoice.${c.choice}`,
@@ -149,6 +159,8 @@ async function choose(items: ChoiceItem[], message: string): Promise<Choice | un
   });
   let answer: (c: Choice | undefined) => void = () => undefined;
   const answered = new Promise<Choice | undefined>((resolve) => (answer = resolve));
+  const onClosed = () => answer('cancel');
+  closed?.addEventListener('abort', onClosed);
   const reg = registerChoiceCommands(items, (c) => answer(c));
   items.forEach((c, i) => {
     bar[i].command = { command: `piTree.restoreChoice.${c.choice}`, title: c.label };
@@ -161,6 +173,7 @@ async function choose(items: ChoiceItem[], message: string): Promise<Choice | un
   try {
     return await answered;
   } finally {
+    closed?.removeEventListener('abort', onClosed);
     for (const b of bar) b.dispose();
     reg.dispose();
     void vscode.commands.executeCommand('setContext', 'piTree.restoreChoiceOpen', false);

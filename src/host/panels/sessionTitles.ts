@@ -43,17 +43,30 @@ function nameTime(s: Session): number | undefined {
   return s.index.nameTime || undefined;
 }
 
-export function titleOf(s: Session, texts: FirstTexts, fallback: string, max = 80, place?: FamilyPlace): string {
+/**
+ * The title of an open session; `fallback` names one without a user message, but a fork without one
+ * reads as its source (`sourceText`: the source's name or first message), never as a file name.
+ */
+export function titleOf(
+  s: Session,
+  texts: FirstTexts,
+  fallback: string,
+  max = 80,
+  place?: FamilyPlace,
+  sourceText?: string,
+): string {
   const created = Date.parse(String(s.header.timestamp));
+  const parentSessionPath = typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined;
   return sessionTitle(
     {
       name: s.name,
       nameTime: nameTime(s),
-      firstMessage: texts.first ?? fallback,
+      firstMessage: texts.first ?? (parentSessionPath ? '' : fallback),
       ownFirstMessage: texts.own,
-      parentSessionPath: typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined,
+      parentSessionPath,
       created: Number.isNaN(created) ? 0 : created,
       place,
+      sourceText,
     },
     max,
   );

@@ -133,6 +133,7 @@ export class TreeController implements vscode.Disposable {
       this.deps.listedFirst?.(this.file) ?? basename(this.file),
       max,
       this.deps.placeOf?.(this.file),
+      typeof s.header.parentSession === 'string' ? this.deps.sourceText?.(s.header.parentSession) : undefined,
     );
   }
 

@@ -29,6 +29,8 @@ export interface TreeDeps extends ActionDeps {
   listedTitle?: (file: string, max: number) => string | undefined;
   /** Where the sidebar's listing places `file` among its source's forks or clones (its title says which). */
   placeOf?: (file: string) => FamilyPlace | undefined;
+  /** The name or first message of the listed session `file`: a fork of it without messages reads so. */
+  sourceText?: (file: string) => string | undefined;
   /** The user acted in this tree (it came to the front, or its selection changed): commands target it. */
   acted?: () => void;
   /** Diffs, hidden marks, family links and compare views. */

@@ -1,5 +1,5 @@
 // What sessions are called (src/core/listing/sessionTitle.ts): a fork or clone that still carries its
-// source's name or first message reads "… (fork 2 · 10:20)" / "… (clone · 10:31)" — which it is
+// source's name or first message reads "… (fork 2 · 10:20)" / "… (clone 1 · 10:31)" — which it is
 // (core/listing/forkKind.ts), which of its source's, when it was made — in pi-tree's forks and clones and
 // in pi's own; a name given after forking is shown as it is; sessions that are not forks are unchanged.
 import assert from 'node:assert/strict';
@@ -11,11 +11,12 @@ import { Session } from '../../../src/core/session/session.js';
 import { SessionInfoCache } from '../../../src/core/listing/sessionInfo.js';
 import { familyPlaces, forkMark, infoTitle, sessionTitle } from '../../../src/core/listing/sessionTitle.js';
 import { ForkKinds } from '../../../src/core/listing/forkKind.js';
+import { SessionNames } from '../../../src/host/sessions/sessionNames.js';
 import { loadPi } from '../../support/pi.js';
 import { assistant, sessionText, tempDir, user } from '../../support/tmp.js';
 
 describe('session titles', () => {
-  it('the rule: inherited name or first message → "(fork · time)"; an own name or no parent → as it is', () => {
+  it('the rule: inherited name or first message → "(fork 1 · time)"; an own name or no parent → as it is', () => {
     const created = new Date(2026, 10, 2, 10, 20).getTime(); // local time, as the title shows it
     const fork = { parentSessionPath: '/s/a.jsonl', created, firstMessage: 'Make the reader stream' };
     assert.equal(sessionTitle({ ...fork, name: 'Reader', nameTime: created - 1000 }), 'Reader (fork · 10:20)');
@@ -27,7 +28,16 @@ describe('session titles', () => {
     );
     assert.equal(
       sessionTitle({ ...fork, place: { kind: 'clone', n: 1, of: 1 } }),
-      'Make the reader stream (clone · 10:20)',
+      'Make the reader stream (clone 1 · 10:20)',
+    );
+    // Numbered from the first on: a fork keeps its name when a sibling is made.
+    const first = sessionTitle({ ...fork, place: { kind: 'fork', n: 1, of: 1 } });
+    assert.equal(first, 'Make the reader stream (fork 1 · 10:20)');
+    assert.equal(sessionTitle({ ...fork, place: { kind: 'fork', n: 1, of: 2 } }), first);
+    // A fork made before the first message holds none: it reads as its source, never "(no messages)".
+    assert.equal(
+      sessionTitle({ ...fork, firstMessage: '', sourceText: 'Reader', place: { kind: 'fork', n: 1, of: 1 } }),
+      'Reader (fork 1 · 10:20)',
     );
     assert.equal(forkMark({ kind: 'clone', n: 3, of: 4 }, created), 'clone 3 · 10:20');
     assert.equal(
@@ -66,8 +76,8 @@ describe('session titles', () => {
     assert.equal(await kinds.kindOf(infos[0]), 'fork');
     assert.equal(await kinds.kindOf(infos[1]), 'clone');
     const places = familyPlaces(infos, (p) => kinds.peek(p));
-    assert.match(infoTitle(infos[0], 80, places.get(forked)), /^Reader \(fork · \d\d:\d\d\)$/);
-    assert.match(infoTitle(infos[1], 80, places.get(cloned)), /^Reader \(clone · \d\d:\d\d\)$/);
+    assert.match(infoTitle(infos[0], 80, places.get(forked)), /^Reader \(fork 1 · \d\d:\d\d\)$/);
+    assert.match(infoTitle(infos[1], 80, places.get(cloned)), /^Reader \(clone 1 · \d\d:\d\d\)$/);
     // A second fork: the two are numbered, oldest first.
     const { file: forked2 } = await repo.fork(s, u2);
     const infos2 = [...infos, (await cache.get(forked2))!];
@@ -87,6 +97,25 @@ describe('session titles', () => {
     assert.equal(await title(forked), 'Add tests with a 100k file');
     await (await Session.open(cloned)).setName('Reader, second try');
     assert.equal(await title(cloned), 'Reader, second try');
+  });
+
+  it('a fork made before the first message reads as its source in the sidebar (SessionNames), not "(no messages)"', async () => {
+    const agentDir = tempDir();
+    const repo = new SessionRepository({ agentDir });
+    const src = await repo.create('/home/dev/project');
+    const s = await Session.open(src);
+    const u1 = await s.appendMessage({ ...(user('x', null, 'Make the reader stream').message as object) } as never);
+    await s.appendMessage({ ...(assistant('x', null, 'ok').message as object) } as never);
+    const { file: forked } = await repo.fork(s, u1);
+    const cache = new SessionInfoCache();
+    const infos = [(await cache.get(src))!, (await cache.get(forked))!];
+    assert.equal(infos[1].messageCount, 0);
+    const names = new SessionNames();
+    await names.update(infos);
+    assert.match(names.title(infos[1]), /^Make the reader stream \(fork 1 · \d\d:\d\d\)$/);
+    await s.setName('Reader');
+    await names.update([(await cache.get(src))!, infos[1]]);
+    assert.match(names.title(infos[1]), /^Reader \(fork 1 · \d\d:\d\d\)$/);
   });
 
   it("pi's own /fork (createBranchedSession) of an unnamed session: first message (fork)", async () => {

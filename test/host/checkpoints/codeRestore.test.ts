@@ -24,7 +24,7 @@ import { confirmLiveWrite } from '../../../src/host/platform/liveGuard.js';
 import { until } from '../../../scripts/lib/until.js';
 import { SimPi } from '../../support/simPi.js';
 import { tempDir } from '../../support/tmp.js';
-import { answerInOrder, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
+import { answerInOrder, closeTabs, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
 
 const write = (path: string, content: string) => ({ name: 'write', args: { path, content } });
 
@@ -300,6 +300,35 @@ describe('the restore flow in the editor (vscode mock)', () => {
     });
   });
 
+  it(
+    'closing the preview while its choice is open cancels: nothing written, the leaf stays, the status bar says why',
+    { timeout: 60_000 },
+    async () => {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      const e = await editor(p, { live: false, onMove: 'conversationAndCode' });
+      const sessionBytes = readFileSync(e.file);
+      // The user reads the choice, then closes the preview's tab instead of answering.
+      mock.answer = (s) => {
+        if (!CHOICE.test(s.message)) return undefined;
+        setImmediate(() => closeTabs(mock.tabs.filter((t) => t.label.startsWith('Restore the code at'))));
+        return new Promise<never>(() => undefined) as never;
+      };
+      const r = await e.move(t1.answer);
+      assert.equal(r.moved, false);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'no file written');
+      assert.equal(e.session.leafId, t2.answer, 'the leaf did not move');
+      assert.deepEqual(readFileSync(e.file), sessionBytes, 'the session file was not written');
+      assert.ok(
+        mock.statusItems.every((i) => i.disposed),
+        'the choices left the status bar',
+      );
+      assert.deepEqual(mock.statusMessages, [
+        '$(close) pi Tree: Restore cancelled, its preview was closed; nothing was written',
+      ]);
+    },
+  );
+
   describe('files outside the working folder', () => {
     async function start() {
       const p = project();
@@ -458,7 +487,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
     p.put('m.txt', 'a\nmy b\n'); // the user's line, saved between turns
     const e = await editor(p, { live: false });
     answerInOrder(CHOICE, 'Choose per File…');
-    mock.quickPick = pickInOrder('Merge');
+    answerInOrder(/^m\.txt \(/, 'Merge'); // the file's own question, beside the preview
     mock.answer = (s) => (/^Merged with conflict markers/.test(s.message) ? 'Open' : undefined);
     assert.equal(await e.code.restoreCode(e.session, e.file, t1.answer), true);
     assert.match(p.read('m.txt')!, /^a\n<<<<<<< yours\nmy b\n=+\nb\n>>>>>>> the node\n$/);
@@ -469,6 +498,10 @@ describe('the restore flow in the editor (vscode mock)', () => {
     );
     const shownFile = await until(() => mock.editors[0], 10_000, 'the merged file to open');
     assert.equal(shownFile.fsPath, join(p.cwd, 'm.txt'));
-    assert.match(mock.picks[0].title!, /^m\.txt: /, 'the per-file question names the file');
+    assert.ok(
+      mock.shown.some((s) => /^m\.txt \(/.test(s.message)),
+      'the per-file question names the file, beside the preview',
+    );
+    assert.equal(mock.picks.length, 0, 'no pick over the preview');
   });
 });

@@ -1,7 +1,8 @@
 // The restore's decision (decideRestore) against the vscode mock: a notification beside the preview
 // (never a pick over it) with the same choices in the status bar; what each resolves to, conflicts
-// decided for all at once or file by file (merge offered only where both sides are files), "Preview
-// all" for a paged preview, and what is left as it is said in the question. The plans are made by
+// decided for all at once or file by file (a notification per file, as beside the preview; merge offered
+// only where both sides are files), "Preview all" for a paged preview, what is left as it is said in the
+// question, and a closed preview cancelling the question. The plans are made by
 // hand: the decision reads only their items and notes.
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { until } from '../../../scripts/lib/until.js';
 import type { PlanAction, PlanItem, RestorePlan, SideInfo } from '../../../src/core/checkpoints/restore/restorePlan.js';
 import { decideRestore } from '../../../src/host/checkpoints/restoreChoice.js';
-import { answerInOrder, commands, mock, pickInOrder, QuickPickItemKind } from '../../support/vscode/api.js';
+import { answerInOrder, commands, mock } from '../../support/vscode/api.js';
 
 const FILE: SideInfo = { kind: 'file', sha: 'a'.repeat(40), mode: 0o100644 };
 const ABSENT: SideInfo = { kind: 'absent' };
@@ -32,15 +33,10 @@ function plan(items: PlanItem[], notes: string[] = []): RestorePlan {
   };
 }
 
-/** The labels a per-file pick offered, as the user reads them (separators as "---"). */
-const offered = (n = -1) =>
-  mock.picks
-    .at(n)!
-    .items.map((i) => (i.kind === QuickPickItemKind.Separator ? '---' : i.label.replace(/^\$\([\w-]+\)\s*/, '')));
-
 describe('the restore decision (vscode mock)', () => {
   beforeEach(() => mock.reset());
   const CHOICE = /^(T|Restore the code at X)\?/;
+  const PER_FILE = /^File \d of \d: /;
   /** The choice as the user met it: the notification's message and buttons, and the status bar's items. */
   const asked = (n = -1) => mock.shown.filter((s) => CHOICE.test(s.message)).at(n)!;
 
@@ -105,26 +101,71 @@ describe('the restore decision (vscode mock)', () => {
         ['gone.txt', 'theirs'],
       ]),
     });
-    mock.quickPick = pickInOrder('Merge', 'Take the node');
+    answerInOrder(PER_FILE, 'Merge', 'Take the Node’s');
+    const statusFrom = mock.statusItems.length;
     assert.deepEqual(await decideRestore(p, 'T', false, 0), {
       restore: new Map([
         ['a.txt', 'merge'],
         ['gone.txt', 'theirs'],
       ]),
     });
-    assert.deepEqual(offered(0), ['Keep mine', 'Take the node’s', 'Merge']);
-    assert.deepEqual(offered(1), ['Keep mine', 'Take the node’s'], 'no merge with a file absent at the node');
-    assert.equal(
-      mock.picks[1].items[1].detail,
-      'Delete the file, which did not exist at the node (Undo gives yours back)',
-      'said as what happens to it',
-    );
-    assert.equal(mock.picks[0].items[1].detail, 'Write the file as it was at the node (Undo gives yours back)');
+    const perFile = mock.shown.filter((s) => PER_FILE.test(s.message));
     assert.deepEqual(
-      mock.picks.map((q) => q.placeholder),
-      ['a.txt', 'gone.txt'],
+      perFile.map((s) => s.items),
+      [
+        ['Keep Mine', 'Take the Node’s', 'Merge', 'Cancel'],
+        ['Keep Mine', 'Take the Node’s', 'Cancel'],
+      ],
+      'no merge with a file absent at the node',
     );
+    assert.deepEqual(
+      perFile.map((s) => s.message),
+      [
+        'File 1 of 2: a.txt (changed since the latest checkpoint): keep yours, or take the node’s?',
+        'File 2 of 2: gone.txt (changed since the latest checkpoint): keep yours, or take the node’s?',
+      ],
+    );
+    assert.ok(
+      perFile.every((s) => s.modal === undefined),
+      'notifications, not modal dialogs',
+    );
+    assert.equal(mock.picks.length + mock.quickPicks.length, 0, 'no quick pick over the preview');
+    // Each file's choices wait in the status bar too, said as what happens to that file.
+    const tips = mock.statusItems
+      .slice(statusFrom)
+      .filter((i) => i.text.includes('Take'))
+      .map((i) => i.tooltip);
+    assert.deepEqual(tips.slice(-2), [
+      'a.txt: write the file as it was at the node (Undo gives yours back)',
+      'gone.txt: delete the file, which did not exist at the node (Undo gives yours back)',
+    ]);
   });
+
+  it(
+    'closing the preview cancels the question (the whole restore or one file of it): nothing decided',
+    { timeout: 30_000 },
+    async () => {
+      const p = plan([item('a.txt', 'conflict'), item('c.txt', 'conflict')]);
+      mock.answer = () => new Promise<never>(() => undefined) as never; // the notification folded away
+      for (const perFileToo of [false, true]) {
+        const closed = new AbortController();
+        if (perFileToo) answerInOrder(CHOICE, 'Choose per File…');
+        const decided = decideRestore(p, 'T', false, 0, undefined, closed.signal);
+        await until(
+          () => (mock.shown.some((s) => (perFileToo ? PER_FILE : CHOICE).test(s.message)) ? true : undefined),
+          5000,
+          'the question',
+        );
+        closed.abort();
+        assert.equal(await decided, undefined);
+        assert.ok(
+          mock.statusItems.every((i) => i.disposed),
+          'its status bar choices go',
+        );
+        mock.shown = [];
+      }
+    },
+  );
 
   it('one conflict is "it", named with what taking the node does', async () => {
     const p = plan([item('gone.txt', 'conflict', { target: ABSENT }), item('b.txt', 'modify')]);
@@ -144,7 +185,7 @@ describe('the restore decision (vscode mock)', () => {
   it('dismissing one file of "Choose per file…" restores nothing', async () => {
     const p = plan([item('a.txt', 'conflict'), item('c.txt', 'conflict')]);
     answerInOrder(CHOICE, 'Choose per File…');
-    mock.quickPick = pickInOrder('Keep mine', undefined);
+    answerInOrder(PER_FILE, 'Keep Mine', undefined);
     assert.equal(await decideRestore(p, 'T', false, 0), undefined);
   });
 

@@ -41,4 +41,14 @@ describe('session titles read the columns', () => {
       }
     }
   });
+
+  it("a fork without a user message is named by its source, numbered as in the sidebar, never by its file's name", async () => {
+    const b = new SessionBuilder();
+    const s = await Session.inMemory(b.text());
+    (s.header as { parentSession?: string }).parentSession = '/sessions/source.jsonl';
+    (s.header as { timestamp?: string }).timestamp = new Date(2026, 11, 6, 6, 31).toISOString();
+    const texts = await firstUserTexts(s);
+    const title = titleOf(s, texts, '2026-12-06T06-31-08-552Z_0199.jsonl', 80, { kind: 'fork', n: 1, of: 1 }, 'Reader');
+    assert.equal(title, 'Reader (fork 1 · 06:31)');
+  });
 });

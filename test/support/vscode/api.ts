@@ -264,12 +264,20 @@ export const mock = {
   queued: [] as { match: RegExp; answers: (string | undefined)[] }[],
   /** The file decoration providers registered. */
   decorations: [] as { provideFileDecoration(uri: Uri): unknown }[],
+  /** The status bar messages shown (setStatusBarMessage), in order. */
+  statusMessages: [] as string[],
   /** The status bar items the host made (disposed ones stay, marked). */
   statusItems: [] as MockStatusBarItem[],
   logs: [] as string[],
   events: new NodeEmitter(),
   configChanged: new EventEmitter<{ affectsConfiguration(s: string): boolean }>(),
   foldersChanged: new EventEmitter<unknown>(),
+  /** Tabs opened, closed (by the host's close() or a test's closeTab()) or changed. */
+  tabsChanged: new EventEmitter<{
+    opened: { label: string }[];
+    closed: { label: string }[];
+    changed: { label: string }[];
+  }>(),
   trustGranted: new EventEmitter<void>(),
   reset(): void {
     this.commands.clear();
@@ -293,6 +301,7 @@ export const mock = {
     this.editors = [];
     this.clipboard = '';
     this.statusItems = [];
+    this.statusMessages = [];
     this.queued = [];
     this.decorations = [];
     this.logs = [];
@@ -305,6 +314,13 @@ export const mock = {
 };
 
 /** Notifications matching `match` are answered with `answers`, one each, in order (undefined: closed). */
+/** Closes tabs as the user does (their close buttons): gone from the group, told to onDidChangeTabs. */
+export function closeTabs(tabs: readonly { label: string }[]): void {
+  const gone = new Set(tabs);
+  mock.tabs = mock.tabs.filter((t) => !gone.has(t));
+  mock.tabsChanged.fire({ opened: [], closed: [...gone], changed: [] });
+}
+
 export function answerInOrder(match: RegExp, ...answers: (string | undefined)[]): void {
   mock.queued.push({ match, answers });
 }
@@ -581,6 +597,10 @@ export const window = strict('window', {
     mock.decorations.push(p);
     return new Disposable(() => (mock.decorations = mock.decorations.filter((x) => x !== p)));
   },
+  setStatusBarMessage: (text: string) => {
+    mock.statusMessages.push(text);
+    return new Disposable(() => undefined);
+  },
   createStatusBarItem: (id: string, alignment: number, priority: number) => {
     const item = new MockStatusBarItem(id, alignment, priority);
     mock.statusItems.push(item);
@@ -593,10 +613,10 @@ export const window = strict('window', {
       return [{ tabs: mock.tabs }];
     },
     close: async (tabs: { label: string } | readonly { label: string }[]) => {
-      const gone = new Set(Array.isArray(tabs) ? tabs : [tabs]);
-      mock.tabs = mock.tabs.filter((t) => !gone.has(t));
+      closeTabs(Array.isArray(tabs) ? tabs : [tabs]);
       return true;
     },
+    onDidChangeTabs: mock.tabsChanged.event,
   }),
   activeTextEditor: undefined,
 });
