@@ -2,7 +2,6 @@
 // CodeLens), the selected row when the user acted there last (F2 in the sidebar), the tree in front, a
 // session file open as text — else the user picks one.
 import * as vscode from 'vscode';
-import { infoTitle } from '../../core/listing/sessionTitle.js';
 import type { ViewNode } from '../sessions/sessionsView.js';
 import type { Host } from './host.js';
 
@@ -18,7 +17,8 @@ export async function targetFile(host: Host, arg: unknown): Promise<string | und
   const ed = vscode.window.activeTextEditor?.document;
   if (ed?.uri.scheme === 'file' && ed.fileName.endsWith('.jsonl')) return ed.fileName;
   const items = host.view.sessions.map((i) => ({
-    label: infoTitle(i),
+    // The sidebar's title: a fork with no message yet reads as its source, with its place in the family.
+    label: host.view.names.title(i),
     description: `${i.messageCount} msgs`,
     detail: i.path,
     path: i.path,
