@@ -132,8 +132,9 @@ export async function writeCode(
   sc: SessionCode,
   plan: RestorePlan,
   o: CodeWriteOptions,
-): Promise<ApplyResult & { warnings: string[] }> {
+): Promise<ApplyResult & { warnings: string[]; ms: { apply: number; record: number } }> {
   return withRestoreLock(sc, async () => {
+    const t0 = performance.now();
     const latest = latestLine(sc)?.commit;
     if (latest !== plan.latest)
       throw new PlanChangedError(
@@ -149,6 +150,7 @@ export async function writeCode(
       from: plan.from.entryId,
       cwdVouched: sc.cwdVouched,
     });
+    const t1 = performance.now();
     const warnings: string[] = [];
     await recordStep(
       sc,
@@ -156,7 +158,7 @@ export async function writeCode(
       'restore',
       r.skipped.map((x) => x.path),
     ).catch((e: unknown) => warnings.push(recordWarning(e)));
-    return { ...r, warnings };
+    return { ...r, warnings, ms: { apply: Math.round(t1 - t0), record: Math.round(performance.now() - t1) } };
   });
 }
 
