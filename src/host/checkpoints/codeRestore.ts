@@ -20,7 +20,7 @@ import {
   type CodeChange,
   type SessionCode,
 } from '../../core/checkpoints/index.js';
-import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
+import { fileCount, flipConflictWords, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
@@ -457,7 +457,7 @@ export class CodeRestore {
     const conflicts = r.conflicts;
     const FORCE = redo ? 'Restore Them Anyway' : 'Put Them Back Anyway';
     const pick = await vscode.window.showWarningMessage(
-      `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed since the restore, so nothing was ${redo ? 'restored again' : 'put back'}.`,
+      `${flipConflictWords(conflicts.length, redo ? 'redo' : 'undo')}.`,
       { modal: true, detail: conflicts.join('\n') },
       FORCE,
     );

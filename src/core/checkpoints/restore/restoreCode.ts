@@ -14,20 +14,15 @@ import { SessionCheckpoints } from '../store/manifests.js';
 import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
 import {
   applyRestore,
-  lastDone,
   leafLanded,
-  PlanChangedError,
   putBackFiles,
-  recoverPending,
-  redoLast,
-  undoLast,
   type ApplyOptions,
   type ApplyResult,
-  type FlipOptions,
-  type FlipResult,
   type Merger,
-  type Recovered,
 } from './restoreApply.js';
+import { PlanChangedError } from './restoreErrors.js';
+import { lastDone, redoLast, undoLast, type FlipOptions, type FlipResult } from './restoreFlip.js';
+import { recoverPending, type Recovered } from './restoreRecover.js';
 import { journals, type Journal } from './restoreJournal.js';
 import type { AgentSide, SnapshotLine } from '../store/manifestLines.js';
 import { SKIPPED_KEPT } from '../store/store.js';
