@@ -23,7 +23,7 @@ import {
   type SessionCode,
 } from '../core/checkpoints/index.js';
 import type { Side } from '../core/checkpoints/index.js';
-import { planCounts, planTally, planWords, type RestorePlan } from '../core/checkpoints/index.js';
+import { flipConflictWords, planCounts, planTally, planWords, type RestorePlan } from '../core/checkpoints/index.js';
 import { needsConfirming } from '../core/checkpoints/index.js';
 import { within } from '../core/checkpoints/index.js';
 import { canonicalCwd, captureEnabled, readCheckpointSettings } from '../core/checkpoints/index.js';
@@ -108,6 +108,8 @@ export async function checkpoints(argv: string[], io: CliIO): Promise<number> {
 const RESTORE_USAGE =
   'pi-tree restore FILE ID [--dry-run] [--json] [--force] [--conversation] [--allow-outside] | pi-tree restore FILE --undo|--redo [--force] [--json]';
 
+type Values = Record<string, string | boolean | undefined>;
+
 export async function restore(argv: string[], io: CliIO): Promise<number> {
   const opts = {
     'dry-run': { type: 'boolean' },
@@ -133,56 +135,83 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
   if (values['dry-run']) {
     if (pendingJournals(sc).length)
       io.err('a restore was interrupted: the next restore (without --dry-run) finishes it first\n');
-  } else {
-    const done = await finishPending(sc);
-    for (const j of done.finished)
-      io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
-    for (const w of done.warnings) io.err(`warning: ${safeText(w)}\n`);
-    // (the conversation of an interrupted restore of this session moves once: not again when it is there)
-    for (const j of done.leafDue) {
-      const to = j.leaf!.targetId;
-      if (session.leafId !== to) await session.moveTo(to);
-      for (const w of (await recordLeafMoved(sc, j, to)).warnings) io.err(`warning: ${safeText(w)}\n`);
-    }
-  }
-  if (flip) {
-    const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force });
-    if (r.conflicts.length) return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts });
-    // The conversation goes with the files when the restore moved it, unless it moved on since.
-    const leafMoved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
-    for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
-    if (values.json)
-      json(io, {
-        [flip === 'undo' ? 'undone' : 'redone']: r.journal.id,
-        written: r.written,
-        skipped: r.skipped,
-        ...(leafMoved ? { leafId: session.leafId } : {}),
-      });
-    else {
-      const conv = leafMoved
-        ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}`
-        : leafMoved === false
-          ? '; the conversation moved on since the restore and stays where it is'
-          : '';
-      io.out(
-        `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${conv}${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
-      );
-    }
-    return 0;
-  }
+  } else await finishInterrupted(session, sc, io);
+  if (flip) return flipHere(session, sc, flip, values, io);
   const target = entryId(session, positionals[1]);
   const plan = await planCode(sc, target);
-  const counts = planCounts(plan);
   if (values['dry-run']) {
     if (values.json) json(io, planJson(plan, sc));
     else printPlan(io, plan, sc);
     return 0;
   }
-  if (counts.conflict && !values.force) return refuseConflicts(io, values.json, plan);
+  return writeHere(session, sc, plan, positionals, values, io);
+}
+
+/** What a killed restore left, finished first: its files, and this session's conversation move still due. */
+async function finishInterrupted(session: Session, sc: SessionCode, io: CliIO): Promise<void> {
+  const done = await finishPending(sc);
+  for (const j of done.finished)
+    io.err(`finished a restore that was interrupted (${j.files.length} files, journal ${j.id})\n`);
+  for (const w of done.warnings) io.err(`warning: ${safeText(w)}\n`);
+  // (the conversation of an interrupted restore of this session moves once: not again when it is there)
+  for (const j of done.leafDue) {
+    const to = j.leaf!.targetId;
+    if (session.leafId !== to) await session.moveTo(to);
+    for (const w of (await recordLeafMoved(sc, j, to)).warnings) io.err(`warning: ${safeText(w)}\n`);
+  }
+}
+
+/** --undo or --redo without pi: the journal's files flipped, the conversation with them when it moved. */
+async function flipHere(
+  session: Session,
+  sc: SessionCode,
+  flip: 'undo' | 'redo',
+  values: Values,
+  io: CliIO,
+): Promise<number> {
+  const r = await (flip === 'undo' ? undoCode : redoCode)(sc, { force: !!values.force });
+  if (r.conflicts.length)
+    return refuse(io, values.json, undoConflictLine(r.conflicts, flip), { conflicts: r.conflicts });
+  // The conversation goes with the files when the restore moved it, unless it moved on since.
+  const leafMoved = r.leaf ? await moveIfStill(session, r.leaf) : undefined;
+  for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
+  if (values.json)
+    json(io, {
+      [flip === 'undo' ? 'undone' : 'redone']: r.journal.id,
+      written: r.written,
+      skipped: r.skipped,
+      ...(leafMoved ? { leafId: session.leafId } : {}),
+    });
+  else {
+    const conv = leafMoved
+      ? `, and moved the conversation ${flip === 'undo' ? 'back' : 'there again'}`
+      : leafMoved === false
+        ? '; the conversation moved on since the restore and stays where it is'
+        : '';
+    io.out(
+      `${flip === 'undo' ? 'Put back' : 'Restored again'} ${r.written.length} file(s)${conv}${r.skipped.length ? `; left ${r.skipped.length} changed since: ${r.skipped.map((s) => safeText(s.path)).join(', ')}` : ''}\n`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * A planned restore written without pi: refused while a conflict or a file outside is not allowed by
+ * its flag, then the files, then (--conversation) the leaf, or the files back when the leaf cannot move.
+ */
+async function writeHere(
+  session: Session,
+  sc: SessionCode,
+  plan: RestorePlan,
+  positionals: string[],
+  values: Values,
+  io: CliIO,
+): Promise<number> {
+  if (planCounts(plan).conflict && !values.force) return refuseConflicts(io, values.json, plan);
   const outside = needsConfirming(plan, sc.cwdVouched);
   if (outside.length && !values['allow-outside']) return refuseOutside(io, values.json, outside, sc);
   const fromId = session.leafId;
-  const move = values.conversation ? await moveTarget(session, target) : undefined;
+  const move = values.conversation ? await moveTarget(session, plan.targetId) : undefined;
   const r = await writeCode(sc, plan, {
     force: !!values.force,
     confirmed: new Set(values['allow-outside'] ? outside : []),
@@ -200,29 +229,41 @@ export async function restore(argv: string[], io: CliIO): Promise<number> {
     r.warnings.push(...(await recordLeafMoved(sc, r.journal, move.leaf)).warnings);
   }
   for (const w of r.warnings) io.err(`warning: ${safeText(w)}\n`);
-  if (values.json)
+  printRestored(io, values, plan, r, move?.leaf, positionals);
+  return 0;
+}
+
+/** What a restore wrote, as JSON or in lines, with how to undo it. `leaf`: where the conversation moved. */
+function printRestored(
+  io: CliIO,
+  values: Values,
+  plan: RestorePlan,
+  r: Awaited<ReturnType<typeof writeCode>>,
+  leaf: string | null | undefined,
+  positionals: string[],
+): void {
+  const unrestorable = plan.items.filter((i) => i.action === 'unrestorable');
+  if (values.json) {
     json(io, {
       journal: r.journal.id,
       written: r.written,
       skipped: r.skipped,
-      unrestorable: plan.items.filter((i) => i.action === 'unrestorable').map((i) => i.path),
-      ...(move ? { leafId: move.leaf } : {}),
+      unrestorable: unrestorable.map((i) => i.path),
+      ...(leaf !== undefined ? { leafId: leaf } : {}),
       ...(r.warnings.length ? { warnings: r.warnings } : {}),
     });
-  else {
-    io.out(
-      `Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${move ? ', and moved the conversation there' : ''}\n`,
-    );
-    for (const i of plan.items.filter((x) => x.action === 'unrestorable'))
-      io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
-    if (r.skipped.length) io.out(`  left as they are: ${r.skipped.map((s) => safeText(s.path)).join(', ')}\n`);
-    io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
+    return;
   }
-  return 0;
+  io.out(
+    `Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${leaf !== undefined ? ', and moved the conversation there' : ''}\n`,
+  );
+  for (const i of unrestorable) io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
+  if (r.skipped.length) io.out(`  left as they are: ${r.skipped.map((s) => safeText(s.path)).join(', ')}\n`);
+  io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
 }
 
-const undoConflictLine = (conflicts: readonly string[]) =>
-  `${conflicts.length} file(s) changed since the restore: ${conflicts.map(safeText).join(', ')}; nothing written (--force puts them back anyway)`;
+const undoConflictLine = (conflicts: readonly string[], step: 'undo' | 'redo') =>
+  `${flipConflictWords(conflicts.length, step)}: ${conflicts.map(safeText).join(', ')} (--force ${step === 'redo' ? 'restores them again' : 'puts them back'} anyway)`;
 
 function refuseConflicts(io: CliIO, asJson: unknown, plan: RestorePlan): number {
   const keys = plan.items.filter((i) => i.action === 'conflict').map((i) => i.key);
@@ -274,7 +315,10 @@ async function viaPi(
     if (values.undo || values.redo) {
       const r = await client.request('codeUndo', { ...common, ...(values.redo ? { redo: true } : {}) });
       if (r.conflicts.length)
-        return refuse(io, values.json, undoConflictLine(r.conflicts), { conflicts: r.conflicts, viaPi: record.pid });
+        return refuse(io, values.json, undoConflictLine(r.conflicts, values.redo ? 'redo' : 'undo'), {
+          conflicts: r.conflicts,
+          viaPi: record.pid,
+        });
       for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
       if (values.json) {
         json(io, {

@@ -66,10 +66,20 @@ export async function restoreCode(
   ctx: ExtensionCommandContext,
   r: BridgeRequest<'restoreCode'>,
 ): Promise<RestoreCodeData> {
+  const ms: Record<string, number> = {};
+  let t = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    ms[name] = Math.round(now - t);
+    t = now;
+  };
   return alone(live, async () => {
+    step('wait');
     const sc = await codeOf(live, ctx);
+    step('open');
     await finishInPi(sc, ctx);
     const plan = await planCode(sc, r.targetId);
+    step('plan');
     if (r.fingerprint && plan.fingerprint !== r.fingerprint)
       throw new BridgeFailure(
         'stale',
@@ -90,6 +100,9 @@ export async function restoreCode(
         confirmed: new Set(r.allowOutside ?? []),
         ...(r.conversation ? { leaf: { targetId: r.targetId, fromId } } : {}),
       });
+      step('write');
+      ms['write: the files'] = res.ms.apply;
+      ms['write: recorded'] = res.ms.record;
       if (r.conversation) {
         // The files are written: pi's leaf follows, or the files go back.
         let nav: { cancelled: boolean };
@@ -106,8 +119,10 @@ export async function restoreCode(
         // (an undo moves back only while pi's leaf is where this left it)
         res.warnings.push(...(await recordLeafMoved(sc, res.journal, ctx.sessionManager.getLeafId())).warnings);
       }
+      if (r.conversation) step('move');
       live.refresh();
       return {
+        ms,
         journalId: res.journal.id,
         written: res.written,
         skipped: res.skipped,

@@ -4,7 +4,7 @@
 // Usage: tsx restoreKill.ts SESSION_FILE AGENT_DIR TARGET_ID STEP NTH [--conversation]
 import { writeSync } from 'node:fs';
 import { planCode, recordLeafMoved, sessionCode, writeCode } from '../../src/core/checkpoints/index.js';
-import { onRestoreStep, type RestoreStep } from '../../src/core/checkpoints/restore/restoreApply.js';
+import { onRestoreStep, type RestoreStep } from '../../src/core/checkpoints/restore/journalFiles.js';
 import { Session } from '../../src/core/session/session.js';
 
 async function main(): Promise<void> {

@@ -22,13 +22,8 @@ export {
   type CodeChange,
   type SessionCode,
 } from './code/sessionCode.js';
-export {
-  needsConfirming,
-  OutsideWriteError,
-  PlanChangedError,
-  RestoreRefusedError,
-  type Resolution,
-} from './restore/restoreApply.js';
+export { needsConfirming, type Resolution } from './restore/restoreApply.js';
+export { OutsideWriteError, PlanChangedError, RestoreRefusedError } from './restore/restoreErrors.js';
 export {
   codeBetween,
   finishPending,
@@ -48,7 +43,7 @@ export { CodeUnknownError } from './restore/codeCheckout.js';
 export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
-export { fileCount, planTally, planWords, takeNodeWords } from './restore/planWords.js';
+export { fileCount, flipConflictWords, planTally, planWords, takeNodeWords } from './restore/planWords.js';
 export { SessionCheckpoints } from './store/manifests.js';
 export {
   canonicalCwd,

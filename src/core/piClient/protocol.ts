@@ -141,6 +141,8 @@ export interface RestoreCodeData {
   warnings?: string[];
   /** pi's leaf afterwards (moved with the conversation). */
   leafId: string | null;
+  /** Where pi's time went, by step (ms), for the editor's log. */
+  ms?: Record<string, number>;
 }
 
 export interface CodeUndoData {

@@ -20,7 +20,7 @@ import {
   type CodeChange,
   type SessionCode,
 } from '../../core/checkpoints/index.js';
-import { fileCount, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
+import { fileCount, flipConflictWords, planTally, planWords, type RestorePlan } from '../../core/checkpoints/index.js';
 import { needsConfirming, type Resolution } from '../../core/checkpoints/index.js';
 import { within } from '../../core/checkpoints/index.js';
 import { canonicalCwd } from '../../core/checkpoints/index.js';
@@ -132,9 +132,13 @@ export class CodeRestore {
   ): Promise<boolean> {
     const d = await this.decide(session, file, id, plan, false, warmed);
     if (!d) return false;
+    const t0 = performance.now();
     const viaPi = await this.throughPi(session, file, d, false);
     if (viaPi !== 'none') return viaPi === 'done';
     const w = await this.write(d);
+    this.deps.log(
+      `restore: ${fileCount(w.res.written.length)} written in ${(performance.now() - t0).toFixed(0)} ms (the files ${w.res.ms.apply} ms, recorded ${w.res.ms.record} ms)`,
+    );
     this.done(session, file, w.res.written.length, w.res.skipped, '', w.res.merged, w.res.warnings);
     return true;
   }
@@ -194,10 +198,14 @@ export class CodeRestore {
     } finally {
       this.deps.marks?.clear();
     }
-    // Decided: the preview is out of date either way; the tree comes back to the front.
-    await closePreview(shown.label);
+    // Decided: the preview is out of date either way; the tree comes back to the front. A restore does
+    // not wait for the tab to close (a diff editor of many files took a second of the user's wait).
+    const closed = closePreview(shown.label);
     const resolutions = decision === 'previewAll' ? undefined : decision?.restore;
-    if (!resolutions) return undefined;
+    if (!resolutions) {
+      await closed;
+      return undefined;
+    }
     const viaPi = await this.piRuns(file);
     const outside = needsConfirming(plan, sc.cwdVouched);
     if (outside.length && !(await confirmOutside(outside, sc))) return undefined;
@@ -216,6 +224,7 @@ export class CodeRestore {
     conversation: boolean,
   ): Promise<'done' | 'cancelled' | 'none'> {
     if (!d.viaPi || !this.deps.gateway) return 'none';
+    const t0 = performance.now();
     const r = await this.deps.gateway.run(
       file,
       'restoreCode',
@@ -230,7 +239,19 @@ export class CodeRestore {
     );
     if (r.via === 'cancelled') return 'cancelled';
     if (r.via === 'none') return 'none';
-    await session.refresh();
+    const inPi = r.data.ms
+      ? ` (in pi: ${Object.entries(r.data.ms)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} ms)`
+      : '';
+    this.deps.log(
+      `restore: ${fileCount(r.data.written.length)} written through pi ${r.pid} in ${(performance.now() - t0).toFixed(0)} ms${inPi}`,
+    );
+    // pi moved its leaf with the files: the session is read again before anyone goes on from it. The
+    // code alone leaves the conversation as it was, and the notification does not wait for the read.
+    const read = session.refresh();
+    if (conversation) await read;
+    else void read.catch((e: unknown) => this.deps.log(`restore: the session could not be read again (${String(e)})`));
     this.done(
       session,
       file,
@@ -442,7 +463,7 @@ export class CodeRestore {
     const conflicts = r.conflicts;
     const FORCE = redo ? 'Restore Them Anyway' : 'Put Them Back Anyway';
     const pick = await vscode.window.showWarningMessage(
-      `${conflicts.length} file${conflicts.length === 1 ? ' was' : 's were'} changed since the restore, so nothing was ${redo ? 'restored again' : 'put back'}.`,
+      `${flipConflictWords(conflicts.length, redo ? 'redo' : 'undo')}.`,
       { modal: true, detail: conflicts.join('\n') },
       FORCE,
     );

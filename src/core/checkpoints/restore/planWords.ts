@@ -71,3 +71,11 @@ export function takeNodeWords(item: Pick<PlanItem, 'action' | 'now' | 'target'>)
       return 'Write the file as it was at the node';
   }
 }
+
+/**
+ * Why an undo or redo wrote nothing: `n` files changed since the restore, so neither side of its
+ * journal is theirs now ("2 files were changed since the restore, so nothing was put back").
+ */
+export function flipConflictWords(n: number, step: 'undo' | 'redo'): string {
+  return `${fileCount(n)} ${n === 1 ? 'was' : 'were'} changed since the restore, so nothing was ${step === 'redo' ? 'restored again' : 'put back'}`;
+}

@@ -1,31 +1,15 @@
-// Writing a restore to the working folder, undoably and crash-safely. First a journal: every
-// file's content before and after, kept in one file under the store's `restores/<id>/` and synced; then
-// each file atomically (temp + fsync + rename, mode kept, symlinks as links, deletions deleted); then
-// the journal says done. The fsyncs run a few at a time (the file system commits them together: ~20x
-// fewer waits than one after the other), each file still renamed only once its own bytes are synced. Killed at any step, the next run finishes it (a file already as planned is left,
-// one still as before is written, anything else is left alone and named). Undo applies the journal
-// backwards under the same rules, redo forwards again.
+// Writing a restore's plan to the working folder, undoably and crash-safely. First a journal: every
+// file's content before and after, kept in one file under the store's `restores/<id>/` and synced;
+// then the files (journalFiles.ts: each atomically, a few syncs at a time); then the journal says
+// done. What can be checked before the first write is (a name too long, a folder in a file's place, no
+// room), so that a restore does not stop half way. Killed at any step, the next run finishes it
+// (restoreRecover.ts); undo and redo run the journal back and forward again (restoreFlip.ts).
 // The conversation is never moved from here: a restore that moves it too says so in its journal, done
 // with the leaf's move due; the caller (the extension, the CLI, pi) moves the leaf and records where it
-// landed, or has the files put back when the move failed. An undo or redo says which move is due the
-// same way. So the core never calls back into whoever drives it, and a kill between the files and the
-// leaf leaves a journal the next run of that session finishes.
-import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  symlinkSync,
-  unlinkSync,
-  constants,
-} from 'node:fs';
-import { open } from 'node:fs/promises';
+// landed (leafLanded), or has the files put back when the move failed (putBackFiles). So the core
+// never calls back into whoever drives it, and a kill between the files and the leaf leaves a journal
+// the next run of that session finishes.
+import { lstatSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { blobSha, isOutside, type Side } from '../code/codeState.js';
 import { LINK_MODE } from '../fileMode.js';
@@ -34,19 +18,17 @@ import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
 import { refusedNow } from './restoreGuards.js';
 import {
   journalDir,
-  journals,
   newId,
   readJournal,
-  readObject,
   saveJournal,
   writeBundle,
   type Journal,
   type JournalFile,
-  type JournalSide,
 } from './restoreJournal.js';
+import { OutsideWriteError, PlanChangedError, RestoreRefusedError } from './restoreErrors.js';
+import { restoreStep, runFiles, runOrRollBack, type FilesResult } from './journalFiles.js';
 import { lstatOrUndefined } from '../store/storeFiles.js';
 import { ensurePrivateDir } from '../../platform/privateDir.js';
-import { samePath } from '../../session/repository.js';
 
 export type Resolution = 'mine' | 'theirs' | 'merge';
 
@@ -57,37 +39,6 @@ export interface ApplyResult {
   skipped: { path: string; why: string }[];
   /** Files merged with conflict markers left in them for the user to settle (how many conflicts each). */
   merged: { path: string; conflicts: number }[];
-}
-
-/** Thrown when the working folder changed since the preview: nothing was written. */
-export class PlanChangedError extends Error {
-  override name = 'PlanChangedError';
-}
-
-/** Thrown before the first write when a restore could not finish (a name too long, no room…): nothing was written. */
-export class RestoreRefusedError extends Error {
-  override name = 'RestoreRefusedError';
-}
-
-/** Thrown when files outside the working folder (or a folder no one vouched for) would be written unconfirmed. */
-export class OutsideWriteError extends Error {
-  override name = 'OutsideWriteError';
-  constructor(readonly paths: string[]) {
-    super(
-      `${paths.length} file${paths.length === 1 ? '' : 's'} outside the session\u2019s working folder would be written: ${paths.join(', ')}; nothing was written. Confirm each to restore them.`,
-    );
-  }
-}
-
-/**
- * The steps a crash test kills at. With the conversation: 'leaf-due' once the journal says the files are
- * done and the leaf's move due, 'leaf-moved' once the caller moved it (before the journal records it).
- */
-export type RestoreStep = 'journal-written' | 'file-written' | 'files-done' | 'leaf-due' | 'leaf-moved' | 'done';
-let stepHook: ((step: RestoreStep, detail: string) => void) | undefined;
-/** @internal Test processes stop a restore at a named step with this (a crash test kills there). */
-export function onRestoreStep(h: typeof stepHook): void {
-  stepHook = h;
 }
 
 /** A three-way merge: the bytes, and how many conflicts it left marked in them. */
@@ -218,12 +169,12 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     );
   }
   saveJournal(o.restoresDir, journal);
-  stepHook?.('journal-written', journal.id);
+  restoreStep('journal-written', journal.id);
   const result = await runOrRollBack(o.restoresDir, journal, 'forward');
-  stepHook?.('files-done', journal.id);
+  restoreStep('files-done', journal.id);
   journal.state = 'done';
   saveJournal(o.restoresDir, journal);
-  stepHook?.(journal.leaf ? 'leaf-due' : 'done', journal.id);
+  restoreStep(journal.leaf ? 'leaf-due' : 'done', journal.id);
   return { journal, ...result, merged };
 }
 
@@ -241,10 +192,10 @@ function leafDue(restoresDir: string, id: string): Journal & { leaf: NonNullable
  */
 export function leafLanded(restoresDir: string, id: string, landed: string | null): Journal {
   const j = leafDue(restoresDir, id);
-  stepHook?.('leaf-moved', j.id);
+  restoreStep('leaf-moved', j.id);
   j.leaf = { ...j.leaf, targetId: landed, moved: true };
   saveJournal(restoresDir, j);
-  stepHook?.('done', j.id);
+  restoreStep('done', j.id);
   return j;
 }
 
@@ -253,7 +204,7 @@ export function leafLanded(restoresDir: string, id: string, landed: string | nul
  * together, so the files go back as they were and the journal says undone. A file changed since is
  * left and named.
  */
-export async function putBackFiles(restoresDir: string, id: string): Promise<Omit<ApplyResult, 'merged'>> {
+export async function putBackFiles(restoresDir: string, id: string): Promise<FilesResult & { journal: Journal }> {
   const j: Journal = leafDue(restoresDir, id);
   j.state = 'undoing';
   saveJournal(restoresDir, j);
@@ -348,335 +299,5 @@ function freeBytes(dir: string): number | undefined {
     return s.bavail * s.bsize;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Runs the journal's files; if one cannot be written, puts back what was (the journal then says
- * 'failed' and blocks nothing) and throws what went wrong, in words.
- */
-async function runOrRollBack(
-  restoresDir: string,
-  j: Journal,
-  dir: 'forward' | 'back',
-): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
-  try {
-    return await runFiles(restoresDir, j, dir);
-  } catch (e) {
-    const why = (e as Error).message;
-    let left: string[];
-    try {
-      const back = await runFiles(restoresDir, j, dir === 'forward' ? 'back' : 'forward');
-      left = back.skipped.map((s) => s.path);
-    } catch (e2) {
-      left = [`(putting them back failed too: ${(e2 as Error).message})`];
-    }
-    removeTemps(j);
-    j.state = 'failed';
-    j.error = why;
-    saveJournal(restoresDir, j);
-    const undoWord = dir === 'forward' ? 'restore' : 'undo';
-    throw new RestoreRefusedError(
-      `the ${undoWord} stopped: ${why}. ${left.length ? `The files written were put back, but for ${left.join(', ')}.` : 'The files written were put back; nothing changed.'}`,
-    );
-  }
-}
-
-function removeTemps(j: Journal): void {
-  for (const f of j.files) {
-    try {
-      rmSync(tempOf(f.path, j), { force: true });
-    } catch {
-      // not a file of ours (a folder in its place): left as it is
-    }
-  }
-}
-
-/**
- * Applies the journal's files in one direction: a file as `from` becomes `to`; as `to` already, left;
- * else named. Deletions go first (a file where the other side has a folder), then the writes, a few at a
- * time; the lists come back in the journal's order.
- */
-async function runFiles(
-  restoresDir: string,
-  j: Journal,
-  dir: 'forward' | 'back',
-): Promise<Omit<ApplyResult, 'journal' | 'merged'>> {
-  const written = new Set<string>();
-  const skipped = new Map<string, string>();
-  const one = async (f: JournalFile) => {
-    const from = dir === 'forward' ? f.before : f.after;
-    const to = dir === 'forward' ? f.after : f.before;
-    const refused = refusedNow(f.path, j.cwd);
-    if (refused) throw new Error(refused);
-    const now = diskSide(f.path);
-    if (matches(now, to)) return;
-    if (!matches(now, from)) {
-      skipped.set(f.path, now.kind === 'unknown' ? now.why : 'changed since the restore');
-      return;
-    }
-    await writeSide(restoresDir, j, f.path, to, now, dir);
-    written.add(f.path);
-    stepHook?.('file-written', f.path);
-  };
-  const toOf = (f: JournalFile) => (dir === 'forward' ? f.after : f.before);
-  await inParallel(
-    j.files.filter((f) => toOf(f).sha === null),
-    one,
-  );
-  await inParallel(
-    j.files.filter((f) => toOf(f).sha !== null),
-    one,
-  );
-  if (dir === 'forward' && j.madeDirs.length) saveJournal(restoresDir, j);
-  return {
-    written: j.files.filter((f) => written.has(f.path)).map((f) => f.path),
-    skipped: j.files.filter((f) => skipped.has(f.path)).map((f) => ({ path: f.path, why: skipped.get(f.path)! })),
-  };
-}
-
-/** Makes `path` hold `to` (absent: deleted), through a synced temp file renamed over it. */
-async function writeSide(
-  restoresDir: string,
-  j: Journal,
-  path: string,
-  to: JournalSide,
-  now: Side,
-  dir: 'forward' | 'back',
-): Promise<void> {
-  if (to.sha === null) {
-    unlinkSync(path);
-    if (dir === 'back') removeMadeDirs(j, path);
-    return;
-  }
-  // A folder the other side's files left empty (they were deleted first): the file takes its place.
-  if (lstatOrUndefined(path)?.isDirectory()) rmdirSync(path);
-  const made = makeDirs(dirname(path));
-  if (dir === 'forward') for (const d of made) if (!j.madeDirs.includes(d)) j.madeDirs.push(d);
-  const tmp = tempOf(path, j);
-  rmSync(tmp, { force: true }); // what a killed run may have left
-  await writeTemp(tmp, readObject(restoresDir, j, to.sha), to, now.kind === 'file' ? currentMode(path) : undefined);
-  renameInto(tmp, path);
-}
-
-/** How many files are written (and fsynced) at once. */
-const PARALLEL = 16;
-
-/** Runs `fn` over `items`, PARALLEL at a time; after a failure no new item starts, and the first error is thrown once all have settled. */
-async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed: { e: unknown } | undefined;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await fn(items[next++]);
-      } catch (e) {
-        failed ??= { e };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  if (failed) throw failed.e;
-}
-
-const matches = (s: Side, want: { sha: string | null; mode: number }) =>
-  want.sha === null ? s.kind === 'absent' : s.kind === 'file' && s.sha === want.sha && s.mode === want.mode;
-
-function currentMode(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The temp file a restore writes `path` through: beside it, named by the journal and a hash of the
- * name (a fixed length, so a name near the file system's limit still has a temp), so that finishing a
- * killed restore removes what it left (pi-tree's excludes keep `.*.pi-tree-*.tmp` out of snapshots).
- */
-const tempOf = (path: string, j: Journal) =>
-  join(
-    dirname(path),
-    `.${createHash('sha1').update(basename(path)).digest('hex').slice(0, 12)}.pi-tree-${j.id.slice(-8)}.tmp`,
-  );
-
-/** Makes the missing folders above a file; returns them, top first. */
-function makeDirs(dir: string): string[] {
-  const missing: string[] = [];
-  for (let d = dir; !exists(d); d = dirname(d)) missing.push(d);
-  for (const m of missing.reverse()) mkdirSync(m);
-  return missing;
-}
-
-/**
- * Writes `bytes` into the temp file `tmp` (a link for a link) and syncs them. The permission bits: the
- * side's own (an undo's, a private mode the node recorded), else the file's bits now with the execute
- * bits as the side has them, else a new file's as the user's umask makes them.
- */
-async function writeTemp(tmp: string, bytes: Buffer, side: JournalSide, keepMode?: number): Promise<void> {
-  if (side.mode === LINK_MODE) {
-    symlinkSync(bytes.toString('utf8'), tmp);
-    return;
-  }
-  const exec = side.mode === 0o100755;
-  const withExec = (m: number) => (exec ? m | ((m & 0o444) >> 2) | 0o100 : m & ~0o111);
-  const exact = side.perm !== undefined ? withExec(side.perm) : keepMode !== undefined ? withExec(keepMode) : undefined;
-  // A new file is created as any program creates one: 0666 or 0777 less the umask (the kernel applies it).
-  const h = await open(
-    tmp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-    exact !== undefined ? exact & 0o700 : exec ? 0o777 : 0o666,
-  );
-  try {
-    await h.writeFile(bytes);
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-  if (exact !== undefined) chmodSync(tmp, exact);
-}
-
-/** Moves a written temp file over `path` (the temp removed if that fails). */
-function renameInto(tmp: string, path: string): void {
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
-function exists(p: string): boolean {
-  return lstatOrUndefined(p) !== undefined;
-}
-
-function removeMadeDirs(j: Journal, path: string): void {
-  for (let d = dirname(path); j.madeDirs.includes(d); d = dirname(d)) {
-    try {
-      rmdirSync(d);
-    } catch {
-      return; // not empty: something else lives there now
-    }
-  }
-}
-
-export interface RecoverOptions {
-  /** The session asking: only its own journals' conversation moves are handed back (others' wait for theirs). */
-  sessionFile?: string;
-}
-
-export interface Recovered {
-  finished: Journal[];
-  failed: Journal[];
-  /** The asking session's journals whose files are done and whose conversation move is due: the caller moves the leaf and records it (leafLanded). */
-  leafDue: Journal[];
-}
-
-/**
- * Finishes what a killed restore, undo or redo left half done (called before any new one). The files
- * of every pending journal of the project are finished (they are the project's); a conversation move
- * still due is handed back only for the asking session's own journals. A journal that cannot be
- * finished is put back where it can be and marked failed, never left to block the next restore.
- */
-export async function recoverPending(restoresDir: string, o: RecoverOptions = {}): Promise<Recovered> {
-  const finished: Journal[] = [];
-  const failed: Journal[] = [];
-  const leafDue: Journal[] = [];
-  const own = (j: Journal) => !!o.sessionFile && !!j.sessionFile && samePath(j.sessionFile, o.sessionFile);
-  for (const j of journals(restoresDir)) {
-    const ownLeafDue = !!j.leaf && !j.leaf.moved && own(j);
-    if (j.state === 'done' || j.state === 'undone' || j.state === 'failed') {
-      if (j.state !== 'done' || !ownLeafDue) continue;
-    }
-    const forward = j.state === 'prepared' || j.state === 'redoing' || j.state === 'done';
-    try {
-      if (j.state !== 'done') await runOrRollBack(restoresDir, j, forward ? 'forward' : 'back');
-    } catch {
-      failed.push(j);
-      continue;
-    }
-    j.state = forward ? 'done' : 'undone';
-    saveJournal(restoresDir, j);
-    finished.push(j);
-    if (forward && ownLeafDue) leafDue.push(j);
-  }
-  return { finished, failed, leafDue };
-}
-
-const ofSession = (sessionFile: string | undefined) => (x: Journal) =>
-  !sessionFile || (!!x.sessionFile && samePath(x.sessionFile, sessionFile));
-
-/** The restore an undo would put back (the last one done, of this session file when given). */
-export function lastDone(restoresDir: string, sessionFile?: string): Journal | undefined {
-  return journals(restoresDir).find((x) => x.state === 'done' && ofSession(sessionFile)(x));
-}
-
-/** Puts back what the last restore (of this session file, when given) replaced. */
-export async function undoLast(restoresDir: string, opts: FlipOptions = {}): Promise<FlipResult> {
-  const j = lastDone(restoresDir, opts.sessionFile);
-  if (!j) throw new Error('there is no restore to undo');
-  return flip(restoresDir, j, 'back', opts);
-}
-
-/** Restores again what the last undo put back. */
-export async function redoLast(restoresDir: string, opts: FlipOptions = {}): Promise<FlipResult> {
-  const j = journals(restoresDir).find(
-    (x) => (x.state === 'done' || x.state === 'undone') && ofSession(opts.sessionFile)(x),
-  );
-  if (!j || j.state !== 'undone') throw new Error('there is no undone restore to redo');
-  return flip(restoresDir, j, 'forward', opts);
-}
-
-export interface FlipOptions {
-  sessionFile?: string;
-  force?: boolean;
-}
-
-export interface FlipResult extends Omit<ApplyResult, 'merged'> {
-  conflicts: string[];
-  /**
-   * The restore had moved the conversation: the caller moves the leaf `to`, only while it is still at
-   * `expect` (the user may have moved on since). Nothing needs recording: the journal keeps both ends.
-   */
-  leaf?: { to: string | null; expect: string | null };
-}
-
-async function flip(restoresDir: string, j: Journal, dir: 'forward' | 'back', o: FlipOptions): Promise<FlipResult> {
-  // A file changed since the restore is a conflict: nothing is written unless forced.
-  const conflicts = j.files.filter((f) => {
-    const now = diskSide(f.path);
-    const from = dir === 'back' ? f.after : f.before;
-    const to = dir === 'back' ? f.before : f.after;
-    return !matches(now, from) && !matches(now, to);
-  });
-  if (conflicts.length && !o.force)
-    return { journal: j, written: [], skipped: [], conflicts: conflicts.map((f) => f.path) };
-  if (o.force) for (const f of conflicts) await forceTo(restoresDir, j, f, dir);
-  j.state = dir === 'back' ? 'undoing' : 'redoing';
-  saveJournal(restoresDir, j);
-  const r = await runOrRollBack(restoresDir, j, dir);
-  j.state = dir === 'back' ? 'undone' : 'done';
-  saveJournal(restoresDir, j);
-  let leaf: Pick<FlipResult, 'leaf'> = {};
-  if (j.leaf?.moved && j.leaf.fromId !== undefined) {
-    const [to, expect] = dir === 'back' ? [j.leaf.fromId, j.leaf.targetId] : [j.leaf.targetId, j.leaf.fromId];
-    leaf = { leaf: { to, expect } };
-  }
-  return { journal: j, ...r, conflicts: [], ...leaf };
-}
-
-/** --force on a conflicting file: the journal's side is written whatever is there now. */
-async function forceTo(restoresDir: string, j: Journal, f: JournalFile, dir: 'forward' | 'back'): Promise<void> {
-  const to = dir === 'back' ? f.before : f.after;
-  const refused = refusedNow(f.path, j.cwd);
-  if (refused) throw new RestoreRefusedError(`${refused}; nothing was written`);
-  if (to.sha === null) unlinkSync(f.path);
-  else {
-    makeDirs(dirname(f.path));
-    const tmp = tempOf(f.path, j);
-    rmSync(tmp, { force: true });
-    await writeTemp(tmp, readObject(restoresDir, j, to.sha), to, currentMode(f.path));
-    renameInto(tmp, f.path);
   }
 }

@@ -14,20 +14,15 @@ import { SessionCheckpoints } from '../store/manifests.js';
 import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
 import {
   applyRestore,
-  lastDone,
   leafLanded,
-  PlanChangedError,
   putBackFiles,
-  recoverPending,
-  redoLast,
-  undoLast,
   type ApplyOptions,
   type ApplyResult,
-  type FlipOptions,
-  type FlipResult,
   type Merger,
-  type Recovered,
 } from './restoreApply.js';
+import { PlanChangedError } from './restoreErrors.js';
+import { lastDone, redoLast, undoLast, type FlipOptions, type FlipResult } from './restoreFlip.js';
+import { recoverPending, type Recovered } from './restoreRecover.js';
 import { journals, type Journal } from './restoreJournal.js';
 import type { AgentSide, SnapshotLine } from '../store/manifestLines.js';
 import { SKIPPED_KEPT } from '../store/store.js';
@@ -132,8 +127,9 @@ export async function writeCode(
   sc: SessionCode,
   plan: RestorePlan,
   o: CodeWriteOptions,
-): Promise<ApplyResult & { warnings: string[] }> {
+): Promise<ApplyResult & { warnings: string[]; ms: { apply: number; record: number } }> {
   return withRestoreLock(sc, async () => {
+    const t0 = performance.now();
     const latest = latestLine(sc)?.commit;
     if (latest !== plan.latest)
       throw new PlanChangedError(
@@ -149,6 +145,7 @@ export async function writeCode(
       from: plan.from.entryId,
       cwdVouched: sc.cwdVouched,
     });
+    const t1 = performance.now();
     const warnings: string[] = [];
     await recordStep(
       sc,
@@ -156,7 +153,7 @@ export async function writeCode(
       'restore',
       r.skipped.map((x) => x.path),
     ).catch((e: unknown) => warnings.push(recordWarning(e)));
-    return { ...r, warnings };
+    return { ...r, warnings, ms: { apply: Math.round(t1 - t0), record: Math.round(performance.now() - t1) } };
   });
 }
 

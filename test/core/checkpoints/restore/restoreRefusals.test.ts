@@ -21,7 +21,8 @@ import {
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planCode, sessionCode, writeCode } from '../../../../src/core/checkpoints/index.js';
-import { onRestoreStep, RestoreRefusedError } from '../../../../src/core/checkpoints/restore/restoreApply.js';
+import { onRestoreStep } from '../../../../src/core/checkpoints/restore/journalFiles.js';
+import { RestoreRefusedError } from '../../../../src/core/checkpoints/restore/restoreErrors.js';
 import { journals } from '../../../../src/core/checkpoints/restore/restoreJournal.js';
 import { projectStore } from '../../../../src/core/checkpoints/store/storePaths.js';
 import { Session } from '../../../../src/core/session/session.js';

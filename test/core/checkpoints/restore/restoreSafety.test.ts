@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { diffCode, planCode, sessionCode, undoCode, writeCode } from '../../../../src/core/checkpoints/index.js';
-import { PlanChangedError } from '../../../../src/core/checkpoints/restore/restoreApply.js';
+import { PlanChangedError } from '../../../../src/core/checkpoints/restore/restoreErrors.js';
 import { Session } from '../../../../src/core/session/session.js';
 import { SimPi } from '../../../support/simPi.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -219,7 +219,7 @@ describe('restores keep the user’s work', () => {
     await p.sim.turn('two', [write('a.txt', 'a2\n')], () => p.put('a.txt', 'a2\n'));
     const sc = await p.code();
     const plan = await planCode(sc, t1.answer);
-    const { onRestoreStep } = await import('../../../../src/core/checkpoints/restore/restoreApply.js');
+    const { onRestoreStep } = await import('../../../../src/core/checkpoints/restore/journalFiles.js');
     const { rmSync } = await import('node:fs');
     const manifest = sc.checkpoints.store!.manifestFile(sc.checkpoints.sessionId);
     onRestoreStep((step) => {
