@@ -1,7 +1,7 @@
 // The code at an entry written into a new, empty folder (a variant's, src/core/variants), and that
 // folder's store made ready for the session that will run there. The entry's snapshot goes in through
-// git (read-tree into a private index, checkout-index: git's own checkout, which writes no name with `..`
-// or `.git` in it and never through a link); what the recorded calls after it wrote comes on top; a
+// git (read-tree -m -u through a private index: git's own checkout, which writes no name with `..` or
+// `.git` in it and never through a link); what the recorded calls after it wrote comes on top; a
 // file whose content is not known is left out and named, never guessed. No link that leads out of the
 // folder stays in it. The folder's store borrows the project store's objects (git's alternates: nothing
 // copied) and the project store keeps the snapshot with a ref named for the new session; the new
@@ -102,13 +102,13 @@ export async function checkoutCode(
   if (inside(checkpointsRoot(sc.opts.agentDir), where.root) === undefined)
     throw new Error(`the folder's store would be outside pi-tree's checkpoints (${where.root})`);
   try {
-    const { listed, store, index, read } = await listBesideStore(sc, folder, source, base.tree, o.sessionId);
+    const { listed, store, index } = await listBesideStore(sc, folder, source, base.tree, o.sessionId);
     const leftOut: CheckoutResult['leftOut'] = [];
     const files = checkNames(sc, listed, leftOut);
     const w: Written = { files, leftOut, unknown: [], notes: [...state.notes], update: new Set(), remove: new Set() };
     const bytes = checkRoom(files, state, folder, o);
     const whole = files.length === listed.files.length && !listed.invalid.length;
-    await writeSnapshot(store, index, files, whole && read);
+    await writeSnapshot(store, index, base.tree, files, whole, folder);
     applyCalls(sc, state, folder, w);
     dropLinksLeadingOut(folder, w);
     const modes = keepPrivateModes(source, base, folder, w);
@@ -169,16 +169,16 @@ async function knownCode(
   return { state, base: state.base, source };
 }
 
-/** The snapshot's listing (names, links, sizes) beside the folder's store made and its index read. */
+/** The snapshot's listing (names, links, sizes) beside the folder's store made, with an empty index. */
 async function listBesideStore(
   sc: SessionCode,
   folder: string,
   source: CheckpointStore,
   tree: string,
   sessionId: string,
-): Promise<{ listed: Listed; store: CheckpointStore; index: string; read: boolean }> {
-  // Both at once (two cores); nothing is written into the folder before the names are checked and the
-  // room is known.
+): Promise<{ listed: Listed; store: CheckpointStore; index: string }> {
+  // Both at once (two cores). The index is read from the tree only where the files are written, in the
+  // same git process: nothing is written into the folder before the names are checked and the room known.
   const made = (async () => {
     const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, {
       program: sc.opts.program,
@@ -187,12 +187,7 @@ async function listBesideStore(
     s.borrowObjects(source);
     const index = s.indexFile(sessionId);
     rmSync(index, { force: true });
-    // (git refuses a tree with a name that leads out: then the index is made from the checked list)
-    const read = await s.run(['read-tree', tree], { index }).then(
-      () => true,
-      () => false,
-    );
-    return { store: s, index, read };
+    return { store: s, index };
   })();
   const [listing, ready] = await Promise.allSettled([
     source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', tree]).then(readLsTreeSized),
@@ -233,17 +228,27 @@ function checkRoom(files: readonly ListedFile[], state: CodeState, folder: strin
 async function writeSnapshot(
   store: CheckpointStore,
   index: string,
+  tree: string,
   files: readonly ListedFile[],
   whole: boolean,
+  folder: string,
 ): Promise<void> {
-  if (!whole) {
-    // (names were left out, or git refused the tree: the index made from the checked list)
-    rmSync(index, { force: true });
-    await store.run(['update-index', '-z', '--index-info'], {
-      index,
-      input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join(''),
-    });
+  if (whole) {
+    // One git process reads the tree (refusing a name git will not write), fills the index and writes
+    // the files: the index is neither written nor read twice. Git refuses before the first file.
+    try {
+      await store.run(['read-tree', '-m', '-u', tree], { index });
+      return;
+    } catch (e) {
+      if (noSpace(e) || readdirSync(folder).length) throw e;
+    }
   }
+  // (names were left out, or git refused the tree: the index made from the checked list)
+  rmSync(index, { force: true });
+  await store.run(['update-index', '-z', '--index-info'], {
+    index,
+    input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join(''),
+  });
   await store.run(['checkout-index', '-a', '-u'], { index });
 }
 
@@ -411,8 +416,12 @@ async function dropStores(
   await source?.dropRefs(sessionId);
 }
 
+/** A path with no empty, `.`, `..` or `.git` part and nothing that leads out: most paths, told at once. */
+const PLAIN_PATH = /^(?![./])(?!.*\/[./])(?!.*\/$)[^\\\0]+$/s;
+
 /** Why a tree path may not be written (a name leading out of the folder or into a repository). */
 function badName(path: string): string | undefined {
+  if (PLAIN_PATH.test(path)) return undefined;
   if (path.startsWith('/') || path.includes('\\') || path.includes('\0'))
     return 'a name that would lead out of the folder';
   for (const c of path.split('/')) {
