@@ -57,7 +57,7 @@ async function folderReady(files: number, runs: number, plainTree: string): Prom
   const sessions = join(root, 'sessions');
   mkdirSync(sessions, { recursive: true });
   log(`variants ${size}: the baseline snapshot…`);
-  const sim = new SimPi(p.dir, agentDir, { sessionDir: sessions, timeoutMs: 600_000, watch: false });
+  const sim = new SimPi(p.dir, agentDir, { sessionDir: sessions, timeoutMs: 1_800_000, watch: false });
   const node = await sim.turn(
     'a node',
     [{ name: 'write', args: { path: 'README.md', content: readFileSync(join(p.dir, 'README.md'), 'utf8') } }],

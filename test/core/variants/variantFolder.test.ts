@@ -115,6 +115,38 @@ describe('a variant’s folder', () => {
     assert.equal(state.base?.tree, rec.code!.tree);
   });
 
+  it('is written by one git process over the tree: the index read where the files are written, not twice', async () => {
+    const p = variantProject({ 'README.md': '# proj\n', 'src/a/b.ts': 'export const b = 1;\n' });
+    symlinkSync('src/a', join(p.cwd, 'a-link'));
+    const t1 = await p.sim.turn('one', [write('c.txt', 'c\n')], () => p.put('c.txt', 'c\n'));
+    // git through a program that notes each command (the arguments as git gets them)
+    const log = join(p.root, 'git.log');
+    const program = join(p.root, 'git-noting');
+    writeFileSync(program, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec git "$@"\n`, { mode: 0o755 });
+    const rec = await makeVariant({ agentDir: p.agentDir, source: await p.session(), entryId: t1.answer, program });
+    const commands = readFileSync(log, 'utf8').split('\n');
+    assert.deepEqual(
+      commands
+        .filter((c) => / (read-tree|checkout-index|update-index) /.test(c))
+        .map((c) => c.replace(/^.* (read-tree|checkout-index|update-index) /, '$1 ')),
+      [`read-tree -m -u ${rec.code!.tree}`],
+      'one read-tree that writes the files; no checkout-index reading its index again',
+    );
+    assert.deepEqual(folderState(rec.folder).get('a-link'), 'link:src/a');
+    // The session's index is the tree's, with the stats of the files written (git sees none changed).
+    const store = rec.code!.storeRoot;
+    const [index] = readdirSync(join(store, 'index'));
+    const env = {
+      ...process.env,
+      GIT_DIR: join(store, 'store.git'),
+      GIT_WORK_TREE: rec.folder,
+      GIT_INDEX_FILE: join(store, 'index', index),
+    };
+    const git = (...a: string[]) => execFileSync('git', a, { env, encoding: 'utf8' });
+    assert.equal(git('write-tree').trim(), rec.code!.tree);
+    assert.equal(git('diff-files', '--name-only'), '');
+  });
+
   it('is refused for a node with no checkpoint at or above it, and nothing is kept', async () => {
     const p = variantProject({ 'x.txt': 'x\n' }, { capture: false });
     const t1 = await p.sim.turn('one', [write('a.txt', 'a\n')], () => p.put('a.txt', 'a\n'));

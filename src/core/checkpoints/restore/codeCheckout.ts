@@ -1,7 +1,7 @@
 // The code at an entry written into a new, empty folder (a variant's, src/core/variants), and that
 // folder's store made ready for the session that will run there. The entry's snapshot goes in through
-// git (read-tree into a private index, checkout-index: git's own checkout, which writes no name with `..`
-// or `.git` in it and never through a link); what the recorded calls after it wrote comes on top; a
+// git (read-tree -m -u through a private index: git's own checkout, which writes no name with `..` or
+// `.git` in it and never through a link); what the recorded calls after it wrote comes on top; a
 // file whose content is not known is left out and named, never guessed. No link that leads out of the
 // folder stays in it. The folder's store borrows the project store's objects (git's alternates: nothing
 // copied) and the project store keeps the snapshot with a ref named for the new session; the new
@@ -24,7 +24,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { codeAt, isOutside, type Side } from '../code/codeState.js';
+import { codeAt, isOutside, type CodeState, type Side } from '../code/codeState.js';
 import type { SessionCode } from '../code/sessionCode.js';
 import { LINK_MODE } from '../fileMode.js';
 import { GitError } from '../git/gitRun.js';
@@ -96,187 +96,35 @@ export async function checkoutCode(
   o: CheckoutOptions,
 ): Promise<CheckoutResult> {
   const started = performance.now();
-  const state = await codeAt(sc, entryId);
-  const source = sc.checkpoints.store;
-  if (!state.base || !source) {
-    const off = sc.checkpoints.offReason();
-    throw new CodeUnknownError(
-      `the code at ${entryId} is not known: no checkpoint at or above it${off ? ` (${off})` : ' (the session ran without the pi-tree bridge, or before it captured)'}; only whole snapshots make a folder, since the files its record tells are not the project`,
-    );
-  }
+  const { state, base, source } = await knownCode(sc, entryId);
   if (readdirSync(folder).length) throw new Error(`${folder} is not empty`);
-  const base = state.base;
   const where = projectStore(sc.opts.agentDir, folder);
   if (inside(checkpointsRoot(sc.opts.agentDir), where.root) === undefined)
     throw new Error(`the folder's store would be outside pi-tree's checkpoints (${where.root})`);
   try {
-    // The listing (names, links, sizes) beside the folder's store and its index made (two cores):
-    // nothing is written into the folder before the names are checked and the room is known.
-    const made = (async () => {
-      const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, {
-        program: sc.opts.program,
-        env: sc.opts.env,
-      });
-      s.borrowObjects(source);
-      const index = s.indexFile(o.sessionId);
-      rmSync(index, { force: true });
-      // (git refuses a tree with a name that leads out: then the index is made from the checked list)
-      const read = await s.run(['read-tree', base.tree], { index }).then(
-        () => true,
-        () => false,
-      );
-      return { s, index, read };
-    })();
-    const [listing, ready] = await Promise.allSettled([
-      source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', base.tree]).then(readLsTreeSized),
-      made,
-    ]);
-    if (listing.status === 'rejected') throw listing.reason;
-    if (ready.status === 'rejected') throw ready.reason;
-    const store = ready.value.s;
-    const listed = listing.value;
-    const index = ready.value.index;
-    const leftOut: CheckoutResult['leftOut'] = listed.invalid.map((path) => ({
-      path,
-      why: 'a name that is not UTF-8',
-    }));
-    const unknown: CheckoutResult['unknown'] = [];
-    const notes = [...state.notes];
-    const files = listed.files.filter((f) => {
-      const bad = badName(f.path);
-      if (bad) leftOut.push({ path: f.path, why: bad });
-      return !bad && !sc.excluded?.(f.path);
-    });
-    const overlayBytes = [...state.overlay.values()].reduce(
-      (n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0),
-      0,
-    );
-    const bytes = files.reduce((n, f) => n + f.size, 0) + overlayBytes;
-    const need = bytes + (files.length + state.overlay.size) * BLOCK + SPARE;
-    const free = (o.freeBytes ?? freeBytes)(folder);
-    if (free !== undefined && need > free)
-      throw new NoRoomError(
-        `the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`,
-      );
+    const { listed, store, index } = await listBesideStore(sc, folder, source, base.tree, o.sessionId);
+    const leftOut: CheckoutResult['leftOut'] = [];
+    const files = checkNames(sc, listed, leftOut);
+    const w: Written = { files, leftOut, unknown: [], notes: [...state.notes], update: new Set(), remove: new Set() };
+    const bytes = checkRoom(files, state, folder, o);
     const whole = files.length === listed.files.length && !listed.invalid.length;
-    if (!whole || !ready.value.read) {
-      rmSync(index, { force: true });
-      await store.run(['update-index', '-z', '--index-info'], {
-        index,
-        input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join(''),
-      });
-    }
-    await store.run(['checkout-index', '-a', '-u'], { index });
-
-    // What the calls after the snapshot did, and the private modes the node recorded.
-    const update = new Set<string>();
-    const remove = new Set<string>();
-    const links = new Set(files.filter((f) => f.file.mode === LINK_MODE).map((f) => f.path));
-    for (const [key, side] of state.overlay) {
-      if (isOutside(key)) {
-        notes.push(`${key} is outside the working folder: not part of the folder`);
-        continue;
-      }
-      if (sc.excluded?.(key)) continue;
-      const bad = badName(key) ?? beyondLink(folder, key);
-      if (bad) {
-        // (nothing to remove: git writes nothing beyond a link, nor a bad name)
-        leftOut.push({ path: key, why: bad });
-        remove.add(key);
-        continue;
-      }
-      if (side.kind === 'unknown') {
-        unknown.push({ path: key, why: side.why });
-        removeFile(folder, key);
-        remove.add(key);
-      } else if (side.kind === 'absent') {
-        removeFile(folder, key);
-        remove.add(key);
-      } else {
-        writeSide(folder, key, side);
-        update.add(key);
-        if (side.mode === LINK_MODE) links.add(key);
-        else links.delete(key);
-      }
-    }
-    for (const key of links) {
-      const out = linkLeadsOut(folder, key);
-      if (!out || !isLink(join(folder, key))) continue;
-      leftOut.push({ path: key, why: `a link that leads out of the folder: ${out}` });
-      unlinkSync(join(folder, key));
-      update.delete(key);
-      remove.add(key);
-    }
-    const modes = privateModes(source, base, files.map((f) => f.path).concat([...update]));
-    for (const [key, perm] of Object.entries(modes)) {
-      try {
-        if (!lstatSync(join(folder, key)).isFile()) continue;
-        chmodSync(join(folder, key), perm);
-        update.add(key);
-      } catch {
-        // not there (left out)
-      }
-    }
-    for (const k of update) remove.delete(k);
-    if (remove.size)
-      await store.run(['update-index', '-z', '--force-remove', '--stdin'], {
-        index,
-        input: [...remove].join('\0') + '\0',
-      });
-    if (update.size)
-      await store.run(['update-index', '-z', '--add', '--stdin'], { index, input: [...update].join('\0') + '\0' });
-    // (the snapshot's tree itself when nothing came on top of it or was left out)
-    const tree = whole && !remove.size && !update.size ? base.tree : readId(await store.run(['write-tree'], { index }));
-    const commit = writeLooseObject(
-      store.where.gitDir,
-      'commit',
-      Buffer.from(commitText(tree, `checkout ${entryId}`, new Date())),
-    );
-    // The project store keeps the snapshot the folder borrows; the folder's store its own tree.
-    await source.keep(o.sessionId, 'checkout-base', base.commit);
-    await store.keep(o.sessionId, 'checkout', commit);
-    const skipped: SkippedFile[] = [
-      ...unknown.map((u) => ({ path: u.path, why: 'not-known' as const })),
-      ...leftOut.map((l) => ({
-        path: l.path,
-        why: (l.why.startsWith('a link')
-          ? 'link-leads-out'
-          : l.why.startsWith('beyond')
-            ? 'beyond-link'
-            : 'bad-name') as SkippedFile['why'],
-      })),
-    ];
-    const line: SnapshotLine = {
-      v: 1,
-      kind: 'baseline',
-      entries: [entryId],
-      commit,
-      tree,
-      at: new Date().toISOString(),
-      target: entryId,
-      ...(skipped.length ? { skipped: { count: skipped.length, files: skipped } } : {}),
-      ...(Object.keys(modes).length ? { modes } : {}),
-    };
-    store.append(o.sessionId, line);
-    const folders = new Set<string>(['']);
-    for (const f of files)
-      for (
-        let at = f.path.lastIndexOf('/');
-        at > 0 && !folders.has(f.path.slice(0, at));
-        at = f.path.lastIndexOf('/', at - 1)
-      )
-        folders.add(f.path.slice(0, at));
+    await writeSnapshot(store, index, base.tree, files, whole, folder);
+    applyCalls(sc, state, folder, w);
+    dropLinksLeadingOut(folder, w);
+    const modes = keepPrivateModes(source, base, folder, w);
+    const tree = await recordInIndex(store, index, base.tree, whole, w);
+    const commit = await keepAndRecord(store, source, { entryId, sessionId: o.sessionId, base, tree, modes, w });
     return {
       tree,
       commit,
       how: state.how === 'snapshot+calls' ? 'snapshot+calls' : 'snapshot',
-      files: files.length,
+      files: w.files.length,
       bytes,
-      unknown,
-      leftOut,
-      notes,
+      unknown: w.unknown,
+      leftOut: w.leftOut,
+      notes: w.notes,
       storeRoot: where.root,
-      folders: [...folders],
+      folders: foldersOf(w.files),
       ms: performance.now() - started,
     };
   } catch (e) {
@@ -288,6 +136,252 @@ export async function checkoutCode(
       );
     throw e;
   }
+}
+
+type Listed = ReturnType<typeof readLsTreeSized>;
+type ListedFile = Listed['files'][number];
+type Base = NonNullable<CodeState['base']>;
+
+/** What the checkout wrote and left out so far, and the index changes still to make. */
+interface Written {
+  files: ListedFile[];
+  leftOut: CheckoutResult['leftOut'];
+  unknown: CheckoutResult['unknown'];
+  notes: string[];
+  /** Paths whose index entry is to be (re)made from the folder, and those to be dropped from it. */
+  update: Set<string>;
+  remove: Set<string>;
+}
+
+/** The code at the entry, refused when no snapshot at or above it holds it. */
+async function knownCode(
+  sc: SessionCode,
+  entryId: string,
+): Promise<{ state: CodeState; base: Base; source: CheckpointStore }> {
+  const state = await codeAt(sc, entryId);
+  const source = sc.checkpoints.store;
+  if (!state.base || !source) {
+    const off = sc.checkpoints.offReason();
+    throw new CodeUnknownError(
+      `the code at ${entryId} is not known: no checkpoint at or above it${off ? ` (${off})` : ' (the session ran without the pi-tree bridge, or before it captured)'}; only whole snapshots make a folder, since the files its record tells are not the project`,
+    );
+  }
+  return { state, base: state.base, source };
+}
+
+/** The snapshot's listing (names, links, sizes) beside the folder's store made, with an empty index. */
+async function listBesideStore(
+  sc: SessionCode,
+  folder: string,
+  source: CheckpointStore,
+  tree: string,
+  sessionId: string,
+): Promise<{ listed: Listed; store: CheckpointStore; index: string }> {
+  // Both at once (two cores). The index is read from the tree only where the files are written, in the
+  // same git process: nothing is written into the folder before the names are checked and the room known.
+  const made = (async () => {
+    const s = await CheckpointStore.open(sc.opts.agentDir, folder, sc.opts.settings!, {
+      program: sc.opts.program,
+      env: sc.opts.env,
+    });
+    s.borrowObjects(source);
+    const index = s.indexFile(sessionId);
+    rmSync(index, { force: true });
+    return { store: s, index };
+  })();
+  const [listing, ready] = await Promise.allSettled([
+    source.run(['ls-tree', '-r', '-l', '-z', '--full-tree', tree]).then(readLsTreeSized),
+    made,
+  ]);
+  if (listing.status === 'rejected') throw listing.reason;
+  if (ready.status === 'rejected') throw ready.reason;
+  return { listed: listing.value, ...ready.value };
+}
+
+/** The listed files that may be written (names checked, the settings' exclusions out); the rest left out. */
+function checkNames(sc: SessionCode, listed: Listed, leftOut: CheckoutResult['leftOut']): ListedFile[] {
+  for (const path of listed.invalid) leftOut.push({ path, why: 'a name that is not UTF-8' });
+  return listed.files.filter((f) => {
+    const bad = badName(f.path);
+    if (bad) leftOut.push({ path: f.path, why: bad });
+    return !bad && !sc.excluded?.(f.path);
+  });
+}
+
+/** The bytes the code takes; NoRoomError (nothing written yet) when the disk has not that much free. */
+function checkRoom(files: readonly ListedFile[], state: CodeState, folder: string, o: CheckoutOptions): number {
+  const overlayBytes = [...state.overlay.values()].reduce(
+    (n, s) => n + (s.kind === 'file' ? (s.bytes?.length ?? 0) : 0),
+    0,
+  );
+  const bytes = files.reduce((n, f) => n + f.size, 0) + overlayBytes;
+  const need = bytes + (files.length + state.overlay.size) * BLOCK + SPARE;
+  const free = (o.freeBytes ?? freeBytes)(folder);
+  if (free !== undefined && need > free)
+    throw new NoRoomError(
+      `the disk has ${mb(free)} free where the folder goes (${folder}) and the code takes about ${mb(need)}; nothing was written`,
+    );
+  return bytes;
+}
+
+/** The snapshot written by git's own checkout, which fills the index with the written files' stats. */
+async function writeSnapshot(
+  store: CheckpointStore,
+  index: string,
+  tree: string,
+  files: readonly ListedFile[],
+  whole: boolean,
+  folder: string,
+): Promise<void> {
+  if (whole) {
+    // One git process reads the tree (refusing a name git will not write), fills the index and writes
+    // the files: the index is neither written nor read twice. Git refuses before the first file.
+    try {
+      await store.run(['read-tree', '-m', '-u', tree], { index });
+      return;
+    } catch (e) {
+      if (noSpace(e) || readdirSync(folder).length) throw e;
+    }
+  }
+  // (names were left out, or git refused the tree: the index made from the checked list)
+  rmSync(index, { force: true });
+  await store.run(['update-index', '-z', '--index-info'], {
+    index,
+    input: files.map((f) => `${f.file.mode.toString(8)} ${f.file.sha}\t${f.path}\0`).join(''),
+  });
+  await store.run(['checkout-index', '-a', '-u'], { index });
+}
+
+/** What the calls after the snapshot did, on top of it: written, removed, or named unknown and removed. */
+function applyCalls(sc: SessionCode, state: CodeState, folder: string, w: Written): void {
+  for (const [key, side] of state.overlay) {
+    if (isOutside(key)) {
+      w.notes.push(`${key} is outside the working folder: not part of the folder`);
+      continue;
+    }
+    if (sc.excluded?.(key)) continue;
+    const bad = badName(key) ?? beyondLink(folder, key);
+    if (bad) {
+      // (nothing to remove: git writes nothing beyond a link, nor a bad name)
+      w.leftOut.push({ path: key, why: bad });
+      w.remove.add(key);
+      continue;
+    }
+    if (side.kind === 'unknown') {
+      w.unknown.push({ path: key, why: side.why });
+      removeFile(folder, key);
+      w.remove.add(key);
+    } else if (side.kind === 'absent') {
+      removeFile(folder, key);
+      w.remove.add(key);
+    } else {
+      writeSide(folder, key, side);
+      w.update.add(key);
+    }
+  }
+}
+
+/** The links the folder holds (the snapshot's, as the calls left them) that lead out of it: removed. */
+function dropLinksLeadingOut(folder: string, w: Written): void {
+  const links = new Set(w.files.filter((f) => f.file.mode === LINK_MODE).map((f) => f.path));
+  for (const key of w.update) links.add(key);
+  for (const key of links) {
+    // (only what is a link now: a call may have made a file or nothing of it)
+    const out = linkLeadsOut(folder, key);
+    if (!out || !isLink(join(folder, key))) continue;
+    w.leftOut.push({ path: key, why: `a link that leads out of the folder: ${out}` });
+    unlinkSync(join(folder, key));
+    w.update.delete(key);
+    w.remove.add(key);
+  }
+}
+
+/** The private permission bits the node recorded, put back on the files written (a 0600 secret stays 0600). */
+function keepPrivateModes(source: CheckpointStore, base: Base, folder: string, w: Written): Record<string, number> {
+  const modes = privateModes(source, base, w.files.map((f) => f.path).concat([...w.update]));
+  for (const [key, perm] of Object.entries(modes)) {
+    try {
+      if (!lstatSync(join(folder, key)).isFile()) continue;
+      chmodSync(join(folder, key), perm);
+      w.update.add(key);
+    } catch {
+      // not there (left out)
+    }
+  }
+  return modes;
+}
+
+/** The index made to match the folder (what came on top or was left out); the folder's tree. */
+async function recordInIndex(
+  store: CheckpointStore,
+  index: string,
+  tree: string,
+  whole: boolean,
+  w: Written,
+): Promise<string> {
+  for (const k of w.update) w.remove.delete(k);
+  if (w.remove.size)
+    await store.run(['update-index', '-z', '--force-remove', '--stdin'], {
+      index,
+      input: [...w.remove].join('\0') + '\0',
+    });
+  if (w.update.size)
+    await store.run(['update-index', '-z', '--add', '--stdin'], { index, input: [...w.update].join('\0') + '\0' });
+  // (the snapshot's tree itself when nothing came on top of it or was left out)
+  return whole && !w.remove.size && !w.update.size ? tree : readId(await store.run(['write-tree'], { index }));
+}
+
+/** The folder's commit kept, the snapshot it borrows kept, and the session's first manifest line. */
+async function keepAndRecord(
+  store: CheckpointStore,
+  source: CheckpointStore,
+  r: { entryId: string; sessionId: string; base: Base; tree: string; modes: Record<string, number>; w: Written },
+): Promise<string> {
+  const commit = writeLooseObject(
+    store.where.gitDir,
+    'commit',
+    Buffer.from(commitText(r.tree, `checkout ${r.entryId}`, new Date())),
+  );
+  // The project store keeps the snapshot the folder borrows; the folder's store its own tree.
+  await source.keep(r.sessionId, 'checkout-base', r.base.commit);
+  await store.keep(r.sessionId, 'checkout', commit);
+  const skipped: SkippedFile[] = [
+    ...r.w.unknown.map((u) => ({ path: u.path, why: 'not-known' as const })),
+    ...r.w.leftOut.map((l) => ({
+      path: l.path,
+      why: (l.why.startsWith('a link')
+        ? 'link-leads-out'
+        : l.why.startsWith('beyond')
+          ? 'beyond-link'
+          : 'bad-name') as SkippedFile['why'],
+    })),
+  ];
+  const line: SnapshotLine = {
+    v: 1,
+    kind: 'baseline',
+    entries: [r.entryId],
+    commit,
+    tree: r.tree,
+    at: new Date().toISOString(),
+    target: r.entryId,
+    ...(skipped.length ? { skipped: { count: skipped.length, files: skipped } } : {}),
+    ...(Object.keys(r.modes).length ? { modes: r.modes } : {}),
+  };
+  store.append(r.sessionId, line);
+  return commit;
+}
+
+/** The folders the files are in ('' the folder itself), each once. */
+function foldersOf(files: readonly ListedFile[]): string[] {
+  const folders = new Set<string>(['']);
+  for (const f of files)
+    for (
+      let at = f.path.lastIndexOf('/');
+      at > 0 && !folders.has(f.path.slice(0, at));
+      at = f.path.lastIndexOf('/', at - 1)
+    )
+      folders.add(f.path.slice(0, at));
+  return [...folders];
 }
 
 export interface DropOptions {
@@ -322,8 +416,12 @@ async function dropStores(
   await source?.dropRefs(sessionId);
 }
 
+/** A path with no empty, `.`, `..` or `.git` part and nothing that leads out: most paths, told at once. */
+const PLAIN_PATH = /^(?![./])(?!.*\/[./])(?!.*\/$)[^\\\0]+$/s;
+
 /** Why a tree path may not be written (a name leading out of the folder or into a repository). */
 function badName(path: string): string | undefined {
+  if (PLAIN_PATH.test(path)) return undefined;
   if (path.startsWith('/') || path.includes('\\') || path.includes('\0'))
     return 'a name that would lead out of the folder';
   for (const c of path.split('/')) {
