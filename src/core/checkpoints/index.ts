@@ -39,7 +39,7 @@ export {
 } from './restore/restoreCode.js';
 export { checkoutCode, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
 /** @public What checkoutCode throws for a node whose code no checkpoint holds; a variant's caller tells it apart. */
-export { CodeUnknownError } from './restore/codeCheckout.js';
+export { codeUnknownAt, CodeUnknownError } from './restore/codeCheckout.js';
 export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
 export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';

@@ -14,7 +14,7 @@
 // variant's pi (what it wrote stays, as whole lines) or takes it off the queue.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { folderChanges, readCheckpointSettings } from '../checkpoints/index.js';
+import { codeUnknownAt, folderChanges, readCheckpointSettings, sessionCode } from '../checkpoints/index.js';
 import { listModels, modelNotFound } from '../runs/listModels.js';
 import { runTurn, TurnError, type RunModel, type TurnResult } from '../runs/runTurn.js';
 import { moveTarget } from '../session/moveTarget.js';
@@ -84,6 +84,10 @@ async function checkSources(
   const cwd = session.header.cwd;
   if (!cwd || !existsSync(cwd))
     throw new VariantsInputError(`the session's folder ${cwd || '(none)'} is not there; nothing was made`);
+  // Every variant's folder needs the code at the node: asked once, so an unknown one is one message.
+  const settings = readCheckpointSettings(req.agentDir);
+  const unknown = await codeUnknownAt(sessionCode(session, { agentDir: req.agentDir, settings, env: req.env }), forkAt);
+  if (unknown) throw new VariantsInputError(`${unknown}; nothing was made`);
   const wanted = models.filter((m): m is RunModel => !!m);
   if (wanted.length) {
     const { models: has } = await listModels({ pi: req.pi, env: req.env, cwd, signal: req.signal });

@@ -3,7 +3,7 @@
 // the code at the node, the user's check runs in each folder, at most `jobs` pis run at once, one
 // variant is cancelled while the others finish, and bad input writes nothing.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { variantsRoot } from '../../../src/core/checkpoints/index.js';
@@ -21,6 +21,7 @@ import { BROKEN_ERROR } from '../../support/askPi.js';
 import { gate } from '../../support/loopbackOpenAI.js';
 import { PI_REPLY_MS, PI_START_MS } from '../../support/piRpc.js';
 import { treeBytes } from '../../support/codingPi.js';
+import { assistant, sessionText, tempDir, ts, user } from '../../support/tmp.js';
 import { BRIDGE, PI_PROGRAM, startVariantsPi, VARIANT_PROMPT, type VariantsPi } from '../../support/variantsPi.js';
 
 const loop = (id: string) => ({ provider: 'loop', id });
@@ -249,5 +250,52 @@ describe('runVariants with pi 1.6.0', () => {
       outs.map((o) => o.phase),
       ['cancelled', 'cancelled'],
     );
+  });
+});
+
+describe('runVariants from a node whose code is not known', () => {
+  it('refuses once, before any variant is made: one message, no folder, no session', async () => {
+    const root = tempDir('pi-tree-nocode-');
+    const agentDir = join(root, 'agent');
+    const workDir = join(root, 'project');
+    const sessions = join(root, 'sessions');
+    for (const d of [agentDir, workDir, sessions]) mkdirSync(d, { recursive: true });
+    const file = join(sessions, 'no-checkpoints.jsonl');
+    const header = {
+      type: 'session',
+      version: 3,
+      id: '01990000-0000-7000-8000-00000000c0de',
+      timestamp: ts(),
+      cwd: workDir,
+    };
+    writeFileSync(
+      file,
+      sessionText(
+        [user('u1', null, 'q'), assistant('a1', 'u1', 'a'), user('u2', 'a1', 'q2'), assistant('a2', 'u2', 'b')],
+        header,
+      ),
+    );
+    const run = runVariants({
+      agentDir,
+      sessionFile: file,
+      entryId: 'a1',
+      prompt: 'go',
+      count: 3,
+      pi: PI_PROGRAM,
+      bridge: BRIDGE,
+    });
+    await assert.rejects(
+      run.done,
+      (e: Error) =>
+        e instanceof VariantsInputError &&
+        /the code at a1 is not known: no checkpoint at or above it.*; nothing was made$/.test(e.message),
+    );
+    assert.deepEqual(
+      run.outcomes.map((o) => o.phase),
+      ['queued', 'queued', 'queued'],
+      'no variant started',
+    );
+    assert.deepEqual(listing(variantsRoot(agentDir)), [], 'no variant folder');
+    assert.deepEqual(readdirSync(sessions), ['no-checkpoints.jsonl'], 'no forked session');
   });
 });

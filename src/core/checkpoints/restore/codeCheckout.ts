@@ -154,6 +154,20 @@ interface Written {
 }
 
 /** The code at the entry, refused when no snapshot at or above it holds it. */
+/**
+ * Why a folder cannot be made with the code at `entryId` (no whole snapshot at or above it), or
+ * undefined when it can: asked once before N variants are started, rather than failing each of them.
+ */
+export async function codeUnknownAt(sc: SessionCode, entryId: string): Promise<string | undefined> {
+  try {
+    await knownCode(sc, entryId);
+    return undefined;
+  } catch (e) {
+    if (e instanceof CodeUnknownError) return e.message;
+    throw e;
+  }
+}
+
 async function knownCode(
   sc: SessionCode,
   entryId: string,
