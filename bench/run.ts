@@ -1,7 +1,7 @@
 // `npm run bench`: every figure is a same-run comparison or a ratio (these machines are noisy), with
 // min / median / max of several runs. Prints one table and writes it to BENCHMARKS.md. Every session
 // it measures is generated here (bench/shapes.ts; .bench/ keeps them between runs).
-// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,checkpoints,variants,variantsrun,restorepreview,editorrestore,1m,panel1m
+// BENCH_ONLY=open,fixtures,host,append,roundtrip,sidebar,bridge,webview,tail,compare,checkpoints,variants,variantsrun,streamsteps,restorepreview,editorrestore,1m,panel1m
 // (the tree panel part of 1m),click picks parts (then
 // BENCHMARKS.md is left alone unless BENCH_WRITE=1); BENCH_RUNS sets the runs (default 5; 3 at 1M).
 import { spawnSync } from 'node:child_process';
@@ -20,6 +20,7 @@ import { variantsBench } from './variants';
 import { variantsRunBench } from './variantsRun';
 import { restorePreviewBench } from './restorePreview';
 import { editorRestoreBench } from './editorRestore';
+import { variantsStreamingBench } from './variantsStreaming';
 
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const want = (name: string) => !ONLY || ONLY.includes(name);
@@ -62,6 +63,7 @@ async function main() {
   if (want('checkpoints')) await checkpointsBench();
   if (want('variants')) await variantsBench();
   if (want('variantsrun')) await variantsRunBench(); // a real pi 1.6.0 with the bridge
+  if (want('streamsteps')) await variantsStreamingBench(); // real VS Code, four real pi 1.6.0 streaming
   if (want('restorepreview')) await restorePreviewBench(); // real VS Code
   if (want('editorrestore')) await editorRestoreBench(); // real VS Code, with a real pi 1.6.0 and without
   if (want('click')) runClickBench(ROOT, log); // its own section of BENCHMARKS.md (real VS Code)

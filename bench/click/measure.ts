@@ -280,8 +280,11 @@ export interface StepSample {
   domMs: number;
 }
 
-/** `n` presses of ↑ in the tree, each timed until the new selection is painted in outline and graph. */
-export async function keyboardSteps(vs: VSCode, frame: Frame, n: number): Promise<StepSample[]> {
+/**
+ * `n` key presses in the tree (`keys` in turn: ↑ by default), each timed until the new selection is
+ * painted in outline and graph.
+ */
+export async function keyboardSteps(vs: VSCode, frame: Frame, n: number, keys = ['ArrowUp']): Promise<StepSample[]> {
   await settled(frame);
   await frame.locator('[role="tree"]').focus();
   const out: StepSample[] = [];
@@ -289,7 +292,7 @@ export async function keyboardSteps(vs: VSCode, frame: Frame, n: number): Promis
     await settled(frame);
     await armWatch(frame, { step: true });
     const t0 = await vs.page.evaluate(() => Date.now());
-    await vs.page.keyboard.press('ArrowUp');
+    await vs.page.keyboard.press(keys[i % keys.length]);
     const w = await watched(frame);
     out.push({ ms: w.painted - t0, inputMs: w.input - t0, domMs: w.dom - t0 });
   }
