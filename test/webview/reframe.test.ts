@@ -52,10 +52,12 @@ test('family links that arrive after the first framing move the cards: the frame
   const ids = [s.leafId, 'u2000000'];
   const b = await boxes(page, ids);
   for (const id of ids) assert.ok(inside(b.nodes[id], b.g), `${id} in view: ${JSON.stringify(b)}`);
-  // The link card itself is in view, not cut at an edge.
+  // The link card is not cut at an edge: wholly in view, or (where the path at a readable zoom leaves no
+  // room for it) wholly out of it.
   const card = await linkBoxes(page);
   assert.equal(card.length, 1);
-  assert.ok(inside(card[0], b.g), `the link card in view: ${JSON.stringify({ card, g: b.g })}`);
+  const out = card[0].right <= b.g.left + 0.5 || card[0].left >= b.g.right - 0.5;
+  assert.ok(inside(card[0], b.g) || out, `the link card not cut: ${JSON.stringify({ card, g: b.g })}`);
   // Panned by the user: new links leave the view where the user put it.
   await page.evaluate(() =>
     (window as unknown as { __piTree: { graph: { panBy(x: number, y: number): void } } }).__piTree.graph.panBy(-40, 0),

@@ -6,7 +6,7 @@
 import type { NodeView } from '../../src/protocol';
 import type { Derived, Item } from '../model/derive';
 import { queryItems, type Layout, type Rect } from '../model/layout';
-import { layoutBox, neighbourhood, neighbourhoodItems, type Reach } from '../model/neighbourhood';
+import { layoutBox, neighbourhood, type Reach } from '../model/neighbourhood';
 import { after, cancelAfter, cancelFrame, onFrame } from '../ui/schedule';
 import { DENSE_LIMIT, DenseCanvas } from './denseCanvas';
 import { Minimap } from './minimap';
@@ -273,16 +273,11 @@ export class GraphView {
    */
   frameAround(focus: Item, animate = true, reach: Reach = NEAR): void {
     if (!this.port.width) return;
-    // The family's link cards beside the path too (a fork's link to its source): a smaller zoom (down to
-    // Fit's floor) rather than a link card cut at the edge, which hides that the session has a family.
-    const linked = { ...reach, links: true };
-    let box = neighbourhood(focus, linked);
-    let minK = READABLE_ZOOM;
-    const fit = this.port.zoomToFit(box);
-    if (fit < READABLE_ZOOM) {
-      if (fit >= FIT_MIN_ZOOM && neighbourhoodItems(focus, linked).some((i) => i.link)) minK = fit;
-      else box = neighbourhood(focus, reach);
-    }
+    // The family's link cards beside the path too (a fork's link to its source), when they fit at a
+    // readable zoom; those that do not are moved wholly out of view below, never left cut at an edge.
+    let box = neighbourhood(focus, { ...reach, links: true });
+    const minK = READABLE_ZOOM;
+    if (this.port.zoomToFit(box) < READABLE_ZOOM) box = neighbourhood(focus, reach);
     // Too big to read: no reach to the branch point, then less of the path above.
     if (reach.toBranch && this.port.zoomToFit(box) < minK)
       box = neighbourhood(focus, { up: reach.up, down: reach.down });
