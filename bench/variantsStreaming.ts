@@ -11,8 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sessionDirFor, sessionFileName } from '../scripts/lib/demoSessions.js';
-import { lastUserText } from '../test/support/askPi.js';
-import { completionSse, startLoopback, toolCallsSse, type RecordedRequest } from '../test/support/loopbackOpenAI.js';
+import { lastUserText, stepsDone } from '../test/support/askPi.js';
+import { completionSse, startLoopback, toolCallsSse } from '../test/support/loopbackOpenAI.js';
 import { makePiEnv, PiRpc, piShim } from '../test/support/piRpc.js';
 import { VSCode } from '../test/e2e/harness.js';
 import * as sel from '../test/e2e/selectors.js';
@@ -31,14 +31,6 @@ const TARGET_MS = 50;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
 const summary = (xs: StepSample[]) =>
   `median **${fmt(median(xs.map((x) => x.ms)))}** ms, p95 ${fmt(p95(xs.map((x) => x.ms)))} ms, max ${fmt(Math.max(...xs.map((x) => x.ms)))} ms (n ${xs.length})`;
-
-/** Assistant steps since the last user message (0: the turn's first model call). */
-const stepsDone = (req: RecordedRequest): number => {
-  const msgs = (req.body?.messages ?? []) as { role: string }[];
-  let n = 0;
-  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
-  return n;
-};
 
 export async function variantsStreamingBench(): Promise<void> {
   const steps = Number(process.env.BENCH_SS_STEPS ?? 20);

@@ -9,28 +9,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
-import { lastUserText } from '../support/askPi.js';
-import {
-  completionSse,
-  startLoopback,
-  toolCallsSse,
-  type Loopback,
-  type RecordedRequest,
-} from '../support/loopbackOpenAI.js';
+import { lastUserText, stepsDone } from '../support/askPi.js';
+import { completionSse, startLoopback, toolCallsSse, type Loopback } from '../support/loopbackOpenAI.js';
 import { makePiEnv, PiRpc, piShim } from '../support/piRpc.js';
 import { scenario } from './harness.js';
 import * as sel from './selectors.js';
 import { contextMenuItem, openTree, selectByFind, until } from './uxHelpers.js';
 
 const PROMPT = 'write the answer';
-
-/** Assistant steps since the last user message (0: the turn's first model call). */
-const stepsDone = (req: RecordedRequest): number => {
-  const msgs = (req.body?.messages ?? []) as { role: string }[];
-  let n = 0;
-  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
-  return n;
-};
 
 describe('Try variants from here', () => {
   let lb: Loopback | undefined;

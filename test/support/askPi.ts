@@ -21,6 +21,14 @@ export const PI_PROGRAM: PiProgram = { program: NODE24, args: [PI_CLI] };
 
 export const BROKEN_ERROR = 'the model is broken';
 
+/** Assistant steps since the last user message (0: the turn's first model call). */
+export function stepsDone(req: RecordedRequest): number {
+  const msgs = (req.body?.messages ?? []) as { role: string }[];
+  let n = 0;
+  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
+  return n;
+}
+
 export function lastUserText(req: RecordedRequest): string {
   const msgs = (req.body?.messages ?? []) as { role: string; content: unknown }[];
   for (let i = msgs.length - 1; i >= 0; i--) {

@@ -5,14 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  completionSse,
-  startLoopback,
-  toolCallsSse,
-  type Loopback,
-  type RecordedRequest,
-  type Reply,
-} from './loopbackOpenAI.js';
+import { completionSse, startLoopback, toolCallsSse, type Loopback, type Reply } from './loopbackOpenAI.js';
+import { lastUserText, stepsDone } from './askPi.js';
 import { makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
 import { tempDir } from './tmp.js';
 
@@ -33,24 +27,6 @@ export interface CodingPi {
 }
 
 type Rec = Record<string, any>;
-
-const lastUserText = (req: RecordedRequest): string => {
-  const msgs = (req.body?.messages ?? []) as Rec[];
-  for (let i = msgs.length - 1; i >= 0; i--) {
-    const m = msgs[i];
-    if (m.role === 'user')
-      return typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: Rec) => c.text ?? '').join('');
-  }
-  return '';
-};
-
-/** Model turns since the last user message (tool results count the steps done). */
-const stepsDone = (req: RecordedRequest): number => {
-  const msgs = (req.body?.messages ?? []) as Rec[];
-  let n = 0;
-  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
-  return n;
-};
 
 export async function startCodingPi(
   opts: {

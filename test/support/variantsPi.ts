@@ -14,10 +14,9 @@ import {
   toolCallsSse,
   type Gate,
   type Loopback,
-  type RecordedRequest,
   type Reply,
 } from './loopbackOpenAI.js';
-import { BROKEN_ERROR, lastUserText, PI_PROGRAM } from './askPi.js';
+import { BROKEN_ERROR, lastUserText, PI_PROGRAM, stepsDone } from './askPi.js';
 import { BRIDGE, makePiEnv, PiRpc, type PiEnv } from './piRpc.js';
 
 export { BRIDGE, PI_PROGRAM };
@@ -40,13 +39,6 @@ export interface VariantsPi {
   inFlight: { now: number; max: number };
   stop(): Promise<void>;
 }
-
-const stepsDone = (req: RecordedRequest): number => {
-  const msgs = (req.body?.messages ?? []) as { role: string }[];
-  let n = 0;
-  for (let i = msgs.length - 1; i >= 0 && msgs[i].role !== 'user'; i--) if (msgs[i].role === 'assistant') n++;
-  return n;
-};
 
 export async function startVariantsPi(): Promise<VariantsPi> {
   let hold = gate();
