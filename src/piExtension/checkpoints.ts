@@ -117,7 +117,7 @@ function sessionDirOf(ctx: ExtensionContext): string | undefined {
   }
 }
 
-function notify(ctx: ExtensionContext, message: string): void {
+export function notify(ctx: ExtensionContext, message: string): void {
   try {
     if (ctx.hasUI) ctx.ui.notify(message, 'warning');
     else process.stderr.write(`${message}\n`);

@@ -5,16 +5,18 @@
 // not moved on since). The core writes and records; pi's moves are made here, in pi.
 import type { ExtensionCommandContext } from '@earendil-works/pi-coding-agent';
 import { agentDirOf } from '../core/piClient/paths.js';
-import type { BridgeRequest, CodeUndoData, RestoreCodeData } from '../core/piClient/protocol.js';
+import type { BridgeRequest, CodeUndoData, PlanRestoreData, RestoreCodeData } from '../core/piClient/protocol.js';
 import {
   finishPending,
+  pendingJournals,
   planCode,
   putCodeBack,
   recordLeafMoved,
   redoCode,
   sessionCode,
   undoCode,
-  writeCode,
+  writeCodeEarly,
+  type RestorePlan,
   type SessionCode,
 } from '../core/checkpoints/index.js';
 import {
@@ -25,7 +27,7 @@ import {
 } from '../core/checkpoints/index.js';
 import { canonicalCwd } from '../core/checkpoints/index.js';
 import { Session } from '../core/session/session.js';
-import { captureFor } from './checkpoints.js';
+import { captureFor, notify } from './checkpoints.js';
 import type { BridgeSession } from './bridgeSession.js';
 import { BridgeFailure } from './server.js';
 
@@ -35,7 +37,7 @@ async function alone<T>(live: BridgeSession, op: () => Promise<T>): Promise<T> {
 }
 
 /** The session's code as this pi sees it: pi's own working folder is the one the user runs it in. */
-async function codeOf(live: BridgeSession, ctx: ExtensionCommandContext): Promise<SessionCode> {
+async function codeOf(live: BridgeSession, ctx: { cwd: string }): Promise<SessionCode> {
   const session = await Session.open(live.sessionFile);
   const own = canonicalCwd(ctx.cwd);
   return sessionCode(session, { agentDir: agentDirOf(process.env), vouched: (cwd) => cwd === own });
@@ -61,6 +63,30 @@ async function finishInPi(sc: SessionCode, ctx: ExtensionCommandContext): Promis
   }
 }
 
+/** A plan made for a preview (planRestore), by session file: the next restoreCode with its fingerprint writes it. */
+const planned = new Map<string, { targetId: string; plan: Promise<RestorePlan>; at: number }>();
+/** A plan older than this is made again (the user took long enough for pi to have moved on). */
+const PLANNED_FOR_MS = 10 * 60_000;
+
+/** Plans the restore the user is previewing, so that the restore itself need not plan again. */
+export async function planRestore(live: BridgeSession, r: BridgeRequest<'planRestore'>): Promise<PlanRestoreData> {
+  if (!live.ctx.sessionManager.getEntry(r.targetId))
+    throw new BridgeFailure('not-found', `entry ${r.targetId} is not in this session`);
+  const plan = codeOf(live, live.ctx).then((sc) => planCode(sc, r.targetId));
+  plan.catch(() => {}); // (said to the caller below; a restore that takes it plans again)
+  planned.set(live.sessionFile, { targetId: r.targetId, plan, at: Date.now() });
+  return { fingerprint: (await plan).fingerprint };
+}
+
+/** The plan made for this preview (waited for if still being made), once; a restore writing it checks every file against it. */
+async function takePlanned(live: BridgeSession, r: BridgeRequest<'restoreCode'>): Promise<RestorePlan | undefined> {
+  const p = planned.get(live.sessionFile);
+  planned.delete(live.sessionFile);
+  if (!p || !r.fingerprint || p.targetId !== r.targetId || Date.now() - p.at > PLANNED_FOR_MS) return undefined;
+  const plan = await p.plan.catch(() => undefined);
+  return plan?.fingerprint === r.fingerprint ? plan : undefined;
+}
+
 export async function restoreCode(
   live: BridgeSession,
   ctx: ExtensionCommandContext,
@@ -73,13 +99,19 @@ export async function restoreCode(
     ms[name] = Math.round(now - t);
     t = now;
   };
-  return alone(live, async () => {
+  // The code alone is answered once the files are written; where the code now is gets recorded after,
+  // with the capture still held (a turn's snapshot comes after it) and the project's restore lock too.
+  let answer!: (d: RestoreCodeData) => void;
+  const answered = new Promise<RestoreCodeData>((resolve) => (answer = resolve));
+  const whole = alone(live, async () => {
     step('wait');
     const sc = await codeOf(live, ctx);
     step('open');
+    // A plan made for the preview holds while nothing was left half done (finishing that moves files).
+    const ready = pendingJournals(sc).length ? undefined : await takePlanned(live, r);
     await finishInPi(sc, ctx);
-    const plan = await planCode(sc, r.targetId);
-    step('plan');
+    const plan = ready ?? (await planCode(sc, r.targetId));
+    step(ready ? 'planned before' : 'plan');
     if (r.fingerprint && plan.fingerprint !== r.fingerprint)
       throw new BridgeFailure(
         'stale',
@@ -94,7 +126,7 @@ export async function restoreCode(
     const resolutions = new Map<string, Resolution>(Object.entries(r.resolutions ?? {}));
     const fromId = ctx.sessionManager.getLeafId();
     try {
-      const res = await writeCode(sc, plan, {
+      const { recorded, ...res } = await writeCodeEarly(sc, plan, {
         force: r.force,
         resolutions,
         confirmed: new Set(r.allowOutside ?? []),
@@ -102,26 +134,7 @@ export async function restoreCode(
       });
       step('write');
       ms['write: the files'] = res.ms.apply;
-      ms['write: recorded'] = res.ms.record;
-      if (r.conversation) {
-        // The files are written: pi's leaf follows, or the files go back.
-        let nav: { cancelled: boolean };
-        try {
-          nav = await ctx.navigateTree(r.targetId, { summarize: false });
-        } catch (e) {
-          await putCodeBack(sc, res.journal);
-          throw e;
-        }
-        if (nav.cancelled) {
-          await putCodeBack(sc, res.journal);
-          throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
-        }
-        // (an undo moves back only while pi's leaf is where this left it)
-        res.warnings.push(...(await recordLeafMoved(sc, res.journal, ctx.sessionManager.getLeafId())).warnings);
-      }
-      if (r.conversation) step('move');
-      live.refresh();
-      return {
+      const reply = (): RestoreCodeData => ({
         ms,
         journalId: res.journal.id,
         written: res.written,
@@ -129,7 +142,34 @@ export async function restoreCode(
         merged: res.merged,
         warnings: res.warnings,
         leafId: ctx.sessionManager.getLeafId(),
-      };
+      });
+      if (!r.conversation) {
+        answer(reply());
+        const after = await recorded;
+        for (const w of after.warnings) notify(ctx, `pi-tree: ${w}`);
+        live.refresh();
+        return;
+      }
+      const after = await recorded;
+      res.warnings.push(...after.warnings);
+      ms['write: recorded'] = after.ms;
+      // The files are written: pi's leaf follows, or the files go back.
+      let nav: { cancelled: boolean };
+      try {
+        nav = await ctx.navigateTree(r.targetId, { summarize: false });
+      } catch (e) {
+        await putCodeBack(sc, res.journal);
+        throw e;
+      }
+      if (nav.cancelled) {
+        await putCodeBack(sc, res.journal);
+        throw new BridgeFailure('cancelled', 'pi cancelled the move; the files were put back');
+      }
+      // (an undo moves back only while pi's leaf is where this left it)
+      res.warnings.push(...(await recordLeafMoved(sc, res.journal, ctx.sessionManager.getLeafId())).warnings);
+      step('move');
+      live.refresh();
+      answer(reply());
     } catch (e) {
       if (e instanceof PlanChangedError) throw new BridgeFailure('stale', e.message);
       if (e instanceof OutsideWriteError || e instanceof RestoreRefusedError)
@@ -137,6 +177,9 @@ export async function restoreCode(
       throw e;
     }
   });
+  // Failed before the answer: that is the answer; after it, pi says what went wrong.
+  void whole.catch((e: unknown) => void answered.then(() => notify(ctx, `pi-tree: after a restore: ${String(e)}`)));
+  return Promise.race([answered, whole.then(() => answered)]);
 }
 
 export async function codeUndo(

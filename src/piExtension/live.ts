@@ -24,6 +24,7 @@ import { AskTurns } from './askTurn.js';
 import { loadPi, type BridgeSession } from './bridgeSession.js';
 import { persistLeaf } from './durableLeaf.js';
 import * as ops from './ops.js';
+import { planRestore } from './codeOps.js';
 import { place, removeRecord, writeRecord, type Placement } from './record.js';
 import { BridgeFailure, BridgeServer, removeSocket, type Connection } from './server.js';
 
@@ -269,6 +270,9 @@ export class LiveBridge implements BridgeSession {
         return this.state();
       case 'summaryPreview':
         return ops.summaryPreview(this, req as BridgeRequest<'summaryPreview'>);
+      case 'planRestore':
+        // (nothing is written: planned while the user looks at the preview, whatever pi is doing)
+        return planRestore(this, req as BridgeRequest<'planRestore'>);
       case 'abortAsk':
         // (not a change that waits for idle: it is how a running asked turn is stopped)
         return this.asks.abort((req as BridgeRequest<'abortAsk'>).askId);

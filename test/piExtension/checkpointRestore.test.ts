@@ -167,4 +167,30 @@ describe('restoring the code through the running pi', () => {
     assert.equal(u.leafMoved, true);
     assert.equal(await cp.pi.leaf(), from, "pi's leaf is back where it was");
   });
+  it('a plan made while the user reads the preview is written without planning again; a file changed since writes nothing', async () => {
+    let target = ids.a1;
+    if (!(await preview(target)).items.length) target = ids.a3;
+    const ahead = await client.request('planRestore', { targetId: target });
+    const mine = await preview(target);
+    assert.ok(mine.items.length, 'the restore has files to write');
+    assert.equal(ahead.fingerprint, mine.fingerprint, "pi's plan is the one the preview shows");
+    const r = await client.request('restoreCode', {
+      targetId: target,
+      fingerprint: ahead.fingerprint,
+      force: true,
+      waitMs: 5000,
+    });
+    assert.ok(r.written.length);
+    assert.ok('planned before' in (r.ms ?? {}) && !('plan' in (r.ms ?? {})), JSON.stringify(r.ms));
+    await client.request('codeUndo', { force: true, waitMs: 5000 });
+
+    const again = await client.request('planRestore', { targetId: target });
+    const item = (await preview(target)).items.find((i) => existsSync(i.path))!;
+    writeFileSync(item.path, 'changed after the preview\n');
+    await assert.rejects(
+      client.request('restoreCode', { targetId: target, fingerprint: again.fingerprint, force: true, waitMs: 5000 }),
+      (e: BridgeError) => e.code === 'stale',
+    );
+    assert.equal(readFileSync(item.path, 'utf8'), 'changed after the preview\n', 'nothing written');
+  });
 });

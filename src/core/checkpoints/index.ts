@@ -36,6 +36,7 @@ export {
   undoCode,
   writeAdopt,
   writeCode,
+  writeCodeEarly,
 } from './restore/restoreCode.js';
 export { checkoutCode, dropCheckout, NoRoomError, type CheckoutResult } from './restore/codeCheckout.js';
 /** @public What checkoutCode throws for a node whose code no checkpoint holds; a variant's caller tells it apart. */

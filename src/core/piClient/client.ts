@@ -41,7 +41,7 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-const SLOW_OPS: readonly BridgeOp[] = ['summaryPreview', 'compact'];
+const SLOW_OPS: readonly BridgeOp[] = ['summaryPreview', 'compact', 'planRestore'];
 
 /** A new idempotency key for one user action, a nanoid (reuse it only to repeat that same action). */
 export function actionKey(): string {

@@ -38,6 +38,7 @@ export type BridgeOp =
   | 'label'
   | 'name'
   | 'compact'
+  | 'planRestore'
   | 'restoreCode'
   | 'codeUndo'
   | 'ask'
@@ -52,6 +53,7 @@ export const BRIDGE_OPS: readonly BridgeOp[] = [
   'label',
   'name',
   'compact',
+  'planRestore',
   'restoreCode',
   'codeUndo',
   'ask',
@@ -107,6 +109,12 @@ export interface OpArgs {
   label: ActionOptions & { entryId: string; label?: string };
   name: ActionOptions & { name: string };
   compact: ActionOptions & { customInstructions?: string };
+  /**
+   * Plan a restore of the code at an entry while the user looks at its preview: nothing is written; a
+   * restoreCode with the same fingerprint soon after writes this plan instead of making it again (the
+   * write still checks every file against it).
+   */
+  planRestore: { targetId: string };
   /** Restore the code at an entry (checkpoints), with the conversation too when asked: one action. */
   restoreCode: ActionOptions & {
     targetId: string;
@@ -129,6 +137,11 @@ export interface OpArgs {
   ask: ActionOptions & { targetId: string; prompt: string; model?: { provider: string; id: string } };
   /** Abort the turn of that ask if it still runs (its `askEnded` follows, aborted). Never waits for idle. */
   abortAsk: { askId: string };
+}
+
+export interface PlanRestoreData {
+  /** The plan's fingerprint (the one a restoreCode then names). */
+  fingerprint: string;
 }
 
 export interface RestoreCodeData {
@@ -249,6 +262,7 @@ export interface OpData {
   label: LabelData;
   name: NameData;
   compact: CompactData;
+  planRestore: PlanRestoreData;
   restoreCode: RestoreCodeData;
   codeUndo: CodeUndoData;
   ask: AskData;
@@ -372,6 +386,8 @@ export function checkArgs(op: BridgeOp, r: Record<string, unknown>): string | un
       return typeof r.name === 'string' && r.name.length <= SHORT_MAX ? undefined : 'name must be a string';
     case 'compact':
       return optStr(r.customInstructions, TEXT_MAX) ? undefined : 'customInstructions must be a string';
+    case 'planRestore':
+      return isId(r.targetId) ? undefined : 'targetId must be an entry id';
     case 'restoreCode': {
       if (!isId(r.targetId)) return 'targetId must be an entry id';
       if (!optBool(r.conversation) || !optBool(r.force)) return 'conversation and force must be booleans';

@@ -17,6 +17,7 @@ import {
   sessionCode,
   undoCode,
   writeCode,
+  writeCodeEarly,
   type CodeChange,
   type SessionCode,
 } from '../../core/checkpoints/index.js';
@@ -103,7 +104,10 @@ export class CodeRestore {
   async plan(session: Session, id: string): Promise<RestorePlan> {
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' },
-      () => planCode(this.code(session), id),
+      async () => {
+        await this.settled();
+        return planCode(this.code(session), id);
+      },
     );
   }
 
@@ -135,12 +139,29 @@ export class CodeRestore {
     const t0 = performance.now();
     const viaPi = await this.throughPi(session, file, d, false);
     if (viaPi !== 'none') return viaPi === 'done';
-    const w = await this.write(d);
-    this.deps.log(
-      `restore: ${fileCount(w.res.written.length)} written in ${(performance.now() - t0).toFixed(0)} ms (the files ${w.res.ms.apply} ms, recorded ${w.res.ms.record} ms)`,
-    );
-    this.done(session, file, w.res.written.length, w.res.skipped, '', w.res.merged, w.res.warnings);
+    // The user waits for the files; where the code now is gets recorded after (under the project's
+    // restore lock, which an undo waits for; a plan made meanwhile waits for it here).
+    const { recorded, ...res } = await writeCodeEarly(d.sc, d.plan, {
+      resolutions: d.resolutions,
+      confirmed: new Set(d.outside),
+    });
+    const filesMs = performance.now() - t0;
+    this.recording = recorded.then(({ warnings, ms }) => {
+      this.deps.log(
+        `restore: ${fileCount(res.written.length)} written in ${filesMs.toFixed(0)} ms (the files ${res.ms.apply} ms), recorded ${ms} ms after`,
+      );
+      for (const w of warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
+    });
+    this.done(session, file, res.written.length, res.skipped, '', res.merged, res.warnings);
     return true;
+  }
+
+  /** The recording of the last restore written here, while it is under way. */
+  private recording: Promise<void> = Promise.resolve();
+
+  /** Resolves once where the code is has been recorded for every restore written here (see restore). */
+  settled(): Promise<void> {
+    return this.recording;
   }
 
   /**
@@ -168,6 +189,9 @@ export class CodeRestore {
       );
       return undefined;
     }
+    // The pi running the session (if one does) plans the same restore while the user reads the preview,
+    // so that its write need not plan again after the click.
+    void this.deps.gateway?.planRestore(file, id);
     const title = `Restore the code at ${await this.deps.describe(session, id)}`;
     this.deps.marks?.mark(
       plan.items
@@ -475,6 +499,7 @@ export class CodeRestore {
 
   /** The code at `id` against the files now (or the code at `other`), in the multi-file diff editor. */
   async showDiff(session: Session, id: string, other?: { session: Session; id: string }): Promise<CodeChange[]> {
+    await this.settled();
     const sc = this.code(session);
     const changes = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'pi Tree: comparing code' },

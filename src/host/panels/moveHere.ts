@@ -40,6 +40,7 @@ export async function moveHere(cx: MoveHereContext, id: string | null): Promise<
   let plan: RestorePlan;
   try {
     // The cheap exit: with no checkpoint and no call that may change files on the way, a plan would restore nothing.
+    await code.settled();
     if (!(await codeBetween(code.code(session), id))) return actions.moveTo(id);
     plan = await code.plan(session, id);
   } catch (e) {

@@ -181,6 +181,7 @@ export const requestHandlers: RequestHandlers<HandlerContext> = {
   },
   async codeState(b, _seq, cx) {
     cx.actions.need(b.id);
+    await cx.code.settled();
     const sc = cx.code.code(cx.session);
     const state = await codeAt(sc, b.id);
     const changes = await diffStates(sc, state, 'now');

@@ -67,6 +67,27 @@ export class PiGateway {
   }
 
   /**
+   * Asks the pi running `file` to plan the restore the user is previewing (planRestore), if one answers
+   * now: never asks the user anything, and a pi that cannot (none, an older bridge) is only logged.
+   */
+  async planRestore(file: string, targetId: string): Promise<string | undefined> {
+    try {
+      const info = await this.live(file);
+      if (!info) return undefined;
+      verifyBridge(info, file, this.opts.env);
+      const client = await BridgeClient.connect(info.record);
+      try {
+        return (await client.request('planRestore', { targetId })).fingerprint;
+      } finally {
+        client.close();
+      }
+    } catch (e) {
+      this.opts.log?.(`planRestore: pi did not plan ahead (${(e as Error).message})`);
+      return undefined;
+    }
+  }
+
+  /**
    * The answering pi of `file`: undefined when none runs it, 'cancelled' when one does not answer and
    * the user would not wait for it (or stopped waiting).
    */

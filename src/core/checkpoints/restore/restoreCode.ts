@@ -119,16 +119,34 @@ export type CodeWriteOptions = Omit<
   'restoresDir' | 'sessionFile' | 'sessionId' | 'cwd' | 'from' | 'cwdVouched'
 >;
 
+/** What writeCode did: the files, the words for what went wrong after them, and the time of each part. */
+export type WrittenCode = ApplyResult & { warnings: string[]; ms: { apply: number; record: number } };
+
 /**
  * Writes a plan (see applyRestore) and records where the code now is, one restore of the project at a
  * time. The files written stay written if the recording fails: that is a warning.
  */
-export async function writeCode(
+export async function writeCode(sc: SessionCode, plan: RestorePlan, o: CodeWriteOptions): Promise<WrittenCode> {
+  const { recorded, ...r } = await writeCodeEarly(sc, plan, o);
+  const after = await recorded;
+  r.warnings.push(...after.warnings);
+  r.ms.record = after.ms;
+  return r;
+}
+
+/**
+ * writeCode resolved as soon as the files are written, the recording of where the code now is still
+ * under way (`recorded`: its warnings and time; it never rejects), the project's restore lock held until
+ * it is done: what waits for the user is the files; a restore or undo that comes next waits for the lock.
+ */
+export async function writeCodeEarly(
   sc: SessionCode,
   plan: RestorePlan,
   o: CodeWriteOptions,
-): Promise<ApplyResult & { warnings: string[]; ms: { apply: number; record: number } }> {
-  return withRestoreLock(sc, async () => {
+): Promise<WrittenCode & { recorded: Promise<{ warnings: string[]; ms: number }> }> {
+  let filesWritten!: (r: WrittenCode) => void;
+  const written = new Promise<WrittenCode>((resolve) => (filesWritten = resolve));
+  const whole = withRestoreLock(sc, async () => {
     const t0 = performance.now();
     const latest = latestLine(sc)?.commit;
     if (latest !== plan.latest)
@@ -146,6 +164,7 @@ export async function writeCode(
       cwdVouched: sc.cwdVouched,
     });
     const t1 = performance.now();
+    filesWritten({ ...r, warnings: [], ms: { apply: Math.round(t1 - t0), record: 0 } });
     const warnings: string[] = [];
     await recordStep(
       sc,
@@ -153,8 +172,12 @@ export async function writeCode(
       'restore',
       r.skipped.map((x) => x.path),
     ).catch((e: unknown) => warnings.push(recordWarning(e)));
-    return { ...r, warnings, ms: { apply: Math.round(t1 - t0), record: Math.round(performance.now() - t1) } };
+    return { warnings, ms: Math.round(performance.now() - t1) };
   });
+  const recorded = whole.catch((e: unknown) => ({ warnings: [recordWarning(e)], ms: 0 }));
+  // Refused or failed before the files were written: that is writeCode's answer.
+  const r = await Promise.race([written, whole.then(() => written)]);
+  return { ...r, recorded };
 }
 
 const recordWarning = (e: unknown) =>

@@ -1,0 +1,78 @@
+// writeCodeEarly answers once the files are written and records where the code is after, holding the
+// project's restore lock until then: what comes next (an undo, another restore) waits for the record,
+// and a refusal before any file is written is still its answer.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  PlanChangedError,
+  planCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+  writeCodeEarly,
+  type SessionCode,
+} from '../../../../src/core/checkpoints/index.js';
+import { Session } from '../../../../src/core/session/session.js';
+import { SimPi } from '../../../support/simPi.js';
+import { tempDir } from '../../../support/tmp.js';
+
+async function twoTurns() {
+  const root = tempDir('pi-cp-early-');
+  const cwd = join(root, 'proj');
+  const agentDir = join(root, 'agent');
+  const sessions = join(root, 'sessions');
+  for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
+  const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
+  const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
+  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
+    put('a.txt', 'a1\n'),
+  );
+  await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => put('a.txt', 'a2\n'));
+  await sim.capture?.close();
+  const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
+  const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
+  return { t1, code, read };
+}
+
+const lastLine = (sc: SessionCode) => sc.checkpoints.store!.manifest(sc.checkpoints.sessionId!).at(-1);
+
+describe('writeCodeEarly', () => {
+  it('answers with the files written, then records where the code is; an undo meanwhile waits for it', async () => {
+    const p = await twoTurns();
+    const sc = await p.code();
+    const before = lastLine(sc);
+    const { recorded, ...r } = await writeCodeEarly(sc, await planCode(sc, p.t1.answer), {});
+    assert.deepEqual(
+      r.written.map((f) => f.replace(/.*\//, '')),
+      ['a.txt'],
+    );
+    assert.equal(p.read('a.txt'), 'a1\n', 'the files are written when it answers');
+    assert.deepEqual(lastLine(sc), before, 'the record is not yet written when it answers');
+    // Asked for at once: the undo takes the lock only after the record.
+    const undone = undoCode(sc);
+    const after = await recorded;
+    assert.deepEqual(after.warnings, []);
+    assert.ok(after.ms >= 0);
+    const u = await undone;
+    assert.deepEqual(u.conflicts ?? [], []);
+    assert.equal(p.read('a.txt'), 'a2\n');
+    const lines = sc.checkpoints.store!.manifest(sc.checkpoints.sessionId!);
+    assert.deepEqual(
+      lines.slice(-2).map((l) => (l.kind === 'restore' ? l.step : l.kind)),
+      ['restore', 'undo'],
+      'the restore is recorded before the undo',
+    );
+  });
+
+  it('a plan the code moved away from is refused before any file is written, as writeCode refuses it', async () => {
+    const p = await twoTurns();
+    const sc = await p.code();
+    const plan = await planCode(sc, p.t1.answer);
+    await writeCode(sc, plan, {});
+    await undoCode(sc);
+    await assert.rejects(writeCodeEarly(sc, plan, {}), PlanChangedError);
+    assert.equal(p.read('a.txt'), 'a2\n');
+  });
+});
