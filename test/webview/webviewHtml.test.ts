@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderWebviewHtml, contentSecurityPolicy, errorHtml } from '../../src/host/panels/webviewHtml';
+import { renderWebviewHtml, contentSecurityPolicy, errorHtml, textHtml } from '../../src/host/panels/webviewHtml';
 import { CODICON_POINTS } from '../../webview/ui/icons';
 
 const opts = {
@@ -111,6 +111,16 @@ test('a file that cannot be shown: its reason as text, in a document that runs n
   assert.match(html, /content="default-src 'none'"/);
   assert.match(html, /bad line 3: &lt;img src=x onerror=&quot;alert\(1\)&quot;&gt; &amp; more/);
   assert.doesNotMatch(html, /<img|<script/);
+});
+
+test("a compare panel's failure: each paragraph as text, the heading too, nothing that runs", () => {
+  const html = textHtml(['<script>x()</script>', "it's 'quoted'"], 'a <b>heading</b>');
+  assert.match(html, /content="default-src 'none'"/);
+  assert.match(
+    html,
+    /<h3>a &lt;b&gt;heading&lt;\/b&gt;<\/h3><p>&lt;script&gt;x\(\)&lt;\/script&gt;<\/p><p>it&#39;s &#39;quoted&#39;<\/p>/,
+  );
+  assert.doesNotMatch(html, /<script|<b>/);
 });
 
 test('codicon code points used in SVG match @vscode/codicons', () => {

@@ -33,6 +33,7 @@ import { answer, refuse } from '../platform/replies.js';
 import { truncateStrings } from '../panels/entryDetails.js';
 import { WebviewGate } from '../panels/webviewGate.js';
 import { setPanelDocument } from '../panels/panelHtml.js';
+import { textHtml } from '../panels/webviewHtml.js';
 import type { ChangeDocuments } from './changeDocuments.js';
 
 export const COMPARE_VIEW_TYPE = 'piTree.compare';
@@ -152,7 +153,7 @@ export class ComparePanel implements vscode.Disposable {
     try {
       await this.loading;
     } catch (e) {
-      this.panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>${escapeHtml(e instanceof Error ? e.message : String(e))}</p></body></html>`;
+      this.panel.webview.html = textHtml([e instanceof Error ? e.message : String(e)]);
       return;
     }
     const { a, b } = this.sides!;
@@ -320,10 +321,6 @@ export class ComparePanel implements vscode.Disposable {
     for (const r of this.releases) r();
     this.onDidDispose?.();
   }
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Opens compare panels and closes them with the extension. */

@@ -115,7 +115,16 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 `;
 }
 
-/** The document of a panel whose file cannot be shown: the reason, as text, and no script at all. */
+/** A document of text alone, no script at all: what a panel shows when it cannot show its content. */
+export function textHtml(paragraphs: readonly string[], heading?: string): string {
+  const body = [
+    ...(heading ? [`<h3>${escapeHtml(heading)}</h3>`] : []),
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+  ];
+  return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body>${body.join('')}</body></html>`;
+}
+
+/** The document of a panel whose file cannot be shown: the reason, as text. */
 export function errorHtml(message: string): string {
-  return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><h3>This file cannot be shown as a pi session tree</h3><p>${escapeHtml(message)}</p><p>The file was not changed.</p></body></html>`;
+  return textHtml([message, 'The file was not changed.'], 'This file cannot be shown as a pi session tree');
 }
