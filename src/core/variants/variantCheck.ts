@@ -2,7 +2,10 @@
 // by the user's shell in the variant's folder once its turn has ended. It is never built from session
 // data: the line goes to the shell as one argument. The shell and whatever it starts are a process group
 // of their own, so a timeout or a cancel stops all of it, not just the shell. Only the end of the output
-// is kept (stdout and stderr as they came), so a chatty test run cannot fill memory.
+// is kept (stdout and stderr as they came), so a chatty test run cannot fill memory. Outside Windows a
+// small watchdog (this runtime, `-e`) leads the group and starts the shell: when pi-tree's process dies
+// without stopping it (kill -9 of the CLI, a crashed editor), the watchdog's stdin ends and it stops the
+// whole group, as pi stops on its stdin's end.
 import { spawn } from 'node:child_process';
 import type { VariantCheck } from './variantRun.js';
 
@@ -25,6 +28,39 @@ export const CHECK_OUTPUT_BYTES = 64 * 1024;
 /** How long a stopped check's processes get between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3_000;
 
+/**
+ * The watchdog, run as `node -e WATCHDOG program ...args`: starts the program in its own (the
+ * watchdog's) process group, ends as it ends (its exit code, or the same signal), and when its stdin
+ * ends (pi-tree is gone) stops the whole group, SIGTERM then SIGKILL. ELECTRON_RUN_AS_NODE (how an
+ * editor's runtime runs it as Node) is not passed on to the check unless the caller had it.
+ */
+const WATCHDOG = `
+const { spawn } = require('node:child_process');
+const { constants } = require('node:os');
+const env = { ...process.env };
+if (env.PI_TREE_WATCHDOG_ERAN !== '1') delete env.ELECTRON_RUN_AS_NODE;
+delete env.PI_TREE_WATCHDOG_ERAN;
+const c = spawn(process.argv[1], process.argv.slice(2), { stdio: ['ignore', 'inherit', 'inherit'], env });
+let orphaned = false;
+c.on('error', (e) => {
+  process.stderr.write('the check could not start: ' + e.message + '\\n');
+  process.exit(127);
+});
+c.on('exit', (code, signal) => {
+  if (orphaned) return;
+  if (!signal) process.exit(code ?? 1);
+  process.kill(process.pid, signal);
+  setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 200);
+});
+process.stdin.on('end', () => {
+  orphaned = true;
+  process.on('SIGTERM', () => {});
+  try { process.kill(0, 'SIGTERM'); } catch {}
+  setTimeout(() => { try { process.kill(0, 'SIGKILL'); } catch {} process.exit(1); }, ${KILL_GRACE_MS});
+});
+process.stdin.resume();
+`;
+
 /** The user's shell and the arguments that make it run one command line. */
 export function userShell(env: NodeJS.ProcessEnv = process.env): { program: string; args: (line: string) => string[] } {
   if (process.platform === 'win32')
@@ -32,7 +68,7 @@ export function userShell(env: NodeJS.ProcessEnv = process.env): { program: stri
   return { program: env.SHELL || '/bin/sh', args: (line) => ['-c', line] };
 }
 
-/** Runs the check; never throws (a check that cannot start says so in its output, exit code null). */
+/** Runs the check; never throws (a check that cannot start says so in its output, exit code null or 127). */
 export function runCheck(o: CheckOptions): Promise<VariantCheck> {
   const t0 = performance.now();
   const max = o.maxOutput ?? CHECK_OUTPUT_BYTES;
@@ -57,13 +93,26 @@ export function runCheck(o: CheckOptions): Promise<VariantCheck> {
   };
   return new Promise<VariantCheck>((resolve) => {
     if (o.signal?.aborted) return resolve({ exitCode: null, output: 'cancelled before the check started', ms: 0 });
-    const child = spawn(sh.program, sh.args(o.command), {
-      cwd: o.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    const groups = process.platform !== 'win32';
+    const child = groups
+      ? spawn(process.execPath, ['-e', WATCHDOG, sh.program, ...sh.args(o.command)], {
+          cwd: o.cwd,
+          env: {
+            ...env,
+            ELECTRON_RUN_AS_NODE: '1',
+            PI_TREE_WATCHDOG_ERAN: env.ELECTRON_RUN_AS_NODE === '1' ? '1' : '0',
+          },
+          // (stdin: the watchdog's line to pi-tree; it ends when pi-tree's process does)
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: true,
+        })
+      : spawn(sh.program, sh.args(o.command), {
+          cwd: o.cwd,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+    child.stdin?.on('error', () => {}); // (a watchdog gone first: nothing to tell it)
     let why: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (reason: string) => {
@@ -102,6 +151,7 @@ export function runCheck(o: CheckOptions): Promise<VariantCheck> {
     };
     child.once('exit', (code, signal) => {
       exit = { code, signal };
+      child.stdin?.destroy();
       // The shell is done; a background process it left behind (holding the output open) goes with it.
       signalGroup(child.pid, 'SIGTERM');
       clearTimeout(killTimer);

@@ -1,7 +1,8 @@
 // A variant's check: the user's command line run by the user's shell in the variant's folder. Its exit
 // code and the end of its output come back; a check past its time, or cancelled, is stopped with
-// everything it started (its own process group), and says so.
+// everything it started (its own process group), and says so; one whose pi-tree is killed goes too.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -59,5 +60,31 @@ describe('a variant’s check', { skip: process.platform === 'win32' }, () => {
     const never = await runCheck({ command: 'echo x > ran.txt', cwd: dir, signal: ac.signal });
     assert.equal(never.exitCode, null);
     assert.equal(existsSync(join(dir, 'ran.txt')), false);
+  });
+  it('a kill -9 of the process that runs it stops the check and what it started', async () => {
+    const dir = tempDir('pi-check-');
+    const host = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(__dirname, '..', '..', 'support', 'checkHost.ts'),
+        dir,
+        'echo $$ > shell.pid; sleep 300 & echo $! > child.pid; wait',
+      ],
+      { stdio: 'ignore' },
+    );
+    await until(
+      () => existsSync(join(dir, 'child.pid')) && readFileSync(join(dir, 'child.pid'), 'utf8').endsWith('\n'),
+      30_000,
+      'the check started',
+    );
+    const shell = Number(readFileSync(join(dir, 'shell.pid'), 'utf8'));
+    const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
+    assert.ok(alive(shell) && alive(child), 'the check runs');
+    const gone = new Promise((r) => host.once('exit', r));
+    host.kill('SIGKILL');
+    await gone;
+    await until(() => !alive(shell) && !alive(child), 15_000, 'the check and its background sleep gone');
   });
 });
