@@ -1,8 +1,7 @@
 // A run of N variants (variantRun.ts' shapes): one prompt tried N times from one node, at most `jobs`
-// at once. Each variant: its folder and forked session made (variants.ts), its turn run by a headless
-// pi in that folder (runs/runTurn.ts, with pi-tree's bridge so its checkpoints are taken and its writes
-// kept out of the user's folder), the files it changed against the code at the node (the checkpoints
-// door's folderChanges), then the user's check (variantCheck.ts). The record follows: running (with
+// at once (slots.ts). Each variant: its folder and forked session made (variants.ts), its turn run by a
+// headless pi in that folder and the files it changed against the code at the node (variantTurn.ts),
+// then the user's check (variantCheck.ts). The record follows: running (with
 // pi's pid) → done | failed.
 //
 // From a user message the variants go instead of it (forked at its parent, the prompt beside it), as
@@ -14,15 +13,17 @@
 // variant's pi (what it wrote stays, as whole lines) or takes it off the queue.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { codeUnknownAt, folderChanges, readCheckpointSettings, sessionCode } from '../checkpoints/index.js';
+import { codeUnknownAt, readCheckpointSettings, sessionCode } from '../checkpoints/index.js';
 import { listModels, modelNotFound } from '../runs/listModels.js';
-import { runTurn, TurnError, type RunModel, type TurnResult } from '../runs/runTurn.js';
+import type { RunModel } from '../runs/runTurn.js';
 import { moveTarget } from '../session/moveTarget.js';
 import { Session } from '../session/session.js';
 import { runCheck } from './variantCheck.js';
 import { updateVariant, type VariantRecord } from './variantRecords.js';
 import type { VariantOutcome, VariantsRequest, VariantsRun } from './variantRun.js';
 import { makeVariant } from './variants.js';
+import { slots } from './slots.js';
+import { changesOf, ranOf, variantTurn } from './variantTurn.js';
 
 /** The most variants one run makes (each is a folder and a pi). */
 export const MAX_VARIANTS = 8;
@@ -101,39 +102,6 @@ async function checkSources(
   return { session, forkAt };
 }
 
-/** A counting gate: at most `n` holders; waiters go in order, and one whose signal aborts leaves the line. */
-function slots(n: number) {
-  let free = n;
-  const waiting: (() => void)[] = [];
-  return {
-    /** Resolves true once a slot is this caller's, false when `signal` aborts first (no slot taken). */
-    take: (signal: AbortSignal) =>
-      new Promise<boolean>((r) => {
-        if (signal.aborted) return r(false);
-        if (free > 0) {
-          free--;
-          return r(true);
-        }
-        const mine = () => {
-          signal.removeEventListener('abort', leave);
-          r(true);
-        };
-        const leave = () => {
-          const at = waiting.indexOf(mine);
-          if (at >= 0) waiting.splice(at, 1);
-          r(false);
-        };
-        waiting.push(mine);
-        signal.addEventListener('abort', leave, { once: true });
-      }),
-    give: () => {
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    },
-  };
-}
-
 export function runVariants(req: VariantsRequest): VariantsRun {
   const models = checkRequest(req);
   const gate = slots(req.jobs ?? DEFAULT_JOBS);
@@ -200,48 +168,14 @@ export function runVariants(req: VariantsRequest): VariantsRun {
       step('prepare');
       emit(index, { phase: 'running', variantId: rec.id, session: rec.sessionFile, folder: rec.folder });
       const made = rec;
-      let turn: TurnResult | undefined;
-      let turnError: TurnError | undefined;
-      try {
-        turn = await runTurn({
-          pi: req.pi,
-          sessionFile: made.sessionFile!,
-          cwd: made.folder,
-          prompt: req.prompt,
-          model,
-          env: req.env,
-          signal,
-          piArgs: req.bridge ? ['-e', req.bridge] : [],
-          beforePrompt: (pi) => void record(made, { state: 'running', pid: pi.pid }),
-          onEvent: (e) => {
-            if (e.kind !== 'text' || !e.delta) return;
-            try {
-              req.onProgress?.({ kind: 'delta', index, delta: e.delta });
-            } catch {
-              // the listener's own problem
-            }
-          },
-        });
-      } catch (e) {
-        if (!(e instanceof TurnError)) throw e;
-        turnError = e;
-        turn = e.result;
-      }
+      const { turn, turnError } = await variantTurn(req, made, model, signal, {
+        running: (pid) => record(made, { state: 'running', pid }),
+        delta: (delta) => req.onProgress?.({ kind: 'delta', index, delta }),
+      });
       step('turn');
       const files = turn ? await changesOf(req, made) : undefined;
       if (files) step('files');
-      const ran = {
-        ...(turn
-          ? {
-              answerId: turn.answerId,
-              answer: turn.answer,
-              leafId: turn.leafId,
-              tokens: tokensOf(turn),
-              ...(turn.cost !== undefined ? { cost: turn.cost } : {}),
-            }
-          : {}),
-        ...(files ? { files: files.files } : {}),
-      };
+      const ran = ranOf(turn, files);
       if (turnError) {
         const cancelled = turnError.code === 'cancelled' && signal.aborted;
         const error = files?.error ? `${turnError.message}; ${files.error}` : turnError.message;
@@ -306,38 +240,4 @@ export function runVariants(req: VariantsRequest): VariantsRun {
     },
     done,
   };
-}
-
-function tokensOf(t: TurnResult): VariantOutcome['tokens'] {
-  const u = t.usage;
-  if (!u) return undefined;
-  return {
-    input: u.input,
-    output: u.output,
-    cacheRead: u.cacheRead,
-    cacheWrite: u.cacheWrite,
-    total: u.totalTokens ?? u.input + u.output + u.cacheRead + u.cacheWrite,
-  };
-}
-
-/** The files the variant changed since the node (an error in words when they cannot be told: the run goes on). */
-async function changesOf(
-  req: VariantsRequest,
-  rec: VariantRecord,
-): Promise<{ files?: VariantOutcome['files']; error?: string }> {
-  if (!rec.code) return { error: 'its files cannot be compared: the variant has no checkout' };
-  try {
-    return {
-      files: await folderChanges({
-        agentDir: req.agentDir,
-        settings: readCheckpointSettings(req.agentDir),
-        folder: rec.folder,
-        sessionId: rec.id,
-        baseTree: rec.code.tree,
-        env: req.env,
-      }),
-    };
-  } catch (e) {
-    return { error: `its files could not be compared: ${(e as Error).message}` };
-  }
 }
