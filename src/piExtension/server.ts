@@ -9,9 +9,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LineSplitter } from '../core/piClient/framing.js';
+import { parseRequest } from '../core/piClient/protocolChecks.js';
 import {
   MAX_LINE_BYTES,
-  parseRequest,
   type BridgeErrorCode,
   type BridgeEvent,
   type BridgeRequest,

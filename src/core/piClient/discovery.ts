@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { BridgeClient, BridgeError } from './client.js';
 import { isPrivateDir } from '../platform/privateDir.js';
 import { allowedEndpoints, recordDirs, STEM_RE } from './paths.js';
-import { parseRecord, type BridgeRecord, type StateData } from './protocol.js';
+import type { BridgeRecord, StateData } from './protocol.js';
+import { parseRecord } from './protocolChecks.js';
 
 export interface DiscoveryOptions {
   env?: NodeJS.ProcessEnv;

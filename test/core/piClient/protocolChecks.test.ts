@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LineSplitter } from '../../../src/core/piClient/framing.js';
-import { parseRecord, parseRequest, type BridgeRecord } from '../../../src/core/piClient/protocol.js';
+import type { BridgeRecord } from '../../../src/core/piClient/protocol.js';
+import { parseRecord, parseRequest } from '../../../src/core/piClient/protocolChecks.js';
 
 const TOKEN = 'ab'.repeat(32);
 const ok = (t: string) => t === TOKEN;
