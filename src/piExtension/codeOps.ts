@@ -10,6 +10,7 @@ import {
   finishPending,
   pendingJournals,
   planCode,
+  sameStillHolds,
   putCodeBack,
   recordLeafMoved,
   redoCode,
@@ -72,19 +73,28 @@ const PLANNED_FOR_MS = 10 * 60_000;
 export async function planRestore(live: BridgeSession, r: BridgeRequest<'planRestore'>): Promise<PlanRestoreData> {
   if (!live.ctx.sessionManager.getEntry(r.targetId))
     throw new BridgeFailure('not-found', `entry ${r.targetId} is not in this session`);
+  const at = Date.now();
   const plan = codeOf(live, live.ctx).then((sc) => planCode(sc, r.targetId));
   plan.catch(() => {}); // (said to the caller below; a restore that takes it plans again)
-  planned.set(live.sessionFile, { targetId: r.targetId, plan, at: Date.now() });
+  planned.set(live.sessionFile, { targetId: r.targetId, plan, at });
   return { fingerprint: (await plan).fingerprint };
 }
 
-/** The plan made for this preview (waited for if still being made), once; a restore writing it checks every file against it. */
-async function takePlanned(live: BridgeSession, r: BridgeRequest<'restoreCode'>): Promise<RestorePlan | undefined> {
+/**
+ * The plan made for this preview (waited for if still being made), once, while it holds: the write
+ * checks every file it writes against it, and the files it found already as at the node must not have
+ * changed since (it records them as the agent's).
+ */
+async function takePlanned(
+  live: BridgeSession,
+  sc: SessionCode,
+  r: BridgeRequest<'restoreCode'>,
+): Promise<RestorePlan | undefined> {
   const p = planned.get(live.sessionFile);
   planned.delete(live.sessionFile);
   if (!p || !r.fingerprint || p.targetId !== r.targetId || Date.now() - p.at > PLANNED_FOR_MS) return undefined;
   const plan = await p.plan.catch(() => undefined);
-  return plan?.fingerprint === r.fingerprint ? plan : undefined;
+  return plan?.fingerprint === r.fingerprint && sameStillHolds(plan, sc.cwd, p.at) ? plan : undefined;
 }
 
 export async function restoreCode(
@@ -108,7 +118,7 @@ export async function restoreCode(
     const sc = await codeOf(live, ctx);
     step('open');
     // A plan made for the preview holds while nothing was left half done (finishing that moves files).
-    const ready = pendingJournals(sc).length ? undefined : await takePlanned(live, r);
+    const ready = pendingJournals(sc).length ? undefined : await takePlanned(live, sc, r);
     await finishInPi(sc, ctx);
     const plan = ready ?? (await planCode(sc, r.targetId));
     step(ready ? 'planned before' : 'plan');

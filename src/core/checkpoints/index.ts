@@ -43,7 +43,7 @@ export { checkoutCode, dropCheckout, NoRoomError, type CheckoutResult } from './
 export { codeUnknownAt, CodeUnknownError } from './restore/codeCheckout.js';
 export { planAdopt } from './restore/adoptPlan.js';
 export { within } from './restore/restoreGuards.js';
-export { planCounts, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
+export { planCounts, sameStillHolds, type PlanItem, type RestorePlan } from './restore/restorePlan.js';
 export { fileCount, flipConflictWords, planTally, planWords, takeNodeWords } from './restore/planWords.js';
 export { SessionCheckpoints } from './store/manifests.js';
 export {

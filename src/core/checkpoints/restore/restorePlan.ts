@@ -8,7 +8,7 @@
 import { mayChangeFiles } from '../toolKinds.js';
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathArg } from '../../changes/codeChanges.js';
 import { resolveToolPath } from '../../changes/fileHistory.js';
 import { bashFiles } from '../../changes/bashFiles.js';
@@ -367,6 +367,31 @@ export function fingerprintOf(targetId: string | null, items: readonly PlanItem[
       `\0${i.key}\0${i.action}\0${i.now.sha ?? i.now.kind}\0${i.now.mode ?? ''}\0${i.target.sha ?? i.target.kind}`,
     );
   return h.digest('hex').slice(0, 32);
+}
+
+/**
+ * Whether a plan made at `plannedAt` (Date.now() when planning began) still holds for the files it
+ * found already as at the target: none of them changed since (their ctime, which no program sets
+ * back). A restore that writes an older plan checks the files it writes itself; these it only records
+ * as the agent's.
+ */
+export function sameStillHolds(plan: RestorePlan, cwd: string, plannedAt: number): boolean {
+  // (a second's margin: a file system's clock may be coarser than the process's)
+  const since = (p: string) => lstatSync(p).ctimeMs >= plannedAt - 1000;
+  for (const key of plan.sameKeys) {
+    const path = absPath(key, cwd);
+    try {
+      if (since(path)) return false;
+    } catch {
+      // Absent: absent at the target too, unless made or deleted since (its folder changed then).
+      try {
+        if (since(dirname(path))) return false;
+      } catch {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** Counts for a preview's title. */
