@@ -1,7 +1,8 @@
 // pi-tree driving a running pi 1.6.0 (RPC mode, the bridge loaded, a loopback model), timed: a move
 // through the bridge's client and through the host's SessionActions until pi's own get_entries shows the
-// leaf (design decision 10: a prototype of the bridge moved pi in ~100 ms), and a pi killed with SIGKILL
-// until its client is told, its record is found stale and removed, and an open tree is back in file
+// leaf (a prototype of the bridge moved pi in ~100 ms: docs/decisions/0003-driving-pi-from-inside.md),
+// and a pi killed with SIGKILL until its client is told, its record is found stale and removed, and an
+// open tree is back in file
 // mode. The bridge suites (test/bridge, test/host/runningPi) check what these do; the times are here.
 import { join } from 'node:path';
 import { BridgeClient } from '../src/core/piClient/client.js';

@@ -1,4 +1,4 @@
-// Checkpoints (#32), side by side with the plain git commands that do the same job in an ordinary
+// Checkpoints, side by side with the plain git commands that do the same job in an ordinary
 // repository of the same tree (a git dir of its own, the project as its work tree, git's defaults).
 // On generated projects of 10,000 and 100,000 files (test/support/projectTree.ts; kept in .bench/):
 // the first snapshot (baseline), the 'before' + 'after' snapshots of turns that change 5 files as pi

@@ -3,8 +3,7 @@
 // put back; finishPending hands back a move a kill left due; undo and redo say which move is due. The
 // core calls nothing of the caller's.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   finishPending,
@@ -13,31 +12,21 @@ import {
   putCodeBack,
   recordLeafMoved,
   redoCode,
-  sessionCode,
   undoCode,
   writeCode,
 } from '../../../../src/core/checkpoints/index.js';
 import { journals } from '../../../../src/core/checkpoints/restore/restoreJournal.js';
 import { Session } from '../../../../src/core/session/session.js';
-import { SimPi } from '../../../support/simPi.js';
-import { tempDir } from '../../../support/tmp.js';
+import { simProject } from '../../../support/simProject.js';
 
 async function project() {
-  const root = tempDir('pi-cp-leaf-');
-  const cwd = join(root, 'proj');
-  const agentDir = join(root, 'agent');
-  const sessions = join(root, 'sessions');
-  for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
-  const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
-  const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
-  const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
+  const { sim, put, read, code } = simProject('pi-cp-leaf-');
   const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
     put('a.txt', 'a1\n'),
   );
   const t2 = await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () =>
     put('a.txt', 'a2\n'),
   );
-  const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
   const journal = (sc: { restoresDir: string }) => journals(sc.restoresDir)[0];
   return { sim, read, t1, t2, code, journal };
 }

@@ -4,33 +4,24 @@
 // the next plan and `diff` agree, and two restores of one project never interleave.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { diffCode, planCode, sessionCode, undoCode, writeCode } from '../../../../src/core/checkpoints/index.js';
+import { diffCode, planCode, undoCode, writeCode } from '../../../../src/core/checkpoints/index.js';
 import { PlanChangedError } from '../../../../src/core/checkpoints/restore/restoreErrors.js';
 import { Session } from '../../../../src/core/session/session.js';
-import { SimPi } from '../../../support/simPi.js';
-import { tempDir } from '../../../support/tmp.js';
+import { simProject } from '../../../support/simProject.js';
 
 const CLI = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 
 function project() {
-  const root = tempDir('pi-cp-safe-');
-  const cwd = join(root, 'proj');
-  const agentDir = join(root, 'agent');
-  const sessions = join(root, 'sessions');
-  for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
-  const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
-  const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
-  const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
+  const { root, cwd, agentDir, sim, put, read, code } = simProject('pi-cp-safe-');
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, [CLI, ...args], {
       cwd,
       encoding: 'utf8',
       env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
     });
-  const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
   return { root, cwd, agentDir, sim, put, read, cli, code };
 }
 

@@ -2,38 +2,25 @@
 // project's restore lock until then: what comes next (an undo, another restore) waits for the record,
 // and a refusal before any file is written is still its answer.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   PlanChangedError,
   planCode,
-  sessionCode,
   undoCode,
   writeCode,
   writeCodeEarly,
   type SessionCode,
 } from '../../../../src/core/checkpoints/index.js';
-import { Session } from '../../../../src/core/session/session.js';
-import { SimPi } from '../../../support/simPi.js';
-import { tempDir } from '../../../support/tmp.js';
+import { simProject } from '../../../support/simProject.js';
 
 async function twoTurns() {
-  const root = tempDir('pi-cp-early-');
-  const cwd = join(root, 'proj');
-  const agentDir = join(root, 'agent');
-  const sessions = join(root, 'sessions');
-  for (const d of [cwd, agentDir, sessions]) mkdirSync(d, { recursive: true });
-  const sim = new SimPi(cwd, agentDir, { sessionDir: sessions });
-  const put = (p: string, text: string) => writeFileSync(join(cwd, p), text);
-  const t1 = await sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
-    put('a.txt', 'a1\n'),
+  const p = simProject('pi-cp-early-');
+  const t1 = await p.sim.turn('one', [{ name: 'write', args: { path: 'a.txt', content: 'a1\n' } }], () =>
+    p.put('a.txt', 'a1\n'),
   );
-  await sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => put('a.txt', 'a2\n'));
-  await sim.capture?.close();
-  const code = async () => sessionCode(await Session.open(sim.file), { agentDir });
-  const read = (p: string) => readFileSync(join(cwd, p), 'utf8');
-  return { t1, code, read };
+  await p.sim.turn('two', [{ name: 'write', args: { path: 'a.txt', content: 'a2\n' } }], () => p.put('a.txt', 'a2\n'));
+  await p.sim.capture?.close();
+  return { t1, code: p.code, read: p.read };
 }
 
 const lastLine = (sc: SessionCode) => sc.checkpoints.store!.manifest(sc.checkpoints.sessionId!).at(-1);
