@@ -5,15 +5,13 @@
 // reached from the node's context menu ("Ask from Here…" focuses the box) and then from the palette
 // ("pi Tree: Ask from Here…" asks for the prompt in VS Code's input box, from the selected node).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
-import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import type { VSCode } from './harness.js';
 import { lastUserText } from '../support/askPi.js';
 import { completionSse, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, piShim, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { scenario } from './harness.js';
+import { headlessAskScene } from './headlessAskScene.js';
 import { parserWithPi } from './parserWithPi.js';
 import * as sel from './selectors.js';
 import { contextMenuItem, openTree, selectByFind, until } from './uxHelpers.js';
@@ -116,9 +114,8 @@ describe('Ask from here through a running pi', () => {
 
 describe('Ask from here with no pi running', () => {
   let lb: Loopback | undefined;
-  let file = '';
-  const ids: Record<string, string> = {};
-  let bin = '';
+  const scene = headlessAskScene(() => lb!, '019b8f3a-0000-7000-8000-00000000e2a2');
+  const { made } = scene;
   before(async () => {
     lb = await startLoopback((req) => completionSse(`answer: ${lastUserText(req)}`));
   });
@@ -127,9 +124,9 @@ describe('Ask from here with no pi running', () => {
     "from the node's menu (its prompt box) and the palette (an input box): pi-tree starts the user's pi for each turn; the answers show in the tree",
     async (vs) => {
       const wv = await openTree(vs, 'Read the config');
-      await selectByFind(wv, 'settings.json', ids.answer);
+      await selectByFind(wv, 'settings.json', made.answer);
       // The node's context menu: "Ask from Here…" puts the focus in its prompt box.
-      const row = wv.locator(`[role="treeitem"][data-entry-id="${ids.answer}"]`);
+      const row = wv.locator(`[role="treeitem"][data-entry-id="${made.answer}"]`);
       const item = await contextMenuItem(vs, row, /^Ask from Here…$/, 'the node menu with Ask from Here…');
       await vs.screenshot('ask-menu');
       await item.click();
@@ -143,7 +140,7 @@ describe('Ask from here with no pi running', () => {
       await vs.page.keyboard.type('Now use port 9090');
       await vs.page.keyboard.press('Enter');
       const answerId = await until(
-        () => answerIn(file, 'Now use port 9090', ids.answer),
+        () => answerIn(made.file, 'Now use port 9090', made.answer),
         120_000,
         "the headless pi's turn",
       );
@@ -159,7 +156,7 @@ describe('Ask from here with no pi running', () => {
       await input.fill('And 9191 for tests');
       await input.press('Enter');
       const second = await until(
-        () => answerIn(file, 'And 9191 for tests', answerId),
+        () => answerIn(made.file, 'And 9191 for tests', answerId),
         120_000,
         'the turn asked from the palette',
       );
@@ -167,25 +164,6 @@ describe('Ask from here with no pi running', () => {
         .locator(`[role="treeitem"][data-entry-id="${second}"][aria-selected="true"]`)
         .waitFor({ timeout: 120_000 });
     },
-    {
-      sessions: ({ agentDir, workspace }) => {
-        makePiEnv(lb!, { retry: { enabled: false }, compaction: { enabled: false } }, { agentDir, workDir: workspace });
-        bin = piShim(join(agentDir, '..'));
-        const b = sessionBuilder(workspace);
-        b.user('Read the config');
-        ids.answer = assistantOf(b, 'It is in settings.json.');
-        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        file = writeSession(
-          b,
-          join(
-            sessionDirFor(agentDir, workspace),
-            sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2a2'),
-          ),
-        );
-      },
-      settings: () => ({ 'piTree.piCommand': join(bin, 'pi') }),
-      env: { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
-      timeout: 300_000,
-    },
+    scene.options,
   );
 });

@@ -3,14 +3,12 @@
 // SIGKILL. pi's stdin (pi-tree's end of its RPC pipe) closes with the host, so pi ends: no pi is left
 // running, and the session file holds whole lines only.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
-import { sessionDirFor, sessionFileName } from '../../scripts/lib/demoSessions.js';
 import { lastUserText } from '../support/askPi.js';
 import { completionSse, gate, startLoopback, type Loopback } from '../support/loopbackOpenAI.js';
-import { assistantOf, makePiEnv, piShim, sessionBuilder, writeSession } from '../support/piRpc.js';
 import { scenario } from './harness.js';
+import { headlessAskScene } from './headlessAskScene.js';
 import { openTree, selectByFind, until } from './uxHelpers.js';
 
 /** Processes whose command line matches `re`, with their environment holding PI_CODING_AGENT_DIR=`agentDir`. */
@@ -59,10 +57,8 @@ const alive = (pid: number) => {
 describe('the extension host killed mid-turn', { skip: process.platform !== 'linux' }, () => {
   let lb: Loopback | undefined;
   const held = gate();
-  let file = '';
-  let agent = '';
-  let bin = '';
-  const ids: Record<string, string> = {};
+  const scene = headlessAskScene(() => lb!, '019b8f3a-0000-7000-8000-00000000e2b1');
+  const { made } = scene;
   before(async () => {
     lb = await startLoopback(() => completionSse('a long and careful answer', { pieces: 5, heldUntil: held.opened }));
   });
@@ -74,7 +70,7 @@ describe('the extension host killed mid-turn', { skip: process.platform !== 'lin
     'kill -9 of the extension host while pi-tree’s headless pi answers: that pi ends, the file keeps whole lines',
     async (vs) => {
       const wv = await openTree(vs, 'Read the config');
-      await selectByFind(wv, 'settings.json', ids.answer);
+      await selectByFind(wv, 'settings.json', made.answer);
       const box = wv.locator('.details textarea[data-field="ask"]');
       await box.fill('Explain it slowly');
       await box.press('Enter');
@@ -83,36 +79,16 @@ describe('the extension host killed mid-turn', { skip: process.platform !== 'lin
         120_000,
         'pi mid-turn: the model holds its answer',
       );
-      const hosts = processes(/extensionHost/, agent);
+      const hosts = processes(/extensionHost/, made.agentDir);
       assert.ok(hosts.length, 'the extension host found');
       const pis = piChildren(hosts);
       assert.ok(pis.length, 'the headless pi runs');
       await vs.screenshot('mid-turn');
       for (const h of hosts) process.kill(h, 'SIGKILL');
       await until(() => (pis.every((p) => !alive(p)) ? true : undefined), 60_000, 'every pi gone');
-      for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean))
+      for (const line of readFileSync(made.file, 'utf8').split('\n').filter(Boolean))
         assert.doesNotThrow(() => JSON.parse(line), `a whole line: ${line.slice(0, 80)}`);
     },
-    {
-      sessions: ({ agentDir, workspace }) => {
-        agent = agentDir;
-        makePiEnv(lb!, { retry: { enabled: false }, compaction: { enabled: false } }, { agentDir, workDir: workspace });
-        bin = piShim(join(agentDir, '..'));
-        const b = sessionBuilder(workspace);
-        b.user('Read the config');
-        ids.answer = assistantOf(b, 'It is in settings.json.');
-        mkdirSync(sessionDirFor(agentDir, workspace), { recursive: true });
-        file = writeSession(
-          b,
-          join(
-            sessionDirFor(agentDir, workspace),
-            sessionFileName('2026-03-01T10:00:00.000Z', '019b8f3a-0000-7000-8000-00000000e2b1'),
-          ),
-        );
-      },
-      settings: () => ({ 'piTree.piCommand': join(bin, 'pi') }),
-      env: { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
-      timeout: 300_000,
-    },
+    scene.options,
   );
 });
