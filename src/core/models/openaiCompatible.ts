@@ -11,6 +11,7 @@ import {
 import type { Usage } from '../format/types.js';
 import { BodyLimitError, readCapped, readSse } from './boundedBody.js';
 import { CrossOriginRedirectError, guardedFetch, type RedirectPolicy } from './guardedFetch.js';
+import { httpError, networkError, Retryable, short, type Endpoint } from './openaiErrors.js';
 import { mapOpenAIUsage, type ModelPrices } from './openaiUsage.js';
 
 export type { ModelPrices } from './openaiUsage.js';
@@ -86,37 +87,6 @@ function mapFinish(reason: unknown): { stopReason: string; error?: string } {
   return { stopReason: 'error', error: `the endpoint stopped with finish_reason "${String(reason)}"` };
 }
 
-class Retryable extends Error {
-  constructor(
-    readonly error: SummaryModelError,
-    /** Server-requested delay in ms, if any. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(error.message);
-  }
-}
-
-/** Retry-After (seconds or HTTP date) or OpenAI's retry-after-ms, in ms. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const msHeader = headers.get('retry-after-ms');
-  if (msHeader && /^\d+(\.\d+)?$/.test(msHeader.trim())) return Math.ceil(Number(msHeader));
-  const v = headers.get('retry-after');
-  if (!v) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.ceil(Number(v) * 1000);
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function errorCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new SummaryAbortedError());
@@ -130,11 +100,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function short(s: string, n = 300): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n)}…` : one;
 }
 
 export class OpenAICompatibleModel implements SummaryModel {
@@ -153,6 +118,10 @@ export class OpenAICompatibleModel implements SummaryModel {
     this.id = `${opts.model} @ ${this.url.host}`;
     this.contextWindow = opts.contextWindow ?? 0;
     this.maxOutputTokens = opts.maxOutputTokens || undefined;
+  }
+
+  private get endpoint(): Endpoint {
+    return { url: this.url, model: this.opts.model, hasKey: !!this.opts.apiKey };
   }
 
   private get maxTokensField(): 'max_tokens' | 'max_completion_tokens' {
@@ -268,7 +237,7 @@ export class OpenAICompatibleModel implements SummaryModel {
           `${e.message}; pi-tree does not send the transcript or the API key to another origin. If ${e.to.origin} is the real endpoint, set it as the endpoint.`,
         );
       }
-      throw this.networkError(e);
+      throw networkError(e, this.endpoint);
     };
     arm();
     try {
@@ -290,7 +259,7 @@ export class OpenAICompatibleModel implements SummaryModel {
         } catch (e) {
           return fail(e);
         }
-        throw this.httpError(res, text);
+        throw httpError(res, text, this.endpoint);
       }
       const type = res.headers.get('content-type') ?? '';
       try {
@@ -317,87 +286,6 @@ export class OpenAICompatibleModel implements SummaryModel {
     };
     if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
     return h;
-  }
-
-  private networkError(e: unknown): SummaryModelError | Retryable {
-    const code = errorCode(e);
-    const where = this.url.origin;
-    if (code === 'ECONNREFUSED') {
-      return new SummaryModelError(
-        'connection',
-        `Could not connect to ${where} (connection refused). Is the server running, and is the endpoint URL right?`,
-      );
-    }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      return new SummaryModelError(
-        'connection',
-        `The host "${this.url.hostname}" was not found. Check the endpoint URL.`,
-      );
-    if (code === 'CERT_HAS_EXPIRED' || code?.startsWith('ERR_TLS') || code?.includes('CERT')) {
-      return new SummaryModelError(
-        'connection',
-        `TLS error talking to ${where} (${code}). Check the endpoint URL and its certificate.`,
-      );
-    }
-    // A dropped connection is usually transient: worth another attempt.
-    const msg = e instanceof Error ? e.message : String(e);
-    return new Retryable(
-      new SummaryModelError('connection', `The connection to ${where} failed (${code ?? short(msg, 120)}).`),
-    );
-  }
-
-  private httpError(res: Response, body: string): SummaryModelError | Retryable {
-    let detail: string;
-    let code = '';
-    try {
-      const j = JSON.parse(body) as Obj;
-      const err = (j.error ?? j) as Obj | string;
-      if (typeof err === 'string') detail = err;
-      else {
-        detail =
-          typeof err.message === 'string' ? err.message : typeof j.message === 'string' ? (j.message as string) : '';
-        code = typeof err.code === 'string' ? err.code : typeof err.type === 'string' ? err.type : '';
-      }
-    } catch {
-      detail = body;
-    }
-    const said = detail ? `: ${short(detail)}` : '';
-    const s = res.status;
-    const where = this.url.origin;
-    if (s === 401 || s === 403) {
-      return new SummaryModelError(
-        'auth',
-        this.opts.apiKey
-          ? `${where} refused the API key (HTTP ${s}${said}). Set a valid key.`
-          : `${where} needs an API key (HTTP ${s}${said}). Set one.`,
-        s,
-      );
-    }
-    if (s === 404 || code === 'model_not_found') {
-      if (code === 'model_not_found' || /model/i.test(detail)) {
-        return new SummaryModelError(
-          'model-not-found',
-          `The endpoint does not know the model "${this.opts.model}" (HTTP ${s}${said}). Check the model name (Ollama: pull it first).`,
-          s,
-        );
-      }
-      return new SummaryModelError(
-        'not-found',
-        `${this.url.href} does not exist (HTTP 404). Check the endpoint URL; OpenAI-compatible APIs usually end in /v1.`,
-        s,
-      );
-    }
-    if (s === 429)
-      return new Retryable(
-        new SummaryModelError('rate-limit', `${where} is rate limiting requests (HTTP 429${said}).`, s),
-        retryAfterMs(res.headers),
-      );
-    if (s >= 500)
-      return new Retryable(
-        new SummaryModelError('server', `${where} failed with HTTP ${s}${said}.`, s),
-        retryAfterMs(res.headers),
-      );
-    return new SummaryModelError('bad-request', `${where} rejected the request (HTTP ${s}${said}).`, s);
   }
 
   private readJson(text: string): SummaryResponse {

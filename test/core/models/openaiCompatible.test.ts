@@ -2,7 +2,8 @@
 // JSON answers, usage mapping, retries, timeouts, cancellation and the errors users see.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chatCompletionsUrl, OpenAICompatibleModel, retryAfterMs } from '../../../src/core/models/openaiCompatible.js';
+import { chatCompletionsUrl, OpenAICompatibleModel } from '../../../src/core/models/openaiCompatible.js';
+import { retryAfterMs } from '../../../src/core/models/openaiErrors.js';
 import { mapOpenAIUsage } from '../../../src/core/models/openaiUsage.js';
 import { SummaryModelError } from '../../../src/core/summary/model.js';
 import {
