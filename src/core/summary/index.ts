@@ -6,4 +6,5 @@ export * from './fileOps.js';
 export * from './systemMessage.js';
 export * from './prompts.js';
 export * from './branch.js';
+export * from './cutPoint.js';
 export * from './compaction.js';
