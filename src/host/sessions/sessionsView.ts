@@ -118,14 +118,51 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
 
   private async load(): Promise<void> {
     const t0 = performance.now();
-    const groups: ViewNode[] = [];
-    const all = new Map<string, SessionInfo>();
     // A filter searches every message, as pi's /resume does: the texts are read (once, then only what
     // was appended) before the lists are arranged.
     const texts = new Map<string, SearchText>();
-    const arrange = (list: SessionInfo[]) =>
-      arrangeSessions(list, this.state.sort, this.state.filter, undefined, (i) => texts.get(i.path));
-    const pending: (() => void)[] = [];
+    const { all, arrangeInto, skipped } = await this.list();
+    if (this.state.filter.trim()) await this.readTexts([...all.keys()], texts);
+    // Forks and clones are told apart (each file once, ever); a first listing does not wait long for it.
+    const named = this.names.update([...all.values()]).catch(() => false);
+    const late = await Promise.race([
+      named.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), NAMES_WAIT_MS)),
+    ]);
+    if (late) void named.then((changed) => changed && this.emitter.fire(undefined));
+    const groups: ViewNode[] = [];
+    arrangeInto(groups, (list) =>
+      arrangeSessions(list, this.state.sort, this.state.filter, undefined, (i) => texts.get(i.path)),
+    );
+    for (const [file, reason] of skipped)
+      if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
+    this.skipped = skipped;
+    this.byPath = all;
+    this.groups = groups;
+    this.flat =
+      this.state.scope === 'folder' && groups.length === 1
+        ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({
+            kind: 'session' as const,
+            node,
+            group: groups[0].kind === 'group' ? groups[0].key : '',
+          }))
+        : undefined;
+    this.showListed(groups, all.size, skipped.size);
+    log().debug(`sessions listed: ${all.size} in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.emitter.fire(undefined);
+  }
+
+  /**
+   * The sessions of the scope (every folder's, or the workspace folders'), the files that could not be
+   * listed, and how to make the view's groups once the arrangement (sort, filter) is known.
+   */
+  private async list(): Promise<{
+    all: Map<string, SessionInfo>;
+    arrangeInto: (groups: ViewNode[], arrange: (list: SessionInfo[]) => ListNode[]) => void;
+    skipped: Map<string, string>;
+  }> {
+    const all = new Map<string, SessionInfo>();
+    const make: ((groups: ViewNode[], arrange: (list: SessionInfo[]) => ListNode[]) => void)[] = [];
     // Files that are not sessions pi-tree can list (a FIFO named *.jsonl, an unreadable file): logged once each.
     const skipped = new Map<string, string>();
     const onSkip = (file: string, reason: string) => skipped.set(file, reason);
@@ -142,7 +179,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
         else byCwd.set(k, [i]);
       }
       for (const [cwd, infos] of byCwd) {
-        pending.push(() => {
+        make.push((groups, arrange) => {
           const sessions = arrange(infos);
           if (sessions.length)
             groups.push({ kind: 'group', key: cwd, label: basename(cwd) || cwd, description: cwd, cwd, sessions });
@@ -153,7 +190,7 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       for (const f of this.folders()) {
         const list = await this.repo.list(f.cwd, { onSkip, unchanged });
         for (const i of list) all.set(i.path, i);
-        pending.push(() =>
+        make.push((groups, arrange) =>
           groups.push({
             kind: 'group',
             key: f.key,
@@ -166,49 +203,29 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
       }
       this.watcher.setDirs(this.folders().map((f) => this.repo.dirFor(f.cwd)));
     }
-    if (this.state.filter.trim()) await this.readTexts([...all.keys()], texts);
-    // Forks and clones are told apart (each file once, ever); a first listing does not wait long for it.
-    const named = this.names.update([...all.values()]).catch(() => false);
-    const late = await Promise.race([
-      named.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), NAMES_WAIT_MS)),
-    ]);
-    if (late) void named.then((changed) => changed && this.emitter.fire(undefined));
-    for (const p of pending) p();
-    for (const [file, reason] of skipped)
-      if (this.skipped.get(file) !== reason) log().warn(`not listed: ${file}: ${reason}`);
-    this.skipped = skipped;
-    this.byPath = all;
-    this.groups = groups;
-    this.flat =
-      this.state.scope === 'folder' && groups.length === 1
-        ? (groups[0] as Extract<ViewNode, { kind: 'group' }>).sessions.map((node) => ({
-            kind: 'session' as const,
-            node,
-            group: groups[0].kind === 'group' ? groups[0].key : '',
-          }))
-        : undefined;
-    void vscode.commands.executeCommand('setContext', 'piTree.empty', all.size === 0);
+    return { all, skipped, arrangeInto: (groups, arrange) => make.forEach((m) => m(groups, arrange)) };
+  }
+
+  /** The view's context keys, its description and its message for what was listed. */
+  private showListed(groups: ViewNode[], listed: number, skippedCount: number): void {
+    void vscode.commands.executeCommand('setContext', 'piTree.empty', listed === 0);
     void vscode.commands.executeCommand('setContext', 'piTree.hasFolder', this.folders().length > 0);
     const filter = this.state.filter.trim();
     void vscode.commands.executeCommand('setContext', 'piTree.filtered', !!filter);
-    if (this.view) {
-      const shown = groups.reduce((n, g) => n + (g.kind === 'group' ? countNodes(g.sessions) : 0), 0);
-      this.view.description = filter ? `filter: ${filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
-      // The description is not shown while the container has only this view: the message says that a
-      // filter hides sessions (and the title bar shows a filled filter icon and a Clear button then).
-      const skippedNote = skipped.size
-        ? ` ${skipped.size} file${skipped.size === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).`
-        : '';
-      this.view.message =
-        all.size === 0 && this.state.scope === 'folder' && this.folders().length
-          ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
-          : filter
-            ? `${shown === 0 ? 'No session matches' : `${shown} of ${all.size} sessions match`} the filter “${filter}” (names and all message text).${skippedNote}`
-            : skippedNote.trim() || undefined;
-    }
-    log().debug(`sessions listed: ${all.size} in ${(performance.now() - t0).toFixed(0)} ms`);
-    this.emitter.fire(undefined);
+    if (!this.view) return;
+    const shown = groups.reduce((n, g) => n + (g.kind === 'group' ? countNodes(g.sessions) : 0), 0);
+    this.view.description = filter ? `filter: ${filter}` : this.state.scope === 'all' ? 'all folders' : undefined;
+    // The description is not shown while the container has only this view: the message says that a
+    // filter hides sessions (and the title bar shows a filled filter icon and a Clear button then).
+    const skippedNote = skippedCount
+      ? ` ${skippedCount} file${skippedCount === 1 ? '' : 's'} in the sessions folder could not be listed (Show Log for why).`
+      : '';
+    this.view.message =
+      listed === 0 && this.state.scope === 'folder' && this.folders().length
+        ? `No pi sessions yet. pi keeps this folder's sessions in ${this.repo.dirFor(this.folders()[0].cwd)}`
+        : filter
+          ? `${shown === 0 ? 'No session matches' : `${shown} of ${listed} sessions match`} the filter “${filter}” (names and all message text).${skippedNote}`
+          : skippedNote.trim() || undefined;
   }
 
   /** The message text of every listed session, read with the view's progress bar while any is new. */
