@@ -5,11 +5,9 @@ import * as vscode from 'vscode';
 import { SessionRepository, resolvePath } from '../../core/session/repository.js';
 import type { SessionInfo } from '../../core/listing/sessionInfo.js';
 import { arrangeSessions, relativeAge, type ListNode, type SortMode } from '../../core/listing/sessionList.js';
-import { computeStats } from '../../core/context/stats.js';
-import { noteUsage, UsageColumns } from '../../core/context/usageColumns.js';
 import { SessionTextIndex, type SearchText } from '../../core/listing/sessionText.js';
-import { Session } from '../../core/session/session.js';
 import { DirWatcher } from './dirWatcher.js';
+import { RowTotals } from './rowTotals.js';
 import { SessionNames } from './sessionNames.js';
 import { log } from '../platform/log.js';
 
@@ -44,9 +42,6 @@ export const ROW_OPEN_COMMAND = 'piTree.openTreeFromRow';
 /** How long a listing waits for new forks to be told from clones before it shows them (then it redraws). */
 const NAMES_WAIT_MS = 500;
 
-/** Past this size a row's tooltip leaves out the models, tokens and cost (they take a read of the whole file). */
-const TOTALS_MAX_BYTES = 64 * 1024 * 1024;
-
 export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ViewNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -57,8 +52,8 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
   private readonly watcher: DirWatcher;
   /** Every session's message text for filters, bounded and read incrementally (core/sessionText.ts). */
   private readonly texts = new SessionTextIndex();
-  /** Tooltip totals by file, with the size and mtime they were read at. */
-  private readonly totals = new Map<string, { key: string; line: string }>();
+  /** The models, tokens and cost of each row's tooltip. */
+  private readonly totals = new RowTotals();
   private refreshTimer: NodeJS.Timeout | undefined;
   private loading: Promise<void> | undefined;
   private readonly ageTimer: NodeJS.Timeout;
@@ -349,39 +344,11 @@ export class SessionsView implements vscode.TreeDataProvider<ViewNode>, vscode.D
     md.appendText(
       `Created ${i.created.toLocaleString()}\nModified ${i.modified.toLocaleString()}\n${i.messageCount} messages\n`,
     );
-    const totals = await this.totalsOf(i, token);
+    const totals = await this.totals.of(i, token);
     if (totals) md.appendText(totals);
     md.appendText(`${i.path}`);
     item.tooltip = md;
     return item;
-  }
-
-  /**
-   * The models, tokens and cost line of a row's tooltip: read once per size and mtime of the file (a
-   * hover over a big session read all of it each time, and on after the hover had gone), none past
-   * TOTALS_MAX_BYTES.
-   */
-  private async totalsOf(i: SessionInfo, token: vscode.CancellationToken): Promise<string | undefined> {
-    const key = `${i.size}:${i.mtimeMs}`;
-    const known = this.totals.get(i.path);
-    if (known?.key === key) return known.line;
-    if (i.size > TOTALS_MAX_BYTES) return `Models, tokens and cost: open the tree (${Math.round(i.size / 1e6)} MB).\n`;
-    const ac = new AbortController();
-    token.onCancellationRequested(() => ac.abort());
-    try {
-      const noted = new UsageColumns();
-      const s = await computeStats(
-        await Session.open(i.path, { signal: ac.signal, onMessageLine: noteUsage(noted) }),
-        ac.signal,
-        noted,
-      );
-      const line = `Models: ${s.models.map((m) => `${m.provider}/${m.model}`).join(', ') || '—'}\nTokens: ${s.tokens.total.toLocaleString()} · Cost: $${s.cost.toFixed(4)}\n`;
-      if (this.totals.size >= 500) this.totals.clear();
-      this.totals.set(i.path, { key, line });
-      return line;
-    } catch {
-      return undefined; // the line is optional; the hover went, or the file is mid-write
-    }
   }
 
   setState(patch: Partial<SessionsViewState>): void {
