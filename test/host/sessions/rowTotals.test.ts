@@ -16,7 +16,7 @@ function infoOf(path: string): SessionInfo {
 describe('a sidebar row tooltip totals', () => {
   it('reads the models, tokens and cost of a real session once per size and mtime', async () => {
     const file = join(tempDir(), 's.jsonl');
-    copyFileSync(new URL('../../fixtures/real/pi-mono-before-compaction.jsonl', import.meta.url), file);
+    copyFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'pi-mono-before-compaction.jsonl'), file);
     const info = infoOf(file);
     const totals = new RowTotals();
     const line = await totals.of(info, token);
