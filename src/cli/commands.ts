@@ -9,7 +9,8 @@ import { computeStats } from '../core/context/stats.js';
 import { noteUsage, UsageColumns } from '../core/context/usageColumns.js';
 import { RowFacts } from './tree/rowFacts.js';
 import { noteRows } from './tree/rowNotes.js';
-import { idsJson, writeHexId } from '../core/index/idKeys.js';
+import { idsJson } from '../core/index/idKeys.js';
+import { chunked, type ChunkedOut } from './tree/chunkedOut.js';
 import { SessionRepository } from '../core/session/repository.js';
 import { Session } from '../core/session/session.js';
 import { FILTER_MODES, streamTree, type FilterMode } from './tree/treeText.js';
@@ -108,62 +109,6 @@ export async function ls(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** Output written into buffers of about a megabyte, each handed to `write` (io.out or io.json) when full. */
-function chunked(
-  io: CliIO,
-  write: (b: Buffer) => void,
-): {
-  add(s: string): void;
-  addBytes(b: Buffer, start: number, end: number): void;
-  addHexId(key: number): void;
-  addPrefix(s: string): void;
-  flush(): void;
-} {
-  let buf = Buffer.allocUnsafe(1 << 20);
-  let at = 0;
-  const flush = () => {
-    if (at) write(buf.subarray(0, at));
-    // (a gigabyte of tree text in new megabyte buffers is a gigabyte of garbage outside the heap)
-    if (!io.outWritten) buf = Buffer.allocUnsafe(Math.max(1 << 20, buf.length));
-    at = 0;
-  };
-  const room = (bytes: number) => {
-    if (at + bytes <= buf.length) return;
-    flush();
-    if (bytes > buf.length) buf = Buffer.allocUnsafe(bytes);
-  };
-  // The rows of a chain share their prefix: its bytes are encoded once.
-  let lastPrefix = '';
-  let prefixBytes = Buffer.alloc(0);
-  return {
-    add(s: string) {
-      room(s.length * 3);
-      at += buf.write(s, at, 'utf8');
-    },
-    /** An id in pi's shape (8 hex digits) from its key, without a string. */
-    addHexId(key: number) {
-      room(8);
-      writeHexId(key, buf, at);
-      at += 8;
-    },
-    addBytes(b: Buffer, start: number, end: number) {
-      room(end - start);
-      // (a loop for the short ones: a copy call costs more than a few bytes)
-      if (end - start > 64) at += b.copy(buf, at, start, end);
-      else for (let x = start; x < end; x++) buf[at++] = b[x];
-    },
-    addPrefix(s: string) {
-      if (s !== lastPrefix) {
-        lastPrefix = s;
-        prefixBytes = Buffer.from(s, 'utf8');
-      }
-      room(prefixBytes.length);
-      at += prefixBytes.copy(buf, at);
-    },
-    flush,
-  };
-}
-
 // The constant parts of a tree row, as bytes
 const GAP = Buffer.from('  ');
 const MARKER = Buffer.from('• ');
@@ -182,52 +127,68 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   // What each row shows is noted while the file is read (the file is read once).
   const noted = new RowFacts();
   const session = await Session.open(resolve(positionals[0]), { onMessageLine: noteRows(noted) });
-  const ix = session.index;
   // Rows are written as they are laid out: a million-entry tree is never held whole.
   const out = chunked(io, values.json ? io.json : io.out);
   if (values.json) {
-    // What JSON.stringify(…, null, 2) writes for the whole object, with the nodes streamed in.
-    const head = JSON.stringify(
-      {
-        sessionId: session.header.id,
-        name: session.name,
-        leafId: session.leafId,
-        path: Array.from(ix.branchIdx(ix.leafRecord), (i) => ix.idOf(i)),
-        diagnostics: session.diagnostics,
-        nodes: [],
-      },
-      null,
-      2,
-    );
-    out.add(head.slice(0, head.lastIndexOf('[]')));
-    let first = true;
-    const rows = await streamTree(
-      session,
-      mode,
-      (r) => {
-        const node = {
-          id: ix.idOf(r.i),
-          parentId: ix.parentIdOf(r.i),
-          visibleParentId: r.visibleParent >= 0 ? ix.idOf(r.visibleParent) : null,
-          type: ix.typeOf(r.i),
-          role: ix.roleOf(r.i),
-          label: r.label,
-          onPath: r.onPath,
-          isLeaf: r.isLeaf,
-          line: ix.lineOf(r.i),
-          // (what the regular expression takes off the whole line: the prefix, made of nothing else, is not made)
-          text: `${r.marker}${r.text()}`.replace(/^[\s│├└─]*(• )?/, ''),
-        };
-        out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
-        first = false;
-      },
-      undefined,
-      noted,
-    );
-    out.add(rows ? '\n  ]\n}\n' : '[]\n}\n');
-    out.flush();
+    await treeJson(session, mode, noted, out);
     return 0;
   }
+  await treeText(session, mode, noted, out);
+  // (the first ones: a file of garbage would print a line per line it has)
+  const warnings = session.diagnostics.filter((d) => d.severity !== 'info');
+  for (const d of warnings.slice(0, MAX_WARNINGS))
+    io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
+  if (warnings.length > MAX_WARNINGS) io.err(`warning: and ${warnings.length - MAX_WARNINGS} more\n`);
+  return 0;
+}
+
+/** The tree as JSON.stringify(…, null, 2) writes the whole object, with the nodes streamed in. */
+async function treeJson(session: Session, mode: FilterMode, noted: RowFacts, out: ChunkedOut): Promise<void> {
+  const ix = session.index;
+  const head = JSON.stringify(
+    {
+      sessionId: session.header.id,
+      name: session.name,
+      leafId: session.leafId,
+      path: Array.from(ix.branchIdx(ix.leafRecord), (i) => ix.idOf(i)),
+      diagnostics: session.diagnostics,
+      nodes: [],
+    },
+    null,
+    2,
+  );
+  out.add(head.slice(0, head.lastIndexOf('[]')));
+  let first = true;
+  const rows = await streamTree(
+    session,
+    mode,
+    (r) => {
+      const node = {
+        id: ix.idOf(r.i),
+        parentId: ix.parentIdOf(r.i),
+        visibleParentId: r.visibleParent >= 0 ? ix.idOf(r.visibleParent) : null,
+        type: ix.typeOf(r.i),
+        role: ix.roleOf(r.i),
+        label: r.label,
+        onPath: r.onPath,
+        isLeaf: r.isLeaf,
+        line: ix.lineOf(r.i),
+        // (what the regular expression takes off the whole line: the prefix, made of nothing else, is not made)
+        text: `${r.marker}${r.text()}`.replace(/^[\s│├└─]*(• )?/, ''),
+      };
+      out.add(`${first ? '[\n    ' : ',\n    '}${JSON.stringify(node, null, 2).replace(/\n/g, '\n    ')}`);
+      first = false;
+    },
+    undefined,
+    noted,
+  );
+  out.add(rows ? '\n  ]\n}\n' : '[]\n}\n');
+  out.flush();
+}
+
+/** The tree as pi's /tree draws it, a row per line, the active leaf marked. */
+async function treeText(session: Session, mode: FilterMode, noted: RowFacts, out: ChunkedOut): Promise<void> {
+  const ix = session.index;
   const title = session.name ? `Session Tree: ${safeText(session.name)}` : 'Session Tree';
   out.add(`${title}\n`);
   const rows = await streamTree(
@@ -250,12 +211,6 @@ export async function tree(argv: string[], io: CliIO): Promise<number> {
   );
   out.add(`(${rows} shown${mode === 'default' ? '' : ` [${mode}]`})\n`);
   out.flush();
-  // (the first ones: a file of garbage would print a line per line it has)
-  const warnings = session.diagnostics.filter((d) => d.severity !== 'info');
-  for (const d of warnings.slice(0, MAX_WARNINGS))
-    io.err(`warning: ${d.line ? `line ${d.line}: ` : ''}${safeText(d.message)}\n`);
-  if (warnings.length > MAX_WARNINGS) io.err(`warning: and ${warnings.length - MAX_WARNINGS} more\n`);
-  return 0;
 }
 
 export async function context(argv: string[], io: CliIO): Promise<number> {
