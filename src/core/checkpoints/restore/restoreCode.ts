@@ -5,7 +5,7 @@
 // or putCodeBack when the move failed; finishPending hands back the moves a kill left due, and an undo
 // or redo says which move is due.
 import { countConflicts } from '../git/gitOutput.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from '../git/gitRun.js';
@@ -94,23 +94,46 @@ export function pendingJournals(sc: SessionCode): Journal[] {
   );
 }
 
-/** The plan of a restore, from the manifest as it is now (a finished or another restore may have added to it). */
-export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
-  sc.checkpoints = SessionCheckpoints.load(sc.session, sc.opts.agentDir, {
+/**
+ * Waits while a restore, undo or redo of the project still records where the code now is (it answers
+ * with the files first and holds the project's restore lock until the record is written; a restore
+ * through pi does so in pi's process): what reads where the code is reads it after that. A lock held
+ * longer than a lock's wait is not waited out: the plan is made, and a write of it checks it again.
+ */
+async function afterRecords(sc: SessionCode): Promise<boolean> {
+  const lock = join(sc.restoresDir, 'restore.lock');
+  if (!existsSync(lock)) return false;
+  try {
+    await withFileLock(lock, async () => {}, { waitMs: sc.opts.lockWaitMs ?? 15_000 });
+  } catch (e) {
+    if (!(e instanceof LockBusyError)) throw e;
+  }
+  return true;
+}
+
+const loadCheckpoints = (sc: SessionCode) =>
+  SessionCheckpoints.load(sc.session, sc.opts.agentDir, {
     settings: sc.opts.settings,
     program: sc.opts.program,
     env: sc.opts.env,
   });
+
+/** The plan of a restore, from the manifest as it is now (a finished or another restore may have added to it). */
+export async function planCode(sc: SessionCode, targetId: string | null): Promise<RestorePlan> {
+  await afterRecords(sc);
+  sc.checkpoints = loadCheckpoints(sc);
   return planRestore(sc, targetId);
 }
 
 /**
  * Whether a checkpoint or a recorded call that may change files lies between where the code is and
- * `targetId` (the checkpoints as `sc` read them). false: a plan would have nothing to restore, so a
- * move there is the conversation's alone and no plan need be made (one costs the store's reads and a
- * look at every file in scope; this, the route's entries).
+ * `targetId` (the checkpoints as `sc` read them, read again after a restore's record that was under
+ * way). false: a plan would have nothing to restore, so a move there is the conversation's alone and
+ * no plan need be made (one costs the store's reads and a look at every file in scope; this, the
+ * route's entries).
  */
 export async function codeBetween(sc: SessionCode, targetId: string | null): Promise<boolean> {
+  if (await afterRecords(sc)) sc.checkpoints = loadCheckpoints(sc);
   return codeOnRoute(sc, targetId);
 }
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  codeBetween,
   PlanChangedError,
   planCode,
   undoCode,
@@ -50,6 +51,26 @@ describe('writeCodeEarly', () => {
       lines.slice(-2).map((l) => (l.kind === 'restore' ? l.step : l.kind)),
       ['restore', 'undo'],
       'the restore is recorded before the undo',
+    );
+  });
+
+  it('a plan or Move here asked while the record is under way waits for it (a restore through pi answers first)', async () => {
+    const p = await twoTurns();
+    const sc = await p.code();
+    const t2 = sc.session.leafId!;
+    const { recorded } = await writeCodeEarly(sc, await planCode(sc, p.t1.answer), {});
+    // Another reader of the same project (the editor after a restore pi wrote, another CLI): it has
+    // only the manifest, which does not yet say where the code is.
+    const [between, back] = await Promise.all([
+      p.code().then((other) => codeBetween(other, t2)),
+      p.code().then((other) => planCode(other, t2)),
+    ]);
+    await recorded;
+    assert.equal(between, true, 'the code at the node the restore left differs: Move here asks');
+    assert.deepEqual(
+      back.items.map((i) => [i.key, i.action]),
+      [['a.txt', 'modify']],
+      'the plan back starts where the restore put the code',
     );
   });
 
