@@ -48,8 +48,11 @@ export function registerCompareCommands(host: Host): void {
     });
   }
   command('piTree.tree.foldOffPath', () => host.panels.active()?.invoke('foldOffPath'));
+  registerSidebarCompare(host, command);
+}
 
-  // The sidebar: a session's current branch as Markdown; two sessions of one family side by side.
+/** The sidebar's: a session's current branch as Markdown; two sessions of one family side by side. */
+function registerSidebarCompare(host: Host, command: (id: string, fn: (...args: unknown[]) => unknown) => void): void {
   command('piTree.exportSession', async (arg) => {
     const file = await targetFile(host, arg);
     if (!file) return;
@@ -61,26 +64,9 @@ export function registerCompareCommands(host: Host): void {
   command('piTree.compareSessions', async (arg) => {
     const file = await targetFile(host, arg);
     if (!file) return;
-    const others = await withSession(host, file, async (s) => {
-      const parentPath = typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined;
-      const fam = await familyOf(file, parentPath, host.repo().cache, host.view.sessions, undefined, host.repo());
-      // the parent, the children, and the parent's other children (siblings)
-      const list: { info: SessionInfo; how: string }[] = [];
-      if (fam.parent) {
-        list.push({ info: fam.parent, how: 'came from' });
-        const sib = await familyOf(
-          fam.parent.path,
-          undefined,
-          host.repo().cache,
-          host.view.sessions,
-          undefined,
-          host.repo(),
-        );
-        for (const c of sib.children) if (!samePath(c.path, file)) list.push({ info: c, how: 'sibling fork' });
-      }
-      for (const c of fam.children) list.push({ info: c, how: 'fork' });
-      return list;
-    });
+    const others = await withSession(host, file, (s) =>
+      familyToCompare(host, file, typeof s.header.parentSession === 'string' ? s.header.parentSession : undefined),
+    );
     if (!others.length) {
       void vscode.window.showInformationMessage(
         'This session has no family: no session it came from, and no forks or clones of it.',
@@ -89,7 +75,7 @@ export function registerCompareCommands(host: Host): void {
     }
     const pick = await vscode.window.showQuickPick(
       others.map((o) => ({
-        label: o.info.name ?? (o.info.firstMessage.replace(/\s+/g, ' ').slice(0, 80) || basename(o.info.path)),
+        label: host.view.names.title(o.info) || basename(o.info.path),
         description: `${o.how} · ${o.info.messageCount} msgs`,
         detail: basename(o.info.path),
         path: o.info.path,
@@ -98,4 +84,23 @@ export function registerCompareCommands(host: Host): void {
     );
     if (pick) host.compareServices.compare({ file, id: null }, { file: pick.path, id: null });
   });
+}
+
+/** The sessions of `file`'s family to compare it with: the one it came from, its siblings, its own forks. */
+async function familyToCompare(
+  host: Host,
+  file: string,
+  parentPath: string | undefined,
+): Promise<{ info: SessionInfo; how: string }[]> {
+  const family = (path: string, parent?: string) =>
+    familyOf(path, parent, host.repo().cache, host.view.sessions, undefined, host.repo());
+  const fam = await family(file, parentPath);
+  const list: { info: SessionInfo; how: string }[] = [];
+  if (fam.parent) {
+    list.push({ info: fam.parent, how: 'came from' });
+    const sib = await family(fam.parent.path);
+    for (const c of sib.children) if (!samePath(c.path, file)) list.push({ info: c, how: 'sibling fork' });
+  }
+  for (const c of fam.children) list.push({ info: c, how: 'fork' });
+  return list;
 }
