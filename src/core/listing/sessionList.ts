@@ -26,33 +26,46 @@ export function arrangeSessions(
   canon: (p: string) => string = resolve,
   textOf: (info: SessionInfo) => Searchable['text'] = () => undefined,
 ): ListNode[] {
+  if (query.trim()) return filtered(list, sort, query, textOf);
   const items = [...list];
-  if (query.trim()) {
-    const q = parseQuery(query);
-    if (q.mode === 'regex' && !q.regex) return [];
-    const scored = items
-      .map((info) => ({ info, score: matchSession({ ...info, text: textOf(info) }, q) }))
-      .filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
-    if (sort === 'recent')
-      return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => newest(b.info) - newest(a.info));
-    if (sort === 'name')
-      return scored
-        .map((x) => ({ info: x.info, children: [] }))
-        .sort((a, b) => title(a.info).localeCompare(title(b.info)));
-    return scored
-      .sort((a, b) => a.score - b.score || newest(b.info) - newest(a.info))
-      .map((x) => ({ info: x.info, children: [] }));
-  }
   if (sort === 'recent') return items.sort((a, b) => newest(b) - newest(a)).map((info) => ({ info, children: [] }));
   if (sort === 'name')
     return items
       .sort((a, b) => title(a).localeCompare(title(b)) || newest(b) - newest(a))
       .map((info) => ({ info, children: [] }));
+  return threaded(items, canon);
+}
 
-  // Threaded: nest each session under its parent when the parent is in the list, unless the session is
-  // on a parent loop (a→b→a, or its own parent): those are roots. Linear: each path is canonicalised
-  // once and the loops are found in one pass; no recursion or spread, so fork chains and sessions with
-  // many forks of any length arrange.
+/** The sessions a query matches, flat: by relevance (threaded), by newest activity, or by name. */
+function filtered(
+  items: readonly SessionInfo[],
+  sort: SortMode,
+  query: string,
+  textOf: (info: SessionInfo) => Searchable['text'],
+): ListNode[] {
+  const q = parseQuery(query);
+  if (q.mode === 'regex' && !q.regex) return [];
+  const scored = items
+    .map((info) => ({ info, score: matchSession({ ...info, text: textOf(info) }, q) }))
+    .filter((x) => x.score !== undefined) as { info: SessionInfo; score: number }[];
+  if (sort === 'recent')
+    return scored.map((x) => ({ info: x.info, children: [] })).sort((a, b) => newest(b.info) - newest(a.info));
+  if (sort === 'name')
+    return scored
+      .map((x) => ({ info: x.info, children: [] }))
+      .sort((a, b) => title(a.info).localeCompare(title(b.info)));
+  return scored
+    .sort((a, b) => a.score - b.score || newest(b.info) - newest(a.info))
+    .map((x) => ({ info: x.info, children: [] }));
+}
+
+/**
+ * Threaded: each session nested under its parent when the parent is in the list, unless the session is
+ * on a parent loop (a→b→a, or its own parent): those are roots. Linear: each path is canonicalised
+ * once and the loops are found in one pass; no recursion or spread, so fork chains and sessions with
+ * many forks of any length arrange. Siblings by the newest activity in their subtree.
+ */
+function threaded(items: readonly SessionInfo[], canon: (p: string) => string): ListNode[] {
   // Canonical path → node number; a path listed twice keeps its first place and its last info.
   const byPath = new Map<string, number>();
   const nodes: ListNode[] = [];
