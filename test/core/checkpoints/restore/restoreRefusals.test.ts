@@ -134,6 +134,30 @@ describe('what a restore refuses, in words', () => {
     assert.equal(p.read('cfg'), 'now a file\n');
   });
 
+  it('a folder where the node has a file, taken with --force: refused in words, not "changed since the preview"', async () => {
+    const p = project();
+    const t1 = await p.sim.turn('g', [write('g.txt', 'g1\n'), write('z.txt', 'z1\n')], () => {
+      p.put('g.txt', 'g1\n');
+      p.put('z.txt', 'z1\n');
+    });
+    await p.sim.turn('g 2', [write('g.txt', 'g2\n'), write('z.txt', 'z2\n')], () => {
+      p.put('g.txt', 'g2\n');
+      p.put('z.txt', 'z2\n');
+    });
+    rmSync(join(p.cwd, 'g.txt'));
+    p.put('g.txt/inner', 'mine\n');
+    const sc = await p.code();
+    const plan = await planCode(sc, t1.answer);
+    assert.equal(plan.items.find((i) => i.key === 'g.txt')?.reason, 'a folder is there now');
+    await assert.rejects(
+      writeCode(sc, plan, { force: true }),
+      (e: Error) =>
+        e instanceof RestoreRefusedError && /g\.txt: a folder is there now\. Nothing was written/.test(e.message),
+    );
+    assert.equal(p.read('z.txt'), 'z2\n', 'nothing written');
+    assert.equal(p.read('g.txt/inner'), 'mine\n');
+  });
+
   it('a write that fails half way is put back, the journal says failed, and the next restore is not blocked', async () => {
     const p = project();
     const t1 = await p.sim.turn('one', [write('a.txt', 'a1\n'), write('b.txt', 'b1\n'), write('c.txt', 'c1\n')], () => {
