@@ -257,9 +257,14 @@ function printRestored(
   io.out(
     `Restored ${r.written.length} file(s) to the code at ${safeText(positionals[1])}${leaf !== undefined ? ', and moved the conversation there' : ''}\n`,
   );
-  for (const i of unrestorable) io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
+  printUnrestorable(io, unrestorable);
   if (r.skipped.length) io.out(`  left as they are: ${r.skipped.map((s) => safeText(s.path)).join(', ')}\n`);
   io.out(`Undo with: pi-tree restore ${safeText(positionals[0])} --undo\n`);
+}
+
+/** The files a restore left as they are because it cannot restore them, each with why. */
+function printUnrestorable(io: CliIO, items: readonly RestorePlan['items'][number][]): void {
+  for (const i of items) io.out(`  not restorable: ${safeText(i.key)} (${safeText(i.reason ?? '')})\n`);
 }
 
 const undoConflictLine = (conflicts: readonly string[], step: 'undo' | 'redo') =>
@@ -354,12 +359,22 @@ async function viaPi(
       ...(outside.length ? { allowOutside: outside } : {}),
     });
     for (const w of r.warnings ?? []) io.err(`warning: ${safeText(w)}\n`);
+    const unrestorable = plan.items.filter((i) => i.action === 'unrestorable');
     if (values.json)
-      json(io, { journal: r.journalId, written: r.written, skipped: r.skipped, leafId: r.leafId, viaPi: record.pid });
-    else
+      json(io, {
+        journal: r.journalId,
+        written: r.written,
+        skipped: r.skipped,
+        unrestorable: unrestorable.map((i) => i.path),
+        leafId: r.leafId,
+        viaPi: record.pid,
+      });
+    else {
       io.out(
         `Restored ${r.written.length} file(s) to the code at ${safeText(target)} through pi ${record.pid}${values.conversation ? ', and moved the conversation there' : ''}\n`,
       );
+      printUnrestorable(io, unrestorable);
+    }
     return 0;
   } finally {
     client.close();

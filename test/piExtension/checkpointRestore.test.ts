@@ -4,7 +4,7 @@
 // back; a preview's fingerprint that no longer holds and an unresolved conflict write nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BridgeClient, BridgeError } from '../../src/core/piClient/client.js';
@@ -192,5 +192,38 @@ describe('restoring the code through the running pi', () => {
       (e: BridgeError) => e.code === 'stale',
     );
     assert.equal(readFileSync(item.path, 'utf8'), 'changed after the preview\n', 'nothing written');
+  });
+});
+
+describe('pi-tree restore through pi names what it cannot restore', () => {
+  let cp: CodingPi;
+  after(() => cp?.stop());
+
+  it('a path beyond a folder that is a link now: named in the output and in --json, as without pi', async () => {
+    cp = await startCodingPi({ files: { 'README.md': 'hello\n' } });
+    const w = cp.pe.workDir;
+    await cp.turn('conf', [{ name: 'write', arguments: { path: 'conf/app.txt', content: 'v1\n' } }]);
+    const t1 = (fileEntries(cp.file) as Rec[]).filter((e) => e.message?.role === 'assistant').at(-1)!.id;
+    await cp.turn('more', [{ name: 'write', arguments: { path: 'conf/new.txt', content: 'new\n' } }]);
+    const outside = join(w, '..', 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'app.txt'), 'not the project\n');
+    rmSync(join(w, 'conf'), { recursive: true });
+    symlinkSync(outside, join(w, 'conf'));
+    await waitForBridge(cp.file, cp.pe.env, cp.pi);
+    const cli = (...a: string[]) =>
+      spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), ...a], {
+        cwd: w,
+        encoding: 'utf8',
+        env: { ...cp.pe.env },
+      });
+    const j = cli('restore', cp.file, t1, '--force', '--json');
+    assert.equal(j.status, 0, j.stderr);
+    assert.deepEqual(JSON.parse(j.stdout).unrestorable, [join(w, 'conf', 'new.txt')]);
+    assert.equal(cli('restore', cp.file, '--undo').status, 0);
+    const r = cli('restore', cp.file, t1, '--force');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, / through pi \d+\n {2}not restorable: conf\/new\.txt \(conf is a symbolic link now/);
+    assert.deepEqual(readdirSync(outside), ['app.txt'], 'nothing written through the link');
   });
 });

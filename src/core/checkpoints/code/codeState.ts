@@ -240,10 +240,10 @@ async function uncaptured(ctx: CodeContext, base: SnapshotLine, keys: readonly s
   const store = ctx.checkpoints.store!;
   const ignored = await store.ignored(keys.filter((k) => !out.has(k)));
   for (const k of ignored) out.set(k, 'ignored by .gitignore or pi-tree\u2019s excludes: never captured');
-  if (base.skipped && base.skipped.count > base.skipped.files.length) {
-    for (const k of keys)
-      if (!out.has(k) && store.tooLargeNow(k)) out.set(k, 'not captured (larger than the size limit)');
-  }
+  // A line names only what its own walk skipped: a file too large since an earlier snapshot is in no
+  // tree and on no later line, so the file as it is now decides (never "absent at the node").
+  for (const k of keys)
+    if (!out.has(k) && store.tooLargeNow(k)) out.set(k, 'not captured (larger than the size limit)');
   return out;
 }
 

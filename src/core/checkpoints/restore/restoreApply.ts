@@ -100,6 +100,10 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
       continue;
     }
     const now = diskSide(item.path);
+    // Not a file now (a folder where the node has a file), as when the plan was made: no change to look
+    // at again, but nothing a restore can write over.
+    if (now.kind === 'unknown' && sides.now.kind === 'unknown' && now.why === sides.now.why)
+      throw new RestoreRefusedError(`the restore cannot be done: ${item.path}: ${now.why}. Nothing was written.`);
     if (!sameSide(now, sides.now))
       throw new PlanChangedError(
         `${item.path} changed since the preview; nothing was written. Look at the preview again.`,

@@ -24,7 +24,7 @@ import { readManifest, type ManifestLine, type SkippedFile } from './manifestLin
 import { ensurePrivateDir } from '../../platform/privateDir.js';
 import { projectStore, safeSessionId, type CheckpointSettings, type ProjectStore } from './storePaths.js';
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
-import { copyIndex, sizeOf, stampOf, writeIfChanged } from './storeFiles.js';
+import { copyIndex, lstatOrUndefined, sizeOf, stampOf, writeIfChanged } from './storeFiles.js';
 import { sortListed, specialsAmong } from './indexPaths.js';
 import { collectGarbage, collectRunning, inFlight } from './storeGc.js';
 
@@ -370,12 +370,18 @@ export class CheckpointStore {
 
   private readonly reader: GitReader = (args, input) => this.run(args, input === undefined ? {} : { input });
 
-  /** Which of `paths` the project's .gitignore or pi-tree's excludes leave out. */
+  /**
+   * Which of `paths` the project's .gitignore or pi-tree's excludes leave out. A path under a folder
+   * that is a symbolic link now is not asked about (git refuses the whole question: "beyond a symbolic
+   * link"); it is not ignored, and a restore refuses it for the link.
+   */
   async ignored(paths: readonly string[]): Promise<string[]> {
-    if (!paths.length) return [];
+    const links = new Map<string, boolean>();
+    const asked = paths.filter((p) => !underLink(this.where.cwd, p, links));
+    if (!asked.length) return [];
     const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], {
       index: join(this.where.indexDir, '.none'),
-      input: paths.join('\0') + '\0',
+      input: asked.join('\0') + '\0',
       okCodes: [1],
       literal: false,
     });
@@ -509,3 +515,17 @@ export class CheckpointStore {
 }
 
 export { SKIPPED_KEPT };
+
+/** Whether a folder above `rel` is a symbolic link now. `memo` keeps each folder's answer. */
+function underLink(cwd: string, rel: string, memo: Map<string, boolean>): boolean {
+  for (let i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
+    const dir = rel.slice(0, i);
+    let link = memo.get(dir);
+    if (link === undefined) {
+      link = !!lstatOrUndefined(join(cwd, dir))?.isSymbolicLink();
+      memo.set(dir, link);
+    }
+    if (link) return true;
+  }
+  return false;
+}

@@ -134,6 +134,30 @@ describe('what a restore refuses, in words', () => {
     assert.equal(p.read('cfg'), 'now a file\n');
   });
 
+  it('a folder where the node has a file, taken with --force: refused in words, not "changed since the preview"', async () => {
+    const p = project();
+    const t1 = await p.sim.turn('g', [write('g.txt', 'g1\n'), write('z.txt', 'z1\n')], () => {
+      p.put('g.txt', 'g1\n');
+      p.put('z.txt', 'z1\n');
+    });
+    await p.sim.turn('g 2', [write('g.txt', 'g2\n'), write('z.txt', 'z2\n')], () => {
+      p.put('g.txt', 'g2\n');
+      p.put('z.txt', 'z2\n');
+    });
+    rmSync(join(p.cwd, 'g.txt'));
+    p.put('g.txt/inner', 'mine\n');
+    const sc = await p.code();
+    const plan = await planCode(sc, t1.answer);
+    assert.equal(plan.items.find((i) => i.key === 'g.txt')?.reason, 'a folder is there now');
+    await assert.rejects(
+      writeCode(sc, plan, { force: true }),
+      (e: Error) =>
+        e instanceof RestoreRefusedError && /g\.txt: a folder is there now\. Nothing was written/.test(e.message),
+    );
+    assert.equal(p.read('z.txt'), 'z2\n', 'nothing written');
+    assert.equal(p.read('g.txt/inner'), 'mine\n');
+  });
+
   it('a write that fails half way is put back, the journal says failed, and the next restore is not blocked', async () => {
     const p = project();
     const t1 = await p.sim.turn('one', [write('a.txt', 'a1\n'), write('b.txt', 'b1\n'), write('c.txt', 'c1\n')], () => {
@@ -321,5 +345,49 @@ describe('what a restore refuses, in words', () => {
       r.stdout,
       /capture is off for this session: the working folder is your home folder.*piTree\.checkpoints\.allowLargeFolder/,
     );
+  });
+
+  it('a path the node lacks beyond a folder that is a link now: named in the plan, not a git error', async () => {
+    const p = project();
+    const t1 = await p.sim.turn('conf', [write('conf/app.txt', 'v1\n')], () => p.put('conf/app.txt', 'v1\n'));
+    await p.sim.turn('conf 2', [write('conf/new.txt', 'new\n')], () => p.put('conf/new.txt', 'new\n'));
+    const outside = join(p.root, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'app.txt'), 'not the project\n');
+    rmSync(join(p.cwd, 'conf'), { recursive: true });
+    symlinkSync(outside, join(p.cwd, 'conf'));
+    // a turn after the change captures conf as the link
+    await p.sim.turn('more', [write('x.txt', 'x\n')], () => p.put('x.txt', 'x\n'));
+    const sc = await p.code();
+    // git check-ignore refused the whole question ("beyond a symbolic link") and the plan failed
+    const plan = await planCode(sc, t1.answer);
+    const item = plan.items.find((i) => i.key === 'conf/new.txt')!;
+    assert.equal(item.action, 'unrestorable');
+    assert.match(item.reason!, /conf is a symbolic link now/);
+    await writeCode(sc, plan, { force: true });
+    assert.deepEqual(readdirSync(outside), ['app.txt'], 'nothing written or deleted through the link');
+    assert.equal(readFileSync(join(outside, 'app.txt'), 'utf8'), 'not the project\n');
+  });
+
+  it('a file too large to capture is not restorable, never "absent at the node" (--force keeps it)', async () => {
+    const root = tempDir('pi-cp-refuse-');
+    const cwd = join(root, 'proj');
+    const agentDir = join(root, 'agent');
+    for (const d of [cwd, join(agentDir, 'pi-tree')]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(agentDir, 'pi-tree', 'settings.json'), JSON.stringify({ checkpoints: { maxFileBytes: 1000 } }));
+    const sim = new SimPi(cwd, agentDir, { sessionDir: join(root, 'sessions'), settings: { maxFileBytes: 1000 } });
+    const big = 'y'.repeat(5000);
+    const t1 = await sim.turn('one', [write('a.txt', 'a\n')], () => writeFileSync(join(cwd, 'a.txt'), 'a\n'));
+    await sim.turn('big', [write('big.bin', big)], () => writeFileSync(join(cwd, 'big.bin'), big));
+    // a later snapshot's line does not name big.bin: it did not change in that turn
+    await sim.turn('two', [write('b.txt', 'b\n')], () => writeFileSync(join(cwd, 'b.txt'), 'b\n'));
+    const sc = await sessionCode(await Session.open(sim.file), { agentDir });
+    const plan = await planCode(sc, t1.answer);
+    const item = plan.items.find((i) => i.key === 'big.bin')!;
+    assert.equal(item.action, 'unrestorable', 'was a conflict, and --force deleted it');
+    assert.match(item.reason!, /not captured \(larger than the size limit\)/);
+    await writeCode(sc, plan, { force: true });
+    assert.equal(readFileSync(join(cwd, 'big.bin'), 'utf8'), big, 'still there');
+    assert.ok(!existsSync(join(cwd, 'b.txt')), 'the rest restored');
   });
 });
