@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { PiUnresponsiveError } from '../../core/piClient/discovery.js';
 import {
   diffCode,
+  finishPending,
   planCode,
   putCodeBack,
   recordLeafMoved,
@@ -106,9 +107,28 @@ export class CodeRestore {
       { location: vscode.ProgressLocation.Window, title: 'pi Tree: the code at this node' },
       async () => {
         await this.settled();
-        return planCode(this.code(session), id);
+        const sc = this.code(session);
+        await this.finishInterrupted(sc);
+        return planCode(sc, id);
       },
     );
+  }
+
+  /**
+   * The files of a restore, undo or redo a kill left half done, finished before a new plan or an undo
+   * (as `pi-tree restore` and pi finish them): a plan made over half-written files, or a restore written
+   * before an older one is finished over it, would leave the files at two nodes. A conversation move
+   * still due stays for the session's next restore through the CLI or pi.
+   */
+  private async finishInterrupted(sc: SessionCode): Promise<void> {
+    const done = await finishPending(sc, { leaves: false });
+    for (const j of done.finished) {
+      this.deps.log(`restore: finished an interrupted restore (${fileCount(j.files.length)}, journal ${j.id})`);
+      void vscode.window.showInformationMessage(
+        `pi-tree finished a restore that was interrupted (${fileCount(j.files.length)}).`,
+      );
+    }
+    for (const w of done.warnings) void vscode.window.showWarningMessage(`pi-tree: ${w}`);
   }
 
   /** Restore the code at `id` only (the node menu, the details pane, the sidebar). */
@@ -454,6 +474,7 @@ export class CodeRestore {
       if (r.via === 'cancelled') return;
     }
     const sc = this.code(session);
+    await this.finishInterrupted(sc);
     // The conversation goes back with the files when the restore moved it (and it has not moved on since).
     const flip = async (force: boolean) => {
       const r = await (redo ? redoCode(sc, { force }) : undoCode(sc, { force }));

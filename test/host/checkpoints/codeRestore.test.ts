@@ -9,6 +9,7 @@
 // this module.)
 import '../../support/vscode/install.js';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
@@ -19,6 +20,7 @@ import { CodeRestore } from '../../../src/host/checkpoints/codeRestore.js';
 import { moveHere, type OnMove } from '../../../src/host/panels/moveHere.js';
 import { SessionActions } from '../../../src/host/panels/sessionActions.js';
 import { journals } from '../../../src/core/checkpoints/restore/restoreJournal.js';
+import { finishPending, sessionCode } from '../../../src/core/checkpoints/index.js';
 import { projectStore } from '../../../src/core/checkpoints/store/storePaths.js';
 import { confirmLiveWrite } from '../../../src/host/platform/liveGuard.js';
 import { until } from '../../../scripts/lib/until.js';
@@ -27,6 +29,11 @@ import { tempDir } from '../../support/tmp.js';
 import { answerInOrder, closeTabs, mock, pickInOrder, Uri, workspace } from '../../support/vscode/api.js';
 
 const write = (path: string, content: string) => ({ name: 'write', args: { path, content } });
+const KILLER = join(__dirname, '..', '..', 'support', 'restoreKill.ts');
+const leafLines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"type":"leaf"')).length;
 
 function project() {
   const root = tempDir('pi-tree-host-restore-');
@@ -477,6 +484,51 @@ describe('the restore flow in the editor (vscode mock)', () => {
         ),
         mock.shown.map((s) => s.message).join('\n'),
       );
+    });
+  });
+
+  describe('a restore killed half way (kill -9 of `pi-tree restore`)', () => {
+    /** Two turns; a restore to the first answer killed once its first file is written (b.txt deleted, a.txt not yet back). */
+    async function killed() {
+      const p = project();
+      const { t1, t2 } = await twoTurns(p);
+      const kill = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', KILLER, p.sim.file, p.agentDir, t1.answer, 'file-written', '1', '--conversation'],
+        { encoding: 'utf8' },
+      );
+      assert.equal(kill.signal, 'SIGKILL', kill.stderr);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', undefined], 'half written');
+      const e = await editor(p, { live: false });
+      const pending = () =>
+        journals(projectStore(p.agentDir, p.cwd).restoresDir).filter((j) => j.state === 'prepared').length;
+      return { p, t1, t2, e, pending };
+    }
+
+    it("is finished before the editor plans: a restore to where the code was writes the killed one's files back", async () => {
+      const { p, t2, e, pending } = await killed();
+      answerInOrder(CHOICE, 'Restore');
+      assert.equal(await e.code.restoreCode(e.session, e.file, t2.answer), true);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'the code at the second answer, whole');
+      assert.equal(pending(), 0, 'no journal is left half done');
+      assert.ok(mock.shown.some((m) => /^pi-tree finished a restore that was interrupted \(2 files\)/.test(m.message)));
+      assert.equal(leafLines(e.file), 0, "the editor leaves the killed restore's conversation move to the CLI or pi");
+      // The CLI's next restore moves it, and the code stays recorded where the editor's restore put it.
+      await e.code.settled();
+      const sc = sessionCode(await Session.open(e.file), { agentDir: p.agentDir });
+      const recorded = () => sc.checkpoints.store!.manifest(sc.checkpoints.sessionId!).at(-1);
+      const before = recorded();
+      assert.equal(before?.kind === 'restore' && before.target, t2.answer);
+      const f = await finishPending(sc);
+      assert.equal(f.leafDue.length, 1, 'its conversation move is still due');
+      assert.deepEqual(recorded(), before, 'not recorded again at the killed restore\u2019s node');
+    });
+
+    it('is finished before an undo: the undo puts back the killed restore, not an older one', async () => {
+      const { p, e, pending } = await killed();
+      await e.code.undo(e.session, e.file);
+      assert.equal(pending(), 0);
+      assert.deepEqual(files(p, 'a.txt', 'b.txt'), ['a2\n', 'b2\n'], 'as before the killed restore');
     });
   });
 

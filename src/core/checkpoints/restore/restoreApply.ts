@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { blobSha, isOutside, type Side } from '../code/codeState.js';
 import { LINK_MODE } from '../fileMode.js';
 import type { AgentSide } from '../store/manifestLines.js';
-import { diskSide, sameSide, type RestorePlan } from './restorePlan.js';
+import { diskSide, sameChanged, sameSide, type RestorePlan } from './restorePlan.js';
 import { refusedNow } from './restoreGuards.js';
 import {
   journalDir,
@@ -132,6 +132,10 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
       ...(afterUser ? { afterUser } : {}),
     });
   }
+  // The files it found already as at the node are recorded as the agent's there: none may have changed.
+  const changed = sameChanged(plan);
+  if (changed)
+    throw new PlanChangedError(`${changed} changed since the preview; nothing was written. Look at the preview again.`);
   const unconfirmed = files
     .filter((f) => (isOutside(f.key) || !o.cwdVouched) && !o.confirmed?.has(f.path))
     .map((f) => f.path);

@@ -60,16 +60,27 @@ export async function withRestoreLock<T>(
  * any of the project's. Each finished one records where its session's code is; one that cannot be
  * finished is put back and named in `failed`. `leafDue`: this session's journals whose conversation
  * move is still due; the caller moves the leaf to each one's `leaf.targetId` and calls recordLeafMoved.
+ * `leaves: false`: a caller that does not move the conversation; only the files are finished (a move
+ * still due stays due, for the session's next restore that does).
  */
-export async function finishPending(sc: SessionCode): Promise<Recovered & { warnings: string[] }> {
-  if (!pendingJournals(sc).length) return { finished: [], failed: [], leafDue: [], warnings: [] };
+export async function finishPending(
+  sc: SessionCode,
+  o: { leaves?: boolean } = {},
+): Promise<Recovered & { warnings: string[] }> {
+  const own = o.leaves === false ? undefined : sc.sessionFile;
+  if (!pendingJournals({ ...sc, sessionFile: own }).length)
+    return { finished: [], failed: [], leafDue: [], warnings: [] };
   return withRestoreLock(sc, async () => {
-    const r = await recoverPending(sc.restoresDir, { sessionFile: sc.sessionFile });
+    const r = await recoverPending(sc.restoresDir, { sessionFile: own });
     const warnings: string[] = [];
-    for (const j of r.finished)
+    for (const j of r.finished) {
+      // (files finished and recorded before, only the conversation's move due: recorded again, the line
+      // would put the code back at its target over any restore since)
+      if (recordedBefore(sc, j)) continue;
       await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) =>
         warnings.push(recordWarning(e)),
       );
+    }
     for (const j of r.failed)
       warnings.push(
         `an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`,
@@ -78,8 +89,20 @@ export async function finishPending(sc: SessionCode): Promise<Recovered & { warn
   });
 }
 
+/** Whether the session's manifest has a line for the journal already (a journal half done has none). */
+function recordedBefore(sc: SessionCode, j: Journal): boolean {
+  const store = sc.checkpoints.store;
+  const sessionId = j.sessionId ?? sc.checkpoints.sessionId;
+  if (!store || !sessionId) return false;
+  try {
+    return store.manifest(sessionId).some((l) => l.kind === 'restore' && l.journal === j.id);
+  } catch {
+    return false;
+  }
+}
+
 /** Restores, undos or redos a kill left half done (or a conversation move still due for this session). */
-export function pendingJournals(sc: SessionCode): Journal[] {
+export function pendingJournals(sc: Pick<SessionCode, 'restoresDir' | 'sessionFile'>): Journal[] {
   return journals(sc.restoresDir).filter(
     (j) =>
       j.state === 'prepared' ||

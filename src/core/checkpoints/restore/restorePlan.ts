@@ -64,6 +64,11 @@ export interface RestorePlan {
   same: number;
   /** Their keys (after the restore they hold the agent's content at the target). */
   sameKeys: string[];
+  /**
+   * Each of them as it was found (its path, the target's side, its lstat when planned): the write checks
+   * that none changed since, before it records them as the agent's.
+   */
+  sameFound?: Map<string, { path: string; sha: string | null; mode: number; stat: string }>;
   notes: string[];
   /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
   fingerprint: string;
@@ -113,6 +118,29 @@ export function diskSide(abs: string): Side {
 }
 
 export const absPath = (key: string, cwd: string) => (isOutside(key) ? key : join(cwd, key));
+
+/** What lstat says of `abs` (inode, size, times in ns; 'absent'): a file written since says otherwise. */
+export function statOf(abs: string): string {
+  try {
+    const st = lstatSync(abs, { bigint: true });
+    return `${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/**
+ * The first of the files a plan found already as at the target that is not so now (checked by content
+ * where lstat says it changed since the plan), if one is not.
+ */
+export function sameChanged(plan: RestorePlan): string | undefined {
+  for (const f of plan.sameFound?.values() ?? []) {
+    if (statOf(f.path) === f.stat) continue;
+    const now = diskSide(f.path);
+    if (!sameSide(now, f.sha === null ? ABSENT : { kind: 'file', sha: f.sha, mode: f.mode })) return f.path;
+  }
+  return undefined;
+}
 
 /** Where the code is now and its state: the latest snapshot, or the leaf's code when calls came after it. */
 async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state: CodeState }> {
@@ -254,6 +282,7 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
   const sides = new Map<string, PlanSides>();
   let same = 0;
   const sameKeys: string[] = [];
+  const sameFound: NonNullable<RestorePlan['sameFound']> = new Map();
   for (const key of keys) {
     const path = absPath(key, ctx.cwd);
     const link = linkAbove(key, ctx.cwd);
@@ -264,10 +293,12 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
         ? { kind: 'unknown', why: never }
         : unknownBecause(tSides.get(key)!, lSides.get(key));
     const L = lSides.get(key)!;
+    const stat = statOf(path); // (before the read: a change after it changes the stat)
     const W = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(W, T)) {
       same++;
       sameKeys.push(key);
+      sameFound.set(key, { path, sha: T.kind === 'file' ? T.sha : null, mode: T.kind === 'file' ? T.mode : 0, stat });
       continue;
     }
     // The user's content, unless it is the agent's version again (the user put it back by hand).
@@ -324,6 +355,7 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     items,
     same,
     sameKeys,
+    sameFound,
     notes,
     fingerprint: fingerprintOf(targetId, items),
     sides,
