@@ -240,6 +240,11 @@ function permOf(path: string, now: Side): { perm?: number } {
 
 /** The longest file name most file systems take (NAME_MAX), in bytes. */
 const NAME_MAX = 255;
+/** Room kept free beyond the files' bytes: the journal, new folders, and what else writes meanwhile. */
+const FREE_MARGIN = 1024 * 1024;
+/** A byte count as a person reads it. */
+const sizeWords = (n: number) =>
+  n < 10_000 ? `${n} bytes` : n < 10_000_000 ? `${Math.round(n / 1000)} KB` : `${(n / 1e6).toFixed(1)} MB`;
 
 /**
  * What can be checked before the first write, so that a restore does not stop half way: a name too
@@ -269,8 +274,11 @@ function preflight(files: readonly JournalFile[], objects: Map<string, Buffer>, 
     }
   }
   const room = freeBytes(cwd ?? dirname(files[0]?.path ?? '.'));
-  if (room !== undefined && bytes + 1024 * 1024 > room)
-    problems.push(`the disk has ${room} bytes free and the restore writes ${bytes}`);
+  // (a margin for the journal and the folders: a disk filled to its last byte fails elsewhere, mid-write)
+  if (room !== undefined && bytes + FREE_MARGIN > room)
+    problems.push(
+      `the disk has ${sizeWords(room)} free and the restore needs ${sizeWords(bytes + FREE_MARGIN)} (${sizeWords(bytes)} of files and ${sizeWords(FREE_MARGIN)} to spare)`,
+    );
   if (problems.length)
     throw new RestoreRefusedError(
       `the restore cannot be done: ${[...new Set(problems)].join('; ')}. Nothing was written.`,
