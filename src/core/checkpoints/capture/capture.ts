@@ -12,6 +12,7 @@
 // what is dropped is collected in the background (never while a tool call waits).
 import { mayChangeFiles } from '../toolKinds.js';
 import { isAbsolute, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
 import { resolveToolPath } from '../../changes/fileHistory.js';
 import type { ExternalFile, SkippedFile, SnapshotKind, SnapshotLine } from '../store/manifestLines.js';
 import { CheckpointStore, SKIPPED_KEPT, type SnapshotResult } from '../store/store.js';
@@ -301,6 +302,13 @@ export class Capture {
     // files, the folders above them, the commit), as stored. Without one (the first snapshot, or the
     // first after a restore), the store's own growth: `count-objects` lists every loose object, which
     // at 100k files is too slow for every turn.
+    // This session's checkpoints were deleted while its pi runs (Delete Checkpoints): the previous tree
+    // went with them (a collect frees it once it is a minute old), so this snapshot takes git's walk, as
+    // the first one does, instead of building on that tree.
+    if (this.latestTree !== undefined && !existsSync(store.manifestFile(this.o.sessionId))) {
+      this.latestTree = undefined;
+      this.source.forget();
+    }
     const prev = this.latestTree;
     const sizeBefore = prev === undefined ? await store.sizeBytes() : 0;
     const { snap, fast, listed } = await this.source.shoot(store, `${kind} ${entries.join(' ')}`.trim());

@@ -50,7 +50,7 @@ export function captureBlocked(settings: CheckpointSettings, cwd: string, o: Blo
     return `the working folder is the root of a drive: a snapshot would copy all of it; to capture here anyway, ${optIn}`;
   const max = settings.maxFiles;
   if (o.files !== undefined && max > 0 && o.files >= max)
-    return `the working folder holds more than ${max.toLocaleString('en-US')} files to snapshot; to capture here anyway, ${optIn}`;
+    return `the working folder holds ${max.toLocaleString('en-US')} files or more to snapshot; to capture here anyway, ${optIn}`;
   return undefined;
 }
 

@@ -65,6 +65,8 @@ export interface StoreOptions {
   privateDirs?: readonly string[];
   /** Unreachable objects younger than this are kept by a collect (default a minute; storeGc.ts). */
   pruneGraceMs?: number;
+  /** How long a collect waits for the snapshots that started before it (default 30 s; storeGc.ts). */
+  pruneWaitMs?: number;
 }
 
 export class CheckpointStore {
@@ -491,6 +493,7 @@ export class CheckpointStore {
       indexDir: this.where.indexDir,
       run: (args, x) => this.run(args, x ?? {}),
       graceMs: this.opts.pruneGraceMs,
+      waitMs: this.opts.pruneWaitMs,
       log: o.log,
     });
     return r.pruned;

@@ -140,7 +140,14 @@ export async function collectGarbage(d: CollectDeps): Promise<{ pruned: boolean 
     const live = liveMarkers(d.root).filter((m) => m.kind === 'snap');
     let expiry = Date.now() - (d.graceMs ?? PRUNE_GRACE_MS);
     for (const m of live) expiry = Math.min(expiry, m.at - MARKER_MARGIN_MS);
-    await d.run(['gc', '--quiet', `--prune=${new Date(expiry).toISOString().replace(/\.\d+Z$/, 'Z')}`]);
+    try {
+      await d.run(['gc', '--quiet', `--prune=${new Date(expiry).toISOString().replace(/\.\d+Z$/, 'Z')}`]);
+    } catch (e) {
+      // Another collect's gc runs in the store now (another pi's, the CLI's): it prunes, this one does not.
+      if (!/gc is already running/.test(`${e instanceof Error ? e.message : String(e)}`)) throw e;
+      d.log?.('checkpoints: another collect of the store is running; it prunes this time');
+      return { pruned: false };
+    }
     return { pruned: true };
   } finally {
     if (pins.length)

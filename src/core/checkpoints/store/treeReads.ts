@@ -50,15 +50,18 @@ export async function lookupPaths(
   }
   // In a few folders: only those are read, in one `cat-file --batch` (<tree>:<folder>; each resolved
   // from the top, so this costs folders × depth tree reads).
-  const dirs = [...byDir.keys()];
+  // (the tree itself asked for too: a folder not found in a tree the store lost is no absent folder)
+  const dirs = byDir.has('') ? [...byDir.keys()] : ['', ...byDir.keys()];
   const objects = readBatch(
     await run(['cat-file', '--batch'], dirs.map((d) => (d ? `${tree}:${d}` : tree)).join('\n') + '\n'),
     dirs.length,
   );
+  const top = objects[dirs.indexOf('')];
+  if ('missing' in top || top.type !== 'tree') throw new Error(`the checkpoint store has lost the tree ${tree}`);
   dirs.forEach((dir, i) => {
     const o = objects[i];
-    if ('missing' in o || o.type !== 'tree') return; // no such folder in the tree
-    const names = byDir.get(dir)!;
+    const names = byDir.get(dir);
+    if (!names || 'missing' in o || o.type !== 'tree') return; // no such folder in the tree
     for (const e of parseTree(o.body, o.id.length / 2)) {
       if (e.mode !== '40000' && names.has(e.name))
         map.set(dir ? `${dir}/${e.name}` : e.name, { mode: parseInt(e.mode, 8), sha: e.sha });

@@ -120,7 +120,7 @@ describe('folders capture stays out of', () => {
     assert.match(captureBlocked(on, '/', { home })!, /root of a drive.*allowLargeFolder/);
     assert.match(
       captureBlocked({ ...on, maxFiles: 100 }, cwd, { home, files: 100 })!,
-      /more than 100 files.*allowLargeFolder/,
+      /100 files or more.*allowLargeFolder/,
     );
     assert.match(captureBlocked(on, join(cwd, 'x'), { agentDir: cwd })!, /inside pi's own folder/);
     const allowed = { ...on, maxFiles: 100, allowedFolders: [home, cwd] };
@@ -184,10 +184,10 @@ describe('folders capture stays out of', () => {
       writeFileSync(join(cwd, 'src', 'b.ts'), 'b\n'),
     );
     assert.equal(sim.notified.length, 1);
-    assert.match(sim.notified[0], /more than 50 files.*allowLargeFolder/);
+    assert.match(sim.notified[0], /50 files or more.*allowLargeFolder/);
     assert.equal(CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS), undefined, 'no store made');
     const session = await Session.open(sim.file);
-    assert.match(SessionCheckpoints.load(session, agentDir).offReason()!, /more than 50 files/, 'pi-tree shows why');
+    assert.match(SessionCheckpoints.load(session, agentDir).offReason()!, /50 files or more/, 'pi-tree shows why');
 
     // Under the bound (node_modules is not counted), and opted in past it: captured.
     const small = new SimPi(cwd, agentDir, {

@@ -3,13 +3,17 @@
 // while its index names a file version no snapshot keeps (the idle check's walk); the other goes on
 // capturing, a new session of the folder (seeded from that index) captures, and what only the deleted
 // session kept is freed. An index that names an object the store lost is made again, not the end of
-// capture for every later session.
+// capture for every later session. A session's own checkpoints deleted while its pi runs: its next
+// snapshots are whole (not built on the tree that went with them); a restore to a node whose tree the
+// store lost is refused, never planned as deletes; a delete while another collect's gc runs succeeds.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { deleteCheckpoints } from '../../../../src/core/checkpoints/index.js';
+import { deleteCheckpoints, sessionCode } from '../../../../src/core/checkpoints/index.js';
+import { planRestore } from '../../../../src/core/checkpoints/restore/restorePlan.js';
 import { SessionCheckpoints } from '../../../../src/core/checkpoints/store/manifests.js';
 import type { SnapshotLine } from '../../../../src/core/checkpoints/store/manifestLines.js';
 import { CheckpointStore } from '../../../../src/core/checkpoints/store/store.js';
@@ -108,16 +112,21 @@ describe('collecting the store while another pi captures', () => {
     // Everything old by now (B's new blob too): only what marks it in flight keeps it.
     const store = CheckpointStore.existing(d.agentDir, d.cwd, DEFAULT_SETTINGS)!;
     backdate(store.where.gitDir, 10 * 60_000);
-    let deleted = false;
-    const del = deleteCheckpoints(d.agentDir, d.cwd, A).then(() => (deleted = true));
-    const inflight = join(store.where.root, 'inflight');
-    await until(
-      () => deleted || (existsSync(inflight) && readdirSync(inflight).some((n) => n.startsWith('gc-'))),
-      60_000,
-      'the collect to start',
-    );
-    rmSync(hold);
-    await Promise.all([del, turn]);
+    const b2 = blobOf('b2, written while A is deleted\n');
+    assert.equal(await has(store, b2), true, "B's blob is written, and no ref names it yet");
+    // The delete's collect runs to its end while B's snapshot is still held half way (it waits a
+    // second for B, not the 30 s a pi's collect waits, then prunes nothing): B's blob is still there.
+    try {
+      await CheckpointStore.existing(d.agentDir, d.cwd, DEFAULT_SETTINGS, { pruneWaitMs: 1000 })!.deleteSession(A);
+      assert.equal(existsSync(held), true, 'B was held all along');
+      assert.equal(await has(store, b2), true, "the collect left B's blob alone");
+    } finally {
+      rmSync(hold, { force: true });
+      await turn;
+    }
+    // B done: the next collect frees what only A kept.
+    backdate(store.where.gitDir, 10 * 60_000);
+    await store.collect();
 
     assert.deepEqual(b.notified, [], 'B stays on');
     const { lines, off } = await linesOf(b.file, d.agentDir);
@@ -147,6 +156,7 @@ describe('collecting the store while another pi captures', () => {
     await store.treeNow(B);
     backdate(store.where.gitDir, 10 * 60_000);
     await deleteCheckpoints(d.agentDir, d.cwd, A);
+    assert.equal(await has(store, blobOf('readme, edited by the user\n')), true, "the version B's index names is kept");
 
     await b.turn('b2', [{ name: 'write', args: { path: 'b.txt', content: 'b2' } }], write(d.cwd, 'b.txt', 'b2\n'));
     assert.deepEqual(b.notified, [], 'B stays on');
@@ -158,6 +168,77 @@ describe('collecting the store while another pi captures', () => {
     assert.equal((await store.readBlobs([readme.sha])).get(readme.sha)!.toString(), 'readme, edited by the user\n');
     assert.equal(await has(store, blobOf('A1 only session A saw\n')), false, 'what only A kept is freed');
     await newSessionCaptures(d);
+  });
+
+  it('the checkpoints of a session deleted while its pi runs: its next snapshots are whole, and no restore deletes on a lost tree', async () => {
+    const d = setup();
+    mkdirSync(join(d.cwd, 'docs'));
+    for (let i = 0; i < 5; i++) writeFileSync(join(d.cwd, 'docs', `d${i}.txt`), `doc ${i}\n`);
+    const b = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, id: B, watch: {} });
+    await b.turn('b1', [{ name: 'write', args: { path: 'a.txt', content: 'a1' } }], write(d.cwd, 'a.txt', 'a1\n'));
+    assert.equal(await b.capture!.watchArmed(), true);
+    await b.turn('b2', [{ name: 'write', args: { path: 'a.txt', content: 'a2' } }], write(d.cwd, 'a.txt', 'a2\n'));
+    assert.ok(b.capture!.timings.at(-1)!.listed, "the 'after' took the watcher's list");
+    // pi is idle for a while, then the user deletes this session's checkpoints (its pi still runs)
+    const store = CheckpointStore.existing(d.agentDir, d.cwd, DEFAULT_SETTINGS)!;
+    backdate(store.where.gitDir, 10 * 60_000);
+    await deleteCheckpoints(d.agentDir, d.cwd, B);
+
+    const t3 = await b.turn(
+      'b3',
+      [{ name: 'write', args: { path: 'a.txt', content: 'a3' } }],
+      write(d.cwd, 'a.txt', 'a3\n'),
+    );
+    assert.deepEqual(b.notified, [], 'B stays on');
+    const { lines } = await linesOf(b.file, d.agentDir);
+    assert.deepEqual(
+      lines.map((l) => l.kind),
+      ['before', 'after'],
+    );
+    for (const l of lines) {
+      const files = await store.listTree(l.tree);
+      assert.deepEqual([...files.keys()].sort(), [
+        'README.md',
+        'a.txt',
+        ...[0, 1, 2, 3, 4].map((i) => `docs/d${i}.txt`),
+      ]);
+    }
+    await store.run(['fsck', '--connectivity-only', '--no-dangling']);
+    const sc = sessionCode(await Session.open(b.file), { agentDir: d.agentDir, vouched: () => true });
+    const plan = await planRestore(sc, t3.user);
+    assert.deepEqual(
+      plan.items.map((i) => `${i.action} ${i.key}`),
+      ['modify a.txt'],
+      "the code before b3 holds a.txt ('a2'): changed back, never deleted",
+    );
+  });
+
+  it('a restore to a node whose tree the store lost is refused in words, never planned as deletes', async () => {
+    const d = setup();
+    const b = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, id: B, watch: false });
+    await b.turn('b1', [{ name: 'write', args: { path: 'a.txt', content: 'a1' } }], write(d.cwd, 'a.txt', 'a1\n'));
+    const t2 = await b.turn(
+      'b2',
+      [{ name: 'write', args: { path: 'a.txt', content: 'a2' } }],
+      write(d.cwd, 'a.txt', 'a2\n'),
+    );
+    const { lines, store } = await linesOf(b.file, d.agentDir);
+    const before = lines.find((l) => l.kind === 'before' && l.entries.includes(t2.user))!;
+    rmSync(join(store.where.gitDir, 'objects', before.tree.slice(0, 2), before.tree.slice(2)));
+    const sc = sessionCode(await Session.open(b.file), { agentDir: d.agentDir, vouched: () => true });
+    await assert.rejects(planRestore(sc, t2.user), /lost the tree/);
+    assert.equal(readFileSync(join(d.cwd, 'a.txt'), 'utf8'), 'a2\n');
+  });
+
+  it("checkpoints deleted while another collect's gc runs: the delete succeeds, that gc prunes", async () => {
+    const d = setup();
+    await sessionA(d);
+    const store = CheckpointStore.existing(d.agentDir, d.cwd, DEFAULT_SETTINGS)!;
+    // What git leaves while its gc runs (another pi's collect): this host, a live pid.
+    writeFileSync(join(store.where.gitDir, 'gc.pid'), `${process.pid} ${hostname()}`);
+    assert.equal(await deleteCheckpoints(d.agentDir, d.cwd, A), true);
+    assert.equal(existsSync(store.manifestFile(A)), false, 'the session has no checkpoints');
+    rmSync(join(store.where.gitDir, 'gc.pid'));
   });
 
   it('an index naming an object the store lost is made again from a whole walk; capture stays on, and so do later sessions', async () => {
