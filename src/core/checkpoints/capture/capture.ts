@@ -240,6 +240,7 @@ export class Capture {
   async close(): Promise<void> {
     this.closing = true;
     await this.flush();
+    this.caps.stop();
     await this.source.close();
   }
 

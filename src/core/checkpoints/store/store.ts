@@ -26,7 +26,7 @@ import { projectStore, safeSessionId, type CheckpointSettings, type ProjectStore
 import { diffTrees, listTree, lookupPaths, type GitReader, type TreeChange, type TreeFile } from './treeReads.js';
 import { copyIndex, lstatOrUndefined, sizeOf, stampOf, writeIfChanged } from './storeFiles.js';
 import { sortListed, specialsAmong } from './indexPaths.js';
-import { collectGarbage, collectRunning, inFlight } from './storeGc.js';
+import { collectGarbage, collectRunning, inFlight, PRUNE_GRACE_MS } from './storeGc.js';
 
 export interface SnapshotResult {
   commit: string;
@@ -487,6 +487,11 @@ export class CheckpointStore {
    * Drops the unreachable objects (snapshots no ref keeps) that no snapshot in flight and no index can
    * name, older than the grace (storeGc.ts). False when a snapshot of another pi kept it from pruning.
    */
+  /** How old an unreachable object must be before a collect drops it (a snapshot in flight may still name it). */
+  get pruneGraceMs(): number {
+    return this.opts.pruneGraceMs ?? PRUNE_GRACE_MS;
+  }
+
   async collect(o: { log?: (m: string) => void } = {}): Promise<boolean> {
     const r = await collectGarbage({
       root: this.where.root,

@@ -13,6 +13,7 @@ import { CheckpointStore } from '../../../../src/core/checkpoints/store/store.js
 import { DEFAULT_SETTINGS, type CheckpointSettings } from '../../../../src/core/checkpoints/store/storePaths.js';
 import { SimPi } from '../../../support/simPi.js';
 import { tempDir } from '../../../support/tmp.js';
+import { until } from '../../../../scripts/lib/until.js';
 
 const TURN_BYTES = 100_000;
 const CAP = 350_000;
@@ -64,6 +65,41 @@ describe('the caps during a session', () => {
         assert.ok(size <= CAP + largest + slack, `after turn ${i} the store takes ${size} bytes`);
     });
   }
+});
+
+describe('the caps after the prune grace', () => {
+  it('what a collect kept for being young is collected once the grace passed, while the session stays open', async () => {
+    const d = setup();
+    // A grace longer than the turns take, so that the dropped snapshots are all still young at their collect.
+    const graceMs = 20_000;
+    const settings = { maxSessionBytes: CAP, maxTotalBytes: 0 };
+    const sim = new SimPi(d.cwd, d.agentDir, { sessionDir: d.sessions, watch: false, settings, pruneGraceMs: graceMs });
+    const store = await CheckpointStore.open(d.agentDir, d.cwd, DEFAULT_SETTINGS);
+    const id = String(sim.b.header.id);
+    const t0 = Date.now();
+    for (let i = 0; i < 8; i++)
+      await sim.turn(`turn ${i}`, [{ name: 'bash', args: { command: 'make data' } }], () =>
+        writeFileSync(join(d.cwd, 'data.bin'), randomBytes(TURN_BYTES)),
+      );
+    const took = Date.now() - t0;
+    const largest = Math.max(...store.manifest(id).map((l) => (l.kind === 'off' ? 0 : (l.bytes ?? 0))));
+    const bound = CAP + largest + 32 * 1024;
+    assert.ok(took < graceMs, `the turns took ${took} ms, less than the grace: their drops are kept at first`);
+    const before = await store.sizeBytes();
+    assert.ok(before > bound, `the young drops are still in the store: ${before} bytes against ${bound}`);
+    // No turn, no drop from now on: the follow-up collect alone brings the store back within the cap.
+    const after = await until(
+      async () => {
+        const n = await store.sizeBytes();
+        return n <= bound && n;
+      },
+      graceMs + 40_000,
+      () => `the store back within ${bound} bytes`,
+      500,
+    );
+    assert.ok(after <= bound);
+    await sim.capture?.close();
+  });
 });
 
 describe('pruning beside a live pi', () => {
