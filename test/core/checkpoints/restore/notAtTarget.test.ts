@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { diffCode, planCode, redoCode, undoCode, writeCode } from '../../../../src/core/checkpoints/index.js';
+import {
+  codeBetween,
+  diffCode,
+  planCode,
+  redoCode,
+  undoCode,
+  writeCode,
+} from '../../../../src/core/checkpoints/index.js';
+import { Session } from '../../../../src/core/session/session.js';
 import { simProject } from '../../../support/simProject.js';
 
 const write = (path: string, content: string) => ({ name: 'write', args: { path, content } });
@@ -91,12 +99,14 @@ describe('files a restore did not bring to its node are named again', () => {
     assert.equal(actionOf(back, 'a.txt'), 'conflict');
     await writeCode(sc, back, { resolutions: new Map([['a.txt', 'mine']]) });
     assert.equal(p.read('a.txt'), 'a2 and mine\n', 'kept');
+    await (await Session.open(p.sim.file)).moveTo(t1.answer); // the conversation moved with the code
     sc = await p.code();
     const diff = await diffCode(sc, t1.answer, 'now');
     assert.deepEqual(
       diff.map((c) => c.key),
       ['a.txt'],
     );
+    assert.equal(await codeBetween(sc, t1.answer), true, 'Move here plans rather than moving the conversation alone');
     const again = await planCode(sc, t1.answer);
     const a = again.items.find((i) => i.key === 'a.txt');
     assert.equal(a?.action, 'conflict', 'the plan names the kept file, as diff does');
