@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { blobSha, isOutside, type Side } from '../code/codeState.js';
 import { LINK_MODE } from '../fileMode.js';
 import type { AgentSide } from '../store/manifestLines.js';
-import { diskSide, sameChanged, sameSide, type RestorePlan } from './restorePlan.js';
+import { diskSide, sameChanged, sameSide, type PlanSides, type RestorePlan } from './restorePlan.js';
 import { refusedNow } from './restoreGuards.js';
 import {
   journalDir,
@@ -74,6 +74,17 @@ export interface ApplyOptions {
 const agentSide = (s: Side | undefined): AgentSide | undefined =>
   s?.kind === 'file' ? { sha: s.sha, mode: s.mode } : s?.kind === 'absent' ? { sha: null, mode: 0 } : undefined;
 
+/**
+ * Whose content a file the restore cannot write held where the code was (so that an undo records it):
+ * the user's when the plan found it changed since the agent's version (`base`, or the latest
+ * checkpoint's), not known when the latest checkpoint's is not.
+ */
+function heldBefore(sides: PlanSides | undefined): NonNullable<Journal['unrestored']>[string]['was'] {
+  if (!sides || sides.latest.kind === 'unknown') return 'unknown';
+  if (sides.base) return agentSide(sides.base) ?? 'unknown';
+  return sameSide(sides.now, sides.latest) ? 'agent' : agentSide(sides.latest)!;
+}
+
 /** The files of a plan that need the user's confirmation by name before they are written. */
 export function needsConfirming(plan: RestorePlan, cwdVouched: boolean): string[] {
   return plan.items.filter((i) => i.action !== 'unrestorable' && (i.outside || !cwdVouched)).map((i) => i.path);
@@ -84,9 +95,13 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
   const files: JournalFile[] = [];
   const objects = new Map<string, Buffer>();
   const kept: NonNullable<Journal['kept']> = {};
+  const unrestored: NonNullable<Journal['unrestored']> = {};
   const merged: ApplyResult['merged'] = [];
   for (const item of plan.items) {
-    if (item.action === 'unrestorable') continue;
+    if (item.action === 'unrestorable') {
+      unrestored[item.key] = { path: item.path, was: heldBefore(plan.sides.get(item.key)) };
+      continue;
+    }
     const res = item.action === 'conflict' ? (o.force ? 'theirs' : o.resolutions?.get(item.key)) : 'theirs';
     const sides = plan.sides.get(item.key)!;
     const agentBase = agentSide(sides.base) ?? agentSide(sides.latest);
@@ -154,6 +169,7 @@ export async function applyRestore(plan: RestorePlan, o: ApplyOptions): Promise<
     files,
     madeDirs: [],
     ...(Object.keys(kept).length ? { kept } : {}),
+    ...(Object.keys(unrestored).length ? { unrestored } : {}),
     ...(plan.sameKeys?.length ? { same: plan.sameKeys } : {}),
     ...(o.adopted ? { adopted: true as const } : {}),
     ...(o.leaf

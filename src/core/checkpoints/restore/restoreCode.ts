@@ -392,8 +392,8 @@ const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({
 /**
  * A 'restore' line: the folder after a restore, undo or redo, as the latest checkpoint, with where the
  * code now is (the node, or where it was before for an undo), which files hold the agent's content
- * there and which the user's (with the agent's version they were made from), and what else changed
- * since the previous line (the user's). Only where the project has a store.
+ * there, which the user's (with the agent's version they were made from) and which the restore could
+ * not write, and what else changed since the previous line (the user's). Only where the project has a store.
  */
 async function recordStep(
   sc: SessionCode,
@@ -423,6 +423,12 @@ async function recordStep(
     if (agent) user[key] = agent;
   }
   if (!back) for (const key of j.same ?? []) restored.push(key);
+  // Files the plan could not write: not at the node after a restore or redo; after an undo, where they
+  // were before it (the user's, or still not known whose, when the plan found them so).
+  const unrestored: string[] = [];
+  for (const [key, u] of Object.entries(j.unrestored ?? {}))
+    if (!back || u.was === 'unknown') unrestored.push(key);
+    else if (u.was !== 'agent') user[key] = u.was;
   const written = new Set([
     ...j.files.map((f) => f.key),
     ...Object.keys(j.kept ?? {}),
@@ -444,6 +450,7 @@ async function recordStep(
     step,
     ...(restored.length ? { restored } : {}),
     ...(Object.keys(user).length ? { user } : {}),
+    ...(unrestored.length ? { unrestored } : {}),
     ...(between.length ? { between } : {}),
     ...(snap.skipped.length
       ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } }

@@ -60,6 +60,12 @@ export interface Journal {
    * the node and where the code was before: a later restore asks before overwriting them.
    */
   kept?: Record<string, { path: string; atTarget: AgentSide; atFrom?: AgentSide }>;
+  /**
+   * Files in the plan the restore could not write (not restorable): not at the node after it. `was`,
+   * whose content each held where the code was: the agent's, the user's (made from that agent side: an
+   * undo records it so), or not known (a restore before could not write it either).
+   */
+  unrestored?: Record<string, { path: string; was: 'agent' | 'unknown' | AgentSide }>;
   /** Files the restore found already as at the node: the agent's content there once it is done. */
   same?: string[];
   /**

@@ -76,7 +76,8 @@ export interface RestorePlan {
   latest?: string;
   /**
    * The target's and the latest checkpoint's content of each item (bytes for writing and diffs); for a
-   * conflict, `base`: the agent's version the file now was made from (a merge's base).
+   * conflict, `base`: the agent's version the file now was made from (a merge's base); for a file not
+   * restorable, that version when the file holds the user's content.
    */
   sides: Map<string, PlanSides>;
 }
@@ -163,6 +164,17 @@ async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state
   return { at, state: { entryId: at, base: latest, overlay: new Map(), how: 'snapshot', notes: [] } };
 }
 
+/**
+ * The files a 'restore' line says are not at its node: those it left as the user's (`user`) and those
+ * it could not write (`unrestored`). A plan from there looks at them whatever its route (to the same
+ * node it has none), so they are named again: not restorable, or a conflict before they are overwritten.
+ */
+function notAtTarget(line: SnapshotLine | undefined): { keys: string[]; unrestored: Set<string> } {
+  if (line?.kind !== 'restore') return { keys: [], unrestored: new Set() };
+  const unrestored = new Set(line.unrestored ?? []);
+  return { keys: [...Object.keys(line.user ?? {}), ...unrestored], unrestored };
+}
+
 function positionOf(line: SnapshotLine): string | null {
   return line.kind === 'restore' || line.kind === 'baseline'
     ? (line.target ?? null)
@@ -219,6 +231,8 @@ async function outsideBelow(
  */
 export async function codeOnRoute(ctx: CodeContext, targetId: string | null): Promise<boolean> {
   const latest = ctx.checkpoints.latest();
+  // (files the latest restore left not at its node are in every plan's scope from there)
+  if (notAtTarget(latest).keys.length) return true;
   const leaf = ctx.session.leafId;
   for (const from of new Set(latest ? [positionOf(latest), leaf] : [leaf])) {
     const { ids } = route(ctx, from, targetId);
@@ -266,7 +280,8 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
   const target = await codeAt(ctx, targetId);
   const way = route(ctx, cur.at, targetId);
   const scope = await scopeOf(ctx, way.ids);
-  const keys = [...scope.keys].filter((k) => !ctx.excluded?.(k)).sort();
+  const left = notAtTarget(cur.state.base);
+  const keys = [...new Set([...scope.keys, ...left.keys])].filter((k) => !ctx.excluded?.(k)).sort();
   const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
   await outsideBelow(ctx, way.down, keys, tSides);
   // The user's content as of the latest line (files the calls after it wrote are the agent's).
@@ -292,7 +307,11 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
       : never
         ? { kind: 'unknown', why: never }
         : unknownBecause(tSides.get(key)!, lSides.get(key));
-    const L = lSides.get(key)!;
+    // A file the restore the code is at could not write: not the agent's content there, whatever it is.
+    const L: Side =
+      left.unrestored.has(key) && !cur.state.overlay.has(key)
+        ? { kind: 'unknown', why: 'the restore before this one could not write it' }
+        : lSides.get(key)!;
     const stat = statOf(path); // (before the read: a change after it changes the stat)
     const W = diskSide(path);
     if (T.kind !== 'unknown' && sameSide(W, T)) {
@@ -336,8 +355,10 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
       ...(userContent ? { userContent } : {}),
     });
     const perm = T.kind === 'file' && target.base ? recordedPerm(ctx.checkpoints.lines, target.base, key) : undefined;
-    // A conflict's merge base: the agent's version the file now was made from.
-    const mergeBase = action === 'conflict' ? (touch ? base : L) : undefined;
+    // A conflict's merge base: the agent's version the file now was made from (and a file not restorable
+    // that holds the user's content: whose it is, for an undo of the restore to record).
+    const mergeBase =
+      action === 'conflict' ? (touch ? base : L) : action === 'unrestorable' ? touch && base : undefined;
     sides.set(key, {
       now: W,
       target: T,

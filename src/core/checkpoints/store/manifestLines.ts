@@ -85,6 +85,12 @@ export interface SnapshotLine {
    * the next time a restore would overwrite it.
    */
   user?: Record<string, AgentSide>;
+  /**
+   * 'restore': the paths in the restore's (or redo's) plan it could not write (their content at `target`
+   * not known, or a folder on the way a link now): not at `target` after it, and not the agent's there.
+   * A later plan looks at them again, whatever its route.
+   */
+  unrestored?: string[];
   /** 'restore': the journal this line records (a restore, or its undo / redo: `step`). */
   journal?: string;
   step?: 'restore' | 'undo' | 'redo';
