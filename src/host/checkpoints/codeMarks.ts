@@ -57,9 +57,10 @@ export class CodeMarks implements vscode.Disposable {
     const told = blocked ? `cwd:${String(this.session.header.cwd ?? '')}` : String(this.session.header.id ?? '');
     if (off && !toldOff.has(told)) {
       toldOff.add(told);
-      const what = blocked
-        ? `checkpoints are off in this session's folder: ${off}`
-        : `checkpoints turned themselves off for this session: ${off}`;
+      const what =
+        blocked || cps.offByRule()
+          ? `checkpoints are off in this session's folder: ${off}`
+          : `checkpoints turned themselves off for this session: ${off}`;
       void vscode.window.showWarningMessage(
         `pi-tree: ${what}. Moves still work; the code of later turns is known only from the session's record.`,
       );

@@ -44,7 +44,7 @@ export async function scopeOf(o: ScopeOptions): Promise<{ blocked?: string; walk
 export function writeOffLine(agentDir: string, cwd: string, sessionId: string, reason: string): void {
   const dir = projectStore(agentDir, cwd).sessionsDir;
   ensurePrivateDir(dir);
-  const line: OffLine = { v: 1, kind: 'off', at: new Date().toISOString(), reason };
+  const line: OffLine = { v: 1, kind: 'off', at: new Date().toISOString(), reason, rule: true };
   appendFileSync(join(dir, `${safeSessionId(sessionId)}.jsonl`), `${JSON.stringify(line)}\n`, { mode: 0o600 });
 }
 

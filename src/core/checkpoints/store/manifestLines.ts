@@ -102,6 +102,8 @@ export interface OffLine {
   kind: 'off';
   at: string;
   reason: string;
+  /** Off by a rule of the folder (home, a root, too many files), not by a failure. */
+  rule?: true;
 }
 
 export type ManifestLine = SnapshotLine | OffLine;

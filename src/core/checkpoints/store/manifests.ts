@@ -89,6 +89,12 @@ export class SessionCheckpoints {
     return undefined;
   }
 
+  /** Whether capture is off by a rule of the folder (home, a root, too many files) rather than by a failure. */
+  offByRule(): boolean {
+    const off = this.lines.findLast((l) => l.kind === 'off');
+    return off ? off.kind === 'off' && off.rule === true : this.offWithoutStore !== undefined;
+  }
+
   /** Why capture is off for this session, if it turned itself off (and did not start again since). */
   offReason(): string | undefined {
     const at = this.lines.findLastIndex((l) => l.kind === 'off');

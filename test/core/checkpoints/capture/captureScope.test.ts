@@ -188,6 +188,7 @@ describe('folders capture stays out of', () => {
     assert.equal(CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS), undefined, 'no store made');
     const session = await Session.open(sim.file);
     assert.match(SessionCheckpoints.load(session, agentDir).offReason()!, /50 files or more/, 'pi-tree shows why');
+    assert.equal(SessionCheckpoints.load(session, agentDir).offByRule(), true, "said as the folder's rule");
 
     // Under the bound (node_modules is not counted), and opted in past it: captured.
     const small = new SimPi(cwd, agentDir, {
@@ -203,5 +204,15 @@ describe('folders capture stays out of', () => {
     const again = SessionCheckpoints.load(await Session.open(sim.file), agentDir);
     assert.equal(again.offReason(), undefined, 'the session captures again');
     assert.equal(again.latest()?.kind, 'baseline');
+    // Off by a failure later (a line without the rule's mark): said as capture turning itself off.
+    CheckpointStore.existing(agentDir, cwd, DEFAULT_SETTINGS)!.append(String(sim.b.header.id), {
+      v: 1,
+      kind: 'off',
+      at: new Date().toISOString(),
+      reason: 'git failed',
+    });
+    const failed = SessionCheckpoints.load(await Session.open(sim.file), agentDir);
+    assert.equal(failed.offReason(), 'git failed');
+    assert.equal(failed.offByRule(), false);
   });
 });
