@@ -521,6 +521,7 @@ describe('the restore flow in the editor (vscode mock)', () => {
       assert.equal(before?.kind === 'restore' && before.target, t2.answer);
       const f = await finishPending(sc);
       assert.equal(f.leafDue.length, 1, 'its conversation move is still due');
+      assert.deepEqual(f.finished, [], 'its files were finished before: the CLI says nothing of files');
       assert.deepEqual(recorded(), before, 'not recorded again at the killed restore\u2019s node');
     });
 

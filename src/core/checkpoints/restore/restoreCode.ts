@@ -60,6 +60,7 @@ export async function withRestoreLock<T>(
  * any of the project's. Each finished one records where its session's code is; one that cannot be
  * finished is put back and named in `failed`. `leafDue`: this session's journals whose conversation
  * move is still due; the caller moves the leaf to each one's `leaf.targetId` and calls recordLeafMoved.
+ * `finished`: those whose files were finished now (not one whose only conversation move was due).
  * `leaves: false`: a caller that does not move the conversation; only the files are finished (a move
  * still due stays due, for the session's next restore that does).
  */
@@ -73,10 +74,12 @@ export async function finishPending(
   return withRestoreLock(sc, async () => {
     const r = await recoverPending(sc.restoresDir, { sessionFile: own });
     const warnings: string[] = [];
+    const finished: Journal[] = [];
     for (const j of r.finished) {
       // (files finished and recorded before, only the conversation's move due: recorded again, the line
-      // would put the code back at its target over any restore since)
+      // would put the code back at its target over any restore since; and no file was finished now)
       if (recordedBefore(sc, j)) continue;
+      finished.push(j);
       await recordStep(sc, j, j.state === 'undone' ? 'undo' : 'restore', []).catch((e: unknown) =>
         warnings.push(recordWarning(e)),
       );
@@ -85,7 +88,7 @@ export async function finishPending(
       warnings.push(
         `an interrupted restore (journal ${j.id}) could not be finished: ${j.error ?? 'see its journal'}; its files were put back where they could be`,
       );
-    return { ...r, warnings };
+    return { ...r, finished, warnings };
   });
 }
 

@@ -111,6 +111,7 @@ describe("the conversation's move around a restore is the caller's", () => {
       f.leafDue.map((j) => [j.id, j.leaf?.targetId]),
       [[r.journal.id, p.t1.answer]],
     );
+    assert.deepEqual(f.finished, [], 'its files were written and recorded: none is finished now');
     assert.equal(leafLines(), 0, 'the session file is the caller’s');
     assert.equal((await Session.open(p.sim.file)).leafId, p.t2.answer);
   });
