@@ -152,6 +152,10 @@ export async function diffStates(
     for (const c of await store.diffTrees(sa.base.tree, now.tree)) keys.add(c.path);
     for (const x of sa.base.external ?? []) keys.add(x.path);
   }
+  // now, without snapshots: the files the session's calls name up to its leaf may differ from `a`'s too
+  // (as a restore's plan names them), not only those named up to `a`
+  if (!sb && !sa.base && sc.session.leafId !== sa.entryId)
+    for (const k of (await codeAt(sc, sc.session.leafId)).overlay.keys()) keys.add(k);
   const list = [...keys].sort();
   const aSides = await sidesOf(sc, sa, list, true);
   const bSides = sb

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { planCode, sessionCode, writeCode } from '../../../../src/core/checkpoints/index.js';
+import { diffCode, planCode, sessionCode, writeCode } from '../../../../src/core/checkpoints/index.js';
 import { SessionCheckpoints } from '../../../../src/core/checkpoints/store/manifests.js';
 import { Session } from '../../../../src/core/session/session.js';
 import { SimPi } from '../../../support/simPi.js';
@@ -76,6 +76,13 @@ describe('checkpoints at the edges', () => {
     assert.equal(actions['made.txt'], 'unrestorable');
     assert.match(p.items.find((i) => i.key === 'made.txt')!.reason!, /no checkpoint and no record|bash/);
     assert.equal(actions['win.txt'], 'unrestorable', 'pi keeps CRLF in ways pi-tree will not guess');
+    // diff against the folder now names what the plan names (before: nothing, the calls came after t1)
+    const changes = await diffCode(
+      sessionCode(await Session.open(sim.file), { agentDir: d.agentDir }),
+      t1.answer,
+      'now',
+    );
+    assert.deepEqual(changes.map((c) => c.key).sort(), ['made.txt', 'win.txt']);
   });
 
   it('nested repositories are skipped and named; ignored files are never captured nor touched', async () => {
