@@ -8,7 +8,7 @@ import { BRIDGE_COMMAND, type BridgeRequest } from '../core/piClient/protocol.js
 import { LiveBridge, pendingRuns } from './live.js';
 import { mutate } from './ops.js';
 import { parseHumanCommand, USAGE } from './human.js';
-import { wireCheckpoints } from './checkpoints.js';
+import { captureFor, wireCheckpoints } from './checkpoints.js';
 import { wireVariantGuard } from './variantGuard.js';
 
 export default function piTreeBridge(pi: ExtensionAPI): void {
@@ -31,9 +31,11 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
       }
       if (!sub || sub === 'status') {
         ctx.ui.notify(
-          live
-            ? `pi-tree bridge: listening for this session (pid ${process.pid})`
-            : 'pi-tree bridge: not listening (no saved session)',
+          `${
+            live
+              ? `pi-tree bridge: listening for this session (pid ${process.pid})`
+              : 'pi-tree bridge: not listening (no saved session)'
+          }; ${checkpointsStatus(ctx)}`,
           'info',
         );
         return;
@@ -93,6 +95,14 @@ export default function piTreeBridge(pi: ExtensionAPI): void {
   // (before capture: a call the guard blocks takes no snapshot)
   wireVariantGuard(pi);
   wireCheckpoints(pi);
+}
+
+/** Whether this session's checkpoints are taken, in words (once pi's one message about it has gone). */
+function checkpointsStatus(ctx: ExtensionCommandContext): string {
+  const file = ctx.sessionManager.getSessionFile();
+  const capture = file ? captureFor(file) : undefined;
+  if (!capture) return 'no checkpoints are taken for this session';
+  return capture.off ?? 'checkpoints are taken at every turn';
 }
 
 function splitFirst(s: string): [string, string] {

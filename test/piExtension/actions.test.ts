@@ -202,6 +202,17 @@ describe('bridge actions in a running pi', () => {
       notes().some((m) => m.includes('goto done')),
       notes().join('\n'),
     );
+    await pi.send({ type: 'prompt', message: '/tree-bridge status' });
+    const status = await pi.until(
+      () => notes().find((m) => m.startsWith('pi-tree bridge: listening for this session')),
+      'the status',
+    );
+    // (this pi's working folder lies in its agent dir: capture stays off there, and the status says why)
+    assert.match(
+      status,
+      /; checkpoints are off in this folder: the working folder is inside pi's own folder/,
+      'and whether checkpoints are taken',
+    );
     await pi.send({ type: 'prompt', message: '/tree-bridge fork nonsense words' });
     await pi.until(() => notes().some((m) => m.includes('fork needs one user message id')), 'usage note');
     assert.equal(
