@@ -44,7 +44,7 @@ export async function keysElsewhere(ctx: CodeContext, line: ProjectLine, target:
  * Whether the folder's snapshot and the target's code may differ, without a git process (Move here's
  * cheap check): different trees, or calls after the target's snapshot.
  */
-export const differsElsewhere = (line: ProjectLine, target: CodeState): boolean =>
+export const differsElsewhere = (line: Pick<SnapshotLine, 'tree'>, target: CodeState): boolean =>
   target.overlay.size > 0 || (!!target.base && target.base.tree !== line.tree);
 
 /** The lines of the session whose manifest holds `line` (who wrote the files it holds: agentSides.ts). */
@@ -55,3 +55,11 @@ export function linesElsewhere(ctx: CodeContext, line: ProjectLine): ManifestLin
     return [];
   }
 }
+
+/**
+ * The session's latest line if it is an undo's: the files it put back hold what was there before the
+ * restore, which may be another session's code, not this session's at the node the line names; they
+ * are in a plan's scope, and Move here asks where its snapshot differs from the target's code.
+ */
+export const undoLine = (latest: SnapshotLine | undefined): SnapshotLine | undefined =>
+  latest?.kind === 'restore' && latest.step === 'undo' ? latest : undefined;

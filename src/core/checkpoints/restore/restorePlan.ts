@@ -29,7 +29,7 @@ import {
 import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
 import { linkAbove, neverCaptured } from './restoreGuards.js';
 import { gitModeOf } from '../fileMode.js';
-import { differsElsewhere, keysElsewhere, linesElsewhere, newerElsewhere } from './codeElsewhere.js';
+import { differsElsewhere, keysElsewhere, linesElsewhere, newerElsewhere, undoLine } from './codeElsewhere.js';
 import type { ProjectLine } from '../store/projectLatest.js';
 
 export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
@@ -244,7 +244,8 @@ export async function codeOnRoute(ctx: CodeContext, targetId: string | null): Pr
   const leaf = ctx.session.leafId;
   // Another session moved the folder since: its snapshot against the target's code.
   const other = newerElsewhere(ctx, latest);
-  if (other && differsElsewhere(other, await codeAt(ctx, targetId))) return true;
+  const moved = other ?? undoLine(latest);
+  if (moved && differsElsewhere(moved, await codeAt(ctx, targetId))) return true;
   for (const from of new Set(latest ? [positionOf(latest), leaf] : [leaf])) {
     const { ids } = route(ctx, from, targetId);
     if (ids.some((id) => ctx.checkpoints.byEntry.has(id))) return true;
@@ -292,6 +293,7 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
   const way = route(ctx, cur.at, targetId);
   const scope = await scopeOf(ctx, way.ids);
   if (cur.elsewhere) for (const k of await keysElsewhere(ctx, cur.elsewhere, target)) scope.keys.add(k);
+  else for (const k of undoLine(ctx.checkpoints.latest())?.restored ?? []) scope.keys.add(k);
   const keys = [...scope.keys].filter((k) => !ctx.excluded?.(k)).sort();
   const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
   await outsideBelow(ctx, way.down, keys, tSides);

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { codeBetween, diffCode, planCode, sessionCode, writeCode } from '../../../../src/core/checkpoints/index.js';
+import {
+  codeBetween,
+  diffCode,
+  planCode,
+  sessionCode,
+  undoCode,
+  writeCode,
+} from '../../../../src/core/checkpoints/index.js';
 import { Session } from '../../../../src/core/session/session.js';
 import { SimPi } from '../../../support/simPi.js';
 import { simProject } from '../../../support/simProject.js';
@@ -100,6 +107,20 @@ describe('restore when another session of the project moved the folder', () => {
       FILES.map((f) => p.read(f)),
       ['v1\n', 'v1\n', 'v1\n'],
     );
+    // Undone: the files are the parent's again, and the fork's next plan knows it.
+    await undoCode(await sessionCode(await Session.open(fork), { agentDir: p.agentDir }));
+    assert.deepEqual(
+      FILES.map((f) => p.read(f)),
+      ['v3\n', 'v3\n', 'v3\n'],
+    );
+    const afterUndo = sessionCode(await Session.open(fork), { agentDir: p.agentDir });
+    assert.deepEqual(
+      (await planCode(afterUndo, t1.answer)).items.map((i) => [i.key, i.action]),
+      FILES.map((f) => [f, 'modify']),
+      'after the undo',
+    );
+    assert.equal(await codeBetween(afterUndo, t1.answer), true);
+    await writeCode(afterUndo, await planCode(afterUndo, t1.answer), {});
     // The parent, whose own latest line is older now, sees the fork's restore.
     const parent = await p.code();
     assert.deepEqual(
