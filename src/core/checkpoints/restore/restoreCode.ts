@@ -12,6 +12,7 @@ import { git } from '../git/gitRun.js';
 import { type Side } from '../code/codeState.js';
 import { SessionCheckpoints } from '../store/manifests.js';
 import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
+import { newerElsewhere } from './codeElsewhere.js';
 import {
   applyRestore,
   leafLanded,
@@ -384,7 +385,9 @@ export function gitMerger(sc: SessionCode): Merger {
 function latestLine(sc: SessionCode): SnapshotLine | undefined {
   const store = sc.checkpoints.store;
   if (!store || !sc.checkpoints.sessionId) return undefined;
-  return store.manifest(sc.checkpoints.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+  const own = store.manifest(sc.checkpoints.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+  // (as the plan reads it: another session's newer line is where the folder is)
+  return newerElsewhere(sc, own) ?? own;
 }
 
 const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({
@@ -408,7 +411,10 @@ async function recordStep(
   const sessionId = j.sessionId ?? sc.checkpoints.sessionId;
   // (files adopted from a variant move no session's code: the next snapshot sees them as changed between turns)
   if (!store || !sessionId || j.adopted || (step === 'undo' && j.from === undefined)) return;
-  const prev = store.manifest(sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+  const own = store.manifest(sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off');
+  // The folder's previous state: another session's newer line when one moved it since (its files are
+  // the agent's there, not changes of the user's).
+  const prev = (sessionId === sc.checkpoints.sessionId ? newerElsewhere(sc, own) : undefined) ?? own;
   const back = step === 'undo';
   const position = back ? (j.from ?? null) : j.targetId;
   const snap = await store.snapshot(sessionId, `${step} ${position ?? 'root'}`);

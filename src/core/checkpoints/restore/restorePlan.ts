@@ -29,6 +29,8 @@ import {
 import { recordedPerm, touchReason, userTouches, type UserTouch } from './agentSides.js';
 import { linkAbove, neverCaptured } from './restoreGuards.js';
 import { gitModeOf } from '../fileMode.js';
+import { differsElsewhere, keysElsewhere, linesElsewhere, newerElsewhere, undoLine } from './codeElsewhere.js';
+import type { ProjectLine } from '../store/projectLatest.js';
 
 export type PlanAction = 'create' | 'modify' | 'delete' | 'conflict' | 'unrestorable';
 
@@ -72,7 +74,10 @@ export interface RestorePlan {
   notes: string[];
   /** Changes when any file in the plan changes on disk (a restore checks it before writing). */
   fingerprint: string;
-  /** The session's latest snapshot line when planned (another restore since makes the plan stale). */
+  /**
+   * The folder's latest snapshot line when planned: the session's, or another session's that moved the
+   * folder since (another restore or turn since makes the plan stale).
+   */
   latest?: string;
   /**
    * The target's and the latest checkpoint's content of each item (bytes for writing and diffs); for a
@@ -143,10 +148,27 @@ export function sameChanged(plan: RestorePlan): string | undefined {
   return undefined;
 }
 
-/** Where the code is now and its state: the latest snapshot, or the leaf's code when calls came after it. */
-async function currentCode(ctx: CodeContext): Promise<{ at: string | null; state: CodeState }> {
+/**
+ * Where the code is now and its state: the latest snapshot, or the leaf's code when calls came after it;
+ * `elsewhere`: another session of the project moved the folder since (codeElsewhere.ts), and the state
+ * is that line's snapshot (`at`: this session's own position).
+ */
+async function currentCode(
+  ctx: CodeContext,
+): Promise<{ at: string | null; state: CodeState; elsewhere?: ProjectLine }> {
   const latest = ctx.checkpoints.latest();
   const leaf = ctx.session.leafId;
+  const other = newerElsewhere(ctx, latest);
+  if (other) {
+    // (its node may be one this session shares, or not: the scope comes from the trees, and this
+    // session's own route from where it last was)
+    const at = latest ? positionOf(latest) : leaf;
+    return {
+      at,
+      state: { entryId: at, base: other, overlay: new Map(), how: 'snapshot', notes: [] },
+      elsewhere: other,
+    };
+  }
   if (!latest) return { at: leaf, state: await codeAt(ctx, leaf) };
   const at = positionOf(latest);
   // pi went on without the bridge after the latest snapshot: the leaf's calls come on top of it.
@@ -234,6 +256,10 @@ export async function codeOnRoute(ctx: CodeContext, targetId: string | null): Pr
   // (files the latest restore left not at its node are in every plan's scope from there)
   if (notAtTarget(latest).keys.length) return true;
   const leaf = ctx.session.leafId;
+  // Another session moved the folder since: its snapshot against the target's code.
+  const other = newerElsewhere(ctx, latest);
+  const moved = other ?? undoLine(latest);
+  if (moved && differsElsewhere(moved, await codeAt(ctx, targetId))) return true;
   for (const from of new Set(latest ? [positionOf(latest), leaf] : [leaf])) {
     const { ids } = route(ctx, from, targetId);
     if (ids.some((id) => ctx.checkpoints.byEntry.has(id))) return true;
@@ -280,15 +306,21 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
   const target = await codeAt(ctx, targetId);
   const way = route(ctx, cur.at, targetId);
   const scope = await scopeOf(ctx, way.ids);
+  // (files the line where the code is left not at its node, and what another session or an undo moved)
   const left = notAtTarget(cur.state.base);
-  const keys = [...new Set([...scope.keys, ...left.keys])].filter((k) => !ctx.excluded?.(k)).sort();
+  for (const k of left.keys) scope.keys.add(k);
+  if (cur.elsewhere) for (const k of await keysElsewhere(ctx, cur.elsewhere, target)) scope.keys.add(k);
+  else for (const k of undoLine(ctx.checkpoints.latest())?.restored ?? []) scope.keys.add(k);
+  const keys = [...scope.keys].filter((k) => !ctx.excluded?.(k)).sort();
   const [tSides, lSides] = await Promise.all([sidesOf(ctx, target, keys, true), sidesOf(ctx, cur.state, keys)]);
   await outsideBelow(ctx, way.down, keys, tSides);
-  // The user's content as of the latest line (files the calls after it wrote are the agent's).
-  const fromLatest = cur.state.base && cur.state.base.commit === ctx.checkpoints.latest()?.commit;
+  // The user's content as of the latest line (files the calls after it wrote are the agent's): in the
+  // manifest of the session that wrote it.
+  const latestLine = cur.elsewhere ?? ctx.checkpoints.latest();
+  const fromLatest = cur.state.base && cur.state.base.commit === latestLine?.commit;
   const touches = fromLatest
     ? userTouches(
-        ctx.checkpoints.lines,
+        cur.elsewhere ? linesElsewhere(ctx, cur.elsewhere) : ctx.checkpoints.lines,
         keys.filter((k) => !cur.state.overlay.has(k)),
       )
     : new Map<string, UserTouch>();
@@ -368,7 +400,7 @@ export async function planRestore(ctx: CodeContext, targetId: string | null): Pr
     });
   }
   const notes = [...new Set([...cur.state.notes, ...target.notes, ...scope.notes])];
-  const latest = ctx.checkpoints.latest()?.commit;
+  const latest = latestLine?.commit;
   return {
     targetId,
     from: { entryId: cur.at, how: cur.state.how },
