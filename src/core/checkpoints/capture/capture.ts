@@ -20,6 +20,7 @@ import { isTreeChange } from '../store/treeReads.js';
 import { captureEnabled, type CheckpointSettings } from '../store/storePaths.js';
 import { refName } from '../store/retention.js';
 import { StoreCaps } from '../store/storeCaps.js';
+import { othersNewest } from '../store/projectLatest.js';
 import { FolderWatch, type FolderWatchOptions } from './folderWatch.js';
 import { SnapshotSource } from './snapshotSource.js';
 import { captureBlocked, type FolderWalk } from './captureScope.js';
@@ -65,6 +66,8 @@ export class Capture {
   private queue: Promise<unknown> = Promise.resolve();
   private offReason: string | undefined;
   private latestTree: string | undefined;
+  /** When the line of `latestTree` was written (another session's newer line moved the folder since). */
+  private latestAt: string | undefined;
   private turnsSincePack = 0;
   private turn: Turn | undefined;
   private readonly log: (m: string) => void;
@@ -118,7 +121,10 @@ export class Capture {
       );
       // The session ran before: its latest snapshot is where its code was (a killed turn, the user's changes since).
       this.resumed = await resumedFrom(await this.openStore(), this.o.sessionId);
-      if (this.resumed) this.latestTree = this.resumed.line.tree;
+      if (this.resumed) {
+        this.latestTree = this.resumed.line.tree;
+        this.latestAt = this.resumed.line.at;
+      }
     });
     void this.enqueue(() => this.take('baseline', [], undefined, leafId, walk));
     // Over its caps, the store loses its oldest snapshots (in the queue: after the baseline, before turns).
@@ -222,9 +228,11 @@ export class Capture {
     await run;
     this.source.forget();
     // The restore recorded where the code is: changes after it (the user's, before the next turn) count from there.
-    this.latestTree = await this.openStore()
-      .then((s) => s.manifest(this.o.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off')?.tree)
+    const recorded = await this.openStore()
+      .then((s) => s.manifest(this.o.sessionId).findLast((l): l is SnapshotLine => l.kind !== 'off'))
       .catch(() => undefined);
+    this.latestTree = recorded?.tree;
+    this.latestAt = recorded?.at;
     if (!out) throw new Error('the restore did not run');
     if ('e' in out) throw out.e;
     return out.v;
@@ -330,7 +338,19 @@ export class Capture {
       fastChanges ??
       (prev !== undefined && prev !== snap.tree ? await store.diffTrees(prev, snap.tree, { trees: true }) : []);
     const pathsOf = (d: typeof sincePrev) => d.filter((c) => !isTreeChange(c)).map((c) => c.path);
-    if (kind === 'before' && sincePrev.length) line.between = pathsOf(sincePrev);
+    if (kind === 'before') {
+      // The user's changes between turns count from where the folder was left: another session's turn or
+      // restore since this one's line moved it, and what it changed is that agent's, not the user's.
+      const moved = prev !== undefined ? this.movedTo(store) : undefined;
+      if (moved === undefined) {
+        if (sincePrev.length) line.between = pathsOf(sincePrev);
+      } else {
+        const elsewhere = moved === prev ? [] : pathsOf(await store.diffTrees(prev!, moved, { trees: true }));
+        const between = moved === snap.tree ? [] : pathsOf(await store.diffTrees(moved, snap.tree, { trees: true }));
+        if (elsewhere.length) line.elsewhere = elsewhere;
+        if (between.length) line.between = between;
+      }
+    }
     if (kind === 'after' && turn?.before && turn.before.tree !== snap.tree)
       line.changed =
         turn.before.tree === prev ? pathsOf(sincePrev) : await this.changedPaths(store, turn.before.tree, snap.tree);
@@ -348,6 +368,7 @@ export class Capture {
     await store.keep(this.o.sessionId, refName(line), snap.commit);
     store.append(this.o.sessionId, line);
     this.latestTree = snap.tree;
+    this.latestAt = line.at;
     this.source.settle(snap.tree);
     this.log(
       `checkpoint ${kind} ${entries[0] ?? '(baseline)'}: ${snap.ms.toFixed(1)} ms${snap.skipped.length ? `, ${snap.skipped.length} skipped` : ''}`,
@@ -400,6 +421,13 @@ export class Capture {
     } catch {
       // pi's UI is gone
     }
+  }
+
+  /** The tree of another session's line newer than this session's latest, if one moved the folder since. */
+  private movedTo(store: CheckpointStore): string | undefined {
+    if (this.latestAt === undefined) return undefined;
+    const other = othersNewest(store.where.sessionsDir, this.o.sessionId);
+    return other && Date.parse(other.at) > Date.parse(this.latestAt) ? other.tree : undefined;
   }
 
   private async externalsAfter(store: CheckpointStore, turn: Turn): Promise<ExternalFile[]> {

@@ -285,6 +285,8 @@ async function scopeOf(
     for (const p of line.changed ?? []) keys.add(p);
     for (const x of line.external ?? []) keys.add(x.path);
     if (line.kind === 'before') for (const p of line.between ?? []) between.add(p);
+    // (what another session's agent changed before this turn: restorable as the agent's)
+    if (line.kind === 'before') for (const p of line.elsewhere ?? []) keys.add(p);
   }
   const recs = ids.map((id) => ctx.session.index.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
   for (const c of await callsOn(ctx.session, recs)) {

@@ -68,6 +68,11 @@ export interface SnapshotLine {
    * and on 'restore' lines (changes the restore did not write).
    */
   between?: string[];
+  /**
+   * 'before': paths another session of the project (a fork, a second pi) changed by a turn or a restore
+   * since this session's previous line: that agent's, restorable, never the user's.
+   */
+  elsewhere?: string[];
   /** 'restore': the entry whose code the folder now holds; 'baseline': pi's leaf when the session started. */
   target?: string;
   /** 'baseline': the session's previous snapshot was a 'before' with no 'after' (see `changed`). */

@@ -128,4 +128,28 @@ describe('restore when another session of the project moved the folder', () => {
       FILES.map((f) => [f, 'modify']),
     );
   });
+
+  it('this session runs on after another moved the folder: what the other agent wrote stays the agent’s', async () => {
+    const p = simProject('pi-cp-elsewhere-runs-on-');
+    const t1 = await writesAll(p, p.sim, 'one', 'v1');
+    const other = new SimPi(p.cwd, p.agentDir, { sessionDir: p.sessions, id: OTHER });
+    await writesAll(p, other, 'two', 'v2');
+    p.put('mine.txt', 'the user’s\n');
+    await p.sim.turn('three', [write('g.txt', 'g\n')], () => p.put('g.txt', 'g\n'));
+    const sc = await p.code();
+    const before = sc.checkpoints.lines.findLast((l) => l.kind === 'before');
+    assert.deepEqual(before?.kind === 'before' && [before.elsewhere, before.between], [FILES, ['mine.txt']]);
+    const plan = await planCode(sc, t1.answer);
+    assert.deepEqual(
+      plan.items.map((i) => [i.key, i.action]),
+      [...FILES.map((f) => [f, 'modify']), ['g.txt', 'delete']],
+      'the other agent’s files are written back, not asked about as the user’s; the user’s own file is left out',
+    );
+    await writeCode(sc, plan, {});
+    assert.deepEqual(
+      (await diffCode(await p.code(), t1.answer, 'now')).map((c) => c.key),
+      ['mine.txt'],
+      'the folder is at the node but for the user’s own file',
+    );
+  });
 });
