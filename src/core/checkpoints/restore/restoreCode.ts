@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from '../git/gitRun.js';
-import { type Side } from '../code/codeState.js';
+import { isOutside, type Side } from '../code/codeState.js';
 import { SessionCheckpoints } from '../store/manifests.js';
-import { codeOnRoute, planRestore, type RestorePlan } from './restorePlan.js';
+import { codeOnRoute, diskSide, planRestore, type RestorePlan } from './restorePlan.js';
 import { newerElsewhere } from './codeElsewhere.js';
 import {
   applyRestore,
@@ -25,8 +25,8 @@ import { PlanChangedError } from './restoreErrors.js';
 import { lastDone, redoLast, undoLast, type FlipOptions, type FlipResult } from './restoreFlip.js';
 import { recoverPending, type Recovered } from './restoreRecover.js';
 import { journals, type Journal } from './restoreJournal.js';
-import type { AgentSide, SnapshotLine } from '../store/manifestLines.js';
-import { SKIPPED_KEPT } from '../store/store.js';
+import type { AgentSide, ExternalFile, SnapshotLine } from '../store/manifestLines.js';
+import { SKIPPED_KEPT, type CheckpointStore } from '../store/store.js';
 import { withFileLock, LockBusyError } from '../../session/fileLock.js';
 import { samePath } from '../../session/repository.js';
 import { refName } from '../store/retention.js';
@@ -401,6 +401,24 @@ const agentOf = (x: { sha: string | null; mode: number }): AgentSide => ({
  * there, which the user's (with the agent's version they were made from) and which the restore could
  * not write, and what else changed since the previous line (the user's). Only where the project has a store.
  */
+/**
+ * The files outside the working folder a step wrote as the agent's, as they are now (a snapshot holds
+ * only the folder): the next plan knows them from the step's line instead of "not captured at this entry".
+ */
+async function outsideNow(store: CheckpointStore, keys: readonly string[]): Promise<ExternalFile[]> {
+  const out: ExternalFile[] = [];
+  for (const key of keys) {
+    if (!isOutside(key)) continue;
+    const now = diskSide(key);
+    if (now.kind === 'absent') out.push({ path: key, sha: null, mode: 0 });
+    else if (now.kind === 'file' && now.bytes) {
+      const [sha] = await store.writeBlobs([now.bytes]);
+      out.push({ path: key, sha, mode: now.mode });
+    }
+  }
+  return out;
+}
+
 async function recordStep(
   sc: SessionCode,
   j: Journal,
@@ -447,6 +465,7 @@ async function recordStep(
     prev && prev.tree !== snap.tree
       ? (await store.diffTrees(prev.tree, snap.tree)).map((c) => c.path).filter((p) => !written.has(p))
       : [];
+  const external = await outsideNow(store, restored);
   const line: SnapshotLine = {
     v: 1,
     kind: 'restore',
@@ -461,6 +480,7 @@ async function recordStep(
     ...(Object.keys(user).length ? { user } : {}),
     ...(unrestored.length ? { unrestored } : {}),
     ...(between.length ? { between } : {}),
+    ...(external.length ? { external } : {}),
     ...(snap.skipped.length
       ? { skipped: { count: snap.skipped.length, files: snap.skipped.slice(0, SKIPPED_KEPT) } }
       : {}),

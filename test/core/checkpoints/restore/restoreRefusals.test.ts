@@ -274,6 +274,20 @@ describe('what a restore refuses, in words', () => {
     const ok = p.cli(['restore', p.sim.file, t1.answer, '--allow-outside']);
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(readFileSync(secret, 'utf8'), 'alias ls=ls\n');
+    // After the restore and after its undo, the file outside is known as the agent's (the step's line
+    // holds it): the next plan writes it back (with the flag), it does not ask "cannot tell".
+    const outsideAction = () => {
+      const d = p.cli(['restore', p.sim.file, t1.answer, '--dry-run', '--json']);
+      assert.equal(d.status, 0, d.stderr);
+      return JSON.parse(d.stdout).items.find((i: { path: string }) => i.path === secret)?.action;
+    };
+    const undo = p.cli(['restore', p.sim.file, '--undo']);
+    assert.equal(undo.status, 0, undo.stderr);
+    assert.equal(readFileSync(secret, 'utf8'), 'alias ls=rm\n');
+    assert.equal(outsideAction(), 'modify');
+    const again = p.cli(['restore', p.sim.file, t1.answer, '--allow-outside']);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(readFileSync(secret, 'utf8'), 'alias ls=ls\n');
   });
 
   it('a recreated file gets the private bits it had, else the umask’s mode', async () => {
