@@ -3,7 +3,7 @@
 // without pi every attempt says so in a notification whose button opens the setting; and a value set on
 // the User tab of the Settings editor (where users look first) is the pi that runs next.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { demoSettings } from '../../scripts/demoPi.mjs';
@@ -81,9 +81,14 @@ describe('Continue in pi finds pi (#34 item 1)', () => {
       const field = settings.locator('.setting-item-contents[data-key="piTree.piCommand"] input');
       await field.waitFor({ timeout: 30_000 });
       const userFile = join(vs.runDir, 'user-data', 'User', 'settings.json');
-      const saved = () =>
-        existsSync(userFile) &&
-        (JSON.parse(readFileSync(userFile, 'utf8')) as Record<string, unknown>)['piTree.piCommand'] === fakePi;
+      // (VS Code writes the file in place: read mid-write it is not JSON yet, and not saved)
+      const saved = () => {
+        try {
+          return (JSON.parse(readFileSync(userFile, 'utf8')) as Record<string, unknown>)['piTree.piCommand'] === fakePi;
+        } catch {
+          return false;
+        }
+      };
       await until(
         async () => {
           if (saved()) return true;
