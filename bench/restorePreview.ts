@@ -1,4 +1,4 @@
-// The restore preview in the real VS Code (#32: "the preview's first diff shown < 500 ms after the
+// The restore preview in the real VS Code (the target: "the preview's first diff shown < 500 ms after the
 // click"): from the click on "Conversation and code" in Move here's choice to the frame in which VS
 // Code's multi-file diff editor has the first diff's lines, for a turn that changed 1,000 files of a
 // 10,000-file project (generated in the workspace, its checkpoints taken as the bridge takes them).
